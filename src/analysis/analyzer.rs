@@ -1,0 +1,1 @@
+//! Loading of imports and modules, and analysis (language.md §4–§10).

@@ -1,0 +1,234 @@
+//! The analysed justfile: what the analyzer produces from the parse trees of
+//! the root file, its imports and its modules, and what evaluation,
+//! execution and the listing subcommands consume.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+use crate::syntax::ast::{self, Attribute, Expression, Line, Name, ParameterKind, StringLiteral};
+use crate::syntax::token::Token;
+
+/// The root module and, through it, every submodule.
+#[derive(Debug)]
+pub struct Justfile<'src> {
+  pub root: Module<'src>,
+}
+
+#[derive(Debug)]
+pub struct Module<'src> {
+  /// `[]` for the root, `["foo", "bar"]` for `foo::bar`.
+  pub path: Vec<String>,
+  /// Absolute path of the module's source file (the root justfile for the root).
+  pub source: PathBuf,
+  /// Directory recipes and backticks of this module run in before
+  /// `set working-directory` is applied: the search working directory for
+  /// the root, the module file's directory for submodules.
+  pub base_directory: PathBuf,
+  /// The parse tree of the module's own file (what `--dump` prints).
+  pub ast: ast::Ast<'src>,
+  /// Module doc (`[doc]` on the `mod` statement, else its doc comment).
+  pub doc: Option<String>,
+  /// `[group]`s of the `mod` statement.
+  pub groups: Vec<String>,
+  /// `[private]` on the `mod` statement.
+  pub private: bool,
+  pub assignments: BTreeMap<&'src str, Assignment<'src>>,
+  pub functions: BTreeMap<&'src str, ast::FunctionDefinition<'src>>,
+  pub recipes: BTreeMap<&'src str, Recipe<'src>>,
+  pub aliases: BTreeMap<&'src str, Alias<'src>>,
+  pub modules: BTreeMap<&'src str, Module<'src>>,
+  /// Names of `mod?` modules whose file is absent.
+  pub absent_modules: BTreeSet<&'src str>,
+  /// Recipes and aliases disabled because they (transitively) depend on an
+  /// absent optional module: name → the absent module paths.
+  pub disabled: BTreeMap<&'src str, Vec<String>>,
+  pub settings: Settings<'src>,
+  pub unexports: BTreeSet<&'src str>,
+  /// The default recipe's name.
+  pub default: Option<&'src str>,
+  /// Features this module uses that need `--unstable` / `set unstable`.
+  pub unstable_features: BTreeSet<ast::UnstableFeature>,
+  /// Source order of submodules (by `mod` statement position).
+  pub module_order: Vec<&'src str>,
+}
+
+#[derive(Debug)]
+pub struct Assignment<'src> {
+  pub name: Name<'src>,
+  pub value: Expression<'src>,
+  pub export: bool,
+  pub eager: bool,
+  pub private: bool,
+  /// The file the assignment was written in (for `source_file()`).
+  pub file: PathBuf,
+}
+
+#[derive(Debug)]
+pub struct Alias<'src> {
+  pub name: Name<'src>,
+  pub attributes: Vec<Attribute<'src>>,
+  /// Target path as written (`foo`, `sub::bar`).
+  pub target: Vec<Name<'src>>,
+  pub private: bool,
+}
+
+impl Alias<'_> {
+  pub fn target_path(&self) -> String {
+    self.target.iter().map(|t| t.lexeme()).collect::<Vec<_>>().join("::")
+  }
+}
+
+#[derive(Debug)]
+pub struct Recipe<'src> {
+  pub name: Name<'src>,
+  /// The module path plus name, joined with `::`.
+  pub namepath: String,
+  /// Attributes in canonical order (reference.md §4.1).
+  pub attributes: Vec<ast::AttributeEntry<'src>>,
+  /// `[doc]` wins over the doc comment; None if empty.
+  pub doc: Option<String>,
+  /// The doc comment text, for `--show` (printed only without `[doc]`).
+  pub doc_comment: Option<&'src str>,
+  pub quiet: bool,
+  pub private: bool,
+  pub parameters: Vec<Parameter<'src>>,
+  pub priors: Vec<Dependency<'src>>,
+  pub subsequents: Vec<Dependency<'src>>,
+  pub body: Vec<Line<'src>>,
+  pub indentation: &'src str,
+  pub shebang: bool,
+  /// Body starts with `#!`, or `[script]`, or `set default-script`; never with `[shell]`.
+  pub script: bool,
+  /// The file the recipe was written in.
+  pub file: PathBuf,
+  /// Position among the module's recipes for `--unsorted`: own file first in
+  /// source order, then imports in import order.
+  pub order: usize,
+  /// The parse node, for `--show`.
+  pub ast: ast::Recipe<'src>,
+}
+
+impl<'src> Recipe<'src> {
+  pub fn has_attribute(&self, name: &str) -> bool {
+    self.attributes.iter().any(|entry| entry.attribute.name() == name)
+  }
+
+  pub fn attribute(&self, name: &str) -> Option<&Attribute<'src>> {
+    self
+      .attributes
+      .iter()
+      .find(|entry| entry.attribute.name() == name)
+      .map(|entry| &entry.attribute)
+  }
+
+  pub fn groups(&self) -> Vec<String> {
+    self
+      .attributes
+      .iter()
+      .filter_map(|entry| match &entry.attribute {
+        Attribute::Group(literal) => Some(literal.cooked.clone()),
+        _ => None,
+      })
+      .collect()
+  }
+
+  /// Minimum number of positional arguments.
+  pub fn min_arguments(&self) -> usize {
+    self.parameters.iter().filter(|p| p.is_required_positional()).count()
+  }
+
+  /// Maximum number of positional arguments; None if unbounded.
+  pub fn max_arguments(&self) -> Option<usize> {
+    let positional = self.parameters.iter().filter(|p| !p.is_option());
+    if self.parameters.iter().any(|p| !p.is_option() && p.kind.is_variadic()) {
+      None
+    } else {
+      Some(positional.count())
+    }
+  }
+}
+
+#[derive(Debug)]
+pub struct Parameter<'src> {
+  pub name: Name<'src>,
+  pub default: Option<Expression<'src>>,
+  pub export: bool,
+  pub kind: ParameterKind,
+  /// From `[arg(…)]`.
+  pub long: Option<String>,
+  pub short: Option<char>,
+  /// Patterns (evaluated at compile time), anchored when checked.
+  pub patterns: Vec<String>,
+  pub value: Option<Expression<'src>>,
+  pub flag: bool,
+  pub multiple: bool,
+  pub min: Option<usize>,
+  pub max: Option<usize>,
+  pub help: Option<String>,
+}
+
+impl Parameter<'_> {
+  pub fn is_option(&self) -> bool {
+    self.long.is_some() || self.short.is_some()
+  }
+
+  pub fn is_required_positional(&self) -> bool {
+    !self.is_option()
+      && self.default.is_none()
+      && (self.kind != ParameterKind::Star || self.min.unwrap_or(0) > 0)
+  }
+}
+
+#[derive(Debug)]
+pub struct Dependency<'src> {
+  /// The path as written; the last component is the blamed token.
+  pub path: Vec<Name<'src>>,
+  /// Module path of the target recipe, relative to the root module.
+  pub module: Vec<String>,
+  /// Target recipe name.
+  pub recipe: &'src str,
+  pub arguments: Vec<Expression<'src>>,
+  pub star: Option<usize>,
+}
+
+/// Settings after evaluation (const context). `None` = not set.
+#[derive(Debug, Default, Clone)]
+pub struct Settings<'src> {
+  pub allow_duplicate_recipes: bool,
+  pub allow_duplicate_variables: bool,
+  pub default_list: bool,
+  pub default_script: bool,
+  pub dotenv_command: Vec<String>,
+  pub dotenv_filename: Vec<String>,
+  pub dotenv_load: bool,
+  pub dotenv_override: bool,
+  pub dotenv_path: Vec<String>,
+  pub dotenv_required: bool,
+  pub export: bool,
+  pub fallback: bool,
+  pub guards: bool,
+  pub ignore_comments: bool,
+  pub indentation: Option<String>,
+  pub lazy: bool,
+  pub lists: bool,
+  pub no_cd: bool,
+  pub no_exit_message: bool,
+  pub positional_arguments: bool,
+  pub quiet: bool,
+  pub script_interpreter: Option<(String, Vec<String>)>,
+  pub shell: Option<(String, Vec<String>)>,
+  pub tempdir: Option<String>,
+  pub unstable: bool,
+  pub windows_powershell: bool,
+  pub windows_shell: Option<(String, Vec<String>)>,
+  pub working_directory: Option<String>,
+  /// Whether each dotenv list setting was written as a list (for JSON).
+  pub dotenv_filename_is_list: bool,
+  pub dotenv_path_is_list: bool,
+  pub _marker: std::marker::PhantomData<&'src ()>,
+}
+
+/// Shorthand so stages can name a literal's token.
+pub fn literal_token<'src>(literal: &StringLiteral<'src>) -> Token<'src> {
+  literal.token
+}

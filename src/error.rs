@@ -1,0 +1,1 @@
+//! Top-level error type: one variant per layer.

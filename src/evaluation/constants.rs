@@ -1,0 +1,1 @@
+//! Built-in constants (reference.md §2).

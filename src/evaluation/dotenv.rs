@@ -1,0 +1,1 @@
+//! Dotenv loading (reference.md §3.3).

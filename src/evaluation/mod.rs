@@ -1,0 +1,7 @@
+//! Values, built-in functions and constants, dotenv loading, and evaluation
+//! of assignments and recipe expressions.
+
+pub mod constants;
+pub mod dotenv;
+pub mod functions;
+pub mod value;

@@ -1,0 +1,1 @@
+//! Running recipes: dependency order, linewise and script execution, signals.

@@ -1,0 +1,96 @@
+//! Colour decisions and painting (cli-and-execution.md §9).
+
+use std::io::IsTerminal;
+
+use nu_ansi_term::{Color as Ansi, Style};
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum UseColor {
+  #[default]
+  Auto,
+  Always,
+  Never,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Stream {
+  Stdout,
+  Stderr,
+}
+
+/// A painter for one output stream: paints spans when active, otherwise
+/// returns the text unchanged.
+#[derive(Copy, Clone, Debug)]
+pub struct Painter {
+  pub active: bool,
+  /// `--command-color`, for echoed lines.
+  pub command_color: Option<Ansi>,
+  /// `--no-highlight` makes echoed commands plain.
+  pub highlight: bool,
+}
+
+impl Painter {
+  pub fn new(use_color: UseColor, stream: Stream) -> Self {
+    let active = match use_color {
+      UseColor::Always => true,
+      UseColor::Never => false,
+      UseColor::Auto => match stream {
+        Stream::Stdout => std::io::stdout().is_terminal(),
+        Stream::Stderr => std::io::stderr().is_terminal(),
+      },
+    };
+    Painter { active, command_color: None, highlight: true }
+  }
+
+  pub fn plain() -> Self {
+    Painter { active: false, command_color: None, highlight: true }
+  }
+
+  pub fn paint(&self, style: Style, text: &str) -> String {
+    if self.active && style != Style::new() {
+      style.paint(text).to_string()
+    } else {
+      text.to_string()
+    }
+  }
+
+  pub fn error_label(&self) -> String {
+    self.paint(Ansi::Red.bold(), "error")
+  }
+
+  pub fn message(&self, text: &str) -> String {
+    self.paint(Style::new().bold(), text)
+  }
+
+  /// Style of echoed recipe lines, `--time` lines and timestamps.
+  pub fn command_style(&self) -> Style {
+    if !self.highlight {
+      return Style::new();
+    }
+    match self.command_color {
+      Some(color) => color.bold(),
+      None => Style::new().bold(),
+    }
+  }
+
+  pub fn banner(&self, text: &str) -> String {
+    self.paint(Ansi::Cyan.bold(), text)
+  }
+
+  pub fn doc(&self, text: &str) -> String {
+    self.paint(Ansi::Blue.normal(), text)
+  }
+}
+
+pub fn command_color_by_name(name: &str) -> Option<Ansi> {
+  Some(match name {
+    "black" => Ansi::Black,
+    "blue" => Ansi::Blue,
+    "cyan" => Ansi::Cyan,
+    "green" => Ansi::Green,
+    "purple" => Ansi::Purple,
+    "red" => Ansi::Red,
+    "yellow" => Ansi::Yellow,
+    _ => return None,
+  })
+}

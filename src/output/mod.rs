@@ -1,0 +1,4 @@
+//! Everything printed: errors, listings, formatted justfiles.
+
+pub mod color;
+pub mod diagnostic;

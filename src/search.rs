@@ -1,0 +1,1 @@
+//! Finding the justfile (cli-and-execution.md §4).

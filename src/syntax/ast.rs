@@ -1,0 +1,524 @@
+//! The parse tree of one source file. The formatter prints it (`--fmt`,
+//! `--dump`, `--show`), the analyzer turns a tree of them into a `Justfile`.
+//! Every node keeps the tokens it was built from, so that errors can point at
+//! source and strings can be printed verbatim.
+
+use super::token::Token;
+
+/// A name: an identifier token.
+pub type Name<'src> = Token<'src>;
+
+/// A whole file: a flat sequence of top-level entries (formatting.md §1).
+#[derive(Clone, Debug, Default)]
+pub struct Ast<'src> {
+  pub items: Vec<Item<'src>>,
+  /// Features that make the module unstable, recorded while parsing, even
+  /// for items disabled by OS attributes (language.md §11).
+  pub unstable_features: Vec<UnstableFeature>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum UnstableFeature {
+  CachedRecipes,
+  Lists,
+  UserDefinedFunctions,
+}
+
+/// A top-level entry. A `Comment` directly after another item without an
+/// `Eol` in between is that item's trailing comment.
+#[derive(Clone, Debug)]
+pub enum Item<'src> {
+  Alias(Alias<'src>),
+  Assignment(Assignment<'src>),
+  /// A `#` comment token (its lexeme includes the `#`).
+  Comment(Token<'src>),
+  /// One top-level line end.
+  Eol,
+  Function(FunctionDefinition<'src>),
+  Import(Import<'src>),
+  Module(ModuleItem<'src>),
+  Recipe(Recipe<'src>),
+  Set(Set<'src>),
+  Unexport(Unexport<'src>),
+}
+
+/// The attributes written above an item, in source order.
+#[derive(Clone, Debug, Default)]
+pub struct Attributes<'src> {
+  pub list: Vec<AttributeEntry<'src>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct AttributeEntry<'src> {
+  /// The attribute's name token (for errors, line numbers, sorting ties).
+  pub name: Name<'src>,
+  pub attribute: Attribute<'src>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Attribute<'src> {
+  Android,
+  Arg(ArgAttribute<'src>),
+  Cache(CacheAttribute<'src>),
+  Confirm(Option<Expression<'src>>),
+  /// Signals, deduplicated, in SIGHUP, SIGINT, SIGQUIT order. Empty = bare `[continue]`.
+  Continue(Vec<Signal>),
+  Default,
+  Doc(Option<Expression<'src>>),
+  Dragonfly,
+  Env(Expression<'src>, Expression<'src>),
+  ExitMessage,
+  Extension(StringLiteral<'src>),
+  Freebsd,
+  Group(StringLiteral<'src>),
+  Linux,
+  Macos,
+  Metadata(Vec<StringLiteral<'src>>),
+  Netbsd,
+  NoCd,
+  NoExitMessage,
+  NoQuiet,
+  Openbsd,
+  Parallel,
+  PositionalArguments,
+  Private,
+  /// `[script]` (None) or `[script(CMD, ARG…)]`.
+  Script(Option<Interpreter<'src>>),
+  Shell,
+  Timestamp(Option<Expression<'src>>),
+  Unix,
+  Windows,
+  WorkingDirectory(Expression<'src>),
+}
+
+impl Attribute<'_> {
+  /// Kebab-case attribute name; the canonical order of attributes is the
+  /// byte order of these names (reference.md §4.1).
+  pub fn name(&self) -> &'static str {
+    use Attribute::*;
+    match self {
+      Android => "android",
+      Arg(_) => "arg",
+      Cache(_) => "cache",
+      Confirm(_) => "confirm",
+      Continue(_) => "continue",
+      Default => "default",
+      Doc(_) => "doc",
+      Dragonfly => "dragonfly",
+      Env(..) => "env",
+      ExitMessage => "exit-message",
+      Extension(_) => "extension",
+      Freebsd => "freebsd",
+      Group(_) => "group",
+      Linux => "linux",
+      Macos => "macos",
+      Metadata(_) => "metadata",
+      Netbsd => "netbsd",
+      NoCd => "no-cd",
+      NoExitMessage => "no-exit-message",
+      NoQuiet => "no-quiet",
+      Openbsd => "openbsd",
+      Parallel => "parallel",
+      PositionalArguments => "positional-arguments",
+      Private => "private",
+      Script(_) => "script",
+      Shell => "shell",
+      Timestamp(_) => "timestamp",
+      Unix => "unix",
+      Windows => "windows",
+      WorkingDirectory(_) => "working-directory",
+    }
+  }
+
+  /// OS attributes enable or disable an item (reference.md §4.2).
+  pub fn is_os(&self) -> bool {
+    use Attribute::*;
+    matches!(
+      self,
+      Android | Dragonfly | Freebsd | Linux | Macos | Netbsd | Openbsd | Unix | Windows
+    )
+  }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Signal {
+  Hangup,
+  Interrupt,
+  Quit,
+}
+
+impl Signal {
+  pub fn name(self) -> &'static str {
+    match self {
+      Signal::Hangup => "SIGHUP",
+      Signal::Interrupt => "SIGINT",
+      Signal::Quit => "SIGQUIT",
+    }
+  }
+}
+
+/// A key of an attribute written as `KEY` or `KEY=VALUE`.
+#[derive(Clone, Debug)]
+pub struct Keyed<'src, T> {
+  pub key: Name<'src>,
+  pub value: T,
+}
+
+#[derive(Clone, Debug)]
+pub struct ArgAttribute<'src> {
+  /// The parameter name literal.
+  pub name: StringLiteral<'src>,
+  /// `long` bare (value None) or `long="NAME"`.
+  pub long: Option<Keyed<'src, Option<StringLiteral<'src>>>>,
+  pub short: Option<Keyed<'src, Option<StringLiteral<'src>>>>,
+  pub pattern: Option<Keyed<'src, Expression<'src>>>,
+  pub value: Option<Keyed<'src, Expression<'src>>>,
+  pub flag: Option<Keyed<'src, ()>>,
+  pub multiple: Option<Keyed<'src, ()>>,
+  pub min: Option<Keyed<'src, (StringLiteral<'src>, usize)>>,
+  pub max: Option<Keyed<'src, (StringLiteral<'src>, usize)>>,
+  pub help: Option<Keyed<'src, Expression<'src>>>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct CacheAttribute<'src> {
+  pub extra: Option<Keyed<'src, Expression<'src>>>,
+  pub inputs: Option<Keyed<'src, Expression<'src>>>,
+  pub outputs: Option<Keyed<'src, Expression<'src>>>,
+}
+
+/// A command and its arguments: `[script('python3', '-u')]`, `set shell := […]`.
+#[derive(Clone, Debug)]
+pub struct Interpreter<'src> {
+  pub command: StringLiteral<'src>,
+  pub arguments: Vec<StringLiteral<'src>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Alias<'src> {
+  pub attributes: Attributes<'src>,
+  pub name: Name<'src>,
+  /// The target path, one name per `::` component.
+  pub target: Vec<Name<'src>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Assignment<'src> {
+  pub attributes: Attributes<'src>,
+  pub name: Name<'src>,
+  pub value: Expression<'src>,
+  pub export: bool,
+  pub eager: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Unexport<'src> {
+  pub attributes: Attributes<'src>,
+  pub name: Name<'src>,
+}
+
+#[derive(Clone, Debug)]
+pub struct FunctionDefinition<'src> {
+  pub attributes: Attributes<'src>,
+  pub name: Name<'src>,
+  pub parameters: Vec<Name<'src>>,
+  pub body: Expression<'src>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Import<'src> {
+  pub attributes: Attributes<'src>,
+  /// The `import` keyword token.
+  pub keyword: Token<'src>,
+  pub optional: bool,
+  pub path: StringLiteral<'src>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ModuleItem<'src> {
+  pub attributes: Attributes<'src>,
+  /// Doc comment text (trimmed, non-empty) from the line above, if any.
+  pub doc: Option<&'src str>,
+  pub name: Name<'src>,
+  pub optional: bool,
+  pub path: Option<StringLiteral<'src>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Set<'src> {
+  pub attributes: Attributes<'src>,
+  pub name: Name<'src>,
+  pub value: SettingValue<'src>,
+}
+
+#[derive(Clone, Debug)]
+pub enum SettingValue<'src> {
+  /// `set NAME` (written: false) or `set NAME := true|false` (written: true).
+  Boolean { value: bool, written: bool },
+  /// String-valued settings: dotenv-*, tempdir, working-directory.
+  Expression(Expression<'src>),
+  /// shell, windows-shell, script-interpreter: `[E, E, …]`.
+  List(Vec<Expression<'src>>),
+  /// indentation, minimum-version: a plain literal.
+  Literal(StringLiteral<'src>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Recipe<'src> {
+  pub attributes: Attributes<'src>,
+  /// Doc comment text (trimmed, non-empty) from the line above, if any.
+  pub doc: Option<&'src str>,
+  /// The `@` token of a quiet recipe.
+  pub quiet: bool,
+  pub name: Name<'src>,
+  pub parameters: Vec<Parameter<'src>>,
+  /// Dependencies before `&&`.
+  pub priors: Vec<Dependency<'src>>,
+  /// Dependencies after `&&`.
+  pub subsequents: Vec<Dependency<'src>>,
+  pub body: Vec<Line<'src>>,
+  /// Whether the body's first line starts with `#!`.
+  pub shebang: bool,
+  /// The recipe body's indentation (leading whitespace of its first line).
+  pub indentation: &'src str,
+}
+
+#[derive(Clone, Debug)]
+pub struct Parameter<'src> {
+  pub name: Name<'src>,
+  pub default: Option<Expression<'src>>,
+  pub export: bool,
+  pub kind: ParameterKind,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ParameterKind {
+  Singular,
+  Plus,
+  Star,
+}
+
+impl ParameterKind {
+  pub fn is_variadic(self) -> bool {
+    self != ParameterKind::Singular
+  }
+}
+
+#[derive(Clone, Debug)]
+pub struct Dependency<'src> {
+  /// `a::b::c`, one name per component.
+  pub path: Vec<Name<'src>>,
+  pub arguments: Vec<Expression<'src>>,
+  /// For a mapped dependency `*(path … *ARG …)`: the index of the starred
+  /// argument in `arguments`.
+  pub star: Option<usize>,
+  /// Token of the leading `*` of a mapped dependency.
+  pub mapped: Option<Token<'src>>,
+}
+
+/// One physical body line (after the recipe's indentation). An empty
+/// `fragments` is a blank line. `number` is the 0-based source line.
+#[derive(Clone, Debug)]
+pub struct Line<'src> {
+  pub fragments: Vec<Fragment<'src>>,
+  pub number: usize,
+}
+
+impl Line<'_> {
+  pub fn is_empty(&self) -> bool {
+    self.fragments.is_empty()
+  }
+}
+
+#[derive(Clone, Debug)]
+pub enum Fragment<'src> {
+  /// Body text; `{{{{` inside it stands for `{{`.
+  Text(Token<'src>),
+  Interpolation {
+    /// The `{{` token.
+    open: Token<'src>,
+    expression: Expression<'src>,
+  },
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum StringKind {
+  /// `'…'`
+  RawSingle,
+  /// `"…"`
+  CookedDouble,
+  /// `'''…'''`
+  RawIndented,
+  /// `"""…"""`
+  CookedIndented,
+}
+
+impl StringKind {
+  pub fn is_indented(self) -> bool {
+    matches!(self, StringKind::RawIndented | StringKind::CookedIndented)
+  }
+
+  pub fn processes_escapes(self) -> bool {
+    matches!(self, StringKind::CookedDouble | StringKind::CookedIndented)
+  }
+
+  pub fn delimiter(self) -> &'static str {
+    match self {
+      StringKind::RawSingle => "'",
+      StringKind::CookedDouble => "\"",
+      StringKind::RawIndented => "'''",
+      StringKind::CookedIndented => "\"\"\"",
+    }
+  }
+}
+
+/// A string literal: the source token (printed verbatim by the formatter)
+/// and its value after unindentation, escapes and `x` expansion.
+#[derive(Clone, Debug)]
+pub struct StringLiteral<'src> {
+  pub token: Token<'src>,
+  pub kind: StringKind,
+  /// `x'…'`: shell-expanded at parse time.
+  pub expand: bool,
+  pub cooked: String,
+}
+
+/// A piece of a format string `f'…{{ e }}…'`: the literal text pieces are
+/// tokens (FormatStringStart / Continue / End, or a plain string for `f'…'`
+/// without interpolations); `cooked` is the escape-processed text.
+#[derive(Clone, Debug)]
+pub struct FormatPiece<'src> {
+  pub token: Token<'src>,
+  pub cooked: String,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ComparisonOperator {
+  Equal,
+  NotEqual,
+  RegexMatch,
+  RegexMismatch,
+}
+
+impl ComparisonOperator {
+  pub fn symbol(self) -> &'static str {
+    match self {
+      ComparisonOperator::Equal => "==",
+      ComparisonOperator::NotEqual => "!=",
+      ComparisonOperator::RegexMatch => "=~",
+      ComparisonOperator::RegexMismatch => "!~",
+    }
+  }
+}
+
+#[derive(Clone, Debug)]
+pub enum Expression<'src> {
+  /// `a && b` [lists]
+  And {
+    lhs: Box<Expression<'src>>,
+    rhs: Box<Expression<'src>>,
+    operator: Token<'src>,
+  },
+  /// `assert(condition[, message])`
+  Assert {
+    keyword: Token<'src>,
+    condition: Box<Expression<'src>>,
+    message: Option<Box<Expression<'src>>>,
+  },
+  /// `` `cmd` `` / ```` ```cmd``` ````; `command` is unindented.
+  Backtick {
+    token: Token<'src>,
+    command: String,
+  },
+  /// `name(arguments…)`; resolved to a built-in or user function during analysis.
+  Call {
+    name: Name<'src>,
+    arguments: Vec<Expression<'src>>,
+  },
+  Comparison {
+    lhs: Box<Expression<'src>>,
+    rhs: Box<Expression<'src>>,
+    operator: ComparisonOperator,
+    token: Token<'src>,
+  },
+  /// `a + b`
+  Concatenation {
+    lhs: Box<Expression<'src>>,
+    rhs: Box<Expression<'src>>,
+    operator: Token<'src>,
+  },
+  /// `if c { a } else { b }`; `otherwise` None only with [lists].
+  Conditional {
+    keyword: Token<'src>,
+    condition: Box<Expression<'src>>,
+    then: Box<Expression<'src>>,
+    otherwise: Option<Box<Expression<'src>>>,
+  },
+  /// `f'…'`: `start` is the first text piece, then (interpolation, following
+  /// text piece) pairs. Triple-quoted ones are unindented after evaluation.
+  FormatString {
+    start: FormatPiece<'src>,
+    kind: StringKind,
+    parts: Vec<(Expression<'src>, FormatPiece<'src>)>,
+  },
+  /// `( e )`
+  Group {
+    open: Token<'src>,
+    contents: Box<Expression<'src>>,
+  },
+  /// `a / b`, or `/ b` with `lhs` None.
+  Join {
+    lhs: Option<Box<Expression<'src>>>,
+    rhs: Box<Expression<'src>>,
+    operator: Token<'src>,
+  },
+  /// `[a, b]` [lists]
+  List {
+    bracket: Token<'src>,
+    elements: Vec<Expression<'src>>,
+  },
+  /// `a ++ b` [lists]
+  ListConcatenation {
+    lhs: Box<Expression<'src>>,
+    rhs: Box<Expression<'src>>,
+    operator: Token<'src>,
+  },
+  /// `!a` [lists]
+  Not {
+    operator: Token<'src>,
+    operand: Box<Expression<'src>>,
+  },
+  /// `a || b` [lists]
+  Or {
+    lhs: Box<Expression<'src>>,
+    rhs: Box<Expression<'src>>,
+    operator: Token<'src>,
+  },
+  StringLiteral(StringLiteral<'src>),
+  Variable {
+    name: Name<'src>,
+  },
+}
+
+impl<'src> Expression<'src> {
+  /// The first token of the expression, used to place carets.
+  pub fn first_token(&self) -> Token<'src> {
+    use Expression::*;
+    match self {
+      And { lhs, .. }
+      | Comparison { lhs, .. }
+      | Concatenation { lhs, .. }
+      | ListConcatenation { lhs, .. }
+      | Or { lhs, .. } => lhs.first_token(),
+      Assert { keyword, .. } | Conditional { keyword, .. } => *keyword,
+      Backtick { token, .. } => *token,
+      Call { name, .. } | Variable { name } => *name,
+      FormatString { start, .. } => start.token,
+      Group { open, .. } => *open,
+      Join { lhs, operator, .. } => lhs.as_ref().map_or(*operator, |lhs| lhs.first_token()),
+      List { bracket, .. } => *bracket,
+      Not { operator, .. } => *operator,
+      StringLiteral(literal) => literal.token,
+    }
+  }
+}

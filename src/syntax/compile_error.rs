@@ -1,0 +1,47 @@
+//! A compile error: the token it blames and what is wrong. Each stage has its
+//! own error enum (lexer, parser, analyzer); this wraps them so that they are
+//! rendered alike (language.md §12).
+
+use std::fmt::{self, Display, Formatter};
+
+use super::lex_error::LexErrorKind;
+use super::parse_error::ParseErrorKind;
+use super::token::Token;
+use crate::analysis::error::AnalysisErrorKind;
+
+#[derive(Debug, Clone)]
+pub struct CompileError<'src> {
+  pub token: Token<'src>,
+  pub kind: CompileErrorKind<'src>,
+}
+
+#[derive(Debug, Clone)]
+pub enum CompileErrorKind<'src> {
+  Lex(LexErrorKind),
+  Parse(ParseErrorKind<'src>),
+  Analysis(AnalysisErrorKind<'src>),
+}
+
+impl<'src> CompileError<'src> {
+  pub fn new(token: Token<'src>, kind: CompileErrorKind<'src>) -> Self {
+    Self { token, kind }
+  }
+
+  /// Text of a `caused by: …` line, for errors that wrap a library error.
+  pub fn caused_by(&self) -> Option<String> {
+    match &self.kind {
+      CompileErrorKind::Analysis(kind) => kind.caused_by(),
+      _ => None,
+    }
+  }
+}
+
+impl Display for CompileError<'_> {
+  fn fmt(&self, f: &mut Formatter) -> fmt::Result {
+    match &self.kind {
+      CompileErrorKind::Lex(kind) => kind.fmt(f),
+      CompileErrorKind::Parse(kind) => kind.fmt(f),
+      CompileErrorKind::Analysis(kind) => kind.fmt(f),
+    }
+  }
+}

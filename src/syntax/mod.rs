@@ -1,0 +1,10 @@
+//! Source text → tokens → parse tree.
+
+pub mod ast;
+pub mod compile_error;
+pub mod lex_error;
+pub mod lexer;
+pub mod parse_error;
+pub mod parser;
+pub mod strings;
+pub mod token;

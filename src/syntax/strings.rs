@@ -1,0 +1,1 @@
+//! String literal processing: unindentation, escapes, shell expansion (language.md §3).
