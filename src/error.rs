@@ -1,1 +1,133 @@
-//! Top-level error type: one variant per layer.
+//! The top-level error: one variant per layer. Rendering (message,
+//! suggestion, usage block, source excerpt, `caused by:`) is uniform.
+
+use crate::evaluation::error::EvaluationError;
+use crate::evaluation::prepare::PrepareError;
+use crate::execution::error::ExecutionError;
+use crate::output::color::Painter;
+use crate::output::diagnostic::{error_line, excerpt};
+use crate::syntax::compile_error::CompileError;
+use crate::syntax::token::Token;
+
+#[derive(Debug)]
+pub enum Error<'src> {
+  Compile(CompileError<'src>),
+  Evaluation(EvaluationError<'src>),
+  Execution(ExecutionError<'src>),
+  /// An error of another layer, already reduced to its parts.
+  Other(Report<'src>),
+}
+
+/// The parts of a rendered error.
+#[derive(Debug, Default)]
+pub struct Report<'src> {
+  pub message: String,
+  pub suggestion: Option<String>,
+  pub usage: Option<String>,
+  pub token: Option<Token<'src>>,
+  pub caused_by: Option<String>,
+  pub status: i32,
+  /// Print nothing (e.g. `[no-exit-message]`).
+  pub silent: bool,
+}
+
+impl<'src> Report<'src> {
+  pub fn message(message: impl Into<String>) -> Self {
+    Report { message: message.into(), status: 1, ..Report::default() }
+  }
+}
+
+impl<'src> Error<'src> {
+  pub fn message(message: impl Into<String>) -> Self {
+    Error::Other(Report::message(message))
+  }
+
+  pub fn report(&self) -> Report<'src> {
+    match self {
+      Error::Compile(error) => Report {
+        message: error.to_string(),
+        token: Some(error.token),
+        caused_by: error.caused_by(),
+        status: 1,
+        ..Report::default()
+      },
+      Error::Evaluation(error) => evaluation_report(error),
+      Error::Execution(ExecutionError::Evaluation { source }) => evaluation_report(source),
+      Error::Execution(ExecutionError::Silent { status }) => {
+        Report { status: *status, silent: true, ..Report::default() }
+      }
+      Error::Execution(error) => {
+        Report { message: error.to_string(), status: error.status(), ..Report::default() }
+      }
+      Error::Other(report) => Report {
+        message: report.message.clone(),
+        suggestion: report.suggestion.clone(),
+        usage: report.usage.clone(),
+        token: report.token,
+        caused_by: report.caused_by.clone(),
+        status: report.status,
+        silent: report.silent,
+      },
+    }
+  }
+
+  pub fn status(&self) -> i32 {
+    self.report().status
+  }
+
+  /// The text printed on stderr for this error.
+  pub fn render(&self, painter: &Painter) -> String {
+    let report = self.report();
+    if report.silent {
+      return String::new();
+    }
+    let mut out = error_line(painter, &report.message);
+    if let Some(suggestion) = &report.suggestion {
+      out.push_str(&painter.message(suggestion));
+      out.push('\n');
+    }
+    if let Some(usage) = &report.usage {
+      out.push_str(usage);
+    }
+    if let Some(token) = &report.token {
+      out.push_str(&excerpt(painter, token));
+    }
+    if let Some(caused_by) = &report.caused_by {
+      out.push_str(&format!("caused by: {caused_by}\n"));
+    }
+    out
+  }
+}
+
+fn evaluation_report<'src>(error: &EvaluationError<'src>) -> Report<'src> {
+  Report { message: error.to_string(), token: error.token(), status: error.status(), ..Report::default() }
+}
+
+impl<'src> From<CompileError<'src>> for Error<'src> {
+  fn from(error: CompileError<'src>) -> Self {
+    Error::Compile(error)
+  }
+}
+
+impl<'src> From<EvaluationError<'src>> for Error<'src> {
+  fn from(error: EvaluationError<'src>) -> Self {
+    Error::Evaluation(error)
+  }
+}
+
+impl<'src> From<ExecutionError<'src>> for Error<'src> {
+  fn from(error: ExecutionError<'src>) -> Self {
+    Error::Execution(error)
+  }
+}
+
+impl<'src> From<PrepareError<'src>> for Error<'src> {
+  fn from(error: PrepareError<'src>) -> Self {
+    match error {
+      PrepareError::Evaluation(error) => Error::Evaluation(error),
+      PrepareError::Dotenv { message, status } => {
+        Error::Other(Report { message, status, ..Report::default() })
+      }
+    }
+  }
+}

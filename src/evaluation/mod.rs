@@ -3,5 +3,8 @@
 
 pub mod constants;
 pub mod dotenv;
+pub mod error;
+pub mod evaluator;
 pub mod functions;
+pub mod prepare;
 pub mod value;

@@ -1,1 +1,9 @@
 //! Running recipes: dependency order, linewise and script execution, signals.
+
+pub mod error;
+pub mod linewise;
+pub mod runner;
+pub mod script;
+pub mod shell;
+pub mod signals;
+pub mod timestamp;

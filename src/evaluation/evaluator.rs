@@ -1,0 +1,478 @@
+//! Evaluation of expressions: assignments (on demand, memoised per module),
+//! parameter defaults, dependency arguments, attributes and body
+//! interpolations.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use regex::Regex;
+
+use super::constants;
+use super::error::EvaluationError;
+use super::functions;
+use super::value::Value;
+use crate::analysis::model::{Justfile, Module, Recipe};
+use crate::cli::config::Config;
+use crate::syntax::ast::{ComparisonOperator, Expression, StringKind};
+use crate::syntax::strings::unindent;
+use crate::syntax::token::Token;
+
+type Result<'src, T> = std::result::Result<T, EvaluationError<'src>>;
+
+const MAX_FUNCTION_DEPTH: usize = 256;
+
+/// What one run shares: the configuration and the whole justfile.
+pub struct RunContext<'a, 'src> {
+  pub config: &'a Config,
+  pub justfile: &'a Justfile<'src>,
+  /// Absolute path of the root justfile (what `justfile()` returns).
+  pub justfile_path: PathBuf,
+  /// The root module's base directory (the search working directory).
+  pub working_directory: PathBuf,
+}
+
+impl RunContext<'_, '_> {
+  /// Directory of the root justfile; token display paths are relative to it.
+  pub fn root_directory(&self) -> &Path {
+    self.justfile_path.parent().unwrap_or(Path::new("/"))
+  }
+
+  /// Painter for stderr (errors, echoed lines, banners).
+  pub fn stderr_painter(&self) -> crate::output::color::Painter {
+    let mut painter =
+      crate::output::color::Painter::new(self.config.color, crate::output::color::Stream::Stderr);
+    painter.highlight = self.config.highlight;
+    painter.command_color =
+      self.config.command_color.as_deref().and_then(crate::output::color::command_color_by_name);
+    painter
+  }
+
+  /// Absolute path of the file a token came from.
+  pub fn token_file(&self, token: &Token) -> PathBuf {
+    self.root_directory().join(token.path)
+  }
+}
+
+/// Per-module evaluation state.
+pub struct ModuleState<'a, 'src> {
+  pub module: &'a Module<'src>,
+  /// Dotenv variables, merged over the parent module's.
+  pub dotenv: BTreeMap<String, String>,
+  /// Evaluated assignments (and overrides, stored up front).
+  pub values: Mutex<BTreeMap<&'src str, Value>>,
+  /// Module working directory W.
+  pub working_directory: PathBuf,
+  /// Shell program and arguments for lines and backticks.
+  pub shell: (String, Vec<String>),
+  /// Exported variables of ancestor modules (already evaluated).
+  pub inherited_exports: Vec<(String, String)>,
+  /// Names unexported in this module or an ancestor.
+  pub unexports: Vec<String>,
+}
+
+impl<'a, 'src> ModuleState<'a, 'src> {
+  pub fn lists(&self) -> bool {
+    self.module.settings.lists
+  }
+
+  pub fn module_path(&self) -> String {
+    self.module.path.join("::")
+  }
+}
+
+/// Which exported names a command evaluated here sees (cli-and-execution.md §7.3).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Site {
+  /// A top-level assignment: only dotenv and ancestors' exports.
+  Assignment,
+  /// A parameter default: own exports and `[env]`, no exported parameters.
+  Default,
+  /// A dependency argument or `[confirm]` prompt: exports and exported parameters.
+  Dependency,
+  /// A recipe body, `[working-directory]`, `[timestamp]`: everything.
+  Body,
+}
+
+/// The recipe-level part of a scope.
+pub struct RecipeScope<'a, 'src> {
+  pub recipe: &'a Recipe<'src>,
+  pub parameters: Vec<(&'src str, Value)>,
+  /// `[env]` variables, in application order.
+  pub env: Vec<(String, Option<String>)>,
+  pub is_dependency: bool,
+}
+
+pub struct Evaluator<'e, 'a, 'src> {
+  pub context: &'e RunContext<'a, 'src>,
+  pub state: &'e ModuleState<'a, 'src>,
+  pub recipe: Option<&'e RecipeScope<'a, 'src>>,
+  pub site: Site,
+  /// Bound parameters of the user function being evaluated, if any.
+  function_parameters: Option<Vec<(&'src str, Value)>>,
+  depth: usize,
+}
+
+impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
+  pub fn new(
+    context: &'e RunContext<'a, 'src>,
+    state: &'e ModuleState<'a, 'src>,
+    recipe: Option<&'e RecipeScope<'a, 'src>>,
+    site: Site,
+  ) -> Self {
+    Evaluator { context, state, recipe, site, function_parameters: None, depth: 0 }
+  }
+
+  fn lists(&self) -> bool {
+    self.state.lists()
+  }
+
+  /// The value of a module variable, evaluating its assignment on first use.
+  pub fn variable(&self, name: &'src str, token: Token<'src>) -> Result<'src, Value> {
+    if let Some(value) = self.lock_values().get(name) {
+      return Ok(value.clone());
+    }
+    if let Some(assignment) = self.state.module.assignments.get(name) {
+      let evaluator = Evaluator::new(self.context, self.state, None, Site::Assignment);
+      let value = evaluator.evaluate(&assignment.value)?;
+      self.lock_values().insert(name, value.clone());
+      return Ok(value);
+    }
+    if let Some(constant) = constants::constant(name) {
+      return Ok(Value::string(constant));
+    }
+    Err(EvaluationError::WithToken { token, message: format!("variable `{name}` not defined") })
+  }
+
+  fn lock_values(&self) -> std::sync::MutexGuard<'_, BTreeMap<&'src str, Value>> {
+    match self.state.values.lock() {
+      Ok(guard) => guard,
+      Err(poisoned) => poisoned.into_inner(),
+    }
+  }
+
+  fn lookup(&self, name: Token<'src>) -> Result<'src, Value> {
+    let text = name.lexeme();
+    if let Some(parameters) = &self.function_parameters {
+      if let Some((_, value)) = parameters.iter().find(|(n, _)| *n == text) {
+        return Ok(value.clone());
+      }
+    } else if let Some(scope) = self.recipe {
+      if let Some((_, value)) = scope.parameters.iter().rev().find(|(n, _)| *n == text) {
+        return Ok(value.clone());
+      }
+    }
+    self.variable(text, name)
+  }
+
+  pub fn evaluate(&self, expression: &Expression<'src>) -> Result<'src, Value> {
+    use Expression::*;
+    match expression {
+      StringLiteral(literal) => Ok(Value::string(literal.cooked.clone())),
+      Variable { name } => self.lookup(*name),
+      Group { contents, .. } => self.evaluate(contents),
+      Backtick { token, command } => self.backtick(*token, command),
+      Concatenation { lhs, rhs, operator } => {
+        let lhs = self.evaluate(lhs)?;
+        let rhs = self.evaluate(rhs)?;
+        self.broadcast(lhs, rhs, *operator, |a, b| format!("{a}{b}"))
+      }
+      Join { lhs, rhs, operator } => {
+        let rhs_value = self.evaluate(rhs)?;
+        match lhs {
+          Some(lhs) => {
+            let lhs = self.evaluate(lhs)?;
+            self.broadcast(lhs, rhs_value, *operator, |a, b| format!("{a}/{b}"))
+          }
+          None => Ok(Value(rhs_value.0.into_iter().map(|s| format!("/{s}")).collect())),
+        }
+      }
+      ListConcatenation { lhs, rhs, .. } => {
+        let mut lhs = self.evaluate(lhs)?;
+        lhs.0.extend(self.evaluate(rhs)?.0);
+        Ok(lhs)
+      }
+      List { elements, .. } => {
+        let mut out = Vec::new();
+        for element in elements {
+          out.extend(self.evaluate(element)?.0);
+        }
+        Ok(Value(out))
+      }
+      And { lhs, rhs, .. } => {
+        let lhs = self.evaluate(lhs)?;
+        if lhs.is_truthy() {
+          self.evaluate(rhs)
+        } else {
+          Ok(Value::empty_list())
+        }
+      }
+      Or { lhs, rhs, .. } => {
+        let lhs = self.evaluate(lhs)?;
+        if lhs.is_truthy() {
+          Ok(lhs)
+        } else {
+          self.evaluate(rhs)
+        }
+      }
+      Not { operand, .. } => {
+        let value = self.evaluate(operand)?;
+        Ok(if value.is_truthy() { Value::empty_list() } else { Value::string("true") })
+      }
+      Comparison { .. } => {
+        let result = self.condition(expression)?;
+        Ok(Value::boolean(result, true))
+      }
+      Conditional { condition, then, otherwise, .. } => {
+        if self.condition(condition)? {
+          self.evaluate(then)
+        } else {
+          match otherwise {
+            Some(otherwise) => self.evaluate(otherwise),
+            None => Ok(Value::empty_list()),
+          }
+        }
+      }
+      Assert { keyword, condition, message } => {
+        if self.lists() {
+          let value = self.evaluate(condition)?;
+          if value.is_truthy() {
+            return Ok(value);
+          }
+        } else if self.condition(condition)? {
+          return Ok(Value::string(""));
+        }
+        let message = match message {
+          Some(message) => self.evaluate(message)?.joined(),
+          None => format!("`{condition}`"),
+        };
+        Err(EvaluationError::Assert { token: *keyword, message })
+      }
+      FormatString { start, kind, parts } => {
+        let mut text = start.cooked.clone();
+        for (expression, piece) in parts {
+          text.push_str(&self.evaluate(expression)?.joined());
+          text.push_str(&piece.cooked);
+        }
+        if kind.is_indented() {
+          text = unindent(&text);
+        }
+        Ok(Value::string(text))
+      }
+      Call { name, arguments } => self.call(*name, arguments),
+    }
+  }
+
+  /// Evaluate a condition of `if`/`assert`: a comparison, or (with lists)
+  /// any expression's truthiness.
+  fn condition(&self, expression: &Expression<'src>) -> Result<'src, bool> {
+    match expression {
+      Expression::Comparison { lhs, rhs, operator, token } => {
+        let lhs = self.evaluate(lhs)?;
+        let rhs = self.evaluate(rhs)?;
+        self.compare(&lhs, &rhs, *operator, *token)
+      }
+      other => Ok(self.evaluate(other)?.is_truthy()),
+    }
+  }
+
+  fn compare(
+    &self,
+    lhs: &Value,
+    rhs: &Value,
+    operator: ComparisonOperator,
+    token: Token<'src>,
+  ) -> Result<'src, bool> {
+    match operator {
+      ComparisonOperator::Equal => Ok(lhs == rhs),
+      ComparisonOperator::NotEqual => Ok(lhs != rhs),
+      ComparisonOperator::RegexMatch => self.regex_matches(lhs, rhs, token),
+      ComparisonOperator::RegexMismatch => Ok(!self.regex_matches(lhs, rhs, token)?),
+    }
+  }
+
+  fn regex_matches(&self, lhs: &Value, rhs: &Value, token: Token<'src>) -> Result<'src, bool> {
+    for pattern in rhs.elements() {
+      let regex = Regex::new(pattern)
+        .map_err(|error| EvaluationError::WithToken { token, message: error.to_string() })?;
+      if lhs.elements().iter().any(|element| regex.is_match(element)) {
+        return Ok(true);
+      }
+    }
+    Ok(false)
+  }
+
+  /// `+` and `/` on values: pairwise, or one element against many.
+  fn broadcast(
+    &self,
+    lhs: Value,
+    rhs: Value,
+    operator: Token<'src>,
+    combine: impl Fn(&str, &str) -> String,
+  ) -> Result<'src, Value> {
+    let symbol = operator.lexeme();
+    let (l, r) = (lhs.elements(), rhs.elements());
+    let combined: Vec<String> = match (l.len(), r.len()) {
+      (0, 0) => Vec::new(),
+      (0, _) | (_, 0) => {
+        return Err(EvaluationError::WithToken {
+          token: operator,
+          message: format!("operator `{symbol}` cannot be applied to empty lists"),
+        })
+      }
+      (1, _) => r.iter().map(|b| combine(&l[0], b)).collect(),
+      (_, 1) => l.iter().map(|a| combine(a, &r[0])).collect(),
+      (a, b) if a == b => l.iter().zip(r).map(|(a, b)| combine(a, b)).collect(),
+      _ => {
+        return Err(EvaluationError::WithToken {
+          token: operator,
+          message: format!(
+            "operator `{symbol}` cannot be applied to lists of different lengths: {} {symbol} {}",
+            lhs.show(),
+            rhs.show()
+          ),
+        })
+      }
+    };
+    Ok(Value(combined))
+  }
+
+  fn call(&self, name: Token<'src>, arguments: &[Expression<'src>]) -> Result<'src, Value> {
+    let mut values = Vec::with_capacity(arguments.len());
+    for argument in arguments {
+      values.push(self.evaluate(argument)?);
+    }
+    if let Some(function) = self.state.module.functions.get(name.lexeme()) {
+      if self.depth >= MAX_FUNCTION_DEPTH {
+        return Err(EvaluationError::Recursion { function: name.lexeme().to_string() });
+      }
+      let parameters = function.parameters.iter().map(|p| p.lexeme()).zip(values).collect();
+      let inner = Evaluator {
+        context: self.context,
+        state: self.state,
+        recipe: self.recipe,
+        site: self.site,
+        function_parameters: Some(parameters),
+        depth: self.depth + 1,
+      };
+      return inner.evaluate(&function.body);
+    }
+    self.call_builtin(name, values)
+  }
+
+  fn backtick(&self, token: Token<'src>, command: &str) -> Result<'src, Value> {
+    if self.context.config.dry_run {
+      return Ok(Value::string(format!("`{command}`")));
+    }
+    let mut process = self.shell_command(command);
+    crate::evaluation::process::capture_stdout(&mut process, self.context.config.quiet)
+      .map(Value::string)
+      .map_err(|error| backtick_error(token, error))
+  }
+
+  /// A `std::process::Command` running `command` through the module's shell
+  /// in W with the environment of this site.
+  pub fn shell_command(&self, command: &str) -> std::process::Command {
+    let (program, arguments) = &self.state.shell;
+    let mut process = std::process::Command::new(program);
+    process.args(arguments).arg(command).current_dir(&self.state.working_directory);
+    self.apply_environment(&mut process);
+    process
+  }
+
+  /// Environment changes for commands evaluated at this site (cli-and-execution.md §7.3).
+  pub fn environment(&self) -> (Vec<(String, String)>, Vec<String>) {
+    let mut set: Vec<(String, String)> = Vec::new();
+    for (key, value) in &self.state.dotenv {
+      set.push((key.clone(), value.clone()));
+    }
+    set.extend(self.state.inherited_exports.iter().cloned());
+    if self.site != Site::Assignment {
+      set.extend(self.own_exports());
+      if let Some(scope) = self.recipe {
+        if self.site != Site::Default {
+          let export_all = self.state.module.settings.export;
+          for (parameter, (name, value)) in scope.recipe.parameters.iter().zip(&scope.parameters) {
+            if (parameter.export || export_all) && !value.0.is_empty() {
+              set.push((name.to_string(), value.joined()));
+            }
+          }
+        }
+      }
+    }
+    let mut remove = self.state.unexports.clone();
+    if let Some(scope) = self.recipe {
+      if matches!(self.site, Site::Default | Site::Body) {
+        for (key, value) in &scope.env {
+          match value {
+            Some(value) => set.push((key.clone(), value.clone())),
+            None => remove.push(key.clone()),
+          }
+        }
+      }
+    }
+    set.retain(|(key, _)| !self.state.unexports.contains(key));
+    (set, remove)
+  }
+
+  pub fn apply_environment(&self, process: &mut std::process::Command) {
+    let (set, remove) = self.environment();
+    for key in remove {
+      process.env_remove(key);
+    }
+    for (key, value) in set {
+      process.env(key, value);
+    }
+  }
+
+  /// Exported variables of this module: `export` ones, or all under `set export`.
+  fn own_exports(&self) -> Vec<(String, String)> {
+    let module = self.state.module;
+    let mut out = Vec::new();
+    for (name, assignment) in &module.assignments {
+      if assignment.export || module.settings.export {
+        if let Ok(value) = self.variable(name, assignment.name) {
+          if !value.0.is_empty() {
+            out.push((name.to_string(), value.joined()));
+          }
+        }
+      }
+    }
+    out
+  }
+
+  /// Evaluate exported assignments up front so that errors surface before running.
+  pub fn evaluate_exports(&self) -> Result<'src, ()> {
+    let module = self.state.module;
+    for (name, assignment) in &module.assignments {
+      if assignment.export || module.settings.export || assignment.eager {
+        self.variable(name, assignment.name)?;
+      }
+    }
+    Ok(())
+  }
+}
+
+pub fn backtick_error(
+  token: Token<'_>,
+  error: crate::evaluation::process::ProcessError,
+) -> EvaluationError<'_> {
+  use crate::evaluation::process::ProcessError;
+  match error {
+    ProcessError::Code { code } => EvaluationError::BacktickCode { token, code },
+    ProcessError::Signal { signal } => EvaluationError::BacktickSignal { token, signal },
+    other => EvaluationError::BacktickOther {
+      token,
+      status: other.status(),
+      message: match &other {
+        ProcessError::Io { .. } => format!("could not be run because just could not find the shell:\n{other}"),
+        _ => other.to_string(),
+      },
+    },
+  }
+}
+
+/// Unindent the text of a triple-quoted format string after evaluation.
+pub fn kind_is_indented(kind: StringKind) -> bool {
+  kind.is_indented()
+}

@@ -1,0 +1,83 @@
+//! Errors raised while running recipes (cli-and-execution.md §7).
+
+use snafu::Snafu;
+
+use crate::evaluation::error::EvaluationError;
+
+#[derive(Debug, Snafu)]
+#[snafu(visibility(pub))]
+pub enum ExecutionError<'src> {
+  #[snafu(display("recipe `{recipe}` failed on line {line} with exit code {code}"))]
+  LineCode { recipe: String, line: usize, code: i32 },
+  #[snafu(display("recipe `{recipe}` was terminated on line {line} by signal {signal}"))]
+  LineSignal { recipe: String, line: usize, signal: i32 },
+  #[snafu(display("recipe `{recipe}` failed on line {line} for an unknown reason"))]
+  LineUnknown { recipe: String, line: usize },
+  #[snafu(display("recipe `{recipe}` failed with exit code {code}"))]
+  ScriptCode { recipe: String, code: i32 },
+  #[snafu(display("recipe `{recipe}` was terminated by signal {signal}"))]
+  ScriptSignal { recipe: String, signal: i32 },
+  #[snafu(display("recipe `{recipe}` failed for an unknown reason"))]
+  ScriptUnknown { recipe: String },
+  #[snafu(display("guard line in recipe `{recipe}` on line {line} returned reserved exit code {code}"))]
+  Guard { recipe: String, line: usize, code: i32 },
+  #[snafu(display("recipe `{recipe}` could not be run because just could not find the shell `{shell}`: {source}"))]
+  ShellNotFound { recipe: String, shell: String, source: std::io::Error },
+  #[snafu(display("recipe `{recipe}` could not be run because just could not run the shell `{shell}`: {source}"))]
+  ShellPermission { recipe: String, shell: String, source: std::io::Error },
+  #[snafu(display("recipe `{recipe}` could not be run because of an IO error while launching the shell `{shell}`: {source}"))]
+  ShellIo { recipe: String, shell: String, source: std::io::Error },
+  #[snafu(display("recipe `{recipe}` with {executor} execution error: {source}"))]
+  ScriptSpawn { recipe: String, executor: String, source: std::io::Error },
+  #[snafu(display("recipe `{recipe}` could not be run because of an IO error while trying to create a temporary directory or write a file to that directory: {source}"))]
+  TempDir { recipe: String, source: std::io::Error },
+  #[snafu(display("recipe `{recipe}` has invalid shebang `#!`"))]
+  InvalidShebang { recipe: String },
+  #[snafu(display("recipe `{recipe}` was not confirmed"))]
+  NotConfirmed { recipe: String },
+  #[snafu(display("failed to read confirmation from stdin: {source}"))]
+  Confirmation { source: std::io::Error },
+  #[snafu(display("interrupted by {signal}"))]
+  Interrupted { signal: &'static str, number: i32 },
+  #[snafu(display("failed to parse time format string `{format}`: bad or unsupported format string"))]
+  TimestampFormat { format: String },
+  #[snafu(display("{message}"))]
+  Message { message: String },
+  #[snafu(display("{source}"))]
+  Evaluation { source: EvaluationError<'src> },
+  /// A recipe failure whose message `[no-exit-message]` suppresses.
+  #[snafu(display(""))]
+  Silent { status: i32 },
+  #[snafu(display("{message}"))]
+  Dotenv { message: String, status: i32 },
+}
+
+impl<'src> From<EvaluationError<'src>> for ExecutionError<'src> {
+  fn from(source: EvaluationError<'src>) -> Self {
+    ExecutionError::Evaluation { source }
+  }
+}
+
+impl ExecutionError<'_> {
+  pub fn status(&self) -> i32 {
+    use ExecutionError::*;
+    match self {
+      LineCode { code, .. } | ScriptCode { code, .. } => *code,
+      LineSignal { signal, .. } | ScriptSignal { signal, .. } => 128 + signal,
+      Interrupted { number, .. } => 128 + number,
+      Evaluation { source } => source.status(),
+      Dotenv { status, .. } | Silent { status } => *status,
+      _ => 1,
+    }
+  }
+
+  /// Whether this is the failure of a recipe's own command (suppressible by
+  /// `[no-exit-message]`).
+  pub fn is_recipe_failure(&self) -> bool {
+    use ExecutionError::*;
+    matches!(
+      self,
+      LineCode { .. } | LineSignal { .. } | LineUnknown { .. } | ScriptCode { .. } | ScriptSignal { .. } | ScriptUnknown { .. }
+    )
+  }
+}

@@ -1,0 +1,250 @@
+//! Linewise recipes: each logical line run by its own shell (cli-and-execution.md §7.7).
+
+use std::process::{Command, Stdio};
+
+use super::error::ExecutionError;
+use super::{signals, timestamp};
+use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
+use crate::syntax::ast::{Fragment, Line};
+
+type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
+
+/// A logical line after joining continuations and evaluating interpolations.
+struct Command_<'src> {
+  text: String,
+  /// 1-based source line number of its last physical line.
+  line: usize,
+  _marker: std::marker::PhantomData<&'src ()>,
+}
+
+pub fn run<'src>(
+  context: &RunContext<'_, 'src>,
+  state: &ModuleState<'_, 'src>,
+  scope: &RecipeScope<'_, 'src>,
+) -> Result<'src> {
+  let recipe = scope.recipe;
+  let config = context.config;
+  let settings = &state.module.settings;
+  let evaluator = Evaluator::new(context, state, Some(scope), Site::Body);
+  let working_directory = recipe_directory(context, state, scope)?;
+  let timestamp_format = timestamp::format(context, &evaluator, recipe)?;
+
+  let mut index = 0;
+  let lines = &recipe.body;
+  while index < lines.len() {
+    let Some(command) = next_command(&evaluator, lines, &mut index, settings.ignore_comments)? else {
+      continue;
+    };
+    let (text, sigils) = strip_sigils(&command.text, settings.guards);
+    if text.is_empty() {
+      continue;
+    }
+
+    let quiet_line = sigils.quiet ^ recipe.quiet;
+    let silenced = quiet_line || (settings.quiet && !recipe.has_attribute("no-quiet")) || config.quiet;
+    let echo = config.dry_run || config.verbosity >= 1 || timestamp_format.is_some() || !silenced;
+    if echo {
+      echo_line(context, text, timestamp_format.as_deref());
+    }
+    if config.dry_run {
+      continue;
+    }
+
+    let (shell, arguments) = &state.shell;
+    let mut process = Command::new(shell);
+    process.args(arguments).arg(text);
+    if settings.positional_arguments || recipe.has_attribute("positional-arguments") {
+      process.arg(recipe.name.lexeme());
+      positional_arguments(&mut process, scope);
+    }
+    process.current_dir(&working_directory);
+    evaluator.apply_environment(&mut process);
+    if config.quiet {
+      process.stdout(Stdio::null()).stderr(Stdio::null());
+    }
+
+    let name = recipe.name.lexeme().to_string();
+    let status = signals::run(&mut process).map_err(|source| spawn_error(name.clone(), shell, source))?;
+    let line = command.line;
+
+    match status.code() {
+      Some(0) => {}
+      Some(1) if sigils.guard => break,
+      Some(code) if sigils.guard => return Err(ExecutionError::Guard { recipe: name, line, code }),
+      Some(_) if sigils.infallible => {}
+      Some(code) => return Err(ExecutionError::LineCode { recipe: name, line, code }),
+      None => {
+        use std::os::unix::process::ExitStatusExt;
+        if sigils.infallible {
+        } else if let Some(signal) = status.signal() {
+          return Err(ExecutionError::LineSignal { recipe: name, line, signal });
+        } else {
+          return Err(ExecutionError::LineUnknown { recipe: name, line });
+        }
+      }
+    }
+    check_interrupted(recipe, sigils.infallible)?;
+  }
+  Ok(())
+}
+
+/// After a child succeeded: a recorded signal ends the run unless the line
+/// had `-` or the recipe continues on that signal.
+pub fn check_interrupted<'src>(
+  recipe: &crate::analysis::model::Recipe<'src>,
+  infallible: bool,
+) -> Result<'src> {
+  let Some(signal) = signals::take() else {
+    return Ok(());
+  };
+  if infallible || continues_on(recipe, signal) {
+    return Ok(());
+  }
+  Err(ExecutionError::Interrupted { signal: signals::name(signal), number: signal })
+}
+
+fn continues_on(recipe: &crate::analysis::model::Recipe<'_>, signal: i32) -> bool {
+  use crate::syntax::ast::{Attribute, Signal};
+  let Some(Attribute::Continue(list)) = recipe.attribute("continue") else {
+    return false;
+  };
+  let wanted = match signal {
+    libc::SIGHUP => Signal::Hangup,
+    libc::SIGINT => Signal::Interrupt,
+    libc::SIGQUIT => Signal::Quit,
+    _ => return false,
+  };
+  if list.is_empty() {
+    wanted == Signal::Interrupt
+  } else {
+    list.contains(&wanted)
+  }
+}
+
+pub fn positional_arguments(process: &mut Command, scope: &RecipeScope<'_, '_>) {
+  for (parameter, (_, value)) in scope.recipe.parameters.iter().zip(&scope.parameters) {
+    if parameter.kind.is_variadic() || parameter.multiple {
+      process.args(value.elements());
+    } else {
+      process.arg(value.joined());
+    }
+  }
+}
+
+pub fn spawn_error<'src>(recipe: String, shell: &str, source: std::io::Error) -> ExecutionError<'src> {
+  let shell = shell.to_string();
+  match source.kind() {
+    std::io::ErrorKind::NotFound => ExecutionError::ShellNotFound { recipe, shell, source },
+    std::io::ErrorKind::PermissionDenied => ExecutionError::ShellPermission { recipe, shell, source },
+    _ => ExecutionError::ShellIo { recipe, shell, source },
+  }
+}
+
+fn echo_line(context: &RunContext<'_, '_>, text: &str, timestamp_format: Option<&str>) {
+  let painter = context.stderr_painter();
+  let style = painter.command_style();
+  match timestamp_format {
+    Some(format) => {
+      let time = chrono::Local::now().format(format).to_string();
+      eprintln!("[{}] {}", painter.paint(style, &time), painter.paint(style, text));
+    }
+    None => eprintln!("{}", painter.paint(style, text)),
+  }
+}
+
+/// The directory a recipe's commands run in (cli-and-execution.md §7.2).
+pub fn recipe_directory<'src>(
+  context: &RunContext<'_, 'src>,
+  state: &ModuleState<'_, 'src>,
+  scope: &RecipeScope<'_, 'src>,
+) -> Result<'src, std::path::PathBuf> {
+  use crate::syntax::ast::Attribute;
+  let recipe = scope.recipe;
+  if let Some(Attribute::WorkingDirectory(expression)) = recipe.attribute("working-directory") {
+    let value = Evaluator::new(context, state, Some(scope), Site::Body).evaluate(expression)?;
+    let Some(path) = value.as_single() else {
+      return Err(ExecutionError::Message {
+        message: format!("list value {} used as a `[working-directory]` attribute", value.show()),
+      });
+    };
+    return Ok(state.working_directory.join(path));
+  }
+  if recipe.has_attribute("no-cd") || state.module.settings.no_cd {
+    return Ok(context.config.invocation_directory.clone());
+  }
+  Ok(state.working_directory.clone())
+}
+
+#[derive(Default, Clone, Copy)]
+struct Sigils {
+  quiet: bool,
+  infallible: bool,
+  guard: bool,
+}
+
+fn strip_sigils(text: &str, guards: bool) -> (&str, Sigils) {
+  let mut sigils = Sigils::default();
+  let mut rest = text;
+  loop {
+    let flag = match rest.chars().next() {
+      Some('@') => &mut sigils.quiet,
+      Some('-') => &mut sigils.infallible,
+      Some('?') if guards => &mut sigils.guard,
+      _ => break,
+    };
+    if *flag {
+      break;
+    }
+    *flag = true;
+    rest = &rest[1..];
+  }
+  (rest, sigils)
+}
+
+/// Join the next logical line (continuations) and evaluate it. Returns None
+/// for skipped comment lines.
+fn next_command<'src>(
+  evaluator: &Evaluator<'_, '_, 'src>,
+  lines: &[Line<'src>],
+  index: &mut usize,
+  ignore_comments: bool,
+) -> Result<'src, Option<Command_<'src>>> {
+  let first = &lines[*index];
+  if ignore_comments && starts_with_hash(first) {
+    *index += 1;
+    return Ok(None);
+  }
+  let mut text = String::new();
+  let mut continued = false;
+  loop {
+    let line = &lines[*index];
+    *index += 1;
+    let mut continues = false;
+    for (position, fragment) in line.fragments.iter().enumerate() {
+      match fragment {
+        Fragment::Text(token) => {
+          let mut piece = token.lexeme().replace("{{{{", "{{");
+          if position == 0 && continued {
+            piece = piece.trim_start_matches([' ', '\t']).to_string();
+          }
+          if position + 1 == line.fragments.len() && piece.ends_with('\\') {
+            piece.pop();
+            continues = true;
+          }
+          text.push_str(&piece);
+        }
+        Fragment::Interpolation { expression, .. } => {
+          text.push_str(&evaluator.evaluate(expression)?.joined());
+        }
+      }
+    }
+    if !continues || *index >= lines.len() || lines[*index].is_empty() {
+      return Ok(Some(Command_ { text, line: line.number + 1, _marker: std::marker::PhantomData }));
+    }
+    continued = true;
+  }
+}
+
+fn starts_with_hash(line: &Line<'_>) -> bool {
+  matches!(line.fragments.first(), Some(Fragment::Text(token)) if token.lexeme().starts_with('#'))
+}

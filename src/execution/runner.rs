@@ -1,0 +1,277 @@
+//! Running invocations: parameters, confirmation, dependencies in order with
+//! deduplication, then the body (cli-and-execution.md §7.5).
+
+use std::collections::{BTreeMap, HashSet};
+use std::io::{BufRead, Write};
+
+use super::error::ExecutionError;
+use super::{linewise, script};
+use crate::analysis::model::{Dependency, Recipe};
+use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
+use crate::evaluation::value::Value;
+use crate::syntax::ast::{Attribute, ParameterKind};
+
+type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
+
+/// What the command line or a dependency supplied for one parameter.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Supplied {
+  /// Nothing: use the default (or empty for `*`).
+  Missing,
+  Value(Value),
+  /// An `[arg(value=…)]` switch was given: evaluate its `value` expression.
+  Switch,
+}
+
+/// Identity of a completed run: the recipe's path and the supplied arguments.
+type RunKey = (String, Vec<Supplied>);
+
+pub struct Runner<'r, 'a, 'src> {
+  pub context: &'r RunContext<'a, 'src>,
+  pub states: &'r BTreeMap<Vec<String>, ModuleState<'a, 'src>>,
+}
+
+impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
+  pub fn state(&self, module: &[String]) -> &'r ModuleState<'a, 'src> {
+    match self.states.get(module) {
+      Some(state) => state,
+      None => &self.states[&Vec::new()],
+    }
+  }
+
+  pub fn run(
+    &self,
+    module: &[String],
+    recipe: &'a Recipe<'src>,
+    supplied: Vec<Supplied>,
+    is_dependency: bool,
+    ran: &mut HashSet<RunKey>,
+  ) -> Result<'src> {
+    let key = (recipe.namepath.clone(), supplied.clone());
+    if ran.contains(&key) {
+      return Ok(());
+    }
+    let state = self.state(module);
+    let scope = self.scope(state, recipe, supplied, is_dependency)?;
+
+    if !self.context.config.yes {
+      if let Some(Attribute::Confirm(prompt)) = recipe.attribute("confirm") {
+        self.confirm(state, &scope, prompt.as_ref())?;
+      }
+    }
+
+    let config = self.context.config;
+    if !config.no_deps {
+      for dependency in &recipe.priors {
+        self.run_dependency(state, &scope, dependency, ran)?;
+      }
+    }
+
+    let result = self.run_body(state, &scope);
+    self.report_time(recipe);
+    if let Err(error) = result {
+      return Err(self.suppress_if_silent(recipe, state, error));
+    }
+
+    if !config.no_deps {
+      let mut subsequent_ran = HashSet::new();
+      for dependency in &recipe.subsequents {
+        self.run_dependency(state, &scope, dependency, &mut subsequent_ran)?;
+      }
+    }
+
+    ran.insert(key);
+    Ok(())
+  }
+
+  fn report_time(&self, _recipe: &Recipe<'src>) {}
+
+  fn suppress_if_silent(
+    &self,
+    recipe: &Recipe<'src>,
+    state: &ModuleState<'a, 'src>,
+    error: ExecutionError<'src>,
+  ) -> ExecutionError<'src> {
+    let silent = recipe.has_attribute("no-exit-message")
+      || (state.module.settings.no_exit_message && !recipe.has_attribute("exit-message"));
+    if silent && error.is_recipe_failure() {
+      ExecutionError::Silent { status: error.status() }
+    } else {
+      error
+    }
+  }
+
+  /// Evaluate `[env]` attributes and the parameters.
+  fn scope(
+    &self,
+    state: &'r ModuleState<'a, 'src>,
+    recipe: &'a Recipe<'src>,
+    supplied: Vec<Supplied>,
+    is_dependency: bool,
+  ) -> Result<'src, RecipeScope<'a, 'src>> {
+    let mut scope = RecipeScope { recipe, parameters: Vec::new(), env: Vec::new(), is_dependency };
+    for entry in &recipe.attributes {
+      if let Attribute::Env(key, value) = &entry.attribute {
+        let evaluator = Evaluator::new(self.context, state, None, Site::Body);
+        let key = evaluator.evaluate(key)?;
+        let key = single(key, "env` attribute name", entry.name)?;
+        let value = evaluator.evaluate(value)?;
+        scope.env.push((key, if value.0.is_empty() { None } else { Some(value.joined()) }));
+      }
+    }
+    let lists = state.lists();
+    for (parameter, supplied) in recipe.parameters.iter().zip(supplied.into_iter().chain(std::iter::repeat(Supplied::Missing))) {
+      let value = match supplied {
+        Supplied::Value(value) => value,
+        Supplied::Switch => match &parameter.value {
+          Some(expression) => {
+            Evaluator::new(self.context, state, Some(&scope), Site::Default).evaluate(expression)?
+          }
+          None => Value::string("true"),
+        },
+        Supplied::Missing => match &parameter.default {
+          Some(default) => {
+            Evaluator::new(self.context, state, Some(&scope), Site::Default).evaluate(default)?
+          }
+          None if parameter.flag => Value::empty_list(),
+          None if parameter.kind == ParameterKind::Star || parameter.multiple => {
+            if lists {
+              Value::empty_list()
+            } else {
+              Value::string("")
+            }
+          }
+          None => Value::string(""),
+        },
+      };
+      scope.parameters.push((parameter.name.lexeme(), value));
+    }
+    Ok(scope)
+  }
+
+  fn confirm(
+    &self,
+    state: &ModuleState<'a, 'src>,
+    scope: &RecipeScope<'a, 'src>,
+    prompt: Option<&crate::syntax::ast::Expression<'src>>,
+  ) -> Result<'src> {
+    let recipe = scope.recipe;
+    let text = match prompt {
+      Some(prompt) => {
+        Evaluator::new(self.context, state, Some(scope), Site::Dependency).evaluate(prompt)?.joined()
+      }
+      None => format!("Run recipe `{}`?", recipe.name.lexeme()),
+    };
+    let mut stderr = std::io::stderr();
+    let _ = write!(stderr, "{text} ");
+    let _ = stderr.flush();
+    let mut answer = String::new();
+    std::io::stdin().lock().read_line(&mut answer).map_err(|source| ExecutionError::Confirmation { source })?;
+    let answer = answer.trim().to_lowercase();
+    if answer == "y" || answer == "yes" {
+      Ok(())
+    } else {
+      Err(ExecutionError::NotConfirmed { recipe: recipe.name.lexeme().to_string() })
+    }
+  }
+
+  fn run_dependency(
+    &self,
+    state: &ModuleState<'a, 'src>,
+    scope: &RecipeScope<'a, 'src>,
+    dependency: &'a Dependency<'src>,
+    ran: &mut HashSet<RunKey>,
+  ) -> Result<'src> {
+    let evaluator = Evaluator::new(self.context, state, Some(scope), Site::Dependency);
+    let mut arguments = Vec::with_capacity(dependency.arguments.len());
+    for argument in &dependency.arguments {
+      arguments.push(evaluator.evaluate(argument)?);
+    }
+    let Some(target) = self.target(dependency) else {
+      return Ok(());
+    };
+    let target_lists = self.state(&dependency.module).lists();
+    match dependency.star {
+      Some(star) => {
+        let elements = arguments[star].0.clone();
+        for element in elements {
+          let mut arguments = arguments.clone();
+          arguments[star] = Value::string(element);
+          let supplied = bind_positional(target, arguments, target_lists);
+          self.run(&dependency.module, target, supplied, true, ran)?;
+        }
+        Ok(())
+      }
+      None => {
+        let supplied = bind_positional(target, arguments, target_lists);
+        self.run(&dependency.module, target, supplied, true, ran)
+      }
+    }
+  }
+
+  fn target(&self, dependency: &Dependency<'src>) -> Option<&'a Recipe<'src>> {
+    self.state(&dependency.module).module.recipes.get(dependency.recipe)
+  }
+
+  fn run_body(&self, state: &ModuleState<'a, 'src>, scope: &RecipeScope<'a, 'src>) -> Result<'src> {
+    let recipe = scope.recipe;
+    if self.context.config.verbosity >= 1 && !self.context.config.quiet {
+      let painter = self.context.stderr_painter();
+      eprintln!("{}", painter.banner(&format!("===> running recipe `{}`...", recipe.namepath)));
+    }
+    if self.context.config.explain {
+      if let Some(doc) = &recipe.doc {
+        eprintln!("{}", self.context.stderr_painter().banner(&format!("#### {doc}")));
+      }
+    }
+    let start = std::time::Instant::now();
+    let result = if recipe.script {
+      script::run(self.context, state, scope)
+    } else {
+      linewise::run(self.context, state, scope)
+    };
+    if self.context.config.time {
+      let painter = self.context.stderr_painter();
+      let line = format!("---> {} completed in {:.3}s", recipe.name.lexeme(), start.elapsed().as_secs_f64());
+      eprintln!("{}", painter.paint(painter.command_style(), &line));
+    }
+    result
+  }
+}
+
+/// Bind evaluated dependency arguments to parameters by position. Without
+/// lists the surplus goes to the variadic parameter, joined; with lists each
+/// argument binds one parameter.
+pub fn bind_positional(recipe: &Recipe<'_>, arguments: Vec<Value>, lists: bool) -> Vec<Supplied> {
+  let mut supplied = Vec::with_capacity(recipe.parameters.len());
+  let mut arguments = arguments.into_iter();
+  for parameter in &recipe.parameters {
+    if parameter.kind.is_variadic() && !lists {
+      let rest: Vec<String> = arguments.by_ref().map(|value| value.joined()).collect();
+      if rest.is_empty() {
+        supplied.push(Supplied::Missing);
+      } else {
+        supplied.push(Supplied::Value(Value::string(rest.join(" "))));
+      }
+    } else {
+      supplied.push(arguments.next().map_or(Supplied::Missing, Supplied::Value));
+    }
+  }
+  supplied
+}
+
+fn single<'src>(
+  value: Value,
+  what: &str,
+  token: crate::syntax::token::Token<'src>,
+) -> std::result::Result<String, ExecutionError<'src>> {
+  match value.as_single() {
+    Some(single) => Ok(single.to_string()),
+    None => Err(ExecutionError::Evaluation {
+      source: crate::evaluation::error::EvaluationError::WithToken {
+        token,
+        message: format!("list value {} used as `{what}", value.show()),
+      },
+    }),
+  }
+}

@@ -1,0 +1,234 @@
+//! Script and shebang recipes: the body written to a private temporary file
+//! and executed (cli-and-execution.md §7.8).
+
+use std::fs;
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::error::ExecutionError;
+use super::linewise::{check_interrupted, positional_arguments, recipe_directory};
+use super::{shell, signals, timestamp};
+use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
+use crate::syntax::ast::{Attribute, Fragment};
+
+type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
+
+enum Executor {
+  Shebang { interpreter: String, argument: Option<String> },
+  Command { program: String, arguments: Vec<String> },
+}
+
+impl Executor {
+  fn describe(&self) -> String {
+    match self {
+      Executor::Shebang { interpreter, argument: Some(argument) } => {
+        format!("shebang `#!{interpreter} {argument}`")
+      }
+      Executor::Shebang { interpreter, argument: None } => format!("shebang `#!{interpreter}`"),
+      Executor::Command { program, arguments } => {
+        let mut words = vec![program.clone()];
+        words.extend(arguments.iter().cloned());
+        format!("command `{}`", words.join(" "))
+      }
+    }
+  }
+}
+
+pub fn run<'src>(
+  context: &RunContext<'_, 'src>,
+  state: &ModuleState<'_, 'src>,
+  scope: &RecipeScope<'_, 'src>,
+) -> Result<'src> {
+  let recipe = scope.recipe;
+  let config = context.config;
+  let name = recipe.name.lexeme().to_string();
+  let evaluator = Evaluator::new(context, state, Some(scope), Site::Body);
+
+  if let Some(format) = timestamp::format(context, &evaluator, recipe)? {
+    let painter = context.stderr_painter();
+    let time = chrono::Local::now().format(&format).to_string();
+    eprintln!("[{}] {}", painter.paint(painter.command_style(), &time), name);
+  }
+
+  let mut lines: Vec<(usize, String)> = Vec::with_capacity(recipe.body.len());
+  for line in &recipe.body {
+    let mut text = String::new();
+    for fragment in &line.fragments {
+      match fragment {
+        Fragment::Text(token) => text.push_str(&token.lexeme().replace("{{{{", "{{")),
+        Fragment::Interpolation { expression, .. } => {
+          text.push_str(&evaluator.evaluate(expression)?.joined())
+        }
+      }
+    }
+    lines.push((line.number, text));
+  }
+
+  if !config.quiet && (config.dry_run || recipe.quiet) {
+    let painter = context.stderr_painter();
+    for (_, text) in &lines {
+      eprintln!("{}", painter.paint(painter.command_style(), text));
+    }
+  }
+  if config.dry_run {
+    return Ok(());
+  }
+
+  let executor = executor(state, recipe, &lines)?;
+  let directory = temporary_directory(context, state).map_err(|source| ExecutionError::TempDir { recipe: name.clone(), source })?;
+  let path = directory.path().join(file_name(recipe, &executor));
+  let text = script_text(&lines, matches!(executor, Executor::Shebang { .. }));
+  write_script(&path, &text, matches!(executor, Executor::Shebang { .. }))
+    .map_err(|source| ExecutionError::TempDir { recipe: name.clone(), source })?;
+
+  if config.verbosity >= 2 {
+    eprintln!("{}", context.stderr_painter().doc(&text));
+  }
+
+  let mut process = match &executor {
+    Executor::Shebang { .. } => Command::new(&path),
+    Executor::Command { program, arguments } => {
+      let mut process = Command::new(program);
+      process.args(arguments).arg(&path);
+      process
+    }
+  };
+  if state.module.settings.positional_arguments || recipe.has_attribute("positional-arguments") {
+    positional_arguments(&mut process, scope);
+  }
+  process.current_dir(recipe_directory(context, state, scope)?);
+  evaluator.apply_environment(&mut process);
+
+  let status = signals::run(&mut process).map_err(|source| ExecutionError::ScriptSpawn {
+    recipe: name.clone(),
+    executor: executor.describe(),
+    source,
+  })?;
+  drop(directory);
+
+  match status.code() {
+    Some(0) => check_interrupted(recipe, false),
+    Some(code) => Err(ExecutionError::ScriptCode { recipe: name, code }),
+    None => {
+      use std::os::unix::process::ExitStatusExt;
+      match status.signal() {
+        Some(signal) => Err(ExecutionError::ScriptSignal { recipe: name, signal }),
+        None => Err(ExecutionError::ScriptUnknown { recipe: name }),
+      }
+    }
+  }
+}
+
+fn executor<'src>(
+  state: &ModuleState<'_, 'src>,
+  recipe: &crate::analysis::model::Recipe<'src>,
+  lines: &[(usize, String)],
+) -> Result<'src, Executor> {
+  match recipe.attribute("script") {
+    Some(Attribute::Script(Some(interpreter))) => {
+      return Ok(Executor::Command {
+        program: interpreter.command.cooked.clone(),
+        arguments: interpreter.arguments.iter().map(|a| a.cooked.clone()).collect(),
+      })
+    }
+    Some(Attribute::Script(None)) => {
+      let (program, arguments) = shell::script_interpreter(&state.module.settings);
+      return Ok(Executor::Command { program, arguments });
+    }
+    _ => {}
+  }
+  if recipe.shebang {
+    let first = lines.first().map(|(_, text)| text.as_str()).unwrap_or_default();
+    let rest = first.trim_start_matches("#!").trim();
+    let (interpreter, argument) = match rest.split_once([' ', '\t']) {
+      Some((interpreter, argument)) => (interpreter, Some(argument.trim().to_string())),
+      None => (rest, None),
+    };
+    if interpreter.is_empty() {
+      return Err(ExecutionError::InvalidShebang { recipe: recipe.name.lexeme().to_string() });
+    }
+    return Ok(Executor::Shebang { interpreter: interpreter.to_string(), argument });
+  }
+  let (program, arguments) = shell::script_interpreter(&state.module.settings);
+  Ok(Executor::Command { program, arguments })
+}
+
+fn file_name(recipe: &crate::analysis::model::Recipe<'_>, executor: &Executor) -> String {
+  let mut name = recipe.name.lexeme().to_string();
+  if let Some(Attribute::Extension(extension)) = recipe.attribute("extension") {
+    name.push_str(&extension.cooked);
+    return name;
+  }
+  let program = match executor {
+    Executor::Shebang { interpreter, .. } => interpreter.as_str(),
+    Executor::Command { program, .. } => program.as_str(),
+  };
+  let last = Path::new(program).file_name().and_then(|n| n.to_str()).unwrap_or_default();
+  match last {
+    "powershell" | "powershell.exe" | "pwsh" | "pwsh.exe" => name.push_str(".ps1"),
+    "cmd" | "cmd.exe" => name.push_str(".bat"),
+    _ => {}
+  }
+  name
+}
+
+/// Place each body line on its source line number (shebang line first).
+fn script_text(lines: &[(usize, String)], shebang: bool) -> String {
+  let mut out = String::new();
+  let mut current = 0;
+  let mut iter = lines.iter();
+  if shebang {
+    if let Some((number, text)) = iter.next() {
+      out.push_str(text);
+      out.push('\n');
+      current = number + 1;
+    }
+  }
+  for (number, text) in iter {
+    while current < *number {
+      out.push('\n');
+      current += 1;
+    }
+    out.push_str(text);
+    out.push('\n');
+    current += 1;
+  }
+  out
+}
+
+fn write_script(path: &Path, text: &str, executable: bool) -> std::io::Result<()> {
+  let mut file = fs::File::create(path)?;
+  file.write_all(text.as_bytes())?;
+  drop(file);
+  if executable {
+    let mut permissions = fs::metadata(path)?.permissions();
+    permissions.set_mode(permissions.mode() | 0o100);
+    fs::set_permissions(path, permissions)?;
+  }
+  Ok(())
+}
+
+/// `just-XXXXXX` inside `--tempdir`, `set tempdir`, `$XDG_RUNTIME_DIR/just`,
+/// or the system temporary directory; private (0700) and removed on drop.
+fn temporary_directory(
+  context: &RunContext<'_, '_>,
+  state: &ModuleState<'_, '_>,
+) -> std::io::Result<tempfile::TempDir> {
+  let base: Option<PathBuf> = match (&context.config.tempdir, &state.module.settings.tempdir) {
+    (Some(dir), _) => Some(context.working_directory.join(dir)),
+    (None, Some(dir)) => Some(context.working_directory.join(dir)),
+    (None, None) => std::env::var_os("XDG_RUNTIME_DIR")
+      .map(PathBuf::from)
+      .filter(|dir| dir.is_absolute())
+      .map(|dir| dir.join("just"))
+      .and_then(|dir| fs::create_dir_all(&dir).ok().map(|()| dir)),
+  };
+  let mut builder = tempfile::Builder::new();
+  builder.prefix("just-").rand_bytes(6);
+  match base {
+    Some(base) => builder.tempdir_in(base),
+    None => builder.tempdir(),
+  }
+}

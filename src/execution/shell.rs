@@ -1,0 +1,22 @@
+//! Shell selection (cli-and-execution.md §7.4) and spawning lines.
+
+use crate::analysis::model::Settings;
+use crate::cli::config::Config;
+
+/// The shell program and its arguments for a module.
+pub fn module_shell(config: &Config, settings: &Settings) -> (String, Vec<String>) {
+  if config.shell.is_some() || config.shell_args.is_some() {
+    let program = config.shell.clone().unwrap_or_else(|| "sh".into());
+    let arguments = config.shell_args.clone().unwrap_or_else(|| vec!["-cu".into()]);
+    return (program, arguments);
+  }
+  if let Some((program, arguments)) = &settings.shell {
+    return (program.clone(), arguments.clone());
+  }
+  ("sh".into(), vec!["-cu".into()])
+}
+
+/// The interpreter for `[script]` and `default-script` recipes.
+pub fn script_interpreter(settings: &Settings) -> (String, Vec<String>) {
+  settings.script_interpreter.clone().unwrap_or_else(|| ("sh".into(), vec!["-eu".into()]))
+}

@@ -1,0 +1,134 @@
+//! Signal handling (cli-and-execution.md §8). Handlers only touch atomics and
+//! call async-signal-safe functions: with no child running, a fatal signal
+//! ends `just` at once with 128 + signal; with children running, the first
+//! signal is recorded and SIGTERM is forwarded to every child.
+
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+
+const MAX_CHILDREN: usize = 64;
+
+static RECORDED: AtomicI32 = AtomicI32::new(0);
+static RUNNING: AtomicUsize = AtomicUsize::new(0);
+static CHILDREN: [AtomicI32; MAX_CHILDREN] = [const { AtomicI32::new(0) }; MAX_CHILDREN];
+static VERBOSE: AtomicI32 = AtomicI32::new(0);
+
+pub const FATAL: [i32; 4] = [libc::SIGHUP, libc::SIGINT, libc::SIGQUIT, libc::SIGTERM];
+
+extern "C" fn handle(signal: libc::c_int) {
+  if RUNNING.load(Ordering::SeqCst) == 0 {
+    // SAFETY: _exit is async-signal-safe.
+    unsafe { libc::_exit(128 + signal) };
+  }
+  let _ = RECORDED.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
+  if signal == libc::SIGTERM {
+    for slot in &CHILDREN {
+      let pid = slot.load(Ordering::SeqCst);
+      if pid > 0 {
+        if VERBOSE.load(Ordering::SeqCst) > 0 {
+          write_note(pid);
+        }
+        // SAFETY: kill is async-signal-safe.
+        unsafe { libc::kill(pid, libc::SIGTERM) };
+      }
+    }
+  }
+}
+
+/// `just: sending SIGTERM to child process PID`, written without allocating.
+fn write_note(pid: i32) {
+  let mut buffer = [0u8; 64];
+  let prefix = b"just: sending SIGTERM to child process ";
+  buffer[..prefix.len()].copy_from_slice(prefix);
+  let mut length = prefix.len();
+  let mut digits = [0u8; 12];
+  let mut count = 0;
+  let mut n = pid.unsigned_abs();
+  loop {
+    digits[count] = b'0' + (n % 10) as u8;
+    count += 1;
+    n /= 10;
+    if n == 0 {
+      break;
+    }
+  }
+  for i in (0..count).rev() {
+    buffer[length] = digits[i];
+    length += 1;
+  }
+  buffer[length] = b'\n';
+  length += 1;
+  // SAFETY: write is async-signal-safe; the buffer is valid for `length` bytes.
+  unsafe { libc::write(2, buffer.as_ptr().cast(), length) };
+}
+
+/// Install the handlers for SIGHUP, SIGINT, SIGQUIT and SIGTERM.
+pub fn install(verbosity: u8) {
+  VERBOSE.store(i32::from(verbosity), Ordering::SeqCst);
+  for signal in FATAL {
+    // SAFETY: installing a handler that only uses async-signal-safe operations.
+    unsafe {
+      let mut action: libc::sigaction = std::mem::zeroed();
+      action.sa_sigaction = handle as extern "C" fn(libc::c_int) as usize;
+      action.sa_flags = libc::SA_RESTART;
+      libc::sigemptyset(&mut action.sa_mask);
+      libc::sigaction(signal, &action, std::ptr::null_mut());
+    }
+  }
+}
+
+/// Marks a child as running for as long as it lives.
+pub struct ChildGuard {
+  slot: Option<usize>,
+}
+
+impl ChildGuard {
+  pub fn new(pid: u32) -> Self {
+    RUNNING.fetch_add(1, Ordering::SeqCst);
+    let pid = i32::try_from(pid).unwrap_or(0);
+    let slot = CHILDREN
+      .iter()
+      .position(|slot| slot.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst).is_ok());
+    ChildGuard { slot }
+  }
+}
+
+impl Drop for ChildGuard {
+  fn drop(&mut self) {
+    if let Some(slot) = self.slot {
+      CHILDREN[slot].store(0, Ordering::SeqCst);
+    }
+    RUNNING.fetch_sub(1, Ordering::SeqCst);
+  }
+}
+
+/// Take the recorded signal, if any.
+pub fn take() -> Option<i32> {
+  match RECORDED.swap(0, Ordering::SeqCst) {
+    0 => None,
+    signal => Some(signal),
+  }
+}
+
+/// Put a taken signal back (when the caller will not handle it).
+pub fn restore(signal: i32) {
+  let _ = RECORDED.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
+}
+
+pub fn name(signal: i32) -> &'static str {
+  match signal {
+    libc::SIGHUP => "SIGHUP",
+    libc::SIGINT => "SIGINT",
+    libc::SIGQUIT => "SIGQUIT",
+    libc::SIGTERM => "SIGTERM",
+    _ => "signal",
+  }
+}
+
+/// Spawn a command as a tracked child and wait for it.
+pub fn run(
+  command: &mut std::process::Command,
+) -> std::io::Result<std::process::ExitStatus> {
+  let mut child = command.spawn()?;
+  let _guard = ChildGuard::new(child.id());
+  child.wait()
+}
