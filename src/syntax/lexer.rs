@@ -683,3 +683,662 @@ fn scan_format(text: &str, quote: Quote) -> FormatScan {
   }
   FormatScan::Unterminated
 }
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use TokenKind::*;
+
+  fn lex_ok(src: &str) -> Vec<Token<'_>> {
+    match lex(src, Path::new("justfile")) {
+      Ok(tokens) => tokens,
+      Err(error) => panic!("lexing {src:?} failed: {error}"),
+    }
+  }
+
+  fn assert_tokens(src: &str, expected: &[(TokenKind, &str)]) {
+    let tokens = lex_ok(src);
+    let rebuilt: String = tokens.iter().map(Token::lexeme).collect();
+    assert_eq!(rebuilt, src, "lexemes do not rebuild {src:?}");
+    let actual: Vec<(TokenKind, &str)> = tokens.iter().map(|t| (t.kind, t.lexeme())).collect();
+    pretty_assertions::assert_eq!(actual, expected, "tokens of {src:?}");
+  }
+
+  #[test]
+  fn token_sequences() {
+    let cases: &[(&str, &[(TokenKind, &str)])] = &[
+      ("", &[(Eof, "")]),
+      (
+        "x := 'a'\n",
+        &[
+          (Identifier, "x"),
+          (Whitespace, " "),
+          (ColonEquals, ":="),
+          (Whitespace, " "),
+          (StringToken, "'a'"),
+          (Eol, "\n"),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "foo:\n  echo hi\n",
+        &[
+          (Identifier, "foo"),
+          (Colon, ":"),
+          (Eol, "\n"),
+          (Indent, "  "),
+          (Text, "echo hi"),
+          (Eol, "\n"),
+          (Dedent, ""),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "a:\n\techo {{x + \"y\"}} z\n",
+        &[
+          (Identifier, "a"),
+          (Colon, ":"),
+          (Eol, "\n"),
+          (Indent, "\t"),
+          (Text, "echo "),
+          (InterpolationStart, "{{"),
+          (Identifier, "x"),
+          (Whitespace, " "),
+          (Plus, "+"),
+          (Whitespace, " "),
+          (StringToken, "\"y\""),
+          (InterpolationEnd, "}}"),
+          (Text, " z"),
+          (Eol, "\n"),
+          (Dedent, ""),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "a:\n  x\n\n    y\n  \nb:\n",
+        &[
+          (Identifier, "a"),
+          (Colon, ":"),
+          (Eol, "\n"),
+          (Indent, "  "),
+          (Text, "x"),
+          (Eol, "\n"),
+          (Eol, "\n"),
+          (Whitespace, "  "),
+          (Text, "  y"),
+          (Eol, "\n"),
+          (Dedent, ""),
+          (Whitespace, "  "),
+          (Eol, "\n"),
+          (Identifier, "b"),
+          (Colon, ":"),
+          (Eol, "\n"),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "a:\n  {{{{{x}} #}}\n",
+        &[
+          (Identifier, "a"),
+          (Colon, ":"),
+          (Eol, "\n"),
+          (Indent, "  "),
+          (Text, "{{{{{x}} #}}"),
+          (Eol, "\n"),
+          (Dedent, ""),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "a:\n  {{{{{{x}}\n",
+        &[
+          (Identifier, "a"),
+          (Colon, ":"),
+          (Eol, "\n"),
+          (Indent, "  "),
+          (Text, "{{{{"),
+          (InterpolationStart, "{{"),
+          (Identifier, "x"),
+          (InterpolationEnd, "}}"),
+          (Eol, "\n"),
+          (Dedent, ""),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "a:\n  {{if a == b { c } else { d }}}\n",
+        &[
+          (Identifier, "a"),
+          (Colon, ":"),
+          (Eol, "\n"),
+          (Indent, "  "),
+          (InterpolationStart, "{{"),
+          (Identifier, "if"),
+          (Whitespace, " "),
+          (Identifier, "a"),
+          (Whitespace, " "),
+          (EqualsEquals, "=="),
+          (Whitespace, " "),
+          (Identifier, "b"),
+          (Whitespace, " "),
+          (BraceL, "{"),
+          (Whitespace, " "),
+          (Identifier, "c"),
+          (Whitespace, " "),
+          (BraceR, "}"),
+          (Whitespace, " "),
+          (Identifier, "else"),
+          (Whitespace, " "),
+          (BraceL, "{"),
+          (Whitespace, " "),
+          (Identifier, "d"),
+          (Whitespace, " "),
+          (BraceR, "}"),
+          (InterpolationEnd, "}}"),
+          (Eol, "\n"),
+          (Dedent, ""),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "a:\n  {{ x +\n  y }}\n",
+        &[
+          (Identifier, "a"),
+          (Colon, ":"),
+          (Eol, "\n"),
+          (Indent, "  "),
+          (InterpolationStart, "{{"),
+          (Whitespace, " "),
+          (Identifier, "x"),
+          (Whitespace, " "),
+          (Plus, "+"),
+          (Whitespace, "\n"),
+          (Whitespace, "  "),
+          (Identifier, "y"),
+          (Whitespace, " "),
+          (InterpolationEnd, "}}"),
+          (Eol, "\n"),
+          (Dedent, ""),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "a: \\\n    b\n",
+        &[
+          (Identifier, "a"),
+          (Colon, ":"),
+          (Whitespace, " "),
+          (Whitespace, "\\\n    "),
+          (Identifier, "b"),
+          (Eol, "\n"),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "x := (\n  a\r\n)\n",
+        &[
+          (Identifier, "x"),
+          (Whitespace, " "),
+          (ColonEquals, ":="),
+          (Whitespace, " "),
+          (ParenL, "("),
+          (Whitespace, "\n"),
+          (Whitespace, "  "),
+          (Identifier, "a"),
+          (Whitespace, "\r\n"),
+          (ParenR, ")"),
+          (Eol, "\n"),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "x := a # c\r\ny\r\n# a\rb\n",
+        &[
+          (Identifier, "x"),
+          (Whitespace, " "),
+          (ColonEquals, ":="),
+          (Whitespace, " "),
+          (Identifier, "a"),
+          (Whitespace, " "),
+          (Comment, "# c"),
+          (Eol, "\r\n"),
+          (Identifier, "y"),
+          (Eol, "\r\n"),
+          (Comment, "# a\rb"),
+          (Eol, "\n"),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "a:\r\n  x\ry\r\n",
+        &[
+          (Identifier, "a"),
+          (Colon, ":"),
+          (Eol, "\r\n"),
+          (Indent, "  "),
+          (Text, "x\ry"),
+          (Eol, "\r\n"),
+          (Dedent, ""),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "'a' \"b\\\"c\" '''d'''\"\"\"e\"\"\"`f````g```''''''''x",
+        &[
+          (StringToken, "'a'"),
+          (Whitespace, " "),
+          (StringToken, "\"b\\\"c\""),
+          (Whitespace, " "),
+          (StringToken, "'''d'''"),
+          (StringToken, "\"\"\"e\"\"\""),
+          (Backtick, "`f`"),
+          (Backtick, "```g```"),
+          (StringToken, "''''''"),
+          (StringToken, "''"),
+          (Identifier, "x"),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "\"\"\"a\\\"\"\"b\"\"\" \"\\\\\" '\n'",
+        &[
+          (StringToken, "\"\"\"a\\\"\"\"b\"\"\""),
+          (Whitespace, " "),
+          (StringToken, "\"\\\\\""),
+          (Whitespace, " "),
+          (StringToken, "'\n'"),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "x'a' f`b` _a-b9--",
+        &[
+          (Identifier, "x"),
+          (StringToken, "'a'"),
+          (Whitespace, " "),
+          (Identifier, "f"),
+          (Backtick, "`b`"),
+          (Whitespace, " "),
+          (Identifier, "_a-b9--"),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "f'a{{b}}c{{d}}e' f'abc' f'{{{{' f\"\\{{{{\"",
+        &[
+          (Identifier, "f"),
+          (FormatStringStart, "'a{{"),
+          (Identifier, "b"),
+          (FormatStringContinue, "}}c{{"),
+          (Identifier, "d"),
+          (FormatStringEnd, "}}e'"),
+          (Whitespace, " "),
+          (Identifier, "f"),
+          (StringToken, "'abc'"),
+          (Whitespace, " "),
+          (Identifier, "f"),
+          (StringToken, "'{{{{'"),
+          (Whitespace, " "),
+          (Identifier, "f"),
+          (StringToken, "\"\\{{{{\""),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "f\"\\{{{ x }}\" f\"\\{{ x }}\" f\"a\\\"{{x}}\"",
+        &[
+          (Identifier, "f"),
+          (FormatStringStart, "\"\\{{{"),
+          (Whitespace, " "),
+          (Identifier, "x"),
+          (Whitespace, " "),
+          (FormatStringEnd, "}}\""),
+          (Whitespace, " "),
+          (Identifier, "f"),
+          (StringToken, "\"\\{{ x }}\""),
+          (Whitespace, " "),
+          (Identifier, "f"),
+          (FormatStringStart, "\"a\\\"{{"),
+          (Identifier, "x"),
+          (FormatStringEnd, "}}\""),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "f'a{{ f'[{{x}}]' }}b' f'''{{ {} }}\n'''",
+        &[
+          (Identifier, "f"),
+          (FormatStringStart, "'a{{"),
+          (Whitespace, " "),
+          (Identifier, "f"),
+          (FormatStringStart, "'[{{"),
+          (Identifier, "x"),
+          (FormatStringEnd, "}}]'"),
+          (Whitespace, " "),
+          (FormatStringEnd, "}}b'"),
+          (Whitespace, " "),
+          (Identifier, "f"),
+          (FormatStringStart, "'''{{"),
+          (Whitespace, " "),
+          (BraceL, "{"),
+          (BraceR, "}"),
+          (Whitespace, " "),
+          (FormatStringEnd, "}}\n'''"),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "x := f'{{\n  a\n}}'\n",
+        &[
+          (Identifier, "x"),
+          (Whitespace, " "),
+          (ColonEquals, ":="),
+          (Whitespace, " "),
+          (Identifier, "f"),
+          (FormatStringStart, "'{{"),
+          (Whitespace, "\n"),
+          (Whitespace, "  "),
+          (Identifier, "a"),
+          (Whitespace, "\n"),
+          (FormatStringEnd, "}}'"),
+          (Eol, "\n"),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "\u{feff}x\n\u{feff}",
+        &[
+          (ByteOrderMark, "\u{feff}"),
+          (Identifier, "x"),
+          (Eol, "\n"),
+          (ByteOrderMark, "\u{feff}"),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "a:\n  b\nc\n",
+        &[
+          (Identifier, "a"),
+          (Colon, ":"),
+          (Eol, "\n"),
+          (Indent, "  "),
+          (Text, "b"),
+          (Eol, "\n"),
+          (Dedent, ""),
+          (Identifier, "c"),
+          (Eol, "\n"),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "foo:\n\n    echo %\n",
+        &[
+          (Identifier, "foo"),
+          (Colon, ":"),
+          (Eol, "\n"),
+          (Eol, "\n"),
+          (Indent, "    "),
+          (Text, "echo %"),
+          (Eol, "\n"),
+          (Dedent, ""),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "x := a\n  b\n    c:\n      d\n  e",
+        &[
+          (Identifier, "x"),
+          (Whitespace, " "),
+          (ColonEquals, ":="),
+          (Whitespace, " "),
+          (Identifier, "a"),
+          (Eol, "\n"),
+          (Indent, "  "),
+          (Identifier, "b"),
+          (Eol, "\n"),
+          (Indent, "    "),
+          (Identifier, "c"),
+          (Colon, ":"),
+          (Eol, "\n"),
+          (Indent, "      "),
+          (Text, "d"),
+          (Eol, "\n"),
+          (Dedent, ""),
+          (Dedent, ""),
+          (Whitespace, "  "),
+          (Identifier, "e"),
+          (Dedent, ""),
+          (Eof, ""),
+        ],
+      ),
+      (
+        "a:\n  x\n   \n",
+        &[
+          (Identifier, "a"),
+          (Colon, ":"),
+          (Eol, "\n"),
+          (Indent, "  "),
+          (Text, "x"),
+          (Eol, "\n"),
+          (Whitespace, "   "),
+          (Eol, "\n"),
+          (Dedent, ""),
+          (Eof, ""),
+        ],
+      ),
+    ];
+    for (src, expected) in cases {
+      assert_tokens(src, expected);
+    }
+  }
+
+  #[test]
+  fn operators_longest_match() {
+    let tokens = lex_ok("!=!~!==~=:=:::&&||+++$*,/?@()[]{}");
+    let kinds: Vec<TokenKind> = tokens.iter().map(|t| t.kind).collect();
+    assert_eq!(
+      kinds,
+      [
+        BangEquals,
+        BangTilde,
+        BangEquals,
+        EqualsTilde,
+        Equals,
+        ColonEquals,
+        ColonColon,
+        Colon,
+        AmpersandAmpersand,
+        BarBar,
+        PlusPlus,
+        Plus,
+        Dollar,
+        Asterisk,
+        Comma,
+        Slash,
+        QuestionMark,
+        At,
+        ParenL,
+        ParenR,
+        BracketL,
+        BracketR,
+        BraceL,
+        BraceR,
+        Eof
+      ]
+    );
+  }
+
+  #[test]
+  fn positions() {
+    // (source, index of token, kind, line, column)
+    let cases: &[(&str, usize, TokenKind, usize, usize)] = &[
+      ("[private]\n", 4, Eof, 0, 10),
+      ("a\n\n", 3, Eof, 1, 1),
+      ("a\nbc", 3, Eof, 1, 2),
+      ("\u{feff}x := y", 5, Identifier, 0, 8),
+      ("x := 'a\nb' c", 6, Identifier, 1, 3),
+      ("a:\n  b\n", 3, Indent, 1, 0),
+      ("a:\n  b\n", 6, Dedent, 1, 4),
+      ("'é' x", 2, Identifier, 0, 5),
+    ];
+    for &(src, index, kind, line, column) in cases {
+      let tokens = match lex(src, Path::new("justfile")) {
+        Ok(tokens) => tokens,
+        Err(error) => panic!("lexing {src:?} failed: {error}"),
+      };
+      let token = tokens[index];
+      assert_eq!((token.kind, token.line, token.column), (kind, line, column), "{src:?}");
+    }
+  }
+
+  #[test]
+  fn errors() {
+    // (source, message, line, column, caret length in bytes)
+    let cases: &[(&str, &str, usize, usize, usize)] = &[
+      ("x := a & b", "expected character `&`", 0, 8, 1),
+      ("x := a &", "expected character `&` but found end-of-file", 0, 8, 0),
+      ("x := a &\n", "expected character `&`", 0, 8, 1),
+      ("x := a |é", "expected character `|`", 0, 8, 2),
+      ("x := a |", "expected character `|` but found end-of-file", 0, 8, 0),
+      ("x := a \\", "expected escape sequence but found end-of-file", 0, 7, 1),
+      ("x := a \\ b", "`\\ ` is not a valid escape sequence", 0, 7, 1),
+      ("x := a \\é", "`\\\\u{e9}` is not a valid escape sequence", 0, 7, 1),
+      ("foo: \\\\", "`\\\\` is not a valid escape sequence", 0, 5, 1),
+      ("foo: \\`", "`\\\\`` is not a valid escape sequence", 0, 5, 1),
+      ("foo: \\\t", "`\\\\t` is not a valid escape sequence", 0, 5, 1),
+      ("x := a \r b", "unpaired carriage return", 0, 7, 1),
+      ("x := a \\\r b", "unpaired carriage return", 0, 7, 1),
+      ("x := é", "unknown start of token 'é' (U+00E9)", 0, 5, 2),
+      ("x := 日", "unknown start of token '日' (U+65E5)", 0, 5, 3),
+      ("x := %", "unknown start of token '%'", 0, 5, 1),
+      ("x := 1", "unknown start of token '1'", 0, 5, 1),
+      ("x := \u{1}", "unknown start of token '\u{1}' (U+0001)", 0, 5, 1),
+      ("a\n\n  x := ~", "unknown start of token '~'", 2, 7, 1),
+      ("x := ]", "unexpected closing delimiter `]`", 0, 5, 1),
+      ("x := }}", "unexpected closing delimiter `}`", 0, 5, 1),
+      ("x := (]", "mismatched closing delimiter `]`, did you mean to close the `(` on line 1?", 0, 6, 1),
+      ("x := (\n\n[ }", "mismatched closing delimiter `}`, did you mean to close the `[` on line 3?", 2, 2, 1),
+      ("x := f'abc", "unterminated string", 0, 6, 1),
+      ("x := f\"\"\"abc", "unterminated string", 0, 6, 3),
+      ("x := f'{{ 'a' }}", "unterminated string", 0, 14, 2),
+      ("x := f'''{{ 'a' }}", "unterminated string", 0, 16, 2),
+      ("x := '''abc", "unterminated string", 0, 5, 3),
+      ("x := 'abc\n", "unterminated string", 0, 5, 1),
+      ("x := \"abc\\\"", "unterminated string", 0, 5, 1),
+      ("x := \"\"\"abc", "unterminated string", 0, 5, 3),
+      ("x := `abc", "unterminated backtick", 0, 5, 1),
+      ("x := ```abc``", "unterminated backtick", 0, 5, 3),
+      ("foo:\n  echo {{ a", "unterminated interpolation", 1, 7, 2),
+      ("foo:\n  echo {{ a\n", "unterminated interpolation", 1, 7, 2),
+      ("foo:\n  echo {{ (a", "unterminated interpolation", 1, 7, 2),
+      ("foo:\n  echo {{ a ) }}", "unexpected closing delimiter `)`", 1, 12, 1),
+      ("foo:\n  echo {{ a } }}", "unexpected closing delimiter `}`", 1, 12, 1),
+      ("x := f\"{{ a ) }}\"", "mismatched closing delimiter `)`, did you mean to close the `{{` on line 1?", 0, 12, 1),
+      ("x := f\"{{{  }}\"", "mismatched closing delimiter `}`, did you mean to close the `{{` on line 1?", 0, 13, 1),
+      (
+        "x := f'a{{ b }}c\n\n{{ d ) }}'",
+        "mismatched closing delimiter `)`, did you mean to close the `{{` on line 1?",
+        2,
+        5,
+        1,
+      ),
+      (
+        "foo:\n\t echo hi\n",
+        "found a mix of tabs and spaces in leading whitespace: `␉␠`\nleading whitespace may consist of tabs or spaces, but not both",
+        1,
+        0,
+        2,
+      ),
+      (
+        "foo:\n    echo\n\t  echo\n",
+        "found a mix of tabs and spaces in leading whitespace: `␉␠␠`\nleading whitespace may consist of tabs or spaces, but not both",
+        2,
+        0,
+        3,
+      ),
+      (
+        "foo:\n    echo\n  \t  echo\n",
+        "found a mix of tabs and spaces in leading whitespace: `␠␠␉␠`\nleading whitespace may consist of tabs or spaces, but not both",
+        2,
+        0,
+        4,
+      ),
+      (
+        "foo:\n\t\techo\n\t echo\n",
+        "found a mix of tabs and spaces in leading whitespace: `␉␠`\nleading whitespace may consist of tabs or spaces, but not both",
+        2,
+        0,
+        2,
+      ),
+      (
+        "x := a\n \t b\n",
+        "found a mix of tabs and spaces in leading whitespace: `␠␉␠`\nleading whitespace may consist of tabs or spaces, but not both",
+        1,
+        0,
+        3,
+      ),
+      (
+        "foo:\n    echo\n\t\t\t\t\techo\n",
+        "recipe line has inconsistent leading whitespace, started with `␠␠␠␠` but found line with `␉␉␉␉␉`",
+        2,
+        0,
+        5,
+      ),
+      (
+        "foo:\n    echo\n  echo\n",
+        "recipe line has inconsistent leading whitespace, started with `␠␠␠␠` but found line with `␠␠`",
+        2,
+        0,
+        2,
+      ),
+      (
+        "a := b\n    c\n  d\n",
+        "recipe line has inconsistent leading whitespace, started with `␠␠␠␠` but found line with `␠␠`",
+        2,
+        0,
+        2,
+      ),
+      (
+        "a := b\n  c\n\td\n",
+        "recipe line has inconsistent leading whitespace, started with `␠␠` but found line with `␉`",
+        2,
+        0,
+        1,
+      ),
+    ];
+    for &(src, message, line, column, length) in cases {
+      let error = match lex(src, Path::new("justfile")) {
+        Ok(tokens) => panic!("lexing {src:?} succeeded: {tokens:?}"),
+        Err(error) => error,
+      };
+      assert_eq!(error.to_string(), message, "message for {src:?}");
+      assert_eq!(
+        (error.token.line, error.token.column, error.token.length),
+        (line, column, length),
+        "caret for {src:?}"
+      );
+      assert_eq!(error.token.offset, offset_of(src, line, column), "offset for {src:?}");
+    }
+  }
+
+  fn offset_of(src: &str, line: usize, column: usize) -> usize {
+    let line_start: usize = src.split_inclusive('\n').take(line).map(str::len).sum();
+    line_start + column
+  }
+
+  #[test]
+  fn lexemes_rebuild_source() {
+    let sources = [
+      "set shell := ['bash', '-c']\n\n# doc\n[private]\nbuild target='x' *args: (dep 'a') && post\n  @echo {{target}} {{{{ }}\n  -cc {{ if a =~ 'b' { f'{{c}}' } else { `d` } }}\n\npost:\n\techo\n",
+      "x := \"\"\"\n  a\n  \"\"\"\ny := ```\n  ls\n```\n",
+      "a:\r\n  echo\r\n\r\nb: a\r\n",
+      "mod? foo 'bar.just'\nimport 'x'\nalias b := a::c\n",
+    ];
+    for src in sources {
+      let tokens = lex_ok(src);
+      let rebuilt: String = tokens.iter().map(Token::lexeme).collect();
+      assert_eq!(rebuilt, src);
+      assert_eq!(tokens.last().map(|t| t.kind), Some(Eof));
+    }
+  }
+}
