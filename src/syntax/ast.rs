@@ -5,6 +5,9 @@
 
 use super::token::Token;
 
+// The tree is built once per file and never copied, so variant size does not matter.
+#![allow(clippy::large_enum_variant)]
+
 /// A name: an identifier token.
 pub type Name<'src> = Token<'src>;
 
