@@ -278,7 +278,7 @@ pub fn call(name: &str, arguments: Vec<Value>, context: &FunctionContext) -> Res
       builtin.arity
     ));
   }
-  check_string_parameters(builtin, &arguments)?;
+  check_string_parameters(name, builtin, &arguments)?;
   (builtin.implementation)(&arguments, context)
 }
 
@@ -290,15 +290,18 @@ fn argument_count(count: usize) -> String {
   }
 }
 
-fn check_string_parameters(builtin: &Builtin, arguments: &[Value]) -> Result<(), String> {
+fn check_string_parameters(
+  name: &str,
+  builtin: &Builtin,
+  arguments: &[Value],
+) -> Result<(), String> {
   for (index, argument) in arguments.iter().enumerate() {
     if !builtin.value_parameters.contains(&index) && argument.as_single().is_none() {
       return Err(format!(
-        "list value {} passed to `{}()`\n\
+        "list value {} passed to `{name}()`\n\
          the behavior of lists with many built-in functions is undecided\n\
          see https://github.com/casey/just#lists",
         argument.show(),
-        builtin.name
       ));
     }
   }
@@ -399,6 +402,6 @@ pub(crate) mod tests {
        see https://github.com/casey/just#lists"
     );
     let message = call("parent_dir", vec![Value::empty_list()], &context).unwrap_err();
-    assert!(message.starts_with("list value [] passed to `parent_directory()`\n"), "{message}");
+    assert!(message.starts_with("list value [] passed to `parent_dir()`\n"), "{message}");
   }
 }

@@ -182,9 +182,6 @@ fn resolve_candidate(
   candidate: &Path,
   context: &FunctionContext,
 ) -> std::result::Result<PathBuf, String> {
-  if candidate.is_absolute() {
-    return Ok(candidate.to_path_buf());
-  }
   let joined = context.working_directory.join(candidate);
   Ok(PathBuf::from(clean(&path_text(&joined, "Executable path")?)))
 }
@@ -413,6 +410,7 @@ mod tests {
       run("require", "no-such-program-xyz", &context),
       Err("could not find executable `no-such-program-xyz`".into())
     );
+    assert_eq!(run("require", "sh/", &context), run("require", "sh", &context));
     context.lists = true;
     assert_eq!(run("which", "no-such-program-xyz", &context), Ok(vec![]));
     assert_eq!(run("which", "./prog", &context), Ok(vec![expected]));

@@ -274,10 +274,21 @@ mod tests {
     check("shoutysnakecase", &[(&["fooBar baz"], "FOO_BAR_BAZ")]);
     check("shoutykebabcase", &[(&["fooBar baz"], "FOO-BAR-BAZ")]);
     check("lowercamelcase", &[(&["foo_bar baz"], "fooBarBaz")]);
-    check("uppercamelcase", &[(&["foo_bar baz"], "FooBarBaz"), (&["hello-wORLD"], "HelloWOrld")]);
+    check(
+      "uppercamelcase",
+      &[
+        (&["foo_bar baz"], "FooBarBaz"),
+        (&["hello-wORLD"], "HelloWOrld"),
+        (&["ÀbcDéf 2ab x2Y"], "ÀbcDéf2abX2Y"),
+      ],
+    );
     check(
       "titlecase",
-      &[(&["foo_bar bazQux"], "Foo Bar Baz Qux"), (&["hello-wORLD"], "Hello W Orld")],
+      &[
+        (&["foo_bar bazQux"], "Foo Bar Baz Qux"),
+        (&["hello-wORLD"], "Hello W Orld"),
+        (&["a.b,c"], "A B C"),
+      ],
     );
   }
 

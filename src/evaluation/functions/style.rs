@@ -178,7 +178,8 @@ mod tests {
   #[test]
   fn styles() {
     let context = FunctionContext::new(Path::new("/tmp"), Path::new("/tmp/justfile"));
-    let cases: &[(&[&str], Option<&str>, Result<&str, &str>)] = &[
+    type Case<'a> = (&'a [&'a str], Option<&'a str>, Result<&'a str, &'a str>);
+    let cases: &[Case] = &[
       (&["command"], None, Ok("\x1b[1m")),
       (&["error"], None, Ok("\x1b[1;31m")),
       (&["warning"], None, Ok("\x1b[1;33m")),
