@@ -7,4 +7,5 @@ pub mod error;
 pub mod evaluator;
 pub mod functions;
 pub mod prepare;
+pub mod process;
 pub mod value;
