@@ -387,10 +387,11 @@ mod tests {
     let start = tmp.path().join("foo/bar");
     fs::create_dir_all(&start).unwrap();
     let ceiling = tmp.path().join("foo");
-    // The value is unique to this test, so other tests reading it are unaffected.
+    let guard = crate::cli::config::tests::ENVIRONMENT.lock();
     std::env::set_var("JUST_CEILING", &ceiling);
     let matches = crate::cli::arguments::command().try_get_matches_from(["just"]);
     std::env::remove_var("JUST_CEILING");
+    drop(guard);
     let config = Config::from_matches(&matches.unwrap(), start).unwrap();
     assert_eq!(config.ceiling.as_deref(), Some(ceiling.as_path()));
     assert_eq!(find(&config).unwrap_err().to_string(), "no justfile found");
