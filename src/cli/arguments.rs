@@ -274,7 +274,7 @@ fn subcommands() -> Vec<Arg> {
       .long(id::CLEAN)
       .num_args(0..)
       .value_name("RECIPE_PATH")
-      .action(ArgAction::Set)
+      .action(ArgAction::Append)
       .conflicts_with(id::ARGUMENTS)
       .help("Delete cached results, optionally only of these recipes"),
     Arg::new(id::COMMAND)
@@ -301,7 +301,7 @@ fn subcommands() -> Vec<Arg> {
       .short('l')
       .num_args(0..)
       .value_name("MODULE")
-      .action(ArgAction::Set)
+      .action(ArgAction::Append)
       .conflicts_with(id::ARGUMENTS)
       .help("List the recipes of MODULE, or of the root module"),
     flag(id::MAN, "Print the man page"),
@@ -311,7 +311,7 @@ fn subcommands() -> Vec<Arg> {
       .short('s')
       .num_args(1..)
       .value_name("RECIPE_PATH")
-      .action(ArgAction::Set)
+      .action(ArgAction::Append)
       .conflicts_with(id::ARGUMENTS)
       .help("Print the source of a recipe"),
     flag(id::SUMMARY, "Print the names of the recipes on one line"),
@@ -319,7 +319,7 @@ fn subcommands() -> Vec<Arg> {
       .long(id::USAGE)
       .num_args(1..)
       .value_name("RECIPE_PATH")
-      .action(ArgAction::Set)
+      .action(ArgAction::Append)
       .conflicts_with(id::ARGUMENTS)
       .help("Print how to call a recipe"),
     flag(id::VARIABLES, "Print the names of the variables"),
