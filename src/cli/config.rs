@@ -564,35 +564,6 @@ fn apply_options(config: &mut Config, matches: &ArgMatches) {
 }
 
 #[cfg(test)]
-mod probe {
-  use super::*;
-
-  /// Development aid: `PROBE='--list\x1fa' cargo test --lib cli::config::probe -- --ignored --nocapture`.
-  #[test]
-  #[ignore]
-  fn probe() {
-    let words = std::env::var("PROBE").unwrap_or_default();
-    let args = std::iter::once("just".to_string())
-      .chain(
-        words
-          .strip_suffix('\x1f')
-          .map(|w| w.split('\x1f').map(str::to_owned).collect::<Vec<_>>())
-          .unwrap_or_default(),
-      )
-      .map(OsString::from);
-    match Config::from_args(args) {
-      Ok(config) => {
-        println!("OK {:?}\n{:?}\n{:?}", config.subcommand, config.search, config.overrides)
-      }
-      Err(ConfigError::Clap { source }) => {
-        print!("<<<{}rc={}\n>>>", source.render(), source.exit_code())
-      }
-      Err(error) => print!("<<<error: {}\nrc=1\n>>>", error),
-    }
-  }
-}
-
-#[cfg(test)]
 pub(crate) mod tests {
   use super::*;
   use std::sync::Mutex;
