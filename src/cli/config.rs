@@ -2,9 +2,22 @@
 //! `JUST_*` environment (cli-and-execution.md §2–§3). Every later stage reads
 //! it; nothing writes it after `Config::from_args`.
 
-use std::path::PathBuf;
+use std::{
+  ffi::OsString,
+  path::{Path, PathBuf},
+};
 
-use crate::output::color::UseColor;
+use clap::ArgMatches;
+use lexiclean::Lexiclean;
+use snafu::Snafu;
+
+use crate::{
+  cli::{
+    arguments::{self, id},
+    positional::{split_override_name, Positional},
+  },
+  output::color::UseColor,
+};
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -202,5 +215,641 @@ impl Config {
       verbosity: 0,
       yes: false,
     }
+  }
+}
+
+/// Why the command line could not be turned into a `Config`.
+#[derive(Debug, Snafu)]
+pub enum ConfigError {
+  /// A command-line syntax error, or `--help`/`--version`. Print it with
+  /// `source.print()` (help and version go to stdout) and exit with
+  /// `source.exit_code()` (2 for errors, 0 for help and version).
+  #[snafu(display("{source}"))]
+  Clap { source: clap::Error },
+  #[snafu(display("error getting current directory: {source}"))]
+  CurrentDirectory { source: std::io::Error },
+  #[snafu(display("invalid override path `{path}`"))]
+  InvalidOverridePath { path: String },
+  #[snafu(display(
+    "path-prefixed recipes may not be used with `--global-justfile`, `--working-directory`, or `--justfile`"
+  ))]
+  SearchDirectoryConflict,
+  #[snafu(display(
+    "`{subcommand}` used with unexpected {}",
+    unexpected_words(overrides, arguments)
+  ))]
+  SubcommandArguments { subcommand: &'static str, overrides: Vec<String>, arguments: Vec<String> },
+}
+
+impl ConfigError {
+  /// The process exit status this error calls for.
+  pub fn exit_code(&self) -> i32 {
+    match self {
+      ConfigError::Clap { source } => source.exit_code(),
+      _ => 1,
+    }
+  }
+}
+
+fn ticked_and_list(items: &[String]) -> String {
+  let ticked: Vec<String> = items.iter().map(|item| format!("`{item}`")).collect();
+  match ticked.as_slice() {
+    [] => String::new(),
+    [one] => one.clone(),
+    [first, second] => format!("{first} and {second}"),
+    [init @ .., last] => format!("{}, and {last}", init.join(", ")),
+  }
+}
+
+fn unexpected_words(overrides: &[String], arguments: &[String]) -> String {
+  match (overrides.is_empty(), arguments.len()) {
+    (true, 1) => format!("argument: {}", ticked_and_list(arguments)),
+    (true, _) => format!("arguments: {}", ticked_and_list(arguments)),
+    (false, 0) => format!("overrides: {}", ticked_and_list(overrides)),
+    (false, _) => format!(
+      "overrides: {}; and arguments: {}",
+      ticked_and_list(overrides),
+      ticked_and_list(arguments)
+    ),
+  }
+}
+
+impl Config {
+  /// Parse the command line (`args` includes the program name) and the
+  /// `JUST_*` environment. The invocation directory is the current directory.
+  pub fn from_args<I: IntoIterator<Item = OsString>>(args: I) -> Result<Config, ConfigError> {
+    let matches = arguments::command()
+      .try_get_matches_from(args)
+      .map_err(|source| ConfigError::Clap { source })?;
+    let invocation_directory =
+      std::env::current_dir().map_err(|source| ConfigError::CurrentDirectory { source })?;
+    Self::from_matches(&matches, invocation_directory)
+  }
+
+  /// Build the configuration from parsed matches, relative to `invocation_directory`.
+  pub fn from_matches(
+    matches: &ArgMatches,
+    invocation_directory: PathBuf,
+  ) -> Result<Config, ConfigError> {
+    let positional = Positional::from_values(positional_words(matches));
+    let overrides = collect_overrides(matches, &positional)?;
+    let search = search_config(matches, &positional, &invocation_directory)?;
+    let subcommand = subcommand(matches, &positional, &overrides)?;
+
+    let mut config = Config::default_for(invocation_directory);
+    config.subcommand = subcommand;
+    config.search = search;
+    config.overrides = overrides;
+    apply_options(&mut config, matches);
+    Ok(config)
+  }
+}
+
+/// The words processed as positional arguments: the values of `--list`,
+/// `--show`, `--usage` or `--clean` when given, otherwise `ARGUMENTS`.
+fn positional_words(matches: &ArgMatches) -> Vec<String> {
+  for flag in [id::LIST, id::SHOW, id::USAGE, id::CLEAN] {
+    if matches.contains_id(flag) && matches.value_source(flag).is_some() {
+      return strings(matches, flag);
+    }
+  }
+  strings(matches, id::ARGUMENTS)
+}
+
+fn strings(matches: &ArgMatches, name: &str) -> Vec<String> {
+  matches.get_many::<String>(name).map(|values| values.cloned().collect()).unwrap_or_default()
+}
+
+fn string(matches: &ArgMatches, name: &str) -> Option<String> {
+  matches.get_one::<String>(name).cloned()
+}
+
+fn path(matches: &ArgMatches, name: &str) -> Option<PathBuf> {
+  matches.get_one::<PathBuf>(name).cloned()
+}
+
+fn parse_override(name: &str, value: &str) -> Result<Override, ConfigError> {
+  let (module_path, name) = split_override_name(name)
+    .ok_or_else(|| ConfigError::InvalidOverridePath { path: name.to_owned() })?;
+  Ok(Override { module_path, name, value: value.to_owned() })
+}
+
+/// `--set` values first, then positional overrides.
+fn collect_overrides(
+  matches: &ArgMatches,
+  positional: &Positional,
+) -> Result<Vec<Override>, ConfigError> {
+  let set_pairs: Vec<(String, String)> = matches
+    .get_occurrences::<String>(id::SET)
+    .map(|occurrences| {
+      occurrences
+        .filter_map(|mut pair| Some((pair.next()?.clone(), pair.next()?.clone())))
+        .collect()
+    })
+    .unwrap_or_default();
+  set_pairs
+    .iter()
+    .chain(&positional.overrides)
+    .map(|(name, value)| parse_override(name, value))
+    .collect()
+}
+
+fn search_config(
+  matches: &ArgMatches,
+  positional: &Positional,
+  invocation_directory: &Path,
+) -> Result<SearchConfig, ConfigError> {
+  let justfile = path(matches, id::JUSTFILE);
+  let working_directory = path(matches, id::WORKING_DIRECTORY);
+  let global = matches.get_flag(id::GLOBAL_JUSTFILE);
+
+  if positional.search_directory.is_some()
+    && (global || justfile.is_some() || working_directory.is_some())
+  {
+    return Err(ConfigError::SearchDirectoryConflict);
+  }
+
+  let absolute = |path: &Path| invocation_directory.join(path).lexiclean();
+
+  Ok(match (justfile, &positional.search_directory) {
+    _ if global => SearchConfig::Global,
+    (Some(justfile), _) if justfile.as_os_str() == "-" => SearchConfig::Stdin { working_directory },
+    (Some(justfile), _) => SearchConfig::WithJustfile {
+      justfile: absolute(&justfile),
+      working_directory: working_directory.as_deref().map(absolute),
+    },
+    (None, Some(directory)) => {
+      SearchConfig::FromSearchDirectory { search_directory: absolute(Path::new(directory)) }
+    }
+    (None, None) => SearchConfig::FromInvocationDirectory,
+  })
+}
+
+fn subcommand(
+  matches: &ArgMatches,
+  positional: &Positional,
+  overrides: &[Override],
+) -> Result<Subcommand, ConfigError> {
+  let arguments = positional.arguments.clone();
+  let reject_stray = |subcommand: &'static str, stray: &[String], check_overrides: bool| {
+    let overrides: Vec<String> = if check_overrides {
+      overrides.iter().map(Override::to_string).collect()
+    } else {
+      Vec::new()
+    };
+    if stray.is_empty() && overrides.is_empty() {
+      Ok(())
+    } else {
+      Err(ConfigError::SubcommandArguments { subcommand, overrides, arguments: stray.to_vec() })
+    }
+  };
+  let nothing = |subcommand: Subcommand, name: &'static str| {
+    reject_stray(name, &arguments, true).map(|()| subcommand)
+  };
+
+  if matches.value_source(id::COMMAND).is_some() {
+    let mut words = matches
+      .get_many::<OsString>(id::COMMAND)
+      .into_iter()
+      .flatten()
+      .map(|word| word.to_string_lossy().into_owned());
+    let binary = words.next().unwrap_or_default();
+    return Ok(Subcommand::Command { binary, arguments: words.collect() });
+  }
+  if let Some(json) = string(matches, id::REQUEST) {
+    return Ok(Subcommand::Request { json });
+  }
+  if let Some(shell) = string(matches, id::COMPLETIONS) {
+    return nothing(Subcommand::Completions { shell: shell.to_lowercase() }, "--completions");
+  }
+  if matches.contains_id(id::LIST) && matches.value_source(id::LIST).is_some() {
+    return Ok(Subcommand::List { path: split_module_path(arguments) });
+  }
+  if matches.value_source(id::SHOW).is_some() {
+    return Ok(Subcommand::Show { path: arguments });
+  }
+  if matches.value_source(id::USAGE).is_some() {
+    return Ok(Subcommand::Usage { path: arguments });
+  }
+  if matches.value_source(id::CLEAN).is_some() {
+    return Ok(Subcommand::Clean { paths: arguments });
+  }
+  if matches.get_flag(id::EVALUATE) {
+    let stray = arguments.get(1..).unwrap_or_default();
+    reject_stray("--evaluate", stray, false)?;
+    return Ok(Subcommand::Evaluate { path: arguments.first().cloned() });
+  }
+  if matches.get_flag(id::CHOOSE) {
+    return Ok(Subcommand::Choose);
+  }
+
+  let simple: [(&str, Subcommand, &'static str); 10] = [
+    (id::CHANGELOG, Subcommand::Changelog, "--changelog"),
+    (id::DUMP, Subcommand::Dump, "--dump"),
+    (id::JSON, Subcommand::Dump, "--dump"),
+    (id::EDIT, Subcommand::Edit, "--edit"),
+    (id::FORMAT, Subcommand::Format, "--format"),
+    (id::GROUPS, Subcommand::Groups, "--groups"),
+    (id::INIT, Subcommand::Init, "--init"),
+    (id::MAN, Subcommand::Man, "--man"),
+    (id::SUMMARY, Subcommand::Summary, "--summary"),
+    (id::VARIABLES, Subcommand::Variables, "--variables"),
+  ];
+  for (flag, subcommand, name) in simple {
+    if matches.get_flag(flag) {
+      return nothing(subcommand, name);
+    }
+  }
+
+  Ok(Subcommand::Run { arguments })
+}
+
+/// `--list 'a b'`: a single word containing spaces is split on whitespace.
+fn split_module_path(path: Vec<String>) -> Vec<String> {
+  match path.as_slice() {
+    [word] if word.contains(char::is_whitespace) => {
+      word.split_whitespace().map(str::to_owned).collect()
+    }
+    _ => path,
+  }
+}
+
+impl std::fmt::Display for Override {
+  fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    for module in &self.module_path {
+      write!(f, "{module}::")?;
+    }
+    write!(f, "{}={}", self.name, self.value)
+  }
+}
+
+fn apply_options(config: &mut Config, matches: &ArgMatches) {
+  let flag = |name: &str| matches.get_flag(name);
+
+  config.alias_style = match string(matches, id::ALIAS_STYLE).as_deref() {
+    Some("left") => AliasStyle::Left,
+    Some("separate") => AliasStyle::Separate,
+    _ => AliasStyle::Right,
+  };
+  config.allow_missing = flag(id::ALLOW_MISSING);
+  config.ceiling = path(matches, id::CEILING);
+  config.check = flag(id::CHECK);
+  config.chooser = string(matches, id::CHOOSER);
+  config.color = match string(matches, id::COLOR).as_deref() {
+    Some("always") => UseColor::Always,
+    Some("never") => UseColor::Never,
+    _ => UseColor::Auto,
+  };
+  config.command_color = string(matches, id::COMMAND_COLOR);
+  config.complete_aliases = flag(id::COMPLETE_ALIASES);
+  if let Some(cygpath) = string(matches, id::CYGPATH) {
+    config.cygpath = PathBuf::from(cygpath);
+  }
+  config.default_list = flag(id::DEFAULT_LIST);
+  config.dotenv_command = strings(matches, id::DOTENV_COMMAND);
+  config.dotenv_filename = strings(matches, id::DOTENV_FILENAME);
+  config.dotenv_path =
+    matches.get_many::<PathBuf>(id::DOTENV_PATH).into_iter().flatten().cloned().collect();
+  config.dry_run = flag(id::DRY_RUN);
+  config.dump_format =
+    if flag(id::JSON) || string(matches, id::DUMP_FORMAT).as_deref() == Some("json") {
+      DumpFormat::Json
+    } else {
+      DumpFormat::Just
+    };
+  config.evaluate_format = match string(matches, id::EVALUATE_FORMAT).as_deref() {
+    Some("shell") => EvaluateFormat::Shell,
+    _ => EvaluateFormat::Just,
+  };
+  config.explain = flag(id::EXPLAIN);
+  config.groups = strings(matches, id::GROUP);
+  config.highlight = !flag(id::NO_HIGHLIGHT);
+  config.indentation = string(matches, id::INDENTATION);
+  config.jobs = matches.get_one::<std::num::NonZeroUsize>(id::JOBS).map(|jobs| jobs.get());
+  config.justfile_names = matches
+    .get_many::<String>(id::JUSTFILE_NAME)
+    .map(|values| values.flat_map(|value| value.split(',')).map(str::to_owned).collect());
+  if let Some(heading) = string(matches, id::LIST_HEADING) {
+    config.list_heading = heading;
+  }
+  if let Some(prefix) = string(matches, id::LIST_PREFIX) {
+    config.list_prefix = prefix;
+  }
+  config.list_submodules = flag(id::LIST_SUBMODULES);
+  config.no_aliases = flag(id::NO_ALIASES);
+  config.no_cache = flag(id::NO_CACHE);
+  config.no_deps = flag(id::NO_DEPS);
+  config.no_dotenv = flag(id::NO_DOTENV);
+  config.one = flag(id::ONE);
+  config.quiet = flag(id::QUIET);
+  config.shell = string(matches, id::SHELL);
+  config.shell_args = if matches.value_source(id::SHELL_ARG).is_some() {
+    Some(strings(matches, id::SHELL_ARG))
+  } else if flag(id::CLEAR_SHELL_ARGS) {
+    Some(Vec::new())
+  } else {
+    None
+  };
+  config.shell_command = flag(id::SHELL_COMMAND);
+  config.tempdir = path(matches, id::TEMPDIR);
+  config.time = flag(id::TIME);
+  config.timestamp = flag(id::TIMESTAMP);
+  if let Some(format) = string(matches, id::TIMESTAMP_FORMAT) {
+    config.timestamp_format = format;
+  }
+  config.unsorted = flag(id::UNSORTED);
+  config.unstable = flag(id::UNSTABLE);
+  config.verbosity = matches.get_count(id::VERBOSE);
+  config.yes = flag(id::YES);
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+  use super::*;
+  use std::sync::Mutex;
+
+  /// Serialises tests that set `JUST_*` variables against tests that parse.
+  pub(crate) static ENVIRONMENT: Mutex<()> = Mutex::new(());
+
+  fn parse(args: &[&str]) -> Result<Config, ConfigError> {
+    let matches = arguments::command()
+      .try_get_matches_from(std::iter::once("just").chain(args.iter().copied()))
+      .map_err(|source| ConfigError::Clap { source })?;
+    Config::from_matches(&matches, PathBuf::from("/inv/dir"))
+  }
+
+  fn parse_locked(args: &[&str]) -> Result<Config, ConfigError> {
+    let _guard = ENVIRONMENT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    parse(args)
+  }
+
+  fn with_env<T>(vars: &[(&str, &str)], f: impl FnOnce() -> T) -> T {
+    let _guard = ENVIRONMENT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    for (name, value) in vars {
+      std::env::set_var(name, value);
+    }
+    let result = f();
+    for (name, _) in vars {
+      std::env::remove_var(name);
+    }
+    result
+  }
+
+  fn strings(words: &[&str]) -> Vec<String> {
+    words.iter().map(|word| word.to_string()).collect()
+  }
+
+  fn error_text(args: &[&str]) -> (i32, String) {
+    match parse_locked(args) {
+      Ok(config) => panic!("{args:?} parsed: {config:?}"),
+      Err(ConfigError::Clap { source }) => {
+        (source.exit_code(), source.render().to_string().lines().next().unwrap_or("").to_owned())
+      }
+      Err(error) => (error.exit_code(), error.to_string()),
+    }
+  }
+
+  #[test]
+  fn subcommands() {
+    use Subcommand::*;
+    let cases: Vec<(&[&str], Subcommand)> = vec![
+      (&[], Run { arguments: vec![] }),
+      (
+        &["build", "--dry-run", "--", "x"],
+        Run { arguments: strings(&["build", "--dry-run", "--", "x"]) },
+      ),
+      (&["-n", "a=1", "b"], Run { arguments: strings(&["b"]) }),
+      (&["--list"], List { path: vec![] }),
+      (&["-l", "foo", "bar"], List { path: strings(&["foo", "bar"]) }),
+      (&["--list", "foo bar"], List { path: strings(&["foo", "bar"]) }),
+      (&["--list", "..", "-u"], List { path: vec![] }),
+      (&["--show", "../build"], Show { path: strings(&["build"]) }),
+      (&["--usage", "a::b"], Usage { path: strings(&["a::b"]) }),
+      (&["--clean"], Clean { paths: vec![] }),
+      (
+        &["-c", "ls", "-la", "x=1"],
+        Command { binary: "ls".into(), arguments: strings(&["-la", "x=1"]) },
+      ),
+      (&["--completions", "ZSH"], Completions { shell: "zsh".into() }),
+      (&["--json"], Dump),
+      (&["--dump", "../"], Dump),
+      (&["-e"], Edit),
+      (&["--eval", "x=1", "foo::bar"], Evaluate { path: Some("foo::bar".into()) }),
+      (&["--evaluate"], Evaluate { path: None }),
+      (&["--format"], Format),
+      (&["--check", "--fmt"], Format),
+      (&["--initialize"], Init),
+      (&["--choose", "x"], Choose),
+      (&["--choose", "--group", "g"], Choose),
+      (&["--check", "--summary"], Summary),
+      (&["--group", "g", "foo"], Run { arguments: strings(&["foo"]) }),
+      (&["--request", "{}"], Request { json: "{}".into() }),
+      (&["--man"], Man),
+      (&["--changelog"], Changelog),
+      (&["--variables"], Variables),
+      (&["--groups"], Groups),
+    ];
+    for (args, expected) in cases {
+      let config = parse_locked(args).unwrap_or_else(|error| panic!("{args:?}: {error}"));
+      assert_eq!(config.subcommand, expected, "{args:?}");
+    }
+  }
+
+  #[test]
+  fn search_configs() {
+    let cases: Vec<(&[&str], SearchConfig)> = vec![
+      (&["a"], SearchConfig::FromInvocationDirectory),
+      (
+        &["../build"],
+        SearchConfig::FromSearchDirectory { search_directory: PathBuf::from("/inv") },
+      ),
+      (
+        &["--list", "sub/"],
+        SearchConfig::FromSearchDirectory { search_directory: PathBuf::from("/inv/dir/sub") },
+      ),
+      (
+        &["-f", "../j"],
+        SearchConfig::WithJustfile { justfile: PathBuf::from("/inv/j"), working_directory: None },
+      ),
+      (
+        &["-f", "j", "-d", "x/.."],
+        SearchConfig::WithJustfile {
+          justfile: PathBuf::from("/inv/dir/j"),
+          working_directory: Some(PathBuf::from("/inv/dir")),
+        },
+      ),
+      (&["-f", "-", "-d", "rel"], SearchConfig::Stdin { working_directory: Some("rel".into()) }),
+      (&["-g"], SearchConfig::Global),
+    ];
+    for (args, expected) in cases {
+      assert_eq!(parse_locked(args).unwrap().search, expected, "{args:?}");
+    }
+  }
+
+  #[test]
+  fn errors() {
+    let cases: &[(&[&str], i32, &str)] = &[
+      (&["--frob"], 2, "error: unexpected argument '--frob' found"),
+      (&["--list-submodules"], 2, "error: the following required arguments were not provided:"),
+      (&["--group", "g"], 2, "error: the following required arguments were not provided:"),
+      (&["--check", "foo"], 2, "error: the following required arguments were not provided:"),
+      (&["-d", ".", "--summary"], 2, "error: the following required arguments were not provided:"),
+      (&["--shell-command"], 2, "error: the following required arguments were not provided:"),
+      (&["--list", "--summary"], 2, "error: the argument '--list [<MODULE>...]' cannot be used with '--summary'"),
+      (&["--fmt", "--json"], 2, "error: the argument '--fmt' cannot be used with '--json'"),
+      (&["-n", "-q"], 2, "error: the argument '--dry-run' cannot be used with '--quiet'"),
+      (&["--dump-format", "json", "--json"], 2, "error: the argument '--dump-format <FORMAT>' cannot be used with '--json'"),
+      (&["-g", "-f", "x"], 2, "error: the argument '--global-justfile' cannot be used with '--justfile <JUSTFILE>'"),
+      (&["-F", "a", "-E", "b"], 2, "error: the argument '--dotenv-filename <DOTENV_FILENAME>' cannot be used with '--dotenv-path <DOTENV_PATH>'"),
+      (&["--set", "a"], 2, "error: 2 values required for '--set <VARIABLE> <VALUE>' but 1 was provided"),
+      (&["-c"], 2, "error: a value is required for '--command <COMMAND>...' but none was supplied"),
+      (&["--jobs", "0"], 2, "error: invalid value '0' for '--jobs <N>': number would be zero for non-zero type"),
+      (&["--color", "foo"], 2, "error: invalid value 'foo' for '--color <COLOR>'"),
+      (&["--indentation", ""], 2, "error: invalid value '' for '--indentation <INDENTATION>': indentation must not be empty"),
+      (&["--indentation", " \t"], 2, "error: invalid value ' \t' for '--indentation <INDENTATION>': indentation may not be mixed"),
+      (&["--completions", "tcsh"], 2, "error: invalid value 'tcsh' for '--completions <SHELL>'"),
+      (&["0::foo=1"], 1, "invalid override path `0::foo`"),
+      (&["--set", "a:b", "1"], 1, "invalid override path `a:b`"),
+      (&["-f", "x", "../foo"], 1, "path-prefixed recipes may not be used with `--global-justfile`, `--working-directory`, or `--justfile`"),
+      (&["-g", ".."], 1, "path-prefixed recipes may not be used with `--global-justfile`, `--working-directory`, or `--justfile`"),
+      (&["--fmt", "bar"], 1, "`--format` used with unexpected argument: `bar`"),
+      (&["--json", "x", "y"], 1, "`--dump` used with unexpected arguments: `x` and `y`"),
+      (&["--edit", "a", "b", "c"], 1, "`--edit` used with unexpected arguments: `a`, `b`, and `c`"),
+      (&["--variables", "x=1", "y=2"], 1, "`--variables` used with unexpected overrides: `x=1` and `y=2`"),
+      (&["--groups", "a=1", "b"], 1, "`--groups` used with unexpected overrides: `a=1`; and arguments: `b`"),
+      (&["--dump", "--set", "s::x", "1"], 1, "`--dump` used with unexpected overrides: `s::x=1`"),
+      (&["--evaluate", "a", "b", "c"], 1, "`--evaluate` used with unexpected arguments: `b` and `c`"),
+      (&["--man", "../", "x"], 1, "`--man` used with unexpected argument: `x`"),
+    ];
+    for (args, code, message) in cases {
+      assert_eq!(error_text(args), (*code, message.to_string()), "{args:?}");
+    }
+  }
+
+  #[test]
+  fn help_and_version_exit_zero() {
+    for args in [["--help"], ["-h"], ["--version"], ["-V"]] {
+      match parse_locked(&args) {
+        Err(ConfigError::Clap { source }) => assert_eq!(source.exit_code(), 0, "{args:?}"),
+        other => panic!("{args:?}: {other:?}"),
+      }
+    }
+    match parse_locked(&["--version"]) {
+      Err(ConfigError::Clap { source }) => assert_eq!(source.render().to_string(), "just 1.58.0\n"),
+      other => panic!("{other:?}"),
+    }
+  }
+
+  #[test]
+  fn options() {
+    let config = parse_locked(&[
+      "--set",
+      "a",
+      "1",
+      "--set",
+      "s::b",
+      "2",
+      "-vv",
+      "--justfile-name",
+      "a,b",
+      "--justfile-name",
+      "c",
+      "--no-highlight",
+      "--highlight",
+      "--jobs",
+      "3",
+      "--alias-style",
+      "left",
+      "-u",
+      "--dump-format",
+      "json",
+      "a=3",
+    ])
+    .unwrap();
+    let overrides: Vec<String> = config.overrides.iter().map(ToString::to_string).collect();
+    assert_eq!(overrides, ["a=1", "s::b=2", "a=3"]);
+    assert_eq!(config.overrides[1].module_path, ["s"]);
+    assert_eq!(config.verbosity, 2);
+    assert_eq!(config.justfile_names, Some(strings(&["a", "b", "c"])));
+    assert!(config.highlight);
+    assert_eq!(config.jobs, Some(3));
+    assert_eq!(config.alias_style, AliasStyle::Left);
+    assert!(config.unsorted);
+    assert_eq!(config.dump_format, DumpFormat::Json);
+    assert_eq!(config.list_heading, "Available recipes:\n");
+    assert_eq!(config.list_prefix, "    ");
+    assert_eq!(config.timestamp_format, "%H:%M:%S");
+
+    assert!(!parse_locked(&["--highlight", "--no-highlight"]).unwrap().highlight);
+    assert_eq!(parse_locked(&["--json"]).unwrap().dump_format, DumpFormat::Json);
+  }
+
+  #[test]
+  fn shell_arguments_last_wins() {
+    let cases: &[(&[&str], Option<&[&str]>)] = &[
+      (&[], None),
+      (&["--clear-shell-args"], Some(&[])),
+      (&["--shell-arg", "a", "--clear-shell-args"], Some(&[])),
+      (&["--clear-shell-args", "--shell-arg", "b"], Some(&["b"])),
+      (&["--shell-arg", "-a", "--shell-arg", "-b"], Some(&["-a", "-b"])),
+      (&["--shell-arg", "a", "--clear-shell-args", "--shell-arg", "c"], Some(&["c"])),
+    ];
+    for (args, expected) in cases {
+      let expected = expected.map(strings);
+      assert_eq!(parse_locked(args).unwrap().shell_args, expected, "{args:?}");
+    }
+  }
+
+  #[test]
+  fn environment_variables() {
+    let unstable = |value: &str| {
+      with_env(&[("JUST_UNSTABLE", value)], || parse(&[]).map(|config| config.unstable)).unwrap()
+    };
+    for value in ["", "0", "false", "F", "no", "N", "off", "OFF"] {
+      assert!(!unstable(value), "{value:?}");
+    }
+    for value in ["1", "true", "yes", "x"] {
+      assert!(unstable(value), "{value:?}");
+    }
+
+    let config = with_env(
+      &[
+        ("JUST_VERBOSE", "3"),
+        ("JUST_JUSTFILE_NAME", "x,y"),
+        ("JUST_DRY_RUN", "true"),
+        ("JUST_LIST_HEADING", "Recipes:"),
+      ],
+      || parse(&[]),
+    )
+    .unwrap();
+    assert_eq!(config.verbosity, 3);
+    assert_eq!(config.justfile_names, Some(strings(&["x", "y"])));
+    assert!(config.dry_run);
+    assert_eq!(config.list_heading, "Recipes:");
+
+    let error = |vars: &[(&str, &str)], args: &[&str]| {
+      with_env(vars, || match parse(args) {
+        Err(ConfigError::Clap { source }) => {
+          (source.exit_code(), source.render().to_string().lines().next().unwrap_or("").to_owned())
+        }
+        other => panic!("{vars:?}: {other:?}"),
+      })
+    };
+    assert_eq!(
+      error(&[("JUST_DRY_RUN", "1")], &[]),
+      (2, "error: invalid value '1' for '--dry-run'".into())
+    );
+    assert_eq!(
+      error(&[("JUST_NO_ALIASES", "true")], &["--alias-style", "left"]),
+      (
+        2,
+        "error: the argument '--alias-style <ALIAS_STYLE>' cannot be used with '--no-aliases'"
+          .into()
+      )
+    );
+    assert_eq!(
+      error(&[("JUST_VERBOSE", "x")], &[]),
+      (2, "error: invalid value 'x' for '--verbose...': invalid digit found in string".into())
+    );
   }
 }

@@ -1,4 +1,10 @@
 //! The command line: flag definitions, configuration, the top-level driver.
 
+pub mod arguments;
+pub mod completions;
 pub mod config;
+pub mod edit;
+pub mod init;
+pub mod man;
+pub mod positional;
 pub mod run;

@@ -1,0 +1,376 @@
+//! The clap definition of the command line (cli-and-execution.md §2). This is
+//! the single source from which parsing, `--help`, `--completions` and
+//! `--man` are derived.
+
+use clap::{
+  builder::{FalseyValueParser, PossibleValuesParser},
+  value_parser, Arg, ArgAction, Command,
+};
+use std::num::NonZeroUsize;
+
+/// Argument ids. Options use their long name; positional words use `ARGUMENTS`.
+pub mod id {
+  pub const ALIAS_STYLE: &str = "alias-style";
+  pub const ALLOW_MISSING: &str = "allow-missing";
+  pub const ARGUMENTS: &str = "ARGUMENTS";
+  pub const CEILING: &str = "ceiling";
+  pub const CHECK: &str = "check";
+  pub const CHOOSER: &str = "chooser";
+  pub const CLEAR_SHELL_ARGS: &str = "clear-shell-args";
+  pub const COLOR: &str = "color";
+  pub const COMMAND_COLOR: &str = "command-color";
+  pub const COMPLETE_ALIASES: &str = "complete-aliases";
+  pub const CYGPATH: &str = "cygpath";
+  pub const DEFAULT_LIST: &str = "default-list";
+  pub const DOTENV_COMMAND: &str = "dotenv-command";
+  pub const DOTENV_FILENAME: &str = "dotenv-filename";
+  pub const DOTENV_PATH: &str = "dotenv-path";
+  pub const DRY_RUN: &str = "dry-run";
+  pub const DUMP_FORMAT: &str = "dump-format";
+  pub const EVALUATE_FORMAT: &str = "evaluate-format";
+  pub const EXPLAIN: &str = "explain";
+  pub const GLOBAL_JUSTFILE: &str = "global-justfile";
+  pub const GROUP: &str = "group";
+  pub const HIGHLIGHT: &str = "highlight";
+  pub const INDENTATION: &str = "indentation";
+  pub const JOBS: &str = "jobs";
+  pub const JUSTFILE: &str = "justfile";
+  pub const JUSTFILE_NAME: &str = "justfile-name";
+  pub const LIST_HEADING: &str = "list-heading";
+  pub const LIST_PREFIX: &str = "list-prefix";
+  pub const LIST_SUBMODULES: &str = "list-submodules";
+  pub const NO_ALIASES: &str = "no-aliases";
+  pub const NO_CACHE: &str = "no-cache";
+  pub const NO_DEPS: &str = "no-deps";
+  pub const NO_DOTENV: &str = "no-dotenv";
+  pub const NO_HIGHLIGHT: &str = "no-highlight";
+  pub const ONE: &str = "one";
+  pub const QUIET: &str = "quiet";
+  pub const SET: &str = "set";
+  pub const SHELL: &str = "shell";
+  pub const SHELL_ARG: &str = "shell-arg";
+  pub const SHELL_COMMAND: &str = "shell-command";
+  pub const TEMPDIR: &str = "tempdir";
+  pub const TIME: &str = "time";
+  pub const TIMESTAMP: &str = "timestamp";
+  pub const TIMESTAMP_FORMAT: &str = "timestamp-format";
+  pub const UNSORTED: &str = "unsorted";
+  pub const UNSTABLE: &str = "unstable";
+  pub const VERBOSE: &str = "verbose";
+  pub const WORKING_DIRECTORY: &str = "working-directory";
+  pub const YES: &str = "yes";
+
+  pub const CHANGELOG: &str = "changelog";
+  pub const CHOOSE: &str = "choose";
+  pub const CLEAN: &str = "clean";
+  pub const COMMAND: &str = "command";
+  pub const COMPLETIONS: &str = "completions";
+  pub const DUMP: &str = "dump";
+  pub const EDIT: &str = "edit";
+  pub const EVALUATE: &str = "evaluate";
+  pub const FORMAT: &str = "fmt";
+  pub const GROUPS: &str = "groups";
+  pub const INIT: &str = "init";
+  pub const JSON: &str = "json";
+  pub const LIST: &str = "list";
+  pub const MAN: &str = "man";
+  pub const REQUEST: &str = "request";
+  pub const SHOW: &str = "show";
+  pub const SUMMARY: &str = "summary";
+  pub const USAGE: &str = "usage";
+  pub const VARIABLES: &str = "variables";
+}
+
+/// The subcommand flags; any two of them conflict.
+pub const SUBCOMMANDS: &[&str] = &[
+  id::CHANGELOG,
+  id::CHOOSE,
+  id::CLEAN,
+  id::COMMAND,
+  id::COMPLETIONS,
+  id::DUMP,
+  id::EDIT,
+  id::EVALUATE,
+  id::FORMAT,
+  id::GROUPS,
+  id::INIT,
+  id::JSON,
+  id::LIST,
+  id::MAN,
+  id::REQUEST,
+  id::SHOW,
+  id::SUMMARY,
+  id::USAGE,
+  id::VARIABLES,
+];
+
+pub const COMPLETION_SHELLS: &[&str] = &["bash", "elvish", "fish", "nushell", "powershell", "zsh"];
+
+/// The complete `just` command line.
+pub fn command() -> Command {
+  let command = Command::new("just")
+    .bin_name("just")
+    .version(env!("CARGO_PKG_VERSION"))
+    .about(env!("CARGO_PKG_DESCRIPTION"))
+    .dont_collapse_args_in_usage(true)
+    .args(options())
+    .arg(
+      Arg::new(id::ARGUMENTS)
+        .num_args(1..)
+        .action(ArgAction::Append)
+        .trailing_var_arg(true)
+        .help("Overrides and recipes to run; without any, the default recipe runs"),
+    )
+    .next_help_heading("Commands");
+  command.args(subcommands())
+}
+
+fn flag(name: &'static str, help: &'static str) -> Arg {
+  Arg::new(name).long(name).action(ArgAction::SetTrue).help(help)
+}
+
+fn env_flag(name: &'static str, env: &'static str, help: &'static str) -> Arg {
+  flag(name, help).env(env)
+}
+
+fn value(name: &'static str, value_name: &'static str, help: &'static str) -> Arg {
+  Arg::new(name).long(name).value_name(value_name).action(ArgAction::Set).help(help)
+}
+
+fn options() -> Vec<Arg> {
+  vec![
+    value(id::ALIAS_STYLE, "ALIAS_STYLE", "How `--list` shows aliases")
+      .env("JUST_ALIAS_STYLE")
+      .value_parser(["left", "right", "separate"])
+      .default_value("right")
+      .conflicts_with(id::NO_ALIASES),
+    env_flag(id::ALLOW_MISSING, "JUST_ALLOW_MISSING", "Succeed silently on unknown recipes"),
+    value(id::CEILING, "CEILING", "Stop the justfile search after this directory")
+      .env("JUST_CEILING")
+      .value_parser(value_parser!(std::path::PathBuf)),
+    flag(id::CHECK, "With `--fmt`: only check, print a diff and fail when not formatted")
+      .requires(id::FORMAT),
+    value(id::CHOOSER, "CHOOSER", "Program used by `--choose`").env("JUST_CHOOSER"),
+    flag(id::CLEAR_SHELL_ARGS, "Use no shell arguments").overrides_with(id::SHELL_ARG),
+    value(id::COLOR, "COLOR", "When to use colour")
+      .env("JUST_COLOR")
+      .value_parser(["always", "auto", "never"])
+      .default_value("auto"),
+    value(id::COMMAND_COLOR, "COMMAND_COLOR", "Colour of echoed recipe lines")
+      .env("JUST_COMMAND_COLOR")
+      .value_parser(["black", "blue", "cyan", "green", "purple", "red", "yellow"]),
+    env_flag(id::COMPLETE_ALIASES, "JUST_COMPLETE_ALIASES", "Offer aliases when completing"),
+    value(id::CYGPATH, "CYGPATH", "Path converter used on Windows")
+      .env("JUST_CYGPATH")
+      .default_value("cygpath"),
+    env_flag(id::DEFAULT_LIST, "JUST_DEFAULT_LIST", "List recipes when none is given"),
+    value(id::DOTENV_COMMAND, "COMMAND", "Load the output of COMMAND as a dotenv file")
+      .env("JUST_DOTENV_COMMAND")
+      .action(ArgAction::Append)
+      .conflicts_with_all([id::DOTENV_FILENAME, id::DOTENV_PATH, id::NO_DOTENV]),
+    value(id::DOTENV_FILENAME, "DOTENV_FILENAME", "Look for a dotenv file with this name")
+      .short('F')
+      .action(ArgAction::Append)
+      .conflicts_with(id::DOTENV_PATH),
+    value(id::DOTENV_PATH, "DOTENV_PATH", "Load this dotenv file")
+      .short('E')
+      .action(ArgAction::Append)
+      .value_parser(value_parser!(std::path::PathBuf)),
+    env_flag(id::DRY_RUN, "JUST_DRY_RUN", "Print commands without running them")
+      .short('n')
+      .conflicts_with(id::QUIET),
+    value(id::DUMP_FORMAT, "FORMAT", "Output format of `--dump`")
+      .env("JUST_DUMP_FORMAT")
+      .value_parser(["json", "just"])
+      .default_value("just")
+      .conflicts_with(id::JSON),
+    value(id::EVALUATE_FORMAT, "FORMAT", "Output format of `--evaluate`")
+      .env("JUST_EVALUATE_FORMAT")
+      .value_parser(["just", "shell"])
+      .default_value("just"),
+    env_flag(id::EXPLAIN, "JUST_EXPLAIN", "Print a recipe's doc comment before running it"),
+    flag(id::GLOBAL_JUSTFILE, "Use the user's global justfile")
+      .short('g')
+      .conflicts_with_all([id::JUSTFILE, id::WORKING_DIRECTORY]),
+    value(id::GROUP, "GROUP", "Only list recipes of this group")
+      .env("JUST_GROUP")
+      .action(ArgAction::Append)
+      .requires(id::LIST),
+    env_flag(id::HIGHLIGHT, "JUST_HIGHLIGHT", "Echo recipe lines in bold")
+      .overrides_with(id::NO_HIGHLIGHT),
+    value(id::INDENTATION, "INDENTATION", "Indentation of recipe bodies when formatting")
+      .env("JUST_INDENTATION")
+      .value_parser(parse_indentation),
+    value(id::JOBS, "N", "Run at most N recipe bodies at once")
+      .env("JUST_JOBS")
+      .value_parser(value_parser!(NonZeroUsize)),
+    value(id::JUSTFILE, "JUSTFILE", "Use this justfile (`-` reads it from standard input)")
+      .short('f')
+      .env("JUST_JUSTFILE")
+      .value_parser(value_parser!(std::path::PathBuf)),
+    value(id::JUSTFILE_NAME, "NAME", "Search for justfiles with these comma-separated names")
+      .env("JUST_JUSTFILE_NAME")
+      .action(ArgAction::Append),
+    value(id::LIST_HEADING, "TEXT", "Text printed before the recipe list")
+      .env("JUST_LIST_HEADING")
+      .default_value("Available recipes:\n"),
+    value(id::LIST_PREFIX, "TEXT", "Text printed before each listed recipe")
+      .env("JUST_LIST_PREFIX")
+      .default_value("    "),
+    env_flag(id::LIST_SUBMODULES, "JUST_LIST_SUBMODULES", "Also list recipes of submodules")
+      .requires(id::LIST),
+    env_flag(id::NO_ALIASES, "JUST_NO_ALIASES", "Leave aliases out of listings"),
+    env_flag(id::NO_CACHE, "JUST_NO_CACHE", "Ignore the recipe cache"),
+    env_flag(id::NO_DEPS, "JUST_NO_DEPS", "Skip recipe dependencies").alias("no-dependencies"),
+    env_flag(id::NO_DOTENV, "JUST_NO_DOTENV", "Never load dotenv files"),
+    env_flag(id::NO_HIGHLIGHT, "JUST_NO_HIGHLIGHT", "Echo recipe lines without bold")
+      .overrides_with(id::HIGHLIGHT),
+    env_flag(id::ONE, "JUST_ONE", "Refuse more than one recipe invocation"),
+    env_flag(id::QUIET, "JUST_QUIET", "Print nothing but what recipes print").short('q'),
+    Arg::new(id::SET)
+      .long(id::SET)
+      .num_args(2)
+      .value_names(["VARIABLE", "VALUE"])
+      .action(ArgAction::Append)
+      .help("Set VARIABLE to VALUE"),
+    value(id::SHELL, "SHELL", "Run recipe lines and backticks with this shell"),
+    value(id::SHELL_ARG, "SHELL_ARG", "Pass this argument to the shell")
+      .action(ArgAction::Append)
+      .allow_hyphen_values(true)
+      .overrides_with(id::CLEAR_SHELL_ARGS),
+    flag(id::SHELL_COMMAND, "With `--command`: run the command through the shell")
+      .requires(id::COMMAND),
+    value(id::TEMPDIR, "TEMPDIR", "Directory for temporary files")
+      .env("JUST_TEMPDIR")
+      .value_parser(value_parser!(std::path::PathBuf)),
+    env_flag(id::TIME, "JUST_TIME", "Report how long each recipe took"),
+    env_flag(id::TIMESTAMP, "JUST_TIMESTAMP", "Prefix echoed lines with the time"),
+    value(id::TIMESTAMP_FORMAT, "TIMESTAMP_FORMAT", "strftime format of `--timestamp`")
+      .env("JUST_TIMESTAMP_FORMAT")
+      .default_value("%H:%M:%S"),
+    env_flag(id::UNSORTED, "JUST_UNSORTED", "Keep source order in listings").short('u'),
+    env_flag(id::UNSTABLE, "JUST_UNSTABLE", "Allow unstable features")
+      .value_parser(FalseyValueParser::new()),
+    Arg::new(id::VERBOSE)
+      .long(id::VERBOSE)
+      .short('v')
+      .env("JUST_VERBOSE")
+      .action(ArgAction::Count)
+      .help("Say more (repeat for even more)"),
+    value(id::WORKING_DIRECTORY, "WORKING_DIRECTORY", "Run in this directory (needs --justfile)")
+      .short('d')
+      .env("JUST_WORKING_DIRECTORY")
+      .value_parser(value_parser!(std::path::PathBuf))
+      .requires(id::JUSTFILE),
+    env_flag(id::YES, "JUST_YES", "Confirm every recipe without asking"),
+  ]
+}
+
+fn subcommands() -> Vec<Arg> {
+  let commands = vec![
+    flag(id::CHANGELOG, "Print the changelog"),
+    flag(id::CHOOSE, "Pick recipes to run with an interactive chooser"),
+    Arg::new(id::CLEAN)
+      .long(id::CLEAN)
+      .num_args(0..)
+      .value_name("RECIPE_PATH")
+      .action(ArgAction::Append)
+      .conflicts_with(id::ARGUMENTS)
+      .help("Delete cached results, optionally only of these recipes"),
+    Arg::new(id::COMMAND)
+      .long(id::COMMAND)
+      .short('c')
+      .num_args(1..)
+      .value_name("COMMAND")
+      .allow_hyphen_values(true)
+      .action(ArgAction::Set)
+      .value_parser(value_parser!(std::ffi::OsString))
+      .help("Run a command with the justfile's environment and working directory"),
+    value(id::COMPLETIONS, "SHELL", "Print the completion script for SHELL")
+      .value_parser(PossibleValuesParser::new(COMPLETION_SHELLS.iter().copied()))
+      .ignore_case(true),
+    flag(id::DUMP, "Print the justfile"),
+    flag(id::EDIT, "Open the justfile in $VISUAL or $EDITOR (default `vim`)").short('e'),
+    flag(id::EVALUATE, "Print the values of variables (or of the one named)").alias("eval"),
+    flag(id::FORMAT, "Rewrite the justfile in canonical form").alias("format"),
+    flag(id::GROUPS, "List the recipe groups"),
+    flag(id::INIT, "Create a justfile in the project root").alias("initialize"),
+    flag(id::JSON, "Print the justfile as JSON"),
+    Arg::new(id::LIST)
+      .long(id::LIST)
+      .short('l')
+      .num_args(0..)
+      .value_name("MODULE")
+      .action(ArgAction::Append)
+      .conflicts_with(id::ARGUMENTS)
+      .help("List the recipes of MODULE, or of the root module"),
+    flag(id::MAN, "Print the man page"),
+    value(id::REQUEST, "REQUEST", "Answer an internal JSON request").hide(true),
+    Arg::new(id::SHOW)
+      .long(id::SHOW)
+      .short('s')
+      .num_args(1..)
+      .value_name("RECIPE_PATH")
+      .action(ArgAction::Append)
+      .conflicts_with(id::ARGUMENTS)
+      .help("Print the source of a recipe"),
+    flag(id::SUMMARY, "Print the names of the recipes on one line"),
+    Arg::new(id::USAGE)
+      .long(id::USAGE)
+      .num_args(1..)
+      .value_name("RECIPE_PATH")
+      .action(ArgAction::Append)
+      .conflicts_with(id::ARGUMENTS)
+      .help("Print how to call a recipe"),
+    flag(id::VARIABLES, "Print the names of the variables"),
+  ];
+  commands
+    .into_iter()
+    .map(|arg| {
+      let own = arg.get_id().as_str().to_owned();
+      arg.conflicts_with_all(SUBCOMMANDS.iter().copied().filter(|other| *other != own))
+    })
+    .collect()
+}
+
+/// `--indentation`: a non-empty run of only spaces or only tabs.
+fn parse_indentation(text: &str) -> Result<String, String> {
+  if text.is_empty() {
+    return Err("indentation must not be empty".into());
+  }
+  if !text.chars().all(|c| c == ' ' || c == '\t') {
+    return Err("indentation must be spaces or tabs".into());
+  }
+  if text.contains(' ') && text.contains('\t') {
+    return Err("indentation may not be mixed".into());
+  }
+  Ok(text.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn command_is_well_formed() {
+    command().debug_assert();
+  }
+
+  #[test]
+  fn indentation_validation() {
+    let cases = [
+      ("", Err("indentation must not be empty")),
+      ("x", Err("indentation must be spaces or tabs")),
+      (" \t", Err("indentation may not be mixed")),
+      ("  ", Ok("  ")),
+      ("\t", Ok("\t")),
+    ];
+    for (input, expected) in cases {
+      assert_eq!(
+        parse_indentation(input),
+        expected.map(str::to_owned).map_err(str::to_owned),
+        "{input:?}"
+      );
+    }
+  }
+}
