@@ -2,3 +2,4 @@
 
 pub mod color;
 pub mod diagnostic;
+pub mod format;
