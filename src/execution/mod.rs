@@ -1,1 +1,2 @@
 //! Running recipes: dependency order, linewise and script execution, signals.
+pub mod invocation;

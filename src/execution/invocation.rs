@@ -1,0 +1,779 @@
+//! Turning the ordinary command-line arguments into recipe invocations
+//! (cli-and-execution.md §3.2–§3.5): path resolution, default recipes,
+//! suggestions and binding words to parameters, `[arg]` options included.
+
+use std::fmt::{self, Display, Formatter};
+
+use snafu::Snafu;
+
+use crate::analysis::model::{Alias, Justfile, Module, Parameter, Recipe};
+use crate::cli::config::Config;
+use crate::syntax::ast::ParameterKind;
+
+/// What the command line supplied for one parameter value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArgumentValue {
+  Text(String),
+  /// A `flag` option was given: its value is `true`.
+  Flag,
+  /// A `value=` option was given: the runner evaluates its expression.
+  Fixed,
+}
+
+/// One recipe to run, with the arguments bound to its parameters.
+#[derive(Debug)]
+pub struct Invocation<'a, 'src> {
+  /// Module path of the recipe (`[]` for the root).
+  pub module_path: Vec<String>,
+  pub module: &'a Module<'src>,
+  pub recipe: &'a Recipe<'src>,
+  /// One entry per parameter, in declaration order; `None` = not supplied
+  /// (the runner evaluates the default).
+  pub arguments: Vec<Option<Vec<ArgumentValue>>>,
+}
+
+/// A "Did you mean …?" hint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suggestion {
+  pub name: String,
+  /// For an alias: its target path.
+  pub target: Option<String>,
+}
+
+impl Display for Suggestion {
+  fn fmt(&self, f: &mut Formatter) -> fmt::Result {
+    match &self.target {
+      Some(target) => write!(f, "Did you mean `{}`, an alias for `{}`?", self.name, target),
+      None => write!(f, "Did you mean `{}`?", self.name),
+    }
+  }
+}
+
+fn suggestion_line(suggestion: &Option<Suggestion>) -> String {
+  suggestion.as_ref().map(|s| format!("\n{s}")).unwrap_or_default()
+}
+
+fn plural(count: usize, singular: &str, plural: &str) -> String {
+  format!("{count} {}", if count == 1 { singular } else { plural })
+}
+
+/// `` `a` ``, `` `a` and `b` ``, `` `a`, `b`, and `c` ``.
+pub fn ticked_list(items: &[String], conjunction: &str) -> String {
+  let ticked: Vec<String> = items.iter().map(|item| format!("`{item}`")).collect();
+  match ticked.as_slice() {
+    [] => String::new(),
+    [one] => one.clone(),
+    [a, b] => format!("{a} {conjunction} {b}"),
+    [init @ .., last] => format!("{}, {conjunction} {last}", init.join(", ")),
+  }
+}
+
+fn absent_modules_phrase(modules: &[String]) -> String {
+  let noun = if modules.len() == 1 { "module" } else { "modules" };
+  format!("{noun} {}", ticked_list(modules, "and"))
+}
+
+fn count_phrase(found: usize, min: usize, max: Option<usize>) -> String {
+  let got = plural(found, "positional argument", "positional arguments");
+  match max {
+    Some(max) if max == min && found > max => format!("got {got} but only takes {max}"),
+    Some(max) if max == min => format!("got {got} but takes {max}"),
+    _ if found < min => format!("got {got} but takes at least {min}"),
+    Some(max) => format!("got {got} but takes at most {max}"),
+    None => format!("got {got} but takes at least {min}"),
+  }
+}
+
+#[derive(Debug, Snafu)]
+pub enum InvocationError {
+  #[snafu(display("justfile does not contain recipe `{path}`{}", suggestion_line(suggestion)))]
+  UnknownRecipe { path: String, suggestion: Option<Suggestion> },
+  #[snafu(display("justfile does not contain submodule `{path}`{}", suggestion_line(suggestion)))]
+  UnknownSubmodule { path: String, suggestion: Option<Suggestion> },
+  #[snafu(display("expected submodule at `{path}` but found recipe"))]
+  ExpectedSubmodule { path: String },
+  #[snafu(display("recipe `{name}` depends on absent {}", absent_modules_phrase(modules)))]
+  RecipeDependsOnAbsentModule { name: String, modules: Vec<String> },
+  #[snafu(display("alias `{name}` depends on absent {}", absent_modules_phrase(modules)))]
+  AliasDependsOnAbsentModule { name: String, modules: Vec<String> },
+  #[snafu(display("optional module `{path}` is absent"))]
+  AbsentModule { path: String },
+  #[snafu(display(
+    "recipe `{recipe}` cannot be used as default recipe since it requires at least {}",
+    plural(*min, "argument", "arguments")
+  ))]
+  DefaultRecipeRequiresArguments { recipe: String, min: usize },
+  #[snafu(display("justfile contains no recipes"))]
+  NoRecipes,
+  #[snafu(display("justfile contains no default recipe"))]
+  NoDefaultRecipe,
+  /// The only error followed by a `usage:` block (`usage`, the line
+  /// without its indentation, see `crate::output::usage::usage_line`).
+  #[snafu(display("recipe `{recipe}` {}", count_phrase(*found, *min, *max)))]
+  ArgumentCount {
+    recipe: String,
+    found: usize,
+    min: usize,
+    max: Option<usize>,
+    path: String,
+    usage: String,
+    usage_colored: String,
+  },
+  #[snafu(display("argument `{argument}` is not a valid option"))]
+  InvalidOption { argument: String },
+  #[snafu(display("recipe `{recipe}` does not have option `{option}`"))]
+  UnknownOption { recipe: String, option: String },
+  #[snafu(display("recipe `{recipe}` flag `{option}` does not take value"))]
+  FlagTakesNoValue { recipe: String, option: String },
+  #[snafu(display(
+    "recipe `{recipe}` option `{option}` takes a value and so must be last when combined with other options"
+  ))]
+  ValueOptionNotLast { recipe: String, option: String },
+  #[snafu(display("recipe `{recipe}` option `{option}` missing value"))]
+  MissingOptionValue { recipe: String, option: String },
+  #[snafu(display("recipe `{recipe}` option `{option}` cannot be passed more than once"))]
+  OptionRepeated { recipe: String, option: String },
+  #[snafu(display("recipe `{recipe}` requires option `{option}`"))]
+  MissingOption { recipe: String, option: String },
+  #[snafu(display(
+    "argument `{argument}` passed to recipe `{recipe}` parameter `{parameter}` does not match pattern {}",
+    ticked_list(patterns, "or")
+  ))]
+  PatternMismatch { argument: String, recipe: String, parameter: String, patterns: Vec<String> },
+  #[snafu(display(
+    "recipe `{recipe}` parameter `{parameter}` got {} but takes {bound}",
+    plural(*found, "value", "values")
+  ))]
+  ValueCount { recipe: String, parameter: String, found: usize, bound: String },
+  #[snafu(display("expected 1 command-line recipe invocation but found {found}"))]
+  TooManyInvocations { found: usize },
+}
+
+impl InvocationError {
+  /// The `usage:` block printed after a count error, if any.
+  pub fn usage_block(&self, color: bool) -> Option<String> {
+    match self {
+      InvocationError::ArgumentCount { usage, usage_colored, .. } => Some(if color {
+        format!("\x1b[1;33musage:\x1b[0m\n    {usage_colored}\n")
+      } else {
+        format!("usage:\n    {usage}\n")
+      }),
+      _ => None,
+    }
+  }
+
+  /// Unknown recipe / submodule / absent module: what `--allow-missing` and
+  /// `set fallback` react to.
+  pub fn is_missing(&self) -> bool {
+    matches!(
+      self,
+      InvocationError::UnknownRecipe { .. }
+        | InvocationError::UnknownSubmodule { .. }
+        | InvocationError::AbsentModule { .. }
+    )
+  }
+
+  pub fn is_unknown(&self) -> bool {
+    matches!(self, InvocationError::UnknownRecipe { .. } | InvocationError::UnknownSubmodule { .. })
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Name lookup
+
+/// What an alias points at.
+pub enum AliasTarget<'a, 'src> {
+  Module(&'a Module<'src>),
+  Recipe { module: &'a Module<'src>, recipe: &'a Recipe<'src> },
+}
+
+/// Follows an alias declared in `module` to its target.
+pub fn resolve_alias<'a, 'src>(
+  module: &'a Module<'src>,
+  alias: &Alias<'src>,
+) -> Option<AliasTarget<'a, 'src>> {
+  let (last, init) = alias.target.split_last()?;
+  let mut current = module;
+  for name in init {
+    current = current.modules.get(name.lexeme())?;
+  }
+  if let Some(recipe) = current.recipes.get(last.lexeme()) {
+    Some(AliasTarget::Recipe { module: current, recipe })
+  } else {
+    current.modules.get(last.lexeme()).map(AliasTarget::Module)
+  }
+}
+
+/// Result of looking a name up in a module, in the order of §3.2.
+pub enum Lookup<'a, 'src> {
+  Module(&'a Module<'src>),
+  Recipe { module: &'a Module<'src>, recipe: &'a Recipe<'src> },
+  DisabledRecipe(Vec<String>),
+  DisabledAlias(Vec<String>),
+  AbsentModule,
+  Unknown,
+}
+
+pub fn lookup<'a, 'src>(module: &'a Module<'src>, name: &str) -> Lookup<'a, 'src> {
+  if let Some(submodule) = module.modules.get(name) {
+    return Lookup::Module(submodule);
+  }
+  let disabled = module.disabled.get(name);
+  let alias_target = module.aliases.get(name).and_then(|alias| resolve_alias(module, alias));
+  if let Some(AliasTarget::Module(target)) = alias_target {
+    return Lookup::Module(target);
+  }
+  if disabled.is_none() {
+    if let Some(recipe) = module.recipes.get(name) {
+      return Lookup::Recipe { module, recipe };
+    }
+    if let Some(AliasTarget::Recipe { module, recipe }) = alias_target {
+      return Lookup::Recipe { module, recipe };
+    }
+  }
+  if let Some(modules) = disabled {
+    if module.aliases.contains_key(name) && !module.recipes.contains_key(name) {
+      return Lookup::DisabledAlias(modules.clone());
+    }
+    return Lookup::DisabledRecipe(modules.clone());
+  }
+  if module.absent_modules.contains(name) {
+    return Lookup::AbsentModule;
+  }
+  Lookup::Unknown
+}
+
+pub fn is_public_recipe(module: &Module, recipe: &Recipe) -> bool {
+  let name = recipe.name.lexeme();
+  !recipe.private && !name.starts_with('_') && !module.disabled.contains_key(name)
+}
+
+pub fn is_public_alias(module: &Module, alias: &Alias) -> bool {
+  let name = alias.name.lexeme();
+  !alias.private && !name.starts_with('_') && !module.disabled.contains_key(name)
+}
+
+/// The closest public recipe, then recipe alias, within distance 2.
+pub fn suggest_recipe(module: &Module, name: &str) -> Option<Suggestion> {
+  let recipes = module
+    .recipes
+    .values()
+    .filter(|recipe| is_public_recipe(module, recipe))
+    .map(|recipe| (recipe.name.lexeme().to_string(), None));
+  let aliases = module
+    .aliases
+    .values()
+    .filter(|alias| is_public_alias(module, alias))
+    .filter(|alias| matches!(resolve_alias(module, alias), Some(AliasTarget::Recipe { .. })))
+    .map(|alias| (alias.name.lexeme().to_string(), alias_target_name(alias)));
+  closest(recipes.chain(aliases), name)
+}
+
+fn alias_target_name(alias: &Alias) -> Option<String> {
+  alias.target.last().map(|name| name.lexeme().to_string())
+}
+
+pub fn suggest_submodule(module: &Module, name: &str) -> Option<Suggestion> {
+  closest(module.modules.keys().map(|key| (key.to_string(), None)), name)
+}
+
+/// The first candidate with the smallest Levenshtein distance, if < 3.
+pub fn closest(
+  candidates: impl Iterator<Item = (String, Option<String>)>,
+  name: &str,
+) -> Option<Suggestion> {
+  let mut best: Option<(usize, Suggestion)> = None;
+  for (candidate, target) in candidates {
+    let distance = strsim::levenshtein(&candidate, name);
+    if distance < 3 && best.as_ref().map_or(true, |(d, _)| distance < *d) {
+      best = Some((distance, Suggestion { name: candidate, target }));
+    }
+  }
+  best.map(|(_, suggestion)| suggestion)
+}
+
+pub fn is_identifier(text: &str) -> bool {
+  let mut chars = text.chars();
+  matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+    && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// Splits `a::b::c` into identifiers; None if any component is not one.
+pub fn split_colon_path(word: &str) -> Option<Vec<&str>> {
+  let components: Vec<&str> = word.split("::").collect();
+  components.iter().all(|c| is_identifier(c)).then_some(components)
+}
+
+// ---------------------------------------------------------------------------
+// Recipe resolution
+
+/// A resolved recipe path: the recipe and its module, plus the module path.
+struct Resolved<'a, 'src> {
+  module_path: Vec<String>,
+  module: &'a Module<'src>,
+  recipe: &'a Recipe<'src>,
+  /// The recipe is a module's default (no explicit recipe named).
+  default: bool,
+}
+
+fn lookup_failure(lookup: Lookup, name: &str, path: &str) -> InvocationError {
+  match lookup {
+    Lookup::DisabledRecipe(modules) => {
+      InvocationError::RecipeDependsOnAbsentModule { name: name.into(), modules }
+    }
+    Lookup::DisabledAlias(modules) => {
+      InvocationError::AliasDependsOnAbsentModule { name: name.into(), modules }
+    }
+    Lookup::AbsentModule => InvocationError::AbsentModule { path: path.into() },
+    _ => InvocationError::UnknownRecipe { path: path.into(), suggestion: None },
+  }
+}
+
+fn default_recipe<'a, 'src>(
+  module: &'a Module<'src>,
+  module_path: Vec<String>,
+) -> Result<Resolved<'a, 'src>, InvocationError> {
+  let recipe = match module.default.and_then(|name| module.recipes.get(name)) {
+    Some(recipe) => recipe,
+    None if module.recipes.is_empty() => return Err(InvocationError::NoRecipes),
+    None => return Err(InvocationError::NoDefaultRecipe),
+  };
+  Ok(Resolved { module_path, module, recipe, default: true })
+}
+
+fn recipe_module_path(recipe: &Recipe) -> Vec<String> {
+  let mut path: Vec<String> = recipe.namepath.split("::").map(str::to_string).collect();
+  path.pop();
+  path
+}
+
+/// Resolves one colon-form word (`a::b::c`).
+fn resolve_colon_word<'a, 'src>(
+  root: &'a Module<'src>,
+  word: &str,
+  is_last: bool,
+) -> Result<Resolved<'a, 'src>, InvocationError> {
+  let trimmed = if is_last { word.strip_suffix("::").unwrap_or(word) } else { word };
+  let unknown = || InvocationError::UnknownRecipe { path: word.to_string(), suggestion: None };
+  let components = split_colon_path(trimmed).ok_or_else(unknown)?;
+  let mut module = root;
+  let mut module_path = Vec::new();
+  for (index, component) in components.iter().enumerate() {
+    let so_far = components[..=index].join("::");
+    let last = index + 1 == components.len();
+    match lookup(module, component) {
+      Lookup::Module(submodule) => {
+        module = submodule;
+        module_path.push(component.to_string());
+      }
+      Lookup::Recipe { module, recipe } if last => {
+        let module_path = recipe_module_path(recipe);
+        return Ok(Resolved { module_path, module, recipe, default: false });
+      }
+      Lookup::Recipe { .. } => return Err(InvocationError::ExpectedSubmodule { path: so_far }),
+      Lookup::Unknown if !last => {
+        let suggestion = suggest_submodule(module, component);
+        return Err(InvocationError::UnknownSubmodule { path: so_far, suggestion });
+      }
+      Lookup::Unknown => {
+        let suggestion = suggest_recipe(module, component);
+        return Err(InvocationError::UnknownRecipe { path: so_far, suggestion });
+      }
+      other => return Err(lookup_failure(other, component, &so_far)),
+    }
+  }
+  default_recipe(module, module_path)
+}
+
+/// Resolves word-form paths (`foo bar`); returns the number of words used.
+fn resolve_words<'a, 'src>(
+  root: &'a Module<'src>,
+  words: &[String],
+) -> Result<(Resolved<'a, 'src>, usize), InvocationError> {
+  let mut module = root;
+  let mut module_path = Vec::new();
+  for (index, word) in words.iter().enumerate() {
+    let so_far = words[..=index].join(" ");
+    match lookup(module, word) {
+      Lookup::Module(submodule) => {
+        module = submodule;
+        module_path.push(word.clone());
+      }
+      Lookup::Recipe { module, recipe } => {
+        let module_path = recipe_module_path(recipe);
+        return Ok((Resolved { module_path, module, recipe, default: false }, index + 1));
+      }
+      Lookup::Unknown => {
+        let suggestion = suggest_recipe(module, word);
+        return Err(InvocationError::UnknownRecipe { path: so_far, suggestion });
+      }
+      Lookup::AbsentModule => {
+        let mut path = module_path.clone();
+        path.push(word.clone());
+        return Err(InvocationError::AbsentModule { path: path.join("::") });
+      }
+      other => return Err(lookup_failure(other, word, &so_far)),
+    }
+  }
+  Ok((default_recipe(module, module_path)?, words.len()))
+}
+
+fn resolve_next<'a, 'src>(
+  root: &'a Module<'src>,
+  words: &[String],
+) -> Result<(Resolved<'a, 'src>, usize), InvocationError> {
+  match words.first() {
+    Some(word) if word.contains(':') => Ok((resolve_colon_word(root, word, words.len() == 1)?, 1)),
+    _ => resolve_words(root, words),
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Invocations
+
+/// Turns the ordinary arguments into invocations (§3.2–§3.4).
+pub fn parse_invocations<'a, 'src>(
+  justfile: &'a Justfile<'src>,
+  arguments: &[String],
+  config: &Config,
+) -> Result<Vec<Invocation<'a, 'src>>, InvocationError> {
+  let root = &justfile.root;
+  let mut invocations = Vec::new();
+  if arguments.is_empty() {
+    let resolved = default_recipe(root, Vec::new())?;
+    invocations.push(bind_default(resolved)?);
+  }
+  let mut rest = arguments;
+  while !rest.is_empty() {
+    let (resolved, used) = resolve_next(root, rest)?;
+    rest = &rest[used..];
+    if resolved.default && rest.is_empty() {
+      invocations.push(bind_default(resolved)?);
+      continue;
+    }
+    let (arguments, used) = bind_arguments(resolved.recipe, rest)?;
+    rest = &rest[used..];
+    invocations.push(Invocation {
+      module_path: resolved.module_path,
+      module: resolved.module,
+      recipe: resolved.recipe,
+      arguments,
+    });
+  }
+  if config.one && invocations.len() > 1 {
+    return Err(InvocationError::TooManyInvocations { found: invocations.len() });
+  }
+  Ok(invocations)
+}
+
+fn bind_default<'a, 'src>(
+  resolved: Resolved<'a, 'src>,
+) -> Result<Invocation<'a, 'src>, InvocationError> {
+  let min = resolved.recipe.min_arguments();
+  if min > 0 {
+    return Err(InvocationError::DefaultRecipeRequiresArguments {
+      recipe: resolved.recipe.name.lexeme().to_string(),
+      min,
+    });
+  }
+  let (arguments, _) = bind_arguments(resolved.recipe, &[])?;
+  Ok(Invocation {
+    module_path: resolved.module_path,
+    module: resolved.module,
+    recipe: resolved.recipe,
+    arguments,
+  })
+}
+
+/// When the run should list a module instead (§3.5): the module path to list.
+pub fn default_listing(
+  justfile: &Justfile,
+  arguments: &[String],
+  config: &Config,
+) -> Option<Vec<String>> {
+  let root = &justfile.root;
+  if arguments.is_empty() {
+    return (config.default_list || root.settings.default_list).then(Vec::new);
+  }
+  let components: Vec<String> = match arguments {
+    [word] if word.contains(':') => split_colon_path(word.strip_suffix("::").unwrap_or(word))?
+      .into_iter()
+      .map(String::from)
+      .collect(),
+    words => words.to_vec(),
+  };
+  let mut module = root;
+  for component in &components {
+    match lookup(module, component) {
+      Lookup::Module(submodule) => module = submodule,
+      _ => return None,
+    }
+  }
+  (config.default_list || module.settings.default_list).then_some(components)
+}
+
+// ---------------------------------------------------------------------------
+// Binding
+
+type Bound = Vec<Option<Vec<ArgumentValue>>>;
+
+fn takes_value(parameter: &Parameter) -> bool {
+  !parameter.flag && parameter.value.is_none()
+}
+
+fn accepts_many(parameter: &Parameter) -> bool {
+  parameter.multiple || parameter.kind.is_variadic()
+}
+
+struct Binder<'r, 'src, 'w> {
+  recipe: &'r Recipe<'src>,
+  words: &'w [String],
+  bound: Bound,
+  index: usize,
+  positional: Vec<usize>,
+  next_positional: usize,
+  positional_count: usize,
+}
+
+impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
+  fn new(recipe: &'r Recipe<'src>, words: &'w [String]) -> Self {
+    let positional = recipe
+      .parameters
+      .iter()
+      .enumerate()
+      .filter(|(_, p)| !p.is_option())
+      .map(|(i, _)| i)
+      .collect();
+    Binder {
+      recipe,
+      words,
+      bound: vec![None; recipe.parameters.len()],
+      index: 0,
+      positional,
+      next_positional: 0,
+      positional_count: 0,
+    }
+  }
+
+  fn recipe_name(&self) -> String {
+    self.recipe.name.lexeme().to_string()
+  }
+
+  /// Puts `word` in the next positional slot; false if all are full.
+  fn take_positional(&mut self, word: &str) -> bool {
+    let Some(&slot) = self.positional.get(self.next_positional) else {
+      return false;
+    };
+    let values = self.bound[slot].get_or_insert_with(Vec::new);
+    values.push(ArgumentValue::Text(word.to_string()));
+    if !self.recipe.parameters[slot].kind.is_variadic() {
+      self.next_positional += 1;
+    }
+    self.positional_count += 1;
+    true
+  }
+
+  fn run(mut self) -> Result<(Bound, usize), InvocationError> {
+    let has_options = self.recipe.parameters.iter().any(Parameter::is_option);
+    let mut options_ended = !has_options;
+    while let Some(word) = self.words.get(self.index) {
+      if !options_ended && word == "--" {
+        options_ended = true;
+        self.index += 1;
+      } else if !options_ended && word.starts_with("--") {
+        self.index += 1;
+        self.long_option(word)?;
+      } else if !options_ended && word.starts_with('-') && word != "-" {
+        self.index += 1;
+        self.short_options(word)?;
+      } else if self.take_positional(word) {
+        self.index += 1;
+      } else {
+        break;
+      }
+    }
+    self.check_missing()?;
+    self.check_values()?;
+    Ok((self.bound, self.index))
+  }
+
+  fn long_option(&mut self, word: &str) -> Result<(), InvocationError> {
+    let body = &word[2..];
+    let (name, inline) = match body.split_once('=') {
+      Some((name, value)) => (name, Some(value)),
+      None => (body, None),
+    };
+    if name.is_empty() {
+      return Err(InvocationError::InvalidOption { argument: word.to_string() });
+    }
+    let written = format!("--{name}");
+    let slot = self.recipe.parameters.iter().position(|p| p.long.as_deref() == Some(name));
+    let Some(slot) = slot else {
+      return Err(InvocationError::UnknownOption { recipe: self.recipe_name(), option: written });
+    };
+    self.apply_option(slot, &written, inline)
+  }
+
+  fn short_options(&mut self, word: &str) -> Result<(), InvocationError> {
+    let body = &word[1..];
+    let (switches, inline) = match body.split_once('=') {
+      Some((switches, value)) => (switches, Some(value)),
+      None => (body, None),
+    };
+    if switches.is_empty() {
+      return Err(InvocationError::InvalidOption { argument: word.to_string() });
+    }
+    let count = switches.chars().count();
+    for (position, c) in switches.chars().enumerate() {
+      let written = format!("-{c}");
+      let slot = self.recipe.parameters.iter().position(|p| p.short == Some(c));
+      let Some(slot) = slot else {
+        return Err(InvocationError::UnknownOption { recipe: self.recipe_name(), option: written });
+      };
+      let last = position + 1 == count;
+      if !last && takes_value(&self.recipe.parameters[slot]) {
+        return Err(InvocationError::ValueOptionNotLast {
+          recipe: self.recipe_name(),
+          option: written,
+        });
+      }
+      self.apply_option(slot, &written, if last { inline } else { None })?;
+    }
+    Ok(())
+  }
+
+  fn apply_option(
+    &mut self,
+    slot: usize,
+    written: &str,
+    inline: Option<&str>,
+  ) -> Result<(), InvocationError> {
+    let parameter = &self.recipe.parameters[slot];
+    let value = if takes_value(parameter) {
+      match inline {
+        Some(value) => ArgumentValue::Text(value.to_string()),
+        None => {
+          let Some(next) = self.words.get(self.index) else {
+            return Err(InvocationError::MissingOptionValue {
+              recipe: self.recipe_name(),
+              option: written.to_string(),
+            });
+          };
+          self.index += 1;
+          ArgumentValue::Text(next.clone())
+        }
+      }
+    } else if inline.is_some() {
+      return Err(InvocationError::FlagTakesNoValue {
+        recipe: self.recipe_name(),
+        option: written.to_string(),
+      });
+    } else if parameter.flag {
+      ArgumentValue::Flag
+    } else {
+      ArgumentValue::Fixed
+    };
+    if self.bound[slot].is_some() && !accepts_many(parameter) {
+      return Err(InvocationError::OptionRepeated {
+        recipe: self.recipe_name(),
+        option: written.to_string(),
+      });
+    }
+    self.bound[slot].get_or_insert_with(Vec::new).push(value);
+    Ok(())
+  }
+
+  fn check_missing(&self) -> Result<(), InvocationError> {
+    for (parameter, bound) in self.recipe.parameters.iter().zip(&self.bound) {
+      let optional = bound.is_some()
+        || parameter.default.is_some()
+        || parameter.flag
+        || (parameter.kind == ParameterKind::Star && parameter.min.unwrap_or(0) == 0);
+      if optional {
+        continue;
+      }
+      if parameter.is_option() {
+        let option = match (&parameter.long, parameter.short) {
+          (Some(long), _) => format!("--{long}"),
+          (None, Some(short)) => format!("-{short}"),
+          (None, None) => String::new(),
+        };
+        return Err(InvocationError::MissingOption { recipe: self.recipe_name(), option });
+      }
+      return Err(self.count_error());
+    }
+    Ok(())
+  }
+
+  fn count_error(&self) -> InvocationError {
+    let path = self.recipe.namepath.clone();
+    InvocationError::ArgumentCount {
+      recipe: self.recipe_name(),
+      found: self.positional_count,
+      min: self.recipe.min_arguments(),
+      max: self.recipe.max_arguments(),
+      usage: crate::output::usage::usage_line(self.recipe, &path, false),
+      usage_colored: crate::output::usage::usage_line(self.recipe, &path, true),
+      path,
+    }
+  }
+
+  fn check_values(&self) -> Result<(), InvocationError> {
+    for (parameter, bound) in self.recipe.parameters.iter().zip(&self.bound) {
+      let Some(values) = bound else { continue };
+      self.check_patterns(parameter, values)?;
+      self.check_value_count(parameter, values.len())?;
+    }
+    Ok(())
+  }
+
+  fn check_patterns(
+    &self,
+    parameter: &Parameter,
+    values: &[ArgumentValue],
+  ) -> Result<(), InvocationError> {
+    if parameter.patterns.is_empty() {
+      return Ok(());
+    }
+    let regexes: Vec<regex::Regex> = parameter
+      .patterns
+      .iter()
+      .filter_map(|pattern| regex::Regex::new(&format!("^(?:{pattern})$")).ok())
+      .collect();
+    for value in values {
+      let ArgumentValue::Text(text) = value else { continue };
+      if !regexes.iter().any(|regex| regex.is_match(text)) {
+        return Err(InvocationError::PatternMismatch {
+          argument: text.clone(),
+          recipe: self.recipe_name(),
+          parameter: parameter.name.lexeme().to_string(),
+          patterns: parameter.patterns.clone(),
+        });
+      }
+    }
+    Ok(())
+  }
+
+  fn check_value_count(&self, parameter: &Parameter, found: usize) -> Result<(), InvocationError> {
+    let bound = match (parameter.min, parameter.max) {
+      (Some(min), _) if found < min => format!("at least {min}"),
+      (_, Some(max)) if found > max => format!("at most {max}"),
+      _ => return Ok(()),
+    };
+    Err(InvocationError::ValueCount {
+      recipe: self.recipe_name(),
+      parameter: parameter.name.lexeme().to_string(),
+      found,
+      bound,
+    })
+  }
+}
+
+/// Binds as many of `words` as the recipe takes; returns the bound values
+/// and the number of words consumed.
+pub fn bind_arguments(
+  recipe: &Recipe,
+  words: &[String],
+) -> Result<(Vec<Option<Vec<ArgumentValue>>>, usize), InvocationError> {
+  Binder::new(recipe, words).run()
+}

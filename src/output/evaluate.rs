@@ -1,0 +1,1 @@
+//! `--evaluate` (cli-and-execution.md §5.7).
