@@ -777,3 +777,357 @@ pub fn bind_arguments(
 ) -> Result<(Vec<Option<Vec<ArgumentValue>>>, usize), InvocationError> {
   Binder::new(recipe, words).run()
 }
+
+/// Hand-built models for unit tests of the listing and invocation code.
+#[cfg(test)]
+pub(crate) mod fixtures {
+  use std::collections::{BTreeMap, BTreeSet};
+  use std::path::{Path, PathBuf};
+
+  use crate::analysis::model::{Alias, Justfile, Module, Parameter, Recipe, Settings};
+  use crate::syntax::ast::{self, Expression, ParameterKind, StringKind, StringLiteral};
+  use crate::syntax::token::{Token, TokenKind};
+
+  pub fn token(text: &str, kind: TokenKind) -> Token<'static> {
+    let src: &'static str = Box::leak(text.to_string().into_boxed_str());
+    Token {
+      kind,
+      src,
+      offset: 0,
+      length: src.len(),
+      line: 0,
+      column: 0,
+      path: Path::new("justfile"),
+    }
+  }
+
+  pub fn name(text: &str) -> Token<'static> {
+    token(text, TokenKind::Identifier)
+  }
+
+  /// A string literal expression written as `source` (quotes included).
+  pub fn string(source: &str) -> Expression<'static> {
+    let cooked = source[1..source.len() - 1].to_string();
+    let kind =
+      if source.starts_with('"') { StringKind::CookedDouble } else { StringKind::RawSingle };
+    Expression::StringLiteral(StringLiteral {
+      token: token(source, TokenKind::StringToken),
+      kind,
+      expand: false,
+      cooked,
+    })
+  }
+
+  pub fn param(text: &str) -> Parameter<'static> {
+    Parameter {
+      name: name(text),
+      default: None,
+      export: false,
+      kind: ParameterKind::Singular,
+      long: None,
+      short: None,
+      patterns: Vec::new(),
+      value: None,
+      flag: false,
+      multiple: false,
+      min: None,
+      max: None,
+      help: None,
+    }
+  }
+
+  pub fn recipe(
+    module_path: &[&str],
+    text: &str,
+    parameters: Vec<Parameter<'static>>,
+  ) -> Recipe<'static> {
+    let mut namepath: Vec<&str> = module_path.to_vec();
+    namepath.push(text);
+    Recipe {
+      name: name(text),
+      namepath: namepath.join("::"),
+      attributes: Vec::new(),
+      doc: None,
+      doc_comment: None,
+      quiet: false,
+      private: text.starts_with('_'),
+      parameters,
+      priors: Vec::new(),
+      subsequents: Vec::new(),
+      body: Vec::new(),
+      indentation: "",
+      shebang: false,
+      script: false,
+      file: PathBuf::from("justfile"),
+      order: 0,
+      ast: ast::Recipe {
+        attributes: ast::Attributes::default(),
+        doc: None,
+        quiet: false,
+        name: name(text),
+        parameters: Vec::new(),
+        priors: Vec::new(),
+        subsequents: Vec::new(),
+        body: Vec::new(),
+        shebang: false,
+        indentation: "",
+      },
+    }
+  }
+
+  pub fn group(recipe: &mut Recipe<'static>, group: &str) {
+    let source = format!("'{group}'");
+    let literal = StringLiteral {
+      token: token(&source, TokenKind::StringToken),
+      kind: StringKind::RawSingle,
+      expand: false,
+      cooked: group.to_string(),
+    };
+    recipe
+      .attributes
+      .push(ast::AttributeEntry { name: name("group"), attribute: ast::Attribute::Group(literal) });
+  }
+
+  pub fn alias(text: &str, target: &[&str]) -> Alias<'static> {
+    Alias {
+      name: name(text),
+      attributes: Vec::new(),
+      target: target.iter().map(|t| name(t)).collect(),
+      private: false,
+    }
+  }
+
+  pub fn module(path: &[&str]) -> Module<'static> {
+    Module {
+      path: path.iter().map(|p| p.to_string()).collect(),
+      source: PathBuf::from("/tmp/justfile"),
+      base_directory: PathBuf::from("/tmp"),
+      ast: ast::Ast::default(),
+      doc: None,
+      groups: Vec::new(),
+      private: false,
+      assignments: BTreeMap::new(),
+      functions: BTreeMap::new(),
+      recipes: BTreeMap::new(),
+      aliases: BTreeMap::new(),
+      modules: BTreeMap::new(),
+      absent_modules: BTreeSet::new(),
+      disabled: BTreeMap::new(),
+      settings: Settings::default(),
+      unexports: BTreeSet::new(),
+      default: None,
+      unstable_features: BTreeSet::new(),
+      module_order: Vec::new(),
+    }
+  }
+
+  fn leak(text: &str) -> &'static str {
+    Box::leak(text.to_string().into_boxed_str())
+  }
+
+  /// Adds recipes in source order; the first becomes the default.
+  pub fn add_recipes(module: &mut Module<'static>, recipes: Vec<Recipe<'static>>) {
+    for mut recipe in recipes {
+      recipe.order = module.recipes.len();
+      let key = leak(recipe.name.lexeme());
+      if module.default.is_none() {
+        module.default = Some(key);
+      }
+      module.recipes.insert(key, recipe);
+    }
+  }
+
+  pub fn add_alias(module: &mut Module<'static>, alias: Alias<'static>) {
+    module.aliases.insert(leak(alias.name.lexeme()), alias);
+  }
+
+  pub fn add_module(parent: &mut Module<'static>, text: &str, child: Module<'static>) {
+    let key = leak(text);
+    parent.module_order.push(key);
+    parent.modules.insert(key, child);
+  }
+
+  pub fn justfile(root: Module<'static>) -> Justfile<'static> {
+    Justfile { root }
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::fixtures::*;
+  use super::*;
+
+  fn words(text: &str) -> Vec<String> {
+    text.split_whitespace().map(String::from).collect()
+  }
+
+  /// `r a v n="d" m=""` with `-v/--verbose` flag, `-n/--n` and multiple `-m`;
+  /// `s x`; `hello`; module `sub` with `bar` and `baz x`; `alias b := sub::bar`.
+  fn options_justfile() -> Justfile<'static> {
+    let mut root = module(&[]);
+    let mut v = param("v");
+    v.long = Some("verbose".into());
+    v.short = Some('v');
+    v.flag = true;
+    let mut n = param("n");
+    n.short = Some('n');
+    n.long = Some("n".into());
+    n.default = Some(string("\"d\""));
+    let mut m = param("m");
+    m.short = Some('m');
+    m.multiple = true;
+    m.default = Some(string("\"\""));
+    let mut level = param("level");
+    level.long = Some("lvl".into());
+    level.patterns = vec!["[0-9]+".into()];
+    level.default = Some(string("'1'"));
+    add_recipes(
+      &mut root,
+      vec![
+        recipe(&[], "r", vec![param("a"), v, n, m]),
+        recipe(&[], "s", vec![param("x")]),
+        recipe(&[], "hello", vec![]),
+        recipe(&[], "p", vec![level]),
+      ],
+    );
+    let mut sub = module(&["sub"]);
+    add_recipes(
+      &mut sub,
+      vec![recipe(&["sub"], "bar", vec![]), recipe(&["sub"], "baz", vec![param("x")])],
+    );
+    add_module(&mut root, "sub", sub);
+    add_alias(&mut root, alias("b", &["sub", "bar"]));
+    root.absent_modules.insert("opt");
+    justfile(root)
+  }
+
+  fn render(result: Result<Vec<Invocation>, InvocationError>) -> String {
+    match result {
+      Ok(invocations) => invocations
+        .iter()
+        .map(|invocation| {
+          let arguments: Vec<String> = invocation
+            .arguments
+            .iter()
+            .map(|argument| match argument {
+              None => "-".to_string(),
+              Some(values) => values
+                .iter()
+                .map(|value| match value {
+                  ArgumentValue::Text(text) => text.clone(),
+                  ArgumentValue::Flag => "true".into(),
+                  ArgumentValue::Fixed => "fixed".into(),
+                })
+                .collect::<Vec<_>>()
+                .join(","),
+            })
+            .collect();
+          format!("{}({})", invocation.recipe.namepath, arguments.join(" "))
+        })
+        .collect::<Vec<_>>()
+        .join(" "),
+      Err(error) => format!("error: {error}{}", error.usage_block(false).unwrap_or_default()),
+    }
+  }
+
+  #[test]
+  fn invocations_match_reference() {
+    let justfile = options_justfile();
+    let config = Config::default_for("/tmp".into());
+    let cases = [
+      ("", "r got 0 default"),
+      ("r 1", "r(1 - - -)"),
+      ("r -v 1", "r(1 true - -)"),
+      ("r 1 -v", "r(1 true - -)"),
+      ("r -vn 3 1", "r(1 true 3 -)"),
+      ("r -nv 3 1", "error: recipe `r` option `-n` takes a value and so must be last when combined with other options"),
+      ("r -n=3 1", "r(1 - 3 -)"),
+      ("r --n 5 1", "r(1 - 5 -)"),
+      ("r --verbose=1 1", "error: recipe `r` flag `--verbose` does not take value"),
+      ("r -v=1 x", "error: recipe `r` flag `-v` does not take value"),
+      ("r -- -v", "r(-v - - -)"),
+      ("r 1 -- s 2", "r(1 - - -) s(2)"),
+      ("r 1 s 2", "r(1 - - -) s(2)"),
+      ("r 1 --nope", "error: recipe `r` does not have option `--nope`"),
+      ("r --=3", "error: argument `--=3` is not a valid option"),
+      ("r -n", "error: recipe `r` option `-n` missing value"),
+      ("r --n", "error: recipe `r` option `--n` missing value"),
+      ("r -n 1 --n 2 x", "error: recipe `r` option `--n` cannot be passed more than once"),
+      ("r -m 1 -m 2 x", "r(x - - 1,2)"),
+      ("r -", "r(- - - -)"),
+      ("r - -v", "r(- true - -)"),
+      ("r -vx", "error: recipe `r` does not have option `-x`"),
+      ("r 1 s", "error: recipe `s` got 0 positional arguments but takes 1usage:\n    just s x\n"),
+      ("r 1 2", "error: justfile does not contain recipe `2`\nDid you mean `p`?"),
+      ("hell", "error: justfile does not contain recipe `hell`\nDid you mean `hello`?"),
+      ("sub baz", "error: recipe `baz` got 0 positional arguments but takes 1usage:\n    just sub::baz x\n"),
+      ("sub", "sub::bar()"),
+      ("sub::", "sub::bar()"),
+      ("sub:: hello", "error: justfile does not contain recipe `sub::`"),
+      ("sub::bar", "sub::bar()"),
+      ("b", "sub::bar()"),
+      ("sub bxr", "error: justfile does not contain recipe `sub bxr`\nDid you mean `bar`?"),
+      ("sbu::bar", "error: justfile does not contain submodule `sbu`\nDid you mean `sub`?"),
+      ("hello::x", "error: expected submodule at `hello` but found recipe"),
+      ("opt", "error: optional module `opt` is absent"),
+      ("opt::x", "error: optional module `opt` is absent"),
+      ("p --lvl x", "error: argument `x` passed to recipe `p` parameter `level` does not match pattern `[0-9]+`"),
+      ("p --lvl 12", "p(12)"),
+    ];
+    for (arguments, expected) in cases {
+      if arguments.is_empty() {
+        continue;
+      }
+      let result = parse_invocations(&justfile, &words(arguments), &config);
+      assert_eq!(render(result), expected, "arguments: {arguments}");
+    }
+  }
+
+  #[test]
+  fn default_recipe_and_one() {
+    let justfile = options_justfile();
+    let mut config = Config::default_for("/tmp".into());
+    assert_eq!(
+      render(parse_invocations(&justfile, &[], &config)),
+      "error: recipe `r` cannot be used as default recipe since it requires at least 1 argument"
+    );
+    config.one = true;
+    assert_eq!(
+      render(parse_invocations(&justfile, &words("hello hello"), &config)),
+      "error: expected 1 command-line recipe invocation but found 2"
+    );
+    let empty = justfile_with_nothing();
+    assert_eq!(
+      render(parse_invocations(&empty, &[], &config)),
+      "error: justfile contains no recipes"
+    );
+  }
+
+  fn justfile_with_nothing() -> Justfile<'static> {
+    justfile(module(&[]))
+  }
+
+  #[test]
+  fn count_wording() {
+    let cases = [
+      (1, 2, Some(2), "got 1 positional argument but takes 2"),
+      (3, 2, Some(2), "got 3 positional arguments but only takes 2"),
+      (0, 1, None, "got 0 positional arguments but takes at least 1"),
+      (3, 1, Some(2), "got 3 positional arguments but takes at most 2"),
+    ];
+    for (found, min, max, expected) in cases {
+      assert_eq!(count_phrase(found, min, max), expected);
+    }
+  }
+
+  #[test]
+  fn default_listing_paths() {
+    let justfile = options_justfile();
+    let mut config = Config::default_for("/tmp".into());
+    assert_eq!(default_listing(&justfile, &[], &config), None);
+    config.default_list = true;
+    assert_eq!(default_listing(&justfile, &[], &config), Some(vec![]));
+    assert_eq!(default_listing(&justfile, &words("sub::"), &config), Some(vec!["sub".to_string()]));
+    assert_eq!(default_listing(&justfile, &words("sub bar"), &config), None);
+  }
+}

@@ -462,6 +462,136 @@ pub fn doc_segments(text: &str) -> Vec<(bool, &str)> {
 #[cfg(test)]
 mod tests {
   use super::*;
+  use crate::execution::invocation::fixtures::*;
+
+  fn documented(mut recipe: Recipe<'static>, doc: &str) -> Recipe<'static> {
+    recipe.doc = Some(doc.to_string());
+    recipe
+  }
+
+  /// The first example of §5.1: `mod m`, `a`, grouped `b c d`, `alias dd := d`.
+  fn grouped_justfile() -> Justfile<'static> {
+    let mut root = module(&[]);
+    let mut b = recipe(&[], "b", vec![]);
+    group(&mut b, "zeta");
+    group(&mut b, "alpha");
+    let mut c = recipe(&[], "c", vec![]);
+    group(&mut c, "alpha");
+    let mut d = recipe(&[], "d", vec![]);
+    group(&mut d, "zeta");
+    add_recipes(&mut root, vec![documented(recipe(&[], "a", vec![]), "ungrouped one"), b, c, d]);
+    add_alias(&mut root, alias("dd", &["d"]));
+    let mut m = module(&["m"]);
+    add_recipes(&mut m, vec![recipe(&["m"], "y", vec![])]);
+    add_module(&mut root, "m", m);
+    justfile(root)
+  }
+
+  /// The second example of §5.1: widths, multi-line docs, aliases.
+  fn wide_justfile() -> Justfile<'static> {
+    let mut root = module(&[]);
+    let mut param1 = param("param1");
+    param1.default = Some(string("'aaaaaaaaaaaaaaaaaaaa'"));
+    let mut param2 = param("param2");
+    param2.default = Some(string("'bbbbbbbbbbbbbbbbbbbbbbbbbb'"));
+    let mut hidden = recipe(&[], "hidden", vec![]);
+    hidden.private = true;
+    add_recipes(
+      &mut root,
+      vec![
+        documented(recipe(&[], "a", vec![]), "short one"),
+        documented(recipe(&[], "wide", vec![param1, param2]), "wide one"),
+        documented(recipe(&[], "multi", vec![]), "line one\nline two"),
+        documented(recipe(&[], "both", vec![]), "attr doc"),
+        hidden,
+      ],
+    );
+    add_alias(&mut root, alias("w", &["wide"]));
+    add_alias(&mut root, alias("m", &["multi"]));
+    justfile(root)
+  }
+
+  fn listing(justfile: &Justfile, configure: impl Fn(&mut Config), path: &[&str]) -> String {
+    let mut config = Config::default_for("/tmp".into());
+    configure(&mut config);
+    let path: Vec<String> = path.iter().map(|p| p.to_string()).collect();
+    match list(justfile, &config, &path, false) {
+      Ok(text) => text,
+      Err(error) => format!("error: {error}"),
+    }
+  }
+
+  #[test]
+  fn grouped_listings() {
+    let justfile = grouped_justfile();
+    let cases: Vec<(fn(&mut Config), &[&str], &str)> = vec![
+      (
+        |_| {},
+        &[],
+        "Available recipes:\n    a     # ungrouped one\n    m ...\n\n    [alpha]\n    b\n    c\n\n    [zeta]\n    b\n    d     # [alias: dd]\n",
+      ),
+      (
+        |c| c.groups = vec!["zeta".into(), "alpha".into()],
+        &[],
+        "Available recipes:\n    [zeta]\n    b\n    d     # [alias: dd]\n\n    [alpha]\n    b\n    c\n",
+      ),
+      (|c| c.groups = vec!["nope".into()], &[], "error: justfile does not contain group `nope`"),
+      (|_| {}, &["m"], "Available recipes:\n    y\n"),
+      (|_| {}, &["n"], "error: justfile does not contain submodule `n`\nDid you mean `m`?"),
+      (|_| {}, &["$hello"], "error: invalid module path `$hello`"),
+      (|_| {}, &["m::"], "error: invalid module path `m::`"),
+      (|c| c.list_heading = String::new(), &["m"], "    y\n"),
+    ];
+    for (configure, path, expected) in cases {
+      assert_eq!(listing(&justfile, configure, path), expected, "{path:?}");
+    }
+  }
+
+  #[test]
+  fn wide_listings() {
+    let justfile = wide_justfile();
+    let wide = "wide param1='aaaaaaaaaaaaaaaaaaaa' param2='bbbbbbbbbbbbbbbbbbbbbbbbbb'";
+    let cases: Vec<(fn(&mut Config), String)> = vec![
+      (
+        |_| {},
+        format!(
+          "Available recipes:\n    a     # short one\n    both  # attr doc\n    # line one\n    # line two\n    multi # [alias: m]\n    # wide one\n    {wide} # [alias: w]\n"
+        ),
+      ),
+      (
+        |c| c.alias_style = AliasStyle::Separate,
+        format!(
+          "Available recipes:\n    a     # short one\n    both  # attr doc\n    # line one\n    # line two\n    multi\n    m     # alias for `multi`\n    # wide one\n    {wide}\n    # alias for `wide`\n    w param1='aaaaaaaaaaaaaaaaaaaa' param2='bbbbbbbbbbbbbbbbbbbbbbbbbb'\n"
+        ),
+      ),
+    ];
+    for (configure, expected) in cases {
+      assert_eq!(listing(&justfile, configure, &[]), expected);
+    }
+  }
+
+  #[test]
+  fn submodule_expansion() {
+    let mut root = module(&[]);
+    add_recipes(&mut root, vec![documented(recipe(&[], "top", vec![]), "top doc")]);
+    let mut a = module(&["a"]);
+    let mut x = recipe(&["a"], "x", vec![]);
+    group(&mut x, "g");
+    add_recipes(&mut a, vec![recipe(&["a"], "y", vec![]), x]);
+    let mut b = module(&["b"]);
+    add_recipes(&mut b, vec![recipe(&["b"], "z", vec![])]);
+    add_module(&mut root, "a", a);
+    add_module(&mut root, "b", b);
+    let justfile = justfile(root);
+    assert_eq!(
+      listing(&justfile, |c| c.list_submodules = true, &[]),
+      "Available recipes:\n    top # top doc\n    a:\n        y\n\n        [g]\n        x\n\n    b:\n        z\n"
+    );
+    assert_eq!(
+      listing(&justfile, |_| {}, &[]),
+      "Available recipes:\n    top   # top doc\n    a ...\n    b ...\n"
+    );
+  }
 
   #[test]
   fn doc_segmentation() {
