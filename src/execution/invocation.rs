@@ -29,7 +29,7 @@ pub struct Invocation<'a, 'src> {
   pub recipe: &'a Recipe<'src>,
   /// One entry per parameter, in declaration order; `None` = not supplied
   /// (the runner evaluates the default).
-  pub arguments: Vec<Option<Vec<ArgumentValue>>>,
+  pub arguments: Bound,
 }
 
 /// A "Did you mean …?" hint.
@@ -84,6 +84,13 @@ fn count_phrase(found: usize, min: usize, max: Option<usize>) -> String {
   }
 }
 
+/// `just PATH ARGS…` of a count error, plain and coloured.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UsageLine {
+  pub plain: String,
+  pub colored: String,
+}
+
 #[derive(Debug, Snafu)]
 pub enum InvocationError {
   #[snafu(display("justfile does not contain recipe `{path}`{}", suggestion_line(suggestion)))]
@@ -107,17 +114,14 @@ pub enum InvocationError {
   NoRecipes,
   #[snafu(display("justfile contains no default recipe"))]
   NoDefaultRecipe,
-  /// The only error followed by a `usage:` block (`usage`, the line
-  /// without its indentation, see `crate::output::usage::usage_line`).
+  /// The only error followed by a `usage:` block (see `usage_block`).
   #[snafu(display("recipe `{recipe}` {}", count_phrase(*found, *min, *max)))]
   ArgumentCount {
     recipe: String,
     found: usize,
     min: usize,
     max: Option<usize>,
-    path: String,
-    usage: String,
-    usage_colored: String,
+    usage: Box<UsageLine>,
   },
   #[snafu(display("argument `{argument}` is not a valid option"))]
   InvalidOption { argument: String },
@@ -153,10 +157,10 @@ impl InvocationError {
   /// The `usage:` block printed after a count error, if any.
   pub fn usage_block(&self, color: bool) -> Option<String> {
     match self {
-      InvocationError::ArgumentCount { usage, usage_colored, .. } => Some(if color {
-        format!("\x1b[1;33musage:\x1b[0m\n    {usage_colored}\n")
+      InvocationError::ArgumentCount { usage, .. } => Some(if color {
+        format!("\x1b[1;33musage:\x1b[0m\n    {}\n", usage.colored)
       } else {
-        format!("usage:\n    {usage}\n")
+        format!("usage:\n    {}\n", usage.plain)
       }),
       _ => None,
     }
@@ -515,7 +519,8 @@ pub fn default_listing(
 // ---------------------------------------------------------------------------
 // Binding
 
-type Bound = Vec<Option<Vec<ArgumentValue>>>;
+/// Per parameter, the values supplied (None = not supplied).
+pub type Bound = Vec<Option<Vec<ArgumentValue>>>;
 
 fn takes_value(parameter: &Parameter) -> bool {
   !parameter.flag && parameter.value.is_none()
@@ -712,9 +717,10 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
       found: self.positional_count,
       min: self.recipe.min_arguments(),
       max: self.recipe.max_arguments(),
-      usage: crate::output::usage::usage_line(self.recipe, &path, false),
-      usage_colored: crate::output::usage::usage_line(self.recipe, &path, true),
-      path,
+      usage: Box::new(UsageLine {
+        plain: crate::output::usage::usage_line(self.recipe, &path, false),
+        colored: crate::output::usage::usage_line(self.recipe, &path, true),
+      }),
     }
   }
 
@@ -774,7 +780,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
 pub fn bind_arguments(
   recipe: &Recipe,
   words: &[String],
-) -> Result<(Vec<Option<Vec<ArgumentValue>>>, usize), InvocationError> {
+) -> Result<(Bound, usize), InvocationError> {
   Binder::new(recipe, words).run()
 }
 

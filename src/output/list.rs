@@ -317,13 +317,10 @@ impl Lister<'_> {
       ungrouped.items.push(Item::Submodule(name, submodule));
     }
 
-    let group_names = if filter && !self.config.groups.is_empty() {
-      self.config.groups.clone()
-    } else {
-      self.groups(module)
-    };
+    let filtered = filter && !self.config.groups.is_empty();
+    let group_names = if filtered { self.config.groups.clone() } else { self.groups(module) };
     let mut sections = Vec::new();
-    if !ungrouped.items.is_empty() && !(filter && !self.config.groups.is_empty()) {
+    if !ungrouped.items.is_empty() && !filtered {
       sections.push(ungrouped);
     }
     for group in group_names {
@@ -511,6 +508,8 @@ mod tests {
     justfile(root)
   }
 
+  type Configure = fn(&mut Config);
+
   fn listing(justfile: &Justfile, configure: impl Fn(&mut Config), path: &[&str]) -> String {
     let mut config = Config::default_for("/tmp".into());
     configure(&mut config);
@@ -524,7 +523,7 @@ mod tests {
   #[test]
   fn grouped_listings() {
     let justfile = grouped_justfile();
-    let cases: Vec<(fn(&mut Config), &[&str], &str)> = vec![
+    let cases: Vec<(Configure, &[&str], &str)> = vec![
       (
         |_| {},
         &[],
@@ -551,7 +550,7 @@ mod tests {
   fn wide_listings() {
     let justfile = wide_justfile();
     let wide = "wide param1='aaaaaaaaaaaaaaaaaaaa' param2='bbbbbbbbbbbbbbbbbbbbbbbbbb'";
-    let cases: Vec<(fn(&mut Config), String)> = vec![
+    let cases: Vec<(Configure, String)> = vec![
       (
         |_| {},
         format!(
