@@ -232,3 +232,60 @@ pub fn usage_for_path(
   out.push_str(&usage(resolved.recipe, &resolved.typed, color));
   Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use crate::execution::invocation::fixtures::*;
+
+  /// `opts v="" level='1' *files` with `-v/--verbose value="1"` and `--lvl`.
+  fn opts() -> Recipe<'static> {
+    let mut v = param("v");
+    v.long = Some("verbose".into());
+    v.short = Some('v');
+    v.value = Some(string("\"1\""));
+    v.help = Some("be loud".into());
+    v.default = Some(string("\"\""));
+    let mut level = param("level");
+    level.long = Some("lvl".into());
+    level.help = Some("the level".into());
+    level.patterns = vec!["[0-9]+".into()];
+    level.default = Some(string("'1'"));
+    let mut files = param("files");
+    files.kind = ParameterKind::Star;
+    recipe(&[], "opts", vec![v, level, files])
+  }
+
+  #[test]
+  fn usage_texts() {
+    let mut n = param("n");
+    n.short = Some('n');
+    let mut b = param("b");
+    b.default = Some(string("'x'"));
+    let mut c = param("c");
+    c.kind = ParameterKind::Plus;
+    let cases = [
+      (
+        opts(),
+        "Usage: just opts [OPTIONS] [files...]\n\nArguments:\n  [files...]\n\nOptions:\n  -v, --verbose be loud\n      --lvl level the level [default: '1'] [pattern: '[0-9]+']\n",
+      ),
+      (recipe(&[], "req", vec![n]), "Usage: just req [OPTIONS]\nOptions:\n  -n n\n"),
+      (recipe(&[], "a", vec![]), "Usage: just a\n"),
+      (
+        recipe(&[], "both", vec![param("a"), b, c]),
+        "Usage: just both a [b] c...\n\nArguments:\n  a\n  [b] [default: 'x']\n  c...\n",
+      ),
+    ];
+    for (recipe, expected) in cases {
+      assert_eq!(usage(&recipe, recipe.name.lexeme(), false), expected);
+    }
+  }
+
+  #[test]
+  fn colored_usage_line() {
+    assert_eq!(
+      usage_line(&opts(), "opts", true),
+      "\x1b[36mjust\x1b[0m \x1b[36mopts\x1b[0m \x1b[36m[OPTIONS]\x1b[0m \x1b[36m[\x1b[0m\x1b[36mfiles\x1b[0m\x1b[36m...\x1b[0m\x1b[36m]\x1b[0m"
+    );
+  }
+}
