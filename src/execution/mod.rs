@@ -1,6 +1,8 @@
-//! Running recipes: dependency order, linewise and script execution, signals.
+//! Running recipes: invocations, dependency order, linewise and script
+//! execution, signals.
 
 pub mod error;
+pub mod invocation;
 pub mod linewise;
 pub mod runner;
 pub mod script;

@@ -2,3 +2,11 @@
 
 pub mod color;
 pub mod diagnostic;
+pub mod evaluate;
+pub mod format;
+pub mod groups;
+pub mod json;
+pub mod list;
+pub mod summary;
+pub mod usage;
+pub mod variables;
