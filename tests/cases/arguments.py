@@ -142,7 +142,7 @@ CASES = [
     """, "f", "local"),
   C("argument_with_quote_characters", """
     f a:
-      @echo '{{a}}'
+      @echo "{{a}}"
     """, "f", "it's"),
   C("quote_function_on_argument", """
     f a:

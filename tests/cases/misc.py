@@ -99,7 +99,7 @@ CASES = [
     """, "b"),
   C("export_assignment_to_backtick", """
     export A := "x"
-    b := `echo $A-backtick`
+    b := `echo ${A:-unset}-backtick`
     foo:
       @echo {{b}}
     """),

@@ -80,7 +80,7 @@ CASES = [
   C("each_line_runs_in_own_shell", """
     foo:
       @x=1
-      @echo "x=$x"
+      @echo "x=${x:-unset}"
     """),
   C("shebang_recipe_runs_as_script", """
     foo:

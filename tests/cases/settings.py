@@ -23,9 +23,9 @@ CASES = [
       @echo custom shell
     """),
   C("set_shell_with_extra_argument", """
-    set shell := ["sh", "-eu", "-c"]
+    set shell := ["sh", "-e", "-c"]
     foo:
-      @echo "${UNSET_VARIABLE_FOR_TEST}"
+      @false; echo not reached
     """),
   C("set_shell_affects_backticks", """
     set shell := ["sh", "-c"]

@@ -53,7 +53,7 @@ CASES = [
     """),
   ev("backtick_sees_exported_vars", """
     export A := "exported"
-    b := `echo $A`
+    b := `echo ${A:-unset}`
     """),
   ev("concatenation", """
     x := "a" + 'b' + `echo c`
