@@ -105,10 +105,12 @@ impl Case {
 }
 
 /// Run every case of a table, then fail once listing every failing case.
+/// Set `TEST_CASE=substring` to run only the cases whose name contains it.
 pub fn run_cases(cases: &[Case]) {
+  let filter = std::env::var("TEST_CASE").unwrap_or_default();
   let mut report = String::new();
   let mut failed = Vec::new();
-  for case in cases {
+  for case in cases.iter().filter(|case| case.name.contains(&filter)) {
     if let Err(message) = case.test().try_run() {
       failed.push(case.name);
       let _ = writeln!(report, "\n======== case `{}` failed ========\n{message}", case.name);
