@@ -110,7 +110,8 @@ pub fn run_cases(cases: &[Case]) {
   let filter = std::env::var("TEST_CASE").unwrap_or_default();
   let mut report = String::new();
   let mut failed = Vec::new();
-  for case in cases.iter().filter(|case| case.name.contains(&filter)) {
+  let selected: Vec<&Case> = cases.iter().filter(|case| case.name.contains(&filter)).collect();
+  for case in &selected {
     if let Err(message) = case.test().try_run() {
       failed.push(case.name);
       let _ = writeln!(report, "\n======== case `{}` failed ========\n{message}", case.name);
@@ -120,7 +121,7 @@ pub fn run_cases(cases: &[Case]) {
     failed.is_empty(),
     "{report}\n{} of {} cases failed: {}",
     failed.len(),
-    cases.len(),
+    selected.len(),
     failed.join(", ")
   );
 }
