@@ -1,0 +1,425 @@
+//! Shared harness for the integration tests.
+//!
+//! Every test runs the freshly built `just` binary in a new temporary
+//! directory, with a small deterministic environment, and compares its exact
+//! stdout, stderr and exit status with outputs captured from the reference
+//! implementation (see `tests/capture.py`).
+//!
+//! In expected output, `{{TMP}}` stands for the temporary directory's
+//! (canonical) path. Set `TEST_JUST_BIN=/path/to/just` to run the tests
+//! against another binary, e.g. the reference.
+
+#![allow(dead_code)]
+
+use std::{
+  fmt::Write as _,
+  fs,
+  io::Write as _,
+  path::{Path, PathBuf},
+  process::{Command, Stdio},
+};
+
+use pretty_assertions::StrComparison;
+use regex::Regex;
+use tempfile::TempDir;
+
+/// Placeholder for the temporary directory in expected output and arguments.
+pub const TMP: &str = "{{TMP}}";
+
+/// How one output stream is checked.
+#[derive(Clone, Debug)]
+pub enum Expect {
+  /// Exactly this text (after `{{TMP}}` substitution).
+  Exact(String),
+  /// The whole stream matches this regular expression (after `{{TMP}}`
+  /// substitution, with the path regex-escaped).
+  Matches(String),
+  /// Anything goes.
+  Any,
+}
+
+/// One row of an area's case table. Build rows with `..Case::DEFAULT`.
+#[derive(Clone, Copy, Debug)]
+pub struct Case {
+  pub name: &'static str,
+  /// Contents of `justfile` in the temporary directory; `None` writes none.
+  pub justfile: Option<&'static str>,
+  pub args: &'static [&'static str],
+  pub stdout: &'static str,
+  pub stderr: &'static str,
+  pub status: i32,
+  /// Extra files (path relative to the temporary directory, contents).
+  pub files: &'static [(&'static str, &'static str)],
+  /// Directories to create (relative to the temporary directory).
+  pub dirs: &'static [&'static str],
+  pub env: &'static [(&'static str, &'static str)],
+  pub stdin: &'static str,
+  /// Working directory relative to the temporary directory (`""` = itself).
+  pub current_dir: &'static str,
+  /// Files that must exist afterwards with exactly these contents.
+  pub expect_files: &'static [(&'static str, &'static str)],
+}
+
+impl Case {
+  pub const DEFAULT: Case = Case {
+    name: "",
+    justfile: None,
+    args: &[],
+    stdout: "",
+    stderr: "",
+    status: 0,
+    files: &[],
+    dirs: &[],
+    env: &[],
+    stdin: "",
+    current_dir: "",
+    expect_files: &[],
+  };
+
+  /// Turn the row into a builder.
+  pub fn test(&self) -> Test {
+    let mut test = Test::new();
+    if let Some(justfile) = self.justfile {
+      test = test.justfile(justfile);
+    }
+    for (path, contents) in self.files {
+      test = test.write(path, contents);
+    }
+    for dir in self.dirs {
+      test = test.dir(dir);
+    }
+    for (key, value) in self.env {
+      test = test.env(key, value);
+    }
+    for (path, contents) in self.expect_files {
+      test = test.expect_file(path, contents);
+    }
+    test
+      .args(self.args)
+      .stdin(self.stdin)
+      .current_dir(self.current_dir)
+      .stdout(self.stdout)
+      .stderr(self.stderr)
+      .status(self.status)
+  }
+}
+
+/// Run every case of a table, then fail once listing every failing case.
+/// Set `TEST_CASE=substring` to run only the cases whose name contains it.
+pub fn run_cases(cases: &[Case]) {
+  let filter = std::env::var("TEST_CASE").unwrap_or_default();
+  let mut report = String::new();
+  let mut failed = Vec::new();
+  let selected: Vec<&Case> = cases.iter().filter(|case| case.name.contains(&filter)).collect();
+  for case in &selected {
+    if let Err(message) = case.test().try_run() {
+      failed.push(case.name);
+      let _ = writeln!(report, "\n======== case `{}` failed ========\n{message}", case.name);
+    }
+  }
+  assert!(
+    failed.is_empty(),
+    "{report}\n{} of {} cases failed: {}",
+    failed.len(),
+    selected.len(),
+    failed.join(", ")
+  );
+}
+
+/// Fails if two cases share a name, so every failure report is unambiguous.
+pub fn assert_unique_names(cases: &[Case]) {
+  let mut names: Vec<&str> = cases.iter().map(|case| case.name).collect();
+  names.sort_unstable();
+  let duplicates: Vec<&str> =
+    names.windows(2).filter(|pair| pair[0] == pair[1]).map(|pair| pair[0]).collect();
+  assert!(duplicates.is_empty(), "duplicate case names: {duplicates:?}");
+}
+
+/// What a finished run produced, for further checks.
+pub struct Output {
+  pub tempdir: TempDir,
+  pub root: PathBuf,
+  pub stdout: String,
+  pub stderr: String,
+  pub status: i32,
+}
+
+/// Builder for one run of the binary under test.
+pub struct Test {
+  justfile: Option<String>,
+  files: Vec<(String, String)>,
+  dirs: Vec<String>,
+  args: Vec<String>,
+  env: Vec<(String, String)>,
+  stdin: String,
+  current_dir: String,
+  stdout: Expect,
+  stderr: Expect,
+  status: i32,
+  expect_files: Vec<(String, String)>,
+}
+
+impl Default for Test {
+  fn default() -> Self {
+    Self::new()
+  }
+}
+
+impl Test {
+  pub fn new() -> Self {
+    Test {
+      justfile: None,
+      files: Vec::new(),
+      dirs: Vec::new(),
+      args: Vec::new(),
+      env: Vec::new(),
+      stdin: String::new(),
+      current_dir: String::new(),
+      stdout: Expect::Exact(String::new()),
+      stderr: Expect::Exact(String::new()),
+      status: 0,
+      expect_files: Vec::new(),
+    }
+  }
+
+  pub fn justfile(mut self, contents: &str) -> Self {
+    self.justfile = Some(contents.to_owned());
+    self
+  }
+
+  /// Write a file (parents created) relative to the temporary directory.
+  pub fn write(mut self, path: &str, contents: &str) -> Self {
+    self.files.push((path.to_owned(), contents.to_owned()));
+    self
+  }
+
+  /// Create a directory (and parents) relative to the temporary directory.
+  pub fn dir(mut self, path: &str) -> Self {
+    self.dirs.push(path.to_owned());
+    self
+  }
+
+  /// Append arguments; `{{TMP}}` in them is replaced by the temporary directory.
+  pub fn args<S: AsRef<str>>(mut self, args: &[S]) -> Self {
+    self.args.extend(args.iter().map(|arg| arg.as_ref().to_owned()));
+    self
+  }
+
+  pub fn arg(self, arg: &str) -> Self {
+    self.args(&[arg])
+  }
+
+  /// Set an environment variable; `{{TMP}}` in the value is substituted.
+  pub fn env(mut self, key: &str, value: &str) -> Self {
+    self.env.push((key.to_owned(), value.to_owned()));
+    self
+  }
+
+  pub fn stdin(mut self, stdin: &str) -> Self {
+    self.stdin = stdin.to_owned();
+    self
+  }
+
+  /// Run in this directory, relative to the temporary directory (created if missing).
+  pub fn current_dir(mut self, dir: &str) -> Self {
+    self.current_dir = dir.to_owned();
+    self
+  }
+
+  pub fn stdout(mut self, expected: &str) -> Self {
+    self.stdout = Expect::Exact(expected.to_owned());
+    self
+  }
+
+  pub fn stderr(mut self, expected: &str) -> Self {
+    self.stderr = Expect::Exact(expected.to_owned());
+    self
+  }
+
+  /// The whole of stdout must match this regular expression.
+  pub fn stdout_regex(mut self, pattern: &str) -> Self {
+    self.stdout = Expect::Matches(pattern.to_owned());
+    self
+  }
+
+  /// The whole of stderr must match this regular expression.
+  pub fn stderr_regex(mut self, pattern: &str) -> Self {
+    self.stderr = Expect::Matches(pattern.to_owned());
+    self
+  }
+
+  pub fn any_stdout(mut self) -> Self {
+    self.stdout = Expect::Any;
+    self
+  }
+
+  pub fn any_stderr(mut self) -> Self {
+    self.stderr = Expect::Any;
+    self
+  }
+
+  pub fn status(mut self, status: i32) -> Self {
+    self.status = status;
+    self
+  }
+
+  /// After the run, this file must exist with exactly these contents.
+  pub fn expect_file(mut self, path: &str, contents: &str) -> Self {
+    self.expect_files.push((path.to_owned(), contents.to_owned()));
+    self
+  }
+
+  /// Run and panic with a readable diff on any mismatch.
+  #[track_caller]
+  pub fn run(self) -> Output {
+    match self.try_run() {
+      Ok(output) => output,
+      Err(message) => panic!("{message}"),
+    }
+  }
+
+  /// Run and describe every mismatch instead of panicking.
+  pub fn try_run(self) -> Result<Output, String> {
+    let tempdir = tempfile::tempdir().map_err(|error| format!("tempdir: {error}"))?;
+    let root =
+      tempdir.path().canonicalize().map_err(|error| format!("canonicalize tempdir: {error}"))?;
+    let tmp = root.to_string_lossy().into_owned();
+    self.populate(&root)?;
+    let (stdout, stderr, status) = self.execute(&root, &tmp)?;
+    let mut problems = String::new();
+    check_stream("stdout", &self.stdout, &stdout, &tmp, &mut problems);
+    check_stream("stderr", &self.stderr, &stderr, &tmp, &mut problems);
+    if status != self.status {
+      let _ = writeln!(problems, "exit status: expected {}, got {status}", self.status);
+    }
+    self.check_files(&root, &tmp, &mut problems);
+    if problems.is_empty() {
+      Ok(Output { tempdir, root, stdout, stderr, status })
+    } else {
+      Err(format!("args: {:?}\n{problems}", self.args))
+    }
+  }
+
+  fn populate(&self, root: &Path) -> Result<(), String> {
+    if let Some(justfile) = &self.justfile {
+      write_file(&root.join("justfile"), justfile)?;
+    }
+    for (path, contents) in &self.files {
+      write_file(&root.join(path), contents)?;
+    }
+    for dir in &self.dirs {
+      create_dir(&root.join(dir))?;
+    }
+    create_dir(&root.join(&self.current_dir))
+  }
+
+  fn execute(&self, root: &Path, tmp: &str) -> Result<(String, String, i32), String> {
+    let mut command = Command::new(binary());
+    command
+      .current_dir(root.join(&self.current_dir))
+      .args(self.args.iter().map(|arg| arg.replace(TMP, tmp)))
+      .stdin(Stdio::piped())
+      .stdout(Stdio::piped())
+      .stderr(Stdio::piped());
+    clean_environment(&mut command);
+    for (key, value) in &self.env {
+      command.env(key, value.replace(TMP, tmp));
+    }
+    let mut child = command.spawn().map_err(|error| format!("spawn just: {error}"))?;
+    if let Some(mut stdin) = child.stdin.take() {
+      // A recipe may exit without reading stdin; a broken pipe is fine.
+      let _ = stdin.write_all(self.stdin.as_bytes());
+    }
+    let output = child.wait_with_output().map_err(|error| format!("wait for just: {error}"))?;
+    Ok((
+      String::from_utf8_lossy(&output.stdout).into_owned(),
+      String::from_utf8_lossy(&output.stderr).into_owned(),
+      exit_code(&output.status),
+    ))
+  }
+
+  fn check_files(&self, root: &Path, tmp: &str, problems: &mut String) {
+    for (path, expected) in &self.expect_files {
+      match fs::read_to_string(root.join(path)) {
+        Ok(actual) => check_stream(
+          &format!("file `{path}`"),
+          &Expect::Exact(expected.clone()),
+          &actual,
+          tmp,
+          problems,
+        ),
+        Err(error) => {
+          let _ = writeln!(problems, "file `{path}`: cannot read: {error}");
+        }
+      }
+    }
+  }
+}
+
+/// The binary under test: ours, or `$TEST_JUST_BIN` (e.g. the reference
+/// binary, to check that the captured tables are still right).
+fn binary() -> std::ffi::OsString {
+  std::env::var_os("TEST_JUST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_just").into())
+}
+
+/// Keep only PATH and HOME, so the outcome does not depend on the caller's
+/// environment (no `JUST_*` variables, no colour).
+fn clean_environment(command: &mut Command) {
+  command.env_clear();
+  for key in ["PATH", "HOME"] {
+    if let Some(value) = std::env::var_os(key) {
+      command.env(key, value);
+    }
+  }
+  command.env("NO_COLOR", "1");
+}
+
+#[cfg(unix)]
+fn exit_code(status: &std::process::ExitStatus) -> i32 {
+  use std::os::unix::process::ExitStatusExt;
+  status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0))
+}
+
+#[cfg(not(unix))]
+fn exit_code(status: &std::process::ExitStatus) -> i32 {
+  status.code().unwrap_or(-1)
+}
+
+fn write_file(path: &Path, contents: &str) -> Result<(), String> {
+  if let Some(parent) = path.parent() {
+    create_dir(parent)?;
+  }
+  fs::write(path, contents).map_err(|error| format!("write {}: {error}", path.display()))
+}
+
+fn create_dir(path: &Path) -> Result<(), String> {
+  fs::create_dir_all(path).map_err(|error| format!("create {}: {error}", path.display()))
+}
+
+fn check_stream(label: &str, expect: &Expect, actual: &str, tmp: &str, problems: &mut String) {
+  match expect {
+    Expect::Any => {}
+    Expect::Exact(expected) => {
+      let expected = expected.replace(TMP, tmp);
+      if expected != actual {
+        let _ = writeln!(
+          problems,
+          "{label} differs (< expected, > actual):\n{}",
+          StrComparison::new(&expected, actual)
+        );
+      }
+    }
+    Expect::Matches(pattern) => {
+      let pattern = format!("^(?:{})$", pattern.replace(TMP, &regex::escape(tmp)));
+      match Regex::new(&pattern) {
+        Ok(regex) if regex.is_match(actual) => {}
+        Ok(_) => {
+          let _ = writeln!(problems, "{label} does not match /{pattern}/:\n{actual}");
+        }
+        Err(error) => {
+          let _ = writeln!(problems, "{label}: bad regex /{pattern}/: {error}");
+        }
+      }
+    }
+  }
+}
