@@ -11,6 +11,7 @@ use regex::Regex;
 use super::constants;
 use super::error::EvaluationError;
 use super::functions;
+use super::process::CommandEnvironment;
 use super::value::Value;
 use crate::analysis::model::{Justfile, Module, Recipe};
 use crate::cli::config::Config;
@@ -381,48 +382,84 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
   }
 
   /// Environment changes for commands evaluated at this site (cli-and-execution.md §7.3).
-  pub fn environment(&self) -> (Vec<(String, String)>, Vec<String>) {
-    let mut set: Vec<(String, String)> = Vec::new();
+  pub fn environment(&self) -> CommandEnvironment {
+    let mut environment = CommandEnvironment::new();
     for (key, value) in &self.state.dotenv {
-      set.push((key.clone(), value.clone()));
+      environment.set(key.clone(), value.clone());
     }
-    set.extend(self.state.inherited_exports.iter().cloned());
+    for name in &self.state.unexports {
+      environment.remove(name.clone());
+    }
+    for (key, value) in &self.state.inherited_exports {
+      environment.set(key.clone(), value.clone());
+    }
     if self.site != Site::Assignment {
-      set.extend(self.own_exports());
+      for (key, value) in self.own_exports() {
+        environment.set(key, value);
+      }
       if let Some(scope) = self.recipe {
         if self.site != Site::Default {
           let export_all = self.state.module.settings.export;
           for (parameter, (name, value)) in scope.recipe.parameters.iter().zip(&scope.parameters) {
             if (parameter.export || export_all) && !value.0.is_empty() {
-              set.push((name.to_string(), value.joined()));
+              environment.set(name.to_string(), value.joined());
+            }
+          }
+        }
+        if matches!(self.site, Site::Default | Site::Body) {
+          for (key, value) in &scope.env {
+            match value {
+              Some(value) => environment.set(key.clone(), value.clone()),
+              None => environment.remove(key.clone()),
             }
           }
         }
       }
     }
-    let mut remove = self.state.unexports.clone();
-    if let Some(scope) = self.recipe {
-      if matches!(self.site, Site::Default | Site::Body) {
-        for (key, value) in &scope.env {
-          match value {
-            Some(value) => set.push((key.clone(), value.clone())),
-            None => remove.push(key.clone()),
-          }
-        }
+    for name in &self.state.unexports {
+      if !self.recipe.is_some_and(|scope| scope.env.iter().any(|(key, _)| key == name)) {
+        environment.remove(name.clone());
       }
     }
-    set.retain(|(key, _)| !self.state.unexports.contains(key));
-    (set, remove)
+    environment
   }
 
   pub fn apply_environment(&self, process: &mut std::process::Command) {
-    let (set, remove) = self.environment();
-    for key in remove {
-      process.env_remove(key);
-    }
-    for (key, value) in set {
-      process.env(key, value);
-    }
+    self.environment().apply(process);
+  }
+
+  fn call_builtin(&self, name: Token<'src>, arguments: Vec<Value>) -> Result<'src, Value> {
+    let context = self.context;
+    let config = context.config;
+    let environment = self.environment();
+    let source_file = context.token_file(&name);
+    let module_path = &self.state.module.path;
+    let stdout = crate::output::color::Painter::new(config.color, crate::output::color::Stream::Stdout);
+    let stderr = context.stderr_painter();
+    let function_context = functions::FunctionContext {
+      working_directory: &self.state.working_directory,
+      invocation_directory: &config.invocation_directory,
+      justfile: &context.justfile_path,
+      source_file: &source_file,
+      module_file: &self.state.module.source,
+      module_path,
+      recipe_name: self.recipe.map(|scope| scope.recipe.name.lexeme()),
+      is_dependency: self.recipe.is_some_and(|scope| scope.is_dependency),
+      dotenv: &self.state.dotenv,
+      lists: self.lists(),
+      dry_run: config.dry_run,
+      jobs: config.jobs,
+      stdout_color: stdout.active,
+      stderr_color: stderr.active,
+      command_color: stderr.command_color,
+      shell_program: &self.state.shell.0,
+      shell_arguments: &self.state.shell.1,
+      environment: &environment,
+      quiet: config.quiet,
+    };
+    functions::call(name.lexeme(), arguments, &function_context).map_err(|message| {
+      EvaluationError::FunctionCall { token: name, function: name.lexeme().to_string(), message }
+    })
   }
 
   /// Exported variables of this module: `export` ones, or all under `set export`.
@@ -459,11 +496,11 @@ pub fn backtick_error(
 ) -> EvaluationError<'_> {
   use crate::evaluation::process::ProcessError;
   match error {
-    ProcessError::Code { code } => EvaluationError::BacktickCode { token, code },
+    ProcessError::ExitCode { code } => EvaluationError::BacktickCode { token, code },
     ProcessError::Signal { signal } => EvaluationError::BacktickSignal { token, signal },
     other => EvaluationError::BacktickOther {
       token,
-      status: other.status(),
+      status: other.exit_status(),
       message: match &other {
         ProcessError::Io { .. } => format!("could not be run because just could not find the shell:\n{other}"),
         _ => other.to_string(),

@@ -64,8 +64,18 @@ fn prepare_module<'a, 'src>(
   let shell = module_shell(context.config, settings);
 
   let mut dotenv = parent.dotenv.clone();
-  let own = super::dotenv::load_for_module(context, module, &shell)
-    .map_err(|(message, status)| PrepareError::Dotenv { message, status })?;
+  let options = super::dotenv::DotenvOptions {
+    base_directory: &module.base_directory,
+    is_root: module.path.is_empty(),
+    lists: settings.lists,
+    dry_run: context.config.dry_run,
+    quiet: context.config.quiet,
+    shell_program: &shell.0,
+    shell_arguments: &shell.1,
+  };
+  let own = super::dotenv::load(&options, settings, context.config).map_err(|error| {
+    PrepareError::Dotenv { message: error.to_string(), status: error.exit_status() }
+  })?;
   dotenv.extend(own);
 
   let working_directory = match &settings.working_directory {

@@ -3,10 +3,10 @@
 //! Every node keeps the tokens it was built from, so that errors can point at
 //! source and strings can be printed verbatim.
 
-use super::token::Token;
-
 // The tree is built once per file and never copied, so variant size does not matter.
 #![allow(clippy::large_enum_variant)]
+
+use super::token::Token;
 
 /// A name: an identifier token.
 pub type Name<'src> = Token<'src>;
