@@ -122,13 +122,121 @@ pub fn write_atomically(path: &Path, contents: &str) -> io::Result<()> {
     Some(parent) if !parent.as_os_str().is_empty() => parent,
     _ => Path::new("."),
   };
-  let permissions = fs::metadata(path).map(|metadata| metadata.permissions()).ok();
-  let mut temporary = tempfile::NamedTempFile::new_in(directory)?;
-  temporary.write_all(contents.as_bytes())?;
-  temporary.as_file().sync_all()?;
-  if let Some(permissions) = permissions {
-    fs::set_permissions(temporary.path(), permissions)?;
+  let temporary =
+    directory.join(format!(".justfile-fmt-{}-{:016x}", std::process::id(), rand::random::<u64>()));
+  let result = write_then_rename(&temporary, path, contents);
+  if result.is_err() {
+    let _ = fs::remove_file(&temporary);
   }
-  temporary.persist(path).map_err(|error| error.error)?;
-  Ok(())
+  result
+}
+
+fn write_then_rename(temporary: &Path, path: &Path, contents: &str) -> io::Result<()> {
+  let permissions = fs::metadata(path).map(|metadata| metadata.permissions()).ok();
+  let mut file = fs::OpenOptions::new().write(true).create_new(true).open(temporary)?;
+  file.write_all(contents.as_bytes())?;
+  file.sync_all()?;
+  if let Some(permissions) = permissions {
+    fs::set_permissions(temporary, permissions)?;
+  }
+  fs::rename(temporary, path)
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  fn painter(active: bool) -> Painter {
+    Painter { active, ..Painter::plain() }
+  }
+
+  #[test]
+  fn diff_matches_reference() {
+    let source = "# a\n\n\n#b\nx:\n  echo\n\n\n# c  \n";
+    let formatted = "# a\n\n# b\nx:\n    echo\n\n# c\n";
+    let cases = [
+      (false, " # a\n \n-\n-#b\n+# b\n x:\n-  echo\n-\n+    echo\n \n-# c  \n+# c\n"),
+      (
+        true,
+        " # a\n \n\x1b[31m-\n\x1b[0m\x1b[31m-#b\n\x1b[0m\x1b[32m+# b\n\x1b[0m x:\n\x1b[31m-  echo\n\
+         \x1b[0m\x1b[31m-\n\x1b[0m\x1b[32m+    echo\n\x1b[0m \n\x1b[31m-# c  \n\x1b[0m\x1b[32m+# c\n\x1b[0m",
+      ),
+    ];
+    for (color, expected) in cases {
+      assert_eq!(diff(source, formatted, painter(color)), expected);
+    }
+  }
+
+  #[test]
+  fn diff_terminates_last_line() {
+    assert_eq!(diff("x:=\"1\"", "x := \"1\"\n", painter(false)), "-x:=\"1\"\n+x := \"1\"\n");
+  }
+
+  fn request<'a>(source: &'a str, print_only: bool, check: bool, quiet: bool) -> FormatRequest<'a> {
+    FormatRequest {
+      source,
+      path: Path::new("/p/justfile"),
+      print_only,
+      check,
+      quiet,
+      stdout: painter(false),
+      stderr: painter(false),
+      indentation: "    ",
+    }
+  }
+
+  fn outcome(stdout: &str, stderr: &str, write: Option<&str>, status: i32) -> FormatOutcome {
+    FormatOutcome {
+      stdout: stdout.into(),
+      stderr: stderr.into(),
+      write: write.map(Into::into),
+      status,
+    }
+  }
+
+  #[test]
+  fn plans() {
+    let ast = Ast::default();
+    let differs = "error: formatted justfile differs from original\n";
+    let cases = [
+      (request("", false, false, false), outcome("", "", None, 0)),
+      (
+        request("\n", false, false, false),
+        outcome("", "wrote justfile to `/p/justfile`\n", Some(""), 0),
+      ),
+      (request("\n", false, false, true), outcome("", "", Some(""), 0)),
+      (request("\n", true, false, false), outcome("", "", None, 0)),
+      (request("\n", false, true, false), outcome("-\n", differs, None, 1)),
+      (request("\n", false, true, true), outcome("", "", None, 1)),
+      (request("", false, true, false), outcome("", "", None, 0)),
+    ];
+    for (request, expected) in cases {
+      assert_eq!(plan_format(&request, &ast), expected);
+    }
+  }
+
+  #[test]
+  fn writes_atomically_keeping_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("justfile");
+    fs::write(&path, "old").unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+    write_atomically(&path, "new\n").unwrap();
+    assert_eq!(fs::read_to_string(&path).unwrap(), "new\n");
+    assert_eq!(fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o640);
+  }
+
+  #[test]
+  fn reports_write_failure() {
+    let ast = Ast::default();
+    let mut request = request("\n", false, false, false);
+    request.path = Path::new("/nonexistent-directory-for-test/justfile");
+    let result = run_format(&request, &ast);
+    assert_eq!(result.status, 1);
+    assert!(result.stderr.starts_with(
+      "error: failed to write justfile to `/nonexistent-directory-for-test/justfile`: \
+       No such file or directory (os error 2)\n"
+    ));
+  }
 }
