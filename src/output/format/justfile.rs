@@ -199,3 +199,210 @@ fn os_matches(attribute: &Attribute) -> bool {
     _ => false,
   }
 }
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use crate::output::format::expression::tests::{string, token, var};
+  use crate::syntax::ast::{
+    AttributeEntry, Dependency, Expression, Fragment, Line, Parameter, ParameterKind,
+  };
+  use crate::syntax::token::{Token, TokenKind};
+
+  fn name(text: &'static str) -> Token<'static> {
+    token(TokenKind::Identifier, text)
+  }
+
+  fn comment(text: &'static str, line: usize) -> Item<'static> {
+    Item::Comment(Token { line, ..token(TokenKind::Comment, text) })
+  }
+
+  fn assignment(n: &'static str, value: Expression<'static>, export: bool) -> Item<'static> {
+    Item::Assignment(Assignment {
+      attributes: Attributes::default(),
+      name: name(n),
+      value,
+      export,
+      eager: false,
+    })
+  }
+
+  fn entry(attribute: Attribute<'static>) -> AttributeEntry<'static> {
+    AttributeEntry { name: name(attribute.name()), attribute }
+  }
+
+  fn text_line(text: &'static str) -> Line<'static> {
+    Line { fragments: vec![Fragment::Text(token(TokenKind::Text, text))], number: 0 }
+  }
+
+  fn blank_line() -> Line<'static> {
+    Line { fragments: vec![], number: 0 }
+  }
+
+  fn recipe(n: &'static str, body: Vec<Line<'static>>) -> Recipe<'static> {
+    Recipe {
+      attributes: Attributes::default(),
+      doc: None,
+      quiet: false,
+      name: name(n),
+      parameters: vec![],
+      priors: vec![],
+      subsequents: vec![],
+      body,
+      shebang: false,
+      indentation: "\t",
+    }
+  }
+
+  fn ast(items: Vec<Item<'static>>) -> Ast<'static> {
+    Ast { items, unstable_features: vec![] }
+  }
+
+  fn eols(n: usize) -> Vec<Item<'static>> {
+    (0..n).map(|_| Item::Eol).collect()
+  }
+
+  #[test]
+  fn blank_lines_and_settings() {
+    use Item::Eol;
+    let set = |n: &'static str, value| {
+      Item::Set(Set { attributes: Attributes::default(), name: name(n), value })
+    };
+    let cases: Vec<(Vec<Item<'static>>, &str)> = vec![
+      (vec![], ""),
+      (eols(3), "\n"),
+      (
+        [eols(3), vec![comment("# header", 3), Eol], eols(3), vec![assignment("x", string("\"1\"", false), false)], eols(3)].concat(),
+        "\n\n# header\n\nx := \"1\"\n",
+      ),
+      (
+        vec![
+          assignment("PATH_X", string("\"bin\"", false), true),
+          Eol,
+          Item::Alias(Alias { attributes: Attributes::default(), name: name("t"), target: vec![name("m"), name("test")] }),
+          Eol,
+          set("export", SettingValue::Boolean { value: true, written: true }),
+          Eol,
+          set("quiet", SettingValue::Boolean { value: false, written: true }),
+          Eol,
+          set("shell", SettingValue::List(vec![string("\"bash\"", false), string("\"-uc\"", false)])),
+          Eol,
+          Eol,
+          Eol,
+          Eol,
+          Item::Recipe(recipe("test", vec![])),
+          Eol,
+        ],
+        "export PATH_X := \"bin\"\nalias t := m::test\nset export\nset quiet := false\nset shell := [\"bash\", \"-uc\"]\n\ntest:\n",
+      ),
+    ];
+    for (items, expected) in cases {
+      assert_eq!(format_justfile(&ast(items), "    "), expected);
+    }
+  }
+
+  #[test]
+  fn comments_and_doc_comments() {
+    use Item::Eol;
+    let documented = |n| {
+      let mut r = recipe(n, vec![]);
+      r.doc = Some("doc");
+      Item::Recipe(r)
+    };
+    let items = vec![
+      comment("#!/usr/bin/env -S just --justfile", 0),
+      Eol,
+      comment("#   Build it", 1),
+      Eol,
+      documented("build"),
+      Eol,
+      Eol,
+      comment("#not a doc   ", 4),
+      Eol,
+      Eol,
+      comment("#!also", 6),
+      Eol,
+      documented("run"),
+      Eol,
+      assignment("x", string("\"1\"", false), false),
+      comment("#   trailing   ", 8),
+      Eol,
+      comment("#", 9),
+      Eol,
+      documented("a"),
+      comment("# header", 10),
+      Eol,
+    ];
+    let expected = "#!/usr/bin/env -S just --justfile\n# Build it\nbuild:\n\n#not a doc\n\n# !also\nrun:\nx := \"1\" #   trailing\n#\na: # header\n";
+    assert_eq!(format_justfile(&ast(items), "    "), expected);
+  }
+
+  #[test]
+  fn recipes_with_bodies() {
+    use Item::Eol;
+    let mut build = recipe(
+      "build",
+      vec![
+        text_line("cargo build \\"),
+        text_line("    --release"),
+        blank_line(),
+        blank_line(),
+        Line {
+          fragments: vec![
+            Fragment::Text(token(TokenKind::Text, "echo ")),
+            Fragment::Interpolation {
+              open: token(TokenKind::InterpolationStart, "{{"),
+              expression: var("x"),
+            },
+            Fragment::Text(token(TokenKind::Text, " {{{{ braces")),
+          ],
+          number: 0,
+        },
+        blank_line(),
+        blank_line(),
+      ],
+    );
+    build.attributes.list = vec![
+      entry(Attribute::Private),
+      entry(Attribute::Env(string("\"B\"", false), string("\"2\"", false))),
+      entry(Attribute::Linux),
+      entry(Attribute::Env(string("\"A\"", false), string("\"1\"", false))),
+      entry(Attribute::Confirm(Some(string("\"Really?\"", false)))),
+    ];
+    build.parameters = vec![Parameter {
+      name: name("rest"),
+      default: Some(var("x")),
+      export: true,
+      kind: ParameterKind::Plus,
+    }];
+    build.priors = vec![
+      Dependency {
+        path: vec![name("check")],
+        arguments: vec![var("env")],
+        star: None,
+        mapped: None,
+      },
+      Dependency {
+        path: vec![name("m"), name("dep")],
+        arguments: vec![],
+        star: None,
+        mapped: None,
+      },
+    ];
+    build.subsequents = vec![Dependency {
+      path: vec![name("clean")],
+      arguments: vec![var("a"), var("b")],
+      star: Some(1),
+      mapped: Some(name("*")),
+    }];
+    let items = vec![
+      Item::Recipe(build),
+      comment("# header comment", 0),
+      Item::Recipe(recipe("test", vec![text_line("x")])),
+      Eol,
+    ];
+    let expected = "[confirm(\"Really?\")]\n[env(\"A\", \"1\")]\n[env(\"B\", \"2\")]\n[linux]\n[private]\n\
+      build +$rest=x: (check env) m::dep && *(clean a *b)\n  cargo build \\\n      --release\n\n\n  echo {{ x }} {{{{ braces\n\ntest:\n  x\n";
+    assert_eq!(format_justfile(&ast(items), "  "), expected);
+  }
+}

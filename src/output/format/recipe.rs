@@ -161,3 +161,120 @@ pub fn show_recipe(
   text.push_str(&body(&recipe.ast, indentation));
   text
 }
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use crate::output::format::expression::tests::{string, token, var};
+  use crate::syntax::ast::{Attribute, AttributeEntry, Attributes};
+  use crate::syntax::token::{Token, TokenKind};
+  use std::path::PathBuf;
+
+  fn name(text: &'static str) -> Token<'static> {
+    token(TokenKind::Identifier, text)
+  }
+
+  fn parameter(
+    n: &'static str,
+    kind: ParameterKind,
+    export: bool,
+    default: Option<&'static str>,
+  ) -> Parameter<'static> {
+    Parameter { name: name(n), default: default.map(|d| string(d, false)), export, kind }
+  }
+
+  fn build() -> Recipe<'static> {
+    Recipe {
+      attributes: Attributes::default(),
+      doc: Some("doc"),
+      quiet: true,
+      name: name("build"),
+      parameters: vec![
+        parameter("target", ParameterKind::Singular, false, None),
+        parameter("mode", ParameterKind::Singular, true, Some("'debug'")),
+        parameter("flags", ParameterKind::Star, false, None),
+      ],
+      priors: vec![Dependency {
+        path: vec![name("dep")],
+        arguments: vec![string("\"a\"", false), var("x")],
+        star: None,
+        mapped: None,
+      }],
+      subsequents: vec![Dependency {
+        path: vec![name("post")],
+        arguments: vec![],
+        star: None,
+        mapped: None,
+      }],
+      body: vec![Line {
+        fragments: vec![Fragment::Text(token(TokenKind::Text, "echo hi"))],
+        number: 1,
+      }],
+      shebang: false,
+      indentation: "  ",
+    }
+  }
+
+  fn model_recipe(
+    ast: Recipe<'static>,
+    attributes: Vec<Attribute<'static>>,
+  ) -> model::Recipe<'static> {
+    model::Recipe {
+      name: ast.name,
+      namepath: "build".into(),
+      attributes: attributes
+        .into_iter()
+        .map(|attribute| AttributeEntry { name: name(attribute.name()), attribute })
+        .collect(),
+      doc: ast.doc.map(Into::into),
+      doc_comment: ast.doc,
+      quiet: ast.quiet,
+      private: false,
+      parameters: vec![],
+      priors: vec![],
+      subsequents: vec![],
+      body: ast.body.clone(),
+      indentation: ast.indentation,
+      shebang: false,
+      script: false,
+      file: PathBuf::from("justfile"),
+      order: 0,
+      ast,
+    }
+  }
+
+  #[test]
+  fn headers() {
+    let plain = "@build target $mode='debug' *flags: (dep \"a\" x) && post";
+    let colored = "@build \x1b[36mtarget\x1b[0m $\x1b[36mmode\x1b[0m=\x1b[32m'debug'\x1b[0m \
+      \x1b[35m*\x1b[0m\x1b[36mflags\x1b[0m: (dep \"a\" x) && post";
+    assert_eq!(header(&build()), plain);
+    assert_eq!(header_with(&build(), Palette { color: true }), colored);
+  }
+
+  #[test]
+  fn shows_recipes() {
+    let alias = model::Alias {
+      name: name("b"),
+      attributes: vec![],
+      target: vec![name("build")],
+      private: true,
+    };
+    let cases = [
+      (
+        model_recipe(build(), vec![Attribute::Private, Attribute::NoCd]),
+        Some(&alias),
+        "alias b := foo::build\n# doc\n[no-cd]\n[private]\n\
+         @build target $mode='debug' *flags: (dep \"a\" x) && post\n    echo hi\n",
+      ),
+      (
+        model_recipe(build(), vec![Attribute::Doc(Some(string("'x'", false)))]),
+        None,
+        "[doc('x')]\n@build target $mode='debug' *flags: (dep \"a\" x) && post\n    echo hi\n",
+      ),
+    ];
+    for (recipe, alias, expected) in cases {
+      assert_eq!(show_recipe(&recipe, alias, "foo::build", "    ", false), expected);
+    }
+  }
+}
