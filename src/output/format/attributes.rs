@@ -179,3 +179,165 @@ fn arg_arguments(arg: &ArgAttribute) -> Vec<String> {
   .flatten()
   .collect()
 }
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use crate::output::format::expression::tests::{string, token, var};
+  use crate::syntax::token::TokenKind;
+
+  fn at(text: &'static str, line: usize, column: usize) -> Token<'static> {
+    Token { line, column, ..token(TokenKind::Identifier, text) }
+  }
+
+  fn literal(
+    text: &'static str,
+    expand: bool,
+    line: usize,
+    column: usize,
+  ) -> StringLiteral<'static> {
+    match string(text, expand) {
+      Expression::StringLiteral(mut literal) => {
+        literal.token.line = line;
+        literal.token.column = column;
+        literal
+      }
+      _ => unreachable!(),
+    }
+  }
+
+  fn entry(attribute: Attribute<'static>) -> AttributeEntry<'static> {
+    AttributeEntry { name: at(attribute.name(), 0, 0), attribute }
+  }
+
+  fn lines(attributes: Vec<Attribute<'static>>) -> String {
+    render_lines(&attributes.into_iter().map(entry).collect::<Vec<_>>())
+  }
+
+  fn keyed<T>(
+    key: &'static str,
+    line: usize,
+    column: usize,
+    value: T,
+  ) -> Option<Keyed<'static, T>> {
+    Some(Keyed { key: at(key, line, column), value })
+  }
+
+  fn arg(line: usize, name: &'static str) -> ArgAttribute<'static> {
+    ArgAttribute {
+      name: literal(name, false, line, 5),
+      long: None,
+      short: None,
+      pattern: None,
+      value: None,
+      flag: None,
+      multiple: None,
+      min: None,
+      max: None,
+      help: None,
+    }
+  }
+
+  #[test]
+  fn orders_groups_metadata_and_env() {
+    use Attribute::*;
+    let attributes = vec![
+      Metadata(vec![literal("\"b\"", false, 0, 10)]),
+      Metadata(vec![literal("\"a\"", false, 1, 10), literal("\"z\"", false, 1, 15)]),
+      Metadata(vec![literal("\"a\"", false, 2, 10)]),
+      Metadata(vec![literal("'a'", false, 3, 10), literal("\"c\"", false, 3, 15)]),
+      Metadata(vec![literal("\"a\"", false, 4, 10), literal("'c'", false, 4, 15)]),
+      Metadata(vec![literal("\"a\"", true, 5, 10)]),
+      Group(literal("'b'", false, 6, 7)),
+      Group(literal("\"B\"", false, 7, 7)),
+      Env(var("FOO"), string("\"1\"", false)),
+      Env(string("\"Z\"", false), string("\"1\"", false)),
+      Private,
+      Env(string("\"A\"", false), string("\"1\"", false)),
+    ];
+    let expected =
+      "[env(\"A\", \"1\")]\n[env(\"Z\", \"1\")]\n[env(FOO, \"1\")]\n[group(\"B\")]\n[group('b')]\n\
+      [metadata(\"a\", \"z\")]\n[metadata(\"a\")]\n[metadata(\"a\", 'c')]\n[metadata('a', \"c\")]\n\
+      [metadata(x\"a\")]\n[metadata(\"b\")]\n[private]\n";
+    assert_eq!(lines(attributes), expected);
+  }
+
+  #[test]
+  fn orders_and_renders_args() {
+    let bound = |line, column, n: usize| (literal("\"n\"", false, line, column), n);
+    let mut args = vec![];
+    let mut a = arg(0, "\"a\"");
+    a.long = keyed("long", 0, 10, Some(literal("\"z\"", false, 0, 15)));
+    args.push(a);
+    let mut b = arg(1, "\"b\"");
+    b.long = keyed("long", 1, 10, None);
+    args.push(b);
+    let mut c = arg(2, "\"c\"");
+    c.help = keyed("help", 2, 10, string("\"x\"", false));
+    args.push(c);
+    let mut d = arg(3, "\"d\"");
+    d.flag = keyed("flag", 3, 10, ());
+    d.long = keyed("long", 3, 16, Some(literal("\"d\"", false, 3, 21)));
+    args.push(d);
+    let mut e = arg(4, "\"e\"");
+    e.short = keyed("short", 4, 10, Some(literal("\"e\"", false, 4, 16)));
+    args.push(e);
+    let mut f = arg(5, "\"f\"");
+    f.long = keyed("long", 5, 10, Some(literal("\"c\"", false, 5, 15)));
+    f.max = keyed("max", 5, 20, bound(5, 24, 2));
+    f.multiple = keyed("multiple", 5, 30, ());
+    args.push(f);
+    let mut i = arg(6, "\"i\"");
+    i.short = keyed("short", 6, 10, Some(literal("\"i\"", false, 6, 16)));
+    i.max = keyed("max", 6, 20, bound(6, 24, 2));
+    i.multiple = keyed("multiple", 6, 30, ());
+    args.push(i);
+    let mut h = arg(7, "\"h\"");
+    h.short = keyed("short", 7, 10, Some(literal("\"h\"", false, 7, 16)));
+    h.max = keyed("max", 7, 20, bound(7, 24, 3));
+    h.min = keyed("min", 7, 30, bound(7, 34, 1));
+    h.multiple = keyed("multiple", 7, 40, ());
+    h.value = keyed("value", 7, 50, string("\"v\"", false));
+    h.pattern = keyed("pattern", 7, 60, string("'p'", false));
+    args.push(h);
+    let expected = "[arg(\"e\", short=\"e\")]\n[arg(\"i\", short=\"i\", multiple, max='2')]\n\
+      [arg(\"h\", short=\"h\", pattern='p', value=\"v\", multiple, min='1', max='3')]\n[arg(\"b\", long)]\n\
+      [arg(\"f\", long=\"c\", multiple, max='2')]\n[arg(\"a\", long=\"z\")]\n[arg(\"c\", help=\"x\")]\n\
+      [arg(\"d\", long=\"d\", flag)]\n";
+    assert_eq!(lines(args.into_iter().map(Attribute::Arg).collect()), expected);
+  }
+
+  #[test]
+  fn renders_arguments() {
+    use crate::syntax::ast::Signal;
+    use Attribute::*;
+    let cases = vec![
+      (Confirm(None), "confirm"),
+      (Continue(vec![]), "continue"),
+      (Continue(vec![Signal::Hangup, Signal::Quit]), "continue(\"SIGHUP\", \"SIGQUIT\")"),
+      (Cache(CacheAttribute::default()), "cache"),
+      (
+        Cache(CacheAttribute {
+          extra: keyed("extra", 0, 0, var("e")),
+          inputs: None,
+          outputs: keyed("outputs", 0, 0, var("o")),
+        }),
+        "cache(extra=e, outputs=o)",
+      ),
+      (Script(None), "script"),
+      (
+        Script(Some(Interpreter {
+          command: literal("'python3'", false, 0, 0),
+          arguments: vec![literal("\"-u\"", false, 0, 0)],
+        })),
+        "script('python3', \"-u\")",
+      ),
+      (WorkingDirectory(string("'~'", true)), "working-directory(x'~')"),
+      (Extension(literal("'.py'", false, 0, 0)), "extension('.py')"),
+      (NoExitMessage, "no-exit-message"),
+    ];
+    for (attribute, expected) in cases {
+      assert_eq!(render(&attribute), expected);
+    }
+  }
+}
