@@ -11,3 +11,6 @@ pub use expression::literal_text;
 pub use fmt::{plan_format, run_format, write_atomically, FormatOutcome, FormatRequest};
 pub use justfile::{format_justfile, indentation_setting};
 pub use recipe::show_recipe;
+
+#[cfg(test)]
+mod tests;
