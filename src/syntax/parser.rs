@@ -1164,6 +1164,28 @@ impl<'src> Parser<'src> {
 // -------------------------------------------------------------------------
 // Helpers that need no parser state
 
+/// The first token of an expression as written, including an `x`/`f`
+/// prefix (which the tree does not keep as a token).
+fn expression_start<'src>(expression: &Expression<'src>) -> Token<'src> {
+  let token = expression.first_token();
+  let prefixed = match expression {
+    Expression::FormatString { .. } => true,
+    Expression::StringLiteral(literal) => literal.expand,
+    _ => false,
+  };
+  if prefixed && token.offset > 0 && token.column > 0 {
+    Token {
+      kind: TokenKind::Identifier,
+      offset: token.offset - 1,
+      length: 1,
+      column: token.column - 1,
+      ..token
+    }
+  } else {
+    token
+  }
+}
+
 fn error<'src>(token: Token<'src>, kind: ParseErrorKind<'src>) -> CompileError<'src> {
   CompileError::new(token, CompileErrorKind::Parse(kind))
 }
@@ -1552,6 +1574,14 @@ fn build_arg<'src>(
     }
   }
   let multiple = switch_key(take_key(&mut keywords, "multiple"), &parameter)?;
+  if let Some(multiple) = &multiple {
+    if !is_option {
+      return Err(error(
+        multiple.key,
+        ParseErrorKind::ArgKeyRequiresOption { key: "multiple" },
+      ));
+    }
+  }
   let max = bound_key(take_key(&mut keywords, "max"), "max")?;
   let min = bound_key(take_key(&mut keywords, "min"), "min")?;
   if let (Some(min), Some(max)) = (&min, &max) {
@@ -1601,8 +1631,8 @@ fn check_duplicate<'src>(
       if let Some(first) = first(&mut same) {
         return Err(error(
           entry.name,
-          ParseErrorKind::DuplicateAttribute {
-            attribute: format!("[group({})]", group.token.lexeme()),
+          ParseErrorKind::DuplicateGroup {
+            group: group.token.lexeme(),
             first,
             second,
           },
@@ -1644,4 +1674,30 @@ fn check_recipe_attributes<'src>(
     }
   }
   Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use crate::syntax::lexer::lex;
+  use std::path::Path;
+
+  fn parse_text(src: &str) -> std::result::Result<Ast<'_>, String> {
+    let tokens = lex(src, Path::new("justfile")).map_err(|e| format!("lex: {e}"))?;
+    parse(&tokens).map_err(|e| format!("{e} {}:{}", e.token.line + 1, e.token.column + 1))
+  }
+
+  /// Differential-testing helper: `PARSE_PROBE=file1:file2 cargo test … probe -- --ignored`.
+  #[test]
+  #[ignore]
+  fn probe() {
+    let files = std::env::var("PARSE_PROBE").unwrap_or_default();
+    for file in files.split(':').filter(|f| !f.is_empty()) {
+      let src = std::fs::read_to_string(file).unwrap();
+      match parse_text(&src) {
+        Ok(_) => println!("PROBE {file}: ok"),
+        Err(e) => println!("PROBE {file}: {e}"),
+      }
+    }
+  }
 }
