@@ -1,6 +1,16 @@
 //! The canonical text form of justfiles (formatting.md): expression
 //! rendering, `--dump`/`--fmt` output, `--show` and the `--fmt` command.
 
+pub mod attributes;
 pub mod expression;
+pub mod fmt;
+pub mod justfile;
+pub mod recipe;
 
 pub use expression::literal_text;
+pub use fmt::{plan_format, run_format, write_atomically, FormatOutcome, FormatRequest};
+pub use justfile::{format_justfile, indentation_setting};
+pub use recipe::show_recipe;
+
+#[cfg(test)]
+mod tests;

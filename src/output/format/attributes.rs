@@ -1,0 +1,343 @@
+//! Attribute ordering and rendering (formatting.md §4.5).
+
+use std::cmp::Ordering;
+
+use super::expression::literal_text;
+use crate::syntax::ast::{
+  ArgAttribute, Attribute, AttributeEntry, CacheAttribute, Expression, Interpreter, Keyed,
+  StringKind, StringLiteral,
+};
+use crate::syntax::token::Token;
+
+/// The attributes in canonical order: by name, then per-name rules.
+pub fn sorted<'a, 'src>(entries: &'a [AttributeEntry<'src>]) -> Vec<&'a AttributeEntry<'src>> {
+  let mut sorted: Vec<&AttributeEntry> = entries.iter().collect();
+  sorted.sort_by(|a, b| compare(&a.attribute, &b.attribute));
+  sorted
+}
+
+/// Each attribute on its own line: `[NAME(ARGS)]\n`.
+pub fn render_lines(entries: &[AttributeEntry]) -> String {
+  sorted(entries).into_iter().map(|entry| format!("[{}]\n", render(&entry.attribute))).collect()
+}
+
+fn compare(a: &Attribute, b: &Attribute) -> Ordering {
+  a.name().cmp(b.name()).then_with(|| match (a, b) {
+    (Attribute::Group(a), Attribute::Group(b)) => compare_literals(a, b),
+    (Attribute::Metadata(a), Attribute::Metadata(b)) => compare_literal_lists(a, b),
+    (Attribute::Env(a, _), Attribute::Env(b, _)) => compare_env_keys(a, b),
+    (Attribute::Arg(a), Attribute::Arg(b)) => compare_args(a, b),
+    _ => Ordering::Equal,
+  })
+}
+
+fn position(token: Token) -> (usize, usize) {
+  (token.column, token.line)
+}
+
+/// `"` sorts before `'`, single-line before triple-quoted.
+fn kind_rank(kind: StringKind) -> (bool, bool) {
+  (!kind.processes_escapes(), kind.is_indented())
+}
+
+fn compare_literals(a: &StringLiteral, b: &StringLiteral) -> Ordering {
+  let key = |l: &StringLiteral| (l.expand, kind_rank(l.kind), position(l.token));
+  a.cooked.as_bytes().cmp(b.cooked.as_bytes()).then_with(|| key(a).cmp(&key(b)))
+}
+
+fn compare_literal_lists(a: &[StringLiteral], b: &[StringLiteral]) -> Ordering {
+  for (x, y) in a.iter().zip(b) {
+    let ordering = compare_literals(x, y);
+    if ordering != Ordering::Equal {
+      return ordering;
+    }
+  }
+  a.len().cmp(&b.len())
+}
+
+fn literal_key<'a, 'src>(key: &'a Expression<'src>) -> Option<&'a StringLiteral<'src>> {
+  match key {
+    Expression::StringLiteral(literal) => Some(literal),
+    _ => None,
+  }
+}
+
+fn compare_env_keys(a: &Expression, b: &Expression) -> Ordering {
+  match (literal_key(a), literal_key(b)) {
+    (Some(x), Some(y)) => compare_literals(x, y),
+    (Some(_), None) => Ordering::Less,
+    (None, Some(_)) => Ordering::Greater,
+    (None, None) => position(a.first_token()).cmp(&position(b.first_token())),
+  }
+}
+
+fn key_position<T>(keyed: &Option<Keyed<T>>) -> Option<(usize, usize)> {
+  keyed.as_ref().map(|k| position(k.key))
+}
+
+fn long_name(arg: &ArgAttribute) -> Option<String> {
+  arg.long.as_ref().map(|long| match &long.value {
+    Some(literal) => literal.cooked.clone(),
+    None => arg.name.cooked.clone(),
+  })
+}
+
+fn is_bare_long(arg: &ArgAttribute) -> bool {
+  arg.long.as_ref().is_some_and(|long| long.value.is_none())
+}
+
+fn bound(keyed: &Option<Keyed<(StringLiteral, usize)>>) -> Option<usize> {
+  keyed.as_ref().map(|k| k.value.1)
+}
+
+fn compare_args(a: &ArgAttribute, b: &ArgAttribute) -> Ordering {
+  key_position(&a.flag)
+    .cmp(&key_position(&b.flag))
+    .then_with(|| key_position(&a.help).cmp(&key_position(&b.help)))
+    .then_with(|| long_name(a).cmp(&long_name(b)))
+    .then_with(|| is_bare_long(a).cmp(&is_bare_long(b)))
+    .then_with(|| bound(&a.max).cmp(&bound(&b.max)))
+    .then_with(|| bound(&a.min).cmp(&bound(&b.min)))
+    .then_with(|| key_position(&a.multiple).cmp(&key_position(&b.multiple)))
+    .then_with(|| a.name.cooked.cmp(&b.name.cooked))
+}
+
+/// The text between the brackets: `name` or `name(ARGS)`.
+pub fn render(attribute: &Attribute) -> String {
+  let name = attribute.name();
+  match arguments(attribute) {
+    Some(arguments) => format!("{name}({})", arguments.join(", ")),
+    None => name.to_string(),
+  }
+}
+
+fn optional_expression(expression: &Option<Expression>) -> Option<Vec<String>> {
+  expression.as_ref().map(|e| vec![e.to_string()])
+}
+
+fn arguments(attribute: &Attribute) -> Option<Vec<String>> {
+  use Attribute::*;
+  match attribute {
+    Arg(arg) => Some(arg_arguments(arg)),
+    Cache(cache) => cache_arguments(cache),
+    Confirm(e) | Doc(e) | Timestamp(e) => optional_expression(e),
+    Continue(signals) if signals.is_empty() => None,
+    Continue(signals) => Some(signals.iter().map(|s| format!("\"{}\"", s.name())).collect()),
+    Env(key, value) => Some(vec![key.to_string(), value.to_string()]),
+    Extension(literal) | Group(literal) => Some(vec![literal_text(literal)]),
+    Metadata(literals) => Some(literals.iter().map(literal_text).collect()),
+    Script(interpreter) => interpreter.as_ref().map(interpreter_arguments),
+    WorkingDirectory(e) => Some(vec![e.to_string()]),
+    _ => None,
+  }
+}
+
+pub fn interpreter_arguments(interpreter: &Interpreter) -> Vec<String> {
+  std::iter::once(&interpreter.command).chain(&interpreter.arguments).map(literal_text).collect()
+}
+
+fn cache_arguments(cache: &CacheAttribute) -> Option<Vec<String>> {
+  let keys = [("extra", &cache.extra), ("inputs", &cache.inputs), ("outputs", &cache.outputs)];
+  let rendered: Vec<String> = keys
+    .iter()
+    .filter_map(|(name, keyed)| keyed.as_ref().map(|k| format!("{name}={}", k.value)))
+    .collect();
+  (!rendered.is_empty()).then_some(rendered)
+}
+
+fn optional_literal_key(
+  name: &str,
+  keyed: &Option<Keyed<Option<StringLiteral>>>,
+) -> Option<String> {
+  keyed.as_ref().map(|k| match &k.value {
+    Some(literal) => format!("{name}={}", literal_text(literal)),
+    None => name.to_string(),
+  })
+}
+
+fn arg_arguments(arg: &ArgAttribute) -> Vec<String> {
+  let expression_key = |name: &str, keyed: &Option<Keyed<Expression>>| {
+    keyed.as_ref().map(|k| format!("{name}={}", k.value))
+  };
+  let bound_key = |name: &str, keyed: &Option<Keyed<(StringLiteral, usize)>>| {
+    keyed.as_ref().map(|k| format!("{name}='{}'", k.value.1))
+  };
+  let present = |name: &str, keyed: &Option<Keyed<()>>| keyed.as_ref().map(|_| name.to_string());
+  [
+    Some(literal_text(&arg.name)),
+    optional_literal_key("long", &arg.long),
+    optional_literal_key("short", &arg.short),
+    expression_key("pattern", &arg.pattern),
+    expression_key("value", &arg.value),
+    present("flag", &arg.flag),
+    present("multiple", &arg.multiple),
+    bound_key("min", &arg.min),
+    bound_key("max", &arg.max),
+    expression_key("help", &arg.help),
+  ]
+  .into_iter()
+  .flatten()
+  .collect()
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use crate::output::format::expression::tests::{string, token, var};
+  use crate::syntax::token::TokenKind;
+
+  fn at(text: &'static str, line: usize, column: usize) -> Token<'static> {
+    Token { line, column, ..token(TokenKind::Identifier, text) }
+  }
+
+  fn literal(
+    text: &'static str,
+    expand: bool,
+    line: usize,
+    column: usize,
+  ) -> StringLiteral<'static> {
+    match string(text, expand) {
+      Expression::StringLiteral(mut literal) => {
+        literal.token.line = line;
+        literal.token.column = column;
+        literal
+      }
+      _ => unreachable!(),
+    }
+  }
+
+  fn entry(attribute: Attribute<'static>) -> AttributeEntry<'static> {
+    AttributeEntry { name: at(attribute.name(), 0, 0), attribute }
+  }
+
+  fn lines(attributes: Vec<Attribute<'static>>) -> String {
+    render_lines(&attributes.into_iter().map(entry).collect::<Vec<_>>())
+  }
+
+  fn keyed<T>(
+    key: &'static str,
+    line: usize,
+    column: usize,
+    value: T,
+  ) -> Option<Keyed<'static, T>> {
+    Some(Keyed { key: at(key, line, column), value })
+  }
+
+  fn arg(line: usize, name: &'static str) -> ArgAttribute<'static> {
+    ArgAttribute {
+      name: literal(name, false, line, 5),
+      long: None,
+      short: None,
+      pattern: None,
+      value: None,
+      flag: None,
+      multiple: None,
+      min: None,
+      max: None,
+      help: None,
+    }
+  }
+
+  #[test]
+  fn orders_groups_metadata_and_env() {
+    use Attribute::*;
+    let attributes = vec![
+      Metadata(vec![literal("\"b\"", false, 0, 10)]),
+      Metadata(vec![literal("\"a\"", false, 1, 10), literal("\"z\"", false, 1, 15)]),
+      Metadata(vec![literal("\"a\"", false, 2, 10)]),
+      Metadata(vec![literal("'a'", false, 3, 10), literal("\"c\"", false, 3, 15)]),
+      Metadata(vec![literal("\"a\"", false, 4, 10), literal("'c'", false, 4, 15)]),
+      Metadata(vec![literal("\"a\"", true, 5, 10)]),
+      Group(literal("'b'", false, 6, 7)),
+      Group(literal("\"B\"", false, 7, 7)),
+      Env(var("FOO"), string("\"1\"", false)),
+      Env(string("\"Z\"", false), string("\"1\"", false)),
+      Private,
+      Env(string("\"A\"", false), string("\"1\"", false)),
+    ];
+    let expected =
+      "[env(\"A\", \"1\")]\n[env(\"Z\", \"1\")]\n[env(FOO, \"1\")]\n[group(\"B\")]\n[group('b')]\n\
+      [metadata(\"a\", \"z\")]\n[metadata(\"a\")]\n[metadata(\"a\", 'c')]\n[metadata('a', \"c\")]\n\
+      [metadata(x\"a\")]\n[metadata(\"b\")]\n[private]\n";
+    assert_eq!(lines(attributes), expected);
+  }
+
+  #[test]
+  fn orders_and_renders_args() {
+    let bound = |line, column, n: usize| (literal("\"n\"", false, line, column), n);
+    let mut args = vec![];
+    let mut a = arg(0, "\"a\"");
+    a.long = keyed("long", 0, 10, Some(literal("\"z\"", false, 0, 15)));
+    args.push(a);
+    let mut b = arg(1, "\"b\"");
+    b.long = keyed("long", 1, 10, None);
+    args.push(b);
+    let mut c = arg(2, "\"c\"");
+    c.help = keyed("help", 2, 10, string("\"x\"", false));
+    args.push(c);
+    let mut d = arg(3, "\"d\"");
+    d.flag = keyed("flag", 3, 10, ());
+    d.long = keyed("long", 3, 16, Some(literal("\"d\"", false, 3, 21)));
+    args.push(d);
+    let mut e = arg(4, "\"e\"");
+    e.short = keyed("short", 4, 10, Some(literal("\"e\"", false, 4, 16)));
+    args.push(e);
+    let mut f = arg(5, "\"f\"");
+    f.long = keyed("long", 5, 10, Some(literal("\"c\"", false, 5, 15)));
+    f.max = keyed("max", 5, 20, bound(5, 24, 2));
+    f.multiple = keyed("multiple", 5, 30, ());
+    args.push(f);
+    let mut i = arg(6, "\"i\"");
+    i.short = keyed("short", 6, 10, Some(literal("\"i\"", false, 6, 16)));
+    i.max = keyed("max", 6, 20, bound(6, 24, 2));
+    i.multiple = keyed("multiple", 6, 30, ());
+    args.push(i);
+    let mut h = arg(7, "\"h\"");
+    h.short = keyed("short", 7, 10, Some(literal("\"h\"", false, 7, 16)));
+    h.max = keyed("max", 7, 20, bound(7, 24, 3));
+    h.min = keyed("min", 7, 30, bound(7, 34, 1));
+    h.multiple = keyed("multiple", 7, 40, ());
+    h.value = keyed("value", 7, 50, string("\"v\"", false));
+    h.pattern = keyed("pattern", 7, 60, string("'p'", false));
+    args.push(h);
+    let expected = "[arg(\"e\", short=\"e\")]\n[arg(\"i\", short=\"i\", multiple, max='2')]\n\
+      [arg(\"h\", short=\"h\", pattern='p', value=\"v\", multiple, min='1', max='3')]\n[arg(\"b\", long)]\n\
+      [arg(\"f\", long=\"c\", multiple, max='2')]\n[arg(\"a\", long=\"z\")]\n[arg(\"c\", help=\"x\")]\n\
+      [arg(\"d\", long=\"d\", flag)]\n";
+    assert_eq!(lines(args.into_iter().map(Attribute::Arg).collect()), expected);
+  }
+
+  #[test]
+  fn renders_arguments() {
+    use crate::syntax::ast::Signal;
+    use Attribute::*;
+    let cases = vec![
+      (Confirm(None), "confirm"),
+      (Continue(vec![]), "continue"),
+      (Continue(vec![Signal::Hangup, Signal::Quit]), "continue(\"SIGHUP\", \"SIGQUIT\")"),
+      (Cache(CacheAttribute::default()), "cache"),
+      (
+        Cache(CacheAttribute {
+          extra: keyed("extra", 0, 0, var("e")),
+          inputs: None,
+          outputs: keyed("outputs", 0, 0, var("o")),
+        }),
+        "cache(extra=e, outputs=o)",
+      ),
+      (Script(None), "script"),
+      (
+        Script(Some(Interpreter {
+          command: literal("'python3'", false, 0, 0),
+          arguments: vec![literal("\"-u\"", false, 0, 0)],
+        })),
+        "script('python3', \"-u\")",
+      ),
+      (WorkingDirectory(string("'~'", true)), "working-directory(x'~')"),
+      (Extension(literal("'.py'", false, 0, 0)), "extension('.py')"),
+      (NoExitMessage, "no-exit-message"),
+    ];
+    for (attribute, expected) in cases {
+      assert_eq!(render(&attribute), expected);
+    }
+  }
+}
