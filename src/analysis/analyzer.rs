@@ -1,1 +1,762 @@
-//! Loading of imports and modules, and analysis (language.md §4–§10).
+//! Loading of imports and modules, and analysis (language.md §4–§11).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+pub use super::error::LoadError;
+pub use super::loader::LoadRequest;
+
+use super::const_eval::ConstEvaluator;
+use super::error::AnalysisErrorKind;
+use super::loader::{self, enabled, LoadedFile, LoadedModule, ModuleTarget};
+use super::model::{self, Justfile, Module, Settings};
+use super::settings;
+use crate::evaluation::value::Value;
+use crate::syntax::ast::{self, Attribute, AttributeEntry, Item, ParameterKind};
+use crate::syntax::compile_error::{CompileError, CompileErrorKind};
+use crate::syntax::token::Token;
+
+type Tok = Token<'static>;
+type CompileResult<T> = Result<T, CompileError<'static>>;
+
+pub(crate) fn error(token: Tok, kind: AnalysisErrorKind<'static>) -> CompileError<'static> {
+  CompileError::new(token, CompileErrorKind::Analysis(kind))
+}
+
+/// Load the root justfile, its imports and modules, and analyse them.
+pub fn compile(request: &LoadRequest) -> Result<Justfile<'static>, LoadError> {
+  let loaded = loader::load(request)?;
+  let mut context = Context {
+    modules: loaded.modules.into_iter().map(Some).collect(),
+    overrides: group_overrides(request),
+  };
+  let root = analyze_module(&mut context, 0, Vec::new(), request.working_directory.to_path_buf())?;
+  check_overrides(&root, request)?;
+  check_unstable(&root, request.unstable)?;
+  Ok(Justfile { root })
+}
+
+struct Context {
+  modules: Vec<Option<LoadedModule>>,
+  overrides: BTreeMap<Vec<String>, BTreeMap<String, String>>,
+}
+
+fn group_overrides(request: &LoadRequest) -> BTreeMap<Vec<String>, BTreeMap<String, String>> {
+  let mut grouped: BTreeMap<Vec<String>, BTreeMap<String, String>> = BTreeMap::new();
+  for item in request.overrides {
+    grouped
+      .entry(item.module_path.clone())
+      .or_default()
+      .insert(item.name.clone(), item.value.clone());
+  }
+  grouped
+}
+
+fn check_overrides(root: &Module<'static>, request: &LoadRequest) -> Result<(), LoadError> {
+  let mut unknown: Vec<(Vec<String>, String)> = request
+    .overrides
+    .iter()
+    .filter(|item| {
+      find_module(root, &item.module_path)
+        .is_none_or(|module| !module.assignments.contains_key(item.name.as_str()))
+    })
+    .map(|item| (item.module_path.clone(), item.name.clone()))
+    .collect();
+  unknown.sort();
+  unknown.dedup();
+  if unknown.is_empty() {
+    return Ok(());
+  }
+  let overrides = unknown
+    .into_iter()
+    .map(|(mut path, name)| {
+      path.push(name);
+      path.join("::")
+    })
+    .collect();
+  Err(LoadError::UnknownOverrides { overrides })
+}
+
+fn find_module<'m>(root: &'m Module<'static>, path: &[String]) -> Option<&'m Module<'static>> {
+  path.iter().try_fold(root, |module, name| module.modules.get(name.as_str()))
+}
+
+/// Root first, then submodules depth-first in name order (language.md §11).
+fn check_unstable(module: &Module<'static>, unstable: bool) -> Result<(), LoadError> {
+  if !unstable && !module.settings.unstable {
+    if let Some(feature) = module.unstable_features.iter().next() {
+      return Err(LoadError::Unstable { feature: *feature });
+    }
+  }
+  module.modules.values().try_for_each(|submodule| check_unstable(submodule, unstable))
+}
+
+/// One enabled item of the module, with the file it came from.
+#[derive(Clone, Copy)]
+pub(crate) struct Entry<'f> {
+  pub file: usize,
+  pub index: usize,
+  pub item: &'f Item<'static>,
+}
+
+fn analyze_module(
+  context: &mut Context,
+  index: usize,
+  path: Vec<String>,
+  base_directory: PathBuf,
+) -> CompileResult<Module<'static>> {
+  let Some(loaded) = context.modules.get_mut(index).and_then(Option::take) else {
+    unreachable!("every module is analysed once");
+  };
+  let overrides = context.overrides.get(&path).cloned().unwrap_or_default();
+  let entries: Vec<Entry> = loaded
+    .files
+    .iter()
+    .enumerate()
+    .flat_map(|(file, loaded_file)| {
+      loaded_file.ast.items.iter().enumerate().map(move |(index, item)| Entry { file, index, item })
+    })
+    .filter(|entry| item_enabled(entry.item))
+    .collect();
+
+  let mut analyzer = ModuleAnalyzer {
+    files: &loaded.files,
+    entries,
+    path,
+    overrides,
+    names: BTreeMap::new(),
+    modules: BTreeMap::new(),
+    module_items: BTreeMap::new(),
+    module_order: Vec::new(),
+    absent_modules: BTreeSet::new(),
+    unexports: BTreeMap::new(),
+    sets: BTreeMap::new(),
+  };
+  analyzer.walk(context, &loaded)?;
+  analyzer.finish(base_directory)
+}
+
+fn item_enabled(item: &Item<'static>) -> bool {
+  match item_attributes(item) {
+    Some(attributes) => enabled(attributes),
+    None => true,
+  }
+}
+
+fn item_attributes<'i>(item: &'i Item<'static>) -> Option<&'i ast::Attributes<'static>> {
+  match item {
+    Item::Alias(alias) => Some(&alias.attributes),
+    Item::Assignment(assignment) => Some(&assignment.attributes),
+    Item::Function(function) => Some(&function.attributes),
+    Item::Import(import) => Some(&import.attributes),
+    Item::Module(module) => Some(&module.attributes),
+    Item::Recipe(recipe) => Some(&recipe.attributes),
+    Item::Set(set) => Some(&set.attributes),
+    Item::Unexport(unexport) => Some(&unexport.attributes),
+    Item::Comment(_) | Item::Eol => None,
+  }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum NameKind {
+  Alias,
+  Module,
+  Recipe,
+}
+
+impl NameKind {
+  fn word(self) -> &'static str {
+    match self {
+      NameKind::Alias => "alias",
+      NameKind::Module => "module",
+      NameKind::Recipe => "recipe",
+    }
+  }
+}
+
+pub(crate) struct ModuleAnalyzer<'f> {
+  pub files: &'f [LoadedFile],
+  pub entries: Vec<Entry<'f>>,
+  pub path: Vec<String>,
+  pub overrides: BTreeMap<String, String>,
+  /// Aliases and modules seen by the walk: name → (kind, token).
+  names: BTreeMap<&'static str, (NameKind, Tok)>,
+  modules: BTreeMap<&'static str, Module<'static>>,
+  module_items: BTreeMap<&'static str, &'f ast::ModuleItem<'static>>,
+  module_order: Vec<&'static str>,
+  absent_modules: BTreeSet<&'static str>,
+  unexports: BTreeMap<&'static str, Tok>,
+  /// Setting name → its enabled `set` item.
+  pub sets: BTreeMap<&'static str, &'f ast::Set<'static>>,
+}
+
+/// Report a name defined twice: always at the definition on the later line.
+fn redefinition(first: (NameKind, Tok), second: (NameKind, Tok)) -> CompileError<'static> {
+  let (earlier, later) =
+    if second.1.line >= first.1.line { (first, second) } else { (second, first) };
+  let name = later.1.lexeme();
+  let kind = if earlier.0 == later.0 {
+    AnalysisErrorKind::Redefinition {
+      kind: earlier.0.word(),
+      name,
+      first: earlier.1.line + 1,
+      second: later.1.line + 1,
+    }
+  } else {
+    AnalysisErrorKind::RedefinitionAs {
+      kind: earlier.0.word(),
+      name,
+      first: earlier.1.line + 1,
+      second_kind: later.0.word(),
+      second: later.1.line + 1,
+    }
+  };
+  error(later.1, kind)
+}
+
+/// Attributes other than OS ones must be in `allowed`.
+fn check_attributes(
+  attributes: &ast::Attributes<'static>,
+  allowed: &[&str],
+  kind: &'static str,
+  name: Tok,
+) -> CompileResult<()> {
+  for entry in &attributes.list {
+    let attribute = &entry.attribute;
+    if !attribute.is_os() && !allowed.contains(&attribute.name()) {
+      return Err(error(
+        name,
+        AnalysisErrorKind::InvalidAttribute {
+          kind,
+          name: name.lexeme(),
+          attribute: attribute.name(),
+        },
+      ));
+    }
+  }
+  Ok(())
+}
+
+fn has_attribute(attributes: &ast::Attributes, name: &str) -> bool {
+  attributes.list.iter().any(|entry| entry.attribute.name() == name)
+}
+
+impl<'f> ModuleAnalyzer<'f> {
+  /// The walk over items in order (language.md §10 step 3, first part).
+  fn walk(&mut self, context: &mut Context, loaded: &LoadedModule) -> CompileResult<()> {
+    let entries = self.entries.clone();
+    for entry in entries {
+      match entry.item {
+        Item::Alias(alias) => {
+          check_attributes(&alias.attributes, &["private"], "alias", alias.name)?;
+          self.claim_name(NameKind::Alias, alias.name)?;
+        }
+        Item::Module(module) => {
+          check_attributes(
+            &module.attributes,
+            &["doc", "group", "private"],
+            "module",
+            module.name,
+          )?;
+          self.module(context, loaded, entry, module)?;
+        }
+        Item::Recipe(recipe) => check_parameters(recipe)?,
+        Item::Set(set) => {
+          check_attributes(&set.attributes, &[], "setting", set.name)?;
+          self.setting(set)?;
+        }
+        Item::Unexport(unexport) => {
+          check_attributes(&unexport.attributes, &[], "unexport", unexport.name)?;
+          let name = unexport.name.lexeme();
+          if self.unexports.insert(name, unexport.name).is_some() {
+            return Err(error(
+              unexport.name,
+              AnalysisErrorKind::DuplicateUnexport { variable: name },
+            ));
+          }
+        }
+        Item::Assignment(assignment) => {
+          check_attributes(&assignment.attributes, &["private"], "assignment", assignment.name)?;
+        }
+        Item::Function(function) => {
+          check_attributes(&function.attributes, &[], "function", function.name)?;
+        }
+        Item::Import(import) => {
+          check_attributes(&import.attributes, &[], "import", import.path.token)?;
+        }
+        Item::Comment(_) | Item::Eol => {}
+      }
+    }
+    Ok(())
+  }
+
+  fn claim_name(&mut self, kind: NameKind, name: Tok) -> CompileResult<()> {
+    if let Some(first) = self.names.get(name.lexeme()) {
+      return Err(redefinition(*first, (kind, name)));
+    }
+    self.names.insert(name.lexeme(), (kind, name));
+    Ok(())
+  }
+
+  fn module(
+    &mut self,
+    context: &mut Context,
+    loaded: &LoadedModule,
+    entry: Entry<'f>,
+    item: &'f ast::ModuleItem<'static>,
+  ) -> CompileResult<()> {
+    let name = item.name.lexeme();
+    match loaded.submodules.get(&(entry.file, entry.index)) {
+      Some(ModuleTarget::Loaded(index)) => {
+        self.claim_name(NameKind::Module, item.name)?;
+        let mut path = self.path.clone();
+        path.push(name.to_string());
+        let source =
+          &context.modules[*index].as_ref().and_then(|m| m.files.first().map(|f| f.path.clone()));
+        let directory =
+          source.as_ref().and_then(|p| p.parent().map(Path::to_path_buf)).unwrap_or_default();
+        let module = analyze_module(context, *index, path, directory)?;
+        self.modules.insert(name, module);
+        self.module_items.insert(name, item);
+        self.module_order.push(name);
+      }
+      _ => {
+        self.absent_modules.insert(name);
+      }
+    }
+    Ok(())
+  }
+
+  fn setting(&mut self, set: &'f ast::Set<'static>) -> CompileResult<()> {
+    let name = set.name.lexeme();
+    if let Some(first) = self.sets.get(name) {
+      return Err(error(
+        set.name,
+        AnalysisErrorKind::DuplicateSetting {
+          setting: name,
+          first: first.name.line + 1,
+          second: set.name.line + 1,
+        },
+      ));
+    }
+    for (earlier, earlier_set) in &self.sets {
+      if settings::incompatible(earlier, earlier_set, name, set) {
+        return Err(error(
+          set.name,
+          AnalysisErrorKind::IncompatibleSettings {
+            earlier,
+            first: earlier_set.name.line + 1,
+            later: name,
+          },
+        ));
+      }
+    }
+    self.sets.insert(name, set);
+    Ok(())
+  }
+
+  fn depth(&self, entry: &Entry) -> usize {
+    self.files[entry.file].depth
+  }
+
+  fn file_path(&self, entry: &Entry) -> PathBuf {
+    self.files[entry.file].path.clone()
+  }
+
+  fn bool_setting(&self, name: &str) -> bool {
+    self.sets.get(name).is_some_and(|set| settings::boolean(set))
+  }
+
+  /// Everything after the walk (language.md §10 step 3, rest).
+  fn finish(mut self, base_directory: PathBuf) -> CompileResult<Module<'static>> {
+    let assignments = self.assignments()?;
+    let functions = self.functions()?;
+    let lists = self.bool_setting("lists");
+    super::resolver::resolve_variables(&assignments, &functions)?;
+    for set in self.sets.values() {
+      settings::check_setting_names(set, &assignments)?;
+    }
+    let settings;
+    let mut docs = BTreeMap::new();
+    let mut parameters = BTreeMap::new();
+    {
+      let evaluator =
+        ConstEvaluator { assignments: &assignments, overrides: &self.overrides, lists };
+      settings = settings::evaluate(&self.sets_in_order(), &evaluator)?;
+      for entry in &self.entries {
+        match entry.item {
+          Item::Module(module) => {
+            if let Some(submodule) = self.modules.get_mut(module.name.lexeme()) {
+              module_doc(submodule, module, &evaluator)?;
+            }
+          }
+          Item::Recipe(recipe) => {
+            docs.insert((entry.file, entry.index), recipe_doc(recipe, &evaluator)?);
+            parameters
+              .insert((entry.file, entry.index), super::parameters::build(recipe, &evaluator)?);
+          }
+          _ => {}
+        }
+      }
+    }
+    if !lists {
+      super::list_gate::check(&self.entries, &functions)?;
+    }
+    let recipes = self.recipes(&settings, docs, parameters)?;
+    let aliases = self.aliases();
+    let (recipes, aliases, disabled) = super::resolver::resolve_recipes(
+      &self.path,
+      recipes,
+      aliases,
+      &assignments,
+      &functions,
+      &self.modules,
+      &self.absent_modules,
+      &settings,
+    )?;
+    let default = self.default_recipe(&recipes)?;
+
+    let unstable_features =
+      self.files.iter().flat_map(|file| file.ast.unstable_features.iter().copied()).collect();
+    let own = self.files.first();
+    Ok(Module {
+      path: self.path.clone(),
+      source: own.map(|file| file.path.clone()).unwrap_or_default(),
+      base_directory,
+      ast: own.map(|file| file.ast.clone()).unwrap_or_default(),
+      doc: None,
+      groups: Vec::new(),
+      private: false,
+      assignments,
+      functions,
+      recipes,
+      aliases,
+      modules: std::mem::take(&mut self.modules),
+      absent_modules: std::mem::take(&mut self.absent_modules),
+      disabled,
+      settings,
+      unexports: self.unexports.keys().copied().collect(),
+      default,
+      unstable_features,
+      module_order: std::mem::take(&mut self.module_order),
+    })
+  }
+
+  fn sets_in_order(&self) -> Vec<&'f ast::Set<'static>> {
+    let mut sets: Vec<&ast::Set<'static>> = self.sets.values().copied().collect();
+    sets.sort_by_key(|set| {
+      self
+        .entries
+        .iter()
+        .position(|entry| matches!(entry.item, Item::Set(s) if std::ptr::eq(s, *set)))
+    });
+    sets
+  }
+
+  /// Duplicate variables, then exported-and-unexported.
+  fn assignments(&self) -> CompileResult<BTreeMap<&'static str, model::Assignment<'static>>> {
+    let allow_duplicates = self.bool_setting("allow-duplicate-variables");
+    let mut chosen: BTreeMap<&'static str, Entry> = BTreeMap::new();
+    for entry in &self.entries {
+      let Item::Assignment(assignment) = entry.item else { continue };
+      let name = assignment.name.lexeme();
+      match chosen.get(name) {
+        Some(_) if !allow_duplicates => {
+          return Err(error(
+            assignment.name,
+            AnalysisErrorKind::DuplicateVariable { variable: name },
+          ));
+        }
+        Some(previous) if self.depth(previous) < self.depth(entry) => {}
+        _ => {
+          chosen.insert(name, *entry);
+        }
+      }
+    }
+    for entry in &self.entries {
+      let Item::Assignment(assignment) = entry.item else { continue };
+      if self.unexports.contains_key(assignment.name.lexeme()) {
+        return Err(error(
+          assignment.name,
+          AnalysisErrorKind::ExportUnexported { variable: assignment.name.lexeme() },
+        ));
+      }
+    }
+    Ok(
+      chosen
+        .into_iter()
+        .filter_map(|(name, entry)| {
+          let Item::Assignment(assignment) = entry.item else { return None };
+          Some((
+            name,
+            model::Assignment {
+              name: assignment.name,
+              value: assignment.value.clone(),
+              export: assignment.export,
+              eager: assignment.eager,
+              private: name.starts_with('_') || has_attribute(&assignment.attributes, "private"),
+              file: self.file_path(&entry),
+            },
+          ))
+        })
+        .collect(),
+    )
+  }
+
+  /// Function redefinitions and duplicate parameters.
+  fn functions(&self) -> CompileResult<BTreeMap<&'static str, ast::FunctionDefinition<'static>>> {
+    let mut functions: BTreeMap<&'static str, ast::FunctionDefinition<'static>> = BTreeMap::new();
+    for entry in &self.entries {
+      let Item::Function(function) = entry.item else { continue };
+      let name = function.name.lexeme();
+      if let Some(first) = functions.get(name) {
+        let (earlier, later) = if function.name.line >= first.name.line {
+          (first.name, function.name)
+        } else {
+          (function.name, first.name)
+        };
+        return Err(error(
+          later,
+          AnalysisErrorKind::Redefinition {
+            kind: "function",
+            name,
+            first: earlier.line + 1,
+            second: later.line + 1,
+          },
+        ));
+      }
+      let mut seen = BTreeSet::new();
+      for parameter in &function.parameters {
+        if !seen.insert(parameter.lexeme()) {
+          return Err(error(
+            *parameter,
+            AnalysisErrorKind::DuplicateFunctionParameter {
+              function: name,
+              parameter: parameter.lexeme(),
+            },
+          ));
+        }
+      }
+      functions.insert(name, function.clone());
+    }
+    Ok(functions)
+  }
+
+  /// Recipe name conflicts, extra leading whitespace, sigils, script-only attributes.
+  fn recipes(
+    &self,
+    settings: &Settings<'static>,
+    mut docs: BTreeMap<(usize, usize), Option<String>>,
+    mut parameters: BTreeMap<(usize, usize), Vec<model::Parameter<'static>>>,
+  ) -> CompileResult<BTreeMap<&'static str, model::Recipe<'static>>> {
+    let allow_duplicates = self.bool_setting("allow-duplicate-recipes");
+    let mut chosen: BTreeMap<&'static str, (Entry, Tok)> = BTreeMap::new();
+    let mut recipes = BTreeMap::new();
+    for (order, entry) in
+      self.entries.iter().filter(|e| matches!(e.item, Item::Recipe(_))).enumerate()
+    {
+      let Item::Recipe(recipe) = entry.item else { continue };
+      let name = recipe.name.lexeme();
+      if let Some(other) = self.names.get(name) {
+        return Err(redefinition(*other, (NameKind::Recipe, recipe.name)));
+      }
+      let replace = match chosen.get(name) {
+        Some((_, first)) if !allow_duplicates => {
+          return Err(redefinition((NameKind::Recipe, *first), (NameKind::Recipe, recipe.name)))
+        }
+        Some((previous, _)) => self.depth(previous) >= self.depth(entry),
+        None => true,
+      };
+      let script = is_script(recipe, settings);
+      super::body::check(recipe, script, settings.guards)?;
+      if replace {
+        chosen.insert(name, (*entry, recipe.name));
+        let key = (entry.file, entry.index);
+        let model = self.recipe_model(
+          recipe,
+          entry,
+          order,
+          script,
+          docs.remove(&key).flatten(),
+          parameters.remove(&key).unwrap_or_default(),
+        );
+        recipes.insert(name, model);
+      }
+    }
+    Ok(recipes)
+  }
+
+  fn recipe_model(
+    &self,
+    recipe: &ast::Recipe<'static>,
+    entry: &Entry,
+    order: usize,
+    script: bool,
+    doc: Option<String>,
+    parameters: Vec<model::Parameter<'static>>,
+  ) -> model::Recipe<'static> {
+    let mut attributes: Vec<AttributeEntry<'static>> = recipe.attributes.list.clone();
+    attributes.sort_by_key(|entry| entry.attribute.name());
+    let name = recipe.name.lexeme();
+    let namepath =
+      self.path.iter().map(String::as_str).chain([name]).collect::<Vec<_>>().join("::");
+    model::Recipe {
+      name: recipe.name,
+      namepath,
+      attributes,
+      doc,
+      doc_comment: recipe.doc,
+      quiet: recipe.quiet,
+      private: name.starts_with('_') || has_attribute(&recipe.attributes, "private"),
+      parameters,
+      priors: Vec::new(),
+      subsequents: Vec::new(),
+      body: recipe.body.clone(),
+      indentation: recipe.indentation,
+      shebang: recipe.shebang,
+      script,
+      file: self.file_path(entry),
+      order,
+      ast: recipe.clone(),
+    }
+  }
+
+  fn aliases(&self) -> BTreeMap<&'static str, model::Alias<'static>> {
+    let mut aliases = BTreeMap::new();
+    for entry in &self.entries {
+      let Item::Alias(alias) = entry.item else { continue };
+      let name = alias.name.lexeme();
+      aliases.insert(
+        name,
+        model::Alias {
+          name: alias.name,
+          attributes: alias.attributes.list.iter().map(|entry| entry.attribute.clone()).collect(),
+          target: alias.target.clone(),
+          private: name.starts_with('_') || has_attribute(&alias.attributes, "private"),
+        },
+      );
+    }
+    aliases
+  }
+
+  /// `[default]`, else the first recipe of the module's own file.
+  fn default_recipe(
+    &self,
+    recipes: &BTreeMap<&'static str, model::Recipe<'static>>,
+  ) -> CompileResult<Option<&'static str>> {
+    let mut marked: Option<&'static str> = None;
+    for entry in &self.entries {
+      let Item::Recipe(recipe) = entry.item else { continue };
+      if has_attribute(&recipe.attributes, "default") {
+        if marked.is_some() {
+          return Err(error(
+            recipe.name,
+            AnalysisErrorKind::DuplicateDefault { recipe: recipe.name.lexeme() },
+          ));
+        }
+        marked = Some(recipe.name.lexeme());
+      }
+    }
+    if marked.is_some() {
+      return Ok(marked);
+    }
+    let first = self
+      .entries
+      .iter()
+      .filter(|entry| entry.file == 0)
+      .filter_map(|entry| match entry.item {
+        Item::Recipe(recipe) => Some(recipe.name.lexeme()),
+        _ => None,
+      })
+      .find(|name| recipes.contains_key(name));
+    Ok(first)
+  }
+}
+
+/// Duplicate parameters and required-after-default (options exempt).
+fn check_parameters(recipe: &ast::Recipe<'static>) -> CompileResult<()> {
+  let options = super::parameters::option_names(recipe);
+  let mut seen = BTreeSet::new();
+  let mut defaulted = false;
+  for parameter in &recipe.parameters {
+    let name = parameter.name.lexeme();
+    if !seen.insert(name) {
+      return Err(error(
+        parameter.name,
+        AnalysisErrorKind::DuplicateParameter { recipe: recipe.name.lexeme(), parameter: name },
+      ));
+    }
+    if options.contains(name) {
+      continue;
+    }
+    if parameter.default.is_some() {
+      defaulted = true;
+    } else if defaulted && parameter.kind != ParameterKind::Star {
+      return Err(error(
+        parameter.name,
+        AnalysisErrorKind::RequiredParameterFollowsDefault { parameter: name },
+      ));
+    }
+  }
+  Ok(())
+}
+
+fn is_script(recipe: &ast::Recipe<'static>, settings: &Settings<'static>) -> bool {
+  let attributes = &recipe.attributes;
+  if has_attribute(attributes, "shell") {
+    return false;
+  }
+  has_attribute(attributes, "script") || recipe.shebang || settings.default_script
+}
+
+/// The const value of a `[doc]` attribute: `None` = no attribute.
+fn doc_attribute(
+  attributes: &ast::Attributes<'static>,
+  evaluator: &ConstEvaluator<'_, 'static>,
+) -> CompileResult<Option<Option<Value>>> {
+  for entry in &attributes.list {
+    if let Attribute::Doc(expression) = &entry.attribute {
+      return Ok(Some(match expression {
+        Some(expression) => Some(evaluator.evaluate_const(expression)?),
+        None => None,
+      }));
+    }
+  }
+  Ok(None)
+}
+
+fn recipe_doc(
+  recipe: &ast::Recipe<'static>,
+  evaluator: &ConstEvaluator<'_, 'static>,
+) -> CompileResult<Option<String>> {
+  let doc = match doc_attribute(&recipe.attributes, evaluator)? {
+    Some(Some(value)) => Some(value.joined().trim().to_string()),
+    Some(None) => None,
+    None => recipe.doc.map(str::to_string),
+  };
+  Ok(doc.filter(|doc| !doc.is_empty()))
+}
+
+fn module_doc(
+  module: &mut Module<'static>,
+  item: &ast::ModuleItem<'static>,
+  evaluator: &ConstEvaluator<'_, 'static>,
+) -> CompileResult<()> {
+  module.doc = match doc_attribute(&item.attributes, evaluator)? {
+    Some(Some(value)) if value.elements().is_empty() => None,
+    Some(Some(value)) => Some(value.joined()),
+    Some(None) => None,
+    None => item.doc.map(str::to_string),
+  };
+  module.groups = item
+    .attributes
+    .list
+    .iter()
+    .filter_map(|entry| match &entry.attribute {
+      Attribute::Group(literal) => Some(literal.cooked.clone()),
+      _ => None,
+    })
+    .collect();
+  module.private = has_attribute(&item.attributes, "private");
+  Ok(())
+}
