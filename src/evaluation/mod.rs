@@ -4,4 +4,5 @@
 pub mod constants;
 pub mod dotenv;
 pub mod functions;
+pub mod process;
 pub mod value;

@@ -1,11 +1,1703 @@
 //! The parser: tokens → parse tree (language.md §4–§9, §12.2, §13).
+//!
+//! A recursive-descent parser over the significant tokens (whitespace is
+//! dropped). Every test of the next token's kind is a "probe" recorded in the
+//! expected set, which is cleared whenever a token is consumed, so that an
+//! unexpected token is reported with exactly the kinds that were tried since
+//! the last consumed token (language.md §12.2).
 
-use super::ast::Ast;
-use super::compile_error::CompileError;
-use super::token::Token;
+use super::ast::*;
+use super::compile_error::{CompileError, CompileErrorKind};
+use super::parse_error::{arguments, ParseErrorKind};
+use super::strings;
+use super::token::{KindSet, Token, TokenKind};
+
+/// Deepest allowed nesting of expressions (language.md §6.8).
+const MAX_DEPTH: usize = 256;
 
 /// Parse the tokens of one file (as returned by `lexer::lex`).
 pub fn parse<'src>(tokens: &[Token<'src>]) -> Result<Ast<'src>, CompileError<'src>> {
-  let _ = tokens;
-  Ok(Ast::default())
+  let mut significant: Vec<Token<'src>> =
+    tokens.iter().copied().filter(|token| token.kind != TokenKind::Whitespace).collect();
+  match significant.last() {
+    None => return Ok(Ast::default()),
+    Some(last) if last.kind != TokenKind::Eof => {
+      // The lexer always ends with `Eof`; guarantee it so loops terminate.
+      let eof = Token {
+        kind: TokenKind::Eof,
+        offset: last.offset + last.length,
+        length: 0,
+        column: last.column + last.length,
+        ..*last
+      };
+      significant.push(eof);
+    }
+    Some(_) => {}
+  }
+  Parser::new(significant).parse_ast()
+}
+
+type ParseResult<'src, T> = std::result::Result<T, CompileError<'src>>;
+
+struct Parser<'src> {
+  tokens: Vec<Token<'src>>,
+  next: usize,
+  expected: KindSet,
+  depth: usize,
+  items: Vec<Item<'src>>,
+  unstable_features: Vec<UnstableFeature>,
+  /// The comment line that would be the doc comment of a following recipe or module.
+  doc_candidate: Option<Token<'src>>,
+  /// Whether the previous top-level entry ended a line (or there is none).
+  at_line_start: bool,
+}
+
+/// An attribute argument as written: positional, or `KEY[=VALUE]`.
+enum AttributeArgument<'src> {
+  Positional(Expression<'src>),
+  Keyword { key: Name<'src>, value: Option<Expression<'src>> },
+}
+
+/// Which item an attribute list is attached to, for the allowed-attribute check.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum ItemKind {
+  Alias,
+  Assignment,
+  Function,
+  Import,
+  Module,
+  Setting,
+  Unexport,
+}
+
+impl ItemKind {
+  fn name(self) -> &'static str {
+    match self {
+      ItemKind::Alias => "alias",
+      ItemKind::Assignment => "assignment",
+      ItemKind::Function => "function",
+      ItemKind::Import => "import",
+      ItemKind::Module => "module",
+      ItemKind::Setting => "setting",
+      ItemKind::Unexport => "unexport",
+    }
+  }
+
+  fn allows(self, attribute: &Attribute) -> bool {
+    if attribute.is_os() {
+      return true;
+    }
+    match self {
+      ItemKind::Module => {
+        matches!(attribute, Attribute::Doc(_) | Attribute::Group(_) | Attribute::Private)
+      }
+      ItemKind::Alias | ItemKind::Assignment => matches!(attribute, Attribute::Private),
+      ItemKind::Function | ItemKind::Import | ItemKind::Setting | ItemKind::Unexport => false,
+    }
+  }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum SettingType {
+  Boolean,
+  Expression,
+  List,
+  Literal,
+}
+
+fn setting_type(name: &str) -> Option<SettingType> {
+  use SettingType::*;
+  Some(match name {
+    "allow-duplicate-recipes"
+    | "allow-duplicate-variables"
+    | "default-list"
+    | "default-script"
+    | "dotenv-load"
+    | "dotenv-override"
+    | "dotenv-required"
+    | "export"
+    | "fallback"
+    | "guards"
+    | "ignore-comments"
+    | "lazy"
+    | "lists"
+    | "no-cd"
+    | "no-exit-message"
+    | "positional-arguments"
+    | "quiet"
+    | "unstable"
+    | "windows-powershell" => Boolean,
+    "dotenv-command" | "dotenv-filename" | "dotenv-path" | "tempdir" | "working-directory" => {
+      Expression
+    }
+    "script-interpreter" | "shell" | "windows-shell" => List,
+    "indentation" | "minimum-version" => Literal,
+    _ => return None,
+  })
+}
+
+/// Positional argument count of an attribute: (minimum, maximum).
+fn attribute_arity(name: &str) -> Option<(usize, Option<usize>)> {
+  Some(match name {
+    "android"
+    | "cache"
+    | "default"
+    | "dragonfly"
+    | "exit-message"
+    | "freebsd"
+    | "linux"
+    | "macos"
+    | "netbsd"
+    | "no-cd"
+    | "no-exit-message"
+    | "no-quiet"
+    | "openbsd"
+    | "parallel"
+    | "positional-arguments"
+    | "private"
+    | "shell"
+    | "unix"
+    | "windows" => (0, Some(0)),
+    "arg" | "extension" | "group" | "working-directory" => (1, Some(1)),
+    "confirm" | "doc" | "timestamp" => (0, Some(1)),
+    "continue" | "script" => (0, None),
+    "env" => (2, Some(2)),
+    "metadata" => (1, None),
+    _ => return None,
+  })
+}
+
+fn arity_description(min: usize, max: Option<usize>) -> String {
+  match max {
+    Some(max) if max == min => arguments(min),
+    Some(max) if min == 0 => format!("at most {}", arguments(max)),
+    Some(max) => format!("{min} to {}", arguments(max)),
+    None => format!("at least {}", arguments(min)),
+  }
+}
+
+fn is_repeatable(attribute: &Attribute) -> bool {
+  matches!(
+    attribute,
+    Attribute::Arg(_) | Attribute::Env(..) | Attribute::Group(_) | Attribute::Metadata(_)
+  )
+}
+
+impl<'src> Parser<'src> {
+  fn new(tokens: Vec<Token<'src>>) -> Self {
+    Self {
+      tokens,
+      next: 0,
+      expected: KindSet::default(),
+      depth: 0,
+      items: Vec::new(),
+      unstable_features: Vec::new(),
+      doc_candidate: None,
+      at_line_start: true,
+    }
+  }
+
+  // ---------------------------------------------------------------------
+  // Token access
+
+  fn peek(&self) -> Token<'src> {
+    self.peek_nth(0)
+  }
+
+  fn peek_nth(&self, n: usize) -> Token<'src> {
+    let last = self.tokens.len() - 1;
+    self.tokens[(self.next + n).min(last)]
+  }
+
+  fn peek_kind(&self) -> TokenKind {
+    self.peek().kind
+  }
+
+  /// Probe: record `kind` as expected and test the next token.
+  fn next_is(&mut self, kind: TokenKind) -> bool {
+    self.expected.insert(kind);
+    self.peek_kind() == kind
+  }
+
+  /// Test the next token for a contextual keyword, without probing.
+  fn next_is_word(&self, word: &str) -> bool {
+    let token = self.peek();
+    token.kind == TokenKind::Identifier && token.lexeme() == word
+  }
+
+  /// Lookahead for item dispatch: probes only the first kind.
+  fn next_are(&mut self, kinds: &[TokenKind]) -> bool {
+    if let Some(first) = kinds.first() {
+      self.expected.insert(*first);
+    }
+    kinds.iter().enumerate().all(|(i, kind)| self.peek_nth(i).kind == *kind)
+  }
+
+  fn advance(&mut self) -> Token<'src> {
+    let token = self.peek();
+    self.next = (self.next + 1).min(self.tokens.len() - 1);
+    self.expected.clear();
+    token
+  }
+
+  fn accept(&mut self, kind: TokenKind) -> Option<Token<'src>> {
+    if self.next_is(kind) {
+      Some(self.advance())
+    } else {
+      None
+    }
+  }
+
+  fn expect(&mut self, kind: TokenKind) -> ParseResult<'src, Token<'src>> {
+    self.accept(kind).ok_or_else(|| self.unexpected())
+  }
+
+  fn unexpected(&self) -> CompileError<'src> {
+    let found = self.peek();
+    error(found, ParseErrorKind::UnexpectedToken { expected: self.expected, found: found.kind })
+  }
+
+  /// Whether the next token is a string touching `prefix` (an `x`/`f` prefix).
+  fn string_touches(&self, prefix: Token<'src>, kinds: &[TokenKind]) -> bool {
+    let next = self.peek_nth(1);
+    kinds.contains(&next.kind) && prefix.offset + prefix.length == next.offset
+  }
+
+  // ---------------------------------------------------------------------
+  // Items
+
+  fn parse_ast(mut self) -> ParseResult<'src, Ast<'src>> {
+    if self.peek_kind() == TokenKind::ByteOrderMark && self.next == 0 {
+      self.advance();
+    }
+    loop {
+      let attributes = self.parse_attribute_lines()?;
+      if attributes.list.is_empty() {
+        if self.next_is(TokenKind::Eof) {
+          break;
+        }
+        if let Some(comment) = self.accept(TokenKind::Comment) {
+          self.comment_line(comment)?;
+          continue;
+        }
+        if let Some(eol) = self.accept(TokenKind::Eol) {
+          let _ = eol;
+          self.doc_candidate = None;
+          self.push_eol();
+          continue;
+        }
+      } else if self.next_is(TokenKind::Comment) | self.next_is(TokenKind::Eol) {
+        let count = attributes.list.len();
+        return Err(error(
+          self.first_bracket(&attributes),
+          ParseErrorKind::ExtraneousAttributes { count },
+        ));
+      }
+      let doc = self.doc_candidate.take().and_then(doc_text);
+      self.parse_item(attributes, doc)?;
+    }
+    Ok(Ast { items: self.items, unstable_features: self.unstable_features })
+  }
+
+  /// The `[` before an attribute list's first name.
+  fn first_bracket(&self, attributes: &Attributes<'src>) -> Token<'src> {
+    let first = attributes.list[0].name;
+    self
+      .tokens
+      .iter()
+      .rev()
+      .find(|token| token.kind == TokenKind::BracketL && token.offset < first.offset)
+      .copied()
+      .unwrap_or(first)
+  }
+
+  fn push_eol(&mut self) {
+    self.items.push(Item::Eol);
+    self.at_line_start = true;
+  }
+
+  fn comment_line(&mut self, comment: Token<'src>) -> ParseResult<'src, ()> {
+    let file_shebang = comment.line == 0 && comment.lexeme().starts_with("#!");
+    self.doc_candidate = (self.at_line_start && !file_shebang).then_some(comment);
+    self.items.push(Item::Comment(comment));
+    self.at_line_start = false;
+    if !self.next_is(TokenKind::Eof) {
+      self.expect(TokenKind::Eol)?;
+      self.items.push(Item::Eol);
+      self.at_line_start = true;
+    }
+    Ok(())
+  }
+
+  /// Optional trailing comment, then end of line or end of file; pushes the
+  /// item, its comment and the line end.
+  fn finish_item(&mut self, item: Item<'src>) -> ParseResult<'src, ()> {
+    let comment = self.accept(TokenKind::Comment);
+    let eol = if self.next_is(TokenKind::Eof) {
+      false
+    } else {
+      self.expect(TokenKind::Eol)?;
+      true
+    };
+    self.items.push(item);
+    self.at_line_start = false;
+    if let Some(comment) = comment {
+      self.items.push(Item::Comment(comment));
+    }
+    if eol {
+      self.push_eol();
+    }
+    Ok(())
+  }
+
+  fn parse_item(
+    &mut self,
+    attributes: Attributes<'src>,
+    doc: Option<&'src str>,
+  ) -> ParseResult<'src, ()> {
+    use TokenKind::*;
+    if self.next_is(At) {
+      return self.parse_recipe(attributes, doc);
+    }
+    if !self.next_is(Identifier) {
+      return Err(self.unexpected());
+    }
+    let word = self.peek().lexeme();
+    let ends = [Eol, Comment, Eof];
+    let keyword_item = match word {
+      "alias" if self.next_are(&[Identifier, Identifier, ColonEquals]) => Some("alias"),
+      "export" | "eager" if self.next_are(&[Identifier, Identifier, ColonEquals]) => {
+        Some("assignment")
+      }
+      "unexport" if ends.iter().any(|end| self.next_are(&[Identifier, Identifier, *end])) => {
+        Some("unexport")
+      }
+      "set"
+        if self.next_are(&[Identifier, Identifier, ColonEquals])
+          || ends.iter().any(|end| self.next_are(&[Identifier, Identifier, *end])) =>
+      {
+        Some("set")
+      }
+      "import"
+        if self.next_are(&[Identifier, QuestionMark])
+          || self.next_are(&[Identifier, StringToken])
+          || self.next_are(&[Identifier, Identifier, StringToken]) =>
+      {
+        Some("import")
+      }
+      "mod"
+        if self.next_are(&[Identifier, QuestionMark])
+          || ends.iter().any(|end| self.next_are(&[Identifier, Identifier, *end]))
+          || self.next_are(&[Identifier, Identifier, StringToken])
+          || self.next_are(&[Identifier, Identifier, Identifier, StringToken]) =>
+      {
+        Some("mod")
+      }
+      _ => None,
+    };
+    match keyword_item {
+      Some("alias") => self.parse_alias(attributes),
+      Some("assignment") => {
+        let keyword = self.advance();
+        self.parse_assignment(attributes, keyword.lexeme())
+      }
+      Some("unexport") => self.parse_unexport(attributes),
+      Some("set") => self.parse_set(attributes),
+      Some("import") => self.parse_import(attributes),
+      Some("mod") => self.parse_module(attributes, doc),
+      _ if self.next_are(&[Identifier, ParenL]) => self.parse_function(attributes),
+      _ if self.next_are(&[Identifier, ColonEquals]) => self.parse_assignment(attributes, ""),
+      _ => self.parse_recipe(attributes, doc),
+    }
+  }
+
+  fn check_attributes(
+    &self,
+    attributes: &Attributes<'src>,
+    kind: ItemKind,
+    name: Token<'src>,
+  ) -> ParseResult<'src, ()> {
+    for entry in &attributes.list {
+      if !kind.allows(&entry.attribute) {
+        return Err(error(
+          name,
+          ParseErrorKind::InvalidAttribute {
+            item_kind: kind.name(),
+            name: name.lexeme(),
+            attribute: entry.attribute.name(),
+          },
+        ));
+      }
+    }
+    Ok(())
+  }
+
+  fn parse_assignment(
+    &mut self,
+    attributes: Attributes<'src>,
+    keyword: &str,
+  ) -> ParseResult<'src, ()> {
+    let name = self.expect(TokenKind::Identifier)?;
+    self.check_attributes(&attributes, ItemKind::Assignment, name)?;
+    self.expect(TokenKind::ColonEquals)?;
+    let value = self.expression()?;
+    self.finish_item(Item::Assignment(Assignment {
+      attributes,
+      name,
+      value,
+      export: keyword == "export",
+      eager: keyword == "eager",
+    }))
+  }
+
+  fn parse_alias(&mut self, attributes: Attributes<'src>) -> ParseResult<'src, ()> {
+    self.advance();
+    let name = self.expect(TokenKind::Identifier)?;
+    self.check_attributes(&attributes, ItemKind::Alias, name)?;
+    self.expect(TokenKind::ColonEquals)?;
+    let target = self.path()?;
+    self.finish_item(Item::Alias(Alias { attributes, name, target }))
+  }
+
+  fn parse_unexport(&mut self, attributes: Attributes<'src>) -> ParseResult<'src, ()> {
+    self.advance();
+    let name = self.expect(TokenKind::Identifier)?;
+    self.check_attributes(&attributes, ItemKind::Unexport, name)?;
+    self.finish_item(Item::Unexport(Unexport { attributes, name }))
+  }
+
+  fn parse_function(&mut self, attributes: Attributes<'src>) -> ParseResult<'src, ()> {
+    let name = self.expect(TokenKind::Identifier)?;
+    self.check_attributes(&attributes, ItemKind::Function, name)?;
+    self.unstable_features.push(UnstableFeature::UserDefinedFunctions);
+    self.expect(TokenKind::ParenL)?;
+    let mut parameters = Vec::new();
+    loop {
+      if self.accept(TokenKind::ParenR).is_some() {
+        break;
+      }
+      parameters.push(self.expect(TokenKind::Identifier)?);
+      if self.accept(TokenKind::Comma).is_none() {
+        self.expect(TokenKind::ParenR)?;
+        break;
+      }
+    }
+    self.expect(TokenKind::ColonEquals)?;
+    let body = self.expression()?;
+    self.finish_item(Item::Function(FunctionDefinition { attributes, name, parameters, body }))
+  }
+
+  fn parse_import(&mut self, attributes: Attributes<'src>) -> ParseResult<'src, ()> {
+    let keyword = self.advance();
+    let optional = self.accept(TokenKind::QuestionMark).is_some();
+    let path = self.path_literal()?;
+    self.check_attributes(&attributes, ItemKind::Import, path.token)?;
+    self.finish_item(Item::Import(Import { attributes, keyword, optional, path }))
+  }
+
+  fn parse_module(
+    &mut self,
+    attributes: Attributes<'src>,
+    doc: Option<&'src str>,
+  ) -> ParseResult<'src, ()> {
+    self.advance();
+    let optional = self.accept(TokenKind::QuestionMark).is_some();
+    let name = self.expect(TokenKind::Identifier)?;
+    self.check_attributes(&attributes, ItemKind::Module, name)?;
+    let path = if self.next_is(TokenKind::Identifier) | self.next_is(TokenKind::StringToken) {
+      Some(self.path_literal()?)
+    } else {
+      None
+    };
+    self.finish_item(Item::Module(ModuleItem { attributes, doc, name, optional, path }))
+  }
+
+  /// An import/module path: a string, optionally `x`-prefixed.
+  fn path_literal(&mut self) -> ParseResult<'src, StringLiteral<'src>> {
+    if self.next_is(TokenKind::Identifier) {
+      let prefix = self.advance();
+      if prefix.lexeme() != "x" {
+        return Err(error(
+          prefix,
+          ParseErrorKind::ExpectedKeyword { expected: "x", found: prefix.lexeme() },
+        ));
+      }
+      let token = self.expect(TokenKind::StringToken)?;
+      return string_literal(token, true);
+    }
+    let token = self.expect(TokenKind::StringToken)?;
+    string_literal(token, false)
+  }
+
+  fn path(&mut self) -> ParseResult<'src, Vec<Name<'src>>> {
+    let mut path = vec![self.expect(TokenKind::Identifier)?];
+    while self.accept(TokenKind::ColonColon).is_some() {
+      path.push(self.expect(TokenKind::Identifier)?);
+    }
+    Ok(path)
+  }
+
+  // ---------------------------------------------------------------------
+  // Settings
+
+  fn parse_set(&mut self, attributes: Attributes<'src>) -> ParseResult<'src, ()> {
+    self.advance();
+    let name = self.expect(TokenKind::Identifier)?;
+    let Some(setting_type) = setting_type(name.lexeme()) else {
+      return Err(error(name, ParseErrorKind::UnknownSetting { setting: name.lexeme() }));
+    };
+    self.check_attributes(&attributes, ItemKind::Setting, name)?;
+    if name.lexeme() == "lists" {
+      self.unstable_features.push(UnstableFeature::Lists);
+    }
+    let value = match setting_type {
+      SettingType::Boolean => self.boolean_setting()?,
+      SettingType::Expression => {
+        self.expect(TokenKind::ColonEquals)?;
+        SettingValue::Expression(self.expression()?)
+      }
+      SettingType::List => {
+        self.expect(TokenKind::ColonEquals)?;
+        SettingValue::List(self.setting_list()?)
+      }
+      SettingType::Literal => {
+        self.expect(TokenKind::ColonEquals)?;
+        SettingValue::Literal(self.literal_setting(name)?)
+      }
+    };
+    self.finish_item(Item::Set(Set { attributes, name, value }))
+  }
+
+  fn boolean_setting(&mut self) -> ParseResult<'src, SettingValue<'src>> {
+    if self.accept(TokenKind::ColonEquals).is_none() {
+      return Ok(SettingValue::Boolean { value: true, written: false });
+    }
+    let word = self.expect(TokenKind::Identifier)?;
+    let value = match word.lexeme() {
+      "true" => true,
+      "false" => false,
+      found => return Err(error(word, ParseErrorKind::ExpectedBoolean { found })),
+    };
+    Ok(SettingValue::Boolean { value, written: true })
+  }
+
+  fn setting_list(&mut self) -> ParseResult<'src, Vec<Expression<'src>>> {
+    self.expect(TokenKind::BracketL)?;
+    let mut elements = vec![self.expression()?];
+    loop {
+      if self.accept(TokenKind::Comma).is_some() {
+        if self.accept(TokenKind::BracketR).is_some() {
+          break;
+        }
+        elements.push(self.expression()?);
+      } else {
+        self.expect(TokenKind::BracketR)?;
+        break;
+      }
+    }
+    Ok(elements)
+  }
+
+  fn literal_setting(&mut self, name: Name<'src>) -> ParseResult<'src, StringLiteral<'src>> {
+    let value = self.expression()?;
+    let literal = match value {
+      Expression::StringLiteral(literal) if !literal.expand && !literal.kind.is_indented() => {
+        literal
+      }
+      _ => {
+        return Err(error(name, ParseErrorKind::SettingNotPlainLiteral { setting: name.lexeme() }))
+      }
+    };
+    let check = if name.lexeme() == "indentation" {
+      check_indentation(&literal.cooked)
+    } else {
+      check_minimum_version(&literal.cooked)
+    };
+    check.map_err(|kind| error(literal.token, kind))?;
+    Ok(literal)
+  }
+
+  // ---------------------------------------------------------------------
+  // Recipes
+
+  fn parse_recipe(
+    &mut self,
+    attributes: Attributes<'src>,
+    doc: Option<&'src str>,
+  ) -> ParseResult<'src, ()> {
+    let quiet = self.accept(TokenKind::At).is_some();
+    let name = self.expect(TokenKind::Identifier)?;
+    check_recipe_attributes(&attributes, name)?;
+    let parameters = self.parameters()?;
+    self.expect(TokenKind::Colon)?;
+    let (priors, subsequents) = self.dependencies()?;
+
+    let comment = self.accept(TokenKind::Comment);
+    self.expected.insert(TokenKind::Indent);
+    let mut body = Vec::new();
+    let mut trailing_blank_lines = 0;
+    let mut header_eol = false;
+    if !self.next_is(TokenKind::Eof) {
+      self.expect(TokenKind::Eol)?;
+      header_eol = true;
+      if self.peek_kind() == TokenKind::Indent {
+        self.advance();
+        body = self.body()?;
+        while body.last().is_some_and(Line::is_empty) {
+          body.pop();
+          trailing_blank_lines += 1;
+        }
+      }
+    }
+    let shebang = body.first().is_some_and(|line| {
+      matches!(line.fragments.first(), Some(Fragment::Text(text)) if text.lexeme().starts_with("#!"))
+    });
+    let indentation = body.first().map_or("", |line| self.line_indentation(line));
+    let has_body = !body.is_empty();
+    self.items.push(Item::Recipe(Recipe {
+      attributes,
+      doc,
+      quiet,
+      name,
+      parameters,
+      priors,
+      subsequents,
+      body,
+      shebang,
+      indentation,
+    }));
+    self.at_line_start = false;
+    if let Some(comment) = comment {
+      self.items.push(Item::Comment(comment));
+    }
+    if has_body {
+      self.at_line_start = true;
+    } else if header_eol {
+      self.push_eol();
+    }
+    for _ in 0..trailing_blank_lines {
+      self.push_eol();
+    }
+    Ok(())
+  }
+
+  /// Leading whitespace of the source line of a body line's first fragment.
+  fn line_indentation(&self, line: &Line<'src>) -> &'src str {
+    let token = match line.fragments.first() {
+      Some(Fragment::Text(token)) => *token,
+      Some(Fragment::Interpolation { open, .. }) => *open,
+      None => return "",
+    };
+    let start = token.offset.saturating_sub(token.column);
+    let rest = token.src.get(start..).unwrap_or("");
+    let end = rest.find(|c| c != ' ' && c != '\t').unwrap_or(rest.len());
+    &rest[..end]
+  }
+
+  fn parameters(&mut self) -> ParseResult<'src, Vec<Parameter<'src>>> {
+    let mut parameters = Vec::new();
+    loop {
+      let kind = if self.accept(TokenKind::Plus).is_some() {
+        ParameterKind::Plus
+      } else if self.accept(TokenKind::Asterisk).is_some() {
+        ParameterKind::Star
+      } else {
+        ParameterKind::Singular
+      };
+      if kind == ParameterKind::Singular
+        && !self.next_is(TokenKind::Dollar)
+        && !self.next_is(TokenKind::Identifier)
+      {
+        return Ok(parameters);
+      }
+      let export = self.accept(TokenKind::Dollar).is_some();
+      let name = self.expect(TokenKind::Identifier)?;
+      let default =
+        if self.accept(TokenKind::Equals).is_some() { Some(self.value()?) } else { None };
+      parameters.push(Parameter { name, default, export, kind });
+      if kind.is_variadic() {
+        let next = self.peek();
+        if next.kind == TokenKind::Identifier {
+          return Err(error(
+            next,
+            ParseErrorKind::ParameterFollowsVariadic { parameter: next.lexeme() },
+          ));
+        }
+        return Ok(parameters);
+      }
+    }
+  }
+
+  #[allow(clippy::type_complexity)]
+  fn dependencies(&mut self) -> ParseResult<'src, (Vec<Dependency<'src>>, Vec<Dependency<'src>>)> {
+    let mut priors = Vec::new();
+    while let Some(dependency) = self.dependency()? {
+      priors.push(dependency);
+    }
+    let mut subsequents = Vec::new();
+    if self.accept(TokenKind::AmpersandAmpersand).is_some() {
+      match self.dependency()? {
+        Some(dependency) => subsequents.push(dependency),
+        None => return Err(self.unexpected()),
+      }
+      while let Some(dependency) = self.dependency()? {
+        subsequents.push(dependency);
+      }
+    }
+    Ok((priors, subsequents))
+  }
+
+  fn dependency(&mut self) -> ParseResult<'src, Option<Dependency<'src>>> {
+    if self.next_is(TokenKind::Identifier) {
+      return Ok(Some(Dependency {
+        path: self.path()?,
+        arguments: Vec::new(),
+        star: None,
+        mapped: None,
+      }));
+    }
+    if let Some(star) = self.accept(TokenKind::Asterisk) {
+      self.expect(TokenKind::ParenL)?;
+      return self.dependency_call(Some(star)).map(Some);
+    }
+    if self.accept(TokenKind::ParenL).is_some() {
+      return self.dependency_call(None).map(Some);
+    }
+    Ok(None)
+  }
+
+  /// `PATH ARG… )` after the `(` of a dependency with arguments.
+  fn dependency_call(
+    &mut self,
+    mapped: Option<Token<'src>>,
+  ) -> ParseResult<'src, Dependency<'src>> {
+    let path = self.path()?;
+    let mut arguments = Vec::new();
+    let mut star = None;
+    loop {
+      if self.accept(TokenKind::ParenR).is_some() {
+        break;
+      }
+      if let Some(asterisk) = self.accept(TokenKind::Asterisk) {
+        if mapped.is_none() {
+          return Err(error(asterisk, ParseErrorKind::StarOutsideMappedDependency));
+        }
+        if star.is_some() {
+          return Err(error(asterisk, ParseErrorKind::MappedDependencyMultipleStars));
+        }
+        star = Some(arguments.len());
+        arguments.push(self.value()?);
+      } else {
+        arguments.push(self.expression()?);
+      }
+    }
+    if let Some(mapped) = mapped {
+      if star.is_none() {
+        return Err(error(mapped, ParseErrorKind::MappedDependencyWithoutStar));
+      }
+    }
+    Ok(Dependency { path, arguments, star, mapped })
+  }
+
+  /// Body lines after the `indent`, up to and including the `dedent`.
+  fn body(&mut self) -> ParseResult<'src, Vec<Line<'src>>> {
+    let mut lines = Vec::new();
+    loop {
+      if self.accept(TokenKind::Dedent).is_some() || self.peek_kind() == TokenKind::Eof {
+        return Ok(lines);
+      }
+      let number = self.peek().line;
+      let mut fragments = Vec::new();
+      loop {
+        if let Some(text) = self.accept(TokenKind::Text) {
+          fragments.push(Fragment::Text(text));
+        } else if let Some(open) = self.accept(TokenKind::InterpolationStart) {
+          let expression = self.expression()?;
+          self.expect(TokenKind::InterpolationEnd)?;
+          fragments.push(Fragment::Interpolation { open, expression });
+        } else if self.accept(TokenKind::Eol).is_some()
+          || matches!(self.peek_kind(), TokenKind::Eof | TokenKind::Dedent)
+        {
+          break;
+        } else {
+          return Err(self.unexpected());
+        }
+      }
+      lines.push(Line { fragments, number });
+    }
+  }
+
+  // ---------------------------------------------------------------------
+  // Attributes
+
+  fn parse_attribute_lines(&mut self) -> ParseResult<'src, Attributes<'src>> {
+    let mut attributes = Attributes::default();
+    while self.accept(TokenKind::BracketL).is_some() {
+      loop {
+        let entry = self.attribute()?;
+        check_duplicate(&attributes, &entry)?;
+        if matches!(entry.attribute, Attribute::Cache(_)) {
+          self.unstable_features.push(UnstableFeature::CachedRecipes);
+        }
+        attributes.list.push(entry);
+        if self.accept(TokenKind::Comma).is_none() {
+          self.expect(TokenKind::BracketR)?;
+          break;
+        }
+      }
+      self.accept(TokenKind::Comment);
+      if !self.next_is(TokenKind::Eof) {
+        self.expect(TokenKind::Eol)?;
+      }
+    }
+    Ok(attributes)
+  }
+
+  fn attribute(&mut self) -> ParseResult<'src, AttributeEntry<'src>> {
+    let name = self.expect(TokenKind::Identifier)?;
+    let Some((min, max)) = attribute_arity(name.lexeme()) else {
+      return Err(error(name, ParseErrorKind::UnknownAttribute { attribute: name.lexeme() }));
+    };
+    let keyed = matches!(name.lexeme(), "arg" | "cache");
+    let mut positional = Vec::new();
+    let mut keywords = Vec::new();
+    if self.accept(TokenKind::Colon).is_some() {
+      positional.push(self.expression()?);
+    } else if self.accept(TokenKind::ParenL).is_some() {
+      loop {
+        if self.accept(TokenKind::ParenR).is_some() {
+          break;
+        }
+        match self.attribute_argument(keyed)? {
+          AttributeArgument::Positional(expression) => {
+            if !keywords.is_empty() {
+              return Err(error(expression.first_token(), ParseErrorKind::PositionalAfterKeyword));
+            }
+            positional.push(expression);
+          }
+          AttributeArgument::Keyword { key, value } => {
+            let duplicate = keywords
+              .iter()
+              .any(|(existing, _): &(Name, Option<Expression>)| existing.lexeme() == key.lexeme());
+            if duplicate {
+              return Err(error(
+                key,
+                ParseErrorKind::DuplicateAttributeKey {
+                  key: key.lexeme(),
+                  attribute: if name.lexeme() == "arg" { "arg" } else { "cache" },
+                },
+              ));
+            }
+            keywords.push((key, value));
+          }
+        }
+        if self.accept(TokenKind::Comma).is_none() {
+          self.expect(TokenKind::ParenR)?;
+          break;
+        }
+      }
+    }
+    let count = positional.len();
+    if count < min || max.is_some_and(|max| count > max) {
+      let attribute = static_attribute_name(name.lexeme());
+      return Err(error(
+        name,
+        ParseErrorKind::AttributeArgumentCount {
+          attribute,
+          found: count,
+          expected: arity_description(min, max),
+        },
+      ));
+    }
+    let attribute = build_attribute(name, positional, keywords)?;
+    Ok(AttributeEntry { name, attribute })
+  }
+
+  fn attribute_argument(&mut self, keyed: bool) -> ParseResult<'src, AttributeArgument<'src>> {
+    if keyed && self.next_is(TokenKind::Identifier) {
+      let token = self.peek();
+      let prefixed = matches!(token.lexeme(), "x" | "f")
+        && self.string_touches(token, &[TokenKind::StringToken, TokenKind::FormatStringStart]);
+      if !prefixed {
+        let key = self.advance();
+        let value =
+          if self.accept(TokenKind::Equals).is_some() { Some(self.expression()?) } else { None };
+        return Ok(AttributeArgument::Keyword { key, value });
+      }
+    }
+    Ok(AttributeArgument::Positional(self.expression()?))
+  }
+
+  // ---------------------------------------------------------------------
+  // Expressions
+
+  fn expression(&mut self) -> ParseResult<'src, Expression<'src>> {
+    if self.depth >= MAX_DEPTH {
+      return Err(error(self.peek(), ParseErrorKind::RecursionDepthExceeded));
+    }
+    self.depth += 1;
+    let result = self.disjunction();
+    self.depth -= 1;
+    result
+  }
+
+  fn disjunction(&mut self) -> ParseResult<'src, Expression<'src>> {
+    let lhs = self.conjunction()?;
+    if let Some(operator) = self.accept(TokenKind::BarBar) {
+      let rhs = self.expression()?;
+      return Ok(Expression::Or { lhs: Box::new(lhs), rhs: Box::new(rhs), operator });
+    }
+    Ok(lhs)
+  }
+
+  fn conjunction(&mut self) -> ParseResult<'src, Expression<'src>> {
+    let mut result = self.comparison()?;
+    let mut pending = Vec::new();
+    while let Some(operator) = self.accept(TokenKind::AmpersandAmpersand) {
+      pending.push((result, operator));
+      result = self.comparison()?;
+    }
+    while let Some((lhs, operator)) = pending.pop() {
+      result = Expression::And { lhs: Box::new(lhs), rhs: Box::new(result), operator };
+    }
+    Ok(result)
+  }
+
+  fn comparison(&mut self) -> ParseResult<'src, Expression<'src>> {
+    let lhs = self.operand()?;
+    let operators = [
+      (TokenKind::BangEquals, ComparisonOperator::NotEqual),
+      (TokenKind::EqualsTilde, ComparisonOperator::RegexMatch),
+      (TokenKind::BangTilde, ComparisonOperator::RegexMismatch),
+      (TokenKind::EqualsEquals, ComparisonOperator::Equal),
+    ];
+    for (kind, operator) in operators {
+      if let Some(token) = self.accept(kind) {
+        let rhs = self.operand()?;
+        return Ok(Expression::Comparison {
+          lhs: Box::new(lhs),
+          rhs: Box::new(rhs),
+          operator,
+          token,
+        });
+      }
+    }
+    Ok(lhs)
+  }
+
+  /// Level 4: a conditional, `/ a`, or `v (+|/|++) a`, right-associative.
+  /// Built iteratively so that long chains cannot exhaust the stack.
+  fn operand(&mut self) -> ParseResult<'src, Expression<'src>> {
+    let mut pending: Vec<(Option<Expression<'src>>, Token<'src>)> = Vec::new();
+    // `(None, '/')` is a prefix join; `(Some(v), op)` an infix operator.
+    let mut result = loop {
+      if self.next_is_word("if") {
+        break self.conditional()?;
+      }
+      if let Some(slash) = self.accept(TokenKind::Slash) {
+        pending.push((None, slash));
+        continue;
+      }
+      let value = self.value()?;
+      let operator = [TokenKind::Slash, TokenKind::PlusPlus, TokenKind::Plus]
+        .into_iter()
+        .find_map(|kind| self.accept(kind));
+      match operator {
+        Some(operator) => pending.push((Some(value), operator)),
+        None => break value,
+      }
+    };
+    while let Some((lhs, operator)) = pending.pop() {
+      let rhs = Box::new(result);
+      result = match (lhs, operator.kind) {
+        (Some(lhs), TokenKind::PlusPlus) => {
+          Expression::ListConcatenation { lhs: Box::new(lhs), rhs, operator }
+        }
+        (Some(lhs), TokenKind::Plus) => {
+          Expression::Concatenation { lhs: Box::new(lhs), rhs, operator }
+        }
+        (lhs, _) => Expression::Join { lhs: lhs.map(Box::new), rhs, operator },
+      };
+    }
+    Ok(result)
+  }
+
+  fn conditional(&mut self) -> ParseResult<'src, Expression<'src>> {
+    let keyword = self.advance();
+    let condition = self.expression()?;
+    self.expect(TokenKind::BraceL)?;
+    let then = self.expression()?;
+    self.expect(TokenKind::BraceR)?;
+    let otherwise = if self.next_is_word("else") {
+      self.advance();
+      if self.next_is_word("if") {
+        Some(self.conditional()?)
+      } else {
+        self.expect(TokenKind::BraceL)?;
+        let otherwise = self.expression()?;
+        self.expect(TokenKind::BraceR)?;
+        Some(otherwise)
+      }
+    } else {
+      None
+    };
+    Ok(Expression::Conditional {
+      keyword,
+      condition: Box::new(condition),
+      then: Box::new(then),
+      otherwise: otherwise.map(Box::new),
+    })
+  }
+
+  /// Level 5. `!` chains are built iteratively.
+  fn value(&mut self) -> ParseResult<'src, Expression<'src>> {
+    let mut negations = Vec::new();
+    while let Some(bang) = self.accept(TokenKind::Bang) {
+      negations.push(bang);
+    }
+    let mut result = self.atom()?;
+    while let Some(operator) = negations.pop() {
+      result = Expression::Not { operator, operand: Box::new(result) };
+    }
+    Ok(result)
+  }
+
+  fn atom(&mut self) -> ParseResult<'src, Expression<'src>> {
+    if let Some(token) = self.accept(TokenKind::StringToken) {
+      return Ok(Expression::StringLiteral(string_literal(token, false)?));
+    }
+    if let Some(token) = self.accept(TokenKind::Backtick) {
+      return backtick(token);
+    }
+    if self.next_is(TokenKind::Identifier) {
+      return self.identifier_value();
+    }
+    if let Some(open) = self.accept(TokenKind::ParenL) {
+      let contents = self.expression()?;
+      self.expect(TokenKind::ParenR)?;
+      return Ok(Expression::Group { open, contents: Box::new(contents) });
+    }
+    if let Some(bracket) = self.accept(TokenKind::BracketL) {
+      let elements = self.sequence(TokenKind::BracketR)?;
+      return Ok(Expression::List { bracket, elements });
+    }
+    Err(self.unexpected())
+  }
+
+  /// Comma-separated expressions up to `close` (trailing comma allowed).
+  fn sequence(&mut self, close: TokenKind) -> ParseResult<'src, Vec<Expression<'src>>> {
+    let mut elements = Vec::new();
+    loop {
+      if self.accept(close).is_some() {
+        return Ok(elements);
+      }
+      elements.push(self.expression()?);
+      if self.accept(TokenKind::Comma).is_none() {
+        self.expect(close)?;
+        return Ok(elements);
+      }
+    }
+  }
+
+  fn identifier_value(&mut self) -> ParseResult<'src, Expression<'src>> {
+    let token = self.peek();
+    match token.lexeme() {
+      "assert" => return self.assert(),
+      "x" if self.string_touches(token, &[TokenKind::StringToken]) => {
+        self.advance();
+        let string = self.advance();
+        return Ok(Expression::StringLiteral(string_literal(string, true)?));
+      }
+      "f"
+        if self.string_touches(token, &[TokenKind::StringToken, TokenKind::FormatStringStart]) =>
+      {
+        self.advance();
+        return self.format_string();
+      }
+      _ => {}
+    }
+    let name = self.advance();
+    if self.accept(TokenKind::ParenL).is_some() {
+      let arguments = self.sequence(TokenKind::ParenR)?;
+      return Ok(Expression::Call { name, arguments });
+    }
+    Ok(Expression::Variable { name })
+  }
+
+  fn assert(&mut self) -> ParseResult<'src, Expression<'src>> {
+    let keyword = self.advance();
+    self.expect(TokenKind::ParenL)?;
+    let condition = self.expression()?;
+    let message = if self.accept(TokenKind::Comma).is_some() {
+      Some(Box::new(self.expression()?))
+    } else {
+      None
+    };
+    self.expect(TokenKind::ParenR)?;
+    Ok(Expression::Assert { keyword, condition: Box::new(condition), message })
+  }
+
+  /// After the `f` prefix: a plain string, or start/continue/end pieces.
+  fn format_string(&mut self) -> ParseResult<'src, Expression<'src>> {
+    let first = self.advance();
+    let kind = strings::string_kind(first.lexeme());
+    let delimiter = kind.delimiter().len();
+    if first.kind == TokenKind::StringToken {
+      let start = format_piece(first, kind, delimiter, delimiter)?;
+      return Ok(Expression::FormatString { start, kind, parts: Vec::new() });
+    }
+    let start = format_piece(first, kind, delimiter, 2)?;
+    let mut parts = Vec::new();
+    loop {
+      let expression = self.expression()?;
+      if let Some(piece) = self.accept(TokenKind::FormatStringContinue) {
+        parts.push((expression, format_piece(piece, kind, 2, 2)?));
+        continue;
+      }
+      let end = self.expect(TokenKind::FormatStringEnd)?;
+      parts.push((expression, format_piece(end, kind, 2, delimiter)?));
+      return Ok(Expression::FormatString { start, kind, parts });
+    }
+  }
+}
+
+// -------------------------------------------------------------------------
+// Helpers that need no parser state
+
+/// The first token of an expression as written, including an `x`/`f`
+/// prefix (which the tree does not keep as a token).
+fn expression_start<'src>(expression: &Expression<'src>) -> Token<'src> {
+  let token = expression.first_token();
+  let prefixed = match expression {
+    Expression::FormatString { .. } => true,
+    Expression::StringLiteral(literal) => literal.expand,
+    _ => false,
+  };
+  if prefixed && token.offset > 0 && token.column > 0 {
+    Token {
+      kind: TokenKind::Identifier,
+      offset: token.offset - 1,
+      length: 1,
+      column: token.column - 1,
+      ..token
+    }
+  } else {
+    token
+  }
+}
+
+fn error<'src>(token: Token<'src>, kind: ParseErrorKind<'src>) -> CompileError<'src> {
+  CompileError::new(token, CompileErrorKind::Parse(kind))
+}
+
+/// The doc text of a comment line: after `#`, trimmed, non-empty.
+fn doc_text(comment: Token<'_>) -> Option<&str> {
+  let text = comment.lexeme().get(1..)?.trim();
+  (!text.is_empty()).then_some(text)
+}
+
+fn string_literal(token: Token<'_>, expand: bool) -> ParseResult<'_, StringLiteral<'_>> {
+  let kind = strings::string_kind(token.lexeme());
+  let raw = strings::contents(token.lexeme(), kind.delimiter().len());
+  let mut cooked = strings::cook(kind, raw).map_err(|kind| error(token, kind))?;
+  if expand {
+    cooked = strings::shell_expand(&cooked).map_err(|kind| error(token, kind))?;
+  }
+  Ok(StringLiteral { token, kind, expand, cooked })
+}
+
+fn format_piece(
+  token: Token<'_>,
+  kind: StringKind,
+  open: usize,
+  close: usize,
+) -> ParseResult<'_, FormatPiece<'_>> {
+  let lexeme = token.lexeme();
+  let raw = lexeme.get(open..lexeme.len().saturating_sub(close)).unwrap_or("");
+  let cooked = strings::cook_format_piece(kind, raw).map_err(|kind| error(token, kind))?;
+  Ok(FormatPiece { token, cooked })
+}
+
+fn backtick(token: Token<'_>) -> ParseResult<'_, Expression<'_>> {
+  let lexeme = token.lexeme();
+  let indented = lexeme.starts_with("```") && lexeme.len() >= 6;
+  let command = if indented {
+    strings::unindent(strings::contents(lexeme, 3))
+  } else {
+    strings::contents(lexeme, 1).to_string()
+  };
+  if command.starts_with("#!") {
+    return Err(error(token, ParseErrorKind::BacktickShebang));
+  }
+  Ok(Expression::Backtick { token, command })
+}
+
+fn check_indentation<'src>(value: &str) -> std::result::Result<(), ParseErrorKind<'src>> {
+  if value.is_empty() {
+    return Err(ParseErrorKind::IndentationEmpty);
+  }
+  if !value.chars().all(|c| c == ' ' || c == '\t') {
+    return Err(ParseErrorKind::IndentationNotWhitespace);
+  }
+  if value.contains(' ') && value.contains('\t') {
+    return Err(ParseErrorKind::IndentationMixed);
+  }
+  Ok(())
+}
+
+/// `MAJOR.MINOR.PATCH`, each `0` or 1–9 digits without a leading zero.
+fn parse_version(version: &str) -> Option<[u64; 3]> {
+  let mut parts = version.split('.');
+  let mut numbers = [0; 3];
+  for number in &mut numbers {
+    let part = parts.next()?;
+    let valid = part == "0"
+      || (!part.is_empty()
+        && part.len() <= 9
+        && part.bytes().all(|b| b.is_ascii_digit())
+        && !part.starts_with('0'));
+    if !valid {
+      return None;
+    }
+    *number = part.parse().ok()?;
+  }
+  parts.next().is_none().then_some(numbers)
+}
+
+fn check_minimum_version<'src>(value: &str) -> std::result::Result<(), ParseErrorKind<'src>> {
+  let required = parse_version(value)
+    .ok_or_else(|| ParseErrorKind::InvalidMinimumVersion { version: value.to_string() })?;
+  let current = parse_version(env!("CARGO_PKG_VERSION")).unwrap_or([0; 3]);
+  if required > current {
+    return Err(ParseErrorKind::MinimumVersionNotMet { version: value.to_string() });
+  }
+  Ok(())
+}
+
+fn static_attribute_name(name: &str) -> &'static str {
+  const NAMES: [&str; 30] = [
+    "android",
+    "arg",
+    "cache",
+    "confirm",
+    "continue",
+    "default",
+    "doc",
+    "dragonfly",
+    "env",
+    "exit-message",
+    "extension",
+    "freebsd",
+    "group",
+    "linux",
+    "macos",
+    "metadata",
+    "netbsd",
+    "no-cd",
+    "no-exit-message",
+    "no-quiet",
+    "openbsd",
+    "parallel",
+    "positional-arguments",
+    "private",
+    "script",
+    "shell",
+    "timestamp",
+    "unix",
+    "windows",
+    "working-directory",
+  ];
+  NAMES.iter().find(|known| **known == name).copied().unwrap_or("")
+}
+
+fn literal_argument<'src>(
+  attribute: &'static str,
+  expression: Expression<'src>,
+) -> ParseResult<'src, StringLiteral<'src>> {
+  match expression {
+    Expression::StringLiteral(literal) => Ok(literal),
+    other => {
+      Err(error(other.first_token(), ParseErrorKind::AttributeArgumentNotLiteral { attribute }))
+    }
+  }
+}
+
+fn build_attribute<'src>(
+  name: Name<'src>,
+  positional: Vec<Expression<'src>>,
+  keywords: Vec<(Name<'src>, Option<Expression<'src>>)>,
+) -> ParseResult<'src, Attribute<'src>> {
+  let attribute_name = static_attribute_name(name.lexeme());
+  let literals = |arguments: Vec<Expression<'src>>| -> ParseResult<'src, Vec<StringLiteral<'src>>> {
+    arguments.into_iter().map(|argument| literal_argument(attribute_name, argument)).collect()
+  };
+  let mut arguments = positional.into_iter();
+  let attribute = match attribute_name {
+    "android" => Attribute::Android,
+    "arg" => {
+      let literal = single(name, literals(arguments.collect())?)?;
+      Attribute::Arg(build_arg(literal, keywords)?)
+    }
+    "cache" => Attribute::Cache(build_cache(keywords)?),
+    "confirm" => Attribute::Confirm(arguments.next()),
+    "continue" => Attribute::Continue(signals(literals(arguments.collect())?)?),
+    "default" => Attribute::Default,
+    "doc" => Attribute::Doc(arguments.next()),
+    "dragonfly" => Attribute::Dragonfly,
+    "env" => match (arguments.next(), arguments.next()) {
+      (Some(key), Some(value)) => Attribute::Env(key, value),
+      _ => return Err(arity_bug(name)),
+    },
+    "exit-message" => Attribute::ExitMessage,
+    "extension" => Attribute::Extension(single(name, literals(arguments.collect())?)?),
+    "freebsd" => Attribute::Freebsd,
+    "group" => Attribute::Group(single(name, literals(arguments.collect())?)?),
+    "linux" => Attribute::Linux,
+    "macos" => Attribute::Macos,
+    "metadata" => Attribute::Metadata(literals(arguments.collect())?),
+    "netbsd" => Attribute::Netbsd,
+    "no-cd" => Attribute::NoCd,
+    "no-exit-message" => Attribute::NoExitMessage,
+    "no-quiet" => Attribute::NoQuiet,
+    "openbsd" => Attribute::Openbsd,
+    "parallel" => Attribute::Parallel,
+    "positional-arguments" => Attribute::PositionalArguments,
+    "private" => Attribute::Private,
+    "script" => {
+      let mut literals = literals(arguments.collect())?.into_iter();
+      Attribute::Script(
+        literals.next().map(|command| Interpreter { command, arguments: literals.collect() }),
+      )
+    }
+    "shell" => Attribute::Shell,
+    "timestamp" => Attribute::Timestamp(arguments.next()),
+    "unix" => Attribute::Unix,
+    "windows" => Attribute::Windows,
+    "working-directory" => match arguments.next() {
+      Some(path) => Attribute::WorkingDirectory(path),
+      None => return Err(arity_bug(name)),
+    },
+    _ => return Err(error(name, ParseErrorKind::UnknownAttribute { attribute: name.lexeme() })),
+  };
+  Ok(attribute)
+}
+
+/// Arity is checked before attributes are built; this only avoids a panic.
+fn arity_bug(name: Name<'_>) -> CompileError<'_> {
+  error(name, ParseErrorKind::UnknownAttribute { attribute: name.lexeme() })
+}
+
+fn single<'src>(
+  name: Name<'src>,
+  literals: Vec<StringLiteral<'src>>,
+) -> ParseResult<'src, StringLiteral<'src>> {
+  literals.into_iter().next().ok_or_else(|| arity_bug(name))
+}
+
+fn signals(literals: Vec<StringLiteral<'_>>) -> ParseResult<'_, Vec<Signal>> {
+  let mut signals = Vec::new();
+  for literal in literals {
+    let signal = match literal.cooked.as_str() {
+      "SIGHUP" => Signal::Hangup,
+      "SIGINT" => Signal::Interrupt,
+      "SIGQUIT" => Signal::Quit,
+      other => {
+        return Err(error(
+          literal.token,
+          ParseErrorKind::InvalidSignal { signal: other.to_string() },
+        ))
+      }
+    };
+    signals.push(signal);
+  }
+  signals.sort();
+  signals.dedup();
+  Ok(signals)
+}
+
+type Keywords<'src> = Vec<(Name<'src>, Option<Expression<'src>>)>;
+
+fn take_key<'src>(
+  keywords: &mut Keywords<'src>,
+  key: &str,
+) -> Option<(Name<'src>, Option<Expression<'src>>)> {
+  let index = keywords.iter().position(|(name, _)| name.lexeme() == key)?;
+  Some(keywords.remove(index))
+}
+
+fn required_value<'src>(
+  entry: Option<(Name<'src>, Option<Expression<'src>>)>,
+) -> ParseResult<'src, Option<Keyed<'src, Expression<'src>>>> {
+  match entry {
+    None => Ok(None),
+    Some((key, Some(value))) => Ok(Some(Keyed { key, value })),
+    Some((key, None)) => {
+      Err(error(key, ParseErrorKind::AttributeKeyRequiresValue { key: key.lexeme() }))
+    }
+  }
+}
+
+fn unknown_keys<'src>(keywords: &Keywords<'src>, attribute: &'static str) -> ParseResult<'src, ()> {
+  match keywords.first() {
+    Some((key, _)) => {
+      Err(error(*key, ParseErrorKind::UnknownAttributeKey { key: key.lexeme(), attribute }))
+    }
+    None => Ok(()),
+  }
+}
+
+fn build_cache<'src>(mut keywords: Keywords<'src>) -> ParseResult<'src, CacheAttribute<'src>> {
+  let extra = required_value(take_key(&mut keywords, "extra"))?;
+  let inputs = required_value(take_key(&mut keywords, "inputs"))?;
+  let outputs = required_value(take_key(&mut keywords, "outputs"))?;
+  unknown_keys(&keywords, "cache")?;
+  Ok(CacheAttribute { extra, inputs, outputs })
+}
+
+/// `long`/`short`: bare or `=LITERAL`; the option name is validated.
+fn option_key<'src>(
+  entry: Option<(Name<'src>, Option<Expression<'src>>)>,
+  parameter: &str,
+  short: bool,
+) -> ParseResult<'src, Option<Keyed<'src, Option<StringLiteral<'src>>>>> {
+  let Some((key, value)) = entry else {
+    return Ok(None);
+  };
+  let literal = match value {
+    None => None,
+    Some(Expression::StringLiteral(literal)) => Some(literal),
+    Some(_) => {
+      return Err(error(key, ParseErrorKind::AttributeArgumentNotLiteral { attribute: "arg" }))
+    }
+  };
+  let option = match &literal {
+    Some(literal) => literal.cooked.clone(),
+    None if short => parameter.chars().next().map(String::from).unwrap_or_default(),
+    None => parameter.to_string(),
+  };
+  let parameter = parameter.to_string();
+  let problem = if option.is_empty() {
+    Some(ParseErrorKind::OptionNameEmpty { parameter })
+  } else if option.contains('=') {
+    Some(ParseErrorKind::OptionNameContainsEqualSign { parameter })
+  } else if option.starts_with('-') {
+    Some(ParseErrorKind::OptionNameStartsWithDash { parameter })
+  } else if short && option.chars().count() > 1 {
+    Some(ParseErrorKind::ShortOptionMultipleCharacters { parameter })
+  } else {
+    None
+  };
+  if let Some(problem) = problem {
+    let token = literal.as_ref().map_or(key, |literal| literal.token);
+    return Err(error(token, problem));
+  }
+  Ok(Some(Keyed { key, value: literal }))
+}
+
+/// A switch key (`flag`, `multiple`) that takes no value.
+fn switch_key<'src>(
+  entry: Option<(Name<'src>, Option<Expression<'src>>)>,
+  parameter: &str,
+) -> ParseResult<'src, Option<Keyed<'src, ()>>> {
+  match entry {
+    None => Ok(None),
+    Some((key, None)) => Ok(Some(Keyed { key, value: () })),
+    Some((key, Some(_))) if key.lexeme() == "flag" => {
+      Err(error(key, ParseErrorKind::FlagTakesNoValue { argument: parameter.to_string() }))
+    }
+    Some((key, Some(_))) => {
+      Err(error(key, ParseErrorKind::AttributeKeyTakesNoValue { key: key.lexeme() }))
+    }
+  }
+}
+
+fn bound_key<'src>(
+  entry: Option<(Name<'src>, Option<Expression<'src>>)>,
+  name: &'static str,
+) -> ParseResult<'src, Option<Keyed<'src, (StringLiteral<'src>, usize)>>> {
+  let Some(Keyed { key, value }) = required_value(entry)? else {
+    return Ok(None);
+  };
+  let Expression::StringLiteral(literal) = value else {
+    return Err(error(key, ParseErrorKind::AttributeArgumentNotLiteral { attribute: "arg" }));
+  };
+  let text = literal.cooked.as_str();
+  let well_formed = !text.is_empty()
+    && text.bytes().all(|b| b.is_ascii_digit())
+    && (text == "0" || !text.starts_with('0'));
+  let invalid = |detail: Option<String>| {
+    error(
+      literal.token,
+      ParseErrorKind::InvalidArgBound { key: name, value: text.to_string(), detail },
+    )
+  };
+  if !well_formed {
+    return Err(invalid(None));
+  }
+  let number =
+    text.parse::<usize>().map_err(|parse_error| invalid(Some(parse_error.to_string())))?;
+  Ok(Some(Keyed { key, value: (literal, number) }))
+}
+
+fn build_arg<'src>(
+  name: StringLiteral<'src>,
+  mut keywords: Keywords<'src>,
+) -> ParseResult<'src, ArgAttribute<'src>> {
+  let parameter = name.cooked.clone();
+  let long = option_key(take_key(&mut keywords, "long"), &parameter, false)?;
+  let short = option_key(take_key(&mut keywords, "short"), &parameter, true)?;
+  let pattern = required_value(take_key(&mut keywords, "pattern"))?;
+  let value = required_value(take_key(&mut keywords, "value"))?;
+  let is_option = long.is_some() || short.is_some();
+  if let Some(value) = &value {
+    if !is_option {
+      return Err(error(value.key, ParseErrorKind::ArgKeyRequiresOption { key: "value" }));
+    }
+  }
+  let flag = switch_key(take_key(&mut keywords, "flag"), &parameter)?;
+  if let Some(flag) = &flag {
+    if !is_option {
+      return Err(error(flag.key, ParseErrorKind::ArgKeyRequiresOption { key: "flag" }));
+    }
+    let conflict = if value.is_some() {
+      Some("value")
+    } else if pattern.is_some() {
+      Some("pattern")
+    } else {
+      None
+    };
+    if let Some(other) = conflict {
+      return Err(error(
+        flag.key,
+        ParseErrorKind::FlagConflict { argument: parameter.clone(), other },
+      ));
+    }
+  }
+  let multiple = switch_key(take_key(&mut keywords, "multiple"), &parameter)?;
+  if let Some(multiple) = &multiple {
+    if !is_option {
+      return Err(error(
+        multiple.key,
+        ParseErrorKind::ArgKeyRequiresOption { key: "multiple" },
+      ));
+    }
+  }
+  let max = bound_key(take_key(&mut keywords, "max"), "max")?;
+  let min = bound_key(take_key(&mut keywords, "min"), "min")?;
+  if let (Some(min), Some(max)) = (&min, &max) {
+    if min.value.1 > max.value.1 {
+      return Err(error(
+        min.key,
+        ParseErrorKind::ArgMinExceedsMax { min: min.value.1, max: max.value.1 },
+      ));
+    }
+  }
+  let help = required_value(take_key(&mut keywords, "help"))?;
+  unknown_keys(&keywords, "arg")?;
+  Ok(ArgAttribute { name, long, short, pattern, value, flag, multiple, min, max, help })
+}
+
+/// Repetition rules of language.md §4.4, checked as each attribute is added.
+fn check_duplicate<'src>(
+  attributes: &Attributes<'src>,
+  entry: &AttributeEntry<'src>,
+) -> ParseResult<'src, ()> {
+  let first = |entries: &mut dyn Iterator<Item = &AttributeEntry<'src>>| {
+    entries.next().map(|existing| existing.name.line + 1)
+  };
+  let second = entry.name.line + 1;
+  let same_name =
+    attributes.list.iter().filter(|existing| existing.attribute.name() == entry.attribute.name());
+  match &entry.attribute {
+    Attribute::Arg(arg) => {
+      let mut same = same_name.filter(|existing| {
+        matches!(&existing.attribute, Attribute::Arg(other) if other.name.cooked == arg.name.cooked)
+      });
+      if let Some(first) = first(&mut same) {
+        return Err(error(
+          entry.name,
+          ParseErrorKind::DuplicateArgAttribute {
+            argument: arg.name.cooked.clone(),
+            first,
+            second,
+          },
+        ));
+      }
+    }
+    Attribute::Group(group) => {
+      let mut same = same_name.filter(|existing| {
+        matches!(&existing.attribute, Attribute::Group(other) if other.cooked == group.cooked)
+      });
+      if let Some(first) = first(&mut same) {
+        return Err(error(
+          entry.name,
+          ParseErrorKind::DuplicateGroup {
+            group: group.token.lexeme(),
+            first,
+            second,
+          },
+        ));
+      }
+    }
+    attribute if is_repeatable(attribute) => {}
+    attribute => {
+      let mut same = same_name;
+      if let Some(first) = first(&mut same) {
+        return Err(error(
+          entry.name,
+          ParseErrorKind::DuplicateAttribute {
+            attribute: attribute.name().to_string(),
+            first,
+            second,
+          },
+        ));
+      }
+    }
+  }
+  Ok(())
+}
+
+/// Pairs of recipe attributes that exclude each other (language.md §10).
+fn check_recipe_attributes<'src>(
+  attributes: &Attributes<'src>,
+  name: Name<'src>,
+) -> ParseResult<'src, ()> {
+  let has = |wanted: &str| attributes.list.iter().any(|entry| entry.attribute.name() == wanted);
+  let pairs =
+    [("no-cd", "working-directory"), ("exit-message", "no-exit-message"), ("script", "shell")];
+  for (first, second) in pairs {
+    if has(first) && has(second) {
+      return Err(error(
+        name,
+        ParseErrorKind::ConflictingAttributes { recipe: name.lexeme(), first, second },
+      ));
+    }
+  }
+  Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use crate::syntax::lexer::lex;
+  use std::path::Path;
+
+  fn parse_text(src: &str) -> std::result::Result<Ast<'_>, String> {
+    let tokens = lex(src, Path::new("justfile")).map_err(|e| format!("lex: {e}"))?;
+    parse(&tokens).map_err(|e| format!("{e} {}:{}", e.token.line + 1, e.token.column + 1))
+  }
+
+  /// Differential-testing helper: `PARSE_PROBE=file1:file2 cargo test … probe -- --ignored`.
+  #[test]
+  #[ignore]
+  fn probe() {
+    let files = std::env::var("PARSE_PROBE").unwrap_or_default();
+    for file in files.split(':').filter(|f| !f.is_empty()) {
+      let src = std::fs::read_to_string(file).unwrap();
+      match parse_text(&src) {
+        Ok(_) => println!("PROBE {file}: ok"),
+        Err(e) => println!("PROBE {file}: {e}"),
+      }
+    }
+  }
 }

@@ -1,1 +1,0 @@
-//! Built-in functions (reference.md §1).
