@@ -109,7 +109,9 @@ fn configure(
   let is_option = parameter.long.is_some() || parameter.short.is_some();
   if let Some(pattern) = &arg.pattern {
     for element in evaluator.evaluate_const(&pattern.value)?.0 {
-      if let Err(regex_error) = Regex::new(&format!("^(?:{element})$")) {
+      if let Err(regex_error) =
+        Regex::new(&element).and_then(|_| Regex::new(&format!("^(?:{element})$")))
+      {
         return Err(error(
           pattern.key,
           AnalysisErrorKind::ArgumentPattern { cause: regex_error.to_string() },

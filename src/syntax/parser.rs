@@ -1576,10 +1576,7 @@ fn build_arg<'src>(
   let multiple = switch_key(take_key(&mut keywords, "multiple"), &parameter)?;
   if let Some(multiple) = &multiple {
     if !is_option {
-      return Err(error(
-        multiple.key,
-        ParseErrorKind::ArgKeyRequiresOption { key: "multiple" },
-      ));
+      return Err(error(multiple.key, ParseErrorKind::ArgKeyRequiresOption { key: "multiple" }));
     }
   }
   let max = bound_key(take_key(&mut keywords, "max"), "max")?;
@@ -1631,11 +1628,7 @@ fn check_duplicate<'src>(
       if let Some(first) = first(&mut same) {
         return Err(error(
           entry.name,
-          ParseErrorKind::DuplicateGroup {
-            group: group.token.lexeme(),
-            first,
-            second,
-          },
+          ParseErrorKind::DuplicateGroup { group: group.token.lexeme(), first, second },
         ));
       }
     }
