@@ -1,5 +1,7 @@
 //! Loading of imports and modules, and analysis (language.md §4–§11).
 
+#![allow(clippy::result_large_err)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -58,7 +60,7 @@ fn check_overrides(root: &Module<'static>, request: &LoadRequest) -> Result<(), 
     .iter()
     .filter(|item| {
       find_module(root, &item.module_path)
-        .is_none_or(|module| !module.assignments.contains_key(item.name.as_str()))
+        .map_or(true, |module| !module.assignments.contains_key(item.name.as_str()))
     })
     .map(|item| (item.module_path.clone(), item.name.clone()))
     .collect();
@@ -800,8 +802,11 @@ mod tests {
     (rendered, directory.path().display().to_string())
   }
 
+  /// (name, files with the root justfile first, expected output).
+  type Case = (&'static str, &'static [(&'static str, &'static str)], &'static str);
+
   #[rustfmt::skip]
-  const CASES: &[(&str, &[(&str, &str)], &str)] = &[
+  const CASES: &[Case] = &[
     (r#"unknown_dependency"#, &[(r#"justfile"#, r#"a:
 b:
 c:

@@ -1,6 +1,8 @@
 //! Checks of recipe bodies and kinds: extra leading whitespace, sigil
 //! conflicts, script-only attributes (language.md §8.4, §8.5, §8.7).
 
+#![allow(clippy::result_large_err)]
+
 use super::analyzer::error;
 use super::error::AnalysisErrorKind;
 use crate::syntax::ast::{Fragment, Line, Recipe};

@@ -1,6 +1,8 @@
 //! Compile-time evaluation of const contexts: setting values, `[doc]`, `arg`
 //! `help`/`pattern` (language.md §5.4).
 
+#![allow(clippy::result_large_err)]
+
 use std::collections::BTreeMap;
 
 use regex::Regex;

@@ -1,6 +1,8 @@
 //! The `[lists]` gate: without `set lists`, the first list-only construct in
 //! source order is an error (language.md §6.9).
 
+#![allow(clippy::result_large_err)]
+
 use std::collections::BTreeMap;
 
 use super::analyzer::{error, Entry};

@@ -2,6 +2,8 @@
 //! every import and module file (language.md §9, §10 steps 1–2). Sources are
 //! leaked so that tokens are `'static`.
 
+#![allow(clippy::result_large_err)]
+
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 

@@ -1,5 +1,7 @@
 //! Recipe parameters and their `[arg(…)]` configuration (reference.md §4.4).
 
+#![allow(clippy::result_large_err)]
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use regex::Regex;

@@ -1,6 +1,8 @@
 //! Settings: incompatibilities, name checks and const evaluation into
 //! `model::Settings` (language.md §7).
 
+#![allow(clippy::result_large_err)]
+
 use std::collections::BTreeMap;
 
 use super::analyzer::error;
