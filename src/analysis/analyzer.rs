@@ -1396,4 +1396,37 @@ set shell := [[]]
       render(&[("justfile", "x := 'a'\nmod s\n"), ("s.just", "")], true, &overrides);
     assert_eq!(actual, "error: variables `b`, `z`, and `s::a` overridden on the command line but not present in justfile\n");
   }
+
+  #[test]
+  fn model_facts() {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let files = [
+      ("justfile", "import 'lib.just'\nmod sub\n# builds\nb:\n[private]\na:\nx := 'v'\n"),
+      ("lib.just", "c:\n"),
+      ("sub.just", "[doc('subdoc')]\n[default]\nz:\ny:\n"),
+    ];
+    for (path, text) in files {
+      std::fs::write(directory.path().join(path), text).expect("write file");
+    }
+    let justfile = directory.path().join("justfile");
+    let request = LoadRequest {
+      justfile: &justfile,
+      source: None,
+      working_directory: directory.path(),
+      overrides: &[],
+      unstable: false,
+    };
+    let root = compile(&request).expect("compiles").root;
+    assert_eq!(root.default, Some("b"));
+    assert_eq!(root.recipes["b"].doc.as_deref(), Some("builds"));
+    assert!(root.recipes["a"].private);
+    assert_eq!(root.recipes["c"].order, 2);
+    assert_eq!(root.base_directory, directory.path());
+    let sub = &root.modules["sub"];
+    assert_eq!(sub.default, Some("z"));
+    assert_eq!(sub.recipes["z"].doc.as_deref(), Some("subdoc"));
+    assert_eq!(sub.recipes["y"].namepath, "sub::y");
+    assert_eq!(sub.path, vec!["sub".to_string()]);
+    assert_eq!(root.module_order, vec!["sub"]);
+  }
 }
