@@ -1,15 +1,243 @@
-//! Analysis errors (language.md §12.3).
+//! Analysis errors (language.md §12.3) and load errors (errors without a
+//! source excerpt that can end loading and analysis).
+
+use std::fmt::{self, Display, Formatter};
+use std::path::PathBuf;
 
 use snafu::Snafu;
 
+use crate::syntax::ast::UnstableFeature;
+use crate::syntax::compile_error::CompileError;
+
 #[derive(Debug, Clone, Snafu)]
+#[snafu(visibility(pub(crate)))]
 pub enum AnalysisErrorKind<'src> {
   #[snafu(display("variable `{variable}` not defined"))]
   UndefinedVariable { variable: &'src str },
+  #[snafu(display("recipe `{recipe}` has unknown dependency `{dependency}`"))]
+  UnknownDependency { recipe: &'src str, dependency: String },
+  #[snafu(display("call to undefined function `{function}`"))]
+  UndefinedFunction { function: &'src str },
+  #[snafu(display(
+    "function `{function}` called with {} but takes {expected}",
+    count(*found, "argument")
+  ))]
+  FunctionArgumentCount { function: &'src str, found: usize, expected: String },
+  #[snafu(display("{kind} `{name}` first defined on line {first} is redefined on line {second}"))]
+  Redefinition { kind: &'static str, name: &'src str, first: usize, second: usize },
+  #[snafu(display(
+    "{kind} `{name}` defined on line {first} is redefined as {} {second_kind} on line {second}",
+    article(second_kind)
+  ))]
+  RedefinitionAs {
+    kind: &'static str,
+    name: &'src str,
+    first: usize,
+    second_kind: &'static str,
+    second: usize,
+  },
+  #[snafu(display("variable `{variable}` has multiple definitions"))]
+  DuplicateVariable { variable: &'src str },
+  #[snafu(display("recipe `{recipe}` depends on itself"))]
+  CircularRecipeSelf { recipe: &'src str },
+  #[snafu(display("recipe `{recipe}` has circular dependency `{}`", circle.join(" -> ")))]
+  CircularRecipe { recipe: &'src str, circle: Vec<String> },
+  #[snafu(display("variable `{variable}` is defined in terms of itself"))]
+  CircularVariableSelf { variable: &'src str },
+  #[snafu(display("variable `{variable}` depends on its own value: `{}`", circle.join(" -> ")))]
+  CircularVariable { variable: &'src str, circle: Vec<String> },
+  #[snafu(display(
+    "dependency `{dependency}` got {} but takes {}",
+    count(*found, "argument"),
+    bounds(*found, *min, *max)
+  ))]
+  DependencyArgumentCount { dependency: String, found: usize, min: usize, max: Option<usize> },
+  #[snafu(display("recipe `{recipe}` has duplicate parameter `{parameter}`"))]
+  DuplicateParameter { recipe: &'src str, parameter: &'src str },
+  #[snafu(display("non-default parameter `{parameter}` follows default parameter"))]
+  RequiredParameterFollowsDefault { parameter: &'src str },
+  #[snafu(display("setting `{setting}` first set on line {first} is redefined on line {second}"))]
+  DuplicateSetting { setting: &'src str, first: usize, second: usize },
+  #[snafu(display("`{earlier}` set on line {first} is incompatible with `{later}`"))]
+  IncompatibleSettings { earlier: &'src str, first: usize, later: &'src str },
+  #[snafu(display("{kind} `{name}` has invalid attribute `{attribute}`"))]
+  InvalidAttribute { kind: &'static str, name: &'src str, attribute: &'static str },
+  #[snafu(display("alias `{alias}` has an unknown target `{target}`"))]
+  UnknownAliasTarget { alias: &'src str, target: String },
+  #[snafu(display("variable `{variable}` is unexported multiple times"))]
+  DuplicateUnexport { variable: &'src str },
+  #[snafu(display("variable {variable} is both exported and unexported"))]
+  ExportUnexported { variable: &'src str },
+  #[snafu(display("function `{function}` has duplicate parameter `{parameter}`"))]
+  DuplicateFunctionParameter { function: &'src str, parameter: &'src str },
+  #[snafu(display("recipe line has extra leading whitespace"))]
+  ExtraLeadingWhitespace,
+  #[snafu(display("the guard `?` and infallible `-` sigils may not be used together"))]
+  GuardAndInfallibleSigil,
+  #[snafu(display("shell recipe `{recipe}` has script recipe attribute `{attribute}`"))]
+  ShellRecipeScriptAttribute { recipe: &'src str, attribute: &'static str },
+  #[snafu(display("recipe `{recipe}` has both `[{first}]` and `[{second}]` attributes"))]
+  ConflictingRecipeAttributes { recipe: &'src str, first: &'static str, second: &'static str },
+  #[snafu(display("could not find source file for import"))]
+  ImportNotFound,
+  #[snafu(display("could not find source file for module `{module}`"))]
+  ModuleNotFound { module: &'src str },
+  #[snafu(display("found multiple source files for module `{module}`: {}", ticked(found)))]
+  AmbiguousModuleFile { module: &'src str, found: Vec<String> },
+  #[snafu(display("cannot call backticks in const context"))]
+  ConstBacktick,
+  #[snafu(display("cannot call functions in const context"))]
+  ConstFunctionCall,
+  #[snafu(display("cannot access non-const variable `{variable}` in const context"))]
+  ConstVariable { variable: &'src str },
+  #[snafu(display("assert failed: {message}"))]
+  AssertFailed { message: String },
+  #[snafu(display("{message}"))]
+  ConstEvaluation { message: String },
+  #[snafu(display("{message}"))]
+  ListGate { message: String },
+  #[snafu(display("the `{function}()` function requires `set lists`"))]
+  FunctionRequiresLists { function: &'src str },
+  #[snafu(display(
+    "recipe `{recipe}` has duplicate `[default]` attribute, which may only appear once per module"
+  ))]
+  DuplicateDefault { recipe: &'src str },
+  #[snafu(display(
+    "`{setting}` setting requires at least one element but evaluated to empty list"
+  ))]
+  EmptyListSetting { setting: &'src str },
+  #[snafu(display("list value {value} assigned to `{setting}` setting"))]
+  ListSettingValue { value: String, setting: &'src str },
+  #[snafu(display("argument attribute for undefined argument `{argument}`"))]
+  UndefinedArgument { argument: String },
+  #[snafu(display(
+    "attribute for argument `{argument}` first used on line {first} is duplicated on line {second}"
+  ))]
+  DuplicateArgAttribute { argument: String, first: usize, second: usize },
+  #[snafu(display("option name for parameter `{parameter}` is empty"))]
+  OptionNameEmpty { parameter: &'src str },
+  #[snafu(display("option name for parameter `{parameter}` contains equal sign"))]
+  OptionNameEquals { parameter: &'src str },
+  #[snafu(display("option name for parameter `{parameter}` starts with dash"))]
+  OptionNameDash { parameter: &'src str },
+  #[snafu(display("short option name for parameter `{parameter}` contains multiple characters"))]
+  ShortOptionMultiple { parameter: &'src str },
+  #[snafu(display("recipe `{recipe}` defines option `{option}` multiple times"))]
+  DuplicateOption { recipe: &'src str, option: String },
+  #[snafu(display("argument attribute `{key}` only valid with `long` or `short`"))]
+  ArgKeyRequiresOption { key: &'static str },
+  #[snafu(display("argument `{parameter}` may not have both `flag` and `{other}` attributes"))]
+  FlagConflict { parameter: &'src str, other: &'static str },
+  #[snafu(display("argument attribute `min` `{min}` exceeds `max` `{max}`"))]
+  MinExceedsMax { min: usize, max: usize },
+  #[snafu(display(
+    "argument attribute `{key}` only valid with `multiple` or a variadic parameter"
+  ))]
+  BoundRequiresMultiple { key: &'static str },
+  #[snafu(display("flag parameter `{parameter}` may not have a default"))]
+  FlagDefault { parameter: &'src str },
+  #[snafu(display("failed to parse argument pattern"))]
+  ArgumentPattern { cause: String },
 }
 
 impl AnalysisErrorKind<'_> {
   pub fn caused_by(&self) -> Option<String> {
-    None
+    match self {
+      AnalysisErrorKind::ArgumentPattern { cause } => Some(cause.clone()),
+      _ => None,
+    }
   }
 }
+
+/// `0 arguments`, `1 argument`, `2 arguments`.
+pub fn count(n: usize, noun: &str) -> String {
+  if n == 1 {
+    format!("{n} {noun}")
+  } else {
+    format!("{n} {noun}s")
+  }
+}
+
+fn bounds(found: usize, min: usize, max: Option<usize>) -> String {
+  if Some(min) == max {
+    count(min, "argument")
+  } else if found < min {
+    format!("at least {}", count(min, "argument"))
+  } else {
+    format!("at most {}", count(max.unwrap_or(min), "argument"))
+  }
+}
+
+fn article(kind: &str) -> &'static str {
+  if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+    "an"
+  } else {
+    "a"
+  }
+}
+
+/// `` `a` ``, `` `a` and `b` ``, `` `a`, `b`, and `c` ``.
+pub fn ticked<S: AsRef<str>>(items: &[S]) -> String {
+  let ticked: Vec<String> = items.iter().map(|item| format!("`{}`", item.as_ref())).collect();
+  match ticked.as_slice() {
+    [] => String::new(),
+    [one] => one.clone(),
+    [a, b] => format!("{a} and {b}"),
+    [init @ .., last] => format!("{}, and {last}", init.join(", ")),
+  }
+}
+
+/// Everything that can stop `compile`: a compile error with its excerpt, or
+/// one of the errors printed without location.
+#[derive(Debug, Clone)]
+pub enum LoadError {
+  Compile(CompileError<'static>),
+  Read { path: PathBuf, message: String },
+  CircularImport { import: PathBuf, current: PathBuf },
+  UnknownOverrides { overrides: Vec<String> },
+  Unstable { feature: UnstableFeature },
+}
+
+impl From<CompileError<'static>> for LoadError {
+  fn from(error: CompileError<'static>) -> Self {
+    LoadError::Compile(error)
+  }
+}
+
+pub fn unstable_feature_message(feature: UnstableFeature) -> &'static str {
+  match feature {
+    UnstableFeature::CachedRecipes => "cached recipes are currently unstable",
+    UnstableFeature::Lists => "the `lists` setting is currently unstable",
+    UnstableFeature::UserDefinedFunctions => "user-defined functions are currently unstable",
+  }
+}
+
+impl Display for LoadError {
+  fn fmt(&self, f: &mut Formatter) -> fmt::Result {
+    match self {
+      LoadError::Compile(error) => error.fmt(f),
+      LoadError::Read { path, message } => {
+        write!(f, "failed to read justfile at `{}`: {message}", path.display())
+      }
+      LoadError::CircularImport { import, current } => {
+        write!(f, "import `{}` in `{}` is circular", import.display(), current.display())
+      }
+      LoadError::UnknownOverrides { overrides } => {
+        let noun = if overrides.len() == 1 { "variable" } else { "variables" };
+        write!(
+          f,
+          "{noun} {} overridden on the command line but not present in justfile",
+          ticked(overrides)
+        )
+      }
+      LoadError::Unstable { feature } => write!(
+        f,
+        "{}, invoke `just` with `--unstable`, set the `JUST_UNSTABLE` environment variable, or \
+         add `set unstable` to your `justfile` to enable unstable features",
+        unstable_feature_message(*feature)
+      ),
+    }
+  }
+}
+
+impl std::error::Error for LoadError {}

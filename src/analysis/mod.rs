@@ -1,5 +1,13 @@
 //! Parse trees of the root file, its imports and modules → an analysed `Justfile`.
 
 pub mod analyzer;
+mod body;
+mod builtins;
+mod const_eval;
 pub mod error;
+mod list_gate;
+pub mod loader;
 pub mod model;
+mod parameters;
+mod resolver;
+mod settings;

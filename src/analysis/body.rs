@@ -1,0 +1,86 @@
+//! Checks of recipe bodies and kinds: extra leading whitespace, sigil
+//! conflicts, script-only attributes (language.md §8.4, §8.5, §8.7).
+
+#![allow(clippy::result_large_err)]
+
+use super::analyzer::error;
+use super::error::AnalysisErrorKind;
+use crate::syntax::ast::{Fragment, Line, Recipe};
+use crate::syntax::compile_error::CompileError;
+use crate::syntax::token::Token;
+
+type CompileResult<T> = Result<T, CompileError<'static>>;
+
+pub(crate) fn check(recipe: &Recipe<'static>, script: bool, guards: bool) -> CompileResult<()> {
+  if !script {
+    check_lines(&recipe.body, guards)?;
+  }
+  for entry in &recipe.attributes.list {
+    let name = entry.attribute.name();
+    if !script && matches!(name, "extension" | "cache") {
+      return Err(error(
+        recipe.name,
+        AnalysisErrorKind::ShellRecipeScriptAttribute {
+          recipe: recipe.name.lexeme(),
+          attribute: name,
+        },
+      ));
+    }
+  }
+  Ok(())
+}
+
+fn first_text(line: &Line<'static>) -> Option<Token<'static>> {
+  match line.fragments.first() {
+    Some(Fragment::Text(token)) => Some(*token),
+    _ => None,
+  }
+}
+
+fn continues(line: &Line<'static>) -> bool {
+  matches!(line.fragments.last(), Some(Fragment::Text(token)) if token.lexeme().ends_with('\\'))
+}
+
+fn check_lines(lines: &[Line<'static>], guards: bool) -> CompileResult<()> {
+  let mut continued = false;
+  for line in lines {
+    if !continued {
+      if let Some(text) = first_text(line) {
+        if text.lexeme().starts_with([' ', '\t']) {
+          return Err(error(text, AnalysisErrorKind::ExtraLeadingWhitespace));
+        }
+        if guards && has_guard_and_infallible(text.lexeme()) {
+          return Err(error(text, AnalysisErrorKind::GuardAndInfallibleSigil));
+        }
+      }
+    }
+    continued = continues(line);
+  }
+  Ok(())
+}
+
+/// Sigils at the start of a command, each consumed at most once.
+fn has_guard_and_infallible(text: &str) -> bool {
+  let mut seen: Vec<char> = Vec::new();
+  for c in text.chars() {
+    if !matches!(c, '@' | '-' | '?') || seen.contains(&c) {
+      break;
+    }
+    seen.push(c);
+  }
+  seen.contains(&'?') && seen.contains(&'-')
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn sigils() {
+    let cases =
+      [("-?echo", true), ("?-echo", true), ("@-@?echo", false), ("-echo", false), ("?echo", false)];
+    for (text, expected) in cases {
+      assert_eq!(has_guard_and_infallible(text), expected, "{text}");
+    }
+  }
+}

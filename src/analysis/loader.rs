@@ -1,0 +1,292 @@
+//! Loading: reading the root file, then locating, reading, lexing and parsing
+//! every import and module file (language.md §9, §10 steps 1–2). Sources are
+//! leaked so that tokens are `'static`.
+
+#![allow(clippy::result_large_err)]
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+use lexiclean::Lexiclean;
+
+use super::error::{AnalysisErrorKind, LoadError};
+use crate::cli::config::Override;
+use crate::syntax::ast::{Ast, Attribute, Attributes, Item, StringLiteral};
+use crate::syntax::compile_error::{CompileError, CompileErrorKind};
+use crate::syntax::token::Token;
+use crate::syntax::{lexer, parser};
+
+pub struct LoadRequest<'a> {
+  /// Absolute path of the root justfile.
+  pub justfile: &'a Path,
+  /// Text to use instead of reading the file (stdin / markdown).
+  pub source: Option<String>,
+  /// Base directory of the root module.
+  pub working_directory: &'a Path,
+  /// Overridden variables are const and never evaluated.
+  pub overrides: &'a [Override],
+  /// `--unstable` / `JUST_UNSTABLE`.
+  pub unstable: bool,
+}
+
+/// One parsed file of a module: its own file or an import.
+pub(crate) struct LoadedFile {
+  pub path: PathBuf,
+  pub ast: Ast<'static>,
+  /// 0 for the module's own file, +1 per import level.
+  pub depth: usize,
+}
+
+/// What a `mod` item resolved to.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum ModuleTarget {
+  Loaded(usize),
+  Absent,
+}
+
+pub(crate) struct LoadedModule {
+  /// The module's own file first, then imports in processing order.
+  pub files: Vec<LoadedFile>,
+  /// (file index, item index) of a `mod` item → its module.
+  pub submodules: HashMap<(usize, usize), ModuleTarget>,
+  /// Absolute paths of every file of this module (loaded once each).
+  paths: BTreeSet<PathBuf>,
+}
+
+pub(crate) struct Loaded {
+  /// Index 0 is the root module.
+  pub modules: Vec<LoadedModule>,
+}
+
+struct Work {
+  module: usize,
+  path: PathBuf,
+  depth: usize,
+  /// Files on the import/module chain leading here, this one excluded.
+  ancestors: Vec<PathBuf>,
+}
+
+type CompileResult<T> = Result<T, CompileError<'static>>;
+
+pub(crate) fn load(request: &LoadRequest) -> Result<Loaded, LoadError> {
+  let root = request.justfile.lexiclean();
+  let root_directory = root.parent().map(Path::to_path_buf).unwrap_or_default();
+  let mut loader =
+    Loader { root_directory, modules: Vec::new(), root_source: request.source.clone() };
+  loader.modules.push(LoadedModule::new(&root));
+  let mut stack = vec![Work { module: 0, path: root, depth: 0, ancestors: Vec::new() }];
+  while let Some(work) = stack.pop() {
+    loader.process(work, &mut stack)?;
+  }
+  Ok(Loaded { modules: loader.modules })
+}
+
+impl LoadedModule {
+  fn new(path: &Path) -> Self {
+    LoadedModule {
+      files: Vec::new(),
+      submodules: HashMap::new(),
+      paths: BTreeSet::from([path.to_path_buf()]),
+    }
+  }
+}
+
+struct Loader {
+  root_directory: PathBuf,
+  modules: Vec<LoadedModule>,
+  root_source: Option<String>,
+}
+
+impl Loader {
+  fn process(&mut self, work: Work, stack: &mut Vec<Work>) -> Result<(), LoadError> {
+    let text = match (self.modules.len(), work.ancestors.is_empty(), self.root_source.take()) {
+      (1, true, Some(text)) => text,
+      _ => read(&work.path)?,
+    };
+    let src: &'static str = Box::leak(text.into_boxed_str());
+    let display: &'static Path = Box::leak(self.display_path(&work.path).into_boxed_path());
+    let tokens = lexer::lex(src, display)?;
+    let ast = parser::parse(&tokens)?;
+
+    let file_index = self.modules[work.module].files.len();
+    let directory = work.path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut ancestors = work.ancestors.clone();
+    ancestors.push(work.path.clone());
+
+    for (item_index, item) in ast.items.iter().enumerate() {
+      match item {
+        Item::Import(import) if enabled(&import.attributes) => {
+          let Some(path) = locate_import(&directory, &import.path, import.optional)? else {
+            continue;
+          };
+          if ancestors.contains(&path) {
+            return Err(LoadError::CircularImport { import: path, current: work.path.clone() });
+          }
+          if self.modules[work.module].paths.insert(path.clone()) {
+            stack.push(Work {
+              module: work.module,
+              path,
+              depth: work.depth + 1,
+              ancestors: ancestors.clone(),
+            });
+          }
+        }
+        Item::Module(module) if enabled(&module.attributes) => {
+          let found =
+            locate_module(&directory, module.name, module.path.as_ref(), module.optional)?;
+          let target = match found {
+            None => ModuleTarget::Absent,
+            Some(path) => {
+              if ancestors.contains(&path) {
+                return Err(LoadError::CircularImport { import: path, current: work.path.clone() });
+              }
+              let index = self.modules.len();
+              self.modules.push(LoadedModule::new(&path));
+              stack.push(Work { module: index, path, depth: 0, ancestors: ancestors.clone() });
+              ModuleTarget::Loaded(index)
+            }
+          };
+          self.modules[work.module].submodules.insert((file_index, item_index), target);
+        }
+        _ => {}
+      }
+    }
+
+    self.modules[work.module].files.push(LoadedFile { path: work.path, ast, depth: work.depth });
+    Ok(())
+  }
+
+  /// Relative to the root justfile's directory, absolute when outside it.
+  fn display_path(&self, path: &Path) -> PathBuf {
+    match path.strip_prefix(&self.root_directory) {
+      Ok(relative) if !relative.as_os_str().is_empty() => relative.to_path_buf(),
+      _ => path.to_path_buf(),
+    }
+  }
+}
+
+fn read(path: &Path) -> Result<String, LoadError> {
+  std::fs::read_to_string(path)
+    .map_err(|error| LoadError::Read { path: path.to_path_buf(), message: error.to_string() })
+}
+
+/// OS attributes enable an item only if one matches this platform.
+pub(crate) fn enabled(attributes: &Attributes) -> bool {
+  let mut os =
+    attributes.list.iter().map(|entry| &entry.attribute).filter(|a| a.is_os()).peekable();
+  os.peek().is_none() || os.any(matches_platform)
+}
+
+fn matches_platform(attribute: &Attribute) -> bool {
+  match attribute {
+    Attribute::Android => cfg!(target_os = "android"),
+    Attribute::Dragonfly => cfg!(target_os = "dragonfly"),
+    Attribute::Freebsd => cfg!(target_os = "freebsd"),
+    Attribute::Linux => cfg!(target_os = "linux"),
+    Attribute::Macos => cfg!(target_os = "macos"),
+    Attribute::Netbsd => cfg!(target_os = "netbsd"),
+    Attribute::Openbsd => cfg!(target_os = "openbsd"),
+    Attribute::Unix => cfg!(unix),
+    Attribute::Windows => cfg!(windows),
+    _ => false,
+  }
+}
+
+fn analysis_error(
+  token: Token<'static>,
+  kind: AnalysisErrorKind<'static>,
+) -> CompileError<'static> {
+  CompileError::new(token, CompileErrorKind::Analysis(kind))
+}
+
+/// `~/…` is the home directory; otherwise relative to `directory`.
+fn expand_path(directory: &Path, written: &str) -> PathBuf {
+  let home =
+    written.strip_prefix("~/").and_then(|rest| dirs::home_dir().map(|home| home.join(rest)));
+  home.unwrap_or_else(|| directory.join(written)).lexiclean()
+}
+
+fn locate_import(
+  directory: &Path,
+  literal: &StringLiteral<'static>,
+  optional: bool,
+) -> CompileResult<Option<PathBuf>> {
+  let path = expand_path(directory, &literal.cooked);
+  if path.is_file() {
+    Ok(Some(path))
+  } else if optional {
+    Ok(None)
+  } else {
+    Err(analysis_error(literal.token, AnalysisErrorKind::ImportNotFound))
+  }
+}
+
+fn locate_module(
+  directory: &Path,
+  name: Token<'static>,
+  path: Option<&StringLiteral<'static>>,
+  optional: bool,
+) -> CompileResult<Option<PathBuf>> {
+  let candidates = match path {
+    Some(literal) => {
+      let base = expand_path(directory, &literal.cooked);
+      if base.is_file() {
+        vec![base]
+      } else {
+        directory_candidates(&base)
+      }
+    }
+    None => {
+      let mut found: Vec<PathBuf> = Vec::new();
+      let file = directory.join(format!("{}.just", name.lexeme()));
+      if file.is_file() {
+        found.push(file);
+      }
+      found.extend(directory_candidates(&directory.join(name.lexeme())));
+      found
+    }
+  };
+  match candidates.len() {
+    0 if optional => Ok(None),
+    0 => Err(analysis_error(name, AnalysisErrorKind::ModuleNotFound { module: name.lexeme() })),
+    1 => Ok(candidates.into_iter().next()),
+    _ => {
+      let mut relative: Vec<PathBuf> = candidates
+        .iter()
+        .map(|candidate| candidate.strip_prefix(directory).unwrap_or(candidate).to_path_buf())
+        .collect();
+      relative.sort();
+      let found = relative.iter().map(|path| path.display().to_string()).collect();
+      Err(analysis_error(
+        name,
+        AnalysisErrorKind::AmbiguousModuleFile { module: name.lexeme(), found },
+      ))
+    }
+  }
+}
+
+/// `DIR/mod.just` (exact case), `DIR/justfile` and `DIR/.justfile` (any case).
+fn directory_candidates(directory: &Path) -> Vec<PathBuf> {
+  let mut found = Vec::new();
+  let module_file = directory.join("mod.just");
+  if module_file.is_file() {
+    found.push(module_file);
+  }
+  let Ok(entries) = std::fs::read_dir(directory) else {
+    return found;
+  };
+  let mut named: Vec<PathBuf> = entries
+    .filter_map(Result::ok)
+    .filter(|entry| {
+      entry.file_name().to_str().is_some_and(|name| {
+        let lower = name.to_ascii_lowercase();
+        lower == "justfile" || lower == ".justfile"
+      })
+    })
+    .map(|entry| entry.path())
+    .filter(|path| path.is_file())
+    .collect();
+  named.sort();
+  found.extend(named);
+  found
+}

@@ -1,0 +1,567 @@
+//! Name resolution: variables (undefined, cycles, function calls) and recipes
+//! (dependencies, cycles, names in recipes, argument counts, aliases).
+
+#![allow(clippy::result_large_err)]
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::analyzer::error;
+use super::builtins;
+use super::error::AnalysisErrorKind;
+use super::model::{Alias, Assignment, Dependency, Module, Recipe, Settings};
+use crate::syntax::ast::{self, Attribute, Expression, Fragment, FunctionDefinition};
+use crate::syntax::compile_error::CompileError;
+use crate::syntax::token::Token;
+
+type Tok = Token<'static>;
+type CompileResult<T> = Result<T, CompileError<'static>>;
+type Assignments = BTreeMap<&'static str, Assignment<'static>>;
+type Functions = BTreeMap<&'static str, FunctionDefinition<'static>>;
+
+/// Visit every name and call of an expression in order of appearance.
+pub(crate) fn walk<'e>(
+  expression: &'e Expression<'static>,
+  visit: &mut dyn FnMut(&'e Expression<'static>) -> CompileResult<()>,
+) -> CompileResult<()> {
+  use Expression::*;
+  visit(expression)?;
+  match expression {
+    And { lhs, rhs, .. }
+    | Or { lhs, rhs, .. }
+    | Comparison { lhs, rhs, .. }
+    | Concatenation { lhs, rhs, .. }
+    | ListConcatenation { lhs, rhs, .. } => {
+      walk(lhs, visit)?;
+      walk(rhs, visit)
+    }
+    Assert { condition, message, .. } => {
+      walk(condition, visit)?;
+      message.as_deref().map_or(Ok(()), |message| walk(message, visit))
+    }
+    Call { arguments, .. } => arguments.iter().try_for_each(|argument| walk(argument, visit)),
+    Conditional { condition, then, otherwise, .. } => {
+      walk(condition, visit)?;
+      walk(then, visit)?;
+      otherwise.as_deref().map_or(Ok(()), |otherwise| walk(otherwise, visit))
+    }
+    FormatString { parts, .. } => {
+      parts.iter().try_for_each(|(expression, _)| walk(expression, visit))
+    }
+    Group { contents, .. } => walk(contents, visit),
+    Join { lhs, rhs, .. } => {
+      if let Some(lhs) = lhs {
+        walk(lhs, visit)?;
+      }
+      walk(rhs, visit)
+    }
+    List { elements, .. } => elements.iter().try_for_each(|element| walk(element, visit)),
+    Not { operand, .. } => walk(operand, visit),
+    Backtick { .. } | StringLiteral(_) | Variable { .. } => Ok(()),
+  }
+}
+
+/// Check a call's function exists and takes that many arguments.
+fn check_call(name: Tok, arguments: usize, functions: &Functions) -> CompileResult<()> {
+  let function = name.lexeme();
+  if let Some(definition) = functions.get(function) {
+    if definition.parameters.len() != arguments {
+      return Err(error(
+        name,
+        AnalysisErrorKind::FunctionArgumentCount {
+          function,
+          found: arguments,
+          expected: definition.parameters.len().to_string(),
+        },
+      ));
+    }
+    return Ok(());
+  }
+  match builtins::check_arity(function, arguments) {
+    None => Err(error(name, AnalysisErrorKind::UndefinedFunction { function })),
+    Some(Err(expected)) => Err(error(
+      name,
+      AnalysisErrorKind::FunctionArgumentCount { function, found: arguments, expected },
+    )),
+    Some(Ok(())) => Ok(()),
+  }
+}
+
+/// Names in an expression must be in `scope`, variables, or constants;
+/// calls must name existing functions with the right arity.
+pub(crate) fn check_names(
+  expression: &Expression<'static>,
+  scope: &[&str],
+  assignments: &Assignments,
+) -> CompileResult<()> {
+  check_expression(expression, scope, assignments, None)
+}
+
+fn check_expression(
+  expression: &Expression<'static>,
+  scope: &[&str],
+  assignments: &Assignments,
+  functions: Option<&Functions>,
+) -> CompileResult<()> {
+  walk(expression, &mut |expression| match expression {
+    Expression::Variable { name } => {
+      let variable = name.lexeme();
+      if scope.contains(&variable)
+        || assignments.contains_key(variable)
+        || builtins::constant(variable).is_some()
+      {
+        Ok(())
+      } else {
+        Err(error(*name, AnalysisErrorKind::UndefinedVariable { variable }))
+      }
+    }
+    Expression::Call { name, arguments } => match functions {
+      Some(functions) => check_call(*name, arguments.len(), functions),
+      None => Ok(()),
+    },
+    _ => Ok(()),
+  })
+}
+
+struct VariableResolver<'a> {
+  assignments: &'a Assignments,
+  functions: &'a Functions,
+  resolved: BTreeSet<&'static str>,
+  stack: Vec<&'static str>,
+  /// User functions whose bodies are being walked (stops recursion).
+  calling: Vec<&'static str>,
+}
+
+/// Undefined variables, cycles and calls, visiting variables in name order
+/// (language.md §5.3), then the bodies of user functions.
+pub(crate) fn resolve_variables(
+  assignments: &Assignments,
+  functions: &Functions,
+) -> CompileResult<()> {
+  let mut resolver = VariableResolver {
+    assignments,
+    functions,
+    resolved: BTreeSet::new(),
+    stack: Vec::new(),
+    calling: Vec::new(),
+  };
+  for name in assignments.keys() {
+    resolver.visit(name)?;
+  }
+  for function in functions.values() {
+    let scope: Vec<&str> = function.parameters.iter().map(|p| p.lexeme()).collect();
+    resolver.calling.push(function.name.lexeme());
+    resolver.expression(&function.body, &scope)?;
+    resolver.calling.pop();
+  }
+  Ok(())
+}
+
+impl VariableResolver<'_> {
+  fn visit(&mut self, name: &'static str) -> CompileResult<()> {
+    if self.resolved.contains(name) {
+      return Ok(());
+    }
+    let Some(assignment) = self.assignments.get(name) else { return Ok(()) };
+    self.stack.push(name);
+    self.expression(&assignment.value, &[])?;
+    self.stack.pop();
+    self.resolved.insert(name);
+    Ok(())
+  }
+
+  fn expression(&mut self, expression: &Expression<'static>, scope: &[&str]) -> CompileResult<()> {
+    let mut references: Vec<&Expression<'static>> = Vec::new();
+    walk(expression, &mut |expression| {
+      if matches!(expression, Expression::Variable { .. } | Expression::Call { .. }) {
+        references.push(expression);
+      }
+      Ok(())
+    })?;
+    for reference in references {
+      match reference {
+        Expression::Variable { name } => self.variable(*name, scope)?,
+        Expression::Call { name, arguments } => self.call(*name, arguments.len())?,
+        _ => {}
+      }
+    }
+    Ok(())
+  }
+
+  fn variable(&mut self, name: Tok, scope: &[&str]) -> CompileResult<()> {
+    let variable = name.lexeme();
+    if scope.contains(&variable) {
+      return Ok(());
+    }
+    let Some(assignment) = self.assignments.get(variable) else {
+      if builtins::constant(variable).is_some() {
+        return Ok(());
+      }
+      return Err(error(name, AnalysisErrorKind::UndefinedVariable { variable }));
+    };
+    if let Some(start) = self.stack.iter().position(|on_stack| *on_stack == variable) {
+      let mut circle: Vec<String> = self.stack[start..].iter().map(|s| s.to_string()).collect();
+      circle.push(variable.to_string());
+      let kind = if circle.len() == 2 {
+        AnalysisErrorKind::CircularVariableSelf { variable }
+      } else {
+        AnalysisErrorKind::CircularVariable { variable, circle }
+      };
+      return Err(error(assignment.name, kind));
+    }
+    self.visit(variable)
+  }
+
+  fn call(&mut self, name: Tok, arguments: usize) -> CompileResult<()> {
+    check_call(name, arguments, self.functions)?;
+    let function = name.lexeme();
+    let Some(definition) = self.functions.get(function) else { return Ok(()) };
+    if self.calling.contains(&function) {
+      return Ok(());
+    }
+    let scope: Vec<&str> = definition.parameters.iter().map(|p| p.lexeme()).collect();
+    self.calling.push(function);
+    self.expression(&definition.body, &scope)?;
+    self.calling.pop();
+    Ok(())
+  }
+}
+
+/// Where a dependency or alias path leads.
+enum Target<'m> {
+  Recipe(&'m Recipe<'static>),
+  /// A recipe of this module, by name.
+  Local(&'static str),
+  Module,
+  /// Needs these absent optional modules.
+  Disabled(Vec<String>),
+  Unknown,
+}
+
+pub(crate) struct RecipeResolver<'a> {
+  pub path: &'a [String],
+  pub recipes: &'a BTreeMap<&'static str, Recipe<'static>>,
+  pub assignments: &'a Assignments,
+  pub functions: &'a Functions,
+  pub modules: &'a BTreeMap<&'static str, Module<'static>>,
+  pub absent: &'a BTreeSet<&'static str>,
+  pub settings: &'a Settings<'static>,
+  resolved: BTreeSet<&'static str>,
+  stack: Vec<&'static str>,
+  disabled: BTreeMap<&'static str, Vec<String>>,
+}
+
+type Resolved = (
+  BTreeMap<&'static str, Recipe<'static>>,
+  BTreeMap<&'static str, Alias<'static>>,
+  BTreeMap<&'static str, Vec<String>>,
+);
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn resolve_recipes(
+  path: &[String],
+  mut recipes: BTreeMap<&'static str, Recipe<'static>>,
+  mut aliases: BTreeMap<&'static str, Alias<'static>>,
+  assignments: &Assignments,
+  functions: &Functions,
+  modules: &BTreeMap<&'static str, Module<'static>>,
+  absent: &BTreeSet<&'static str>,
+  settings: &Settings<'static>,
+) -> CompileResult<Resolved> {
+  let mut resolver = RecipeResolver {
+    path,
+    recipes: &recipes,
+    assignments,
+    functions,
+    modules,
+    absent,
+    settings,
+    resolved: BTreeSet::new(),
+    stack: Vec::new(),
+    disabled: BTreeMap::new(),
+  };
+  let names: Vec<&'static str> = recipes.keys().copied().collect();
+  for name in &names {
+    resolver.visit(name)?;
+  }
+  let mut dependencies = BTreeMap::new();
+  for (name, recipe) in &recipes {
+    dependencies.insert(
+      *name,
+      (resolver.dependencies(&recipe.ast.priors), resolver.dependencies(&recipe.ast.subsequents)),
+    );
+  }
+  let mut disabled = resolver.disabled_closure();
+  let mut disabled_aliases = BTreeMap::new();
+  for (name, alias) in &aliases {
+    match resolver.target(&alias.target, true) {
+      Target::Unknown => {
+        return Err(error(
+          alias.name,
+          AnalysisErrorKind::UnknownAliasTarget { alias: name, target: alias.target_path() },
+        ))
+      }
+      Target::Disabled(modules) => {
+        disabled_aliases.insert(*name, modules);
+      }
+      Target::Local(recipe) if disabled.contains_key(recipe) => {
+        disabled_aliases.insert(*name, disabled[recipe].clone());
+      }
+      _ => {}
+    }
+  }
+  for (name, (priors, subsequents)) in dependencies {
+    if let Some(recipe) = recipes.get_mut(name) {
+      recipe.priors = priors;
+      recipe.subsequents = subsequents;
+    }
+  }
+  for name in disabled.keys() {
+    recipes.remove(name);
+  }
+  for name in disabled_aliases.keys() {
+    aliases.remove(name);
+  }
+  disabled.extend(disabled_aliases);
+  Ok((recipes, aliases, disabled))
+}
+
+impl<'a> RecipeResolver<'a> {
+  fn target(&self, path: &[Tok], alias: bool) -> Target<'a> {
+    let Some((last, modules)) = path.split_last() else { return Target::Unknown };
+    let mut module: Option<&'a Module<'static>> = None;
+    let mut walked: Vec<&str> = Vec::new();
+    for component in modules {
+      let name = component.lexeme();
+      walked.push(name);
+      let (submodules, absent) = match module {
+        None => (self.modules, self.absent),
+        Some(module) => (&module.modules, &module.absent_modules),
+      };
+      match submodules.get(name) {
+        Some(submodule) => module = Some(submodule),
+        None if absent.contains(name) => return Target::Disabled(vec![walked.join("::")]),
+        None => return Target::Unknown,
+      }
+    }
+    let name = last.lexeme();
+    let (recipes, submodules, absent) = match module {
+      None => (None, self.modules, self.absent),
+      Some(module) => (Some(&module.recipes), &module.modules, &module.absent_modules),
+    };
+    match recipes {
+      None if self.recipes.contains_key(name) => return Target::Local(name),
+      Some(recipes) => {
+        if let Some(recipe) = recipes.get(name) {
+          return Target::Recipe(recipe);
+        }
+        if let Some(needed) = module.and_then(|module| module.disabled.get(name)) {
+          return Target::Disabled(needed.clone());
+        }
+      }
+      None => {}
+    }
+    if alias {
+      if submodules.contains_key(name) {
+        return Target::Module;
+      }
+      if absent.contains(name) {
+        walked.push(name);
+        return Target::Disabled(vec![walked.join("::")]);
+      }
+    }
+    Target::Unknown
+  }
+
+  fn visit(&mut self, name: &'static str) -> CompileResult<()> {
+    if self.resolved.contains(name) {
+      return Ok(());
+    }
+    let Some(recipe) = self.recipes.get(name) else { return Ok(()) };
+    self.stack.push(name);
+    for dependency in recipe.ast.priors.iter().chain(&recipe.ast.subsequents) {
+      let Some(last) = dependency.path.last() else { continue };
+      match self.target(&dependency.path, false) {
+        Target::Local(target) => {
+          if target == name {
+            return Err(error(*last, AnalysisErrorKind::CircularRecipeSelf { recipe: name }));
+          }
+          if let Some(start) = self.stack.iter().position(|on_stack| *on_stack == target) {
+            let mut circle: Vec<String> =
+              self.stack[start..].iter().map(|s| s.to_string()).collect();
+            circle.push(target.to_string());
+            return Err(error(*last, AnalysisErrorKind::CircularRecipe { recipe: name, circle }));
+          }
+          self.visit(target)?;
+        }
+        Target::Disabled(modules) => {
+          self.disabled.entry(name).or_default().extend(modules);
+        }
+        Target::Unknown | Target::Module => {
+          return Err(error(
+            *last,
+            AnalysisErrorKind::UnknownDependency {
+              recipe: name,
+              dependency: path_string(&dependency.path),
+            },
+          ));
+        }
+        Target::Recipe(_) => {}
+      }
+    }
+    self.check_recipe_names(recipe)?;
+    for dependency in recipe.ast.priors.iter().chain(&recipe.ast.subsequents) {
+      let target = match self.target(&dependency.path, false) {
+        Target::Local(target) => self.recipes.get(target),
+        Target::Recipe(recipe) => Some(recipe),
+        _ => None,
+      };
+      if let (Some(target), Some(last)) = (target, dependency.path.last()) {
+        check_argument_count(dependency, target, *last)?;
+      }
+    }
+    self.stack.pop();
+    self.resolved.insert(name);
+    Ok(())
+  }
+
+  /// Names in defaults, dependency arguments, attributes and the body.
+  fn check_recipe_names(&self, recipe: &Recipe<'static>) -> CompileResult<()> {
+    let all: Vec<&str> = recipe.ast.parameters.iter().map(|p| p.name.lexeme()).collect();
+    let check = |expression: &Expression<'static>, scope: &[&str]| {
+      check_expression(expression, scope, self.assignments, Some(self.functions))
+    };
+    for (index, parameter) in recipe.ast.parameters.iter().enumerate() {
+      if let Some(default) = &parameter.default {
+        check(default, &all[..index])?;
+      }
+    }
+    for dependency in recipe.ast.priors.iter().chain(&recipe.ast.subsequents) {
+      for argument in &dependency.arguments {
+        check(argument, &all)?;
+      }
+    }
+    for entry in &recipe.ast.attributes.list {
+      for (expression, with_parameters) in attribute_expressions(&entry.attribute) {
+        check(expression, if with_parameters { &all } else { &[] })?;
+      }
+    }
+    let skip_comments = self.settings.ignore_comments && !recipe.script;
+    let mut continued = false;
+    for line in &recipe.ast.body {
+      let comment = skip_comments
+        && !continued
+        && matches!(line.fragments.first(), Some(Fragment::Text(text)) if text.lexeme().trim_start().starts_with('#'));
+      if !comment {
+        for fragment in &line.fragments {
+          if let Fragment::Interpolation { expression, .. } = fragment {
+            check(expression, &all)?;
+          }
+        }
+      }
+      continued = matches!(line.fragments.last(), Some(Fragment::Text(text)) if text.lexeme().ends_with('\\'));
+    }
+    Ok(())
+  }
+
+  fn dependencies(&self, dependencies: &[ast::Dependency<'static>]) -> Vec<Dependency<'static>> {
+    dependencies
+      .iter()
+      .filter_map(|dependency| {
+        let (last, modules) = dependency.path.split_last()?;
+        let mut module = self.path.to_vec();
+        module.extend(modules.iter().map(|name| name.lexeme().to_string()));
+        Some(Dependency {
+          path: dependency.path.clone(),
+          module,
+          recipe: last.lexeme(),
+          arguments: dependency.arguments.clone(),
+          star: dependency.star,
+        })
+      })
+      .collect()
+  }
+
+  /// Recipes disabled directly, plus those depending on them.
+  fn disabled_closure(&self) -> BTreeMap<&'static str, Vec<String>> {
+    let mut disabled = self.disabled.clone();
+    loop {
+      let mut changed = false;
+      for (name, recipe) in self.recipes {
+        if disabled.contains_key(name) {
+          continue;
+        }
+        let mut needed: Vec<String> = Vec::new();
+        for dependency in recipe.ast.priors.iter().chain(&recipe.ast.subsequents) {
+          if let [single] = dependency.path.as_slice() {
+            if let Some(modules) = disabled.get(single.lexeme()) {
+              needed.extend(modules.iter().cloned());
+            }
+          }
+        }
+        if !needed.is_empty() {
+          needed.sort();
+          needed.dedup();
+          disabled.insert(name, needed);
+          changed = true;
+        }
+      }
+      if !changed {
+        return disabled;
+      }
+    }
+  }
+}
+
+/// Expressions of an attribute, and whether parameters are in scope there.
+fn attribute_expressions<'e>(
+  attribute: &'e Attribute<'static>,
+) -> Vec<(&'e Expression<'static>, bool)> {
+  match attribute {
+    Attribute::Confirm(Some(expression)) | Attribute::Timestamp(Some(expression)) => {
+      vec![(expression, true)]
+    }
+    Attribute::WorkingDirectory(expression) => vec![(expression, true)],
+    Attribute::Env(name, value) => vec![(name, false), (value, false)],
+    Attribute::Arg(arg) => arg.value.iter().map(|keyed| (&keyed.value, true)).collect(),
+    Attribute::Cache(cache) => [&cache.extra, &cache.inputs, &cache.outputs]
+      .into_iter()
+      .flatten()
+      .map(|keyed| (&keyed.value, true))
+      .collect(),
+    _ => Vec::new(),
+  }
+}
+
+fn path_string(path: &[Tok]) -> String {
+  path.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::")
+}
+
+fn check_argument_count(
+  dependency: &ast::Dependency<'static>,
+  target: &Recipe<'static>,
+  last: Tok,
+) -> CompileResult<()> {
+  let found = dependency.arguments.len();
+  let min = target
+    .parameters
+    .iter()
+    .filter(|p| p.default.is_none() && p.kind != ast::ParameterKind::Star)
+    .count();
+  let max = if target.parameters.iter().any(|p| p.kind.is_variadic()) {
+    None
+  } else {
+    Some(target.parameters.len())
+  };
+  if found < min || max.is_some_and(|max| found > max) {
+    return Err(error(
+      last,
+      AnalysisErrorKind::DependencyArgumentCount {
+        dependency: path_string(&dependency.path),
+        found,
+        min,
+        max,
+      },
+    ));
+  }
+  Ok(())
+}
