@@ -14,6 +14,7 @@ pub enum Error<'src> {
   Compile(CompileError<'src>),
   Evaluation(EvaluationError<'src>),
   Execution(ExecutionError<'src>),
+  Invocation(crate::execution::invocation::InvocationError),
   /// An error of another layer, already reduced to its parts.
   Other(Report<'src>),
 }
@@ -52,12 +53,20 @@ impl<'src> Error<'src> {
         ..Report::default()
       },
       Error::Evaluation(error) => evaluation_report(error),
-      Error::Execution(ExecutionError::Evaluation { source }) => evaluation_report(source),
+      Error::Execution(ExecutionError::Evaluation { error: source }) => evaluation_report(source),
       Error::Execution(ExecutionError::Silent { status }) => {
         Report { status: *status, silent: true, ..Report::default() }
       }
       Error::Execution(error) => {
         Report { message: error.to_string(), status: error.status(), ..Report::default() }
+      }
+      Error::Invocation(error) => {
+        let text = error.to_string();
+        let (message, suggestion) = match text.split_once('\n') {
+          Some((message, suggestion)) => (message.to_string(), Some(suggestion.to_string())),
+          None => (text, None),
+        };
+        Report { message, suggestion, usage: error.usage_block(false), status: 1, ..Report::default() }
       }
       Error::Other(report) => Report {
         message: report.message.clone(),
@@ -87,7 +96,13 @@ impl<'src> Error<'src> {
       out.push('\n');
     }
     if let Some(usage) = &report.usage {
-      out.push_str(usage);
+      if painter.active {
+        if let Error::Invocation(error) = self {
+          out.push_str(&error.usage_block(true).unwrap_or_default());
+        }
+      } else {
+        out.push_str(usage);
+      }
     }
     if let Some(token) = &report.token {
       out.push_str(&excerpt(painter, token));
@@ -129,5 +144,45 @@ impl<'src> From<PrepareError<'src>> for Error<'src> {
         Error::Other(Report { message, status, ..Report::default() })
       }
     }
+  }
+}
+
+/// Errors of layers without source excerpts: message (with any suggestion
+/// line) and exit status.
+macro_rules! plain_error {
+  ($($type:ty => $status:expr),* $(,)?) => {
+    $(
+      impl<'src> From<$type> for Error<'src> {
+        fn from(error: $type) -> Self {
+          #[allow(clippy::redundant_closure_call)]
+          let status = ($status)(&error);
+          Error::Other(Report { message: error.to_string(), status, ..Report::default() })
+        }
+      }
+    )*
+  };
+}
+
+plain_error! {
+  crate::search::SearchError => |_: &crate::search::SearchError| 1,
+  crate::output::list::ListError => |_: &crate::output::list::ListError| 1,
+  crate::output::evaluate::EvaluateError => |_: &crate::output::evaluate::EvaluateError| 1,
+  crate::cli::init::InitError => |_: &crate::cli::init::InitError| 1,
+  crate::cli::edit::EditError => |error: &crate::cli::edit::EditError| error.exit_code(),
+  crate::cli::completions::CompletionsError => |_: &crate::cli::completions::CompletionsError| 1,
+}
+
+impl From<crate::analysis::error::LoadError> for Error<'static> {
+  fn from(error: crate::analysis::error::LoadError) -> Self {
+    match error {
+      crate::analysis::error::LoadError::Compile(error) => Error::Compile(error),
+      other => Error::message(other.to_string()),
+    }
+  }
+}
+
+impl<'src> From<crate::execution::invocation::InvocationError> for Error<'src> {
+  fn from(error: crate::execution::invocation::InvocationError) -> Self {
+    Error::Invocation(error)
   }
 }

@@ -1,6 +1,413 @@
 //! The top-level driver: parse the command line, dispatch the subcommand,
 //! print errors, return the exit status.
 
+use std::collections::{BTreeMap, HashSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::config::{Config, ConfigError, DumpFormat, Subcommand};
+use crate::analysis::analyzer::{compile, LoadRequest};
+use crate::analysis::model::Justfile;
+use crate::error::{Error, Report};
+use crate::evaluation::evaluator::{Evaluator, RunContext, Site};
+use crate::evaluation::prepare::{prepare, Eagerness};
+use crate::evaluation::value::Value;
+use crate::execution::invocation::{self, ArgumentValue, Invocation};
+use crate::execution::runner::{Runner, Supplied};
+use crate::execution::signals;
+use crate::output::color::{Painter, Stream};
+use crate::search::{self, Search};
+
+type Result<T = ()> = std::result::Result<T, Error<'static>>;
+
 pub fn main() -> i32 {
-  0
+  let config = match Config::from_args(std::env::args_os()) {
+    Ok(config) => config,
+    Err(ConfigError::Clap { source }) => {
+      let _ = source.print();
+      return source.exit_code();
+    }
+    Err(error) => {
+      let painter = Painter::new(crate::output::color::UseColor::Auto, Stream::Stderr);
+      eprint!("{}", Error::message(error.to_string()).render(&painter));
+      return error.exit_code();
+    }
+  };
+  signals::install(config.verbosity);
+  match dispatch(&config) {
+    Ok(()) => 0,
+    Err(error) => {
+      if !config.quiet {
+        let painter = Painter::new(config.color, Stream::Stderr);
+        eprint!("{}", error.render(&painter));
+      }
+      error.status()
+    }
+  }
+}
+
+fn stdout_painter(config: &Config) -> Painter {
+  Painter::new(config.color, Stream::Stdout)
+}
+
+fn print(text: &str) {
+  let mut stdout = std::io::stdout().lock();
+  let _ = stdout.write_all(text.as_bytes());
+  let _ = stdout.flush();
+}
+
+fn dispatch(config: &Config) -> Result {
+  match &config.subcommand {
+    Subcommand::Changelog => print(super::man::changelog()),
+    Subcommand::Completions { shell } => print(&super::completions::completions(shell)?),
+    Subcommand::Man => print(&super::man::man()),
+    Subcommand::Init => {
+      let message = super::init::init(config)?;
+      if !config.quiet {
+        eprintln!("{message}");
+      }
+    }
+    Subcommand::Edit => super::edit::edit(config)?,
+    Subcommand::Request { json } => request(json)?,
+    Subcommand::Format => format(config)?,
+    _ => {
+      let search = search::find(config)?;
+      compiled(config, search)?;
+    }
+  }
+  Ok(())
+}
+
+fn request(json: &str) -> Result {
+  let value: serde_json::Value = serde_json::from_str(json)
+    .map_err(|error| Error::message(format!("failed to parse request: {error}")))?;
+  let response = match value.get("environment-variable").and_then(|v| v.as_str()) {
+    Some(name) => match std::env::var_os(name) {
+      Some(value) => {
+        use std::os::unix::ffi::OsStrExt;
+        serde_json::json!({"environment-variable": {"Unix": value.as_bytes()}})
+      }
+      None => serde_json::json!({"environment-variable": null}),
+    },
+    None => return Err(Error::message("failed to parse request: unknown request")),
+  };
+  print(&response.to_string());
+  Ok(())
+}
+
+fn load(config: &Config, search: &Search, unstable: bool) -> Result<Justfile<'static>> {
+  let request = LoadRequest {
+    justfile: &search.justfile,
+    source: search.source.clone(),
+    working_directory: &search.working_directory,
+    overrides: &config.overrides,
+    unstable,
+  };
+  Ok(compile(&request)?)
+}
+
+fn compiled(config: &Config, search: Search) -> Result {
+  let unstable = config.unstable || matches!(config.subcommand, Subcommand::Summary);
+  let justfile = load(config, &search, unstable)?;
+  let color = stdout_painter(config).active;
+  match &config.subcommand {
+    Subcommand::Dump => dump(config, &justfile),
+    Subcommand::Summary => {
+      print(&crate::output::summary::summary(&justfile, config.unsorted));
+      if crate::output::summary::summary_is_empty(&justfile) && !config.quiet {
+        eprintln!("justfile contains no recipes");
+      }
+    }
+    Subcommand::Groups => print(&crate::output::groups::groups(&justfile, config)),
+    Subcommand::Variables => print(&crate::output::variables::variables(&justfile)),
+    Subcommand::List { path } => print(&crate::output::list::list(&justfile, config, path, color)?),
+    Subcommand::Usage { path } => {
+      print(&crate::output::usage::usage_for_path(&justfile, path, color)?);
+    }
+    Subcommand::Show { path } => show(config, &justfile, path, color)?,
+    Subcommand::Evaluate { path } => evaluate(config, &search, &justfile, path.as_deref(), color)?,
+    Subcommand::Command { binary, arguments } => command(config, &search, &justfile, binary, arguments)?,
+    Subcommand::Run { arguments } => run(config, search, justfile, arguments)?,
+    Subcommand::Choose => choose(config, &search, &justfile)?,
+    Subcommand::Clean { .. } => {
+      if !config.quiet {
+        eprintln!("recipe cache not found");
+      }
+    }
+    _ => {}
+  }
+  Ok(())
+}
+
+fn dump(config: &Config, justfile: &Justfile) {
+  match config.dump_format {
+    DumpFormat::Json => print(&crate::output::json::dump_json(justfile)),
+    DumpFormat::Just => {
+      let indentation = config
+        .indentation
+        .clone()
+        .or_else(|| justfile.root.settings.indentation.clone())
+        .unwrap_or_else(|| "    ".into());
+      print(&crate::output::format::format_justfile(&justfile.root.ast, &indentation));
+    }
+  }
+}
+
+fn show(config: &Config, justfile: &Justfile, path: &[String], color: bool) -> Result {
+  let resolved = crate::output::usage::resolve_recipe_path(justfile, path)?;
+  let indentation = config.indentation.clone().unwrap_or_else(|| "    ".into());
+  let target = resolved.recipe.namepath.clone();
+  print(&crate::output::format::show_recipe(
+    resolved.recipe,
+    resolved.alias,
+    &target,
+    &indentation,
+    color,
+  ));
+  Ok(())
+}
+
+fn format(config: &Config) -> Result {
+  let search = search::find(config)?;
+  let source = match &search.source {
+    Some(source) => source.clone(),
+    None => std::fs::read_to_string(&search.justfile).map_err(|error| {
+      Error::message(format!("failed to read justfile at `{}`: {error}", search.justfile.display()))
+    })?,
+  };
+  let print_only = search.source.is_some();
+  let source: &'static str = Box::leak(source.into_boxed_str());
+  let display = display_for_format(&search.justfile);
+  let display: &'static Path = Box::leak(display.into_boxed_path());
+  let tokens = crate::syntax::lexer::lex(source, display)?;
+  let ast = crate::syntax::parser::parse(&tokens)?;
+  let indentation = config
+    .indentation
+    .clone()
+    .or_else(|| crate::output::format::indentation_setting(&ast))
+    .unwrap_or_else(|| "    ".into());
+  let request = crate::output::format::FormatRequest {
+    source,
+    path: &search.justfile,
+    print_only,
+    check: config.check,
+    quiet: config.quiet,
+    stdout: stdout_painter(config),
+    stderr: Painter::new(config.color, Stream::Stderr),
+    indentation: &indentation,
+  };
+  let outcome = crate::output::format::run_format(&request, &ast);
+  print(&outcome.stdout);
+  eprint!("{}", outcome.stderr);
+  if outcome.status != 0 {
+    return Err(Error::Other(Report { status: outcome.status, silent: true, ..Report::default() }));
+  }
+  Ok(())
+}
+
+/// `--fmt` names the file `DIR/NAME` in error locations.
+fn display_for_format(justfile: &Path) -> PathBuf {
+  let name = justfile.file_name().map(PathBuf::from).unwrap_or_default();
+  match justfile.parent().and_then(Path::file_name) {
+    Some(directory) => Path::new(directory).join(name),
+    None => name,
+  }
+}
+
+fn context<'a>(
+  config: &'a Config,
+  search: &Search,
+  justfile: &'a Justfile<'static>,
+) -> RunContext<'a, 'static> {
+  RunContext {
+    config,
+    justfile,
+    justfile_path: search.justfile.clone(),
+    working_directory: search.working_directory.clone(),
+  }
+}
+
+fn evaluate(
+  config: &Config,
+  search: &Search,
+  justfile: &Justfile<'static>,
+  path: Option<&str>,
+  color: bool,
+) -> Result {
+  use crate::output::evaluate::{evaluate_listing, resolve_evaluate_path, EvaluateTarget};
+  let target = resolve_evaluate_path(&justfile.root, path)?;
+  let context = context(config, search, justfile);
+  let states = prepare(&context, Eagerness::Lazy)?;
+  match target {
+    EvaluateTarget::Variable { path, module, name } => {
+      let state = &states[&path];
+      let evaluator = Evaluator::new(&context, state, None, Site::Assignment);
+      let assignment = &module.assignments[name.as_str()];
+      let value = evaluator.variable(assignment.name.lexeme(), assignment.name)?;
+      print(&crate::output::evaluate::evaluate_variable(&value));
+    }
+    EvaluateTarget::Module { path, module } => {
+      let state = &states[&path];
+      let evaluator = Evaluator::new(&context, state, None, Site::Assignment);
+      let mut values = BTreeMap::new();
+      for name in crate::output::evaluate::listed_variable_names(module) {
+        let assignment = &module.assignments[name];
+        values.insert(name.to_string(), evaluator.variable(name, assignment.name)?);
+      }
+      print(&evaluate_listing(module, &values, config.evaluate_format, color));
+    }
+  }
+  Ok(())
+}
+
+fn command(
+  config: &Config,
+  search: &Search,
+  justfile: &Justfile<'static>,
+  binary: &str,
+  arguments: &[String],
+) -> Result {
+  let context = context(config, search, justfile);
+  let states = prepare(&context, Eagerness::Lazy)?;
+  let state = &states[&Vec::new()];
+  let evaluator = Evaluator::new(&context, state, None, Site::Body);
+  let mut process = if config.shell_command {
+    let mut process = std::process::Command::new(&state.shell.0);
+    process.args(&state.shell.1).arg(binary).args(arguments);
+    process
+  } else {
+    let mut process = std::process::Command::new(binary);
+    process.args(arguments);
+    process
+  };
+  process.current_dir(&search.working_directory);
+  evaluator.apply_environment(&mut process);
+  let words: Vec<String> =
+    std::iter::once(binary).chain(arguments.iter().map(String::as_str)).map(|w| format!("`{w}`")).collect();
+  let status = signals::run(&mut process)
+    .map_err(|error| Error::message(format!("failed to invoke {}: {error}", words.join(" "))))?;
+  if !status.success() {
+    let code = status.code().unwrap_or_else(|| {
+      use std::os::unix::process::ExitStatusExt;
+      128 + status.signal().unwrap_or(0)
+    });
+    return Err(Error::Other(Report {
+      message: format!("command {} failed: {status}", words.join(" ")),
+      status: code,
+      ..Report::default()
+    }));
+  }
+  Ok(())
+}
+
+fn choose(config: &Config, search: &Search, justfile: &Justfile<'static>) -> Result {
+  let _ = (config, search, justfile);
+  Err(Error::message("justfile contains no choosable recipes"))
+}
+
+/// Convert what the command line bound into what the runner takes.
+fn supplied(invocation: &Invocation, lists: bool) -> Vec<Supplied> {
+  invocation
+    .recipe
+    .parameters
+    .iter()
+    .zip(&invocation.arguments)
+    .map(|(parameter, bound)| match bound {
+      None => Supplied::Missing,
+      Some(values) => {
+        if values.iter().all(|value| *value == ArgumentValue::Fixed) && !values.is_empty() {
+          return Supplied::Switch;
+        }
+        let texts: Vec<String> = values
+          .iter()
+          .map(|value| match value {
+            ArgumentValue::Text(text) => text.clone(),
+            ArgumentValue::Flag | ArgumentValue::Fixed => "true".into(),
+          })
+          .collect();
+        if parameter.kind.is_variadic() || parameter.multiple {
+          if lists {
+            Supplied::Value(Value(texts))
+          } else {
+            Supplied::Value(Value::string(texts.join(" ")))
+          }
+        } else {
+          Supplied::Value(Value::string(texts.into_iter().next().unwrap_or_default()))
+        }
+      }
+    })
+    .collect()
+}
+
+fn run(config: &Config, search: Search, justfile: Justfile<'static>, arguments: &[String]) -> Result {
+  let mut search = search;
+  let mut justfile = justfile;
+  loop {
+    if let Some(path) = invocation::default_listing(&justfile, arguments, config) {
+      let color = stdout_painter(config).active;
+      print(&crate::output::list::list(&justfile, config, &path, color)?);
+      return Ok(());
+    }
+    match invocation::parse_invocations(&justfile, arguments, config) {
+      Ok(invocations) => return run_invocations(config, &search, &justfile, invocations),
+      Err(error) => {
+        if error.is_unknown() && search.searched && justfile.root.settings.fallback {
+          if let Some((next, next_justfile)) = fallback(config, &search)? {
+            search = next;
+            justfile = next_justfile;
+            continue;
+          }
+        }
+        if error.is_missing() && config.allow_missing {
+          return Ok(());
+        }
+        return Err(error.into());
+      }
+    }
+  }
+}
+
+/// `set fallback`: the next justfile up, compiled.
+fn fallback(config: &Config, search: &Search) -> Result<Option<(Search, Justfile<'static>)>> {
+  let directory = search.justfile.parent().unwrap_or(Path::new("/"));
+  let Some(parent) = directory.parent() else {
+    return Ok(None);
+  };
+  let Some(next) = search::find_upward(parent, config)? else {
+    return Ok(None);
+  };
+  if config.verbosity >= 1 {
+    let next_directory = next.parent().unwrap_or(Path::new("/"));
+    let levels = directory.components().count().saturating_sub(next_directory.components().count());
+    let name = next.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    eprintln!("Trying {}{name}", "../".repeat(levels));
+  }
+  let working_directory = next.parent().unwrap_or(Path::new("/")).to_path_buf();
+  let next_search = Search {
+    justfile: next,
+    working_directory,
+    source: None,
+    searched: true,
+    temporary_directory: None,
+  };
+  let justfile = load(config, &next_search, config.unstable)?;
+  Ok(Some((next_search, justfile)))
+}
+
+fn run_invocations(
+  config: &Config,
+  search: &Search,
+  justfile: &Justfile<'static>,
+  invocations: Vec<Invocation<'_, 'static>>,
+) -> Result {
+  let context = context(config, search, justfile);
+  let states = prepare(&context, Eagerness::Normal)?;
+  let runner = Runner { context: &context, states: &states };
+  let mut ran = HashSet::new();
+  for invocation in &invocations {
+    let lists = invocation.module.settings.lists;
+    let supplied = supplied(invocation, lists);
+    runner.run(&invocation.module_path, invocation.recipe, supplied, false, &mut ran)?;
+  }
+  Ok(())
 }

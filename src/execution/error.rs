@@ -43,8 +43,8 @@ pub enum ExecutionError<'src> {
   TimestampFormat { format: String },
   #[snafu(display("{message}"))]
   Message { message: String },
-  #[snafu(display("{source}"))]
-  Evaluation { source: EvaluationError<'src> },
+  #[snafu(display("{error}"))]
+  Evaluation { error: EvaluationError<'src> },
   /// A recipe failure whose message `[no-exit-message]` suppresses.
   #[snafu(display(""))]
   Silent { status: i32 },
@@ -54,7 +54,7 @@ pub enum ExecutionError<'src> {
 
 impl<'src> From<EvaluationError<'src>> for ExecutionError<'src> {
   fn from(source: EvaluationError<'src>) -> Self {
-    ExecutionError::Evaluation { source }
+    ExecutionError::Evaluation { error: source }
   }
 }
 
@@ -65,7 +65,7 @@ impl ExecutionError<'_> {
       LineCode { code, .. } | ScriptCode { code, .. } => *code,
       LineSignal { signal, .. } | ScriptSignal { signal, .. } => 128 + signal,
       Interrupted { number, .. } => 128 + number,
-      Evaluation { source } => source.status(),
+      Evaluation { error } => error.status(),
       Dotenv { status, .. } | Silent { status } => *status,
       _ => 1,
     }

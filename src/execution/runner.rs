@@ -268,7 +268,7 @@ fn single<'src>(
   match value.as_single() {
     Some(single) => Ok(single.to_string()),
     None => Err(ExecutionError::Evaluation {
-      source: crate::evaluation::error::EvaluationError::WithToken {
+      error: crate::evaluation::error::EvaluationError::WithToken {
         token,
         message: format!("list value {} used as `{what}", value.show()),
       },
