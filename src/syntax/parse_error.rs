@@ -54,12 +54,10 @@ pub enum ParseErrorKind<'src> {
     "attribute `{attribute}` first used on line {first} is duplicated on line {second}"
   ))]
   DuplicateAttribute { attribute: String, first: usize, second: usize },
-  #[snafu(display("`[group({group})]` attribute first used on line {first} is duplicated on line {second}"))]
-  DuplicateGroup {
-    group: &'src str,
-    first: usize,
-    second: usize,
-  },
+  #[snafu(display(
+    "`[group({group})]` attribute first used on line {first} is duplicated on line {second}"
+  ))]
+  DuplicateGroup { group: &'src str, first: usize, second: usize },
   #[snafu(display(
     "attribute for argument `{argument}` first used on line {first} is duplicated on line {second}"
   ))]
