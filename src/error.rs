@@ -11,12 +11,12 @@ use crate::syntax::token::Token;
 
 #[derive(Debug)]
 pub enum Error<'src> {
-  Compile(CompileError<'src>),
-  Evaluation(EvaluationError<'src>),
-  Execution(ExecutionError<'src>),
-  Invocation(crate::execution::invocation::InvocationError),
+  Compile(Box<CompileError<'src>>),
+  Evaluation(Box<EvaluationError<'src>>),
+  Execution(Box<ExecutionError<'src>>),
+  Invocation(Box<crate::execution::invocation::InvocationError>),
   /// An error of another layer, already reduced to its parts.
-  Other(Report<'src>),
+  Other(Box<Report<'src>>),
 }
 
 /// The parts of a rendered error.
@@ -40,7 +40,7 @@ impl<'src> Report<'src> {
 
 impl<'src> Error<'src> {
   pub fn message(message: impl Into<String>) -> Self {
-    Error::Other(Report::message(message))
+    Error::Other(Box::new(Report::message(message)))
   }
 
   pub fn report(&self) -> Report<'src> {
@@ -53,20 +53,26 @@ impl<'src> Error<'src> {
         ..Report::default()
       },
       Error::Evaluation(error) => evaluation_report(error),
-      Error::Execution(ExecutionError::Evaluation { error: source }) => evaluation_report(source),
-      Error::Execution(ExecutionError::Silent { status }) => {
-        Report { status: *status, silent: true, ..Report::default() }
-      }
-      Error::Execution(error) => {
-        Report { message: error.to_string(), status: error.status(), ..Report::default() }
-      }
+      Error::Execution(error) => match error.as_ref() {
+        ExecutionError::Evaluation { error } => evaluation_report(error),
+        ExecutionError::Silent { status } => {
+          Report { status: *status, silent: true, ..Report::default() }
+        }
+        error => Report { message: error.to_string(), status: error.status(), ..Report::default() },
+      },
       Error::Invocation(error) => {
         let text = error.to_string();
         let (message, suggestion) = match text.split_once('\n') {
           Some((message, suggestion)) => (message.to_string(), Some(suggestion.to_string())),
           None => (text, None),
         };
-        Report { message, suggestion, usage: error.usage_block(false), status: 1, ..Report::default() }
+        Report {
+          message,
+          suggestion,
+          usage: error.usage_block(false),
+          status: 1,
+          ..Report::default()
+        }
       }
       Error::Other(report) => Report {
         message: report.message.clone(),
@@ -115,33 +121,38 @@ impl<'src> Error<'src> {
 }
 
 fn evaluation_report<'src>(error: &EvaluationError<'src>) -> Report<'src> {
-  Report { message: error.to_string(), token: error.token(), status: error.status(), ..Report::default() }
+  Report {
+    message: error.to_string(),
+    token: error.token(),
+    status: error.status(),
+    ..Report::default()
+  }
 }
 
 impl<'src> From<CompileError<'src>> for Error<'src> {
   fn from(error: CompileError<'src>) -> Self {
-    Error::Compile(error)
+    Error::Compile(Box::new(error))
   }
 }
 
 impl<'src> From<EvaluationError<'src>> for Error<'src> {
   fn from(error: EvaluationError<'src>) -> Self {
-    Error::Evaluation(error)
+    Error::Evaluation(Box::new(error))
   }
 }
 
 impl<'src> From<ExecutionError<'src>> for Error<'src> {
   fn from(error: ExecutionError<'src>) -> Self {
-    Error::Execution(error)
+    Error::Execution(Box::new(error))
   }
 }
 
 impl<'src> From<PrepareError<'src>> for Error<'src> {
   fn from(error: PrepareError<'src>) -> Self {
     match error {
-      PrepareError::Evaluation(error) => Error::Evaluation(error),
+      PrepareError::Evaluation(error) => Error::Evaluation(Box::new(error)),
       PrepareError::Dotenv { message, status } => {
-        Error::Other(Report { message, status, ..Report::default() })
+        Error::Other(Box::new(Report { message, status, ..Report::default() }))
       }
     }
   }
@@ -156,7 +167,7 @@ macro_rules! plain_error {
         fn from(error: $type) -> Self {
           #[allow(clippy::redundant_closure_call)]
           let status = ($status)(&error);
-          Error::Other(Report { message: error.to_string(), status, ..Report::default() })
+          Error::Other(Box::new(Report { message: error.to_string(), status, ..Report::default() }))
         }
       }
     )*
@@ -175,7 +186,7 @@ plain_error! {
 impl From<crate::analysis::error::LoadError> for Error<'static> {
   fn from(error: crate::analysis::error::LoadError) -> Self {
     match error {
-      crate::analysis::error::LoadError::Compile(error) => Error::Compile(error),
+      crate::analysis::error::LoadError::Compile(error) => Error::Compile(Box::new(error)),
       other => Error::message(other.to_string()),
     }
   }
@@ -183,6 +194,6 @@ impl From<crate::analysis::error::LoadError> for Error<'static> {
 
 impl<'src> From<crate::execution::invocation::InvocationError> for Error<'src> {
   fn from(error: crate::execution::invocation::InvocationError) -> Self {
-    Error::Invocation(error)
+    Error::Invocation(Box::new(error))
   }
 }

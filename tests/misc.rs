@@ -66,3 +66,11 @@ fn init_contents_are_a_valid_justfile() {
     .run();
   assert!(output.root.join("justfile").is_file());
 }
+
+#[test]
+fn help_prints_usage_and_exits_zero() {
+  common::Test::new()
+    .arg("--help")
+    .stdout_regex(r"(?s).*Usage: just \[OPTIONS\] \[ARGUMENTS\]\.\.\.\n.*--list.*")
+    .run();
+}

@@ -126,14 +126,12 @@ fn compiled(config: &Config, search: Search) -> Result {
     }
     Subcommand::Show { path } => show(config, &justfile, path, color)?,
     Subcommand::Evaluate { path } => evaluate(config, &search, &justfile, path.as_deref(), color)?,
-    Subcommand::Command { binary, arguments } => command(config, &search, &justfile, binary, arguments)?,
+    Subcommand::Command { binary, arguments } => {
+      command(config, &search, &justfile, binary, arguments)?
+    }
     Subcommand::Run { arguments } => run(config, search, justfile, arguments)?,
     Subcommand::Choose => choose(config, &search, &justfile)?,
-    Subcommand::Clean { .. } => {
-      if !config.quiet {
-        eprintln!("recipe cache not found");
-      }
-    }
+    Subcommand::Clean { .. } if !config.quiet => eprintln!("recipe cache not found"),
     _ => {}
   }
   Ok(())
@@ -200,7 +198,11 @@ fn format(config: &Config) -> Result {
   print(&outcome.stdout);
   eprint!("{}", outcome.stderr);
   if outcome.status != 0 {
-    return Err(Error::Other(Report { status: outcome.status, silent: true, ..Report::default() }));
+    return Err(Error::Other(Box::new(Report {
+      status: outcome.status,
+      silent: true,
+      ..Report::default()
+    })));
   }
   Ok(())
 }
@@ -282,8 +284,10 @@ fn command(
   };
   process.current_dir(&search.working_directory);
   evaluator.apply_environment(&mut process);
-  let words: Vec<String> =
-    std::iter::once(binary).chain(arguments.iter().map(String::as_str)).map(|w| format!("`{w}`")).collect();
+  let words: Vec<String> = std::iter::once(binary)
+    .chain(arguments.iter().map(String::as_str))
+    .map(|w| format!("`{w}`"))
+    .collect();
   let status = signals::run(&mut process)
     .map_err(|error| Error::message(format!("failed to invoke {}: {error}", words.join(" "))))?;
   if !status.success() {
@@ -291,18 +295,84 @@ fn command(
       use std::os::unix::process::ExitStatusExt;
       128 + status.signal().unwrap_or(0)
     });
-    return Err(Error::Other(Report {
+    return Err(Error::Other(Box::new(Report {
       message: format!("command {} failed: {status}", words.join(" ")),
       status: code,
       ..Report::default()
-    }));
+    })));
   }
   Ok(())
 }
 
 fn choose(config: &Config, search: &Search, justfile: &Justfile<'static>) -> Result {
-  let _ = (config, search, justfile);
-  Err(Error::message("justfile contains no choosable recipes"))
+  let mut candidates = Vec::new();
+  choosable(config, &justfile.root, &mut candidates);
+  if candidates.is_empty() {
+    return Err(Error::message("justfile contains no choosable recipes"));
+  }
+  let chooser = config.chooser.clone().unwrap_or_else(|| {
+    format!(
+      "fzf --multi --preview 'just --unstable --color always --justfile \"{}\" --show {{}}'",
+      search.justfile.display()
+    )
+  });
+  let (shell, arguments) = crate::execution::shell::module_shell(config, &justfile.root.settings);
+  let mut process = std::process::Command::new(&shell);
+  process
+    .args(&arguments)
+    .arg(&chooser)
+    .current_dir(&search.working_directory)
+    .stdin(std::process::Stdio::piped())
+    .stdout(std::process::Stdio::piped());
+  let spawn_error = |error: std::io::Error| {
+    let mut words = vec![shell.clone()];
+    words.extend(arguments.iter().cloned());
+    words.push(chooser.clone());
+    Error::message(format!("chooser `{}` invocation failed: {error}", words.join(" ")))
+  };
+  let mut child = process.spawn().map_err(spawn_error)?;
+  let guard = signals::ChildGuard::new(child.id());
+  if let Some(mut stdin) = child.stdin.take() {
+    let text: String = candidates.iter().map(|candidate| format!("{candidate}\n")).collect();
+    let _ = stdin.write_all(text.as_bytes());
+  }
+  let output = child.wait_with_output().map_err(spawn_error)?;
+  drop(guard);
+  if !output.status.success() {
+    if output.status.code() == Some(130) {
+      return Ok(());
+    }
+    let code = output.status.code().unwrap_or_else(|| {
+      use std::os::unix::process::ExitStatusExt;
+      128 + output.status.signal().unwrap_or(0)
+    });
+    return Err(Error::Other(Box::new(Report {
+      message: format!("chooser `{chooser}` failed: {}", output.status),
+      status: code,
+      ..Report::default()
+    })));
+  }
+  let stdout = String::from_utf8_lossy(&output.stdout);
+  for line in stdout.lines() {
+    let arguments: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+    let invocations = invocation::parse_invocations(justfile, &arguments, config)?;
+    run_invocations(config, search, justfile, invocations)?;
+  }
+  Ok(())
+}
+
+/// Public recipes needing no arguments, root first then submodules depth-first.
+fn choosable(config: &Config, module: &crate::analysis::model::Module, out: &mut Vec<String>) {
+  for recipe in crate::output::list::listed_recipes(module, config.unsorted) {
+    let in_group =
+      config.groups.is_empty() || recipe.groups().iter().any(|group| config.groups.contains(group));
+    if recipe.min_arguments() == 0 && in_group {
+      out.push(recipe.namepath.replace("::", " "));
+    }
+  }
+  for (_, submodule) in crate::output::list::listed_submodules(module, config.unsorted) {
+    choosable(config, submodule, out);
+  }
 }
 
 /// Convert what the command line bound into what the runner takes.
@@ -339,7 +409,12 @@ fn supplied(invocation: &Invocation, lists: bool) -> Vec<Supplied> {
     .collect()
 }
 
-fn run(config: &Config, search: Search, justfile: Justfile<'static>, arguments: &[String]) -> Result {
+fn run(
+  config: &Config,
+  search: Search,
+  justfile: Justfile<'static>,
+  arguments: &[String],
+) -> Result {
   let mut search = search;
   let mut justfile = justfile;
   loop {

@@ -434,7 +434,8 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     let environment = self.environment();
     let source_file = context.token_file(&name);
     let module_path = &self.state.module.path;
-    let stdout = crate::output::color::Painter::new(config.color, crate::output::color::Stream::Stdout);
+    let stdout =
+      crate::output::color::Painter::new(config.color, crate::output::color::Stream::Stdout);
     let stderr = context.stderr_painter();
     let function_context = functions::FunctionContext {
       working_directory: &self.state.working_directory,
@@ -502,7 +503,9 @@ pub fn backtick_error(
       token,
       status: other.exit_status(),
       message: match &other {
-        ProcessError::Io { .. } => format!("could not be run because just could not find the shell:\n{other}"),
+        ProcessError::Io { .. } => {
+          format!("could not be run because just could not find the shell:\n{other}")
+        }
         _ => other.to_string(),
       },
     },

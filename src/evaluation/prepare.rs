@@ -41,7 +41,8 @@ pub fn prepare<'a, 'src>(
 ) -> Result<States<'a, 'src>, PrepareError<'src>> {
   let mut states = BTreeMap::new();
   let root = &context.justfile.root;
-  let parent = Inherited { dotenv: BTreeMap::new(), exports: Vec::new(), unexports: Vec::new(), lazy: false };
+  let parent =
+    Inherited { dotenv: BTreeMap::new(), exports: Vec::new(), unexports: Vec::new(), lazy: false };
   prepare_module(context, root, &parent, eagerness, &mut states)?;
   Ok(states)
 }

@@ -19,11 +19,17 @@ pub enum ExecutionError<'src> {
   ScriptSignal { recipe: String, signal: i32 },
   #[snafu(display("recipe `{recipe}` failed for an unknown reason"))]
   ScriptUnknown { recipe: String },
-  #[snafu(display("guard line in recipe `{recipe}` on line {line} returned reserved exit code {code}"))]
+  #[snafu(display(
+    "guard line in recipe `{recipe}` on line {line} returned reserved exit code {code}"
+  ))]
   Guard { recipe: String, line: usize, code: i32 },
-  #[snafu(display("recipe `{recipe}` could not be run because just could not find the shell `{shell}`: {source}"))]
+  #[snafu(display(
+    "recipe `{recipe}` could not be run because just could not find the shell `{shell}`: {source}"
+  ))]
   ShellNotFound { recipe: String, shell: String, source: std::io::Error },
-  #[snafu(display("recipe `{recipe}` could not be run because just could not run the shell `{shell}`: {source}"))]
+  #[snafu(display(
+    "recipe `{recipe}` could not be run because just could not run the shell `{shell}`: {source}"
+  ))]
   ShellPermission { recipe: String, shell: String, source: std::io::Error },
   #[snafu(display("recipe `{recipe}` could not be run because of an IO error while launching the shell `{shell}`: {source}"))]
   ShellIo { recipe: String, shell: String, source: std::io::Error },
@@ -39,7 +45,9 @@ pub enum ExecutionError<'src> {
   Confirmation { source: std::io::Error },
   #[snafu(display("interrupted by {signal}"))]
   Interrupted { signal: &'static str, number: i32 },
-  #[snafu(display("failed to parse time format string `{format}`: bad or unsupported format string"))]
+  #[snafu(display(
+    "failed to parse time format string `{format}`: bad or unsupported format string"
+  ))]
   TimestampFormat { format: String },
   #[snafu(display("{message}"))]
   Message { message: String },
@@ -77,7 +85,12 @@ impl ExecutionError<'_> {
     use ExecutionError::*;
     matches!(
       self,
-      LineCode { .. } | LineSignal { .. } | LineUnknown { .. } | ScriptCode { .. } | ScriptSignal { .. } | ScriptUnknown { .. }
+      LineCode { .. }
+        | LineSignal { .. }
+        | LineUnknown { .. }
+        | ScriptCode { .. }
+        | ScriptSignal { .. }
+        | ScriptUnknown { .. }
     )
   }
 }

@@ -32,7 +32,8 @@ pub fn run<'src>(
   let mut index = 0;
   let lines = &recipe.body;
   while index < lines.len() {
-    let Some(command) = next_command(&evaluator, lines, &mut index, settings.ignore_comments)? else {
+    let Some(command) = next_command(&evaluator, lines, &mut index, settings.ignore_comments)?
+    else {
       continue;
     };
     let (text, sigils) = strip_sigils(&command.text, settings.guards);
@@ -41,7 +42,8 @@ pub fn run<'src>(
     }
 
     let quiet_line = sigils.quiet ^ recipe.quiet;
-    let silenced = quiet_line || (settings.quiet && !recipe.has_attribute("no-quiet")) || config.quiet;
+    let silenced =
+      quiet_line || (settings.quiet && !recipe.has_attribute("no-quiet")) || config.quiet;
     let echo = config.dry_run || config.verbosity >= 1 || timestamp_format.is_some() || !silenced;
     if echo {
       echo_line(context, text, timestamp_format.as_deref());
@@ -64,7 +66,8 @@ pub fn run<'src>(
     }
 
     let name = recipe.name.lexeme().to_string();
-    let status = signals::run(&mut process).map_err(|source| spawn_error(name.clone(), shell, source))?;
+    let status =
+      signals::run(&mut process).map_err(|source| spawn_error(name.clone(), shell, source))?;
     let line = command.line;
 
     match status.code() {
@@ -131,11 +134,17 @@ pub fn positional_arguments(process: &mut Command, scope: &RecipeScope<'_, '_>) 
   }
 }
 
-pub fn spawn_error<'src>(recipe: String, shell: &str, source: std::io::Error) -> ExecutionError<'src> {
+pub fn spawn_error<'src>(
+  recipe: String,
+  shell: &str,
+  source: std::io::Error,
+) -> ExecutionError<'src> {
   let shell = shell.to_string();
   match source.kind() {
     std::io::ErrorKind::NotFound => ExecutionError::ShellNotFound { recipe, shell, source },
-    std::io::ErrorKind::PermissionDenied => ExecutionError::ShellPermission { recipe, shell, source },
+    std::io::ErrorKind::PermissionDenied => {
+      ExecutionError::ShellPermission { recipe, shell, source }
+    }
     _ => ExecutionError::ShellIo { recipe, shell, source },
   }
 }

@@ -120,7 +120,9 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
       }
     }
     let lists = state.lists();
-    for (parameter, supplied) in recipe.parameters.iter().zip(supplied.into_iter().chain(std::iter::repeat(Supplied::Missing))) {
+    for (parameter, supplied) in
+      recipe.parameters.iter().zip(supplied.into_iter().chain(std::iter::repeat(Supplied::Missing)))
+    {
       let value = match supplied {
         Supplied::Value(value) => value,
         Supplied::Switch => match &parameter.value {
@@ -157,16 +159,19 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
   ) -> Result<'src> {
     let recipe = scope.recipe;
     let text = match prompt {
-      Some(prompt) => {
-        Evaluator::new(self.context, state, Some(scope), Site::Dependency).evaluate(prompt)?.joined()
-      }
+      Some(prompt) => Evaluator::new(self.context, state, Some(scope), Site::Dependency)
+        .evaluate(prompt)?
+        .joined(),
       None => format!("Run recipe `{}`?", recipe.name.lexeme()),
     };
     let mut stderr = std::io::stderr();
     let _ = write!(stderr, "{text} ");
     let _ = stderr.flush();
     let mut answer = String::new();
-    std::io::stdin().lock().read_line(&mut answer).map_err(|source| ExecutionError::Confirmation { source })?;
+    std::io::stdin()
+      .lock()
+      .read_line(&mut answer)
+      .map_err(|source| ExecutionError::Confirmation { source })?;
     let answer = answer.trim().to_lowercase();
     if answer == "y" || answer == "yes" {
       Ok(())
@@ -232,7 +237,8 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     };
     if self.context.config.time {
       let painter = self.context.stderr_painter();
-      let line = format!("---> {} completed in {:.3}s", recipe.name.lexeme(), start.elapsed().as_secs_f64());
+      let line =
+        format!("---> {} completed in {:.3}s", recipe.name.lexeme(), start.elapsed().as_secs_f64());
       eprintln!("{}", painter.paint(painter.command_style(), &line));
     }
     result

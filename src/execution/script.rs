@@ -77,7 +77,8 @@ pub fn run<'src>(
   }
 
   let executor = executor(state, recipe, &lines)?;
-  let directory = temporary_directory(context, state).map_err(|source| ExecutionError::TempDir { recipe: name.clone(), source })?;
+  let directory = temporary_directory(context, state)
+    .map_err(|source| ExecutionError::TempDir { recipe: name.clone(), source })?;
   let path = directory.path().join(file_name(recipe, &executor));
   let text = script_text(&lines, matches!(executor, Executor::Shebang { .. }));
   write_script(&path, &text, matches!(executor, Executor::Shebang { .. }))

@@ -125,9 +125,7 @@ pub fn name(signal: i32) -> &'static str {
 }
 
 /// Spawn a command as a tracked child and wait for it.
-pub fn run(
-  command: &mut std::process::Command,
-) -> std::io::Result<std::process::ExitStatus> {
+pub fn run(command: &mut std::process::Command) -> std::io::Result<std::process::ExitStatus> {
   let mut child = command.spawn()?;
   let _guard = ChildGuard::new(child.id());
   child.wait()

@@ -47,7 +47,7 @@ impl Painter {
   }
 
   pub fn paint(&self, style: Style, text: &str) -> String {
-    if self.active && style != Style::new() {
+    if self.active && style != Style::new() && !text.is_empty() {
       style.paint(text).to_string()
     } else {
       text.to_string()

@@ -12,7 +12,7 @@ use crate::analysis::error::AnalysisErrorKind;
 #[derive(Debug, Clone)]
 pub struct CompileError<'src> {
   pub token: Token<'src>,
-  pub kind: CompileErrorKind<'src>,
+  pub kind: Box<CompileErrorKind<'src>>,
 }
 
 #[derive(Debug, Clone)]
@@ -24,12 +24,12 @@ pub enum CompileErrorKind<'src> {
 
 impl<'src> CompileError<'src> {
   pub fn new(token: Token<'src>, kind: CompileErrorKind<'src>) -> Self {
-    Self { token, kind }
+    Self { token, kind: Box::new(kind) }
   }
 
   /// Text of a `caused by: …` line, for errors that wrap a library error.
   pub fn caused_by(&self) -> Option<String> {
-    match &self.kind {
+    match self.kind.as_ref() {
       CompileErrorKind::Analysis(kind) => kind.caused_by(),
       _ => None,
     }
@@ -38,7 +38,7 @@ impl<'src> CompileError<'src> {
 
 impl Display for CompileError<'_> {
   fn fmt(&self, f: &mut Formatter) -> fmt::Result {
-    match &self.kind {
+    match self.kind.as_ref() {
       CompileErrorKind::Lex(kind) => kind.fmt(f),
       CompileErrorKind::Parse(kind) => kind.fmt(f),
       CompileErrorKind::Analysis(kind) => kind.fmt(f),

@@ -126,5 +126,4 @@ CASES = [
     top:
       @echo top
     """),
-  C("help_flag_exit_status", SIMPLE, "--help"),
 ]
