@@ -14,7 +14,7 @@ use crate::cli::config::Override;
 use crate::syntax::ast::{Ast, Attribute, Attributes, Item, StringLiteral};
 use crate::syntax::compile_error::{CompileError, CompileErrorKind};
 use crate::syntax::token::Token;
-use crate::syntax::{lexer, parser};
+use crate::syntax::parser;
 
 pub struct LoadRequest<'a> {
   /// Absolute path of the root justfile.
@@ -105,8 +105,7 @@ impl Loader {
     };
     let src: &'static str = Box::leak(text.into_boxed_str());
     let display: &'static Path = Box::leak(self.display_path(&work.path).into_boxed_path());
-    let tokens = lexer::lex(src, display)?;
-    let ast = parser::parse(&tokens)?;
+    let ast = parser::parse_source(src, display)?;
 
     let file_index = self.modules[work.module].files.len();
     let directory = work.path.parent().map(Path::to_path_buf).unwrap_or_default();

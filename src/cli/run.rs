@@ -177,8 +177,7 @@ fn format(config: &Config) -> Result {
   let source: &'static str = Box::leak(source.into_boxed_str());
   let display = display_for_format(&search.justfile);
   let display: &'static Path = Box::leak(display.into_boxed_path());
-  let tokens = crate::syntax::lexer::lex(source, display)?;
-  let ast = crate::syntax::parser::parse(&tokens)?;
+  let ast = crate::syntax::parser::parse_source(source, display)?;
   let indentation = config
     .indentation
     .clone()

@@ -14,7 +14,15 @@ use super::token::{Token, TokenKind};
 /// Tokenize a whole file. Concatenating the lexemes of the returned tokens
 /// reproduces `src` exactly; the last token is `Eof`.
 pub fn lex<'src>(src: &'src str, path: &'src Path) -> Result<Vec<Token<'src>>, CompileError<'src>> {
-  Lexer::new(src, path).run()
+  let mut lexer = Lexer::new(src, path);
+  let mut tokens = Vec::new();
+  loop {
+    let token = lexer.next_token()?;
+    tokens.push(token);
+    if token.kind == TokenKind::Eof {
+      return Ok(tokens);
+    }
+  }
 }
 
 type LexResult<'src, T = ()> = Result<T, CompileError<'src>>;
@@ -108,10 +116,15 @@ enum FormatScan {
   Unterminated,
 }
 
-struct Lexer<'src> {
+/// An incremental lexer: `next_token` lexes only as far as needed, so the
+/// parser can consume tokens without the whole file's tokens in memory.
+pub struct Lexer<'src> {
   src: &'src str,
   path: &'src Path,
-  tokens: Vec<Token<'src>>,
+  /// Tokens lexed but not yet handed out.
+  tokens: std::collections::VecDeque<Token<'src>>,
+  /// Set once `Eof` has been emitted.
+  done: bool,
   /// Start of the token being lexed.
   start: Position,
   cursor: Position,
@@ -125,11 +138,12 @@ struct Lexer<'src> {
 }
 
 impl<'src> Lexer<'src> {
-  fn new(src: &'src str, path: &'src Path) -> Self {
+  pub fn new(src: &'src str, path: &'src Path) -> Self {
     Self {
       src,
       path,
-      tokens: Vec::new(),
+      tokens: std::collections::VecDeque::new(),
+      done: false,
       start: Position::default(),
       cursor: Position::default(),
       levels: vec![Level { whitespace: "", body: false }],
@@ -140,31 +154,44 @@ impl<'src> Lexer<'src> {
     }
   }
 
-  fn run(mut self) -> LexResult<'src, Vec<Token<'src>>> {
+  /// The next token; after `Eof`, `Eof` again.
+  pub fn next_token(&mut self) -> LexResult<'src, Token<'src>> {
     loop {
-      if self.at_line_start {
-        self.at_line_start = false;
-        self.lex_line_start()?;
+      if let Some(token) = self.tokens.pop_front() {
+        return Ok(token);
       }
-      if self.rest().is_empty() {
-        break;
+      if self.done {
+        return Ok(self.token_at(TokenKind::Eof, self.cursor, 0));
       }
-      if self.in_body_text() {
-        self.lex_body_text();
-      } else {
-        self.lex_normal()?;
-      }
+      self.step()?;
     }
-    self.finish()
   }
 
-  fn finish(mut self) -> LexResult<'src, Vec<Token<'src>>> {
+  /// Lex one line start, text run or normal token (or finish at the end).
+  fn step(&mut self) -> LexResult<'src> {
+    if self.at_line_start {
+      self.at_line_start = false;
+      self.lex_line_start()?;
+    }
+    if self.rest().is_empty() {
+      return self.finish();
+    }
+    if self.in_body_text() {
+      self.lex_body_text();
+      Ok(())
+    } else {
+      self.lex_normal()
+    }
+  }
+
+  fn finish(&mut self) -> LexResult<'src> {
     if let Some(opener) = self.interpolation {
       return Err(lex_error(opener, LexErrorKind::UnterminatedInterpolation));
     }
     self.dedent_to(0);
     self.emit(TokenKind::Eof);
-    Ok(self.tokens)
+    self.done = true;
+    Ok(())
   }
 
   // ---- positions and token emission ----
@@ -181,15 +208,21 @@ impl<'src> Lexer<'src> {
   /// does not start a new line (language.md §1.3).
   fn moved(&self, mut position: Position, bytes: usize) -> Position {
     let end = position.offset + bytes;
-    for c in self.src[position.offset..end].chars() {
-      position.offset += c.len_utf8();
-      if c == '\n' && position.offset < self.src.len() {
-        position.line += 1;
-        position.column = 0;
-      } else {
-        position.column += c.len_utf8();
+    let slice = &self.src.as_bytes()[position.offset..end];
+    // A `\n` that is the source's last byte does not start a line.
+    let counted = if end == self.src.len() && slice.last() == Some(&b'\n') {
+      &slice[..slice.len() - 1]
+    } else {
+      slice
+    };
+    match counted.iter().rposition(|&byte| byte == b'\n') {
+      None => position.column += bytes,
+      Some(last) => {
+        position.line += counted.iter().filter(|&&byte| byte == b'\n').count();
+        position.column = bytes - last - 1;
       }
     }
+    position.offset = end;
     position
   }
 
@@ -217,7 +250,7 @@ impl<'src> Lexer<'src> {
       TokenKind::Dedent => self.colon_since_dedent = false,
       _ => {}
     }
-    self.tokens.push(token);
+    self.tokens.push_back(token);
     self.start = self.cursor;
     token
   }

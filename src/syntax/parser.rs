@@ -6,6 +6,11 @@
 //! unexpected token is reported with exactly the kinds that were tried since
 //! the last consumed token (language.md §12.2).
 
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::path::Path;
+
+use super::lexer::Lexer;
 use super::ast::*;
 use super::compile_error::{CompileError, CompileErrorKind};
 use super::parse_error::{arguments, ParseErrorKind};
@@ -21,43 +26,99 @@ const PARSER_STACK_SIZE: usize = 256 * 1024 * 1024;
 /// Parse the tokens of one file (as returned by `lexer::lex`).
 #[allow(clippy::result_large_err)]
 pub fn parse<'src>(tokens: &[Token<'src>]) -> Result<Ast<'src>, CompileError<'src>> {
-  let mut significant: Vec<Token<'src>> =
-    tokens.iter().copied().filter(|token| token.kind != TokenKind::Whitespace).collect();
-  match significant.last() {
-    None => return Ok(Ast::default()),
-    Some(last) if last.kind != TokenKind::Eof => {
-      // The lexer always ends with `Eof`; guarantee it so loops terminate.
-      let eof = Token {
-        kind: TokenKind::Eof,
-        offset: last.offset + last.length,
-        length: 0,
-        column: last.column + last.length,
-        ..*last
-      };
-      significant.push(eof);
-    }
-    Some(_) => {}
+  if tokens.is_empty() {
+    return Ok(Ast::default());
   }
-  // Deeply nested expressions recurse deeply (up to `MAX_DEPTH` levels, each
-  // several frames); parse on a thread whose stack is surely big enough, or
-  // in place if no such thread can be started.
+  on_parser_thread(|| Parser::new(Source::Slice(tokens.iter())).parse_ast())
+}
+
+/// Lex and parse one file, streaming tokens from the lexer to the parser so
+/// that the file's tokens are never all in memory. A lexical error anywhere
+/// in the file still wins over any parse error (language.md §2).
+#[allow(clippy::result_large_err)]
+pub fn parse_source<'src>(src: &'src str, path: &'src Path) -> Result<Ast<'src>, CompileError<'src>> {
+  on_parser_thread(|| {
+    let mut parser = Parser::new(Source::Lexer(Box::new(Lexer::new(src, path))));
+    let result = parser.parse_ast();
+    if let Some(error) = parser.source.get_mut().finish_lexing() {
+      return Err(Box::new(error));
+    }
+    result
+  })
+}
+
+/// Deeply nested expressions recurse deeply (up to `MAX_DEPTH` levels, each
+/// several frames); parse on a thread whose stack is surely big enough, or in
+/// place if no such thread can be started.
+#[allow(clippy::result_large_err)]
+fn on_parser_thread<'src, F>(parse: F) -> Result<Ast<'src>, CompileError<'src>>
+where
+  F: Fn() -> ParseResult<'src, Ast<'src>> + Sync,
+{
   let on_thread = std::thread::scope(|scope| {
     std::thread::Builder::new()
       .name("parser".into())
       .stack_size(PARSER_STACK_SIZE)
-      .spawn_scoped(scope, || Parser::new(significant.clone()).parse_ast())
+      .spawn_scoped(scope, &parse)
       .ok()
       .and_then(|handle| handle.join().ok())
   });
-  on_thread.unwrap_or_else(|| Parser::new(significant).parse_ast()).map_err(|error| *error)
+  on_thread.unwrap_or_else(&parse).map_err(|error| *error)
+}
+
+/// Where the parser's tokens come from.
+enum Source<'t, 'src> {
+  Slice(std::slice::Iter<'t, Token<'src>>),
+  Lexer(Box<Lexer<'src>>),
+  /// Exhausted or failed; holds the lexer's error, if any.
+  Done(Option<CompileError<'src>>),
+}
+
+impl<'src> Source<'_, 'src> {
+  /// The next token, or None when no more can be had (end or lexer error).
+  fn next(&mut self) -> Option<Token<'src>> {
+    match self {
+      Source::Slice(iter) => iter.next().copied(),
+      Source::Lexer(lexer) => match lexer.next_token() {
+        Ok(token) => Some(token),
+        Err(error) => {
+          *self = Source::Done(Some(error));
+          None
+        }
+      },
+      Source::Done(_) => None,
+    }
+  }
+
+  /// Lex the rest of the file; the first lexical error, if any.
+  fn finish_lexing(&mut self) -> Option<CompileError<'src>> {
+    loop {
+      match self {
+        Source::Done(error) => return error.take(),
+        Source::Slice(_) => return None,
+        Source::Lexer(lexer) => match lexer.next_token() {
+          Ok(token) if token.kind == TokenKind::Eof => return None,
+          Ok(_) => {}
+          Err(error) => return Some(error),
+        },
+      }
+    }
+  }
 }
 
 /// Errors are boxed inside the parser to keep its (deeply recursive) frames small.
 type ParseResult<'src, T> = std::result::Result<T, Box<CompileError<'src>>>;
 
-struct Parser<'src> {
-  tokens: Vec<Token<'src>>,
-  next: usize,
+struct Parser<'t, 'src> {
+  source: RefCell<Source<'t, 'src>>,
+  /// Significant tokens read ahead (whitespace dropped).
+  lookahead: RefCell<VecDeque<Token<'src>>>,
+  /// The last significant token read, to synthesize `Eof` after the end.
+  last: Cell<Option<Token<'src>>>,
+  /// Whether any token has been consumed (a BOM is only allowed first).
+  started: bool,
+  /// `[` tokens consumed, to blame extraneous attributes.
+  brackets: Vec<Token<'src>>,
   expected: KindSet,
   depth: usize,
   items: Vec<Item<'src>>,
@@ -199,11 +260,14 @@ fn is_repeatable(attribute: &Attribute) -> bool {
   )
 }
 
-impl<'src> Parser<'src> {
-  fn new(tokens: Vec<Token<'src>>) -> Self {
+impl<'t, 'src> Parser<'t, 'src> {
+  fn new(source: Source<'t, 'src>) -> Self {
     Self {
-      tokens,
-      next: 0,
+      source: RefCell::new(source),
+      lookahead: RefCell::new(VecDeque::new()),
+      last: Cell::new(None),
+      started: false,
+      brackets: Vec::new(),
       expected: KindSet::default(),
       depth: 0,
       items: Vec::new(),
@@ -221,8 +285,43 @@ impl<'src> Parser<'src> {
   }
 
   fn peek_nth(&self, n: usize) -> Token<'src> {
-    let last = self.tokens.len() - 1;
-    self.tokens[(self.next + n).min(last)]
+    let mut lookahead = self.lookahead.borrow_mut();
+    while lookahead.len() <= n {
+      let next = self.source.borrow_mut().next();
+      match next {
+        Some(token) if token.kind == TokenKind::Whitespace => {}
+        Some(token) => {
+          self.last.set(Some(token));
+          lookahead.push_back(token);
+          if token.kind == TokenKind::Eof {
+            break;
+          }
+        }
+        None => break,
+      }
+    }
+    if let Some(token) = lookahead.get(n) {
+      return *token;
+    }
+    match lookahead.back().copied().or(self.last.get()) {
+      Some(token) if token.kind == TokenKind::Eof => token,
+      Some(token) => Token {
+        kind: TokenKind::Eof,
+        offset: token.offset + token.length,
+        length: 0,
+        column: token.column + token.length,
+        ..token
+      },
+      None => Token {
+        kind: TokenKind::Eof,
+        src: "",
+        offset: 0,
+        length: 0,
+        line: 0,
+        column: 0,
+        path: Path::new(""),
+      },
+    }
   }
 
   fn peek_kind(&self) -> TokenKind {
@@ -251,7 +350,13 @@ impl<'src> Parser<'src> {
 
   fn advance(&mut self) -> Token<'src> {
     let token = self.peek();
-    self.next = (self.next + 1).min(self.tokens.len() - 1);
+    if token.kind != TokenKind::Eof {
+      self.lookahead.get_mut().pop_front();
+    }
+    if token.kind == TokenKind::BracketL {
+      self.brackets.push(token);
+    }
+    self.started = true;
     self.expected.clear();
     token
   }
@@ -282,8 +387,8 @@ impl<'src> Parser<'src> {
   // ---------------------------------------------------------------------
   // Items
 
-  fn parse_ast(mut self) -> ParseResult<'src, Ast<'src>> {
-    if self.peek_kind() == TokenKind::ByteOrderMark && self.next == 0 {
+  fn parse_ast(&mut self) -> ParseResult<'src, Ast<'src>> {
+    if self.peek_kind() == TokenKind::ByteOrderMark && !self.started {
       self.advance();
     }
     loop {
@@ -312,17 +417,20 @@ impl<'src> Parser<'src> {
       let doc = self.doc_candidate.take().and_then(doc_text);
       self.parse_item(attributes, doc)?;
     }
-    Ok(Ast { items: self.items, unstable_features: self.unstable_features })
+    Ok(Ast {
+      items: std::mem::take(&mut self.items),
+      unstable_features: std::mem::take(&mut self.unstable_features),
+    })
   }
 
   /// The `[` before an attribute list's first name.
   fn first_bracket(&self, attributes: &Attributes<'src>) -> Token<'src> {
     let first = attributes.list[0].name;
     self
-      .tokens
+      .brackets
       .iter()
       .rev()
-      .find(|token| token.kind == TokenKind::BracketL && token.offset < first.offset)
+      .find(|token| token.offset < first.offset)
       .copied()
       .unwrap_or(first)
   }
@@ -2294,5 +2402,27 @@ mod tests {
         Err(e) => println!("PROBE {file}: {e}"),
       }
     }
+  }
+}
+
+#[cfg(test)]
+mod streaming_tests {
+  use super::*;
+
+  #[test]
+  fn lexical_error_after_a_parse_error_wins() {
+    let error = parse_source("x :=\n\nfoo:\n  echo\n%\n", Path::new("justfile")).unwrap_err();
+    assert_eq!(error.to_string(), "unknown start of token '%'");
+    assert_eq!((error.token.line, error.token.column), (4, 0));
+  }
+
+  #[test]
+  fn streaming_and_slice_parsing_agree() {
+    let src = "# doc\n[private]\na x='1' *y: (b x) && c\n  echo {{x}}\n\nb z:\nc:\n";
+    let path = Path::new("justfile");
+    let tokens = crate::syntax::lexer::lex(src, path).unwrap();
+    let from_slice = format!("{:?}", parse(&tokens).unwrap());
+    let streamed = format!("{:?}", parse_source(src, path).unwrap());
+    assert_eq!(from_slice, streamed);
   }
 }
