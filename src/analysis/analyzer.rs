@@ -450,7 +450,7 @@ impl<'f> ModuleAnalyzer<'f> {
       self
         .entries
         .iter()
-        .position(|entry| matches!(entry.item, Item::Set(s) if std::ptr::eq(s, *set)))
+        .position(|entry| matches!(entry.item, Item::Set(s) if std::ptr::eq(s.as_ref(), *set)))
     });
     sets
   }
@@ -539,7 +539,7 @@ impl<'f> ModuleAnalyzer<'f> {
           ));
         }
       }
-      functions.insert(name, function.clone());
+      functions.insert(name, function.as_ref().clone());
     }
     Ok(functions)
   }

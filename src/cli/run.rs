@@ -110,6 +110,9 @@ fn compiled(config: &Config, search: Search) -> Result {
   let unstable = config.unstable || matches!(config.subcommand, Subcommand::Summary);
   let justfile = load(config, &search, unstable)?;
   let color = stdout_painter(config).active;
+  if let Subcommand::Run { arguments } = &config.subcommand {
+    return run(config, search, justfile, arguments);
+  }
   match &config.subcommand {
     Subcommand::Dump => dump(config, &justfile),
     Subcommand::Summary => {
@@ -129,11 +132,12 @@ fn compiled(config: &Config, search: Search) -> Result {
     Subcommand::Command { binary, arguments } => {
       command(config, &search, &justfile, binary, arguments)?
     }
-    Subcommand::Run { arguments } => run(config, search, justfile, arguments)?,
     Subcommand::Choose => choose(config, &search, &justfile)?,
     Subcommand::Clean { .. } if !config.quiet => eprintln!("recipe cache not found"),
     _ => {}
   }
+  // The process is about to exit: tearing the tree down would only cost time.
+  std::mem::forget(justfile);
   Ok(())
 }
 
@@ -415,7 +419,8 @@ fn run(
   arguments: &[String],
 ) -> Result {
   let mut search = search;
-  let mut justfile = justfile;
+  // The process exits after the run: tearing the tree down would only cost time.
+  let mut justfile = std::mem::ManuallyDrop::new(justfile);
   loop {
     if let Some(path) = invocation::default_listing(&justfile, arguments, config) {
       let color = stdout_painter(config).active;
@@ -428,7 +433,7 @@ fn run(
         if error.is_unknown() && search.searched && justfile.root.settings.fallback {
           if let Some((next, next_justfile)) = fallback(config, &search)? {
             search = next;
-            justfile = next_justfile;
+            justfile = std::mem::ManuallyDrop::new(next_justfile);
             continue;
           }
         }

@@ -31,18 +31,18 @@ pub enum UnstableFeature {
 /// `Eol` in between is that item's trailing comment.
 #[derive(Clone, Debug)]
 pub enum Item<'src> {
-  Alias(Alias<'src>),
-  Assignment(Assignment<'src>),
+  Alias(Box<Alias<'src>>),
+  Assignment(Box<Assignment<'src>>),
   /// A `#` comment token (its lexeme includes the `#`).
   Comment(Token<'src>),
   /// One top-level line end.
   Eol,
-  Function(FunctionDefinition<'src>),
-  Import(Import<'src>),
-  Module(ModuleItem<'src>),
-  Recipe(Recipe<'src>),
-  Set(Set<'src>),
-  Unexport(Unexport<'src>),
+  Function(Box<FunctionDefinition<'src>>),
+  Import(Box<Import<'src>>),
+  Module(Box<ModuleItem<'src>>),
+  Recipe(Box<Recipe<'src>>),
+  Set(Box<Set<'src>>),
+  Unexport(Box<Unexport<'src>>),
 }
 
 /// The attributes written above an item, in source order.

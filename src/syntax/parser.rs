@@ -285,6 +285,9 @@ impl<'t, 'src> Parser<'t, 'src> {
   }
 
   fn peek_nth(&self, n: usize) -> Token<'src> {
+    if let Some(token) = self.lookahead.borrow().get(n) {
+      return *token;
+    }
     let mut lookahead = self.lookahead.borrow_mut();
     while lookahead.len() <= n {
       let next = self.source.borrow_mut().next();
@@ -325,6 +328,9 @@ impl<'t, 'src> Parser<'t, 'src> {
   }
 
   fn peek_kind(&self) -> TokenKind {
+    if let Some(token) = self.lookahead.borrow().front() {
+      return token.kind;
+    }
     self.peek().kind
   }
 
@@ -565,13 +571,13 @@ impl<'t, 'src> Parser<'t, 'src> {
     self.check_attributes(&attributes, ItemKind::Assignment, name)?;
     self.expect(TokenKind::ColonEquals)?;
     let value = self.expression()?;
-    self.finish_item(Item::Assignment(Assignment {
+    self.finish_item(Item::Assignment(Box::new(Assignment {
       attributes,
       name,
       value,
       export: keyword == "export",
       eager: keyword == "eager",
-    }))
+    })))
   }
 
   fn parse_alias(&mut self, attributes: Attributes<'src>) -> ParseResult<'src, ()> {
@@ -580,14 +586,14 @@ impl<'t, 'src> Parser<'t, 'src> {
     self.check_attributes(&attributes, ItemKind::Alias, name)?;
     self.expect(TokenKind::ColonEquals)?;
     let target = self.path()?;
-    self.finish_item(Item::Alias(Alias { attributes, name, target }))
+    self.finish_item(Item::Alias(Box::new(Alias { attributes, name, target })))
   }
 
   fn parse_unexport(&mut self, attributes: Attributes<'src>) -> ParseResult<'src, ()> {
     self.advance();
     let name = self.expect(TokenKind::Identifier)?;
     self.check_attributes(&attributes, ItemKind::Unexport, name)?;
-    self.finish_item(Item::Unexport(Unexport { attributes, name }))
+    self.finish_item(Item::Unexport(Box::new(Unexport { attributes, name })))
   }
 
   fn parse_function(&mut self, attributes: Attributes<'src>) -> ParseResult<'src, ()> {
@@ -608,7 +614,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     }
     self.expect(TokenKind::ColonEquals)?;
     let body = self.expression()?;
-    self.finish_item(Item::Function(FunctionDefinition { attributes, name, parameters, body }))
+    self.finish_item(Item::Function(Box::new(FunctionDefinition { attributes, name, parameters, body })))
   }
 
   fn parse_import(&mut self, attributes: Attributes<'src>) -> ParseResult<'src, ()> {
@@ -616,7 +622,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     let optional = self.accept(TokenKind::QuestionMark).is_some();
     let path = self.path_literal()?;
     self.check_attributes(&attributes, ItemKind::Import, path.token)?;
-    self.finish_item(Item::Import(Import { attributes, keyword, optional, path }))
+    self.finish_item(Item::Import(Box::new(Import { attributes, keyword, optional, path })))
   }
 
   fn parse_module(
@@ -633,7 +639,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     } else {
       None
     };
-    self.finish_item(Item::Module(ModuleItem { attributes, doc, name, optional, path }))
+    self.finish_item(Item::Module(Box::new(ModuleItem { attributes, doc, name, optional, path })))
   }
 
   /// An import/module path: a string, optionally `x`-prefixed.
@@ -689,7 +695,7 @@ impl<'t, 'src> Parser<'t, 'src> {
         SettingValue::Literal(self.literal_setting(name)?)
       }
     };
-    self.finish_item(Item::Set(Set { attributes, name, value }))
+    self.finish_item(Item::Set(Box::new(Set { attributes, name, value })))
   }
 
   fn boolean_setting(&mut self) -> ParseResult<'src, SettingValue<'src>> {
@@ -778,7 +784,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     });
     let indentation = body.first().map_or("", |line| self.line_indentation(line));
     let has_body = !body.is_empty();
-    self.items.push(Item::Recipe(Recipe {
+    self.items.push(Item::Recipe(Box::new(Recipe {
       attributes,
       doc,
       quiet,
@@ -789,7 +795,7 @@ impl<'t, 'src> Parser<'t, 'src> {
       body,
       shebang,
       indentation,
-    }));
+    })));
     self.at_line_start = false;
     if let Some(comment) = comment {
       self.items.push(Item::Comment(comment));
@@ -2208,7 +2214,7 @@ mod tests {
       .items
       .into_iter()
       .find_map(|item| match item {
-        Item::Recipe(recipe) => Some(recipe),
+        Item::Recipe(recipe) => Some(*recipe),
         _ => None,
       })
       .unwrap()

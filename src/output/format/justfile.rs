@@ -218,13 +218,13 @@ mod tests {
   }
 
   fn assignment(n: &'static str, value: Expression<'static>, export: bool) -> Item<'static> {
-    Item::Assignment(Assignment {
+    Item::Assignment(Box::new(Assignment {
       attributes: Attributes::default(),
       name: name(n),
       value,
       export,
       eager: false,
-    })
+    }))
   }
 
   fn entry(attribute: Attribute<'static>) -> AttributeEntry<'static> {
@@ -266,7 +266,7 @@ mod tests {
   fn blank_lines_and_settings() {
     use Item::Eol;
     let set = |n: &'static str, value| {
-      Item::Set(Set { attributes: Attributes::default(), name: name(n), value })
+      Item::Set(Box::new(Set { attributes: Attributes::default(), name: name(n), value }))
     };
     let cases: Vec<(Vec<Item<'static>>, &str)> = vec![
       (vec![], ""),
@@ -279,7 +279,7 @@ mod tests {
         vec![
           assignment("PATH_X", string("\"bin\"", false), true),
           Eol,
-          Item::Alias(Alias { attributes: Attributes::default(), name: name("t"), target: vec![name("m"), name("test")] }),
+          Item::Alias(Box::new(Alias { attributes: Attributes::default(), name: name("t"), target: vec![name("m"), name("test")] })),
           Eol,
           set("export", SettingValue::Boolean { value: true, written: true }),
           Eol,
@@ -290,7 +290,7 @@ mod tests {
           Eol,
           Eol,
           Eol,
-          Item::Recipe(recipe("test", vec![])),
+          Item::Recipe(Box::new(recipe("test", vec![]))),
           Eol,
         ],
         "export PATH_X := \"bin\"\nalias t := m::test\nset export\nset quiet := false\nset shell := [\"bash\", \"-uc\"]\n\ntest:\n",
@@ -307,7 +307,7 @@ mod tests {
     let documented = |n| {
       let mut r = recipe(n, vec![]);
       r.doc = Some("doc");
-      Item::Recipe(r)
+      Item::Recipe(Box::new(r))
     };
     let items = vec![
       comment("#!/usr/bin/env -S just --justfile", 0),
@@ -396,9 +396,9 @@ mod tests {
       mapped: Some(name("*")),
     }];
     let items = vec![
-      Item::Recipe(build),
+      Item::Recipe(Box::new(build)),
       comment("# header comment", 0),
-      Item::Recipe(recipe("test", vec![text_line("x")])),
+      Item::Recipe(Box::new(recipe("test", vec![text_line("x")]))),
       Eol,
     ];
     let expected = "[confirm(\"Really?\")]\n[env(\"A\", \"1\")]\n[env(\"B\", \"2\")]\n[linux]\n[private]\n\
