@@ -94,11 +94,14 @@ fn check_unstable(module: &Module<'static>, unstable: bool) -> Result<(), LoadEr
 }
 
 /// One enabled item of the module, with the file it came from.
+static EMPTY_AST: ast::Ast<'static> = ast::Ast { items: Vec::new(), unstable_features: Vec::new() };
+
 #[derive(Clone, Copy)]
 pub(crate) struct Entry<'f> {
   pub file: usize,
   pub index: usize,
-  pub item: &'f Item<'static>,
+  pub item: &'static Item<'static>,
+  pub _files: std::marker::PhantomData<&'f ()>,
 }
 
 fn analyze_module(
@@ -116,7 +119,13 @@ fn analyze_module(
     .iter()
     .enumerate()
     .flat_map(|(file, loaded_file)| {
-      loaded_file.ast.items.iter().enumerate().map(move |(index, item)| Entry { file, index, item })
+      let ast: &'static ast::Ast<'static> = loaded_file.ast;
+      ast.items.iter().enumerate().map(move |(index, item)| Entry {
+        file,
+        index,
+        item,
+        _files: std::marker::PhantomData,
+      })
     })
     .filter(|entry| item_enabled(entry.item))
     .collect();
@@ -425,7 +434,7 @@ impl<'f> ModuleAnalyzer<'f> {
       path: self.path.clone(),
       source: own.map(|file| file.path.clone()).unwrap_or_default(),
       base_directory,
-      ast: own.map(|file| file.ast.clone()).unwrap_or_default(),
+      ast: own.map_or(&EMPTY_AST, |file| file.ast),
       doc: None,
       groups: Vec::new(),
       private: false,
@@ -590,7 +599,7 @@ impl<'f> ModuleAnalyzer<'f> {
 
   fn recipe_model(
     &self,
-    recipe: &ast::Recipe<'static>,
+    recipe: &'static ast::Recipe<'static>,
     entry: &Entry,
     order: usize,
     script: bool,
@@ -613,13 +622,13 @@ impl<'f> ModuleAnalyzer<'f> {
       parameters,
       priors: Vec::new(),
       subsequents: Vec::new(),
-      body: recipe.body.clone(),
+      body: &recipe.body,
       indentation: recipe.indentation,
       shebang: recipe.shebang,
       script,
       file: self.file_path(entry),
       order,
-      ast: recipe.clone(),
+      ast: recipe,
     }
   }
 

@@ -13,8 +13,8 @@ use super::error::{AnalysisErrorKind, LoadError};
 use crate::cli::config::Override;
 use crate::syntax::ast::{Ast, Attribute, Attributes, Item, StringLiteral};
 use crate::syntax::compile_error::{CompileError, CompileErrorKind};
-use crate::syntax::token::Token;
 use crate::syntax::parser;
+use crate::syntax::token::Token;
 
 pub struct LoadRequest<'a> {
   /// Absolute path of the root justfile.
@@ -32,7 +32,8 @@ pub struct LoadRequest<'a> {
 /// One parsed file of a module: its own file or an import.
 pub(crate) struct LoadedFile {
   pub path: PathBuf,
-  pub ast: Ast<'static>,
+  /// Leaked like the source: the model borrows from it for the whole run.
+  pub ast: &'static Ast<'static>,
   /// 0 for the module's own file, +1 per import level.
   pub depth: usize,
 }
@@ -105,7 +106,7 @@ impl Loader {
     };
     let src: &'static str = Box::leak(text.into_boxed_str());
     let display: &'static Path = Box::leak(self.display_path(&work.path).into_boxed_path());
-    let ast = parser::parse_source(src, display)?;
+    let ast: &'static Ast<'static> = Box::leak(Box::new(parser::parse_source(src, display)?));
 
     let file_index = self.modules[work.module].files.len();
     let directory = work.path.parent().map(Path::to_path_buf).unwrap_or_default();

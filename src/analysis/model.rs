@@ -25,7 +25,7 @@ pub struct Module<'src> {
   /// the root, the module file's directory for submodules.
   pub base_directory: PathBuf,
   /// The parse tree of the module's own file (what `--dump` prints).
-  pub ast: ast::Ast<'src>,
+  pub ast: &'src ast::Ast<'src>,
   /// Module doc (`[doc]` on the `mod` statement, else its doc comment).
   pub doc: Option<String>,
   /// `[group]`s of the `mod` statement.
@@ -94,7 +94,7 @@ pub struct Recipe<'src> {
   pub parameters: Vec<Parameter<'src>>,
   pub priors: Vec<Dependency<'src>>,
   pub subsequents: Vec<Dependency<'src>>,
-  pub body: Vec<Line<'src>>,
+  pub body: &'src [Line<'src>],
   pub indentation: &'src str,
   pub shebang: bool,
   /// Body starts with `#!`, or `[script]`, or `set default-script`; never with `[shell]`.
@@ -105,7 +105,7 @@ pub struct Recipe<'src> {
   /// source order, then imports in import order.
   pub order: usize,
   /// The parse node, for `--show`.
-  pub ast: ast::Recipe<'src>,
+  pub ast: &'src ast::Recipe<'src>,
 }
 
 impl<'src> Recipe<'src> {

@@ -150,7 +150,7 @@ fn dump(config: &Config, justfile: &Justfile) {
         .clone()
         .or_else(|| justfile.root.settings.indentation.clone())
         .unwrap_or_else(|| "    ".into());
-      print(&crate::output::format::format_justfile(&justfile.root.ast, &indentation));
+      print(&crate::output::format::format_justfile(justfile.root.ast, &indentation));
     }
   }
 }

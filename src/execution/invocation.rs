@@ -860,13 +860,13 @@ pub(crate) mod fixtures {
       parameters,
       priors: Vec::new(),
       subsequents: Vec::new(),
-      body: Vec::new(),
+      body: &[],
       indentation: "",
       shebang: false,
       script: false,
       file: PathBuf::from("justfile"),
       order: 0,
-      ast: ast::Recipe {
+      ast: Box::leak(Box::new(ast::Recipe {
         attributes: ast::Attributes::default(),
         doc: None,
         quiet: false,
@@ -877,7 +877,7 @@ pub(crate) mod fixtures {
         body: Vec::new(),
         shebang: false,
         indentation: "",
-      },
+      })),
     }
   }
 
@@ -908,7 +908,7 @@ pub(crate) mod fixtures {
       path: path.iter().map(|p| p.to_string()).collect(),
       source: PathBuf::from("/tmp/justfile"),
       base_directory: PathBuf::from("/tmp"),
-      ast: ast::Ast::default(),
+      ast: Box::leak(Box::default()),
       doc: None,
       groups: Vec::new(),
       private: false,

@@ -53,7 +53,7 @@ pub fn run<'src>(
   }
 
   let mut lines: Vec<(usize, String)> = Vec::with_capacity(recipe.body.len());
-  for line in &recipe.body {
+  for line in recipe.body {
     let mut text = String::new();
     for fragment in &line.fragments {
       match fragment {

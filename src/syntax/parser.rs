@@ -10,9 +10,9 @@ use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::path::Path;
 
-use super::lexer::Lexer;
 use super::ast::*;
 use super::compile_error::{CompileError, CompileErrorKind};
+use super::lexer::Lexer;
 use super::parse_error::{arguments, ParseErrorKind};
 use super::strings;
 use super::token::{KindSet, Token, TokenKind};
@@ -36,7 +36,10 @@ pub fn parse<'src>(tokens: &[Token<'src>]) -> Result<Ast<'src>, CompileError<'sr
 /// that the file's tokens are never all in memory. A lexical error anywhere
 /// in the file still wins over any parse error (language.md §2).
 #[allow(clippy::result_large_err)]
-pub fn parse_source<'src>(src: &'src str, path: &'src Path) -> Result<Ast<'src>, CompileError<'src>> {
+pub fn parse_source<'src>(
+  src: &'src str,
+  path: &'src Path,
+) -> Result<Ast<'src>, CompileError<'src>> {
   on_parser_thread(|| {
     let mut parser = Parser::new(Source::Lexer(Box::new(Lexer::new(src, path))));
     let result = parser.parse_ast();
@@ -432,13 +435,7 @@ impl<'t, 'src> Parser<'t, 'src> {
   /// The `[` before an attribute list's first name.
   fn first_bracket(&self, attributes: &Attributes<'src>) -> Token<'src> {
     let first = attributes.list[0].name;
-    self
-      .brackets
-      .iter()
-      .rev()
-      .find(|token| token.offset < first.offset)
-      .copied()
-      .unwrap_or(first)
+    self.brackets.iter().rev().find(|token| token.offset < first.offset).copied().unwrap_or(first)
   }
 
   fn push_eol(&mut self) {
@@ -614,7 +611,12 @@ impl<'t, 'src> Parser<'t, 'src> {
     }
     self.expect(TokenKind::ColonEquals)?;
     let body = self.expression()?;
-    self.finish_item(Item::Function(Box::new(FunctionDefinition { attributes, name, parameters, body })))
+    self.finish_item(Item::Function(Box::new(FunctionDefinition {
+      attributes,
+      name,
+      parameters,
+      body,
+    })))
   }
 
   fn parse_import(&mut self, attributes: Attributes<'src>) -> ParseResult<'src, ()> {

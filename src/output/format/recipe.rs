@@ -156,9 +156,9 @@ pub fn show_recipe(
     text.push_str(&format!("# {doc}\n"));
   }
   text.push_str(&attributes::render_lines(&recipe.attributes));
-  text.push_str(&header_with(&recipe.ast, Palette { color }));
+  text.push_str(&header_with(recipe.ast, Palette { color }));
   text.push('\n');
-  text.push_str(&body(&recipe.ast, indentation));
+  text.push_str(&body(recipe.ast, indentation));
   text
 }
 
@@ -219,6 +219,7 @@ mod tests {
     ast: Recipe<'static>,
     attributes: Vec<Attribute<'static>>,
   ) -> model::Recipe<'static> {
+    let ast: &'static Recipe<'static> = Box::leak(Box::new(ast));
     model::Recipe {
       name: ast.name,
       namepath: "build".into(),
@@ -233,7 +234,7 @@ mod tests {
       parameters: vec![],
       priors: vec![],
       subsequents: vec![],
-      body: ast.body.clone(),
+      body: &ast.body,
       indentation: ast.indentation,
       shebang: false,
       script: false,
