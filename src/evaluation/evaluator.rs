@@ -185,7 +185,10 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
             let lhs = self.evaluate(lhs)?;
             self.broadcast(lhs, rhs_value, *operator, |a, b| format!("{a}/{b}"))
           }
-          None => Ok(Value(rhs_value.0.into_iter().map(|s| format!("/{s}")).collect())),
+          None => {
+            let lhs = Value::string(String::new());
+            self.broadcast(lhs, rhs_value, *operator, |a, b| format!("{a}/{b}"))
+          }
         }
       }
       ListConcatenation { lhs, rhs, .. } => {
@@ -458,6 +461,8 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
       environment: &environment,
       quiet: config.quiet,
     };
+    functions::check_list_arguments(name.lexeme(), &arguments)
+      .map_err(|message| EvaluationError::WithToken { token: name, message })?;
     functions::call(name.lexeme(), arguments, &function_context).map_err(|message| {
       EvaluationError::FunctionCall { token: name, function: name.lexeme().to_string(), message }
     })
