@@ -347,7 +347,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
       values.push(self.evaluate(argument)?);
     }
     if let Some(function) = self.state.module.functions.get(name.lexeme()) {
-      if self.depth >= MAX_FUNCTION_DEPTH {
+      if self.depth + 1 >= MAX_FUNCTION_DEPTH {
         return Err(EvaluationError::Recursion { function: name.lexeme().to_string() });
       }
       let parameters = function.parameters.iter().map(|p| p.lexeme()).zip(values).collect();

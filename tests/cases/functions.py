@@ -369,3 +369,13 @@ CASES += [
                       ("tab", "m\tv"), ("digit", "1"), ("variable_not_module", "a b"),
                       ("leading_colons", "::v"), ("triple_colon", "m:::v"), ("dash_name", "a-")]
 ]
+
+def recursion(n):
+  return ("set lists\nset unstable\nf(x) := if x == '' { 'done' } else { f(trim_start_match(x, 'a')) }\n"
+          f"v := f('{'a' * n}')\n")
+
+CASES += [
+  ev("user_function_recursion_deepest_allowed", recursion(254)),
+  ev("user_function_recursion_one_too_deep", recursion(255)),
+  ev("user_function_mutual_recursion_names_callee", "set unstable\nf(x) := g(x)\ng(x) := f(x)\na := f('v')\n"),
+]

@@ -4754,4 +4754,42 @@ Did you mean `a`?
     status: 1,
     ..Case::DEFAULT
   },
+  Case {
+    name: "user_function_recursion_deepest_allowed",
+    justfile: Some(r#"set lists
+set unstable
+f(x) := if x == '' { 'done' } else { f(trim_start_match(x, 'a')) }
+v := f('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')
+"#),
+    args: &["--evaluate"],
+    stdout: r#"v := "done"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "user_function_recursion_one_too_deep",
+    justfile: Some(r#"set lists
+set unstable
+f(x) := if x == '' { 'done' } else { f(trim_start_match(x, 'a')) }
+v := f('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: maximum recursion depth of 256 exceeded while calling function f
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "user_function_mutual_recursion_names_callee",
+    justfile: Some(r#"set unstable
+f(x) := g(x)
+g(x) := f(x)
+a := f('v')
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: maximum recursion depth of 256 exceeded while calling function g
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
 ];
