@@ -511,6 +511,7 @@ pub fn backtick_error(
         ProcessError::Io { .. } => {
           format!("could not be run because just could not find the shell:\n{other}")
         }
+        ProcessError::Utf8 { source } => format!("succeeded but stdout was not utf8: {source}"),
         _ => other.to_string(),
       },
     },

@@ -4792,4 +4792,889 @@ a := f('v')
     status: 1,
     ..Case::DEFAULT
   },
+  Case {
+    name: "esc_unicode",
+    justfile: Some(r#"a := "\u{1F600}\u{e9}\u{E9}"
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "😀éé"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "esc_unicode_empty",
+    justfile: Some(r#"a := "\u{}"
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: unicode escape sequences must not be empty
+ ——▶ justfile:1:6
+  │
+1 │ a := "\u{}"
+  │      ^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "esc_unicode_long",
+    justfile: Some(r#"a := "\u{1234567}"
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: unicode escape sequence starting with `\u{1234567` longer than six hex digits
+ ——▶ justfile:1:6
+  │
+1 │ a := "\u{1234567}"
+  │      ^^^^^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "esc_unicode_big",
+    justfile: Some(r#"a := "\u{110000}"
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: unicode escape sequence value `110000` greater than maximum valid code point `10FFFF`
+ ——▶ justfile:1:6
+  │
+1 │ a := "\u{110000}"
+  │      ^^^^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "esc_unicode_surrogate",
+    justfile: Some(r#"a := "\u{D800}"
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: unicode escape sequence value `D800` greater than maximum valid code point `10FFFF`
+ ——▶ justfile:1:6
+  │
+1 │ a := "\u{D800}"
+  │      ^^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "esc_unicode_nobrace",
+    justfile: Some(r#"a := "\u1234"
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: expected unicode escape sequence delimiter `{` but found `1`
+ ——▶ justfile:1:6
+  │
+1 │ a := "\u1234"
+  │      ^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "esc_unicode_nonhex",
+    justfile: Some(r#"a := "\u{12g}"
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: expected hex digit [0-9A-Fa-f] but found `g`
+ ——▶ justfile:1:6
+  │
+1 │ a := "\u{12g}"
+  │      ^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "esc_unicode_unterminated",
+    justfile: Some(r#"a := "\u{12"
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: unterminated unicode escape sequence
+ ——▶ justfile:1:6
+  │
+1 │ a := "\u{12"
+  │      ^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "esc_bad",
+    justfile: Some(r#"a := "\q"
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: `\q` is not a valid escape sequence
+ ——▶ justfile:1:6
+  │
+1 │ a := "\q"
+  │      ^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "esc_backtick",
+    justfile: Some(r#"a := "\`"
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: `\\`` is not a valid escape sequence
+ ——▶ justfile:1:6
+  │
+1 │ a := "\`"
+  │      ^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "esc_tab_char",
+    justfile: Some(r#"a := "\	"
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: `\\t` is not a valid escape sequence
+ ——▶ justfile:1:6
+  │
+1 │ a := "\    "
+  │      ^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "esc_eacute",
+    justfile: Some(r#"a := "\é"
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: `\\u{e9}` is not a valid escape sequence
+ ——▶ justfile:1:6
+  │
+1 │ a := "\é"
+  │      ^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "esc_line_join",
+    justfile: Some(r#"a := "a\
+  b"
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "a  b"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "esc_crlf_join",
+    justfile: Some("a := \"a\\\r\nb\"\n"),
+    args: &["--evaluate"],
+    stdout: r#"a := "ab"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "esc_cr_alone",
+    justfile: Some("a := \"a\\\rb\"\n"),
+    args: &["--evaluate"],
+    stderr: "error: `\\\\r` is not a valid escape sequence\n ——▶ justfile:1:6\n  │\n1 │ a := \"a\\\rb\"\n  │      ^^^^^\n",
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "triple_escape_after_unindent",
+    justfile: Some(r#"a := """
+\tfoo
+  bar"""
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "\tfoo\n  bar"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "triple_join",
+    justfile: Some(r#"a := """
+  foo\
+  bar
+"""
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "foobar\n"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "triple_single_trailing",
+    justfile: Some(r#"a := '''  foo  '''
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "foo  "
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "triple_blank_lines",
+    justfile: Some(r#"a := '''
+  a
+    b
+
+  c
+  '''
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "a\n  b\n\nc\n"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "triple_tabs_mixed",
+    justfile: Some(r#"a := '''
+	a
+  b
+'''
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "\ta\n  b\n"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "xstring_triple_dq_escape",
+    justfile: Some(r#"a := x"""
+  \$HOME
+"""
+"#),
+    args: &["--evaluate"],
+    env: &[("HOME", "/h")],
+    stderr: r#"error: `\$` is not a valid escape sequence
+ ——▶ justfile:1:7
+  │
+1 │ a := x"""
+  │       ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "xstring_escaped_dollar_var",
+    justfile: Some(r#"a := x'$$HOME'
+"#),
+    args: &["--evaluate"],
+    env: &[("HOME", "/h")],
+    stdout: r#"a := "$HOME"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "xstring_brace_unclosed",
+    justfile: Some(r#"a := x'${HOME'
+"#),
+    args: &["--evaluate"],
+    env: &[("HOME", "/h")],
+    stdout: r#"a := "${HOME"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "xstring_brace_default_nested",
+    justfile: Some(r#"a := x'${NOPE:-${HOME}}'
+"#),
+    args: &["--evaluate"],
+    env: &[("HOME", "/h")],
+    stdout: r#"a := "${HOME}"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "xstring_dollar_digit",
+    justfile: Some(r#"a := x'$1'
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: shell expansion failed: error looking key '1' up: environment variable not found
+ ——▶ justfile:1:7
+  │
+1 │ a := x'$1'
+  │       ^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "xstring_empty_var",
+    justfile: Some(r#"a := x'[$E]'
+"#),
+    args: &["--evaluate"],
+    env: &[("E", "")],
+    stdout: r#"a := "[]"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "xstring_colon_dash_set_empty",
+    justfile: Some(r#"a := x'[${E:-d}]'
+"#),
+    args: &["--evaluate"],
+    env: &[("E", "")],
+    stdout: r#"a := "[]"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "xstring_dash_only",
+    justfile: Some(r#"a := x'[${NOPE-d}]'
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: shell expansion failed: error looking key 'NOPE-d' up: environment variable not found
+ ——▶ justfile:1:7
+  │
+1 │ a := x'[${NOPE-d}]'
+  │       ^^^^^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "xstring_tilde_middle_path",
+    justfile: Some(r#"a := x'~/a:~/b'
+"#),
+    args: &["--evaluate"],
+    env: &[("HOME", "/h")],
+    stdout: r#"a := "/h/a:~/b"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "xstring_tilde_after_var",
+    justfile: Some(r#"a := x'${NOPE:-~}'
+"#),
+    args: &["--evaluate"],
+    env: &[("HOME", "/h")],
+    stdout: r#"a := "~"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "xstring_in_fstring_no",
+    justfile: Some(r#"a := xf'a'
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: expected '&&', '!=', '!~', '||', comment, end of file, end of line, '==', '=~', '(', '+', '++', or '/', but found string
+ ——▶ justfile:1:8
+  │
+1 │ a := xf'a'
+  │        ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "fstring_x",
+    justfile: Some(r#"a := fx'a'
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: expected '&&', '!=', '!~', '||', comment, end of file, end of line, '==', '=~', '(', '+', '++', or '/', but found string
+ ——▶ justfile:1:8
+  │
+1 │ a := fx'a'
+  │        ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "xstring_unterminated",
+    justfile: Some(r#"a := x'abc
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: unterminated string
+ ——▶ justfile:1:7
+  │
+1 │ a := x'abc
+  │       ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "xstring_error_multiline_caret",
+    justfile: Some(r#"a := x'''
+  $NOPE_V
+'''
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: shell expansion failed: error looking key 'NOPE_V' up: environment variable not found
+ ——▶ justfile:1:7
+  │
+1 │ a := x'''
+  │       ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "fstring_dq_interp_escape_in_expr",
+    justfile: Some(r#"a := f"{{ "\t" }}|"
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "\t|"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "fstring_triple_dq_unindent_interp",
+    justfile: Some(r#"v := 'x
+    y'
+a := f"""
+    {{v}}
+    z
+    """
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "x\ny\nz\n"
+v := "x\n    y"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "fstring_single_quote_close_early",
+    justfile: Some(r#"a := f'{{ 'a' }}b'
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "ab"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "fstring_interp_empty",
+    justfile: Some(r#"a := f'{{}}'
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: expected backtick, '!', '[', identifier, '(', '/', or string, but found format string end
+ ——▶ justfile:1:10
+  │
+1 │ a := f'{{}}'
+  │          ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "fstring_interp_close_only",
+    justfile: Some(r#"a := f'}}}}'
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "}}}}"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "fstring_nested_braces_in_if",
+    justfile: Some(r#"a := f'{{ if 'a' == 'a' { '}}' } else { 'n' } }}'
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "}}"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "fstring_in_import_path",
+    justfile: Some(r#"import f'x.just'
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: expected keyword `x` but found identifier `f`
+ ——▶ justfile:1:8
+  │
+1 │ import f'x.just'
+  │        ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "fstring_as_attr",
+    justfile: Some(r#"[group(f'x')]
+r:
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: attribute `group` arguments must be string literals
+ ——▶ justfile:1:8
+  │
+1 │ [group(f'x')]
+  │        ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "backtick_in_fstring",
+    justfile: Some(r#"a := f'{{ `echo hi` }}'
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "hi"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "backtick_shebang",
+    justfile: Some(r#"a := `#!/bin/sh`
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: backticks may not start with `#!`
+ ——▶ justfile:1:6
+  │
+1 │ a := `#!/bin/sh`
+  │      ^^^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "backtick_triple",
+    justfile: Some(r#"a := ```
+  echo a
+  echo b
+```
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "a\nb"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "backtick_strip_crlf",
+    justfile: Some(r#"a := `printf 'x\r\n'`
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "x"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "backtick_nonutf8",
+    justfile: Some(r#"a := `printf '\377'`
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: backtick succeeded but stdout was not utf8: invalid utf-8 sequence of 1 bytes from index 0
+ ——▶ justfile:1:6
+  │
+1 │ a := `printf '\377'`
+  │      ^^^^^^^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "backtick_stderr_quiet",
+    justfile: Some(r#"a := `echo e >&2; echo o`
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "o"
+"#,
+    stderr: r#"e
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "backtick_in_recipe_error",
+    justfile: Some(r#"r:
+  echo {{ `exit 2` }}
+"#),
+    args: &["r"],
+    stderr: r#"error: backtick failed with exit code 2
+ ——▶ justfile:2:11
+  │
+2 │   echo {{ `exit 2` }}
+  │           ^^^^^^^^
+"#,
+    status: 2,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dep_arg_error",
+    justfile: Some(r#"r: (s env('NOPE_W'))
+s x:
+"#),
+    args: &["r"],
+    stderr: r#"error: call to function `env` failed: environment variable `NOPE_W` not present
+ ——▶ justfile:1:7
+  │
+1 │ r: (s env('NOPE_W'))
+  │       ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dep_arg_list",
+    justfile: Some(r#"set lists
+set unstable
+r: (s ['a', 'b'])
+s x:
+  @echo {{ show(x) }}
+"#),
+    args: &["r"],
+    stdout: r#"[a, b]
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "param_default_uses_earlier",
+    justfile: Some(r#"r a b=(a + '!'):
+  @echo {{b}}
+"#),
+    args: &["r", "x"],
+    stdout: r#"x!
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "param_default_list_no_lists",
+    justfile: Some(r#"r a=('x' + 'y'):
+  @echo {{a}}
+"#),
+    args: &["r"],
+    stdout: r#"xy
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "override_list_var",
+    justfile: Some(r#"set lists
+set unstable
+a := ['x', 'y']
+"#),
+    args: &["a=z", "--evaluate"],
+    stderr: r#"error: justfile does not contain recipe `--evaluate`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "override_in_fn",
+    justfile: Some(r#"a := 'o'
+b := uppercase(a)
+"#),
+    args: &["a=q", "--evaluate"],
+    stderr: r#"error: justfile does not contain recipe `--evaluate`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "set_flag_twice",
+    justfile: Some(r#"a := 'o'
+"#),
+    args: &["--set", "a", "1", "--set", "a", "2", "--evaluate"],
+    stdout: r#"a := "2"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "string_concat_types",
+    justfile: Some(r#"a := 'a' + "b" + '''c''' + """d""" + `echo e` + x'f' + f'g'
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "abcdefg"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "slash_precedence_chain",
+    justfile: Some(r#"a := 'a' / 'b' + 'c' / 'd'
+b := / 'a' / 'b'
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "a/bc/d"
+b := "/a/b"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "slash_prefix_after_plus",
+    justfile: Some(r#"a := 'a' + / 'b'
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "a/b"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "slash_double",
+    justfile: Some(r#"a := 'a' / / 'b'
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "a//b"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "comparison_chain_assoc",
+    justfile: Some(r#"set lists
+set unstable
+a := 'a' == 'a' == 'true'
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: expected '&&', '||', comment, end of file, end of line, '+', '++', or '/', but found '=='
+ ——▶ justfile:3:17
+  │
+3 │ a := 'a' == 'a' == 'true'
+  │                 ^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "and_comparison_prec",
+    justfile: Some(r#"set lists
+set unstable
+a := 'a' == 'a' && 'b' != 'c'
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "true"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "not_comparison",
+    justfile: Some(r#"set lists
+set unstable
+a := !'a' == 'a'
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := []
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "not_paren",
+    justfile: Some(r#"set lists
+set unstable
+a := !('a' == 'b')
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "true"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "if_cond_and",
+    justfile: Some(r#"set lists
+set unstable
+a := if 'a' && [] { 'y' } else { 'n' }
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "n"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "else_if_no_else_lists",
+    justfile: Some(r#"set lists
+set unstable
+a := if [] { 'a' } else if [] { 'b' }
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := []
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "else_if_no_else_nolists",
+    justfile: Some(r#"a := if 'a' == 'b' { 'a' } else if 'a' == 'c' { 'b' }
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: `if` without `else` requires `set lists`
+ ——▶ justfile:1:33
+  │
+1 │ a := if 'a' == 'b' { 'a' } else if 'a' == 'c' { 'b' }
+  │                                 ^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "if_else_newline",
+    justfile: Some(r#"a := if 'a' == 'b' { 'a' }
+else { 'b' }
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: expected '*', ':', '$', identifier, or '+', but found '{'
+ ——▶ justfile:2:6
+  │
+2 │ else { 'b' }
+  │      ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "list_in_concat_nolists_precedence",
+    justfile: Some(r#"a := 'a' + ['b']
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: list literals require `set lists`
+ ——▶ justfile:1:12
+  │
+1 │ a := 'a' + ['b']
+  │            ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "list_literal_trailing_nested",
+    justfile: Some(r#"set lists
+set unstable
+a := [[]]
+b := [[[]], 'x', ]
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := []
+b := "x"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "list_literal_empty_newlines",
+    justfile: Some(r#"set lists
+set unstable
+a := [
+]
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := []
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "list_compare_single",
+    justfile: Some(r#"set lists
+set unstable
+a := ['a'] == 'a'
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "true"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "show_nested_escape",
+    justfile: Some(r#"set lists
+set unstable
+a := show('\u{1}')
+"#),
+    args: &["--evaluate"],
+    stdout: r#"a := "\"\\\\u{1}\""
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "evaluate_escape_control",
+    justfile: Some(r#"a := "\u{1}\u{7f}"
+"#),
+    args: &["--evaluate"],
+    stdout: "a := \"\u{1}\u{7f}\"\n",
+    ..Case::DEFAULT
+  },
 ];
