@@ -44,14 +44,9 @@ pub fn resolve_evaluate_path<'a, 'src>(
   let Some(path) = path else {
     return Ok(EvaluateTarget::Module { path: Vec::new(), module: root });
   };
-  let words: Vec<&str> = path.split(' ').filter(|word| !word.is_empty()).collect();
-  let components: Vec<&str> = match words.as_slice() {
-    [single] => single.split("::").collect(),
-    _ => words,
-  };
-  if path.is_empty() || !components.iter().all(|component| is_name(component)) {
+  let Some(components) = module_path_components(path) else {
     return Err(EvaluateError::InvalidModulePath { path: path.to_string() });
-  }
+  };
   let mut module = root;
   let mut module_path = Vec::new();
   for (index, component) in components.iter().enumerate() {
@@ -77,6 +72,19 @@ pub fn resolve_evaluate_path<'a, 'src>(
     }
   }
   Ok(EvaluateTarget::Module { path: module_path, module })
+}
+
+/// The names of an `--evaluate` path: space-separated words, or one word
+/// split on `::`; None unless every one is a name (an empty path is invalid,
+/// a blank one names the root).
+pub fn module_path_components(path: &str) -> Option<Vec<&str>> {
+  let words: Vec<&str> = path.split(' ').filter(|word| !word.is_empty()).collect();
+  let components: Vec<&str> = match words.as_slice() {
+    [single] => single.split("::").collect(),
+    _ => words,
+  };
+  let valid = !path.is_empty() && components.iter().all(|component| is_name(component));
+  valid.then_some(components)
 }
 
 /// A justfile identifier: `[A-Za-z_][A-Za-z0-9_-]*`.

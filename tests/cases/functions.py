@@ -459,3 +459,47 @@ CASES += [
   ev("show_nested_escape", L + "a := show('\\u{1}')\n"),
   ev("evaluate_escape_control", "a := \"\\u{1}\\u{7f}\"\n"),
 ]
+
+# Path functions across modules/imports, shell() environments, [env], --evaluate paths.
+CASES += [
+  C("mod_custom_path", "mod m 'dir/x.just'\n", "m::r", files={"dir/x.just": "r:\n  @echo {{module_file()}} {{module_directory()}} {{absolute_path('f')}} {{shell('pwd')}} {{justfile_directory()}}\n"}),
+  C("mod_working_directory", "mod m\n", "m::r", files={"m/mod.just": "set working-directory := 'w'\nr:\n  @echo {{absolute_path('f')}} {{shell('pwd')}} {{invocation_directory()}}\n"}, dirs=["m/w"]),
+  C("import_in_module", "mod m\n", "m::r", files={"m/mod.just": "import 'i.just'\n", "m/i.just": "r:\n  @echo {{source_file()}} {{source_directory()}} {{module_file()}}\n"}),
+  C("working_directory_flag", "r:\n  @echo {{invocation_directory()}} {{justfile_directory()}} {{absolute_path('x')}}\n", "--working-directory", "{{TMP}}/w", "--justfile", "{{TMP}}/justfile", "r", dirs=["w"]),
+  C("justfile_flag_other_dir", None, "--justfile", "{{TMP}}/sub/jf", "r", files={"sub/jf": "r:\n  @echo {{justfile()}} {{justfile_directory()}} {{invocation_directory()}}\n"}),
+  C("shell_export_scope_assignment", "export A := 'a'\nb := shell('echo ${A-unset}')\nr:\n  @echo {{b}}\n", "r"),
+  C("shell_export_submodule", "export A := 'a'\nmod m\n", "m::r", files={"m.just": "b := shell('echo ${A-unset}')\nr:\n  @echo {{b}} {{shell('echo ${A-unset}')}}\n"}),
+  C("shell_param_export", "set export\nr p:\n  @echo {{shell('echo $p')}}\n", "r", "val"),
+  C("shell_positional_arguments_none", "set positional-arguments\nr p:\n  @echo {{shell('echo [$1]')}}\n", "r", "val"),
+  C("is_dependency_in_default", "a: (b)\nb x=is_dependency():\n  @echo {{x}}\n", "a"),
+  C("recipe_name_alias", "alias q := r\nr:\n  @echo {{recipe_name()}}\n", "q"),
+  C("recipe_name_submodule", "mod m\n", "m::r", files={"m.just": "r:\n  @echo {{recipe_name()}}\n"}),
+  C("recipe_name_env_attr", "[env('N', recipe_name())]\nr:\n  @echo $N\n", "r"),
+  C("env_attr_not_visible_env_fn", "[env('N', 'v')]\nr:\n  @echo {{env('N', 'unset')}}\n", "r"),
+  C("dotenv_override_env_fn", "set dotenv-override\nr:\n  @echo {{env('DV')}}\n", "r", env={"DV": "proc"}, files={".env": "DV=dot\n"}),
+  C("dotenv_no_override_env_fn", "set dotenv-load\nr:\n  @echo {{env('DV')}}\n", "r", env={"DV": "proc"}, files={".env": "DV=dot\n"}),
+  C("dotenv_submodule_env_fn", "set dotenv-load\nmod m\n", "m::r", files={".env": "DV=dot\n", "m.just": "r:\n  @echo {{env('DV', 'none')}}\n"}),
+  C("style_stderr_color_always", "r:\n  @echo '{{style('stderr', 'x')}}'\n", "--color", "always", "r"),
+  C("style_command_color_always", "r:\n  @echo '{{style('command')}}'\n", "--color", "always", "--command-color", "red", "r"),
+  C("num_jobs_in_recipe", L + "r:\n  @echo [{{num_jobs()}}]\n", "--jobs", "4", "r"),
+  C("which_with_working_directory", L + "set working-directory := 'w'\nr:\n  @echo [{{which('./nope')}}]\n", "r", dirs=["w"]),
+  C("evaluate_shell_format_list", L + "a := ['x', 'y']\n", "--evaluate", "--evaluate-format", "shell", "a"),
+  C("evaluate_format_without_evaluate", "a := 'x'\n", "--evaluate-format", "shell"),
+  C("variables_with_lists", L + "a := ['x']\n", "--variables"),
+  C("evaluate_with_dump", "a := 'x'\n", "--evaluate", "--dump"),
+  C("evaluate_private_module", "mod _m\n", "--evaluate", "_m::v", files={"_m.just": "v := 'p'\n"}),
+  C("evaluate_module_alias_path", "mod m\nalias z := m::r\n", "--evaluate", "z", files={"m.just": "v := 'p'\nr:\n"}),
+  C("evaluate_module_color", "mod m\n", "--color", "always", "--evaluate", "m::", files={"m.just": "v := 'p'\n"}),
+  C("evaluate_submodule_error", "mod m\n", "--evaluate", "m::v", files={"m.just": "v := `exit 2`\nw := 'ok'\n"}),
+  C("evaluate_root_error_when_sub", "mod m\nx := `exit 3`\n", "--evaluate", "m::v", files={"m.just": "v := 'p'\n"}),
+
+  C("env_attr_param_ref", "[env('A', p)]\nr p:\n  @echo $A\n", "r", "x"),
+  C("env_attr_sees_earlier_env", "[env('A', '1')]\n[env('B', shell('echo ${A-unset}'))]\n[env('C', is_dependency())]\nr:\n  @echo $B $C\ns: r\n", "s"),
+  C("env_attr_export_param", "set export\n[env('A', shell('echo ${p-unset}'))]\nr p:\n  @echo $A\n", "r", "x"),
+  C("env_attr_shell_sees_exports", "export E := 'e'\n[env('A', shell('echo ${E-unset}'))]\nr:\n  @echo $A\n", "r"),
+]
+CASES += [
+  C("evaluate_invalid_path_is_a_command_line_error", None, "--evaluate", "m::"),
+  C("evaluate_invalid_path_not_colored", "a := 'x'\n", "--color", "always", "--evaluate", "1"),
+  C("backtick_non_utf8_stdout", "a := `printf '\\377'`\n", "--evaluate"),
+]

@@ -5677,4 +5677,457 @@ a := show('\u{1}')
     stdout: "a := \"\u{1}\u{7f}\"\n",
     ..Case::DEFAULT
   },
+  Case {
+    name: "mod_custom_path",
+    justfile: Some(r#"mod m 'dir/x.just'
+"#),
+    args: &["m::r"],
+    files: &[("dir/x.just", r#"r:
+  @echo {{module_file()}} {{module_directory()}} {{absolute_path('f')}} {{shell('pwd')}} {{justfile_directory()}}
+"#)],
+    stdout: r#"{{TMP}}/dir/x.just {{TMP}}/dir {{TMP}}/dir/f {{TMP}}/dir {{TMP}}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_working_directory",
+    justfile: Some(r#"mod m
+"#),
+    args: &["m::r"],
+    files: &[("m/mod.just", r#"set working-directory := 'w'
+r:
+  @echo {{absolute_path('f')}} {{shell('pwd')}} {{invocation_directory()}}
+"#)],
+    dirs: &["m/w"],
+    stdout: r#"{{TMP}}/m/w/f {{TMP}}/m/w {{TMP}}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "import_in_module",
+    justfile: Some(r#"mod m
+"#),
+    args: &["m::r"],
+    files: &[("m/mod.just", r#"import 'i.just'
+"#), ("m/i.just", r#"r:
+  @echo {{source_file()}} {{source_directory()}} {{module_file()}}
+"#)],
+    stdout: r#"{{TMP}}/m/i.just {{TMP}}/m {{TMP}}/m/mod.just
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "working_directory_flag",
+    justfile: Some(r#"r:
+  @echo {{invocation_directory()}} {{justfile_directory()}} {{absolute_path('x')}}
+"#),
+    args: &["--working-directory", "{{TMP}}/w", "--justfile", "{{TMP}}/justfile", "r"],
+    dirs: &["w"],
+    stdout: r#"{{TMP}} {{TMP}} {{TMP}}/w/x
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "justfile_flag_other_dir",
+    args: &["--justfile", "{{TMP}}/sub/jf", "r"],
+    files: &[("sub/jf", r#"r:
+  @echo {{justfile()}} {{justfile_directory()}} {{invocation_directory()}}
+"#)],
+    stdout: r#"{{TMP}}/sub/jf {{TMP}}/sub {{TMP}}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "shell_export_scope_assignment",
+    justfile: Some(r#"export A := 'a'
+b := shell('echo ${A-unset}')
+r:
+  @echo {{b}}
+"#),
+    args: &["r"],
+    stdout: r#"unset
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "shell_export_submodule",
+    justfile: Some(r#"export A := 'a'
+mod m
+"#),
+    args: &["m::r"],
+    files: &[("m.just", r#"b := shell('echo ${A-unset}')
+r:
+  @echo {{b}} {{shell('echo ${A-unset}')}}
+"#)],
+    stdout: r#"a a
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "shell_param_export",
+    justfile: Some(r#"set export
+r p:
+  @echo {{shell('echo $p')}}
+"#),
+    args: &["r", "val"],
+    stdout: r#"val
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "shell_positional_arguments_none",
+    justfile: Some(r#"set positional-arguments
+r p:
+  @echo {{shell('echo [$1]')}}
+"#),
+    args: &["r", "val"],
+    stderr: r#"echo [$1]: 1: 1: parameter not set
+error: call to function `shell` failed: process exited with status code 2
+ ——▶ justfile:3:11
+  │
+3 │   @echo {{shell('echo [$1]')}}
+  │           ^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "is_dependency_in_default",
+    justfile: Some(r#"a: (b)
+b x=is_dependency():
+  @echo {{x}}
+"#),
+    args: &["a"],
+    stdout: r#"true
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "recipe_name_alias",
+    justfile: Some(r#"alias q := r
+r:
+  @echo {{recipe_name()}}
+"#),
+    args: &["q"],
+    stdout: r#"r
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "recipe_name_submodule",
+    justfile: Some(r#"mod m
+"#),
+    args: &["m::r"],
+    files: &[("m.just", r#"r:
+  @echo {{recipe_name()}}
+"#)],
+    stdout: r#"r
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "recipe_name_env_attr",
+    justfile: Some(r#"[env('N', recipe_name())]
+r:
+  @echo $N
+"#),
+    args: &["r"],
+    stdout: r#"r
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "env_attr_not_visible_env_fn",
+    justfile: Some(r#"[env('N', 'v')]
+r:
+  @echo {{env('N', 'unset')}}
+"#),
+    args: &["r"],
+    stdout: r#"unset
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dotenv_override_env_fn",
+    justfile: Some(r#"set dotenv-override
+r:
+  @echo {{env('DV')}}
+"#),
+    args: &["r"],
+    files: &[(".env", r#"DV=dot
+"#)],
+    env: &[("DV", "proc")],
+    stdout: r#"dot
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dotenv_no_override_env_fn",
+    justfile: Some(r#"set dotenv-load
+r:
+  @echo {{env('DV')}}
+"#),
+    args: &["r"],
+    files: &[(".env", r#"DV=dot
+"#)],
+    env: &[("DV", "proc")],
+    stdout: r#"proc
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dotenv_submodule_env_fn",
+    justfile: Some(r#"set dotenv-load
+mod m
+"#),
+    args: &["m::r"],
+    files: &[(".env", r#"DV=dot
+"#), ("m.just", r#"r:
+  @echo {{env('DV', 'none')}}
+"#)],
+    stdout: r#"dot
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "style_stderr_color_always",
+    justfile: Some(r#"r:
+  @echo '{{style('stderr', 'x')}}'
+"#),
+    args: &["--color", "always", "r"],
+    stdout: r#"x
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "style_command_color_always",
+    justfile: Some(r#"r:
+  @echo '{{style('command')}}'
+"#),
+    args: &["--color", "always", "--command-color", "red", "r"],
+    stdout: "\u{1b}[1;31m\n",
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "num_jobs_in_recipe",
+    justfile: Some(r#"set lists
+set unstable
+r:
+  @echo [{{num_jobs()}}]
+"#),
+    args: &["--jobs", "4", "r"],
+    stdout: r#"[4]
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "which_with_working_directory",
+    justfile: Some(r#"set lists
+set unstable
+set working-directory := 'w'
+r:
+  @echo [{{which('./nope')}}]
+"#),
+    args: &["r"],
+    dirs: &["w"],
+    stdout: r#"[]
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "evaluate_shell_format_list",
+    justfile: Some(r#"set lists
+set unstable
+a := ['x', 'y']
+"#),
+    args: &["--evaluate", "--evaluate-format", "shell", "a"],
+    stdout: "x y",
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "evaluate_format_without_evaluate",
+    justfile: Some(r#"a := 'x'
+"#),
+    args: &["--evaluate-format", "shell"],
+    stderr: r#"error: justfile contains no recipes
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "variables_with_lists",
+    justfile: Some(r#"set lists
+set unstable
+a := ['x']
+"#),
+    args: &["--variables"],
+    stdout: r#"a
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "evaluate_with_dump",
+    justfile: Some(r#"a := 'x'
+"#),
+    args: &["--evaluate", "--dump"],
+    stderr: r#"error: the argument '--evaluate' cannot be used with '--dump'
+
+Usage: just --evaluate [ARGUMENTS]...
+
+For more information, try '--help'.
+"#,
+    status: 2,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "evaluate_private_module",
+    justfile: Some(r#"mod _m
+"#),
+    args: &["--evaluate", "_m::v"],
+    files: &[("_m.just", r#"v := 'p'
+"#)],
+    stdout: "p",
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "evaluate_module_alias_path",
+    justfile: Some(r#"mod m
+alias z := m::r
+"#),
+    args: &["--evaluate", "z"],
+    files: &[("m.just", r#"v := 'p'
+r:
+"#)],
+    stderr: r#"error: justfile does not contain variable or submodule `z`
+Did you mean `m`?
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "evaluate_module_color",
+    justfile: Some(r#"mod m
+"#),
+    args: &["--color", "always", "--evaluate", "m::"],
+    files: &[("m.just", r#"v := 'p'
+"#)],
+    stderr: r#"error: invalid module path `m::`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "evaluate_submodule_error",
+    justfile: Some(r#"mod m
+"#),
+    args: &["--evaluate", "m::v"],
+    files: &[("m.just", r#"v := `exit 2`
+w := 'ok'
+"#)],
+    stderr: r#"error: backtick failed with exit code 2
+ ——▶ m.just:1:6
+  │
+1 │ v := `exit 2`
+  │      ^^^^^^^^
+"#,
+    status: 2,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "evaluate_root_error_when_sub",
+    justfile: Some(r#"mod m
+x := `exit 3`
+"#),
+    args: &["--evaluate", "m::v"],
+    files: &[("m.just", r#"v := 'p'
+"#)],
+    stdout: "p",
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "env_attr_param_ref",
+    justfile: Some(r#"[env('A', p)]
+r p:
+  @echo $A
+"#),
+    args: &["r", "x"],
+    stderr: r#"error: variable `p` not defined
+ ——▶ justfile:1:11
+  │
+1 │ [env('A', p)]
+  │           ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "env_attr_sees_earlier_env",
+    justfile: Some(r#"[env('A', '1')]
+[env('B', shell('echo ${A-unset}'))]
+[env('C', is_dependency())]
+r:
+  @echo $B $C
+s: r
+"#),
+    args: &["s"],
+    stdout: r#"1 true
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "env_attr_export_param",
+    justfile: Some(r#"set export
+[env('A', shell('echo ${p-unset}'))]
+r p:
+  @echo $A
+"#),
+    args: &["r", "x"],
+    stdout: r#"unset
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "env_attr_shell_sees_exports",
+    justfile: Some(r#"export E := 'e'
+[env('A', shell('echo ${E-unset}'))]
+r:
+  @echo $A
+"#),
+    args: &["r"],
+    stdout: r#"e
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "evaluate_invalid_path_is_a_command_line_error",
+    args: &["--evaluate", "m::"],
+    stderr: r#"error: invalid module path `m::`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "evaluate_invalid_path_not_colored",
+    justfile: Some(r#"a := 'x'
+"#),
+    args: &["--color", "always", "--evaluate", "1"],
+    stderr: r#"error: invalid module path `1`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "backtick_non_utf8_stdout",
+    justfile: Some(r#"a := `printf '\377'`
+"#),
+    args: &["--evaluate"],
+    stderr: r#"error: backtick succeeded but stdout was not utf8: invalid utf-8 sequence of 1 bytes from index 0
+ ——▶ justfile:1:6
+  │
+1 │ a := `printf '\377'`
+  │      ^^^^^^^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
 ];
