@@ -97,7 +97,7 @@ fn apply(
       let single = || match value.as_single() {
         Some(single) => Ok(single.to_string()),
         None => Err(error(
-          expression.first_token(),
+          set.name,
           AnalysisErrorKind::ListSettingValue { value: value.show(), setting: name },
         )),
       };

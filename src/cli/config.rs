@@ -230,6 +230,8 @@ pub enum ConfigError {
   CurrentDirectory { source: std::io::Error },
   #[snafu(display("invalid override path `{path}`"))]
   InvalidOverridePath { path: String },
+  #[snafu(display("invalid module path `{path}`"))]
+  InvalidModulePath { path: String },
   #[snafu(display(
     "path-prefixed recipes may not be used with `--global-justfile`, `--working-directory`, or `--justfile`"
   ))]
@@ -437,6 +439,11 @@ fn subcommand(
   if matches.get_flag(id::EVALUATE) {
     let stray = arguments.get(1..).unwrap_or_default();
     reject_stray("--evaluate", stray, false)?;
+    if let Some(path) = arguments.first() {
+      if crate::output::evaluate::module_path_components(path).is_none() {
+        return Err(ConfigError::InvalidModulePath { path: path.clone() });
+      }
+    }
     return Ok(Subcommand::Evaluate { path: arguments.first().cloned() });
   }
   if matches.get_flag(id::CHOOSE) {

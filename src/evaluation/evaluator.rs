@@ -185,7 +185,10 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
             let lhs = self.evaluate(lhs)?;
             self.broadcast(lhs, rhs_value, *operator, |a, b| format!("{a}/{b}"))
           }
-          None => Ok(Value(rhs_value.0.into_iter().map(|s| format!("/{s}")).collect())),
+          None => {
+            let lhs = Value::string(String::new());
+            self.broadcast(lhs, rhs_value, *operator, |a, b| format!("{a}/{b}"))
+          }
         }
       }
       ListConcatenation { lhs, rhs, .. } => {
@@ -344,7 +347,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
       values.push(self.evaluate(argument)?);
     }
     if let Some(function) = self.state.module.functions.get(name.lexeme()) {
-      if self.depth >= MAX_FUNCTION_DEPTH {
+      if self.depth + 1 >= MAX_FUNCTION_DEPTH {
         return Err(EvaluationError::Recursion { function: name.lexeme().to_string() });
       }
       let parameters = function.parameters.iter().map(|p| p.lexeme()).zip(values).collect();
@@ -458,6 +461,8 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
       environment: &environment,
       quiet: config.quiet,
     };
+    functions::check_list_arguments(name.lexeme(), &arguments)
+      .map_err(|message| EvaluationError::WithToken { token: name, message })?;
     functions::call(name.lexeme(), arguments, &function_context).map_err(|message| {
       EvaluationError::FunctionCall { token: name, function: name.lexeme().to_string(), message }
     })
@@ -506,6 +511,7 @@ pub fn backtick_error(
         ProcessError::Io { .. } => {
           format!("could not be run because just could not find the shell:\n{other}")
         }
+        ProcessError::Utf8 { source } => format!("succeeded but stdout was not utf8: {source}"),
         _ => other.to_string(),
       },
     },

@@ -112,7 +112,9 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     let mut scope = RecipeScope { recipe, parameters: Vec::new(), env: Vec::new(), is_dependency };
     for entry in &recipe.attributes {
       if let Attribute::Env(key, value) = &entry.attribute {
-        let evaluator = Evaluator::new(self.context, state, None, Site::Body);
+        // The recipe scope (without parameters yet) gives `recipe_name()`,
+        // `is_dependency()` and the earlier `[env]` variables.
+        let evaluator = Evaluator::new(self.context, state, Some(&scope), Site::Body);
         let key = evaluator.evaluate(key)?;
         let key = single(key, "env` attribute name", entry.name)?;
         let value = evaluator.evaluate(value)?;

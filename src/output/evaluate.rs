@@ -24,6 +24,8 @@ pub enum EvaluateError {
   UnknownVariableOrSubmodule { name: String, suggestion: Option<Suggestion> },
   #[snafu(display("justfile does not contain submodule `{name}`{}", suggestion_line(suggestion)))]
   UnknownSubmodule { name: String, suggestion: Option<Suggestion> },
+  #[snafu(display("invalid module path `{path}`"))]
+  InvalidModulePath { path: String },
 }
 
 /// What `--evaluate PATH` names.
@@ -42,7 +44,9 @@ pub fn resolve_evaluate_path<'a, 'src>(
   let Some(path) = path else {
     return Ok(EvaluateTarget::Module { path: Vec::new(), module: root });
   };
-  let components: Vec<&str> = path.split("::").collect();
+  let Some(components) = module_path_components(path) else {
+    return Err(EvaluateError::InvalidModulePath { path: path.to_string() });
+  };
   let mut module = root;
   let mut module_path = Vec::new();
   for (index, component) in components.iter().enumerate() {
@@ -68,6 +72,26 @@ pub fn resolve_evaluate_path<'a, 'src>(
     }
   }
   Ok(EvaluateTarget::Module { path: module_path, module })
+}
+
+/// The names of an `--evaluate` path: space-separated words, or one word
+/// split on `::`; None unless every one is a name (an empty path is invalid,
+/// a blank one names the root).
+pub fn module_path_components(path: &str) -> Option<Vec<&str>> {
+  let words: Vec<&str> = path.split(' ').filter(|word| !word.is_empty()).collect();
+  let components: Vec<&str> = match words.as_slice() {
+    [single] => single.split("::").collect(),
+    _ => words,
+  };
+  let valid = !path.is_empty() && components.iter().all(|component| is_name(component));
+  valid.then_some(components)
+}
+
+/// A justfile identifier: `[A-Za-z_][A-Za-z0-9_-]*`.
+fn is_name(text: &str) -> bool {
+  let mut chars = text.chars();
+  chars.next().is_some_and(|first| first.is_ascii_alphabetic() || first == '_')
+    && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 fn suggest_variable_or_submodule(module: &Module, name: &str) -> Option<Suggestion> {

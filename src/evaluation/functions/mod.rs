@@ -282,6 +282,15 @@ pub fn call(name: &str, arguments: Vec<Value>, context: &FunctionContext) -> Res
   (builtin.implementation)(&arguments, context)
 }
 
+/// The list-argument check of `call`, on its own: its message is reported
+/// without the ``call to function `NAME` failed: `` prefix.
+pub fn check_list_arguments(name: &str, arguments: &[Value]) -> Result<(), String> {
+  match lookup(name) {
+    Some(builtin) => check_string_parameters(name, builtin, arguments),
+    None => Ok(()),
+  }
+}
+
 fn argument_count(count: usize) -> String {
   if count == 1 {
     "1 argument".into()
