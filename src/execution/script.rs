@@ -181,10 +181,10 @@ fn script_text(lines: &[(usize, String)], shebang: bool) -> String {
   let mut current = 0;
   let mut iter = lines.iter();
   if shebang {
-    if let Some((number, text)) = iter.next() {
+    if let Some((_, text)) = iter.next() {
       out.push_str(text);
       out.push('\n');
-      current = number + 1;
+      current = 1;
     }
   }
   for (number, text) in iter {
