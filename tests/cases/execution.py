@@ -493,17 +493,38 @@ CASES = [
     c:
       @echo c
     """),
-  C("parallel_dependencies_run", """
+  C("parallel_dependencies_run_concurrently", """
+    [parallel]
+    a: b c && d
+      @echo a
+    b:
+      @for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do test -f flag && break; sleep 0.2; done; test -f flag
+      @echo b saw c
+    c:
+      @sleep 0.2; touch flag; echo c
+    d:
+      @echo d
+    """),
+  C("jobs_one_serialises_parallel_bodies", """
     [parallel]
     a: b c d
       @echo a
     b:
-      @echo b
+      @mkdir lock; sleep 0.3; rmdir lock
     c:
-      @echo c
+      @mkdir lock; sleep 0.3; rmdir lock
     d:
-      @echo d
+      @mkdir lock; sleep 0.3; rmdir lock
     """, "--jobs", "1"),
+  C("parallel_shared_dependency_runs_once", """
+    [parallel]
+    a: b c
+      @echo a
+    b: s
+    c: s
+    s:
+      @sleep 0.3; echo s >> log
+    """, expect_files=["log"]),
   C("parallel_first_error_in_declaration_order", """
     [parallel]
     a: b c

@@ -1152,22 +1152,55 @@ c:
     ..Case::DEFAULT
   },
   Case {
-    name: "parallel_dependencies_run",
+    name: "parallel_dependencies_run_concurrently",
+    justfile: Some(r#"[parallel]
+a: b c && d
+  @echo a
+b:
+  @for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do test -f flag && break; sleep 0.2; done; test -f flag
+  @echo b saw c
+c:
+  @sleep 0.2; touch flag; echo c
+d:
+  @echo d
+"#),
+    stdout: r#"c
+b saw c
+a
+d
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "jobs_one_serialises_parallel_bodies",
     justfile: Some(r#"[parallel]
 a: b c d
   @echo a
 b:
-  @echo b
+  @mkdir lock; sleep 0.3; rmdir lock
 c:
-  @echo c
+  @mkdir lock; sleep 0.3; rmdir lock
 d:
-  @echo d
+  @mkdir lock; sleep 0.3; rmdir lock
 "#),
     args: &["--jobs", "1"],
-    stdout: r#"b
-c
-d
-a
+    stdout: r#"a
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "parallel_shared_dependency_runs_once",
+    justfile: Some(r#"[parallel]
+a: b c
+  @echo a
+b: s
+c: s
+s:
+  @sleep 0.3; echo s >> log
+"#),
+    expect_files: &[("log", r#"s
+"#)],
+    stdout: r#"a
 "#,
     ..Case::DEFAULT
   },
