@@ -85,7 +85,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     slots: &Slots,
   ) -> Result<'src> {
     let state = self.state(module);
-    let scope = self.scope(state, recipe, supplied, is_dependency)?;
+    let (scope, positional) = self.scope(state, recipe, supplied, is_dependency)?;
 
     if !self.context.config.yes {
       if let Some(Attribute::Confirm(prompt)) = recipe.attribute("confirm") {
@@ -101,7 +101,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
 
     let result = {
       let _slot = slots.acquire();
-      self.run_body(state, &scope)
+      self.run_body(state, &scope, &positional)
     };
     self.report_time(recipe);
     if let Err(error) = result {
@@ -182,7 +182,8 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     recipe: &'a Recipe<'src>,
     supplied: Vec<Supplied>,
     is_dependency: bool,
-  ) -> Result<'src, RecipeScope<'a, 'src>> {
+  ) -> Result<'src, (RecipeScope<'a, 'src>, Vec<String>)> {
+    let mut positional = Vec::new();
     let mut scope = RecipeScope { recipe, parameters: Vec::new(), env: Vec::new(), is_dependency };
     for entry in &recipe.attributes {
       if let Attribute::Env(key, value) = &entry.attribute {
@@ -197,7 +198,14 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     for (parameter, supplied) in
       recipe.parameters.iter().zip(supplied.into_iter().chain(std::iter::repeat(Supplied::Missing)))
     {
+      let many = parameter.kind.is_variadic() || parameter.multiple;
+      let missing = supplied == Supplied::Missing && parameter.default.is_none();
       let value = match supplied {
+        Supplied::Value(value) if many && !lists => {
+          positional.extend(value.0.iter().cloned());
+          scope.parameters.push((parameter.name.lexeme(), Value::string(value.joined())));
+          continue;
+        }
         Supplied::Value(value) => value,
         Supplied::Switch => match &parameter.value {
           Some(expression) => {
@@ -220,9 +228,14 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
           None => Value::string(""),
         },
       };
+      if many && lists {
+        positional.extend(value.0.iter().cloned());
+      } else if !(many && missing) {
+        positional.push(value.joined());
+      }
       scope.parameters.push((parameter.name.lexeme(), value));
     }
-    Ok(scope)
+    Ok((scope, positional))
   }
 
   fn confirm(
@@ -293,7 +306,12 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     self.state(&dependency.module).module.recipes.get(dependency.recipe)
   }
 
-  fn run_body(&self, state: &ModuleState<'a, 'src>, scope: &RecipeScope<'a, 'src>) -> Result<'src> {
+  fn run_body(
+    &self,
+    state: &ModuleState<'a, 'src>,
+    scope: &RecipeScope<'a, 'src>,
+    positional: &[String],
+  ) -> Result<'src> {
     let recipe = scope.recipe;
     if self.context.config.verbosity >= 1 && !self.context.config.quiet {
       let painter = self.context.stderr_painter();
@@ -306,9 +324,9 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     }
     let start = std::time::Instant::now();
     let result = if recipe.script {
-      script::run(self.context, state, scope)
+      script::run(self.context, state, scope, positional)
     } else {
-      linewise::run(self.context, state, scope)
+      linewise::run(self.context, state, scope, positional)
     };
     if self.context.config.time {
       let painter = self.context.stderr_painter();
@@ -321,7 +339,8 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
 }
 
 /// Bind evaluated dependency arguments to parameters by position. Without
-/// lists the surplus goes to the variadic parameter, joined; with lists each
+/// lists the surplus goes to the variadic parameter (joined when the scope is
+/// built, kept apart for positional arguments); with lists each
 /// argument binds one parameter.
 pub fn bind_positional(recipe: &Recipe<'_>, arguments: Vec<Value>, lists: bool) -> Vec<Supplied> {
   let mut supplied = Vec::with_capacity(recipe.parameters.len());
@@ -332,7 +351,7 @@ pub fn bind_positional(recipe: &Recipe<'_>, arguments: Vec<Value>, lists: bool) 
       if rest.is_empty() {
         supplied.push(Supplied::Missing);
       } else {
-        supplied.push(Supplied::Value(Value::string(rest.join(" "))));
+        supplied.push(Supplied::Value(Value(rest)));
       }
     } else {
       supplied.push(arguments.next().map_or(Supplied::Missing, Supplied::Value));

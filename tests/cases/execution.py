@@ -545,4 +545,122 @@ CASES = [
     a:
       @echo hi
     """),
+  # positional arguments keep variadic values apart
+  C("positional_variadic_values_are_separate_arguments", """
+    set positional-arguments
+    a x="d" *r:
+      printf "[%s]" "$@"
+    """, "a", "one", "two three", "four"),
+  C("positional_missing_variadic_contributes_nothing", """
+    set positional-arguments
+    a x="d" *r:
+      printf "[%s]" "$@"
+    b *r:
+      #!/bin/sh
+      printf "<%s>" "$@"
+    c: (a "1" "x y" "z") (b)
+    """, "c"),
+  # [cache]
+  C("cache_hit_skips_second_run", """
+    set unstable
+    x: d && d
+    [cache(outputs="made")]
+    d:
+      #!/bin/sh
+      echo running d
+      touch made
+    """, "-v", "x"),
+  C("cache_miss_when_output_missing", """
+    set unstable
+    x: d && d
+    [cache(outputs="made")]
+    d:
+      #!/bin/sh
+      echo running d
+      touch made
+      rm made
+    """, "x"),
+  C("cache_entry_records_recipe_path", """
+    set unstable
+    x: d && d
+    [cache]
+    d:
+      #!/bin/sh
+      echo running d
+    e: x
+      cat .justcache/*.json
+    """, "e"),
+  C("no_cache_flag_runs_every_time", """
+    set unstable
+    x: d && d
+    [cache]
+    d:
+      #!/bin/sh
+      echo running d
+    """, "--no-cache", "x"),
+  C("cache_skipped_in_dry_run", """
+    set unstable
+    [cache]
+    d:
+      #!/bin/sh
+      echo running d
+    e: d
+      ls -a
+    """, "-n", "e"),
+  C("cache_input_missing", """
+    set unstable
+    [cache(inputs="missing")]
+    d:
+      #!/bin/sh
+      echo d
+    """),
+  C("cache_input_directory", """
+    set unstable
+    [cache(inputs="sub")]
+    d:
+      #!/bin/sh
+      echo d
+    """, dirs=["sub"]),
+  C("cache_output_not_created", """
+    set unstable
+    [cache(outputs="nope")]
+    d:
+      #!/bin/sh
+      echo d
+    """),
+  C("cache_input_change_invalidates", """
+    set unstable
+    x: d && change d
+    change:
+      @echo changed > in.txt
+    [cache(inputs="in.txt")]
+    d:
+      #!/bin/sh
+      echo running d
+    """, "x", files={"in.txt": "original\n"}),
+  C("cache_submodule_entry_in_root", """
+    set unstable
+    mod m
+    check: m::d
+      cat .justcache/*.json
+    """, "check", files={"m/mod.just": "set unstable\n[cache]\nd:\n  #!/bin/sh\n  echo d\n"}),
+  C("clean_without_cache_directory", """
+    a:
+    """, "--clean"),
+  C("clean_removes_all_entries", """
+    a:
+    """, "--clean", files={".justcache/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.json": "", ".justcache/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.json": "{\"recipe\":\"m::x\"}", ".justcache/other.json": "x"}, expect_files=[".justcache/other.json"]),
+  C("clean_by_path_prefix", """
+    a:
+      ls .justcache
+    """, "--clean", "m", files={".justcache/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.json": "", ".justcache/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.json": "{\"recipe\":\"m::x\"}", ".justcache/cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc.json": "{\"recipe\":\"top\"}"}, expect_files=[".justcache/cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc.json"]),
+  C("clean_by_path_components", """
+    a:
+    """, "--clean", "m", "y", files={".justcache/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.json": "{\"recipe\":\"m::x\"}", ".justcache/cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc.json": "{\"recipe\":\"m::y\"}"}, expect_files=[".justcache/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.json"]),
+  C("clean_single_entry_message", """
+    a:
+    """, "--clean", "m::x", files={".justcache/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.json": "{\"recipe\":\"m::x\"}"}),
+  C("clean_quiet", """
+    a:
+    """, "--clean", "--quiet", files={".justcache/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.json": "{\"recipe\":\"m::x\"}"}),
 ]

@@ -1242,4 +1242,263 @@ a:
 "#,
     ..Case::DEFAULT
   },
+  Case {
+    name: "positional_variadic_values_are_separate_arguments",
+    justfile: Some(r#"set positional-arguments
+a x="d" *r:
+  printf "[%s]" "$@"
+"#),
+    args: &["a", "one", "two three", "four"],
+    stdout: "[one][two three][four]",
+    stderr: r#"printf "[%s]" "$@"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "positional_missing_variadic_contributes_nothing",
+    justfile: Some(r#"set positional-arguments
+a x="d" *r:
+  printf "[%s]" "$@"
+b *r:
+  #!/bin/sh
+  printf "<%s>" "$@"
+c: (a "1" "x y" "z") (b)
+"#),
+    args: &["c"],
+    stdout: "[1][x y][z]<>",
+    stderr: r#"printf "[%s]" "$@"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "cache_hit_skips_second_run",
+    justfile: Some(r#"set unstable
+x: d && d
+[cache(outputs="made")]
+d:
+  #!/bin/sh
+  echo running d
+  touch made
+"#),
+    args: &["-v", "x"],
+    stdout: r#"running d
+"#,
+    stderr: r#"===> running recipe `d`...
+===> running recipe `x`...
+===> running recipe `d`...
+===> cache hit, skipping invocation
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "cache_miss_when_output_missing",
+    justfile: Some(r#"set unstable
+x: d && d
+[cache(outputs="made")]
+d:
+  #!/bin/sh
+  echo running d
+  touch made
+  rm made
+"#),
+    args: &["x"],
+    stdout: r#"running d
+"#,
+    stderr: r#"error: recipe `d` failed to create cache output `made`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "cache_entry_records_recipe_path",
+    justfile: Some(r#"set unstable
+x: d && d
+[cache]
+d:
+  #!/bin/sh
+  echo running d
+e: x
+  cat .justcache/*.json
+"#),
+    args: &["e"],
+    stdout: r#"running d
+{"recipe":"d"}"#,
+    stderr: r#"cat .justcache/*.json
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "no_cache_flag_runs_every_time",
+    justfile: Some(r#"set unstable
+x: d && d
+[cache]
+d:
+  #!/bin/sh
+  echo running d
+"#),
+    args: &["--no-cache", "x"],
+    stdout: r#"running d
+running d
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "cache_skipped_in_dry_run",
+    justfile: Some(r#"set unstable
+[cache]
+d:
+  #!/bin/sh
+  echo running d
+e: d
+  ls -a
+"#),
+    args: &["-n", "e"],
+    stderr: r#"#!/bin/sh
+echo running d
+ls -a
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "cache_input_missing",
+    justfile: Some(r#"set unstable
+[cache(inputs="missing")]
+d:
+  #!/bin/sh
+  echo d
+"#),
+    stderr: r#"error: cache input does not exist: `{{TMP}}/missing`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "cache_input_directory",
+    justfile: Some(r#"set unstable
+[cache(inputs="sub")]
+d:
+  #!/bin/sh
+  echo d
+"#),
+    dirs: &["sub"],
+    stderr: r#"error: cache input is directory: `{{TMP}}/sub`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "cache_output_not_created",
+    justfile: Some(r#"set unstable
+[cache(outputs="nope")]
+d:
+  #!/bin/sh
+  echo d
+"#),
+    stdout: r#"d
+"#,
+    stderr: r#"error: recipe `d` failed to create cache output `nope`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "cache_input_change_invalidates",
+    justfile: Some(r#"set unstable
+x: d && change d
+change:
+  @echo changed > in.txt
+[cache(inputs="in.txt")]
+d:
+  #!/bin/sh
+  echo running d
+"#),
+    args: &["x"],
+    files: &[("in.txt", r#"original
+"#)],
+    stdout: r#"running d
+running d
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "cache_submodule_entry_in_root",
+    justfile: Some(r#"set unstable
+mod m
+check: m::d
+  cat .justcache/*.json
+"#),
+    args: &["check"],
+    files: &[("m/mod.just", r#"set unstable
+[cache]
+d:
+  #!/bin/sh
+  echo d
+"#)],
+    stdout: r#"d
+{"recipe":"m::d"}"#,
+    stderr: r#"cat .justcache/*.json
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "clean_without_cache_directory",
+    justfile: Some(r#"a:
+"#),
+    args: &["--clean"],
+    stderr: r#"recipe cache not found
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "clean_removes_all_entries",
+    justfile: Some(r#"a:
+"#),
+    args: &["--clean"],
+    files: &[(".justcache/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.json", ""), (".justcache/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.json", r#"{"recipe":"m::x"}"#), (".justcache/other.json", "x")],
+    expect_files: &[(".justcache/other.json", "x")],
+    stderr: r#"removed 2 cache entries
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "clean_by_path_prefix",
+    justfile: Some(r#"a:
+  ls .justcache
+"#),
+    args: &["--clean", "m"],
+    files: &[(".justcache/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.json", ""), (".justcache/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.json", r#"{"recipe":"m::x"}"#), (".justcache/cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc.json", r#"{"recipe":"top"}"#)],
+    expect_files: &[(".justcache/cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc.json", r#"{"recipe":"top"}"#)],
+    stderr: r#"removed 2 cache entries
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "clean_by_path_components",
+    justfile: Some(r#"a:
+"#),
+    args: &["--clean", "m", "y"],
+    files: &[(".justcache/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.json", r#"{"recipe":"m::x"}"#), (".justcache/cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc.json", r#"{"recipe":"m::y"}"#)],
+    expect_files: &[(".justcache/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.json", r#"{"recipe":"m::x"}"#)],
+    stderr: r#"removed 1 cache entry
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "clean_single_entry_message",
+    justfile: Some(r#"a:
+"#),
+    args: &["--clean", "m::x"],
+    files: &[(".justcache/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.json", r#"{"recipe":"m::x"}"#)],
+    stderr: r#"removed 1 cache entry
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "clean_quiet",
+    justfile: Some(r#"a:
+"#),
+    args: &["--clean", "--quiet"],
+    files: &[(".justcache/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.json", r#"{"recipe":"m::x"}"#)],
+    ..Case::DEFAULT
+  },
 ];
