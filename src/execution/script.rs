@@ -265,7 +265,7 @@ fn temporary_directory(
       .and_then(|dir| fs::create_dir_all(&dir).ok().map(|()| dir)),
   };
   let mut builder = tempfile::Builder::new();
-  builder.prefix("just-").rand_bytes(6);
+  builder.prefix("just-").rand_bytes(6).permissions(fs::Permissions::from_mode(0o700));
   match base {
     Some(base) => builder.tempdir_in(base),
     None => builder.tempdir(),
