@@ -133,7 +133,13 @@ fn compiled(config: &Config, search: Search) -> Result {
       command(config, &search, &justfile, binary, arguments)?
     }
     Subcommand::Choose => choose(config, &search, &justfile)?,
-    Subcommand::Clean { .. } if !config.quiet => eprintln!("recipe cache not found"),
+    Subcommand::Clean { paths } => {
+      let directory = search.justfile.parent().unwrap_or(Path::new("/"));
+      let message = crate::execution::cache::clean(directory, paths).map_err(Error::message)?;
+      if !config.quiet {
+        eprintln!("{message}");
+      }
+    }
     _ => {}
   }
   // The process is about to exit: tearing the tree down would only cost time.
@@ -379,7 +385,7 @@ fn choosable(config: &Config, module: &crate::analysis::model::Module, out: &mut
 }
 
 /// Convert what the command line bound into what the runner takes.
-fn supplied(invocation: &Invocation, lists: bool) -> Vec<Supplied> {
+fn supplied(invocation: &Invocation) -> Vec<Supplied> {
   invocation
     .recipe
     .parameters
@@ -399,11 +405,9 @@ fn supplied(invocation: &Invocation, lists: bool) -> Vec<Supplied> {
           })
           .collect();
         if parameter.kind.is_variadic() || parameter.multiple {
-          if lists {
-            Supplied::Value(Value(texts))
-          } else {
-            Supplied::Value(Value::string(texts.join(" ")))
-          }
+          // Without lists the runner joins the values but keeps them apart
+          // for positional arguments.
+          Supplied::Value(Value(texts))
         } else {
           Supplied::Value(Value::string(texts.into_iter().next().unwrap_or_default()))
         }
@@ -484,8 +488,7 @@ fn run_invocations(
   let runner = Runner { context: &context, states: &states };
   let mut ran = HashSet::new();
   for invocation in &invocations {
-    let lists = invocation.module.settings.lists;
-    let supplied = supplied(invocation, lists);
+    let supplied = supplied(invocation);
     runner.run(&invocation.module_path, invocation.recipe, supplied, false, &mut ran)?;
   }
   Ok(())

@@ -504,6 +504,11 @@ pub fn backtick_error(
   match error {
     ProcessError::ExitCode { code } => EvaluationError::BacktickCode { token, code },
     ProcessError::Signal { signal } => EvaluationError::BacktickSignal { token, signal },
+    ProcessError::Interrupted { name, signal } => EvaluationError::BacktickOther {
+      token,
+      status: 128 + signal,
+      message: format!("succeeded but `just` was interrupted by signal {name}"),
+    },
     other => EvaluationError::BacktickOther {
       token,
       status: other.exit_status(),

@@ -27,12 +27,16 @@ pub enum ProcessError {
 }
 
 impl ProcessError {
-  /// The exit status `just` should use: the child's code, 128 + signal, else 1.
+  /// The exit status `just` should use: the child's code, 128 + signal, else
+  /// 1 (also when `just` itself was interrupted; backticks use 128 + signal).
   pub fn exit_status(&self) -> i32 {
     match self {
       ProcessError::ExitCode { code } => *code,
-      ProcessError::Signal { signal } | ProcessError::Interrupted { signal, .. } => 128 + signal,
-      ProcessError::Unknown | ProcessError::Io { .. } | ProcessError::Utf8 { .. } => 1,
+      ProcessError::Signal { signal } => 128 + signal,
+      ProcessError::Unknown
+      | ProcessError::Interrupted { .. }
+      | ProcessError::Io { .. }
+      | ProcessError::Utf8 { .. } => 1,
     }
   }
 
@@ -64,9 +68,18 @@ fn signal_of(_status: ExitStatus) -> Option<i32> {
 pub fn capture_stdout(command: &mut Command, quiet: bool) -> Result<String, ProcessError> {
   command.stdin(Stdio::inherit()).stdout(Stdio::piped());
   command.stderr(if quiet { Stdio::null() } else { Stdio::inherit() });
-  let output = command.output().map_err(|source| ProcessError::Io { source })?;
+  let child = command.spawn().map_err(|source| ProcessError::Io { source })?;
+  // While the child runs, fatal signals are recorded instead of ending `just`
+  // (cli-and-execution.md §8).
+  let guard = crate::execution::signals::ChildGuard::new(child.id());
+  let output = child.wait_with_output().map_err(|source| ProcessError::Io { source })?;
+  drop(guard);
   if let Some(error) = ProcessError::from_status(output.status) {
     return Err(error);
+  }
+  if let Some(signal) = crate::execution::signals::take() {
+    let name = crate::execution::signals::name(signal).to_string();
+    return Err(ProcessError::Interrupted { name, signal });
   }
   let mut text =
     String::from_utf8(output.stdout).map_err(|source| ProcessError::Utf8 { source })?;

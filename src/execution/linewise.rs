@@ -21,6 +21,7 @@ pub fn run<'src>(
   context: &RunContext<'_, 'src>,
   state: &ModuleState<'_, 'src>,
   scope: &RecipeScope<'_, 'src>,
+  positional: &[String],
 ) -> Result<'src> {
   let recipe = scope.recipe;
   let config = context.config;
@@ -57,7 +58,7 @@ pub fn run<'src>(
     process.args(arguments).arg(text);
     if settings.positional_arguments || recipe.has_attribute("positional-arguments") {
       process.arg(recipe.name.lexeme());
-      positional_arguments(&mut process, scope);
+      process.args(positional);
     }
     process.current_dir(&working_directory);
     evaluator.apply_environment(&mut process);
@@ -121,16 +122,6 @@ fn continues_on(recipe: &crate::analysis::model::Recipe<'_>, signal: i32) -> boo
     wanted == Signal::Interrupt
   } else {
     list.contains(&wanted)
-  }
-}
-
-pub fn positional_arguments(process: &mut Command, scope: &RecipeScope<'_, '_>) {
-  for (parameter, (_, value)) in scope.recipe.parameters.iter().zip(&scope.parameters) {
-    if parameter.kind.is_variadic() || parameter.multiple {
-      process.args(value.elements());
-    } else {
-      process.arg(value.joined());
-    }
   }
 }
 

@@ -1,6 +1,7 @@
 //! Running recipes: invocations, dependency order, linewise and script
 //! execution, signals.
 
+pub mod cache;
 pub mod error;
 pub mod invocation;
 pub mod linewise;

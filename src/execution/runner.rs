@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::io::{BufRead, Write};
+use std::sync::{Condvar, Mutex, MutexGuard};
 
 use super::error::ExecutionError;
 use super::{linewise, script};
@@ -39,6 +40,8 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     }
   }
 
+  /// Run an invocation with the record of what already completed in this
+  /// run (cli-and-execution.md §7.5); `ran` is updated afterwards.
   pub fn run(
     &self,
     module: &[String],
@@ -47,12 +50,42 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     is_dependency: bool,
     ran: &mut HashSet<RunKey>,
   ) -> Result<'src> {
+    let record = Record::new(std::mem::take(ran));
+    let slots = Slots::new(self.context.config.jobs);
+    let result = self.run_recorded(module, recipe, supplied, is_dependency, &record, &slots);
+    *ran = record.into_completed();
+    result
+  }
+
+  fn run_recorded(
+    &self,
+    module: &[String],
+    recipe: &'a Recipe<'src>,
+    supplied: Vec<Supplied>,
+    is_dependency: bool,
+    record: &Record,
+    slots: &Slots,
+  ) -> Result<'src> {
     let key = (recipe.namepath.clone(), supplied.clone());
-    if ran.contains(&key) {
+    if !record.claim(&key) {
       return Ok(());
     }
+    let result = self.run_claimed(module, recipe, supplied, is_dependency, record, slots);
+    record.finish(key, result.is_ok());
+    result
+  }
+
+  fn run_claimed(
+    &self,
+    module: &[String],
+    recipe: &'a Recipe<'src>,
+    supplied: Vec<Supplied>,
+    is_dependency: bool,
+    record: &Record,
+    slots: &Slots,
+  ) -> Result<'src> {
     let state = self.state(module);
-    let scope = self.scope(state, recipe, supplied, is_dependency)?;
+    let (scope, positional) = self.scope(state, recipe, supplied, is_dependency)?;
 
     if !self.context.config.yes {
       if let Some(Attribute::Confirm(prompt)) = recipe.attribute("confirm") {
@@ -61,27 +94,68 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     }
 
     let config = self.context.config;
+    let parallel = recipe.has_attribute("parallel");
     if !config.no_deps {
-      for dependency in &recipe.priors {
-        self.run_dependency(state, &scope, dependency, ran)?;
-      }
+      self.run_dependencies(state, &scope, &recipe.priors, record, slots, parallel)?;
     }
 
-    let result = self.run_body(state, &scope);
+    let result = {
+      let _slot = slots.acquire();
+      self.run_body(state, &scope, &positional)
+    };
     self.report_time(recipe);
     if let Err(error) = result {
       return Err(self.suppress_if_silent(recipe, state, error));
     }
 
     if !config.no_deps {
-      let mut subsequent_ran = HashSet::new();
-      for dependency in &recipe.subsequents {
-        self.run_dependency(state, &scope, dependency, &mut subsequent_ran)?;
-      }
+      let subsequent_record = Record::new(HashSet::new());
+      self.run_dependencies(
+        state,
+        &scope,
+        &recipe.subsequents,
+        &subsequent_record,
+        slots,
+        parallel,
+      )?;
     }
-
-    ran.insert(key);
     Ok(())
+  }
+
+  /// Run dependencies in order, or each on its own thread for `[parallel]`
+  /// (all awaited; the first error in declaration order wins).
+  fn run_dependencies(
+    &self,
+    state: &ModuleState<'a, 'src>,
+    scope: &RecipeScope<'a, 'src>,
+    dependencies: &'a [Dependency<'src>],
+    record: &Record,
+    slots: &Slots,
+    parallel: bool,
+  ) -> Result<'src> {
+    if !parallel || dependencies.len() < 2 {
+      for dependency in dependencies {
+        self.run_dependency(state, scope, dependency, record, slots)?;
+      }
+      return Ok(());
+    }
+    let results: Vec<Result<'src>> = std::thread::scope(|threads| {
+      let handles: Vec<_> = dependencies
+        .iter()
+        .map(|dependency| {
+          threads.spawn(move || self.run_dependency(state, scope, dependency, record, slots))
+        })
+        .collect();
+      handles
+        .into_iter()
+        .map(|handle| {
+          handle.join().unwrap_or_else(|_| {
+            Err(ExecutionError::Message { message: "dependency thread panicked".into() })
+          })
+        })
+        .collect()
+    });
+    results.into_iter().collect()
   }
 
   fn report_time(&self, _recipe: &Recipe<'src>) {}
@@ -108,7 +182,8 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     recipe: &'a Recipe<'src>,
     supplied: Vec<Supplied>,
     is_dependency: bool,
-  ) -> Result<'src, RecipeScope<'a, 'src>> {
+  ) -> Result<'src, (RecipeScope<'a, 'src>, Vec<String>)> {
+    let mut positional = Vec::new();
     let mut scope = RecipeScope { recipe, parameters: Vec::new(), env: Vec::new(), is_dependency };
     for entry in &recipe.attributes {
       if let Attribute::Env(key, value) = &entry.attribute {
@@ -125,7 +200,14 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     for (parameter, supplied) in
       recipe.parameters.iter().zip(supplied.into_iter().chain(std::iter::repeat(Supplied::Missing)))
     {
+      let many = parameter.kind.is_variadic() || parameter.multiple;
+      let missing = supplied == Supplied::Missing && parameter.default.is_none();
       let value = match supplied {
+        Supplied::Value(value) if many && !lists => {
+          positional.extend(value.0.iter().cloned());
+          scope.parameters.push((parameter.name.lexeme(), Value::string(value.joined())));
+          continue;
+        }
         Supplied::Value(value) => value,
         Supplied::Switch => match &parameter.value {
           Some(expression) => {
@@ -148,9 +230,14 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
           None => Value::string(""),
         },
       };
+      if many && lists {
+        positional.extend(value.0.iter().cloned());
+      } else if !(many && missing) {
+        positional.push(value.joined());
+      }
       scope.parameters.push((parameter.name.lexeme(), value));
     }
-    Ok(scope)
+    Ok((scope, positional))
   }
 
   fn confirm(
@@ -187,7 +274,8 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     state: &ModuleState<'a, 'src>,
     scope: &RecipeScope<'a, 'src>,
     dependency: &'a Dependency<'src>,
-    ran: &mut HashSet<RunKey>,
+    record: &Record,
+    slots: &Slots,
   ) -> Result<'src> {
     let evaluator = Evaluator::new(self.context, state, Some(scope), Site::Dependency);
     let mut arguments = Vec::with_capacity(dependency.arguments.len());
@@ -205,13 +293,13 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
           let mut arguments = arguments.clone();
           arguments[star] = Value::string(element);
           let supplied = bind_positional(target, arguments, target_lists);
-          self.run(&dependency.module, target, supplied, true, ran)?;
+          self.run_recorded(&dependency.module, target, supplied, true, record, slots)?;
         }
         Ok(())
       }
       None => {
         let supplied = bind_positional(target, arguments, target_lists);
-        self.run(&dependency.module, target, supplied, true, ran)
+        self.run_recorded(&dependency.module, target, supplied, true, record, slots)
       }
     }
   }
@@ -220,7 +308,12 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     self.state(&dependency.module).module.recipes.get(dependency.recipe)
   }
 
-  fn run_body(&self, state: &ModuleState<'a, 'src>, scope: &RecipeScope<'a, 'src>) -> Result<'src> {
+  fn run_body(
+    &self,
+    state: &ModuleState<'a, 'src>,
+    scope: &RecipeScope<'a, 'src>,
+    positional: &[String],
+  ) -> Result<'src> {
     let recipe = scope.recipe;
     if self.context.config.verbosity >= 1 && !self.context.config.quiet {
       let painter = self.context.stderr_painter();
@@ -233,9 +326,9 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     }
     let start = std::time::Instant::now();
     let result = if recipe.script {
-      script::run(self.context, state, scope)
+      script::run(self.context, state, scope, positional)
     } else {
-      linewise::run(self.context, state, scope)
+      linewise::run(self.context, state, scope, positional)
     };
     if self.context.config.time {
       let painter = self.context.stderr_painter();
@@ -248,7 +341,8 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
 }
 
 /// Bind evaluated dependency arguments to parameters by position. Without
-/// lists the surplus goes to the variadic parameter, joined; with lists each
+/// lists the surplus goes to the variadic parameter (joined when the scope is
+/// built, kept apart for positional arguments); with lists each
 /// argument binds one parameter.
 pub fn bind_positional(recipe: &Recipe<'_>, arguments: Vec<Value>, lists: bool) -> Vec<Supplied> {
   let mut supplied = Vec::with_capacity(recipe.parameters.len());
@@ -259,7 +353,7 @@ pub fn bind_positional(recipe: &Recipe<'_>, arguments: Vec<Value>, lists: bool) 
       if rest.is_empty() {
         supplied.push(Supplied::Missing);
       } else {
-        supplied.push(Supplied::Value(Value::string(rest.join(" "))));
+        supplied.push(Supplied::Value(Value(rest)));
       }
     } else {
       supplied.push(arguments.next().map_or(Supplied::Missing, Supplied::Value));
@@ -281,5 +375,103 @@ fn single<'src>(
         message: format!("list value {} used as `{what}", value.show()),
       },
     }),
+  }
+}
+
+/// Which runs completed (or are running) in one scope of deduplication.
+struct Record {
+  state: Mutex<RecordState>,
+  changed: Condvar,
+}
+
+#[derive(Default)]
+struct RecordState {
+  completed: HashSet<RunKey>,
+  running: HashSet<RunKey>,
+}
+
+impl Record {
+  fn new(completed: HashSet<RunKey>) -> Self {
+    Record {
+      state: Mutex::new(RecordState { completed, running: HashSet::new() }),
+      changed: Condvar::new(),
+    }
+  }
+
+  fn lock(&self) -> MutexGuard<'_, RecordState> {
+    self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+  }
+
+  /// True if the caller should run `key`; false if it already completed or
+  /// finished running elsewhere (failures are reported by that runner).
+  fn claim(&self, key: &RunKey) -> bool {
+    let mut state = self.lock();
+    if state.completed.contains(key) {
+      return false;
+    }
+    if !state.running.contains(key) {
+      state.running.insert(key.clone());
+      return true;
+    }
+    while state.running.contains(key) {
+      state = self.changed.wait(state).unwrap_or_else(std::sync::PoisonError::into_inner);
+    }
+    false
+  }
+
+  fn finish(&self, key: RunKey, success: bool) {
+    let mut state = self.lock();
+    state.running.remove(&key);
+    if success {
+      state.completed.insert(key);
+    }
+    drop(state);
+    self.changed.notify_all();
+  }
+
+  fn into_completed(self) -> HashSet<RunKey> {
+    self.state.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner).completed
+  }
+}
+
+/// `--jobs N`: at most N recipe bodies run at once (unlimited if None).
+struct Slots {
+  limit: Option<usize>,
+  used: Mutex<usize>,
+  freed: Condvar,
+}
+
+struct Slot<'s> {
+  slots: Option<&'s Slots>,
+}
+
+impl Slots {
+  fn new(limit: Option<usize>) -> Self {
+    Slots { limit, used: Mutex::new(0), freed: Condvar::new() }
+  }
+
+  fn lock(&self) -> MutexGuard<'_, usize> {
+    self.used.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+  }
+
+  fn acquire(&self) -> Slot<'_> {
+    let Some(limit) = self.limit else {
+      return Slot { slots: None };
+    };
+    let mut used = self.lock();
+    while *used >= limit {
+      used = self.freed.wait(used).unwrap_or_else(std::sync::PoisonError::into_inner);
+    }
+    *used += 1;
+    Slot { slots: Some(self) }
+  }
+}
+
+impl Drop for Slot<'_> {
+  fn drop(&mut self) {
+    if let Some(slots) = self.slots {
+      *slots.lock() -= 1;
+      slots.freed.notify_one();
+    }
   }
 }

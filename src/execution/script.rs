@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::error::ExecutionError;
-use super::linewise::{check_interrupted, positional_arguments, recipe_directory};
-use super::{shell, signals, timestamp};
+use super::linewise::{check_interrupted, recipe_directory};
+use super::{cache, shell, signals, timestamp};
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
 use crate::syntax::ast::{Attribute, Fragment};
 
@@ -40,6 +40,7 @@ pub fn run<'src>(
   context: &RunContext<'_, 'src>,
   state: &ModuleState<'_, 'src>,
   scope: &RecipeScope<'_, 'src>,
+  positional: &[String],
 ) -> Result<'src> {
   let recipe = scope.recipe;
   let config = context.config;
@@ -77,6 +78,37 @@ pub fn run<'src>(
   }
 
   let executor = executor(state, recipe, &lines)?;
+  let positional_enabled =
+    state.module.settings.positional_arguments || recipe.has_attribute("positional-arguments");
+  let working_directory = recipe_directory(context, state, scope)?;
+
+  let mut entry = None;
+  if let Some(cache) = cache::attribute(scope).filter(|_| !config.no_cache) {
+    let body: Vec<String> = lines.iter().map(|(_, text)| text.clone()).collect();
+    let parts = cache::KeyParts {
+      body: &body,
+      executor: match &executor {
+        Executor::Shebang { interpreter, argument } => {
+          cache::KeyExecutor::Shebang { interpreter, argument: argument.as_deref() }
+        }
+        Executor::Command { program, arguments } => {
+          cache::KeyExecutor::Command { command: program, arguments }
+        }
+      },
+      positional: positional_enabled.then(|| positional.to_vec()),
+      working_directory: &working_directory,
+    };
+    let opened = cache::open(context, &evaluator, scope, cache, &parts)?;
+    if opened.hit {
+      if config.verbosity >= 1 && !config.quiet {
+        let painter = context.stderr_painter();
+        eprintln!("{}", painter.banner("===> cache hit, skipping invocation"));
+      }
+      return Ok(());
+    }
+    entry = Some(opened);
+  }
+
   let directory = temporary_directory(context, state)
     .map_err(|source| ExecutionError::TempDir { recipe: name.clone(), source })?;
   let path = directory.path().join(file_name(recipe, &executor));
@@ -96,10 +128,10 @@ pub fn run<'src>(
       process
     }
   };
-  if state.module.settings.positional_arguments || recipe.has_attribute("positional-arguments") {
-    positional_arguments(&mut process, scope);
+  if positional_enabled {
+    process.args(positional);
   }
-  process.current_dir(recipe_directory(context, state, scope)?);
+  process.current_dir(&working_directory);
   evaluator.apply_environment(&mut process);
 
   let status = signals::run(&mut process).map_err(|source| ExecutionError::ScriptSpawn {
@@ -110,7 +142,13 @@ pub fn run<'src>(
   drop(directory);
 
   match status.code() {
-    Some(0) => check_interrupted(recipe, false),
+    Some(0) => {
+      check_interrupted(recipe, false)?;
+      match entry {
+        Some(entry) => entry.complete(&name, &recipe.namepath),
+        None => Ok(()),
+      }
+    }
     Some(code) => Err(ExecutionError::ScriptCode { recipe: name, code }),
     None => {
       use std::os::unix::process::ExitStatusExt;
@@ -181,10 +219,10 @@ fn script_text(lines: &[(usize, String)], shebang: bool) -> String {
   let mut current = 0;
   let mut iter = lines.iter();
   if shebang {
-    if let Some((number, text)) = iter.next() {
+    if let Some((_, text)) = iter.next() {
       out.push_str(text);
       out.push('\n');
-      current = number + 1;
+      current = 1;
     }
   }
   for (number, text) in iter {
@@ -227,7 +265,7 @@ fn temporary_directory(
       .and_then(|dir| fs::create_dir_all(&dir).ok().map(|()| dir)),
   };
   let mut builder = tempfile::Builder::new();
-  builder.prefix("just-").rand_bytes(6);
+  builder.prefix("just-").rand_bytes(6).permissions(fs::Permissions::from_mode(0o700));
   match base {
     Some(base) => builder.tempdir_in(base),
     None => builder.tempdir(),

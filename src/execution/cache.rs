@@ -1,0 +1,247 @@
+//! Cached recipes (`[cache]`, unstable) and `--clean` (cli-and-execution.md §7.10).
+//!
+//! The key is a JSON object describing everything that determines a script
+//! recipe's run; its BLAKE3 hash names the entry file
+//! `<root justfile dir>/.justcache/<hex>.json`. An entry is empty while the
+//! recipe has not yet succeeded and `{"recipe":"PATH"}` afterwards.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{Read, Seek, Write};
+use std::os::unix::io::AsRawFd;
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Map, Value as Json};
+
+use super::error::ExecutionError;
+use crate::evaluation::evaluator::{Evaluator, RecipeScope, RunContext};
+use crate::syntax::ast::{Attribute, CacheAttribute};
+
+type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
+
+pub const DIRECTORY: &str = ".justcache";
+
+/// How the script is run, as recorded in the key.
+pub enum KeyExecutor<'e> {
+  Shebang { interpreter: &'e str, argument: Option<&'e str> },
+  Command { command: &'e str, arguments: &'e [String] },
+}
+
+/// What a script recipe contributes to its cache key.
+pub struct KeyParts<'e> {
+  pub body: &'e [String],
+  pub executor: KeyExecutor<'e>,
+  pub positional: Option<Vec<String>>,
+  pub working_directory: &'e Path,
+}
+
+/// A locked cache entry for one run of a recipe.
+pub struct Entry {
+  file: File,
+  outputs: Vec<String>,
+  working_directory: PathBuf,
+  pub hit: bool,
+}
+
+fn message<'src>(message: String) -> ExecutionError<'src> {
+  ExecutionError::Message { message }
+}
+
+/// The `[cache]` attribute of a recipe, if any.
+pub fn attribute<'a, 'src>(scope: &RecipeScope<'a, 'src>) -> Option<&'a CacheAttribute<'src>> {
+  match scope.recipe.attribute("cache") {
+    Some(Attribute::Cache(cache)) => Some(cache),
+    _ => None,
+  }
+}
+
+/// Build the key, print it with `-vv`, create and lock the entry file and
+/// decide whether it is a hit.
+pub fn open<'src>(
+  context: &RunContext<'_, 'src>,
+  evaluator: &Evaluator<'_, '_, 'src>,
+  scope: &RecipeScope<'_, 'src>,
+  cache: &CacheAttribute<'src>,
+  parts: &KeyParts<'_>,
+) -> Result<'src, Entry> {
+  let recipe = scope.recipe;
+  let extra = match &cache.extra {
+    Some(extra) => Json::from(evaluator.evaluate(&extra.value)?.elements().to_vec()),
+    None => Json::Null,
+  };
+  let inputs = match &cache.inputs {
+    Some(inputs) => {
+      let mut map = Map::new();
+      let value = evaluator.evaluate(&inputs.value)?;
+      let mut paths = value.elements().to_vec();
+      paths.sort();
+      paths.dedup();
+      for path in paths {
+        let hash = hash_input(&parts.working_directory.join(&path))?;
+        map.insert(path, Json::from(hash.to_vec()));
+      }
+      Json::Object(map)
+    }
+    None => Json::Null,
+  };
+  let outputs = match &cache.outputs {
+    Some(outputs) => evaluator.evaluate(&outputs.value)?.elements().to_vec(),
+    None => Vec::new(),
+  };
+
+  let mut environment = Map::new();
+  let changes = evaluator.environment();
+  let mut names: Vec<&String> = changes.set.keys().chain(changes.remove.iter()).collect();
+  names.sort();
+  names.dedup();
+  for name in names {
+    let value = changes.set.get(name).map_or(Json::Null, |value| Json::from(value.clone()));
+    environment.insert(name.clone(), value);
+  }
+  let executor = match &parts.executor {
+    KeyExecutor::Shebang { interpreter, argument } => {
+      json!({"type": "shebang", "argument": argument, "interpreter": interpreter})
+    }
+    KeyExecutor::Command { command, arguments } => {
+      json!({"type": "command", "command": command, "arguments": arguments})
+    }
+  };
+  let extension = match recipe.attribute("extension") {
+    Some(Attribute::Extension(extension)) => Json::from(extension.cooked.clone()),
+    _ => Json::Null,
+  };
+  let key = json!({
+    "body": parts.body,
+    "environment": environment,
+    "executor": executor,
+    "extension": extension,
+    "extra": extra,
+    "inputs": inputs,
+    "positional": parts.positional,
+    "recipe": recipe.namepath,
+    "working_directory": parts.working_directory.to_string_lossy(),
+  });
+  let compact = key.to_string();
+  let hex = blake3::hash(compact.as_bytes()).to_hex().to_string();
+
+  let config = context.config;
+  if config.verbosity >= 2 && !config.quiet {
+    let painter = context.stderr_painter();
+    eprintln!("{}", painter.banner(&format!("===> cache key {hex}:")));
+    let pretty = serde_json::to_string_pretty(&key).unwrap_or(compact);
+    eprintln!("{}", painter.doc(&pretty));
+  }
+
+  let directory = context.root_directory().join(DIRECTORY);
+  fs::create_dir_all(&directory).map_err(|error| {
+    message(format!("failed to create cache directory `{}`: {error}", directory.display()))
+  })?;
+  let path = directory.join(format!("{hex}.json"));
+  let open_error = |error: std::io::Error| {
+    message(format!("failed to open cache entry `{}`: {error}", path.display()))
+  };
+  let mut file = OpenOptions::new()
+    .read(true)
+    .write(true)
+    .create(true)
+    .truncate(false)
+    .open(&path)
+    .map_err(open_error)?;
+  // SAFETY: flock on a file descriptor we own; released when the file closes.
+  if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
+    return Err(open_error(std::io::Error::last_os_error()));
+  }
+  let mut contents = String::new();
+  file.read_to_string(&mut contents).map_err(|error| {
+    message(format!("failed to read cache entry at `{}`: {error}", path.display()))
+  })?;
+  let working_directory = parts.working_directory.to_path_buf();
+  let hit =
+    !contents.is_empty() && outputs.iter().all(|output| working_directory.join(output).exists());
+  Ok(Entry { file, outputs, working_directory, hit })
+}
+
+impl Entry {
+  /// After a successful run: every output must exist, then record the recipe.
+  pub fn complete<'src>(mut self, recipe: &str, namepath: &str) -> Result<'src> {
+    for output in &self.outputs {
+      if !self.working_directory.join(output).exists() {
+        return Err(message(format!("recipe `{recipe}` failed to create cache output `{output}`")));
+      }
+    }
+    let text = json!({ "recipe": namepath }).to_string();
+    let write = |file: &mut File| -> std::io::Result<()> {
+      file.set_len(0)?;
+      file.rewind()?;
+      file.write_all(text.as_bytes())
+    };
+    write(&mut self.file).map_err(|error| message(format!("failed to write cache entry: {error}")))
+  }
+}
+
+fn hash_input<'src>(path: &Path) -> Result<'src, [u8; 32]> {
+  let metadata = fs::metadata(path)
+    .map_err(|_| message(format!("cache input does not exist: `{}`", path.display())))?;
+  if metadata.is_dir() {
+    return Err(message(format!("cache input is directory: `{}`", path.display())));
+  }
+  let contents = fs::read(path).map_err(|error| {
+    message(format!("failed to read cache input `{}`: {error}", path.display()))
+  })?;
+  Ok(*blake3::hash(&contents).as_bytes())
+}
+
+/// `--clean [PATH…]`: delete entries (all, or those whose recipe path starts
+/// with the given components). Returns the message for stderr.
+pub fn clean(justfile_directory: &Path, words: &[String]) -> std::result::Result<String, String> {
+  let directory = justfile_directory.join(DIRECTORY);
+  let entries = match fs::read_dir(&directory) {
+    Ok(entries) => entries,
+    Err(_) => return Ok("recipe cache not found".into()),
+  };
+  let prefix: Vec<&str> = words.iter().flat_map(|word| word.split("::")).collect();
+  let mut removed = 0usize;
+  let mut names: Vec<PathBuf> = entries.filter_map(|entry| entry.ok().map(|e| e.path())).collect();
+  names.sort();
+  for path in names {
+    let Some(name) = path.file_name().and_then(|name| name.to_str()) else {
+      continue;
+    };
+    if !is_entry_name(name) {
+      continue;
+    }
+    if !prefix.is_empty() {
+      let contents = fs::read_to_string(&path)
+        .map_err(|error| format!("failed to read cache entry at `{}`: {error}", path.display()))?;
+      if !contents.is_empty() {
+        let recipe = serde_json::from_str::<Json>(&contents)
+          .ok()
+          .and_then(|value| value.get("recipe").and_then(Json::as_str).map(str::to_string));
+        let Some(recipe) = recipe else {
+          continue;
+        };
+        let components: Vec<&str> = recipe.split("::").collect();
+        if !components.starts_with(&prefix) {
+          continue;
+        }
+      }
+    }
+    fs::remove_file(&path)
+      .map_err(|error| format!("failed to remove cache entry `{}`: {error}", path.display()))?;
+    removed += 1;
+  }
+  if fs::read_dir(&directory).is_ok_and(|mut entries| entries.next().is_none()) {
+    let _ = fs::remove_dir(&directory);
+  }
+  Ok(if removed == 1 {
+    "removed 1 cache entry".into()
+  } else {
+    format!("removed {removed} cache entries")
+  })
+}
+
+fn is_entry_name(name: &str) -> bool {
+  name.strip_suffix(".json").is_some_and(|stem| {
+    stem.len() == 64
+      && stem.bytes().all(|byte| byte.is_ascii_digit() || (b'a'..=b'f').contains(&byte))
+  })
+}
