@@ -130,6 +130,7 @@ fn analyze_module(
     modules: BTreeMap::new(),
     module_items: BTreeMap::new(),
     module_order: Vec::new(),
+    module_positions: BTreeMap::new(),
     absent_modules: BTreeSet::new(),
     unexports: BTreeMap::new(),
     sets: BTreeMap::new(),
@@ -186,6 +187,7 @@ pub(crate) struct ModuleAnalyzer<'f> {
   modules: BTreeMap<&'static str, Module<'static>>,
   module_items: BTreeMap<&'static str, &'f ast::ModuleItem<'static>>,
   module_order: Vec<&'static str>,
+  module_positions: BTreeMap<&'static str, usize>,
   absent_modules: BTreeSet<&'static str>,
   unexports: BTreeMap<&'static str, Tok>,
   /// Setting name → its enabled `set` item.
@@ -321,6 +323,13 @@ impl<'f> ModuleAnalyzer<'f> {
         self.modules.insert(name, module);
         self.module_items.insert(name, item);
         self.module_order.push(name);
+        let position = self
+          .entries
+          .iter()
+          .take_while(|e| (e.file, e.index) != (entry.file, entry.index))
+          .filter(|e| matches!(e.item, Item::Recipe(_)))
+          .count();
+        self.module_positions.insert(name, position);
       }
       _ => {
         self.absent_modules.insert(name);
@@ -406,7 +415,7 @@ impl<'f> ModuleAnalyzer<'f> {
     }
     let recipes = self.recipes(&settings, docs, parameters)?;
     let aliases = self.aliases();
-    let (recipes, aliases, disabled) = super::resolver::resolve_recipes(
+    let (recipes, aliases, disabled, disabled_aliases) = super::resolver::resolve_recipes(
       &self.path,
       recipes,
       aliases,
@@ -441,6 +450,8 @@ impl<'f> ModuleAnalyzer<'f> {
       default,
       unstable_features,
       module_order: std::mem::take(&mut self.module_order),
+      module_positions: std::mem::take(&mut self.module_positions),
+      disabled_aliases,
     })
   }
 

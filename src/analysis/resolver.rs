@@ -254,6 +254,7 @@ type Resolved = (
   BTreeMap<&'static str, Recipe<'static>>,
   BTreeMap<&'static str, Alias<'static>>,
   BTreeMap<&'static str, Vec<String>>,
+  BTreeSet<&'static str>,
 );
 
 #[allow(clippy::too_many_arguments)]
@@ -321,8 +322,9 @@ pub(crate) fn resolve_recipes(
   for name in disabled_aliases.keys() {
     aliases.remove(name);
   }
+  let alias_names = disabled_aliases.keys().copied().collect();
   disabled.extend(disabled_aliases);
-  Ok((recipes, aliases, disabled))
+  Ok((recipes, aliases, disabled, alias_names))
 }
 
 impl<'a> RecipeResolver<'a> {

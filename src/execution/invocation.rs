@@ -236,7 +236,7 @@ pub fn lookup<'a, 'src>(module: &'a Module<'src>, name: &str) -> Lookup<'a, 'src
     }
   }
   if let Some(modules) = disabled {
-    if module.aliases.contains_key(name) && !module.recipes.contains_key(name) {
+    if module.disabled_aliases.contains(name) {
       return Lookup::DisabledAlias(modules.clone());
     }
     return Lookup::DisabledRecipe(modules.clone());
@@ -924,6 +924,8 @@ pub(crate) mod fixtures {
       default: None,
       unstable_features: BTreeSet::new(),
       module_order: Vec::new(),
+      module_positions: BTreeMap::new(),
+      disabled_aliases: BTreeSet::new(),
     }
   }
 

@@ -112,7 +112,10 @@ fn dependency_json(dependency: &Dependency) -> Json {
   let arguments: Vec<Json> = dependency.arguments.iter().map(expression_json).collect();
   object(vec![
     ("arguments", json!(arguments)),
-    ("recipe", json!(dependency.recipe)),
+    (
+      "recipe",
+      json!(dependency.path.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::")),
+    ),
     ("star", optional(dependency.star, |star| json!(star))),
   ])
 }

@@ -1,6 +1,8 @@
 //! `--list [MODULE…]` (cli-and-execution.md §5.1).
 
 use nu_ansi_term::{Color as Ansi, Style};
+use std::collections::BTreeMap;
+
 use snafu::Snafu;
 use unicode_width::UnicodeWidthChar;
 
@@ -150,21 +152,26 @@ pub fn listed_submodules<'a, 'src>(
     .collect()
 }
 
-/// The public groups of a module (recipes, then submodules), in listing order.
+/// The public groups of a module, sorted by name, or with `unsorted` by the
+/// position of the first recipe or `mod` statement carrying them (ties by name).
 pub fn module_groups(module: &Module, unsorted: bool) -> Vec<String> {
-  let mut groups: Vec<String> = Vec::new();
-  let recipe_groups = listed_recipes(module, true).into_iter().flat_map(|r| r.groups());
-  let submodule_groups =
-    listed_submodules(module, true).into_iter().flat_map(|(_, m)| m.groups.clone());
-  for group in recipe_groups.chain(submodule_groups) {
-    if !groups.contains(&group) {
-      groups.push(group);
-    }
+  let mut first: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+  let recipe_groups = listed_recipes(module, true)
+    .into_iter()
+    .flat_map(|r| r.groups().into_iter().map(move |group| (group, (r.order, 1))));
+  let submodule_groups = listed_submodules(module, true).into_iter().flat_map(|(name, m)| {
+    let position = module.module_positions.get(name).copied().unwrap_or(usize::MAX);
+    m.groups.clone().into_iter().map(move |group| (group, (position, 0)))
+  });
+  for (group, key) in recipe_groups.chain(submodule_groups) {
+    let entry = first.entry(group).or_insert(key);
+    *entry = (*entry).min(key);
   }
-  if !unsorted {
-    groups.sort();
+  let mut groups: Vec<(String, (usize, usize))> = first.into_iter().collect();
+  if unsorted {
+    groups.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
   }
-  groups
+  groups.into_iter().map(|(group, _)| group).collect()
 }
 
 struct ModuleAliases<'a, 'src> {

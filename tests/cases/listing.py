@@ -1,0 +1,262 @@
+from capture import C
+
+GROUPS = """
+mod m
+
+# ungrouped one
+a:
+
+[group('zeta')]
+[group('alpha')]
+b:
+
+[group('alpha')]
+c:
+
+[group('zeta')]
+d:
+
+alias dd := d
+"""
+
+WIDE = """
+# short one
+a:
+# wide one
+wide param1='aaaaaaaaaaaaaaaaaaaa' param2='bbbbbbbbbbbbbbbbbbbbbbbbbb':
+[doc("line one\\nline two")]
+multi:
+# comment doc
+[doc('attr doc')]
+both:
+alias w := wide
+alias m := multi
+[private]
+hidden:
+"""
+
+NESTED = """
+mod a
+mod b
+# top doc
+top:
+"""
+NESTED_FILES = {"a.just": "y:\n[group('g')]\nx:\n", "b.just": "z:\n"}
+
+RICHMOD = """
+import 'imp.just'
+# tools doc
+[group('ops')]
+mod tools
+mod alpha
+[group('ops')]
+deploy:
+zed:
+alias t := tools::lint
+alias z := zed
+[group('dev')]
+build:
+"""
+RICHMOD_FILES = {
+  "imp.just": "[group('imp')]\nimported:\nearly:\n",
+  "tools.just": "# lint it\nlint:\n[group('inner')]\nfmt:\nmod deep\n",
+  "tools/deep.just": "bottom:\n",
+  "alpha.just": "one:\n",
+}
+
+CASES = [
+  C("listing_groups_example", GROUPS, "--list", files={"m.just": "x:\n"}),
+  C("listing_group_filter_order", GROUPS, "--list", "--group", "zeta", "--group", "alpha", files={"m.just": "x:\n"}),
+  C("listing_group_unknown", GROUPS, "--list", "--group", "nope", files={"m.just": "x:\n"}),
+  C("listing_group_filter_unsorted", GROUPS, "--list", "--unsorted", files={"m.just": "x:\n"}),
+  C("listing_wide_example", WIDE, "--list"),
+  C("listing_wide_separate", WIDE, "--list", "--alias-style", "separate"),
+  C("listing_wide_left", WIDE, "--list", "--alias-style", "left"),
+  C("listing_wide_no_aliases", WIDE, "--list", "--no-aliases"),
+  C("listing_long_alias_width", """
+    # doc
+    a:
+    alias very_long_alias_name := a
+    """, "--list"),
+  C("listing_long_alias_width_no_aliases", """
+    # doc
+    a:
+    alias very_long_alias_name := a
+    """, "--list", "--no-aliases"),
+  C("listing_submodules_recursive", NESTED, "--list", "--list-submodules", files=NESTED_FILES),
+  C("listing_submodules_collapsed", NESTED, "--list", files=NESTED_FILES),
+  C("listing_submodules_recursive_prefix", NESTED, "--list", "--list-submodules", "--list-prefix", "..", files=NESTED_FILES),
+  C("listing_rich_modules", RICHMOD, "--list", files=RICHMOD_FILES),
+  C("listing_rich_modules_unsorted", RICHMOD, "--list", "--unsorted", files=RICHMOD_FILES),
+  C("listing_rich_modules_submodules", RICHMOD, "--list", "--list-submodules", files=RICHMOD_FILES),
+  C("listing_rich_modules_submodules_unsorted", RICHMOD, "--list", "--list-submodules", "--unsorted", files=RICHMOD_FILES),
+  C("listing_rich_modules_separate", RICHMOD, "--list", "--alias-style", "separate", files=RICHMOD_FILES),
+  C("listing_rich_modules_group_ops", RICHMOD, "--list", "--group", "ops", files=RICHMOD_FILES),
+  C("listing_rich_modules_group_in_submodule_list", RICHMOD, "--list", "--group", "ops", "--list-submodules", files=RICHMOD_FILES),
+  C("listing_rich_modules_tools", RICHMOD, "--list", "tools", files=RICHMOD_FILES),
+  C("listing_rich_modules_tools_deep", RICHMOD, "--list", "tools", "deep", files=RICHMOD_FILES),
+  C("listing_rich_modules_summary", RICHMOD, "--summary", files=RICHMOD_FILES),
+  C("listing_rich_modules_summary_unsorted", RICHMOD, "--summary", "--unsorted", files=RICHMOD_FILES),
+  C("listing_rich_modules_groups", RICHMOD, "--groups", files=RICHMOD_FILES),
+  C("listing_rich_modules_groups_unsorted", RICHMOD, "--groups", "--unsorted", files=RICHMOD_FILES),
+  C("listing_rich_modules_groups_prefix", RICHMOD, "--groups", "--list-prefix", "* ", files=RICHMOD_FILES),
+  C("listing_rich_modules_json", RICHMOD, "--json", files=RICHMOD_FILES),
+  C("listing_rich_modules_variables", RICHMOD + "b := '1'\na := '2'\n", "--variables", files=RICHMOD_FILES),
+  C("listing_rich_modules_color", RICHMOD, "--list", "--color", "always", files=RICHMOD_FILES),
+  C("listing_rich_modules_color_submodules", RICHMOD, "--list", "--list-submodules", "--color", "always", files=RICHMOD_FILES),
+  C("listing_rich_modules_heading", RICHMOD, "--list", "--list-heading", "H\n", "--list-prefix", "> ", "--list-submodules", files=RICHMOD_FILES),
+  C("listing_rich_modules_show_alias", RICHMOD, "--show", "t", files=RICHMOD_FILES),
+  C("listing_rich_modules_usage_alias", RICHMOD, "--usage", "t", files=RICHMOD_FILES),
+  C("listing_empty_module_doc", """
+    [doc("")]
+    mod m
+    """, "--list", files={"m.just": "x:\n"}),
+  C("listing_module_doc_not_trimmed", """
+    [doc("  spaced  ")]
+    mod m
+    """, "--list", files={"m.just": "x:\n"}),
+  C("listing_recipe_whitespace_doc", """
+    [doc("   ")]
+    a:
+    b:
+    """, "--list"),
+  C("listing_unicode_width", """
+    # wide chars
+    日本語:
+    # ascii
+    abcdefg:
+    """, "--list"),
+  C("listing_tab_width", """
+    # tab
+    a b="\t":
+    c:
+    """, "--list"),
+  C("listing_exported_variadic_params", """
+    a $x +y *$z:
+    """, "--list"),
+  C("listing_option_params", """
+    set unstable
+    [arg("v", long="verbose")]
+    opts v="" level='1' *files:
+    """, "--list"),
+  C("listing_width_over_50", """
+    # short
+    a:
+    # long one
+    abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz_long:
+    """, "--list"),
+  C("listing_width_exactly_50", """
+    # short
+    a:
+    # fifty
+    abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwx:
+    """, "--list"),
+  C("listing_multiline_doc_with_aliases", """
+    [doc("one\\ntwo")]
+    a:
+    alias b := a
+    """, "--list"),
+  C("listing_private_alias", """
+    a:
+    [private]
+    alias b := a
+    alias _c := a
+    """, "--list"),
+  C("listing_alias_to_private_recipe", """
+    [private]
+    a:
+    alias b := a
+    c:
+    """, "--list"),
+  C("listing_module_in_group_only", """
+    [group('g')]
+    mod m
+    """, "--list", files={"m.just": "x:\n"}),
+  C("listing_module_in_group_only_submodules", """
+    [group('g')]
+    mod m
+    a:
+    """, "--list", "--list-submodules", files={"m.just": "x:\n"}),
+  C("listing_only_submodules_recursive", """
+    mod a
+    mod b
+    """, "--list", "--list-submodules", files={"a.just": "x:\n", "b.just": "y:\n"}),
+  C("listing_submodule_empty", """
+    mod a
+    r:
+    """, "--list", "--list-submodules", files={"a.just": ""}),
+  C("listing_module_alias_cross_separate_groups", """
+    mod m
+    alias x := m::r
+    [group('g')]
+    a:
+    """, "--list", files={"m.just": "# rdoc\nr p:\n"}),
+  C("listing_cross_alias_in_submodule_listing", """
+    mod m
+    """, "--list", "--list-submodules", files={"m.just": "mod n\nalias q := n::r\nz:\n", "m/n.just": "r:\n"}),
+  C("listing_summary_aliases_excluded", """
+    a:
+    alias b := a
+    """, "--summary"),
+  C("listing_summary_quiet_empty", "\n", "--summary", "--quiet"),
+  C("listing_summary_private_and_underscore", """
+    mod _m
+    [private]
+    a:
+    _b:
+    c:
+    """, "--summary", files={"_m.just": "x:\n"}),
+  C("listing_groups_empty", "a:\n", "--groups"),
+  C("listing_groups_private_recipe_excluded", """
+    [private]
+    [group('hidden')]
+    a:
+    [group('shown')]
+    b:
+    """, "--groups"),
+  C("listing_default_list_flag", """
+    a:
+    b:
+    """, "--default-list"),
+  C("listing_default_list_setting", """
+    set default-list
+    a:
+    b:
+    """),
+  C("listing_list_nonexistent_module", "a:\n", "--list", "nope"),
+  C("listing_list_module_alias", """
+    mod m
+    """, "--list", "m", files={"m.just": "mod n\n", "m/n.just": "r:\n"}),
+  C("listing_variables_no_private_and_sorted", """
+    [private]
+    p := '1'
+    _q := '1'
+    z := '1'
+    export y := '2'
+    """, "--variables"),
+  C("listing_usage_options", """
+    set lists
+    set unstable
+    [arg("v", long="verbose", short="v", value="1", help="be loud")]
+    [arg("level", long="lvl", help="the level", pattern="[0-9]+")]
+    opts v="" level='1' *files:
+    """, "--usage", "opts"),
+  C("listing_usage_only_options", """
+    set unstable
+    [arg("n", short="n")]
+    req n:
+    """, "--usage", "req"),
+  C("listing_usage_no_params", "a:\n", "--usage", "a"),
+  C("listing_usage_unknown", "a:\n", "--usage", "b"),
+  C("listing_show_nested_module", """
+    mod m
+    """, "--show", "m::n::r", files={"m.just": "mod n\n", "m/n.just": "# d\nr:\n  echo\n"}),
+  C("listing_show_absent", """
+    mod? m
+    b: m::x
+    """, "--show", "b"),
+  C("listing_show_absent_module", """
+    mod? m
+    b:
+    """, "--show", "m::x"),
+]

@@ -1,0 +1,553 @@
+from capture import C
+
+CASES = [
+  # imports
+  C("import_relative_to_importing_file", """
+    import 'lib/a.just'
+    """, "b", files={"lib/a.just": "import 'b.just'\n", "lib/b.just": "b:\n  @echo b $PWD\n"}),
+  C("import_optional_missing", """
+    import? 'nope.just'
+    a:
+      @echo a
+    """),
+  C("import_missing_error", """
+    a:
+    import 'nope.just'
+    """),
+  C("import_home_tilde", """
+    import '~/lib.just'
+    """, "h", env={"HOME": "{{TMP}}/home"}, files={"home/lib.just": "h:\n  @echo home\n"}),
+  C("import_x_string", """
+    import x'$D/lib.just'
+    """, "h", env={"D": "{{TMP}}/dd"}, files={"dd/lib.just": "h:\n  @echo xs\n"}),
+  C("import_x_string_unset_var", """
+    import x'$NOPE_VAR/lib.just'
+    """, "h"),
+  C("import_f_string_error", """
+    import f'lib.just'
+    """),
+  C("import_duplicate_recipe", """
+    import 'a.just'
+    foo:
+    """, files={"a.just": "foo:\n"}),
+  C("import_duplicate_recipe_allowed_later_wins", """
+    set allow-duplicate-recipes
+    import 'a.just'
+    import 'b.just'
+    foo:
+      @echo root
+    """, "foo", files={"a.just": "foo:\n  @echo a\n", "b.just": "foo:\n  @echo b\n"}),
+  C("import_lifo_duplicate_order", """
+    set allow-duplicate-recipes
+    import 'a.just'
+    import 'b.just'
+    """, "foo", files={"a.just": "foo:\n  @echo a\n", "b.just": "foo:\n  @echo b\n"}),
+  C("import_same_file_twice_loaded_once", """
+    import 'a.just'
+    import 'a.just'
+    x:
+    """, "foo", files={"a.just": "foo:\n  @echo a\n"}),
+  C("import_diamond", """
+    import 'a.just'
+    import 'b.just'
+    """, "c", files={"a.just": "import 'c.just'\n", "b.just": "import 'c.just'\n", "c.just": "c:\n  @echo c\n"}),
+  C("import_circular", """
+    import 'a.just'
+    """, files={"a.just": "import 'b.just'\n", "b.just": "import 'a.just'\n"}),
+  C("import_self", """
+    import 'justfile'
+    """),
+  C("import_error_path_relative", """
+    import 'sub/a.just'
+    """, files={"sub/a.just": "foo: bar\n"}),
+  C("import_error_path_absolute_outside", """
+    import '../outside.just'
+    """, cwd="in", files={"outside.just": "foo: bar\n", "in/justfile": "import '../outside.just'\n"}),
+  C("import_default_recipe_not_from_import", """
+    import 'a.just'
+    root:
+      @echo root
+    """, files={"a.just": "imp:\n  @echo imp\n"}),
+  C("import_only_no_default", """
+    import 'a.just'
+    """, files={"a.just": "imp:\n  @echo imp\n"}),
+  C("import_working_dir_is_root", """
+    import 'sub/a.just'
+    """, "w", files={"sub/a.just": "w:\n  @echo $PWD\n"}),
+  C("import_variables_shared", """
+    import 'a.just'
+    x := "root"
+    """, "r", files={"a.just": "r:\n  @echo {{x}}\n"}),
+  C("import_settings_from_import", """
+    import 'a.just'
+    r:
+      echo hi
+    """, "r", files={"a.just": "set quiet\n"}),
+  C("import_lex_error_in_import", """
+    import 'a.just'
+    """, files={"a.just": "foo:\n  echo {{\n"}),
+  C("import_in_module_missing", """
+    mod m
+    """, files={"m.just": "import 'nope.just'\n"}),
+  C("import_multiple_missing_first_reported", """
+    import 'x.just'
+    import 'y.just'
+    """),
+  # modules
+  C("mod_name_just", """
+    mod m
+    """, "m", "r", files={"m.just": "r:\n  @echo m.just\n"}),
+  C("mod_dir_mod_just", """
+    mod m
+    """, "m", "r", files={"m/mod.just": "r:\n  @echo mod.just\n"}),
+  C("mod_dir_justfile", """
+    mod m
+    """, "m", "r", files={"m/justfile": "r:\n  @echo justfile\n"}),
+  C("mod_dir_dot_justfile_uppercase", """
+    mod m
+    """, "m", "r", files={"m/.JUSTFILE": "r:\n  @echo dot\n"}),
+  C("mod_dir_mod_just_wrong_case", """
+    mod m
+    """, "m", "r", files={"m/MOD.just": "r:\n"}),
+  C("mod_name_just_wrong_case", """
+    mod m
+    """, "m", "r", files={"M.just": "r:\n"}),
+  C("mod_multiple_candidates", """
+    mod foo
+    """, files={"foo.just": "r:\n", "foo/justfile": "r:\n"}),
+  C("mod_multiple_candidates_mod_just", """
+    mod foo
+    """, files={"foo/mod.just": "r:\n", "foo/justfile": "r:\n"}),
+  C("mod_multiple_candidates_three", """
+    mod foo
+    """, files={"foo.just": "r:\n", "foo/mod.just": "r:\n", "foo/.justfile": "r:\n"}),
+  C("mod_missing", """
+    mod foo
+    """),
+  C("mod_optional_missing", """
+    mod? foo
+    a:
+      @echo a
+    """),
+  C("mod_with_path_file", """
+    mod m 'x/y.just'
+    """, "m", "r", files={"x/y.just": "r:\n  @echo y\n"}),
+  C("mod_with_path_dir", """
+    mod m 'x'
+    """, "m", "r", files={"x/justfile": "r:\n  @echo xj\n"}),
+  C("mod_with_path_dir_mod_just", """
+    mod m 'x'
+    """, "m", "r", files={"x/mod.just": "r:\n  @echo xm\n"}),
+  C("mod_with_path_missing", """
+    mod m 'x'
+    """),
+  C("mod_with_path_tilde", """
+    mod m '~/mm.just'
+    """, "m", "r", env={"HOME": "{{TMP}}/home"}, files={"home/mm.just": "r:\n  @echo tilde\n"}),
+  C("mod_optional_with_paths_multiple_ok", """
+    mod? m 'a.just'
+    mod? m 'b.just'
+    """, "m", "r", files={"b.just": "r:\n  @echo b\n"}),
+  C("mod_duplicate", """
+    mod m
+    mod m
+    """, files={"m.just": "r:\n"}),
+  C("mod_and_recipe_same_name", """
+    mod m
+    m:
+    """, files={"m.just": "r:\n"}),
+  C("mod_working_directory", """
+    mod m
+    """, "m", "r", files={"m/mod.just": "r:\n  @basename $PWD\n"}),
+  C("mod_working_directory_file", """
+    mod m 'x/y.just'
+    """, "m", "r", files={"x/y.just": "r:\n  @basename $PWD\n"}),
+  C("mod_working_directory_setting", """
+    mod m
+    """, "m", "r", dirs=["m/w"], files={"m/mod.just": "set working-directory := 'w'\nr:\n  @basename $PWD\n"}),
+  C("mod_no_cd", """
+    mod m
+    """, "m", "r", files={"m/mod.just": "[no-cd]\nr:\n  @basename $PWD\n"}, cwd="m"),
+  C("mod_invoke_colon", """
+    mod m
+    """, "m::r", files={"m.just": "r:\n  @echo r\n"}),
+  C("mod_invoke_colon_trailing", """
+    mod m
+    """, "m::", files={"m.just": "r:\n  @echo r\n"}),
+  C("mod_invoke_colon_trailing_not_last", """
+    mod m
+    """, "m::", "m::r", files={"m.just": "r:\n  @echo r\n"}),
+  C("mod_invoke_default", """
+    mod m
+    """, "m", files={"m.just": "r:\n  @echo rr\ns:\n"}),
+  C("mod_invoke_default_attribute", """
+    mod m
+    """, "m", files={"m.just": "r:\n  @echo rr\n[default]\ns:\n  @echo ss\n"}),
+  C("mod_invoke_nested", """
+    mod a
+    """, "a", "b", "c", files={"a.just": "mod b\n", "b.just": "c:\n  @echo wrong\n", "a/b.just": "c:\n  @echo nested\n"}),
+  C("mod_invoke_nested_colon", """
+    mod a
+    """, "a::b::c", files={"a/mod.just": "mod b\n", "a/b.just": "c:\n  @echo nested $PWD\n"}),
+  C("mod_recipe_then_args", """
+    mod m
+    """, "m", "r", "x", "y", files={"m.just": "r a b:\n  @echo {{a}} {{b}}\n"}),
+  C("mod_unknown_recipe", """
+    mod m
+    """, "m", "nope", files={"m.just": "r:\n"}),
+  C("mod_unknown_recipe_colon", """
+    mod m
+    """, "m::nope", files={"m.just": "rr:\n"}),
+  C("mod_unknown_recipe_suggestion", """
+    mod m
+    """, "m", "rx", files={"m.just": "rr:\n"}),
+  C("mod_unknown_submodule_colon", """
+    mod m
+    """, "mx::r", files={"m.just": "r:\n"}),
+  C("mod_unknown_submodule_colon_deep", """
+    mod m
+    """, "m::nope::r", files={"m.just": "r:\n"}),
+  C("mod_expected_submodule_found_recipe", """
+    mod m
+    """, "m::r::x", files={"m.just": "r:\n"}),
+  C("mod_invalid_colon_path", """
+    mod m
+    """, "m:::r", files={"m.just": "r:\n"}),
+  C("mod_invalid_colon_leading", """
+    mod m
+    """, "::m", files={"m.just": "r:\n"}),
+  C("mod_single_colon", """
+    a:
+    """, "a:b"),
+  C("mod_cannot_read_parent_variable", """
+    x := "1"
+    mod m
+    """, "m", "r", files={"m.just": "r:\n  echo {{x}}\n"}),
+  C("mod_own_variables", """
+    x := "root"
+    mod m
+    """, "m", "r", files={"m.just": "x := 'mod'\nr:\n  @echo {{x}}\n"}),
+  C("mod_override_variable", """
+    mod m
+    """, "m::x=over", "m", "r", files={"m.just": "x := 'mod'\nr:\n  @echo {{x}}\n"}),
+  C("mod_default_list_setting", """
+    mod m
+    top:
+    """, "m", files={"m.just": "set default-list\nr:\ns:\n"}),
+  C("mod_default_list_root_setting_not_inherited", """
+    set default-list
+    mod m
+    top:
+    """, "m", files={"m.just": "r:\n  @echo run-r\n"}),
+  C("mod_default_list_root", """
+    set default-list
+    mod m
+    top:
+    """, files={"m.just": "r:\n"}),
+  C("mod_default_list_flag_module", """
+    mod m
+    top:
+    """, "--default-list", "m", files={"m.just": "r:\n"}),
+  C("mod_default_list_colon", """
+    mod m
+    top:
+    """, "m::", files={"m.just": "set default-list\nr:\n"}),
+  C("mod_alias_to_module_recipe", """
+    mod m
+    alias r := m::r
+    """, "r", files={"m.just": "r:\n  @echo via-alias\n"}),
+  C("mod_alias_to_nested_module_recipe", """
+    mod m
+    alias r := m::n::r
+    """, "r", files={"m.just": "mod n\n", "m/n.just": "r:\n  @echo deep\n"}),
+  C("mod_alias_unknown_module_recipe", """
+    mod m
+    alias r := m::nope
+    """, files={"m.just": "r:\n"}),
+  C("mod_alias_unknown_module", """
+    alias r := q::nope
+    a:
+    """),
+  C("mod_dependency_on_module_recipe", """
+    mod m
+    a: m::r
+      @echo a
+    """, files={"m.just": "r:\n  @echo r $PWD\n"}),
+  C("mod_dependency_on_module_recipe_with_args", """
+    mod m
+    a: (m::r "x")
+      @echo a
+    """, files={"m.just": "r p:\n  @echo r {{p}}\n"}),
+  C("mod_dependency_unknown", """
+    mod m
+    a: m::nope
+    """, files={"m.just": "r:\n"}),
+  C("mod_absent_optional_invoke", """
+    mod? m
+    a:
+    """, "m"),
+  C("mod_absent_optional_invoke_recipe", """
+    mod? m
+    a:
+    """, "m::r"),
+  C("mod_absent_optional_dependency_disabled", """
+    mod? m
+    a:
+      @echo a
+    b: m::r
+    """, "b"),
+  C("mod_absent_optional_transitive", """
+    mod? m
+    a:
+      @echo a
+    b: m::r
+    c: b
+    """, "c"),
+  C("mod_absent_optional_alias", """
+    mod? m
+    a:
+      @echo a
+    alias x := m::r
+    """, "x"),
+  C("mod_absent_optional_list_hides", """
+    mod? m
+    a:
+    b: m::r
+    alias x := m::r
+    alias y := b
+    """, "--list"),
+  C("mod_absent_optional_default_runs", """
+    mod? m
+    b: m::r
+    a:
+      @echo a
+    """),
+  C("mod_absent_optional_two_modules", """
+    mod? m
+    mod? n
+    b: m::r n::r
+    """, "b"),
+  C("mod_allow_missing_absent", """
+    mod? m
+    a:
+    """, "--allow-missing", "m"),
+  C("mod_allow_missing_unknown_recipe", """
+    a:
+    """, "--allow-missing", "nope"),
+  C("mod_allow_missing_unknown_submodule", """
+    a:
+    """, "--allow-missing", "x::y"),
+  C("mod_allow_missing_other_error", """
+    a b:
+    """, "--allow-missing", "a"),
+  C("mod_doc_comment_and_group", """
+    # the doc
+    [group('g')]
+    mod m
+    a:
+    """, "--list", files={"m.just": "r:\n"}),
+  C("mod_doc_attribute", """
+    [doc('attr doc')]
+    mod m
+    """, "--list", files={"m.just": "r:\n"}),
+  C("mod_private", """
+    [private]
+    mod m
+    a:
+    """, "--list", files={"m.just": "r:\n"}),
+  C("mod_private_still_invocable", """
+    [private]
+    mod m
+    """, "m", "r", files={"m.just": "r:\n  @echo priv\n"}),
+  C("mod_trailing_comment", """
+    mod m # a comment
+    """, "m", "r", files={"m.just": "r:\n  @echo c\n"}),
+  C("mod_underscore_listed", """
+    mod _m
+    """, "--list", files={"_m.just": "r:\n"}),
+  C("mod_one_flag", """
+    a:
+      @echo a
+    b:
+      @echo b
+    """, "--one", "a", "b"),
+  C("mod_one_flag_single", """
+    a:
+      @echo a
+    """, "--one", "a"),
+  C("mod_fallback_verbose", """
+    set fallback
+    """, "-v", "top", cwd="sub", files={"sub/justfile": "set fallback\nx:\n"}),
+  C("mod_fallback_two_levels", """
+    top:
+      @echo top
+    """, "-v", "top", cwd="a/b", files={"a/b/justfile": "set fallback\nx:\n", "a/justfile": "set fallback\ny:\n"}),
+  C("mod_fallback_not_found", """
+    top:
+    """, "nope", cwd="sub", files={"sub/justfile": "set fallback\nx:\n"}),
+  C("mod_fallback_unknown_submodule", """
+    mod m
+    """, "m::r", cwd="sub", files={"m.just": "r:\n  @echo from-parent\n", "sub/justfile": "set fallback\nx:\n"}),
+  C("mod_word_form_recipe_shadow", """
+    mod m
+    """, "m", "m", files={"m.just": "m:\n  @echo mm\n"}),
+  C("mod_args_to_module_recipe_then_root", """
+    mod m
+    top:
+      @echo top
+    """, "m", "r", "1", "top", files={"m.just": "r a:\n  @echo {{a}}\n"}),
+  C("mod_recipe_count_error_usage", """
+    mod m
+    """, "m", "r", files={"m.just": "r a b:\n"}),
+  C("mod_recipe_count_error_colon", """
+    mod m
+    """, "m::r", "1", "2", "3", files={"m.just": "r a:\n  @echo {{a}}\n"}),
+  C("mod_default_requires_args", """
+    mod m
+    """, "m", files={"m.just": "r a:\n"}),
+  C("mod_no_recipes", """
+    mod m
+    """, "m", files={"m.just": "x := '1'\n"}),
+  C("mod_import_inside_module_relative", """
+    mod m
+    """, "m", "i", files={"m/mod.just": "import 'lib.just'\n", "m/lib.just": "i:\n  @echo i $PWD\n"}),
+  C("mod_error_path_in_module", """
+    mod m
+    """, files={"m/mod.just": "r: nope\n"}),
+  C("mod_module_circular", """
+    mod m
+    """, files={"m.just": "import 'justfile'\n"}),
+  C("mod_dotenv_in_module", """
+    mod m
+    """, "m", "r", files={"m/mod.just": "set dotenv-load\nr:\n  @echo $V\n", "m/.env": "V=mod\n"}),
+  C("mod_set_shell_per_module", """
+    set shell := ['sh', '-c']
+    mod m
+    """, "m", "r", files={"m.just": "set quiet\nr:\n  echo quiet\n"}),
+  C("mod_show_recipe", """
+    mod m
+    """, "--show", "m::r", files={"m.just": "# doc\nr a:\n  echo {{a}}\n"}),
+  C("mod_show_recipe_words", """
+    mod m
+    """, "--show", "m", "r", files={"m.just": "r:\n  echo\n"}),
+  C("mod_show_unknown_module", """
+    mod m
+    """, "--show", "nope::x", files={"m.just": "r:\n"}),
+  C("mod_show_unknown_module_words", """
+    mod m
+    """, "--show", "nope", "x", files={"m.just": "r:\n"}),
+  C("mod_show_module_name", """
+    mod m
+    """, "--show", "m", files={"m.just": "r:\n"}),
+  C("mod_show_alias_cross_module", """
+    mod m
+    alias x := m::r
+    """, "--show", "x", files={"m.just": "r:\n  echo\n"}),
+  C("mod_usage_module_recipe", """
+    mod m
+    """, "--usage", "m::r", files={"m.just": "r a b='1' *c:\n"}),
+  C("mod_usage_words", """
+    mod m
+    """, "--usage", "m", "r", files={"m.just": "r a:\n"}),
+  C("mod_evaluate_module", """
+    mod m
+    """, "--evaluate", "m", files={"m.just": "b := '2'\na := '1'\n"}),
+  C("mod_evaluate_module_var", """
+    mod m
+    """, "--evaluate", "m::a", files={"m.just": "a := '1'\n"}),
+  C("mod_evaluate_unknown", """
+    mod m
+    """, "--evaluate", "mx::a", files={"m.just": "a := '1'\n"}),
+  C("mod_list_absent_optional", """
+    mod? m
+    a:
+    """, "--list", "m"),
+  C("mod_list_unknown_module_suggest", """
+    mod mod1
+    a:
+    """, "--list", "mod2", files={"mod1.just": "r:\n"}),
+  C("mod_list_invalid_path", """
+    a:
+    """, "--list", "$hello"),
+  C("mod_list_words_with_space", """
+    mod a
+    """, "--list", "a b", files={"a.just": "mod b\n", "a/b.just": "deep:\n"}),
+  C("mod_list_colon_path", """
+    mod a
+    """, "--list", "a::b", files={"a.just": "mod b\n", "a/b.just": "deep:\n"}),
+  C("mod_summary_nested", """
+    mod foo
+    mod bar
+    top:
+    """, "--summary", files={"foo.just": "build:\ntest:\nmod sub\n", "foo/sub.just": "deep:\n", "bar.just": "two:\none:\n"}),
+  C("mod_summary_unsorted", """
+    mod foo
+    mod bar
+    top:
+    """, "--summary", "--unsorted", files={"foo.just": "test:\nbuild:\n", "bar.just": "two:\none:\n"}),
+  C("mod_summary_private_module", """
+    [private]
+    mod foo
+    top:
+    """, "--summary", files={"foo.just": "x:\n"}),
+  C("mod_summary_only_modules", """
+    mod foo
+    """, "--summary", files={"foo.just": "x:\n"}),
+  C("mod_json_nested", """
+    # tools doc
+    [group('g')]
+    mod tools
+    a:
+    """, "--json", files={"tools.just": "lint:\n  echo\nalias l := lint\nv := 'x'\n"}),
+  C("mod_json_cross_module_alias", """
+    mod tools
+    alias l := tools::lint
+    a: tools::lint
+    """, "--json", files={"tools.just": "lint:\n"}),
+  C("mod_variables_root_only", """
+    mod m
+    b := '1'
+    a := '2'
+    _p := '3'
+    """, "--variables", files={"m.just": "z := '1'\n"}),
+  C("mod_groups_with_module", """
+    [group('zz')]
+    mod m
+    [group('aa')]
+    a:
+    """, "--groups", files={"m.just": "[group('inner')]\nr:\n"}),
+  C("mod_groups_unsorted", """
+    [group('zz')]
+    mod m
+    [group('aa')]
+    a:
+    """, "--groups", "--unsorted", files={"m.just": "r:\n"}),
+  C("mod_dump_root_only", """
+    mod m
+    import 'i.just'
+    a:
+    """, "--dump", files={"m.just": "r:\n", "i.just": "i:\n"}),
+  C("mod_recipe_run_once_across_invocations", """
+    mod m
+    a: m::r
+    b: m::r
+    """, "a", "b", files={"m.just": "r:\n  @echo once\n"}),
+  C("mod_unstable_not_required", """
+    mod m
+    """, "m", "r", files={"m.just": "r:\n  @echo stable\n"}),
+  C("mod_nested_working_directory", """
+    mod a
+    """, "a", "b", "r", files={"a/mod.just": "mod b\n", "a/b/mod.just": "r:\n  @basename $PWD\n"}),
+  C("mod_nested_candidates_relative_to_declaring", """
+    mod a 'x/a.just'
+    """, "a", "b", "r", files={"x/a.just": "mod b\n", "x/b.just": "r:\n  @echo xb\n"}),
+  C("mod_error_nested_module_missing", """
+    mod a
+    """, files={"a.just": "mod b\n"}),
+  C("mod_error_nested_multiple", """
+    mod a
+    """, files={"a/mod.just": "mod b\n", "a/b.just": "", "a/b/justfile": ""}),
+  C("import_then_mod_in_import", """
+    import 'lib/i.just'
+    """, "m", "r", files={"lib/i.just": "mod m\n", "lib/m.just": "r:\n  @echo libm\n"}),
+]
