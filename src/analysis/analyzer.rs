@@ -294,6 +294,37 @@ impl<'f> ModuleAnalyzer<'f> {
     Ok(())
   }
 
+  /// `--unsorted` keys of every recipe item, sorted: the offsets of the
+  /// imports leading to its file, then its own offset.
+  fn recipe_keys(&self) -> Vec<(Vec<usize>, usize)> {
+    let mut keys: Vec<(Vec<usize>, usize)> = self
+      .entries
+      .iter()
+      .filter_map(|entry| match entry.item {
+        Item::Recipe(recipe) => {
+          Some((self.files[entry.file].import_offsets.clone(), recipe.name.offset))
+        }
+        _ => None,
+      })
+      .collect();
+    keys.sort();
+    keys
+  }
+
+  /// Submodules are ordered by the offset of their name in whichever file
+  /// declares them, as if in the module's own file; `module_positions` places
+  /// them among the recipe keys.
+  fn order_modules(&mut self) {
+    let keys = self.recipe_keys();
+    let items = &self.module_items;
+    let offset = |name: &&'static str| items.get(name).map_or(usize::MAX, |item| item.name.offset);
+    self.module_order.sort_by_key(|name| (offset(name), *name));
+    for name in &self.module_order {
+      let key = (Vec::new(), offset(name));
+      self.module_positions.insert(name, keys.partition_point(|k| *k < key));
+    }
+  }
+
   fn claim_name(&mut self, kind: NameKind, name: Tok) -> CompileResult<()> {
     if let Some(first) = self.names.get(name.lexeme()) {
       return Err(redefinition(*first, (kind, name)));
@@ -323,13 +354,6 @@ impl<'f> ModuleAnalyzer<'f> {
         self.modules.insert(name, module);
         self.module_items.insert(name, item);
         self.module_order.push(name);
-        let position = self
-          .entries
-          .iter()
-          .take_while(|e| (e.file, e.index) != (entry.file, entry.index))
-          .filter(|e| matches!(e.item, Item::Recipe(_)))
-          .count();
-        self.module_positions.insert(name, position);
       }
       _ => {
         self.absent_modules.insert(name);
@@ -426,6 +450,7 @@ impl<'f> ModuleAnalyzer<'f> {
       &settings,
     )?;
     let default = self.default_recipe(&recipes)?;
+    self.order_modules();
 
     let unstable_features =
       self.files.iter().flat_map(|file| file.ast.unstable_features.iter().copied()).collect();
@@ -565,10 +590,11 @@ impl<'f> ModuleAnalyzer<'f> {
     let allow_duplicates = self.bool_setting("allow-duplicate-recipes");
     let mut chosen: BTreeMap<&'static str, (Entry, Tok)> = BTreeMap::new();
     let mut recipes = BTreeMap::new();
-    for (order, entry) in
-      self.entries.iter().filter(|e| matches!(e.item, Item::Recipe(_))).enumerate()
-    {
+    let keys = self.recipe_keys();
+    for entry in self.entries.iter().filter(|e| matches!(e.item, Item::Recipe(_))) {
       let Item::Recipe(recipe) = entry.item else { continue };
+      let key = (self.files[entry.file].import_offsets.clone(), recipe.name.offset);
+      let order = keys.partition_point(|k| *k < key);
       let name = recipe.name.lexeme();
       if let Some(other) = self.names.get(name) {
         return Err(redefinition(*other, (NameKind::Recipe, recipe.name)));

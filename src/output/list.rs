@@ -102,6 +102,8 @@ struct Entry {
   colored: String,
   comment: Option<String>,
   aliases: Vec<String>,
+  /// A submodule's doc is always inline, whatever its width or line count.
+  always_inline: bool,
 }
 
 impl Entry {
@@ -242,7 +244,7 @@ impl Lister<'_> {
 
   fn recipe_entry(&self, name: &str, recipe: &Recipe, comment: Option<String>) -> Entry {
     let (plain, colored) = self.signature(name, recipe);
-    Entry { plain, colored, comment, aliases: Vec::new() }
+    Entry { plain, colored, comment, aliases: Vec::new(), always_inline: false }
   }
 
   fn recipe_doc(recipe: &Recipe) -> Option<String> {
@@ -376,6 +378,7 @@ impl Lister<'_> {
               plain,
               comment: submodule.doc.clone(),
               aliases: Vec::new(),
+              always_inline: true,
             };
             self.entry(&entry, &prefix, width, out);
           }
@@ -386,8 +389,9 @@ impl Lister<'_> {
 
   fn entry(&self, entry: &Entry, prefix: &str, width: usize, out: &mut String) {
     let entry_width = entry.width();
-    let inline_comment =
-      entry.comment.as_ref().filter(|comment| entry_width <= MAX_WIDTH && !comment.contains('\n'));
+    let inline_comment = entry.comment.as_ref().filter(|comment| {
+      entry.always_inline || (entry_width <= MAX_WIDTH && !comment.contains('\n'))
+    });
     if let (None, Some(comment)) = (inline_comment, &entry.comment) {
       for line in comment.split('\n') {
         out.push_str(&format!("{prefix}{}\n", self.comment_text(line)));

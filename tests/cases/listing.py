@@ -259,4 +259,151 @@ CASES = [
     mod? m
     b:
     """, "--show", "m::x"),
+  C("listing_separate_alias_in_each_group", """
+    [group('x')]
+    [group('y')]
+    # doc
+    a p:
+    alias b := a
+    c:
+    """, "--list", "--alias-style", "separate"),
+  C("listing_left_style_multiline", """
+    [doc("one\\ntwo")]
+    a:
+    alias b := a
+    alias c := a
+    # d
+    dd:
+    alias e := dd
+    """, "--list", "--alias-style", "left"),
+  C("listing_unsorted_nested_imports", """
+    import 'a.just'
+    import 'b.just'
+    zz:
+    aa:
+    """, "--list", "--unsorted", files={"a.just": "import 'c.just'\nma:\nla:\n", "b.just": "mb:\n", "c.just": "mc:\n"}),
+  C("listing_unsorted_nested_imports_summary", """
+    import 'a.just'
+    import 'b.just'
+    zz:
+    aa:
+    """, "--summary", "--unsorted", files={"a.just": "import 'c.just'\nma:\nla:\n", "b.just": "mb:\n", "c.just": "mc:\n"}),
+  C("listing_unsorted_groups_from_imports", """
+    import 'a.just'
+    [group('z')]
+    zz:
+    [group('b')]
+    [group('a')]
+    aa:
+    """, "--list", "--unsorted", files={"a.just": "[group('c')]\nma:\n"}),
+  C("listing_unsorted_mod_in_import_group", """
+    import 'a.just'
+    [group('r')]
+    rr:
+    """, "--groups", "--unsorted", files={"a.just": "[group('m')]\nmod m\n[group('i')]\nii:\n", "m.just": "x:\n"}),
+  C("listing_cross_alias_separate_and_grouped", """
+    mod m
+    alias x := m::r
+    [group('g')]
+    a:
+    alias y := a
+    """, "--list", "--alias-style", "separate", files={"m.just": "# rdoc\nr p:\n"}),
+  C("listing_submodule_with_groups_recursive_blank_lines", """
+    mod a
+    mod b
+    [group('g')]
+    top:
+    plain:
+    """, "--list", "--list-submodules", files={"a.just": "[group('h')]\nx:\ny:\n", "b.just": "z:\n"}),
+  C("listing_submodule_doc_multiline", """
+    [doc("l1\\nl2")]
+    mod m
+    a:
+    """, "--list", files={"m.just": "x:\n"}),
+  C("listing_module_doc_comment_with_group_color", """
+    # the doc
+    [group('g')]
+    mod m
+    # rdoc
+    a p='1':
+    alias b := a
+    """, "--list", "--color", "always", files={"m.just": "x:\n"}),
+  C("listing_separate_color", """
+    # rdoc
+    a p='1':
+    alias b := a
+    """, "--list", "--color", "always", "--alias-style", "separate"),
+  C("listing_left_color", """
+    # rdoc
+    a p='1':
+    alias b := a
+    """, "--list", "--color", "always", "--alias-style", "left"),
+  C("listing_module_list_heading_depth", """
+    mod m
+    """, "--list", "m", "--list-heading", "HEAD\n", "--list-prefix", "-"),
+  C("listing_groups_flag_color", """
+    [group('g')]
+    a:
+    """, "--groups", "--color", "always"),
+  C("listing_summary_color", """
+    a:
+    """, "--summary", "--color", "always"),
+  C("listing_list_word_with_spaces_show", """
+    mod a
+    """, "--show", "a r", files={"a.just": "r:\n  echo\n"}),
+  C("listing_list_double_colon_trailing", """
+    mod a
+    """, "--list", "a::", files={"a.just": "r:\n"}),
+  C("listing_list_module_alias_followed", """
+    mod a
+    alias b := a
+    """, "--list", "b", files={"a.just": "r:\n"}),
+  C("listing_json_module_alias", """
+    mod a
+    alias b := a
+    """, "--json", files={"a.just": "r:\n"}),
+  C("listing_json_private_module_and_doc_attr", """
+    [private]
+    [doc('dd')]
+    [group('x')]
+    [group('y')]
+    mod a
+    """, "--json", files={"a.just": "[doc('r doc')]\nr:\n"}),
+  C("listing_json_absent_module", """
+    mod? a
+    b: a::r
+    alias c := a::r
+    d:
+    """, "--json"),
+  C("listing_module_long_name_doc_inline", """
+    # the doc
+    mod abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz
+    a:
+    """, "--list", files={"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz.just": "r:\n"}),
+  C("listing_unsorted_mod_offsets_across_imports", """
+    import 'a.just'
+
+
+
+    mod z
+    mod b
+    """, "--list", "--unsorted", files={"a.just": "mod y\nmod x\n", "z.just": "rz:\n", "b.just": "rb:\n", "y.just": "ry:\n", "x.just": "rx:\n"}),
+  C("listing_unsorted_mod_offsets_across_imports_summary", """
+    import 'a.just'
+
+
+
+    mod z
+    mod b
+    """, "--summary", "--unsorted", files={"a.just": "mod y\nmod x\n", "z.just": "rz:\n", "b.just": "rb:\n", "y.just": "ry:\n", "x.just": "rx:\n"}),
+  C("listing_unsorted_groups_modules_and_recipes", """
+    [group('rr')]
+    r:
+    [group('mm')]
+    mod m
+    [group('rr')]
+    mod n
+    [group('zz')]
+    s:
+    """, "--list", "--unsorted", files={"m.just": "x:\n", "n.just": "y:\n"}),
 ]

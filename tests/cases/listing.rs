@@ -1574,4 +1574,436 @@ b:
     status: 1,
     ..Case::DEFAULT
   },
+  Case {
+    name: "listing_separate_alias_in_each_group",
+    justfile: Some(r#"[group('x')]
+[group('y')]
+# doc
+a p:
+alias b := a
+c:
+"#),
+    args: &["--list", "--alias-style", "separate"],
+    stderr: r#"error: extraneous attributes
+ ——▶ justfile:1:1
+  │
+1 │ [group('x')]
+  │ ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_left_style_multiline",
+    justfile: Some(r#"[doc("one\ntwo")]
+a:
+alias b := a
+alias c := a
+# d
+dd:
+alias e := dd
+"#),
+    args: &["--list", "--alias-style", "left"],
+    stdout: r#"Available recipes:
+    # one
+    # two
+    a  # [aliases: b, c]
+    dd # [alias: e] d
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_unsorted_nested_imports",
+    justfile: Some(r#"import 'a.just'
+import 'b.just'
+zz:
+aa:
+"#),
+    args: &["--list", "--unsorted"],
+    files: &[("a.just", r#"import 'c.just'
+ma:
+la:
+"#), ("b.just", r#"mb:
+"#), ("c.just", r#"mc:
+"#)],
+    stdout: r#"Available recipes:
+    zz
+    aa
+    ma
+    la
+    mc
+    mb
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_unsorted_nested_imports_summary",
+    justfile: Some(r#"import 'a.just'
+import 'b.just'
+zz:
+aa:
+"#),
+    args: &["--summary", "--unsorted"],
+    files: &[("a.just", r#"import 'c.just'
+ma:
+la:
+"#), ("b.just", r#"mb:
+"#), ("c.just", r#"mc:
+"#)],
+    stdout: r#"zz aa ma la mc mb
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_unsorted_groups_from_imports",
+    justfile: Some(r#"import 'a.just'
+[group('z')]
+zz:
+[group('b')]
+[group('a')]
+aa:
+"#),
+    args: &["--list", "--unsorted"],
+    files: &[("a.just", r#"[group('c')]
+ma:
+"#)],
+    stdout: r#"Available recipes:
+    [z]
+    zz
+
+    [a]
+    aa
+
+    [b]
+    aa
+
+    [c]
+    ma
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_unsorted_mod_in_import_group",
+    justfile: Some(r#"import 'a.just'
+[group('r')]
+rr:
+"#),
+    args: &["--groups", "--unsorted"],
+    files: &[("a.just", r#"[group('m')]
+mod m
+[group('i')]
+ii:
+"#), ("m.just", r#"x:
+"#)],
+    stdout: r#"Recipe groups:
+    m
+    r
+    i
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_cross_alias_separate_and_grouped",
+    justfile: Some(r#"mod m
+alias x := m::r
+[group('g')]
+a:
+alias y := a
+"#),
+    args: &["--list", "--alias-style", "separate"],
+    files: &[("m.just", r#"# rdoc
+r p:
+"#)],
+    stdout: r#"Available recipes:
+    x p   # alias for `m::r`
+    m ...
+
+    [g]
+    a
+    y     # alias for `a`
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_submodule_with_groups_recursive_blank_lines",
+    justfile: Some(r#"mod a
+mod b
+[group('g')]
+top:
+plain:
+"#),
+    args: &["--list", "--list-submodules"],
+    files: &[("a.just", r#"[group('h')]
+x:
+y:
+"#), ("b.just", r#"z:
+"#)],
+    stdout: r#"Available recipes:
+    plain
+    a:
+        y
+
+        [h]
+        x
+    b:
+        z
+
+    [g]
+    top
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_submodule_doc_multiline",
+    justfile: Some(r#"[doc("l1\nl2")]
+mod m
+a:
+"#),
+    args: &["--list"],
+    files: &[("m.just", r#"x:
+"#)],
+    stdout: r#"Available recipes:
+    a
+    m ... # l1
+l2
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_module_doc_comment_with_group_color",
+    justfile: Some(r#"# the doc
+[group('g')]
+mod m
+# rdoc
+a p='1':
+alias b := a
+"#),
+    args: &["--list", "--color", "always"],
+    files: &[("m.just", r#"x:
+"#)],
+    stdout: "Available recipes:\n    a \u{1b}[36mp\u{1b}[0m=\u{1b}[32m'1'\u{1b}[0m \u{1b}[34m#\u{1b}[0m \u{1b}[34mrdoc\u{1b}[0m \u{1b}[35m[alias: b]\u{1b}[0m\n\n    \u{1b}[1;33m[g]\u{1b}[0m\n    m ...   \u{1b}[34m#\u{1b}[0m \u{1b}[34mthe doc\u{1b}[0m\n",
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_separate_color",
+    justfile: Some(r#"# rdoc
+a p='1':
+alias b := a
+"#),
+    args: &["--list", "--color", "always", "--alias-style", "separate"],
+    stdout: "Available recipes:\n    a \u{1b}[36mp\u{1b}[0m=\u{1b}[32m'1'\u{1b}[0m \u{1b}[34m#\u{1b}[0m \u{1b}[34mrdoc\u{1b}[0m\n    b \u{1b}[36mp\u{1b}[0m=\u{1b}[32m'1'\u{1b}[0m \u{1b}[34m#\u{1b}[0m \u{1b}[34malias for \u{1b}[0m\u{1b}[36m`a`\u{1b}[0m\n",
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_left_color",
+    justfile: Some(r#"# rdoc
+a p='1':
+alias b := a
+"#),
+    args: &["--list", "--color", "always", "--alias-style", "left"],
+    stdout: "Available recipes:\n    a \u{1b}[36mp\u{1b}[0m=\u{1b}[32m'1'\u{1b}[0m \u{1b}[34m#\u{1b}[0m \u{1b}[35m[alias: b]\u{1b}[0m \u{1b}[34mrdoc\u{1b}[0m\n",
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_module_list_heading_depth",
+    justfile: Some(r#"mod m
+"#),
+    args: &["--list", "m", "--list-heading", r#"HEAD
+"#, "--list-prefix", "-"],
+    stderr: r#"error: could not find source file for module `m`
+ ——▶ justfile:1:5
+  │
+1 │ mod m
+  │     ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_groups_flag_color",
+    justfile: Some(r#"[group('g')]
+a:
+"#),
+    args: &["--groups", "--color", "always"],
+    stdout: r#"Recipe groups:
+    g
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_summary_color",
+    justfile: Some(r#"a:
+"#),
+    args: &["--summary", "--color", "always"],
+    stdout: r#"a
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_list_word_with_spaces_show",
+    justfile: Some(r#"mod a
+"#),
+    args: &["--show", "a r"],
+    files: &[("a.just", r#"r:
+  echo
+"#)],
+    stdout: r#"r:
+    echo
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_list_double_colon_trailing",
+    justfile: Some(r#"mod a
+"#),
+    args: &["--list", "a::"],
+    files: &[("a.just", r#"r:
+"#)],
+    stderr: r#"error: invalid module path `a::`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_list_module_alias_followed",
+    justfile: Some(r#"mod a
+alias b := a
+"#),
+    args: &["--list", "b"],
+    files: &[("a.just", r#"r:
+"#)],
+    stdout: r#"Available recipes:
+    r
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_json_module_alias",
+    justfile: Some(r#"mod a
+alias b := a
+"#),
+    args: &["--json"],
+    files: &[("a.just", r#"r:
+"#)],
+    stdout: r#"{"assignments":{},"first":null,"doc":null,"groups":[],"module_path":"","modules":{"a":{"assignments":{},"first":"r","doc":null,"groups":[],"module_path":"a","modules":{},"aliases":{},"recipes":{"r":{"attributes":[],"body":[],"dependencies":[],"doc":null,"name":"r","parameters":[],"priors":0,"private":false,"quiet":false,"namepath":"a::r","shebang":false}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/a.just","unexports":[],"warnings":[]}},"aliases":{},"recipes":{},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_json_private_module_and_doc_attr",
+    justfile: Some(r#"[private]
+[doc('dd')]
+[group('x')]
+[group('y')]
+mod a
+"#),
+    args: &["--json"],
+    files: &[("a.just", r#"[doc('r doc')]
+r:
+"#)],
+    stdout: r#"{"assignments":{},"first":null,"doc":null,"groups":[],"module_path":"","modules":{"a":{"assignments":{},"first":"r","doc":"dd","groups":["x","y"],"module_path":"a","modules":{},"aliases":{},"recipes":{"r":{"attributes":[{"doc":"r doc"}],"body":[],"dependencies":[],"doc":"r doc","name":"r","parameters":[],"priors":0,"private":false,"quiet":false,"namepath":"a::r","shebang":false}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/a.just","unexports":[],"warnings":[]}},"aliases":{},"recipes":{},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_json_absent_module",
+    justfile: Some(r#"mod? a
+b: a::r
+alias c := a::r
+d:
+"#),
+    args: &["--json"],
+    stdout: r#"{"assignments":{},"first":"d","doc":null,"groups":[],"module_path":"","modules":{},"aliases":{},"recipes":{"d":{"attributes":[],"body":[],"dependencies":[],"doc":null,"name":"d","parameters":[],"priors":0,"private":false,"quiet":false,"namepath":"d","shebang":false}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_module_long_name_doc_inline",
+    justfile: Some(r#"# the doc
+mod abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz
+a:
+"#),
+    args: &["--list"],
+    files: &[("abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz.just", r#"r:
+"#)],
+    stdout: r#"Available recipes:
+    a
+    abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz ... # the doc
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_unsorted_mod_offsets_across_imports",
+    justfile: Some(r#"import 'a.just'
+
+
+
+mod z
+mod b
+"#),
+    args: &["--list", "--unsorted"],
+    files: &[("a.just", r#"mod y
+mod x
+"#), ("z.just", r#"rz:
+"#), ("b.just", r#"rb:
+"#), ("y.just", r#"ry:
+"#), ("x.just", r#"rx:
+"#)],
+    stdout: r#"Available recipes:
+    y ...
+    x ...
+    z ...
+    b ...
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_unsorted_mod_offsets_across_imports_summary",
+    justfile: Some(r#"import 'a.just'
+
+
+
+mod z
+mod b
+"#),
+    args: &["--summary", "--unsorted"],
+    files: &[("a.just", r#"mod y
+mod x
+"#), ("z.just", r#"rz:
+"#), ("b.just", r#"rb:
+"#), ("y.just", r#"ry:
+"#), ("x.just", r#"rx:
+"#)],
+    stdout: r#"y::ry x::rx z::rz b::rb
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_unsorted_groups_modules_and_recipes",
+    justfile: Some(r#"[group('rr')]
+r:
+[group('mm')]
+mod m
+[group('rr')]
+mod n
+[group('zz')]
+s:
+"#),
+    args: &["--list", "--unsorted"],
+    files: &[("m.just", r#"x:
+"#), ("n.just", r#"y:
+"#)],
+    stdout: r#"Available recipes:
+    [rr]
+    r
+    n ...
+
+    [mm]
+    m ...
+
+    [zz]
+    s
+"#,
+    ..Case::DEFAULT
+  },
 ];

@@ -550,4 +550,198 @@ CASES = [
   C("import_then_mod_in_import", """
     import 'lib/i.just'
     """, "m", "r", files={"lib/i.just": "mod m\n", "lib/m.just": "r:\n  @echo libm\n"}),
+  # invocation resolution and argument binding
+  C("resolve_alias_suggestion", """
+    foo:
+    alias zz := foo
+    """, "zx"),
+  C("resolve_recipe_suggestion", """
+    hello:
+    """, "hell"),
+  C("resolve_no_module_suggestion", """
+    mod hello
+    a:
+    """, "hell", files={"hello.just": "x:\n"}),
+  C("resolve_submodule_suggestion_colon", """
+    mod hello
+    a:
+    """, "hell::x", files={"hello.just": "x:\n"}),
+  C("resolve_word_form_unknown_after_module", """
+    mod foo
+    """, "foo", "baz", files={"foo.just": "bar:\n"}),
+  C("resolve_word_form_unknown_suggestion_in_module", """
+    mod foo
+    """, "foo", "bax", files={"foo.just": "bar:\n"}),
+  C("resolve_module_alias", """
+    mod foo
+    alias f := foo
+    """, "f", "bar", files={"foo.just": "bar:\n  @echo via module alias\n"}),
+  C("resolve_module_alias_colon", """
+    mod foo
+    alias f := foo
+    """, "f::bar", files={"foo.just": "bar:\n  @echo via module alias\n"}),
+  C("resolve_private_recipe_not_suggested", """
+    [private]
+    hello:
+    """, "hell"),
+  C("resolve_extra_args_unknown", """
+    foo a b:
+    """, "foo", "ONE", "TWO", "THREE"),
+  C("resolve_greedy_positional", """
+    build mode='debug':
+      @echo {{mode}}
+    test:
+    """, "build", "test"),
+  C("resolve_count_at_least", """
+    foo a b *c:
+    """, "foo", "1"),
+  C("resolve_count_at_most", """
+    foo a b='1':
+    """, "foo"),
+  C("resolve_count_only_takes", """
+    foo a:
+      echo {{a}}
+    """, "foo", "1", "2"),
+  C("resolve_usage_line_variadic", """
+    deploy env token='t' +rest='r':
+    """, "deploy"),
+  C("resolve_usage_line_module", """
+    mod foo
+    """, "foo::bar", files={"foo.just": "bar baz:\n"}),
+  C("resolve_usage_line_options", """
+    set unstable
+    [arg("v", long="verbose", value="1")]
+    r v="" a:
+    """, "r"),
+  C("args_option_long", """
+    set unstable
+    [arg("lvl", long="level")]
+    r lvl='1' *rest:
+      @echo {{lvl}} {{rest}}
+    """, "r", "--level", "5", "x"),
+  C("args_option_long_equals", """
+    set unstable
+    [arg("lvl", long="level")]
+    r lvl='1':
+      @echo {{lvl}}
+    """, "r", "--level=7"),
+  C("args_option_short_cluster", """
+    set unstable
+    [arg("a", short="a", value="A")]
+    [arg("b", short="b", value="B")]
+    r a="" b="":
+      @echo {{a}} {{b}}
+    """, "r", "-ab"),
+  C("args_option_short_value_not_last", """
+    set unstable
+    [arg("a", short="a")]
+    [arg("b", short="b", value="B")]
+    r a="" b="":
+    """, "r", "-ab"),
+  C("args_option_unknown", """
+    set unstable
+    [arg("a", long="aa")]
+    opts a="":
+    """, "opts", "--nope"),
+  C("args_option_flag_takes_no_value", """
+    set unstable
+    [arg("v", short="v", value="1")]
+    opts v="":
+    """, "opts", "-v=3"),
+  C("args_option_missing_value", """
+    set unstable
+    [arg("lvl", long="lvl")]
+    opts lvl="":
+    """, "opts", "--lvl"),
+  C("args_option_repeated", """
+    set unstable
+    [arg("n", short="n")]
+    req n="":
+    """, "req", "-n", "1", "-n", "2"),
+  C("args_option_required", """
+    set unstable
+    [arg("n", short="n", long="num")]
+    req n:
+    """, "req"),
+  C("args_option_empty_name", """
+    set unstable
+    [arg("n", long="n")]
+    req n="":
+    """, "req", "--=3"),
+  C("args_option_double_dash", """
+    set unstable
+    [arg("n", long="n")]
+    req n="" *rest:
+      @echo [{{n}}] {{rest}}
+    """, "req", "--", "--n"),
+  C("args_option_single_dash_positional", """
+    set unstable
+    [arg("n", long="n")]
+    req n="" *rest:
+      @echo [{{n}}] {{rest}}
+    """, "req", "-"),
+  C("args_no_options_dashes_positional", """
+    r a:
+      @echo {{a}}
+    """, "r", "--x"),
+  C("args_option_pattern_mismatch", """
+    set unstable
+    [arg("level", long="lvl", pattern="[0-9]+")]
+    opts level='1':
+    """, "opts", "--lvl", "x"),
+  C("args_option_then_next_invocation", """
+    set unstable
+    [arg("n", long="n")]
+    req n="":
+      @echo req {{n}}
+    other:
+      @echo other
+    """, "req", "--n", "1", "other"),
+  C("one_flag_with_module", """
+    mod m
+    """, "--one", "m", "r", "m", "r", files={"m.just": "r:\n"}),
+  C("overrides_module_unknown", """
+    mod m
+    x := '1'
+    """, "z=1", "m::a=1", "b=1", files={"m.just": "y := '1'\n"}),
+  C("overrides_invalid_path", """
+    a:
+    """, "0::foo=1"),
+  C("invocation_order_dedup", """
+    c x:
+      @echo c {{x}}
+    """, "c", "1", "c", "1", "c", "2"),
+  C("default_recipe_private_ok", """
+    [private]
+    a:
+      @echo private default
+    """),
+  C("default_contains_no_recipes", """
+    x := '1'
+    """),
+  C("default_needs_args", """
+    a b:
+    """),
+  C("mod_recipe_disabled_suggestion_absent", """
+    mod? m
+    a: m::r
+    b:
+    """, "a", "b"),
+  C("mod_disabled_multiple_modules", """
+    mod? m
+    mod? n
+    a: m::r
+    b: n::r a
+    """, "b"),
+  C("mod_show_disabled_alias", """
+    mod? m
+    alias x := m::r
+    b:
+    """, "--show", "x"),
+  C("mod_list_default_list_nested_words", """
+    mod a
+    """, "a", "b", files={"a.just": "mod b\n", "a/b.just": "set default-list\nr:\ns:\n"}),
+  C("mod_default_list_flag_words_module_then_recipe", """
+    mod a
+    """, "--default-list", "a", "r", files={"a.just": "r:\n  @echo ran\n"}),
 ]

@@ -1992,4 +1992,538 @@ b: m::r
 "#,
     ..Case::DEFAULT
   },
+  Case {
+    name: "resolve_alias_suggestion",
+    justfile: Some(r#"foo:
+alias zz := foo
+"#),
+    args: &["zx"],
+    stderr: r#"error: justfile does not contain recipe `zx`
+Did you mean `zz`, an alias for `foo`?
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "resolve_recipe_suggestion",
+    justfile: Some(r#"hello:
+"#),
+    args: &["hell"],
+    stderr: r#"error: justfile does not contain recipe `hell`
+Did you mean `hello`?
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "resolve_no_module_suggestion",
+    justfile: Some(r#"mod hello
+a:
+"#),
+    args: &["hell"],
+    files: &[("hello.just", r#"x:
+"#)],
+    stderr: r#"error: justfile does not contain recipe `hell`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "resolve_submodule_suggestion_colon",
+    justfile: Some(r#"mod hello
+a:
+"#),
+    args: &["hell::x"],
+    files: &[("hello.just", r#"x:
+"#)],
+    stderr: r#"error: justfile does not contain submodule `hell`
+Did you mean `hello`?
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "resolve_word_form_unknown_after_module",
+    justfile: Some(r#"mod foo
+"#),
+    args: &["foo", "baz"],
+    files: &[("foo.just", r#"bar:
+"#)],
+    stderr: r#"error: justfile does not contain recipe `foo baz`
+Did you mean `bar`?
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "resolve_word_form_unknown_suggestion_in_module",
+    justfile: Some(r#"mod foo
+"#),
+    args: &["foo", "bax"],
+    files: &[("foo.just", r#"bar:
+"#)],
+    stderr: r#"error: justfile does not contain recipe `foo bax`
+Did you mean `bar`?
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "resolve_module_alias",
+    justfile: Some(r#"mod foo
+alias f := foo
+"#),
+    args: &["f", "bar"],
+    files: &[("foo.just", r#"bar:
+  @echo via module alias
+"#)],
+    stdout: r#"via module alias
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "resolve_module_alias_colon",
+    justfile: Some(r#"mod foo
+alias f := foo
+"#),
+    args: &["f::bar"],
+    files: &[("foo.just", r#"bar:
+  @echo via module alias
+"#)],
+    stdout: r#"via module alias
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "resolve_private_recipe_not_suggested",
+    justfile: Some(r#"[private]
+hello:
+"#),
+    args: &["hell"],
+    stderr: r#"error: justfile does not contain recipe `hell`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "resolve_extra_args_unknown",
+    justfile: Some(r#"foo a b:
+"#),
+    args: &["foo", "ONE", "TWO", "THREE"],
+    stderr: r#"error: justfile does not contain recipe `THREE`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "resolve_greedy_positional",
+    justfile: Some(r#"build mode='debug':
+  @echo {{mode}}
+test:
+"#),
+    args: &["build", "test"],
+    stdout: r#"test
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "resolve_count_at_least",
+    justfile: Some(r#"foo a b *c:
+"#),
+    args: &["foo", "1"],
+    stderr: r#"error: recipe `foo` got 1 positional argument but takes at least 2
+usage:
+    just foo a b [c...]
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "resolve_count_at_most",
+    justfile: Some(r#"foo a b='1':
+"#),
+    args: &["foo"],
+    stderr: r#"error: recipe `foo` got 0 positional arguments but takes at least 1
+usage:
+    just foo a [b]
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "resolve_count_only_takes",
+    justfile: Some(r#"foo a:
+  echo {{a}}
+"#),
+    args: &["foo", "1", "2"],
+    stderr: r#"error: justfile does not contain recipe `2`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "resolve_usage_line_variadic",
+    justfile: Some(r#"deploy env token='t' +rest='r':
+"#),
+    args: &["deploy"],
+    stderr: r#"error: recipe `deploy` got 0 positional arguments but takes at least 1
+usage:
+    just deploy env [token] [rest...]
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "resolve_usage_line_module",
+    justfile: Some(r#"mod foo
+"#),
+    args: &["foo::bar"],
+    files: &[("foo.just", r#"bar baz:
+"#)],
+    stderr: r#"error: recipe `bar` got 0 positional arguments but takes 1
+usage:
+    just foo::bar baz
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "resolve_usage_line_options",
+    justfile: Some(r#"set unstable
+[arg("v", long="verbose", value="1")]
+r v="" a:
+"#),
+    args: &["r"],
+    stderr: r#"error: recipe `r` got 0 positional arguments but takes 1
+usage:
+    just r [OPTIONS] a
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "args_option_long",
+    justfile: Some(r#"set unstable
+[arg("lvl", long="level")]
+r lvl='1' *rest:
+  @echo {{lvl}} {{rest}}
+"#),
+    args: &["r", "--level", "5", "x"],
+    stdout: r#"5 x
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "args_option_long_equals",
+    justfile: Some(r#"set unstable
+[arg("lvl", long="level")]
+r lvl='1':
+  @echo {{lvl}}
+"#),
+    args: &["r", "--level=7"],
+    stdout: r#"7
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "args_option_short_cluster",
+    justfile: Some(r#"set unstable
+[arg("a", short="a", value="A")]
+[arg("b", short="b", value="B")]
+r a="" b="":
+  @echo {{a}} {{b}}
+"#),
+    args: &["r", "-ab"],
+    stdout: r#"A B
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "args_option_short_value_not_last",
+    justfile: Some(r#"set unstable
+[arg("a", short="a")]
+[arg("b", short="b", value="B")]
+r a="" b="":
+"#),
+    args: &["r", "-ab"],
+    stderr: r#"error: recipe `r` option `-a` takes a value and so must be last when combined with other options
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "args_option_unknown",
+    justfile: Some(r#"set unstable
+[arg("a", long="aa")]
+opts a="":
+"#),
+    args: &["opts", "--nope"],
+    stderr: r#"error: recipe `opts` does not have option `--nope`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "args_option_flag_takes_no_value",
+    justfile: Some(r#"set unstable
+[arg("v", short="v", value="1")]
+opts v="":
+"#),
+    args: &["opts", "-v=3"],
+    stderr: r#"error: recipe `opts` flag `-v` does not take value
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "args_option_missing_value",
+    justfile: Some(r#"set unstable
+[arg("lvl", long="lvl")]
+opts lvl="":
+"#),
+    args: &["opts", "--lvl"],
+    stderr: r#"error: recipe `opts` option `--lvl` missing value
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "args_option_repeated",
+    justfile: Some(r#"set unstable
+[arg("n", short="n")]
+req n="":
+"#),
+    args: &["req", "-n", "1", "-n", "2"],
+    stderr: r#"error: recipe `req` option `-n` cannot be passed more than once
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "args_option_required",
+    justfile: Some(r#"set unstable
+[arg("n", short="n", long="num")]
+req n:
+"#),
+    args: &["req"],
+    stderr: r#"error: recipe `req` requires option `--num`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "args_option_empty_name",
+    justfile: Some(r#"set unstable
+[arg("n", long="n")]
+req n="":
+"#),
+    args: &["req", "--=3"],
+    stderr: r#"error: argument `--=3` is not a valid option
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "args_option_double_dash",
+    justfile: Some(r#"set unstable
+[arg("n", long="n")]
+req n="" *rest:
+  @echo [{{n}}] {{rest}}
+"#),
+    args: &["req", "--", "--n"],
+    stdout: r#"[] --n
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "args_option_single_dash_positional",
+    justfile: Some(r#"set unstable
+[arg("n", long="n")]
+req n="" *rest:
+  @echo [{{n}}] {{rest}}
+"#),
+    args: &["req", "-"],
+    stdout: r#"[] -
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "args_no_options_dashes_positional",
+    justfile: Some(r#"r a:
+  @echo {{a}}
+"#),
+    args: &["r", "--x"],
+    stdout: r#"--x
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "args_option_pattern_mismatch",
+    justfile: Some(r#"set unstable
+[arg("level", long="lvl", pattern="[0-9]+")]
+opts level='1':
+"#),
+    args: &["opts", "--lvl", "x"],
+    stderr: r#"error: argument `x` passed to recipe `opts` parameter `level` does not match pattern `[0-9]+`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "args_option_then_next_invocation",
+    justfile: Some(r#"set unstable
+[arg("n", long="n")]
+req n="":
+  @echo req {{n}}
+other:
+  @echo other
+"#),
+    args: &["req", "--n", "1", "other"],
+    stdout: r#"req 1
+other
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "one_flag_with_module",
+    justfile: Some(r#"mod m
+"#),
+    args: &["--one", "m", "r", "m", "r"],
+    files: &[("m.just", r#"r:
+"#)],
+    stderr: r#"error: expected 1 command-line recipe invocation but found 2
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "overrides_module_unknown",
+    justfile: Some(r#"mod m
+x := '1'
+"#),
+    args: &["z=1", "m::a=1", "b=1"],
+    files: &[("m.just", r#"y := '1'
+"#)],
+    stderr: r#"error: variables `b`, `z`, and `m::a` overridden on the command line but not present in justfile
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "overrides_invalid_path",
+    justfile: Some(r#"a:
+"#),
+    args: &["0::foo=1"],
+    stderr: r#"error: invalid override path `0::foo`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "invocation_order_dedup",
+    justfile: Some(r#"c x:
+  @echo c {{x}}
+"#),
+    args: &["c", "1", "c", "1", "c", "2"],
+    stdout: r#"c 1
+c 2
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_recipe_private_ok",
+    justfile: Some(r#"[private]
+a:
+  @echo private default
+"#),
+    stdout: r#"private default
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_contains_no_recipes",
+    justfile: Some(r#"x := '1'
+"#),
+    stderr: r#"error: justfile contains no recipes
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_needs_args",
+    justfile: Some(r#"a b:
+"#),
+    stderr: r#"error: recipe `a` cannot be used as default recipe since it requires at least 1 argument
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_recipe_disabled_suggestion_absent",
+    justfile: Some(r#"mod? m
+a: m::r
+b:
+"#),
+    args: &["a", "b"],
+    stderr: r#"error: recipe `a` depends on absent module `m`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_disabled_multiple_modules",
+    justfile: Some(r#"mod? m
+mod? n
+a: m::r
+b: n::r a
+"#),
+    args: &["b"],
+    stderr: r#"error: recipe `b` depends on absent modules `m` and `n`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_show_disabled_alias",
+    justfile: Some(r#"mod? m
+alias x := m::r
+b:
+"#),
+    args: &["--show", "x"],
+    stderr: r#"error: alias `x` depends on absent module `m`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_list_default_list_nested_words",
+    justfile: Some(r#"mod a
+"#),
+    args: &["a", "b"],
+    files: &[("a.just", r#"mod b
+"#), ("a/b.just", r#"set default-list
+r:
+s:
+"#)],
+    stderr: r#"error: could not find source file for module `b`
+ ——▶ a.just:1:5
+  │
+1 │ mod b
+  │     ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_default_list_flag_words_module_then_recipe",
+    justfile: Some(r#"mod a
+"#),
+    args: &["--default-list", "a", "r"],
+    files: &[("a.just", r#"r:
+  @echo ran
+"#)],
+    stdout: r#"ran
+"#,
+    ..Case::DEFAULT
+  },
 ];
