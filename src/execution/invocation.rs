@@ -368,7 +368,7 @@ fn resolve_colon_word<'a, 'src>(
     match lookup(module, component) {
       Lookup::Module(submodule) => {
         module = submodule;
-        module_path.push(component.to_string());
+        module_path.clone_from(&submodule.path);
       }
       Lookup::Recipe { module, recipe } if last => {
         let module_path = recipe_module_path(recipe);
@@ -401,7 +401,7 @@ fn resolve_words<'a, 'src>(
     match lookup(module, word) {
       Lookup::Module(submodule) => {
         module = submodule;
-        module_path.push(word.clone());
+        module_path.clone_from(&submodule.path);
       }
       Lookup::Recipe { module, recipe } => {
         let module_path = recipe_module_path(recipe);

@@ -406,4 +406,84 @@ CASES = [
     [group('zz')]
     s:
     """, "--list", "--unsorted", files={"m.just": "x:\n", "n.just": "y:\n"}),
+  C("listing_list_recipe_as_module", "a:\n", "--list", "a"),
+  C("listing_list_invalid_colons", """
+    mod m
+    """, "--list", "m::::x", files={"m.just": "r:\n"}),
+  C("listing_list_trailing_single_colon", """
+    mod m
+    """, "--list", "m:", files={"m.just": "r:\n"}),
+  C("listing_list_two_words_unknown_second", """
+    mod m
+    """, "--list", "m", "nope", files={"m.just": "r:\n"}),
+  C("listing_list_private_module_explicit", """
+    [private]
+    mod m
+    """, "--list", "m", files={"m.just": "r:\n"}),
+  C("listing_show_three_words", """
+    mod a
+    """, "--show", "a", "b", "r", files={"a.just": "mod b\n", "a/b.just": "r:\n  echo\n"}),
+  C("listing_show_recipe_then_extra", """
+    a:
+    """, "--show", "a", "b"),
+  C("listing_usage_module_options", """
+    mod m
+    """, "--usage", "m::r", files={"m.just": "set unstable\n[arg('v', short='v', value='1')]\nr v='' a='x':\n"}),
+  C("listing_no_aliases_cross", """
+    mod m
+    alias x := m::r
+    a:
+    """, "--list", "--no-aliases", files={"m.just": "r:\n"}),
+  C("listing_summary_disabled_excluded", """
+    mod? m
+    a: m::r
+    b:
+    """, "--summary"),
+  C("listing_groups_private_module_excluded", """
+    [private]
+    [group('hid')]
+    mod m
+    [group('vis')]
+    mod n
+    """, "--groups", files={"m.just": "r:\n", "n.just": "r:\n"}),
+  C("listing_group_filter_module_group", """
+    [group('g')]
+    mod m
+    [group('g')]
+    a:
+    b:
+    """, "--list", "--group", "g", files={"m.just": "r:\n"}),
+  C("listing_group_filter_repeated_same", """
+    [group('g')]
+    a:
+    """, "--list", "--group", "g", "--group", "g"),
+  C("listing_group_filter_private_group", """
+    [private]
+    [group('g')]
+    a:
+    """, "--list", "--group", "g"),
+  C("listing_group_filter_in_submodule_target", """
+    mod m
+    """, "--list", "m", "--group", "inner", files={"m.just": "[group('inner')]\nr:\ns:\n"}),
+  C("listing_heading_color", """
+    # d `code` here
+    a p="1" *q:
+    """, "--list", "--color", "always", "--list-heading", "Hi:\n"),
+  C("listing_variables_with_module_and_import", """
+    import 'i.just'
+    mod m
+    z := '1'
+    """, "--variables", files={"i.just": "a := '1'\n", "m.just": "q := '2'\n"}),
+  C("listing_evaluate_module_alias", """
+    mod m
+    alias n := m
+    """, "--evaluate", "n::a", files={"m.just": "a := 'v'\n"}),
+  C("listing_default_list_module_setting_words", """
+    mod m
+    top:
+    """, "m", files={"m.just": "set default-list\n[group('g')]\nr:\n"}),
+  C("listing_default_list_with_heading_option", """
+    set default-list
+    a:
+    """, "--list-heading", "X\n"),
 ]

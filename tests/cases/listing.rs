@@ -2006,4 +2006,276 @@ s:
 "#,
     ..Case::DEFAULT
   },
+  Case {
+    name: "listing_list_recipe_as_module",
+    justfile: Some(r#"a:
+"#),
+    args: &["--list", "a"],
+    stderr: r#"error: justfile does not contain submodule `a`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_list_invalid_colons",
+    justfile: Some(r#"mod m
+"#),
+    args: &["--list", "m::::x"],
+    files: &[("m.just", r#"r:
+"#)],
+    stderr: r#"error: invalid module path `m::::x`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_list_trailing_single_colon",
+    justfile: Some(r#"mod m
+"#),
+    args: &["--list", "m:"],
+    files: &[("m.just", r#"r:
+"#)],
+    stderr: r#"error: invalid module path `m:`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_list_two_words_unknown_second",
+    justfile: Some(r#"mod m
+"#),
+    args: &["--list", "m", "nope"],
+    files: &[("m.just", r#"r:
+"#)],
+    stderr: r#"error: justfile does not contain submodule `m nope`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_list_private_module_explicit",
+    justfile: Some(r#"[private]
+mod m
+"#),
+    args: &["--list", "m"],
+    files: &[("m.just", r#"r:
+"#)],
+    stdout: r#"Available recipes:
+    r
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_show_three_words",
+    justfile: Some(r#"mod a
+"#),
+    args: &["--show", "a", "b", "r"],
+    files: &[("a.just", r#"mod b
+"#), ("a/b.just", r#"r:
+  echo
+"#)],
+    stderr: r#"error: could not find source file for module `b`
+ ——▶ a.just:1:5
+  │
+1 │ mod b
+  │     ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_show_recipe_then_extra",
+    justfile: Some(r#"a:
+"#),
+    args: &["--show", "a", "b"],
+    stderr: r#"error: justfile does not contain submodule `a b`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_usage_module_options",
+    justfile: Some(r#"mod m
+"#),
+    args: &["--usage", "m::r"],
+    files: &[("m.just", r#"set unstable
+[arg('v', short='v', value='1')]
+r v='' a='x':
+"#)],
+    stdout: r#"Usage: just m::r [OPTIONS] [a]
+
+Arguments:
+  [a] [default: 'x']
+
+Options:
+  -v
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_no_aliases_cross",
+    justfile: Some(r#"mod m
+alias x := m::r
+a:
+"#),
+    args: &["--list", "--no-aliases"],
+    files: &[("m.just", r#"r:
+"#)],
+    stdout: r#"Available recipes:
+    a
+    m ...
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_summary_disabled_excluded",
+    justfile: Some(r#"mod? m
+a: m::r
+b:
+"#),
+    args: &["--summary"],
+    stdout: r#"b
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_groups_private_module_excluded",
+    justfile: Some(r#"[private]
+[group('hid')]
+mod m
+[group('vis')]
+mod n
+"#),
+    args: &["--groups"],
+    files: &[("m.just", r#"r:
+"#), ("n.just", r#"r:
+"#)],
+    stdout: r#"Recipe groups:
+    vis
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_group_filter_module_group",
+    justfile: Some(r#"[group('g')]
+mod m
+[group('g')]
+a:
+b:
+"#),
+    args: &["--list", "--group", "g"],
+    files: &[("m.just", r#"r:
+"#)],
+    stdout: r#"Available recipes:
+    [g]
+    a
+    m ...
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_group_filter_repeated_same",
+    justfile: Some(r#"[group('g')]
+a:
+"#),
+    args: &["--list", "--group", "g", "--group", "g"],
+    stdout: r#"Available recipes:
+    [g]
+    a
+
+    [g]
+    a
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_group_filter_private_group",
+    justfile: Some(r#"[private]
+[group('g')]
+a:
+"#),
+    args: &["--list", "--group", "g"],
+    stderr: r#"error: justfile does not contain group `g`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_group_filter_in_submodule_target",
+    justfile: Some(r#"mod m
+"#),
+    args: &["--list", "m", "--group", "inner"],
+    files: &[("m.just", r#"[group('inner')]
+r:
+s:
+"#)],
+    stdout: r#"Available recipes:
+    [inner]
+    r
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_heading_color",
+    justfile: Some(r#"# d `code` here
+a p="1" *q:
+"#),
+    args: &["--list", "--color", "always", "--list-heading", r#"Hi:
+"#],
+    stdout: "Hi:\n    a \u{1b}[36mp\u{1b}[0m=\u{1b}[32m\"1\"\u{1b}[0m \u{1b}[35m*\u{1b}[0m\u{1b}[36mq\u{1b}[0m \u{1b}[34m#\u{1b}[0m \u{1b}[34md \u{1b}[0m\u{1b}[36m`code`\u{1b}[0m\u{1b}[34m here\u{1b}[0m\n",
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_variables_with_module_and_import",
+    justfile: Some(r#"import 'i.just'
+mod m
+z := '1'
+"#),
+    args: &["--variables"],
+    files: &[("i.just", r#"a := '1'
+"#), ("m.just", r#"q := '2'
+"#)],
+    stdout: r#"a z
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_evaluate_module_alias",
+    justfile: Some(r#"mod m
+alias n := m
+"#),
+    args: &["--evaluate", "n::a"],
+    files: &[("m.just", r#"a := 'v'
+"#)],
+    stdout: "v",
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_default_list_module_setting_words",
+    justfile: Some(r#"mod m
+top:
+"#),
+    args: &["m"],
+    files: &[("m.just", r#"set default-list
+[group('g')]
+r:
+"#)],
+    stdout: r#"Available recipes:
+    [g]
+    r
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_default_list_with_heading_option",
+    justfile: Some(r#"set default-list
+a:
+"#),
+    args: &["--list-heading", r#"X
+"#],
+    stdout: r#"X
+    a
+"#,
+    ..Case::DEFAULT
+  },
 ];

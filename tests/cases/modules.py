@@ -744,4 +744,164 @@ CASES = [
   C("mod_default_list_flag_words_module_then_recipe", """
     mod a
     """, "--default-list", "a", "r", files={"a.just": "r:\n  @echo ran\n"}),
+  # more edge cases
+  C("mod_multiple_candidates_case_variants", """
+    mod foo
+    """, files={"foo/JUSTFILE": "r:\n", "foo/justfile": "r:\n"}),
+  C("mod_multiple_candidates_dot_and_plain", """
+    mod foo
+    """, files={"foo/.justfile": "r:\n", "foo/Justfile": "r:\n"}),
+  C("mod_path_dir_multiple_candidates", """
+    mod foo 'x'
+    """, files={"x/mod.just": "r:\n", "x/justfile": "r:\n"}),
+  C("mod_optional_path_dir_absent", """
+    mod? foo 'x'
+    a:
+      @echo ok
+    """, dirs=["x"]),
+  C("mod_optional_two_paths_both_exist", """
+    mod? m 'a.just'
+    mod? m 'b.just'
+    """, files={"a.just": "r:\n", "b.just": "r:\n"}),
+  C("mod_optional_and_required_same_name_absent", """
+    mod? m 'a.just'
+    mod m 'b.just'
+    """, files={"b.just": "r:\n  @echo b\n"}),
+  C("mod_path_is_directory_without_files", """
+    mod m 'x'
+    """, dirs=["x"]),
+  C("mod_path_x_string", """
+    mod m x'$D/m.just'
+    """, "m", "r", env={"D": "{{TMP}}/dd"}, files={"dd/m.just": "r:\n  @echo xmod\n"}),
+  C("mod_working_directory_attribute", """
+    mod m
+    """, "m", "r", dirs=["m/w"], files={"m/mod.just": "[working-directory('w')]\nr:\n  @basename $PWD\n"}),
+  C("mod_root_working_directory_not_inherited", """
+    set working-directory := 'w'
+    mod m
+    """, "m", "r", dirs=["w"], files={"m/mod.just": "r:\n  @basename $PWD\n"}),
+  C("mod_no_cd_setting", """
+    mod m
+    """, "m", "r", files={"m/mod.just": "set no-cd\nr:\n  @echo $PWD\n"}),
+  C("mod_backtick_in_module_dir", """
+    mod m
+    """, "m", "r", files={"m/mod.just": "x := `basename $PWD`\nr:\n  @echo {{x}}\n"}),
+  C("mod_module_directory_function", """
+    mod m
+    """, "m", "r", files={"m/mod.just": "r:\n  @echo {{module_directory()}} {{module_file()}} {{justfile_directory()}}\n"}),
+  C("mod_fallback_allow_missing", """
+    a:
+    """, "--allow-missing", "nope", cwd="sub", files={"sub/justfile": "set fallback\nx:\n"}),
+  C("mod_fallback_parent_compile_error", """
+    a: nope
+    """, "zzz", cwd="sub", files={"sub/justfile": "set fallback\nx:\n"}),
+  C("mod_fallback_no_parent", """
+    x:
+    """, "nope", cwd="sub", files={"sub/justfile": "set fallback\nx:\n"}, env={}),
+  C("mod_fallback_parent_no_fallback_setting", """
+    b:
+    """, "-v", "c", cwd="s1/s2", files={"s1/justfile": "a:\n", "s1/s2/justfile": "set fallback\nx:\n"}),
+  C("mod_fallback_runs_in_parent_dir", """
+    top:
+      @echo $PWD
+    """, "top", cwd="sub", files={"sub/justfile": "set fallback\nx:\n"}),
+  C("mod_fallback_count_error_not_retried", """
+    top a:
+    """, "top", cwd="sub", files={"sub/justfile": "set fallback\ntop a b:\n"}),
+  C("mod_show_alias_to_module", """
+    mod m
+    alias x := m
+    """, "--show", "x", files={"m.just": "r:\n"}),
+  C("mod_usage_words_path_as_typed", """
+    mod m
+    """, "--usage", "m r", files={"m.just": "r a:\n"}),
+  C("mod_usage_alias_decl", """
+    alias x := r
+    r a:
+    """, "--usage", "x"),
+  C("mod_import_doc_comment_kept", """
+    import 'a.just'
+    """, "--list", files={"a.just": "# imported doc\nir:\n"}),
+  C("mod_import_tilde_only_path", """
+    import '~/'
+    """, env={"HOME": "{{TMP}}/home"}, dirs=["home"]),
+  C("mod_import_directory_error", """
+    import 'dir'
+    """, dirs=["dir"]),
+  C("mod_import_absolute_path", """
+    import '{{TMP}}/abs.just'
+    """, "a", files={"abs.just": "a:\n  @echo abs\n"}),
+  C("mod_error_in_module_file_relative", """
+    mod m 'deep/m.just'
+    """, files={"deep/m.just": "x := y\n"}),
+  C("mod_duplicate_alias_via_import", """
+    import 'a.just'
+    alias x := r
+    r:
+    """, files={"a.just": "alias x := r\n"}),
+  C("mod_duplicate_variable_via_import", """
+    import 'a.just'
+    x := '1'
+    """, files={"a.just": "x := '2'\n"}),
+  C("mod_duplicate_mod_via_import", """
+    import 'a.just'
+    mod m
+    """, files={"a.just": "mod m\n", "m.just": "r:\n"}),
+  C("mod_recipe_in_import_conflicts_with_module", """
+    import 'a.just'
+    mod m
+    """, files={"a.just": "m:\n", "m.just": "r:\n"}),
+  C("mod_import_missing_in_nested_import", """
+    import 'a.just'
+    """, files={"a.just": "import 'b.just'\n"}),
+  C("mod_circular_via_module_self", """
+    mod m 'justfile'
+    """),
+  C("mod_circular_module_imports_parent", """
+    mod m
+    """, files={"m/mod.just": "mod n '../justfile'\n"}),
+  C("mod_same_file_two_modules", """
+    mod a 'x.just'
+    mod b 'x.just'
+    """, "a", "r", "b", "r", files={"x.just": "r:\n  @echo r\n"}),
+  C("mod_dependency_runs_once_across_modules", """
+    mod a 'x.just'
+    mod b 'x.just'
+    top: a::r b::r a::r
+    """, files={"x.just": "r:\n  @echo r\n"}),
+  C("mod_dependency_module_default_not_allowed", """
+    mod m
+    a: m
+    """, files={"m.just": "r:\n"}),
+  C("mod_alias_to_module_recipe_list", """
+    mod m
+    alias r := m::r
+    alias s := m::deep::s
+    a:
+    """, "--list", files={"m.just": "# rdoc\nr x:\nmod deep\n", "m/deep.just": "s:\n"}),
+  C("mod_alias_to_private_module_recipe", """
+    mod m
+    alias r := m::_r
+    a:
+    """, "--list", files={"m.just": "_r:\n"}),
+  C("resolve_module_alias_default_uses_module_variables", """
+    mod foo
+    alias f := foo
+    """, "f", files={"foo.just": "x := 'v'\nbar:\n  @echo bar {{x}}\n"}),
+  C("resolve_module_alias_trailing_colons", """
+    mod foo
+    alias f := foo
+    """, "f::", files={"foo.just": "x := 'v'\nbar:\n  @echo bar {{x}}\n"}),
+  C("resolve_module_alias_override", """
+    mod foo
+    alias f := foo
+    """, "foo::x=o", "f", files={"foo.just": "x := 'v'\nbar:\n  @echo bar {{x}}\n"}),
+  C("resolve_module_alias_default_list", """
+    mod foo
+    alias f := foo
+    """, "f", files={"foo.just": "set default-list\nbar:\n"}),
+  C("resolve_module_alias_evaluate", """
+    mod foo
+    alias f := foo
+    """, "--evaluate", "f", files={"foo.just": "x := 'v'\n"}),
 ]

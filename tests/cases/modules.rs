@@ -2526,4 +2526,643 @@ s:
 "#,
     ..Case::DEFAULT
   },
+  Case {
+    name: "mod_multiple_candidates_case_variants",
+    justfile: Some(r#"mod foo
+"#),
+    files: &[("foo/JUSTFILE", r#"r:
+"#), ("foo/justfile", r#"r:
+"#)],
+    stderr: r#"error: found multiple source files for module `foo`: `foo/JUSTFILE` and `foo/justfile`
+ ——▶ justfile:1:5
+  │
+1 │ mod foo
+  │     ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_multiple_candidates_dot_and_plain",
+    justfile: Some(r#"mod foo
+"#),
+    files: &[("foo/.justfile", r#"r:
+"#), ("foo/Justfile", r#"r:
+"#)],
+    stderr: r#"error: found multiple source files for module `foo`: `foo/.justfile` and `foo/Justfile`
+ ——▶ justfile:1:5
+  │
+1 │ mod foo
+  │     ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_path_dir_multiple_candidates",
+    justfile: Some(r#"mod foo 'x'
+"#),
+    files: &[("x/mod.just", r#"r:
+"#), ("x/justfile", r#"r:
+"#)],
+    stderr: r#"error: found multiple source files for module `foo`: `x/justfile` and `x/mod.just`
+ ——▶ justfile:1:5
+  │
+1 │ mod foo 'x'
+  │     ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_optional_path_dir_absent",
+    justfile: Some(r#"mod? foo 'x'
+a:
+  @echo ok
+"#),
+    dirs: &["x"],
+    stdout: r#"ok
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_optional_two_paths_both_exist",
+    justfile: Some(r#"mod? m 'a.just'
+mod? m 'b.just'
+"#),
+    files: &[("a.just", r#"r:
+"#), ("b.just", r#"r:
+"#)],
+    stderr: r#"error: module `m` first defined on line 1 is redefined on line 2
+ ——▶ justfile:2:6
+  │
+2 │ mod? m 'b.just'
+  │      ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_optional_and_required_same_name_absent",
+    justfile: Some(r#"mod? m 'a.just'
+mod m 'b.just'
+"#),
+    files: &[("b.just", r#"r:
+  @echo b
+"#)],
+    stderr: r#"error: justfile contains no recipes
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_path_is_directory_without_files",
+    justfile: Some(r#"mod m 'x'
+"#),
+    dirs: &["x"],
+    stderr: r#"error: could not find source file for module `m`
+ ——▶ justfile:1:5
+  │
+1 │ mod m 'x'
+  │     ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_path_x_string",
+    justfile: Some(r#"mod m x'$D/m.just'
+"#),
+    args: &["m", "r"],
+    files: &[("dd/m.just", r#"r:
+  @echo xmod
+"#)],
+    env: &[("D", "{{TMP}}/dd")],
+    stdout: r#"xmod
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_working_directory_attribute",
+    justfile: Some(r#"mod m
+"#),
+    args: &["m", "r"],
+    files: &[("m/mod.just", r#"[working-directory('w')]
+r:
+  @basename $PWD
+"#)],
+    dirs: &["m/w"],
+    stdout: r#"w
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_root_working_directory_not_inherited",
+    justfile: Some(r#"set working-directory := 'w'
+mod m
+"#),
+    args: &["m", "r"],
+    files: &[("m/mod.just", r#"r:
+  @basename $PWD
+"#)],
+    dirs: &["w"],
+    stdout: r#"m
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_no_cd_setting",
+    justfile: Some(r#"mod m
+"#),
+    args: &["m", "r"],
+    files: &[("m/mod.just", r#"set no-cd
+r:
+  @echo $PWD
+"#)],
+    stdout: r#"{{TMP}}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_backtick_in_module_dir",
+    justfile: Some(r#"mod m
+"#),
+    args: &["m", "r"],
+    files: &[("m/mod.just", r#"x := `basename $PWD`
+r:
+  @echo {{x}}
+"#)],
+    stdout: r#"m
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_module_directory_function",
+    justfile: Some(r#"mod m
+"#),
+    args: &["m", "r"],
+    files: &[("m/mod.just", r#"r:
+  @echo {{module_directory()}} {{module_file()}} {{justfile_directory()}}
+"#)],
+    stdout: r#"{{TMP}}/m {{TMP}}/m/mod.just {{TMP}}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_fallback_allow_missing",
+    justfile: Some(r#"a:
+"#),
+    args: &["--allow-missing", "nope"],
+    files: &[("sub/justfile", r#"set fallback
+x:
+"#)],
+    current_dir: "sub",
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_fallback_parent_compile_error",
+    justfile: Some(r#"a: nope
+"#),
+    args: &["zzz"],
+    files: &[("sub/justfile", r#"set fallback
+x:
+"#)],
+    current_dir: "sub",
+    stderr: r#"error: recipe `a` has unknown dependency `nope`
+ ——▶ justfile:1:4
+  │
+1 │ a: nope
+  │    ^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_fallback_no_parent",
+    justfile: Some(r#"x:
+"#),
+    args: &["nope"],
+    files: &[("sub/justfile", r#"set fallback
+x:
+"#)],
+    current_dir: "sub",
+    stderr: r#"error: justfile does not contain recipe `nope`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_fallback_parent_no_fallback_setting",
+    justfile: Some(r#"b:
+"#),
+    args: &["-v", "c"],
+    files: &[("s1/justfile", r#"a:
+"#), ("s1/s2/justfile", r#"set fallback
+x:
+"#)],
+    current_dir: "s1/s2",
+    stderr: r#"Trying ../justfile
+error: justfile does not contain recipe `c`
+Did you mean `a`?
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_fallback_runs_in_parent_dir",
+    justfile: Some(r#"top:
+  @echo $PWD
+"#),
+    args: &["top"],
+    files: &[("sub/justfile", r#"set fallback
+x:
+"#)],
+    current_dir: "sub",
+    stdout: r#"{{TMP}}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_fallback_count_error_not_retried",
+    justfile: Some(r#"top a:
+"#),
+    args: &["top"],
+    files: &[("sub/justfile", r#"set fallback
+top a b:
+"#)],
+    current_dir: "sub",
+    stderr: r#"error: recipe `top` got 0 positional arguments but takes 2
+usage:
+    just top a b
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_show_alias_to_module",
+    justfile: Some(r#"mod m
+alias x := m
+"#),
+    args: &["--show", "x"],
+    files: &[("m.just", r#"r:
+"#)],
+    stderr: r#"error: justfile does not contain recipe `x`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_usage_words_path_as_typed",
+    justfile: Some(r#"mod m
+"#),
+    args: &["--usage", "m r"],
+    files: &[("m.just", r#"r a:
+"#)],
+    stdout: r#"Usage: just m r a
+
+Arguments:
+  a
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_usage_alias_decl",
+    justfile: Some(r#"alias x := r
+r a:
+"#),
+    args: &["--usage", "x"],
+    stdout: r#"alias x := r
+Usage: just x a
+
+Arguments:
+  a
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_import_doc_comment_kept",
+    justfile: Some(r#"import 'a.just'
+"#),
+    args: &["--list"],
+    files: &[("a.just", r#"# imported doc
+ir:
+"#)],
+    stdout: r#"Available recipes:
+    ir # imported doc
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_import_tilde_only_path",
+    justfile: Some(r#"import '~/'
+"#),
+    dirs: &["home"],
+    env: &[("HOME", "{{TMP}}/home")],
+    stderr: r#"error: could not find source file for import
+ ——▶ justfile:1:8
+  │
+1 │ import '~/'
+  │        ^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_import_directory_error",
+    justfile: Some(r#"import 'dir'
+"#),
+    dirs: &["dir"],
+    stderr: r#"error: could not find source file for import
+ ——▶ justfile:1:8
+  │
+1 │ import 'dir'
+  │        ^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_import_absolute_path",
+    justfile: Some(r#"import '{{TMP}}/abs.just'
+"#),
+    args: &["a"],
+    files: &[("abs.just", r#"a:
+  @echo abs
+"#)],
+    stderr: r#"error: could not find source file for import
+ ——▶ justfile:1:8
+  │
+1 │ import '{{TMP}}/abs.just'
+  │        ^^^^^^^^^^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_error_in_module_file_relative",
+    justfile: Some(r#"mod m 'deep/m.just'
+"#),
+    files: &[("deep/m.just", r#"x := y
+"#)],
+    stderr: r#"error: variable `y` not defined
+ ——▶ deep/m.just:1:6
+  │
+1 │ x := y
+  │      ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_duplicate_alias_via_import",
+    justfile: Some(r#"import 'a.just'
+alias x := r
+r:
+"#),
+    files: &[("a.just", r#"alias x := r
+"#)],
+    stderr: r#"error: alias `x` first defined on line 1 is redefined on line 2
+ ——▶ justfile:2:7
+  │
+2 │ alias x := r
+  │       ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_duplicate_variable_via_import",
+    justfile: Some(r#"import 'a.just'
+x := '1'
+"#),
+    files: &[("a.just", r#"x := '2'
+"#)],
+    stderr: r#"error: variable `x` has multiple definitions
+ ——▶ a.just:1:1
+  │
+1 │ x := '2'
+  │ ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_duplicate_mod_via_import",
+    justfile: Some(r#"import 'a.just'
+mod m
+"#),
+    files: &[("a.just", r#"mod m
+"#), ("m.just", r#"r:
+"#)],
+    stderr: r#"error: module `m` first defined on line 1 is redefined on line 2
+ ——▶ justfile:2:5
+  │
+2 │ mod m
+  │     ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_recipe_in_import_conflicts_with_module",
+    justfile: Some(r#"import 'a.just'
+mod m
+"#),
+    files: &[("a.just", r#"m:
+"#), ("m.just", r#"r:
+"#)],
+    stderr: r#"error: recipe `m` defined on line 1 is redefined as a module on line 2
+ ——▶ justfile:2:5
+  │
+2 │ mod m
+  │     ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_import_missing_in_nested_import",
+    justfile: Some(r#"import 'a.just'
+"#),
+    files: &[("a.just", r#"import 'b.just'
+"#)],
+    stderr: r#"error: could not find source file for import
+ ——▶ a.just:1:8
+  │
+1 │ import 'b.just'
+  │        ^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_circular_via_module_self",
+    justfile: Some(r#"mod m 'justfile'
+"#),
+    stderr: r#"error: import `{{TMP}}/justfile` in `{{TMP}}/justfile` is circular
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_circular_module_imports_parent",
+    justfile: Some(r#"mod m
+"#),
+    files: &[("m/mod.just", r#"mod n '../justfile'
+"#)],
+    stderr: r#"error: import `{{TMP}}/justfile` in `{{TMP}}/m/mod.just` is circular
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_same_file_two_modules",
+    justfile: Some(r#"mod a 'x.just'
+mod b 'x.just'
+"#),
+    args: &["a", "r", "b", "r"],
+    files: &[("x.just", r#"r:
+  @echo r
+"#)],
+    stdout: r#"r
+r
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_dependency_runs_once_across_modules",
+    justfile: Some(r#"mod a 'x.just'
+mod b 'x.just'
+top: a::r b::r a::r
+"#),
+    files: &[("x.just", r#"r:
+  @echo r
+"#)],
+    stdout: r#"r
+r
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_dependency_module_default_not_allowed",
+    justfile: Some(r#"mod m
+a: m
+"#),
+    files: &[("m.just", r#"r:
+"#)],
+    stderr: r#"error: recipe `a` has unknown dependency `m`
+ ——▶ justfile:2:4
+  │
+2 │ a: m
+  │    ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_alias_to_module_recipe_list",
+    justfile: Some(r#"mod m
+alias r := m::r
+alias s := m::deep::s
+a:
+"#),
+    args: &["--list"],
+    files: &[("m.just", r#"# rdoc
+r x:
+mod deep
+"#), ("m/deep.just", r#"s:
+"#)],
+    stderr: r#"error: could not find source file for module `deep`
+ ——▶ m.just:3:5
+  │
+3 │ mod deep
+  │     ^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mod_alias_to_private_module_recipe",
+    justfile: Some(r#"mod m
+alias r := m::_r
+a:
+"#),
+    args: &["--list"],
+    files: &[("m.just", r#"_r:
+"#)],
+    stdout: r#"Available recipes:
+    a
+    r     # alias for `m::_r`
+    m ...
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "resolve_module_alias_default_uses_module_variables",
+    justfile: Some(r#"mod foo
+alias f := foo
+"#),
+    args: &["f"],
+    files: &[("foo.just", r#"x := 'v'
+bar:
+  @echo bar {{x}}
+"#)],
+    stdout: r#"bar v
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "resolve_module_alias_trailing_colons",
+    justfile: Some(r#"mod foo
+alias f := foo
+"#),
+    args: &["f::"],
+    files: &[("foo.just", r#"x := 'v'
+bar:
+  @echo bar {{x}}
+"#)],
+    stdout: r#"bar v
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "resolve_module_alias_override",
+    justfile: Some(r#"mod foo
+alias f := foo
+"#),
+    args: &["foo::x=o", "f"],
+    files: &[("foo.just", r#"x := 'v'
+bar:
+  @echo bar {{x}}
+"#)],
+    stdout: r#"bar o
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "resolve_module_alias_default_list",
+    justfile: Some(r#"mod foo
+alias f := foo
+"#),
+    args: &["f"],
+    files: &[("foo.just", r#"set default-list
+bar:
+"#)],
+    stdout: r#"Available recipes:
+    bar
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "resolve_module_alias_evaluate",
+    justfile: Some(r#"mod foo
+alias f := foo
+"#),
+    args: &["--evaluate", "f"],
+    files: &[("foo.just", r#"x := 'v'
+"#)],
+    stdout: r#"x := "v"
+"#,
+    ..Case::DEFAULT
+  },
 ];
