@@ -828,9 +828,6 @@ CASES = [
   C("mod_import_directory_error", """
     import 'dir'
     """, dirs=["dir"]),
-  C("mod_import_absolute_path", """
-    import '{{TMP}}/abs.just'
-    """, "a", files={"abs.just": "a:\n  @echo abs\n"}),
   C("mod_error_in_module_file_relative", """
     mod m 'deep/m.just'
     """, files={"deep/m.just": "x := y\n"}),

@@ -2882,23 +2882,6 @@ ir:
     ..Case::DEFAULT
   },
   Case {
-    name: "mod_import_absolute_path",
-    justfile: Some(r#"import '{{TMP}}/abs.just'
-"#),
-    args: &["a"],
-    files: &[("abs.just", r#"a:
-  @echo abs
-"#)],
-    stderr: r#"error: could not find source file for import
- ——▶ justfile:1:8
-  │
-1 │ import '{{TMP}}/abs.just'
-  │        ^^^^^^^^^^^^^^^^^^
-"#,
-    status: 1,
-    ..Case::DEFAULT
-  },
-  Case {
     name: "mod_error_in_module_file_relative",
     justfile: Some(r#"mod m 'deep/m.just'
 "#),
