@@ -417,9 +417,10 @@ impl Lister<'_> {
     out.push('\n');
   }
 
-  /// `# LINE` of a comment printed above its entry.
+  /// `# LINE` of a comment printed above its entry (backticks not highlighted).
   fn comment_text(&self, line: &str) -> String {
-    format!("{} {}", self.painter.paint(Ansi::Blue.normal(), "#"), self.paint_doc(line))
+    let blue = Ansi::Blue.normal();
+    format!("{} {}", self.painter.paint(blue, "#"), self.painter.paint(blue, line))
   }
 
   fn alias_text(&self, aliases: &[String]) -> String {

@@ -486,4 +486,32 @@ CASES = [
     set default-list
     a:
     """, "--list-heading", "X\n"),
+  C("listing_nested_groups_recursive_color_unsorted", """
+    [group('ops')]
+    mod b
+    mod a
+    [group('ops')]
+    z:
+    y:
+    """, "--list", "--list-submodules", "--unsorted", "--color", "always", "--list-prefix", "~", files={"a.just": "[group('q')]\nqq p='1':\nalias k := qq\nmod c\n", "a/c.just": "# deep doc\ncc:\n", "b.just": "bb:\n"}),
+  C("listing_nested_modules_collapsed_in_nested_listing", """
+    mod a
+    """, "--list", "a", files={"a.just": "# doc a\nmod c\nx:\n", "a/c.just": "cc:\n"}),
+  C("listing_unicode_alias_width", """
+    # doc
+    a:
+    alias 日本語日本語 := a
+    """, "--list"),
+  C("listing_alias_to_recipe_with_params_width", """
+    # doc
+    a xxxxxxxxxx yyyyyyyyyy:
+    alias b := a
+    c:
+    """, "--list"),
+  C("listing_doc_backticks_color", """
+    # run `make` now
+    a:
+    [doc("multi `x`\\nline")]
+    b:
+    """, "--list", "--color", "always"),
 ]

@@ -2278,4 +2278,86 @@ a:
 "#,
     ..Case::DEFAULT
   },
+  Case {
+    name: "listing_nested_groups_recursive_color_unsorted",
+    justfile: Some(r#"[group('ops')]
+mod b
+mod a
+[group('ops')]
+z:
+y:
+"#),
+    args: &["--list", "--list-submodules", "--unsorted", "--color", "always", "--list-prefix", "~"],
+    files: &[("a.just", r#"[group('q')]
+qq p='1':
+alias k := qq
+mod c
+"#), ("a/c.just", r#"# deep doc
+cc:
+"#), ("b.just", r#"bb:
+"#)],
+    stderr: "\u{1b}[1;31merror\u{1b}[0m: \u{1b}[1mcould not find source file for module `c`\u{1b}[0m\n \u{1b}[1;34m——▶\u{1b}[0m a.just:4:5\n  \u{1b}[1;34m│\u{1b}[0m\n\u{1b}[1;34m4 │\u{1b}[0m mod c\n  \u{1b}[1;34m│\u{1b}[0m     \u{1b}[1;31m^\u{1b}[0m\n",
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_nested_modules_collapsed_in_nested_listing",
+    justfile: Some(r#"mod a
+"#),
+    args: &["--list", "a"],
+    files: &[("a.just", r#"# doc a
+mod c
+x:
+"#), ("a/c.just", r#"cc:
+"#)],
+    stderr: r#"error: could not find source file for module `c`
+ ——▶ a.just:2:5
+  │
+2 │ mod c
+  │     ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_unicode_alias_width",
+    justfile: Some(r#"# doc
+a:
+alias 日本語日本語 := a
+"#),
+    args: &["--list"],
+    stderr: r#"error: unknown start of token '日' (U+65E5)
+ ——▶ justfile:3:7
+  │
+3 │ alias 日本語日本語 := a
+  │       ^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_alias_to_recipe_with_params_width",
+    justfile: Some(r#"# doc
+a xxxxxxxxxx yyyyyyyyyy:
+alias b := a
+c:
+"#),
+    args: &["--list"],
+    stdout: r#"Available recipes:
+    a xxxxxxxxxx yyyyyyyyyy # doc [alias: b]
+    c
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "listing_doc_backticks_color",
+    justfile: Some(r#"# run `make` now
+a:
+[doc("multi `x`\nline")]
+b:
+"#),
+    args: &["--list", "--color", "always"],
+    stdout: "Available recipes:\n    a \u{1b}[34m#\u{1b}[0m \u{1b}[34mrun \u{1b}[0m\u{1b}[36m`make`\u{1b}[0m\u{1b}[34m now\u{1b}[0m\n    \u{1b}[34m#\u{1b}[0m \u{1b}[34mmulti `x`\u{1b}[0m\n    \u{1b}[34m#\u{1b}[0m \u{1b}[34mline\u{1b}[0m\n    b\n",
+    ..Case::DEFAULT
+  },
 ];

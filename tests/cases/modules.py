@@ -901,4 +901,63 @@ CASES = [
     mod foo
     alias f := foo
     """, "--evaluate", "f", files={"foo.just": "x := 'v'\n"}),
+  C("args_option_multiple", """
+    set unstable
+    set lists
+    [arg("t", long="tag", multiple="true")]
+    r t="":
+      @echo {{t}}
+    """, "r", "--tag", "a", "--tag=b"),
+  C("args_option_variadic_and_positional", """
+    set unstable
+    [arg("f", short="f", value="yes")]
+    r f="no" *rest:
+      @echo {{f}} {{rest}}
+    """, "r", "x", "-f", "y"),
+  C("args_option_cluster_value_last", """
+    set unstable
+    [arg("a", short="a", value="A")]
+    [arg("b", short="b")]
+    r a="" b="":
+      @echo {{a}} {{b}}
+    """, "r", "-ab", "val"),
+  C("args_option_cluster_equals_value", """
+    set unstable
+    [arg("a", short="a", value="A")]
+    [arg("b", short="b")]
+    r a="" b="":
+      @echo {{a}} {{b}}
+    """, "r", "-ab=val"),
+  C("args_option_module_recipe", """
+    mod m
+    """, "m", "r", "--n", "3", files={"m.just": "set unstable\n[arg('n', long='n')]\nr n='1':\n  @echo n={{n}}\n"}),
+  C("args_pattern_positional", """
+    set unstable
+    [arg("a", pattern="[0-9]+")]
+    r a:
+    """, "r", "x1"),
+  C("args_count_min_max_values", """
+    set unstable
+    set lists
+    [arg("t", long="tag", multiple="true", min="2")]
+    r t="":
+    """, "r", "--tag", "a"),
+  C("import_lifo_which_is_later_error", """
+    import 'a.just'
+    import 'b.just'
+    """, files={"a.just": "foo:\n", "b.just": "foo:\n"}),
+  C("import_nested_duplicate_depth", """
+    set allow-duplicate-recipes
+    import 'a.just'
+    foo:
+      @echo root
+    """, "foo", files={"a.just": "import 'b.just'\nfoo:\n  @echo a\n", "b.just": "foo:\n  @echo b\n"}),
+  C("import_duplicate_variable_allowed", """
+    set allow-duplicate-variables
+    import 'a.just'
+    import 'b.just'
+    x := 'root'
+    r:
+      @echo {{x}}
+    """, "r", files={"a.just": "x := 'a'\n", "b.just": "x := 'b'\n"}),
 ]

@@ -3148,4 +3148,155 @@ alias f := foo
 "#,
     ..Case::DEFAULT
   },
+  Case {
+    name: "args_option_multiple",
+    justfile: Some(r#"set unstable
+set lists
+[arg("t", long="tag", multiple="true")]
+r t="":
+  @echo {{t}}
+"#),
+    args: &["r", "--tag", "a", "--tag=b"],
+    stderr: r#"error: attribute key `multiple` takes no value
+ ——▶ justfile:3:23
+  │
+3 │ [arg("t", long="tag", multiple="true")]
+  │                       ^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "args_option_variadic_and_positional",
+    justfile: Some(r#"set unstable
+[arg("f", short="f", value="yes")]
+r f="no" *rest:
+  @echo {{f}} {{rest}}
+"#),
+    args: &["r", "x", "-f", "y"],
+    stdout: r#"yes x y
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "args_option_cluster_value_last",
+    justfile: Some(r#"set unstable
+[arg("a", short="a", value="A")]
+[arg("b", short="b")]
+r a="" b="":
+  @echo {{a}} {{b}}
+"#),
+    args: &["r", "-ab", "val"],
+    stdout: r#"A val
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "args_option_cluster_equals_value",
+    justfile: Some(r#"set unstable
+[arg("a", short="a", value="A")]
+[arg("b", short="b")]
+r a="" b="":
+  @echo {{a}} {{b}}
+"#),
+    args: &["r", "-ab=val"],
+    stdout: r#"A val
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "args_option_module_recipe",
+    justfile: Some(r#"mod m
+"#),
+    args: &["m", "r", "--n", "3"],
+    files: &[("m.just", r#"set unstable
+[arg('n', long='n')]
+r n='1':
+  @echo n={{n}}
+"#)],
+    stdout: r#"n=3
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "args_pattern_positional",
+    justfile: Some(r#"set unstable
+[arg("a", pattern="[0-9]+")]
+r a:
+"#),
+    args: &["r", "x1"],
+    stderr: r#"error: argument `x1` passed to recipe `r` parameter `a` does not match pattern `[0-9]+`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "args_count_min_max_values",
+    justfile: Some(r#"set unstable
+set lists
+[arg("t", long="tag", multiple="true", min="2")]
+r t="":
+"#),
+    args: &["r", "--tag", "a"],
+    stderr: r#"error: attribute key `multiple` takes no value
+ ——▶ justfile:3:23
+  │
+3 │ [arg("t", long="tag", multiple="true", min="2")]
+  │                       ^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "import_lifo_which_is_later_error",
+    justfile: Some(r#"import 'a.just'
+import 'b.just'
+"#),
+    files: &[("a.just", r#"foo:
+"#), ("b.just", r#"foo:
+"#)],
+    stderr: r#"error: recipe `foo` first defined on line 1 is redefined on line 1
+ ——▶ a.just:1:1
+  │
+1 │ foo:
+  │ ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "import_nested_duplicate_depth",
+    justfile: Some(r#"set allow-duplicate-recipes
+import 'a.just'
+foo:
+  @echo root
+"#),
+    args: &["foo"],
+    files: &[("a.just", r#"import 'b.just'
+foo:
+  @echo a
+"#), ("b.just", r#"foo:
+  @echo b
+"#)],
+    stdout: r#"root
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "import_duplicate_variable_allowed",
+    justfile: Some(r#"set allow-duplicate-variables
+import 'a.just'
+import 'b.just'
+x := 'root'
+r:
+  @echo {{x}}
+"#),
+    args: &["r"],
+    files: &[("a.just", r#"x := 'a'
+"#), ("b.just", r#"x := 'b'
+"#)],
+    stdout: r#"root
+"#,
+    ..Case::DEFAULT
+  },
 ];
