@@ -139,6 +139,7 @@ fn analyze_module(
     modules: BTreeMap::new(),
     module_items: BTreeMap::new(),
     module_order: Vec::new(),
+    module_positions: BTreeMap::new(),
     absent_modules: BTreeSet::new(),
     unexports: BTreeMap::new(),
     sets: BTreeMap::new(),
@@ -195,6 +196,7 @@ pub(crate) struct ModuleAnalyzer<'f> {
   modules: BTreeMap<&'static str, Module<'static>>,
   module_items: BTreeMap<&'static str, &'f ast::ModuleItem<'static>>,
   module_order: Vec<&'static str>,
+  module_positions: BTreeMap<&'static str, usize>,
   absent_modules: BTreeSet<&'static str>,
   unexports: BTreeMap<&'static str, Tok>,
   /// Setting name → its enabled `set` item.
@@ -299,6 +301,37 @@ impl<'f> ModuleAnalyzer<'f> {
       }
     }
     Ok(())
+  }
+
+  /// `--unsorted` keys of every recipe item, sorted: the offsets of the
+  /// imports leading to its file, then its own offset.
+  fn recipe_keys(&self) -> Vec<(Vec<usize>, usize)> {
+    let mut keys: Vec<(Vec<usize>, usize)> = self
+      .entries
+      .iter()
+      .filter_map(|entry| match entry.item {
+        Item::Recipe(recipe) => {
+          Some((self.files[entry.file].import_offsets.clone(), recipe.name.offset))
+        }
+        _ => None,
+      })
+      .collect();
+    keys.sort();
+    keys
+  }
+
+  /// Submodules are ordered by the offset of their name in whichever file
+  /// declares them, as if in the module's own file; `module_positions` places
+  /// them among the recipe keys.
+  fn order_modules(&mut self) {
+    let keys = self.recipe_keys();
+    let items = &self.module_items;
+    let offset = |name: &&'static str| items.get(name).map_or(usize::MAX, |item| item.name.offset);
+    self.module_order.sort_by_key(|name| (offset(name), *name));
+    for name in &self.module_order {
+      let key = (Vec::new(), offset(name));
+      self.module_positions.insert(name, keys.partition_point(|k| *k < key));
+    }
   }
 
   fn claim_name(&mut self, kind: NameKind, name: Tok) -> CompileResult<()> {
@@ -415,7 +448,7 @@ impl<'f> ModuleAnalyzer<'f> {
     }
     let recipes = self.recipes(&settings, docs, parameters)?;
     let aliases = self.aliases();
-    let (recipes, aliases, disabled) = super::resolver::resolve_recipes(
+    let (recipes, aliases, disabled, disabled_aliases) = super::resolver::resolve_recipes(
       &self.path,
       recipes,
       aliases,
@@ -426,6 +459,7 @@ impl<'f> ModuleAnalyzer<'f> {
       &settings,
     )?;
     let default = self.default_recipe(&recipes)?;
+    self.order_modules();
 
     let unstable_features =
       self.files.iter().flat_map(|file| file.ast.unstable_features.iter().copied()).collect();
@@ -450,6 +484,8 @@ impl<'f> ModuleAnalyzer<'f> {
       default,
       unstable_features,
       module_order: std::mem::take(&mut self.module_order),
+      module_positions: std::mem::take(&mut self.module_positions),
+      disabled_aliases,
     })
   }
 
@@ -563,10 +599,11 @@ impl<'f> ModuleAnalyzer<'f> {
     let allow_duplicates = self.bool_setting("allow-duplicate-recipes");
     let mut chosen: BTreeMap<&'static str, (Entry, Tok)> = BTreeMap::new();
     let mut recipes = BTreeMap::new();
-    for (order, entry) in
-      self.entries.iter().filter(|e| matches!(e.item, Item::Recipe(_))).enumerate()
-    {
+    let keys = self.recipe_keys();
+    for entry in self.entries.iter().filter(|e| matches!(e.item, Item::Recipe(_))) {
       let Item::Recipe(recipe) = entry.item else { continue };
+      let key = (self.files[entry.file].import_offsets.clone(), recipe.name.offset);
+      let order = keys.partition_point(|k| *k < key);
       let name = recipe.name.lexeme();
       if let Some(other) = self.names.get(name) {
         return Err(redefinition(*other, (NameKind::Recipe, recipe.name)));

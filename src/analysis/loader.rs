@@ -36,6 +36,9 @@ pub(crate) struct LoadedFile {
   pub ast: &'static Ast<'static>,
   /// 0 for the module's own file, +1 per import level.
   pub depth: usize,
+  /// Offsets of the `import` statements leading from the module's own file
+  /// to this one (`--unsorted` orders recipes by this, then by offset).
+  pub import_offsets: Vec<usize>,
 }
 
 /// What a `mod` item resolved to.
@@ -63,6 +66,7 @@ struct Work {
   module: usize,
   path: PathBuf,
   depth: usize,
+  import_offsets: Vec<usize>,
   /// Files on the import/module chain leading here, this one excluded.
   ancestors: Vec<PathBuf>,
 }
@@ -75,7 +79,13 @@ pub(crate) fn load(request: &LoadRequest) -> Result<Loaded, LoadError> {
   let mut loader =
     Loader { root_directory, modules: Vec::new(), root_source: request.source.clone() };
   loader.modules.push(LoadedModule::new(&root));
-  let mut stack = vec![Work { module: 0, path: root, depth: 0, ancestors: Vec::new() }];
+  let mut stack = vec![Work {
+    module: 0,
+    path: root,
+    depth: 0,
+    import_offsets: Vec::new(),
+    ancestors: Vec::new(),
+  }];
   while let Some(work) = stack.pop() {
     loader.process(work, &mut stack)?;
   }
@@ -127,6 +137,7 @@ impl Loader {
               module: work.module,
               path,
               depth: work.depth + 1,
+              import_offsets: [work.import_offsets.as_slice(), &[import.keyword.offset]].concat(),
               ancestors: ancestors.clone(),
             });
           }
@@ -142,7 +153,13 @@ impl Loader {
               }
               let index = self.modules.len();
               self.modules.push(LoadedModule::new(&path));
-              stack.push(Work { module: index, path, depth: 0, ancestors: ancestors.clone() });
+              stack.push(Work {
+                module: index,
+                path,
+                depth: 0,
+                import_offsets: Vec::new(),
+                ancestors: ancestors.clone(),
+              });
               ModuleTarget::Loaded(index)
             }
           };
@@ -152,7 +169,12 @@ impl Loader {
       }
     }
 
-    self.modules[work.module].files.push(LoadedFile { path: work.path, ast, depth: work.depth });
+    self.modules[work.module].files.push(LoadedFile {
+      path: work.path,
+      ast,
+      depth: work.depth,
+      import_offsets: work.import_offsets,
+    });
     Ok(())
   }
 

@@ -50,6 +50,11 @@ pub struct Module<'src> {
   pub unstable_features: BTreeSet<ast::UnstableFeature>,
   /// Source order of submodules (by `mod` statement position).
   pub module_order: Vec<&'src str>,
+  /// Position of each submodule's `mod` statement in the sequence of
+  /// `Recipe::order`: the number of the module's recipe items before it.
+  pub module_positions: BTreeMap<&'src str, usize>,
+  /// The names in `disabled` that are aliases.
+  pub disabled_aliases: BTreeSet<&'src str>,
 }
 
 #[derive(Debug)]

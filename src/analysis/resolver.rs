@@ -254,6 +254,7 @@ type Resolved = (
   BTreeMap<&'static str, Recipe<'static>>,
   BTreeMap<&'static str, Alias<'static>>,
   BTreeMap<&'static str, Vec<String>>,
+  BTreeSet<&'static str>,
 );
 
 #[allow(clippy::too_many_arguments)]
@@ -321,8 +322,9 @@ pub(crate) fn resolve_recipes(
   for name in disabled_aliases.keys() {
     aliases.remove(name);
   }
+  let alias_names = disabled_aliases.keys().copied().collect();
   disabled.extend(disabled_aliases);
-  Ok((recipes, aliases, disabled))
+  Ok((recipes, aliases, disabled, alias_names))
 }
 
 impl<'a> RecipeResolver<'a> {
@@ -481,16 +483,18 @@ impl<'a> RecipeResolver<'a> {
       .collect()
   }
 
-  /// Recipes disabled directly, plus those depending on them.
+  /// Recipes disabled directly, plus those depending on them; each with the
+  /// sorted union of the absent modules it needs, directly or transitively.
   fn disabled_closure(&self) -> BTreeMap<&'static str, Vec<String>> {
     let mut disabled = self.disabled.clone();
+    for modules in disabled.values_mut() {
+      modules.sort();
+      modules.dedup();
+    }
     loop {
       let mut changed = false;
       for (name, recipe) in self.recipes {
-        if disabled.contains_key(name) {
-          continue;
-        }
-        let mut needed: Vec<String> = Vec::new();
+        let mut needed: Vec<String> = disabled.get(name).cloned().unwrap_or_default();
         for dependency in recipe.ast.priors.iter().chain(&recipe.ast.subsequents) {
           if let [single] = dependency.path.as_slice() {
             if let Some(modules) = disabled.get(single.lexeme()) {
@@ -498,9 +502,9 @@ impl<'a> RecipeResolver<'a> {
             }
           }
         }
-        if !needed.is_empty() {
-          needed.sort();
-          needed.dedup();
+        needed.sort();
+        needed.dedup();
+        if !needed.is_empty() && disabled.get(name) != Some(&needed) {
           disabled.insert(name, needed);
           changed = true;
         }

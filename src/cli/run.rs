@@ -422,6 +422,7 @@ fn run(
   justfile: Justfile<'static>,
   arguments: &[String],
 ) -> Result {
+  let origin = search.justfile.parent().unwrap_or(Path::new("/")).to_path_buf();
   let mut search = search;
   // The process exits after the run: tearing the tree down would only cost time.
   let mut justfile = std::mem::ManuallyDrop::new(justfile);
@@ -435,7 +436,7 @@ fn run(
       Ok(invocations) => return run_invocations(config, &search, &justfile, invocations),
       Err(error) => {
         if error.is_unknown() && search.searched && justfile.root.settings.fallback {
-          if let Some((next, next_justfile)) = fallback(config, &search)? {
+          if let Some((next, next_justfile)) = fallback(config, &search, &origin)? {
             search = next;
             justfile = std::mem::ManuallyDrop::new(next_justfile);
             continue;
@@ -451,7 +452,11 @@ fn run(
 }
 
 /// `set fallback`: the next justfile up, compiled.
-fn fallback(config: &Config, search: &Search) -> Result<Option<(Search, Justfile<'static>)>> {
+fn fallback(
+  config: &Config,
+  search: &Search,
+  origin: &Path,
+) -> Result<Option<(Search, Justfile<'static>)>> {
   let directory = search.justfile.parent().unwrap_or(Path::new("/"));
   let Some(parent) = directory.parent() else {
     return Ok(None);
@@ -461,7 +466,7 @@ fn fallback(config: &Config, search: &Search) -> Result<Option<(Search, Justfile
   };
   if config.verbosity >= 1 {
     let next_directory = next.parent().unwrap_or(Path::new("/"));
-    let levels = directory.components().count().saturating_sub(next_directory.components().count());
+    let levels = origin.components().count().saturating_sub(next_directory.components().count());
     let name = next.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     eprintln!("Trying {}{name}", "../".repeat(levels));
   }

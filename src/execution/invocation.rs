@@ -236,7 +236,7 @@ pub fn lookup<'a, 'src>(module: &'a Module<'src>, name: &str) -> Lookup<'a, 'src
     }
   }
   if let Some(modules) = disabled {
-    if module.aliases.contains_key(name) && !module.recipes.contains_key(name) {
+    if module.disabled_aliases.contains(name) {
       return Lookup::DisabledAlias(modules.clone());
     }
     return Lookup::DisabledRecipe(modules.clone());
@@ -368,7 +368,7 @@ fn resolve_colon_word<'a, 'src>(
     match lookup(module, component) {
       Lookup::Module(submodule) => {
         module = submodule;
-        module_path.push(component.to_string());
+        module_path.clone_from(&submodule.path);
       }
       Lookup::Recipe { module, recipe } if last => {
         let module_path = recipe_module_path(recipe);
@@ -401,7 +401,7 @@ fn resolve_words<'a, 'src>(
     match lookup(module, word) {
       Lookup::Module(submodule) => {
         module = submodule;
-        module_path.push(word.clone());
+        module_path.clone_from(&submodule.path);
       }
       Lookup::Recipe { module, recipe } => {
         let module_path = recipe_module_path(recipe);
@@ -924,6 +924,8 @@ pub(crate) mod fixtures {
       default: None,
       unstable_features: BTreeSet::new(),
       module_order: Vec::new(),
+      module_positions: BTreeMap::new(),
+      disabled_aliases: BTreeSet::new(),
     }
   }
 

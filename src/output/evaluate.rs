@@ -58,7 +58,7 @@ pub fn resolve_evaluate_path<'a, 'src>(
     match lookup(module, component) {
       Lookup::Module(submodule) => {
         module = submodule;
-        module_path.push(component.to_string());
+        module_path.clone_from(&submodule.path);
       }
       _ if last => {
         let suggestion = suggest_variable_or_submodule(module, component);

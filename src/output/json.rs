@@ -6,6 +6,7 @@ use serde_json::{json, Map, Value as Json};
 use crate::analysis::model::{
   Alias, Assignment, Dependency, Justfile, Module, Parameter, Recipe, Settings,
 };
+use crate::execution::invocation::{resolve_alias, AliasTarget};
 use crate::syntax::ast::{
   ArgAttribute, Attribute, Expression, Fragment, Interpreter, Line, ParameterKind,
 };
@@ -32,8 +33,12 @@ pub fn module_json(module: &Module) -> Json {
     module.assignments.iter().map(|(name, a)| (name.to_string(), assignment_json(a))).collect();
   let modules: Map<String, Json> =
     module.modules.iter().map(|(name, m)| (name.to_string(), module_json(m))).collect();
-  let aliases: Map<String, Json> =
-    module.aliases.iter().map(|(name, a)| (name.to_string(), alias_json(a))).collect();
+  let aliases: Map<String, Json> = module
+    .aliases
+    .iter()
+    .filter(|(_, alias)| !matches!(resolve_alias(module, alias), Some(AliasTarget::Module(_))))
+    .map(|(name, a)| (name.to_string(), alias_json(a)))
+    .collect();
   let recipes: Map<String, Json> =
     module.recipes.iter().map(|(name, recipe)| (name.to_string(), recipe_json(recipe))).collect();
   object(vec![
@@ -112,7 +117,10 @@ fn dependency_json(dependency: &Dependency) -> Json {
   let arguments: Vec<Json> = dependency.arguments.iter().map(expression_json).collect();
   object(vec![
     ("arguments", json!(arguments)),
-    ("recipe", json!(dependency.recipe)),
+    (
+      "recipe",
+      json!(dependency.path.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::")),
+    ),
     ("star", optional(dependency.star, |star| json!(star))),
   ])
 }

@@ -1,6 +1,8 @@
 //! `--list [MODULE…]` (cli-and-execution.md §5.1).
 
 use nu_ansi_term::{Color as Ansi, Style};
+use std::collections::BTreeMap;
+
 use snafu::Snafu;
 use unicode_width::UnicodeWidthChar;
 
@@ -100,6 +102,8 @@ struct Entry {
   colored: String,
   comment: Option<String>,
   aliases: Vec<String>,
+  /// A submodule's doc is always inline, whatever its width or line count.
+  always_inline: bool,
 }
 
 impl Entry {
@@ -150,21 +154,26 @@ pub fn listed_submodules<'a, 'src>(
     .collect()
 }
 
-/// The public groups of a module (recipes, then submodules), in listing order.
+/// The public groups of a module, sorted by name, or with `unsorted` by the
+/// position of the first recipe or `mod` statement carrying them (ties by name).
 pub fn module_groups(module: &Module, unsorted: bool) -> Vec<String> {
-  let mut groups: Vec<String> = Vec::new();
-  let recipe_groups = listed_recipes(module, true).into_iter().flat_map(|r| r.groups());
-  let submodule_groups =
-    listed_submodules(module, true).into_iter().flat_map(|(_, m)| m.groups.clone());
-  for group in recipe_groups.chain(submodule_groups) {
-    if !groups.contains(&group) {
-      groups.push(group);
-    }
+  let mut first: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+  let recipe_groups = listed_recipes(module, true)
+    .into_iter()
+    .flat_map(|r| r.groups().into_iter().map(move |group| (group, (r.order, 1))));
+  let submodule_groups = listed_submodules(module, true).into_iter().flat_map(|(name, m)| {
+    let position = module.module_positions.get(name).copied().unwrap_or(usize::MAX);
+    m.groups.clone().into_iter().map(move |group| (group, (position, 0)))
+  });
+  for (group, key) in recipe_groups.chain(submodule_groups) {
+    let entry = first.entry(group).or_insert(key);
+    *entry = (*entry).min(key);
   }
-  if !unsorted {
-    groups.sort();
+  let mut groups: Vec<(String, (usize, usize))> = first.into_iter().collect();
+  if unsorted {
+    groups.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
   }
-  groups
+  groups.into_iter().map(|(group, _)| group).collect()
 }
 
 struct ModuleAliases<'a, 'src> {
@@ -235,7 +244,7 @@ impl Lister<'_> {
 
   fn recipe_entry(&self, name: &str, recipe: &Recipe, comment: Option<String>) -> Entry {
     let (plain, colored) = self.signature(name, recipe);
-    Entry { plain, colored, comment, aliases: Vec::new() }
+    Entry { plain, colored, comment, aliases: Vec::new(), always_inline: false }
   }
 
   fn recipe_doc(recipe: &Recipe) -> Option<String> {
@@ -369,6 +378,7 @@ impl Lister<'_> {
               plain,
               comment: submodule.doc.clone(),
               aliases: Vec::new(),
+              always_inline: true,
             };
             self.entry(&entry, &prefix, width, out);
           }
@@ -379,8 +389,9 @@ impl Lister<'_> {
 
   fn entry(&self, entry: &Entry, prefix: &str, width: usize, out: &mut String) {
     let entry_width = entry.width();
-    let inline_comment =
-      entry.comment.as_ref().filter(|comment| entry_width <= MAX_WIDTH && !comment.contains('\n'));
+    let inline_comment = entry.comment.as_ref().filter(|comment| {
+      entry.always_inline || (entry_width <= MAX_WIDTH && !comment.contains('\n'))
+    });
     if let (None, Some(comment)) = (inline_comment, &entry.comment) {
       for line in comment.split('\n') {
         out.push_str(&format!("{prefix}{}\n", self.comment_text(line)));
@@ -406,9 +417,10 @@ impl Lister<'_> {
     out.push('\n');
   }
 
-  /// `# LINE` of a comment printed above its entry.
+  /// `# LINE` of a comment printed above its entry (backticks not highlighted).
   fn comment_text(&self, line: &str) -> String {
-    format!("{} {}", self.painter.paint(Ansi::Blue.normal(), "#"), self.paint_doc(line))
+    let blue = Ansi::Blue.normal();
+    format!("{} {}", self.painter.paint(blue, "#"), self.painter.paint(blue, line))
   }
 
   fn alias_text(&self, aliases: &[String]) -> String {
