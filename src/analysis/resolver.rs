@@ -127,6 +127,8 @@ struct VariableResolver<'a> {
   functions: &'a Functions,
   resolved: BTreeSet<&'static str>,
   stack: Vec<&'static str>,
+  /// The names on `stack`, for constant-time cycle checks.
+  on_stack: std::collections::HashSet<&'static str>,
   /// User functions whose bodies are being walked (stops recursion).
   calling: Vec<&'static str>,
 }
@@ -142,6 +144,7 @@ pub(crate) fn resolve_variables(
     functions,
     resolved: BTreeSet::new(),
     stack: Vec::new(),
+    on_stack: std::collections::HashSet::new(),
     calling: Vec::new(),
   };
   for name in assignments.keys() {
@@ -163,8 +166,10 @@ impl VariableResolver<'_> {
     }
     let Some(assignment) = self.assignments.get(name) else { return Ok(()) };
     self.stack.push(name);
+    self.on_stack.insert(name);
     self.expression(&assignment.value, &[])?;
     self.stack.pop();
+    self.on_stack.remove(name);
     self.resolved.insert(name);
     Ok(())
   }
@@ -198,7 +203,12 @@ impl VariableResolver<'_> {
       }
       return Err(error(name, AnalysisErrorKind::UndefinedVariable { variable }));
     };
-    if let Some(start) = self.stack.iter().position(|on_stack| *on_stack == variable) {
+    let start = if self.on_stack.contains(variable) {
+      self.stack.iter().position(|on_stack| *on_stack == variable)
+    } else {
+      None
+    };
+    if let Some(start) = start {
       let mut circle: Vec<String> = self.stack[start..].iter().map(|s| s.to_string()).collect();
       circle.push(variable.to_string());
       let kind = if circle.len() == 2 {
@@ -247,6 +257,8 @@ pub(crate) struct RecipeResolver<'a> {
   pub settings: &'a Settings<'static>,
   resolved: BTreeSet<&'static str>,
   stack: Vec<&'static str>,
+  /// The names on `stack`, for constant-time cycle checks.
+  on_stack: std::collections::HashSet<&'static str>,
   disabled: BTreeMap<&'static str, Vec<String>>,
 }
 
@@ -278,6 +290,7 @@ pub(crate) fn resolve_recipes(
     settings,
     resolved: BTreeSet::new(),
     stack: Vec::new(),
+    on_stack: std::collections::HashSet::new(),
     disabled: BTreeMap::new(),
   };
   let names: Vec<&'static str> = recipes.keys().copied().collect();
@@ -380,6 +393,7 @@ impl<'a> RecipeResolver<'a> {
     }
     let Some(recipe) = self.recipes.get(name) else { return Ok(()) };
     self.stack.push(name);
+    self.on_stack.insert(name);
     for dependency in recipe.ast.priors.iter().chain(&recipe.ast.subsequents) {
       let Some(last) = dependency.path.last() else { continue };
       match self.target(&dependency.path, false) {
@@ -387,7 +401,12 @@ impl<'a> RecipeResolver<'a> {
           if target == name {
             return Err(error(*last, AnalysisErrorKind::CircularRecipeSelf { recipe: name }));
           }
-          if let Some(start) = self.stack.iter().position(|on_stack| *on_stack == target) {
+          let start = if self.on_stack.contains(target) {
+            self.stack.iter().position(|on_stack| *on_stack == target)
+          } else {
+            None
+          };
+          if let Some(start) = start {
             let mut circle: Vec<String> =
               self.stack[start..].iter().map(|s| s.to_string()).collect();
             circle.push(target.to_string());
@@ -422,6 +441,7 @@ impl<'a> RecipeResolver<'a> {
       }
     }
     self.stack.pop();
+    self.on_stack.remove(name);
     self.resolved.insert(name);
     Ok(())
   }

@@ -362,15 +362,16 @@ impl<'src> Lexer<'src> {
 
   fn lex_body_text(&mut self) {
     let rest = self.rest();
+    let bytes = rest.as_bytes();
     let mut length = 0;
-    while let Some(c) = rest[length..].chars().next() {
-      let tail = &rest[length..];
-      if tail.starts_with("{{{{") {
-        length += 4;
-      } else if starts_with_line_end(tail) || tail.starts_with("{{") {
-        break;
-      } else {
-        length += c.len_utf8();
+    // Only ASCII bytes stop the scan, so `length` stays on a char boundary.
+    while let Some(&byte) = bytes.get(length) {
+      match byte {
+        b'{' if rest[length..].starts_with("{{{{") => length += 4,
+        b'{' if bytes.get(length + 1) == Some(&b'{') => break,
+        b'\n' => break,
+        b'\r' if bytes.get(length + 1) == Some(&b'\n') => break,
+        _ => length += 1,
       }
     }
     if length > 0 {
@@ -471,7 +472,7 @@ impl<'src> Lexer<'src> {
 
   fn lex_whitespace(&mut self) {
     let rest = self.rest();
-    let width = rest.find(|c| c != ' ' && c != '\t').unwrap_or(rest.len());
+    let width = rest.bytes().position(|byte| byte != b' ' && byte != b'\t').unwrap_or(rest.len());
     self.advance_and_emit(width, TokenKind::Whitespace);
   }
 
@@ -487,12 +488,14 @@ impl<'src> Lexer<'src> {
 
   fn lex_comment(&mut self) {
     let rest = self.rest();
+    let bytes = rest.as_bytes();
     let mut length = 0;
-    while let Some(c) = rest[length..].chars().next() {
-      if starts_with_line_end(&rest[length..]) {
-        break;
+    while let Some(&byte) = bytes.get(length) {
+      match byte {
+        b'\n' => break,
+        b'\r' if bytes.get(length + 1) == Some(&b'\n') => break,
+        _ => length += 1,
       }
-      length += c.len_utf8();
     }
     self.advance_and_emit(length, TokenKind::Comment);
   }
@@ -516,7 +519,10 @@ impl<'src> Lexer<'src> {
 
   fn lex_identifier(&mut self) -> LexResult<'src> {
     let rest = self.rest();
-    let length = rest.find(|c| !is_name_continue(c)).unwrap_or(rest.len());
+    let length = rest
+      .bytes()
+      .position(|byte| !(byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-'))
+      .unwrap_or(rest.len());
     let token = self.advance_and_emit(length, TokenKind::Identifier);
     if token.lexeme() == "f" {
       if let Some(quote) = Quote::opening(self.rest()) {
@@ -642,10 +648,6 @@ fn is_name_start(c: char) -> bool {
   c.is_ascii_alphabetic() || c == '_'
 }
 
-fn is_name_continue(c: char) -> bool {
-  c.is_ascii_alphanumeric() || c == '_' || c == '-'
-}
-
 fn is_mixed(whitespace: &str) -> bool {
   whitespace.contains(' ') && whitespace.contains('\t')
 }
@@ -658,10 +660,6 @@ fn line_end_length(text: &str) -> Option<usize> {
   } else {
     None
   }
-}
-
-fn starts_with_line_end(text: &str) -> bool {
-  line_end_length(text).is_some()
 }
 
 /// Rule 1 of §2.7: the first character after the blank lines starting at

@@ -122,6 +122,8 @@ struct Parser<'t, 'src> {
   started: bool,
   /// `[` tokens consumed, to blame extraneous attributes.
   brackets: Vec<Token<'src>>,
+  /// Cached kind of the next token (None = not known yet).
+  front: Cell<Option<TokenKind>>,
   expected: KindSet,
   depth: usize,
   items: Vec<Item<'src>>,
@@ -271,6 +273,7 @@ impl<'t, 'src> Parser<'t, 'src> {
       last: Cell::new(None),
       started: false,
       brackets: Vec::new(),
+      front: Cell::new(None),
       expected: KindSet::default(),
       depth: 0,
       items: Vec::new(),
@@ -331,10 +334,12 @@ impl<'t, 'src> Parser<'t, 'src> {
   }
 
   fn peek_kind(&self) -> TokenKind {
-    if let Some(token) = self.lookahead.borrow().front() {
-      return token.kind;
+    if let Some(kind) = self.front.get() {
+      return kind;
     }
-    self.peek().kind
+    let kind = self.peek().kind;
+    self.front.set(Some(kind));
+    kind
   }
 
   /// Probe: record `kind` as expected and test the next token.
@@ -361,6 +366,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     let token = self.peek();
     if token.kind != TokenKind::Eof {
       self.lookahead.get_mut().pop_front();
+      self.front.set(None);
     }
     if token.kind == TokenKind::BracketL {
       self.brackets.push(token);
