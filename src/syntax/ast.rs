@@ -340,7 +340,7 @@ pub enum Fragment<'src> {
   Interpolation {
     /// The `{{` token.
     open: Token<'src>,
-    expression: Expression<'src>,
+    expression: Box<Expression<'src>>,
   },
 }
 

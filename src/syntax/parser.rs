@@ -942,6 +942,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     let mut lines = Vec::new();
     loop {
       if self.accept(TokenKind::Dedent).is_some() || self.peek_kind() == TokenKind::Eof {
+        lines.shrink_to_fit();
         return Ok(lines);
       }
       let number = self.peek().line;
@@ -952,7 +953,7 @@ impl<'t, 'src> Parser<'t, 'src> {
         } else if let Some(open) = self.accept(TokenKind::InterpolationStart) {
           let expression = self.expression()?;
           self.expect(TokenKind::InterpolationEnd)?;
-          fragments.push(Fragment::Interpolation { open, expression });
+          fragments.push(Fragment::Interpolation { open, expression: Box::new(expression) });
         } else if self.accept(TokenKind::Eol).is_some()
           || matches!(self.peek_kind(), TokenKind::Eof | TokenKind::Dedent)
         {
@@ -961,6 +962,7 @@ impl<'t, 'src> Parser<'t, 'src> {
           return Err(self.unexpected());
         }
       }
+      fragments.shrink_to_fit();
       lines.push(Line { fragments, number });
     }
   }

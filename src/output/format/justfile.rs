@@ -352,7 +352,7 @@ mod tests {
             Fragment::Text(token(TokenKind::Text, "echo ")),
             Fragment::Interpolation {
               open: token(TokenKind::InterpolationStart, "{{"),
-              expression: var("x"),
+              expression: Box::new(var("x")),
             },
             Fragment::Text(token(TokenKind::Text, " {{{{ braces")),
           ],
