@@ -46,3 +46,14 @@ fn man_page_first_lines() {
     )
     .run();
 }
+
+#[test]
+fn dynamic_completion_of_empty_word_lists_recipes_overrides_paths_then_options() {
+  common::Test::new()
+    .justfile("# build it\nbuild:\nexport name := 'v'\n")
+    .write("a.txt", "")
+    .args(&["--", "just", ""])
+    .env("JUST_COMPLETE", "fish")
+    .stdout_regex("build\tbuild it\nname=\n\\.\na\\.txt\njustfile\n--alias-style\t[^\n]*\n(?s:.*)")
+    .run();
+}

@@ -21,6 +21,7 @@ use crate::search::{self, Search};
 type Result<T = ()> = std::result::Result<T, Error<'static>>;
 
 pub fn main() -> i32 {
+  super::completions::complete_env();
   let config = match Config::from_args(std::env::args_os()) {
     Ok(config) => config,
     Err(ConfigError::Clap { source }) => {

@@ -276,3 +276,49 @@ CASES += [
   C("color_always_command_failure", ECHO, "--color", "always", "-c", "false"),
   C("color_always_fmt_error", "a:\n  echo {{\n", "--color", "always", "--dump"),
 ]
+
+COMPLETE = """
+# build it
+build:
+alias b := build
+_hidden:
+[private]
+priv:
+test x:
+export name := "v"
+_p := "1"
+mod sub
+[group('g1')]
+grp:
+"""
+
+SUB = {"sub.just": "alias q := qux\n# sub doc\nbaz:\nqux:\n", "file1.txt": "", "dir1/x": ""}
+
+CASES += [
+  C("dynamic_completion_bash_registration", None, env={"JUST_COMPLETE": "bash"}),
+  C("dynamic_completion_recipe_prefix", COMPLETE, "--", "just", "b", env={"JUST_COMPLETE": "fish"}, files=SUB),
+  C("dynamic_completion_aliases", COMPLETE, "--", "just", "--complete-aliases", "b",
+    env={"JUST_COMPLETE": "fish"}, files=SUB),
+  C("dynamic_completion_aliases_env", COMPLETE, "--", "just", "sub::",
+    env={"JUST_COMPLETE": "fish", "JUST_COMPLETE_ALIASES": "true"}, files=SUB),
+  C("dynamic_completion_module_prefix_then_files", COMPLETE, "--", "just", "sub", env={"JUST_COMPLETE": "fish"}, files=SUB),
+  C("dynamic_completion_variable_override", COMPLETE, "--", "just", "na", env={"JUST_COMPLETE": "fish"}, files=SUB),
+  C("dynamic_completion_paths", COMPLETE, "--", "just", "dir1/", env={"JUST_COMPLETE": "fish"}, files=SUB),
+  C("dynamic_completion_show", COMPLETE, "--", "just", "--show", "", env={"JUST_COMPLETE": "fish"}, files=SUB),
+  C("dynamic_completion_usage_prefix", COMPLETE, "--", "just", "--usage", "s", env={"JUST_COMPLETE": "fish"}, files=SUB),
+  C("dynamic_completion_set", COMPLETE, "--", "just", "--set", "", env={"JUST_COMPLETE": "fish"}, files=SUB),
+  C("dynamic_completion_group", COMPLETE, "--", "just", "--group", "", env={"JUST_COMPLETE": "fish"}, files=SUB),
+  C("dynamic_completion_unsorted", COMPLETE, "--", "just", "-u", "--show", "", env={"JUST_COMPLETE": "fish"}, files=SUB),
+  C("dynamic_completion_other_justfile", COMPLETE, "--", "just", "-f", "sub.just", "--show", "",
+    env={"JUST_COMPLETE": "fish"}, files=SUB),
+  C("dynamic_completion_bad_justfile_offers_nothing", COMPLETE, "--", "just", "-f", "nope", "b",
+    env={"JUST_COMPLETE": "fish"}, files=SUB),
+  C("dynamic_completion_justfile_flag_files_first", COMPLETE, "--", "just", "--justfile", "",
+    env={"JUST_COMPLETE": "fish"}, files=SUB),
+  C("dynamic_completion_directory_flag", COMPLETE, "--", "just", "--ceiling", "",
+    env={"JUST_COMPLETE": "fish"}, files=SUB),
+  C("dynamic_completion_zsh_description", COMPLETE, "--", "just", "bu",
+    env={"JUST_COMPLETE": "zsh", "_CLAP_COMPLETE_INDEX": "1", "_CLAP_IFS": "\n"}, files=SUB),
+  C("dynamic_completion_bash_no_description", COMPLETE, "--", "just", "bu",
+    env={"JUST_COMPLETE": "bash", "_CLAP_COMPLETE_INDEX": "1", "_CLAP_IFS": "\n"}, files=SUB),
+]

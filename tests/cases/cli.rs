@@ -2639,4 +2639,537 @@ a:
     status: 1,
     ..Case::DEFAULT
   },
+  Case {
+    name: "dynamic_completion_bash_registration",
+    env: &[("JUST_COMPLETE", "bash")],
+    stdout: r#"_clap_reassemble_words() {
+    if [[ "$COMP_WORDBREAKS" != *:* ]]; then
+        return
+    fi
+    local i j=0 line=$COMP_LINE
+    words=()
+    _CLAP_COMPLETE_INDEX=0
+    for ((i = 0; i < ${#COMP_WORDS[@]}; i++)); do
+        if ((i > 0 && j > 0)) && [[ "${COMP_WORDS[i]}" == :* || "${words[j-1]}" == *: ]] && [[ "$line" != [[:blank:]]* ]]; then
+            words[j-1]="${words[j-1]}${COMP_WORDS[i]}"
+        else
+            words[j]="${COMP_WORDS[i]}"
+            ((j++))
+        fi
+        if ((i == COMP_CWORD)); then
+            _CLAP_COMPLETE_INDEX=$((j - 1))
+        fi
+        line=${line#*"${COMP_WORDS[i]}"}
+    done
+}
+
+_clap_trim_completions() {
+    local cur="${words[_CLAP_COMPLETE_INDEX]}"
+    if [[ "$cur" != *:* || "$COMP_WORDBREAKS" != *:* ]]; then
+        return
+    fi
+    local colon_word=${cur%"${cur##*:}"}
+    local i=${#COMPREPLY[*]}
+    while [[ $((--i)) -ge 0 ]]; do
+        COMPREPLY[$i]=${COMPREPLY[$i]#"$colon_word"}
+    done
+}
+
+_clap_complete_just() {
+    local IFS=$'\013'
+    local _CLAP_COMPLETE_INDEX=${COMP_CWORD}
+    local _CLAP_COMPLETE_COMP_TYPE=${COMP_TYPE}
+    if compopt +o nospace 2> /dev/null; then
+        local _CLAP_COMPLETE_SPACE=false
+    else
+        local _CLAP_COMPLETE_SPACE=true
+    fi
+    local words=("${COMP_WORDS[@]}")
+    _clap_reassemble_words
+    COMPREPLY=( $( \
+        _CLAP_IFS="$IFS" \
+        _CLAP_COMPLETE_INDEX="$_CLAP_COMPLETE_INDEX" \
+        _CLAP_COMPLETE_COMP_TYPE="$_CLAP_COMPLETE_COMP_TYPE" \
+        _CLAP_COMPLETE_SPACE="$_CLAP_COMPLETE_SPACE" \
+        JUST_COMPLETE="bash" \
+        just -- "${words[@]}" \
+    ) )
+    if [[ $? != 0 ]]; then
+        unset COMPREPLY
+    elif [[ $_CLAP_COMPLETE_SPACE == false ]] && [[ "${COMPREPLY-}" =~ [=/:]$ ]]; then
+        compopt -o nospace
+    fi
+    _clap_trim_completions
+}
+
+if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERSINFO[0]}" -gt 4 ]]; then
+    complete -o nospace -o bashdefault -o nosort -F _clap_complete_just just
+else
+    complete -o nospace -o bashdefault -F _clap_complete_just just
+fi
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dynamic_completion_recipe_prefix",
+    justfile: Some(r#"# build it
+build:
+alias b := build
+_hidden:
+[private]
+priv:
+test x:
+export name := "v"
+_p := "1"
+mod sub
+[group('g1')]
+grp:
+"#),
+    args: &["--", "just", "b"],
+    files: &[("sub.just", r#"alias q := qux
+# sub doc
+baz:
+qux:
+"#), ("file1.txt", ""), ("dir1/x", "")],
+    env: &[("JUST_COMPLETE", "fish")],
+    stdout: r#"build	build it
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dynamic_completion_aliases",
+    justfile: Some(r#"# build it
+build:
+alias b := build
+_hidden:
+[private]
+priv:
+test x:
+export name := "v"
+_p := "1"
+mod sub
+[group('g1')]
+grp:
+"#),
+    args: &["--", "just", "--complete-aliases", "b"],
+    files: &[("sub.just", r#"alias q := qux
+# sub doc
+baz:
+qux:
+"#), ("file1.txt", ""), ("dir1/x", "")],
+    env: &[("JUST_COMPLETE", "fish")],
+    stdout: r#"build	build it
+b	build it
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dynamic_completion_aliases_env",
+    justfile: Some(r#"# build it
+build:
+alias b := build
+_hidden:
+[private]
+priv:
+test x:
+export name := "v"
+_p := "1"
+mod sub
+[group('g1')]
+grp:
+"#),
+    args: &["--", "just", "sub::"],
+    files: &[("sub.just", r#"alias q := qux
+# sub doc
+baz:
+qux:
+"#), ("file1.txt", ""), ("dir1/x", "")],
+    env: &[("JUST_COMPLETE", "fish"), ("JUST_COMPLETE_ALIASES", "true")],
+    stdout: r#"sub::baz	sub doc
+sub::qux
+sub::q
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dynamic_completion_module_prefix_then_files",
+    justfile: Some(r#"# build it
+build:
+alias b := build
+_hidden:
+[private]
+priv:
+test x:
+export name := "v"
+_p := "1"
+mod sub
+[group('g1')]
+grp:
+"#),
+    args: &["--", "just", "sub"],
+    files: &[("sub.just", r#"alias q := qux
+# sub doc
+baz:
+qux:
+"#), ("file1.txt", ""), ("dir1/x", "")],
+    env: &[("JUST_COMPLETE", "fish")],
+    stdout: r#"sub::baz	sub doc
+sub::qux
+sub.just
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dynamic_completion_variable_override",
+    justfile: Some(r#"# build it
+build:
+alias b := build
+_hidden:
+[private]
+priv:
+test x:
+export name := "v"
+_p := "1"
+mod sub
+[group('g1')]
+grp:
+"#),
+    args: &["--", "just", "na"],
+    files: &[("sub.just", r#"alias q := qux
+# sub doc
+baz:
+qux:
+"#), ("file1.txt", ""), ("dir1/x", "")],
+    env: &[("JUST_COMPLETE", "fish")],
+    stdout: r#"name=
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dynamic_completion_paths",
+    justfile: Some(r#"# build it
+build:
+alias b := build
+_hidden:
+[private]
+priv:
+test x:
+export name := "v"
+_p := "1"
+mod sub
+[group('g1')]
+grp:
+"#),
+    args: &["--", "just", "dir1/"],
+    files: &[("sub.just", r#"alias q := qux
+# sub doc
+baz:
+qux:
+"#), ("file1.txt", ""), ("dir1/x", "")],
+    env: &[("JUST_COMPLETE", "fish")],
+    stdout: r#"dir1/x
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dynamic_completion_show",
+    justfile: Some(r#"# build it
+build:
+alias b := build
+_hidden:
+[private]
+priv:
+test x:
+export name := "v"
+_p := "1"
+mod sub
+[group('g1')]
+grp:
+"#),
+    args: &["--", "just", "--show", ""],
+    files: &[("sub.just", r#"alias q := qux
+# sub doc
+baz:
+qux:
+"#), ("file1.txt", ""), ("dir1/x", "")],
+    env: &[("JUST_COMPLETE", "fish")],
+    stdout: r#"build	build it
+grp
+test
+sub::baz	sub doc
+sub::qux
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dynamic_completion_usage_prefix",
+    justfile: Some(r#"# build it
+build:
+alias b := build
+_hidden:
+[private]
+priv:
+test x:
+export name := "v"
+_p := "1"
+mod sub
+[group('g1')]
+grp:
+"#),
+    args: &["--", "just", "--usage", "s"],
+    files: &[("sub.just", r#"alias q := qux
+# sub doc
+baz:
+qux:
+"#), ("file1.txt", ""), ("dir1/x", "")],
+    env: &[("JUST_COMPLETE", "fish")],
+    stdout: r#"sub::baz	sub doc
+sub::qux
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dynamic_completion_set",
+    justfile: Some(r#"# build it
+build:
+alias b := build
+_hidden:
+[private]
+priv:
+test x:
+export name := "v"
+_p := "1"
+mod sub
+[group('g1')]
+grp:
+"#),
+    args: &["--", "just", "--set", ""],
+    files: &[("sub.just", r#"alias q := qux
+# sub doc
+baz:
+qux:
+"#), ("file1.txt", ""), ("dir1/x", "")],
+    env: &[("JUST_COMPLETE", "fish")],
+    stdout: r#"name
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dynamic_completion_group",
+    justfile: Some(r#"# build it
+build:
+alias b := build
+_hidden:
+[private]
+priv:
+test x:
+export name := "v"
+_p := "1"
+mod sub
+[group('g1')]
+grp:
+"#),
+    args: &["--", "just", "--group", ""],
+    files: &[("sub.just", r#"alias q := qux
+# sub doc
+baz:
+qux:
+"#), ("file1.txt", ""), ("dir1/x", "")],
+    env: &[("JUST_COMPLETE", "fish")],
+    stdout: r#"g1
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dynamic_completion_unsorted",
+    justfile: Some(r#"# build it
+build:
+alias b := build
+_hidden:
+[private]
+priv:
+test x:
+export name := "v"
+_p := "1"
+mod sub
+[group('g1')]
+grp:
+"#),
+    args: &["--", "just", "-u", "--show", ""],
+    files: &[("sub.just", r#"alias q := qux
+# sub doc
+baz:
+qux:
+"#), ("file1.txt", ""), ("dir1/x", "")],
+    env: &[("JUST_COMPLETE", "fish")],
+    stdout: r#"build	build it
+grp
+test
+sub::baz	sub doc
+sub::qux
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dynamic_completion_other_justfile",
+    justfile: Some(r#"# build it
+build:
+alias b := build
+_hidden:
+[private]
+priv:
+test x:
+export name := "v"
+_p := "1"
+mod sub
+[group('g1')]
+grp:
+"#),
+    args: &["--", "just", "-f", "sub.just", "--show", ""],
+    files: &[("sub.just", r#"alias q := qux
+# sub doc
+baz:
+qux:
+"#), ("file1.txt", ""), ("dir1/x", "")],
+    env: &[("JUST_COMPLETE", "fish")],
+    stdout: r#"build	build it
+grp
+test
+sub::baz	sub doc
+sub::qux
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dynamic_completion_bad_justfile_offers_nothing",
+    justfile: Some(r#"# build it
+build:
+alias b := build
+_hidden:
+[private]
+priv:
+test x:
+export name := "v"
+_p := "1"
+mod sub
+[group('g1')]
+grp:
+"#),
+    args: &["--", "just", "-f", "nope", "b"],
+    files: &[("sub.just", r#"alias q := qux
+# sub doc
+baz:
+qux:
+"#), ("file1.txt", ""), ("dir1/x", "")],
+    env: &[("JUST_COMPLETE", "fish")],
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dynamic_completion_justfile_flag_files_first",
+    justfile: Some(r#"# build it
+build:
+alias b := build
+_hidden:
+[private]
+priv:
+test x:
+export name := "v"
+_p := "1"
+mod sub
+[group('g1')]
+grp:
+"#),
+    args: &["--", "just", "--justfile", ""],
+    files: &[("sub.just", r#"alias q := qux
+# sub doc
+baz:
+qux:
+"#), ("file1.txt", ""), ("dir1/x", "")],
+    env: &[("JUST_COMPLETE", "fish")],
+    stdout: r#"file1.txt
+justfile
+sub.just
+dir1/
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dynamic_completion_directory_flag",
+    justfile: Some(r#"# build it
+build:
+alias b := build
+_hidden:
+[private]
+priv:
+test x:
+export name := "v"
+_p := "1"
+mod sub
+[group('g1')]
+grp:
+"#),
+    args: &["--", "just", "--ceiling", ""],
+    files: &[("sub.just", r#"alias q := qux
+# sub doc
+baz:
+qux:
+"#), ("file1.txt", ""), ("dir1/x", "")],
+    env: &[("JUST_COMPLETE", "fish")],
+    stdout: r#".
+dir1/
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dynamic_completion_zsh_description",
+    justfile: Some(r#"# build it
+build:
+alias b := build
+_hidden:
+[private]
+priv:
+test x:
+export name := "v"
+_p := "1"
+mod sub
+[group('g1')]
+grp:
+"#),
+    args: &["--", "just", "bu"],
+    files: &[("sub.just", r#"alias q := qux
+# sub doc
+baz:
+qux:
+"#), ("file1.txt", ""), ("dir1/x", "")],
+    env: &[("JUST_COMPLETE", "zsh"), ("_CLAP_COMPLETE_INDEX", "1"), ("_CLAP_IFS", r#"
+"#)],
+    stdout: "build:build it",
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dynamic_completion_bash_no_description",
+    justfile: Some(r#"# build it
+build:
+alias b := build
+_hidden:
+[private]
+priv:
+test x:
+export name := "v"
+_p := "1"
+mod sub
+[group('g1')]
+grp:
+"#),
+    args: &["--", "just", "bu"],
+    files: &[("sub.just", r#"alias q := qux
+# sub doc
+baz:
+qux:
+"#), ("file1.txt", ""), ("dir1/x", "")],
+    env: &[("JUST_COMPLETE", "bash"), ("_CLAP_COMPLETE_INDEX", "1"), ("_CLAP_IFS", r#"
+"#)],
+    stdout: "build",
+    ..Case::DEFAULT
+  },
 ];
