@@ -96,11 +96,11 @@ impl<'src> Error<'src> {
     if report.silent {
       return String::new();
     }
-    let mut out = error_line(painter, &report.message);
-    if let Some(suggestion) = &report.suggestion {
-      out.push_str(&painter.message(suggestion));
-      out.push('\n');
-    }
+    // The suggestion is part of the message: one bold span covers both.
+    let mut out = match &report.suggestion {
+      Some(suggestion) => error_line(painter, &format!("{}\n{suggestion}", report.message)),
+      None => error_line(painter, &report.message),
+    };
     if let Some(usage) = &report.usage {
       if painter.active {
         if let Error::Invocation(error) = self {

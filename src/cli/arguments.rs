@@ -4,9 +4,12 @@
 
 use clap::{
   builder::{FalseyValueParser, PossibleValuesParser},
-  value_parser, Arg, ArgAction, Command,
+  value_parser, Arg, ArgAction, Command, ValueHint,
 };
+use clap_complete::engine::{ArgValueCandidates, ArgValueCompleter, PathCompleter};
 use std::num::NonZeroUsize;
+
+use crate::cli::completions;
 
 /// Argument ids. Options use their long name; positional words use `ARGUMENTS`.
 pub mod id {
@@ -119,6 +122,7 @@ pub fn command() -> Command {
         .num_args(1..)
         .action(ArgAction::Append)
         .trailing_var_arg(true)
+        .add(ArgValueCompleter::new(completions::complete_arguments))
         .help("Overrides and recipes to run; without any, the default recipe runs"),
     )
     .next_help_heading("Commands");
@@ -147,10 +151,13 @@ fn options() -> Vec<Arg> {
     env_flag(id::ALLOW_MISSING, "JUST_ALLOW_MISSING", "Succeed silently on unknown recipes"),
     value(id::CEILING, "CEILING", "Stop the justfile search after this directory")
       .env("JUST_CEILING")
-      .value_parser(value_parser!(std::path::PathBuf)),
+      .value_parser(value_parser!(std::path::PathBuf))
+      .value_hint(ValueHint::DirPath),
     flag(id::CHECK, "With `--fmt`: only check, print a diff and fail when not formatted")
       .requires(id::FORMAT),
-    value(id::CHOOSER, "CHOOSER", "Program used by `--choose`").env("JUST_CHOOSER"),
+    value(id::CHOOSER, "CHOOSER", "Program used by `--choose`")
+      .env("JUST_CHOOSER")
+      .add(ArgValueCompleter::new(PathCompleter::file())),
     flag(id::CLEAR_SHELL_ARGS, "Use no shell arguments").overrides_with(id::SHELL_ARG),
     value(id::COLOR, "COLOR", "When to use colour")
       .env("JUST_COLOR")
@@ -162,7 +169,8 @@ fn options() -> Vec<Arg> {
     env_flag(id::COMPLETE_ALIASES, "JUST_COMPLETE_ALIASES", "Offer aliases when completing"),
     value(id::CYGPATH, "CYGPATH", "Path converter used on Windows")
       .env("JUST_CYGPATH")
-      .default_value("cygpath"),
+      .default_value("cygpath")
+      .add(ArgValueCompleter::new(PathCompleter::file())),
     env_flag(id::DEFAULT_LIST, "JUST_DEFAULT_LIST", "List recipes when none is given"),
     value(id::DOTENV_COMMAND, "COMMAND", "Load the output of COMMAND as a dotenv file")
       .env("JUST_DOTENV_COMMAND")
@@ -175,7 +183,8 @@ fn options() -> Vec<Arg> {
     value(id::DOTENV_PATH, "DOTENV_PATH", "Load this dotenv file")
       .short('E')
       .action(ArgAction::Append)
-      .value_parser(value_parser!(std::path::PathBuf)),
+      .value_parser(value_parser!(std::path::PathBuf))
+      .add(ArgValueCompleter::new(PathCompleter::file())),
     env_flag(id::DRY_RUN, "JUST_DRY_RUN", "Print commands without running them")
       .short('n')
       .conflicts_with(id::QUIET),
@@ -195,7 +204,8 @@ fn options() -> Vec<Arg> {
     value(id::GROUP, "GROUP", "Only list recipes of this group")
       .env("JUST_GROUP")
       .action(ArgAction::Append)
-      .requires(id::LIST),
+      .requires(id::LIST)
+      .add(ArgValueCandidates::new(completions::groups)),
     env_flag(id::HIGHLIGHT, "JUST_HIGHLIGHT", "Echo recipe lines in bold")
       .overrides_with(id::NO_HIGHLIGHT),
     value(id::INDENTATION, "INDENTATION", "Indentation of recipe bodies when formatting")
@@ -207,7 +217,8 @@ fn options() -> Vec<Arg> {
     value(id::JUSTFILE, "JUSTFILE", "Use this justfile (`-` reads it from standard input)")
       .short('f')
       .env("JUST_JUSTFILE")
-      .value_parser(value_parser!(std::path::PathBuf)),
+      .value_parser(value_parser!(std::path::PathBuf))
+      .add(ArgValueCompleter::new(PathCompleter::file())),
     value(id::JUSTFILE_NAME, "NAME", "Search for justfiles with these comma-separated names")
       .env("JUST_JUSTFILE_NAME")
       .action(ArgAction::Append),
@@ -232,6 +243,7 @@ fn options() -> Vec<Arg> {
       .num_args(2)
       .value_names(["VARIABLE", "VALUE"])
       .action(ArgAction::Append)
+      .add(ArgValueCandidates::new(completions::variables))
       .help("Set VARIABLE to VALUE"),
     value(id::SHELL, "SHELL", "Run recipe lines and backticks with this shell"),
     value(id::SHELL_ARG, "SHELL_ARG", "Pass this argument to the shell")
@@ -242,7 +254,8 @@ fn options() -> Vec<Arg> {
       .requires(id::COMMAND),
     value(id::TEMPDIR, "TEMPDIR", "Directory for temporary files")
       .env("JUST_TEMPDIR")
-      .value_parser(value_parser!(std::path::PathBuf)),
+      .value_parser(value_parser!(std::path::PathBuf))
+      .value_hint(ValueHint::DirPath),
     env_flag(id::TIME, "JUST_TIME", "Report how long each recipe took"),
     env_flag(id::TIMESTAMP, "JUST_TIMESTAMP", "Prefix echoed lines with the time"),
     value(id::TIMESTAMP_FORMAT, "TIMESTAMP_FORMAT", "strftime format of `--timestamp`")
@@ -261,7 +274,8 @@ fn options() -> Vec<Arg> {
       .short('d')
       .env("JUST_WORKING_DIRECTORY")
       .value_parser(value_parser!(std::path::PathBuf))
-      .requires(id::JUSTFILE),
+      .requires(id::JUSTFILE)
+      .value_hint(ValueHint::DirPath),
     env_flag(id::YES, "JUST_YES", "Confirm every recipe without asking"),
   ]
 }
@@ -308,6 +322,7 @@ fn subcommands() -> Vec<Arg> {
     value(id::REQUEST, "REQUEST", "Answer an internal JSON request").hide(true),
     Arg::new(id::SHOW)
       .long(id::SHOW)
+      .add(ArgValueCandidates::new(completions::recipe_paths))
       .short('s')
       .num_args(1..)
       .value_name("RECIPE_PATH")
@@ -317,6 +332,7 @@ fn subcommands() -> Vec<Arg> {
     flag(id::SUMMARY, "Print the names of the recipes on one line"),
     Arg::new(id::USAGE)
       .long(id::USAGE)
+      .add(ArgValueCandidates::new(completions::recipe_paths))
       .num_args(1..)
       .value_name("RECIPE_PATH")
       .action(ArgAction::Append)

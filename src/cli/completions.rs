@@ -1,10 +1,21 @@
-//! `--completions SHELL` (cli-and-execution.md §5.14): static completion
-//! scripts generated from the flag definitions.
+//! `--completions SHELL` (cli-and-execution.md §5.14): registration scripts
+//! that call back into `just` for dynamic completion.
 
-use clap_complete::Shell;
+use std::ffi::{OsStr, OsString};
+
+use clap::builder::StyledStr;
+use clap_complete::engine::{CompletionCandidate, PathCompleter, ValueCompleter};
+use clap_complete::env::{self, EnvCompleter, Shells};
 use snafu::Snafu;
 
+use crate::analysis::analyzer::{compile, LoadRequest};
+use crate::analysis::model::{Justfile, Module};
 use crate::cli::arguments;
+use crate::cli::config::Config;
+use crate::execution::invocation::{is_public_alias, resolve_alias, AliasTarget};
+use crate::output::list::{listed_recipes, listed_submodules, module_groups};
+use crate::output::variables::public_assignments;
+use crate::search;
 
 #[derive(Debug, Snafu)]
 pub enum CompletionsError {
@@ -12,37 +23,253 @@ pub enum CompletionsError {
   UnknownShell { shell: String },
 }
 
-/// Nushell has no generator in clap_complete; recipes come from `--dump`'s JSON.
-const NUSHELL_SCRIPT: &str = r#"def "nu-complete just recipes" [] {
-    ^just --dump --unstable --dump-format json
-    | from json
-    | get recipes
-    | transpose name recipe
-    | where {|it| $it.recipe.private == false }
-    | each {|it| { value: $it.name, description: $it.recipe.doc } }
+/// Nushell has no dynamic protocol; recipes come from `--dump`'s JSON.
+const NUSHELL_SCRIPT: &str = r#"def "nu-complete just" [] {
+    (^just --dump --unstable --dump-format json | from json).recipes | transpose recipe data | flatten | where {|row| $row.private == false } | select recipe doc parameters | rename value description
 }
 
-# Run recipes from a justfile
+# Just: A Command Runner
 export extern "just" [
-    ...recipes: string@"nu-complete just recipes", # Recipes to run, with their arguments
+    ...recipe: string@"nu-complete just", # Recipe(s) to run, may be with argument(s)
 ]
 "#;
 
-/// The completion script for `shell` (any case).
+/// The completion script for `shell` (any case). Except for nushell it only
+/// registers `just` itself, started with `JUST_COMPLETE=<shell>`, as the
+/// completer (dynamic completion, see `dynamic`).
 pub fn completions(shell: &str) -> Result<String, CompletionsError> {
-  let generator = match shell.to_ascii_lowercase().as_str() {
-    "bash" => Shell::Bash,
-    "elvish" => Shell::Elvish,
-    "fish" => Shell::Fish,
-    "powershell" => Shell::PowerShell,
-    "zsh" => Shell::Zsh,
-    "nushell" => return Ok(NUSHELL_SCRIPT.to_owned()),
+  let script = match shell.to_ascii_lowercase().as_str() {
+    "bash" => "eval \"$(JUST_COMPLETE=bash just)\"\n",
+    "elvish" => "eval (E:JUST_COMPLETE=elvish just | slurp)\n",
+    "fish" => "JUST_COMPLETE=fish just | source\n",
+    "powershell" => {
+      "$env:JUST_COMPLETE = \"powershell\"\njust | Out-String | Invoke-Expression\nRemove-Item Env:\\JUST_COMPLETE\n"
+    }
+    "zsh" => {
+      "#compdef just\nsource <(JUST_COMPLETE=zsh just)\nif [ \"$funcstack[1]\" = \"_just\" ]; then\n  _clap_dynamic_completer_just \"$@\"\nfi\n"
+    }
+    "nushell" => NUSHELL_SCRIPT,
     _ => return Err(CompletionsError::UnknownShell { shell: shell.to_owned() }),
   };
-  let mut command = arguments::command();
-  let mut buffer = Vec::new();
-  clap_complete::generate(generator, &mut command, "just", &mut buffer);
-  Ok(String::from_utf8_lossy(&buffer).into_owned())
+  Ok(script.to_owned())
+}
+
+/// Answer a completion request if `JUST_COMPLETE` is set (clap_complete's
+/// dynamic protocol: `just -- just WORD…`); otherwise return.
+pub fn complete_env() {
+  clap_complete::CompleteEnv::with_factory(arguments::command)
+    .var("JUST_COMPLETE")
+    .shells(Shells(&[&Bash, &env::Elvish, &env::Fish, &env::Powershell, &env::Zsh]))
+    .complete();
+}
+
+/// Bash registration: calls `just` by name and keeps `a::b` words whole
+/// (bash splits words at `:`). Completion answers are clap_complete's.
+struct Bash;
+
+const BASH_REGISTRATION: &str = r#"_clap_reassemble_words() {
+    if [[ "$COMP_WORDBREAKS" != *:* ]]; then
+        return
+    fi
+    local i j=0 line=$COMP_LINE
+    words=()
+    _CLAP_COMPLETE_INDEX=0
+    for ((i = 0; i < ${#COMP_WORDS[@]}; i++)); do
+        if ((i > 0 && j > 0)) && [[ "${COMP_WORDS[i]}" == :* || "${words[j-1]}" == *: ]] && [[ "$line" != [[:blank:]]* ]]; then
+            words[j-1]="${words[j-1]}${COMP_WORDS[i]}"
+        else
+            words[j]="${COMP_WORDS[i]}"
+            ((j++))
+        fi
+        if ((i == COMP_CWORD)); then
+            _CLAP_COMPLETE_INDEX=$((j - 1))
+        fi
+        line=${line#*"${COMP_WORDS[i]}"}
+    done
+}
+
+_clap_trim_completions() {
+    local cur="${words[_CLAP_COMPLETE_INDEX]}"
+    if [[ "$cur" != *:* || "$COMP_WORDBREAKS" != *:* ]]; then
+        return
+    fi
+    local colon_word=${cur%"${cur##*:}"}
+    local i=${#COMPREPLY[*]}
+    while [[ $((--i)) -ge 0 ]]; do
+        COMPREPLY[$i]=${COMPREPLY[$i]#"$colon_word"}
+    done
+}
+
+_clap_complete_just() {
+    local IFS=$'\013'
+    local _CLAP_COMPLETE_INDEX=${COMP_CWORD}
+    local _CLAP_COMPLETE_COMP_TYPE=${COMP_TYPE}
+    if compopt +o nospace 2> /dev/null; then
+        local _CLAP_COMPLETE_SPACE=false
+    else
+        local _CLAP_COMPLETE_SPACE=true
+    fi
+    local words=("${COMP_WORDS[@]}")
+    _clap_reassemble_words
+    COMPREPLY=( $( \
+        _CLAP_IFS="$IFS" \
+        _CLAP_COMPLETE_INDEX="$_CLAP_COMPLETE_INDEX" \
+        _CLAP_COMPLETE_COMP_TYPE="$_CLAP_COMPLETE_COMP_TYPE" \
+        _CLAP_COMPLETE_SPACE="$_CLAP_COMPLETE_SPACE" \
+        JUST_COMPLETE="bash" \
+        just -- "${words[@]}" \
+    ) )
+    if [[ $? != 0 ]]; then
+        unset COMPREPLY
+    elif [[ $_CLAP_COMPLETE_SPACE == false ]] && [[ "${COMPREPLY-}" =~ [=/:]$ ]]; then
+        compopt -o nospace
+    fi
+    _clap_trim_completions
+}
+
+if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERSINFO[0]}" -gt 4 ]]; then
+    complete -o nospace -o bashdefault -o nosort -F _clap_complete_just just
+else
+    complete -o nospace -o bashdefault -F _clap_complete_just just
+fi
+"#;
+
+impl EnvCompleter for Bash {
+  fn name(&self) -> &'static str {
+    "bash"
+  }
+
+  fn is(&self, name: &str) -> bool {
+    name == "bash"
+  }
+
+  fn write_registration(
+    &self,
+    _var: &str,
+    _name: &str,
+    _bin: &str,
+    _completer: &str,
+    buf: &mut dyn std::io::Write,
+  ) -> std::io::Result<()> {
+    buf.write_all(BASH_REGISTRATION.as_bytes())
+  }
+
+  fn write_complete(
+    &self,
+    cmd: &mut clap::Command,
+    args: Vec<OsString>,
+    current_dir: Option<&std::path::Path>,
+    buf: &mut dyn std::io::Write,
+  ) -> std::io::Result<()> {
+    env::Bash.write_complete(cmd, args, current_dir, buf)
+  }
+}
+
+/// The configuration and compiled justfile of the command line being
+/// completed (everything before the current word). An unparseable command
+/// line falls back to the defaults; an unloadable justfile gives `None`.
+fn context() -> Option<(Config, Justfile<'static>)> {
+  let args: Vec<OsString> = std::env::args_os().collect();
+  let start = args.iter().position(|arg| arg == "--")? + 1;
+  let mut words = args.get(start..)?.to_vec();
+  words.pop();
+  let config =
+    Config::from_args(words).or_else(|_| Config::from_args([OsString::from("just")])).ok()?;
+  let search = search::find(&config).ok()?;
+  let request = LoadRequest {
+    justfile: &search.justfile,
+    source: search.source.clone(),
+    working_directory: &search.working_directory,
+    overrides: &config.overrides,
+    unstable: config.unstable,
+  };
+  let justfile = compile(&request).ok()?;
+  Some((config, justfile))
+}
+
+fn candidate(value: String, doc: Option<&str>) -> CompletionCandidate {
+  CompletionCandidate::new(value).help(doc.map(|doc| StyledStr::from(doc.to_owned())))
+}
+
+/// Public recipe paths of the root and then of public submodules
+/// (depth-first), then, with `--complete-aliases`, public alias paths.
+fn recipe_candidates(config: &Config, justfile: &Justfile) -> Vec<CompletionCandidate> {
+  fn recipes(config: &Config, module: &Module, out: &mut Vec<CompletionCandidate>) {
+    for recipe in listed_recipes(module, config.unsorted) {
+      out.push(candidate(recipe.namepath.clone(), recipe.doc.as_deref()));
+    }
+    for (_, submodule) in listed_submodules(module, config.unsorted) {
+      recipes(config, submodule, out);
+    }
+  }
+  fn aliases(config: &Config, module: &Module, out: &mut Vec<CompletionCandidate>) {
+    for alias in module.aliases.values().filter(|alias| is_public_alias(module, alias)) {
+      let doc = match resolve_alias(module, alias) {
+        Some(AliasTarget::Recipe { recipe, .. }) => recipe.doc.as_deref(),
+        _ => None,
+      };
+      let path: Vec<&str> =
+        module.path.iter().map(String::as_str).chain([alias.name.lexeme()]).collect();
+      out.push(candidate(path.join("::"), doc));
+    }
+    for (_, submodule) in listed_submodules(module, config.unsorted) {
+      aliases(config, submodule, out);
+    }
+  }
+  let mut out = Vec::new();
+  recipes(config, &justfile.root, &mut out);
+  if config.complete_aliases {
+    aliases(config, &justfile.root, &mut out);
+  }
+  out
+}
+
+fn variable_names(justfile: &Justfile) -> Vec<String> {
+  public_assignments(&justfile.root)
+    .iter()
+    .map(|assignment| assignment.name.lexeme().to_owned())
+    .collect()
+}
+
+/// Positional words: recipe paths, `NAME=` overrides, then file paths.
+pub fn complete_arguments(current: &OsStr) -> Vec<CompletionCandidate> {
+  let Some((config, justfile)) = context() else {
+    return Vec::new();
+  };
+  let prefix = current.to_string_lossy();
+  let mut out: Vec<CompletionCandidate> = recipe_candidates(&config, &justfile);
+  out.extend(variable_names(&justfile).into_iter().map(|name| candidate(format!("{name}="), None)));
+  out.retain(|candidate| candidate.get_value().to_string_lossy().starts_with(prefix.as_ref()));
+  let mut paths = PathCompleter::any().complete(current);
+  paths.sort_by(|a, b| a.get_value().cmp(b.get_value()));
+  out.extend(paths);
+  out
+}
+
+/// `--show` / `--usage`: recipe paths.
+pub fn recipe_paths() -> Vec<CompletionCandidate> {
+  context().map(|(config, justfile)| recipe_candidates(&config, &justfile)).unwrap_or_default()
+}
+
+/// `--set`: variable names.
+pub fn variables() -> Vec<CompletionCandidate> {
+  context()
+    .map(|(_, justfile)| {
+      variable_names(&justfile).into_iter().map(CompletionCandidate::new).collect()
+    })
+    .unwrap_or_default()
+}
+
+/// `--group`: group names.
+pub fn groups() -> Vec<CompletionCandidate> {
+  context()
+    .map(|(config, justfile)| {
+      module_groups(&justfile.root, config.unsorted)
+        .into_iter()
+        .map(CompletionCandidate::new)
+        .collect()
+    })
+    .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -55,7 +282,7 @@ mod tests {
       let script = completions(shell).unwrap();
       assert!(script.contains("just"), "{shell}");
     }
-    assert!(completions("BASH").unwrap().contains("--justfile"));
+    assert!(completions("BASH").unwrap().contains("JUST_COMPLETE=bash"));
     assert!(completions("tcsh").is_err());
   }
 }

@@ -21,6 +21,7 @@ use crate::search::{self, Search};
 type Result<T = ()> = std::result::Result<T, Error<'static>>;
 
 pub fn main() -> i32 {
+  super::completions::complete_env();
   let config = match Config::from_args(std::env::args_os()) {
     Ok(config) => config,
     Err(ConfigError::Clap { source }) => {
@@ -78,21 +79,75 @@ fn dispatch(config: &Config) -> Result {
   Ok(())
 }
 
+/// A `--request` (cli-and-execution.md §5.16), parsed like the reference.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum Request {
+  EnvironmentVariable(String),
+  Signal,
+}
+
 fn request(json: &str) -> Result {
-  let value: serde_json::Value = serde_json::from_str(json)
+  let request: Request = serde_json::from_str(json)
     .map_err(|error| Error::message(format!("failed to parse request: {error}")))?;
-  let response = match value.get("environment-variable").and_then(|v| v.as_str()) {
-    Some(name) => match std::env::var_os(name) {
+  let response = match request {
+    Request::EnvironmentVariable(name) => match std::env::var_os(name) {
       Some(value) => {
         use std::os::unix::ffi::OsStrExt;
         serde_json::json!({"environment-variable": {"Unix": value.as_bytes()}})
       }
       None => serde_json::json!({"environment-variable": null}),
     },
-    None => return Err(Error::message("failed to parse request: unknown request")),
+    Request::Signal => serde_json::json!({"signal": wait_for_signal()}),
   };
   print(&response.to_string());
   Ok(())
+}
+
+/// Block every signal, wait for one and return its name.
+fn wait_for_signal() -> String {
+  // SAFETY: plain libc calls on a locally owned, initialised signal set.
+  let signal = unsafe {
+    let mut set: libc::sigset_t = std::mem::zeroed();
+    libc::sigfillset(&mut set);
+    libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+    let mut signal: libc::c_int = 0;
+    libc::sigwait(&set, &mut signal);
+    signal
+  };
+  let name = match signal {
+    libc::SIGHUP => "SIGHUP",
+    libc::SIGINT => "SIGINT",
+    libc::SIGQUIT => "SIGQUIT",
+    libc::SIGILL => "SIGILL",
+    libc::SIGTRAP => "SIGTRAP",
+    libc::SIGABRT => "SIGABRT",
+    libc::SIGBUS => "SIGBUS",
+    libc::SIGFPE => "SIGFPE",
+    libc::SIGKILL => "SIGKILL",
+    libc::SIGUSR1 => "SIGUSR1",
+    libc::SIGSEGV => "SIGSEGV",
+    libc::SIGUSR2 => "SIGUSR2",
+    libc::SIGPIPE => "SIGPIPE",
+    libc::SIGALRM => "SIGALRM",
+    libc::SIGTERM => "SIGTERM",
+    libc::SIGCHLD => "SIGCHLD",
+    libc::SIGCONT => "SIGCONT",
+    libc::SIGSTOP => "SIGSTOP",
+    libc::SIGTSTP => "SIGTSTP",
+    libc::SIGTTIN => "SIGTTIN",
+    libc::SIGTTOU => "SIGTTOU",
+    libc::SIGURG => "SIGURG",
+    libc::SIGXCPU => "SIGXCPU",
+    libc::SIGXFSZ => "SIGXFSZ",
+    libc::SIGVTALRM => "SIGVTALRM",
+    libc::SIGPROF => "SIGPROF",
+    libc::SIGWINCH => "SIGWINCH",
+    libc::SIGIO => "SIGIO",
+    libc::SIGSYS => "SIGSYS",
+    _ => return format!("SIG{signal}"),
+  };
+  name.to_owned()
 }
 
 fn load(config: &Config, search: &Search, unstable: bool) -> Result<Justfile<'static>> {
