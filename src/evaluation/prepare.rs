@@ -84,11 +84,18 @@ fn prepare_module<'a, 'src>(
     None => module.base_directory.clone(),
   };
 
-  let mut values: BTreeMap<&'src str, Value> = BTreeMap::new();
+  // Overrides by (path as written, name), the last of equal ones winning;
+  // applied in that order, so that through module aliases the greatest path wins.
+  let mut overrides = BTreeMap::new();
   for override_ in &context.config.overrides {
-    if override_.module_path == module.path {
-      if let Some((name, _)) = module.assignments.get_key_value(override_.name.as_str()) {
-        values.insert(name, Value::string(override_.value.clone()));
+    overrides.insert((&override_.module_path, &override_.name), &override_.value);
+  }
+  let mut values: BTreeMap<&'src str, Value> = BTreeMap::new();
+  for ((path, name), value) in overrides {
+    let target = context.justfile.root.find_module(path);
+    if target.is_some_and(|target| target.path == module.path) {
+      if let Some((name, _)) = module.assignments.get_key_value(name.as_str()) {
+        values.insert(name, Value::string(value.clone()));
       }
     }
   }
