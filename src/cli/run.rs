@@ -501,7 +501,8 @@ fn run_invocations(
   invocations: Vec<Invocation<'_, 'static>>,
 ) -> Result {
   let context = context(config, search, justfile);
-  let invoked = invocations.iter().map(|invocation| (&invocation.module_path[..], invocation.recipe));
+  let invoked =
+    invocations.iter().map(|invocation| (&invocation.module_path[..], invocation.recipe));
   let demand = recipe_demand(&justfile.root, invoked);
   let states = prepare(&context, Eagerness::Normal, &demand)?;
   let runner = Runner { context: &context, states: &states };

@@ -164,10 +164,14 @@ pub fn recipe_directory<'src>(
   if let Some(Attribute::WorkingDirectory(expression)) = entry.map(|entry| &entry.attribute) {
     let value = Evaluator::new(context, state, Some(scope), Site::Body).evaluate(expression)?;
     let Some(path) = value.as_single() else {
-      let message = format!("list value {} used as a `[working-directory]` attribute", value.show());
+      let message =
+        format!("list value {} used as a `[working-directory]` attribute", value.show());
       return Err(match entry {
         Some(entry) => ExecutionError::Evaluation {
-          error: crate::evaluation::error::EvaluationError::WithToken { token: entry.name, message },
+          error: crate::evaluation::error::EvaluationError::WithToken {
+            token: entry.name,
+            message,
+          },
         },
         None => ExecutionError::Message { message },
       });
