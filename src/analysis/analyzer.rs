@@ -59,7 +59,8 @@ fn check_overrides(root: &Module<'static>, request: &LoadRequest) -> Result<(), 
     .overrides
     .iter()
     .filter(|item| {
-      find_module(root, &item.module_path)
+      root
+        .find_module(&item.module_path)
         .map_or(true, |module| !module.assignments.contains_key(item.name.as_str()))
     })
     .map(|item| (item.module_path.clone(), item.name.clone()))
@@ -77,10 +78,6 @@ fn check_overrides(root: &Module<'static>, request: &LoadRequest) -> Result<(), 
     })
     .collect();
   Err(LoadError::UnknownOverrides { overrides })
-}
-
-fn find_module<'m>(root: &'m Module<'static>, path: &[String]) -> Option<&'m Module<'static>> {
-  path.iter().try_fold(root, |module, name| module.modules.get(name.as_str()))
 }
 
 /// Root first, then submodules depth-first in name order (language.md §11).

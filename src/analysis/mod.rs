@@ -9,5 +9,5 @@ mod list_gate;
 pub mod loader;
 pub mod model;
 mod parameters;
-mod resolver;
+pub(crate) mod resolver;
 mod settings;

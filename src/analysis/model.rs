@@ -57,6 +57,21 @@ pub struct Module<'src> {
   pub disabled_aliases: BTreeSet<&'src str>,
 }
 
+impl<'src> Module<'src> {
+  /// The submodule a command-line module path (`foo::bar` of an override)
+  /// names, where any component may be an alias of a module
+  /// (`alias f := foo`, `alias fb := foo::bar`).
+  pub fn find_module(&self, path: &[String]) -> Option<&Module<'src>> {
+    path.iter().try_fold(self, |module, name| {
+      if let Some(submodule) = module.modules.get(name.as_str()) {
+        return Some(submodule);
+      }
+      let alias = module.aliases.get(name.as_str())?;
+      alias.target.iter().try_fold(module, |module, name| module.modules.get(name.lexeme()))
+    })
+  }
+}
+
 #[derive(Debug)]
 pub struct Assignment<'src> {
   pub name: Name<'src>,

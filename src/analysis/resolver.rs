@@ -19,10 +19,10 @@ type Assignments = BTreeMap<&'static str, Assignment<'static>>;
 type Functions = BTreeMap<&'static str, FunctionDefinition<'static>>;
 
 /// Visit every name and call of an expression in order of appearance.
-pub(crate) fn walk<'e>(
-  expression: &'e Expression<'static>,
-  visit: &mut dyn FnMut(&'e Expression<'static>) -> CompileResult<()>,
-) -> CompileResult<()> {
+pub(crate) fn walk<'e, 'src, E>(
+  expression: &'e Expression<'src>,
+  visit: &mut dyn FnMut(&'e Expression<'src>) -> Result<(), E>,
+) -> Result<(), E> {
   use Expression::*;
   visit(expression)?;
   match expression {
@@ -537,9 +537,9 @@ impl<'a> RecipeResolver<'a> {
 }
 
 /// Expressions of an attribute, and whether parameters are in scope there.
-fn attribute_expressions<'e>(
-  attribute: &'e Attribute<'static>,
-) -> Vec<(&'e Expression<'static>, bool)> {
+pub(crate) fn attribute_expressions<'e, 'src>(
+  attribute: &'e Attribute<'src>,
+) -> Vec<(&'e Expression<'src>, bool)> {
   match attribute {
     Attribute::Confirm(Some(expression)) | Attribute::Timestamp(Some(expression)) => {
       vec![(expression, true)]

@@ -10,7 +10,7 @@ use crate::analysis::analyzer::{compile, LoadRequest};
 use crate::analysis::model::Justfile;
 use crate::error::{Error, Report};
 use crate::evaluation::evaluator::{Evaluator, RunContext, Site};
-use crate::evaluation::prepare::{prepare, Eagerness};
+use crate::evaluation::prepare::{prepare, recipe_demand, Demand, Eagerness};
 use crate::evaluation::value::Value;
 use crate::execution::invocation::{self, ArgumentValue, Invocation};
 use crate::execution::runner::{Runner, Supplied};
@@ -303,7 +303,19 @@ fn evaluate(
   use crate::output::evaluate::{evaluate_listing, resolve_evaluate_path, EvaluateTarget};
   let target = resolve_evaluate_path(&justfile.root, path)?;
   let context = context(config, search, justfile);
-  let states = prepare(&context, Eagerness::Lazy)?;
+  let mut demand = Demand::new();
+  match &target {
+    EvaluateTarget::Variable { path, module, name } => {
+      if let Some((name, _)) = module.assignments.get_key_value(name.as_str()) {
+        demand.entry(path.clone()).or_default().insert(*name);
+      }
+    }
+    EvaluateTarget::Module { path, module } => {
+      let names = crate::output::evaluate::listed_variable_names(module);
+      demand.entry(path.clone()).or_default().extend(names);
+    }
+  }
+  let states = prepare(&context, Eagerness::Lazy, &demand)?;
   match target {
     EvaluateTarget::Variable { path, module, name } => {
       let state = &states[&path];
@@ -334,7 +346,7 @@ fn command(
   arguments: &[String],
 ) -> Result {
   let context = context(config, search, justfile);
-  let states = prepare(&context, Eagerness::Lazy)?;
+  let states = prepare(&context, Eagerness::Lazy, &Demand::new())?;
   let state = &states[&Vec::new()];
   let evaluator = Evaluator::new(&context, state, None, Site::Body);
   let mut process = if config.shell_command {
@@ -544,7 +556,10 @@ fn run_invocations(
   invocations: Vec<Invocation<'_, 'static>>,
 ) -> Result {
   let context = context(config, search, justfile);
-  let states = prepare(&context, Eagerness::Normal)?;
+  let invoked =
+    invocations.iter().map(|invocation| (&invocation.module_path[..], invocation.recipe));
+  let demand = recipe_demand(&justfile.root, invoked);
+  let states = prepare(&context, Eagerness::Normal, &demand)?;
   let runner = Runner { context: &context, states: &states };
   let mut ran = HashSet::new();
   for invocation in &invocations {

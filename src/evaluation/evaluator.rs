@@ -14,8 +14,9 @@ use super::functions;
 use super::process::CommandEnvironment;
 use super::value::Value;
 use crate::analysis::model::{Justfile, Module, Recipe};
+use crate::analysis::resolver::walk;
 use crate::cli::config::Config;
-use crate::syntax::ast::{ComparisonOperator, Expression, StringKind};
+use crate::syntax::ast::{ComparisonOperator, Expression, FunctionDefinition, StringKind};
 use crate::syntax::strings::unindent;
 use crate::syntax::token::Token;
 
@@ -484,15 +485,67 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     out
   }
 
-  /// Evaluate exported assignments up front so that errors surface before running.
-  pub fn evaluate_exports(&self) -> Result<'src, ()> {
-    let module = self.state.module;
-    for (name, assignment) in &module.assignments {
-      if assignment.export || module.settings.export || assignment.eager {
-        self.variable(name, assignment.name)?;
-      }
+  /// Evaluate an assignment the way preparation visits it (language.md §5.3):
+  /// first, depth-first, the variables its expression references statically
+  /// (in order of appearance, through user-function bodies, whether or not a
+  /// branch is taken), then the assignment itself. Overridden and already
+  /// evaluated assignments are left alone.
+  pub fn visit(&self, name: &'src str) -> Result<'src, ()> {
+    if self.lock_values().contains_key(name) {
+      return Ok(());
+    }
+    let Some(assignment) = self.state.module.assignments.get(name) else { return Ok(()) };
+    for reference in referenced_variables(&assignment.value, &[], &self.state.module.functions) {
+      self.visit(reference)?;
+    }
+    self.variable(name, assignment.name).map(drop)
+  }
+}
+
+/// The variable names an expression references statically, in order of
+/// appearance, including those in the bodies of the user functions it calls
+/// (each function body walked once per call chain); names in `scope` are
+/// parameters and not variables.
+pub fn referenced_variables<'src>(
+  expression: &Expression<'src>,
+  scope: &[&str],
+  functions: &BTreeMap<&'src str, FunctionDefinition<'src>>,
+) -> Vec<&'src str> {
+  let mut out = Vec::new();
+  collect_references(expression, scope, functions, &mut Vec::new(), &mut out);
+  out
+}
+
+fn collect_references<'src>(
+  expression: &Expression<'src>,
+  scope: &[&str],
+  functions: &BTreeMap<&'src str, FunctionDefinition<'src>>,
+  calling: &mut Vec<&'src str>,
+  out: &mut Vec<&'src str>,
+) {
+  let mut references = Vec::new();
+  let _ = walk(expression, &mut |expression| -> std::result::Result<(), ()> {
+    if matches!(expression, Expression::Variable { .. } | Expression::Call { .. }) {
+      references.push(expression);
     }
     Ok(())
+  });
+  for reference in references {
+    match reference {
+      Expression::Variable { name } if !scope.contains(&name.lexeme()) => out.push(name.lexeme()),
+      Expression::Call { name, .. } => {
+        let function = name.lexeme();
+        let Some(definition) = functions.get(function) else { continue };
+        if calling.contains(&function) {
+          continue;
+        }
+        let parameters: Vec<&str> = definition.parameters.iter().map(|p| p.lexeme()).collect();
+        calling.push(function);
+        collect_references(&definition.body, &parameters, functions, calling, out);
+        calling.pop();
+      }
+      _ => {}
+    }
   }
 }
 

@@ -1,18 +1,91 @@
 //! Preparation before running (cli-and-execution.md §6): per module, root
 //! first then submodules depth-first by name, load dotenv and evaluate the
-//! assignments (all of them, or under `set lazy` only the eager and exported
-//! ones up front, the rest on first use).
+//! assignments (all of them, or under `set lazy` only the demanded, eager and
+//! exported ones), each after what it references (language.md §5.3–§5.4).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
 
 use super::error::EvaluationError;
-use super::evaluator::{Evaluator, ModuleState, RunContext, Site};
+use super::evaluator::{referenced_variables, Evaluator, ModuleState, RunContext, Site};
 use super::value::Value;
-use crate::analysis::model::Module;
+use crate::analysis::model::{Module, Recipe};
+use crate::analysis::resolver::attribute_expressions;
 use crate::execution::shell::module_shell;
+use crate::syntax::ast::{Expression, Fragment};
 
 pub type States<'a, 'src> = BTreeMap<Vec<String>, ModuleState<'a, 'src>>;
+
+/// The variables a lazy module must evaluate besides its `eager` and
+/// exported ones, by module path.
+pub type Demand<'src> = BTreeMap<Vec<String>, BTreeSet<&'src str>>;
+
+/// What the recipes invoked on the command line need (language.md §5.4):
+/// the variables referenced statically by them and by all their
+/// dependencies, prior and subsequent, transitively, in parameter defaults,
+/// dependency arguments, attributes, bodies and called function bodies.
+pub fn recipe_demand<'a, 'src>(
+  root: &'a Module<'src>,
+  invoked: impl IntoIterator<Item = (&'a [String], &'a Recipe<'src>)>,
+) -> Demand<'src> {
+  let mut demand = Demand::new();
+  let mut seen = BTreeSet::new();
+  let mut pending: Vec<(&'a Module<'src>, &'a Recipe<'src>)> = invoked
+    .into_iter()
+    .filter_map(|(path, recipe)| Some((root.find_module(path)?, recipe)))
+    .collect();
+  pending.reverse();
+  while let Some((module, recipe)) = pending.pop() {
+    if !seen.insert(recipe.namepath.clone()) {
+      continue;
+    }
+    let needed = demand.entry(module.path.clone()).or_default();
+    let mut need = |expression: &Expression<'src>, scope: &[&str]| {
+      needed.extend(referenced_variables(expression, scope, &module.functions));
+    };
+    let ast = recipe.ast;
+    let all: Vec<&str> = ast.parameters.iter().map(|p| p.name.lexeme()).collect();
+    for (index, parameter) in ast.parameters.iter().enumerate() {
+      if let Some(default) = &parameter.default {
+        need(default, &all[..index]);
+      }
+    }
+    for entry in &ast.attributes.list {
+      for (expression, with_parameters) in attribute_expressions(&entry.attribute) {
+        need(expression, if with_parameters { &all } else { &[] });
+      }
+    }
+    for dependency in ast.priors.iter().chain(&ast.subsequents) {
+      for argument in &dependency.arguments {
+        need(argument, &all);
+      }
+    }
+    // Comment lines dropped by `set ignore-comments` are never evaluated.
+    let skip_comments = module.settings.ignore_comments && !recipe.script;
+    let mut continued = false;
+    for line in &ast.body {
+      let comment = skip_comments
+        && !continued
+        && matches!(line.fragments.first(), Some(Fragment::Text(text)) if text.lexeme().trim_start().starts_with('#'));
+      if !comment {
+        for fragment in &line.fragments {
+          if let Fragment::Interpolation { expression, .. } = fragment {
+            need(expression, &all);
+          }
+        }
+      }
+      continued = matches!(line.fragments.last(), Some(Fragment::Text(text)) if text.lexeme().ends_with('\\'));
+    }
+    for dependency in recipe.priors.iter().chain(&recipe.subsequents).rev() {
+      if let Some(target) = root.find_module(&dependency.module) {
+        if let Some(recipe) = target.recipes.get(dependency.recipe) {
+          pending.push((target, recipe));
+        }
+      }
+    }
+  }
+  demand
+}
 
 #[derive(Debug)]
 pub enum PrepareError<'src> {
@@ -35,15 +108,18 @@ pub enum Eagerness {
   Lazy,
 }
 
+/// Prepare every module; lazy modules evaluate only their `eager` and
+/// exported assignments and those in `demand`, each with what it references.
 pub fn prepare<'a, 'src>(
   context: &RunContext<'a, 'src>,
   eagerness: Eagerness,
+  demand: &Demand<'src>,
 ) -> Result<States<'a, 'src>, PrepareError<'src>> {
   let mut states = BTreeMap::new();
   let root = &context.justfile.root;
   let parent =
     Inherited { dotenv: BTreeMap::new(), exports: Vec::new(), unexports: Vec::new(), lazy: false };
-  prepare_module(context, root, &parent, eagerness, &mut states)?;
+  prepare_module(context, root, &parent, eagerness, demand, &mut states)?;
   Ok(states)
 }
 
@@ -59,6 +135,7 @@ fn prepare_module<'a, 'src>(
   module: &'a Module<'src>,
   parent: &Inherited,
   eagerness: Eagerness,
+  demand: &Demand<'src>,
   states: &mut States<'a, 'src>,
 ) -> Result<(), PrepareError<'src>> {
   let settings = &module.settings;
@@ -84,11 +161,18 @@ fn prepare_module<'a, 'src>(
     None => module.base_directory.clone(),
   };
 
-  let mut values: BTreeMap<&'src str, Value> = BTreeMap::new();
+  // Overrides by (path as written, name), the last of equal ones winning;
+  // applied in that order, so that through module aliases the greatest path wins.
+  let mut overrides = BTreeMap::new();
   for override_ in &context.config.overrides {
-    if override_.module_path == module.path {
-      if let Some((name, _)) = module.assignments.get_key_value(override_.name.as_str()) {
-        values.insert(name, Value::string(override_.value.clone()));
+    overrides.insert((&override_.module_path, &override_.name), &override_.value);
+  }
+  let mut values: BTreeMap<&'src str, Value> = BTreeMap::new();
+  for ((path, name), value) in overrides {
+    let target = context.justfile.root.find_module(path);
+    if target.is_some_and(|target| target.path == module.path) {
+      if let Some((name, _)) = module.assignments.get_key_value(name.as_str()) {
+        values.insert(name, Value::string(value.clone()));
       }
     }
   }
@@ -108,11 +192,15 @@ fn prepare_module<'a, 'src>(
 
   let lazy = parent.lazy || settings.lazy || eagerness == Eagerness::Lazy;
   let evaluator = Evaluator::new(context, &state, None, Site::Assignment);
-  if lazy {
-    evaluator.evaluate_exports()?;
-  } else {
-    for (name, assignment) in &module.assignments {
-      evaluator.variable(name, assignment.name)?;
+  let demanded = demand.get(&module.path);
+  for (name, assignment) in &module.assignments {
+    if !lazy
+      || assignment.export
+      || settings.export
+      || assignment.eager
+      || demanded.is_some_and(|demanded| demanded.contains(name))
+    {
+      evaluator.visit(name)?;
     }
   }
 
@@ -134,7 +222,7 @@ fn prepare_module<'a, 'src>(
   states.insert(module.path.clone(), state);
 
   for submodule in module.modules.values() {
-    prepare_module(context, submodule, &inherited, eagerness, states)?;
+    prepare_module(context, submodule, &inherited, eagerness, demand, states)?;
   }
   Ok(())
 }

@@ -160,11 +160,20 @@ pub fn recipe_directory<'src>(
 ) -> Result<'src, std::path::PathBuf> {
   use crate::syntax::ast::Attribute;
   let recipe = scope.recipe;
-  if let Some(Attribute::WorkingDirectory(expression)) = recipe.attribute("working-directory") {
+  let entry = recipe.attributes.iter().find(|entry| entry.attribute.name() == "working-directory");
+  if let Some(Attribute::WorkingDirectory(expression)) = entry.map(|entry| &entry.attribute) {
     let value = Evaluator::new(context, state, Some(scope), Site::Body).evaluate(expression)?;
     let Some(path) = value.as_single() else {
-      return Err(ExecutionError::Message {
-        message: format!("list value {} used as a `[working-directory]` attribute", value.show()),
+      let message =
+        format!("list value {} used as a `[working-directory]` attribute", value.show());
+      return Err(match entry {
+        Some(entry) => ExecutionError::Evaluation {
+          error: crate::evaluation::error::EvaluationError::WithToken {
+            token: entry.name,
+            message,
+          },
+        },
+        None => ExecutionError::Message { message },
       });
     };
     return Ok(state.working_directory.join(path));
