@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use regex::Regex;
+use crate::evaluation::operators;
 
 use super::builtins as constants;
 use super::error::AnalysisErrorKind;
@@ -159,7 +159,7 @@ impl<'src> ConstEvaluator<'_, 'src> {
       text.push_str(&piece.cooked);
     }
     if kind.is_indented() {
-      text = unindent(&text);
+      text = crate::syntax::strings::unindent(&text);
     }
     Ok(Value::string(text))
   }
@@ -189,23 +189,14 @@ impl<'src> ConstEvaluator<'_, 'src> {
     }
     let message = match message {
       Some(message) => self.evaluate(message)?.joined(),
-      None => format!("`{}`", render(condition)),
+      None => format!("`{condition}`"),
     };
     Err(Failure::Error(error(keyword, AnalysisErrorKind::AssertFailed { message })))
   }
 }
 
 fn regex_match<'src>(lhs: &Value, rhs: &Value, token: Token<'src>) -> Result<'src, bool> {
-  for pattern in rhs.elements() {
-    let regex = match Regex::new(pattern) {
-      Ok(regex) => regex,
-      Err(regex_error) => return failure(token, regex_error.to_string()),
-    };
-    if lhs.elements().iter().any(|element| regex.is_match(element)) {
-      return Ok(true);
-    }
-  }
-  Ok(false)
+  operators::regex_matches(lhs, rhs).or_else(|message| failure(token, message))
 }
 
 /// `+` and `/` on lists: one element against many, or pairwise.
@@ -215,127 +206,6 @@ fn broadcast<'src>(
   operator: Token<'src>,
   combine: impl Fn(&str, &str) -> String,
 ) -> Result<'src, Value> {
-  let (a, b) = (lhs.elements(), rhs.elements());
-  let symbol = operator.lexeme();
-  let combined = match (a.len(), b.len()) {
-    (0, 0) => Vec::new(),
-    (0, _) | (_, 0) => {
-      return failure(operator, format!("operator `{symbol}` cannot be applied to empty lists"))
-    }
-    (1, _) => b.iter().map(|y| combine(&a[0], y)).collect(),
-    (_, 1) => a.iter().map(|x| combine(x, &b[0])).collect(),
-    (n, m) if n == m => a.iter().zip(b).map(|(x, y)| combine(x, y)).collect(),
-    _ => {
-      return failure(
-        operator,
-        format!(
-          "operator `{symbol}` cannot be applied to lists of different lengths: {} {symbol} {}",
-          lhs.show(),
-          rhs.show()
-        ),
-      )
-    }
-  };
-  Ok(Value(combined))
-}
-
-/// Unindentation of triple-quoted text (language.md §3.3).
-pub(crate) fn unindent(text: &str) -> String {
-  let lines: Vec<&str> = text.split_inclusive('\n').collect();
-  let is_blank = |line: &str| line.chars().all(|c| matches!(c, ' ' | '\t' | '\r' | '\n'));
-  let leading =
-    |line: &str| -> String { line.chars().take_while(|c| matches!(c, ' ' | '\t')).collect() };
-  let common =
-    lines.iter().filter(|line| !is_blank(line)).map(|line| leading(line)).reduce(|a, b| {
-      a.chars().zip(b.chars()).take_while(|(x, y)| x == y).map(|(x, _)| x).collect()
-    });
-  let common = common.unwrap_or_default();
-  let last = lines.len().saturating_sub(1);
-  let mut out = String::new();
-  for (index, line) in lines.iter().enumerate() {
-    if is_blank(line) {
-      if index != 0 && index != last {
-        let terminator = if line.ends_with("\r\n") {
-          "\r\n"
-        } else if line.ends_with('\n') {
-          "\n"
-        } else {
-          ""
-        };
-        out.push_str(terminator);
-      }
-    } else {
-      out.push_str(line.strip_prefix(common.as_str()).unwrap_or(line));
-    }
-  }
-  out
-}
-
-/// Canonical rendering of an expression (formatting.md §5), for `assert` messages.
-pub(crate) fn render(expression: &Expression) -> String {
-  use Expression::*;
-  match expression {
-    And { lhs, rhs, .. } => format!("{} && {}", render(lhs), render(rhs)),
-    Or { lhs, rhs, .. } => format!("{} || {}", render(lhs), render(rhs)),
-    Assert { condition, message, .. } => match message {
-      Some(message) => format!("assert({}, {})", render(condition), render(message)),
-      None => format!("assert({})", render(condition)),
-    },
-    Backtick { token, .. } => token.lexeme().to_string(),
-    Call { name, arguments } => {
-      let arguments: Vec<String> = arguments.iter().map(render).collect();
-      format!("{}({})", name.lexeme(), arguments.join(", "))
-    }
-    Comparison { lhs, rhs, operator, .. } => {
-      format!("{} {} {}", render(lhs), operator.symbol(), render(rhs))
-    }
-    Concatenation { lhs, rhs, .. } => format!("{} + {}", render(lhs), render(rhs)),
-    ListConcatenation { lhs, rhs, .. } => format!("{} ++ {}", render(lhs), render(rhs)),
-    Conditional { condition, then, otherwise, .. } => {
-      let head = format!("if {} {{ {} }}", render(condition), render(then));
-      match otherwise.as_deref() {
-        None => head,
-        Some(otherwise @ Conditional { .. }) => format!("{head} else {}", render(otherwise)),
-        Some(otherwise) => format!("{head} else {{ {} }}", render(otherwise)),
-      }
-    }
-    FormatString { start, parts, .. } => {
-      let mut out = format!("f{}", start.token.lexeme());
-      for (expression, piece) in parts {
-        out.push_str(&format!(" {} {}", render(expression), piece.token.lexeme()));
-      }
-      out
-    }
-    Group { contents, .. } => format!("({})", render(contents)),
-    Join { lhs: Some(lhs), rhs, .. } => format!("{} / {}", render(lhs), render(rhs)),
-    Join { lhs: None, rhs, .. } => format!("/ {}", render(rhs)),
-    List { elements, .. } => {
-      let elements: Vec<String> = elements.iter().map(render).collect();
-      format!("[{}]", elements.join(", "))
-    }
-    Not { operand, .. } => format!("!{}", render(operand)),
-    StringLiteral(literal) => {
-      let prefix = if literal.expand { "x" } else { "" };
-      format!("{prefix}{}", literal.token.lexeme())
-    }
-    Variable { name } => name.lexeme().to_string(),
-  }
-}
-
-#[cfg(test)]
-mod tests {
-  use super::*;
-
-  #[test]
-  fn unindents() {
-    let cases = [
-      ("\n  a\n    b\n\n  c\n  ", "a\n  b\n\nc\n"),
-      ("  foo  ", "foo  "),
-      ("\n\tfoo\n  bar", "\tfoo\n  bar"),
-      ("", ""),
-    ];
-    for (input, expected) in cases {
-      assert_eq!(unindent(input), expected, "{input:?}");
-    }
-  }
+  operators::broadcast(lhs, rhs, operator.lexeme(), combine)
+    .or_else(|message| failure(operator, message))
 }

@@ -6,11 +6,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use regex::Regex;
-
 use super::constants;
 use super::error::EvaluationError;
 use super::functions;
+use super::operators;
 use super::process::CommandEnvironment;
 use super::value::Value;
 use crate::analysis::model::{Justfile, Module, Recipe};
@@ -297,14 +296,8 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
   }
 
   fn regex_matches(&self, lhs: &Value, rhs: &Value, token: Token<'src>) -> Result<'src, bool> {
-    for pattern in rhs.elements() {
-      let regex = Regex::new(pattern)
-        .map_err(|error| EvaluationError::WithToken { token, message: error.to_string() })?;
-      if lhs.elements().iter().any(|element| regex.is_match(element)) {
-        return Ok(true);
-      }
-    }
-    Ok(false)
+    operators::regex_matches(lhs, rhs)
+      .map_err(|message| EvaluationError::WithToken { token, message })
   }
 
   /// `+` and `/` on values: pairwise, or one element against many.
@@ -315,31 +308,8 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     operator: Token<'src>,
     combine: impl Fn(&str, &str) -> String,
   ) -> Result<'src, Value> {
-    let symbol = operator.lexeme();
-    let (l, r) = (lhs.elements(), rhs.elements());
-    let combined: Vec<String> = match (l.len(), r.len()) {
-      (0, 0) => Vec::new(),
-      (0, _) | (_, 0) => {
-        return Err(EvaluationError::WithToken {
-          token: operator,
-          message: format!("operator `{symbol}` cannot be applied to empty lists"),
-        })
-      }
-      (1, _) => r.iter().map(|b| combine(&l[0], b)).collect(),
-      (_, 1) => l.iter().map(|a| combine(a, &r[0])).collect(),
-      (a, b) if a == b => l.iter().zip(r).map(|(a, b)| combine(a, b)).collect(),
-      _ => {
-        return Err(EvaluationError::WithToken {
-          token: operator,
-          message: format!(
-            "operator `{symbol}` cannot be applied to lists of different lengths: {} {symbol} {}",
-            lhs.show(),
-            rhs.show()
-          ),
-        })
-      }
-    };
-    Ok(Value(combined))
+    operators::broadcast(&lhs, &rhs, operator.lexeme(), combine)
+      .map_err(|message| EvaluationError::WithToken { token: operator, message })
   }
 
   fn call(&self, name: Token<'src>, arguments: &[Expression<'src>]) -> Result<'src, Value> {

@@ -6,6 +6,7 @@ pub mod dotenv;
 pub mod error;
 pub mod evaluator;
 pub mod functions;
+pub mod operators;
 pub mod prepare;
 pub mod process;
 pub mod value;
