@@ -10,7 +10,7 @@ pub use super::loader::LoadRequest;
 
 use super::const_eval::ConstEvaluator;
 use super::error::AnalysisErrorKind;
-use super::loader::{self, enabled, LoadedFile, LoadedModule, ModuleTarget};
+use super::loader::{self, LoadedFile, LoadedModule, ModuleTarget};
 use super::model::{self, Justfile, Module, Settings};
 use super::settings;
 use crate::evaluation::value::Value;
@@ -147,7 +147,7 @@ fn analyze_module(
 
 fn item_enabled(item: &Item<'static>) -> bool {
   match item_attributes(item) {
-    Some(attributes) => enabled(attributes),
+    Some(attributes) => attributes.enabled(),
     None => true,
   }
 }

@@ -11,7 +11,7 @@ use lexiclean::Lexiclean;
 
 use super::error::{AnalysisErrorKind, LoadError};
 use crate::cli::config::Override;
-use crate::syntax::ast::{Ast, Attribute, Attributes, Item, StringLiteral};
+use crate::syntax::ast::{Ast, Item, StringLiteral};
 use crate::syntax::compile_error::{CompileError, CompileErrorKind};
 use crate::syntax::parser;
 use crate::syntax::token::Token;
@@ -125,7 +125,7 @@ impl Loader {
 
     for (item_index, item) in ast.items.iter().enumerate() {
       match item {
-        Item::Import(import) if enabled(&import.attributes) => {
+        Item::Import(import) if import.attributes.enabled() => {
           let Some(path) = locate_import(&directory, &import.path, import.optional)? else {
             continue;
           };
@@ -142,7 +142,7 @@ impl Loader {
             });
           }
         }
-        Item::Module(module) if enabled(&module.attributes) => {
+        Item::Module(module) if module.attributes.enabled() => {
           let found =
             locate_module(&directory, module.name, module.path.as_ref(), module.optional)?;
           let target = match found {
@@ -190,28 +190,6 @@ impl Loader {
 fn read(path: &Path) -> Result<String, LoadError> {
   std::fs::read_to_string(path)
     .map_err(|error| LoadError::Read { path: path.to_path_buf(), message: error.to_string() })
-}
-
-/// OS attributes enable an item only if one matches this platform.
-pub(crate) fn enabled(attributes: &Attributes) -> bool {
-  let mut os =
-    attributes.list.iter().map(|entry| &entry.attribute).filter(|a| a.is_os()).peekable();
-  os.peek().is_none() || os.any(matches_platform)
-}
-
-fn matches_platform(attribute: &Attribute) -> bool {
-  match attribute {
-    Attribute::Android => cfg!(target_os = "android"),
-    Attribute::Dragonfly => cfg!(target_os = "dragonfly"),
-    Attribute::Freebsd => cfg!(target_os = "freebsd"),
-    Attribute::Linux => cfg!(target_os = "linux"),
-    Attribute::Macos => cfg!(target_os = "macos"),
-    Attribute::Netbsd => cfg!(target_os = "netbsd"),
-    Attribute::Openbsd => cfg!(target_os = "openbsd"),
-    Attribute::Unix => cfg!(unix),
-    Attribute::Windows => cfg!(windows),
-    _ => false,
-  }
 }
 
 fn analysis_error(

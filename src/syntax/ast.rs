@@ -51,6 +51,15 @@ pub struct Attributes<'src> {
   pub list: Vec<AttributeEntry<'src>>,
 }
 
+impl Attributes<'_> {
+  /// OS attributes enable an item only if one of them matches this
+  /// platform; an item without any is always enabled (reference.md §4.2).
+  pub fn enabled(&self) -> bool {
+    let mut os = self.list.iter().map(|entry| &entry.attribute).filter(|a| a.is_os()).peekable();
+    os.peek().is_none() || os.any(Attribute::matches_platform)
+  }
+}
+
 #[derive(Clone, Debug)]
 pub struct AttributeEntry<'src> {
   /// The attribute's name token (for errors, line numbers, sorting ties).
@@ -130,6 +139,23 @@ impl Attribute<'_> {
       Unix => "unix",
       Windows => "windows",
       WorkingDirectory(_) => "working-directory",
+    }
+  }
+
+  /// Whether an OS attribute names this platform (`unix` matches every Unix).
+  pub fn matches_platform(&self) -> bool {
+    use Attribute::*;
+    match self {
+      Android => cfg!(target_os = "android"),
+      Dragonfly => cfg!(target_os = "dragonfly"),
+      Freebsd => cfg!(target_os = "freebsd"),
+      Linux => cfg!(target_os = "linux"),
+      Macos => cfg!(target_os = "macos"),
+      Netbsd => cfg!(target_os = "netbsd"),
+      Openbsd => cfg!(target_os = "openbsd"),
+      Unix => cfg!(unix),
+      Windows => cfg!(windows),
+      _ => false,
     }
   }
 

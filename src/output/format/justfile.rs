@@ -168,7 +168,7 @@ fn unexport_text(unexport: &Unexport) -> String {
 /// `--fmt` indentation default, formatting.md §3).
 pub fn indentation_setting(ast: &Ast) -> Option<String> {
   ast.items.iter().find_map(|item| match item {
-    Item::Set(set) if set.name.lexeme() == "indentation" && enabled(&set.attributes) => {
+    Item::Set(set) if set.name.lexeme() == "indentation" && set.attributes.enabled() => {
       match &set.value {
         SettingValue::Literal(literal) => Some(literal.cooked.clone()),
         _ => None,
@@ -176,28 +176,6 @@ pub fn indentation_setting(ast: &Ast) -> Option<String> {
     }
     _ => None,
   })
-}
-
-/// Whether an item's OS attributes enable it on this platform (reference.md §4.2).
-pub fn enabled(attributes: &Attributes) -> bool {
-  let mut os =
-    attributes.list.iter().map(|entry| &entry.attribute).filter(|a| a.is_os()).peekable();
-  os.peek().is_none() || os.any(os_matches)
-}
-
-fn os_matches(attribute: &Attribute) -> bool {
-  match attribute {
-    Attribute::Android => cfg!(target_os = "android"),
-    Attribute::Dragonfly => cfg!(target_os = "dragonfly"),
-    Attribute::Freebsd => cfg!(target_os = "freebsd"),
-    Attribute::Linux => cfg!(target_os = "linux"),
-    Attribute::Macos => cfg!(target_os = "macos"),
-    Attribute::Netbsd => cfg!(target_os = "netbsd"),
-    Attribute::Openbsd => cfg!(target_os = "openbsd"),
-    Attribute::Unix => cfg!(unix),
-    Attribute::Windows => cfg!(windows),
-    _ => false,
-  }
 }
 
 #[cfg(test)]
