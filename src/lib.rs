@@ -13,6 +13,7 @@ pub mod execution;
 pub mod output;
 pub mod search;
 pub mod syntax;
+pub mod text;
 
 /// Run `just` with the process's arguments and environment; returns the exit status.
 pub fn run() -> i32 {

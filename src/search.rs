@@ -41,7 +41,7 @@ pub enum SearchError {
   #[snafu(display(
     "multiple candidate justfiles found in `{}`: {}",
     directory.display(),
-    ticked_and_list(candidates)
+    crate::text::ticked(candidates, "and")
   ))]
   MultipleCandidates { directory: PathBuf, candidates: Vec<String> },
   #[snafu(display("no justfile found"))]
@@ -56,16 +56,6 @@ pub enum SearchError {
   Stdin { source: io::Error },
   #[snafu(display("failed to write temporary justfile: {source}"))]
   TemporaryJustfile { source: io::Error },
-}
-
-fn ticked_and_list(items: &[String]) -> String {
-  let ticked: Vec<String> = items.iter().map(|item| format!("`{item}`")).collect();
-  match ticked.as_slice() {
-    [] => String::new(),
-    [one] => one.clone(),
-    [first, second] => format!("{first} and {second}"),
-    [init @ .., last] => format!("{}, and {last}", init.join(", ")),
-  }
 }
 
 /// Locate the justfile the configuration asks for.

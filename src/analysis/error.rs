@@ -20,7 +20,7 @@ pub enum AnalysisErrorKind<'src> {
   UndefinedFunction { function: &'src str },
   #[snafu(display(
     "function `{function}` called with {} but takes {expected}",
-    count(*found, "argument")
+    crate::text::count(*found, "argument", "arguments")
   ))]
   FunctionArgumentCount { function: &'src str, found: usize, expected: String },
   #[snafu(display("{kind} `{name}` first defined on line {first} is redefined on line {second}"))]
@@ -48,7 +48,7 @@ pub enum AnalysisErrorKind<'src> {
   CircularVariable { variable: &'src str, circle: Vec<String> },
   #[snafu(display(
     "dependency `{dependency}` got {} but takes {}",
-    count(*found, "argument"),
+    crate::text::count(*found, "argument", "arguments"),
     bounds(*found, *min, *max)
   ))]
   DependencyArgumentCount { dependency: String, found: usize, min: usize, max: Option<usize> },
@@ -82,7 +82,10 @@ pub enum AnalysisErrorKind<'src> {
   ImportNotFound,
   #[snafu(display("could not find source file for module `{module}`"))]
   ModuleNotFound { module: &'src str },
-  #[snafu(display("found multiple source files for module `{module}`: {}", ticked(found)))]
+  #[snafu(display(
+    "found multiple source files for module `{module}`: {}",
+    crate::text::ticked(found, "and")
+  ))]
   AmbiguousModuleFile { module: &'src str, found: Vec<String> },
   #[snafu(display("cannot call backticks in const context"))]
   ConstBacktick,
@@ -149,22 +152,13 @@ impl AnalysisErrorKind<'_> {
   }
 }
 
-/// `0 arguments`, `1 argument`, `2 arguments`.
-pub fn count(n: usize, noun: &str) -> String {
-  if n == 1 {
-    format!("{n} {noun}")
-  } else {
-    format!("{n} {noun}s")
-  }
-}
-
 fn bounds(found: usize, min: usize, max: Option<usize>) -> String {
   if Some(min) == max {
-    count(min, "argument")
+    crate::text::count(min, "argument", "arguments")
   } else if found < min {
-    format!("at least {}", count(min, "argument"))
+    format!("at least {}", crate::text::count(min, "argument", "arguments"))
   } else {
-    format!("at most {}", count(max.unwrap_or(min), "argument"))
+    format!("at most {}", crate::text::count(max.unwrap_or(min), "argument", "arguments"))
   }
 }
 
@@ -173,17 +167,6 @@ fn article(kind: &str) -> &'static str {
     "an"
   } else {
     "a"
-  }
-}
-
-/// `` `a` ``, `` `a` and `b` ``, `` `a`, `b`, and `c` ``.
-pub fn ticked<S: AsRef<str>>(items: &[S]) -> String {
-  let ticked: Vec<String> = items.iter().map(|item| format!("`{}`", item.as_ref())).collect();
-  match ticked.as_slice() {
-    [] => String::new(),
-    [one] => one.clone(),
-    [a, b] => format!("{a} and {b}"),
-    [init @ .., last] => format!("{}, and {last}", init.join(", ")),
   }
 }
 
@@ -227,7 +210,7 @@ impl Display for LoadError {
         write!(
           f,
           "{noun} {} overridden on the command line but not present in justfile",
-          ticked(overrides)
+          crate::text::ticked(overrides, "and")
         )
       }
       LoadError::Unstable { feature } => write!(

@@ -253,25 +253,15 @@ impl ConfigError {
   }
 }
 
-fn ticked_and_list(items: &[String]) -> String {
-  let ticked: Vec<String> = items.iter().map(|item| format!("`{item}`")).collect();
-  match ticked.as_slice() {
-    [] => String::new(),
-    [one] => one.clone(),
-    [first, second] => format!("{first} and {second}"),
-    [init @ .., last] => format!("{}, and {last}", init.join(", ")),
-  }
-}
-
 fn unexpected_words(overrides: &[String], arguments: &[String]) -> String {
   match (overrides.is_empty(), arguments.len()) {
-    (true, 1) => format!("argument: {}", ticked_and_list(arguments)),
-    (true, _) => format!("arguments: {}", ticked_and_list(arguments)),
-    (false, 0) => format!("overrides: {}", ticked_and_list(overrides)),
+    (true, 1) => format!("argument: {}", crate::text::ticked(arguments, "and")),
+    (true, _) => format!("arguments: {}", crate::text::ticked(arguments, "and")),
+    (false, 0) => format!("overrides: {}", crate::text::ticked(overrides, "and")),
     (false, _) => format!(
       "overrides: {}; and arguments: {}",
-      ticked_and_list(overrides),
-      ticked_and_list(arguments)
+      crate::text::ticked(overrides, "and"),
+      crate::text::ticked(arguments, "and")
     ),
   }
 }

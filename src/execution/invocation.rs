@@ -53,28 +53,13 @@ fn suggestion_line(suggestion: &Option<Suggestion>) -> String {
   suggestion.as_ref().map(|s| format!("\n{s}")).unwrap_or_default()
 }
 
-fn plural(count: usize, singular: &str, plural: &str) -> String {
-  format!("{count} {}", if count == 1 { singular } else { plural })
-}
-
-/// `` `a` ``, `` `a` and `b` ``, `` `a`, `b`, and `c` ``.
-pub fn ticked_list(items: &[String], conjunction: &str) -> String {
-  let ticked: Vec<String> = items.iter().map(|item| format!("`{item}`")).collect();
-  match ticked.as_slice() {
-    [] => String::new(),
-    [one] => one.clone(),
-    [a, b] => format!("{a} {conjunction} {b}"),
-    [init @ .., last] => format!("{}, {conjunction} {last}", init.join(", ")),
-  }
-}
-
 fn absent_modules_phrase(modules: &[String]) -> String {
   let noun = if modules.len() == 1 { "module" } else { "modules" };
-  format!("{noun} {}", ticked_list(modules, "and"))
+  format!("{noun} {}", crate::text::ticked(modules, "and"))
 }
 
 fn count_phrase(found: usize, min: usize, max: Option<usize>) -> String {
-  let got = plural(found, "positional argument", "positional arguments");
+  let got = crate::text::count(found, "positional argument", "positional arguments");
   match max {
     Some(max) if max == min && found > max => format!("got {got} but only takes {max}"),
     Some(max) if max == min => format!("got {got} but takes {max}"),
@@ -107,7 +92,7 @@ pub enum InvocationError {
   AbsentModule { path: String },
   #[snafu(display(
     "recipe `{recipe}` cannot be used as default recipe since it requires at least {}",
-    plural(*min, "argument", "arguments")
+    crate::text::count(*min, "argument", "arguments")
   ))]
   DefaultRecipeRequiresArguments { recipe: String, min: usize },
   #[snafu(display("justfile contains no recipes"))]
@@ -141,12 +126,12 @@ pub enum InvocationError {
   MissingOption { recipe: String, option: String },
   #[snafu(display(
     "argument `{argument}` passed to recipe `{recipe}` parameter `{parameter}` does not match pattern {}",
-    ticked_list(patterns, "or")
+    crate::text::ticked(patterns, "or")
   ))]
   PatternMismatch { argument: String, recipe: String, parameter: String, patterns: Vec<String> },
   #[snafu(display(
     "recipe `{recipe}` parameter `{parameter}` got {} but takes {bound}",
-    plural(*found, "value", "values")
+    crate::text::count(*found, "value", "values")
   ))]
   ValueCount { recipe: String, parameter: String, found: usize, bound: String },
   #[snafu(display("expected 1 command-line recipe invocation but found {found}"))]

@@ -31,17 +31,6 @@ pub fn num_cpus(_: &[Value], _: &FunctionContext) -> Result {
   Ok(Value::string(count.to_string()))
 }
 
-/// `` `a` ``, `` `a` and `b` ``, `` `a`, `b`, and `c` ``.
-fn ticked_list(names: &[String]) -> String {
-  let ticked: Vec<String> = names.iter().map(|name| format!("`{name}`")).collect();
-  match ticked.as_slice() {
-    [] => String::new(),
-    [one] => one.clone(),
-    [first, second] => format!("{first} and {second}"),
-    [init @ .., last] => format!("{}, and {last}", init.join(", ")),
-  }
-}
-
 /// `env`, `env_var` and `env_var_or_default`: the first key that is set.
 pub fn env(arguments: &[Value], context: &FunctionContext) -> Result {
   let keys = arguments.first().map_or(&[][..], Value::elements);
@@ -66,7 +55,7 @@ pub fn env(arguments: &[Value], context: &FunctionContext) -> Result {
   match keys {
     [] => Err("empty environment variable list with no default".into()),
     [key] => Err(format!("environment variable `{key}` not present")),
-    keys => Err(format!("environment variables {} not present", ticked_list(keys))),
+    keys => Err(format!("environment variables {} not present", crate::text::ticked(keys, "and"))),
   }
 }
 
@@ -454,13 +443,5 @@ mod tests {
       call("shell", strings(&["exit 1", "\""]), &context),
       Ok(Value::string("shell(\"exit 1\", \"\\\"\")"))
     );
-  }
-
-  #[test]
-  fn ticked_lists() {
-    let names = |list: &[&str]| list.iter().map(|name| name.to_string()).collect::<Vec<_>>();
-    assert_eq!(ticked_list(&names(&["a"])), "`a`");
-    assert_eq!(ticked_list(&names(&["a", "b"])), "`a` and `b`");
-    assert_eq!(ticked_list(&names(&["a", "b", "c"])), "`a`, `b`, and `c`");
   }
 }
