@@ -171,7 +171,8 @@ impl<'src> Recipe<'src> {
 #[derive(Debug)]
 pub struct Parameter<'src> {
   pub name: Name<'src>,
-  pub default: Option<Expression<'src>>,
+  /// Borrowed from the (leaked) parse tree.
+  pub default: Option<&'src Expression<'src>>,
   pub export: bool,
   pub kind: ParameterKind,
   /// From `[arg(…)]`.
@@ -179,7 +180,7 @@ pub struct Parameter<'src> {
   pub short: Option<char>,
   /// Patterns (evaluated at compile time), anchored when checked.
   pub patterns: Vec<String>,
-  pub value: Option<Expression<'src>>,
+  pub value: Option<&'src Expression<'src>>,
   pub flag: bool,
   pub multiple: bool,
   pub min: Option<usize>,

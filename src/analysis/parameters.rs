@@ -33,10 +33,10 @@ pub(crate) fn option_names(recipe: &Recipe<'static>) -> BTreeSet<String> {
     .collect()
 }
 
-fn plain(parameter: &ast::Parameter<'static>) -> Parameter<'static> {
+fn plain(parameter: &'static ast::Parameter<'static>) -> Parameter<'static> {
   Parameter {
     name: parameter.name,
-    default: parameter.default.clone(),
+    default: parameter.default.as_ref(),
     export: parameter.export,
     kind: parameter.kind,
     long: None,
@@ -52,7 +52,7 @@ fn plain(parameter: &ast::Parameter<'static>) -> Parameter<'static> {
 }
 
 pub(crate) fn build(
-  recipe: &Recipe<'static>,
+  recipe: &'static Recipe<'static>,
   evaluator: &ConstEvaluator<'_, 'static>,
 ) -> CompileResult<Vec<Parameter<'static>>> {
   let mut parameters: Vec<Parameter<'static>> = recipe.parameters.iter().map(plain).collect();
@@ -81,7 +81,7 @@ pub(crate) fn build(
 fn configure(
   recipe: &Recipe<'static>,
   parameter: &mut Parameter<'static>,
-  arg: &ArgAttribute<'static>,
+  arg: &'static ArgAttribute<'static>,
   evaluator: &ConstEvaluator<'_, 'static>,
   options: &mut BTreeSet<String>,
 ) -> CompileResult<()> {
@@ -126,7 +126,7 @@ fn configure(
     if !is_option {
       return Err(error(value.key, AnalysisErrorKind::ArgKeyRequiresOption { key: "value" }));
     }
-    parameter.value = Some(value.value.clone());
+    parameter.value = Some(&value.value);
   }
   if let Some(flag) = &arg.flag {
     if !is_option {

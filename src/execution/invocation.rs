@@ -965,15 +965,15 @@ mod tests {
     let mut n = param("n");
     n.short = Some('n');
     n.long = Some("n".into());
-    n.default = Some(string("\"d\""));
+    n.default = Some(Box::leak(Box::new(string("\"d\""))));
     let mut m = param("m");
     m.short = Some('m');
     m.multiple = true;
-    m.default = Some(string("\"\""));
+    m.default = Some(Box::leak(Box::new(string("\"\""))));
     let mut level = param("level");
     level.long = Some("lvl".into());
     level.patterns = vec!["[0-9]+".into()];
-    level.default = Some(string("'1'"));
+    level.default = Some(Box::leak(Box::new(string("'1'"))));
     add_recipes(
       &mut root,
       vec![

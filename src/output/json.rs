@@ -143,7 +143,7 @@ fn patterns_json(parameter: &Parameter) -> Json {
 
 fn parameter_json(parameter: &Parameter) -> Json {
   object(vec![
-    ("default", optional(parameter.default.as_ref(), expression_json)),
+    ("default", optional(parameter.default, expression_json)),
     ("export", json!(parameter.export)),
     ("flag", json!(parameter.flag)),
     ("help", optional(parameter.help.as_ref(), |help| json!(help))),
@@ -155,7 +155,7 @@ fn parameter_json(parameter: &Parameter) -> Json {
     ("name", json!(parameter.name.lexeme())),
     ("pattern", patterns_json(parameter)),
     ("short", optional(parameter.short, |short| json!(short.to_string()))),
-    ("value", optional(parameter.value.as_ref(), expression_json)),
+    ("value", optional(parameter.value, expression_json)),
   ])
 }
 
@@ -323,7 +323,7 @@ mod tests {
   fn recipe_with_parameters() {
     let mut root = module(&[]);
     let mut mode = param("mode");
-    mode.default = Some(string("'debug'"));
+    mode.default = Some(Box::leak(Box::new(string("'debug'"))));
     mode.export = true;
     let mut flags = param("flags");
     flags.kind = ParameterKind::Star;

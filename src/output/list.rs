@@ -500,9 +500,9 @@ mod tests {
   fn wide_justfile() -> Justfile<'static> {
     let mut root = module(&[]);
     let mut param1 = param("param1");
-    param1.default = Some(string("'aaaaaaaaaaaaaaaaaaaa'"));
+    param1.default = Some(Box::leak(Box::new(string("'aaaaaaaaaaaaaaaaaaaa'"))));
     let mut param2 = param("param2");
-    param2.default = Some(string("'bbbbbbbbbbbbbbbbbbbbbbbbbb'"));
+    param2.default = Some(Box::leak(Box::new(string("'bbbbbbbbbbbbbbbbbbbbbbbbbb'"))));
     let mut hidden = recipe(&[], "hidden", vec![]);
     hidden.private = true;
     add_recipes(

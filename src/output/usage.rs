@@ -243,14 +243,14 @@ mod tests {
     let mut v = param("v");
     v.long = Some("verbose".into());
     v.short = Some('v');
-    v.value = Some(string("\"1\""));
+    v.value = Some(Box::leak(Box::new(string("\"1\""))));
     v.help = Some("be loud".into());
-    v.default = Some(string("\"\""));
+    v.default = Some(Box::leak(Box::new(string("\"\""))));
     let mut level = param("level");
     level.long = Some("lvl".into());
     level.help = Some("the level".into());
     level.patterns = vec!["[0-9]+".into()];
-    level.default = Some(string("'1'"));
+    level.default = Some(Box::leak(Box::new(string("'1'"))));
     let mut files = param("files");
     files.kind = ParameterKind::Star;
     recipe(&[], "opts", vec![v, level, files])
@@ -261,7 +261,7 @@ mod tests {
     let mut n = param("n");
     n.short = Some('n');
     let mut b = param("b");
-    b.default = Some(string("'x'"));
+    b.default = Some(Box::leak(Box::new(string("'x'"))));
     let mut c = param("c");
     c.kind = ParameterKind::Plus;
     let cases = [

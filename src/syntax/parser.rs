@@ -766,9 +766,12 @@ impl<'t, 'src> Parser<'t, 'src> {
     let quiet = self.accept(TokenKind::At).is_some();
     let name = self.expect(TokenKind::Identifier)?;
     check_recipe_attributes(&attributes, name)?;
-    let parameters = self.parameters()?;
+    let mut parameters = self.parameters()?;
+    parameters.shrink_to_fit();
     self.expect(TokenKind::Colon)?;
-    let (priors, subsequents) = self.dependencies()?;
+    let (mut priors, mut subsequents) = self.dependencies()?;
+    priors.shrink_to_fit();
+    subsequents.shrink_to_fit();
 
     let comment = self.accept(TokenKind::Comment);
     self.expected.insert(TokenKind::Indent);
