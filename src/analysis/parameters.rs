@@ -20,7 +20,7 @@ fn arg_attributes<'r>(
   recipe: &'r Recipe<'static>,
 ) -> impl Iterator<Item = (Token<'static>, &'r ArgAttribute<'static>)> {
   recipe.attributes.list.iter().filter_map(|entry| match &entry.attribute {
-    Attribute::Arg(arg) => Some((entry.name, arg)),
+    Attribute::Arg(arg) => Some((entry.name, arg.as_ref())),
     _ => None,
   })
 }

@@ -70,8 +70,8 @@ pub struct AttributeEntry<'src> {
 #[derive(Clone, Debug)]
 pub enum Attribute<'src> {
   Android,
-  Arg(ArgAttribute<'src>),
-  Cache(CacheAttribute<'src>),
+  Arg(Box<ArgAttribute<'src>>),
+  Cache(Box<CacheAttribute<'src>>),
   Confirm(Option<Expression<'src>>),
   /// Signals, deduplicated, in SIGHUP, SIGINT, SIGQUIT order. Empty = bare `[continue]`.
   Continue(Vec<Signal>),

@@ -1483,9 +1483,9 @@ fn build_attribute<'src>(
     "android" => Attribute::Android,
     "arg" => {
       let literal = single(name, literals(arguments.collect())?)?;
-      Attribute::Arg(build_arg(literal, keywords)?)
+      Attribute::Arg(Box::new(build_arg(literal, keywords)?))
     }
-    "cache" => Attribute::Cache(build_cache(keywords)?),
+    "cache" => Attribute::Cache(Box::new(build_cache(keywords)?)),
     "confirm" => Attribute::Confirm(arguments.next()),
     "continue" => Attribute::Continue(signals(literals(arguments.collect())?)?),
     "default" => Attribute::Default,

@@ -304,7 +304,10 @@ mod tests {
       [arg(\"h\", short=\"h\", pattern='p', value=\"v\", multiple, min='1', max='3')]\n[arg(\"b\", long)]\n\
       [arg(\"f\", long=\"c\", multiple, max='2')]\n[arg(\"a\", long=\"z\")]\n[arg(\"c\", help=\"x\")]\n\
       [arg(\"d\", long=\"d\", flag)]\n";
-    assert_eq!(lines(args.into_iter().map(Attribute::Arg).collect()), expected);
+    assert_eq!(
+      lines(args.into_iter().map(|arg| Attribute::Arg(Box::new(arg))).collect()),
+      expected
+    );
   }
 
   #[test]
@@ -315,13 +318,13 @@ mod tests {
       (Confirm(None), "confirm"),
       (Continue(vec![]), "continue"),
       (Continue(vec![Signal::Hangup, Signal::Quit]), "continue(\"SIGHUP\", \"SIGQUIT\")"),
-      (Cache(CacheAttribute::default()), "cache"),
+      (Cache(Box::default()), "cache"),
       (
-        Cache(CacheAttribute {
+        Cache(Box::new(CacheAttribute {
           extra: keyed("extra", 0, 0, var("e")),
           inputs: None,
           outputs: keyed("outputs", 0, 0, var("o")),
-        }),
+        })),
         "cache(extra=e, outputs=o)",
       ),
       (Script(None), "script"),
