@@ -6,7 +6,8 @@
 //!   → analyze on each inside `catch_unwind`. It also checks that lexemes
 //!   rebuild the source and that formatting is idempotent. It is
 //!   deterministic; `ROBUST_SEED` and `ROBUST_ITERATIONS` explore further,
-//!   `ROBUST_VERBOSE` prints the lex and parse errors met (with `--nocapture`).
+//!   `ROBUST_VERBOSE` prints the lex and parse errors met (with `--nocapture`),
+//!   `ROBUST_DUMP_DIR` saves the inputs (for differential runs).
 //! * The other tests run the binary with odd inputs, arguments and
 //!   environments, and pin the error it gives instead of panicking.
 
@@ -842,6 +843,9 @@ fn random_justfiles_never_panic() {
         mutate(&mut generator.rng, &base)
       }
     };
+    if let Some(dump) = std::env::var_os("ROBUST_DUMP_DIR") {
+      let _ = std::fs::write(Path::new(&dump).join(format!("{iteration}.just")), &input);
+    }
     if let Ok(mut slot) = current.lock() {
       slot.clone_from(&input);
     }
@@ -893,6 +897,17 @@ fn lone_carriage_return_at_end_of_file_stays_in_excerpt() {
     .justfile("x := \r")
     .status(1)
     .stderr("error: unpaired carriage return\n ——▶ justfile:1:6\n  │\n1 │ x := \r\n  │      ^\n")
+    .run();
+}
+
+#[test]
+fn fmt_check_diff_treats_lone_carriage_return_as_line_end() {
+  common::Test::new()
+    .justfile("# a\rb")
+    .args(&["--fmt", "--check"])
+    .status(1)
+    .stdout(" # a\r-b\n+b\n")
+    .stderr("error: formatted justfile differs from original\n")
     .run();
 }
 
