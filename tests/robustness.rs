@@ -911,6 +911,21 @@ fn fmt_check_diff_treats_lone_carriage_return_as_line_end() {
     .run();
 }
 
+#[test]
+fn choose_with_a_huge_count_is_an_error_not_a_panic() {
+  common::Test::new()
+    .justfile("x := choose('18446744073709551615', 'a')\n")
+    .args(&["--evaluate", "x"])
+    .status(1)
+    .stderr(
+      "error: call to function `choose` failed: failed to allocate 18446744073709551615 \
+       characters: memory allocation failed because the computed capacity exceeded the \
+       collection's maximum\n ——▶ justfile:1:6\n  │\n1 │ x := choose('18446744073709551615', \
+       'a')\n  │      ^^^^^^\n",
+    )
+    .run();
+}
+
 fn chain(count: usize, link: impl Fn(usize) -> String) -> String {
   (0..count).map(link).collect()
 }
