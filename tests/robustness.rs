@@ -965,11 +965,15 @@ fn long_path_join_does_not_overflow_the_stack() {
 // ---------------------------------------------------------------------------
 // The binary with odd arguments and environments.
 
+/// The binary under test (`TEST_JUST_BIN` overrides, as in the harness).
+fn binary() -> PathBuf {
+  std::env::var_os("TEST_JUST_BIN")
+    .map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_just")), PathBuf::from)
+}
+
 /// Run the binary in `dir` with a clean environment plus `env`.
 fn run_binary(dir: &Path, args: &[OsString], env: &[(&str, OsString)]) -> (i32, String) {
-  let binary = std::env::var_os("TEST_JUST_BIN")
-    .map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_just")), PathBuf::from);
-  let mut command = Command::new(binary);
+  let mut command = Command::new(binary());
   command
     .args(args)
     .current_dir(dir)
@@ -1114,4 +1118,61 @@ fn odd_arguments_and_environments_never_panic() {
     }
   }
   assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Output that cannot be written (a full device, a closed pipe) must not
+/// panic (`failed printing to stdout`).
+#[cfg(target_os = "linux")]
+#[test]
+fn unwritable_stdout_does_not_panic() {
+  let dir = tempfile::tempdir().expect("tempdir");
+  let justfile: String = (0..2000).map(|i| format!("r{i} a='x':\n  echo {i}\n")).collect();
+  std::fs::write(dir.path().join("justfile"), justfile + "y := 'v'\n").expect("write");
+  let binary = binary();
+  let subcommands: &[&[&str]] = &[
+    &["--list"],
+    &["--dump"],
+    &["--dump", "--dump-format", "json"],
+    &["--summary"],
+    &["--evaluate"],
+    &["--variables"],
+    &["--show", "r1"],
+    &["--usage", "r1"],
+    &["--fmt", "--check"],
+    &["--completions", "bash"],
+    &["--help"],
+    &["--man"],
+    &["--changelog"],
+    &["--groups"],
+  ];
+  for args in subcommands {
+    let full = std::fs::File::create("/dev/full").expect("open /dev/full");
+    let output = Command::new(&binary)
+      .args(*args)
+      .current_dir(dir.path())
+      .stdout(full)
+      .output()
+      .expect("run just");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+      output.status.code() != Some(101) && !stderr.contains("panicked"),
+      "args {args:?}: {:?}\n{stderr}",
+      output.status
+    );
+    let mut child = Command::new(&binary)
+      .args(*args)
+      .current_dir(dir.path())
+      .stdout(Stdio::piped())
+      .stderr(Stdio::piped())
+      .spawn()
+      .expect("run just");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+      output.status.code() != Some(101) && !stderr.contains("panicked"),
+      "args {args:?} (closed pipe): {:?}\n{stderr}",
+      output.status
+    );
+  }
 }
