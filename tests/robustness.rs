@@ -892,6 +892,15 @@ fn comment_line_after_recipe_body_is_dumped() {
 }
 
 #[test]
+fn body_line_of_whitespace_and_lone_carriage_returns_is_not_blank() {
+  common::Test::new()
+    .justfile("a:\n \r  \r\nb:\n")
+    .arg("--dump")
+    .stdout("a:\n    \r  \nb:\n")
+    .run();
+}
+
+#[test]
 fn lone_carriage_return_at_end_of_file_stays_in_excerpt() {
   common::Test::new()
     .justfile("x := \r")
