@@ -483,7 +483,8 @@ impl Generator {
           line.push_str("}}");
         }
       } else {
-        line.push_str(self.rng.pick(&["echo ", "hi", " ", "$1", "{{{{", "}}", "\\", "'", "é"]));
+        line
+          .push_str(self.rng.pick(&["echo ", "hi", " ", "\r", "$1", "{{{{", "}}", "\\", "'", "é"]));
       }
     }
     line
