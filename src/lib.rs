@@ -15,7 +15,18 @@ pub mod search;
 pub mod syntax;
 pub mod text;
 
+/// Stack of the thread that runs `just`. Analysis, evaluation and dependency
+/// resolution recurse once per nesting level or chain link (long `+` chains,
+/// variable chains, dependency chains), which overflows the default main
+/// stack; only touched pages are committed.
+const STACK_SIZE: usize = 1024 * 1024 * 1024;
+
 /// Run `just` with the process's arguments and environment; returns the exit status.
 pub fn run() -> i32 {
-  cli::run::main()
+  let on_thread = std::thread::Builder::new()
+    .name("main".into())
+    .stack_size(STACK_SIZE)
+    .spawn(cli::run::main)
+    .map(|handle| handle.join().unwrap_or(101));
+  on_thread.unwrap_or_else(|_| cli::run::main())
 }

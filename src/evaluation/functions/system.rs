@@ -227,8 +227,15 @@ pub fn choose(arguments: &[Value], _: &FunctionContext) -> Result {
     .parse()
     .map_err(|error| format!("failed to parse `{count}` as positive integer: {error}"))?;
   let mut rng = rand::rng();
-  let chosen: String =
-    (0..count).map(|_| characters[rng.random_range(0..characters.len())]).collect();
+  // Reserve fallibly: collecting would reserve `count` up front and panic
+  // (capacity overflow) or abort (allocation failure) for huge counts.
+  let mut chosen = String::new();
+  chosen
+    .try_reserve(count)
+    .map_err(|error| format!("failed to allocate {count} characters: {error}"))?;
+  for _ in 0..count {
+    chosen.push(characters[rng.random_range(0..characters.len())]);
+  }
   Ok(Value::string(chosen))
 }
 

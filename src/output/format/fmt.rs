@@ -91,7 +91,7 @@ pub fn run_format(request: &FormatRequest, ast: &Ast) -> FormatOutcome {
   outcome
 }
 
-/// Line diff of `old` → `new` (patience), ` `/`-`/`+` prefixes, each line ending in `\n`.
+/// Line diff of `old` → `new` (patience), ` `/`-`/`+` prefixes; lines end in `\n` (or `\r`).
 pub fn diff(old: &str, new: &str, painter: Painter) -> String {
   let text_diff = TextDiff::configure().algorithm(Algorithm::Patience).diff_lines(old, new);
   let mut out = String::new();
@@ -102,7 +102,8 @@ pub fn diff(old: &str, new: &str, painter: Painter) -> String {
       ChangeTag::Insert => "+",
     });
     line.push_str(change.value());
-    if !line.ends_with('\n') {
+    // A lone `\r` also ends a line here.
+    if change.missing_newline() {
       line.push('\n');
     }
     let painted = match change.tag() {

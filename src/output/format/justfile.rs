@@ -43,7 +43,12 @@ fn finish(mut out: String) -> String {
 
 fn push_comment(out: &mut String, items: &[Item], index: usize, token: Token) {
   let text = token.lexeme().trim_end();
+  let line_start = follows_body(items, index, token);
   match index.checked_sub(1).map(|i| &items[i]) {
+    _ if line_start => match doc_comment_text(items, index, token) {
+      Some(doc) => out.push_str(&format!("# {doc}")),
+      None => out.push_str(text),
+    },
     Some(Item::Recipe(r)) if recipe::has_body(r) => {}
     Some(Item::Eol) | None => match doc_comment_text(items, index, token) {
       Some(doc) => out.push_str(&format!("# {doc}")),
@@ -54,6 +59,24 @@ fn push_comment(out: &mut String, items: &[Item], index: usize, token: Token) {
       out.push_str(text);
     }
   }
+}
+
+/// Whether the comment at `index` is a comment line right after a recipe
+/// body (the parser pushes no `Eol` between them; the recipe's header
+/// comment, if any, sits in between).
+fn follows_body(items: &[Item], index: usize, token: Token) -> bool {
+  items[..index]
+    .iter()
+    .rev()
+    .take(2)
+    .find_map(|item| match item {
+      Item::Comment(_) => None,
+      Item::Recipe(r) => {
+        Some(recipe::has_body(r) && r.body.first().is_some_and(|line| token.line > line.number))
+      }
+      _ => Some(false),
+    })
+    .unwrap_or(false)
 }
 
 /// The doc text if the comment at `index` documents the recipe or module

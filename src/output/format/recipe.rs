@@ -95,7 +95,7 @@ pub fn header(recipe: &Recipe) -> String {
 
 fn is_blank(line: &Line) -> bool {
   line.fragments.iter().all(|fragment| match fragment {
-    Fragment::Text(token) => token.lexeme().trim_matches([' ', '\t', '\r']).is_empty(),
+    Fragment::Text(token) => token.lexeme().trim_matches([' ', '\t']).is_empty(),
     Fragment::Interpolation { .. } => false,
   })
 }

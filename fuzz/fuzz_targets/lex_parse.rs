@@ -1,0 +1,30 @@
+//! Lex, parse and format arbitrary UTF-8: nothing may panic, lexemes must
+//! rebuild the source, and formatting must be idempotent (except where a
+//! `\r` kept in text becomes part of a line end, as in the reference).
+//!
+//! Run (nightly): `cd fuzz && cargo +nightly fuzz run lex_parse -- -max_total_time=60`
+
+#![no_main]
+
+use std::path::Path;
+
+use just::output::format::{format_justfile, indentation_setting};
+use just::syntax::{lexer, parser};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+  let Ok(src) = std::str::from_utf8(data) else { return };
+  let path = Path::new("justfile");
+  let Ok(tokens) = lexer::lex(src, path) else { return };
+  let rebuilt: String = tokens.iter().map(|token| token.lexeme()).collect();
+  assert_eq!(rebuilt, src, "lexemes do not rebuild the source");
+  let Ok(ast) = parser::parse(&tokens) else { return };
+  let indentation = indentation_setting(&ast).unwrap_or_else(|| "    ".into());
+  let once = format_justfile(&ast, &indentation);
+  let tokens = lexer::lex(&once, path).expect("formatted output lexes");
+  let ast = parser::parse(&tokens).expect("formatted output parses");
+  let twice = format_justfile(&ast, &indentation);
+  if !once.contains('\r') {
+    assert_eq!(once, twice, "formatting is not idempotent");
+  }
+});
