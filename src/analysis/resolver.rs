@@ -125,7 +125,7 @@ fn check_expression(
 struct VariableResolver<'a> {
   assignments: &'a Assignments,
   functions: &'a Functions,
-  resolved: BTreeSet<&'static str>,
+  resolved: std::collections::HashSet<&'static str>,
   stack: Vec<&'static str>,
   /// The names on `stack`, for constant-time cycle checks.
   on_stack: std::collections::HashSet<&'static str>,
@@ -142,7 +142,7 @@ pub(crate) fn resolve_variables(
   let mut resolver = VariableResolver {
     assignments,
     functions,
-    resolved: BTreeSet::new(),
+    resolved: std::collections::HashSet::new(),
     stack: Vec::new(),
     on_stack: std::collections::HashSet::new(),
     calling: Vec::new(),
@@ -255,7 +255,7 @@ pub(crate) struct RecipeResolver<'a> {
   pub modules: &'a BTreeMap<&'static str, Module<'static>>,
   pub absent: &'a BTreeSet<&'static str>,
   pub settings: &'a Settings<'static>,
-  resolved: BTreeSet<&'static str>,
+  resolved: std::collections::HashSet<&'static str>,
   stack: Vec<&'static str>,
   /// The names on `stack`, for constant-time cycle checks.
   on_stack: std::collections::HashSet<&'static str>,
@@ -288,7 +288,7 @@ pub(crate) fn resolve_recipes(
     modules,
     absent,
     settings,
-    resolved: BTreeSet::new(),
+    resolved: std::collections::HashSet::new(),
     stack: Vec::new(),
     on_stack: std::collections::HashSet::new(),
     disabled: BTreeMap::new(),
