@@ -145,7 +145,7 @@ fn configure(
       ));
     }
     if parameter.default.is_some() {
-      return Err(error(flag.key, AnalysisErrorKind::FlagDefault { parameter: name }));
+      return Err(error(parameter.name, AnalysisErrorKind::FlagDefault { parameter: name }));
     }
     parameter.flag = true;
   }

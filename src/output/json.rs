@@ -41,11 +41,14 @@ pub fn module_json(module: &Module) -> Json {
     .collect();
   let recipes: Map<String, Json> =
     module.recipes.iter().map(|(name, recipe)| (name.to_string(), recipe_json(recipe))).collect();
+  // Like a recipe's `[group]`s, the module's are listed sorted by name.
+  let mut groups: Vec<&String> = module.groups.iter().collect();
+  groups.sort();
   object(vec![
     ("assignments", Json::Object(assignments)),
     ("first", optional(module.default, |name| json!(name))),
     ("doc", optional(module.doc.as_ref(), |doc| json!(doc))),
-    ("groups", json!(module.groups)),
+    ("groups", json!(groups)),
     ("module_path", json!(module.path.join("::"))),
     ("modules", Json::Object(modules)),
     ("aliases", Json::Object(aliases)),
@@ -77,9 +80,8 @@ fn alias_json(alias: &Alias) -> Json {
 }
 
 fn recipe_json(recipe: &Recipe) -> Json {
-  let attributes: Vec<Json> = recipe
-    .attributes
-    .iter()
+  let attributes: Vec<Json> = super::format::attributes::sorted(&recipe.attributes)
+    .into_iter()
     .map(|entry| attribute_json(&entry.attribute, &recipe.parameters))
     .collect();
   let body: Vec<Json> = recipe.body.iter().map(line_json).collect();

@@ -1,0 +1,441 @@
+from capture import C
+
+J = "--json"
+
+CASES = [
+  # ---- arg
+  C("arg_observed_example_run", """
+    [arg("bar", help="the bar", long="bb", short="b")]
+    [arg("baz", help="the baz", pattern="[0-9]+")]
+    [arg("q", long, value="yes")]
+    foo baz bar="x" q="no":
+      @echo bar={{bar}} baz={{baz}} q={{q}}
+    """, "foo", "12", "-b", "Y", "--q"),
+  C("arg_observed_example_usage", """
+    [arg("bar", help="the bar", long="bb", short="b")]
+    [arg("baz", help="the baz", pattern="[0-9]+")]
+    [arg("q", long, value="yes")]
+    foo baz bar="x" q="no":
+    """, "--usage", "foo"),
+  C("arg_observed_example_json", """
+    [arg("bar", help="the bar", long="bb", short="b")]
+    [arg("baz", help="the baz", pattern="[0-9]+")]
+    [arg("q", long, value="yes")]
+    foo baz bar="x" q="no":
+    """, J),
+  C("arg_observed_example_dump", """
+    [arg("bar", help="the bar", long="bb", short="b")]
+    [arg("baz", help="the baz", pattern="[0-9]+")]
+    [arg("q", long, value="yes")]
+    foo baz bar="x" q="no":
+    """, "--dump"),
+  C("arg_observed_example_show", """
+    [arg("q", long, value="yes")]
+    [arg("bar", short="b", help="the bar", long="bb")]
+    foo bar="x" q="no":
+    """, "--show", "foo"),
+  C("arg_undefined", "[arg('nope')]\nfoo bar:\n"),
+  C("arg_long_empty", "[arg('bar', long='')]\nfoo bar:\n"),
+  C("arg_long_equal", "[arg('bar', long='a=b')]\nfoo bar:\n"),
+  C("arg_long_dash", "[arg('bar', long='-a')]\nfoo bar:\n"),
+  C("arg_short_multiple_chars", "[arg('bar', short='ab')]\nfoo bar:\n"),
+  C("arg_short_empty", "[arg('bar', short='')]\nfoo bar:\n"),
+  C("arg_short_dash", "[arg('bar', short='-')]\nfoo bar:\n"),
+  C("arg_duplicate_long", "[arg('a', long='x')]\n[arg('b', long='x')]\nfoo a b:\n"),
+  C("arg_duplicate_short", "[arg('a', short='b')]\n[arg('b', short)]\nfoo a b:\n"),
+  C("arg_value_without_option", "[arg('bar', value='x')]\nfoo bar:\n"),
+  C("arg_flag_without_option", "set unstable\nset lists\n[arg('bar', flag)]\nfoo bar:\n"),
+  C("arg_multiple_without_option", "set unstable\nset lists\n[arg('bar', multiple)]\nfoo bar:\n"),
+  C("arg_flag_and_value", "set unstable\nset lists\n[arg('bar', long, flag, value='x')]\nfoo bar:\n"),
+  C("arg_flag_and_pattern", "set unstable\nset lists\n[arg('bar', long, flag, pattern='x')]\nfoo bar:\n"),
+  C("arg_flag_takes_no_value", "set unstable\nset lists\n[arg('bar', long, flag='x')]\nfoo bar:\n"),
+  C("arg_multiple_takes_no_value", "set unstable\nset lists\n[arg('bar', long, multiple='x')]\nfoo bar:\n"),
+  C("arg_pattern_requires_value", "[arg('bar', pattern)]\nfoo bar:\n"),
+  C("arg_value_requires_value", "[arg('bar', long, value)]\nfoo bar:\n"),
+  C("arg_help_requires_value", "[arg('bar', help)]\nfoo bar:\n"),
+  C("arg_min_requires_value", "set unstable\nset lists\n[arg('bar', min)]\nfoo *bar:\n"),
+  C("arg_long_non_literal", "x := 'a'\n[arg('bar', long=x)]\nfoo bar:\n"),
+  C("arg_short_non_literal", "[arg('bar', short='a' + 'b')]\nfoo bar:\n"),
+  C("arg_name_non_literal", "x := 'bar'\n[arg(x)]\nfoo bar:\n"),
+  C("arg_max_invalid_x", "set unstable\nset lists\n[arg('bar', max='x')]\nfoo *bar:\n"),
+  C("arg_max_invalid_plus", "set unstable\nset lists\n[arg('bar', max='+1')]\nfoo *bar:\n"),
+  C("arg_max_invalid_leading_zero", "set unstable\nset lists\n[arg('bar', max='01')]\nfoo *bar:\n"),
+  C("arg_max_invalid_space", "set unstable\nset lists\n[arg('bar', max='1 ')]\nfoo *bar:\n"),
+  C("arg_max_too_large", "set unstable\nset lists\n[arg('bar', max='18446744073709551616')]\nfoo *bar:\n"),
+  C("arg_min_exceeds_max", "set unstable\nset lists\n[arg('bar', min='3', max='2')]\nfoo *bar:\n"),
+  C("arg_max_on_singular", "set unstable\nset lists\n[arg('bar', max='2')]\nfoo bar:\n"),
+  C("arg_min_on_singular", "set unstable\nset lists\n[arg('bar', min='2')]\nfoo bar:\n"),
+  C("arg_flag_with_default", "set unstable\nset lists\n[arg('bar', long, flag)]\nfoo bar='x':\n"),
+  C("arg_unknown_key", "[arg('bar', foo)]\nfoo bar:\n"),
+  C("arg_unknown_key_with_value", "[arg('bar', foo='x')]\nfoo bar:\n"),
+  C("arg_duplicate_key", "[arg('bar', long, long='x')]\nfoo bar:\n"),
+  C("arg_flag_requires_lists", "[arg('bar', long, flag)]\nfoo bar:\n"),
+  C("arg_multiple_requires_lists", "[arg('bar', long, multiple)]\nfoo bar:\n"),
+  C("arg_min_requires_lists", "[arg('bar', min='1')]\nfoo *bar:\n"),
+  C("arg_max_requires_lists", "[arg('bar', max='1')]\nfoo *bar:\n"),
+  C("arg_bad_pattern", "[arg('bar', pattern='(')]\nfoo bar:\n"),
+  C("arg_pattern_mismatch", "[arg('bar', pattern='[0-9]+')]\nfoo bar:\n", "foo", "x1"),
+  C("arg_pattern_anchored", "[arg('bar', pattern='a|b')]\nfoo bar:\n  @echo {{bar}}\n", "foo", "ab"),
+  C("arg_pattern_default_checked", "[arg('bar', pattern='[0-9]+')]\nfoo bar='x':\n", "foo"),
+  C("arg_pattern_dependency_argument", "[arg('bar', pattern='[0-9]+')]\nfoo bar:\nbaz: (foo 'x')\n", "baz"),
+  C("arg_pattern_variable", "p := '[a-z]+'\n[arg('bar', pattern=p)]\nfoo bar:\n  @echo {{bar}}\n", "foo", "abc"),
+  C("arg_duplicate_param", "[arg('bar', long)]\n[arg('bar', short)]\nfoo bar:\n"),
+  C("arg_positional_after_keyword", "[arg(long, 'bar')]\nfoo bar:\n"),
+  C("arg_no_arguments", "[arg]\nfoo bar:\n"),
+  C("arg_short_bare_first_char", "[arg('bar', short)]\nfoo bar:\n  @echo {{bar}}\n", "foo", "-b", "v"),
+  C("arg_long_equals_form", "[arg('bar', long)]\nfoo bar:\n  @echo {{bar}}\n", "foo", "--bar=v"),
+  C("arg_short_equals_form", "[arg('bar', short)]\nfoo bar:\n  @echo {{bar}}\n", "foo", "-b=v"),
+  C("arg_combined_shorts", """
+    [arg('a', short, value='A')]
+    [arg('b', short, value='B')]
+    [arg('c', short)]
+    foo a='-' b='-' c='-':
+      @echo {{a}}{{b}}{{c}}
+    """, "foo", "-abc", "C"),
+  C("arg_missing_required_option", "[arg('bar', long)]\nfoo bar:\n", "foo"),
+  C("arg_unknown_option", "[arg('bar', long)]\nfoo bar:\n", "foo", "--nope", "x"),
+  C("arg_option_missing_value", "[arg('bar', long)]\nfoo bar:\n", "foo", "--bar"),
+  C("arg_option_repeated", "[arg('bar', long)]\nfoo bar:\n", "foo", "--bar", "1", "--bar", "2"),
+  C("arg_option_exempt_from_default_order", "[arg('b', long)]\nfoo a='x' b:\n  @echo {{a}}{{b}}\n", "foo", "--b", "1"),
+  C("arg_value_dependency_uses_argument", """
+    [arg('q', long, value='yes')]
+    foo q='no':
+      @echo {{q}}
+    bar: (foo 'dep')
+    """, "bar"),
+  C("arg_flag_with_lists", """
+    set unstable
+    set lists
+    [arg('v', long, flag)]
+    foo v:
+      @echo "[{{v}}]"
+    """, "foo", "--v"),
+  C("arg_flag_absent_with_lists", """
+    set unstable
+    set lists
+    [arg('v', long, flag)]
+    foo v:
+      @echo "[{{v}}]"
+    """, "foo"),
+  C("arg_multiple_with_lists", """
+    set unstable
+    set lists
+    [arg('v', long, multiple)]
+    foo *v:
+      @echo "{{v}}"
+    """, "foo", "--v", "a", "--v", "b"),
+  C("arg_min_max_json", """
+    set unstable
+    set lists
+    [arg('v', long, multiple, min='1', max='3', help='h')]
+    foo *v:
+    """, J),
+  C("arg_min_violation", """
+    set unstable
+    set lists
+    [arg('v', min='2')]
+    foo *v:
+    """, "foo", "a"),
+  C("arg_max_violation", """
+    set unstable
+    set lists
+    [arg('v', max='1')]
+    foo *v:
+    """, "foo", "a", "b"),
+  C("arg_help_list_usage", """
+    set unstable
+    set lists
+    [arg('v', help=['a', 'b'])]
+    foo v:
+    """, "--usage", "foo"),
+  C("arg_pattern_list", """
+    set unstable
+    set lists
+    [arg('v', pattern=['a', 'b'])]
+    foo v:
+      @echo {{v}}
+    """, "foo", "b"),
+  C("arg_pattern_list_json", """
+    set unstable
+    set lists
+    [arg('v', pattern=['a', 'b'])]
+    foo v:
+    """, J),
+  C("arg_help_variable_json", "h := 'help text'\n[arg('v', help=h)]\nfoo v:\n", J),
+  C("arg_colon_form", "[arg: 'v']\nfoo v:\n", J),
+  # ---- cache
+  C("cache_unstable", "[cache]\nfoo:\n  #!/bin/sh\n  echo hi\n"),
+  C("cache_on_shell_recipe", "set unstable\n[cache]\nfoo:\n  echo hi\n"),
+  C("cache_unknown_key", "set unstable\n[cache(input='x')]\nfoo:\n  #!/bin/sh\n"),
+  C("cache_key_requires_value", "set unstable\n[cache(inputs)]\nfoo:\n  #!/bin/sh\n"),
+  C("cache_positional_argument", "set unstable\n[cache('x')]\nfoo:\n  #!/bin/sh\n"),
+  C("cache_json", "set unstable\n[cache(inputs='a', outputs='b' + 'c')]\nfoo:\n  #!/bin/sh\n", J),
+  C("cache_bare_json", "set unstable\n[cache]\nfoo:\n  #!/bin/sh\n", J),
+  C("cache_dump", "set unstable\n[cache(outputs='b', extra='e', inputs='a')]\nfoo:\n  #!/bin/sh\n", "--dump"),
+  C("cache_no_cache_runs", "set unstable\n[cache]\n[script]\nfoo:\n  echo hi\n", "--no-cache"),
+  # ---- confirm
+  C("confirm_yes", "[confirm]\nfoo:\n  @echo ran\n", stdin="y\n"),
+  C("confirm_yes_word_upper", "[confirm]\nfoo:\n  @echo ran\n", stdin="  YES  \n"),
+  C("confirm_no", "[confirm]\nfoo:\n  @echo ran\n", stdin="n\n"),
+  C("confirm_eof", "[confirm]\nfoo:\n  @echo ran\n"),
+  C("confirm_prompt_expression", "x := 'really'\n[confirm(x + '?')]\nfoo:\n  @echo ran\n", stdin="y\n"),
+  C("confirm_prompt_parameter", "[confirm('deploy ' + env)]\nfoo env:\n  @echo ran\n", "foo", "prod", stdin="y\n"),
+  C("confirm_yes_flag", "[confirm]\nfoo:\n  @echo ran\n", "--yes"),
+  C("confirm_dry_run", "[confirm]\nfoo:\n  echo ran\n", "--dry-run", stdin="y\n"),
+  C("confirm_before_dependencies", "[confirm]\nfoo: bar\n  @echo foo\nbar:\n  @echo bar\n", stdin="n\n"),
+  C("confirm_json", "[confirm]\nfoo:\n[confirm('p' + 'q')]\nbar:\n", J),
+  C("confirm_dump", "[confirm:'p']\nfoo:\n[confirm()]\nbar:\n", "--dump"),
+  C("confirm_too_many_args", "[confirm('a', 'b')]\nfoo:\n"),
+  C("confirm_twice", "[confirm]\n[confirm]\nfoo:\n"),
+  # ---- continue
+  C("continue_invalid_signal", "[continue('SIGTERM')]\nfoo:\n"),
+  C("continue_json", "[continue]\nfoo:\n[continue('SIGHUP', 'SIGQUIT')]\nbar:\n", J),
+  C("continue_dump", "[continue]\nfoo:\n[continue('SIGQUIT', 'SIGHUP')]\nbar:\n", "--dump"),
+  C("continue_non_literal", "x := 'SIGINT'\n[continue(x)]\nfoo:\n"),
+  C("continue_runs_normally", "[continue]\nfoo:\n  @echo ran\n"),
+  # ---- default
+  C("default_attr_runs", "a:\n  @echo a\n[default]\nb:\n  @echo b\n"),
+  C("default_attr_twice", "[default]\na:\n[default]\nb:\n"),
+  C("default_attr_with_args", "[default]\nb x:\n  @echo b\n"),
+  C("default_attr_json", "a:\n[default]\nb:\n", J),
+  C("default_attr_with_argument", "[default('x')]\nb:\n"),
+  C("default_attr_in_import", "import 'x.just'\na:\n  @echo a\n", files={"x.just": "[default]\nb:\n  @echo b\n"}),
+  # ---- doc
+  C("doc_recipe_list", "# comment\n[doc('attr doc')]\nfoo:\n", "--list"),
+  C("doc_bare_suppresses_comment", "# comment\n[doc]\nfoo:\n", "--list"),
+  C("doc_empty_string", "# comment\n[doc('')]\nfoo:\n", "--list"),
+  C("doc_whitespace_trimmed", "[doc('  spaced  ')]\nfoo:\n", "--list"),
+  C("doc_multiline_list", "[doc('line one\nline two')]\nfoo:\nbar:\n", "--list"),
+  C("doc_multiline_triple", "[doc('''\n  first\n  second\n''')]\nfoo:\n", "--list"),
+  C("doc_expression", "x := 'from var'\n[doc(x + '!')]\nfoo:\n", "--list"),
+  C("doc_json", "# c\n[doc('d')]\nfoo:\n[doc]\nbar:\n", J),
+  C("doc_dump", "# c\n[doc('d')]\nfoo:\n[doc]\nbar:\n", "--dump"),
+  C("doc_show", "# c\n[doc('d')]\nfoo:\n  echo hi\n", "--show", "foo"),
+  C("doc_module", "[doc('module doc')]\nmod sub\n", "--list", files={"sub.just": "a:\n"}),
+  C("doc_module_empty", "[doc('')]\nmod sub\n", "--list", files={"sub.just": "a:\n"}),
+  C("doc_module_bare_suppresses", "# comment\n[doc]\nmod sub\n", "--list", files={"sub.just": "a:\n"}),
+  C("doc_module_comment", "# comment\nmod sub\n", "--list", files={"sub.just": "a:\n"}),
+  C("doc_module_not_trimmed", "[doc(' spaced ')]\nmod sub\n", "--list", files={"sub.just": "a:\n"}),
+  C("doc_module_multiline", "[doc('one\ntwo')]\nmod sub\n", "--list", files={"sub.just": "a:\n"}),
+  C("doc_module_json", "[doc('module doc')]\n[group('g')]\nmod sub\n", J, files={"sub.just": "a:\n"}),
+  C("doc_module_empty_list", "set unstable\nset lists\n[doc([])]\nmod sub\n", "--list", files={"sub.just": "a:\n"}),
+  C("doc_recipe_list_value", "set unstable\nset lists\n[doc(['a', 'b'])]\nfoo:\n", "--list"),
+  C("doc_undefined_variable", "[doc(nope)]\nfoo:\n"),
+  C("doc_on_alias", "[doc('x')]\nalias b := foo\nfoo:\n"),
+  C("doc_summary_unaffected", "[doc('x')]\nfoo:\n", "--summary"),
+  # ---- env
+  C("env_sets_variable", "[env('A', 'val')]\nfoo:\n  @echo $A\n"),
+  C("env_overrides_export", "export A := 'exp'\n[env('A', 'env')]\nfoo:\n  @echo $A\n"),
+  C("env_parameter_not_in_scope", "[env('A', target)]\nfoo target:\n", "foo", "x"),
+  C("env_variable_in_scope", "v := 'var'\n[env('A', v)]\nfoo:\n  @echo $A\n"),
+  C("env_last_wins", "[env('A', '1')]\n[env('A', '2')]\nfoo:\n  @echo $A\n"),
+  C("env_not_visible_to_env_function", "[env('A', 'x')]\nfoo:\n  @echo {{env('A', 'unset')}}\n"),
+  C("env_visible_to_backtick_in_body", "[env('A', 'x')]\nfoo:\n  @echo {{`echo $A`}}\n"),
+  C("env_visible_to_default_backtick", "[env('A', 'x')]\nfoo p=`echo $A`:\n  @echo {{p}}\n"),
+  C("env_empty_list_not_set", "set unstable\nset lists\n[env('A', [])]\nfoo:\n  @echo ${A:-unset}\n"),
+  C("env_list_name", "set unstable\nset lists\n[env(['A', 'B'], 'x')]\nfoo:\n"),
+  C("env_list_value_joined", "set unstable\nset lists\n[env('A', ['x', 'y'])]\nfoo:\n  @echo $A\n"),
+  C("env_one_argument", "[env('A')]\nfoo:\n"),
+  C("env_json", "[env('A', 'x' + 'y')]\n[env('B', 'z')]\nfoo:\n", J),
+  C("env_dump", "[env('B', 'z')]\n[env('A', 'x')]\nfoo:\n", "--dump"),
+  C("env_script", "[env('A', 'val')]\nfoo:\n  #!/bin/sh\n  echo $A\n"),
+  # ---- exit-message / no-exit-message
+  C("exit_message_and_no_exit_message", "[exit-message]\n[no-exit-message]\nbar:\n"),
+  C("no_exit_message_attr", "[no-exit-message]\nfoo:\n  exit 3\n"),
+  C("exit_message_attr_normal", "[exit-message]\nfoo:\n  exit 3\n"),
+  C("exit_message_json", "[exit-message]\nfoo:\n[no-exit-message]\nbar:\n", J),
+  # ---- extension
+  C("extension_shebang", "[extension('.py')]\nfoo:\n  #!/bin/sh\n  echo $(basename $0)\n"),
+  C("extension_script", "[script]\n[extension('.txt')]\nfoo:\n  echo $(basename $0)\n"),
+  C("extension_on_shell_recipe", "[extension('.py')]\nbaz:\n  echo hi\n"),
+  C("extension_without_dot", "[extension('py')]\nfoo:\n  #!/bin/sh\n  echo $(basename $0)\n"),
+  C("extension_json", "[extension('.py')]\nfoo:\n  #!/bin/sh\n", J),
+  C("extension_no_args", "[extension]\nfoo:\n  #!/bin/sh\n"),
+  # ---- group
+  C("group_list", "[group('a')]\nfoo:\n[group('b')]\n[group('a')]\nbar:\nbaz:\n", "--list"),
+  C("group_duplicate_same", "[group('a')]\n[group(\"a\")]\nfoo:\n"),
+  C("group_json", "[group('b')]\n[group('a')]\nfoo:\n", J),
+  C("group_dump", "[group('b')]\n[group('a')]\nfoo:\n", "--dump"),
+  C("group_groups_flag", "[group('b')]\nfoo:\n[group('a')]\nbar:\n", "--groups"),
+  C("group_module", "[group('g')]\nmod sub\nfoo:\n", "--list", files={"sub.just": "a:\n"}),
+  C("group_non_literal", "x := 'a'\n[group(x)]\nfoo:\n"),
+  C("group_no_args", "[group]\nfoo:\n"),
+  C("group_two_args", "[group('a', 'b')]\nfoo:\n"),
+  # ---- metadata
+  C("metadata_json", "[metadata('a', 'b')]\n[metadata('c')]\nfoo:\n", J),
+  C("metadata_dump", "[metadata('a', 'b')]\n[metadata('c')]\nfoo:\n", "--dump"),
+  C("metadata_no_args", "[metadata]\nfoo:\n"),
+  C("metadata_runs", "[metadata('x')]\nfoo:\n  @echo ok\n"),
+  # ---- no-cd / working-directory
+  C("no_cd_attr", "[no-cd]\nfoo:\n  @pwd\n", dirs=["sub"], cwd="sub"),
+  C("no_cd_and_working_directory", "[no-cd]\n[working-directory('x')]\nbar:\n"),
+  C("working_directory_attr", "[working-directory('sub')]\nfoo:\n  @pwd\n", dirs=["sub"]),
+  C("working_directory_attr_parameter", "[working-directory(d)]\nfoo d:\n  @pwd\n", "foo", "sub", dirs=["sub"]),
+  C("working_directory_attr_absolute", "[working-directory('/')]\nfoo:\n  @pwd\n"),
+  C("working_directory_attr_backtick_unaffected", "[working-directory('sub')]\nfoo:\n  @echo {{`pwd`}}\n", dirs=["sub"]),
+  C("working_directory_attr_list", "set unstable\nset lists\n[working-directory(['a', 'b'])]\nfoo:\n  echo\n"),
+  C("working_directory_attr_json", "[working-directory('sub')]\nfoo:\n", J),
+  C("working_directory_attr_no_args", "[working-directory]\nfoo:\n"),
+  C("working_directory_attr_script", "[working-directory('sub')]\nfoo:\n  #!/bin/sh\n  pwd\n", dirs=["sub"]),
+  # ---- no-quiet
+  C("no_quiet_without_set_quiet", "[no-quiet]\nfoo:\n  echo hi\n"),
+  C("no_quiet_json", "[no-quiet]\nfoo:\n", J),
+  C("no_quiet_flag_quiet", "set quiet\n[no-quiet]\nfoo:\n  echo hi\n", "--quiet"),
+  # ---- parallel
+  C("parallel_runs_deps", "[parallel]\nfoo: a b\n  @echo foo\na:\n  @echo a\nb:\n  @echo a\n"),
+  C("parallel_first_error_reported", "[parallel]\nfoo: a b\na:\n  @sleep 0.2; exit 2\nb:\n  @exit 3\n"),
+  C("parallel_json", "[parallel]\nfoo:\n", J),
+  # ---- positional-arguments
+  C("positional_arguments_attr", "[positional-arguments]\nfoo a:\n  @echo \"$0 $1\"\n", "foo", "x"),
+  C("positional_arguments_attr_json", "[positional-arguments]\nfoo:\n", J),
+  C("positional_arguments_attr_other_recipe", "[positional-arguments]\nfoo a:\nbar a:\n  @echo \"[$#]\"\n", "bar", "x"),
+  # ---- private
+  C("private_recipe", "[private]\nfoo:\nbar:\n", "--list"),
+  C("private_recipe_runs", "[private]\nfoo:\n  @echo ran\n", "foo"),
+  C("private_summary", "[private]\nfoo:\nbar:\n_baz:\n", "--summary"),
+  C("private_alias", "[private]\nalias f := foo\nalias g := foo\nfoo:\n", "--list"),
+  C("private_alias_json", "[private]\nalias f := foo\nfoo:\n", J),
+  C("private_assignment_evaluate", "[private]\nx := 'a'\ny := 'b'\n_z := 'c'\n", "--evaluate"),
+  C("private_assignment_by_name", "[private]\nx := 'a'\n", "--evaluate", "x"),
+  C("private_assignment_json", "[private]\nx := 'a'\n", J),
+  C("private_module", "[private]\nmod sub\nmod _other 'sub.just'\n", "--list", files={"sub.just": "a:\n"}),
+  C("private_module_recipes_invocable", "[private]\nmod sub\n", "sub::a", files={"sub.just": "a:\n  @echo a\n"}),
+  C("private_module_summary", "[private]\nmod sub\nfoo:\n", "--summary", files={"sub.just": "a:\n"}),
+  C("private_recipe_json", "[private]\nfoo:\n_bar:\n", J),
+  C("private_with_argument", "[private('x')]\nfoo:\n"),
+  # ---- script
+  C("script_attr_default_interpreter", "[script]\nfoo:\n  set -o | grep -q 'nounset *on' && echo nounset\n  echo ok\n"),
+  C("script_attr_command", "[script('bash', '-c', 'echo args: $#', 'zero')]\nfoo:\n  echo ignored\n"),
+  C("script_attr_and_shell", "[script]\n[shell]\nbar:\n"),
+  C("script_attr_json", "[script]\nfoo:\n[script('python3', '-u')]\nbar:\n", J),
+  C("script_attr_dump", "[script]\nfoo:\n[script('python3', '-u')]\nbar:\n", "--dump"),
+  C("script_attr_non_literal", "x := 'sh'\n[script(x)]\nfoo:\n"),
+  C("script_attr_error", "[script]\nfoo:\n  echo a\n  exit 5\n"),
+  C("script_attr_quiet_echo", "[script]\n@foo:\n  echo hi\n"),
+  C("shell_attr_shebang_line", "[shell]\nfoo:\n  #!/bin/sh\n  echo hi\n"),
+  C("shell_attr_json", "[shell]\nfoo:\n", J),
+  C("shell_attr_with_args", "[shell('x')]\nfoo:\n"),
+  # ---- timestamp
+  C("timestamp_format_year", "[timestamp('%Y-x')]\nfoo:\n  @echo hi\n"),
+  C("timestamp_bad_format", "[timestamp('%Q')]\nfoo:\n  echo hi\n"),
+  C("timestamp_json", "[timestamp]\nfoo:\n[timestamp('%H')]\nbar:\n", J),
+  C("timestamp_dump", "[timestamp]\nfoo:\n[timestamp('%H')]\nbar:\n", "--dump"),
+  C("timestamp_script_format", "[timestamp('x')]\nfoo:\n  #!/bin/sh\n  echo hi\n"),
+  C("timestamp_parameter", "[timestamp(f)]\nfoo f:\n  echo hi\n", "foo", "[%%]"),
+  # ---- OS attributes
+  C("os_linux_enabled", "[linux]\nfoo:\n  @echo linux\n"),
+  C("os_windows_disabled", "[windows]\nfoo:\n  @echo win\n", "foo"),
+  C("os_multiple_any_matches", "[windows, unix]\nfoo:\n  @echo yes\n"),
+  C("os_recipe_pair", "[windows]\nfoo:\n  @echo win\n[unix]\nfoo:\n  @echo unix\n"),
+  C("os_assignment_pair", "[windows]\nx := 'w'\n[linux]\nx := 'l'\nfoo:\n  @echo {{x}}\n"),
+  C("os_alias", "[windows]\nalias f := foo\nfoo:\n  @echo foo\n", "f"),
+  C("os_import_disabled", "[windows]\nimport 'nope.just'\nfoo:\n  @echo ok\n"),
+  C("os_import_enabled", "[unix]\nimport 'x.just'\n", "b", files={"x.just": "b:\n  @echo b\n"}),
+  C("os_module_disabled", "[windows]\nmod nope\nfoo:\n  @echo ok\n"),
+  C("os_module_pair", "[windows]\nmod sub 'w.just'\n[linux]\nmod sub 'l.just'\n", "sub::a",
+    files={"l.just": "a:\n  @echo l\n", "w.just": "a:\n  @echo w\n"}),
+  C("os_unexport", "[windows]\nunexport HOME\nfoo:\n  @echo ${HOME:+set}\n"),
+  C("os_macos_disabled", "[macos]\nfoo:\n  @echo mac\n[freebsd, openbsd, netbsd, dragonfly, android]\nfoo:\n  @echo bsd\n", "foo"),
+  C("os_android_not_linux", "[android]\nfoo:\n  @echo android\n", "foo"),
+  C("os_attributes_json", "[unix]\n[linux, macos]\nfoo:\n", J),
+  C("os_attribute_with_arg", "[linux('x')]\nfoo:\n"),
+  C("os_disabled_item_must_parse", "[windows]\nfoo:\n  {{\n"),
+  C("os_disabled_duplicate_setting", "[windows]\nset quiet\nset quiet\nfoo:\n"),
+  # ---- canonical order
+  C("canonical_order_dump", """
+    [working-directory('w')]
+    [unix]
+    [timestamp]
+    [private]
+    [positional-arguments]
+    [parallel]
+    [no-quiet]
+    [no-exit-message]
+    [metadata('m')]
+    [group('g')]
+    [env('E', 'v')]
+    [doc('d')]
+    [continue]
+    [confirm]
+    [arg('x', long)]
+    [linux]
+    foo x:
+    """, "--dump"),
+  C("canonical_order_json", """
+    [working-directory('w')]
+    [unix]
+    [timestamp]
+    [private]
+    [positional-arguments]
+    [parallel]
+    [no-quiet]
+    [no-exit-message]
+    [metadata('m')]
+    [group('g')]
+    [env('E', 'v')]
+    [doc('d')]
+    [continue]
+    [confirm]
+    [arg('x', long)]
+    [linux]
+    foo x:
+    """, J),
+  C("canonical_order_show", """
+    [working-directory('w')]
+    [script]
+    [extension('.x')]
+    [default]
+    [private]
+    [no-cd]
+    [exit-message]
+    foo:
+    """, "--show", "foo"),
+  C("canonical_order_same_name", "[group('z')]\n[metadata('b')]\n[group('a')]\n[metadata('a')]\n[env('Z', '1')]\n[env('A', '2')]\nfoo:\n", "--dump"),
+  C("canonical_order_same_name_show", "[group('z')]\n[metadata('b')]\n[group('a')]\n[metadata('a')]\nfoo:\n", "--show", "foo"),
+  C("multiple_in_one_bracket_dump", "[private, group('a'), doc: 'x']\nfoo:\n", "--dump"),
+  C("colon_form_dump", "[group: 'a']\n[doc: 'x']\nfoo:\n", "--dump"),
+  C("alias_attrs_dump", "[private]\n[linux]\nalias f := foo\nfoo:\n", "--dump"),
+  C("module_attrs_dump", "[private]\n[group('g')]\n[doc('d')]\nmod sub\n", "--dump", files={"sub.just": "a:\n"}),
+  C("assignment_attrs_dump", "[private]\n[unix]\nx := 'a'\n", "--dump"),
+  # ---- invalid attributes per item
+  C("invalid_attr_alias", "[group('x')]\nalias f := foo\nfoo:\n"),
+  C("invalid_attr_assignment", "[doc('x')]\nx := 'a'\n"),
+  C("invalid_attr_module", "[no-cd]\nmod sub\n", files={"sub.just": ""}),
+  C("invalid_attr_setting", "[private]\nset quiet\n"),
+  C("invalid_attr_unexport", "[private]\nunexport X\n"),
+  C("invalid_attr_import", "[private]\nimport 'foo.just'\n", files={"foo.just": ""}),
+  C("invalid_attr_import_double_quoted", "[private]\nimport? \"foo.just\"\n"),
+  C("invalid_attr_function", "set unstable\n[private]\nf(x) := x\n"),
+  C("invalid_attr_export_assignment", "[group('a')]\nexport x := 'a'\n"),
+  C("invalid_attr_eager_assignment", "[confirm]\neager x := 'a'\n"),
+  C("unknown_attribute", "[foo]\nbar:\n"),
+  C("unknown_attribute_case", "[Private]\nbar:\n"),
+  C("duplicate_attribute", "[private]\n[group('a'), private]\nbar:\n"),
+  C("duplicate_attribute_same_bracket", "[no-cd, no-cd]\nbar:\n"),
+  C("extraneous_attribute", "[private]\n\nbar:\n"),
+  C("extraneous_attributes", "[private]\n[no-cd]\n# c\nbar:\n"),
+  C("attribute_at_eof", "[private]\n"),
+  C("attribute_two_brackets_one_line", "[private] [no-cd]\nbar:\n"),
+  C("attribute_trailing_comma_empty", "[private,]\nbar:\n"),
+  C("attribute_trailing_comma_args", "[metadata('a', 'b',)]\nbar:\n", J),
+  C("attribute_empty_parens", "[private()]\nbar:\n", "--dump"),
+  C("attribute_comment_after", "[private] # comment\nbar:\n", "--list"),
+  C("attribute_fstring_argument", "[group(f'a')]\nbar:\n"),
+  C("attribute_xstring_argument", "[group(x'a')]\nbar:\n", "--list"),
+  C("attribute_keyword_on_non_arg", "[group(name='a')]\nbar:\n"),
+  C("attribute_positional_after_keyword", "set unstable\n[cache(inputs='a', 'b')]\nbar:\n  #!/bin/sh\n"),
+  C("attribute_colon_too_many", "[private: 'x']\nbar:\n"),
+  # ---- pattern checked on every value source
+  C("arg_pattern_value_switch", "[arg('q', long, value='bad', pattern='[0-9]+')]\nfoo q='1': dep\n  @echo {{q}}\ndep:\n  @echo dep\n", "foo", "--q"),
+  C("arg_pattern_default_ok_runs", "[arg('q', long, value='bad', pattern='[0-9]+')]\nfoo q='1': dep\n  @echo {{q}}\ndep:\n  @echo dep\n", "foo"),
+  C("arg_pattern_checked_before_confirm", "[confirm]\n[arg('b', pattern='[0-9]+')]\nfoo b='x':\n", "foo"),
+  C("arg_pattern_dry_run", "[arg('b', pattern='[0-9]+')]\nfoo b='x':\n  echo hi\n", "--dry-run", "foo"),
+  C("arg_pattern_submodule_recipe_name", "mod sub\n", "sub::bar", files={"sub.just": "[arg('b', pattern='[0-9]+')]\nbar b='x':\n"}),
+  C("arg_pattern_variadic_missing_unchecked", "[arg('xs', pattern='[0-9]+')]\nfoo *xs:\n  @echo foo {{xs}}\n", "foo"),
+  C("arg_pattern_variadic_default_whole", "[arg('xs', pattern='[0-9]+')]\nfoo *xs='1 2':\n", "foo"),
+  C("arg_pattern_variadic_dependency_each", "[arg('xs', pattern='[0-9]+')]\nfoo *xs:\nd: (foo '1' 'x')\n", "d"),
+  C("arg_pattern_list_default_each", "set unstable\nset lists\n[arg('xs', pattern='[0-9]+')]\nfoo *xs=['1', 'b']:\n", "foo"),
+  C("arg_pattern_list_default_ok", "set unstable\nset lists\n[arg('xs', pattern='[0-9]+')]\nfoo *xs=['1', '2']:\n  @echo {{xs}}\n", "foo"),
+  C("arg_pattern_list_dependency", "set unstable\nset lists\n[arg('xs', pattern='[0-9]+')]\nfoo *xs:\nd: (foo ['1', 'x'])\n", "d"),
+  C("group_module_json_order", "[group('b')]\n[group('a')]\nmod sub\n", J, files={"sub.just": "a:\n"}),
+]
