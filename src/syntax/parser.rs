@@ -550,19 +550,24 @@ impl<'t, 'src> Parser<'t, 'src> {
     kind: ItemKind,
     name: Token<'src>,
   ) -> ParseResult<'src, ()> {
-    for entry in &attributes.list {
-      if !kind.allows(&entry.attribute) {
-        return Err(error(
-          name,
-          ParseErrorKind::InvalidAttribute {
-            item_kind: kind.name(),
-            name: name.lexeme(),
-            attribute: entry.attribute.name(),
-          },
-        ));
-      }
+    // The first invalid one in canonical (name) order, not source order.
+    let invalid = attributes
+      .list
+      .iter()
+      .map(|entry| &entry.attribute)
+      .filter(|attribute| !kind.allows(attribute))
+      .min_by_key(|attribute| attribute.name());
+    match invalid {
+      Some(attribute) => Err(error(
+        name,
+        ParseErrorKind::InvalidAttribute {
+          item_kind: kind.name(),
+          name: name.lexeme(),
+          attribute: attribute.name(),
+        },
+      )),
+      None => Ok(()),
     }
-    Ok(())
   }
 
   fn parse_assignment(

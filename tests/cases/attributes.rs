@@ -3787,4 +3787,2728 @@ mod sub
 "#,
     ..Case::DEFAULT
   },
+  Case {
+    name: "arg_error_order_long_before_pattern",
+    justfile: Some(r#"[arg('bar', pattern='(', long='')]
+foo bar:
+"#),
+    stderr: r#"error: option name for parameter `bar` is empty
+ ——▶ justfile:1:31
+  │
+1 │ [arg('bar', pattern='(', long='')]
+  │                               ^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_error_order_short_before_long_dup",
+    justfile: Some(r#"[arg('a', long='x')]
+[arg('b', long='x', short='bb')]
+foo a b:
+"#),
+    stderr: r#"error: short option name for parameter `b` contains multiple characters
+ ——▶ justfile:2:27
+  │
+2 │ [arg('b', long='x', short='bb')]
+  │                           ^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_error_order_value_before_flag",
+    justfile: Some(r#"set unstable
+set lists
+[arg('bar', value='x', flag)]
+foo bar:
+"#),
+    stderr: r#"error: argument attribute `value` only valid with `long` or `short`
+ ——▶ justfile:3:13
+  │
+3 │ [arg('bar', value='x', flag)]
+  │             ^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_error_order_unknown_key_last",
+    justfile: Some(r#"[arg('bar', nope, long='')]
+foo bar:
+"#),
+    stderr: r#"error: option name for parameter `bar` is empty
+ ——▶ justfile:1:24
+  │
+1 │ [arg('bar', nope, long='')]
+  │                        ^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_error_unknown_key_before_min",
+    justfile: Some(r#"[arg('bar', nope, min='1')]
+foo *bar:
+"#),
+    stderr: r#"error: unknown key `nope` for `arg` attribute
+ ——▶ justfile:1:13
+  │
+1 │ [arg('bar', nope, min='1')]
+  │             ^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_max_without_lists_before_unknown",
+    justfile: Some(r#"[arg('bar', max='x')]
+foo *bar:
+"#),
+    stderr: r#"error: invalid `max` value `x`
+ ——▶ justfile:1:17
+  │
+1 │ [arg('bar', max='x')]
+  │                 ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_long_same_as_other_param_short",
+    justfile: Some(r#"[arg('a', long='b')]
+[arg('b', short='b')]
+foo a b:
+"#),
+    stderr: r#"error: recipe `foo` cannot be used as default recipe since it requires at least 2 arguments
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_long_bare_dup_explicit",
+    justfile: Some(r#"[arg('a', long='b')]
+[arg('b', long)]
+foo a b:
+"#),
+    stderr: r#"error: recipe `foo` defines option `--b` multiple times
+ ——▶ justfile:1:16
+  │
+1 │ [arg('a', long='b')]
+  │                ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_undefined_before_duplicate",
+    justfile: Some(r#"[arg('nope')]
+[arg('nope')]
+foo bar:
+"#),
+    stderr: r#"error: attribute for argument `nope` first used on line 1 is duplicated on line 2
+ ——▶ justfile:2:2
+  │
+2 │ [arg('nope')]
+  │  ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_key_whitespace",
+    justfile: Some(r#"[arg( 'bar' , long = 'x' , short = 'y' )]
+foo bar:
+"#),
+    args: &["--dump"],
+    stdout: r#"[arg('bar', long='x', short='y')]
+foo bar:
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_long_double_quoted_dump",
+    justfile: Some(r#"[arg("bar", long="x", help="h" + 'i')]
+foo bar:
+"#),
+    args: &["--dump"],
+    stdout: r#"[arg("bar", long="x", help="h" + 'i')]
+foo bar:
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_min_max_dump_quotes",
+    justfile: Some(r#"set unstable
+set lists
+[arg('bar', max="3", min='''1''')]
+foo *bar:
+"#),
+    args: &["--dump"],
+    stdout: r#"set unstable
+set lists
+[arg('bar', min='1', max='3')]
+foo *bar:
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_usage_with_value_and_pattern",
+    justfile: Some(r#"[arg('a', long, short, value='1', help='switch')]
+[arg('b', long='bee', pattern='x|y')]
+foo a='0' b='x':
+"#),
+    args: &["--usage", "foo"],
+    stdout: r#"Usage: just foo [OPTIONS]
+Options:
+  -a, --a switch
+      --bee b [default: 'x'] [pattern: 'x|y']
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_option_after_positional",
+    justfile: Some(r#"[arg('b', long)]
+foo a b:
+  @echo {{a}} {{b}}
+"#),
+    args: &["foo", "x", "--b", "y"],
+    stdout: r#"x y
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_double_dash_ends_options",
+    justfile: Some(r#"[arg('b', long)]
+foo a b='d':
+  @echo {{a}} {{b}}
+"#),
+    args: &["foo", "--", "--b"],
+    stdout: r#"--b d
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_short_bare_value",
+    justfile: Some(r#"[arg('v', short, value='on')]
+foo v='off':
+  @echo {{v}}
+"#),
+    args: &["foo", "-v"],
+    stdout: r#"on
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_value_uses_earlier_parameter",
+    justfile: Some(r#"[arg('b', long, value=a + '!')]
+foo a b='x':
+  @echo {{b}}
+"#),
+    args: &["foo", "hey", "--b"],
+    stdout: r#"hey!
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_value_flag_takes_no_value_runtime",
+    justfile: Some(r#"[arg('b', long, value='v')]
+foo b='x':
+"#),
+    args: &["foo", "--b=3"],
+    stderr: r#"error: recipe `foo` flag `--b` does not take value
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_json_short_bare",
+    justfile: Some(r#"[arg('bar', short, long)]
+foo bar:
+"#),
+    args: &["--json"],
+    stdout: r#"{"assignments":{},"first":"foo","doc":null,"groups":[],"module_path":"","modules":{},"aliases":{},"recipes":{"foo":{"attributes":[{"arg":{"help":null,"long":"bar","max":null,"min":null,"name":"bar","pattern":null,"short":"bar","value":null}}],"body":[],"dependencies":[],"doc":null,"name":"foo","parameters":[{"default":null,"export":false,"flag":false,"help":null,"kind":"singular","long":"bar","max":null,"min":null,"multiple":false,"name":"bar","pattern":null,"short":"b","value":null}],"priors":0,"private":false,"quiet":false,"namepath":"foo","shebang":false}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_json_value_expression",
+    justfile: Some(r#"x := 'v'
+[arg('bar', long, value=x)]
+foo bar='d':
+"#),
+    args: &["--json"],
+    stdout: r#"{"assignments":{"x":{"eager":false,"export":false,"name":"x","private":false,"value":"v"}},"first":"foo","doc":null,"groups":[],"module_path":"","modules":{},"aliases":{},"recipes":{"foo":{"attributes":[{"arg":{"help":null,"long":"bar","max":null,"min":null,"name":"bar","pattern":null,"short":null,"value":["variable","x"]}}],"body":[],"dependencies":[],"doc":null,"name":"foo","parameters":[{"default":"d","export":false,"flag":false,"help":null,"kind":"singular","long":"bar","max":null,"min":null,"multiple":false,"name":"bar","pattern":null,"short":null,"value":["variable","x"]}],"priors":0,"private":false,"quiet":false,"namepath":"foo","shebang":false}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_help_with_dependency_show",
+    justfile: Some(r#"[arg('a', help='H')]
+foo a:
+  echo {{a}}
+"#),
+    args: &["--show", "foo"],
+    stdout: r#"[arg('a', help='H')]
+foo a:
+    echo {{ a }}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "cache_dry_run",
+    justfile: Some(r#"set unstable
+[cache]
+foo:
+  #!/bin/sh
+  echo hi
+"#),
+    args: &["--dry-run"],
+    stderr: r#"#!/bin/sh
+echo hi
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "cache_extension_script_order",
+    justfile: Some(r#"set unstable
+[script]
+[cache(inputs='a')]
+[extension('.sh')]
+foo:
+"#),
+    args: &["--dump"],
+    stdout: r#"set unstable
+[cache(inputs='a')]
+[extension('.sh')]
+[script]
+foo:
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "cache_twice",
+    justfile: Some(r#"set unstable
+[cache]
+[cache]
+foo:
+  #!/bin/sh
+"#),
+    stderr: r#"error: attribute `cache` first used on line 2 is duplicated on line 3
+ ——▶ justfile:3:2
+  │
+3 │ [cache]
+  │  ^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "cache_default_script",
+    justfile: Some(r#"set unstable
+set default-script
+[cache]
+foo:
+  echo hi
+"#),
+    args: &["--dry-run"],
+    stderr: r#"echo hi
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "confirm_prompt_variables",
+    justfile: Some(r#"x := 'v'
+[confirm('x is ' + x)]
+foo:
+  @echo ran
+"#),
+    stdin: r#"yes
+"#,
+    stdout: r#"ran
+"#,
+    stderr: "x is v ",
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "confirm_dependency_prompted",
+    justfile: Some(r#"foo: bar
+  @echo foo
+[confirm]
+bar:
+  @echo bar
+"#),
+    stdin: r#"y
+"#,
+    stdout: r#"bar
+foo
+"#,
+    stderr: "Run recipe `bar`? ",
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "confirm_submodule_name",
+    justfile: Some(r#"mod sub
+"#),
+    args: &["sub::foo"],
+    files: &[("sub.just", r#"[confirm]
+foo:
+  @echo ran
+"#)],
+    stdin: r#"y
+"#,
+    stdout: r#"ran
+"#,
+    stderr: "Run recipe `foo`? ",
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "confirm_prompt_error",
+    justfile: Some(r#"[confirm(error('no'))]
+foo:
+"#),
+    stdin: r#"y
+"#,
+    stderr: r#"error: call to function `error` failed: no
+ ——▶ justfile:1:10
+  │
+1 │ [confirm(error('no'))]
+  │          ^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "confirm_prompt_list",
+    justfile: Some(r#"set unstable
+set lists
+[confirm(['a', 'b'])]
+foo:
+  @echo ran
+"#),
+    stdin: r#"y
+"#,
+    stdout: r#"ran
+"#,
+    stderr: "a b ",
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "confirm_after_env_evaluated",
+    justfile: Some(r#"[confirm]
+[env('A', error('env first'))]
+foo:
+"#),
+    stdin: r#"y
+"#,
+    stderr: r#"error: call to function `error` failed: env first
+ ——▶ justfile:2:11
+  │
+2 │ [env('A', error('env first'))]
+  │           ^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "confirm_with_yes_env",
+    justfile: Some(r#"[confirm]
+foo:
+  @echo ran
+"#),
+    env: &[("JUST_YES", "true")],
+    stdout: r#"ran
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "confirm_twice_for_two_invocations",
+    justfile: Some(r#"[confirm]
+foo x:
+  @echo {{x}}
+"#),
+    args: &["foo", "1", "foo", "2"],
+    stdin: r#"y
+n
+"#,
+    stdout: r#"1
+"#,
+    stderr: r#"Run recipe `foo`? Run recipe `foo`? error: recipe `foo` was not confirmed
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "continue_duplicate_signals_dump",
+    justfile: Some(r#"[continue('SIGINT', "SIGINT", 'SIGHUP')]
+foo:
+"#),
+    args: &["--dump"],
+    stdout: r#"[continue("SIGHUP", "SIGINT")]
+foo:
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "continue_empty_parens_json",
+    justfile: Some(r#"[continue()]
+foo:
+"#),
+    args: &["--json"],
+    stdout: r#"{"assignments":{},"first":"foo","doc":null,"groups":[],"module_path":"","modules":{},"aliases":{},"recipes":{"foo":{"attributes":[{"continue":[]}],"body":[],"dependencies":[],"doc":null,"name":"foo","parameters":[],"priors":0,"private":false,"quiet":false,"namepath":"foo","shebang":false}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "continue_lowercase_signal",
+    justfile: Some(r#"[continue('sigint')]
+foo:
+"#),
+    stderr: r#"error: invalid signal `sigint`: expected `SIGHUP`, `SIGINT`, or `SIGQUIT`
+ ——▶ justfile:1:11
+  │
+1 │ [continue('sigint')]
+  │           ^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_attr_show",
+    justfile: Some(r#"[default]
+foo:
+  echo
+"#),
+    args: &["--show", "foo"],
+    stdout: r#"[default]
+foo:
+    echo
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_attr_in_submodule",
+    justfile: Some(r#"mod sub
+"#),
+    args: &["sub"],
+    files: &[("sub.just", r#"a:
+  @echo a
+[default]
+b:
+  @echo b
+"#)],
+    stdout: r#"b
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_attr_on_private",
+    justfile: Some(r#"[default]
+[private]
+_b:
+  @echo b
+a:
+"#),
+    stdout: r#"b
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_attr_list_unaffected",
+    justfile: Some(r#"a:
+[default]
+b:
+"#),
+    args: &["--list"],
+    stdout: r#"Available recipes:
+    a
+    b
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_attr_three",
+    justfile: Some(r#"[default]
+a:
+[default]
+b:
+[default]
+c:
+"#),
+    stderr: r#"error: recipe `b` has duplicate `[default]` attribute, which may only appear once per module
+ ——▶ justfile:4:1
+  │
+4 │ b:
+  │ ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_attr_import_and_root",
+    justfile: Some(r#"import 'x.just'
+[default]
+a:
+"#),
+    files: &[("x.just", r#"[default]
+b:
+"#)],
+    stderr: r#"error: recipe `a` has duplicate `[default]` attribute, which may only appear once per module
+ ——▶ justfile:3:1
+  │
+3 │ a:
+  │ ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "doc_multiline_with_params",
+    justfile: Some(r#"[doc('one
+two')]
+foo a b='x':
+"#),
+    args: &["--list"],
+    stdout: r#"Available recipes:
+    # one
+    # two
+    foo a b='x'
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "doc_multiline_show",
+    justfile: Some(r#"[doc('one
+two')]
+foo:
+  echo
+"#),
+    args: &["--show", "foo"],
+    stdout: r#"[doc('one
+two')]
+foo:
+    echo
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "doc_multiline_json",
+    justfile: Some(r#"[doc('one
+two')]
+foo:
+"#),
+    args: &["--json"],
+    stdout: r#"{"assignments":{},"first":"foo","doc":null,"groups":[],"module_path":"","modules":{},"aliases":{},"recipes":{"foo":{"attributes":[{"doc":"one\ntwo"}],"body":[],"dependencies":[],"doc":"one\ntwo","name":"foo","parameters":[],"priors":0,"private":false,"quiet":false,"namepath":"foo","shebang":false}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "doc_multiline_trailing_newline",
+    justfile: Some(r#"[doc('one
+')]
+foo:
+"#),
+    args: &["--list"],
+    stdout: r#"Available recipes:
+    foo # one
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "doc_multiline_in_group",
+    justfile: Some(r#"[group('g')]
+[doc('one
+two')]
+foo:
+"#),
+    args: &["--list"],
+    stdout: r#"Available recipes:
+    [g]
+    # one
+    # two
+    foo
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "doc_with_list_heading",
+    justfile: Some(r#"[doc('d')]
+foo:
+"#),
+    args: &["--list", "--list-heading", r#"H
+"#, "--list-prefix", ">"],
+    stdout: r#"H
+>foo # d
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "doc_colon_form",
+    justfile: Some(r#"[doc: 'x']
+foo:
+"#),
+    args: &["--list"],
+    stdout: r#"Available recipes:
+    foo # x
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "doc_on_alias_target_listing",
+    justfile: Some(r#"[doc('x')]
+foo:
+alias f := foo
+"#),
+    args: &["--list"],
+    stdout: r#"Available recipes:
+    foo # x [alias: f]
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "doc_module_submodule_listing",
+    justfile: Some(r#"[doc('sub doc')]
+mod sub
+"#),
+    args: &["--list", "--list-submodules"],
+    files: &[("sub.just", r#"a:
+"#)],
+    stdout: r#"Available recipes:
+    sub:
+        a
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "doc_module_show_dump",
+    justfile: Some(r#"# cmt
+[doc('d')]
+mod sub
+"#),
+    args: &["--dump"],
+    files: &[("sub.just", r#"a:
+"#)],
+    stdout: r#"# cmt
+[doc('d')]
+mod sub
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "doc_module_comment_json",
+    justfile: Some(r#"# comment doc
+mod sub
+"#),
+    args: &["--json"],
+    files: &[("sub.just", r#"a:
+"#)],
+    stdout: r#"{"assignments":{},"first":null,"doc":null,"groups":[],"module_path":"","modules":{"sub":{"assignments":{},"first":"a","doc":"comment doc","groups":[],"module_path":"sub","modules":{},"aliases":{},"recipes":{"a":{"attributes":[],"body":[],"dependencies":[],"doc":null,"name":"a","parameters":[],"priors":0,"private":false,"quiet":false,"namepath":"sub::a","shebang":false}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/sub.just","unexports":[],"warnings":[]}},"aliases":{},"recipes":{},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "doc_module_variable",
+    justfile: Some(r#"x := 'var doc'
+[doc(x)]
+mod sub
+"#),
+    args: &["--list"],
+    files: &[("sub.just", r#"a:
+"#)],
+    stdout: r#"Available recipes:
+    sub ... # var doc
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "doc_module_multiline_json",
+    justfile: Some(r#"[doc('one
+two')]
+mod sub
+"#),
+    args: &["--json"],
+    files: &[("sub.just", r#"a:
+"#)],
+    stdout: r#"{"assignments":{},"first":null,"doc":null,"groups":[],"module_path":"","modules":{"sub":{"assignments":{},"first":"a","doc":"one\ntwo","groups":[],"module_path":"sub","modules":{},"aliases":{},"recipes":{"a":{"attributes":[],"body":[],"dependencies":[],"doc":null,"name":"a","parameters":[],"priors":0,"private":false,"quiet":false,"namepath":"sub::a","shebang":false}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/sub.just","unexports":[],"warnings":[]}},"aliases":{},"recipes":{},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "doc_module_twice",
+    justfile: Some(r#"[doc('a')]
+[doc('b')]
+mod sub
+"#),
+    files: &[("sub.just", r#"a:
+"#)],
+    stderr: r#"error: attribute `doc` first used on line 1 is duplicated on line 2
+ ——▶ justfile:2:2
+  │
+2 │ [doc('b')]
+  │  ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "doc_backtick",
+    justfile: Some(r#"[doc(`echo from backtick`)]
+foo:
+"#),
+    args: &["--list"],
+    stderr: r#"error: cannot call backticks in const context
+ ——▶ justfile:1:6
+  │
+1 │ [doc(`echo from backtick`)]
+  │      ^^^^^^^^^^^^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "doc_recipe_parameter_not_in_scope",
+    justfile: Some(r#"[doc(a)]
+foo a:
+"#),
+    stderr: r#"error: variable `a` not defined
+ ——▶ justfile:1:6
+  │
+1 │ [doc(a)]
+  │      ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "env_key_variable",
+    justfile: Some(r#"k := 'KEY'
+[env(k, 'v')]
+foo:
+  @echo $KEY
+"#),
+    stdout: r#"v
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "env_dependency_arguments_no_env",
+    justfile: Some(r#"[env('A', 'x')]
+foo: (bar `echo ${A:-unset}`)
+bar v:
+  @echo {{v}}
+"#),
+    stdout: r#"unset
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "env_not_inherited_by_dependency",
+    justfile: Some(r#"[env('A', 'x')]
+foo: bar
+bar:
+  @echo ${A:-unset}
+"#),
+    stdout: r#"unset
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "env_shell_function_in_body",
+    justfile: Some(r#"[env('A', 'x')]
+foo:
+  @echo {{shell('echo $A')}}
+"#),
+    stdout: r#"x
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "env_confirm_prompt_no_env",
+    justfile: Some(r#"[env('A', 'x')]
+[confirm(`echo ${A:-unset}`)]
+foo:
+"#),
+    stdin: r#"n
+"#,
+    stderr: r#"unset error: recipe `foo` was not confirmed
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "env_recipe_name_in_value",
+    justfile: Some(r#"[env('A', recipe_name())]
+foo:
+  @echo $A
+"#),
+    stdout: r#"foo
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "env_earlier_env_not_variable",
+    justfile: Some(r#"[env('A', 'x')]
+[env('B', A)]
+foo:
+"#),
+    stderr: r#"error: variable `A` not defined
+ ——▶ justfile:2:11
+  │
+2 │ [env('B', A)]
+  │           ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "env_three_args",
+    justfile: Some(r#"[env('A', 'b', 'c')]
+foo:
+"#),
+    stderr: r#"error: attribute `env` got 3 arguments but takes 2 arguments
+ ——▶ justfile:1:2
+  │
+1 │ [env('A', 'b', 'c')]
+  │  ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "env_colon_form",
+    justfile: Some(r#"[env: 'A']
+foo:
+"#),
+    stderr: r#"error: attribute `env` got 1 argument but takes 2 arguments
+ ——▶ justfile:1:2
+  │
+1 │ [env: 'A']
+  │  ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "env_dry_run",
+    justfile: Some(r#"[env('A', error('boom'))]
+foo:
+  echo
+"#),
+    args: &["--dry-run"],
+    stderr: r#"error: call to function `error` failed: boom
+ ——▶ justfile:1:11
+  │
+1 │ [env('A', error('boom'))]
+  │           ^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "exit_message_no_args_error",
+    justfile: Some(r#"[exit-message('x')]
+foo:
+"#),
+    stderr: r#"error: attribute `exit-message` got 1 argument but takes 0 arguments
+ ——▶ justfile:1:2
+  │
+1 │ [exit-message('x')]
+  │  ^^^^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "exit_message_dump",
+    justfile: Some(r#"[no-exit-message]
+[exit-message]
+foo:
+"#),
+    args: &["--dump"],
+    stderr: r#"error: recipe `foo` has both `[exit-message]` and `[no-exit-message]` attributes
+ ——▶ justfile:3:1
+  │
+3 │ foo:
+  │ ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "no_exit_message_script_attr",
+    justfile: Some(r#"[no-exit-message]
+foo:
+  #!/bin/sh
+  exit 4
+"#),
+    status: 4,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "no_exit_message_shell_not_found_attr",
+    justfile: Some(r#"set shell := ['/nonexistent']
+[no-exit-message]
+a:
+  echo
+"#),
+    stderr: r#"echo
+error: recipe `a` could not be run because just could not find the shell `/nonexistent`: No such file or directory (os error 2)
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "no_exit_message_dependency_failure",
+    justfile: Some(r#"a: b
+[no-exit-message]
+b:
+  @exit 2
+"#),
+    status: 2,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "no_exit_message_parent_of_failing",
+    justfile: Some(r#"[no-exit-message]
+a: b
+b:
+  @exit 2
+"#),
+    stderr: r#"error: recipe `b` failed on line 4 with exit code 2
+"#,
+    status: 2,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "extension_default_script",
+    justfile: Some(r#"set default-script
+[extension('.txt')]
+foo:
+  echo $(basename $0)
+"#),
+    stdout: r#"foo.txt
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "extension_with_shell_attr",
+    justfile: Some(r#"[shell]
+[extension('.py')]
+baz:
+  echo hi
+"#),
+    stderr: r#"error: shell recipe `baz` has script recipe attribute `extension`
+ ——▶ justfile:3:1
+  │
+3 │ baz:
+  │ ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "extension_shebang_only_via_shell_attr",
+    justfile: Some(r#"set default-script
+[shell]
+[extension('.py')]
+baz:
+  echo hi
+"#),
+    stderr: r#"error: shell recipe `baz` has script recipe attribute `extension`
+ ——▶ justfile:4:1
+  │
+4 │ baz:
+  │ ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "extension_no_dot_dump",
+    justfile: Some(r#"[extension("py")]
+foo:
+  #!/bin/sh
+"#),
+    args: &["--dump"],
+    stdout: r#"[extension("py")]
+foo:
+    #!/bin/sh
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "cache_on_shell_recipe_before_extension",
+    justfile: Some(r#"set unstable
+[extension('.x')]
+[cache]
+baz:
+  echo
+"#),
+    stderr: r#"error: shell recipe `baz` has script recipe attribute `cache`
+ ——▶ justfile:4:1
+  │
+4 │ baz:
+  │ ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "group_unsorted_list",
+    justfile: Some(r#"[group('z')]
+foo:
+[group('a')]
+bar:
+"#),
+    args: &["--list", "--unsorted"],
+    stdout: r#"Available recipes:
+    [z]
+    foo
+
+    [a]
+    bar
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "group_private_recipe",
+    justfile: Some(r#"[group('g')]
+[private]
+foo:
+bar:
+"#),
+    args: &["--list"],
+    stdout: r#"Available recipes:
+    bar
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "group_list_heading_filter",
+    justfile: Some(r#"[group('g')]
+foo:
+bar:
+"#),
+    args: &["--list", "--group", "g"],
+    stdout: r#"Available recipes:
+    [g]
+    foo
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "group_empty_name",
+    justfile: Some(r#"[group('')]
+foo:
+"#),
+    args: &["--list"],
+    stdout: r#"Available recipes:
+    []
+    foo
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "group_summary",
+    justfile: Some(r#"[group('g')]
+foo:
+"#),
+    args: &["--summary"],
+    stdout: r#"foo
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "group_duplicate_different_quotes_same_text",
+    justfile: Some(r#"[group('a')]
+[group("""a""")]
+foo:
+"#),
+    stderr: r#"error: `[group("""a""")]` attribute first used on line 1 is duplicated on line 2
+ ——▶ justfile:2:2
+  │
+2 │ [group("""a""")]
+  │  ^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "group_alias",
+    justfile: Some(r#"[group('g')]
+foo:
+alias f := foo
+"#),
+    args: &["--list"],
+    stdout: r#"Available recipes:
+    [g]
+    foo # [alias: f]
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "metadata_twice_same",
+    justfile: Some(r#"[metadata('a')]
+[metadata('a')]
+foo:
+"#),
+    args: &["--dump"],
+    stdout: r#"[metadata('a')]
+[metadata('a')]
+foo:
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "metadata_prefix_order",
+    justfile: Some(r#"[metadata('a', 'b')]
+[metadata('a')]
+foo:
+"#),
+    args: &["--dump"],
+    stdout: r#"[metadata('a', 'b')]
+[metadata('a')]
+foo:
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "metadata_non_literal",
+    justfile: Some(r#"[metadata('a' + 'b')]
+foo:
+"#),
+    stderr: r#"error: attribute `metadata` arguments must be string literals
+ ——▶ justfile:1:11
+  │
+1 │ [metadata('a' + 'b')]
+  │           ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "metadata_show",
+    justfile: Some(r#"[metadata('a')]
+foo:
+"#),
+    args: &["--show", "foo"],
+    stdout: r#"[metadata('a')]
+foo:
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "no_cd_script",
+    justfile: Some(r#"[no-cd]
+foo:
+  #!/bin/sh
+  pwd
+"#),
+    dirs: &["sub"],
+    current_dir: "sub",
+    stdout: r#"{{TMP}}/sub
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "no_cd_with_args",
+    justfile: Some(r#"[no-cd('x')]
+foo:
+"#),
+    stderr: r#"error: attribute `no-cd` got 1 argument but takes 0 arguments
+ ——▶ justfile:1:2
+  │
+1 │ [no-cd('x')]
+  │  ^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "no_cd_backtick_unaffected",
+    justfile: Some(r#"[no-cd]
+foo:
+  @echo {{`pwd`}}
+"#),
+    dirs: &["sub"],
+    current_dir: "sub",
+    stdout: r#"{{TMP}}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "working_directory_attr_relative_to_submodule",
+    justfile: Some(r#"mod sub
+"#),
+    args: &["sub::b"],
+    files: &[("sub/mod.just", r#"[working-directory('w')]
+b:
+  @pwd
+"#)],
+    dirs: &["sub/w"],
+    stdout: r#"{{TMP}}/sub/w
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "working_directory_attr_missing",
+    justfile: Some(r#"[working-directory('nope')]
+foo:
+  echo hi
+"#),
+    stderr: r#"echo hi
+error: recipe `foo` could not be run because just could not find the shell `sh`: No such file or directory (os error 2)
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "working_directory_attr_missing_script",
+    justfile: Some(r#"[working-directory('nope')]
+foo:
+  #!/bin/sh
+  echo hi
+"#),
+    stderr: r#"error: recipe `foo` with shebang `#!/bin/sh` execution error: No such file or directory (os error 2)
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "working_directory_attr_variable",
+    justfile: Some(r#"d := 'sub'
+[working-directory(d)]
+foo:
+  @pwd
+"#),
+    dirs: &["sub"],
+    stdout: r#"{{TMP}}/sub
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "working_directory_attr_dependency",
+    justfile: Some(r#"foo: bar
+  @pwd
+[working-directory('sub')]
+bar:
+  @pwd
+"#),
+    dirs: &["sub"],
+    stdout: r#"{{TMP}}/sub
+{{TMP}}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "working_directory_attr_dry_run",
+    justfile: Some(r#"[working-directory(error('x'))]
+foo:
+  echo
+"#),
+    args: &["--dry-run"],
+    stderr: r#"error: call to function `error` failed: x
+ ——▶ justfile:1:20
+  │
+1 │ [working-directory(error('x'))]
+  │                    ^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "working_directory_attr_error_before_deps",
+    justfile: Some(r#"foo: bar
+  echo
+[working-directory(error('wd'))]
+bar:
+  @echo bar
+"#),
+    stderr: r#"error: call to function `error` failed: wd
+ ——▶ justfile:3:20
+  │
+3 │ [working-directory(error('wd'))]
+  │                    ^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "no_quiet_at_line",
+    justfile: Some(r#"[no-quiet]
+foo:
+  @echo a
+"#),
+    stdout: r#"a
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "no_quiet_with_args",
+    justfile: Some(r#"[no-quiet(1)]
+foo:
+"#),
+    stderr: r#"error: unknown start of token '1'
+ ——▶ justfile:1:11
+  │
+1 │ [no-quiet(1)]
+  │           ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "parallel_subsequents",
+    justfile: Some(r#"[parallel]
+foo: && a b
+  @echo foo
+a:
+  @echo a
+b:
+  @echo a
+"#),
+    stdout: r#"foo
+a
+a
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "parallel_single_dep",
+    justfile: Some(r#"[parallel]
+foo: a
+  @echo foo
+a:
+  @echo a
+"#),
+    stdout: r#"a
+foo
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "parallel_jobs_one",
+    justfile: Some(r#"[parallel]
+foo: a b
+  @echo foo
+a:
+  @echo a
+b:
+  @echo a
+"#),
+    args: &["--jobs", "1"],
+    stdout: r#"a
+a
+foo
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "parallel_dry_run",
+    justfile: Some(r#"[parallel]
+foo: a b
+  echo foo
+a:
+  echo a
+b:
+  echo a
+"#),
+    args: &["--dry-run", "--jobs", "1"],
+    stderr: r#"echo a
+echo a
+echo foo
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "positional_arguments_attr_shebang",
+    justfile: Some(r#"[positional-arguments]
+foo a:
+  #!/bin/sh
+  echo $1
+"#),
+    args: &["foo", "x"],
+    stdout: r#"x
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "positional_arguments_attr_variadic",
+    justfile: Some(r#"[positional-arguments]
+foo *a:
+  @echo $#
+"#),
+    args: &["foo", "x", "y"],
+    stdout: r#"2
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "private_dependency_still_runs",
+    justfile: Some(r#"foo: _bar
+  @echo foo
+[private]
+_bar:
+  @echo bar
+"#),
+    stdout: r#"bar
+foo
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "private_show",
+    justfile: Some(r#"[private]
+foo:
+  echo
+"#),
+    args: &["--show", "foo"],
+    stdout: r#"[private]
+foo:
+    echo
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "private_list_unsorted",
+    justfile: Some(r#"[private]
+foo:
+bar:
+"#),
+    args: &["--list", "--unsorted"],
+    stdout: r#"Available recipes:
+    bar
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "private_alias_to_private",
+    justfile: Some(r#"[private]
+foo:
+alias f := foo
+"#),
+    args: &["--list"],
+    stdout: r#"Available recipes:
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "private_variables_flag",
+    justfile: Some(r#"[private]
+x := 'a'
+y := 'b'
+"#),
+    args: &["--variables"],
+    stdout: r#"y
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "private_assignment_dump",
+    justfile: Some(r#"[private]
+export x := 'a'
+"#),
+    args: &["--dump"],
+    stdout: r#"[private]
+export x := 'a'
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "private_module_json",
+    justfile: Some(r#"[private]
+mod sub
+"#),
+    args: &["--json"],
+    files: &[("sub.just", r#"a:
+"#)],
+    stdout: r#"{"assignments":{},"first":null,"doc":null,"groups":[],"module_path":"","modules":{"sub":{"assignments":{},"first":"a","doc":null,"groups":[],"module_path":"sub","modules":{},"aliases":{},"recipes":{"a":{"attributes":[],"body":[],"dependencies":[],"doc":null,"name":"a","parameters":[],"priors":0,"private":false,"quiet":false,"namepath":"sub::a","shebang":false}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/sub.just","unexports":[],"warnings":[]}},"aliases":{},"recipes":{},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "private_module_groups",
+    justfile: Some(r#"[private]
+[group('g')]
+mod sub
+"#),
+    args: &["--list"],
+    files: &[("sub.just", r#"a:
+"#)],
+    stdout: r#"Available recipes:
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "private_underscore_module_listed",
+    justfile: Some(r#"mod _sub 'sub.just'
+"#),
+    args: &["--list"],
+    files: &[("sub.just", r#"a:
+"#)],
+    stdout: r#"Available recipes:
+    _sub ...
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "private_recipe_choose_completion_usage",
+    justfile: Some(r#"[private]
+foo a:
+"#),
+    args: &["--usage", "foo"],
+    stdout: r#"Usage: just foo a
+
+Arguments:
+  a
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "script_attr_shebang_body",
+    justfile: Some(r#"[script]
+foo:
+  #!/bin/false
+  echo ok
+"#),
+    stdout: r#"ok
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "script_attr_extension_name",
+    justfile: Some(r#"[script]
+foo:
+  basename $0
+"#),
+    stdout: r#"foo
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "script_attr_command_with_extension",
+    justfile: Some(r#"[script('sh')]
+[extension('.sh')]
+foo:
+  basename $0
+"#),
+    stdout: r#"foo.sh
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "script_attr_missing_command",
+    justfile: Some(r#"[script('/nonexistent/x')]
+foo:
+  echo
+"#),
+    stderr: r#"error: recipe `foo` with command `/nonexistent/x` execution error: No such file or directory (os error 2)
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "script_attr_positional",
+    justfile: Some(r#"[script('sh')]
+[positional-arguments]
+foo a:
+  echo "$1"
+"#),
+    args: &["foo", "p"],
+    stdout: r#"p
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "script_attr_dry_run",
+    justfile: Some(r#"[script]
+foo:
+  echo {{'x'}}
+"#),
+    args: &["--dry-run"],
+    stderr: r#"echo x
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "script_attr_show",
+    justfile: Some(r#"[script('python3')]
+foo:
+  print(1)
+"#),
+    args: &["--show", "foo"],
+    stdout: r#"[script('python3')]
+foo:
+    print(1)
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "script_attr_with_default_script",
+    justfile: Some(r#"set default-script
+[script('sh')]
+foo:
+  echo ok
+"#),
+    stdout: r#"ok
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "script_attr_error_line_number",
+    justfile: Some(r#"[script]
+foo:
+  true
+  false
+"#),
+    stderr: r#"error: recipe `foo` failed with exit code 1
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "shell_attr_with_script_shell_order",
+    justfile: Some(r#"[shell]
+[script]
+bar:
+"#),
+    stderr: r#"error: recipe `bar` has both `[script]` and `[shell]` attributes
+ ——▶ justfile:3:1
+  │
+3 │ bar:
+  │ ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "shell_attr_and_cache",
+    justfile: Some(r#"set unstable
+[shell]
+[cache]
+bar:
+  #!/bin/sh
+"#),
+    stderr: r#"error: shell recipe `bar` has script recipe attribute `cache`
+ ——▶ justfile:4:1
+  │
+4 │ bar:
+  │ ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "timestamp_format_variable",
+    justfile: Some(r#"f := '%Y'
+[timestamp(f + '!')]
+foo:
+  @echo hi
+"#),
+    stdout: r#"hi
+"#,
+    stderr: r#"[2026!] echo hi
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "timestamp_quiet_line_still_echoed",
+    justfile: Some(r#"[timestamp('T')]
+foo:
+  @echo hi
+"#),
+    stdout: r#"hi
+"#,
+    stderr: r#"[T] echo hi
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "timestamp_cli_format_overridden",
+    justfile: Some(r#"[timestamp('A')]
+foo:
+  @echo hi
+"#),
+    args: &["--timestamp-format", "B"],
+    stdout: r#"hi
+"#,
+    stderr: r#"[A] echo hi
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "timestamp_cli_format_used",
+    justfile: Some(r#"[timestamp]
+foo:
+  @echo hi
+"#),
+    args: &["--timestamp-format", "B"],
+    stdout: r#"hi
+"#,
+    stderr: r#"[B] echo hi
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "timestamp_list_format",
+    justfile: Some(r#"set unstable
+set lists
+[timestamp(['a', 'b'])]
+foo:
+  @echo hi
+"#),
+    stderr: r#"error: list value ["a", "b"] used as a `[timestamp]` attribute
+ ——▶ justfile:3:2
+  │
+3 │ [timestamp(['a', 'b'])]
+  │  ^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "timestamp_dry_run",
+    justfile: Some(r#"[timestamp('T')]
+foo:
+  echo hi
+"#),
+    args: &["--dry-run"],
+    stderr: r#"[T] echo hi
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "timestamp_ignore_comments",
+    justfile: Some(r#"set ignore-comments
+[timestamp('T')]
+foo:
+  # c
+  echo hi
+"#),
+    stdout: r#"hi
+"#,
+    stderr: r#"[T] echo hi
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "timestamp_two_args",
+    justfile: Some(r#"[timestamp('a', 'b')]
+foo:
+"#),
+    stderr: r#"error: attribute `timestamp` got 2 arguments but takes at most 1 argument
+ ——▶ justfile:1:2
+  │
+1 │ [timestamp('a', 'b')]
+  │  ^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "os_unix_linux_pair_dump",
+    justfile: Some(r#"[linux]
+foo:
+[windows]
+foo:
+"#),
+    args: &["--dump"],
+    stdout: r#"[linux]
+foo:
+[windows]
+foo:
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "os_disabled_recipe_list",
+    justfile: Some(r#"[windows]
+foo:
+bar:
+"#),
+    args: &["--list"],
+    stdout: r#"Available recipes:
+    bar
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "os_disabled_recipe_json",
+    justfile: Some(r#"[windows]
+foo:
+bar:
+"#),
+    args: &["--json"],
+    stdout: r#"{"assignments":{},"first":"bar","doc":null,"groups":[],"module_path":"","modules":{},"aliases":{},"recipes":{"bar":{"attributes":[],"body":[],"dependencies":[],"doc":null,"name":"bar","parameters":[],"priors":0,"private":false,"quiet":false,"namepath":"bar","shebang":false}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "os_disabled_default_recipe",
+    justfile: Some(r#"[windows]
+foo:
+  @echo foo
+bar:
+  @echo bar
+"#),
+    stdout: r#"bar
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "os_disabled_alias_duplicate",
+    justfile: Some(r#"[windows]
+alias f := foo
+alias f := foo
+foo:
+"#),
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "os_disabled_dependency_unknown",
+    justfile: Some(r#"[windows]
+foo:
+bar: foo
+"#),
+    stderr: r#"error: recipe `bar` has unknown dependency `foo`
+ ——▶ justfile:3:6
+  │
+3 │ bar: foo
+  │      ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "os_disabled_mod_json",
+    justfile: Some(r#"[windows]
+mod sub
+foo:
+"#),
+    args: &["--json"],
+    stdout: r#"{"assignments":{},"first":"foo","doc":null,"groups":[],"module_path":"","modules":{},"aliases":{},"recipes":{"foo":{"attributes":[],"body":[],"dependencies":[],"doc":null,"name":"foo","parameters":[],"priors":0,"private":false,"quiet":false,"namepath":"foo","shebang":false}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "os_disabled_set_invalid_value",
+    justfile: Some(r#"[windows]
+set shell := 'x'
+foo:
+"#),
+    stderr: r#"error: expected '[', but found string
+ ——▶ justfile:2:14
+  │
+2 │ set shell := 'x'
+  │              ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "os_disabled_unknown_setting",
+    justfile: Some(r#"[windows]
+set nope
+foo:
+"#),
+    stderr: r#"error: unknown setting `nope`
+ ——▶ justfile:2:5
+  │
+2 │ set nope
+  │     ^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "os_disabled_invalid_attr",
+    justfile: Some(r#"[windows, group('x')]
+set quiet
+foo:
+"#),
+    stderr: r#"error: setting `quiet` has invalid attribute `group`
+ ——▶ justfile:2:5
+  │
+2 │ set quiet
+  │     ^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "os_disabled_function",
+    justfile: Some(r#"set unstable
+[windows]
+f() := 'w'
+[unix]
+f() := 'u'
+foo:
+  @echo {{f()}}
+"#),
+    stdout: r#"u
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "os_disabled_export_conflict",
+    justfile: Some(r#"[windows]
+export x := 'a'
+unexport x
+foo:
+"#),
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "os_disabled_variable_undefined",
+    justfile: Some(r#"[windows]
+x := 'a'
+foo:
+  @echo {{x}}
+"#),
+    stderr: r#"error: variable `x` not defined
+ ——▶ justfile:4:11
+  │
+4 │   @echo {{x}}
+  │           ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "os_unix_with_extra_on_setting_dump",
+    justfile: Some(r#"[unix]
+set quiet
+foo:
+"#),
+    args: &["--dump"],
+    stdout: r#"[unix]
+set quiet
+foo:
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "os_import_optional_disabled",
+    justfile: Some(r#"[windows]
+import? 'x.just'
+foo:
+  @echo ok
+"#),
+    stdout: r#"ok
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "invalid_attr_alias_doc",
+    justfile: Some(r#"[doc('x')]
+alias f := foo
+foo:
+"#),
+    stderr: r#"error: alias `f` has invalid attribute `doc`
+ ——▶ justfile:2:7
+  │
+2 │ alias f := foo
+  │       ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "invalid_attr_module_confirm",
+    justfile: Some(r#"[confirm]
+mod sub
+"#),
+    files: &[("sub.just", "")],
+    stderr: r#"error: module `sub` has invalid attribute `confirm`
+ ——▶ justfile:2:5
+  │
+2 │ mod sub
+  │     ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "invalid_attr_module_metadata",
+    justfile: Some(r#"[metadata('x')]
+mod? sub
+"#),
+    stderr: r#"error: module `sub` has invalid attribute `metadata`
+ ——▶ justfile:2:6
+  │
+2 │ mod? sub
+  │      ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "invalid_attr_setting_unix_ok",
+    justfile: Some(r#"[unix]
+set quiet
+foo:
+  echo hi
+"#),
+    stdout: r#"hi
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "invalid_attr_assignment_group",
+    justfile: Some(r#"[group('g')]
+x := 'a'
+"#),
+    stderr: r#"error: assignment `x` has invalid attribute `group`
+ ——▶ justfile:2:1
+  │
+2 │ x := 'a'
+  │ ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "invalid_attr_import_triple",
+    justfile: Some(r#"[no-cd]
+import '''foo.just'''
+"#),
+    stderr: r#"error: import `'''foo.just'''` has invalid attribute `no-cd`
+ ——▶ justfile:2:8
+  │
+2 │ import '''foo.just'''
+  │        ^^^^^^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "invalid_attr_import_x_string",
+    justfile: Some(r#"[no-cd]
+import x'foo.just'
+"#),
+    stderr: r#"error: import `'foo.just'` has invalid attribute `no-cd`
+ ——▶ justfile:2:9
+  │
+2 │ import x'foo.just'
+  │         ^^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "invalid_attr_mod_with_path",
+    justfile: Some(r#"[no-cd]
+mod sub 'x.just'
+"#),
+    stderr: r#"error: module `sub` has invalid attribute `no-cd`
+ ——▶ justfile:2:5
+  │
+2 │ mod sub 'x.just'
+  │     ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "invalid_attr_unknown_on_setting",
+    justfile: Some(r#"[nope]
+set quiet
+"#),
+    stderr: r#"error: unknown attribute `nope`
+ ——▶ justfile:1:2
+  │
+1 │ [nope]
+  │  ^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "invalid_attr_count_on_setting",
+    justfile: Some(r#"[private('x')]
+set quiet
+"#),
+    stderr: r#"error: attribute `private` got 1 argument but takes 0 arguments
+ ——▶ justfile:1:2
+  │
+1 │ [private('x')]
+  │  ^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "invalid_attr_duplicate_on_alias",
+    justfile: Some(r#"[private]
+[private]
+alias f := foo
+foo:
+"#),
+    stderr: r#"error: attribute `private` first used on line 1 is duplicated on line 2
+ ——▶ justfile:2:2
+  │
+2 │ [private]
+  │  ^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "invalid_attr_first_reported",
+    justfile: Some(r#"[group('a'), doc('x')]
+alias f := foo
+foo:
+"#),
+    stderr: r#"error: alias `f` has invalid attribute `doc`
+ ——▶ justfile:2:7
+  │
+2 │ alias f := foo
+  │       ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attribute_multiline_item",
+    justfile: Some(r#"[private]
+[
+  group('a')
+]
+foo:
+"#),
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attribute_multiline_args",
+    justfile: Some(r#"[group(
+  'a'
+)]
+foo:
+"#),
+    args: &["--list"],
+    stdout: r#"Available recipes:
+    [a]
+    foo
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attribute_keyword_then_positional_x",
+    justfile: Some(r#"[arg('bar', long='x', x'y')]
+foo bar:
+"#),
+    stderr: r#"error: positional attribute arguments cannot follow keyword attribute arguments
+ ——▶ justfile:1:23
+  │
+1 │ [arg('bar', long='x', x'y')]
+  │                       ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attribute_cache_bad_key_value",
+    justfile: Some(r#"set unstable
+[cache(extra)]
+foo:
+  #!/bin/sh
+"#),
+    stderr: r#"error: attribute key `extra` requires value
+ ——▶ justfile:2:8
+  │
+2 │ [cache(extra)]
+  │        ^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attribute_name_is_keyword",
+    justfile: Some(r#"[if]
+foo:
+"#),
+    stderr: r#"error: unknown attribute `if`
+ ——▶ justfile:1:2
+  │
+1 │ [if]
+  │  ^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attribute_number_argument",
+    justfile: Some(r#"[group(1)]
+foo:
+"#),
+    stderr: r#"error: unknown start of token '1'
+ ——▶ justfile:1:8
+  │
+1 │ [group(1)]
+  │        ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attribute_empty_brackets",
+    justfile: Some(r#"[]
+foo:
+"#),
+    stderr: r#"error: expected identifier, but found ']'
+ ——▶ justfile:1:2
+  │
+1 │ []
+  │  ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attribute_unclosed",
+    justfile: Some(r#"[private
+foo:
+"#),
+    stderr: r#"error: expected ']', ':', ',', or '(', but found identifier
+ ——▶ justfile:2:1
+  │
+2 │ foo:
+  │ ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attribute_indented",
+    justfile: Some(r#"  [private]
+foo:
+"#),
+    stderr: r#"error: expected '@', '[', comment, end of file, end of line, or identifier, but found indent
+ ——▶ justfile:1:1
+  │
+1 │   [private]
+  │ ^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attribute_on_recipe_body_line",
+    justfile: Some(r#"foo:
+  [private]
+"#),
+    stderr: r#"[private]
+sh: 1: [private]: not found
+error: recipe `foo` failed on line 2 with exit code 127
+"#,
+    status: 127,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attribute_before_comment_then_item_error",
+    justfile: Some(r#"[private] # c
+# doc
+foo:
+"#),
+    stderr: r#"error: extraneous attribute
+ ——▶ justfile:1:1
+  │
+1 │ [private] # c
+  │ ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attribute_doc_comment_between",
+    justfile: Some(r#"# doc
+[private]
+# doc2
+foo:
+"#),
+    stderr: r#"error: extraneous attribute
+ ——▶ justfile:2:1
+  │
+2 │ [private]
+  │ ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attribute_many_errors_first_wins",
+    justfile: Some(r#"[nope]
+[private('x')]
+foo:
+"#),
+    stderr: r#"error: unknown attribute `nope`
+ ——▶ justfile:1:2
+  │
+1 │ [nope]
+  │  ^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attribute_unknown_colon",
+    justfile: Some(r#"[nope: 'x']
+foo:
+"#),
+    stderr: r#"error: unknown attribute `nope`
+ ——▶ justfile:1:2
+  │
+1 │ [nope: 'x']
+  │  ^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attribute_group_colon_expression",
+    justfile: Some(r#"[group: 'a' + 'b']
+foo:
+"#),
+    stderr: r#"error: attribute `group` arguments must be string literals
+ ——▶ justfile:1:9
+  │
+1 │ [group: 'a' + 'b']
+  │         ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attribute_doc_colon_expression",
+    justfile: Some(r#"[doc: 'a' + 'b']
+foo:
+"#),
+    args: &["--list"],
+    stdout: r#"Available recipes:
+    foo # ab
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attribute_doc_too_many",
+    justfile: Some(r#"[doc('a', 'b')]
+foo:
+"#),
+    stderr: r#"error: attribute `doc` got 2 arguments but takes at most 1 argument
+ ——▶ justfile:1:2
+  │
+1 │ [doc('a', 'b')]
+  │  ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attribute_working_directory_two",
+    justfile: Some(r#"[working-directory('a', 'b')]
+foo:
+"#),
+    stderr: r#"error: attribute `working-directory` got 2 arguments but takes 1 argument
+ ——▶ justfile:1:2
+  │
+1 │ [working-directory('a', 'b')]
+  │  ^^^^^^^^^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attribute_duplicate_across_brackets_line",
+    justfile: Some(r#"[private]
+
+"#),
+    stderr: r#"error: extraneous attribute
+ ——▶ justfile:1:1
+  │
+1 │ [private]
+  │ ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_dup_long_bare_first_blames_explicit",
+    justfile: Some(r#"[arg('b', long)]
+[arg('a', long='b')]
+foo a b:
+"#),
+    stderr: r#"error: recipe `foo` defines option `--b` multiple times
+ ——▶ justfile:2:16
+  │
+2 │ [arg('a', long='b')]
+  │                ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_dup_long_same_literal_later_blamed",
+    justfile: Some(r#"[arg('b', long='x')]
+[arg('a', long='x')]
+foo a b:
+"#),
+    stderr: r#"error: recipe `foo` defines option `--x` multiple times
+ ——▶ justfile:2:16
+  │
+2 │ [arg('a', long='x')]
+  │                ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_dup_long_help_sorts_later",
+    justfile: Some(r#"[arg('a', long='b', help='h')]
+[arg('b', long)]
+foo a b:
+"#),
+    stderr: r#"error: recipe `foo` defines option `--b` multiple times
+ ——▶ justfile:1:16
+  │
+1 │ [arg('a', long='b', help='h')]
+  │                ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_dup_long_help_on_bare",
+    justfile: Some(r#"[arg('a', long='b')]
+[arg('b', long, help='h')]
+foo a b:
+"#),
+    stderr: r#"error: recipe `foo` defines option `--b` multiple times
+ ——▶ justfile:2:11
+  │
+2 │ [arg('b', long, help='h')]
+  │           ^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_dup_short_long_name_order",
+    justfile: Some(r#"[arg('a', long='z', short='x')]
+[arg('b', long='c', short='x')]
+foo a b:
+"#),
+    stderr: r#"error: recipe `foo` defines option `-x` multiple times
+ ——▶ justfile:1:27
+  │
+1 │ [arg('a', long='z', short='x')]
+  │                           ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_dup_short_no_long_first",
+    justfile: Some(r#"[arg('b', long='c', short='x')]
+[arg('a', short='x')]
+foo a b:
+"#),
+    stderr: r#"error: recipe `foo` defines option `-x` multiple times
+ ——▶ justfile:1:27
+  │
+1 │ [arg('b', long='c', short='x')]
+  │                           ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_dump_order_long_by_name",
+    justfile: Some(r#"[arg('a', long='c')]
+[arg('z', long)]
+foo a z:
+"#),
+    args: &["--dump"],
+    stdout: r#"[arg('a', long='c')]
+[arg('z', long)]
+foo a z:
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_dump_order_param_name",
+    justfile: Some(r#"[arg('z', short='q')]
+[arg('a', short='r')]
+foo a z:
+"#),
+    args: &["--dump"],
+    stdout: r#"[arg('a', short='r')]
+[arg('z', short='q')]
+foo a z:
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_recipe_required_option",
+    justfile: Some(r#"[arg('b', long)]
+foo b:
+"#),
+    stderr: r#"error: recipe `foo` cannot be used as default recipe since it requires at least 1 argument
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_recipe_option_with_default",
+    justfile: Some(r#"[arg('b', long)]
+foo b='x':
+  @echo {{b}}
+"#),
+    stdout: r#"x
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_recipe_flag_not_required",
+    justfile: Some(r#"set unstable
+set lists
+[arg('b', long, flag)]
+foo b:
+  @echo [{{b}}]
+"#),
+    stdout: r#"[]
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_recipe_multiple_option",
+    justfile: Some(r#"set unstable
+set lists
+[arg('b', long, multiple)]
+foo b:
+"#),
+    stderr: r#"error: recipe `foo` cannot be used as default recipe since it requires at least 1 argument
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_attr_root_after_import",
+    justfile: Some(r#"import 'x.just'
+[default]
+a:
+"#),
+    files: &[("x.just", r#"[default]
+b:
+"#)],
+    stderr: r#"error: recipe `a` has duplicate `[default]` attribute, which may only appear once per module
+ ——▶ justfile:3:1
+  │
+3 │ a:
+  │ ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_attr_import_between",
+    justfile: Some(r#"[default]
+a:
+import 'x.just'
+[default]
+c:
+"#),
+    files: &[("x.just", r#"[default]
+b:
+"#)],
+    stderr: r#"error: recipe `b` has duplicate `[default]` attribute, which may only appear once per module
+ ——▶ x.just:2:1
+  │
+2 │ b:
+  │ ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_attr_sibling_imports",
+    justfile: Some(r#"import 'x.just'
+import 'y.just'
+"#),
+    files: &[("x.just", r#"[default]
+b:
+"#), ("y.just", r#"[default]
+d:
+"#)],
+    stderr: r#"error: recipe `d` has duplicate `[default]` attribute, which may only appear once per module
+ ——▶ y.just:2:1
+  │
+2 │ d:
+  │ ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_attr_from_import_runs",
+    justfile: Some(r#"import 'x.just'
+a:
+  @echo a
+"#),
+    files: &[("x.just", r#"[default]
+b:
+  @echo b
+"#)],
+    stdout: r#"b
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "timestamp_empty_list_format",
+    justfile: Some(r#"set unstable
+set lists
+[timestamp([])]
+foo:
+  @echo hi
+"#),
+    stderr: r#"error: list value [] used as a `[timestamp]` attribute
+ ——▶ justfile:3:2
+  │
+3 │ [timestamp([])]
+  │  ^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "working_directory_attr_empty_list",
+    justfile: Some(r#"set unstable
+set lists
+[working-directory([])]
+foo:
+  @echo hi
+"#),
+    stderr: r#"error: list value [] used as a `[working-directory]` attribute
+ ——▶ justfile:3:2
+  │
+3 │ [working-directory([])]
+  │  ^^^^^^^^^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "invalid_attr_canonical_order_module",
+    justfile: Some(r#"[no-cd, confirm]
+mod sub
+"#),
+    files: &[("sub.just", "")],
+    stderr: r#"error: module `sub` has invalid attribute `confirm`
+ ——▶ justfile:2:5
+  │
+2 │ mod sub
+  │     ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
 ];

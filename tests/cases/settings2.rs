@@ -2356,4 +2356,1629 @@ mod sub
 "#,
     ..Case::DEFAULT
   },
+  Case {
+    name: "dup_recipe_allowed_list_shows_winner",
+    justfile: Some(r#"set allow-duplicate-recipes
+# first
+a:
+# second
+a x:
+"#),
+    args: &["--list"],
+    stdout: r#"Available recipes:
+    a x # second
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dup_recipe_import_json_winner",
+    justfile: Some(r#"set allow-duplicate-recipes
+import 'x.just'
+a:
+  echo root
+"#),
+    args: &["--json"],
+    files: &[("x.just", r#"a y:
+  echo import
+"#)],
+    stdout: r#"{"assignments":{},"first":"a","doc":null,"groups":[],"module_path":"","modules":{},"aliases":{},"recipes":{"a":{"attributes":[],"body":[["echo root"]],"dependencies":[],"doc":null,"name":"a","parameters":[],"priors":0,"private":false,"quiet":false,"namepath":"a","shebang":false}},"settings":{"allow_duplicate_recipes":true,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dup_recipe_in_module_not_allowed_by_root",
+    justfile: Some(r#"set allow-duplicate-recipes
+mod sub
+"#),
+    args: &["sub::a"],
+    files: &[("sub.just", r#"a:
+a:
+"#)],
+    stderr: r#"error: recipe `a` first defined on line 1 is redefined on line 2
+ ——▶ sub.just:2:1
+  │
+2 │ a:
+  │ ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dup_recipe_setting_in_import_applies",
+    justfile: Some(r#"import 'x.just'
+a:
+  @echo 1
+a:
+  @echo 2
+"#),
+    files: &[("x.just", r#"set allow-duplicate-recipes
+"#)],
+    stdout: r#"2
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dup_recipe_vs_module",
+    justfile: Some(r#"set allow-duplicate-recipes
+mod a
+a:
+"#),
+    files: &[("a.just", "")],
+    stderr: r#"error: module `a` defined on line 2 is redefined as a recipe on line 3
+ ——▶ justfile:3:1
+  │
+3 │ a:
+  │ ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dup_variable_json_winner",
+    justfile: Some(r#"set allow-duplicate-variables
+x := 'a'
+export x := 'b'
+"#),
+    args: &["--json"],
+    stdout: r#"{"assignments":{"x":{"eager":false,"export":true,"name":"x","private":false,"value":"b"}},"first":null,"doc":null,"groups":[],"module_path":"","modules":{},"aliases":{},"recipes":{},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":true,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dup_variable_override_cli",
+    justfile: Some(r#"set allow-duplicate-variables
+x := 'a'
+x := 'b'
+a:
+  @echo {{x}}
+"#),
+    args: &["x=c", "a"],
+    stdout: r#"c
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dup_variable_evaluate",
+    justfile: Some(r#"set allow-duplicate-variables
+x := 'a'
+x := 'b'
+"#),
+    args: &["--evaluate"],
+    stdout: r#"x := "b"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dup_variable_uses_earlier_definition",
+    justfile: Some(r#"set allow-duplicate-variables
+x := 'a'
+y := x
+x := 'b'
+"#),
+    args: &["--evaluate"],
+    stdout: r#"x := "b"
+y := "b"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_list_root_no_args_with_sub",
+    justfile: Some(r#"set default-list
+mod sub
+a:
+"#),
+    files: &[("sub.just", r#"b:
+"#)],
+    stdout: r#"Available recipes:
+    a
+    sub ...
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_list_sub_without_setting_runs_default",
+    justfile: Some(r#"mod sub
+a:
+"#),
+    args: &["sub"],
+    files: &[("sub.just", r#"b:
+  @echo b
+"#)],
+    stdout: r#"b
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_list_with_default_attr",
+    justfile: Some(r#"set default-list
+[default]
+b:
+  @echo b
+"#),
+    stdout: r#"Available recipes:
+    b
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_list_private_only",
+    justfile: Some(r#"set default-list
+_a:
+"#),
+    stdout: r#"Available recipes:
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_list_no_recipes",
+    justfile: Some(r#"set default-list
+"#),
+    stdout: r#"Available recipes:
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_script_positional_arguments",
+    justfile: Some(r#"set default-script
+set positional-arguments
+a x:
+  echo "$1"
+"#),
+    args: &["a", "val"],
+    stdout: r#"val
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_script_shebang_still_shebang",
+    justfile: Some(r#"set default-script
+set script-interpreter := ['false']
+a:
+  #!/bin/sh
+  echo shebang
+"#),
+    stdout: r#"shebang
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_script_dry_run",
+    justfile: Some(r#"set default-script
+a:
+  echo {{'x'}}
+"#),
+    args: &["--dry-run"],
+    stderr: r#"echo x
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "default_script_ignore_comments_no_effect",
+    justfile: Some(r#"set default-script
+set ignore-comments
+a:
+  # comment
+  echo ok
+"#),
+    stdout: r#"ok
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dotenv_filename_cli_overrides",
+    justfile: Some(r#"set dotenv-filename := 'a.env'
+a:
+  @echo $A
+"#),
+    args: &["--dotenv-filename", "b.env"],
+    files: &[("a.env", r#"A=a
+"#), ("b.env", r#"A=b
+"#)],
+    stdout: r#"b
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dotenv_path_cli_overrides",
+    justfile: Some(r#"set dotenv-path := 'a.env'
+a:
+  @echo $A
+"#),
+    args: &["--dotenv-path", "b.env"],
+    files: &[("a.env", r#"A=a
+"#), ("b.env", r#"A=b
+"#)],
+    stdout: r#"b
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dotenv_multiple_cli_without_lists",
+    justfile: Some(r#"a:
+"#),
+    args: &["-F", "a", "-F", "b"],
+    stderr: r#"error: multiple `--dotenv-filename` or `--dotenv-path` arguments require `set lists`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dotenv_filename_list_with_lists",
+    justfile: Some(r#"set unstable
+set lists
+set dotenv-filename := ['a.env', 'b.env']
+a:
+  @echo $A $B
+"#),
+    files: &[("a.env", r#"A=a
+B=a
+"#), ("b.env", r#"B=b
+"#)],
+    stdout: r#"a b
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dotenv_filename_list_json",
+    justfile: Some(r#"set unstable
+set lists
+set dotenv-filename := ['a.env', 'b.env']
+set dotenv-path := ['p']
+a:
+"#),
+    args: &["--json"],
+    stdout: r#"{"assignments":{},"first":"a","doc":null,"groups":[],"module_path":"","modules":{},"aliases":{},"recipes":{"a":{"attributes":[],"body":[],"dependencies":[],"doc":null,"name":"a","parameters":[],"priors":0,"private":false,"quiet":false,"namepath":"a","shebang":false}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":["a.env","b.env"],"dotenv_load":false,"dotenv_override":false,"dotenv_path":"p","dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":true,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":true,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dotenv_command_list_json",
+    justfile: Some(r#"set unstable
+set lists
+set dotenv-command := ['echo A=1', 'echo B=2']
+a:
+  @echo $A $B
+"#),
+    args: &["--json"],
+    stdout: r#"{"assignments":{},"first":"a","doc":null,"groups":[],"module_path":"","modules":{},"aliases":{},"recipes":{"a":{"attributes":[],"body":[["@echo $A $B"]],"dependencies":[],"doc":null,"name":"a","parameters":[],"priors":0,"private":false,"quiet":false,"namepath":"a","shebang":false}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":["echo A=1","echo B=2"],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":true,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":true,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dotenv_command_list_runs",
+    justfile: Some(r#"set unstable
+set lists
+set dotenv-command := ['echo A=1', 'echo A=2 B=3']
+a:
+  @echo $A $B
+"#),
+    stderr: r#"error: failed to load environment file from `{{TMP}}`: Error parsing line: '2 B=3', error at line index: 2
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dotenv_command_empty_string",
+    justfile: Some(r#"set dotenv-command := ''
+a:
+  @echo ok
+"#),
+    stdout: r#"ok
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dotenv_command_dry_run",
+    justfile: Some(r#"set dotenv-command := 'exit 3'
+a:
+  echo ok
+"#),
+    args: &["--dry-run"],
+    stderr: r#"echo ok
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dotenv_command_uses_shell_setting",
+    justfile: Some(r#"set shell := ['bash', '-c']
+set dotenv-command := 'echo A=${BASH_VERSION:+bash}'
+a:
+  @echo $A
+"#),
+    stdout: r#"bash
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dotenv_command_cli",
+    justfile: Some(r#"a:
+  @echo $A
+"#),
+    args: &["--dotenv-command", "echo A=cli"],
+    stdout: r#"cli
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dotenv_submodule_merged",
+    justfile: Some(r#"set dotenv-load
+mod sub
+"#),
+    args: &["sub::b"],
+    files: &[(".env", r#"A=root
+B=root
+"#), ("sub/mod.just", r#"set dotenv-load
+b:
+  @echo $A $B
+"#), ("sub/.env", r#"B=sub
+"#)],
+    stdout: r#"root sub
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dotenv_submodule_not_loaded_without_setting",
+    justfile: Some(r#"set dotenv-load
+mod sub
+"#),
+    args: &["sub::b"],
+    files: &[(".env", r#"A=root
+"#), ("sub/mod.just", r#"b:
+  @echo $A
+"#), ("sub/.env", r#"A=sub
+"#)],
+    stdout: r#"root
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dotenv_directory_named_env_skipped",
+    justfile: Some(r#"set dotenv-load
+a:
+  @echo ${A:-none}
+"#),
+    dirs: &[".env"],
+    stdout: r#"none
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dotenv_parent_directory",
+    justfile: Some(r#"set dotenv-load
+a:
+  @echo $A
+"#),
+    files: &[("sub/justfile", r#"set dotenv-load
+a:
+  @echo $A
+"#), (".env", r#"A=parent
+"#)],
+    current_dir: "sub",
+    stdout: r#"parent
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dotenv_required_message_with_path",
+    justfile: Some(r#"set dotenv-required
+set dotenv-path := 'x.env'
+a:
+"#),
+    stderr: r#"error: dotenv file not found
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dotenv_required_dry_run",
+    justfile: Some(r#"set dotenv-required
+a:
+  echo
+"#),
+    args: &["--dry-run"],
+    stderr: r#"error: dotenv file not found
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dotenv_evaluate_sees",
+    justfile: Some(r#"set dotenv-load
+x := env('A', 'none')
+"#),
+    args: &["--evaluate"],
+    files: &[(".env", r#"A=1
+"#)],
+    stdout: r#"x := "1"
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "export_parameters_and_assignments",
+    justfile: Some(r#"set export
+x := 'v'
+a p:
+  @echo $x $p
+"#),
+    args: &["a", "arg"],
+    stdout: r#"v arg
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "export_empty_list_not_exported",
+    justfile: Some(r#"set unstable
+set lists
+set export
+x := []
+a:
+  @echo ${x:-unset}
+"#),
+    stdout: r#"unset
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "export_unexport_of_parameter",
+    justfile: Some(r#"set export
+unexport p
+a p:
+  @echo ${p:-unset}
+"#),
+    args: &["a", "v"],
+    stdout: r#"v
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "export_to_submodule_recipes",
+    justfile: Some(r#"set export
+x := 'root'
+mod sub
+"#),
+    args: &["sub::b"],
+    files: &[("sub.just", r#"b:
+  @echo ${x:-unset}
+"#)],
+    stdout: r#"root
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "export_script_recipe",
+    justfile: Some(r#"set export
+x := 'v'
+a:
+  #!/bin/sh
+  echo $x
+"#),
+    stdout: r#"v
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "export_command_flag",
+    justfile: Some(r#"set export
+x := 'v'
+"#),
+    args: &["--command", "sh", "-c", "echo $x"],
+    stdout: r#"v
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "export_default_backtick_sees_module",
+    justfile: Some(r#"set export
+x := 'v'
+a p=`echo $x`:
+  @echo {{p}}
+"#),
+    stdout: r#"v
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "fallback_with_submodule_path",
+    justfile: Some(r#"set fallback
+"#),
+    args: &["sub::b"],
+    files: &[("../never", "")],
+    stderr: r#"error: justfile does not contain submodule `sub`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "fallback_only_when_searched",
+    justfile: Some(r#"set fallback
+a:
+"#),
+    args: &["--justfile", "justfile", "b"],
+    stderr: r#"error: justfile does not contain recipe `b`
+Did you mean `a`?
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "guards_script_not_affected",
+    justfile: Some(r#"set guards
+a:
+  #!/bin/sh
+  echo ?x
+"#),
+    stdout: r#"?x
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "guards_dry_run",
+    justfile: Some(r#"set guards
+a:
+  ?exit 1
+  echo after
+"#),
+    args: &["--dry-run"],
+    stderr: r#"exit 1
+echo after
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "guards_exit_one_subsequents_run",
+    justfile: Some(r#"set guards
+a: && b
+  ?exit 1
+b:
+  @echo b
+"#),
+    stdout: r#"b
+"#,
+    stderr: r#"exit 1
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "guards_in_submodule_needs_own_setting",
+    justfile: Some(r#"set guards
+mod sub
+"#),
+    args: &["sub::a"],
+    files: &[("sub.just", r#"a:
+  ?echo guard-off
+"#)],
+    stderr: r#"?echo guard-off
+sh: 1: ?echo: not found
+error: recipe `a` failed on line 2 with exit code 127
+"#,
+    status: 127,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "guards_sigil_order",
+    justfile: Some(r#"set guards
+a:
+  ?@exit 1
+  echo no
+"#),
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "guards_double_question",
+    justfile: Some(r#"set guards
+a:
+  ??echo x
+"#),
+    stderr: r#"?echo x
+sh: 1: ?echo: not found
+error: guard line in recipe `a` on line 3 returned reserved exit code 127
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "ignore_comments_indented_comment",
+    justfile: Some(r#"set ignore-comments
+a:
+  echo a
+  # {{x}}
+"#),
+    stdout: r#"a
+"#,
+    stderr: r#"echo a
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "ignore_comments_at_comment_sigil",
+    justfile: Some(r#"set ignore-comments
+a:
+  @# comment
+"#),
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "ignore_comments_comment_with_continuation",
+    justfile: Some(r#"set ignore-comments
+a:
+  # c \
+  echo next
+"#),
+    stdout: r#"next
+"#,
+    stderr: r#"echo next
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "ignore_comments_dry_run",
+    justfile: Some(r#"set ignore-comments
+a:
+  # c
+  echo hi
+"#),
+    args: &["--dry-run"],
+    stderr: r#"echo hi
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "ignore_comments_script_attr",
+    justfile: Some(r#"set ignore-comments
+[script]
+a:
+  # c
+  echo ok
+"#),
+    stdout: r#"ok
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "indentation_fmt",
+    justfile: Some(r#"set indentation := '  '
+a:
+    echo hi
+"#),
+    args: &["--fmt", "--check"],
+    stdout: r#" set indentation := '  '
+ a:
+-    echo hi
++  echo hi
+"#,
+    stderr: r#"error: formatted justfile differs from original
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "indentation_double_quoted_escape",
+    justfile: Some(r#"set indentation := "\t"
+a:
+  echo hi
+"#),
+    args: &["--dump"],
+    stdout: r#"set indentation := "\t"
+a:
+	echo hi
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "indentation_triple_quoted",
+    justfile: Some(r#"set indentation := '''  '''
+a:
+  echo hi
+"#),
+    args: &["--dump"],
+    stderr: r#"error: `indentation` setting must be a plain string literal
+ ——▶ justfile:1:5
+  │
+1 │ set indentation := '''  '''
+  │     ^^^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "indentation_env_var",
+    justfile: Some(r#"a:
+  echo hi
+"#),
+    args: &["--dump"],
+    env: &[("JUST_INDENTATION", " ")],
+    stdout: r#"a:
+ echo hi
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "indentation_in_import",
+    justfile: Some(r#"import 'x.just'
+a:
+  echo hi
+"#),
+    args: &["--dump"],
+    files: &[("x.just", r#"set indentation := ' '
+"#)],
+    stdout: r#"import 'x.just'
+a:
+ echo hi
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "lazy_submodule_lazy",
+    justfile: Some(r#"set lazy
+mod sub
+a:
+  @echo a
+"#),
+    files: &[("sub.just", r#"x := `exit 1`
+b:
+"#)],
+    stdout: r#"a
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "lazy_exported_evaluated",
+    justfile: Some(r#"set lazy
+export x := `exit 3`
+a:
+  @echo a
+"#),
+    stderr: r#"error: backtick failed with exit code 3
+ ——▶ justfile:2:13
+  │
+2 │ export x := `exit 3`
+  │             ^^^^^^^^
+"#,
+    status: 3,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "lazy_eager_evaluated",
+    justfile: Some(r#"set lazy
+eager x := `exit 3`
+a:
+  @echo a
+"#),
+    stderr: r#"error: backtick failed with exit code 3
+ ——▶ justfile:2:12
+  │
+2 │ eager x := `exit 3`
+  │            ^^^^^^^^
+"#,
+    status: 3,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "lazy_needed_by_recipe",
+    justfile: Some(r#"set lazy
+x := `echo X`
+y := `exit 1`
+a:
+  @echo {{x}}
+"#),
+    stdout: r#"X
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "minimum_version_in_import",
+    justfile: Some(r#"import 'x.just'
+a:
+"#),
+    files: &[("x.just", r#"set minimum-version := '999.0.0'
+"#)],
+    stderr: r#"error: justfile requires just 999.0.0 or later, but using 1.58.0
+ ——▶ x.just:1:24
+  │
+1 │ set minimum-version := '999.0.0'
+  │                        ^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "minimum_version_in_disabled",
+    justfile: Some(r#"[windows]
+set minimum-version := '999.0.0'
+a:
+  @echo ok
+"#),
+    stderr: r#"error: justfile requires just 999.0.0 or later, but using 1.58.0
+ ——▶ justfile:2:24
+  │
+2 │ set minimum-version := '999.0.0'
+  │                        ^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "minimum_version_triple",
+    justfile: Some(r#"set minimum-version := '''1.0.0'''
+a:
+  @echo ok
+"#),
+    stderr: r#"error: `minimum-version` setting must be a plain string literal
+ ——▶ justfile:1:5
+  │
+1 │ set minimum-version := '''1.0.0'''
+  │     ^^^^^^^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "minimum_version_raw_list",
+    justfile: Some(r#"set minimum-version := ['1.0.0']
+a:
+"#),
+    stderr: r#"error: `minimum-version` setting must be a plain string literal
+ ——▶ justfile:1:5
+  │
+1 │ set minimum-version := ['1.0.0']
+  │     ^^^^^^^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "no_cd_not_inherited_by_submodule",
+    justfile: Some(r#"set no-cd
+mod sub
+"#),
+    args: &["sub::b"],
+    files: &[("sub/mod.just", r#"b:
+  @pwd
+"#)],
+    stdout: r#"{{TMP}}/sub
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "no_cd_in_submodule",
+    justfile: Some(r#"mod sub
+"#),
+    args: &["sub::b"],
+    files: &[("sub/mod.just", r#"set no-cd
+b:
+  @pwd
+"#)],
+    stdout: r#"{{TMP}}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "no_cd_script_recipe",
+    justfile: Some(r#"set no-cd
+a:
+  #!/bin/sh
+  pwd
+"#),
+    dirs: &["sub"],
+    current_dir: "sub",
+    stdout: r#"{{TMP}}/sub
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "no_exit_message_signal",
+    justfile: Some(r#"set no-exit-message
+a:
+  @kill -TERM $$
+"#),
+    status: 143,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "no_exit_message_dependency",
+    justfile: Some(r#"set no-exit-message
+a: b
+b:
+  @exit 2
+"#),
+    status: 2,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "no_exit_message_not_for_evaluation_error",
+    justfile: Some(r#"set no-exit-message
+a:
+  @echo {{error('boom')}}
+"#),
+    stderr: r#"error: call to function `error` failed: boom
+ ——▶ justfile:3:11
+  │
+3 │   @echo {{error('boom')}}
+  │           ^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "no_exit_message_shell_not_found",
+    justfile: Some(r#"set no-exit-message
+set shell := ['/nonexistent']
+a:
+  echo
+"#),
+    stderr: r#"echo
+error: recipe `a` could not be run because just could not find the shell `/nonexistent`: No such file or directory (os error 2)
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "positional_arguments_star_lists",
+    justfile: Some(r#"set unstable
+set lists
+set positional-arguments
+a *xs:
+  @echo "$#:$@"
+"#),
+    args: &["a", "1", "2 3"],
+    stdout: r#"2:1 2 3
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "positional_arguments_star_missing",
+    justfile: Some(r#"set positional-arguments
+a x *xs:
+  @echo "$#"
+"#),
+    args: &["a", "1"],
+    stdout: r#"1
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "positional_arguments_script_attr",
+    justfile: Some(r#"set positional-arguments
+[script]
+a x:
+  echo "$1 $#"
+"#),
+    args: &["a", "v"],
+    stdout: r#"v 1
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "positional_arguments_dependency_args",
+    justfile: Some(r#"set positional-arguments
+b: (a 'dep')
+a x:
+  @echo "$1"
+"#),
+    args: &["b"],
+    stdout: r#"dep
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "positional_arguments_option_value",
+    justfile: Some(r#"set positional-arguments
+[arg('x', long)]
+a x='d':
+  @echo "$1"
+"#),
+    args: &["a", "--x", "o"],
+    stdout: r#"o
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "quiet_recipe_at_with_set_quiet",
+    justfile: Some(r#"set quiet
+@a:
+  @echo x
+  echo y
+"#),
+    stdout: r#"x
+y
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "quiet_timestamp_echoes",
+    justfile: Some(r#"set quiet
+[timestamp('T')]
+a:
+  echo hi
+"#),
+    stdout: r#"hi
+"#,
+    stderr: r#"[T] echo hi
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "quiet_in_import_applies",
+    justfile: Some(r#"import 'x.just'
+a:
+  echo hi
+"#),
+    files: &[("x.just", r#"set quiet
+"#)],
+    stdout: r#"hi
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "quiet_flag_script_echo",
+    justfile: Some(r#"@a:
+  #!/bin/sh
+  echo hi
+"#),
+    args: &["--quiet"],
+    stdout: r#"hi
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "script_interpreter_list_with_lists",
+    justfile: Some(r#"set unstable
+set lists
+i := ['sh', '-eu']
+set script-interpreter := [i]
+[script]
+a:
+  echo ok
+"#),
+    stdout: r#"ok
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "script_interpreter_flatten_empty",
+    justfile: Some(r#"set unstable
+set lists
+set script-interpreter := [[]]
+a:
+"#),
+    stderr: r#"error: `script-interpreter` setting requires at least one element but evaluated to empty list
+ ——▶ justfile:3:5
+  │
+3 │ set script-interpreter := [[]]
+  │     ^^^^^^^^^^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "shell_flatten_empty_list",
+    justfile: Some(r#"set unstable
+set lists
+set shell := [[], []]
+a:
+"#),
+    stderr: r#"error: `shell` setting requires at least one element but evaluated to empty list
+ ——▶ justfile:3:5
+  │
+3 │ set shell := [[], []]
+  │     ^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "shell_flatten_list",
+    justfile: Some(r#"set unstable
+set lists
+s := ['sh', '-c']
+set shell := [s]
+a:
+  @echo flat
+"#),
+    args: &["--json"],
+    stdout: r#"{"assignments":{"s":{"eager":false,"export":false,"name":"s","private":false,"value":["list","sh","-c"]}},"first":"a","doc":null,"groups":[],"module_path":"","modules":{},"aliases":{},"recipes":{"a":{"attributes":[],"body":[["@echo flat"]],"dependencies":[],"doc":null,"name":"a","parameters":[],"priors":0,"private":false,"quiet":false,"namepath":"a","shebang":false}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":true,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":{"command":"sh","arguments":["-c"]},"tempdir":null,"unstable":true,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "shell_clear_shell_args",
+    justfile: Some(r#"set shell := ['false']
+a:
+  @echo x
+"#),
+    args: &["--clear-shell-args", "--shell", "echo"],
+    stdout: r#"echo x
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "shell_arg_without_shell",
+    justfile: Some(r#"a:
+  @echo x
+"#),
+    args: &["--shell-arg", "-c"],
+    stdout: r#"x
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "shell_expression_elements_json",
+    justfile: Some(r#"x := 'sh'
+set shell := [x + '', '-c' + '']
+a:
+"#),
+    args: &["--json"],
+    stdout: r#"{"assignments":{"x":{"eager":false,"export":false,"name":"x","private":false,"value":"sh"}},"first":"a","doc":null,"groups":[],"module_path":"","modules":{},"aliases":{},"recipes":{"a":{"attributes":[],"body":[],"dependencies":[],"doc":null,"name":"a","parameters":[],"priors":0,"private":false,"quiet":false,"namepath":"a","shebang":false}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":{"command":"sh","arguments":["-c"]},"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "shell_undefined_variable",
+    justfile: Some(r#"set shell := [nope, '-c']
+a:
+"#),
+    stderr: r#"error: variable `nope` not defined
+ ——▶ justfile:1:15
+  │
+1 │ set shell := [nope, '-c']
+  │               ^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "shell_command_flag_uses_setting",
+    justfile: Some(r#"set shell := ['bash', '-c']
+a:
+"#),
+    args: &["--shell-command", "--command", "echo ${BASH_VERSION:+bash}"],
+    stdout: r#"bash
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "shell_not_inherited_by_submodule",
+    justfile: Some(r#"set shell := ['bash', '-c']
+mod sub
+"#),
+    args: &["sub::b"],
+    files: &[("sub.just", r#"b:
+  @echo ${BASH_VERSION:-nobash}
+"#)],
+    stdout: r#"nobash
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "tempdir_in_submodule_relative_to_root",
+    justfile: Some(r#"mod sub
+"#),
+    args: &["sub::b"],
+    files: &[("sub/mod.just", r#"set tempdir := 'tmp'
+b:
+  #!/bin/sh
+  case "$0" in "{{justfile_directory()}}"/tmp/*) echo sub;; "{{justfile_directory()}}"/../tmp/*) echo root;; *) echo other;; esac
+"#)],
+    dirs: &["tmp"],
+    stdout: r#"sub
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "tempdir_variable",
+    justfile: Some(r#"d := 'tmp'
+set tempdir := d
+a:
+  #!/bin/sh
+  echo ok
+"#),
+    dirs: &["tmp"],
+    stdout: r#"ok
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "unstable_enables_cache",
+    justfile: Some(r#"set unstable
+[cache]
+a:
+  #!/bin/sh
+"#),
+    args: &["--dry-run", "a"],
+    stderr: r#"#!/bin/sh
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "unstable_in_submodule_only",
+    justfile: Some(r#"mod sub
+[cache]
+a:
+  #!/bin/sh
+"#),
+    args: &["a"],
+    files: &[("sub.just", r#"set unstable
+"#)],
+    stderr: r#"error: cached recipes are currently unstable, invoke `just` with `--unstable`, set the `JUST_UNSTABLE` environment variable, or add `set unstable` to your `justfile` to enable unstable features
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "windows_shell_and_shell_json",
+    justfile: Some(r#"set shell := ['sh', '-c']
+set windows-shell := ['cmd']
+a:
+"#),
+    args: &["--json"],
+    stdout: r#"{"assignments":{},"first":"a","doc":null,"groups":[],"module_path":"","modules":{},"aliases":{},"recipes":{"a":{"attributes":[],"body":[],"dependencies":[],"doc":null,"name":"a","parameters":[],"priors":0,"private":false,"quiet":false,"namepath":"a","shebang":false}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":{"command":"sh","arguments":["-c"]},"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":{"command":"cmd","arguments":[]},"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "windows_shell_empty_list",
+    justfile: Some(r#"set windows-shell := []
+a:
+"#),
+    stderr: r#"error: expected backtick, '!', '[', identifier, '(', '/', or string, but found ']'
+ ——▶ justfile:1:23
+  │
+1 │ set windows-shell := []
+  │                       ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "working_directory_in_submodule",
+    justfile: Some(r#"mod sub
+"#),
+    args: &["sub::b"],
+    files: &[("sub/mod.just", r#"set working-directory := 'w'
+b:
+  @pwd
+"#)],
+    dirs: &["sub/w"],
+    stdout: r#"{{TMP}}/sub/w
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "working_directory_command_flag_unaffected",
+    justfile: Some(r#"set working-directory := 'sub'
+"#),
+    args: &["--command", "pwd"],
+    dirs: &["sub"],
+    stdout: r#"{{TMP}}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "working_directory_shell_function",
+    justfile: Some(r#"set working-directory := 'sub'
+x := shell('pwd')
+a:
+  @echo {{x}}
+"#),
+    dirs: &["sub"],
+    stdout: r#"{{TMP}}/sub
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "working_directory_which",
+    justfile: Some(r#"set working-directory := 'sub'
+a:
+  @echo {{which('./tool')}}
+"#),
+    files: &[("sub/tool", r#"#!/bin/sh
+"#)],
+    stderr: r#"error: the `which()` function requires `set lists`
+ ——▶ justfile:3:11
+  │
+3 │   @echo {{which('./tool')}}
+  │           ^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "working_directory_path_exists",
+    justfile: Some(r#"set working-directory := 'sub'
+a:
+  @echo {{path_exists('f')}}
+"#),
+    files: &[("sub/f", "")],
+    stdout: r#"true
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "working_directory_list_value",
+    justfile: Some(r#"set unstable
+set lists
+set working-directory := ['a']
+a:
+"#),
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "working_directory_empty_string",
+    justfile: Some(r#"set working-directory := ''
+a:
+  @pwd
+"#),
+    stdout: r#"{{TMP}}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "working_directory_cli_override",
+    justfile: Some(r#"d := 'a'
+set working-directory := d
+x:
+  @pwd
+"#),
+    args: &["d=b"],
+    dirs: &["a", "b"],
+    stdout: r#"{{TMP}}/b
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "setting_override_syntax_set",
+    justfile: Some(r#"set shell := ['sh', '-c']
+set shell := ['sh', '-c']
+a:
+"#),
+    stderr: r#"error: setting `shell` first set on line 1 is redefined on line 2
+ ——▶ justfile:2:5
+  │
+2 │ set shell := ['sh', '-c']
+  │     ^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "setting_true_with_spaces",
+    justfile: Some(r#"set quiet   :=   true
+a:
+  echo hi
+"#),
+    stdout: r#"hi
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "setting_name_continuation",
+    justfile: Some(r#"set \
+quiet
+a:
+  echo hi
+"#),
+    stdout: r#"hi
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "setting_bool_expression",
+    justfile: Some(r#"set quiet := true + ''
+a:
+"#),
+    stderr: r#"error: expected comment, end of file, or end of line, but found '+'
+ ——▶ justfile:1:19
+  │
+1 │ set quiet := true + ''
+  │                   ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "setting_bool_parenthesized",
+    justfile: Some(r#"set quiet := (true)
+a:
+"#),
+    stderr: r#"error: expected identifier, but found '('
+ ——▶ justfile:1:14
+  │
+1 │ set quiet := (true)
+  │              ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "setting_list_for_bool",
+    justfile: Some(r#"set quiet := ['x']
+a:
+"#),
+    stderr: r#"error: expected identifier, but found '['
+ ——▶ justfile:1:14
+  │
+1 │ set quiet := ['x']
+  │              ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "setting_missing_value",
+    justfile: Some(r#"set shell :=
+a:
+"#),
+    stderr: r#"error: expected '[', but found end of line
+ ——▶ justfile:1:13
+  │
+1 │ set shell :=
+  │             ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "setting_eof",
+    justfile: Some("set"),
+    stderr: r#"error: expected '*', ':', '$', identifier, or '+', but found end of file
+ ——▶ justfile:1:4
+  │
+1 │ set
+  │    ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "setting_unknown_at_eof",
+    justfile: Some("set nope"),
+    stderr: r#"error: unknown setting `nope`
+ ——▶ justfile:1:5
+  │
+1 │ set nope
+  │     ^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "setting_export_keyword_value",
+    justfile: Some(r#"set export := export
+a:
+"#),
+    stderr: r#"error: expected keyword `true` or `false` but found identifier `export`
+ ——▶ justfile:1:15
+  │
+1 │ set export := export
+  │               ^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "setting_in_import_twice",
+    justfile: Some(r#"import 'x.just'
+import 'y.just'
+"#),
+    files: &[("x.just", r#"set quiet
+"#), ("y.just", r#"set quiet
+"#)],
+    stderr: r#"error: setting `quiet` first set on line 1 is redefined on line 1
+ ——▶ x.just:1:5
+  │
+1 │ set quiet
+  │     ^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "setting_in_import_incompatible",
+    justfile: Some(r#"set no-cd
+import 'x.just'
+a:
+"#),
+    files: &[("x.just", r#"set working-directory := 'x'
+"#)],
+    stderr: r#"error: `no-cd` set on line 1 is incompatible with `working-directory`
+ ——▶ x.just:1:5
+  │
+1 │ set working-directory := 'x'
+  │     ^^^^^^^^^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "setting_after_use_applies",
+    justfile: Some(r#"a:
+  echo hi
+set quiet
+"#),
+    stdout: r#"hi
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "dotenv_single_element_lists_json",
+    justfile: Some(r#"set unstable
+set lists
+set dotenv-filename := ['a.env']
+set dotenv-path := ['p']
+a:
+"#),
+    args: &["--json"],
+    stdout: r#"{"assignments":{},"first":"a","doc":null,"groups":[],"module_path":"","modules":{},"aliases":{},"recipes":{"a":{"attributes":[],"body":[],"dependencies":[],"doc":null,"name":"a","parameters":[],"priors":0,"private":false,"quiet":false,"namepath":"a","shebang":false}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":"a.env","dotenv_load":false,"dotenv_override":false,"dotenv_path":"p","dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":true,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":true,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "unexport_exported_parameter_kept",
+    justfile: Some(r#"unexport p
+a $p:
+  @echo ${p:-unset}
+"#),
+    args: &["a", "v"],
+    stdout: r#"v
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "unexport_ancestor_export_in_submodule",
+    justfile: Some(r#"export x := 'r'
+mod sub
+"#),
+    args: &["sub::b"],
+    files: &[("sub.just", r#"unexport x
+b:
+  @echo ${x:-unset}
+"#)],
+    stdout: r#"unset
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "unexport_dotenv_variable",
+    justfile: Some(r#"set dotenv-load
+unexport A
+b:
+  @echo ${A:-unset}
+"#),
+    files: &[(".env", r#"A=1
+"#)],
+    stdout: r#"unset
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "unexport_env_attribute_wins",
+    justfile: Some(r#"unexport A
+[env('A', 'e')]
+b:
+  @echo ${A:-unset}
+"#),
+    stdout: r#"e
+"#,
+    ..Case::DEFAULT
+  },
 ];
