@@ -1064,7 +1064,8 @@ impl<'t, 'src> Parser<'t, 'src> {
   fn attribute_argument(&mut self, keyed: bool) -> ParseResult<'src, AttributeArgument<'src>> {
     if keyed && self.next_is(TokenKind::Identifier) {
       let token = self.peek();
-      let prefixed = matches!(token.lexeme(), "x" | "f")
+      // Only an `x` prefix makes a positional argument; `f` is read as a key.
+      let prefixed = token.lexeme() == "x"
         && self.string_touches(token, &[TokenKind::StringToken, TokenKind::FormatStringStart]);
       if !prefixed {
         let key = self.advance();

@@ -6511,4 +6511,377 @@ mod sub
     status: 1,
     ..Case::DEFAULT
   },
+  Case {
+    name: "attr_group_colon_show",
+    justfile: Some(r#"[group: 'a']
+foo:
+  echo
+"#),
+    args: &["--show", "foo"],
+    stdout: r#"[group('a')]
+foo:
+    echo
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_script_json_shebang_true",
+    justfile: Some(r#"[script]
+foo:
+  echo
+"#),
+    args: &["--json"],
+    stdout: r#"{"assignments":{},"first":"foo","doc":null,"groups":[],"module_path":"","modules":{},"aliases":{},"recipes":{"foo":{"attributes":[{"script":null}],"body":[["echo"]],"dependencies":[],"doc":null,"name":"foo","parameters":[],"priors":0,"private":false,"quiet":false,"namepath":"foo","shebang":true}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_confirm_json_expression",
+    justfile: Some(r#"x := 'a'
+[confirm(x + 'b')]
+foo:
+"#),
+    args: &["--json"],
+    stdout: r#"{"assignments":{"x":{"eager":false,"export":false,"name":"x","private":false,"value":"a"}},"first":"foo","doc":null,"groups":[],"module_path":"","modules":{},"aliases":{},"recipes":{"foo":{"attributes":[{"confirm":["concatenate",["variable","x"],"b"]}],"body":[],"dependencies":[],"doc":null,"name":"foo","parameters":[],"priors":0,"private":false,"quiet":false,"namepath":"foo","shebang":false}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_timestamp_show",
+    justfile: Some(r#"[timestamp('%H' + ':')]
+foo:
+  echo
+"#),
+    args: &["--show", "foo"],
+    stdout: r#"[timestamp('%H' + ':')]
+foo:
+    echo
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_cache_keys_json_order",
+    justfile: Some(r#"set unstable
+[cache(outputs='o', inputs='i')]
+foo:
+  #!/bin/sh
+"#),
+    args: &["--json"],
+    stdout: r##"{"assignments":{},"first":"foo","doc":null,"groups":[],"module_path":"","modules":{},"aliases":{},"recipes":{"foo":{"attributes":[{"cache":{"extra":null,"inputs":"i","outputs":"o"}}],"body":[["#!/bin/sh"]],"dependencies":[],"doc":null,"name":"foo","parameters":[],"priors":0,"private":false,"quiet":false,"namepath":"foo","shebang":true}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":true,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"##,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_arg_cache_duplicate_key",
+    justfile: Some(r#"set unstable
+[cache(inputs='a', inputs='b')]
+foo:
+  #!/bin/sh
+"#),
+    stderr: r#"error: duplicate key `inputs` for `cache` attribute
+ ——▶ justfile:2:20
+  │
+2 │ [cache(inputs='a', inputs='b')]
+  │                    ^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_arg_keyword_value_fstring",
+    justfile: Some(r#"[arg('b', help=f'x{{'y'}}')]
+foo b:
+"#),
+    args: &["--usage", "foo"],
+    stdout: r#"Usage: just foo b
+
+Arguments:
+  b xy
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_arg_long_xstring",
+    justfile: Some(r#"[arg('b', long=x'bee')]
+foo b:
+  @echo {{b}}
+"#),
+    args: &["foo", "--bee", "1"],
+    stdout: r#"1
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_arg_long_fstring",
+    justfile: Some(r#"[arg('b', long=f'bee')]
+foo b:
+"#),
+    stderr: r#"error: attribute `arg` arguments must be string literals
+ ——▶ justfile:1:11
+  │
+1 │ [arg('b', long=f'bee')]
+  │           ^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_arg_name_fstring",
+    justfile: Some(r#"[arg(f'b')]
+foo b:
+"#),
+    stderr: r#"error: expected ',', '=', or ')', but found string
+ ——▶ justfile:1:7
+  │
+1 │ [arg(f'b')]
+  │       ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_doc_fstring",
+    justfile: Some(r#"[doc(f'd{{'x'}}')]
+foo:
+"#),
+    args: &["--list"],
+    stdout: r#"Available recipes:
+    foo # dx
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_group_xstring_tilde",
+    justfile: Some(r#"[group(x'~')]
+foo:
+"#),
+    args: &["--groups"],
+    stdout: r#"Recipe groups:
+    /root
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_env_value_backtick",
+    justfile: Some(r#"[env('A', `echo bt`)]
+foo:
+  @echo $A
+"#),
+    stdout: r#"bt
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_env_value_uses_export",
+    justfile: Some(r#"export E := 'exp'
+[env('A', `echo $E`)]
+foo:
+  @echo $A
+"#),
+    stdout: r#"exp
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_confirm_eof_dependency",
+    justfile: Some(r#"foo: bar
+[confirm('ok?')]
+bar:
+"#),
+    stderr: r#"ok? error: recipe `bar` was not confirmed
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_os_on_alias_dump",
+    justfile: Some(r#"[windows]
+[private]
+alias f := foo
+foo:
+"#),
+    args: &["--dump"],
+    stdout: r#"[private]
+[windows]
+alias f := foo
+foo:
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_os_twice_same",
+    justfile: Some(r#"[linux]
+[linux]
+foo:
+"#),
+    stderr: r#"error: attribute `linux` first used on line 1 is duplicated on line 2
+ ——▶ justfile:2:2
+  │
+2 │ [linux]
+  │  ^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_unix_and_linux_dup",
+    justfile: Some(r#"[unix, linux]
+foo:
+  @echo ok
+"#),
+    stdout: r#"ok
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_shell_on_shebang_json",
+    justfile: Some(r#"[shell]
+foo:
+  #!/bin/sh
+"#),
+    args: &["--json"],
+    stdout: r##"{"assignments":{},"first":"foo","doc":null,"groups":[],"module_path":"","modules":{},"aliases":{},"recipes":{"foo":{"attributes":["shell"],"body":[["#!/bin/sh"]],"dependencies":[],"doc":null,"name":"foo","parameters":[],"priors":0,"private":false,"quiet":false,"namepath":"foo","shebang":true}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"##,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_no_exit_message_continue_json",
+    justfile: Some(r#"[continue('SIGINT')]
+[no-exit-message]
+foo:
+"#),
+    args: &["--json"],
+    stdout: r#"{"assignments":{},"first":"foo","doc":null,"groups":[],"module_path":"","modules":{},"aliases":{},"recipes":{"foo":{"attributes":[{"continue":["SIGINT"]},"no-exit-message"],"body":[],"dependencies":[],"doc":null,"name":"foo","parameters":[],"priors":0,"private":false,"quiet":false,"namepath":"foo","shebang":false}},"settings":{"allow_duplicate_recipes":false,"allow_duplicate_variables":false,"default_list":false,"default_script":false,"dotenv_command":[],"dotenv_filename":null,"dotenv_load":false,"dotenv_override":false,"dotenv_path":null,"dotenv_required":false,"export":false,"fallback":false,"guards":false,"ignore_comments":false,"indentation":null,"lazy":false,"lists":false,"no_cd":false,"no_exit_message":false,"positional_arguments":false,"quiet":false,"shell":null,"tempdir":null,"unstable":false,"windows_powershell":false,"windows_shell":null,"working_directory":null},"source":"{{TMP}}/justfile","unexports":[],"warnings":[]}
+"#,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_parallel_with_args",
+    justfile: Some(r#"[parallel('x')]
+foo:
+"#),
+    stderr: r#"error: attribute `parallel` got 1 argument but takes 0 arguments
+ ——▶ justfile:1:2
+  │
+1 │ [parallel('x')]
+  │  ^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_default_on_module",
+    justfile: Some(r#"[default]
+mod sub
+"#),
+    files: &[("sub.just", "")],
+    stderr: r#"error: module `sub` has invalid attribute `default`
+ ——▶ justfile:2:5
+  │
+2 │ mod sub
+  │     ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_private_on_unexport_name",
+    justfile: Some(r#"[private]
+unexport FOO
+"#),
+    stderr: r#"error: unexport `FOO` has invalid attribute `private`
+ ——▶ justfile:2:10
+  │
+2 │ unexport FOO
+  │          ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_metadata_on_module",
+    justfile: Some(r#"[metadata('x')]
+mod sub
+"#),
+    files: &[("sub.just", "")],
+    stderr: r#"error: module `sub` has invalid attribute `metadata`
+ ——▶ justfile:2:5
+  │
+2 │ mod sub
+  │     ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_extension_two",
+    justfile: Some(r#"[extension('.a')]
+[extension('.b')]
+foo:
+  #!/bin/sh
+"#),
+    stderr: r#"error: attribute `extension` first used on line 1 is duplicated on line 2
+ ——▶ justfile:2:2
+  │
+2 │ [extension('.b')]
+  │  ^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_arg_fstring_key_second",
+    justfile: Some(r#"[arg('b', f'x')]
+foo b:
+"#),
+    stderr: r#"error: expected ',', '=', or ')', but found string
+ ——▶ justfile:1:12
+  │
+1 │ [arg('b', f'x')]
+  │            ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_cache_fstring_is_key",
+    justfile: Some(r#"set unstable
+[cache(f'x')]
+foo:
+  #!/bin/sh
+"#),
+    stderr: r#"error: expected ',', '=', or ')', but found string
+ ——▶ justfile:2:9
+  │
+2 │ [cache(f'x')]
+  │         ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_arg_format_string_interpolation",
+    justfile: Some(r#"[arg(f'{{b}}')]
+foo b:
+"#),
+    stderr: r#"error: expected ',', '=', or ')', but found format string
+ ——▶ justfile:1:7
+  │
+1 │ [arg(f'{{b}}')]
+  │       ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "attr_arg_xstring_name",
+    justfile: Some(r#"[arg(x'b', long)]
+foo b:
+  @echo {{b}}
+"#),
+    args: &["foo", "--b", "v"],
+    stdout: r#"v
+"#,
+    ..Case::DEFAULT
+  },
 ];
