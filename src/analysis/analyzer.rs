@@ -689,21 +689,29 @@ impl<'f> ModuleAnalyzer<'f> {
     &self,
     recipes: &BTreeMap<&'static str, model::Recipe<'static>>,
   ) -> CompileResult<Option<&'static str>> {
-    let mut marked: Option<&'static str> = None;
-    for entry in &self.entries {
-      let Item::Recipe(recipe) = entry.item else { continue };
-      if has_attribute(&recipe.attributes, "default") {
-        if marked.is_some() {
-          return Err(error(
-            recipe.name,
-            AnalysisErrorKind::DuplicateDefault { recipe: recipe.name.lexeme() },
-          ));
+    // Imports count as inlined where they are written: the second `[default]`
+    // in that order is the one reported.
+    let mut marked: Vec<(Vec<usize>, &ast::Recipe<'static>)> = self
+      .entries
+      .iter()
+      .filter_map(|entry| match entry.item {
+        Item::Recipe(recipe) if has_attribute(&recipe.attributes, "default") => {
+          let mut key = self.files[entry.file].import_offsets.clone();
+          key.push(recipe.name.offset);
+          Some((key, &**recipe))
         }
-        marked = Some(recipe.name.lexeme());
-      }
+        _ => None,
+      })
+      .collect();
+    marked.sort_by(|a, b| a.0.cmp(&b.0));
+    if let Some((_, recipe)) = marked.get(1) {
+      return Err(error(
+        recipe.name,
+        AnalysisErrorKind::DuplicateDefault { recipe: recipe.name.lexeme() },
+      ));
     }
-    if marked.is_some() {
-      return Ok(marked);
+    if let Some((_, recipe)) = marked.first() {
+      return Ok(Some(recipe.name.lexeme()));
     }
     let first = self
       .entries

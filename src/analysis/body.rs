@@ -15,9 +15,9 @@ pub(crate) fn check(recipe: &Recipe<'static>, script: bool, guards: bool) -> Com
   if !script {
     check_lines(&recipe.body, guards)?;
   }
-  for entry in &recipe.attributes.list {
-    let name = entry.attribute.name();
-    if !script && matches!(name, "extension" | "cache") {
+  // `cache` is reported before `extension` (canonical order).
+  for name in ["cache", "extension"] {
+    if !script && recipe.attributes.list.iter().any(|entry| entry.attribute.name() == name) {
       return Err(error(
         recipe.name,
         AnalysisErrorKind::ShellRecipeScriptAttribute {

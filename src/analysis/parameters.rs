@@ -57,7 +57,7 @@ pub(crate) fn build(
 ) -> CompileResult<Vec<Parameter<'static>>> {
   let mut parameters: Vec<Parameter<'static>> = recipe.parameters.iter().map(plain).collect();
   let mut configured: BTreeMap<String, Token<'static>> = BTreeMap::new();
-  let mut options: BTreeSet<String> = BTreeSet::new();
+  let mut options: Options = BTreeMap::new();
   for (attribute_name, arg) in arg_attributes(recipe) {
     let argument = arg.name.cooked.clone();
     let Some(parameter) = parameters.iter_mut().find(|p| p.name.lexeme() == argument) else {
@@ -78,12 +78,15 @@ pub(crate) fn build(
   Ok(parameters)
 }
 
-fn configure(
+/// Claimed option names (`--x`, `-x`) and the attribute and token claiming each.
+type Options<'r> = BTreeMap<String, (Token<'static>, &'r ArgAttribute<'static>)>;
+
+fn configure<'r>(
   recipe: &Recipe<'static>,
   parameter: &mut Parameter<'static>,
   arg: &'static ArgAttribute<'static>,
   evaluator: &ConstEvaluator<'_, 'static>,
-  options: &mut BTreeSet<String>,
+  options: &mut Options<'r>,
 ) -> CompileResult<()> {
   let name = parameter.name.lexeme();
   if let Some(long) = &arg.long {
@@ -92,7 +95,7 @@ fn configure(
       None => (name.to_string(), long.key),
     };
     check_option_name(&value, name, token)?;
-    claim_option(recipe, options, format!("--{value}"), token)?;
+    claim_option(recipe, options, format!("--{value}"), token, arg)?;
     parameter.long = Some(value);
   }
   if let Some(short) = &arg.short {
@@ -105,7 +108,7 @@ fn configure(
     let (Some(c), None) = (chars.next(), chars.next()) else {
       return Err(error(token, AnalysisErrorKind::ShortOptionMultiple { parameter: name }));
     };
-    claim_option(recipe, options, format!("-{c}"), token)?;
+    claim_option(recipe, options, format!("-{c}"), token, arg)?;
     parameter.short = Some(c);
   }
   let is_option = parameter.long.is_some() || parameter.short.is_some();
@@ -145,7 +148,7 @@ fn configure(
       ));
     }
     if parameter.default.is_some() {
-      return Err(error(flag.key, AnalysisErrorKind::FlagDefault { parameter: name }));
+      return Err(error(parameter.name, AnalysisErrorKind::FlagDefault { parameter: name }));
     }
     parameter.flag = true;
   }
@@ -195,18 +198,26 @@ fn check_option_name(
   Err(error(token, kind))
 }
 
-fn claim_option(
+/// Two attributes claiming one option: the one later in canonical order
+/// (formatting.md §4.5) is blamed, as if they were processed in that order.
+fn claim_option<'r>(
   recipe: &Recipe<'static>,
-  options: &mut BTreeSet<String>,
+  options: &mut Options<'r>,
   option: String,
   token: Token<'static>,
+  arg: &'r ArgAttribute<'static>,
 ) -> CompileResult<()> {
-  if options.contains(&option) {
+  if let Some((first_token, first_arg)) = options.get(&option) {
+    let blamed = if crate::output::format::attributes::compare_args(arg, first_arg).is_lt() {
+      *first_token
+    } else {
+      token
+    };
     return Err(error(
-      token,
+      blamed,
       AnalysisErrorKind::DuplicateOption { recipe: recipe.name.lexeme(), option },
     ));
   }
-  options.insert(option);
+  options.insert(option, (token, arg));
   Ok(())
 }

@@ -371,28 +371,27 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
       for (key, value) in self.own_exports() {
         environment.set(key, value);
       }
-      if let Some(scope) = self.recipe {
-        if self.site != Site::Default {
-          let export_all = self.state.module.settings.export;
-          for (parameter, (name, value)) in scope.recipe.parameters.iter().zip(&scope.parameters) {
-            if (parameter.export || export_all) && !value.0.is_empty() {
-              environment.set(name.to_string(), value.joined());
-            }
-          }
-        }
-        if matches!(self.site, Site::Default | Site::Body) {
-          for (key, value) in &scope.env {
-            match value {
-              Some(value) => environment.set(key.clone(), value.clone()),
-              None => environment.remove(key.clone()),
-            }
+    }
+    for name in &self.state.unexports {
+      environment.remove(name.clone());
+    }
+    // Exported parameters and `[env]` are not affected by `unexport`.
+    if let Some(scope) = self.recipe.filter(|_| self.site != Site::Assignment) {
+      if self.site != Site::Default {
+        let export_all = self.state.module.settings.export;
+        for (parameter, (name, value)) in scope.recipe.parameters.iter().zip(&scope.parameters) {
+          if (parameter.export || export_all) && !value.0.is_empty() {
+            environment.set(name.to_string(), value.joined());
           }
         }
       }
-    }
-    for name in &self.state.unexports {
-      if !self.recipe.is_some_and(|scope| scope.env.iter().any(|(key, _)| key == name)) {
-        environment.remove(name.clone());
+      if matches!(self.site, Site::Default | Site::Body) {
+        for (key, value) in &scope.env {
+          match value {
+            Some(value) => environment.set(key.clone(), value.clone()),
+            None => environment.remove(key.clone()),
+          }
+        }
       }
     }
     environment

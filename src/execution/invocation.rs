@@ -458,7 +458,12 @@ pub fn parse_invocations<'a, 'src>(
 fn bind_default<'a, 'src>(
   resolved: Resolved<'a, 'src>,
 ) -> Result<Invocation<'a, 'src>, InvocationError> {
-  let min = resolved.recipe.min_arguments();
+  // Required options count here too; flags never do.
+  let min = (resolved.recipe.parameters.iter())
+    .filter(|p| {
+      !p.flag && p.default.is_none() && (p.kind != ParameterKind::Star || p.min.unwrap_or(0) > 0)
+    })
+    .count();
   if min > 0 {
     return Err(InvocationError::DefaultRecipeRequiresArguments {
       recipe: resolved.recipe.name.lexeme().to_string(),

@@ -204,6 +204,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
       let missing = supplied == Supplied::Missing && parameter.default.is_none();
       let value = match supplied {
         Supplied::Value(value) if many && !lists => {
+          check_patterns(recipe, parameter, &value)?;
           positional.extend(value.0.iter().cloned());
           scope.parameters.push((parameter.name.lexeme(), Value::string(value.joined())));
           continue;
@@ -230,6 +231,9 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
           None => Value::string(""),
         },
       };
+      if !missing {
+        check_patterns(recipe, parameter, &value)?;
+      }
       if many && lists {
         positional.extend(value.0.iter().cloned());
       } else if !(many && missing) {
@@ -344,6 +348,35 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
 /// lists the surplus goes to the variadic parameter (joined when the scope is
 /// built, kept apart for positional arguments); with lists each
 /// argument binds one parameter.
+/// `[arg(pattern=…)]`: every value, whatever its source (command line,
+/// default, `value`, dependency argument), must fully match one pattern.
+fn check_patterns<'src>(
+  recipe: &Recipe<'src>,
+  parameter: &crate::analysis::model::Parameter<'src>,
+  value: &Value,
+) -> Result<'src> {
+  if parameter.patterns.is_empty() {
+    return Ok(());
+  }
+  let regexes: Vec<regex::Regex> = parameter
+    .patterns
+    .iter()
+    .filter_map(|pattern| regex::Regex::new(&format!("^(?:{pattern})$")).ok())
+    .collect();
+  match value.0.iter().find(|text| !regexes.iter().any(|regex| regex.is_match(text))) {
+    Some(text) => Err(ExecutionError::Message {
+      message: super::invocation::InvocationError::PatternMismatch {
+        argument: text.clone(),
+        recipe: recipe.name.lexeme().to_string(),
+        parameter: parameter.name.lexeme().to_string(),
+        patterns: parameter.patterns.clone(),
+      }
+      .to_string(),
+    }),
+    None => Ok(()),
+  }
+}
+
 pub fn bind_positional(recipe: &Recipe<'_>, arguments: Vec<Value>, lists: bool) -> Vec<Supplied> {
   let mut supplied = Vec::with_capacity(recipe.parameters.len());
   let mut arguments = arguments.into_iter();

@@ -13,9 +13,21 @@ pub fn format<'src>(
   evaluator: &Evaluator<'_, '_, 'src>,
   recipe: &Recipe<'src>,
 ) -> Result<Option<String>, ExecutionError<'src>> {
-  let format = match recipe.attribute("timestamp") {
-    Some(Attribute::Timestamp(Some(expression))) => Some(evaluator.evaluate(expression)?.joined()),
-    Some(Attribute::Timestamp(None)) => Some(context.config.timestamp_format.clone()),
+  let entry = recipe.attributes.iter().find(|entry| entry.attribute.name() == "timestamp");
+  let format = match entry.map(|entry| (entry, &entry.attribute)) {
+    Some((entry, Attribute::Timestamp(Some(expression)))) => {
+      let value = evaluator.evaluate(expression)?;
+      let Some(format) = value.as_single() else {
+        return Err(ExecutionError::Evaluation {
+          error: crate::evaluation::error::EvaluationError::WithToken {
+            token: entry.name,
+            message: format!("list value {} used as a `[timestamp]` attribute", value.show()),
+          },
+        });
+      };
+      Some(format.to_string())
+    }
+    Some((_, Attribute::Timestamp(None))) => Some(context.config.timestamp_format.clone()),
     _ if context.config.timestamp => Some(context.config.timestamp_format.clone()),
     _ => None,
   };

@@ -41,11 +41,14 @@ pub fn module_json(module: &Module) -> Json {
     .collect();
   let recipes: Map<String, Json> =
     module.recipes.iter().map(|(name, recipe)| (name.to_string(), recipe_json(recipe))).collect();
+  // Like a recipe's `[group]`s, the module's are listed sorted by name.
+  let mut groups: Vec<&String> = module.groups.iter().collect();
+  groups.sort();
   object(vec![
     ("assignments", Json::Object(assignments)),
     ("first", optional(module.default, |name| json!(name))),
     ("doc", optional(module.doc.as_ref(), |doc| json!(doc))),
-    ("groups", json!(module.groups)),
+    ("groups", json!(groups)),
     ("module_path", json!(module.path.join("::"))),
     ("modules", Json::Object(modules)),
     ("aliases", Json::Object(aliases)),
@@ -77,9 +80,8 @@ fn alias_json(alias: &Alias) -> Json {
 }
 
 fn recipe_json(recipe: &Recipe) -> Json {
-  let attributes: Vec<Json> = recipe
-    .attributes
-    .iter()
+  let attributes: Vec<Json> = super::format::attributes::sorted(&recipe.attributes)
+    .into_iter()
     .map(|entry| attribute_json(&entry.attribute, &recipe.parameters))
     .collect();
   let body: Vec<Json> = recipe.body.iter().map(line_json).collect();
@@ -173,7 +175,15 @@ fn arg_json(arg: &ArgAttribute, parameters: &[Parameter]) -> Json {
     ("min", optional(arg.min.as_ref(), |min| json!(min.value.1))),
     ("name", json!(arg.name.cooked)),
     ("pattern", parameter.map_or(Json::Null, patterns_json)),
-    ("short", optional(parameter.and_then(|p| p.short), |short| json!(short.to_string()))),
+    // A bare `short` is the whole parameter name here (only the parameter
+    // object has the single character).
+    (
+      "short",
+      optional(arg.short.as_ref(), |short| match &short.value {
+        Some(literal) => json!(literal.cooked),
+        None => json!(arg.name.cooked),
+      }),
+    ),
     ("value", optional(arg.value.as_ref(), |value| expression_json(&value.value))),
   ])
 }
@@ -259,10 +269,11 @@ fn shell_json(shell: &Option<(String, Vec<String>)>) -> Json {
 }
 
 /// `null`, a string, or an array when written as a list / several.
-fn dotenv_list_json(values: &[String], is_list: bool) -> Json {
+/// One name is a string even when written as a one-element list.
+fn dotenv_list_json(values: &[String]) -> Json {
   match values {
     [] => Json::Null,
-    [single] if !is_list => json!(single),
+    [single] => json!(single),
     values => json!(values),
   }
 }
@@ -274,13 +285,10 @@ fn settings_json(settings: &Settings) -> Json {
     ("default_list", json!(settings.default_list)),
     ("default_script", json!(settings.default_script)),
     ("dotenv_command", json!(settings.dotenv_command)),
-    (
-      "dotenv_filename",
-      dotenv_list_json(&settings.dotenv_filename, settings.dotenv_filename_is_list),
-    ),
+    ("dotenv_filename", dotenv_list_json(&settings.dotenv_filename)),
     ("dotenv_load", json!(settings.dotenv_load)),
     ("dotenv_override", json!(settings.dotenv_override)),
-    ("dotenv_path", dotenv_list_json(&settings.dotenv_path, settings.dotenv_path_is_list)),
+    ("dotenv_path", dotenv_list_json(&settings.dotenv_path)),
     ("dotenv_required", json!(settings.dotenv_required)),
     ("export", json!(settings.export)),
     ("fallback", json!(settings.fallback)),

@@ -550,19 +550,24 @@ impl<'t, 'src> Parser<'t, 'src> {
     kind: ItemKind,
     name: Token<'src>,
   ) -> ParseResult<'src, ()> {
-    for entry in &attributes.list {
-      if !kind.allows(&entry.attribute) {
-        return Err(error(
-          name,
-          ParseErrorKind::InvalidAttribute {
-            item_kind: kind.name(),
-            name: name.lexeme(),
-            attribute: entry.attribute.name(),
-          },
-        ));
-      }
+    // The first invalid one in canonical (name) order, not source order.
+    let invalid = attributes
+      .list
+      .iter()
+      .map(|entry| &entry.attribute)
+      .filter(|attribute| !kind.allows(attribute))
+      .min_by_key(|attribute| attribute.name());
+    match invalid {
+      Some(attribute) => Err(error(
+        name,
+        ParseErrorKind::InvalidAttribute {
+          item_kind: kind.name(),
+          name: name.lexeme(),
+          attribute: attribute.name(),
+        },
+      )),
+      None => Ok(()),
     }
-    Ok(())
   }
 
   fn parse_assignment(
@@ -1062,7 +1067,8 @@ impl<'t, 'src> Parser<'t, 'src> {
   fn attribute_argument(&mut self, keyed: bool) -> ParseResult<'src, AttributeArgument<'src>> {
     if keyed && self.next_is(TokenKind::Identifier) {
       let token = self.peek();
-      let prefixed = matches!(token.lexeme(), "x" | "f")
+      // Only an `x` prefix makes a positional argument; `f` is read as a key.
+      let prefixed = token.lexeme() == "x"
         && self.string_touches(token, &[TokenKind::StringToken, TokenKind::FormatStringStart]);
       if !prefixed {
         let key = self.advance();

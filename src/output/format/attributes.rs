@@ -90,12 +90,19 @@ fn bound(keyed: &Option<Keyed<(StringLiteral, usize)>>) -> Option<usize> {
   keyed.as_ref().map(|k| k.value.1)
 }
 
-fn compare_args(a: &ArgAttribute, b: &ArgAttribute) -> Ordering {
+/// Also decides which of two `[arg]`s claiming one option is blamed. Equal
+/// long names always conflict, so the tie-breaks after the name (bare `long`
+/// first, then the literal's position) only show in that error.
+pub fn compare_args(a: &ArgAttribute, b: &ArgAttribute) -> Ordering {
+  let long_position = |arg: &ArgAttribute| {
+    arg.long.as_ref().and_then(|long| long.value.as_ref()).map(|literal| position(literal.token))
+  };
   key_position(&a.flag)
     .cmp(&key_position(&b.flag))
     .then_with(|| key_position(&a.help).cmp(&key_position(&b.help)))
     .then_with(|| long_name(a).cmp(&long_name(b)))
-    .then_with(|| is_bare_long(a).cmp(&is_bare_long(b)))
+    .then_with(|| is_bare_long(b).cmp(&is_bare_long(a)))
+    .then_with(|| long_position(a).cmp(&long_position(b)))
     .then_with(|| bound(&a.max).cmp(&bound(&b.max)))
     .then_with(|| bound(&a.min).cmp(&bound(&b.min)))
     .then_with(|| key_position(&a.multiple).cmp(&key_position(&b.multiple)))
