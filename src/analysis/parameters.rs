@@ -208,7 +208,7 @@ fn claim_option<'r>(
   arg: &'r ArgAttribute<'static>,
 ) -> CompileResult<()> {
   if let Some((first_token, first_arg)) = options.get(&option) {
-    let blamed = if crate::output::format::attributes::compare_args(arg, first_arg).is_lt() {
+    let blamed = if crate::syntax::attribute_order::compare_args(arg, first_arg).is_lt() {
       *first_token
     } else {
       token

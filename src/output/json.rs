@@ -80,7 +80,7 @@ fn alias_json(alias: &Alias) -> Json {
 }
 
 fn recipe_json(recipe: &Recipe) -> Json {
-  let attributes: Vec<Json> = super::format::attributes::sorted(&recipe.attributes)
+  let attributes: Vec<Json> = crate::syntax::attribute_order::sorted(&recipe.attributes)
     .into_iter()
     .map(|entry| attribute_json(&entry.attribute, &recipe.parameters))
     .collect();

@@ -1,6 +1,7 @@
 //! Source text → tokens → parse tree.
 
 pub mod ast;
+pub mod attribute_order;
 pub mod compile_error;
 pub mod lex_error;
 pub mod lexer;

@@ -1,0 +1,106 @@
+//! The canonical order of an item's attributes (formatting.md §4.5): by
+//! name, then per-name rules. `--dump`, `--fmt`, `--show` and `--json` print
+//! in this order, and the analyzer uses it to decide which of two
+//! conflicting `[arg]`s to blame.
+
+use std::cmp::Ordering;
+
+use super::ast::{
+  ArgAttribute, Attribute, AttributeEntry, Expression, Keyed, StringKind, StringLiteral,
+};
+use super::token::Token;
+
+/// The attributes in canonical order: by name, then per-name rules.
+pub fn sorted<'a, 'src>(entries: &'a [AttributeEntry<'src>]) -> Vec<&'a AttributeEntry<'src>> {
+  let mut sorted: Vec<&AttributeEntry> = entries.iter().collect();
+  sorted.sort_by(|a, b| compare(&a.attribute, &b.attribute));
+  sorted
+}
+
+fn compare(a: &Attribute, b: &Attribute) -> Ordering {
+  a.name().cmp(b.name()).then_with(|| match (a, b) {
+    (Attribute::Group(a), Attribute::Group(b)) => compare_literals(a, b),
+    (Attribute::Metadata(a), Attribute::Metadata(b)) => compare_literal_lists(a, b),
+    (Attribute::Env(a, _), Attribute::Env(b, _)) => compare_env_keys(a, b),
+    (Attribute::Arg(a), Attribute::Arg(b)) => compare_args(a, b),
+    _ => Ordering::Equal,
+  })
+}
+
+fn position(token: Token) -> (usize, usize) {
+  (token.column, token.line)
+}
+
+/// `"` sorts before `'`, single-line before triple-quoted.
+fn kind_rank(kind: StringKind) -> (bool, bool) {
+  (!kind.processes_escapes(), kind.is_indented())
+}
+
+fn compare_literals(a: &StringLiteral, b: &StringLiteral) -> Ordering {
+  let key = |l: &StringLiteral| (l.expand, kind_rank(l.kind), position(l.token));
+  a.cooked.as_bytes().cmp(b.cooked.as_bytes()).then_with(|| key(a).cmp(&key(b)))
+}
+
+fn compare_literal_lists(a: &[StringLiteral], b: &[StringLiteral]) -> Ordering {
+  for (x, y) in a.iter().zip(b) {
+    let ordering = compare_literals(x, y);
+    if ordering != Ordering::Equal {
+      return ordering;
+    }
+  }
+  a.len().cmp(&b.len())
+}
+
+fn literal_key<'a, 'src>(key: &'a Expression<'src>) -> Option<&'a StringLiteral<'src>> {
+  match key {
+    Expression::StringLiteral(literal) => Some(literal),
+    _ => None,
+  }
+}
+
+fn compare_env_keys(a: &Expression, b: &Expression) -> Ordering {
+  match (literal_key(a), literal_key(b)) {
+    (Some(x), Some(y)) => compare_literals(x, y),
+    (Some(_), None) => Ordering::Less,
+    (None, Some(_)) => Ordering::Greater,
+    (None, None) => position(a.first_token()).cmp(&position(b.first_token())),
+  }
+}
+
+fn key_position<T>(keyed: &Option<Keyed<T>>) -> Option<(usize, usize)> {
+  keyed.as_ref().map(|k| position(k.key))
+}
+
+fn long_name(arg: &ArgAttribute) -> Option<String> {
+  arg.long.as_ref().map(|long| match &long.value {
+    Some(literal) => literal.cooked.clone(),
+    None => arg.name.cooked.clone(),
+  })
+}
+
+fn is_bare_long(arg: &ArgAttribute) -> bool {
+  arg.long.as_ref().is_some_and(|long| long.value.is_none())
+}
+
+fn bound(keyed: &Option<Keyed<(StringLiteral, usize)>>) -> Option<usize> {
+  keyed.as_ref().map(|k| k.value.1)
+}
+
+/// Also decides which of two `[arg]`s claiming one option is blamed. Equal
+/// long names always conflict, so the tie-breaks after the name (bare `long`
+/// first, then the literal's position) only show in that error.
+pub fn compare_args(a: &ArgAttribute, b: &ArgAttribute) -> Ordering {
+  let long_position = |arg: &ArgAttribute| {
+    arg.long.as_ref().and_then(|long| long.value.as_ref()).map(|literal| position(literal.token))
+  };
+  key_position(&a.flag)
+    .cmp(&key_position(&b.flag))
+    .then_with(|| key_position(&a.help).cmp(&key_position(&b.help)))
+    .then_with(|| long_name(a).cmp(&long_name(b)))
+    .then_with(|| is_bare_long(b).cmp(&is_bare_long(a)))
+    .then_with(|| long_position(a).cmp(&long_position(b)))
+    .then_with(|| bound(&a.max).cmp(&bound(&b.max)))
+    .then_with(|| bound(&a.min).cmp(&bound(&b.min)))
+    .then_with(|| key_position(&a.multiple).cmp(&key_position(&b.multiple)))
+    .then_with(|| a.name.cooked.cmp(&b.name.cooked))
+}
