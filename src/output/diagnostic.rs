@@ -34,8 +34,11 @@ pub fn excerpt(painter: &Painter, token: &Token) -> String {
     }
   });
   let line_end = src[line_start..].find('\n').map_or(src.len(), |i| line_start + i);
-  let line_text =
-    src[line_start..line_end].strip_suffix('\r').unwrap_or(&src[line_start..line_end]);
+  // Like `str::lines`: a `\r` is only dropped as part of a `\r\n` line end.
+  let line_text = match src[line_start..line_end].strip_suffix('\r') {
+    Some(text) if line_end < src.len() => text,
+    _ => &src[line_start..line_end],
+  };
 
   let token_start_in_line = token.offset.saturating_sub(line_start);
   let token_end_in_line = (token_start_in_line + token.length).min(line_text.len());

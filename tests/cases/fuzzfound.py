@@ -47,4 +47,12 @@ CASES = [
   C("show_words_are_joined_into_one_path", "a:\n", "--show", "a", "b::c"),
   C("show_spaced_path_is_submodule_lookup", "a:\n", "--show", "a b"),
   C("usage_invalid_module_path", "a:\n", "--usage", "1x"),
+  C("error_excerpt_keeps_lone_carriage_return_at_end_of_file", "a:\n\r", "--dump"),
+  C("error_excerpt_drops_crlf_line_end", "a := b\r\n", "--dump"),
+  C("backtick_in_missing_working_directory_reports_io_error", """
+    set working-directory := "nope"
+    x := `echo hi`
+    a:
+      echo {{x}}
+    """),
 ]

@@ -209,4 +209,42 @@ b arg0=("""
     status: 1,
     ..Case::DEFAULT
   },
+  Case {
+    name: "error_excerpt_keeps_lone_carriage_return_at_end_of_file",
+    justfile: Some("a:\n\r"),
+    args: &["--dump"],
+    stderr: "error: unpaired carriage return\n ——▶ justfile:2:1\n  │\n2 │ \r\n  │ ^\n",
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "error_excerpt_drops_crlf_line_end",
+    justfile: Some("a := b\r\n"),
+    args: &["--dump"],
+    stderr: r#"error: variable `b` not defined
+ ——▶ justfile:1:6
+  │
+1 │ a := b
+  │      ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "backtick_in_missing_working_directory_reports_io_error",
+    justfile: Some(r#"set working-directory := "nope"
+x := `echo hi`
+a:
+  echo {{x}}
+"#),
+    stderr: r#"error: backtick could not be run because just could not find the shell:
+No such file or directory (os error 2)
+ ——▶ justfile:2:6
+  │
+2 │ x := `echo hi`
+  │      ^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
 ];
