@@ -297,6 +297,15 @@ impl Config {
   }
 }
 
+/// `--show`/`--usage` paths are validated before any justfile is read.
+fn check_module_path(arguments: &[String]) -> Result<(), ConfigError> {
+  let path = arguments.join(" ");
+  match crate::output::evaluate::module_path_components(&path) {
+    Some(_) => Ok(()),
+    None => Err(ConfigError::InvalidModulePath { path }),
+  }
+}
+
 /// The words processed as positional arguments: the values of `--list`,
 /// `--show`, `--usage` or `--clean` when given, otherwise `ARGUMENTS`.
 fn positional_words(matches: &ArgMatches) -> Vec<String> {
@@ -418,9 +427,11 @@ fn subcommand(
     return Ok(Subcommand::List { path: split_module_path(arguments) });
   }
   if matches.value_source(id::SHOW).is_some() {
+    check_module_path(&arguments)?;
     return Ok(Subcommand::Show { path: arguments });
   }
   if matches.value_source(id::USAGE).is_some() {
+    check_module_path(&arguments)?;
     return Ok(Subcommand::Usage { path: arguments });
   }
   if matches.value_source(id::CLEAN).is_some() {

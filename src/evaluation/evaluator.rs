@@ -535,8 +535,8 @@ pub fn backtick_error(
       token,
       status: other.exit_status(),
       message: match &other {
-        ProcessError::Io { .. } => {
-          format!("could not be run because just could not find the shell:\n{other}")
+        ProcessError::Io { source } => {
+          format!("could not be run because just could not find the shell:\n{source}")
         }
         ProcessError::Utf8 { source } => format!("succeeded but stdout was not utf8: {source}"),
         _ => other.to_string(),

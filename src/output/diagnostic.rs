@@ -34,7 +34,7 @@ pub fn excerpt(painter: &Painter, token: &Token) -> String {
     }
   });
   let line_end = src[line_start..].find('\n').map_or(src.len(), |i| line_start + i);
-  // Only the `\r` of a `\r\n` line end is dropped; a final lone `\r` stays.
+  // Like `str::lines`: a `\r` is only dropped as part of a `\r\n` line end.
   let line_text = match src[line_start..line_end].strip_suffix('\r') {
     Some(text) if line_end < src.len() => text,
     _ => &src[line_start..line_end],

@@ -108,7 +108,7 @@ fn line_json(line: &Line) -> Json {
     .fragments
     .iter()
     .map(|fragment| match fragment {
-      Fragment::Text(token) => json!(token.lexeme().replace("{{{{", "{{")),
+      Fragment::Text(token) => json!(token.lexeme()),
       Fragment::Interpolation { expression, .. } => json!([expression_json(expression)]),
     })
     .collect();

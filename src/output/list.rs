@@ -4,7 +4,7 @@ use nu_ansi_term::{Color as Ansi, Style};
 use std::collections::BTreeMap;
 
 use snafu::Snafu;
-use unicode_width::UnicodeWidthChar;
+use unicode_width::UnicodeWidthStr;
 
 use crate::analysis::model::{Alias, Justfile, Module, Recipe};
 use crate::cli::config::{AliasStyle, Config};
@@ -91,9 +91,10 @@ pub fn list(
   Ok(out)
 }
 
-/// Display width: East-Asian aware, TAB counts 1.
+/// Display width: East-Asian aware; TAB, line ends and other control
+/// characters count 1 (`\r\n` counts 1 as a whole).
 pub fn display_width(text: &str) -> usize {
-  text.chars().map(|c| if c == '\t' { 1 } else { c.width().unwrap_or(0) }).sum()
+  UnicodeWidthStr::width(text)
 }
 
 /// One listed line.

@@ -43,17 +43,16 @@ fn finish(mut out: String) -> String {
 
 fn push_comment(out: &mut String, items: &[Item], index: usize, token: Token) {
   let text = token.lexeme().trim_end();
-  let line_start = follows_body(items, index, token);
   match index.checked_sub(1).map(|i| &items[i]) {
-    _ if line_start => match doc_comment_text(items, index, token) {
-      Some(doc) => out.push_str(&format!("# {doc}")),
-      None => out.push_str(text),
-    },
-    Some(Item::Recipe(r)) if recipe::has_body(r) => {}
-    Some(Item::Eol) | None => match doc_comment_text(items, index, token) {
-      Some(doc) => out.push_str(&format!("# {doc}")),
-      None => out.push_str(text),
-    },
+    Some(Item::Recipe(r)) if recipe::has_body(r) && is_header_comment(r, token) => {}
+    Some(Item::Recipe(r)) if recipe::has_body(r) => line_comment(out, items, index, token),
+    Some(Item::Comment(header))
+      if matches!(index.checked_sub(2).map(|i| &items[i]),
+        Some(Item::Recipe(r)) if recipe::has_body(r) && is_header_comment(r, *header)) =>
+    {
+      line_comment(out, items, index, token);
+    }
+    Some(Item::Eol) | None => line_comment(out, items, index, token),
     Some(_) => {
       out.push(' ');
       out.push_str(text);
@@ -61,22 +60,19 @@ fn push_comment(out: &mut String, items: &[Item], index: usize, token: Token) {
   }
 }
 
-/// Whether the comment at `index` is a comment line right after a recipe
-/// body (the parser pushes no `Eol` between them; the recipe's header
-/// comment, if any, sits in between).
-fn follows_body(items: &[Item], index: usize, token: Token) -> bool {
-  items[..index]
-    .iter()
-    .rev()
-    .take(2)
-    .find_map(|item| match item {
-      Item::Comment(_) => None,
-      Item::Recipe(r) => {
-        Some(recipe::has_body(r) && r.body.first().is_some_and(|line| token.line > line.number))
-      }
-      _ => Some(false),
-    })
-    .unwrap_or(false)
+/// Whether a comment that follows a recipe in the item list trails its
+/// header (rather than standing on its own line after the body).
+fn is_header_comment(r: &Recipe, token: Token) -> bool {
+  r.body.first().map_or(true, |line| token.line <= line.number)
+}
+
+/// A comment standing on its own line: verbatim, or a doc comment (§2.3).
+fn line_comment(out: &mut String, items: &[Item], index: usize, token: Token) {
+  let text = token.lexeme().trim_end();
+  match doc_comment_text(items, index, token) {
+    Some(doc) => out.push_str(&format!("# {doc}")),
+    None => out.push_str(text),
+  }
 }
 
 /// The doc text if the comment at `index` documents the recipe or module
