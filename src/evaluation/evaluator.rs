@@ -51,7 +51,7 @@ impl RunContext<'_, '_> {
 
   /// Absolute path of the file a token came from.
   pub fn token_file(&self, token: &Token) -> PathBuf {
-    self.root_directory().join(token.path)
+    self.root_directory().join(token.path())
   }
 }
 

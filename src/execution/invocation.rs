@@ -786,15 +786,8 @@ pub(crate) mod fixtures {
 
   pub fn token(text: &str, kind: TokenKind) -> Token<'static> {
     let src: &'static str = Box::leak(text.to_string().into_boxed_str());
-    Token {
-      kind,
-      src,
-      offset: 0,
-      length: src.len(),
-      line: 0,
-      column: 0,
-      path: Path::new("justfile"),
-    }
+    let file = crate::syntax::sources::register(src, Path::new("justfile")).unwrap_or(u32::MAX);
+    Token::new(kind, file, 0, src.len(), 0, 0)
   }
 
   pub fn name(text: &str) -> Token<'static> {

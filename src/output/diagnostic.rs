@@ -24,7 +24,7 @@ fn char_width(c: char) -> usize {
 pub fn excerpt(painter: &Painter, token: &Token) -> String {
   let line_number = token.line + 1;
   let column = token.column + 1;
-  let src = token.src;
+  let src = token.src();
 
   let line_start = src.match_indices('\n').nth(token.line.wrapping_sub(1)).map_or(0, |(i, _)| {
     if token.line == 0 {
@@ -66,7 +66,7 @@ pub fn excerpt(painter: &Painter, token: &Token) -> String {
   out.push_str(&format!(
     "{gutter}{} {}:{line_number}:{column}\n",
     painter.paint(blue, "——▶"),
-    token.path.display()
+    token.path().display()
   ));
   out.push_str(&format!("{gutter} {}\n", painter.paint(blue, "│")));
   out.push_str(&format!("{} {}\n", painter.paint(blue, &format!("{number} │")), shown));

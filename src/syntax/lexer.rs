@@ -9,11 +9,15 @@ use std::path::Path;
 
 use super::compile_error::{CompileError, CompileErrorKind};
 use super::lex_error::LexErrorKind;
+use super::sources::{self, FileId};
 use super::token::{Token, TokenKind};
 
 /// Tokenize a whole file. Concatenating the lexemes of the returned tokens
 /// reproduces `src` exactly; the last token is `Eof`.
-pub fn lex<'src>(src: &'src str, path: &'src Path) -> Result<Vec<Token<'src>>, CompileError<'src>> {
+pub fn lex(
+  src: &'static str,
+  path: &'static Path,
+) -> Result<Vec<Token<'static>>, CompileError<'static>> {
   let mut lexer = Lexer::new(src, path);
   let mut tokens = Vec::new();
   loop {
@@ -120,7 +124,8 @@ enum FormatScan {
 /// parser can consume tokens without the whole file's tokens in memory.
 pub struct Lexer<'src> {
   src: &'src str,
-  path: &'src Path,
+  /// The source's index in the table of loaded sources.
+  file: FileId,
   /// Tokens lexed but not yet handed out.
   tokens: std::collections::VecDeque<Token<'src>>,
   /// Set once `Eof` has been emitted.
@@ -138,10 +143,12 @@ pub struct Lexer<'src> {
 }
 
 impl<'src> Lexer<'src> {
-  pub fn new(src: &'src str, path: &'src Path) -> Self {
+  /// Sources are registered in the process-wide table and never freed,
+  /// hence `'static`.
+  pub fn new(src: &'static str, path: &'static Path) -> Self {
     Self {
       src,
-      path,
+      file: sources::register(src, path).unwrap_or(FileId::MAX),
       tokens: std::collections::VecDeque::new(),
       done: false,
       start: Position::default(),
@@ -231,15 +238,7 @@ impl<'src> Lexer<'src> {
   }
 
   fn token_at(&self, kind: TokenKind, position: Position, length: usize) -> Token<'src> {
-    Token {
-      kind,
-      src: self.src,
-      offset: position.offset,
-      length,
-      line: position.line,
-      column: position.column,
-      path: self.path,
-    }
+    Token::new(kind, self.file, position.offset, length, position.line, position.column)
   }
 
   /// Emit the bytes between `start` and the cursor as a token of `kind`.
@@ -720,7 +719,8 @@ mod tests {
   use super::*;
   use TokenKind::*;
 
-  fn lex_ok(src: &str) -> Vec<Token<'_>> {
+  fn lex_ok(src: &str) -> Vec<Token<'static>> {
+    let src: &'static str = Box::leak(src.to_string().into_boxed_str());
     match lex(src, Path::new("justfile")) {
       Ok(tokens) => tokens,
       Err(error) => panic!("lexing {src:?} failed: {error}"),

@@ -7,5 +7,6 @@ pub mod lex_error;
 pub mod lexer;
 pub mod parse_error;
 pub mod parser;
+pub mod sources;
 pub mod strings;
 pub mod token;

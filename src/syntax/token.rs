@@ -1,7 +1,10 @@
 //! Tokens: a kind plus a position, borrowing their text from the loaded source.
 
 use std::fmt::{self, Display, Formatter};
+use std::marker::PhantomData;
 use std::path::Path;
+
+use super::sources::{self, FileId};
 
 /// Token kinds. The declaration order is the order in which expected kinds are
 /// listed in "expected …, but found …" messages (language.md §12.2), so `Ord`
@@ -193,22 +196,44 @@ impl KindSet {
   }
 }
 
-/// A token. `src` is the whole source text of the file it was lexed from;
-/// `offset..offset + length` is its lexeme. `line` and `column` are 0-based
-/// (column in bytes), rendered 1-based in diagnostics.
+/// A token. `file` indexes the table of loaded sources (`sources.rs`);
+/// `offset..offset + length` is its lexeme in that file's text. `line` and
+/// `column` are 0-based (column in bytes), rendered 1-based in diagnostics.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Token<'src> {
   pub kind: TokenKind,
-  pub src: &'src str,
+  pub file: FileId,
   pub offset: usize,
   pub length: usize,
   pub line: usize,
   pub column: usize,
-  pub path: &'src Path,
+  pub _source: PhantomData<&'src str>,
 }
 
 impl<'src> Token<'src> {
+  /// A token of `kind` spanning `offset..offset + length` of `file`.
+  pub fn new(
+    kind: TokenKind,
+    file: FileId,
+    offset: usize,
+    length: usize,
+    line: usize,
+    column: usize,
+  ) -> Self {
+    Token { kind, file, offset, length, line, column, _source: PhantomData }
+  }
+
+  /// The whole text of the token's file.
+  pub fn src(&self) -> &'src str {
+    sources::get(self.file).map_or("", |source| source.text)
+  }
+
+  /// The path diagnostics show for the token's file.
+  pub fn path(&self) -> &'src Path {
+    sources::get(self.file).map_or(Path::new(""), |source| source.path)
+  }
+
   pub fn lexeme(&self) -> &'src str {
-    &self.src[self.offset..self.offset + self.length]
+    self.src().get(self.offset..self.offset + self.length).unwrap_or("")
   }
 }

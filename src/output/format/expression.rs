@@ -105,15 +105,8 @@ pub(crate) mod tests {
 
   /// A token whose lexeme is `text` (its own source).
   pub fn token(kind: TokenKind, text: &'static str) -> Token<'static> {
-    Token {
-      kind,
-      src: text,
-      offset: 0,
-      length: text.len(),
-      line: 0,
-      column: 0,
-      path: Path::new("justfile"),
-    }
+    let file = crate::syntax::sources::register(text, Path::new("justfile")).unwrap_or(u32::MAX);
+    Token::new(kind, file, 0, text.len(), 0, 0)
   }
 
   pub fn var(name: &'static str) -> Expression<'static> {

@@ -7,6 +7,7 @@ use super::{format_justfile, indentation_setting};
 use crate::syntax::{lexer, parser};
 
 fn format(src: &str) -> String {
+  let src: &'static str = Box::leak(src.to_string().into_boxed_str());
   let path = Path::new("justfile");
   let tokens = lexer::lex(src, path).expect("lexes");
   let ast = parser::parse(&tokens).expect("parses");
