@@ -14,7 +14,7 @@ use snafu::Snafu;
 use crate::{
   cli::{
     arguments::{self, id},
-    positional::{split_override_name, Positional},
+    positional::{module_path, split_override_name, Positional},
   },
   output::color::UseColor,
 };
@@ -414,17 +414,21 @@ fn subcommand(
   if let Some(shell) = string(matches, id::COMPLETIONS) {
     return nothing(Subcommand::Completions { shell: shell.to_lowercase() }, "--completions");
   }
+  let module_path = |arguments: Vec<String>| match module_path(&arguments) {
+    Some(_) => Ok(arguments),
+    None => Err(ConfigError::InvalidModulePath { path: arguments.join(" ") }),
+  };
   if matches.contains_id(id::LIST) && matches.value_source(id::LIST).is_some() {
-    return Ok(Subcommand::List { path: split_module_path(arguments) });
+    return Ok(Subcommand::List { path: split_module_path(module_path(arguments)?) });
   }
   if matches.value_source(id::SHOW).is_some() {
-    return Ok(Subcommand::Show { path: arguments });
+    return Ok(Subcommand::Show { path: module_path(arguments)? });
   }
   if matches.value_source(id::USAGE).is_some() {
-    return Ok(Subcommand::Usage { path: arguments });
+    return Ok(Subcommand::Usage { path: module_path(arguments)? });
   }
   if matches.value_source(id::CLEAN).is_some() {
-    return Ok(Subcommand::Clean { paths: arguments });
+    return Ok(Subcommand::Clean { paths: module_path(arguments)? });
   }
   if matches.get_flag(id::EVALUATE) {
     let stray = arguments.get(1..).unwrap_or_default();

@@ -198,6 +198,12 @@ fn compiled(config: &Config, search: Search) -> Result {
     Subcommand::Groups => print(&crate::output::groups::groups(&justfile, config)),
     Subcommand::Variables => print(&crate::output::variables::variables(&justfile)),
     Subcommand::List { path } => print(&crate::output::list::list(&justfile, config, path, color)?),
+    Subcommand::Usage { path } | Subcommand::Show { path }
+      if crate::output::usage::path_components(path).is_empty() =>
+    {
+      let flag = if matches!(config.subcommand, Subcommand::Show { .. }) { "show" } else { "usage" };
+      return Err(Error::message(format!("`--{flag}` requires recipe")));
+    }
     Subcommand::Usage { path } => {
       print(&crate::output::usage::usage_for_path(&justfile, path, color)?);
     }
