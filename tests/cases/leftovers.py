@@ -45,4 +45,30 @@ CASES = [
     files=NESTED_FILES),
   C("list_path_with_leading_space_and_double_colon", NESTED, "--list", " a::b",
     files=NESTED_FILES),
+  # Lexer.
+  C("mismatched_delimiter_names_line_of_first_format_interpolation",
+    'x := f"abc\n\n{{ a ) }}"\n'),
+  C("mismatched_delimiter_in_later_format_interpolation_names_first",
+    'x := f"\n{{ b }}\n\n{{ a ) }}"\n'),
+  C("mismatched_delimiter_in_indented_format_string",
+    'x := f"""\nabc {{ b }}\nx\n{{ a ) }}"""\n'),
+  # Evaluation.
+  C("backtick_with_non_utf8_stdout", """
+    x := `printf '\\377'`
+    a:
+      echo {{x}}
+    """),
+  # Execution.
+  C("invalid_shebang_keeps_trailing_spaces", "a:\n  #!   \n  echo hi\n"),
+  C("invalid_shebang_shows_interpolated_line", "a:\n  #!   {{''}}  \n  echo hi\n"),
+  C("invalid_shebang_without_spaces", "a:\n  #!\n  echo hi\n"),
+  # Modules: a directory where a module file is expected is read (and fails).
+  C("module_justfile_is_a_directory", "mod sub\n", dirs=["sub/justfile"]),
+  C("module_dot_just_is_a_directory", "mod sub\n", dirs=["sub.just"]),
+  C("module_mod_just_is_a_directory", "mod sub\n", dirs=["sub/mod.just"]),
+  C("module_path_justfile_is_a_directory", 'mod s "x"\n', dirs=["x/justfile"]),
+  C("module_directory_candidate_counts_for_ambiguity", "mod sub\n", dirs=["sub/justfile"],
+    files={"sub/mod.just": ""}),
+  C("module_missing_reported_before_directory_read", 'mod sub\nmod s "x"\n',
+    dirs=["sub/justfile"]),
 ]

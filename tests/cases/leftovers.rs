@@ -261,4 +261,169 @@ x:
 "#,
     ..Case::DEFAULT
   },
+  Case {
+    name: "mismatched_delimiter_names_line_of_first_format_interpolation",
+    justfile: Some(r#"x := f"abc
+
+{{ a ) }}"
+"#),
+    stderr: r#"error: mismatched closing delimiter `)`, did you mean to close the `{{` on line 3?
+ ——▶ justfile:3:6
+  │
+3 │ {{ a ) }}"
+  │      ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mismatched_delimiter_in_later_format_interpolation_names_first",
+    justfile: Some(r#"x := f"
+{{ b }}
+
+{{ a ) }}"
+"#),
+    stderr: r#"error: mismatched closing delimiter `)`, did you mean to close the `{{` on line 2?
+ ——▶ justfile:4:6
+  │
+4 │ {{ a ) }}"
+  │      ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "mismatched_delimiter_in_indented_format_string",
+    justfile: Some(r#"x := f"""
+abc {{ b }}
+x
+{{ a ) }}"""
+"#),
+    stderr: r#"error: mismatched closing delimiter `)`, did you mean to close the `{{` on line 2?
+ ——▶ justfile:4:6
+  │
+4 │ {{ a ) }}"""
+  │      ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "backtick_with_non_utf8_stdout",
+    justfile: Some(r#"x := `printf '\377'`
+a:
+  echo {{x}}
+"#),
+    stderr: r#"error: backtick succeeded but stdout was not utf8: invalid utf-8 sequence of 1 bytes from index 0
+ ——▶ justfile:1:6
+  │
+1 │ x := `printf '\377'`
+  │      ^^^^^^^^^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "invalid_shebang_keeps_trailing_spaces",
+    justfile: Some(r#"a:
+  #!   
+  echo hi
+"#),
+    stderr: r#"error: recipe `a` has invalid shebang `#!   `
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "invalid_shebang_shows_interpolated_line",
+    justfile: Some(r#"a:
+  #!   {{''}}  
+  echo hi
+"#),
+    stderr: r#"error: recipe `a` has invalid shebang `#!     `
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "invalid_shebang_without_spaces",
+    justfile: Some(r#"a:
+  #!
+  echo hi
+"#),
+    stderr: r#"error: recipe `a` has invalid shebang `#!`
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "module_justfile_is_a_directory",
+    justfile: Some(r#"mod sub
+"#),
+    dirs: &["sub/justfile"],
+    stderr: r#"error: failed to read justfile at `{{TMP}}/sub/justfile`: Is a directory (os error 21)
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "module_dot_just_is_a_directory",
+    justfile: Some(r#"mod sub
+"#),
+    dirs: &["sub.just"],
+    stderr: r#"error: failed to read justfile at `{{TMP}}/sub.just`: Is a directory (os error 21)
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "module_mod_just_is_a_directory",
+    justfile: Some(r#"mod sub
+"#),
+    dirs: &["sub/mod.just"],
+    stderr: r#"error: failed to read justfile at `{{TMP}}/sub/mod.just`: Is a directory (os error 21)
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "module_path_justfile_is_a_directory",
+    justfile: Some(r#"mod s "x"
+"#),
+    dirs: &["x/justfile"],
+    stderr: r#"error: failed to read justfile at `{{TMP}}/x/justfile`: Is a directory (os error 21)
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "module_directory_candidate_counts_for_ambiguity",
+    justfile: Some(r#"mod sub
+"#),
+    files: &[("sub/mod.just", "")],
+    dirs: &["sub/justfile"],
+    stderr: r#"error: found multiple source files for module `sub`: `sub/justfile` and `sub/mod.just`
+ ——▶ justfile:1:5
+  │
+1 │ mod sub
+  │     ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "module_missing_reported_before_directory_read",
+    justfile: Some(r#"mod sub
+mod s "x"
+"#),
+    dirs: &["sub/justfile"],
+    stderr: r#"error: could not find source file for module `s`
+ ——▶ justfile:2:5
+  │
+2 │ mod s "x"
+  │     ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
 ];
