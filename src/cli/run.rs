@@ -201,7 +201,8 @@ fn compiled(config: &Config, search: Search) -> Result {
     Subcommand::Usage { path } | Subcommand::Show { path }
       if crate::output::usage::path_components(path).is_empty() =>
     {
-      let flag = if matches!(config.subcommand, Subcommand::Show { .. }) { "show" } else { "usage" };
+      let flag =
+        if matches!(config.subcommand, Subcommand::Show { .. }) { "show" } else { "usage" };
       return Err(Error::message(format!("`--{flag}` requires recipe")));
     }
     Subcommand::Usage { path } => {

@@ -426,4 +426,193 @@ mod s "x"
     status: 1,
     ..Case::DEFAULT
   },
+  Case {
+    name: "list_literal_condition_reports_list_literal_first",
+    justfile: Some(r#"x := if [] { "b" } else { "c" }
+"#),
+    stderr: r#"error: list literals require `set lists`
+ ——▶ justfile:1:9
+  │
+1 │ x := if [] { "b" } else { "c" }
+  │         ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "negated_condition_reports_negation_first",
+    justfile: Some(r#"x := if !"a" { "b" } else { "c" }
+"#),
+    stderr: r#"error: negation operator requires `set lists`
+ ——▶ justfile:1:9
+  │
+1 │ x := if !"a" { "b" } else { "c" }
+  │         ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "logical_assert_condition_reports_operator_first",
+    justfile: Some(r#"x := assert("a" && "b", "m")
+"#),
+    stderr: r#"error: logical operators require `set lists`
+ ——▶ justfile:1:17
+  │
+1 │ x := assert("a" && "b", "m")
+  │                 ^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "grouped_comparison_condition_reports_comparison_first",
+    justfile: Some(r#"x := if ("a" == "b") { "b" } else { "c" }
+"#),
+    stderr: r#"error: comparison operators require `set lists`
+ ——▶ justfile:1:14
+  │
+1 │ x := if ("a" == "b") { "b" } else { "c" }
+  │              ^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "plain_string_condition_reports_condition",
+    justfile: Some(r#"x := if ("a") { "b" } else { "c" }
+"#),
+    stderr: r#"error: `if` and `assert` conditions other than comparisons require `set lists`
+ ——▶ justfile:1:9
+  │
+1 │ x := if ("a") { "b" } else { "c" }
+  │         ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "cache_unknown_keys_reported_alphabetically",
+    justfile: Some(r#"[cache(value="a", short="b")]
+a:
+"#),
+    stderr: r#"error: unknown key `short` for `cache` attribute
+ ——▶ justfile:1:19
+  │
+1 │ [cache(value="a", short="b")]
+  │                   ^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_unknown_keys_reported_alphabetically",
+    justfile: Some(r#"[arg("a", zz="a", bb="b")]
+a a:
+"#),
+    stderr: r#"error: unknown key `bb` for `arg` attribute
+ ——▶ justfile:1:19
+  │
+1 │ [arg("a", zz="a", bb="b")]
+  │                   ^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "tempdir_list_caret_on_setting_name",
+    justfile: Some(r#"set lists
+set tempdir := []
+"#),
+    stderr: r#"error: list value [] assigned to `tempdir` setting
+ ——▶ justfile:2:5
+  │
+2 │ set tempdir := []
+  │     ^^^^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_for_undefined_parameter_wins_over_later_parse_error",
+    justfile: Some(r#"[arg('b')]
+a: (
+"#),
+    stderr: r#"error: argument attribute for undefined argument `b`
+ ——▶ justfile:1:6
+  │
+1 │ [arg('b')]
+  │      ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "arg_for_undefined_parameter_wins_over_later_item_parse_error",
+    justfile: Some(r#"[arg('c')]
+r a:
+x := (
+"#),
+    stderr: r#"error: argument attribute for undefined argument `c`
+ ——▶ justfile:1:6
+  │
+1 │ [arg('c')]
+  │      ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "parameter_parse_error_wins_over_undefined_arg",
+    justfile: Some(r#"[arg('b')]
+a c=(:
+"#),
+    stderr: r#"error: expected backtick, '!', '[', identifier, '(', '/', or string, but found ':'
+ ——▶ justfile:2:6
+  │
+2 │ a c=(:
+  │      ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "setting_function_arity_before_later_undefined_variable",
+    justfile: Some(r#"set shell := [env(), x]
+"#),
+    stderr: r#"error: function `env` called with 0 arguments but takes 1 to 2
+ ——▶ justfile:1:15
+  │
+1 │ set shell := [env(), x]
+  │               ^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "setting_undefined_function_before_undefined_variable",
+    justfile: Some(r#"set tempdir := nope() + y
+"#),
+    stderr: r#"error: call to undefined function `nope`
+ ——▶ justfile:1:16
+  │
+1 │ set tempdir := nope() + y
+  │                ^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "setting_undefined_variable_before_later_call",
+    justfile: Some(r#"set shell := [x, env()]
+"#),
+    stderr: r#"error: variable `x` not defined
+ ——▶ justfile:1:15
+  │
+1 │ set shell := [x, env()]
+  │               ^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
 ];
