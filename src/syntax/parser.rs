@@ -2128,7 +2128,7 @@ mod tests {
       "alias a := b # c\nalias b := c",
       "foo: # c\n  echo",
       "[arg('a', long='x', max=x'2')]\nfoo a:",
-      "[arg('a', short)]\nfoo abc:",
+      "[arg('abc', short)]\nfoo abc:",
       "[arg('a'), arg('b')]\nfoo a b:",
       "[doc(foo)]\nfoo:",
       "foo:=bar",
