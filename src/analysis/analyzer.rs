@@ -415,7 +415,7 @@ impl<'f> ModuleAnalyzer<'f> {
     let lists = self.bool_setting("lists");
     super::resolver::resolve_variables(&assignments, &functions)?;
     for set in self.sets.values() {
-      settings::check_setting_names(set, &assignments)?;
+      settings::check_setting_names(set, &assignments, &functions)?;
     }
     let settings;
     let mut docs = BTreeMap::new();

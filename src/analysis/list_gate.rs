@@ -117,17 +117,21 @@ impl Gate<'_> {
     }
   }
 
-  /// An `if`/`assert` condition: one comparison.
+  /// An `if`/`assert` condition: one comparison. Anything else is checked
+  /// itself first, then refused.
   fn condition(&self, condition: &Expression<'static>) -> CompileResult<()> {
     match condition {
       Expression::Comparison { lhs, rhs, .. } => {
         self.expression(lhs)?;
         self.expression(rhs)
       }
-      other => gate(
-        other.first_token(),
-        "`if` and `assert` conditions other than comparisons require `set lists`",
-      ),
+      other => {
+        self.expression(other)?;
+        gate(
+          other.first_token(),
+          "`if` and `assert` conditions other than comparisons require `set lists`",
+        )
+      }
     }
   }
 

@@ -238,8 +238,9 @@ fn locate_module(
     }
     None => {
       let mut found: Vec<PathBuf> = Vec::new();
+      // A directory in a candidate's place counts: reading it fails later.
       let file = directory.join(format!("{}.just", name.lexeme()));
-      if file.is_file() {
+      if file.exists() {
         found.push(file);
       }
       found.extend(directory_candidates(&directory.join(name.lexeme())));
@@ -265,11 +266,12 @@ fn locate_module(
   }
 }
 
-/// `DIR/mod.just` (exact case), `DIR/justfile` and `DIR/.justfile` (any case).
+/// `DIR/mod.just` (exact case), `DIR/justfile` and `DIR/.justfile` (any case);
+/// directories in their place count too.
 fn directory_candidates(directory: &Path) -> Vec<PathBuf> {
   let mut found = Vec::new();
   let module_file = directory.join("mod.just");
-  if module_file.is_file() {
+  if module_file.exists() {
     found.push(module_file);
   }
   let Ok(entries) = std::fs::read_dir(directory) else {
@@ -284,7 +286,7 @@ fn directory_candidates(directory: &Path) -> Vec<PathBuf> {
       })
     })
     .map(|entry| entry.path())
-    .filter(|path| path.is_file())
+    .filter(|path| path.exists())
     .collect();
   named.sort();
   found.extend(named);

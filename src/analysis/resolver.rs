@@ -86,14 +86,14 @@ fn check_call(name: Tok, arguments: usize, functions: &Functions) -> CompileResu
   }
 }
 
-/// Names in an expression must be in `scope`, variables, or constants;
-/// calls must name existing functions with the right arity.
-pub(crate) fn check_names(
+/// Names in an expression must be variables or constants, and calls must name
+/// existing functions with the right arity; checked in one source-order walk.
+pub(crate) fn check_names_and_calls(
   expression: &Expression<'static>,
-  scope: &[&str],
   assignments: &Assignments,
+  functions: &Functions,
 ) -> CompileResult<()> {
-  check_expression(expression, scope, assignments, None)
+  check_expression(expression, &[], assignments, Some(functions))
 }
 
 fn check_expression(

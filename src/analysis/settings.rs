@@ -9,8 +9,8 @@ use super::analyzer::error;
 use super::const_eval::ConstEvaluator;
 use super::error::AnalysisErrorKind;
 use super::model::{Assignment, Settings};
-use super::resolver::check_names;
-use crate::syntax::ast::{Expression, Set, SettingValue};
+use super::resolver::check_names_and_calls;
+use crate::syntax::ast::{Expression, FunctionDefinition, Set, SettingValue};
 use crate::syntax::compile_error::CompileError;
 
 type CompileResult<T> = Result<T, CompileError<'static>>;
@@ -43,9 +43,10 @@ fn expressions<'s>(set: &'s Set<'static>) -> Vec<&'s Expression<'static>> {
 pub(crate) fn check_setting_names(
   set: &Set<'static>,
   assignments: &BTreeMap<&'static str, Assignment<'static>>,
+  functions: &BTreeMap<&'static str, FunctionDefinition<'static>>,
 ) -> CompileResult<()> {
   for expression in expressions(set) {
-    check_names(expression, &[], assignments)?;
+    check_names_and_calls(expression, assignments, functions)?;
   }
   Ok(())
 }

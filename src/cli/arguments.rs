@@ -3,7 +3,7 @@
 //! `--man` are derived.
 
 use clap::{
-  builder::{FalseyValueParser, PossibleValuesParser},
+  builder::{FalseyValueParser, PossibleValue, PossibleValuesParser, TypedValueParser},
   value_parser, Arg, ArgAction, Command, ValueHint,
 };
 use clap_complete::engine::{ArgValueCandidates, ArgValueCompleter, PathCompleter};
@@ -145,7 +145,7 @@ fn options() -> Vec<Arg> {
   vec![
     value(id::ALIAS_STYLE, "ALIAS_STYLE", "How `--list` shows aliases")
       .env("JUST_ALIAS_STYLE")
-      .value_parser(["left", "right", "separate"])
+      .value_parser(choices(["left", "right", "separate"]))
       .default_value("right")
       .conflicts_with(id::NO_ALIASES),
     env_flag(id::ALLOW_MISSING, "JUST_ALLOW_MISSING", "Succeed silently on unknown recipes"),
@@ -157,18 +157,20 @@ fn options() -> Vec<Arg> {
       .requires(id::FORMAT),
     value(id::CHOOSER, "CHOOSER", "Program used by `--choose`")
       .env("JUST_CHOOSER")
+      .value_parser(value_parser!(std::path::PathBuf))
       .add(ArgValueCompleter::new(PathCompleter::file())),
     flag(id::CLEAR_SHELL_ARGS, "Use no shell arguments").overrides_with(id::SHELL_ARG),
     value(id::COLOR, "COLOR", "When to use colour")
       .env("JUST_COLOR")
-      .value_parser(["always", "auto", "never"])
+      .value_parser(choices(["always", "auto", "never"]))
       .default_value("auto"),
     value(id::COMMAND_COLOR, "COMMAND_COLOR", "Colour of echoed recipe lines")
       .env("JUST_COMMAND_COLOR")
-      .value_parser(["black", "blue", "cyan", "green", "purple", "red", "yellow"]),
+      .value_parser(choices(["black", "blue", "cyan", "green", "purple", "red", "yellow"])),
     env_flag(id::COMPLETE_ALIASES, "JUST_COMPLETE_ALIASES", "Offer aliases when completing"),
     value(id::CYGPATH, "CYGPATH", "Path converter used on Windows")
       .env("JUST_CYGPATH")
+      .value_parser(value_parser!(std::path::PathBuf))
       .default_value("cygpath")
       .add(ArgValueCompleter::new(PathCompleter::file())),
     env_flag(id::DEFAULT_LIST, "JUST_DEFAULT_LIST", "List recipes when none is given"),
@@ -183,19 +185,18 @@ fn options() -> Vec<Arg> {
     value(id::DOTENV_PATH, "DOTENV_PATH", "Load this dotenv file")
       .short('E')
       .action(ArgAction::Append)
-      .value_parser(value_parser!(std::path::PathBuf))
       .add(ArgValueCompleter::new(PathCompleter::file())),
     env_flag(id::DRY_RUN, "JUST_DRY_RUN", "Print commands without running them")
       .short('n')
       .conflicts_with(id::QUIET),
     value(id::DUMP_FORMAT, "FORMAT", "Output format of `--dump`")
       .env("JUST_DUMP_FORMAT")
-      .value_parser(["json", "just"])
+      .value_parser(choices(["json", "just"]))
       .default_value("just")
       .conflicts_with(id::JSON),
     value(id::EVALUATE_FORMAT, "FORMAT", "Output format of `--evaluate`")
       .env("JUST_EVALUATE_FORMAT")
-      .value_parser(["just", "shell"])
+      .value_parser(choices(["just", "shell"]))
       .default_value("just"),
     env_flag(id::EXPLAIN, "JUST_EXPLAIN", "Print a recipe's doc comment before running it"),
     flag(id::GLOBAL_JUSTFILE, "Use the user's global justfile")
@@ -301,7 +302,7 @@ fn subcommands() -> Vec<Arg> {
       .value_parser(value_parser!(std::ffi::OsString))
       .help("Run a command with the justfile's environment and working directory"),
     value(id::COMPLETIONS, "SHELL", "Print the completion script for SHELL")
-      .value_parser(PossibleValuesParser::new(COMPLETION_SHELLS.iter().copied()))
+      .value_parser(choices(COMPLETION_SHELLS.iter().copied()))
       .ignore_case(true),
     flag(id::DUMP, "Print the justfile"),
     flag(id::EDIT, "Open the justfile in $VISUAL or $EDITOR (default `vim`)").short('e'),
@@ -350,6 +351,36 @@ fn subcommands() -> Vec<Arg> {
 }
 
 /// `--indentation`: a non-empty run of only spaces or only tabs.
+/// One of a fixed set of words. Unlike clap's `PossibleValuesParser`, a value
+/// that is not UTF-8 is reported as an invalid value (shown lossily), as the
+/// reference does.
+#[derive(Clone)]
+struct Choices(PossibleValuesParser);
+
+fn choices(values: impl IntoIterator<Item = &'static str>) -> Choices {
+  Choices(PossibleValuesParser::new(values))
+}
+
+impl TypedValueParser for Choices {
+  type Value = String;
+
+  fn parse_ref(
+    &self,
+    command: &Command,
+    arg: Option<&Arg>,
+    value: &std::ffi::OsStr,
+  ) -> Result<String, clap::Error> {
+    match value.to_str() {
+      Some(_) => self.0.parse_ref(command, arg, value),
+      None => self.0.parse_ref(command, arg, std::ffi::OsStr::new(&*value.to_string_lossy())),
+    }
+  }
+
+  fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+    self.0.possible_values()
+  }
+}
+
 fn parse_indentation(text: &str) -> Result<String, String> {
   if text.is_empty() {
     return Err("indentation must not be empty".into());

@@ -14,7 +14,7 @@ use snafu::Snafu;
 use crate::{
   cli::{
     arguments::{self, id},
-    positional::{split_override_name, Positional},
+    positional::{module_path, split_override_name, Positional},
   },
   output::color::UseColor,
 };
@@ -30,7 +30,7 @@ pub struct Config {
   pub allow_missing: bool,
   pub ceiling: Option<PathBuf>,
   pub check: bool,
-  pub chooser: Option<String>,
+  pub chooser: Option<OsString>,
   pub color: UseColor,
   pub command_color: Option<String>,
   pub complete_aliases: bool,
@@ -226,7 +226,7 @@ pub enum ConfigError {
   /// `source.exit_code()` (2 for errors, 0 for help and version).
   #[snafu(display("{source}"))]
   Clap { source: clap::Error },
-  #[snafu(display("error getting current directory: {source}"))]
+  #[snafu(display("failed to get current directory: {source}"))]
   CurrentDirectory { source: std::io::Error },
   #[snafu(display("invalid override path `{path}`"))]
   InvalidOverridePath { path: String },
@@ -294,15 +294,6 @@ impl Config {
     config.overrides = overrides;
     apply_options(&mut config, matches);
     Ok(config)
-  }
-}
-
-/// `--show`/`--usage` paths are validated before any justfile is read.
-fn check_module_path(arguments: &[String]) -> Result<(), ConfigError> {
-  let path = arguments.join(" ");
-  match crate::output::evaluate::module_path_components(&path) {
-    Some(_) => Ok(()),
-    None => Err(ConfigError::InvalidModulePath { path }),
   }
 }
 
@@ -423,19 +414,21 @@ fn subcommand(
   if let Some(shell) = string(matches, id::COMPLETIONS) {
     return nothing(Subcommand::Completions { shell: shell.to_lowercase() }, "--completions");
   }
+  let module_path = |arguments: Vec<String>| match module_path(&arguments) {
+    Some(_) => Ok(arguments),
+    None => Err(ConfigError::InvalidModulePath { path: arguments.join(" ") }),
+  };
   if matches.contains_id(id::LIST) && matches.value_source(id::LIST).is_some() {
-    return Ok(Subcommand::List { path: split_module_path(arguments) });
+    return Ok(Subcommand::List { path: split_module_path(module_path(arguments)?) });
   }
   if matches.value_source(id::SHOW).is_some() {
-    check_module_path(&arguments)?;
-    return Ok(Subcommand::Show { path: arguments });
+    return Ok(Subcommand::Show { path: module_path(arguments)? });
   }
   if matches.value_source(id::USAGE).is_some() {
-    check_module_path(&arguments)?;
-    return Ok(Subcommand::Usage { path: arguments });
+    return Ok(Subcommand::Usage { path: module_path(arguments)? });
   }
   if matches.value_source(id::CLEAN).is_some() {
-    return Ok(Subcommand::Clean { paths: arguments });
+    return Ok(Subcommand::Clean { paths: module_path(arguments)? });
   }
   if matches.get_flag(id::EVALUATE) {
     let stray = arguments.get(1..).unwrap_or_default();
@@ -502,7 +495,7 @@ fn apply_options(config: &mut Config, matches: &ArgMatches) {
   config.allow_missing = flag(id::ALLOW_MISSING);
   config.ceiling = path(matches, id::CEILING);
   config.check = flag(id::CHECK);
-  config.chooser = string(matches, id::CHOOSER);
+  config.chooser = path(matches, id::CHOOSER).map(PathBuf::into_os_string);
   config.color = match string(matches, id::COLOR).as_deref() {
     Some("always") => UseColor::Always,
     Some("never") => UseColor::Never,
@@ -510,14 +503,14 @@ fn apply_options(config: &mut Config, matches: &ArgMatches) {
   };
   config.command_color = string(matches, id::COMMAND_COLOR);
   config.complete_aliases = flag(id::COMPLETE_ALIASES);
-  if let Some(cygpath) = string(matches, id::CYGPATH) {
-    config.cygpath = PathBuf::from(cygpath);
+  if let Some(cygpath) = path(matches, id::CYGPATH) {
+    config.cygpath = cygpath;
   }
   config.default_list = flag(id::DEFAULT_LIST);
   config.dotenv_command = strings(matches, id::DOTENV_COMMAND);
   config.dotenv_filename = strings(matches, id::DOTENV_FILENAME);
   config.dotenv_path =
-    matches.get_many::<PathBuf>(id::DOTENV_PATH).into_iter().flatten().cloned().collect();
+    matches.get_many::<String>(id::DOTENV_PATH).into_iter().flatten().map(PathBuf::from).collect();
   config.dry_run = flag(id::DRY_RUN);
   config.dump_format =
     if flag(id::JSON) || string(matches, id::DUMP_FORMAT).as_deref() == Some("json") {

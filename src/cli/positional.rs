@@ -55,6 +55,24 @@ pub fn split_override_name(name: &str) -> Option<(Vec<String>, String)> {
   Some((components, variable))
 }
 
+/// The components of a `--list`, `--show`, `--usage` or `--clean` path: one
+/// word containing whitespace is split on it, then a single word is split on
+/// `::`. None when a component is not an identifier.
+pub fn module_path(words: &[String]) -> Option<Vec<String>> {
+  let words: Vec<&str> = match words {
+    [word] if word.contains(char::is_whitespace) => word.split_whitespace().collect(),
+    words => words.iter().map(String::as_str).collect(),
+  };
+  let components: Vec<&str> = match words.as_slice() {
+    [word] => word.split("::").collect(),
+    words => words.to_vec(),
+  };
+  components
+    .iter()
+    .all(|component| is_identifier(component))
+    .then(|| components.iter().map(|component| component.to_string()).collect())
+}
+
 fn is_identifier(text: &str) -> bool {
   let mut chars = text.chars();
   match chars.next() {

@@ -35,6 +35,9 @@ pub fn main() -> i32 {
     }
   };
   signals::install(config.verbosity);
+  if !matches!(config.subcommand, Subcommand::Request { .. }) {
+    warn_non_unicode(&config, "invocation directory", &config.invocation_directory);
+  }
   match dispatch(&config) {
     Ok(()) => 0,
     Err(error) => {
@@ -45,6 +48,21 @@ pub fn main() -> i32 {
       error.status()
     }
   }
+}
+
+/// The reference's warning for a path that is not valid UTF-8.
+fn warn_non_unicode(config: &Config, what: &str, path: &Path) {
+  if path.to_str().is_some() {
+    return;
+  }
+  let painter = Painter::new(config.color, Stream::Stderr);
+  let text = format!(
+    "The {what} path `{}` is not Unicode. Just is considering phasing-out support for \
+     non-Unicode paths. If you see this warning, please leave a comment on \
+     https://github.com/casey/just/issues/3229. Thank you!",
+    path.display()
+  );
+  eprintln!("{}", painter.paint(nu_ansi_term::Color::Yellow.bold(), &text));
 }
 
 fn stdout_painter(config: &Config) -> Painter {
@@ -73,6 +91,7 @@ fn dispatch(config: &Config) -> Result {
     Subcommand::Format => format(config)?,
     _ => {
       let search = search::find(config)?;
+      warn_non_unicode(config, "justfile", &search.justfile);
       compiled(config, search)?;
     }
   }
@@ -179,6 +198,13 @@ fn compiled(config: &Config, search: Search) -> Result {
     Subcommand::Groups => print(&crate::output::groups::groups(&justfile, config)),
     Subcommand::Variables => print(&crate::output::variables::variables(&justfile)),
     Subcommand::List { path } => print(&crate::output::list::list(&justfile, config, path, color)?),
+    Subcommand::Usage { path } | Subcommand::Show { path }
+      if crate::output::usage::path_components(path).is_empty() =>
+    {
+      let flag =
+        if matches!(config.subcommand, Subcommand::Show { .. }) { "show" } else { "usage" };
+      return Err(Error::message(format!("`--{flag}` requires recipe")));
+    }
     Subcommand::Usage { path } => {
       print(&crate::output::usage::usage_for_path(&justfile, path, color)?);
     }
@@ -232,6 +258,7 @@ fn show(config: &Config, justfile: &Justfile, path: &[String], color: bool) -> R
 
 fn format(config: &Config) -> Result {
   let search = search::find(config)?;
+  warn_non_unicode(config, "justfile", &search.justfile);
   let source = match &search.source {
     Some(source) => source.clone(),
     None => std::fs::read_to_string(&search.justfile).map_err(|error| {
@@ -391,6 +418,7 @@ fn choose(config: &Config, search: &Search, justfile: &Justfile<'static>) -> Res
       "fzf --multi --preview 'just --unstable --color always --justfile \"{}\" --show {{}}'",
       search.justfile.display()
     )
+    .into()
   });
   let (shell, arguments) = crate::execution::shell::module_shell(config, &justfile.root.settings);
   let mut process = std::process::Command::new(&shell);
@@ -403,7 +431,7 @@ fn choose(config: &Config, search: &Search, justfile: &Justfile<'static>) -> Res
   let spawn_error = |error: std::io::Error| {
     let mut words = vec![shell.clone()];
     words.extend(arguments.iter().cloned());
-    words.push(chooser.clone());
+    words.push(chooser.to_string_lossy().into_owned());
     Error::message(format!("chooser `{}` invocation failed: {error}", words.join(" ")))
   };
   let mut child = process.spawn().map_err(spawn_error)?;
@@ -423,7 +451,7 @@ fn choose(config: &Config, search: &Search, justfile: &Justfile<'static>) -> Res
       128 + output.status.signal().unwrap_or(0)
     });
     return Err(Error::Other(Box::new(Report {
-      message: format!("chooser `{chooser}` failed: {}", output.status),
+      message: format!("chooser `{}` failed: {}", chooser.to_string_lossy(), output.status),
       status: code,
       ..Report::default()
     })));

@@ -37,8 +37,8 @@ pub enum ExecutionError<'src> {
   ScriptSpawn { recipe: String, executor: String, source: std::io::Error },
   #[snafu(display("recipe `{recipe}` could not be run because of an IO error while trying to create a temporary directory or write a file to that directory: {source}"))]
   TempDir { recipe: String, source: std::io::Error },
-  #[snafu(display("recipe `{recipe}` has invalid shebang `#!`"))]
-  InvalidShebang { recipe: String },
+  #[snafu(display("recipe `{recipe}` has invalid shebang `{line}`"))]
+  InvalidShebang { recipe: String, line: String },
   #[snafu(display("recipe `{recipe}` was not confirmed"))]
   NotConfirmed { recipe: String },
   #[snafu(display("failed to read confirmation from stdin: {source}"))]

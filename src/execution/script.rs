@@ -186,7 +186,10 @@ fn executor<'src>(
       None => (rest, None),
     };
     if interpreter.is_empty() {
-      return Err(ExecutionError::InvalidShebang { recipe: recipe.name.lexeme().to_string() });
+      return Err(ExecutionError::InvalidShebang {
+        recipe: recipe.name.lexeme().to_string(),
+        line: first.to_string(),
+      });
     }
     return Ok(Executor::Shebang { interpreter: interpreter.to_string(), argument });
   }

@@ -24,15 +24,14 @@ pub struct RecipePath<'a, 'src> {
 /// The components of a path given as words: one `::` word, one word with
 /// spaces, or several words.
 pub fn path_components(path: &[String]) -> Vec<String> {
-  match path {
-    [word] if word.contains("::") => word.split("::").map(str::to_string).collect(),
-    [word] => word.split_whitespace().map(str::to_string).collect(),
-    words => words.to_vec(),
-  }
+  crate::cli::positional::module_path(path).unwrap_or_else(|| path.to_vec())
 }
 
 fn typed_path(path: &[String]) -> String {
-  path.join(" ")
+  match path {
+    [word] => word.split_whitespace().collect::<Vec<_>>().join(" "),
+    words => words.join(" "),
+  }
 }
 
 /// Resolves a `--show` / `--usage` path to a recipe (aliases followed).

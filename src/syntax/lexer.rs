@@ -569,7 +569,8 @@ impl<'src> Lexer<'src> {
         LexErrorKind::MismatchedClosingDelimiter {
           close,
           open: delimiter.kind.opener_text().to_owned(),
-          open_line: delimiter.opener.line + 1,
+          // The `{{` of a format string ends its opening token.
+          open_line: delimiter.opener.line + delimiter.opener.lexeme().matches('\n').count() + 1,
         },
       )),
       None => Err(self.error_here(1, LexErrorKind::UnexpectedClosingDelimiter { close })),
@@ -1266,6 +1267,7 @@ mod tests {
       ("foo:\n  echo {{ a } }}", "unexpected closing delimiter `}`", 1, 12, 1),
       ("x := f\"{{ a ) }}\"", "mismatched closing delimiter `)`, did you mean to close the `{{` on line 1?", 0, 12, 1),
       ("x := f\"{{{  }}\"", "mismatched closing delimiter `}`, did you mean to close the `{{` on line 1?", 0, 13, 1),
+      ("x := f'\n\n{{ d ) }}'", "mismatched closing delimiter `)`, did you mean to close the `{{` on line 3?", 2, 5, 1),
       (
         "x := f'a{{ b }}c\n\n{{ d ) }}'",
         "mismatched closing delimiter `)`, did you mean to close the `{{` on line 1?",

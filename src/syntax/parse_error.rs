@@ -62,6 +62,8 @@ pub enum ParseErrorKind<'src> {
     "attribute for argument `{argument}` first used on line {first} is duplicated on line {second}"
   ))]
   DuplicateArgAttribute { argument: String, first: usize, second: usize },
+  #[snafu(display("argument attribute for undefined argument `{argument}`"))]
+  UndefinedArgument { argument: String },
   #[snafu(display("{item_kind} `{name}` has invalid attribute `{attribute}`"))]
   InvalidAttribute { item_kind: &'static str, name: &'src str, attribute: &'static str },
   #[snafu(display("attribute `{attribute}` arguments must be string literals"))]

@@ -766,6 +766,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     check_recipe_attributes(&attributes, name)?;
     let mut parameters = self.parameters()?;
     parameters.shrink_to_fit();
+    check_arg_parameters(&attributes, &parameters)?;
     self.expect(TokenKind::Colon)?;
     let (mut priors, mut subsequents) = self.dependencies()?;
     priors.shrink_to_fit();
@@ -1583,8 +1584,9 @@ fn required_value<'src>(
   }
 }
 
+/// The first unknown key in alphabetical order is reported, as the reference does.
 fn unknown_keys<'src>(keywords: &Keywords<'src>, attribute: &'static str) -> ParseResult<'src, ()> {
-  match keywords.first() {
+  match keywords.iter().min_by_key(|(key, _)| key.lexeme()) {
     Some((key, _)) => {
       Err(error(*key, ParseErrorKind::UnknownAttributeKey { key: key.lexeme(), attribute }))
     }
@@ -1797,6 +1799,26 @@ fn check_duplicate<'src>(
 }
 
 /// Pairs of recipe attributes that exclude each other (language.md §10).
+/// Every `[arg]` names a parameter; checked as soon as the parameters are
+/// parsed, so it wins over later parse errors.
+fn check_arg_parameters<'src>(
+  attributes: &Attributes<'src>,
+  parameters: &[Parameter<'src>],
+) -> ParseResult<'src, ()> {
+  for entry in &attributes.list {
+    if let Attribute::Arg(arg) = &entry.attribute {
+      let argument = &arg.name.cooked;
+      if !parameters.iter().any(|parameter| parameter.name.lexeme() == argument) {
+        return Err(error(
+          arg.name.token,
+          ParseErrorKind::UndefinedArgument { argument: argument.clone() },
+        ));
+      }
+    }
+  }
+  Ok(())
+}
+
 fn check_recipe_attributes<'src>(
   attributes: &Attributes<'src>,
   name: Name<'src>,
@@ -2106,7 +2128,7 @@ mod tests {
       "alias a := b # c\nalias b := c",
       "foo: # c\n  echo",
       "[arg('a', long='x', max=x'2')]\nfoo a:",
-      "[arg('a', short)]\nfoo abc:",
+      "[arg('abc', short)]\nfoo abc:",
       "[arg('a'), arg('b')]\nfoo a b:",
       "[doc(foo)]\nfoo:",
       "foo:=bar",
