@@ -61,7 +61,7 @@ fn check_overrides(root: &Module<'static>, request: &LoadRequest) -> Result<(), 
     .filter(|item| {
       root
         .find_module(&item.module_path)
-        .map_or(true, |module| !module.assignments.contains_key(item.name.as_str()))
+        .is_none_or(|module| !module.assignments.contains_key(item.name.as_str()))
     })
     .map(|item| (item.module_path.clone(), item.name.clone()))
     .collect();

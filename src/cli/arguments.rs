@@ -382,16 +382,9 @@ impl TypedValueParser for Choices {
 }
 
 fn parse_indentation(text: &str) -> Result<String, String> {
-  if text.is_empty() {
-    return Err("indentation must not be empty".into());
-  }
-  if !text.chars().all(|c| c == ' ' || c == '\t') {
-    return Err("indentation must be spaces or tabs".into());
-  }
-  if text.contains(' ') && text.contains('\t') {
-    return Err("indentation may not be mixed".into());
-  }
-  Ok(text.to_owned())
+  crate::syntax::strings::check_indentation(text)
+    .map(|()| text.to_owned())
+    .map_err(|problem| problem.to_string())
 }
 
 #[cfg(test)]

@@ -274,7 +274,7 @@ pub fn closest(
   let mut best: Option<(usize, Suggestion)> = None;
   for (candidate, target) in candidates {
     let distance = strsim::levenshtein(&candidate, name);
-    if distance < 3 && best.as_ref().map_or(true, |(d, _)| distance < *d) {
+    if distance < 3 && best.as_ref().is_none_or(|(d, _)| distance < *d) {
       best = Some((distance, Suggestion { name: candidate, target }));
     }
   }

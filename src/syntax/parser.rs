@@ -1379,16 +1379,11 @@ fn backtick(token: Token<'_>) -> ParseResult<'_, Expression<'_>> {
 }
 
 fn check_indentation<'src>(value: &str) -> std::result::Result<(), ParseErrorKind<'src>> {
-  if value.is_empty() {
-    return Err(ParseErrorKind::IndentationEmpty);
-  }
-  if !value.chars().all(|c| c == ' ' || c == '\t') {
-    return Err(ParseErrorKind::IndentationNotWhitespace);
-  }
-  if value.contains(' ') && value.contains('\t') {
-    return Err(ParseErrorKind::IndentationMixed);
-  }
-  Ok(())
+  strings::check_indentation(value).map_err(|problem| match problem {
+    strings::IndentationProblem::Empty => ParseErrorKind::IndentationEmpty,
+    strings::IndentationProblem::NotWhitespace => ParseErrorKind::IndentationNotWhitespace,
+    strings::IndentationProblem::Mixed => ParseErrorKind::IndentationMixed,
+  })
 }
 
 /// `MAJOR.MINOR.PATCH`, each `0` or 1–9 digits without a leading zero.

@@ -251,3 +251,55 @@ mod tests {
       .starts_with("shell expansion failed: error looking key 'JUST_PARSER_TEST_SURELY_UNSET' up"));
   }
 }
+
+/// What is wrong with an indentation value (`set indentation`, `--indentation`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum IndentationProblem {
+  Empty,
+  NotWhitespace,
+  Mixed,
+}
+
+impl std::fmt::Display for IndentationProblem {
+  fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+    f.write_str(match self {
+      IndentationProblem::Empty => "indentation must not be empty",
+      IndentationProblem::NotWhitespace => "indentation must be spaces or tabs",
+      IndentationProblem::Mixed => "indentation may not be mixed",
+    })
+  }
+}
+
+/// An indentation is a run of the character it starts with, a space or a tab.
+pub fn check_indentation(value: &str) -> Result<(), IndentationProblem> {
+  let mut chars = value.chars();
+  match chars.next() {
+    None => Err(IndentationProblem::Empty),
+    Some(first @ (' ' | '\t')) if chars.all(|c| c == first) => Ok(()),
+    Some(' ' | '\t') => Err(IndentationProblem::Mixed),
+    Some(_) => Err(IndentationProblem::NotWhitespace),
+  }
+}
+
+#[cfg(test)]
+mod indentation_tests {
+  use super::*;
+
+  #[test]
+  fn indentation_is_judged_by_its_first_character() {
+    let cases = [
+      ("    ", Ok(())),
+      ("\t\t", Ok(())),
+      ("", Err(IndentationProblem::Empty)),
+      (",", Err(IndentationProblem::NotWhitespace)),
+      (", ", Err(IndentationProblem::NotWhitespace)),
+      ("x\t", Err(IndentationProblem::NotWhitespace)),
+      (" ,", Err(IndentationProblem::Mixed)),
+      (" \t", Err(IndentationProblem::Mixed)),
+      ("\t,", Err(IndentationProblem::Mixed)),
+    ];
+    for (value, expected) in cases {
+      assert_eq!(check_indentation(value), expected, "{value:?}");
+    }
+  }
+}

@@ -55,4 +55,8 @@ CASES = [
     a:
       echo {{x}}
     """),
+  C("indentation_setting_starting_with_space_is_mixed", "set indentation := ' ,'\n", "--dump"),
+  C("indentation_setting_starting_with_other_is_not_whitespace",
+    "set indentation := ', '\n", "--dump"),
+  C("indentation_flag_starting_with_tab_is_mixed", "a:\n", "--indentation", "\t,", "--dump"),
 ]

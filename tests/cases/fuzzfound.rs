@@ -247,4 +247,44 @@ No such file or directory (os error 2)
     status: 1,
     ..Case::DEFAULT
   },
+  Case {
+    name: "indentation_setting_starting_with_space_is_mixed",
+    justfile: Some(r#"set indentation := ' ,'
+"#),
+    args: &["--dump"],
+    stderr: r#"error: indentation may not be mixed
+ ——▶ justfile:1:20
+  │
+1 │ set indentation := ' ,'
+  │                    ^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "indentation_setting_starting_with_other_is_not_whitespace",
+    justfile: Some(r#"set indentation := ', '
+"#),
+    args: &["--dump"],
+    stderr: r#"error: indentation must be spaces or tabs
+ ——▶ justfile:1:20
+  │
+1 │ set indentation := ', '
+  │                    ^^^^
+"#,
+    status: 1,
+    ..Case::DEFAULT
+  },
+  Case {
+    name: "indentation_flag_starting_with_tab_is_mixed",
+    justfile: Some(r#"a:
+"#),
+    args: &["--indentation", r#"	,"#, "--dump"],
+    stderr: r#"error: invalid value '	,' for '--indentation <INDENTATION>': indentation may not be mixed
+
+For more information, try '--help'.
+"#,
+    status: 2,
+    ..Case::DEFAULT
+  },
 ];
