@@ -209,16 +209,16 @@ fn redefinition(first: (NameKind, Tok), second: (NameKind, Tok)) -> CompileError
     AnalysisErrorKind::Redefinition {
       kind: earlier.0.word(),
       name,
-      first: earlier.1.line + 1,
-      second: later.1.line + 1,
+      first: earlier.1.line as usize + 1,
+      second: later.1.line as usize + 1,
     }
   } else {
     AnalysisErrorKind::RedefinitionAs {
       kind: earlier.0.word(),
       name,
-      first: earlier.1.line + 1,
+      first: earlier.1.line as usize + 1,
       second_kind: later.0.word(),
-      second: later.1.line + 1,
+      second: later.1.line as usize + 1,
     }
   };
   error(later.1, kind)
@@ -308,7 +308,7 @@ impl<'f> ModuleAnalyzer<'f> {
       .iter()
       .filter_map(|entry| match entry.item {
         Item::Recipe(recipe) => {
-          Some((self.files[entry.file].import_offsets.clone(), recipe.name.offset))
+          Some((self.files[entry.file].import_offsets.clone(), recipe.name.offset as usize))
         }
         _ => None,
       })
@@ -323,7 +323,8 @@ impl<'f> ModuleAnalyzer<'f> {
   fn order_modules(&mut self) {
     let keys = self.recipe_keys();
     let items = &self.module_items;
-    let offset = |name: &&'static str| items.get(name).map_or(usize::MAX, |item| item.name.offset);
+    let offset =
+      |name: &&'static str| items.get(name).map_or(usize::MAX, |item| item.name.offset as usize);
     self.module_order.sort_by_key(|name| (offset(name), *name));
     for name in &self.module_order {
       let key = (Vec::new(), offset(name));
@@ -375,8 +376,8 @@ impl<'f> ModuleAnalyzer<'f> {
         set.name,
         AnalysisErrorKind::DuplicateSetting {
           setting: name,
-          first: first.name.line + 1,
-          second: set.name.line + 1,
+          first: first.name.line as usize + 1,
+          second: set.name.line as usize + 1,
         },
       ));
     }
@@ -386,7 +387,7 @@ impl<'f> ModuleAnalyzer<'f> {
           set.name,
           AnalysisErrorKind::IncompatibleSettings {
             earlier,
-            first: earlier_set.name.line + 1,
+            first: earlier_set.name.line as usize + 1,
             later: name,
           },
         ));
@@ -564,8 +565,8 @@ impl<'f> ModuleAnalyzer<'f> {
           AnalysisErrorKind::Redefinition {
             kind: "function",
             name,
-            first: earlier.line + 1,
-            second: later.line + 1,
+            first: earlier.line as usize + 1,
+            second: later.line as usize + 1,
           },
         ));
       }
@@ -599,7 +600,7 @@ impl<'f> ModuleAnalyzer<'f> {
     let keys = self.recipe_keys();
     for entry in self.entries.iter().filter(|e| matches!(e.item, Item::Recipe(_))) {
       let Item::Recipe(recipe) = entry.item else { continue };
-      let key = (self.files[entry.file].import_offsets.clone(), recipe.name.offset);
+      let key = (self.files[entry.file].import_offsets.clone(), recipe.name.offset as usize);
       let order = keys.partition_point(|k| *k < key);
       let name = recipe.name.lexeme();
       if let Some(other) = self.names.get(name) {
@@ -697,7 +698,7 @@ impl<'f> ModuleAnalyzer<'f> {
       .filter_map(|entry| match entry.item {
         Item::Recipe(recipe) if has_attribute(&recipe.attributes, "default") => {
           let mut key = self.files[entry.file].import_offsets.clone();
-          key.push(recipe.name.offset);
+          key.push(recipe.name.offset as usize);
           Some((key, &**recipe))
         }
         _ => None,

@@ -137,7 +137,8 @@ impl Loader {
               module: work.module,
               path,
               depth: work.depth + 1,
-              import_offsets: [work.import_offsets.as_slice(), &[import.keyword.offset]].concat(),
+              import_offsets: [work.import_offsets.as_slice(), &[import.keyword.offset as usize]]
+                .concat(),
               ancestors: ancestors.clone(),
             });
           }

@@ -68,8 +68,8 @@ pub(crate) fn build(
         attribute_name,
         AnalysisErrorKind::DuplicateArgAttribute {
           argument,
-          first: first.line + 1,
-          second: attribute_name.line + 1,
+          first: first.line as usize + 1,
+          second: attribute_name.line as usize + 1,
         },
       ));
     }

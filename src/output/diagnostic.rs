@@ -22,17 +22,22 @@ fn char_width(c: char) -> usize {
 
 /// The excerpt below an error message, pointing at `token`.
 pub fn excerpt(painter: &Painter, token: &Token) -> String {
-  let line_number = token.line + 1;
-  let column = token.column + 1;
+  let (line, offset, length) = (token.line as usize, token.offset as usize, token.length as usize);
+  let line_number = line + 1;
+  let column = token.column as usize + 1;
   let src = token.src();
 
-  let line_start = src.match_indices('\n').nth(token.line.wrapping_sub(1)).map_or(0, |(i, _)| {
-    if token.line == 0 {
-      0
-    } else {
-      i + 1
-    }
-  });
+  let line_start =
+    src.match_indices('\n').nth(line.wrapping_sub(1)).map_or(
+      0,
+      |(i, _)| {
+        if line == 0 {
+          0
+        } else {
+          i + 1
+        }
+      },
+    );
   let line_end = src[line_start..].find('\n').map_or(src.len(), |i| line_start + i);
   // Like `str::lines`: a `\r` is only dropped as part of a `\r\n` line end.
   let line_text = match src[line_start..line_end].strip_suffix('\r') {
@@ -40,8 +45,8 @@ pub fn excerpt(painter: &Painter, token: &Token) -> String {
     _ => &src[line_start..line_end],
   };
 
-  let token_start_in_line = token.offset.saturating_sub(line_start);
-  let token_end_in_line = (token_start_in_line + token.length).min(line_text.len());
+  let token_start_in_line = offset.saturating_sub(line_start);
+  let token_end_in_line = (token_start_in_line + length).min(line_text.len());
 
   let mut pad = 0;
   let mut carets = 0;

@@ -570,7 +570,9 @@ impl<'src> Lexer<'src> {
           close,
           open: delimiter.kind.opener_text().to_owned(),
           // The `{{` of a format string ends its opening token.
-          open_line: delimiter.opener.line + delimiter.opener.lexeme().matches('\n').count() + 1,
+          open_line: delimiter.opener.line as usize
+            + delimiter.opener.lexeme().matches('\n').count()
+            + 1,
         },
       )),
       None => Err(self.error_here(1, LexErrorKind::UnexpectedClosingDelimiter { close })),
@@ -1219,7 +1221,11 @@ mod tests {
         Err(error) => panic!("lexing {src:?} failed: {error}"),
       };
       let token = tokens[index];
-      assert_eq!((token.kind, token.line, token.column), (kind, line, column), "{src:?}");
+      assert_eq!(
+        (token.kind, token.line as usize, token.column as usize),
+        (kind, line, column),
+        "{src:?}"
+      );
     }
   }
 
@@ -1346,11 +1352,11 @@ mod tests {
       };
       assert_eq!(error.to_string(), message, "message for {src:?}");
       assert_eq!(
-        (error.token.line, error.token.column, error.token.length),
+        (error.token.line as usize, error.token.column as usize, error.token.length as usize),
         (line, column, length),
         "caret for {src:?}"
       );
-      assert_eq!(error.token.offset, offset_of(src, line, column), "offset for {src:?}");
+      assert_eq!(error.token.offset as usize, offset_of(src, line, column), "offset for {src:?}");
     }
   }
 

@@ -828,7 +828,7 @@ impl<'t, 'src> Parser<'t, 'src> {
       Some(Fragment::Interpolation { open, .. }) => *open,
       None => return "",
     };
-    let start = token.offset.saturating_sub(token.column);
+    let start = (token.offset as usize).saturating_sub(token.column as usize);
     let rest = token.src().get(start..).unwrap_or("");
     let end = rest.find(|c| c != ' ' && c != '\t').unwrap_or(rest.len());
     &rest[..end]
@@ -947,7 +947,7 @@ impl<'t, 'src> Parser<'t, 'src> {
         lines.shrink_to_fit();
         return Ok(lines);
       }
-      let number = self.peek().line;
+      let number = self.peek().line as usize;
       let mut fragments = Vec::new();
       loop {
         if let Some(text) = self.accept(TokenKind::Text) {
@@ -1743,9 +1743,9 @@ fn check_duplicate<'src>(
   entry: &AttributeEntry<'src>,
 ) -> ParseResult<'src, ()> {
   let first = |entries: &mut dyn Iterator<Item = &AttributeEntry<'src>>| {
-    entries.next().map(|existing| existing.name.line + 1)
+    entries.next().map(|existing| existing.name.line as usize + 1)
   };
-  let second = entry.name.line + 1;
+  let second = entry.name.line as usize + 1;
   let same_name =
     attributes.list.iter().filter(|existing| existing.attribute.name() == entry.attribute.name());
   match &entry.attribute {

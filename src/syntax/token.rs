@@ -203,10 +203,10 @@ impl KindSet {
 pub struct Token<'src> {
   pub kind: TokenKind,
   pub file: FileId,
-  pub offset: usize,
-  pub length: usize,
-  pub line: usize,
-  pub column: usize,
+  pub offset: u32,
+  pub length: u32,
+  pub line: u32,
+  pub column: u32,
   pub _source: PhantomData<&'src str>,
 }
 
@@ -220,7 +220,16 @@ impl<'src> Token<'src> {
     line: usize,
     column: usize,
   ) -> Self {
-    Token { kind, file, offset, length, line, column, _source: PhantomData }
+    let narrow = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    Token {
+      kind,
+      file,
+      offset: narrow(offset),
+      length: narrow(length),
+      line: narrow(line),
+      column: narrow(column),
+      _source: PhantomData,
+    }
   }
 
   /// The whole text of the token's file.
@@ -234,6 +243,7 @@ impl<'src> Token<'src> {
   }
 
   pub fn lexeme(&self) -> &'src str {
-    self.src().get(self.offset..self.offset + self.length).unwrap_or("")
+    let start = self.offset as usize;
+    self.src().get(start..start + self.length as usize).unwrap_or("")
   }
 }

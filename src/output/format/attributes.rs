@@ -97,7 +97,7 @@ mod tests {
   use crate::syntax::token::{Token, TokenKind};
 
   fn at(text: &'static str, line: usize, column: usize) -> Token<'static> {
-    Token { line, column, ..token(TokenKind::Identifier, text) }
+    Token { line: line as u32, column: column as u32, ..token(TokenKind::Identifier, text) }
   }
 
   fn literal(
@@ -108,8 +108,8 @@ mod tests {
   ) -> StringLiteral<'static> {
     match string(text, expand) {
       Expression::StringLiteral(mut literal) => {
-        literal.token.line = line;
-        literal.token.column = column;
+        literal.token.line = line as u32;
+        literal.token.column = column as u32;
         literal
       }
       _ => unreachable!(),

@@ -63,7 +63,7 @@ fn push_comment(out: &mut String, items: &[Item], index: usize, token: Token) {
 /// Whether a comment that follows a recipe in the item list trails its
 /// header (rather than standing on its own line after the body).
 fn is_header_comment(r: &Recipe, token: Token) -> bool {
-  r.body.first().is_none_or(|line| token.line <= line.number)
+  r.body.first().is_none_or(|line| token.line as usize <= line.number)
 }
 
 /// A comment standing on its own line: verbatim, or a doc comment (§2.3).
@@ -211,7 +211,7 @@ mod tests {
   }
 
   fn comment(text: &'static str, line: usize) -> Item<'static> {
-    Item::Comment(Token { line, ..token(TokenKind::Comment, text) })
+    Item::Comment(Token { line: line as u32, ..token(TokenKind::Comment, text) })
   }
 
   fn assignment(n: &'static str, value: Expression<'static>, export: bool) -> Item<'static> {
