@@ -401,10 +401,6 @@ impl<'f> ModuleAnalyzer<'f> {
     self.files[entry.file].depth
   }
 
-  fn file_path(&self, entry: &Entry) -> PathBuf {
-    self.files[entry.file].path.clone()
-  }
-
   fn bool_setting(&self, name: &str) -> bool {
     self.sets.get(name).is_some_and(|set| settings::boolean(set))
   }
@@ -540,7 +536,6 @@ impl<'f> ModuleAnalyzer<'f> {
               export: assignment.export,
               eager: assignment.eager,
               private: name.starts_with('_') || has_attribute(&assignment.attributes, "private"),
-              file: self.file_path(&entry),
             },
           ))
         })
@@ -620,7 +615,6 @@ impl<'f> ModuleAnalyzer<'f> {
         let key = (entry.file, entry.index);
         let model = self.recipe_model(
           recipe,
-          entry,
           order,
           script,
           docs.remove(&key).flatten(),
@@ -635,7 +629,6 @@ impl<'f> ModuleAnalyzer<'f> {
   fn recipe_model(
     &self,
     recipe: &'static ast::Recipe<'static>,
-    entry: &Entry,
     order: usize,
     script: bool,
     doc: Option<String>,
@@ -661,7 +654,6 @@ impl<'f> ModuleAnalyzer<'f> {
       indentation: recipe.indentation,
       shebang: recipe.shebang,
       script,
-      file: self.file_path(entry),
       order,
       ast: recipe,
     }

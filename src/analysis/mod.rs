@@ -8,6 +8,7 @@ pub mod error;
 mod list_gate;
 pub mod loader;
 pub mod model;
+mod names;
 mod parameters;
 pub(crate) mod resolver;
 mod settings;

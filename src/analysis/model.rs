@@ -79,8 +79,6 @@ pub struct Assignment<'src> {
   pub export: bool,
   pub eager: bool,
   pub private: bool,
-  /// The file the assignment was written in (for `source_file()`).
-  pub file: PathBuf,
 }
 
 #[derive(Debug)]
@@ -119,8 +117,6 @@ pub struct Recipe<'src> {
   pub shebang: bool,
   /// Body starts with `#!`, or `[script]`, or `set default-script`; never with `[shell]`.
   pub script: bool,
-  /// The file the recipe was written in.
-  pub file: PathBuf,
   /// Position among the module's recipes for `--unsorted`: own file first in
   /// source order, then imports in import order.
   pub order: usize,

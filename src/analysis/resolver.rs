@@ -125,10 +125,10 @@ fn check_expression(
 struct VariableResolver<'a> {
   assignments: &'a Assignments,
   functions: &'a Functions,
-  resolved: std::collections::HashSet<&'static str>,
+  resolved: super::names::NameSet<'static>,
   stack: Vec<&'static str>,
   /// The names on `stack`, for constant-time cycle checks.
-  on_stack: std::collections::HashSet<&'static str>,
+  on_stack: super::names::NameSet<'static>,
   /// User functions whose bodies are being walked (stops recursion).
   calling: Vec<&'static str>,
 }
@@ -142,9 +142,9 @@ pub(crate) fn resolve_variables(
   let mut resolver = VariableResolver {
     assignments,
     functions,
-    resolved: std::collections::HashSet::new(),
+    resolved: super::names::NameSet::default(),
     stack: Vec::new(),
-    on_stack: std::collections::HashSet::new(),
+    on_stack: super::names::NameSet::default(),
     calling: Vec::new(),
   };
   for name in assignments.keys() {
@@ -255,10 +255,10 @@ pub(crate) struct RecipeResolver<'a> {
   pub modules: &'a BTreeMap<&'static str, Module<'static>>,
   pub absent: &'a BTreeSet<&'static str>,
   pub settings: &'a Settings<'static>,
-  resolved: std::collections::HashSet<&'static str>,
+  resolved: super::names::NameSet<'static>,
   stack: Vec<&'static str>,
   /// The names on `stack`, for constant-time cycle checks.
-  on_stack: std::collections::HashSet<&'static str>,
+  on_stack: super::names::NameSet<'static>,
   disabled: BTreeMap<&'static str, Vec<String>>,
 }
 
@@ -288,9 +288,9 @@ pub(crate) fn resolve_recipes(
     modules,
     absent,
     settings,
-    resolved: std::collections::HashSet::new(),
+    resolved: super::names::NameSet::default(),
     stack: Vec::new(),
-    on_stack: std::collections::HashSet::new(),
+    on_stack: super::names::NameSet::default(),
     disabled: BTreeMap::new(),
   };
   let names: Vec<&'static str> = recipes.keys().copied().collect();

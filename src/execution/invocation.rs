@@ -847,7 +847,6 @@ pub(crate) mod fixtures {
       indentation: "",
       shebang: false,
       script: false,
-      file: PathBuf::from("justfile"),
       order: 0,
       ast: Box::leak(Box::new(ast::Recipe {
         attributes: ast::Attributes::default(),

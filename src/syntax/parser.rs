@@ -123,8 +123,8 @@ struct Parser<'t, 'src> {
   started: bool,
   /// `[` tokens consumed, to blame extraneous attributes.
   brackets: Vec<Token<'src>>,
-  /// Cached kind of the next token (None = not known yet).
-  front: Cell<Option<TokenKind>>,
+  /// Cached next token (None = not known yet).
+  front: Cell<Option<Token<'src>>>,
   expected: KindSet,
   depth: usize,
   items: Vec<Item<'src>>,
@@ -288,7 +288,12 @@ impl<'t, 'src> Parser<'t, 'src> {
   // Token access
 
   fn peek(&self) -> Token<'src> {
-    self.peek_nth(0)
+    if let Some(token) = self.front.get() {
+      return token;
+    }
+    let token = self.peek_nth(0);
+    self.front.set(Some(token));
+    token
   }
 
   fn peek_nth(&self, n: usize) -> Token<'src> {
@@ -327,12 +332,7 @@ impl<'t, 'src> Parser<'t, 'src> {
   }
 
   fn peek_kind(&self) -> TokenKind {
-    if let Some(kind) = self.front.get() {
-      return kind;
-    }
-    let kind = self.peek().kind;
-    self.front.set(Some(kind));
-    kind
+    self.peek().kind
   }
 
   /// Probe: record `kind` as expected and test the next token.

@@ -168,7 +168,6 @@ mod tests {
   use crate::output::format::expression::tests::{string, token, var};
   use crate::syntax::ast::{Attribute, AttributeEntry, Attributes};
   use crate::syntax::token::{Token, TokenKind};
-  use std::path::PathBuf;
 
   fn name(text: &'static str) -> Token<'static> {
     token(TokenKind::Identifier, text)
@@ -238,7 +237,6 @@ mod tests {
       indentation: ast.indentation,
       shebang: false,
       script: false,
-      file: PathBuf::from("justfile"),
       order: 0,
       ast,
     }
