@@ -302,33 +302,23 @@ impl<'f> ModuleAnalyzer<'f> {
 
   /// `--unsorted` keys of every recipe item, sorted: the offsets of the
   /// imports leading to its file, then its own offset.
-  fn recipe_keys(&self) -> Vec<(Vec<usize>, usize)> {
-    let mut keys: Vec<(Vec<usize>, usize)> = self
-      .entries
-      .iter()
-      .filter_map(|entry| match entry.item {
-        Item::Recipe(recipe) => {
-          Some((self.files[entry.file].import_offsets.clone(), recipe.name.offset as usize))
-        }
-        _ => None,
-      })
-      .collect();
-    keys.sort();
-    keys
+  fn recipe_keys(&self) -> Vec<(&[usize], usize)> {
+    recipe_keys(&self.entries, self.files)
   }
 
   /// Submodules are ordered by the offset of their name in whichever file
   /// declares them, as if in the module's own file; `module_positions` places
   /// them among the recipe keys.
   fn order_modules(&mut self) {
-    let keys = self.recipe_keys();
+    let keys = recipe_keys(&self.entries, self.files);
     let items = &self.module_items;
     let offset =
       |name: &&'static str| items.get(name).map_or(usize::MAX, |item| item.name.offset as usize);
     self.module_order.sort_by_key(|name| (offset(name), *name));
     for name in &self.module_order {
-      let key = (Vec::new(), offset(name));
-      self.module_positions.insert(name, keys.partition_point(|k| *k < key));
+      let key: (&[usize], usize) = (&[], offset(name));
+      let position = keys.partition_point(|k| *k < key);
+      self.module_positions.insert(name, position);
     }
   }
 
@@ -595,7 +585,7 @@ impl<'f> ModuleAnalyzer<'f> {
     let keys = self.recipe_keys();
     for entry in self.entries.iter().filter(|e| matches!(e.item, Item::Recipe(_))) {
       let Item::Recipe(recipe) = entry.item else { continue };
-      let key = (self.files[entry.file].import_offsets.clone(), recipe.name.offset as usize);
+      let key = (self.files[entry.file].import_offsets.as_slice(), recipe.name.offset as usize);
       let order = keys.partition_point(|k| *k < key);
       let name = recipe.name.lexeme();
       if let Some(other) = self.names.get(name) {
@@ -805,6 +795,22 @@ fn module_doc(
     .collect();
   module.private = has_attribute(&item.attributes, "private");
   Ok(())
+}
+
+/// Sort keys of a module's recipes: the offsets of the imports leading to
+/// the recipe's file, then the recipe's own offset.
+fn recipe_keys<'a>(entries: &[Entry], files: &'a [LoadedFile]) -> Vec<(&'a [usize], usize)> {
+  let mut keys: Vec<(&[usize], usize)> = entries
+    .iter()
+    .filter_map(|entry| match entry.item {
+      Item::Recipe(recipe) => {
+        Some((files[entry.file].import_offsets.as_slice(), recipe.name.offset as usize))
+      }
+      _ => None,
+    })
+    .collect();
+  keys.sort_unstable();
+  keys
 }
 
 #[cfg(test)]
