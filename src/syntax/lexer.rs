@@ -130,6 +130,8 @@ pub struct Lexer<'src> {
   tokens: std::collections::VecDeque<Token<'src>>,
   /// Set once `Eof` has been emitted.
   done: bool,
+  /// Hand out only significant tokens (the parser ignores whitespace).
+  skip_whitespace: bool,
   /// Start of the token being lexed.
   start: Position,
   cursor: Position,
@@ -149,6 +151,7 @@ impl<'src> Lexer<'src> {
     Self {
       src,
       file: sources::register(src, path).unwrap_or(FileId::MAX),
+      skip_whitespace: false,
       tokens: std::collections::VecDeque::new(),
       done: false,
       start: Position::default(),
@@ -159,6 +162,11 @@ impl<'src> Lexer<'src> {
       colon_since_dedent: false,
       at_line_start: true,
     }
+  }
+
+  /// A lexer that hands out only significant tokens: what the parser reads.
+  pub fn significant(src: &'static str, path: &'static Path) -> Self {
+    Self { skip_whitespace: true, ..Self::new(src, path) }
   }
 
   /// The next token; after `Eof`, `Eof` again.
@@ -249,7 +257,9 @@ impl<'src> Lexer<'src> {
       TokenKind::Dedent => self.colon_since_dedent = false,
       _ => {}
     }
-    self.tokens.push_back(token);
+    if kind != TokenKind::Whitespace || !self.skip_whitespace {
+      self.tokens.push_back(token);
+    }
     self.start = self.cursor;
     token
   }

@@ -42,7 +42,7 @@ pub fn parse_source(
   path: &'static Path,
 ) -> Result<Ast<'static>, CompileError<'static>> {
   on_parser_thread(|| {
-    let mut parser = Parser::new(Source::Lexer(Box::new(Lexer::new(src, path))));
+    let mut parser = Parser::new(Source::Lexer(Box::new(Lexer::significant(src, path))));
     let result = parser.parse_ast();
     if let Some(error) = parser.source.get_mut().finish_lexing() {
       return Err(Box::new(error));
