@@ -6,158 +6,87 @@ use std::path::Path;
 
 use super::sources::{self, FileId};
 
-/// Token kinds. The declaration order is the order in which expected kinds are
-/// listed in "expected …, but found …" messages (language.md §12.2), so `Ord`
-/// on this enum is that order.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum TokenKind {
-  AmpersandAmpersand,
-  Asterisk,
-  At,
-  Backtick,
-  Bang,
-  BangEquals,
-  BangTilde,
-  BarBar,
-  BraceL,
-  BraceR,
-  BracketL,
-  BracketR,
-  Colon,
-  ColonColon,
-  ColonEquals,
-  Comma,
-  Comment,
-  Dedent,
-  Dollar,
-  Eof,
-  Eol,
-  Equals,
-  EqualsEquals,
-  EqualsTilde,
-  FormatStringContinue,
-  FormatStringEnd,
-  FormatStringStart,
-  Identifier,
-  Indent,
-  InterpolationEnd,
-  InterpolationStart,
-  ParenL,
-  ParenR,
-  Plus,
-  PlusPlus,
-  QuestionMark,
-  Slash,
-  StringToken,
-  Text,
-  /// Never listed among expected kinds.
-  ByteOrderMark,
-  /// Ignored by the parser.
-  Whitespace,
+/// Defines `TokenKind` from one table of kinds and their display names, so
+/// the kinds, `TokenKind::ALL` and `name` cannot disagree.
+macro_rules! token_kinds {
+  ($($kind:ident => $name:literal,)*) => {
+    /// Token kinds. The declaration order is the order in which expected
+    /// kinds are listed in "expected …, but found …" messages (language.md
+    /// §12.2), so `Ord` on this enum is that order. The byte order mark and
+    /// whitespace come last: they are never listed.
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub enum TokenKind {
+      $($kind,)*
+    }
+
+    impl TokenKind {
+      /// Every kind, in declaration (display) order.
+      pub const ALL: &'static [TokenKind] = &[$(TokenKind::$kind,)*];
+
+      /// The kind's name in error messages.
+      pub fn name(self) -> &'static str {
+        match self {
+          $(TokenKind::$kind => $name,)*
+        }
+      }
+    }
+  };
+}
+
+token_kinds! {
+  AmpersandAmpersand => "'&&'",
+  Asterisk => "'*'",
+  At => "'@'",
+  Backtick => "backtick",
+  Bang => "'!'",
+  BangEquals => "'!='",
+  BangTilde => "'!~'",
+  BarBar => "'||'",
+  BraceL => "'{'",
+  BraceR => "'}'",
+  BracketL => "'['",
+  BracketR => "']'",
+  Colon => "':'",
+  ColonColon => "'::'",
+  ColonEquals => "':='",
+  Comma => "','",
+  Comment => "comment",
+  Dedent => "dedent",
+  Dollar => "'$'",
+  Eof => "end of file",
+  Eol => "end of line",
+  Equals => "'='",
+  EqualsEquals => "'=='",
+  EqualsTilde => "'=~'",
+  FormatStringContinue => "format string continue",
+  FormatStringEnd => "format string end",
+  FormatStringStart => "format string",
+  Identifier => "identifier",
+  Indent => "indent",
+  InterpolationEnd => "'}}'",
+  InterpolationStart => "'{{'",
+  ParenL => "'('",
+  ParenR => "')'",
+  Plus => "'+'",
+  PlusPlus => "'++'",
+  QuestionMark => "?",
+  Slash => "'/'",
+  StringToken => "string",
+  Text => "command text",
+  ByteOrderMark => "byte order mark",
+  Whitespace => "whitespace",
 }
 
 impl TokenKind {
-  /// All kinds that may appear in an expected set, in display order.
-  pub const COUNT: usize = TokenKind::Whitespace as usize + 1;
+  pub const COUNT: usize = TokenKind::ALL.len();
 
   pub fn bit(self) -> u64 {
     1 << (self as u64)
   }
 
-  pub fn name(self) -> &'static str {
-    use TokenKind::*;
-    match self {
-      AmpersandAmpersand => "'&&'",
-      Asterisk => "'*'",
-      At => "'@'",
-      Backtick => "backtick",
-      Bang => "'!'",
-      BangEquals => "'!='",
-      BangTilde => "'!~'",
-      BarBar => "'||'",
-      BraceL => "'{'",
-      BraceR => "'}'",
-      BracketL => "'['",
-      BracketR => "']'",
-      ByteOrderMark => "byte order mark",
-      Colon => "':'",
-      ColonColon => "'::'",
-      ColonEquals => "':='",
-      Comma => "','",
-      Comment => "comment",
-      Dedent => "dedent",
-      Dollar => "'$'",
-      Eof => "end of file",
-      Eol => "end of line",
-      Equals => "'='",
-      EqualsEquals => "'=='",
-      EqualsTilde => "'=~'",
-      FormatStringContinue => "format string continue",
-      FormatStringEnd => "format string end",
-      FormatStringStart => "format string",
-      Identifier => "identifier",
-      Indent => "indent",
-      InterpolationEnd => "'}}'",
-      InterpolationStart => "'{{'",
-      ParenL => "'('",
-      ParenR => "')'",
-      Plus => "'+'",
-      PlusPlus => "'++'",
-      QuestionMark => "?",
-      Slash => "'/'",
-      StringToken => "string",
-      Text => "command text",
-      Whitespace => "whitespace",
-    }
-  }
-
   /// Every kind, in declaration (display) order.
   pub fn all() -> impl Iterator<Item = TokenKind> {
-    use TokenKind::*;
-    [
-      AmpersandAmpersand,
-      Asterisk,
-      At,
-      Backtick,
-      Bang,
-      BangEquals,
-      BangTilde,
-      BarBar,
-      BraceL,
-      BraceR,
-      BracketL,
-      BracketR,
-      Colon,
-      ColonColon,
-      ColonEquals,
-      Comma,
-      Comment,
-      Dedent,
-      Dollar,
-      Eof,
-      Eol,
-      Equals,
-      EqualsEquals,
-      EqualsTilde,
-      FormatStringContinue,
-      FormatStringEnd,
-      FormatStringStart,
-      Identifier,
-      Indent,
-      InterpolationEnd,
-      InterpolationStart,
-      ParenL,
-      ParenR,
-      Plus,
-      PlusPlus,
-      QuestionMark,
-      Slash,
-      StringToken,
-      Text,
-      ByteOrderMark,
-      Whitespace,
-    ]
-    .into_iter()
+    TokenKind::ALL.iter().copied()
   }
 }
 
