@@ -185,6 +185,23 @@ pub struct Parameter<'src> {
 }
 
 impl Parameter<'_> {
+  /// The first of `values` that fully matches none of the `[arg(pattern=…)]`
+  /// patterns (reference.md §4.4); None if all match or there are none.
+  pub fn first_pattern_mismatch<'v>(
+    &self,
+    values: impl IntoIterator<Item = &'v str>,
+  ) -> Option<&'v str> {
+    if self.patterns.is_empty() {
+      return None;
+    }
+    let regexes: Vec<regex::Regex> = self
+      .patterns
+      .iter()
+      .filter_map(|pattern| regex::Regex::new(&format!("^(?:{pattern})$")).ok())
+      .collect();
+    values.into_iter().find(|value| !regexes.iter().any(|regex| regex.is_match(value)))
+  }
+
   pub fn is_option(&self) -> bool {
     self.long.is_some() || self.short.is_some()
   }

@@ -728,26 +728,19 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
     parameter: &Parameter,
     values: &[ArgumentValue],
   ) -> Result<(), InvocationError> {
-    if parameter.patterns.is_empty() {
-      return Ok(());
+    let texts = values.iter().filter_map(|value| match value {
+      ArgumentValue::Text(text) => Some(text.as_str()),
+      _ => None,
+    });
+    match parameter.first_pattern_mismatch(texts) {
+      Some(text) => Err(InvocationError::PatternMismatch {
+        argument: text.to_string(),
+        recipe: self.recipe_name(),
+        parameter: parameter.name.lexeme().to_string(),
+        patterns: parameter.patterns.clone(),
+      }),
+      None => Ok(()),
     }
-    let regexes: Vec<regex::Regex> = parameter
-      .patterns
-      .iter()
-      .filter_map(|pattern| regex::Regex::new(&format!("^(?:{pattern})$")).ok())
-      .collect();
-    for value in values {
-      let ArgumentValue::Text(text) = value else { continue };
-      if !regexes.iter().any(|regex| regex.is_match(text)) {
-        return Err(InvocationError::PatternMismatch {
-          argument: text.clone(),
-          recipe: self.recipe_name(),
-          parameter: parameter.name.lexeme().to_string(),
-          patterns: parameter.patterns.clone(),
-        });
-      }
-    }
-    Ok(())
   }
 
   fn check_value_count(&self, parameter: &Parameter, found: usize) -> Result<(), InvocationError> {

@@ -355,18 +355,10 @@ fn check_patterns<'src>(
   parameter: &crate::analysis::model::Parameter<'src>,
   value: &Value,
 ) -> Result<'src> {
-  if parameter.patterns.is_empty() {
-    return Ok(());
-  }
-  let regexes: Vec<regex::Regex> = parameter
-    .patterns
-    .iter()
-    .filter_map(|pattern| regex::Regex::new(&format!("^(?:{pattern})$")).ok())
-    .collect();
-  match value.0.iter().find(|text| !regexes.iter().any(|regex| regex.is_match(text))) {
+  match parameter.first_pattern_mismatch(value.0.iter().map(String::as_str)) {
     Some(text) => Err(ExecutionError::Message {
       message: super::invocation::InvocationError::PatternMismatch {
-        argument: text.clone(),
+        argument: text.to_string(),
         recipe: recipe.name.lexeme().to_string(),
         parameter: parameter.name.lexeme().to_string(),
         patterns: parameter.patterns.clone(),
