@@ -29,6 +29,8 @@ pub fn run<'src>(
   let evaluator = Evaluator::new(context, state, Some(scope), Site::Body);
   let working_directory = recipe_directory(context, state, scope)?;
   let timestamp_format = timestamp::format(context, &evaluator, recipe)?;
+  // The same for every line: computed once, not per spawned shell.
+  let environment = evaluator.environment();
 
   let mut index = 0;
   let lines = &recipe.body;
@@ -61,7 +63,7 @@ pub fn run<'src>(
       process.args(positional);
     }
     process.current_dir(&working_directory);
-    evaluator.apply_environment(&mut process);
+    environment.apply(&mut process);
     if config.quiet {
       process.stdout(Stdio::null()).stderr(Stdio::null());
     }
