@@ -125,20 +125,12 @@ pub enum AnalysisErrorKind<'src> {
   OptionNameDash { parameter: &'src str },
   #[snafu(display("short option name for parameter `{parameter}` contains multiple characters"))]
   ShortOptionMultiple { parameter: &'src str },
-  #[snafu(display("recipe `{recipe}` defines option `{option}` multiple times"))]
-  DuplicateOption { recipe: &'src str, option: String },
   #[snafu(display("argument attribute `{key}` only valid with `long` or `short`"))]
   ArgKeyRequiresOption { key: &'static str },
   #[snafu(display("argument `{parameter}` may not have both `flag` and `{other}` attributes"))]
   FlagConflict { parameter: &'src str, other: &'static str },
   #[snafu(display("argument attribute `min` `{min}` exceeds `max` `{max}`"))]
   MinExceedsMax { min: usize, max: usize },
-  #[snafu(display(
-    "argument attribute `{key}` only valid with `multiple` or a variadic parameter"
-  ))]
-  BoundRequiresMultiple { key: &'static str },
-  #[snafu(display("flag parameter `{parameter}` may not have a default"))]
-  FlagDefault { parameter: &'src str },
   #[snafu(display("failed to parse argument pattern"))]
   ArgumentPattern { cause: String },
 }

@@ -10,7 +10,7 @@ use super::analyzer::error;
 use super::const_eval::ConstEvaluator;
 use super::error::AnalysisErrorKind;
 use super::model::Parameter;
-use crate::syntax::ast::{self, ArgAttribute, Attribute, ParameterKind, Recipe};
+use crate::syntax::ast::{self, ArgAttribute, Attribute, Recipe};
 use crate::syntax::compile_error::CompileError;
 use crate::syntax::token::Token;
 
@@ -57,7 +57,6 @@ pub(crate) fn build(
 ) -> CompileResult<Vec<Parameter<'static>>> {
   let mut parameters: Vec<Parameter<'static>> = recipe.parameters.iter().map(plain).collect();
   let mut configured: BTreeMap<String, Token<'static>> = BTreeMap::new();
-  let mut options: Options = BTreeMap::new();
   for (attribute_name, arg) in arg_attributes(recipe) {
     let argument = arg.name.cooked.clone();
     let Some(parameter) = parameters.iter_mut().find(|p| p.name.lexeme() == argument) else {
@@ -73,20 +72,15 @@ pub(crate) fn build(
         },
       ));
     }
-    configure(recipe, parameter, arg, evaluator, &mut options)?;
+    configure(parameter, arg, evaluator)?;
   }
   Ok(parameters)
 }
 
-/// Claimed option names (`--x`, `-x`) and the attribute and token claiming each.
-type Options<'r> = BTreeMap<String, (Token<'static>, &'r ArgAttribute<'static>)>;
-
-fn configure<'r>(
-  recipe: &Recipe<'static>,
+fn configure(
   parameter: &mut Parameter<'static>,
   arg: &'static ArgAttribute<'static>,
   evaluator: &ConstEvaluator<'_, 'static>,
-  options: &mut Options<'r>,
 ) -> CompileResult<()> {
   let name = parameter.name.lexeme();
   if let Some(long) = &arg.long {
@@ -95,7 +89,6 @@ fn configure<'r>(
       None => (name.to_string(), long.key),
     };
     check_option_name(&value, name, token)?;
-    claim_option(recipe, options, format!("--{value}"), token, arg)?;
     parameter.long = Some(value);
   }
   if let Some(short) = &arg.short {
@@ -108,7 +101,6 @@ fn configure<'r>(
     let (Some(c), None) = (chars.next(), chars.next()) else {
       return Err(error(token, AnalysisErrorKind::ShortOptionMultiple { parameter: name }));
     };
-    claim_option(recipe, options, format!("-{c}"), token, arg)?;
     parameter.short = Some(c);
   }
   let is_option = parameter.long.is_some() || parameter.short.is_some();
@@ -147,9 +139,6 @@ fn configure<'r>(
         AnalysisErrorKind::FlagConflict { parameter: name, other: "pattern" },
       ));
     }
-    if parameter.default.is_some() {
-      return Err(error(parameter.name, AnalysisErrorKind::FlagDefault { parameter: name }));
-    }
     parameter.flag = true;
   }
   if let Some(multiple) = &arg.multiple {
@@ -158,17 +147,10 @@ fn configure<'r>(
     }
     parameter.multiple = true;
   }
-  let bounded = parameter.multiple || parameter.kind != ParameterKind::Singular;
   if let Some(max) = &arg.max {
-    if !bounded {
-      return Err(error(max.key, AnalysisErrorKind::BoundRequiresMultiple { key: "max" }));
-    }
     parameter.max = Some(max.value.1);
   }
   if let Some(min) = &arg.min {
-    if !bounded {
-      return Err(error(min.key, AnalysisErrorKind::BoundRequiresMultiple { key: "min" }));
-    }
     parameter.min = Some(min.value.1);
     if let Some(max) = parameter.max.filter(|max| *max < min.value.1) {
       return Err(error(min.key, AnalysisErrorKind::MinExceedsMax { min: min.value.1, max }));
@@ -196,28 +178,4 @@ fn check_option_name(
     return Ok(());
   };
   Err(error(token, kind))
-}
-
-/// Two attributes claiming one option: the one later in canonical order
-/// (formatting.md §4.5) is blamed, as if they were processed in that order.
-fn claim_option<'r>(
-  recipe: &Recipe<'static>,
-  options: &mut Options<'r>,
-  option: String,
-  token: Token<'static>,
-  arg: &'r ArgAttribute<'static>,
-) -> CompileResult<()> {
-  if let Some((first_token, first_arg)) = options.get(&option) {
-    let blamed = if crate::syntax::attribute_order::compare_args(arg, first_arg).is_lt() {
-      *first_token
-    } else {
-      token
-    };
-    return Err(error(
-      blamed,
-      AnalysisErrorKind::DuplicateOption { recipe: recipe.name.lexeme(), option },
-    ));
-  }
-  options.insert(option, (token, arg));
-  Ok(())
 }

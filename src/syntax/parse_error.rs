@@ -100,6 +100,12 @@ pub enum ParseErrorKind<'src> {
   ArgMinExceedsMax { min: usize, max: usize },
   #[snafu(display("recipe `{recipe}` defines option `{option}` multiple times"))]
   DuplicateOption { recipe: &'src str, option: String },
+  #[snafu(display(
+    "argument attribute `{key}` only valid with `multiple` or a variadic parameter"
+  ))]
+  BoundRequiresMultiple { key: &'static str },
+  #[snafu(display("flag parameter `{parameter}` may not have a default"))]
+  FlagDefault { parameter: &'src str },
   #[snafu(display("recipe `{recipe}` has both `[{first}]` and `[{second}]` attributes"))]
   ConflictingAttributes { recipe: &'src str, first: &'static str, second: &'static str },
 

@@ -763,8 +763,8 @@ impl<'t, 'src> Parser<'t, 'src> {
   ) -> ParseResult<'src, ()> {
     let quiet = self.accept(TokenKind::At).is_some();
     let name = self.expect(TokenKind::Identifier)?;
-    check_recipe_attributes(&attributes, name)?;
-    let mut parameters = self.parameters()?;
+    check_duplicate_options(&attributes, name)?;
+    let mut parameters = self.parameters(&attributes)?;
     parameters.shrink_to_fit();
     check_arg_parameters(&attributes, &parameters)?;
     self.expect(TokenKind::Colon)?;
@@ -794,6 +794,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     });
     let indentation = body.first().map_or("", |line| self.line_indentation(line));
     let has_body = !body.is_empty();
+    check_recipe_attributes(&attributes, name)?;
     self.items.push(Item::Recipe(Box::new(Recipe {
       attributes,
       doc,
@@ -834,7 +835,10 @@ impl<'t, 'src> Parser<'t, 'src> {
     &rest[..end]
   }
 
-  fn parameters(&mut self) -> ParseResult<'src, Vec<Parameter<'src>>> {
+  fn parameters(
+    &mut self,
+    attributes: &Attributes<'src>,
+  ) -> ParseResult<'src, Vec<Parameter<'src>>> {
     let mut parameters = Vec::new();
     loop {
       let kind = if self.accept(TokenKind::Plus).is_some() {
@@ -854,7 +858,9 @@ impl<'t, 'src> Parser<'t, 'src> {
       let name = self.expect(TokenKind::Identifier)?;
       let default =
         if self.accept(TokenKind::Equals).is_some() { Some(self.value()?) } else { None };
-      parameters.push(Parameter { name, default, export, kind });
+      let parameter = Parameter { name, default, export, kind };
+      check_parameter_arg(attributes, &parameter)?;
+      parameters.push(parameter);
       if kind.is_variadic() {
         let next = self.peek();
         if next.kind == TokenKind::Identifier {
@@ -1814,6 +1820,76 @@ fn check_arg_parameters<'src>(
   Ok(())
 }
 
+/// The `[arg]` rules about the parameter itself, checked as soon as it is
+/// parsed, so they win over later parse errors.
+fn check_parameter_arg<'src>(
+  attributes: &Attributes<'src>,
+  parameter: &Parameter<'src>,
+) -> ParseResult<'src, ()> {
+  let name = parameter.name.lexeme();
+  for entry in &attributes.list {
+    let Attribute::Arg(arg) = &entry.attribute else {
+      continue;
+    };
+    if arg.name.cooked != name {
+      continue;
+    }
+    if arg.flag.is_some() && parameter.default.is_some() {
+      return Err(error(parameter.name, ParseErrorKind::FlagDefault { parameter: name }));
+    }
+    if arg.multiple.is_none() && !parameter.kind.is_variadic() {
+      if let Some(max) = &arg.max {
+        return Err(error(max.key, ParseErrorKind::BoundRequiresMultiple { key: "max" }));
+      }
+      if let Some(min) = &arg.min {
+        return Err(error(min.key, ParseErrorKind::BoundRequiresMultiple { key: "min" }));
+      }
+    }
+  }
+  Ok(())
+}
+
+/// Two `[arg]`s claiming one option, checked once the recipe's name is
+/// parsed. The attribute later in canonical order (formatting.md §4.5) is
+/// blamed, as if they were processed in that order.
+fn check_duplicate_options<'src>(
+  attributes: &Attributes<'src>,
+  recipe: Name<'src>,
+) -> ParseResult<'src, ()> {
+  let mut options: Vec<(String, Token<'src>, &ArgAttribute<'src>)> = Vec::new();
+  for entry in &attributes.list {
+    let Attribute::Arg(arg) = &entry.attribute else {
+      continue;
+    };
+    let parameter = arg.name.cooked.as_str();
+    let long = arg.long.as_ref().map(|long| match &long.value {
+      Some(literal) => (format!("--{}", literal.cooked), literal.token),
+      None => (format!("--{parameter}"), long.key),
+    });
+    let short = arg.short.as_ref().map(|short| match &short.value {
+      Some(literal) => (format!("-{}", literal.cooked), literal.token),
+      None => (format!("-{}", parameter.chars().next().unwrap_or_default()), short.key),
+    });
+    for (option, token) in long.into_iter().chain(short) {
+      if let Some((_, first_token, first_arg)) =
+        options.iter().find(|(claimed, _, _)| *claimed == option)
+      {
+        let blamed = if super::attribute_order::compare_args(arg, first_arg).is_lt() {
+          *first_token
+        } else {
+          token
+        };
+        return Err(error(
+          blamed,
+          ParseErrorKind::DuplicateOption { recipe: recipe.lexeme(), option },
+        ));
+      }
+      options.push((option, token, arg));
+    }
+  }
+  Ok(())
+}
+
 fn check_recipe_attributes<'src>(
   attributes: &Attributes<'src>,
   name: Name<'src>,
@@ -2122,7 +2198,7 @@ mod tests {
       "set minimum-version := '1.58.0'",
       "alias a := b # c\nalias b := c",
       "foo: # c\n  echo",
-      "[arg('a', long='x', max=x'2')]\nfoo a:",
+      "[arg('a', long='x', max=x'2')]\nfoo +a:",
       "[arg('abc', short)]\nfoo abc:",
       "[arg('a'), arg('b')]\nfoo a b:",
       "[doc(foo)]\nfoo:",
