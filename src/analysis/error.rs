@@ -111,26 +111,6 @@ pub enum AnalysisErrorKind<'src> {
   EmptyListSetting { setting: &'src str },
   #[snafu(display("list value {value} assigned to `{setting}` setting"))]
   ListSettingValue { value: String, setting: &'src str },
-  #[snafu(display("argument attribute for undefined argument `{argument}`"))]
-  UndefinedArgument { argument: String },
-  #[snafu(display(
-    "attribute for argument `{argument}` first used on line {first} is duplicated on line {second}"
-  ))]
-  DuplicateArgAttribute { argument: String, first: usize, second: usize },
-  #[snafu(display("option name for parameter `{parameter}` is empty"))]
-  OptionNameEmpty { parameter: &'src str },
-  #[snafu(display("option name for parameter `{parameter}` contains equal sign"))]
-  OptionNameEquals { parameter: &'src str },
-  #[snafu(display("option name for parameter `{parameter}` starts with dash"))]
-  OptionNameDash { parameter: &'src str },
-  #[snafu(display("short option name for parameter `{parameter}` contains multiple characters"))]
-  ShortOptionMultiple { parameter: &'src str },
-  #[snafu(display("argument attribute `{key}` only valid with `long` or `short`"))]
-  ArgKeyRequiresOption { key: &'static str },
-  #[snafu(display("argument `{parameter}` may not have both `flag` and `{other}` attributes"))]
-  FlagConflict { parameter: &'src str, other: &'static str },
-  #[snafu(display("argument attribute `min` `{min}` exceeds `max` `{max}`"))]
-  MinExceedsMax { min: usize, max: usize },
   #[snafu(display("failed to parse argument pattern"))]
   ArgumentPattern { cause: String },
 }
