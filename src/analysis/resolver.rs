@@ -391,13 +391,17 @@ impl<'a> RecipeResolver<'a> {
     if self.resolved.contains(name) {
       return Ok(());
     }
-    let Some(recipe) = self.recipes.get(name) else { return Ok(()) };
+    let recipes = self.recipes;
+    let Some(recipe) = recipes.get(name) else { return Ok(()) };
     self.stack.push(name);
     self.on_stack.insert(name);
+    // Each dependency's target, looked up once, for the argument counts below.
+    let mut targets = Vec::with_capacity(recipe.ast.priors.len() + recipe.ast.subsequents.len());
     for dependency in recipe.ast.priors.iter().chain(&recipe.ast.subsequents) {
       let Some(last) = dependency.path.last() else { continue };
       match self.target(&dependency.path, false) {
         Target::Local(target) => {
+          targets.push((dependency, *last, recipes.get(target)));
           if target == name {
             return Err(error(*last, AnalysisErrorKind::CircularRecipeSelf { recipe: name }));
           }
@@ -426,18 +430,13 @@ impl<'a> RecipeResolver<'a> {
             },
           ));
         }
-        Target::Recipe(_) => {}
+        Target::Recipe(target) => targets.push((dependency, *last, Some(target))),
       }
     }
     self.check_recipe_names(recipe)?;
-    for dependency in recipe.ast.priors.iter().chain(&recipe.ast.subsequents) {
-      let target = match self.target(&dependency.path, false) {
-        Target::Local(target) => self.recipes.get(target),
-        Target::Recipe(recipe) => Some(recipe),
-        _ => None,
-      };
-      if let (Some(target), Some(last)) = (target, dependency.path.last()) {
-        check_argument_count(dependency, target, *last)?;
+    for (dependency, last, target) in targets {
+      if let Some(target) = target {
+        check_argument_count(dependency, target, last)?;
       }
     }
     self.stack.pop();
