@@ -448,38 +448,9 @@ impl<'a> RecipeResolver<'a> {
   /// Names in defaults, dependency arguments, attributes and the body.
   fn check_recipe_names(&self, recipe: &Recipe<'static>) -> CompileResult<()> {
     let all: Vec<&str> = recipe.ast.parameters.iter().map(|p| p.name.lexeme()).collect();
-    let check = |expression: &Expression<'static>, scope: &[&str]| {
-      check_expression(expression, scope, self.assignments, Some(self.functions))
-    };
-    for (index, parameter) in recipe.ast.parameters.iter().enumerate() {
-      if let Some(default) = &parameter.default {
-        check(default, &all[..index])?;
-      }
-    }
-    for dependency in recipe.ast.priors.iter().chain(&recipe.ast.subsequents) {
-      for argument in &dependency.arguments {
-        check(argument, &all)?;
-      }
-    }
-    for entry in &recipe.ast.attributes.list {
-      for (expression, with_parameters) in attribute_expressions(&entry.attribute) {
-        check(expression, if with_parameters { &all } else { &[] })?;
-      }
-    }
     let skip_comments = self.settings.ignore_comments && !recipe.script;
-    let mut continued = false;
-    for line in &recipe.ast.body {
-      let comment = skip_comments
-        && !continued
-        && matches!(line.fragments.first(), Some(Fragment::Text(text)) if text.lexeme().trim_start().starts_with('#'));
-      if !comment {
-        for fragment in &line.fragments {
-          if let Fragment::Interpolation { expression, .. } = fragment {
-            check(expression, &all)?;
-          }
-        }
-      }
-      continued = matches!(line.fragments.last(), Some(Fragment::Text(text)) if text.lexeme().ends_with('\\'));
+    for (expression, in_scope) in recipe_expressions(recipe.ast, skip_comments) {
+      check_expression(expression, &all[..in_scope], self.assignments, Some(self.functions))?;
     }
     Ok(())
   }
@@ -536,7 +507,46 @@ impl<'a> RecipeResolver<'a> {
 }
 
 /// Expressions of an attribute, and whether parameters are in scope there.
-pub(crate) fn attribute_expressions<'e, 'src>(
+/// Every expression a recipe evaluates, with how many of its parameters are
+/// in scope there, in the order names are checked: parameter defaults,
+/// dependency arguments, attributes, then body interpolations — except on
+/// comment lines that `set ignore-comments` skips (`skip_comments`).
+pub(crate) fn recipe_expressions<'e, 'src>(
+  recipe: &'e ast::Recipe<'src>,
+  skip_comments: bool,
+) -> Vec<(&'e Expression<'src>, usize)> {
+  let all = recipe.parameters.len();
+  let mut expressions = Vec::new();
+  for (index, parameter) in recipe.parameters.iter().enumerate() {
+    expressions.extend(parameter.default.as_ref().map(|default| (default, index)));
+  }
+  for dependency in recipe.priors.iter().chain(&recipe.subsequents) {
+    expressions.extend(dependency.arguments.iter().map(|argument| (argument, all)));
+  }
+  for entry in &recipe.attributes.list {
+    for (expression, with_parameters) in attribute_expressions(&entry.attribute) {
+      expressions.push((expression, if with_parameters { all } else { 0 }));
+    }
+  }
+  let mut continued = false;
+  for line in &recipe.body {
+    let comment = skip_comments
+      && !continued
+      && matches!(line.fragments.first(), Some(Fragment::Text(text)) if text.lexeme().trim_start().starts_with('#'));
+    if !comment {
+      for fragment in &line.fragments {
+        if let Fragment::Interpolation { expression, .. } = fragment {
+          expressions.push((expression, all));
+        }
+      }
+    }
+    continued =
+      matches!(line.fragments.last(), Some(Fragment::Text(text)) if text.lexeme().ends_with('\\'));
+  }
+  expressions
+}
+
+fn attribute_expressions<'e, 'src>(
   attribute: &'e Attribute<'src>,
 ) -> Vec<(&'e Expression<'src>, bool)> {
   match attribute {

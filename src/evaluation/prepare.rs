@@ -10,9 +10,8 @@ use super::error::EvaluationError;
 use super::evaluator::{referenced_variables, Evaluator, ModuleState, RunContext, Site};
 use super::value::Value;
 use crate::analysis::model::{Module, Recipe};
-use crate::analysis::resolver::attribute_expressions;
+use crate::analysis::resolver::recipe_expressions;
 use crate::execution::shell::module_shell;
-use crate::syntax::ast::{Expression, Fragment};
 
 pub type States<'a, 'src> = BTreeMap<Vec<String>, ModuleState<'a, 'src>>;
 
@@ -40,41 +39,10 @@ pub fn recipe_demand<'a, 'src>(
       continue;
     }
     let needed = demand.entry(module.path.clone()).or_default();
-    let mut need = |expression: &Expression<'src>, scope: &[&str]| {
-      needed.extend(referenced_variables(expression, scope, &module.functions));
-    };
-    let ast = recipe.ast;
-    let all: Vec<&str> = ast.parameters.iter().map(|p| p.name.lexeme()).collect();
-    for (index, parameter) in ast.parameters.iter().enumerate() {
-      if let Some(default) = &parameter.default {
-        need(default, &all[..index]);
-      }
-    }
-    for entry in &ast.attributes.list {
-      for (expression, with_parameters) in attribute_expressions(&entry.attribute) {
-        need(expression, if with_parameters { &all } else { &[] });
-      }
-    }
-    for dependency in ast.priors.iter().chain(&ast.subsequents) {
-      for argument in &dependency.arguments {
-        need(argument, &all);
-      }
-    }
-    // Comment lines dropped by `set ignore-comments` are never evaluated.
+    let all: Vec<&str> = recipe.ast.parameters.iter().map(|p| p.name.lexeme()).collect();
     let skip_comments = module.settings.ignore_comments && !recipe.script;
-    let mut continued = false;
-    for line in &ast.body {
-      let comment = skip_comments
-        && !continued
-        && matches!(line.fragments.first(), Some(Fragment::Text(text)) if text.lexeme().trim_start().starts_with('#'));
-      if !comment {
-        for fragment in &line.fragments {
-          if let Fragment::Interpolation { expression, .. } = fragment {
-            need(expression, &all);
-          }
-        }
-      }
-      continued = matches!(line.fragments.last(), Some(Fragment::Text(text)) if text.lexeme().ends_with('\\'));
+    for (expression, in_scope) in recipe_expressions(recipe.ast, skip_comments) {
+      needed.extend(referenced_variables(expression, &all[..in_scope], &module.functions));
     }
     for dependency in recipe.priors.iter().chain(&recipe.subsequents).rev() {
       if let Some(target) = root.find_module(&dependency.module) {
