@@ -5,8 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use crate::syntax::ast::{self, Attribute, Expression, Line, Name, ParameterKind, StringLiteral};
-use crate::syntax::token::Token;
+use crate::syntax::ast::{self, Attribute, Expression, Line, Name, ParameterKind};
 
 /// The root module and, through it, every submodule.
 #[derive(Debug)]
@@ -256,13 +255,5 @@ pub struct Settings<'src> {
   pub windows_powershell: bool,
   pub windows_shell: Option<(String, Vec<String>)>,
   pub working_directory: Option<String>,
-  /// Whether each dotenv list setting was written as a list (for JSON).
-  pub dotenv_filename_is_list: bool,
-  pub dotenv_path_is_list: bool,
   pub _marker: std::marker::PhantomData<&'src ()>,
-}
-
-/// Shorthand so stages can name a literal's token.
-pub fn literal_token<'src>(literal: &StringLiteral<'src>) -> Token<'src> {
-  literal.token
 }

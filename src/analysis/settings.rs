@@ -94,7 +94,6 @@ fn apply(
     }
     SettingValue::Expression(expression) => {
       let value = evaluator.evaluate_const(expression)?;
-      let written_as_list = is_list_expression(expression);
       let single = || match value.as_single() {
         Some(single) => Ok(single.to_string()),
         None => Err(error(
@@ -104,14 +103,8 @@ fn apply(
       };
       match name {
         "dotenv-command" => settings.dotenv_command = value.0.clone(),
-        "dotenv-filename" => {
-          settings.dotenv_filename = value.0.clone();
-          settings.dotenv_filename_is_list = written_as_list;
-        }
-        "dotenv-path" => {
-          settings.dotenv_path = value.0.clone();
-          settings.dotenv_path_is_list = written_as_list;
-        }
+        "dotenv-filename" => settings.dotenv_filename = value.0.clone(),
+        "dotenv-path" => settings.dotenv_path = value.0.clone(),
         "tempdir" => settings.tempdir = Some(single()?),
         "working-directory" => settings.working_directory = Some(single()?),
         _ => {}
@@ -119,14 +112,6 @@ fn apply(
     }
   }
   Ok(())
-}
-
-fn is_list_expression(expression: &Expression) -> bool {
-  match expression {
-    Expression::List { .. } | Expression::ListConcatenation { .. } => true,
-    Expression::Group { contents, .. } => is_list_expression(contents),
-    _ => false,
-  }
 }
 
 fn set_boolean(settings: &mut Settings<'static>, name: &str, value: bool) {

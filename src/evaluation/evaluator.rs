@@ -15,7 +15,7 @@ use super::value::Value;
 use crate::analysis::model::{Justfile, Module, Recipe};
 use crate::analysis::resolver::walk;
 use crate::cli::config::Config;
-use crate::syntax::ast::{ComparisonOperator, Expression, FunctionDefinition, StringKind};
+use crate::syntax::ast::{ComparisonOperator, Expression, FunctionDefinition};
 use crate::syntax::strings::unindent;
 use crate::syntax::token::Token;
 
@@ -361,9 +361,6 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     for (key, value) in &self.state.dotenv {
       environment.set(key.clone(), value.clone());
     }
-    for name in &self.state.unexports {
-      environment.remove(name.clone());
-    }
     for (key, value) in &self.state.inherited_exports {
       environment.set(key.clone(), value.clone());
     }
@@ -543,9 +540,4 @@ pub fn backtick_error(
       },
     },
   }
-}
-
-/// Unindent the text of a triple-quoted format string after evaluation.
-pub fn kind_is_indented(kind: StringKind) -> bool {
-  kind.is_indented()
 }

@@ -10,11 +10,10 @@ use crate::syntax::ast::{Fragment, Line};
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
 
 /// A logical line after joining continuations and evaluating interpolations.
-struct Command_<'src> {
+struct LogicalLine {
   text: String,
   /// 1-based source line number of its last physical line.
   line: usize,
-  _marker: std::marker::PhantomData<&'src ()>,
 }
 
 pub fn run<'src>(
@@ -219,7 +218,7 @@ fn next_command<'src>(
   lines: &[Line<'src>],
   index: &mut usize,
   ignore_comments: bool,
-) -> Result<'src, Option<Command_<'src>>> {
+) -> Result<'src, Option<LogicalLine>> {
   let first = &lines[*index];
   if ignore_comments && starts_with_hash(first) {
     *index += 1;
@@ -250,7 +249,7 @@ fn next_command<'src>(
       }
     }
     if !continues || *index >= lines.len() || lines[*index].is_empty() {
-      return Ok(Some(Command_ { text, line: line.number + 1, _marker: std::marker::PhantomData }));
+      return Ok(Some(LogicalLine { text, line: line.number + 1 }));
     }
     continued = true;
   }

@@ -1,7 +1,7 @@
 //! Rendering of errors: the `error: …` line and the source excerpt with
 //! its `——▶ path:line:col` arrow and carets (language.md §12.1).
 
-use nu_ansi_term::{Color as Ansi, Style};
+use nu_ansi_term::Color as Ansi;
 use unicode_width::UnicodeWidthChar;
 
 use super::color::Painter;
@@ -82,9 +82,4 @@ pub fn excerpt(painter: &Painter, token: &Token) -> String {
     painter.paint(Ansi::Red.bold(), &"^".repeat(carets))
   ));
   out
-}
-
-/// A plain style, for callers that need to name "no style".
-pub fn plain() -> Style {
-  Style::new()
 }
