@@ -62,6 +62,10 @@ pub mod id {
   pub const VERBOSE: &str = "verbose";
   pub const WORKING_DIRECTORY: &str = "working-directory";
   pub const YES: &str = "yes";
+  // Running many recipes: failure handling, output of concurrent recipes, make jobserver.
+  pub const KEEP_GOING: &str = "keep-going";
+  pub const OUTPUT: &str = "output";
+  pub const JOBSERVER: &str = "jobserver";
 
   pub const CHANGELOG: &str = "changelog";
   pub const CHOOSE: &str = "choose";
@@ -278,6 +282,16 @@ fn options() -> Vec<Arg> {
       .requires(id::JUSTFILE)
       .value_hint(ValueHint::DirPath),
     env_flag(id::YES, "JUST_YES", "Confirm every recipe without asking"),
+    // Running many recipes.
+    env_flag(id::KEEP_GOING, "JUST_KEEP_GOING", "After a failure, run every recipe that does not depend on it")
+      .short('k')
+      .value_parser(FalseyValueParser::new()),
+    value(id::OUTPUT, "MODE", "Output of recipe commands: as written, each line prefixed with `[recipe] `, or held per recipe")
+      .env("JUST_OUTPUT")
+      .value_parser(choices(["interleaved", "prefixed", "grouped"]))
+      .default_value("interleaved"),
+    env_flag(id::JOBSERVER, "JUST_JOBSERVER", "Share the `--jobs` slots with make and cargo run by recipes, or use those of a parent make")
+      .value_parser(FalseyValueParser::new()),
   ]
 }
 

@@ -16,6 +16,7 @@ use crate::{
     arguments::{self, id},
     positional::{module_path, split_override_name, Positional},
   },
+  execution::output_mode::OutputMode,
   output::color::UseColor,
 };
 
@@ -73,6 +74,10 @@ pub struct Config {
   pub unstable: bool,
   pub verbosity: u8,
   pub yes: bool,
+  // Running many recipes.
+  pub keep_going: bool,
+  pub output: OutputMode,
+  pub jobserver: bool,
 }
 
 /// `NAME=VALUE` or `--set NAME VALUE`; `sub::x=1` has module path `["sub"]`.
@@ -214,6 +219,9 @@ impl Config {
       unstable: false,
       verbosity: 0,
       yes: false,
+      keep_going: false,
+      output: OutputMode::Interleaved,
+      jobserver: false,
     }
   }
 }
@@ -562,6 +570,13 @@ fn apply_options(config: &mut Config, matches: &ArgMatches) {
   config.unstable = flag(id::UNSTABLE);
   config.verbosity = matches.get_count(id::VERBOSE);
   config.yes = flag(id::YES);
+  config.keep_going = flag(id::KEEP_GOING);
+  config.output = match string(matches, id::OUTPUT).as_deref() {
+    Some("prefixed") => OutputMode::Prefixed,
+    Some("grouped") => OutputMode::Grouped,
+    _ => OutputMode::Interleaved,
+  };
+  config.jobserver = flag(id::JOBSERVER);
 }
 
 #[cfg(test)]

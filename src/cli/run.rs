@@ -1,7 +1,7 @@
 //! The top-level driver: parse the command line, dispatch the subcommand,
 //! print errors, return the exit status.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -12,8 +12,9 @@ use crate::error::{Error, Report};
 use crate::evaluation::evaluator::{Evaluator, RunContext, Site};
 use crate::evaluation::prepare::{prepare, recipe_demand, Demand, Eagerness};
 use crate::evaluation::value::Value;
+use crate::execution::error::ExecutionError;
 use crate::execution::invocation::{self, ArgumentValue, Invocation};
-use crate::execution::runner::{Runner, Supplied};
+use crate::execution::runner::{History, Runner, Supplied};
 use crate::execution::signals;
 use crate::output::color::{Painter, Stream};
 use crate::search::{self, Search};
@@ -588,11 +589,16 @@ fn run_invocations(
     invocations.iter().map(|invocation| (&invocation.module_path[..], invocation.recipe));
   let demand = recipe_demand(&justfile.root, invoked);
   let states = prepare(&context, Eagerness::Normal, &demand)?;
-  let runner = Runner { context: &context, states: &states };
-  let mut ran = HashSet::new();
+  crate::execution::jobserver::start(config)?;
+  let runner = Runner::new(&context, &states);
+  let mut ran = History::default();
   for invocation in &invocations {
     let supplied = supplied(invocation);
-    runner.run(&invocation.module_path, invocation.recipe, supplied, false, &mut ran)?;
+    match runner.run(&invocation.module_path, invocation.recipe, supplied, false, &mut ran) {
+      Ok(()) => {}
+      Err(ExecutionError::Unsuccessful { .. }) if runner.keep_going.enabled() => {}
+      Err(error) => return Err(error.into()),
+    }
   }
-  Ok(())
+  Ok(runner.keep_going.finish(&context.stderr_painter())?)
 }

@@ -58,6 +58,9 @@ pub enum ExecutionError<'src> {
   Silent { status: i32 },
   #[snafu(display("{message}"))]
   Dotenv { message: String, status: i32 },
+  /// `--keep-going`: the recipe failed or was skipped (already recorded).
+  #[snafu(display("recipe `{recipe}` did not succeed"))]
+  Unsuccessful { recipe: String },
 }
 
 impl<'src> From<EvaluationError<'src>> for ExecutionError<'src> {

@@ -3,7 +3,8 @@
 use std::process::{Command, Stdio};
 
 use super::error::ExecutionError;
-use super::{signals, timestamp};
+use super::output_mode::RecipeOutput;
+use super::{jobserver, signals, timestamp};
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
 use crate::syntax::ast::{Fragment, Line};
 
@@ -21,6 +22,7 @@ pub fn run<'src>(
   state: &ModuleState<'_, 'src>,
   scope: &RecipeScope<'_, 'src>,
   positional: &[String],
+  output: &RecipeOutput,
 ) -> Result<'src> {
   let recipe = scope.recipe;
   let config = context.config;
@@ -48,7 +50,7 @@ pub fn run<'src>(
       quiet_line || (settings.quiet && !recipe.has_attribute("no-quiet")) || config.quiet;
     let echo = config.dry_run || config.verbosity >= 1 || timestamp_format.is_some() || !silenced;
     if echo {
-      echo_line(context, text, timestamp_format.as_deref());
+      echo_line(context, text, timestamp_format.as_deref(), output);
     }
     if config.dry_run {
       continue;
@@ -63,13 +65,15 @@ pub fn run<'src>(
     }
     process.current_dir(&working_directory);
     environment.apply(&mut process);
+    jobserver::configure(&mut process);
     if config.quiet {
       process.stdout(Stdio::null()).stderr(Stdio::null());
     }
 
     let name = recipe.name.lexeme().to_string();
-    let status =
-      signals::run(&mut process).map_err(|source| spawn_error(name.clone(), shell, source))?;
+    let status = output
+      .run(&mut process, config.quiet)
+      .map_err(|source| spawn_error(name.clone(), shell, source))?;
     let line = command.line;
 
     match status.code() {
@@ -141,15 +145,24 @@ pub fn spawn_error<'src>(
   }
 }
 
-fn echo_line(context: &RunContext<'_, '_>, text: &str, timestamp_format: Option<&str>) {
+fn echo_line(
+  context: &RunContext<'_, '_>,
+  text: &str,
+  timestamp_format: Option<&str>,
+  output: &RecipeOutput,
+) {
   let painter = context.stderr_painter();
   let style = painter.command_style();
   match timestamp_format {
     Some(format) => {
       let time = chrono::Local::now().format(format).to_string();
-      eprintln!("[{}] {}", painter.paint(style, &time), painter.paint(style, text));
+      output.stderr_line(&format!(
+        "[{}] {}",
+        painter.paint(style, &time),
+        painter.paint(style, text)
+      ));
     }
-    None => eprintln!("{}", painter.paint(style, text)),
+    None => output.stderr_line(&painter.paint(style, text)),
   }
 }
 

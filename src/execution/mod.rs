@@ -4,7 +4,10 @@
 pub mod cache;
 pub mod error;
 pub mod invocation;
+pub mod jobserver;
+pub mod keep_going;
 pub mod linewise;
+pub mod output_mode;
 pub mod runner;
 pub mod script;
 pub mod shell;

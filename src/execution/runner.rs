@@ -6,7 +6,9 @@ use std::io::{BufRead, Write};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
 use super::error::ExecutionError;
-use super::{linewise, script};
+use super::keep_going::{KeepGoing, Outcome};
+use super::output_mode::RecipeOutput;
+use super::{jobserver, linewise, script};
 use crate::analysis::model::{Dependency, Recipe};
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
 use crate::evaluation::value::Value;
@@ -27,12 +29,28 @@ pub enum Supplied {
 /// Identity of a completed run: the recipe's path and the supplied arguments.
 type RunKey = (String, Vec<Supplied>);
 
+/// What the command-line invocations run so far left behind.
+#[derive(Default)]
+pub struct History {
+  completed: HashSet<RunKey>,
+  /// `--keep-going`: runs that failed or were skipped; not run again.
+  failed: HashSet<RunKey>,
+}
+
 pub struct Runner<'r, 'a, 'src> {
   pub context: &'r RunContext<'a, 'src>,
   pub states: &'r BTreeMap<Vec<String>, ModuleState<'a, 'src>>,
+  pub keep_going: KeepGoing<'src>,
 }
 
 impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
+  pub fn new(
+    context: &'r RunContext<'a, 'src>,
+    states: &'r BTreeMap<Vec<String>, ModuleState<'a, 'src>>,
+  ) -> Self {
+    Runner { context, states, keep_going: KeepGoing::new(context.config.keep_going) }
+  }
+
   pub fn state(&self, module: &[String]) -> &'r ModuleState<'a, 'src> {
     match self.states.get(module) {
       Some(state) => state,
@@ -48,12 +66,12 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     recipe: &'a Recipe<'src>,
     supplied: Vec<Supplied>,
     is_dependency: bool,
-    ran: &mut HashSet<RunKey>,
+    ran: &mut History,
   ) -> Result<'src> {
-    let record = Record::new(std::mem::take(ran));
+    let record = Record::new(std::mem::take(ran), self.keep_going.enabled());
     let slots = Slots::new(self.context.config.jobs);
     let result = self.run_recorded(module, recipe, supplied, is_dependency, &record, &slots);
-    *ran = record.into_completed();
+    *ran = record.into_history();
     result
   }
 
@@ -67,12 +85,16 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     slots: &Slots,
   ) -> Result<'src> {
     let key = (recipe.namepath.clone(), supplied.clone());
-    if !record.claim(&key) {
-      return Ok(());
+    match record.claim(&key) {
+      Claim::Run => {}
+      Claim::Done => return Ok(()),
+      Claim::Failed => {
+        return Err(ExecutionError::Unsuccessful { recipe: recipe.namepath.clone() })
+      }
     }
     let result = self.run_claimed(module, recipe, supplied, is_dependency, record, slots);
     record.finish(key, result.is_ok());
-    result
+    self.keep_going.absorb(&recipe.namepath, result)
   }
 
   fn run_claimed(
@@ -96,20 +118,30 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     let config = self.context.config;
     let parallel = recipe.has_attribute("parallel");
     if !config.no_deps {
-      self.run_dependencies(state, &scope, &recipe.priors, record, slots, parallel)?;
+      let priors = self.run_dependencies(state, &scope, &recipe.priors, record, slots, parallel);
+      if let Err(ExecutionError::Unsuccessful { recipe: blocker }) = &priors {
+        self.keep_going.skip(&recipe.namepath, format!("needs `{blocker}`"));
+      }
+      priors?;
     }
 
     let result = {
-      let _slot = slots.acquire();
+      let _slot = slots.acquire()?;
       self.run_body(state, &scope, &positional)
     };
     self.report_time(recipe);
     if let Err(error) = result {
+      if self.keep_going.enabled() && !config.no_deps {
+        for subsequent in &recipe.subsequents {
+          let reason = format!("runs after `{}`", recipe.namepath);
+          self.keep_going.skip(&self.dependency_path(subsequent), reason);
+        }
+      }
       return Err(self.suppress_if_silent(recipe, state, error));
     }
 
     if !config.no_deps {
-      let subsequent_record = Record::new(HashSet::new());
+      let subsequent_record = Record::new(History::default(), self.keep_going.enabled());
       self.run_dependencies(
         state,
         &scope,
@@ -120,6 +152,13 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
       )?;
     }
     Ok(())
+  }
+
+  fn dependency_path(&self, dependency: &Dependency<'src>) -> String {
+    match self.target(dependency) {
+      Some(target) => target.namepath.clone(),
+      None => dependency.recipe.to_string(),
+    }
   }
 
   /// Run dependencies in order, or each on its own thread for `[parallel]`
@@ -133,11 +172,12 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     slots: &Slots,
     parallel: bool,
   ) -> Result<'src> {
+    let mut outcome = Outcome::new(self.keep_going.enabled());
     if !parallel || dependencies.len() < 2 {
       for dependency in dependencies {
-        self.run_dependency(state, scope, dependency, record, slots)?;
+        outcome.add(self.run_dependency(state, scope, dependency, record, slots))?;
       }
-      return Ok(());
+      return outcome.finish();
     }
     let results: Vec<Result<'src>> = std::thread::scope(|threads| {
       let handles: Vec<_> = dependencies
@@ -155,7 +195,10 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
         })
         .collect()
     });
-    results.into_iter().collect()
+    for result in results {
+      outcome.add(result)?;
+    }
+    outcome.finish()
   }
 
   fn report_time(&self, _recipe: &Recipe<'src>) {}
@@ -293,13 +336,21 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     match dependency.star {
       Some(star) => {
         let elements = arguments[star].0.clone();
+        let mut outcome = Outcome::new(self.keep_going.enabled());
         for element in elements {
           let mut arguments = arguments.clone();
           arguments[star] = Value::string(element);
           let supplied = bind_positional(target, arguments, target_lists);
-          self.run_recorded(&dependency.module, target, supplied, true, record, slots)?;
+          outcome.add(self.run_recorded(
+            &dependency.module,
+            target,
+            supplied,
+            true,
+            record,
+            slots,
+          ))?;
         }
-        Ok(())
+        outcome.finish()
       }
       None => {
         let supplied = bind_positional(target, arguments, target_lists);
@@ -319,27 +370,29 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     positional: &[String],
   ) -> Result<'src> {
     let recipe = scope.recipe;
+    let output = RecipeOutput::new(self.context.config, &recipe.namepath);
     if self.context.config.verbosity >= 1 && !self.context.config.quiet {
       let painter = self.context.stderr_painter();
-      eprintln!("{}", painter.banner(&format!("===> running recipe `{}`...", recipe.namepath)));
+      output.stderr_line(&painter.banner(&format!("===> running recipe `{}`...", recipe.namepath)));
     }
     if self.context.config.explain {
       if let Some(doc) = &recipe.doc {
-        eprintln!("{}", self.context.stderr_painter().banner(&format!("#### {doc}")));
+        output.stderr_line(&self.context.stderr_painter().banner(&format!("#### {doc}")));
       }
     }
     let start = std::time::Instant::now();
     let result = if recipe.script {
-      script::run(self.context, state, scope, positional)
+      script::run(self.context, state, scope, positional, &output)
     } else {
-      linewise::run(self.context, state, scope, positional)
+      linewise::run(self.context, state, scope, positional, &output)
     };
     if self.context.config.time {
       let painter = self.context.stderr_painter();
       let line =
         format!("---> {} completed in {:.3}s", recipe.name.lexeme(), start.elapsed().as_secs_f64());
-      eprintln!("{}", painter.paint(painter.command_style(), &line));
+      output.stderr_line(&painter.paint(painter.command_style(), &line));
     }
+    output.finish();
     result
   }
 }
@@ -409,16 +462,25 @@ struct Record {
   changed: Condvar,
 }
 
-#[derive(Default)]
 struct RecordState {
-  completed: HashSet<RunKey>,
+  history: History,
   running: HashSet<RunKey>,
+  /// `--keep-going`: remember failures, so they are not run again.
+  keep_failures: bool,
+}
+
+/// What the caller of `Record::claim` should do.
+enum Claim {
+  Run,
+  Done,
+  /// It failed or was skipped (only with `--keep-going`).
+  Failed,
 }
 
 impl Record {
-  fn new(completed: HashSet<RunKey>) -> Self {
+  fn new(history: History, keep_failures: bool) -> Self {
     Record {
-      state: Mutex::new(RecordState { completed, running: HashSet::new() }),
+      state: Mutex::new(RecordState { history, running: HashSet::new(), keep_failures }),
       changed: Condvar::new(),
     }
   }
@@ -427,35 +489,45 @@ impl Record {
     self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
   }
 
-  /// True if the caller should run `key`; false if it already completed or
-  /// finished running elsewhere (failures are reported by that runner).
-  fn claim(&self, key: &RunKey) -> bool {
+  /// Run `key` unless it already completed or finished running elsewhere
+  /// (failures are reported by that runner). With `--keep-going` a run that
+  /// failed is not repeated.
+  fn claim(&self, key: &RunKey) -> Claim {
     let mut state = self.lock();
-    if state.completed.contains(key) {
-      return false;
+    if state.history.completed.contains(key) {
+      return Claim::Done;
+    }
+    if state.history.failed.contains(key) {
+      return Claim::Failed;
     }
     if !state.running.contains(key) {
       state.running.insert(key.clone());
-      return true;
+      return Claim::Run;
     }
     while state.running.contains(key) {
       state = self.changed.wait(state).unwrap_or_else(std::sync::PoisonError::into_inner);
     }
-    false
+    if state.history.failed.contains(key) {
+      Claim::Failed
+    } else {
+      Claim::Done
+    }
   }
 
   fn finish(&self, key: RunKey, success: bool) {
     let mut state = self.lock();
     state.running.remove(&key);
     if success {
-      state.completed.insert(key);
+      state.history.completed.insert(key);
+    } else if state.keep_failures {
+      state.history.failed.insert(key);
     }
     drop(state);
     self.changed.notify_all();
   }
 
-  fn into_completed(self) -> HashSet<RunKey> {
-    self.state.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner).completed
+  fn into_history(self) -> History {
+    self.state.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner).history
   }
 }
 
@@ -468,6 +540,8 @@ struct Slots {
 
 struct Slot<'s> {
   slots: Option<&'s Slots>,
+  /// `--jobserver`: the pool's slot, released on drop.
+  _token: jobserver::Token,
 }
 
 impl Slots {
@@ -479,16 +553,20 @@ impl Slots {
     self.used.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
   }
 
-  fn acquire(&self) -> Slot<'_> {
+  /// A local slot (`--jobs`), then one of the jobserver pool.
+  fn acquire<'src>(&self) -> Result<'src, Slot<'_>> {
     let Some(limit) = self.limit else {
-      return Slot { slots: None };
+      return Ok(Slot { slots: None, _token: jobserver::acquire()? });
     };
     let mut used = self.lock();
     while *used >= limit {
       used = self.freed.wait(used).unwrap_or_else(std::sync::PoisonError::into_inner);
     }
     *used += 1;
-    Slot { slots: Some(self) }
+    drop(used);
+    let mut slot = Slot { slots: Some(self), _token: jobserver::Token::Unused };
+    slot._token = jobserver::acquire()?;
+    Ok(slot)
   }
 }
 

@@ -9,7 +9,8 @@ use std::process::Command;
 
 use super::error::ExecutionError;
 use super::linewise::{check_interrupted, recipe_directory};
-use super::{cache, shell, signals, timestamp};
+use super::output_mode::RecipeOutput;
+use super::{cache, jobserver, shell, timestamp};
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
 use crate::syntax::ast::{Attribute, Fragment};
 
@@ -41,6 +42,7 @@ pub fn run<'src>(
   state: &ModuleState<'_, 'src>,
   scope: &RecipeScope<'_, 'src>,
   positional: &[String],
+  output: &RecipeOutput,
 ) -> Result<'src> {
   let recipe = scope.recipe;
   let config = context.config;
@@ -50,7 +52,7 @@ pub fn run<'src>(
   if let Some(format) = timestamp::format(context, &evaluator, recipe)? {
     let painter = context.stderr_painter();
     let time = chrono::Local::now().format(&format).to_string();
-    eprintln!("[{}] {}", painter.paint(painter.command_style(), &time), name);
+    output.stderr_line(&format!("[{}] {}", painter.paint(painter.command_style(), &time), name));
   }
 
   let mut lines: Vec<(usize, String)> = Vec::with_capacity(recipe.body.len());
@@ -70,7 +72,7 @@ pub fn run<'src>(
   if !config.quiet && (config.dry_run || recipe.quiet) {
     let painter = context.stderr_painter();
     for (_, text) in &lines {
-      eprintln!("{}", painter.paint(painter.command_style(), text));
+      output.stderr_line(&painter.paint(painter.command_style(), text));
     }
   }
   if config.dry_run {
@@ -133,8 +135,9 @@ pub fn run<'src>(
   }
   process.current_dir(&working_directory);
   evaluator.apply_environment(&mut process);
+  jobserver::configure(&mut process);
 
-  let status = signals::run(&mut process).map_err(|source| ExecutionError::ScriptSpawn {
+  let status = output.run(&mut process, false).map_err(|source| ExecutionError::ScriptSpawn {
     recipe: name.clone(),
     executor: executor.describe(),
     source,

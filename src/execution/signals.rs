@@ -109,6 +109,14 @@ pub fn take() -> Option<i32> {
   }
 }
 
+/// The recorded signal, if any, left recorded.
+pub fn recorded() -> Option<i32> {
+  match RECORDED.load(Ordering::SeqCst) {
+    0 => None,
+    signal => Some(signal),
+  }
+}
+
 /// Put a taken signal back (when the caller will not handle it).
 pub fn restore(signal: i32) {
   let _ = RECORDED.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);

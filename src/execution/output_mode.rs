@@ -1,0 +1,229 @@
+//! `--output`: how what a recipe's commands write reaches `just`'s stdout and
+//! stderr. `interleaved` passes the streams through untouched; `prefixed`
+//! writes every line as `[recipe] line` to the stream it came from; `grouped`
+//! holds a recipe's output (echoed lines included) and writes it as one
+//! block when the recipe finishes.
+
+use std::io::{self, Read, Write};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use nu_ansi_term::Color;
+
+use super::signals;
+use crate::cli::config::Config;
+use crate::output::color::{Painter, Stream};
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum OutputMode {
+  #[default]
+  Interleaved,
+  Prefixed,
+  Grouped,
+}
+
+/// Held while writing, so that lines and blocks of concurrent recipes are
+/// never torn apart.
+static WRITING: Mutex<()> = Mutex::new(());
+
+/// Recipe names in the order their first prefix was painted: the index picks
+/// the colour.
+static NAMES: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+const PALETTE: [Color; 6] =
+  [Color::Cyan, Color::Yellow, Color::Green, Color::Purple, Color::Blue, Color::Red];
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+  mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn colour_of(name: &str) -> Color {
+  let mut names = lock(&NAMES);
+  let index = match names.iter().position(|known| known == name) {
+    Some(index) => index,
+    None => {
+      names.push(name.to_string());
+      names.len() - 1
+    }
+  };
+  PALETTE[index % PALETTE.len()]
+}
+
+/// The output of one running recipe.
+pub struct RecipeOutput {
+  mode: OutputMode,
+  name: String,
+  stdout_prefix: Vec<u8>,
+  stderr_prefix: Vec<u8>,
+  /// `grouped`: what the recipe wrote so far, in arrival order.
+  block: Mutex<Vec<(Stream, Vec<u8>)>>,
+}
+
+impl RecipeOutput {
+  pub fn new(config: &Config, name: &str) -> Self {
+    let prefix = |stream| {
+      let label = format!("[{name}]");
+      let painter = Painter::new(config.color, stream);
+      let label =
+        if painter.active { painter.paint(colour_of(name).normal(), &label) } else { label };
+      format!("{label} ").into_bytes()
+    };
+    let (stdout_prefix, stderr_prefix) = match config.output {
+      OutputMode::Prefixed => (prefix(Stream::Stdout), prefix(Stream::Stderr)),
+      _ => (Vec::new(), Vec::new()),
+    };
+    RecipeOutput {
+      mode: config.output,
+      name: name.to_string(),
+      stdout_prefix,
+      stderr_prefix,
+      block: Mutex::new(Vec::new()),
+    }
+  }
+
+  /// A line `just` itself writes for the recipe: an echoed command, a
+  /// timestamp, a banner.
+  pub fn stderr_line(&self, text: &str) {
+    match self.mode {
+      OutputMode::Interleaved => eprintln!("{text}"),
+      OutputMode::Prefixed => {
+        let mut line = text.as_bytes().to_vec();
+        line.push(b'\n');
+        self.write_line(Stream::Stderr, &line);
+      }
+      OutputMode::Grouped => self.hold(Stream::Stderr, format!("{text}\n").as_bytes()),
+    }
+  }
+
+  /// Spawn `command` as a tracked child and wait for it, routing its stdout
+  /// and stderr through this output. Stdin is always inherited, so a recipe
+  /// reading the terminal still can. Streams already redirected (`--quiet`)
+  /// are left alone.
+  pub fn run(&self, command: &mut Command, redirected: bool) -> io::Result<ExitStatus> {
+    if self.mode == OutputMode::Interleaved || redirected {
+      return signals::run(command);
+    }
+    command.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = command.spawn()?;
+    let _guard = signals::ChildGuard::new(child.id());
+    let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
+    std::thread::scope(|threads| {
+      let pumps = [
+        stdout.map(|pipe| threads.spawn(move || self.pump(pipe, Stream::Stdout))),
+        stderr.map(|pipe| threads.spawn(move || self.pump(pipe, Stream::Stderr))),
+      ];
+      let mut failure = None;
+      for pump in pumps.into_iter().flatten() {
+        match pump.join() {
+          Ok(Ok(())) => {}
+          Ok(Err(error)) => failure = failure.or(Some(error)),
+          Err(_) => failure = failure.or(Some(io::Error::other("output thread panicked"))),
+        }
+      }
+      let status = wait(&mut child);
+      match failure {
+        Some(error) => Err(error),
+        None => status,
+      }
+    })
+  }
+
+  /// Copy one of the child's streams until it closes.
+  fn pump(&self, mut pipe: impl Read, stream: Stream) -> io::Result<()> {
+    let mut buffer = [0u8; 8192];
+    let mut pending = Vec::new();
+    loop {
+      let count = match pipe.read(&mut buffer) {
+        Ok(0) => break,
+        Ok(count) => count,
+        Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+        Err(error) => return Err(error),
+      };
+      let chunk = &buffer[..count];
+      if self.mode == OutputMode::Grouped {
+        self.hold(stream, chunk);
+        continue;
+      }
+      pending.extend_from_slice(chunk);
+      let complete = pending.iter().rposition(|&byte| byte == b'\n').map_or(0, |end| end + 1);
+      for line in pending[..complete].split_inclusive(|&byte| byte == b'\n') {
+        self.write_line(stream, line);
+      }
+      pending.drain(..complete);
+    }
+    if !pending.is_empty() {
+      self.write_line(stream, &pending);
+    }
+    Ok(())
+  }
+
+  /// `prefixed`: one line (or the partial last one), prefix first, in one
+  /// write while no other recipe writes.
+  fn write_line(&self, stream: Stream, line: &[u8]) {
+    let prefix = match stream {
+      Stream::Stdout => &self.stdout_prefix,
+      Stream::Stderr => &self.stderr_prefix,
+    };
+    let mut bytes = Vec::with_capacity(prefix.len() + line.len());
+    bytes.extend_from_slice(prefix);
+    bytes.extend_from_slice(line);
+    let _writing = lock(&WRITING);
+    // Like the child writing to a closed stream itself: nothing to report.
+    let _ = write_to(stream, &bytes);
+  }
+
+  fn hold(&self, stream: Stream, bytes: &[u8]) {
+    let mut block = lock(&self.block);
+    match block.last_mut() {
+      Some((last, held)) if *last == stream => held.extend_from_slice(bytes),
+      _ => block.push((stream, bytes.to_vec())),
+    }
+  }
+
+  /// `grouped`: write the held block, if any, in one piece; in GitHub
+  /// Actions inside `::group::`/`::endgroup::`.
+  pub fn finish(&self) {
+    let block = std::mem::take(&mut *lock(&self.block));
+    if block.is_empty() {
+      return;
+    }
+    let github = std::env::var_os("GITHUB_ACTIONS").is_some_and(|value| value == "true");
+    let _writing = lock(&WRITING);
+    if github {
+      let _ = write_to(Stream::Stdout, format!("::group::{}\n", self.name).as_bytes());
+    }
+    for (stream, bytes) in &block {
+      let _ = write_to(*stream, bytes);
+    }
+    if github {
+      // The marker must start a line, even after a partial last line.
+      let open_line = block
+        .iter()
+        .rev()
+        .find(|(stream, _)| *stream == Stream::Stdout)
+        .is_some_and(|(_, bytes)| !bytes.ends_with(b"\n"));
+      let marker: &[u8] = if open_line { b"\n::endgroup::\n" } else { b"::endgroup::\n" };
+      let _ = write_to(Stream::Stdout, marker);
+    }
+  }
+}
+
+fn write_to(stream: Stream, bytes: &[u8]) -> io::Result<()> {
+  match stream {
+    Stream::Stdout => {
+      let mut stdout = io::stdout().lock();
+      stdout.write_all(bytes)?;
+      stdout.flush()
+    }
+    Stream::Stderr => io::stderr().lock().write_all(bytes),
+  }
+}
+
+fn wait(child: &mut Child) -> io::Result<ExitStatus> {
+  loop {
+    match child.wait() {
+      Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+      result => return result,
+    }
+  }
+}
