@@ -284,14 +284,12 @@ fn options() -> Vec<Arg> {
     env_flag(id::YES, "JUST_YES", "Confirm every recipe without asking"),
     // Running many recipes.
     env_flag(id::KEEP_GOING, "JUST_KEEP_GOING", "After a failure, run every recipe that does not depend on it")
-      .short('k')
-      .value_parser(FalseyValueParser::new()),
+      .short('k'),
     value(id::OUTPUT, "MODE", "Output of recipe commands: as written, each line prefixed with `[recipe] `, or held per recipe")
       .env("JUST_OUTPUT")
       .value_parser(choices(["interleaved", "prefixed", "grouped"]))
       .default_value("interleaved"),
-    env_flag(id::JOBSERVER, "JUST_JOBSERVER", "Share the `--jobs` slots with make and cargo run by recipes, or use those of a parent make")
-      .value_parser(FalseyValueParser::new()),
+    env_flag(id::JOBSERVER, "JUST_JOBSERVER", "Share the `--jobs` slots with make and cargo run by recipes, or use those of a parent make"),
   ]
 }
 

@@ -121,6 +121,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
       let priors = self.run_dependencies(state, &scope, &recipe.priors, record, slots, parallel);
       if let Err(ExecutionError::Unsuccessful { recipe: blocker }) = &priors {
         self.keep_going.skip(&recipe.namepath, format!("needs `{blocker}`"));
+        self.skip_subsequents(recipe);
       }
       priors?;
     }
@@ -132,10 +133,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     self.report_time(recipe);
     if let Err(error) = result {
       if self.keep_going.enabled() && !config.no_deps {
-        for subsequent in &recipe.subsequents {
-          let reason = format!("runs after `{}`", recipe.namepath);
-          self.keep_going.skip(&self.dependency_path(subsequent), reason);
-        }
+        self.skip_subsequents(recipe);
       }
       return Err(self.suppress_if_silent(recipe, state, error));
     }
@@ -152,6 +150,14 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
       )?;
     }
     Ok(())
+  }
+
+  /// `--keep-going`: the subsequents of a recipe that failed or was skipped.
+  fn skip_subsequents(&self, recipe: &Recipe<'src>) {
+    for subsequent in &recipe.subsequents {
+      let reason = format!("runs after `{}`", recipe.namepath);
+      self.keep_going.skip(&self.dependency_path(subsequent), reason);
+    }
   }
 
   fn dependency_path(&self, dependency: &Dependency<'src>) -> String {

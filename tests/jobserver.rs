@@ -1,0 +1,93 @@
+//! `--jobserver`: `make` run by a recipe shares the `--jobs` pool, and
+//! `just` run by `make -jN` takes its slots from make's pool.
+//!
+//! Each job appends `start NAME` to `log`, then waits until it sees another
+//! job running or every job has started (deadline 20 s, reached only when
+//! the jobs cannot overlap), then appends `end NAME`. So with a pool of two
+//! slots the jobs overlap in pairs at once, never three, and the log shows a
+//! peak of exactly two without depending on timing.
+
+mod common;
+
+use common::Test;
+
+const JOB: &str = r#"log=log; name=$1; total=$2
+echo "start $name" >> $log
+deadline=$(($(date +%s) + 20))
+while :; do
+  starts=$(grep -c '^start' $log); ends=$(grep -c '^end' $log)
+  [ $((starts - ends)) -ge 2 ] && break
+  [ $starts -ge $total ] && break
+  [ $(date +%s) -gt $deadline ] && break
+  sleep 0.01
+done
+echo "end $name" >> $log
+"#;
+
+/// The most jobs running at once according to the log, and how many ran.
+fn peak_and_count(log: &str) -> (usize, usize) {
+  let (mut running, mut peak, mut count) = (0usize, 0, 0);
+  for line in log.lines() {
+    if line.starts_with("start ") {
+      running += 1;
+      count += 1;
+      peak = peak.max(running);
+    } else if line.starts_with("end ") {
+      running -= 1;
+    }
+  }
+  (peak, count)
+}
+
+fn require_make() {
+  let found = std::process::Command::new("make").arg("--version").output().is_ok();
+  assert!(found, "these tests need GNU make on PATH (`.ci/run` installs it)");
+}
+
+#[test]
+fn make_in_a_recipe_shares_the_jobs_pool() {
+  require_make();
+  let output = Test::new()
+    .justfile("build:\n  @make -s\n")
+    .write("job.sh", JOB)
+    .write(
+      "Makefile",
+      "JOBS := 1 2 3 4 5 6 7 8\nall: $(JOBS)\n$(JOBS):\n\t@sh job.sh $@ 8\n.PHONY: all $(JOBS)\n",
+    )
+    .args(&["--jobserver", "--jobs", "2"])
+    .run();
+  let log = std::fs::read_to_string(output.root.join("log")).expect("read log");
+  assert_eq!(peak_and_count(&log), (2, 8), "log:\n{log}");
+}
+
+#[test]
+fn recipes_see_the_pool_in_makeflags() {
+  Test::new()
+    .justfile("show:\n  @echo \"$MAKEFLAGS\" | grep -c -- '--jobserver-auth='\n")
+    .args(&["--jobserver", "--jobs", "3"])
+    .stdout("1\n")
+    .run();
+  Test::new()
+    .justfile("show:\n  @echo \"[${MAKEFLAGS-unset}]\"\n")
+    .args(&["--jobs", "3"])
+    .stdout("[unset]\n")
+    .run();
+}
+
+#[test]
+fn just_under_make_takes_its_slots_from_make() {
+  require_make();
+  let mut justfile = String::from("[parallel]\nall: j1 j2 j3 j4 j5 j6\n");
+  for job in 1..=6 {
+    justfile.push_str(&format!("j{job}:\n  @sh job.sh {job} 6\n"));
+  }
+  let just = env!("CARGO_BIN_EXE_just");
+  let output = Test::new()
+    .justfile("build:\n  @make -s -j2 -f outer.mk\n")
+    .write("outer.mk", &format!("all:\n\t+@{just} --jobserver -f inner.just -d . all\n"))
+    .write("inner.just", &justfile)
+    .write("job.sh", JOB)
+    .run();
+  let log = std::fs::read_to_string(output.root.join("log")).expect("read log");
+  assert_eq!(peak_and_count(&log), (2, 6), "log:\n{log}");
+}
