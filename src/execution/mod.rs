@@ -8,5 +8,4 @@ pub mod linewise;
 pub mod runner;
 pub mod script;
 pub mod shell;
-pub mod signals;
 pub mod timestamp;

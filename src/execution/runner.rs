@@ -8,8 +8,8 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 use super::error::ExecutionError;
 use super::{linewise, script};
 use crate::analysis::model::{Dependency, Recipe};
+use crate::builtins::value::Value;
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
-use crate::evaluation::value::Value;
 use crate::syntax::ast::{Attribute, ParameterKind};
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;

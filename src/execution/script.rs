@@ -9,8 +9,9 @@ use std::process::Command;
 
 use super::error::ExecutionError;
 use super::linewise::{check_interrupted, recipe_directory};
-use super::{cache, shell, signals, timestamp};
+use super::{cache, shell, timestamp};
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
+use crate::platform::signals;
 use crate::syntax::ast::{Attribute, Fragment};
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;

@@ -1,12 +1,12 @@
 //! The top-level error: one variant per layer. Rendering (message,
 //! suggestion, usage block, source excerpt, `caused by:`) is uniform.
 
+use crate::analysis::compile_error::CompileError;
+use crate::color::Painter;
 use crate::evaluation::error::EvaluationError;
 use crate::evaluation::prepare::PrepareError;
 use crate::execution::error::ExecutionError;
-use crate::output::color::Painter;
 use crate::output::diagnostic::{error_line, excerpt};
-use crate::syntax::compile_error::CompileError;
 use crate::syntax::token::Token;
 
 #[derive(Debug)]
