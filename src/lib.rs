@@ -6,11 +6,13 @@
 //! `output` rendering listings, formatted justfiles and errors.
 
 pub mod analysis;
+pub mod builtins;
 pub mod cli;
-pub mod error;
+pub mod color;
 pub mod evaluation;
 pub mod execution;
 pub mod output;
+pub mod platform;
 pub mod search;
 pub mod syntax;
 pub mod text;

@@ -4,9 +4,9 @@
 #![allow(clippy::result_large_err)]
 
 use super::analyzer::error;
+use super::compile_error::CompileError;
 use super::error::AnalysisErrorKind;
 use crate::syntax::ast::{Fragment, Line, Recipe};
-use crate::syntax::compile_error::CompileError;
 use crate::syntax::token::Token;
 
 type CompileResult<T> = Result<T, CompileError<'static>>;

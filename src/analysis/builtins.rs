@@ -1,6 +1,6 @@
 //! The analyzer's view of built-in functions and constants.
 
-use crate::evaluation::{constants, functions};
+use crate::builtins::{constants, functions};
 use functions::Arity;
 
 /// `Err(expected)` (e.g. `1 to 2`) when `count` arguments do not fit; None

@@ -5,14 +5,14 @@
 
 use std::collections::BTreeMap;
 
-use crate::evaluation::operators;
+use crate::builtins::operators;
 
 use super::builtins as constants;
+use super::compile_error::{CompileError, CompileErrorKind};
 use super::error::AnalysisErrorKind;
 use super::model::Assignment;
-use crate::evaluation::value::Value;
+use crate::builtins::value::Value;
 use crate::syntax::ast::{ComparisonOperator, Expression, StringKind};
-use crate::syntax::compile_error::{CompileError, CompileErrorKind};
 use crate::syntax::token::Token;
 
 /// Why const evaluation failed: something non-const was reached (which a

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use snafu::Snafu;
 
+use super::compile_error::CompileError;
 use crate::syntax::ast::UnstableFeature;
-use crate::syntax::compile_error::CompileError;
 
 #[derive(Debug, Clone, Snafu)]
 #[snafu(visibility(pub(crate)))]

@@ -7,11 +7,11 @@ use std::collections::BTreeMap;
 
 use super::analyzer::{error, Entry};
 use super::builtins;
+use super::compile_error::CompileError;
 use super::error::AnalysisErrorKind;
 use crate::syntax::ast::{
   Attribute, Expression, Fragment, FunctionDefinition, Item, Recipe, Set, SettingValue,
 };
-use crate::syntax::compile_error::CompileError;
 use crate::syntax::token::Token;
 
 type CompileResult<T> = Result<T, CompileError<'static>>;

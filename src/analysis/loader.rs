@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 
 use lexiclean::Lexiclean;
 
+use super::compile_error::{CompileError, CompileErrorKind};
 use super::error::{AnalysisErrorKind, LoadError};
-use crate::cli::config::Override;
+use super::overrides::Override;
 use crate::syntax::ast::{Ast, Item, StringLiteral};
-use crate::syntax::compile_error::{CompileError, CompileErrorKind};
 use crate::syntax::parser;
 use crate::syntax::token::Token;
 
@@ -116,7 +116,8 @@ impl Loader {
     };
     let src: &'static str = Box::leak(text.into_boxed_str());
     let display: &'static Path = Box::leak(self.display_path(&work.path).into_boxed_path());
-    let ast: &'static Ast<'static> = Box::leak(Box::new(parser::parse_source(src, display)?));
+    let ast: &'static Ast<'static> =
+      Box::leak(Box::new(parser::parse_source(src, display).map_err(CompileError::from)?));
 
     let file_index = self.modules[work.module].files.len();
     let directory = work.path.parent().map(Path::to_path_buf).unwrap_or_default();

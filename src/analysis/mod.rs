@@ -3,12 +3,14 @@
 pub mod analyzer;
 mod body;
 mod builtins;
+pub mod compile_error;
 mod const_eval;
 pub mod error;
 mod list_gate;
 pub mod loader;
 pub mod model;
 mod names;
+pub mod overrides;
 mod parameters;
 pub(crate) mod resolver;
 mod settings;

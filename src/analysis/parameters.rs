@@ -7,11 +7,11 @@ use std::collections::BTreeSet;
 use regex::Regex;
 
 use super::analyzer::error;
+use super::compile_error::CompileError;
 use super::const_eval::ConstEvaluator;
 use super::error::AnalysisErrorKind;
 use super::model::Parameter;
 use crate::syntax::ast::{self, ArgAttribute, Attribute, Recipe};
-use crate::syntax::compile_error::CompileError;
 use crate::syntax::token::Token;
 
 type CompileResult<T> = Result<T, CompileError<'static>>;

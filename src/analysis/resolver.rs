@@ -7,10 +7,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::analyzer::error;
 use super::builtins;
+use super::compile_error::CompileError;
 use super::error::AnalysisErrorKind;
 use super::model::{Alias, Assignment, Dependency, Module, Recipe, Settings};
 use crate::syntax::ast::{self, Attribute, Expression, Fragment, FunctionDefinition};
-use crate::syntax::compile_error::CompileError;
 use crate::syntax::token::Token;
 
 type Tok = Token<'static>;
@@ -176,7 +176,7 @@ impl VariableResolver<'_> {
 
   fn expression(&mut self, expression: &Expression<'static>, scope: &[&str]) -> CompileResult<()> {
     let mut references: Vec<&Expression<'static>> = Vec::new();
-    walk(expression, &mut |expression| {
+    walk::<CompileError>(expression, &mut |expression| {
       if matches!(expression, Expression::Variable { .. } | Expression::Call { .. }) {
         references.push(expression);
       }

@@ -6,12 +6,12 @@
 use std::collections::BTreeMap;
 
 use super::analyzer::error;
+use super::compile_error::CompileError;
 use super::const_eval::ConstEvaluator;
 use super::error::AnalysisErrorKind;
 use super::model::{Assignment, Settings};
 use super::resolver::check_names_and_calls;
 use crate::syntax::ast::{Expression, FunctionDefinition, Set, SettingValue};
-use crate::syntax::compile_error::CompileError;
 
 type CompileResult<T> = Result<T, CompileError<'static>>;
 

@@ -11,13 +11,14 @@ use clap::ArgMatches;
 use lexiclean::Lexiclean;
 use snafu::Snafu;
 
+pub use crate::analysis::overrides::Override;
 use crate::{
   cli::{
     arguments::{self, id},
     positional::{module_path, split_override_name, Positional},
   },
+  color::UseColor,
   execution::output_mode::OutputMode,
-  output::color::UseColor,
 };
 
 #[derive(Debug, Clone)]
@@ -78,14 +79,6 @@ pub struct Config {
   pub keep_going: bool,
   pub output: OutputMode,
   pub jobserver: bool,
-}
-
-/// `NAME=VALUE` or `--set NAME VALUE`; `sub::x=1` has module path `["sub"]`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Override {
-  pub module_path: Vec<String>,
-  pub name: String,
-  pub value: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -480,15 +473,6 @@ fn split_module_path(path: Vec<String>) -> Vec<String> {
       word.split_whitespace().map(str::to_owned).collect()
     }
     _ => path,
-  }
-}
-
-impl std::fmt::Display for Override {
-  fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-    for module in &self.module_path {
-      write!(f, "{module}::")?;
-    }
-    write!(f, "{}={}", self.name, self.value)
   }
 }
 

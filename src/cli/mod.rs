@@ -4,6 +4,7 @@ pub mod arguments;
 pub mod completions;
 pub mod config;
 pub mod edit;
+pub mod error;
 pub mod init;
 pub mod man;
 pub mod positional;

@@ -8,15 +8,15 @@ use std::path::{Path, PathBuf};
 use super::config::{Config, ConfigError, DumpFormat, Subcommand};
 use crate::analysis::analyzer::{compile, LoadRequest};
 use crate::analysis::model::Justfile;
-use crate::error::{Error, Report};
+use crate::builtins::value::Value;
+use crate::cli::error::{Error, Report};
+use crate::color::{Painter, Stream};
 use crate::evaluation::evaluator::{Evaluator, RunContext, Site};
 use crate::evaluation::prepare::{prepare, recipe_demand, Demand, Eagerness};
-use crate::evaluation::value::Value;
 use crate::execution::error::ExecutionError;
 use crate::execution::invocation::{self, ArgumentValue, Invocation};
 use crate::execution::runner::{History, Runner, Supplied};
-use crate::execution::signals;
-use crate::output::color::{Painter, Stream};
+use crate::platform::signals;
 use crate::search::{self, Search};
 
 type Result<T = ()> = std::result::Result<T, Error<'static>>;
@@ -30,7 +30,7 @@ pub fn main() -> i32 {
       return source.exit_code();
     }
     Err(error) => {
-      let painter = Painter::new(crate::output::color::UseColor::Auto, Stream::Stderr);
+      let painter = Painter::new(crate::color::UseColor::Auto, Stream::Stderr);
       eprint!("{}", Error::message(error.to_string()).render(&painter));
       return error.exit_code();
     }
@@ -270,7 +270,8 @@ fn format(config: &Config) -> Result {
   let source: &'static str = Box::leak(source.into_boxed_str());
   let display = display_for_format(&search.justfile);
   let display: &'static Path = Box::leak(display.into_boxed_path());
-  let ast = crate::syntax::parser::parse_source(source, display)?;
+  let ast = crate::syntax::parser::parse_source(source, display)
+    .map_err(crate::analysis::compile_error::CompileError::from)?;
   let indentation = config
     .indentation
     .clone()
@@ -600,5 +601,5 @@ fn run_invocations(
       Err(error) => return Err(error.into()),
     }
   }
-  Ok(runner.keep_going.finish(&context.stderr_painter())?)
+  Ok(runner.keep_going.finish()?)
 }

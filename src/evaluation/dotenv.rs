@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use snafu::Snafu;
 
 use crate::analysis::model::Settings;
+use crate::builtins::process::{capture_stdout, shell_command, ProcessError};
 use crate::cli::config::Config;
-use crate::evaluation::process::{capture_stdout, shell_command, ProcessError};
 
 #[derive(Debug, Snafu)]
 pub enum DotenvError {

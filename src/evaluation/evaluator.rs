@@ -6,14 +6,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use super::constants;
 use super::error::EvaluationError;
-use super::functions;
-use super::operators;
-use super::process::CommandEnvironment;
-use super::value::Value;
 use crate::analysis::model::{Justfile, Module, Recipe};
 use crate::analysis::resolver::walk;
+use crate::builtins::constants;
+use crate::builtins::functions;
+use crate::builtins::operators;
+use crate::builtins::process::CommandEnvironment;
+use crate::builtins::value::Value;
 use crate::cli::config::Config;
 use crate::syntax::ast::{ComparisonOperator, Expression, FunctionDefinition};
 use crate::syntax::strings::unindent;
@@ -40,12 +40,11 @@ impl RunContext<'_, '_> {
   }
 
   /// Painter for stderr (errors, echoed lines, banners).
-  pub fn stderr_painter(&self) -> crate::output::color::Painter {
-    let mut painter =
-      crate::output::color::Painter::new(self.config.color, crate::output::color::Stream::Stderr);
+  pub fn stderr_painter(&self) -> crate::color::Painter {
+    let mut painter = crate::color::Painter::new(self.config.color, crate::color::Stream::Stderr);
     painter.highlight = self.config.highlight;
     painter.command_color =
-      self.config.command_color.as_deref().and_then(crate::output::color::command_color_by_name);
+      self.config.command_color.as_deref().and_then(crate::color::command_color_by_name);
     painter
   }
 
@@ -340,7 +339,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
       return Ok(Value::string(format!("`{command}`")));
     }
     let mut process = self.shell_command(command);
-    crate::evaluation::process::capture_stdout(&mut process, self.context.config.quiet)
+    crate::builtins::process::capture_stdout(&mut process, self.context.config.quiet)
       .map(Value::string)
       .map_err(|error| backtick_error(token, error))
   }
@@ -404,8 +403,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     let environment = self.environment();
     let source_file = context.token_file(&name);
     let module_path = &self.state.module.path;
-    let stdout =
-      crate::output::color::Painter::new(config.color, crate::output::color::Stream::Stdout);
+    let stdout = crate::color::Painter::new(config.color, crate::color::Stream::Stdout);
     let stderr = context.stderr_painter();
     let function_context = functions::FunctionContext {
       working_directory: &self.state.working_directory,
@@ -517,9 +515,9 @@ fn collect_references<'src>(
 
 pub fn backtick_error(
   token: Token<'_>,
-  error: crate::evaluation::process::ProcessError,
+  error: crate::builtins::process::ProcessError,
 ) -> EvaluationError<'_> {
-  use crate::evaluation::process::ProcessError;
+  use crate::builtins::process::ProcessError;
   match error {
     ProcessError::ExitCode { code } => EvaluationError::BacktickCode { token, code },
     ProcessError::Signal { signal } => EvaluationError::BacktickSignal { token, signal },

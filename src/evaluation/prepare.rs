@@ -8,9 +8,9 @@ use std::sync::Mutex;
 
 use super::error::EvaluationError;
 use super::evaluator::{referenced_variables, Evaluator, ModuleState, RunContext, Site};
-use super::value::Value;
 use crate::analysis::model::{Module, Recipe};
 use crate::analysis::resolver::recipe_expressions;
+use crate::builtins::value::Value;
 use crate::execution::shell::module_shell;
 
 pub type States<'a, 'src> = BTreeMap<Vec<String>, ModuleState<'a, 'src>>;

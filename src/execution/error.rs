@@ -61,6 +61,10 @@ pub enum ExecutionError<'src> {
   /// `--keep-going`: the recipe failed or was skipped (already recorded).
   #[snafu(display("recipe `{recipe}` did not succeed"))]
   Unsuccessful { recipe: String },
+  /// `--keep-going`: the run ended with these failures (in the order they
+  /// happened) and skipped recipes (path, why).
+  #[snafu(display("{} recipes failed", failures.len()))]
+  KeptGoing { failures: Vec<ExecutionError<'src>>, skipped: Vec<(String, String)> },
 }
 
 impl<'src> From<EvaluationError<'src>> for ExecutionError<'src> {
@@ -78,6 +82,7 @@ impl ExecutionError<'_> {
       Interrupted { number, .. } => 128 + number,
       Evaluation { error } => error.status(),
       Dotenv { status, .. } | Silent { status } => *status,
+      KeptGoing { failures, .. } => failures.first().map_or(1, ExecutionError::status),
       _ => 1,
     }
   }

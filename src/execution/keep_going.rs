@@ -5,8 +5,7 @@
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use super::error::ExecutionError;
-use super::signals;
-use crate::output::color::Painter;
+use crate::platform::signals;
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
 
@@ -59,26 +58,14 @@ impl<'src> KeepGoing<'src> {
     }
   }
 
-  /// Print the failures (as they would be printed alone) and the skipped
-  /// recipes, and end with the first failure's exit status.
-  pub fn finish(self, painter: &Painter) -> Result<'src> {
+  /// The outcome of the run: Ok when nothing failed, otherwise every
+  /// failure and skip, which the command line renders together.
+  pub fn finish(self) -> Result<'src> {
     let report = self.report.into_inner().unwrap_or_else(PoisonError::into_inner);
-    let Some(first) = report.failures.first() else {
+    if report.failures.is_empty() {
       return Ok(());
-    };
-    let status = first.status();
-    let mut text = String::new();
-    for failure in report.failures {
-      text.push_str(&crate::error::Error::from(failure).render(painter));
     }
-    for (recipe, reason) in &report.skipped {
-      text.push_str(&format!(
-        "{}: recipe `{recipe}` ({reason})\n",
-        painter.paint(painter.command_style(), "skipped")
-      ));
-    }
-    eprint!("{text}");
-    Err(ExecutionError::Silent { status })
+    Err(ExecutionError::KeptGoing { failures: report.failures, skipped: report.skipped })
   }
 }
 

@@ -4,8 +4,9 @@ use std::process::{Command, Stdio};
 
 use super::error::ExecutionError;
 use super::output_mode::RecipeOutput;
-use super::{jobserver, signals, timestamp};
+use super::{jobserver, timestamp};
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
+use crate::platform::signals;
 use crate::syntax::ast::{Fragment, Line};
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;

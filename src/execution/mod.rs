@@ -11,5 +11,4 @@ pub mod output_mode;
 pub mod runner;
 pub mod script;
 pub mod shell;
-pub mod signals;
 pub mod timestamp;

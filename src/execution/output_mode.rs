@@ -10,9 +10,9 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use nu_ansi_term::Color;
 
-use super::signals;
 use crate::cli::config::Config;
-use crate::output::color::{Painter, Stream};
+use crate::color::{Painter, Stream};
+use crate::platform::signals;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum OutputMode {

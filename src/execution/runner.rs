@@ -10,8 +10,8 @@ use super::keep_going::{KeepGoing, Outcome};
 use super::output_mode::RecipeOutput;
 use super::{jobserver, linewise, script};
 use crate::analysis::model::{Dependency, Recipe};
+use crate::builtins::value::Value;
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
-use crate::evaluation::value::Value;
 use crate::syntax::ast::{Attribute, ParameterKind};
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;

@@ -4,7 +4,7 @@
 use nu_ansi_term::Color as Ansi;
 use unicode_width::UnicodeWidthChar;
 
-use super::color::Painter;
+use crate::color::Painter;
 use crate::syntax::token::Token;
 
 /// `error: MESSAGE\n`, each line of a multi-line message kept as is.

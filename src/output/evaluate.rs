@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use snafu::Snafu;
 
 use crate::analysis::model::Module;
+use crate::builtins::value::Value;
 use crate::cli::config::EvaluateFormat;
-use crate::evaluation::value::Value;
 use crate::execution::invocation::{closest, lookup, suggest_submodule, Lookup, Suggestion};
 use crate::output::variables::public_assignments;
 

@@ -8,11 +8,11 @@ use unicode_width::UnicodeWidthStr;
 
 use crate::analysis::model::{Alias, Justfile, Module, Recipe};
 use crate::cli::config::{AliasStyle, Config};
+use crate::color::Painter;
 use crate::execution::invocation::{
   is_identifier, is_public_alias, is_public_recipe, lookup, resolve_alias, split_colon_path,
   suggest_submodule, AliasTarget, Lookup, Suggestion,
 };
-use crate::output::color::Painter;
 
 const MAX_WIDTH: usize = 50;
 

@@ -1,6 +1,7 @@
 //! Everything printed: errors, listings, formatted justfiles.
 
-pub mod color;
+#[cfg(test)]
+mod compile_error_tests;
 pub mod diagnostic;
 pub mod evaluate;
 pub mod format;

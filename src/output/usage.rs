@@ -5,10 +5,10 @@
 use nu_ansi_term::{Color as Ansi, Style};
 
 use crate::analysis::model::{Alias, Justfile, Module, Parameter, Recipe};
+use crate::color::Painter;
 use crate::execution::invocation::{
   lookup, suggest_recipe, suggest_submodule, InvocationError, Lookup,
 };
-use crate::output::color::Painter;
 use crate::syntax::ast::ParameterKind;
 
 /// A recipe named on the command line by `--show` / `--usage`.

@@ -7,9 +7,9 @@
 
 use std::path::Path;
 
-use super::compile_error::{CompileError, CompileErrorKind};
 use super::lex_error::LexErrorKind;
 use super::sources::{self, FileId};
+use super::syntax_error::{SyntaxError, SyntaxErrorKind};
 use super::token::{Token, TokenKind};
 
 /// Tokenize a whole file. Concatenating the lexemes of the returned tokens
@@ -17,7 +17,7 @@ use super::token::{Token, TokenKind};
 pub fn lex(
   src: &'static str,
   path: &'static Path,
-) -> Result<Vec<Token<'static>>, CompileError<'static>> {
+) -> Result<Vec<Token<'static>>, SyntaxError<'static>> {
   let mut lexer = Lexer::new(src, path);
   let mut tokens = Vec::new();
   loop {
@@ -29,7 +29,7 @@ pub fn lex(
   }
 }
 
-type LexResult<'src, T = ()> = Result<T, CompileError<'src>>;
+type LexResult<'src, T = ()> = Result<T, SyntaxError<'src>>;
 
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 struct Position {
@@ -270,12 +270,12 @@ impl<'src> Lexer<'src> {
   }
 
   /// An error whose caret covers `length` bytes `skip` bytes after the cursor.
-  fn error_ahead(&self, skip: usize, length: usize, kind: LexErrorKind) -> CompileError<'src> {
+  fn error_ahead(&self, skip: usize, length: usize, kind: LexErrorKind) -> SyntaxError<'src> {
     let position = self.moved(self.cursor, skip);
     lex_error(self.token_at(TokenKind::Whitespace, position, length), kind)
   }
 
-  fn error_here(&self, length: usize, kind: LexErrorKind) -> CompileError<'src> {
+  fn error_here(&self, length: usize, kind: LexErrorKind) -> SyntaxError<'src> {
     self.error_ahead(0, length, kind)
   }
 
@@ -652,8 +652,8 @@ impl<'src> Lexer<'src> {
   }
 }
 
-fn lex_error(token: Token<'_>, kind: LexErrorKind) -> CompileError<'_> {
-  CompileError::new(token, CompileErrorKind::Lex(kind))
+fn lex_error(token: Token<'_>, kind: LexErrorKind) -> SyntaxError<'_> {
+  SyntaxError::new(token, SyntaxErrorKind::Lex(kind))
 }
 
 fn is_name_start(c: char) -> bool {

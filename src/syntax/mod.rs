@@ -2,11 +2,11 @@
 
 pub mod ast;
 pub mod attribute_order;
-pub mod compile_error;
 pub mod lex_error;
 pub mod lexer;
 pub mod parse_error;
 pub mod parser;
 pub mod sources;
 pub mod strings;
+pub mod syntax_error;
 pub mod token;

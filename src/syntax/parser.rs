@@ -11,11 +11,11 @@ use std::collections::VecDeque;
 use std::path::Path;
 
 use super::ast::*;
-use super::compile_error::{CompileError, CompileErrorKind};
 use super::lexer::Lexer;
 use super::parse_error::{arguments, ParseErrorKind};
 use super::sources::FileId;
 use super::strings;
+use super::syntax_error::{SyntaxError, SyntaxErrorKind};
 use super::token::{KindSet, Token, TokenKind};
 
 /// Deepest allowed nesting of expressions (language.md §6.8).
@@ -26,7 +26,7 @@ const PARSER_STACK_SIZE: usize = 256 * 1024 * 1024;
 
 /// Parse the tokens of one file (as returned by `lexer::lex`).
 #[allow(clippy::result_large_err)]
-pub fn parse<'src>(tokens: &[Token<'src>]) -> Result<Ast<'src>, CompileError<'src>> {
+pub fn parse<'src>(tokens: &[Token<'src>]) -> Result<Ast<'src>, SyntaxError<'src>> {
   if tokens.is_empty() {
     return Ok(Ast::default());
   }
@@ -40,7 +40,7 @@ pub fn parse<'src>(tokens: &[Token<'src>]) -> Result<Ast<'src>, CompileError<'sr
 pub fn parse_source(
   src: &'static str,
   path: &'static Path,
-) -> Result<Ast<'static>, CompileError<'static>> {
+) -> Result<Ast<'static>, SyntaxError<'static>> {
   on_parser_thread(|| {
     let mut parser = Parser::new(Source::Lexer(Box::new(Lexer::significant(src, path))));
     let result = parser.parse_ast();
@@ -55,7 +55,7 @@ pub fn parse_source(
 /// several frames); parse on a thread whose stack is surely big enough, or in
 /// place if no such thread can be started.
 #[allow(clippy::result_large_err)]
-fn on_parser_thread<'src, F>(parse: F) -> Result<Ast<'src>, CompileError<'src>>
+fn on_parser_thread<'src, F>(parse: F) -> Result<Ast<'src>, SyntaxError<'src>>
 where
   F: Fn() -> ParseResult<'src, Ast<'src>> + Sync,
 {
@@ -75,7 +75,7 @@ enum Source<'t, 'src> {
   Slice(std::slice::Iter<'t, Token<'src>>),
   Lexer(Box<Lexer<'src>>),
   /// Exhausted or failed; holds the lexer's error, if any.
-  Done(Option<CompileError<'src>>),
+  Done(Option<SyntaxError<'src>>),
 }
 
 impl<'src> Source<'_, 'src> {
@@ -95,7 +95,7 @@ impl<'src> Source<'_, 'src> {
   }
 
   /// Lex the rest of the file; the first lexical error, if any.
-  fn finish_lexing(&mut self) -> Option<CompileError<'src>> {
+  fn finish_lexing(&mut self) -> Option<SyntaxError<'src>> {
     loop {
       match self {
         Source::Done(error) => return error.take(),
@@ -111,7 +111,7 @@ impl<'src> Source<'_, 'src> {
 }
 
 /// Errors are boxed inside the parser to keep its (deeply recursive) frames small.
-type ParseResult<'src, T> = std::result::Result<T, Box<CompileError<'src>>>;
+type ParseResult<'src, T> = std::result::Result<T, Box<SyntaxError<'src>>>;
 
 struct Parser<'t, 'src> {
   source: RefCell<Source<'t, 'src>>,
@@ -381,7 +381,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     self.accept(kind).ok_or_else(|| self.unexpected())
   }
 
-  fn unexpected(&self) -> Box<CompileError<'src>> {
+  fn unexpected(&self) -> Box<SyntaxError<'src>> {
     let found = self.peek();
     error(found, ParseErrorKind::UnexpectedToken { expected: self.expected, found: found.kind })
   }
@@ -1338,8 +1338,8 @@ fn expression_start<'src>(expression: &Expression<'src>) -> Token<'src> {
   }
 }
 
-fn error<'src>(token: Token<'src>, kind: ParseErrorKind<'src>) -> Box<CompileError<'src>> {
-  Box::new(CompileError::new(token, CompileErrorKind::Parse(kind)))
+fn error<'src>(token: Token<'src>, kind: ParseErrorKind<'src>) -> Box<SyntaxError<'src>> {
+  Box::new(SyntaxError::new(token, SyntaxErrorKind::Parse(kind)))
 }
 
 /// The doc text of a comment line: after `#`, trimmed, non-empty.
@@ -1531,7 +1531,7 @@ fn build_attribute<'src>(
 }
 
 /// Arity is checked before attributes are built; this only avoids a panic.
-fn arity_bug(name: Name<'_>) -> Box<CompileError<'_>> {
+fn arity_bug(name: Name<'_>) -> Box<SyntaxError<'_>> {
   error(name, ParseErrorKind::UnknownAttribute { attribute: name.lexeme() })
 }
 

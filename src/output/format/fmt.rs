@@ -8,7 +8,7 @@ use nu_ansi_term::Color as Ansi;
 use similar::{Algorithm, ChangeTag, TextDiff};
 
 use super::justfile::format_justfile;
-use crate::output::color::Painter;
+use crate::color::Painter;
 use crate::output::diagnostic::error_line;
 use crate::syntax::ast::Ast;
 

@@ -1,13 +1,16 @@
 //! A compile error: the token it blames and what is wrong. Each stage has its
 //! own error enum (lexer, parser, analyzer); this wraps them so that they are
-//! rendered alike (language.md §12).
+//! rendered alike.
 
 use std::fmt::{self, Display, Formatter};
 
-use super::lex_error::LexErrorKind;
-use super::parse_error::ParseErrorKind;
-use super::token::Token;
-use crate::analysis::error::AnalysisErrorKind;
+use super::error::AnalysisErrorKind;
+use crate::syntax::{
+  lex_error::LexErrorKind,
+  parse_error::ParseErrorKind,
+  syntax_error::{SyntaxError, SyntaxErrorKind},
+  token::Token,
+};
 
 #[derive(Debug, Clone)]
 pub struct CompileError<'src> {
@@ -43,5 +46,15 @@ impl Display for CompileError<'_> {
       CompileErrorKind::Parse(kind) => kind.fmt(f),
       CompileErrorKind::Analysis(kind) => kind.fmt(f),
     }
+  }
+}
+
+impl<'src> From<SyntaxError<'src>> for CompileError<'src> {
+  fn from(error: SyntaxError<'src>) -> Self {
+    let kind = match *error.kind {
+      SyntaxErrorKind::Lex(kind) => CompileErrorKind::Lex(kind),
+      SyntaxErrorKind::Parse(kind) => CompileErrorKind::Parse(kind),
+    };
+    CompileError::new(error.token, kind)
   }
 }

@@ -1,12 +1,12 @@
 //! The top-level error: one variant per layer. Rendering (message,
 //! suggestion, usage block, source excerpt, `caused by:`) is uniform.
 
+use crate::analysis::compile_error::CompileError;
+use crate::color::Painter;
 use crate::evaluation::error::EvaluationError;
 use crate::evaluation::prepare::PrepareError;
 use crate::execution::error::ExecutionError;
-use crate::output::color::Painter;
 use crate::output::diagnostic::{error_line, excerpt};
-use crate::syntax::compile_error::CompileError;
 use crate::syntax::token::Token;
 
 #[derive(Debug)]
@@ -53,13 +53,7 @@ impl<'src> Error<'src> {
         ..Report::default()
       },
       Error::Evaluation(error) => evaluation_report(error),
-      Error::Execution(error) => match error.as_ref() {
-        ExecutionError::Evaluation { error } => evaluation_report(error),
-        ExecutionError::Silent { status } => {
-          Report { status: *status, silent: true, ..Report::default() }
-        }
-        error => Report { message: error.to_string(), status: error.status(), ..Report::default() },
-      },
+      Error::Execution(error) => execution_report(error),
       Error::Invocation(error) => {
         let text = error.to_string();
         let (message, suggestion) = match text.split_once('\n') {
@@ -92,7 +86,15 @@ impl<'src> Error<'src> {
 
   /// The text printed on stderr for this error.
   pub fn render(&self, painter: &Painter) -> String {
-    let report = self.report();
+    if let Error::Execution(error) = self {
+      if let ExecutionError::KeptGoing { failures, skipped } = error.as_ref() {
+        return render_kept_going(failures, skipped, painter);
+      }
+    }
+    self.render_report(&self.report(), painter)
+  }
+
+  fn render_report(&self, report: &Report, painter: &Painter) -> String {
     if report.silent {
       return String::new();
     }
@@ -118,6 +120,36 @@ impl<'src> Error<'src> {
     }
     out
   }
+}
+
+fn execution_report<'src>(error: &ExecutionError<'src>) -> Report<'src> {
+  match error {
+    ExecutionError::Evaluation { error } => evaluation_report(error),
+    ExecutionError::Silent { status } => {
+      Report { status: *status, silent: true, ..Report::default() }
+    }
+    error => Report { message: error.to_string(), status: error.status(), ..Report::default() },
+  }
+}
+
+/// `--keep-going`'s summary: each failure as it would be printed alone, then
+/// one line per skipped recipe.
+fn render_kept_going(
+  failures: &[ExecutionError],
+  skipped: &[(String, String)],
+  painter: &Painter,
+) -> String {
+  let mut text = String::new();
+  for failure in failures {
+    text.push_str(&Error::message("").render_report(&execution_report(failure), painter));
+  }
+  for (recipe, reason) in skipped {
+    text.push_str(&format!(
+      "{}: recipe `{recipe}` ({reason})\n",
+      painter.paint(painter.command_style(), "skipped")
+    ));
+  }
+  text
 }
 
 fn evaluation_report<'src>(error: &EvaluationError<'src>) -> Report<'src> {

@@ -13,8 +13,8 @@ use std::path::Path;
 
 use nu_ansi_term::Color;
 
-use crate::evaluation::process::CommandEnvironment;
-use crate::evaluation::value::Value;
+use crate::builtins::process::CommandEnvironment;
+use crate::builtins::value::Value;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Arity {

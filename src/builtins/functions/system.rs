@@ -9,8 +9,8 @@ use rand::Rng;
 use sha2::{Digest, Sha256};
 
 use super::{text, FunctionContext};
-use crate::evaluation::process::{capture_stdout, is_windows_shell};
-use crate::evaluation::value::{quote_escaped, Value};
+use crate::builtins::process::{capture_stdout, is_windows_shell};
+use crate::builtins::value::{quote_escaped, Value};
 
 type Result = std::result::Result<Value, String>;
 
@@ -279,7 +279,7 @@ mod tests {
   use super::super::call;
   use super::super::tests::{eval, strings};
   use super::*;
-  use crate::evaluation::process::CommandEnvironment;
+  use crate::builtins::process::CommandEnvironment;
 
   fn context() -> FunctionContext<'static> {
     FunctionContext::new(Path::new("/tmp"), Path::new("/tmp/justfile"))

@@ -8,7 +8,7 @@ use heck::{
 use regex::Regex;
 
 use super::{text, FunctionContext};
-use crate::evaluation::value::Value;
+use crate::builtins::value::Value;
 
 type Result = std::result::Result<Value, String>;
 

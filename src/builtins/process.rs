@@ -71,14 +71,14 @@ pub fn capture_stdout(command: &mut Command, quiet: bool) -> Result<String, Proc
   let child = command.spawn().map_err(|source| ProcessError::Io { source })?;
   // While the child runs, fatal signals are recorded instead of ending `just`
   // (cli-and-execution.md §8).
-  let guard = crate::execution::signals::ChildGuard::new(child.id());
+  let guard = crate::platform::signals::ChildGuard::new(child.id());
   let output = child.wait_with_output().map_err(|source| ProcessError::Io { source })?;
   drop(guard);
   if let Some(error) = ProcessError::from_status(output.status) {
     return Err(error);
   }
-  if let Some(signal) = crate::execution::signals::take() {
-    let name = crate::execution::signals::name(signal).to_string();
+  if let Some(signal) = crate::platform::signals::take() {
+    let name = crate::platform::signals::name(signal).to_string();
     return Err(ProcessError::Interrupted { name, signal });
   }
   let mut text =

@@ -1,7 +1,7 @@
 //! `style(styles, text?)` (reference.md §1.14).
 
 use super::{text, FunctionContext};
-use crate::evaluation::value::Value;
+use crate::builtins::value::Value;
 
 const PROPERTIES: [&str; 8] =
   ["bold", "dim", "italic", "underline", "blink", "reverse", "hidden", "strikethrough"];

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 use super::{text, FunctionContext};
-use crate::evaluation::value::Value;
+use crate::builtins::value::Value;
 
 type Result = std::result::Result<Value, String>;
 
