@@ -366,7 +366,6 @@ fn dependency_views() -> Vec<Arg> {
       .num_args(0..)
       .value_name("RECIPE_PATH")
       .action(ArgAction::Append)
-      .conflicts_with(id::ARGUMENTS)
       .help(help)
   };
   let mut args = with_subcommand_conflicts(vec![

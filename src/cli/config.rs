@@ -319,7 +319,13 @@ impl Config {
 /// The words processed as positional arguments: the values of `--list`,
 /// `--show`, `--usage` or `--clean` when given, otherwise `ARGUMENTS`.
 fn positional_words(matches: &ArgMatches) -> Vec<String> {
-  for flag in [id::LIST, id::SHOW, id::USAGE, id::CLEAN, id::TREE, id::GRAPH] {
+  for flag in [id::TREE, id::GRAPH] {
+    // Recipe paths may also follow other options: `--graph --graph-format json a`.
+    if matches.value_source(flag).is_some() {
+      return [strings(matches, flag), strings(matches, id::ARGUMENTS)].concat();
+    }
+  }
+  for flag in [id::LIST, id::SHOW, id::USAGE, id::CLEAN] {
     if matches.contains_id(flag) && matches.value_source(flag).is_some() {
       return strings(matches, flag);
     }

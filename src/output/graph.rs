@@ -131,7 +131,8 @@ fn dot(graph: &Graph) -> String {
   out
 }
 
-/// Mermaid label text: quotes, `#`, `&`, `<` and `>` as entity codes.
+/// Mermaid label text: quotes, `#`, `&`, `<`, `>` and backticks (which would
+/// start a Markdown string) as entity codes.
 fn mermaid_text(text: &str) -> String {
   let mut out = String::new();
   for c in text.chars() {
@@ -141,6 +142,7 @@ fn mermaid_text(text: &str) -> String {
       '&' => out.push_str("#amp;"),
       '<' => out.push_str("#lt;"),
       '>' => out.push_str("#gt;"),
+      '`' => out.push_str("#96;"),
       '\n' => out.push(' '),
       c => out.push(c),
     }
