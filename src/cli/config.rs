@@ -705,6 +705,17 @@ pub(crate) mod tests {
       (&["--changelog"], Changelog),
       (&["--variables"], Variables),
       (&["--groups"], Groups),
+      (&["--tree"], Tree { paths: vec![], all: false }),
+      (&["--tree", "a", "sub::b"], Tree { paths: strings(&["a", "sub::b"]), all: false }),
+      (&["--tree", "--all"], Tree { paths: vec![], all: true }),
+      (
+        &["--graph", "-u", "a"],
+        Graph { paths: strings(&["a"]), all: false, format: GraphFormat::Dot },
+      ),
+      (
+        &["--graph-format", "mermaid", "--graph", "--all"],
+        Graph { paths: vec![], all: true, format: GraphFormat::Mermaid },
+      ),
     ];
     for (args, expected) in cases {
       let config = parse_locked(args).unwrap_or_else(|error| panic!("{args:?}: {error}"));

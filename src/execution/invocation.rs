@@ -1196,6 +1196,37 @@ mod tests {
     );
   }
 
+  #[test]
+  fn help_requests() {
+    let justfile = options_justfile();
+    let config = Config::default_for("/tmp".into());
+    let cases = [
+      ("hello --help", "help hello"),
+      ("hello -h hello", "help hello"),
+      ("r 1 --help", "help r"),
+      ("r 1 -vh", "error"),
+      ("r -- --help", "run"),
+      ("s --help", "run"),
+      ("s x -- --help", "error"),
+      ("sub --help", "help module sub"),
+      ("sub baz --help", "run"),
+      ("sub::bar -h", "help sub::bar"),
+    ];
+    for (arguments, expected) in cases {
+      let outcome = match parse_command_line(&justfile, &words(arguments), &config) {
+        Ok(Parsed::Run(_)) => "run".to_string(),
+        Ok(Parsed::Help(HelpRequest { recipe: Some(recipe), .. })) => {
+          format!("help {}", recipe.namepath)
+        }
+        Ok(Parsed::Help(HelpRequest { module, recipe: None, .. })) => {
+          format!("help module {}", module.path.join("::"))
+        }
+        Err(_) => "error".to_string(),
+      };
+      assert_eq!(outcome, expected, "arguments: {arguments}");
+    }
+  }
+
   fn justfile_with_nothing() -> Justfile<'static> {
     justfile(module(&[]))
   }
