@@ -4,7 +4,7 @@
 
 use clap::{
   builder::{FalseyValueParser, PossibleValue, PossibleValuesParser, TypedValueParser},
-  value_parser, Arg, ArgAction, Command, ValueHint,
+  value_parser, Arg, ArgAction, ArgGroup, Command, ValueHint,
 };
 use clap_complete::engine::{ArgValueCandidates, ArgValueCompleter, PathCompleter};
 use std::num::NonZeroUsize;
@@ -86,6 +86,14 @@ pub mod id {
   pub const SUMMARY: &str = "summary";
   pub const USAGE: &str = "usage";
   pub const VARIABLES: &str = "variables";
+
+  // Dependency views: `--tree`, `--graph`.
+  pub const ALL: &str = "all";
+  pub const GRAPH: &str = "graph";
+  pub const GRAPH_FORMAT: &str = "graph-format";
+  pub const TREE: &str = "tree";
+  /// The group of `--tree` and `--graph`, which `--all` requires.
+  pub const DEPENDENCY_VIEW: &str = "dependency-view";
 }
 
 /// The subcommand flags; any two of them conflict.
@@ -109,6 +117,8 @@ pub const SUBCOMMANDS: &[&str] = &[
   id::SUMMARY,
   id::USAGE,
   id::VARIABLES,
+  id::GRAPH,
+  id::TREE,
 ];
 
 pub const COMPLETION_SHELLS: &[&str] = &["bash", "elvish", "fish", "nushell", "powershell", "zsh"];
@@ -130,7 +140,10 @@ pub fn command() -> Command {
         .help("Overrides and recipes to run; without any, the default recipe runs"),
     )
     .next_help_heading("Commands");
-  command.args(subcommands())
+  command
+    .args(subcommands())
+    .args(dependency_views())
+    .group(ArgGroup::new(id::DEPENDENCY_VIEW).args([id::TREE, id::GRAPH]))
 }
 
 fn flag(name: &'static str, help: &'static str) -> Arg {
@@ -353,6 +366,39 @@ fn subcommands() -> Vec<Arg> {
       .help("Print how to call a recipe"),
     flag(id::VARIABLES, "Print the names of the variables"),
   ];
+  with_subcommand_conflicts(commands)
+}
+
+/// `--tree` and `--graph`, with their options.
+fn dependency_views() -> Vec<Arg> {
+  let view = |name: &'static str, help: &'static str| {
+    Arg::new(name)
+      .long(name)
+      .add(ArgValueCandidates::new(completions::recipe_paths))
+      .num_args(0..)
+      .value_name("RECIPE_PATH")
+      .action(ArgAction::Append)
+      .help(help)
+  };
+  let mut args = with_subcommand_conflicts(vec![
+    view(id::TREE, "Print the dependency tree of recipes (default: the default recipe)"),
+    view(id::GRAPH, "Print the dependency graph of recipes for tools (see --graph-format)"),
+  ]);
+  args.push(
+    flag(id::ALL, "With `--tree`/`--graph`: start from every recipe nothing depends on")
+      .requires(id::DEPENDENCY_VIEW),
+  );
+  args.push(
+    value(id::GRAPH_FORMAT, "FORMAT", "Output format of `--graph`")
+      .env("JUST_GRAPH_FORMAT")
+      .value_parser(choices(["dot", "json", "mermaid"]))
+      .default_value("dot"),
+  );
+  args
+}
+
+/// Makes each subcommand flag conflict with every other one.
+fn with_subcommand_conflicts(commands: Vec<Arg>) -> Vec<Arg> {
   commands
     .into_iter()
     .map(|arg| {

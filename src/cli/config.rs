@@ -137,6 +137,25 @@ pub enum Subcommand {
     path: Vec<String>,
   },
   Variables,
+  /// `--tree [RECIPE_PATH…]`.
+  Tree {
+    paths: Vec<String>,
+    all: bool,
+  },
+  /// `--graph [RECIPE_PATH…]`.
+  Graph {
+    paths: Vec<String>,
+    all: bool,
+    format: GraphFormat,
+  },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GraphFormat {
+  #[default]
+  Dot,
+  Json,
+  Mermaid,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -301,6 +320,12 @@ impl Config {
 /// The words processed as positional arguments: the values of `--list`,
 /// `--show`, `--usage` or `--clean` when given, otherwise `ARGUMENTS`.
 fn positional_words(matches: &ArgMatches) -> Vec<String> {
+  for flag in [id::TREE, id::GRAPH] {
+    // Recipe paths may also follow other options: `--graph --graph-format json a`.
+    if matches.value_source(flag).is_some() {
+      return [strings(matches, flag), strings(matches, id::ARGUMENTS)].concat();
+    }
+  }
   for flag in [id::LIST, id::SHOW, id::USAGE, id::CLEAN] {
     if matches.contains_id(flag) && matches.value_source(flag).is_some() {
       return strings(matches, flag);
@@ -444,6 +469,9 @@ fn subcommand(
   if matches.get_flag(id::CHOOSE) {
     return Ok(Subcommand::Choose);
   }
+  if let Some(view) = dependency_view(matches, &arguments)? {
+    return Ok(view);
+  }
 
   let simple: [(&str, Subcommand, &'static str); 10] = [
     (id::CHANGELOG, Subcommand::Changelog, "--changelog"),
@@ -464,6 +492,34 @@ fn subcommand(
   }
 
   Ok(Subcommand::Run { arguments })
+}
+
+/// `--tree` or `--graph`, if given; `--all` takes no recipe paths.
+fn dependency_view(
+  matches: &ArgMatches,
+  arguments: &[String],
+) -> Result<Option<Subcommand>, ConfigError> {
+  let all = matches.get_flag(id::ALL);
+  if all && !arguments.is_empty() {
+    return Err(ConfigError::SubcommandArguments {
+      subcommand: "--all",
+      overrides: Vec::new(),
+      arguments: arguments.to_vec(),
+    });
+  }
+  let paths = arguments.to_vec();
+  if matches.value_source(id::TREE).is_some() {
+    return Ok(Some(Subcommand::Tree { paths, all }));
+  }
+  if matches.value_source(id::GRAPH).is_some() {
+    let format = match string(matches, id::GRAPH_FORMAT).as_deref() {
+      Some("json") => GraphFormat::Json,
+      Some("mermaid") => GraphFormat::Mermaid,
+      _ => GraphFormat::Dot,
+    };
+    return Ok(Some(Subcommand::Graph { paths, all, format }));
+  }
+  Ok(None)
 }
 
 /// `--list 'a b'`: a single word containing spaces is split on whitespace.
@@ -648,6 +704,17 @@ pub(crate) mod tests {
       (&["--changelog"], Changelog),
       (&["--variables"], Variables),
       (&["--groups"], Groups),
+      (&["--tree"], Tree { paths: vec![], all: false }),
+      (&["--tree", "a", "sub::b"], Tree { paths: strings(&["a", "sub::b"]), all: false }),
+      (&["--tree", "--all"], Tree { paths: vec![], all: true }),
+      (
+        &["--graph", "-u", "a"],
+        Graph { paths: strings(&["a"]), all: false, format: GraphFormat::Dot },
+      ),
+      (
+        &["--graph-format", "mermaid", "--graph", "--all"],
+        Graph { paths: vec![], all: true, format: GraphFormat::Mermaid },
+      ),
     ];
     for (args, expected) in cases {
       let config = parse_locked(args).unwrap_or_else(|error| panic!("{args:?}: {error}"));

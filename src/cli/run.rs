@@ -7,14 +7,14 @@ use std::path::{Path, PathBuf};
 
 use super::config::{Config, ConfigError, DumpFormat, Subcommand};
 use crate::analysis::analyzer::{compile, LoadRequest};
-use crate::analysis::model::Justfile;
+use crate::analysis::model::{Justfile, Module, Recipe};
 use crate::builtins::value::Value;
 use crate::cli::error::{Error, Report};
 use crate::color::{Painter, Stream};
 use crate::evaluation::evaluator::{Evaluator, RunContext, Site};
 use crate::evaluation::prepare::{prepare, recipe_demand, Demand, Eagerness};
 use crate::execution::error::ExecutionError;
-use crate::execution::invocation::{self, ArgumentValue, Invocation};
+use crate::execution::invocation::{self, ArgumentValue, Invocation, Parsed};
 use crate::execution::runner::{History, Runner, Supplied};
 use crate::platform::signals;
 use crate::search::{self, Search};
@@ -215,6 +215,16 @@ fn compiled(config: &Config, search: Search) -> Result {
       command(config, &search, &justfile, binary, arguments)?
     }
     Subcommand::Choose => choose(config, &search, &justfile)?,
+    Subcommand::Tree { paths, all } => {
+      let selected =
+        crate::output::tree::selected_recipes(&justfile, paths, *all, config.unsorted)?;
+      print(&crate::output::tree::tree(&justfile, &selected, color));
+    }
+    Subcommand::Graph { paths, all, format } => {
+      let selected =
+        crate::output::tree::selected_recipes(&justfile, paths, *all, config.unsorted)?;
+      print(&crate::output::graph::graph(&justfile, &selected, *format));
+    }
     Subcommand::Clean { paths } => {
       let directory = search.justfile.parent().unwrap_or(Path::new("/"));
       let message = crate::execution::cache::clean(directory, paths).map_err(Error::message)?;
@@ -529,23 +539,44 @@ fn run(
       print(&crate::output::list::list(&justfile, config, &path, color)?);
       return Ok(());
     }
-    match invocation::parse_invocations(&justfile, arguments, config) {
-      Ok(invocations) => return run_invocations(config, &search, &justfile, invocations),
-      Err(error) => {
-        if error.is_unknown() && search.searched && justfile.root.settings.fallback {
-          if let Some((next, next_justfile)) = fallback(config, &search, &origin)? {
-            search = next;
-            justfile = std::mem::ManuallyDrop::new(next_justfile);
-            continue;
-          }
-        }
-        if error.is_missing() && config.allow_missing {
-          return Ok(());
-        }
-        return Err(error.into());
+    let (error, help) = match invocation::parse_command_line(&justfile, arguments, config) {
+      Ok(Parsed::Run(invocations)) => {
+        return run_invocations(config, &search, &justfile, invocations);
+      }
+      Ok(Parsed::Help(request)) => (request.replaces, Some((request.module, request.recipe))),
+      Err(error) => (error, None),
+    };
+    // Help only replaces the error just 1.58 would finally report.
+    if error.is_unknown() && search.searched && justfile.root.settings.fallback {
+      if let Some((next, next_justfile)) = fallback(config, &search, &origin)? {
+        search = next;
+        justfile = std::mem::ManuallyDrop::new(next_justfile);
+        continue;
       }
     }
+    if error.is_missing() && config.allow_missing {
+      return Ok(());
+    }
+    return match help {
+      Some((module, recipe)) => print_help(config, &justfile, module, recipe),
+      None => Err(error.into()),
+    };
   }
+}
+
+/// `just RECIPE --help` / `just MODULE --help`.
+fn print_help(
+  config: &Config,
+  justfile: &Justfile,
+  module: &Module,
+  recipe: Option<&Recipe>,
+) -> Result {
+  let color = stdout_painter(config).active;
+  match recipe {
+    Some(recipe) => print(&crate::output::recipe_help::recipe_help(justfile, recipe, color)),
+    None => print(&crate::output::list::list(justfile, config, &module.path, color)?),
+  }
+  Ok(())
 }
 
 /// `set fallback`: the next justfile up, compiled.

@@ -426,22 +426,84 @@ pub fn parse_invocations<'a, 'src>(
   arguments: &[String],
   config: &Config,
 ) -> Result<Vec<Invocation<'a, 'src>>, InvocationError> {
+  match parse_command_line(justfile, arguments, config)? {
+    Parsed::Run(invocations) => Ok(invocations),
+    Parsed::Help(request) => Err(request.replaces),
+  }
+}
+
+/// What the ordinary arguments ask for.
+#[derive(Debug)]
+pub enum Parsed<'a, 'src> {
+  Run(Vec<Invocation<'a, 'src>>),
+  Help(HelpRequest<'a, 'src>),
+}
+
+/// `RECIPE --help`, `RECIPE -h` or `MODULE --help` where the plain
+/// invocation rules reject that word with `replaces`.
+#[derive(Debug)]
+pub struct HelpRequest<'a, 'src> {
+  pub module: &'a Module<'src>,
+  /// None: help for the module (its recipe listing).
+  pub recipe: Option<&'a Recipe<'src>>,
+  /// The error the invocation rules report for the help word.
+  pub replaces: InvocationError,
+}
+
+fn is_help_word(word: &str) -> bool {
+  word == "--help" || word == "-h"
+}
+
+/// Like `parse_invocations`, but a `--help`/`-h` that no parameter takes is
+/// a request for help (unless a `--` came before it).
+pub fn parse_command_line<'a, 'src>(
+  justfile: &'a Justfile<'src>,
+  arguments: &[String],
+  config: &Config,
+) -> Result<Parsed<'a, 'src>, InvocationError> {
   let root = &justfile.root;
   let mut invocations = Vec::new();
   if arguments.is_empty() {
     let resolved = default_recipe(root, Vec::new())?;
     invocations.push(bind_default(resolved)?);
   }
+  let help_allowed = |rest: &[String], offset: usize| {
+    let at = arguments.len() - rest.len() + offset;
+    !arguments[..at].iter().any(|word| word == "--")
+  };
   let mut rest = arguments;
   while !rest.is_empty() {
-    let (resolved, used) = resolve_next(root, rest)?;
+    let (resolved, used) = match resolve_next(root, rest) {
+      Ok(resolved) => resolved,
+      Err(replaces) => {
+        return match module_before_help_word(root, rest) {
+          Some((module, offset)) if help_allowed(rest, offset) => {
+            Ok(Parsed::Help(HelpRequest { module, recipe: None, replaces }))
+          }
+          _ => Err(replaces),
+        };
+      }
+    };
     rest = &rest[used..];
     if resolved.default && rest.is_empty() {
       invocations.push(bind_default(resolved)?);
       continue;
     }
-    let (arguments, used) = bind_arguments(resolved.recipe, rest)?;
+    let (arguments, used) = match Binder::new(resolved.recipe, rest).run() {
+      Ok(bound) => bound,
+      Err(failure) => match failure.help_word_at {
+        Some(offset) if help_allowed(rest, offset) => {
+          return Ok(Parsed::Help(help_request(resolved, failure.error)));
+        }
+        _ => return Err(failure.error),
+      },
+    };
     rest = &rest[used..];
+    if rest.first().is_some_and(|word| is_help_word(word)) && help_allowed(rest, 0) {
+      if let Err(replaces) = resolve_next(root, rest) {
+        return Ok(Parsed::Help(help_request(resolved, replaces)));
+      }
+    }
     invocations.push(Invocation {
       module_path: resolved.module_path,
       module: resolved.module,
@@ -452,7 +514,34 @@ pub fn parse_invocations<'a, 'src>(
   if config.one && invocations.len() > 1 {
     return Err(InvocationError::TooManyInvocations { found: invocations.len() });
   }
-  Ok(invocations)
+  Ok(Parsed::Run(invocations))
+}
+
+/// Help for the recipe, or for its module when the recipe was only the
+/// module's default (`just foo::bar --help` with `bar` a module).
+fn help_request<'a, 'src>(
+  resolved: Resolved<'a, 'src>,
+  replaces: InvocationError,
+) -> HelpRequest<'a, 'src> {
+  let recipe = (!resolved.default).then_some(resolved.recipe);
+  HelpRequest { module: resolved.module, recipe, replaces }
+}
+
+/// `foo bar --help` with `foo bar` a module path: the module and the
+/// position of the help word.
+fn module_before_help_word<'a, 'src>(
+  root: &'a Module<'src>,
+  words: &[String],
+) -> Option<(&'a Module<'src>, usize)> {
+  let mut module = root;
+  for (index, word) in words.iter().enumerate() {
+    match lookup(module, word) {
+      Lookup::Module(submodule) => module = submodule,
+      _ if index > 0 && is_help_word(word) => return Some((module, index)),
+      _ => return None,
+    }
+  }
+  None
 }
 
 fn bind_default<'a, 'src>(
@@ -520,6 +609,27 @@ fn accepts_many(parameter: &Parameter) -> bool {
   parameter.multiple || parameter.kind.is_variadic()
 }
 
+/// A binding error, and where the word it rejects is a bare `--help`/`-h`
+/// that is not one of the recipe's options, that word's position.
+struct BindFailure {
+  error: InvocationError,
+  help_word_at: Option<usize>,
+}
+
+impl From<InvocationError> for BindFailure {
+  fn from(error: InvocationError) -> Self {
+    BindFailure { error, help_word_at: None }
+  }
+}
+
+impl BindFailure {
+  fn at(error: InvocationError, word: &str, index: usize) -> Self {
+    let unknown = matches!(&error, InvocationError::UnknownOption { option, .. } if option == word);
+    let help_word_at = (unknown && is_help_word(word)).then_some(index);
+    BindFailure { error, help_word_at }
+  }
+}
+
 struct Binder<'r, 'src, 'w> {
   recipe: &'r Recipe<'src>,
   words: &'w [String],
@@ -568,7 +678,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
     true
   }
 
-  fn run(mut self) -> Result<(Bound, usize), InvocationError> {
+  fn run(mut self) -> Result<(Bound, usize), BindFailure> {
     let has_options = self.recipe.parameters.iter().any(Parameter::is_option);
     let mut options_ended = !has_options;
     while let Some(word) = self.words.get(self.index) {
@@ -577,18 +687,18 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
         self.index += 1;
       } else if !options_ended && word.starts_with("--") {
         self.index += 1;
-        self.long_option(word)?;
+        self.long_option(word).map_err(|error| BindFailure::at(error, word, self.index - 1))?;
       } else if !options_ended && word.starts_with('-') && word != "-" {
         self.index += 1;
-        self.short_options(word)?;
+        self.short_options(word).map_err(|error| BindFailure::at(error, word, self.index - 1))?;
       } else if self.take_positional(word) {
         self.index += 1;
       } else {
         break;
       }
     }
-    self.check_missing()?;
-    self.check_values()?;
+    self.check_missing().map_err(BindFailure::from)?;
+    self.check_values().map_err(BindFailure::from)?;
     Ok((self.bound, self.index))
   }
 
@@ -764,7 +874,7 @@ pub fn bind_arguments(
   recipe: &Recipe,
   words: &[String],
 ) -> Result<(Bound, usize), InvocationError> {
-  Binder::new(recipe, words).run()
+  Binder::new(recipe, words).run().map_err(|failure| failure.error)
 }
 
 /// Hand-built models for unit tests of the listing and invocation code.
@@ -1084,6 +1194,37 @@ mod tests {
       render(parse_invocations(&empty, &[], &config)),
       "error: justfile contains no recipes"
     );
+  }
+
+  #[test]
+  fn help_requests() {
+    let justfile = options_justfile();
+    let config = Config::default_for("/tmp".into());
+    let cases = [
+      ("hello --help", "help hello"),
+      ("hello -h hello", "help hello"),
+      ("r 1 --help", "help r"),
+      ("r 1 -vh", "error"),
+      ("r -- --help", "run"),
+      ("s --help", "run"),
+      ("s x -- --help", "error"),
+      ("sub --help", "help module sub"),
+      ("sub baz --help", "run"),
+      ("sub::bar -h", "help sub::bar"),
+    ];
+    for (arguments, expected) in cases {
+      let outcome = match parse_command_line(&justfile, &words(arguments), &config) {
+        Ok(Parsed::Run(_)) => "run".to_string(),
+        Ok(Parsed::Help(HelpRequest { recipe: Some(recipe), .. })) => {
+          format!("help {}", recipe.namepath)
+        }
+        Ok(Parsed::Help(HelpRequest { module, recipe: None, .. })) => {
+          format!("help module {}", module.path.join("::"))
+        }
+        Err(_) => "error".to_string(),
+      };
+      assert_eq!(outcome, expected, "arguments: {arguments}");
+    }
   }
 
   fn justfile_with_nothing() -> Justfile<'static> {

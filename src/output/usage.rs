@@ -156,7 +156,7 @@ fn details(parameter: &Parameter, show_default: bool) -> String {
   out
 }
 
-fn argument_line(parameter: &Parameter, color: bool) -> String {
+pub(crate) fn argument_line(parameter: &Parameter, color: bool) -> String {
   let mut line = Line::new(color);
   line.plain("  ");
   push_parameter_token(&mut line, parameter);
@@ -164,7 +164,7 @@ fn argument_line(parameter: &Parameter, color: bool) -> String {
   line.text
 }
 
-fn option_line(parameter: &Parameter, color: bool) -> String {
+pub(crate) fn option_line(parameter: &Parameter, color: bool) -> String {
   let mut line = Line::new(color);
   let style = Ansi::Green.normal();
   line.plain("  ");
@@ -185,7 +185,7 @@ fn option_line(parameter: &Parameter, color: bool) -> String {
   line.text
 }
 
-fn heading(text: &str, color: bool) -> String {
+pub(crate) fn heading(text: &str, color: bool) -> String {
   let mut line = Line::new(color);
   line.push(Ansi::Yellow.bold(), text);
   line.text

@@ -1,0 +1,119 @@
+//! `just RECIPE --help`: everything about calling one recipe.
+
+use crate::analysis::model::{Justfile, Parameter, Recipe};
+use crate::color::Painter;
+use crate::output::usage::{argument_line, heading, option_line, usage_line};
+use crate::syntax::ast::{Attribute, ParameterKind};
+
+/// Doc, usage line, parameters and options, dependencies, group,
+/// attributes and aliases of `recipe`.
+pub fn recipe_help(justfile: &Justfile, recipe: &Recipe, color: bool) -> String {
+  let painter = Painter { active: color, command_color: None, highlight: true };
+  let mut sections = Vec::new();
+  if let Some(doc) = &recipe.doc {
+    sections.push(format!("{}\n", painter.doc(doc)));
+  }
+  sections.push(format!(
+    "{} {}\n",
+    heading("Usage:", color),
+    usage_line(recipe, &recipe.namepath, color)
+  ));
+  let positionals: Vec<&Parameter> = recipe.parameters.iter().filter(|p| !p.is_option()).collect();
+  if !positionals.is_empty() {
+    let lines = positionals.iter().map(|p| argument_line(p, color) + &markers(p));
+    sections.push(section("Arguments:", lines, color));
+  }
+  let options: Vec<&Parameter> = recipe.parameters.iter().filter(|p| p.is_option()).collect();
+  if !options.is_empty() {
+    let lines = options.iter().map(|p| option_line(p, color) + &markers(p));
+    sections.push(section("Options:", lines, color));
+  }
+  let dependencies = dependency_lines(justfile, recipe);
+  if !dependencies.is_empty() {
+    sections.push(section("Dependencies:", dependencies.into_iter(), color));
+  }
+  let details = detail_lines(justfile, recipe, color);
+  if !details.is_empty() {
+    sections.push(details.concat());
+  }
+  sections.join("\n")
+}
+
+fn section(title: &str, lines: impl Iterator<Item = String>, color: bool) -> String {
+  let mut out = format!("{}\n", heading(title, color));
+  for line in lines {
+    out.push_str(&line);
+    out.push('\n');
+  }
+  out
+}
+
+/// ` [variadic: …] [exported] [repeatable]` after a parameter line.
+fn markers(parameter: &Parameter) -> String {
+  let mut out = String::new();
+  match parameter.kind {
+    ParameterKind::Singular => {}
+    ParameterKind::Plus => out.push_str(" [variadic: one or more]"),
+    ParameterKind::Star => out.push_str(" [variadic: zero or more]"),
+  }
+  if parameter.multiple {
+    out.push_str(" [repeatable]");
+  }
+  if parameter.export {
+    out.push_str(" [exported]");
+  }
+  out
+}
+
+/// `  NAME ARG…`, `&&` before the subsequents.
+fn dependency_lines(justfile: &Justfile, recipe: &Recipe) -> Vec<String> {
+  let line = |dependency, subsequent: bool| {
+    let path = match crate::output::tree::dependency_target(justfile, dependency) {
+      Some(target) => target.namepath.clone(),
+      None => dependency.path.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::"),
+    };
+    let mut words = vec![path];
+    words.extend(crate::output::tree::dependency_arguments(dependency));
+    format!("  {}{}", if subsequent { "&& " } else { "" }, words.join(" "))
+  };
+  (recipe.priors.iter().map(|d| line(d, false)))
+    .chain(recipe.subsequents.iter().map(|d| line(d, true)))
+    .collect()
+}
+
+/// `Group:`, `Attributes:` and `Aliases:` lines, those that apply.
+fn detail_lines(justfile: &Justfile, recipe: &Recipe, color: bool) -> Vec<String> {
+  let mut lines = Vec::new();
+  let groups = recipe.groups();
+  if !groups.is_empty() {
+    let title = if groups.len() == 1 { "Group:" } else { "Groups:" };
+    lines.push(format!("{} {}\n", heading(title, color), groups.join(", ")));
+  }
+  let attributes: Vec<String> = recipe
+    .attributes
+    .iter()
+    .filter(|entry| {
+      !matches!(entry.attribute, Attribute::Arg(_) | Attribute::Doc(_) | Attribute::Group(_))
+    })
+    .map(|entry| format!("[{}]", crate::output::format::attributes::render(&entry.attribute)))
+    .collect();
+  let private = recipe.private && !recipe.has_attribute("private");
+  let attributes = if private {
+    [attributes, vec!["private (name starts with `_`)".to_string()]].concat()
+  } else {
+    attributes
+  };
+  if !attributes.is_empty() {
+    lines.push(format!("{} {}\n", heading("Attributes:", color), attributes.join(" ")));
+  }
+  let aliases: Vec<String> = crate::output::tree::recipe_aliases(&justfile.root)
+    .into_iter()
+    .filter(|(_, target)| std::ptr::eq(*target, recipe))
+    .map(|(alias, _)| alias)
+    .collect();
+  if !aliases.is_empty() {
+    let title = if aliases.len() == 1 { "Alias:" } else { "Aliases:" };
+    lines.push(format!("{} {}\n", heading(title, color), aliases.join(", ")));
+  }
+  lines
+}
