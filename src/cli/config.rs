@@ -73,6 +73,16 @@ pub struct Config {
   pub unstable: bool,
   pub verbosity: u8,
   pub yes: bool,
+  pub watch: Option<WatchConfig>,
+}
+
+/// `--watch` and its companions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WatchConfig {
+  pub clear: bool,
+  pub debounce_ms: u64,
+  pub paths: Vec<String>,
+  pub restart: bool,
 }
 
 /// `NAME=VALUE` or `--set NAME VALUE`; `sub::x=1` has module path `["sub"]`.
@@ -214,6 +224,7 @@ impl Config {
       unstable: false,
       verbosity: 0,
       yes: false,
+      watch: None,
     }
   }
 }
@@ -562,6 +573,12 @@ fn apply_options(config: &mut Config, matches: &ArgMatches) {
   config.unstable = flag(id::UNSTABLE);
   config.verbosity = matches.get_count(id::VERBOSE);
   config.yes = flag(id::YES);
+  config.watch = flag(id::WATCH).then(|| WatchConfig {
+    clear: flag(id::WATCH_CLEAR),
+    debounce_ms: matches.get_one::<u64>(id::WATCH_DEBOUNCE).copied().unwrap_or(100),
+    paths: strings(matches, id::WATCH_PATH),
+    restart: flag(id::WATCH_RESTART),
+  });
 }
 
 #[cfg(test)]

@@ -42,6 +42,27 @@ pub struct Entry {
   pub hit: bool,
 }
 
+/// The inputs and outputs `[cache]` recipes declared so far in this process,
+/// resolved against their working directories (what `--watch` watches and
+/// ignores).
+#[derive(Debug, Default)]
+pub struct Declared {
+  pub inputs: Vec<PathBuf>,
+  pub outputs: Vec<PathBuf>,
+}
+
+static DECLARED: std::sync::Mutex<Declared> =
+  std::sync::Mutex::new(Declared { inputs: Vec::new(), outputs: Vec::new() });
+
+/// Take what was declared since the last call.
+pub fn take_declared() -> Declared {
+  std::mem::take(&mut *DECLARED.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
+}
+
+fn declare(list: &mut Vec<PathBuf>, parts: &KeyParts<'_>, paths: &[String]) {
+  list.extend(paths.iter().map(|path| parts.working_directory.join(path)));
+}
+
 fn message<'src>(message: String) -> ExecutionError<'src> {
   ExecutionError::Message { message }
 }
@@ -75,6 +96,7 @@ pub fn open<'src>(
       let mut paths = value.elements().to_vec();
       paths.sort();
       paths.dedup();
+      declare(&mut DECLARED.lock().unwrap_or_else(|p| p.into_inner()).inputs, parts, &paths);
       for path in paths {
         let hash = hash_input(&parts.working_directory.join(&path))?;
         map.insert(path, Json::from(hash.to_vec()));
@@ -87,6 +109,7 @@ pub fn open<'src>(
     Some(outputs) => evaluator.evaluate(&outputs.value)?.elements().to_vec(),
     None => Vec::new(),
   };
+  declare(&mut DECLARED.lock().unwrap_or_else(|p| p.into_inner()).outputs, parts, &outputs);
 
   let mut environment = Map::new();
   let changes = evaluator.environment();

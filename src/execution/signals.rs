@@ -11,6 +11,8 @@ static RECORDED: AtomicI32 = AtomicI32::new(0);
 static RUNNING: AtomicUsize = AtomicUsize::new(0);
 static CHILDREN: [AtomicI32; MAX_CHILDREN] = [const { AtomicI32::new(0) }; MAX_CHILDREN];
 static VERBOSE: AtomicI32 = AtomicI32::new(0);
+/// The last signal delivered to the process, whether or not it was taken.
+static DELIVERED: AtomicI32 = AtomicI32::new(0);
 
 pub const FATAL: [i32; 4] = [libc::SIGHUP, libc::SIGINT, libc::SIGQUIT, libc::SIGTERM];
 
@@ -19,18 +21,45 @@ extern "C" fn handle(signal: libc::c_int) {
     // SAFETY: _exit is async-signal-safe.
     unsafe { libc::_exit(128 + signal) };
   }
+  DELIVERED.store(signal, Ordering::SeqCst);
   let _ = RECORDED.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
   if signal == libc::SIGTERM {
-    for slot in &CHILDREN {
-      let pid = slot.load(Ordering::SeqCst);
-      if pid > 0 {
-        if VERBOSE.load(Ordering::SeqCst) > 0 {
-          write_note(pid);
-        }
-        // SAFETY: kill is async-signal-safe.
-        unsafe { libc::kill(pid, libc::SIGTERM) };
+    forward(libc::SIGTERM);
+  }
+}
+
+/// Send `signal` to every running child (async-signal-safe).
+fn forward(signal: libc::c_int) {
+  for slot in &CHILDREN {
+    let pid = slot.load(Ordering::SeqCst);
+    if pid > 0 {
+      if signal == libc::SIGTERM && VERBOSE.load(Ordering::SeqCst) > 0 {
+        write_note(pid);
       }
+      // SAFETY: kill is async-signal-safe.
+      unsafe { libc::kill(pid, signal) };
     }
+  }
+}
+
+/// Stop the running recipes as a SIGTERM would, without one being
+/// delivered: record it and forward it to every child (`--watch-restart`).
+pub fn request_stop() {
+  let _ = RECORDED.compare_exchange(0, libc::SIGTERM, Ordering::SeqCst, Ordering::SeqCst);
+  forward(libc::SIGTERM);
+}
+
+/// SIGKILL every child still running after a stop request's grace period.
+pub fn kill_children() {
+  forward(libc::SIGKILL);
+}
+
+/// Take the last signal delivered to the process, if any; unlike [`take`],
+/// stop requests do not show here.
+pub fn take_delivered() -> Option<i32> {
+  match DELIVERED.swap(0, Ordering::SeqCst) {
+    0 => None,
+    signal => Some(signal),
   }
 }
 
