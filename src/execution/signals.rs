@@ -3,7 +3,7 @@
 //! ends `just` at once with 128 + signal; with children running, the first
 //! signal is recorded and SIGTERM is forwarded to every child.
 
-use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 
 const MAX_CHILDREN: usize = 64;
 
@@ -11,6 +11,8 @@ static RECORDED: AtomicI32 = AtomicI32::new(0);
 static RUNNING: AtomicUsize = AtomicUsize::new(0);
 static CHILDREN: [AtomicI32; MAX_CHILDREN] = [const { AtomicI32::new(0) }; MAX_CHILDREN];
 static VERBOSE: AtomicI32 = AtomicI32::new(0);
+/// Whether children run in process groups of their own (`--watch-restart`).
+static GROUPS: AtomicBool = AtomicBool::new(false);
 /// The last signal delivered to the process, whether or not it was taken.
 static DELIVERED: AtomicI32 = AtomicI32::new(0);
 
@@ -23,8 +25,9 @@ extern "C" fn handle(signal: libc::c_int) {
   }
   DELIVERED.store(signal, Ordering::SeqCst);
   let _ = RECORDED.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
-  if signal == libc::SIGTERM {
-    forward(libc::SIGTERM);
+  // Children in groups of their own miss the terminal's signals: pass them on.
+  if signal == libc::SIGTERM || GROUPS.load(Ordering::SeqCst) {
+    forward(signal);
   }
 }
 
@@ -36,8 +39,13 @@ fn forward(signal: libc::c_int) {
       if signal == libc::SIGTERM && VERBOSE.load(Ordering::SeqCst) > 0 {
         write_note(pid);
       }
-      // SAFETY: kill is async-signal-safe.
-      unsafe { libc::kill(pid, signal) };
+      // SAFETY: kill is async-signal-safe. A child not leading a group
+      // (a backtick) gets the signal itself.
+      unsafe {
+        if !GROUPS.load(Ordering::SeqCst) || libc::kill(-pid, signal) != 0 {
+          libc::kill(pid, signal);
+        }
+      }
     }
   }
 }
@@ -47,6 +55,12 @@ fn forward(signal: libc::c_int) {
 pub fn request_stop() {
   let _ = RECORDED.compare_exchange(0, libc::SIGTERM, Ordering::SeqCst, Ordering::SeqCst);
   forward(libc::SIGTERM);
+}
+
+/// Run recipe processes in process groups of their own, so that stopping
+/// one stops what it started too.
+pub fn use_process_groups() {
+  GROUPS.store(true, Ordering::SeqCst);
 }
 
 /// SIGKILL every child still running after a stop request's grace period.
@@ -155,6 +169,9 @@ pub fn name(signal: i32) -> &'static str {
 
 /// Spawn a command as a tracked child and wait for it.
 pub fn run(command: &mut std::process::Command) -> std::io::Result<std::process::ExitStatus> {
+  if GROUPS.load(Ordering::SeqCst) {
+    std::os::unix::process::CommandExt::process_group(command, 0);
+  }
   let mut child = command.spawn()?;
   let _guard = ChildGuard::new(child.id());
   child.wait()

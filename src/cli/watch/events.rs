@@ -40,24 +40,32 @@ impl Shared {
   }
 }
 
+/// The stream of relevant changes, and the runs they interrupt.
+#[derive(Clone)]
 pub struct Events {
   shared: Arc<Shared>,
-  debouncer: Debouncer<RecommendedWatcher, RecommendedCache>,
-  watched: BTreeSet<PathBuf>,
   debounce: Duration,
 }
 
-impl Events {
-  pub fn start(debounce: Duration, restart: bool) -> Result<Events, String> {
-    let shared = Arc::new(Shared { state: Mutex::default(), wake: Condvar::new(), restart });
-    let handler_shared = Arc::clone(&shared);
-    let debouncer = new_debouncer(debounce, None, move |result: DebounceEventResult| {
-      receive(&handler_shared, result);
-    })
-    .map_err(|error| format!("failed to start watching files: {error}"))?;
-    Ok(Events { shared, debouncer, watched: BTreeSet::new(), debounce })
-  }
+/// The watches themselves.
+pub struct Watcher {
+  debouncer: Debouncer<RecommendedWatcher, RecommendedCache>,
+  watched: BTreeSet<PathBuf>,
+  shared: Arc<Shared>,
+}
 
+pub fn start(debounce: Duration, restart: bool) -> Result<(Events, Watcher), String> {
+  let shared = Arc::new(Shared { state: Mutex::default(), wake: Condvar::new(), restart });
+  let handler_shared = Arc::clone(&shared);
+  let debouncer = new_debouncer(debounce, None, move |result: DebounceEventResult| {
+    receive(&handler_shared, result);
+  })
+  .map_err(|error| format!("failed to start watching files: {error}"))?;
+  let events = Events { shared: Arc::clone(&shared), debounce };
+  Ok((events, Watcher { debouncer, watched: BTreeSet::new(), shared }))
+}
+
+impl Watcher {
   /// Watch what `targets` names (and stop watching what it no longer does).
   pub fn watch(&mut self, targets: Targets) -> Result<(), String> {
     let watcher = &mut self.debouncer;
@@ -79,6 +87,14 @@ impl Events {
     Ok(())
   }
 
+  /// Hand an error met while the run goes on to the loop.
+  pub fn fail(&self, error: String) {
+    self.shared.lock().error = Some(error);
+    self.shared.wake.notify_all();
+  }
+}
+
+impl Events {
   /// Mark the start or the end of a run.
   pub fn set_running(&self, running: bool) {
     let mut state = self.shared.lock();

@@ -6,6 +6,7 @@ mod targets;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use lexiclean::Lexiclean;
@@ -15,56 +16,66 @@ use crate::error::{Error, Report};
 use crate::execution::{cache, signals};
 use crate::output::color::{Painter, Stream};
 use crate::search::Search;
-use events::Events;
+use events::Watcher;
 use targets::{Request, Targets};
 
 type Result<T = ()> = std::result::Result<T, Error<'static>>;
 
-/// What the runs so far showed the invocation depends on.
-#[derive(Default)]
-struct Dependencies {
+/// What is watched, kept up to date as runs reveal what they depend on.
+struct Session {
+  watcher: Watcher,
+  invocation_directory: PathBuf,
+  justfile_directory: PathBuf,
+  watch_paths: Vec<String>,
   /// Justfiles, imports and modules loaded by any run.
   sources: BTreeSet<PathBuf>,
+  /// `[cache]` inputs and outputs declared by any run.
   inputs: BTreeSet<PathBuf>,
   outputs: BTreeSet<PathBuf>,
 }
 
 pub fn watch(config: &Config, watch: &WatchConfig, search: Search, arguments: &[String]) -> Result {
   let debounce = Duration::from_millis(watch.debounce_ms);
-  let mut events = Events::start(debounce, watch.restart).map_err(Error::message)?;
-  let mut dependencies = Dependencies::default();
-  let justfile_directory = search.justfile.parent().unwrap_or(Path::new("/")).to_path_buf();
+  if watch.restart {
+    signals::use_process_groups();
+  }
+  let (events, watcher) = events::start(debounce, watch.restart).map_err(Error::message)?;
+  let session = Arc::new(Mutex::new(Session {
+    watcher,
+    invocation_directory: config.invocation_directory.clone(),
+    justfile_directory: search.justfile.parent().unwrap_or(Path::new("/")).to_path_buf(),
+    watch_paths: watch.paths.clone(),
+    sources: BTreeSet::new(),
+    inputs: BTreeSet::new(),
+    outputs: BTreeSet::new(),
+  }));
+  let observed = Arc::clone(&session);
+  cache::observe(Box::new(move |declared| lock(&observed).declare(declared)));
   let mut changes = Vec::new();
   loop {
     if !changes.is_empty() {
       announce(config, watch, &changes);
     }
-    let first_source = next_source_id();
     events.set_running(true);
-    let outcome = super::run::load(config, &search, config.unstable)
-      .and_then(|justfile| super::run::run(config, search.clone(), justfile, arguments));
+    let ran = run_once(config, &search, arguments, &session);
     events.set_running(false);
-    let stopped = events.was_stopped();
+    let (outcome, first_source_after_load) = ran?;
     if let Some(signal) = signals::take_delivered() {
       report(config, outcome);
       return Err(silent(128 + signal));
     }
     // A restart's stop request, if the run did not consume it.
     signals::take();
-    if !stopped {
+    if !events.was_stopped() {
       report(config, outcome);
     }
-    dependencies.record(&justfile_directory, first_source);
-    let request = Request {
-      invocation_directory: &config.invocation_directory,
-      justfile_directory: &justfile_directory,
-      watch_paths: &watch.paths,
-      sources: &dependencies.sources,
-      inputs: &dependencies.inputs,
-      outputs: &dependencies.outputs,
-    };
-    let targets = Targets::new(&request).map_err(Error::message)?;
-    events.watch(targets).map_err(Error::message)?;
+    {
+      // A `set fallback` run may have loaded more justfiles.
+      let mut session = lock(&session);
+      if session.add_sources(first_source_after_load) {
+        session.rewatch().map_err(Error::message)?;
+      }
+    }
     if config.verbosity >= 1 && !config.quiet {
       eprintln!("[watch] waiting for changes");
     }
@@ -72,16 +83,66 @@ pub fn watch(config: &Config, watch: &WatchConfig, search: Search, arguments: &[
   }
 }
 
-impl Dependencies {
-  /// Add the sources loaded since `first_source` and the `[cache]` paths
-  /// declared by the run.
-  fn record(&mut self, justfile_directory: &Path, first_source: u32) {
-    let loaded = (first_source..).map_while(crate::syntax::sources::get);
+fn lock(session: &Mutex<Session>) -> std::sync::MutexGuard<'_, Session> {
+  session.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Load the justfile, watch it and what is known to matter, and run.
+/// Returns the run's outcome and the first source id after loading; fails
+/// only when watching fails.
+fn run_once(
+  config: &Config,
+  search: &Search,
+  arguments: &[String],
+  session: &Mutex<Session>,
+) -> Result<(Result, u32)> {
+  let first_source = next_source_id();
+  let loaded = super::run::load(config, search, config.unstable);
+  let after_load = next_source_id();
+  {
+    let mut session = lock(session);
+    session.add_sources(first_source);
+    session.rewatch().map_err(Error::message)?;
+  }
+  let outcome =
+    loaded.and_then(|justfile| super::run::run(config, search.clone(), justfile, arguments));
+  Ok((outcome, after_load))
+}
+
+impl Session {
+  /// Add the source files registered from `first` on; whether any is new.
+  fn add_sources(&mut self, first: u32) -> bool {
+    let before = self.sources.len();
+    let loaded = (first..).map_while(crate::syntax::sources::get);
     // Diagnostics name sources relative to the root justfile's directory.
-    self.sources.extend(loaded.map(|source| justfile_directory.join(source.path).lexiclean()));
-    let declared = cache::take_declared();
+    let directory = &self.justfile_directory;
+    self.sources.extend(loaded.map(|source| directory.join(source.path).lexiclean()));
+    self.sources.len() != before
+  }
+
+  /// A `[cache]` recipe is about to run: watch its inputs, ignore its outputs.
+  fn declare(&mut self, declared: cache::Declared) {
+    let before = self.inputs.len() + self.outputs.len();
     self.inputs.extend(declared.inputs.into_iter().map(|path| path.lexiclean()));
     self.outputs.extend(declared.outputs.into_iter().map(|path| path.lexiclean()));
+    if self.inputs.len() + self.outputs.len() != before {
+      if let Err(error) = self.rewatch() {
+        self.watcher.fail(error);
+      }
+    }
+  }
+
+  fn rewatch(&mut self) -> std::result::Result<(), String> {
+    let request = Request {
+      invocation_directory: &self.invocation_directory,
+      justfile_directory: &self.justfile_directory,
+      watch_paths: &self.watch_paths,
+      sources: &self.sources,
+      inputs: &self.inputs,
+      outputs: &self.outputs,
+    };
+    let targets = Targets::new(&request)?;
+    self.watcher.watch(targets)
   }
 }
 
