@@ -76,7 +76,7 @@ pub fn watch(config: &Config, watch: &WatchConfig, search: Search, arguments: &[
         session.rewatch().map_err(Error::message)?;
       }
     }
-    if config.verbosity >= 1 && !config.quiet {
+    if !config.quiet {
       eprintln!("[watch] waiting for changes");
     }
     changes = events.next_burst().map_err(Error::message)?;

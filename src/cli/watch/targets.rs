@@ -46,7 +46,13 @@ impl Targets {
     let mut targets = Targets {
       sources: request.sources.clone(),
       files: request.inputs.clone(),
-      outputs: request.outputs.iter().cloned().collect(),
+      // The cache's own entries are outputs too.
+      outputs: request
+        .outputs
+        .iter()
+        .cloned()
+        .chain([request.justfile_directory.join(crate::execution::cache::DIRECTORY)])
+        .collect(),
       ..Targets::default()
     };
     let mut globs = GlobSetBuilder::new();
