@@ -67,6 +67,12 @@ pub mod id {
   pub const OUTPUT: &str = "output";
   pub const JOBSERVER: &str = "jobserver";
 
+  pub const WATCH: &str = "watch";
+  pub const WATCH_CLEAR: &str = "clear";
+  pub const WATCH_DEBOUNCE: &str = "watch-debounce";
+  pub const WATCH_PATH: &str = "watch-path";
+  pub const WATCH_RESTART: &str = "watch-restart";
+
   pub const CHANGELOG: &str = "changelog";
   pub const CHOOSE: &str = "choose";
   pub const CLEAN: &str = "clean";
@@ -303,6 +309,29 @@ fn options() -> Vec<Arg> {
       .value_parser(choices(["interleaved", "prefixed", "grouped"]))
       .default_value("interleaved"),
     env_flag(id::JOBSERVER, "JUST_JOBSERVER", "Share the `--jobs` slots with make and cargo run by recipes, or use those of a parent make"),
+  ]
+  .into_iter()
+  .chain(watch_options())
+  .collect()
+}
+
+/// Watch mode: run the recipes again whenever what they depend on changes.
+fn watch_options() -> Vec<Arg> {
+  vec![
+    env_flag(id::WATCH, "JUST_WATCH", "Run again whenever inputs or the justfile change")
+      .short('w')
+      .conflicts_with_all(SUBCOMMANDS),
+    value(id::WATCH_PATH, "PATH", "With `--watch`: also watch this file, directory or glob")
+      .action(ArgAction::Append)
+      .requires(id::WATCH)
+      .value_hint(ValueHint::AnyPath),
+    value(id::WATCH_DEBOUNCE, "MS", "With `--watch`: wait for MS quiet milliseconds")
+      .value_parser(value_parser!(u64))
+      .default_value("100")
+      .requires(id::WATCH),
+    flag(id::WATCH_RESTART, "With `--watch`: stop running recipes when changes arrive")
+      .requires(id::WATCH),
+    flag(id::WATCH_CLEAR, "With `--watch`: clear the screen before each run").requires(id::WATCH),
   ]
 }
 

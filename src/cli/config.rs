@@ -79,6 +79,16 @@ pub struct Config {
   pub keep_going: bool,
   pub output: OutputMode,
   pub jobserver: bool,
+  pub watch: Option<WatchConfig>,
+}
+
+/// `--watch` and its companions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WatchConfig {
+  pub clear: bool,
+  pub debounce_ms: u64,
+  pub paths: Vec<String>,
+  pub restart: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -234,6 +244,7 @@ impl Config {
       keep_going: false,
       output: OutputMode::Interleaved,
       jobserver: false,
+      watch: None,
     }
   }
 }
@@ -617,6 +628,12 @@ fn apply_options(config: &mut Config, matches: &ArgMatches) {
     _ => OutputMode::Interleaved,
   };
   config.jobserver = flag(id::JOBSERVER);
+  config.watch = flag(id::WATCH).then(|| WatchConfig {
+    clear: flag(id::WATCH_CLEAR),
+    debounce_ms: matches.get_one::<u64>(id::WATCH_DEBOUNCE).copied().unwrap_or(100),
+    paths: strings(matches, id::WATCH_PATH),
+    restart: flag(id::WATCH_RESTART),
+  });
 }
 
 #[cfg(test)]

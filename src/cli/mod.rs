@@ -9,3 +9,4 @@ pub mod init;
 pub mod man;
 pub mod positional;
 pub mod run;
+pub mod watch;

@@ -93,6 +93,9 @@ fn dispatch(config: &Config) -> Result {
     _ => {
       let search = search::find(config)?;
       warn_non_unicode(config, "justfile", &search.justfile);
+      if let (Some(watch), Subcommand::Run { arguments }) = (&config.watch, &config.subcommand) {
+        return super::watch::watch(config, watch, search, arguments);
+      }
       compiled(config, search)?;
     }
   }
@@ -170,7 +173,7 @@ fn wait_for_signal() -> String {
   name.to_owned()
 }
 
-fn load(config: &Config, search: &Search, unstable: bool) -> Result<Justfile<'static>> {
+pub(super) fn load(config: &Config, search: &Search, unstable: bool) -> Result<Justfile<'static>> {
   let request = LoadRequest {
     justfile: &search.justfile,
     source: search.source.clone(),
@@ -523,7 +526,7 @@ fn supplied(invocation: &Invocation) -> Vec<Supplied> {
     .collect()
 }
 
-fn run(
+pub(super) fn run(
   config: &Config,
   search: Search,
   justfile: Justfile<'static>,

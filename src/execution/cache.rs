@@ -42,6 +42,36 @@ pub struct Entry {
   pub hit: bool,
 }
 
+/// Paths a `[cache]` recipe declared, resolved against its working
+/// directory: what `--watch` watches (inputs) and ignores (outputs).
+#[derive(Debug, Default)]
+pub struct Declared {
+  pub inputs: Vec<PathBuf>,
+  pub outputs: Vec<PathBuf>,
+}
+
+type Observer = Box<dyn Fn(Declared) + Send + Sync>;
+
+static OBSERVER: std::sync::OnceLock<Observer> = std::sync::OnceLock::new();
+
+/// Have `observer` called with each recipe's paths as soon as they are
+/// known, before the recipe runs. Only the first observer is kept.
+pub fn observe(observer: Observer) {
+  let _ = OBSERVER.set(observer);
+}
+
+fn declare(parts: &KeyParts<'_>, paths: &[String], as_output: bool) {
+  let Some(observer) = OBSERVER.get() else {
+    return;
+  };
+  let paths = paths.iter().map(|path| parts.working_directory.join(path)).collect();
+  observer(if as_output {
+    Declared { inputs: Vec::new(), outputs: paths }
+  } else {
+    Declared { inputs: paths, outputs: Vec::new() }
+  });
+}
+
 fn message<'src>(message: String) -> ExecutionError<'src> {
   ExecutionError::Message { message }
 }
@@ -75,6 +105,7 @@ pub fn open<'src>(
       let mut paths = value.elements().to_vec();
       paths.sort();
       paths.dedup();
+      declare(parts, &paths, false);
       for path in paths {
         let hash = hash_input(&parts.working_directory.join(&path))?;
         map.insert(path, Json::from(hash.to_vec()));
@@ -87,6 +118,7 @@ pub fn open<'src>(
     Some(outputs) => evaluator.evaluate(&outputs.value)?.elements().to_vec(),
     None => Vec::new(),
   };
+  declare(parts, &outputs, true);
 
   let mut environment = Map::new();
   let changes = evaluator.environment();

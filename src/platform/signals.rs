@@ -3,7 +3,7 @@
 //! ends `just` at once with 128 + signal; with children running, the first
 //! signal is recorded and SIGTERM is forwarded to every child.
 
-use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 
 const MAX_CHILDREN: usize = 64;
 
@@ -11,6 +11,10 @@ static RECORDED: AtomicI32 = AtomicI32::new(0);
 static RUNNING: AtomicUsize = AtomicUsize::new(0);
 static CHILDREN: [AtomicI32; MAX_CHILDREN] = [const { AtomicI32::new(0) }; MAX_CHILDREN];
 static VERBOSE: AtomicI32 = AtomicI32::new(0);
+/// Whether children run in process groups of their own (`--watch-restart`).
+static GROUPS: AtomicBool = AtomicBool::new(false);
+/// The last signal delivered to the process, whether or not it was taken.
+static DELIVERED: AtomicI32 = AtomicI32::new(0);
 
 pub const FATAL: [i32; 4] = [libc::SIGHUP, libc::SIGINT, libc::SIGQUIT, libc::SIGTERM];
 
@@ -19,18 +23,57 @@ extern "C" fn handle(signal: libc::c_int) {
     // SAFETY: _exit is async-signal-safe.
     unsafe { libc::_exit(128 + signal) };
   }
+  DELIVERED.store(signal, Ordering::SeqCst);
   let _ = RECORDED.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
-  if signal == libc::SIGTERM {
-    for slot in &CHILDREN {
-      let pid = slot.load(Ordering::SeqCst);
-      if pid > 0 {
-        if VERBOSE.load(Ordering::SeqCst) > 0 {
-          write_note(pid);
+  // Children in groups of their own miss the terminal's signals: pass them on.
+  if signal == libc::SIGTERM || GROUPS.load(Ordering::SeqCst) {
+    forward(signal);
+  }
+}
+
+/// Send `signal` to every running child (async-signal-safe).
+fn forward(signal: libc::c_int) {
+  for slot in &CHILDREN {
+    let pid = slot.load(Ordering::SeqCst);
+    if pid > 0 {
+      if signal == libc::SIGTERM && VERBOSE.load(Ordering::SeqCst) > 0 {
+        write_note(pid);
+      }
+      // SAFETY: kill is async-signal-safe. A child not leading a group
+      // (a backtick) gets the signal itself.
+      unsafe {
+        if !GROUPS.load(Ordering::SeqCst) || libc::kill(-pid, signal) != 0 {
+          libc::kill(pid, signal);
         }
-        // SAFETY: kill is async-signal-safe.
-        unsafe { libc::kill(pid, libc::SIGTERM) };
       }
     }
+  }
+}
+
+/// Stop the running recipes as a SIGTERM would, without one being
+/// delivered: record it and forward it to every child (`--watch-restart`).
+pub fn request_stop() {
+  let _ = RECORDED.compare_exchange(0, libc::SIGTERM, Ordering::SeqCst, Ordering::SeqCst);
+  forward(libc::SIGTERM);
+}
+
+/// Run recipe processes in process groups of their own, so that stopping
+/// one stops what it started too.
+pub fn use_process_groups() {
+  GROUPS.store(true, Ordering::SeqCst);
+}
+
+/// SIGKILL every child still running after a stop request's grace period.
+pub fn kill_children() {
+  forward(libc::SIGKILL);
+}
+
+/// Take the last signal delivered to the process, if any; unlike [`take`],
+/// stop requests do not show here.
+pub fn take_delivered() -> Option<i32> {
+  match DELIVERED.swap(0, Ordering::SeqCst) {
+    0 => None,
+    signal => Some(signal),
   }
 }
 
@@ -134,6 +177,9 @@ pub fn name(signal: i32) -> &'static str {
 
 /// Spawn a command as a tracked child and wait for it.
 pub fn run(command: &mut std::process::Command) -> std::io::Result<std::process::ExitStatus> {
+  if GROUPS.load(Ordering::SeqCst) {
+    std::os::unix::process::CommandExt::process_group(command, 0);
+  }
   let mut child = command.spawn()?;
   let _guard = ChildGuard::new(child.id());
   child.wait()

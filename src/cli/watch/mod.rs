@@ -1,0 +1,182 @@
+//! `--watch`: run the invocation, wait for a burst of changes to what it
+//! depends on, reload the justfile and run it again, until interrupted.
+
+mod events;
+mod targets;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use lexiclean::Lexiclean;
+
+use super::config::{Config, WatchConfig};
+use crate::cli::error::{Error, Report};
+use crate::color::{Painter, Stream};
+use crate::execution::cache;
+use crate::platform::signals;
+use crate::search::Search;
+use events::Watcher;
+use targets::{Request, Targets};
+
+type Result<T = ()> = std::result::Result<T, Error<'static>>;
+
+/// What is watched, kept up to date as runs reveal what they depend on.
+struct Session {
+  watcher: Watcher,
+  invocation_directory: PathBuf,
+  justfile_directory: PathBuf,
+  watch_paths: Vec<String>,
+  /// Justfiles, imports and modules loaded by any run.
+  sources: BTreeSet<PathBuf>,
+  /// `[cache]` inputs and outputs declared by any run.
+  inputs: BTreeSet<PathBuf>,
+  outputs: BTreeSet<PathBuf>,
+}
+
+pub fn watch(config: &Config, watch: &WatchConfig, search: Search, arguments: &[String]) -> Result {
+  let debounce = Duration::from_millis(watch.debounce_ms);
+  if watch.restart {
+    signals::use_process_groups();
+  }
+  let (events, watcher) = events::start(debounce, watch.restart).map_err(Error::message)?;
+  let session = Arc::new(Mutex::new(Session {
+    watcher,
+    invocation_directory: config.invocation_directory.clone(),
+    justfile_directory: search.justfile.parent().unwrap_or(Path::new("/")).to_path_buf(),
+    watch_paths: watch.paths.clone(),
+    sources: BTreeSet::new(),
+    inputs: BTreeSet::new(),
+    outputs: BTreeSet::new(),
+  }));
+  let observed = Arc::clone(&session);
+  cache::observe(Box::new(move |declared| lock(&observed).declare(declared)));
+  let mut changes = Vec::new();
+  loop {
+    if !changes.is_empty() {
+      announce(config, watch, &changes);
+    }
+    events.set_running(true);
+    let ran = run_once(config, &search, arguments, &session);
+    events.set_running(false);
+    let (outcome, first_source_after_load) = ran?;
+    if let Some(signal) = signals::take_delivered() {
+      report(config, outcome);
+      return Err(silent(128 + signal));
+    }
+    // A restart's stop request, if the run did not consume it.
+    signals::take();
+    if !events.was_stopped() {
+      report(config, outcome);
+    }
+    {
+      // A `set fallback` run may have loaded more justfiles.
+      let mut session = lock(&session);
+      if session.add_sources(first_source_after_load) {
+        session.rewatch().map_err(Error::message)?;
+      }
+    }
+    if !config.quiet {
+      eprintln!("[watch] waiting for changes");
+    }
+    changes = events.next_burst().map_err(Error::message)?;
+  }
+}
+
+fn lock(session: &Mutex<Session>) -> std::sync::MutexGuard<'_, Session> {
+  session.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Load the justfile, watch it and what is known to matter, and run.
+/// Returns the run's outcome and the first source id after loading; fails
+/// only when watching fails.
+fn run_once(
+  config: &Config,
+  search: &Search,
+  arguments: &[String],
+  session: &Mutex<Session>,
+) -> Result<(Result, u32)> {
+  let first_source = next_source_id();
+  let loaded = super::run::load(config, search, config.unstable);
+  let after_load = next_source_id();
+  {
+    let mut session = lock(session);
+    session.add_sources(first_source);
+    session.rewatch().map_err(Error::message)?;
+  }
+  let outcome =
+    loaded.and_then(|justfile| super::run::run(config, search.clone(), justfile, arguments));
+  Ok((outcome, after_load))
+}
+
+impl Session {
+  /// Add the source files registered from `first` on; whether any is new.
+  fn add_sources(&mut self, first: u32) -> bool {
+    let before = self.sources.len();
+    let loaded = (first..).map_while(crate::syntax::sources::get);
+    // Diagnostics name sources relative to the root justfile's directory.
+    let directory = &self.justfile_directory;
+    self.sources.extend(loaded.map(|source| directory.join(source.path).lexiclean()));
+    self.sources.len() != before
+  }
+
+  /// A `[cache]` recipe is about to run: watch its inputs, ignore its outputs.
+  fn declare(&mut self, declared: cache::Declared) {
+    let before = self.inputs.len() + self.outputs.len();
+    self.inputs.extend(declared.inputs.into_iter().map(|path| path.lexiclean()));
+    self.outputs.extend(declared.outputs.into_iter().map(|path| path.lexiclean()));
+    if self.inputs.len() + self.outputs.len() != before {
+      if let Err(error) = self.rewatch() {
+        self.watcher.fail(error);
+      }
+    }
+  }
+
+  fn rewatch(&mut self) -> std::result::Result<(), String> {
+    let request = Request {
+      invocation_directory: &self.invocation_directory,
+      justfile_directory: &self.justfile_directory,
+      watch_paths: &self.watch_paths,
+      sources: &self.sources,
+      inputs: &self.inputs,
+      outputs: &self.outputs,
+    };
+    let targets = Targets::new(&request)?;
+    self.watcher.watch(targets)
+  }
+}
+
+/// The index the next registered source file will get.
+fn next_source_id() -> u32 {
+  (0..).find(|id| crate::syntax::sources::get(*id).is_none()).unwrap_or(u32::MAX)
+}
+
+/// Print a run's error as `just` would, and carry on.
+fn report(config: &Config, outcome: Result) {
+  if let Err(error) = outcome {
+    if !config.quiet {
+      let painter = Painter::new(config.color, Stream::Stderr);
+      eprint!("{}", error.render(&painter));
+    }
+  }
+}
+
+fn silent(status: i32) -> Error<'static> {
+  Error::Other(Box::new(Report { status, silent: true, ..Report::default() }))
+}
+
+/// One line before a new run: what changed (the first path, how many more).
+fn announce(config: &Config, watch: &WatchConfig, changes: &[PathBuf]) {
+  if watch.clear {
+    eprint!("\x1b[H\x1b[2J\x1b[3J");
+  }
+  if config.quiet {
+    return;
+  }
+  let first = changes[0].strip_prefix(&config.invocation_directory).unwrap_or(&changes[0]);
+  match changes.len() - 1 {
+    0 => eprintln!("[watch] {} changed", first.display()),
+    more => eprintln!("[watch] {} and {more} more changed", first.display()),
+  }
+}

@@ -1,0 +1,261 @@
+//! What `--watch` watches, and which changes count.
+//!
+//! Everything is watched through directories, non-recursively: a file
+//! through its parent (editors replace files on save, which a watch on the
+//! file itself would lose), a tree through each of its directories that git
+//! does not ignore (so build output such as `target/` costs nothing).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use ignore::{Match, WalkBuilder};
+use lexiclean::Lexiclean;
+
+/// The watched paths of one round, and the rules that filter its events.
+#[derive(Default)]
+pub struct Targets {
+  /// Directories to watch (non-recursively).
+  pub directories: BTreeSet<PathBuf>,
+  /// Justfiles, imports and modules: always relevant.
+  sources: BTreeSet<PathBuf>,
+  /// Named files (`[cache]` inputs, `--watch-path FILE`): relevant even if ignored.
+  files: BTreeSet<PathBuf>,
+  /// Directory trees whose contents are relevant unless ignored.
+  trees: Vec<PathBuf>,
+  /// `--watch-path` globs, as absolute patterns.
+  globs: GlobSet,
+  /// `[cache]` outputs: never relevant, nor anything below them.
+  outputs: Vec<PathBuf>,
+  ignores: Ignores,
+}
+
+/// Where the paths to watch come from.
+pub struct Request<'a> {
+  pub invocation_directory: &'a Path,
+  pub justfile_directory: &'a Path,
+  pub watch_paths: &'a [String],
+  pub sources: &'a BTreeSet<PathBuf>,
+  pub inputs: &'a BTreeSet<PathBuf>,
+  pub outputs: &'a BTreeSet<PathBuf>,
+}
+
+impl Targets {
+  pub fn new(request: &Request) -> Result<Targets, String> {
+    let mut targets = Targets {
+      sources: request.sources.clone(),
+      files: request.inputs.clone(),
+      // The cache's own entries are outputs too.
+      outputs: request
+        .outputs
+        .iter()
+        .cloned()
+        .chain([request.justfile_directory.join(crate::execution::cache::DIRECTORY)])
+        .collect(),
+      ..Targets::default()
+    };
+    let mut globs = GlobSetBuilder::new();
+    let mut glob_bases = Vec::new();
+    for written in request.watch_paths {
+      let path = request.invocation_directory.join(written).lexiclean();
+      if path.is_dir() {
+        targets.trees.push(path);
+      } else if !path.exists() && is_glob(written) {
+        let glob = GlobBuilder::new(&path.to_string_lossy())
+          .literal_separator(true)
+          .build()
+          .map_err(|error| format!("invalid `--watch-path` glob `{written}`: {error}"))?;
+        globs.add(glob);
+        glob_bases.push(glob_base(&path));
+      } else if path.parent().is_some_and(Path::is_dir) {
+        targets.files.insert(path);
+      } else {
+        return Err(format!("`--watch-path` `{written}` does not exist"));
+      }
+    }
+    targets.globs =
+      globs.build().map_err(|error| format!("invalid `--watch-path` glob: {error}"))?;
+    if targets.files.is_empty() && targets.trees.is_empty() && glob_bases.is_empty() {
+      targets.trees.push(request.justfile_directory.to_path_buf());
+    }
+    let walked: Vec<PathBuf> = targets.trees.iter().cloned().chain(glob_bases).collect();
+    for root in &walked {
+      targets.ignores.add_ancestors(root);
+    }
+    for root in &walked {
+      targets.walk(root);
+    }
+    let parents: Vec<PathBuf> = (targets.sources.iter().chain(&targets.files))
+      .filter_map(|file| file.parent().map(Path::to_path_buf))
+      .collect();
+    targets.directories.extend(parents);
+    Ok(targets)
+  }
+
+  /// Add every directory below `root` that git does not ignore, reading the
+  /// `.gitignore` files met on the way.
+  fn walk(&mut self, root: &Path) {
+    let outputs = self.outputs.clone();
+    let walker = WalkBuilder::new(root)
+      .standard_filters(false)
+      .hidden(false)
+      .git_ignore(true)
+      .git_exclude(true)
+      .git_global(true)
+      .require_git(false)
+      .parents(true)
+      .filter_entry(move |entry| {
+        entry.file_name() != ".git" && !outputs.iter().any(|output| entry.path() == output)
+      })
+      .build();
+    for entry in walker.flatten() {
+      let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
+      if is_dir {
+        self.directories.insert(entry.path().to_path_buf());
+      } else if entry.file_name() == ".gitignore" {
+        if let Some(directory) = entry.path().parent() {
+          self.ignores.add_file(directory, entry.path());
+        }
+      }
+    }
+  }
+
+  /// Whether a change of `path` calls for a new run.
+  pub fn is_relevant(&self, path: &Path) -> bool {
+    if self.sources.contains(path) {
+      return true;
+    }
+    if self.outputs.iter().any(|output| path.starts_with(output)) {
+      return false;
+    }
+    if self.files.contains(path) {
+      return true;
+    }
+    let watched = self.trees.iter().any(|tree| path.starts_with(tree)) || self.globs.is_match(path);
+    watched && !self.ignores.is_ignored(path, path.is_dir())
+  }
+}
+
+fn is_glob(text: &str) -> bool {
+  text.contains(['*', '?', '[', '{'])
+}
+
+/// The directory a glob's matches are all under: its leading literal components.
+fn glob_base(pattern: &Path) -> PathBuf {
+  pattern
+    .components()
+    .take_while(|component| !is_glob(&component.as_os_str().to_string_lossy()))
+    .collect()
+}
+
+/// Git's ignore rules: `.gitignore` files (each applying below its
+/// directory), `.git/info/exclude` and the global excludes file.
+#[derive(Default)]
+struct Ignores {
+  /// (directory, its rules), in the order added.
+  local: Vec<(PathBuf, Gitignore)>,
+  /// Repository tops (or walked roots outside a repository): the global
+  /// excludes apply relative to them.
+  tops: Vec<PathBuf>,
+  global: Option<Gitignore>,
+  seen: BTreeSet<PathBuf>,
+}
+
+impl Ignores {
+  /// The `.gitignore` files above `root` up to its repository's top, and
+  /// that repository's exclude file.
+  fn add_ancestors(&mut self, root: &Path) {
+    if self.global.is_none() {
+      self.global = Some(Gitignore::global().0);
+    }
+    let mut top = root.to_path_buf();
+    for directory in root.ancestors() {
+      self.add_file(directory, &directory.join(".gitignore"));
+      if directory.join(".git").exists() {
+        self.add_file(directory, &directory.join(".git/info/exclude"));
+        top = directory.to_path_buf();
+        break;
+      }
+    }
+    self.tops.push(top);
+  }
+
+  fn add_file(&mut self, directory: &Path, file: &Path) {
+    if !file.is_file() || !self.seen.insert(file.to_path_buf()) {
+      return;
+    }
+    let mut builder = GitignoreBuilder::new(directory);
+    // A file with bad lines still applies its good ones, as git does.
+    let _ = builder.add(file);
+    if let Ok(rules) = builder.build() {
+      self.local.push((directory.to_path_buf(), rules));
+    }
+  }
+
+  fn is_ignored(&self, path: &Path, is_dir: bool) -> bool {
+    if path.components().any(|component| component.as_os_str() == ".git") {
+      return true;
+    }
+    let mut applicable: Vec<&(PathBuf, Gitignore)> =
+      self.local.iter().filter(|(directory, _)| path.starts_with(directory)).collect();
+    // The deepest file decides, as in git.
+    applicable.sort_by_key(|(directory, _)| std::cmp::Reverse(directory.components().count()));
+    for (directory, rules) in applicable {
+      match matched(rules, directory, path, is_dir) {
+        Match::Ignore(()) => return true,
+        Match::Whitelist(()) => return false,
+        Match::None => {}
+      }
+    }
+    let top =
+      self.tops.iter().filter(|top| path.starts_with(top)).max_by_key(|top| top.as_os_str().len());
+    match (top, &self.global) {
+      (Some(top), Some(global)) => matched(global, top, path, is_dir).is_ignore(),
+      _ => false,
+    }
+  }
+}
+
+/// Match `path` (below `directory`) against rules relative to `directory`.
+fn matched(rules: &Gitignore, directory: &Path, path: &Path, is_dir: bool) -> Match<()> {
+  let Ok(relative) = path.strip_prefix(directory) else {
+    return Match::None;
+  };
+  if relative.as_os_str().is_empty() {
+    return Match::None;
+  }
+  match rules.matched_path_or_any_parents(relative, is_dir) {
+    Match::Ignore(_) => Match::Ignore(()),
+    Match::Whitelist(_) => Match::Whitelist(()),
+    Match::None => Match::None,
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn glob_base_is_the_literal_prefix() {
+    assert_eq!(glob_base(Path::new("/a/b/**/*.rs")), PathBuf::from("/a/b"));
+    assert_eq!(glob_base(Path::new("/a/src*/x")), PathBuf::from("/a"));
+  }
+
+  #[test]
+  fn deepest_gitignore_decides() {
+    let directory = tempfile::tempdir().unwrap();
+    let root = directory.path();
+    std::fs::create_dir_all(root.join("sub")).unwrap();
+    std::fs::write(root.join(".gitignore"), "*.log\nbuild/\n").unwrap();
+    std::fs::write(root.join("sub/.gitignore"), "!keep.log\n").unwrap();
+    let mut ignores = Ignores::default();
+    ignores.add_file(root, &root.join(".gitignore"));
+    ignores.add_file(&root.join("sub"), &root.join("sub/.gitignore"));
+    assert!(ignores.is_ignored(&root.join("a.log"), false));
+    assert!(ignores.is_ignored(&root.join("build/x/y.c"), false));
+    assert!(ignores.is_ignored(&root.join(".git/index"), false));
+    assert!(!ignores.is_ignored(&root.join("sub/keep.log"), false));
+    assert!(!ignores.is_ignored(&root.join("a.c"), false));
+  }
+}

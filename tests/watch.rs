@@ -1,0 +1,282 @@
+//! `--watch`, driven for real: a watching `just` in a temporary project,
+//! files changed under it, its output polled for with a deadline.
+
+use std::fs;
+use std::io::Read;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const DEADLINE: Duration = Duration::from_secs(20);
+const WAITING: &str = "[watch] waiting for changes\n";
+
+/// A running `just --watch` and everything it printed so far.
+struct Watching {
+  child: Child,
+  root: PathBuf,
+  stdout: Arc<Mutex<String>>,
+  stderr: Arc<Mutex<String>>,
+  _directory: tempfile::TempDir,
+}
+
+impl Watching {
+  /// Write `files` into a new temporary directory and start `just ARGS` there.
+  fn start(files: &[(&str, &str)], args: &[&str]) -> Watching {
+    let directory = tempfile::tempdir().unwrap();
+    let root = directory.path().canonicalize().unwrap();
+    for (path, contents) in files {
+      write(&root.join(path), contents);
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_just"))
+      .args(args)
+      .current_dir(&root)
+      .env_clear()
+      .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+      .env("NO_COLOR", "1")
+      .stdin(Stdio::null())
+      .stdout(Stdio::piped())
+      .stderr(Stdio::piped())
+      // Its own group, like a terminal's foreground job: Ctrl-C reaches
+      // it and its children.
+      .process_group(0)
+      .spawn()
+      .unwrap();
+    let stdout = collect(child.stdout.take().unwrap());
+    let stderr = collect(child.stderr.take().unwrap());
+    Watching { child, root, stdout, stderr, _directory: directory }
+  }
+
+  fn path(&self, relative: &str) -> PathBuf {
+    self.root.join(relative)
+  }
+
+  fn write(&self, relative: &str, contents: &str) {
+    write(&self.path(relative), contents);
+  }
+
+  fn stdout(&self) -> String {
+    self.stdout.lock().unwrap().clone()
+  }
+
+  fn stderr(&self) -> String {
+    self.stderr.lock().unwrap().clone()
+  }
+
+  /// Poll until `condition(stdout, stderr)` holds; panic at the deadline.
+  fn wait_for(&self, what: &str, condition: impl Fn(&str, &str) -> bool) {
+    let start = Instant::now();
+    while !condition(&self.stdout(), &self.stderr()) {
+      assert!(
+        start.elapsed() < DEADLINE,
+        "timed out waiting for {what}\nstdout:\n{}\nstderr:\n{}",
+        self.stdout(),
+        self.stderr()
+      );
+      std::thread::sleep(Duration::from_millis(20));
+    }
+  }
+
+  /// Wait until `runs` runs have finished and the next wait has begun.
+  fn wait_for_runs(&self, runs: usize) {
+    self.wait_for(&format!("{runs} runs"), |_, stderr| stderr.matches(WAITING).count() >= runs);
+  }
+
+  /// Send `signal` to the whole job (just and its children).
+  fn signal_job(&self, signal: i32) {
+    // SAFETY: plain kill on the process group we created.
+    unsafe { libc::kill(-(self.child.id() as i32), signal) };
+  }
+
+  /// Wait for `just` to exit; its status code (128 + signal if killed).
+  fn wait_exit(&mut self) -> i32 {
+    let start = Instant::now();
+    loop {
+      if let Some(status) = self.child.try_wait().unwrap() {
+        use std::os::unix::process::ExitStatusExt;
+        return status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
+      }
+      assert!(start.elapsed() < DEADLINE, "just did not exit\nstderr:\n{}", self.stderr());
+      std::thread::sleep(Duration::from_millis(20));
+    }
+  }
+}
+
+impl Drop for Watching {
+  fn drop(&mut self) {
+    self.signal_job(libc::SIGKILL);
+    let _ = self.child.wait();
+  }
+}
+
+fn write(path: &Path, contents: &str) {
+  fs::create_dir_all(path.parent().unwrap()).unwrap();
+  fs::write(path, contents).unwrap();
+}
+
+fn collect(mut stream: impl Read + Send + 'static) -> Arc<Mutex<String>> {
+  let text = Arc::new(Mutex::new(String::new()));
+  let sink = Arc::clone(&text);
+  std::thread::spawn(move || {
+    let mut buffer = [0u8; 4096];
+    while let Ok(count @ 1..) = stream.read(&mut buffer) {
+      sink.lock().unwrap().push_str(&String::from_utf8_lossy(&buffer[..count]));
+    }
+  });
+  text
+}
+
+/// Whether a process with this pid file's pid is still alive.
+fn alive(pid_file: &Path) -> bool {
+  let pid: i32 = fs::read_to_string(pid_file).unwrap().trim().parse().unwrap();
+  // SAFETY: signal 0 only checks that the process exists.
+  unsafe { libc::kill(pid, 0) == 0 }
+}
+
+const CACHED: &str = "set unstable
+set lists
+
+[cache(inputs=['src.txt'], outputs=['out.txt'])]
+[script]
+build:
+  cat src.txt > out.txt
+  echo built $(cat src.txt)
+";
+
+#[test]
+fn changed_cache_input_runs_the_recipe_again() {
+  let watching =
+    Watching::start(&[("justfile", CACHED), ("src.txt", "one")], &["--watch", "build"]);
+  watching.wait_for_runs(1);
+  watching.write("src.txt", "two");
+  watching.wait_for_runs(2);
+  assert_eq!(watching.stdout(), "built one\nbuilt two\n");
+  assert!(watching.stderr().contains(&format!("{WAITING}[watch] src.txt changed\n")));
+}
+
+#[test]
+fn ignored_files_git_directory_and_cache_outputs_do_not_trigger() {
+  let files = [
+    ("justfile", CACHED),
+    ("src.txt", "one"),
+    (".gitignore", "*.log\n"),
+    (".git/HEAD", "ref: refs/heads/main\n"),
+  ];
+  // `--watch-path .` watches the whole tree besides the cache input.
+  let watching = Watching::start(&files, &["--watch", "--watch-path", ".", "build"]);
+  watching.wait_for_runs(1);
+  watching.write("debug.log", "ignored");
+  watching.write(".git/index", "git's own");
+  watching.write("out.txt", "a cache output");
+  watching.write("src.txt", "two");
+  watching.wait_for_runs(2);
+  assert_eq!(watching.stdout(), "built one\nbuilt two\n");
+  let stderr = watching.stderr();
+  let changes: Vec<&str> = stderr.lines().filter(|line| line.ends_with("changed")).collect();
+  assert_eq!(changes, ["[watch] src.txt changed"]);
+}
+
+#[test]
+fn burst_of_fifty_writes_runs_once() {
+  let justfile = "show:\n  @echo $(cat a.txt)\n";
+  let watching = Watching::start(
+    &[("justfile", justfile), ("a.txt", "0")],
+    &["--watch", "--watch-debounce", "300", "show"],
+  );
+  watching.wait_for_runs(1);
+  for i in 1..=50 {
+    watching.write("a.txt", &i.to_string());
+  }
+  watching.wait_for("the run after the burst", |stdout, _| stdout.contains("50\n"));
+  watching.wait_for_runs(2);
+  assert_eq!(watching.stdout(), "0\n50\n");
+  assert_eq!(watching.stderr().matches("changed\n").count(), 1);
+}
+
+#[test]
+fn restart_stops_a_long_running_recipe() {
+  let justfile =
+    "serve:\n  @echo start $(cat a.txt)\n  @echo $$ > pids/$(cat a.txt); exec sleep 60\n";
+  let files =
+    [("justfile", justfile), ("a.txt", "one"), (".gitignore", "pids/\n"), ("pids/.keep", "")];
+  let watching = Watching::start(&files, &["--watch", "--watch-restart", "serve"]);
+  watching.wait_for("the first start", |_, _| watching.path("pids/one").exists());
+  watching.write("a.txt", "two");
+  watching.wait_for("the restart", |_, _| watching.path("pids/two").exists());
+  assert_eq!(watching.stdout(), "start one\nstart two\n");
+  assert!(!alive(&watching.path("pids/one")), "the first run's process still runs");
+  assert!(alive(&watching.path("pids/two")));
+  assert!(watching.stderr().ends_with("[watch] a.txt changed\n"), "{}", watching.stderr());
+}
+
+#[test]
+fn justfile_syntax_error_is_printed_and_a_fix_is_picked_up() {
+  let watching = Watching::start(&[("justfile", "hello:\n  @echo one\n")], &["--watch"]);
+  watching.wait_for_runs(1);
+  watching.write("justfile", "hello:\n  @echo one\n(\n");
+  watching.wait_for_runs(2);
+  watching.write("justfile", "hello:\n  @echo two\n");
+  watching.wait_for_runs(3);
+  assert_eq!(watching.stdout(), "one\ntwo\n");
+  assert_eq!(
+    watching.stderr(),
+    format!(
+      "{WAITING}[watch] justfile changed\n\
+       error: expected '@', '[', comment, end of file, end of line, or identifier, but found '('\n \
+       ——▶ justfile:3:1\n  │\n3 │ (\n  │ ^\n{WAITING}[watch] justfile changed\n{WAITING}"
+    )
+  );
+}
+
+#[test]
+fn interrupt_while_running_ends_with_130_and_leaves_nothing_behind() {
+  let justfile = "[script]\nserve:\n  echo $$ > pids/serve\n  exec sleep 60\n";
+  let files = [
+    ("justfile", justfile),
+    (".gitignore", "pids/\nscratch/\n"),
+    ("scratch/.keep", ""),
+    ("pids/.keep", ""),
+  ];
+  let mut watching = Watching::start(&files, &["--watch", "--tempdir", "scratch", "serve"]);
+  watching.wait_for("the recipe to start", |_, _| watching.path("pids/serve").exists());
+  watching.signal_job(libc::SIGINT);
+  assert_eq!(watching.wait_exit(), 130);
+  assert!(!alive(&watching.path("pids/serve")), "the recipe's process still runs");
+  let left: Vec<_> =
+    fs::read_dir(watching.path("scratch")).unwrap().flatten().map(|e| e.file_name()).collect();
+  assert_eq!(left, [".keep"], "temporary files left behind");
+}
+
+#[test]
+fn interrupt_while_waiting_ends_with_130() {
+  let mut watching =
+    Watching::start(&[("justfile", "hello:\n  @echo hi\n")], &["--watch", "--clear"]);
+  watching.wait_for_runs(1);
+  watching.write("justfile", "hello:\n  @echo again\n");
+  watching.wait_for_runs(2);
+  // SAFETY: plain kill of the child we started.
+  unsafe { libc::kill(watching.child.id() as i32, libc::SIGINT) };
+  assert_eq!(watching.wait_exit(), 130);
+  assert_eq!(watching.stdout(), "hi\nagain\n");
+  assert_eq!(
+    watching.stderr(),
+    format!("{WAITING}\x1b[H\x1b[2J\x1b[3J[watch] justfile changed\n{WAITING}")
+  );
+}
+
+#[test]
+fn quiet_watch_prints_nothing() {
+  let justfile = "copy:\n  cat a.txt > seen/a.txt\n";
+  let files =
+    [("justfile", justfile), ("a.txt", "one"), (".gitignore", "seen/\n"), ("seen/.keep", "")];
+  let watching = Watching::start(&files, &["--watch", "--quiet", "copy"]);
+  let seen =
+    |text: &str| fs::read_to_string(watching.path("seen/a.txt")).is_ok_and(|seen| seen == text);
+  // Files are watched from before the first run on.
+  watching.wait_for("the first run", |_, _| seen("one"));
+  watching.write("a.txt", "two");
+  watching.wait_for("the second run", |_, _| seen("two"));
+  assert_eq!(watching.stdout(), "");
+  assert_eq!(watching.stderr(), "");
+}
