@@ -52,7 +52,7 @@ impl Mode {
   /// the binary named by `JUST_REFERENCE`.
   pub fn from_environment() -> Result<Mode, String> {
     let recording =
-      std::env::var_os("JUST_RECORD").is_some_and(|value| value != "0" && value != "");
+      std::env::var_os("JUST_RECORD").is_some_and(|value| value != "0" && !value.is_empty());
     if !recording {
       return Ok(Mode::Check);
     }
@@ -282,11 +282,18 @@ fn set(table: &mut Table, key: &str, rendered: &str) -> Result<(), String> {
 }
 
 fn inline_table(entries: &[(String, String)]) -> String {
-  let entries: Vec<String> = entries
-    .iter()
-    .map(|(key, text)| format!("{} = {}", basic_string(key), toml_text(text)))
-    .collect();
+  let entries: Vec<String> =
+    entries.iter().map(|(key, text)| format!("{} = {}", toml_key(key), toml_text(text))).collect();
   format!("{{ {} }}", entries.join(", "))
+}
+
+fn toml_key(key: &str) -> String {
+  let bare = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+  if !key.is_empty() && key.chars().all(bare) {
+    key.to_owned()
+  } else {
+    basic_string(key)
+  }
 }
 
 /// Renders text as a TOML string: a literal `'''` block for multi-line text

@@ -14,17 +14,15 @@ tests! {
   script_recipe_finishes_then_reports_interruption,
   sigint_during_backtick,
   signal_without_child_exits_at_once_silently,
-  script_tempdir_is_private_and_removed,
   script_tempdir_missing_is_an_io_error,
   time_flag_reports_duration,
   cache_key_names_the_entry_file,
   shebang_script_runs_from_temporary_file,
   backtick_environment_has_invocation_directory_shape,
+  ;
+  extensions:
+  script_tempdir_is_private_and_removed,
 }
-
-// Hand-written tests for machine-dependent and signal behaviour
-// (cli-and-execution.md §7.8–§7.10, §8). They also pass against the
-// reference (`TEST_JUST_BIN=/tmp/ref/bin/just`).
 
 fn just_binary() -> std::ffi::OsString {
   std::env::var_os("TEST_JUST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_just").into())

@@ -25,6 +25,8 @@ macro_rules! tests {
     $($(#[$attribute:meta])* $test:ident),* $(,)?
     $(; extensions: $($(#[$extension_attribute:meta])* $extension:ident),* $(,)?)?
   ) => {
+    // One push per test, since each may carry its own `#[cfg]`.
+    #[allow(clippy::vec_init_then_push)]
     pub fn tests() -> Vec<libtest_mimic::Trial> {
       let mut trials = Vec::new();
       $(

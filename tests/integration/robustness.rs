@@ -18,7 +18,6 @@ tests! {
   body_line_of_whitespace_and_lone_carriage_returns_is_not_blank,
   lone_carriage_return_at_end_of_file_stays_in_excerpt,
   fmt_check_diff_treats_lone_carriage_return_as_line_end,
-  choose_with_a_huge_count_is_an_error_not_a_panic,
   long_dependency_chain_does_not_overflow_the_stack,
   long_variable_chain_does_not_overflow_the_stack,
   long_concatenation_does_not_overflow_the_stack,
@@ -26,6 +25,9 @@ tests! {
   #[cfg(unix)]
   invalid_utf8_arguments_are_rejected_without_panicking,
   odd_arguments_and_environments_never_panic,
+  ;
+  extensions:
+  choose_with_a_huge_count_is_an_error_not_a_panic,
   #[cfg(target_os = "linux")]
   unwritable_stdout_does_not_panic,
 }
