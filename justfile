@@ -8,9 +8,9 @@ default:
 test:
   cargo test
 
-# Run the tests of one integration area (search, recipes, errors, …)
+# Run the integration tests of one subject (search, recipes, settings::dotenv, …)
 test-area area:
-  cargo test --test {{area}}
+  cargo test --test integration -- {{area}}::
 
 # Lint with clippy, denying warnings
 lint:
@@ -24,13 +24,16 @@ fmt:
 check:
   ./.ci/run
 
-# Re-capture integration-test outputs from a reference binary
-capture reference='/tmp/ref/bin/just' *areas:
-  python3 tests/capture.py --just {{reference}} {{areas}}
+# Record expected outputs of the cases matching FILTER (e.g. `search::`, or
+# none for all) from the reference binary named by $JUST_REFERENCE
+capture filter='':
+  @test -n "${JUST_REFERENCE:-}" || { echo 'error: set JUST_REFERENCE=/path/to/reference/just' >&2; exit 1; }
+  JUST_RECORD=1 cargo test --test integration -- '{{filter}}'
 
-# Run the integration tests against a reference binary
-test-reference reference='/tmp/ref/bin/just':
-  TEST_JUST_BIN={{reference}} cargo test --tests
+# Run the integration tests against the reference binary named by $JUST_REFERENCE
+test-reference:
+  @test -n "${JUST_REFERENCE:-}" || { echo 'error: set JUST_REFERENCE=/path/to/reference/just' >&2; exit 1; }
+  TEST_JUST_BIN="$JUST_REFERENCE" cargo test --test integration
 
 # Compare instruction counts and memory with a reference binary
 bench reference='/tmp/ref/bin/just':

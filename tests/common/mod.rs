@@ -3,15 +3,18 @@
 //! Every test runs the freshly built `just` binary in a new temporary
 //! directory, with a small deterministic environment, and compares its exact
 //! stdout, stderr and exit status with outputs captured from the reference
-//! implementation (see `tests/capture.py`).
+//! implementation (the table cases in `tests/cases/` are recorded with
+//! `JUST_RECORD=1`, see `tests/integration/cases.rs`).
 //!
-//! In expected output, `{{TMP}}` stands for the temporary directory's
+//! In arguments, environment values, written files and expected output,
+//! `{{TMP}}` stands for the temporary directory's
 //! (canonical) path. Set `TEST_JUST_BIN=/path/to/just` to run the tests
 //! against another binary, e.g. the reference.
 
 #![allow(dead_code)]
 
 use std::{
+  ffi::OsString,
   fmt::Write as _,
   fs,
   io::Write as _,
@@ -38,103 +41,6 @@ pub enum Expect {
   Any,
 }
 
-/// One row of an area's case table. Build rows with `..Case::DEFAULT`.
-#[derive(Clone, Copy, Debug)]
-pub struct Case {
-  pub name: &'static str,
-  /// Contents of `justfile` in the temporary directory; `None` writes none.
-  pub justfile: Option<&'static str>,
-  pub args: &'static [&'static str],
-  pub stdout: &'static str,
-  pub stderr: &'static str,
-  pub status: i32,
-  /// Extra files (path relative to the temporary directory, contents).
-  pub files: &'static [(&'static str, &'static str)],
-  /// Directories to create (relative to the temporary directory).
-  pub dirs: &'static [&'static str],
-  pub env: &'static [(&'static str, &'static str)],
-  pub stdin: &'static str,
-  /// Working directory relative to the temporary directory (`""` = itself).
-  pub current_dir: &'static str,
-  /// Files that must exist afterwards with exactly these contents.
-  pub expect_files: &'static [(&'static str, &'static str)],
-}
-
-impl Case {
-  pub const DEFAULT: Case = Case {
-    name: "",
-    justfile: None,
-    args: &[],
-    stdout: "",
-    stderr: "",
-    status: 0,
-    files: &[],
-    dirs: &[],
-    env: &[],
-    stdin: "",
-    current_dir: "",
-    expect_files: &[],
-  };
-
-  /// Turn the row into a builder.
-  pub fn test(&self) -> Test {
-    let mut test = Test::new();
-    if let Some(justfile) = self.justfile {
-      test = test.justfile(justfile);
-    }
-    for (path, contents) in self.files {
-      test = test.write(path, contents);
-    }
-    for dir in self.dirs {
-      test = test.dir(dir);
-    }
-    for (key, value) in self.env {
-      test = test.env(key, value);
-    }
-    for (path, contents) in self.expect_files {
-      test = test.expect_file(path, contents);
-    }
-    test
-      .args(self.args)
-      .stdin(self.stdin)
-      .current_dir(self.current_dir)
-      .stdout(self.stdout)
-      .stderr(self.stderr)
-      .status(self.status)
-  }
-}
-
-/// Run every case of a table, then fail once listing every failing case.
-/// Set `TEST_CASE=substring` to run only the cases whose name contains it.
-pub fn run_cases(cases: &[Case]) {
-  let filter = std::env::var("TEST_CASE").unwrap_or_default();
-  let mut report = String::new();
-  let mut failed = Vec::new();
-  let selected: Vec<&Case> = cases.iter().filter(|case| case.name.contains(&filter)).collect();
-  for case in &selected {
-    if let Err(message) = case.test().try_run() {
-      failed.push(case.name);
-      let _ = writeln!(report, "\n======== case `{}` failed ========\n{message}", case.name);
-    }
-  }
-  assert!(
-    failed.is_empty(),
-    "{report}\n{} of {} cases failed: {}",
-    failed.len(),
-    selected.len(),
-    failed.join(", ")
-  );
-}
-
-/// Fails if two cases share a name, so every failure report is unambiguous.
-pub fn assert_unique_names(cases: &[Case]) {
-  let mut names: Vec<&str> = cases.iter().map(|case| case.name).collect();
-  names.sort_unstable();
-  let duplicates: Vec<&str> =
-    names.windows(2).filter(|pair| pair[0] == pair[1]).map(|pair| pair[0]).collect();
-  assert!(duplicates.is_empty(), "duplicate case names: {duplicates:?}");
-}
-
 /// What a finished run produced, for further checks.
 pub struct Output {
   pub tempdir: TempDir,
@@ -157,6 +63,7 @@ pub struct Test {
   stderr: Expect,
   status: i32,
   expect_files: Vec<(String, String)>,
+  binary: Option<OsString>,
 }
 
 impl Default for Test {
@@ -179,7 +86,14 @@ impl Test {
       stderr: Expect::Exact(String::new()),
       status: 0,
       expect_files: Vec::new(),
+      binary: None,
     }
+  }
+
+  /// Run this binary instead of the one under test.
+  pub fn binary(mut self, path: impl Into<OsString>) -> Self {
+    self.binary = Some(path.into());
+    self
   }
 
   pub fn justfile(mut self, contents: &str) -> Self {
@@ -187,7 +101,8 @@ impl Test {
     self
   }
 
-  /// Write a file (parents created) relative to the temporary directory.
+  /// Write a file (parents created) relative to the temporary directory;
+  /// `{{TMP}}` in the contents is substituted.
   pub fn write(mut self, path: &str, contents: &str) -> Self {
     self.files.push((path.to_owned(), contents.to_owned()));
     self
@@ -278,14 +193,21 @@ impl Test {
     }
   }
 
-  /// Run and describe every mismatch instead of panicking.
-  pub fn try_run(self) -> Result<Output, String> {
+  /// Run without checking anything, for recording what a binary prints.
+  pub fn capture(&self) -> Result<Output, String> {
     let tempdir = tempfile::tempdir().map_err(|error| format!("tempdir: {error}"))?;
     let root =
       tempdir.path().canonicalize().map_err(|error| format!("canonicalize tempdir: {error}"))?;
     let tmp = root.to_string_lossy().into_owned();
-    self.populate(&root)?;
+    self.populate(&root, &tmp)?;
     let (stdout, stderr, status) = self.execute(&root, &tmp)?;
+    Ok(Output { tempdir, root, stdout, stderr, status })
+  }
+
+  /// Run and describe every mismatch instead of panicking.
+  pub fn try_run(self) -> Result<Output, String> {
+    let Output { tempdir, root, stdout, stderr, status } = self.capture()?;
+    let tmp = root.to_string_lossy().into_owned();
     let mut problems = String::new();
     check_stream("stdout", &self.stdout, &stdout, &tmp, &mut problems);
     check_stream("stderr", &self.stderr, &stderr, &tmp, &mut problems);
@@ -300,12 +222,12 @@ impl Test {
     }
   }
 
-  fn populate(&self, root: &Path) -> Result<(), String> {
+  fn populate(&self, root: &Path, tmp: &str) -> Result<(), String> {
     if let Some(justfile) = &self.justfile {
       write_file(&root.join("justfile"), justfile)?;
     }
     for (path, contents) in &self.files {
-      write_file(&root.join(path), contents)?;
+      write_file(&root.join(path), &contents.replace(TMP, tmp))?;
     }
     for dir in &self.dirs {
       create_dir(&root.join(dir))?;
@@ -314,7 +236,7 @@ impl Test {
   }
 
   fn execute(&self, root: &Path, tmp: &str) -> Result<(String, String, i32), String> {
-    let mut command = Command::new(binary());
+    let mut command = Command::new(self.binary.clone().unwrap_or_else(binary));
     command
       .current_dir(root.join(&self.current_dir))
       .args(self.args.iter().map(|arg| arg.replace(TMP, tmp)))
@@ -358,7 +280,7 @@ impl Test {
 
 /// The binary under test: ours, or `$TEST_JUST_BIN` (e.g. the reference
 /// binary, to check that the captured tables are still right).
-fn binary() -> std::ffi::OsString {
+pub fn binary() -> std::ffi::OsString {
   std::env::var_os("TEST_JUST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_just").into())
 }
 

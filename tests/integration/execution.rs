@@ -1,0 +1,209 @@
+//! Hand-written execution tests: signals, temporary files and timing output.
+
+use crate::common::Test;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+tests! {
+  sigint_waits_for_child_then_reports_interruption,
+  sigterm_is_forwarded_to_the_child,
+  sigterm_forwarding_note_with_verbose,
+  sighup_and_sigquit_statuses,
+  continue_attribute_keeps_going_after_sigint,
+  continue_attribute_does_not_cover_sighup_by_default,
+  script_recipe_finishes_then_reports_interruption,
+  sigint_during_backtick,
+  signal_without_child_exits_at_once_silently,
+  script_tempdir_missing_is_an_io_error,
+  time_flag_reports_duration,
+  cache_key_names_the_entry_file,
+  shebang_script_runs_from_temporary_file,
+  backtick_environment_has_invocation_directory_shape,
+  ;
+  extensions:
+  script_tempdir_is_private_and_removed,
+}
+
+fn just_binary() -> std::ffi::OsString {
+  std::env::var_os("TEST_JUST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_just").into())
+}
+
+/// Run `just ARGS` in a directory holding `justfile`, send `signal` after
+/// `delay`, and return (status, stdout, stderr).
+fn run_with_signal(
+  justfile: &str,
+  args: &[&str],
+  signal: i32,
+  stdin: bool,
+) -> (i32, String, String) {
+  let directory = tempfile::tempdir().expect("tempdir");
+  std::fs::write(directory.path().join("justfile"), justfile).expect("write justfile");
+  let mut command = Command::new(just_binary());
+  command
+    .args(args)
+    .current_dir(directory.path())
+    .env_clear()
+    .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+    .env("NO_COLOR", "1")
+    .stdin(if stdin { Stdio::piped() } else { Stdio::null() })
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
+  let mut child = command.spawn().expect("spawn just");
+  // Keep stdin open until the signal has been handled.
+  let input = child.stdin.take();
+  std::thread::sleep(Duration::from_millis(400));
+  let pid = i32::try_from(child.id()).expect("pid");
+  // SAFETY: sending a signal to our own child process.
+  unsafe { libc::kill(pid, signal) };
+  std::thread::sleep(Duration::from_millis(300));
+  drop(input);
+  let output = child.wait_with_output().expect("wait for just");
+  use std::os::unix::process::ExitStatusExt;
+  let status = output.status.code().unwrap_or_else(|| 128 + output.status.signal().unwrap_or(0));
+  (
+    status,
+    String::from_utf8_lossy(&output.stdout).into_owned(),
+    String::from_utf8_lossy(&output.stderr).into_owned(),
+  )
+}
+
+const SLEEPER: &str = "default:\n  @sleep 1\n  @echo after\n\n[continue]\ncont:\n  @sleep 1\n  @echo after\n\nscript:\n  #!/bin/sh\n  sleep 1\n  echo after\n";
+
+fn sigint_waits_for_child_then_reports_interruption() {
+  let (status, stdout, stderr) = run_with_signal(SLEEPER, &[], libc::SIGINT, false);
+  assert_eq!(
+    (status, stdout.as_str(), stderr.as_str()),
+    (130, "", "error: interrupted by SIGINT\n")
+  );
+}
+
+fn sigterm_is_forwarded_to_the_child() {
+  let (status, stdout, stderr) = run_with_signal(SLEEPER, &[], libc::SIGTERM, false);
+  assert_eq!(
+    (status, stdout.as_str(), stderr.as_str()),
+    (143, "", "error: recipe `default` was terminated on line 2 by signal 15\n")
+  );
+}
+
+fn sigterm_forwarding_note_with_verbose() {
+  let (status, _, stderr) = run_with_signal(SLEEPER, &["-v"], libc::SIGTERM, false);
+  assert_eq!(status, 143);
+  assert!(stderr.contains("just: sending SIGTERM to child process "), "{stderr}");
+}
+
+fn sighup_and_sigquit_statuses() {
+  for (signal, status, name) in [(libc::SIGHUP, 129, "SIGHUP"), (libc::SIGQUIT, 131, "SIGQUIT")] {
+    let (actual, _, stderr) = run_with_signal(SLEEPER, &[], signal, false);
+    assert_eq!((actual, stderr), (status, format!("error: interrupted by {name}\n")));
+  }
+}
+
+fn continue_attribute_keeps_going_after_sigint() {
+  let (status, stdout, stderr) = run_with_signal(SLEEPER, &["cont"], libc::SIGINT, false);
+  assert_eq!((status, stdout.as_str(), stderr.as_str()), (0, "after\n", ""));
+}
+
+fn continue_attribute_does_not_cover_sighup_by_default() {
+  let (status, stdout, stderr) = run_with_signal(SLEEPER, &["cont"], libc::SIGHUP, false);
+  assert_eq!(
+    (status, stdout.as_str(), stderr.as_str()),
+    (129, "", "error: interrupted by SIGHUP\n")
+  );
+}
+
+fn script_recipe_finishes_then_reports_interruption() {
+  let (status, stdout, stderr) = run_with_signal(SLEEPER, &["script"], libc::SIGINT, false);
+  assert_eq!(
+    (status, stdout.as_str(), stderr.as_str()),
+    (130, "after\n", "error: interrupted by SIGINT\n")
+  );
+}
+
+fn sigint_during_backtick() {
+  let justfile = "x := `sleep 1; echo v`\ndefault:\n  @echo {{x}}\n";
+  let (status, stdout, stderr) = run_with_signal(justfile, &[], libc::SIGINT, false);
+  assert_eq!((status, stdout.as_str()), (130, ""));
+  assert!(
+    stderr.starts_with("error: backtick succeeded but `just` was interrupted by signal SIGINT\n"),
+    "{stderr}"
+  );
+}
+
+fn signal_without_child_exits_at_once_silently() {
+  let justfile = "[confirm]\ndefault:\n  echo ran\n";
+  let (status, stdout, stderr) = run_with_signal(justfile, &[], libc::SIGINT, true);
+  assert_eq!((status, stdout.as_str(), stderr.as_str()), (130, "", "Run recipe `default`? "));
+}
+
+fn script_tempdir_is_private_and_removed() {
+  let output = Test::new()
+    .justfile("a:\n  #!/bin/sh\n  dir=$(dirname \"$0\")\n  echo \"$dir\"\n  stat -c %a \"$dir\"\n")
+    .args(&["--tempdir", "{{TMP}}/scratch"])
+    .dir("scratch")
+    .any_stdout()
+    .run();
+  let mut lines = output.stdout.lines();
+  let directory = lines.next().expect("directory line");
+  assert!(
+    directory.starts_with(&format!("{}/scratch/just-", output.root.display())),
+    "{directory}"
+  );
+  assert_eq!(lines.next(), Some("700"));
+  assert!(!std::path::Path::new(directory).exists(), "{directory} was not removed");
+  assert_eq!(std::fs::read_dir(output.root.join("scratch")).expect("scratch").count(), 0);
+}
+
+fn script_tempdir_missing_is_an_io_error() {
+  Test::new()
+    .justfile("set tempdir := \"nope\"\na:\n  #!/bin/sh\n  echo hi\n")
+    .stderr_regex(
+      "error: recipe `a` could not be run because of an IO error while trying to create a temporary directory or write a file to that directory: No such file or directory \\(os error 2\\) at path \"{{TMP}}/nope/just-[A-Za-z0-9]{6}\"\n",
+    )
+    .status(1)
+    .run();
+}
+
+fn time_flag_reports_duration() {
+  Test::new()
+    .justfile("a:\n  @echo a\n")
+    .args(&["--time", "a"])
+    .stdout("a\n")
+    .stderr_regex("---> a completed in [0-9]+\\.[0-9]{3}s\n")
+    .run();
+}
+
+fn cache_key_names_the_entry_file() {
+  let output = Test::new()
+    .justfile("set unstable\n[cache(extra=\"x\")]\na:\n  #!/bin/sh\n  echo hi\n")
+    .arg("-vv")
+    .stdout("hi\n")
+    .any_stderr()
+    .run();
+  let stderr = &output.stderr;
+  let start = stderr.find("===> cache key ").expect("cache key banner") + "===> cache key ".len();
+  let hex = &stderr[start..start + 64];
+  let json_start = start + 64 + ":\n".len();
+  let json_end = json_start + stderr[json_start..].find("\n}\n").expect("end of key") + 2;
+  let key: serde_json::Value = serde_json::from_str(&stderr[json_start..json_end]).expect("key");
+  assert_eq!(blake3::hash(key.to_string().as_bytes()).to_hex().as_str(), hex);
+  assert_eq!(key["recipe"], "a");
+  assert_eq!(key["extra"], serde_json::json!(["x"]));
+  assert_eq!(key["working_directory"], output.root.display().to_string());
+  let entry = output.root.join(".justcache").join(format!("{hex}.json"));
+  assert_eq!(std::fs::read_to_string(entry).expect("entry"), "{\"recipe\":\"a\"}");
+}
+
+fn shebang_script_runs_from_temporary_file() {
+  crate::common::Test::new()
+    .justfile("x:\n  #!/bin/sh\n  echo $0\n")
+    .stdout_regex(r"/.+/just-[A-Za-z0-9]+/x\n")
+    .run();
+}
+
+fn backtick_environment_has_invocation_directory_shape() {
+  crate::common::Test::new()
+    .justfile("d := `pwd`\nfoo:\n  @echo {{d}}\n")
+    .current_dir("sub")
+    .stdout("{{TMP}}\n")
+    .run();
+}

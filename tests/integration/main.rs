@@ -1,0 +1,70 @@
+//! The integration tests: one binary in which every case is its own test.
+//!
+//! * Table cases are data: every `tests/cases/**/*.toml` file is read at run
+//!   time (no rebuild needed) and each `[[case]]` becomes a test named
+//!   `<subject>::<case name>`, the subject being the file's path below
+//!   `tests/cases` with `/` written `::` (see `cases.rs` for the format).
+//! * Hand-written tests (signals, machine-dependent output, the fuzzer) are
+//!   plain `fn name()` in the modules below, registered with `tests!` as
+//!   `<module>::<fn name>`.
+//!
+//! `TEST_JUST_BIN=/path/to/just` runs everything against another binary (e.g.
+//! the reference); cases marked `differs` and hand-written tests of our own
+//! extensions are then ignored. `JUST_RECORD=1 JUST_REFERENCE=/path/to/just`
+//! rewrites the expected outputs of the selected cases from the reference.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+/// Registers plain test functions of a module as trials named
+/// `<module>::<function>`. Functions listed after `extensions:` test
+/// behaviour just 1.58 does not have; they are ignored when the suite runs
+/// against another binary.
+macro_rules! tests {
+  (
+    $($(#[$attribute:meta])* $test:ident),* $(,)?
+    $(; extensions: $($(#[$extension_attribute:meta])* $extension:ident),* $(,)?)?
+  ) => {
+    // One push per test, since each may carry its own `#[cfg]`.
+    #[allow(clippy::vec_init_then_push)]
+    pub fn tests() -> Vec<libtest_mimic::Trial> {
+      let mut trials = Vec::new();
+      $(
+        $(#[$attribute])*
+        trials.push($crate::harness::trial(module_path!(), stringify!($test), $test, false));
+      )*
+      $($(
+        $(#[$extension_attribute])*
+        trials.push($crate::harness::trial(module_path!(), stringify!($extension), $extension, true));
+      )*)?
+      trials
+    }
+  };
+}
+
+mod cases;
+mod harness;
+
+mod cli;
+mod execution;
+mod format;
+mod functions;
+mod robustness;
+
+fn main() {
+  let arguments = libtest_mimic::Arguments::from_args();
+  let mode = match cases::Mode::from_environment() {
+    Ok(mode) => mode,
+    Err(message) => {
+      eprintln!("error: {message}");
+      std::process::exit(2);
+    }
+  };
+  let mut trials = cases::trials(&mode);
+  for module_tests in
+    [cli::tests, execution::tests, format::tests, functions::tests, robustness::tests]
+  {
+    trials.extend(module_tests());
+  }
+  libtest_mimic::run(&arguments, harness::reject_duplicate_names(trials)).exit();
+}

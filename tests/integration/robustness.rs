@@ -1,0 +1,1197 @@
+//! Robustness: `just` must never panic, whatever the justfile, arguments or
+//! environment.
+//!
+//! * `random_justfiles_never_panic` builds many justfiles from a grammar of
+//!   token fragments, and mutates valid ones, and runs lex → parse → format
+//!   → analyze on each inside `catch_unwind`. It also checks that lexemes
+//!   rebuild the source and that formatting is idempotent. It is
+//!   deterministic; `ROBUST_SEED` and `ROBUST_ITERATIONS` explore further,
+//!   `ROBUST_VERBOSE` prints the lex and parse errors met (with `--nocapture`),
+//!   `ROBUST_DUMP_DIR` saves the inputs (for differential runs).
+//! * The other tests run the binary with odd inputs, arguments and
+//!   environments, and pin the error it gives instead of panicking.
+
+tests! {
+  random_justfiles_never_panic,
+  comment_line_after_recipe_body_is_kept_by_fmt,
+  comment_line_after_recipe_body_is_dumped,
+  body_line_of_whitespace_and_lone_carriage_returns_is_not_blank,
+  lone_carriage_return_at_end_of_file_stays_in_excerpt,
+  fmt_check_diff_treats_lone_carriage_return_as_line_end,
+  long_dependency_chain_does_not_overflow_the_stack,
+  long_variable_chain_does_not_overflow_the_stack,
+  long_concatenation_does_not_overflow_the_stack,
+  long_path_join_does_not_overflow_the_stack,
+  #[cfg(unix)]
+  invalid_utf8_arguments_are_rejected_without_panicking,
+  odd_arguments_and_environments_never_panic,
+  ;
+  extensions:
+  choose_with_a_huge_count_is_an_error_not_a_panic,
+  #[cfg(target_os = "linux")]
+  unwritable_stdout_does_not_panic,
+}
+
+use std::cell::Cell;
+use std::ffi::OsString;
+use std::panic::{self, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, Once};
+use std::time::Duration;
+
+use just::analysis::analyzer::{compile, LoadError, LoadRequest};
+use just::color::{Painter, Stream, UseColor};
+use just::output::diagnostic::excerpt;
+use just::output::format::{format_justfile, indentation_setting};
+use just::syntax::token::TokenKind;
+use just::syntax::{lexer, parser};
+
+// ---------------------------------------------------------------------------
+// Deterministic random generation.
+
+struct Rng(u64);
+
+impl Rng {
+  fn new(seed: u64) -> Self {
+    Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+  }
+
+  fn next(&mut self) -> u64 {
+    // xorshift64*
+    let mut x = self.0;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    self.0 = x;
+    x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+  }
+
+  fn below(&mut self, n: usize) -> usize {
+    if n == 0 {
+      0
+    } else {
+      (self.next() % n as u64) as usize
+    }
+  }
+
+  fn chance(&mut self, percent: usize) -> bool {
+    self.below(100) < percent
+  }
+
+  fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+    items[self.below(items.len())]
+  }
+}
+
+const NAMES: &[&str] = &[
+  "a",
+  "b",
+  "foo",
+  "bar",
+  "x",
+  "build",
+  "test",
+  "_p",
+  "a-b",
+  "if",
+  "else",
+  "set",
+  "export",
+  "alias",
+  "import",
+  "mod",
+  "true",
+  "false",
+  "eager",
+  "unexport",
+  "arch",
+  "env",
+  "quote",
+  "join",
+  "uppercase",
+  "os",
+  "just_executable",
+  "HOME",
+  "PATH",
+  "x1",
+  "A_B",
+];
+
+/// Names the lexer rejects, used rarely.
+const BAD_NAMES: &[&str] = &["é", "ünï", "日本", "1x", "-", "ẞ", "a.b"];
+
+/// Escapes that are errors in `"` strings, used rarely there.
+const BAD_ESCAPES: &[&str] =
+  &["\\'", "\\", "\\u{}", "\\u{110000}", "\\u{D800}", "\\u{zz}", "\\u{1234567}", "\\u", "\\x"];
+
+const FUNCTIONS: &[&str] = &[
+  "arch",
+  "env",
+  "env_var",
+  "env_var_or_default",
+  "quote",
+  "join",
+  "uppercase",
+  "replace",
+  "replace_regex",
+  "trim",
+  "sha256",
+  "path_exists",
+  "semver_matches",
+  "error",
+  "choose",
+  "bool",
+  "show",
+  "which",
+  "split",
+  "join_list",
+  "num_jobs",
+  "datetime",
+  "style",
+  "append",
+  "prepend",
+  "encode_uri_component",
+  "read",
+  "canonicalize",
+  "absolute_path",
+  "blake3",
+  "unknown_function",
+];
+
+const STRING_PIECES: &[&str] = &[
+  "a",
+  " ",
+  "hello",
+  "\\n",
+  "\\t",
+  "\\r",
+  "\\\\",
+  "\\\"",
+  "\\'",
+  "\\",
+  "\\u{1F600}",
+  "\\u{}",
+  "\\u{110000}",
+  "\\u{D800}",
+  "\\u{zz}",
+  "\\u{1234567}",
+  "\\u",
+  "\\x",
+  "\\\n",
+  "\n",
+  "\r\n",
+  "\t",
+  "é",
+  "日本語",
+  "😀",
+  "\u{feff}",
+  "{{",
+  "}}",
+  "{{{{",
+  "{",
+  "}",
+  "$HOME",
+  "${X}",
+  "${",
+  "~",
+  "~/x",
+  "'",
+  "\"",
+  "`",
+  "#",
+  "\u{0}",
+  "\u{7f}",
+  "\u{200b}",
+  "\u{301}",
+];
+
+const SETTINGS: &[&str] = &[
+  "allow-duplicate-recipes",
+  "allow-duplicate-variables",
+  "dotenv-load",
+  "dotenv-filename",
+  "dotenv-path",
+  "dotenv-required",
+  "dotenv-command",
+  "export",
+  "fallback",
+  "ignore-comments",
+  "positional-arguments",
+  "quiet",
+  "shell",
+  "windows-shell",
+  "script-interpreter",
+  "tempdir",
+  "working-directory",
+  "no-cd",
+  "unstable",
+  "lists",
+  "indentation",
+  "minimum-version",
+  "windows-powershell",
+  "no-exit-message",
+  "bogus",
+];
+
+const ATTRIBUTES: &[&str] = &[
+  "private",
+  "no-cd",
+  "no-exit-message",
+  "no-quiet",
+  "linux",
+  "macos",
+  "unix",
+  "windows",
+  "openbsd",
+  "positional-arguments",
+  "parallel",
+  "script",
+  "extension",
+  "confirm",
+  "doc",
+  "group",
+  "working-directory",
+  "env",
+  "metadata",
+  "arg",
+  "cache",
+  "timestamp",
+  "exit-message",
+  "default",
+  "unknown",
+];
+
+const TOKEN_SOUP: &[&str] = &[
+  ":=",
+  ":",
+  "::",
+  "=",
+  "==",
+  "!=",
+  "=~",
+  "!~",
+  "+",
+  "++",
+  "/",
+  "&&",
+  "||",
+  "!",
+  "?",
+  "*",
+  "$",
+  "@",
+  "-",
+  "(",
+  ")",
+  "[",
+  "]",
+  "{",
+  "}",
+  "{{",
+  "}}",
+  ",",
+  "#",
+  "#!",
+  " ",
+  "  ",
+  "\t",
+  "\n",
+  "\r\n",
+  "\r",
+  "\\\n",
+  "'",
+  "\"",
+  "`",
+  "'''",
+  "\"\"\"",
+  "```",
+  "x'",
+  "f'",
+  "f\"",
+  "f'''",
+  "if",
+  "else",
+  "import",
+  "import?",
+  "mod",
+  "mod?",
+  "set",
+  "alias",
+  "export",
+  "unexport",
+  "eager",
+  "true",
+  "false",
+  "a",
+  "foo",
+  "é",
+  "😀",
+  "\u{feff}",
+  "1",
+  "-x",
+  "[private]",
+  "[a,]",
+  "[doc: 'x']",
+];
+
+const INDENTS: &[&str] = &["  ", "    ", "\t", "  ", "    ", "\t", " \t", " ", "        ", "\t\t"];
+
+const LINE_ENDS: &[&str] = &["\n", "\n", "\n", "\n", "\r\n", "\r\n", "\n", "\n", "\n", "\r"];
+
+struct Generator {
+  rng: Rng,
+  depth: usize,
+}
+
+impl Generator {
+  fn name(&mut self) -> String {
+    if self.rng.chance(2) {
+      self.rng.pick(BAD_NAMES).to_owned()
+    } else {
+      self.rng.pick(NAMES).to_owned()
+    }
+  }
+
+  /// Pieces containing the closing quote are mostly avoided, so that most
+  /// strings end where intended.
+  fn string_body(&mut self, quote: &str, interpolations: bool) -> String {
+    let mut out = String::new();
+    for _ in 0..self.rng.below(5) {
+      if interpolations && self.rng.chance(30) {
+        out.push_str("{{");
+        out.push_str(&self.expression());
+        out.push_str("}}");
+      } else {
+        let piece = self.rng.pick(STRING_PIECES);
+        let closes = piece.contains(&quote[..1]) || (quote != "\"" && piece.ends_with('\\'));
+        let bad = (quote.starts_with('"') && BAD_ESCAPES.contains(&piece))
+          || (interpolations && piece.starts_with("{{"));
+        if !(closes || bad) || self.rng.chance(5) {
+          out.push_str(piece);
+        }
+      }
+    }
+    out
+  }
+
+  fn string(&mut self) -> String {
+    let (prefix, quote) = match self.rng.below(12) {
+      0 | 1 => ("", "'"),
+      2 | 3 => ("", "\""),
+      4 => ("", "'''"),
+      5 => ("", "\"\"\""),
+      6 => ("", "`"),
+      7 => ("", "```"),
+      8 => ("x", "'"),
+      9 => ("f", "'"),
+      10 => ("f", "\""),
+      _ => ("f", if self.rng.chance(50) { "'''" } else { "\"\"\"" }),
+    };
+    let body = self.string_body(quote, prefix == "f");
+    let close = if self.rng.chance(95) { quote } else { "" };
+    format!("{prefix}{quote}{body}{close}")
+  }
+
+  fn expression(&mut self) -> String {
+    if self.depth > 4 {
+      return if self.rng.chance(50) { self.string() } else { self.name() };
+    }
+    self.depth += 1;
+    let out = match self.rng.below(16) {
+      0..=3 => self.string(),
+      4 | 5 => self.name(),
+      6 => format!("{} + {}", self.expression(), self.expression()),
+      7 => format!("{} / {}", self.expression(), self.expression()),
+      8 => format!("/ {}", self.expression()),
+      9 => {
+        let op = self.rng.pick(&["==", "!=", "=~", "!~", ""]);
+        let condition = if op.is_empty() {
+          self.expression()
+        } else {
+          format!("{} {op} {}", self.expression(), self.expression())
+        };
+        let otherwise = if self.rng.chance(85) {
+          format!(" else {{ {} }}", self.expression())
+        } else {
+          String::new()
+        };
+        format!("if {condition} {{ {} }}{otherwise}", self.expression())
+      }
+      10 => {
+        let function = self.rng.pick(FUNCTIONS);
+        let arguments: Vec<String> = (0..self.rng.below(4)).map(|_| self.expression()).collect();
+        let trailing = if self.rng.chance(20) { "," } else { "" };
+        format!("{function}({}{trailing})", arguments.join(", "))
+      }
+      11 => format!("({})", self.expression()),
+      12 => {
+        let elements: Vec<String> = (0..self.rng.below(4)).map(|_| self.expression()).collect();
+        format!("[{}]", elements.join(",\n  "))
+      }
+      13 => format!(
+        "{} {} {}",
+        self.expression(),
+        self.rng.pick(&["&&", "||", "++"]),
+        self.expression()
+      ),
+      14 => format!("!{}", self.expression()),
+      _ => format!("assert({} == {}, {})", self.expression(), self.expression(), self.string()),
+    };
+    self.depth -= 1;
+    out
+  }
+
+  fn attribute(&mut self) -> String {
+    let name = self.rng.pick(ATTRIBUTES);
+    match self.rng.below(5) {
+      0 | 1 => name.to_owned(),
+      2 => format!("{name}: {}", self.expression()),
+      3 => {
+        let arguments: Vec<String> = (0..self.rng.below(4))
+          .map(|_| match self.rng.below(3) {
+            0 => format!(
+              "{}={}",
+              self.rng.pick(&["pattern", "long", "short", "help", "value"]),
+              self.string()
+            ),
+            1 => self.rng.pick(&["flag", "long", "multiple"]).to_owned(),
+            _ => self.string(),
+          })
+          .collect();
+        format!("{name}({})", arguments.join(", "))
+      }
+      _ => format!("{name}, {}", self.rng.pick(ATTRIBUTES)),
+    }
+  }
+
+  fn parameter(&mut self) -> String {
+    let prefix = self.rng.pick(&["", "", "", "+", "*", "$", "$+", "*$"]);
+    let name = self.name();
+    match self.rng.below(3) {
+      0 => format!("{prefix}{name}={}", self.expression()),
+      _ => format!("{prefix}{name}"),
+    }
+  }
+
+  fn dependency(&mut self) -> String {
+    let name = self.name();
+    let path = if self.rng.chance(10) { format!("{}::{name}", self.name()) } else { name };
+    match self.rng.below(4) {
+      0 => {
+        let arguments: Vec<String> = (0..self.rng.below(3)).map(|_| self.expression()).collect();
+        format!("({path} {})", arguments.join(" "))
+      }
+      1 => format!("&& {path}"),
+      _ => path,
+    }
+  }
+
+  fn body_line(&mut self, indent: &str) -> String {
+    let mut line = indent.to_owned();
+    if self.rng.chance(5) {
+      line.push_str(self.rng.pick(INDENTS));
+    }
+    line.push_str(self.rng.pick(&["", "", "@", "-", "@-", "-@", "#!/bin/sh ", "# "]));
+    for _ in 0..self.rng.below(4) {
+      if self.rng.chance(35) {
+        line.push_str("{{");
+        line.push_str(&self.expression());
+        if self.rng.chance(95) {
+          line.push_str("}}");
+        }
+      } else {
+        line
+          .push_str(self.rng.pick(&["echo ", "hi", " ", "\r", "$1", "{{{{", "}}", "\\", "'", "é"]));
+      }
+    }
+    line
+  }
+
+  fn recipe(&mut self, line_end: &str) -> String {
+    let mut out = String::new();
+    if self.rng.chance(30) {
+      out.push_str(&format!("# {}{line_end}", self.rng.pick(STRING_PIECES)));
+    }
+    for _ in 0..self.rng.below(3) {
+      out.push_str(&format!("[{}]{line_end}", self.attribute()));
+    }
+    if self.rng.chance(15) {
+      out.push('@');
+    }
+    out.push_str(&self.name());
+    for _ in 0..self.rng.below(4) {
+      out.push(' ');
+      out.push_str(&self.parameter());
+    }
+    out.push_str(self.rng.pick(&[":", ":", ":", " :", "", ":="]));
+    for _ in 0..self.rng.below(4) {
+      out.push(' ');
+      out.push_str(&self.dependency());
+    }
+    if self.rng.chance(10) {
+      out.push_str(" # trailing");
+    }
+    out.push_str(line_end);
+    let indent = self.rng.pick(INDENTS).to_owned();
+    for _ in 0..self.rng.below(5) {
+      out.push_str(&self.body_line(&indent));
+      out.push_str(if self.rng.chance(90) { line_end } else { self.rng.pick(LINE_ENDS) });
+      if self.rng.chance(10) {
+        out.push_str(line_end);
+      }
+    }
+    out
+  }
+
+  fn item(&mut self, line_end: &str) -> String {
+    let item = match self.rng.below(14) {
+      0 => format!("# {}", self.rng.pick(STRING_PIECES)),
+      1 => String::new(),
+      2 | 3 => {
+        let prefix = self.rng.pick(&["", "", "export ", "eager ", "[private]\n"]);
+        format!("{prefix}{} := {}", self.name(), self.expression())
+      }
+      4 => {
+        let name = self.rng.pick(SETTINGS);
+        match self.rng.below(4) {
+          0 => format!("set {name}"),
+          1 => format!("set {name} := {}", self.rng.pick(&["true", "false", "'2'"])),
+          2 => {
+            let elements: Vec<String> = (0..self.rng.below(3)).map(|_| self.expression()).collect();
+            format!("set {name} := [{}]", elements.join(", "))
+          }
+          _ => format!("set {name} := {}", self.expression()),
+        }
+      }
+      5 => format!("alias {} := {}", self.name(), self.name()),
+      6 => format!(
+        "{} {}",
+        self.rng.pick(&["import", "import?"]),
+        self.rng.pick(&[
+          "'missing.just'",
+          "'other.just'",
+          "'sub'",
+          "\"other.just\"",
+          "x'$HOME'",
+          "'self.just'",
+          "f'x'",
+          "'/'",
+          "''"
+        ])
+      ),
+      7 => {
+        let keyword = self.rng.pick(&["mod", "mod?"]);
+        let name = self.name();
+        let path =
+          self.rng.pick(&["", " 'other.just'", " 'missing.just'", " 'sub'", " 'sub/mod.just'"]);
+        format!("{keyword} {name}{path}")
+      }
+      8 => {
+        let parameters: Vec<String> = (0..self.rng.below(3)).map(|_| self.name()).collect();
+        format!("{}({}) := {}", self.name(), parameters.join(", "), self.expression())
+      }
+      9 => format!("unexport {}", self.name()),
+      10 => {
+        let soup: String = (0..self.rng.below(12)).map(|_| self.rng.pick(TOKEN_SOUP)).collect();
+        soup
+      }
+      _ => return self.recipe(line_end),
+    };
+    format!("{item}{line_end}")
+  }
+
+  fn justfile(&mut self) -> String {
+    let mut out = String::new();
+    if self.rng.chance(5) {
+      out.push('\u{feff}');
+    }
+    if self.rng.chance(5) {
+      out.push_str("#!/usr/bin/env just --justfile\n");
+    }
+    let line_end = if self.rng.chance(80) { "\n" } else { self.rng.pick(LINE_ENDS) };
+    for _ in 0..self.rng.below(7) {
+      out.push_str(&self.item(line_end));
+    }
+    if self.rng.chance(10) {
+      out.pop();
+    }
+    out
+  }
+}
+
+/// Valid justfiles to mutate.
+const SEEDS: &[&str] = &[
+  "default:\n  echo hi\n",
+  "x := 'a'\ny := x + \"b\\n\" / `echo c`\n\nfoo a b='c' +d: (bar a) && baz\n  @echo {{a}} {{b}}\n\nbar x:\n  echo {{x}}\n\nbaz:\n",
+  "set shell := ['bash', '-c']\nset dotenv-load\nexport A := env('HOME', 'none')\n\n[private]\n[group('g')]\nfoo:\n  #!/usr/bin/env bash\n  echo {{A}}\n",
+  "a := if 'x' == 'y' { 'z' } else if 'a' =~ 'b' { '''\n  tri\n  ''' } else { f'{{a}}x' }\n",
+  "alias b := build\n# build it\nbuild *args:\n\techo {{args}}\n",
+  "import? 'missing.just'\nmod? nothing\nmod other 'other.just'\nfoo: other::bar\n",
+  "set lists\nset unstable\nxs := ['a', ['b'], []] ++ ['c']\nf(a, b) := a + b\nfoo:\n  echo {{ f('1', '2') }} {{ xs }}\n",
+  "[arg('a', long, help='x', pattern='\\d+')]\n[confirm('sure?')]\n[doc('docs')]\n[working-directory: 'sub']\nfoo $a='1':\n  echo $a\n",
+  "\u{feff}x := \"\\u{1F600}\\t\\\\\" + x'~/a' + \"\"\"\n  a\n  \"\"\"\n",
+  "foo:\r\n  echo a \\\r\n    b\r\n\r\nbar:\r\n\techo b\r\n",
+  "[script('python3')]\nfoo:\n  print(1)\n\n  print(2)\n\n[unix]\nx := 'u'\n[windows]\nx := 'w'\n",
+  "set indentation := '  '\nfoo:\n      echo {{ '{{' }} {{{{ }}\n",
+  "a := ((((('x')))))\nb := f\"{{ f'[{{ a }}]' }}\"\nc := ```\n  echo x\n  ```\n",
+  "set positional-arguments\n@foo *args='':\n  -echo \"$@\"\n[parallel]\nbar: foo (foo 'x') foo\n",
+];
+
+fn mutate(rng: &mut Rng, input: &str) -> String {
+  let mut chars: Vec<char> = input.chars().collect();
+  for _ in 0..1 + rng.below(4) {
+    let len = chars.len();
+    match rng.below(7) {
+      0 if len > 0 => {
+        let start = rng.below(len);
+        let end = (start + 1 + rng.below(4)).min(len);
+        chars.drain(start..end);
+      }
+      1 => {
+        let at = rng.below(len + 1);
+        let piece: Vec<char> = rng.pick(TOKEN_SOUP).chars().collect();
+        chars.splice(at..at, piece);
+      }
+      2 if len > 1 => {
+        let at = rng.below(len - 1);
+        chars.swap(at, at + 1);
+      }
+      3 if len > 0 => {
+        let start = rng.below(len);
+        let end = (start + 1 + rng.below(8)).min(len);
+        let slice: Vec<char> = chars[start..end].to_vec();
+        let at = rng.below(len + 1);
+        chars.splice(at..at, slice);
+      }
+      4 => {
+        let at = rng.below(len + 1);
+        let c = char::from_u32(rng.below(0x80) as u32).unwrap_or('x');
+        chars.insert(at, c);
+      }
+      5 => {
+        let at = rng.below(len + 1);
+        let piece: Vec<char> = rng.pick(STRING_PIECES).chars().collect();
+        chars.splice(at..at, piece);
+      }
+      _ if len > 0 => {
+        let at = rng.below(len);
+        chars[at] = rng
+          .pick(&[" ", "\t", "\n", "\r", "{", "}", "'", "\"", "(", ":", "=", "é"])
+          .chars()
+          .next()
+          .unwrap_or(' ');
+      }
+      _ => {}
+    }
+  }
+  chars.into_iter().collect()
+}
+
+// ---------------------------------------------------------------------------
+// The checks.
+
+thread_local! {
+  static QUIET_PANICS: Cell<bool> = const { Cell::new(false) };
+}
+
+static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
+
+/// Record panic messages instead of printing them while fuzzing (the parser
+/// runs on a helper thread named `parser`, whose panics are re-raised).
+fn install_panic_hook() {
+  static ONCE: Once = Once::new();
+  ONCE.call_once(|| {
+    let default = panic::take_hook();
+    panic::set_hook(Box::new(move |info| {
+      let fuzzing = QUIET_PANICS.with(Cell::get);
+      let parser = std::thread::current().name() == Some("parser");
+      if fuzzing || parser {
+        if let Ok(mut last) = LAST_PANIC.lock() {
+          *last = Some(info.to_string());
+        }
+      } else {
+        default(info);
+      }
+    }));
+  });
+}
+
+fn painter() -> Painter {
+  Painter::new(UseColor::Never, Stream::Stderr)
+}
+
+/// How far an input got: 0 lexed, 1 parsed, 2 analysed without error.
+static STAGES: [AtomicUsize; 3] = [AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0)];
+
+/// Lex, parse, format and analyse `src`; `Err` describes a broken invariant.
+fn check(src: &str, dir: &Path) -> Result<(), String> {
+  let path: &'static Path = Box::leak(dir.join("justfile").into_boxed_path());
+  let leaked: &'static str = Box::leak(src.to_owned().into_boxed_str());
+  let tokens = match lexer::lex(leaked, path) {
+    Ok(tokens) => tokens,
+    Err(error) => {
+      if std::env::var_os("ROBUST_VERBOSE").is_some() {
+        eprintln!("LEX {}", error);
+      }
+      let _ = (error.to_string(), excerpt(&painter(), &error.token));
+      return Ok(());
+    }
+  };
+  STAGES[0].fetch_add(1, Ordering::Relaxed);
+  let rebuilt: String = tokens.iter().map(|token| token.lexeme()).collect();
+  if rebuilt != src {
+    return Err(format!("lexemes do not rebuild the source: {rebuilt:?}"));
+  }
+  if tokens.last().map(|token| token.kind) != Some(TokenKind::Eof) {
+    return Err("last token is not Eof".into());
+  }
+  match parser::parse(&tokens) {
+    Err(error) => {
+      if std::env::var_os("ROBUST_VERBOSE").is_some() {
+        eprintln!("PARSE {}", error);
+      }
+      let _ = (error.to_string(), excerpt(&painter(), &error.token));
+    }
+    Ok(ast) => {
+      STAGES[1].fetch_add(1, Ordering::Relaxed);
+      let indentation = indentation_setting(&ast).unwrap_or_else(|| "    ".into());
+      let once = format_justfile(&ast, &indentation);
+      let once_src: &'static str = Box::leak(once.clone().into_boxed_str());
+      let reparsed = lexer::lex(once_src, path).and_then(|tokens| parser::parse(&tokens));
+      match reparsed {
+        Err(error) => {
+          return Err(format!("formatted output does not parse ({error}):\n{once}"));
+        }
+        Ok(ast) => {
+          let twice = format_justfile(&ast, &indentation);
+          // A `\r` kept in recipe text can become part of a CRLF line end
+          // when reparsed; the reference is not idempotent there either.
+          if twice != once && !once.contains('\r') {
+            return Err(format!("formatting is not idempotent:\nonce:\n{once}\ntwice:\n{twice}"));
+          }
+        }
+      }
+    }
+  }
+  for unstable in [false, true] {
+    let request = LoadRequest {
+      justfile: path,
+      source: Some(src.to_owned()),
+      working_directory: dir,
+      overrides: &[],
+      unstable,
+    };
+    match compile(&request) {
+      Ok(_) => {
+        STAGES[2].fetch_add(1, Ordering::Relaxed);
+      }
+      Err(LoadError::Compile(error)) => {
+        let _ = (error.to_string(), excerpt(&painter(), &error.token), error.caused_by());
+      }
+      Err(error) => {
+        let _ = error.to_string();
+      }
+    }
+  }
+  Ok(())
+}
+
+fn fuzz_directory() -> tempfile::TempDir {
+  let dir = tempfile::tempdir().expect("tempdir");
+  let write = |path: &str, contents: &str| {
+    let path = dir.path().join(path);
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, contents).expect("write");
+  };
+  write("other.just", "bar:\n  echo bar\nother := 'o'\n");
+  write("self.just", "import 'self.just'\n");
+  write("sub/mod.just", "baz:\n  echo baz\n");
+  write("sub/justfile", "import '../other.just'\n");
+  write("a/mod.just", "x := 'a'\n");
+  write("foo.just", "mod foo\n");
+  dir
+}
+
+fn env_number(name: &str, default: u64) -> u64 {
+  std::env::var(name).ok().and_then(|value| value.parse().ok()).unwrap_or(default)
+}
+
+fn random_justfiles_never_panic() {
+  install_panic_hook();
+  let seed = env_number("ROBUST_SEED", 1);
+  let iterations = env_number("ROBUST_ITERATIONS", 2000) as usize;
+  let dir = fuzz_directory();
+  let dir_path = dir.path().canonicalize().expect("canonicalize");
+
+  // A watchdog reports an input that makes the pipeline hang.
+  let progress = Arc::new(AtomicUsize::new(0));
+  let current = Arc::new(Mutex::new(String::new()));
+  {
+    let progress = Arc::clone(&progress);
+    let current = Arc::clone(&current);
+    std::thread::spawn(move || {
+      let mut seen = usize::MAX;
+      loop {
+        std::thread::sleep(Duration::from_secs(20));
+        let now = progress.load(Ordering::SeqCst);
+        if now == seen {
+          let input = current.lock().map(|input| input.clone()).unwrap_or_default();
+          eprintln!("hang on input {input:?}");
+          std::process::abort();
+        }
+        seen = now;
+      }
+    });
+  }
+
+  QUIET_PANICS.with(|quiet| quiet.set(true));
+  let mut generator = Generator { rng: Rng::new(seed), depth: 0 };
+  let mut failures = Vec::new();
+  for iteration in 0..iterations {
+    generator.depth = 0;
+    let input = match iteration % 3 {
+      0 => generator.justfile(),
+      1 => {
+        let seed = generator.rng.pick(SEEDS).to_owned();
+        mutate(&mut generator.rng, &seed)
+      }
+      _ => {
+        let base = generator.justfile();
+        mutate(&mut generator.rng, &base)
+      }
+    };
+    if let Some(dump) = std::env::var_os("ROBUST_DUMP_DIR") {
+      let _ = std::fs::write(Path::new(&dump).join(format!("{iteration}.just")), &input);
+    }
+    if let Ok(mut slot) = current.lock() {
+      slot.clone_from(&input);
+    }
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| check(&input, &dir_path)));
+    progress.fetch_add(1, Ordering::SeqCst);
+    let problem = match outcome {
+      Ok(Ok(())) => continue,
+      Ok(Err(problem)) => problem,
+      Err(_) => {
+        let message = LAST_PANIC.lock().ok().and_then(|mut last| last.take()).unwrap_or_default();
+        format!("panicked: {message}")
+      }
+    };
+    failures.push(format!("input {input:?}\n{problem}"));
+    if failures.len() >= 10 {
+      break;
+    }
+  }
+  QUIET_PANICS.with(|quiet| quiet.set(false));
+  let stages: Vec<usize> = STAGES.iter().map(|stage| stage.load(Ordering::Relaxed)).collect();
+  eprintln!(
+    "{iterations} inputs: {} lexed, {} parsed, {} analysed (of 2 tries each)",
+    stages[0], stages[1], stages[2]
+  );
+  assert!(failures.is_empty(), "{} failing inputs:\n\n{}", failures.len(), failures.join("\n\n"));
+}
+
+// ---------------------------------------------------------------------------
+// Regressions found by the generator and by differential runs.
+
+fn comment_line_after_recipe_body_is_kept_by_fmt() {
+  crate::common::Test::new()
+    .justfile("a: # header\n  x\n#c\nb:\n  y\n# end\n")
+    .arg("--fmt")
+    .stderr("wrote justfile to `{{TMP}}/justfile`\n")
+    .expect_file("justfile", "a:\n    x\n# c\nb:\n    y\n# end\n")
+    .run();
+}
+
+fn comment_line_after_recipe_body_is_dumped() {
+  crate::common::Test::new()
+    .justfile("a:\n  x\n# c\n")
+    .arg("--dump")
+    .stdout("a:\n    x\n# c\n")
+    .run();
+}
+
+fn body_line_of_whitespace_and_lone_carriage_returns_is_not_blank() {
+  crate::common::Test::new()
+    .justfile("a:\n \r  \r\nb:\n")
+    .arg("--dump")
+    .stdout("a:\n    \r  \nb:\n")
+    .run();
+}
+
+fn lone_carriage_return_at_end_of_file_stays_in_excerpt() {
+  crate::common::Test::new()
+    .justfile("x := \r")
+    .status(1)
+    .stderr("error: unpaired carriage return\n ——▶ justfile:1:6\n  │\n1 │ x := \r\n  │      ^\n")
+    .run();
+}
+
+fn fmt_check_diff_treats_lone_carriage_return_as_line_end() {
+  crate::common::Test::new()
+    .justfile("# a\rb")
+    .args(&["--fmt", "--check"])
+    .status(1)
+    .stdout(" # a\r-b\n+b\n")
+    .stderr("error: formatted justfile differs from original\n")
+    .run();
+}
+
+fn choose_with_a_huge_count_is_an_error_not_a_panic() {
+  crate::common::Test::new()
+    .justfile("x := choose('18446744073709551615', 'a')\n")
+    .args(&["--evaluate", "x"])
+    .status(1)
+    .stderr(
+      "error: call to function `choose` failed: failed to allocate 18446744073709551615 \
+       characters: memory allocation failed because the computed capacity exceeded the \
+       collection's maximum\n ——▶ justfile:1:6\n  │\n1 │ x := choose('18446744073709551615', \
+       'a')\n  │      ^^^^^^\n",
+    )
+    .run();
+}
+
+fn chain(count: usize, link: impl Fn(usize) -> String) -> String {
+  (0..count).map(link).collect()
+}
+
+fn long_dependency_chain_does_not_overflow_the_stack() {
+  let justfile = chain(3000, |i| format!("r{i}: r{}\n", i + 1)) + "r3000:\n  @echo end\n";
+  crate::common::Test::new().justfile(&justfile).arg("r0").stdout("end\n").run();
+}
+
+fn long_variable_chain_does_not_overflow_the_stack() {
+  let justfile = chain(3000, |i| format!("v{i} := v{}\n", i + 1)) + "v3000 := 'e'\n";
+  crate::common::Test::new().justfile(&justfile).args(&["--evaluate", "v0"]).stdout("e").run();
+}
+
+fn long_concatenation_does_not_overflow_the_stack() {
+  let justfile = format!("x := {}\n", vec!["'a'"; 5000].join(" + "));
+  crate::common::Test::new()
+    .justfile(&justfile)
+    .args(&["--evaluate", "x"])
+    .stdout(&"a".repeat(5000))
+    .run();
+}
+
+fn long_path_join_does_not_overflow_the_stack() {
+  let justfile = format!("x := {}\n", vec!["'a'"; 5000].join(" / "));
+  crate::common::Test::new()
+    .justfile(&justfile)
+    .args(&["--evaluate", "x"])
+    .stdout(&vec!["a"; 5000].join("/"))
+    .run();
+}
+
+// ---------------------------------------------------------------------------
+// The binary with odd arguments and environments.
+
+/// The binary under test (`TEST_JUST_BIN` overrides, as in the harness).
+fn binary() -> PathBuf {
+  std::env::var_os("TEST_JUST_BIN")
+    .map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_just")), PathBuf::from)
+}
+
+/// Run the binary in `dir` with a clean environment plus `env`.
+fn run_binary(dir: &Path, args: &[OsString], env: &[(&str, OsString)]) -> (i32, String) {
+  let mut command = Command::new(binary());
+  command
+    .args(args)
+    .current_dir(dir)
+    .env_clear()
+    .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+    .env("HOME", dir)
+    .stdin(Stdio::null());
+  for (key, value) in env {
+    command.env(key, value);
+  }
+  let output = command.output().expect("run just");
+  let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+  (output.status.code().unwrap_or(-1), stderr)
+}
+
+fn os(text: &str) -> OsString {
+  OsString::from(text)
+}
+
+#[cfg(unix)]
+fn invalid_utf8(bytes: &[u8]) -> OsString {
+  use std::os::unix::ffi::OsStringExt;
+  OsString::from_vec(bytes.to_vec())
+}
+
+#[cfg(unix)]
+fn invalid_utf8_arguments_are_rejected_without_panicking() {
+  let dir = tempfile::tempdir().expect("tempdir");
+  std::fs::write(dir.path().join("justfile"), "foo a='1':\n  echo {{a}}\n").expect("write");
+  let expected =
+    "error: invalid UTF-8 was detected in one or more arguments\n\nUsage: just [OPTIONS] \
+                  [ARGUMENTS]...\n\nFor more information, try '--help'.\n";
+  for args in [
+    vec![os("foo"), invalid_utf8(b"\xff\xfe")],
+    vec![invalid_utf8(b"\xff")],
+    vec![os("--set"), invalid_utf8(b"\xff"), os("x")],
+  ] {
+    let (status, stderr) = run_binary(dir.path(), &args, &[]);
+    assert_eq!((status, stderr.as_str()), (2, expected), "args {args:?}");
+  }
+}
+
+/// Arguments and environment of one run.
+type Run<'a> = (Vec<OsString>, Vec<(&'a str, OsString)>);
+
+/// Arguments and environments that must produce an error or a result, never
+/// a panic (exit status 101) or a crash.
+fn odd_arguments_and_environments_never_panic() {
+  let dir = tempfile::tempdir().expect("tempdir");
+  let root = dir.path();
+  std::fs::write(
+    root.join("justfile"),
+    "foo a='1':\n  echo {{a}}\n\nbar:\n  #!/bin/sh\n  echo x\n",
+  )
+  .expect("write");
+  std::fs::create_dir_all(root.join("dir/justfile")).expect("mkdir");
+  let tmp = root.to_string_lossy().into_owned();
+  let missing = format!("{tmp}/missing");
+  let arguments: Vec<Vec<String>> = vec![
+    vec![""],
+    vec!["", ""],
+    vec!["--set", "", ""],
+    vec!["--jobs", "99999999999999999999999", "foo"],
+    vec!["--jobs", "18446744073709551615", "foo"],
+    vec!["--jobs", "0", "foo"],
+    vec!["-d", &missing, "foo"],
+    vec!["-d", &missing, "-f", "justfile", "foo"],
+    vec!["-d", "", "foo"],
+    vec!["--tempdir", &missing, "bar"],
+    vec!["--tempdir", "justfile", "bar"],
+    vec!["-f", "dir/justfile"],
+    vec!["-f", "dir"],
+    vec!["-f", ""],
+    vec!["-f", "/"],
+    vec!["föö"],
+    vec!["日本"],
+    vec!["foo", "日本😀"],
+    vec!["::"],
+    vec!["foo::"],
+    vec!["::foo"],
+    vec!["a:::b"],
+    vec!["=x", "foo"],
+    vec!["a::=x", "foo"],
+    vec!["--set", "a::", "b", "foo"],
+    vec!["--show", ""],
+    vec!["--show", "::"],
+    vec!["--usage", ""],
+    vec!["--list", "::a"],
+    vec!["--command", ""],
+    vec!["--shell", "", "foo"],
+    vec!["--shell", "nope-nope", "foo"],
+    vec!["--timestamp", "--timestamp-format", "%", "foo"],
+    vec!["--timestamp", "--timestamp-format", "%E%Q", "foo"],
+    vec!["--completions", "bogus"],
+    vec!["--dotenv-path", &tmp, "foo"],
+    vec!["--evaluate", "nope"],
+    vec!["--choose", "--chooser", "nope-nope"],
+    vec!["../"],
+    vec!["/"],
+    vec!["."],
+    vec!["missing/foo"],
+  ]
+  .into_iter()
+  .map(|args| args.into_iter().map(str::to_owned).collect())
+  .collect();
+  let environments: Vec<(&str, &str)> = vec![
+    ("JUST_JOBS", "99999999999999999999999"),
+    ("JUST_COLOR", "bogus"),
+    ("JUST_TIMESTAMP", "maybe"),
+    ("JUST_UNSTABLE", "maybe"),
+    ("JUST_UNSTABLE", ""),
+    ("JUST_DOTENV_PATH", &missing),
+    ("JUST_DOTENV_FILENAME", ""),
+    ("JUST_LIST_HEADING", ""),
+    ("JUST_LIST_PREFIX", "\t😀"),
+    ("JUST_CHOOSER", ""),
+    ("JUST_JUSTFILE", ""),
+    ("JUST_WORKING_DIRECTORY", &tmp),
+    ("JUST_SHELL", ""),
+    ("JUST_TEMPDIR", &missing),
+    ("JUST_TIMESTAMP_FORMAT", "%"),
+    ("JUST_INDENTATION", ""),
+  ];
+  let mut runs: Vec<Run> =
+    arguments.iter().map(|args| (args.iter().map(OsString::from).collect(), Vec::new())).collect();
+  for (key, value) in &environments {
+    for args in [&["foo"][..], &["bar"], &["--list"], &["--choose"], &["--fmt", "--check"]] {
+      runs.push((args.iter().map(OsString::from).collect(), vec![(*key, os(value))]));
+    }
+  }
+  #[cfg(unix)]
+  for key in ["JUST_SHELL", "JUST_COLOR", "JUST_CHOOSER", "JUST_JUSTFILE", "JUST_TEMPDIR"] {
+    runs.push((vec![os("foo")], vec![(key, invalid_utf8(b"\xff"))]));
+  }
+  let mut failures = Vec::new();
+  for (args, env) in &runs {
+    let (status, stderr) = run_binary(root, args, env);
+    if status == 101 || status < 0 || stderr.contains("panicked") {
+      failures.push(format!("args {args:?} env {env:?}: status {status}\n{stderr}"));
+    }
+  }
+  assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Output that cannot be written (a full device, a closed pipe) must not
+/// panic (`failed printing to stdout`).
+#[cfg(target_os = "linux")]
+fn unwritable_stdout_does_not_panic() {
+  let dir = tempfile::tempdir().expect("tempdir");
+  let justfile: String = (0..2000).map(|i| format!("r{i} a='x':\n  echo {i}\n")).collect();
+  std::fs::write(dir.path().join("justfile"), justfile + "y := 'v'\n").expect("write");
+  let binary = binary();
+  let subcommands: &[&[&str]] = &[
+    &["--list"],
+    &["--dump"],
+    &["--dump", "--dump-format", "json"],
+    &["--summary"],
+    &["--evaluate"],
+    &["--variables"],
+    &["--show", "r1"],
+    &["--usage", "r1"],
+    &["--fmt", "--check"],
+    &["--completions", "bash"],
+    &["--help"],
+    &["--man"],
+    &["--changelog"],
+    &["--groups"],
+  ];
+  for args in subcommands {
+    let full = std::fs::File::create("/dev/full").expect("open /dev/full");
+    let output = Command::new(&binary)
+      .args(*args)
+      .current_dir(dir.path())
+      .stdout(full)
+      .output()
+      .expect("run just");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+      output.status.code() != Some(101) && !stderr.contains("panicked"),
+      "args {args:?}: {:?}\n{stderr}",
+      output.status
+    );
+    let mut child = Command::new(&binary)
+      .args(*args)
+      .current_dir(dir.path())
+      .stdout(Stdio::piped())
+      .stderr(Stdio::piped())
+      .spawn()
+      .expect("run just");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+      output.status.code() != Some(101) && !stderr.contains("panicked"),
+      "args {args:?} (closed pipe): {:?}\n{stderr}",
+      output.status
+    );
+  }
+}
