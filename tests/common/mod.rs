@@ -358,7 +358,7 @@ impl Test {
 
 /// The binary under test: ours, or `$TEST_JUST_BIN` (e.g. the reference
 /// binary, to check that the captured tables are still right).
-fn binary() -> std::ffi::OsString {
+pub fn binary() -> std::ffi::OsString {
   std::env::var_os("TEST_JUST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_just").into())
 }
 
