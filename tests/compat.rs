@@ -63,3 +63,28 @@ fn dotenv_path_process_substitution_is_read() {
   assert_eq!(String::from_utf8_lossy(&output.stdout), "substituted\n");
   assert_eq!(output.status.code(), Some(0));
 }
+
+/// A ceiling reached through a symlink bounds the search like its target
+/// (deliberate difference: just 1.58 ignores it and finds the justfile above).
+#[test]
+fn ceiling_through_symlink_stops_search() {
+  let tempdir = tempfile::tempdir().unwrap();
+  let root = tempdir.path().canonicalize().unwrap();
+  fs::write(root.join("justfile"), "a:\n  @echo found\n").unwrap();
+  fs::create_dir_all(root.join("foo/bar")).unwrap();
+  std::os::unix::fs::symlink(root.join("foo"), root.join("link")).unwrap();
+  let output = Command::new(binary())
+    .arg("--ceiling")
+    .arg(root.join("link"))
+    .arg("a")
+    .current_dir(root.join("foo/bar"))
+    .env_clear()
+    .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+    .env("NO_COLOR", "1")
+    .stdin(Stdio::null())
+    .output()
+    .unwrap();
+  assert_eq!(String::from_utf8_lossy(&output.stderr), "error: no justfile found\n");
+  assert_eq!(String::from_utf8_lossy(&output.stdout), "");
+  assert_eq!(output.status.code(), Some(1));
+}
