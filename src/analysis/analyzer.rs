@@ -599,7 +599,7 @@ impl<'f> ModuleAnalyzer<'f> {
         None => true,
       };
       let script = is_script(recipe, settings);
-      super::body::check(recipe, script, settings.guards)?;
+      super::body::check(recipe, script, settings.guards, settings.ignore_comments)?;
       if replace {
         chosen.insert(name, (*entry, recipe.name));
         let key = (entry.file, entry.index);

@@ -11,9 +11,14 @@ use crate::syntax::token::Token;
 
 type CompileResult<T> = Result<T, CompileError<'static>>;
 
-pub(crate) fn check(recipe: &Recipe<'static>, script: bool, guards: bool) -> CompileResult<()> {
+pub(crate) fn check(
+  recipe: &Recipe<'static>,
+  script: bool,
+  guards: bool,
+  ignore_comments: bool,
+) -> CompileResult<()> {
   if !script {
-    check_lines(&recipe.body, guards)?;
+    check_lines(&recipe.body, guards, ignore_comments)?;
   }
   // `cache` is reported before `extension` (canonical order).
   for name in ["cache", "extension"] {
@@ -41,11 +46,15 @@ fn continues(line: &Line<'static>) -> bool {
   matches!(line.fragments.last(), Some(Fragment::Text(token)) if token.lexeme().ends_with('\\'))
 }
 
-fn check_lines(lines: &[Line<'static>], guards: bool) -> CompileResult<()> {
+fn check_lines(lines: &[Line<'static>], guards: bool, ignore_comments: bool) -> CompileResult<()> {
   let mut continued = false;
   for line in lines {
     if !continued {
       if let Some(text) = first_text(line) {
+        // An ignored comment is dropped whole: a trailing `\` joins nothing.
+        if ignore_comments && text.lexeme().starts_with('#') {
+          continue;
+        }
         if text.lexeme().starts_with([' ', '\t']) {
           return Err(error(text, AnalysisErrorKind::ExtraLeadingWhitespace));
         }

@@ -59,10 +59,9 @@ impl Gate<'_> {
         self.expression(default)?;
       }
     }
+    // Mapped dependencies themselves are gated by the resolver, once their
+    // targets are known.
     for dependency in recipe.priors.iter().chain(&recipe.subsequents) {
-      if let Some(star) = dependency.mapped {
-        return gate(star, "mapped dependencies require `set lists`");
-      }
       dependency.arguments.iter().try_for_each(|argument| self.expression(argument))?;
     }
     for line in &recipe.body {

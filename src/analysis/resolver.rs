@@ -433,10 +433,18 @@ impl<'a> RecipeResolver<'a> {
         Target::Recipe(target) => targets.push((dependency, *last, Some(target))),
       }
     }
+    if !self.settings.lists {
+      if let Some((_, last, _)) =
+        targets.iter().find(|(dependency, ..)| dependency.mapped.is_some())
+      {
+        let message = "mapped dependencies require `set lists`".to_string();
+        return Err(error(*last, AnalysisErrorKind::ListGate { message }));
+      }
+    }
     self.check_recipe_names(recipe)?;
     for (dependency, last, target) in targets {
       if let Some(target) = target {
-        check_argument_count(dependency, target, last)?;
+        check_argument_count(dependency, target, last, self.settings.lists)?;
       }
     }
     self.stack.pop();
@@ -569,18 +577,24 @@ fn path_string(path: &[Tok]) -> String {
   path.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::")
 }
 
+/// With `set lists` a dependency passes one value per parameter (a variadic
+/// parameter takes a list), a flag may be left out, and a `*` parameter
+/// with `[arg(min)]` must be given.
 fn check_argument_count(
   dependency: &ast::Dependency<'static>,
   target: &Recipe<'static>,
   last: Tok,
+  lists: bool,
 ) -> CompileResult<()> {
   let found = dependency.arguments.len();
-  let min = target
-    .parameters
-    .iter()
-    .filter(|p| p.default.is_none() && p.kind != ast::ParameterKind::Star)
-    .count();
-  let max = if target.parameters.iter().any(|p| p.kind.is_variadic()) {
+  let required = |p: &&super::model::Parameter<'static>| {
+    if !lists {
+      return p.default.is_none() && p.kind != ast::ParameterKind::Star;
+    }
+    !p.flag && p.default.is_none() && (p.kind != ast::ParameterKind::Star || p.min.unwrap_or(0) > 0)
+  };
+  let min = target.parameters.iter().filter(required).count();
+  let max = if !lists && target.parameters.iter().any(|p| p.kind.is_variadic()) {
     None
   } else {
     Some(target.parameters.len())

@@ -356,7 +356,7 @@ fn subcommands() -> Vec<Arg> {
       .value_parser(value_parser!(std::ffi::OsString))
       .help("Run a command with the justfile's environment and working directory"),
     value(id::COMPLETIONS, "SHELL", "Print the completion script for SHELL")
-      .value_parser(choices(COMPLETION_SHELLS.iter().copied()))
+      .value_parser(choices(COMPLETION_SHELLS.iter().map(|&shell| completion_shell(shell))))
       .ignore_case(true),
     flag(id::DUMP, "Print the justfile"),
     flag(id::EDIT, "Open the justfile in $VISUAL or $EDITOR (default `vim`)").short('e'),
@@ -444,7 +444,17 @@ fn with_subcommand_conflicts(commands: Vec<Arg>) -> Vec<Arg> {
 #[derive(Clone)]
 struct Choices(PossibleValuesParser);
 
-fn choices(values: impl IntoIterator<Item = &'static str>) -> Choices {
+/// `nu` is accepted for `nushell`, without being listed.
+fn completion_shell(shell: &'static str) -> PossibleValue {
+  let value = PossibleValue::new(shell);
+  if shell == "nushell" {
+    value.alias("nu")
+  } else {
+    value
+  }
+}
+
+fn choices<T: Into<PossibleValue>>(values: impl IntoIterator<Item = T>) -> Choices {
   Choices(PossibleValuesParser::new(values))
 }
 

@@ -11,7 +11,7 @@ use snafu::Snafu;
 use crate::analysis::analyzer::{compile, LoadRequest};
 use crate::analysis::model::{Justfile, Module};
 use crate::cli::arguments;
-use crate::cli::config::Config;
+use crate::cli::config::{Config, ConfigError};
 use crate::execution::invocation::{is_public_alias, resolve_alias, AliasTarget};
 use crate::output::list::{listed_recipes, listed_submodules, module_groups};
 use crate::output::variables::public_assignments;
@@ -48,7 +48,7 @@ pub fn completions(shell: &str) -> Result<String, CompletionsError> {
     "zsh" => {
       "#compdef just\nsource <(JUST_COMPLETE=zsh just)\nif [ \"$funcstack[1]\" = \"_just\" ]; then\n  _clap_dynamic_completer_just \"$@\"\nfi\n"
     }
-    "nushell" => NUSHELL_SCRIPT,
+    "nushell" | "nu" => NUSHELL_SCRIPT,
     _ => return Err(CompletionsError::UnknownShell { shell: shell.to_owned() }),
   };
   Ok(script.to_owned())
@@ -173,8 +173,10 @@ fn context() -> Option<(Config, Justfile<'static>)> {
   let start = args.iter().position(|arg| arg == "--")? + 1;
   let mut words = args.get(start..)?.to_vec();
   words.pop();
-  let config =
-    Config::from_args(words).or_else(|_| Config::from_args([OsString::from("just")])).ok()?;
+  let config = Config::from_args(words.clone())
+    .or_else(|_| config_ignoring_environment(words))
+    .or_else(|_| config_ignoring_environment(vec![OsString::from("just")]))
+    .ok()?;
   let search = search::find(&config).ok()?;
   let request = LoadRequest {
     justfile: &search.justfile,
@@ -185,6 +187,18 @@ fn context() -> Option<(Config, Justfile<'static>)> {
   };
   let justfile = compile(&request).ok()?;
   Some((config, justfile))
+}
+
+/// The configuration from `words` alone: an invalid `JUST_*` variable must
+/// not stop completion.
+fn config_ignoring_environment(words: Vec<OsString>) -> Result<Config, ConfigError> {
+  let matches = arguments::command()
+    .mut_args(|arg| arg.env(None))
+    .try_get_matches_from(words)
+    .map_err(|source| ConfigError::Clap { source })?;
+  let invocation_directory =
+    std::env::current_dir().map_err(|source| ConfigError::CurrentDirectory { source })?;
+  Config::from_matches(&matches, invocation_directory)
 }
 
 fn candidate(value: String, doc: Option<&str>) -> CompletionCandidate {

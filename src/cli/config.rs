@@ -543,6 +543,15 @@ fn split_module_path(path: Vec<String>) -> Vec<String> {
   }
 }
 
+/// The ceiling as the searched directories are spelled: absolute (relative
+/// to the invocation directory), without `.`/`..`, and physical where it
+/// exists. Unlike just 1.58, which compares the text as given, so that any
+/// other spelling never matches and silently lifts the bound.
+fn ceiling_directory(invocation_directory: &Path, ceiling: &Path) -> PathBuf {
+  let absolute = invocation_directory.join(ceiling).lexiclean();
+  absolute.canonicalize().unwrap_or(absolute)
+}
+
 fn apply_options(config: &mut Config, matches: &ArgMatches) {
   let flag = |name: &str| matches.get_flag(name);
 
@@ -552,7 +561,8 @@ fn apply_options(config: &mut Config, matches: &ArgMatches) {
     _ => AliasStyle::Right,
   };
   config.allow_missing = flag(id::ALLOW_MISSING);
-  config.ceiling = path(matches, id::CEILING);
+  config.ceiling = path(matches, id::CEILING)
+    .map(|ceiling| ceiling_directory(&config.invocation_directory, &ceiling));
   config.check = flag(id::CHECK);
   config.chooser = path(matches, id::CHOOSER).map(PathBuf::into_os_string);
   config.color = match string(matches, id::COLOR).as_deref() {

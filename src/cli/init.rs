@@ -26,6 +26,8 @@ pub enum InitError {
   Stdin,
   #[snafu(display("failed to write justfile to `{}`: {source}", path.display()))]
   Write { path: PathBuf, source: io::Error },
+  #[snafu(display("I/O error at `{}`: {source}", path.display()))]
+  Inspect { path: PathBuf, source: io::Error },
 }
 
 /// Write the starter justfile; returns the message for stderr (without a
@@ -54,16 +56,19 @@ pub fn target(config: &Config) -> Result<PathBuf, InitError> {
   Ok(project_root(start, config.ceiling.as_deref()).join(name))
 }
 
+/// Only an existing regular file (or a link to one) stops `--init`; anything
+/// else at the path is written through, as just 1.58 does.
 fn write_new(path: &Path) -> Result<(), InitError> {
-  let file = fs::OpenOptions::new().write(true).create_new(true).open(path);
-  let result = file.and_then(|mut file| io::Write::write_all(&mut file, INIT_JUSTFILE.as_bytes()));
-  match result {
-    Ok(()) => Ok(()),
-    Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
-      Err(InitError::AlreadyExists { path: path.to_path_buf() })
+  match fs::metadata(path) {
+    Ok(metadata) if metadata.is_file() => {
+      return Err(InitError::AlreadyExists { path: path.to_path_buf() })
     }
-    Err(source) => Err(InitError::Write { path: path.to_path_buf(), source }),
+    Ok(_) => {}
+    Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+    Err(source) => return Err(InitError::Inspect { path: path.to_path_buf(), source }),
   }
+  fs::write(path, INIT_JUSTFILE)
+    .map_err(|source| InitError::Write { path: path.to_path_buf(), source })
 }
 
 #[cfg(test)]

@@ -505,7 +505,7 @@ fn supplied(invocation: &Invocation) -> Vec<Supplied> {
       None => Supplied::Missing,
       Some(values) => {
         if values.iter().all(|value| *value == ArgumentValue::Fixed) && !values.is_empty() {
-          return Supplied::Switch;
+          return Supplied::Switch(values.len());
         }
         let texts: Vec<String> = values
           .iter()

@@ -134,7 +134,7 @@ fn find_and_parse(
     return Ok(false);
   }
   let existing_paths: Vec<PathBuf> =
-    paths.iter().map(|path| base.join(path)).filter(|path| path.is_file()).collect();
+    paths.iter().map(|path| base.join(path)).filter(|path| is_loadable(path)).collect();
   if !existing_paths.is_empty() {
     for path in &existing_paths {
       load_file(path, entries)?;
@@ -144,7 +144,7 @@ fn find_and_parse(
   let names = if names.is_empty() { vec![".env".to_string()] } else { names };
   for directory in base.ancestors() {
     let files: Vec<PathBuf> =
-      names.iter().map(|name| directory.join(name)).filter(|path| path.is_file()).collect();
+      names.iter().map(|name| directory.join(name)).filter(|path| is_loadable(path)).collect();
     if !files.is_empty() {
       for file in &files {
         load_file(file, entries)?;
@@ -153,6 +153,12 @@ fn find_and_parse(
     }
   }
   Ok(false)
+}
+
+/// Anything but a directory is read: FIFOs and devices (`<(…)`,
+/// `/dev/stdin`) too.
+fn is_loadable(path: &Path) -> bool {
+  std::fs::metadata(path).is_ok_and(|metadata| !metadata.is_dir())
 }
 
 fn load_file(path: &Path, entries: &mut Vec<(String, String)>) -> Result<(), DotenvError> {

@@ -39,6 +39,10 @@ pub enum ExecutionError<'src> {
   TempDir { recipe: String, source: std::io::Error },
   #[snafu(display("recipe `{recipe}` has invalid shebang `{line}`"))]
   InvalidShebang { recipe: String, line: String },
+  #[snafu(display(
+    "recipe `{recipe}` parameter `{parameter}` requires at least one element but received empty list"
+  ))]
+  EmptyList { recipe: String, parameter: String },
   #[snafu(display("recipe `{recipe}` was not confirmed"))]
   NotConfirmed { recipe: String },
   #[snafu(display("failed to read confirmation from stdin: {source}"))]

@@ -793,7 +793,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
       let optional = bound.is_some()
         || parameter.default.is_some()
         || parameter.flag
-        || (parameter.kind == ParameterKind::Star && parameter.min.unwrap_or(0) == 0);
+        || parameter.kind == ParameterKind::Star;
       if optional {
         continue;
       }
@@ -828,7 +828,10 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
     for (parameter, bound) in self.recipe.parameters.iter().zip(&self.bound) {
       let Some(values) = bound else { continue };
       self.check_patterns(parameter, values)?;
-      self.check_value_count(parameter, values.len())?;
+      // A `value=` switch's count is known once its value is evaluated.
+      if values.iter().any(|value| *value != ArgumentValue::Fixed) {
+        self.check_value_count(parameter, values.len())?;
+      }
     }
     Ok(())
   }
@@ -854,18 +857,30 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
   }
 
   fn check_value_count(&self, parameter: &Parameter, found: usize) -> Result<(), InvocationError> {
-    let bound = match (parameter.min, parameter.max) {
-      (Some(min), _) if found < min => format!("at least {min}"),
-      (_, Some(max)) if found > max => format!("at most {max}"),
-      _ => return Ok(()),
-    };
-    Err(InvocationError::ValueCount {
-      recipe: self.recipe_name(),
-      parameter: parameter.name.lexeme().to_string(),
-      found,
-      bound,
-    })
+    match value_count_error(&self.recipe_name(), parameter, found) {
+      Some(error) => Err(error),
+      None => Ok(()),
+    }
   }
+}
+
+/// The error for `found` values outside a parameter's `[arg(min, max)]`.
+pub fn value_count_error(
+  recipe: &str,
+  parameter: &Parameter,
+  found: usize,
+) -> Option<InvocationError> {
+  let bound = match (parameter.min, parameter.max) {
+    (Some(min), _) if found < min => format!("at least {min}"),
+    (_, Some(max)) if found > max => format!("at most {max}"),
+    _ => return None,
+  };
+  Some(InvocationError::ValueCount {
+    recipe: recipe.to_string(),
+    parameter: parameter.name.lexeme().to_string(),
+    found,
+    bound,
+  })
 }
 
 /// Binds as many of `words` as the recipe takes; returns the bound values

@@ -13,7 +13,9 @@ type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
 
 /// A logical line after joining continuations and evaluating interpolations.
 struct LogicalLine {
+  /// The command, without its sigils.
   text: String,
+  sigils: Sigils,
   /// 1-based source line number of its last physical line.
   line: usize,
 }
@@ -37,11 +39,12 @@ pub fn run<'src>(
   let mut index = 0;
   let lines = &recipe.body;
   while index < lines.len() {
-    let Some(command) = next_command(&evaluator, lines, &mut index, settings.ignore_comments)?
+    let Some(command) =
+      next_command(&evaluator, lines, &mut index, settings.ignore_comments, settings.guards)?
     else {
       continue;
     };
-    let (text, sigils) = strip_sigils(&command.text, settings.guards);
+    let (text, sigils) = (command.text.as_str(), command.sigils);
     if text.is_empty() {
       continue;
     }
@@ -226,18 +229,28 @@ fn strip_sigils(text: &str, guards: bool) -> (&str, Sigils) {
 }
 
 /// Join the next logical line (continuations) and evaluate it. Returns None
-/// for skipped comment lines.
+/// for skipped comment lines. Sigils are read from the source text only, never
+/// from what an interpolation produced.
 fn next_command<'src>(
   evaluator: &Evaluator<'_, '_, 'src>,
   lines: &[Line<'src>],
   index: &mut usize,
   ignore_comments: bool,
+  guards: bool,
 ) -> Result<'src, Option<LogicalLine>> {
   let first = &lines[*index];
   if ignore_comments && starts_with_hash(first) {
     *index += 1;
     return Ok(None);
   }
+  let (prefix, sigils) = match first.fragments.first() {
+    Some(Fragment::Text(token)) => {
+      let lexeme = token.lexeme();
+      let (rest, sigils) = strip_sigils(lexeme, guards);
+      (lexeme.len() - rest.len(), sigils)
+    }
+    _ => (0, Sigils::default()),
+  };
   let mut text = String::new();
   let mut continued = false;
   loop {
@@ -263,7 +276,9 @@ fn next_command<'src>(
       }
     }
     if !continues || *index >= lines.len() || lines[*index].is_empty() {
-      return Ok(Some(LogicalLine { text, line: line.number + 1 }));
+      // Sigils are ASCII and precede any `{{{{`, so the prefix is intact.
+      text.drain(..prefix);
+      return Ok(Some(LogicalLine { text, sigils, line: line.number + 1 }));
     }
     continued = true;
   }

@@ -22,8 +22,9 @@ pub enum Supplied {
   /// Nothing: use the default (or empty for `*`).
   Missing,
   Value(Value),
-  /// An `[arg(value=…)]` switch was given: evaluate its `value` expression.
-  Switch,
+  /// An `[arg(value=…)]` switch was given this many times: its `value`
+  /// expression, once per repetition.
+  Switch(usize),
 }
 
 /// Identity of a completed run: the recipe's path and the supplied arguments.
@@ -250,6 +251,11 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
       recipe.parameters.iter().zip(supplied.into_iter().chain(std::iter::repeat(Supplied::Missing)))
     {
       let many = parameter.kind.is_variadic() || parameter.multiple;
+      // An empty list from a dependency stands for no value at all.
+      let supplied = match supplied {
+        Supplied::Value(value) if lists && value.0.is_empty() => Supplied::Missing,
+        supplied => supplied,
+      };
       let missing = supplied == Supplied::Missing && parameter.default.is_none();
       let value = match supplied {
         Supplied::Value(value) if many && !lists => {
@@ -259,9 +265,11 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
           continue;
         }
         Supplied::Value(value) => value,
-        Supplied::Switch => match &parameter.value {
+        Supplied::Switch(times) => match &parameter.value {
           Some(expression) => {
-            Evaluator::new(self.context, state, Some(&scope), Site::Default).evaluate(expression)?
+            let value = Evaluator::new(self.context, state, Some(&scope), Site::Default)
+              .evaluate(expression)?;
+            Value(std::iter::repeat_n(value.0, times).flatten().collect())
           }
           None => Value::string("true"),
         },
@@ -270,6 +278,12 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
             Evaluator::new(self.context, state, Some(&scope), Site::Default).evaluate(default)?
           }
           None if parameter.flag => Value::empty_list(),
+          None if lists && !(parameter.kind == ParameterKind::Star) => {
+            return Err(ExecutionError::EmptyList {
+              recipe: recipe.name.lexeme().to_string(),
+              parameter: parameter.name.lexeme().to_string(),
+            })
+          }
           None if parameter.kind == ParameterKind::Star || parameter.multiple => {
             if lists {
               Value::empty_list()
@@ -282,6 +296,9 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
       };
       if !missing {
         check_patterns(recipe, parameter, &value)?;
+      }
+      if lists {
+        check_value_count(recipe, parameter, &value)?;
       }
       if many && lists {
         positional.extend(value.0.iter().cloned());
@@ -424,6 +441,19 @@ fn check_patterns<'src>(
       }
       .to_string(),
     }),
+    None => Ok(()),
+  }
+}
+
+/// `[arg(min=…, max=…)]`: the final value, whatever its source, is bounded.
+fn check_value_count<'src>(
+  recipe: &Recipe<'src>,
+  parameter: &crate::analysis::model::Parameter<'src>,
+  value: &Value,
+) -> Result<'src> {
+  let recipe = recipe.name.lexeme();
+  match super::invocation::value_count_error(recipe, parameter, value.0.len()) {
+    Some(error) => Err(ExecutionError::Message { message: error.to_string() }),
     None => Ok(()),
   }
 }

@@ -219,16 +219,18 @@ fn file_name(recipe: &crate::analysis::model::Recipe<'_>, executor: &Executor) -
   name
 }
 
-/// Place each body line on its source line number (shebang line first).
+/// Place each body line on its source line number; the leading `#!` lines
+/// come first, one line above their places, so the recipe line's blank
+/// follows them.
 fn script_text(lines: &[(usize, String)], shebang: bool) -> String {
   let mut out = String::new();
   let mut current = 0;
-  let mut iter = lines.iter();
+  let mut iter = lines.iter().peekable();
   if shebang {
-    if let Some((_, text)) = iter.next() {
+    while let Some((_, text)) = iter.next_if(|(_, text)| current == 0 || text.starts_with("#!")) {
       out.push_str(text);
       out.push('\n');
-      current = 1;
+      current += 1;
     }
   }
   for (number, text) in iter {

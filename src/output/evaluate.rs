@@ -26,6 +26,8 @@ pub enum EvaluateError {
   UnknownSubmodule { name: String, suggestion: Option<Suggestion> },
   #[snafu(display("invalid module path `{path}`"))]
   InvalidModulePath { path: String },
+  #[snafu(display("optional module `{path}` is absent"))]
+  AbsentModule { path: String },
 }
 
 /// What `--evaluate PATH` names.
@@ -59,6 +61,9 @@ pub fn resolve_evaluate_path<'a, 'src>(
       Lookup::Module(submodule) => {
         module = submodule;
         module_path.clone_from(&submodule.path);
+      }
+      Lookup::AbsentModule => {
+        return Err(EvaluateError::AbsentModule { path: components[..=index].join("::") });
       }
       _ if last => {
         let suggestion = suggest_variable_or_submodule(module, component);

@@ -45,13 +45,13 @@ pub fn resolve_recipe_path<'a, 'src>(
     return Err(InvocationError::UnknownRecipe { path: typed, suggestion: None });
   };
   let mut module = &justfile.root;
-  for component in init {
-    match module.modules.get(component.as_str()) {
-      Some(submodule) => module = submodule,
-      None if module.absent_modules.contains(component.as_str()) => {
-        return Err(InvocationError::AbsentModule { path: component.clone() });
+  for (index, component) in init.iter().enumerate() {
+    match lookup(module, component) {
+      Lookup::Module(submodule) => module = submodule,
+      Lookup::AbsentModule => {
+        return Err(InvocationError::AbsentModule { path: components[..=index].join("::") });
       }
-      None => {
+      _ => {
         let suggestion = suggest_submodule(module, component);
         return Err(InvocationError::UnknownSubmodule { path: typed, suggestion });
       }
@@ -66,11 +66,12 @@ pub fn resolve_recipe_path<'a, 'src>(
     Lookup::DisabledAlias(modules) => {
       Err(InvocationError::AliasDependsOnAbsentModule { name: last.clone(), modules })
     }
-    Lookup::AbsentModule => Err(InvocationError::AbsentModule { path: last.clone() }),
-    Lookup::Module(_) | Lookup::Unknown => Err(InvocationError::UnknownRecipe {
-      path: last.clone(),
-      suggestion: suggest_recipe(module, last),
-    }),
+    Lookup::AbsentModule | Lookup::Module(_) | Lookup::Unknown => {
+      Err(InvocationError::UnknownRecipe {
+        path: last.clone(),
+        suggestion: suggest_recipe(module, last),
+      })
+    }
   }
 }
 

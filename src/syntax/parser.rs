@@ -1625,7 +1625,10 @@ fn option_key<'src>(
     None => parameter.to_string(),
   };
   let parameter = parameter.to_string();
-  let problem = if option.is_empty() {
+  // No parameter is named ``: that is reported, not the name derived from it.
+  let problem = if parameter.is_empty() && literal.is_none() {
+    None
+  } else if option.is_empty() {
     Some(ParseErrorKind::OptionNameEmpty { parameter })
   } else if option.contains('=') {
     Some(ParseErrorKind::OptionNameContainsEqualSign { parameter })
