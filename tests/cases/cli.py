@@ -295,7 +295,6 @@ grp:
 SUB = {"sub.just": "alias q := qux\n# sub doc\nbaz:\nqux:\n", "file1.txt": "", "dir1/x": ""}
 
 CASES += [
-  C("dynamic_completion_bash_registration", None, env={"JUST_COMPLETE": "bash"}),
   C("dynamic_completion_recipe_prefix", COMPLETE, "--", "just", "b", env={"JUST_COMPLETE": "fish"}, files=SUB),
   C("dynamic_completion_aliases", COMPLETE, "--", "just", "--complete-aliases", "b",
     env={"JUST_COMPLETE": "fish"}, files=SUB),
