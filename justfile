@@ -6,7 +6,7 @@ default:
 
 # Run every test
 test:
-  cargo test
+  cargo test --locked
 
 # Run the tests of one integration area (search, recipes, errors, …)
 test-area area:
@@ -14,7 +14,7 @@ test-area area:
 
 # Lint with clippy, denying warnings
 lint:
-  cargo clippy --all-targets -- -D warnings
+  cargo clippy --all-targets --locked -- -D warnings
 
 # Format the sources
 fmt:
@@ -32,7 +32,22 @@ capture reference='/tmp/ref/bin/just' *areas:
 test-reference reference='/tmp/ref/bin/just':
   TEST_JUST_BIN={{reference}} cargo test --tests
 
-# Compare instruction counts and memory with a reference binary
-bench reference='/tmp/ref/bin/just':
-  cargo build --release
-  ./bench/bench.sh target/release/just {{reference}}
+# Install just 1.58, the reference for comparisons, into target/reference
+reference:
+  [ -x target/reference/bin/just ] || cargo install just --version 1.58.0 --locked --root target/reference
+
+# Compare instructions and memory with the reference ($JUST_REFERENCE or `just reference`)
+bench:
+  [ -n "${JUST_REFERENCE:-}" ] || {{just_executable()}} reference
+  cargo build --release --locked
+  ./bench/bench.sh target/release/just
+
+# Report where ours and the reference differ on random justfiles
+difffuzz *options:
+  [ -n "${JUST_REFERENCE:-}" ] || {{just_executable()}} reference
+  cargo build --locked
+  python3 bench/difffuzz.py {{options}}
+
+# Install our `just` into ~/.cargo/bin
+install:
+  cargo install --locked --path .
