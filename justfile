@@ -6,7 +6,7 @@ default:
 
 # Run every test
 test:
-  cargo test
+  cargo test --locked
 
 # Run the integration tests of one subject (search, recipes, settings::dotenv, …)
 test-area area:
@@ -14,7 +14,7 @@ test-area area:
 
 # Lint with clippy, denying warnings
 lint:
-  cargo clippy --all-targets -- -D warnings
+  cargo clippy --all-targets --locked -- -D warnings
 
 # Format the sources
 fmt:
@@ -35,7 +35,22 @@ test-reference:
   @test -n "${JUST_REFERENCE:-}" || { echo 'error: set JUST_REFERENCE=/path/to/reference/just' >&2; exit 1; }
   TEST_JUST_BIN="$JUST_REFERENCE" cargo test --test integration
 
-# Compare instruction counts and memory with a reference binary
-bench reference='/tmp/ref/bin/just':
-  cargo build --release
-  ./bench/bench.sh target/release/just {{reference}}
+# Install just 1.58, the reference for comparisons, into target/reference
+reference:
+  [ -x target/reference/bin/just ] || cargo install just --version 1.58.0 --locked --root target/reference
+
+# Compare instructions and memory with the reference ($JUST_REFERENCE or `just reference`)
+bench:
+  [ -n "${JUST_REFERENCE:-}" ] || {{just_executable()}} reference
+  cargo build --release --locked
+  ./bench/bench.sh target/release/just
+
+# Report where ours and the reference differ on random justfiles
+difffuzz *options:
+  [ -n "${JUST_REFERENCE:-}" ] || {{just_executable()}} reference
+  cargo build --locked
+  python3 bench/difffuzz.py {{options}}
+
+# Install our `just` into ~/.cargo/bin
+install:
+  cargo install --locked --path .

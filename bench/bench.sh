@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
 # Compare our binary with a reference `just` on large generated justfiles.
 #
-# usage: bench/bench.sh OURS REFERENCE
+# usage: bench/bench.sh OURS [REFERENCE]
+#
+# REFERENCE defaults to $JUST_REFERENCE, else target/reference/bin/just (which
+# `just reference` installs).
 #
 # For each scenario prints instruction counts (callgrind, else `perf stat`)
 # and max RSS in KiB (`/usr/bin/time -f %M`), with the ratio ours/reference.
 set -euo pipefail
 
-ours=$(realpath "$1")
-reference=$(realpath "$2")
 here=$(cd "$(dirname "$0")" && pwd)
+reference=${2:-${JUST_REFERENCE:-$here/../target/reference/bin/just}}
+for binary in "$1" "$reference"; do
+  if [ ! -x "$binary" ]; then
+    echo "bench.sh: no executable at $binary (run \`just reference\` or set JUST_REFERENCE)" >&2
+    exit 2
+  fi
+done
+ours=$(realpath "$1")
+reference=$(realpath "$reference")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

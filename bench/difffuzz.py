@@ -11,10 +11,8 @@ status byte for byte. Discrepancies are grouped by (command, first differing
 line with names/numbers erased); the first example of each group is
 minimized by deleting lines and printed as a diff. Not run by CI.
 
-Known remaining class: `--fmt --check` diffs that contain the same +/- lines
-but align runs of blank lines differently (reported as "same changes,
-different diff alignment"); the reference matches similar 3.x's patience diff,
-which needs Rust 1.85 (our MSRV is 1.80, similar 2.7).
+--ours defaults to target/debug/just, --ref to $JUST_REFERENCE, else
+target/reference/bin/just (`just reference` installs it there).
 """
 
 import argparse
@@ -432,14 +430,20 @@ def main():
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
   parser.add_argument("--seed", type=int, default=1)
   parser.add_argument("--count", type=int, default=2000)
-  parser.add_argument("--ours", default=str(Path(__file__).resolve().parent.parent /
-                                            "target/debug/just"))
-  parser.add_argument("--ref", default="/tmp/ref/bin/just")
+  root = Path(__file__).resolve().parent.parent
+  parser.add_argument("--ours", default=str(root / "target/debug/just"))
+  parser.add_argument("--ref", default=os.environ.get("JUST_REFERENCE")
+                      or str(root / "target/reference/bin/just"))
   parser.add_argument("--show", type=int, default=10, help="groups to print in full")
   parser.add_argument("--no-minimize", action="store_true")
   parser.add_argument("--only", help="only run commands whose first argument is this")
   parser.add_argument("--valid-only", action="store_true")
   options = parser.parse_args()
+  for binary in (options.ours, options.ref):
+    if not os.access(binary, os.X_OK):
+      sys.exit(f"difffuzz: no executable at {binary} "
+               "(build with `cargo build`; install the reference with `just reference` "
+               "or set JUST_REFERENCE)")
 
   groups = {}
   total = 0

@@ -34,10 +34,7 @@ impl Painter {
     let active = match use_color {
       UseColor::Always => true,
       UseColor::Never => false,
-      UseColor::Auto => match stream {
-        Stream::Stdout => std::io::stdout().is_terminal(),
-        Stream::Stderr => std::io::stderr().is_terminal(),
-      },
+      UseColor::Auto => !no_color_requested() && is_terminal(stream),
     };
     Painter { active, command_color: None, highlight: true }
   }
@@ -79,6 +76,18 @@ impl Painter {
 
   pub fn doc(&self, text: &str) -> String {
     self.paint(Ansi::Blue.normal(), text)
+  }
+}
+
+/// The `NO_COLOR` convention: set and not empty turns automatic colour off.
+fn no_color_requested() -> bool {
+  std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty())
+}
+
+fn is_terminal(stream: Stream) -> bool {
+  match stream {
+    Stream::Stdout => std::io::stdout().is_terminal(),
+    Stream::Stderr => std::io::stderr().is_terminal(),
   }
 }
 

@@ -3,7 +3,10 @@
 //! `--man` are derived.
 
 use clap::{
-  builder::{FalseyValueParser, PossibleValue, PossibleValuesParser, TypedValueParser},
+  builder::{
+    styling::{AnsiColor, Styles},
+    FalseyValueParser, PossibleValue, PossibleValuesParser, TypedValueParser,
+  },
   value_parser, Arg, ArgAction, ArgGroup, Command, ValueHint,
 };
 use clap_complete::engine::{ArgValueCandidates, ArgValueCompleter, PathCompleter};
@@ -134,7 +137,8 @@ pub fn command() -> Command {
   let command = Command::new("just")
     .bin_name("just")
     .version(env!("CARGO_PKG_VERSION"))
-    .about(env!("CARGO_PKG_DESCRIPTION"))
+    .about(banner())
+    .styles(styles())
     .dont_collapse_args_in_usage(true)
     .args(options())
     .arg(
@@ -143,13 +147,34 @@ pub fn command() -> Command {
         .action(ArgAction::Append)
         .trailing_var_arg(true)
         .add(ArgValueCompleter::new(completions::complete_arguments))
-        .help("Overrides and recipes to run; without any, the default recipe runs"),
+        .help("Overrides (NAME=VALUE), then recipes and their arguments; without a recipe, the default one runs"),
     )
     .next_help_heading("Commands");
   command
     .args(subcommands())
     .args(dependency_views())
     .group(ArgGroup::new(id::DEPENDENCY_VIEW).args([id::TREE, id::GRAPH]))
+}
+
+/// The first line of `--help`: what this is, and where it lives (Cargo.toml's
+/// `homepage`, when set).
+fn banner() -> String {
+  match env!("CARGO_PKG_HOMEPAGE") {
+    "" => env!("CARGO_PKG_DESCRIPTION").to_owned(),
+    home => format!("{} - {home}", env!("CARGO_PKG_DESCRIPTION")),
+  }
+}
+
+/// The palette of `--help` and usage errors on a terminal.
+fn styles() -> Styles {
+  Styles::styled()
+    .header(AnsiColor::Yellow.on_default().bold())
+    .usage(AnsiColor::Yellow.on_default().bold())
+    .literal(AnsiColor::Cyan.on_default().bold())
+    .placeholder(AnsiColor::Blue.on_default())
+    .valid(AnsiColor::Green.on_default().bold())
+    .invalid(AnsiColor::Red.on_default().bold())
+    .error(AnsiColor::Red.on_default().bold())
 }
 
 fn flag(name: &'static str, help: &'static str) -> Arg {
@@ -171,14 +196,14 @@ fn options() -> Vec<Arg> {
       .value_parser(choices(["left", "right", "separate"]))
       .default_value("right")
       .conflicts_with(id::NO_ALIASES),
-    env_flag(id::ALLOW_MISSING, "JUST_ALLOW_MISSING", "Succeed silently on unknown recipes"),
+    env_flag(id::ALLOW_MISSING, "JUST_ALLOW_MISSING", "Succeed silently on unknown recipes and modules"),
     value(id::CEILING, "CEILING", "Stop the justfile search after this directory")
       .env("JUST_CEILING")
       .value_parser(value_parser!(std::path::PathBuf))
       .value_hint(ValueHint::DirPath),
-    flag(id::CHECK, "With `--fmt`: only check, print a diff and fail when not formatted")
+    flag(id::CHECK, "With `--fmt`: change nothing; exit 0 if the justfile is formatted, else print a diff and exit 1")
       .requires(id::FORMAT),
-    value(id::CHOOSER, "CHOOSER", "Program used by `--choose`")
+    value(id::CHOOSER, "CHOOSER", "Program `--choose` runs to pick recipes (default `fzf`)")
       .env("JUST_CHOOSER")
       .value_parser(value_parser!(std::path::PathBuf))
       .add(ArgValueCompleter::new(PathCompleter::file())),
@@ -201,11 +226,11 @@ fn options() -> Vec<Arg> {
       .env("JUST_DOTENV_COMMAND")
       .action(ArgAction::Append)
       .conflicts_with_all([id::DOTENV_FILENAME, id::DOTENV_PATH, id::NO_DOTENV]),
-    value(id::DOTENV_FILENAME, "DOTENV_FILENAME", "Look for a dotenv file with this name")
+    value(id::DOTENV_FILENAME, "DOTENV_FILENAME", "Look for a dotenv file with this name instead of `.env`")
       .short('F')
       .action(ArgAction::Append)
       .conflicts_with(id::DOTENV_PATH),
-    value(id::DOTENV_PATH, "DOTENV_PATH", "Load this dotenv file")
+    value(id::DOTENV_PATH, "DOTENV_PATH", "Load this dotenv file instead of searching for one")
       .short('E')
       .action(ArgAction::Append)
       .add(ArgValueCompleter::new(PathCompleter::file())),
@@ -235,7 +260,7 @@ fn options() -> Vec<Arg> {
     value(id::INDENTATION, "INDENTATION", "Indentation of recipe bodies when formatting")
       .env("JUST_INDENTATION")
       .value_parser(parse_indentation),
-    value(id::JOBS, "N", "Run at most N recipe bodies at once")
+    value(id::JOBS, "N", "Run at most N recipes at once in `[parallel]` recipes")
       .env("JUST_JOBS")
       .value_parser(value_parser!(NonZeroUsize)),
     value(id::JUSTFILE, "JUSTFILE", "Use this justfile (`-` reads it from standard input)")
@@ -243,7 +268,7 @@ fn options() -> Vec<Arg> {
       .env("JUST_JUSTFILE")
       .value_parser(value_parser!(std::path::PathBuf))
       .add(ArgValueCompleter::new(PathCompleter::file())),
-    value(id::JUSTFILE_NAME, "NAME", "Search for justfiles with these comma-separated names")
+    value(id::JUSTFILE_NAME, "NAME", "Search for justfiles with these comma-separated names (may be repeated)")
       .env("JUST_JUSTFILE_NAME")
       .action(ArgAction::Append),
     value(id::LIST_HEADING, "TEXT", "Text printed before the recipe list")
@@ -338,14 +363,19 @@ fn watch_options() -> Vec<Arg> {
 fn subcommands() -> Vec<Arg> {
   let commands = vec![
     flag(id::CHANGELOG, "Print the changelog"),
-    flag(id::CHOOSE, "Pick recipes to run with an interactive chooser"),
+    flag(
+      id::CHOOSE,
+      "Pick recipes to run with a chooser: `--chooser`, else $JUST_CHOOSER, else `fzf`",
+    ),
     Arg::new(id::CLEAN)
       .long(id::CLEAN)
       .num_args(0..)
       .value_name("RECIPE_PATH")
       .action(ArgAction::Append)
       .conflicts_with(id::ARGUMENTS)
-      .help("Delete cached results, optionally only of these recipes"),
+      .help(
+        "Delete `[cache]` results; with RECIPE_PATH (`a::b` or `a b`), only of recipes under it",
+      ),
     Arg::new(id::COMMAND)
       .long(id::COMMAND)
       .short('c')
@@ -354,7 +384,7 @@ fn subcommands() -> Vec<Arg> {
       .allow_hyphen_values(true)
       .action(ArgAction::Set)
       .value_parser(value_parser!(std::ffi::OsString))
-      .help("Run a command with the justfile's environment and working directory"),
+      .help("Run COMMAND with the justfile's working directory, dotenv, overrides and exports"),
     value(id::COMPLETIONS, "SHELL", "Print the completion script for SHELL")
       .value_parser(choices(COMPLETION_SHELLS.iter().map(|&shell| completion_shell(shell))))
       .ignore_case(true),

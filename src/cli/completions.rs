@@ -11,7 +11,7 @@ use snafu::Snafu;
 use crate::analysis::analyzer::{compile, LoadRequest};
 use crate::analysis::model::{Justfile, Module};
 use crate::cli::arguments;
-use crate::cli::config::{Config, ConfigError};
+use crate::cli::config::{Config, ConfigError, Subcommand};
 use crate::execution::invocation::{is_public_alias, resolve_alias, AliasTarget};
 use crate::output::list::{listed_recipes, listed_submodules, module_groups};
 use crate::output::variables::public_assignments;
@@ -63,76 +63,32 @@ pub fn complete_env() {
     .complete();
 }
 
-/// Bash registration: calls `just` by name and keeps `a::b` words whole
-/// (bash splits words at `:`). Completion answers are clap_complete's.
+/// Bash: clap_complete's registration, plus `BASH_COLONS`.
 struct Bash;
 
-const BASH_REGISTRATION: &str = r#"_clap_reassemble_words() {
-    if [[ "$COMP_WORDBREAKS" != *:* ]]; then
-        return
-    fi
-    local i j=0 line=$COMP_LINE
-    words=()
-    _CLAP_COMPLETE_INDEX=0
+/// Bash splits words at `:` (it is in `COMP_WORDBREAKS`), so `mod::recipe`
+/// reaches the completer as `mod`, `::`, `recipe`, and would be completed as
+/// three words. This wrapper rejoins such pieces before asking clap's
+/// function, then strips from each answer the part up to the last `:`, which
+/// bash keeps as already typed. It is registered in place of clap's function.
+const BASH_COLONS: &str = r#"_just() {
+    local i j=-1 cword=0 joined=()
     for ((i = 0; i < ${#COMP_WORDS[@]}; i++)); do
-        if ((i > 0 && j > 0)) && [[ "${COMP_WORDS[i]}" == :* || "${words[j-1]}" == *: ]] && [[ "$line" != [[:blank:]]* ]]; then
-            words[j-1]="${words[j-1]}${COMP_WORDS[i]}"
+        if ((j >= 0)) && [[ ${COMP_WORDS[i]} == :* || ${joined[j]} == *: ]]; then
+            joined[j]+=${COMP_WORDS[i]}
         else
-            words[j]="${COMP_WORDS[i]}"
-            ((j++))
+            joined[++j]=${COMP_WORDS[i]}
         fi
-        if ((i == COMP_CWORD)); then
-            _CLAP_COMPLETE_INDEX=$((j - 1))
-        fi
-        line=${line#*"${COMP_WORDS[i]}"}
+        if ((i == COMP_CWORD)); then cword=$j; fi
     done
+    local COMP_WORDS=("${joined[@]}") COMP_CWORD=$cword
+    _clap_complete_just "$1" "${joined[cword]}" "$3"
+    local typed=${joined[cword]%"${joined[cword]##*:}"}
+    COMPREPLY=("${COMPREPLY[@]#"$typed"}")
 }
-
-_clap_trim_completions() {
-    local cur="${words[_CLAP_COMPLETE_INDEX]}"
-    if [[ "$cur" != *:* || "$COMP_WORDBREAKS" != *:* ]]; then
-        return
-    fi
-    local colon_word=${cur%"${cur##*:}"}
-    local i=${#COMPREPLY[*]}
-    while [[ $((--i)) -ge 0 ]]; do
-        COMPREPLY[$i]=${COMPREPLY[$i]#"$colon_word"}
-    done
-}
-
-_clap_complete_just() {
-    local IFS=$'\013'
-    local _CLAP_COMPLETE_INDEX=${COMP_CWORD}
-    local _CLAP_COMPLETE_COMP_TYPE=${COMP_TYPE}
-    if compopt +o nospace 2> /dev/null; then
-        local _CLAP_COMPLETE_SPACE=false
-    else
-        local _CLAP_COMPLETE_SPACE=true
-    fi
-    local words=("${COMP_WORDS[@]}")
-    _clap_reassemble_words
-    COMPREPLY=( $( \
-        _CLAP_IFS="$IFS" \
-        _CLAP_COMPLETE_INDEX="$_CLAP_COMPLETE_INDEX" \
-        _CLAP_COMPLETE_COMP_TYPE="$_CLAP_COMPLETE_COMP_TYPE" \
-        _CLAP_COMPLETE_SPACE="$_CLAP_COMPLETE_SPACE" \
-        JUST_COMPLETE="bash" \
-        just -- "${words[@]}" \
-    ) )
-    if [[ $? != 0 ]]; then
-        unset COMPREPLY
-    elif [[ $_CLAP_COMPLETE_SPACE == false ]] && [[ "${COMPREPLY-}" =~ [=/:]$ ]]; then
-        compopt -o nospace
-    fi
-    _clap_trim_completions
-}
-
-if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERSINFO[0]}" -gt 4 ]]; then
-    complete -o nospace -o bashdefault -o nosort -F _clap_complete_just just
-else
-    complete -o nospace -o bashdefault -F _clap_complete_just just
-fi
 "#;
+
+const CLAP_BASH_FUNCTION: &str = "-F _clap_complete_just just";
 
 impl EnvCompleter for Bash {
   fn name(&self) -> &'static str {
@@ -145,13 +101,22 @@ impl EnvCompleter for Bash {
 
   fn write_registration(
     &self,
-    _var: &str,
-    _name: &str,
-    _bin: &str,
+    var: &str,
+    name: &str,
+    bin: &str,
     _completer: &str,
     buf: &mut dyn std::io::Write,
   ) -> std::io::Result<()> {
-    buf.write_all(BASH_REGISTRATION.as_bytes())
+    let mut clap_script = Vec::new();
+    // By name, as just 1.58 does: the script outlives moves of the binary.
+    env::Bash.write_registration(var, name, bin, "just", &mut clap_script)?;
+    let clap_script = String::from_utf8_lossy(&clap_script);
+    if !clap_script.contains(CLAP_BASH_FUNCTION) {
+      return Err(std::io::Error::other(
+        "clap_complete's bash registration has an unexpected form",
+      ));
+    }
+    write!(buf, "{}{BASH_COLONS}", clap_script.replace(CLAP_BASH_FUNCTION, "-F _just just"))
   }
 
   fn write_complete(
@@ -169,9 +134,7 @@ impl EnvCompleter for Bash {
 /// completed (everything before the current word). An unparseable command
 /// line falls back to the defaults; an unloadable justfile gives `None`.
 fn context() -> Option<(Config, Justfile<'static>)> {
-  let args: Vec<OsString> = std::env::args_os().collect();
-  let start = args.iter().position(|arg| arg == "--")? + 1;
-  let mut words = args.get(start..)?.to_vec();
+  let mut words = completed_words()?;
   words.pop();
   let config = Config::from_args(words.clone())
     .or_else(|_| config_ignoring_environment(words))
@@ -199,6 +162,62 @@ fn config_ignoring_environment(words: Vec<OsString>) -> Result<Config, ConfigErr
   let invocation_directory =
     std::env::current_dir().map_err(|source| ConfigError::CurrentDirectory { source })?;
   Config::from_matches(&matches, invocation_directory)
+}
+
+/// The words of the command line being completed (`just -- just WORD…`),
+/// the current word last.
+fn completed_words() -> Option<Vec<OsString>> {
+  let args: Vec<OsString> = std::env::args_os().collect();
+  let start = args.iter().position(|arg| arg == "--")? + 1;
+  args.get(start..).map(<[OsString]>::to_vec)
+}
+
+/// The word before the current one.
+fn previous_word() -> Option<OsString> {
+  let mut words = completed_words()?;
+  words.pop();
+  words.pop()
+}
+
+/// The public submodule named by the words before the current one when they
+/// are all module names, as in `just tools li<TAB>`.
+fn module_of_previous_words<'a>(
+  config: &Config,
+  justfile: &'a Justfile<'static>,
+) -> Option<&'a Module<'static>> {
+  let Subcommand::Run { arguments } = &config.subcommand else {
+    return None;
+  };
+  if arguments.is_empty() {
+    return None;
+  }
+  arguments.iter().try_fold(&justfile.root, |module, name| {
+    module.modules.get(name.as_str()).filter(|submodule| !submodule.private)
+  })
+}
+
+/// Names of the public recipes, submodules and (with `--complete-aliases`)
+/// aliases of one module, as the word after its path.
+fn names_in_module(config: &Config, module: &Module) -> Vec<CompletionCandidate> {
+  let mut out: Vec<CompletionCandidate> = listed_recipes(module, config.unsorted)
+    .into_iter()
+    .map(|recipe| candidate(recipe.name.lexeme().to_owned(), recipe.doc.as_deref()))
+    .collect();
+  out.extend(
+    listed_submodules(module, config.unsorted)
+      .into_iter()
+      .map(|(name, submodule)| candidate(name.to_owned(), submodule.doc.as_deref())),
+  );
+  if config.complete_aliases {
+    out.extend(
+      module
+        .aliases
+        .values()
+        .filter(|alias| is_public_alias(module, alias))
+        .map(|alias| candidate(alias.name.lexeme().to_owned(), None)),
+    );
+  }
+  out
 }
 
 fn candidate(value: String, doc: Option<&str>) -> CompletionCandidate {
@@ -245,12 +264,18 @@ fn variable_names(justfile: &Justfile) -> Vec<String> {
     .collect()
 }
 
-/// Positional words: recipe paths, `NAME=` overrides, then file paths.
+/// Positional words: recipe paths, `NAME=` overrides, then file paths; after
+/// a module's path given as separate words, the names inside that module.
 pub fn complete_arguments(current: &OsStr) -> Vec<CompletionCandidate> {
   let Some((config, justfile)) = context() else {
     return Vec::new();
   };
   let prefix = current.to_string_lossy();
+  if let Some(module) = module_of_previous_words(&config, &justfile) {
+    let mut out = names_in_module(&config, module);
+    out.retain(|candidate| candidate.get_value().to_string_lossy().starts_with(prefix.as_ref()));
+    return out;
+  }
   let mut out: Vec<CompletionCandidate> = recipe_candidates(&config, &justfile);
   out.extend(variable_names(&justfile).into_iter().map(|name| candidate(format!("{name}="), None)));
   out.retain(|candidate| candidate.get_value().to_string_lossy().starts_with(prefix.as_ref()));
@@ -265,8 +290,11 @@ pub fn recipe_paths() -> Vec<CompletionCandidate> {
   context().map(|(config, justfile)| recipe_candidates(&config, &justfile)).unwrap_or_default()
 }
 
-/// `--set`: variable names.
+/// `--set`'s first value: variable names.
 pub fn variables() -> Vec<CompletionCandidate> {
+  if previous_word().as_deref() != Some(OsStr::new("--set")) {
+    return Vec::new();
+  }
   context()
     .map(|(_, justfile)| {
       variable_names(&justfile).into_iter().map(CompletionCandidate::new).collect()

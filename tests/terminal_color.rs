@@ -1,0 +1,114 @@
+//! Colour on a terminal: `--help` and usage errors use our palette, and
+//! `NO_COLOR` turns automatic colour off (explicit `--color always` still
+//! colours). Each run gets a pseudo-terminal as stdout and stderr.
+
+use std::fs::File;
+use std::io::Read;
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::process::{Command, Stdio};
+
+/// Yellow bold headers, cyan bold literals, blue placeholders.
+const HEADER: &str = "\x1b[1m\x1b[33mUsage:\x1b[0m";
+const LITERAL: &str = "\x1b[1m\x1b[36mjust\x1b[0m";
+const PLACEHOLDER: &str = "\x1b[34m[OPTIONS]\x1b[0m";
+
+/// Run `just` in `dir` with a terminal as stdout and stderr, and return
+/// everything it wrote there.
+fn run_on_terminal(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> String {
+  let (mut master, slave) = open_terminal();
+  let mut command = Command::new(env!("CARGO_BIN_EXE_just"));
+  command
+    .args(args)
+    .current_dir(dir)
+    .env_clear()
+    .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+    .env("TERM", "xterm")
+    .envs(env.iter().copied())
+    .stdin(Stdio::null())
+    .stdout(Stdio::from(slave.try_clone().expect("dup terminal")))
+    .stderr(Stdio::from(slave));
+  let mut child = command.spawn().expect("start just");
+  // Drop our copies of the terminal's far end so reading ends with the child.
+  drop(command);
+  let mut output = Vec::new();
+  // On Linux, reading the master after the child has gone fails with EIO
+  // instead of returning end of file; what was read before stands.
+  let _ = master.read_to_end(&mut output);
+  child.wait().expect("wait for just");
+  String::from_utf8(output).expect("UTF-8 output").replace("\r\n", "\n")
+}
+
+fn open_terminal() -> (File, OwnedFd) {
+  let mut master = -1;
+  let mut slave = -1;
+  // SAFETY: openpty writes two descriptors into the given integers; the
+  // name, termios and window size arguments may be null.
+  let status = unsafe {
+    libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null(), std::ptr::null())
+  };
+  assert_eq!(status, 0, "openpty failed");
+  // SAFETY: both descriptors were just opened and are owned by nobody else.
+  unsafe { (File::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) }
+}
+
+fn failing_justfile() -> tempfile::TempDir {
+  let dir = tempfile::tempdir().expect("temp dir");
+  std::fs::write(dir.path().join("justfile"), "fail:\n  @exit 3\n").expect("write justfile");
+  dir
+}
+
+#[test]
+fn help_on_a_terminal_uses_the_palette() {
+  let dir = tempfile::tempdir().expect("temp dir");
+  let output = run_on_terminal(dir.path(), &["--help"], &[]);
+  for code in [HEADER, LITERAL, PLACEHOLDER] {
+    assert!(output.contains(code), "{code:?} missing from:\n{output}");
+  }
+}
+
+#[test]
+fn usage_errors_on_a_terminal_use_the_palette() {
+  let dir = tempfile::tempdir().expect("temp dir");
+  let output = run_on_terminal(dir.path(), &["--no-such-flag"], &[]);
+  assert!(output.starts_with("\x1b[1m\x1b[31merror:\x1b[0m"), "{output:?}");
+  assert!(output.contains(HEADER), "{output:?}");
+}
+
+#[test]
+fn help_without_color_under_no_color() {
+  let dir = tempfile::tempdir().expect("temp dir");
+  let output = run_on_terminal(dir.path(), &["--help"], &[("NO_COLOR", "1")]);
+  assert!(output.contains("\nUsage: just [OPTIONS] [ARGUMENTS]...\n"), "{output:?}");
+  assert!(!output.contains('\x1b'), "{output:?}");
+}
+
+#[test]
+fn errors_on_a_terminal_are_coloured() {
+  let dir = failing_justfile();
+  let output = run_on_terminal(dir.path(), &[], &[]);
+  assert_eq!(
+    output,
+    "\x1b[1;31merror\x1b[0m: \x1b[1mrecipe `fail` failed on line 2 with exit code 3\x1b[0m\n"
+  );
+}
+
+#[test]
+fn no_color_turns_automatic_colour_off() {
+  let dir = failing_justfile();
+  let output = run_on_terminal(dir.path(), &[], &[("NO_COLOR", "1")]);
+  assert_eq!(output, "error: recipe `fail` failed on line 2 with exit code 3\n");
+}
+
+#[test]
+fn empty_no_color_is_ignored() {
+  let dir = failing_justfile();
+  let output = run_on_terminal(dir.path(), &[], &[("NO_COLOR", "")]);
+  assert!(output.starts_with("\x1b[1;31merror\x1b[0m"), "{output:?}");
+}
+
+#[test]
+fn color_always_wins_over_no_color() {
+  let dir = failing_justfile();
+  let output = run_on_terminal(dir.path(), &["--color", "always"], &[("NO_COLOR", "1")]);
+  assert!(output.starts_with("\x1b[1;31merror\x1b[0m"), "{output:?}");
+}
