@@ -11,6 +11,7 @@ pub mod cli;
 pub mod color;
 pub mod evaluation;
 pub mod execution;
+pub mod options;
 pub mod output;
 pub mod platform;
 pub mod search;

@@ -10,7 +10,7 @@ use std::{
 use snafu::{ResultExt, Snafu};
 use tempfile::TempDir;
 
-use crate::cli::config::{Config, SearchConfig};
+use crate::options::{Options, SearchConfig};
 
 /// The default names of a justfile, matched ASCII-case-insensitively.
 pub const DEFAULT_NAMES: &[&str] = &["justfile", ".justfile"];
@@ -59,7 +59,7 @@ pub enum SearchError {
 }
 
 /// Locate the justfile the configuration asks for.
-pub fn find(config: &Config) -> Result<Search, SearchError> {
+pub fn find(config: &Options) -> Result<Search, SearchError> {
   match &config.search {
     SearchConfig::FromInvocationDirectory => {
       search_upward_from(&config.invocation_directory, config)
@@ -94,7 +94,7 @@ fn parent_of(justfile: &Path) -> Result<PathBuf, SearchError> {
     .ok_or_else(|| SearchError::NoParent { path: justfile.to_path_buf() })
 }
 
-fn search_upward_from(start: &Path, config: &Config) -> Result<Search, SearchError> {
+fn search_upward_from(start: &Path, config: &Options) -> Result<Search, SearchError> {
   let justfile = find_upward(start, config)?.ok_or(SearchError::NotFound)?;
   let working_directory = parent_of(&justfile)?;
   located(justfile, working_directory, true, config)
@@ -105,7 +105,7 @@ fn located(
   justfile: PathBuf,
   working_directory: PathBuf,
   searched: bool,
-  config: &Config,
+  config: &Options,
 ) -> Result<Search, SearchError> {
   if is_markdown(&justfile) {
     let text =
@@ -128,7 +128,7 @@ fn is_markdown(path: &Path) -> bool {
 fn with_temporary_justfile(
   source: String,
   working_directory: PathBuf,
-  config: &Config,
+  config: &Options,
 ) -> Result<Search, SearchError> {
   let mut builder = tempfile::Builder::new();
   builder.prefix("just-");
@@ -150,7 +150,7 @@ fn with_temporary_justfile(
 
 /// The justfile in `from` or its nearest ancestor (stopping after the
 /// ceiling), or None. Used for the initial search and for `set fallback`.
-pub fn find_upward(from: &Path, config: &Config) -> Result<Option<PathBuf>, SearchError> {
+pub fn find_upward(from: &Path, config: &Options) -> Result<Option<PathBuf>, SearchError> {
   let names = justfile_names(config);
   for directory in from.ancestors() {
     if let Some(justfile) = candidate_in(directory, &names)? {
@@ -163,7 +163,7 @@ pub fn find_upward(from: &Path, config: &Config) -> Result<Option<PathBuf>, Sear
   Ok(None)
 }
 
-fn justfile_names(config: &Config) -> Vec<String> {
+fn justfile_names(config: &Options) -> Vec<String> {
   match &config.justfile_names {
     Some(names) => names.clone(),
     None => DEFAULT_NAMES.iter().map(|name| name.to_string()).collect(),
@@ -302,8 +302,8 @@ mod tests {
   use super::*;
   use std::fs::File;
 
-  fn config_in(directory: &Path) -> Config {
-    Config::default_for(directory.to_path_buf())
+  fn config_in(directory: &Path) -> Options {
+    Options::default_for(directory.to_path_buf())
   }
 
   fn touch(path: &Path) {
@@ -368,23 +368,6 @@ mod tests {
 
     config.ceiling = Some(tmp.path().to_path_buf());
     assert!(find(&config).is_ok(), "the ceiling itself is examined");
-  }
-
-  #[test]
-  fn ceiling_from_environment() {
-    let tmp = tempfile::tempdir().unwrap();
-    touch(&tmp.path().join("justfile"));
-    let start = tmp.path().join("foo/bar");
-    fs::create_dir_all(&start).unwrap();
-    let ceiling = tmp.path().join("foo");
-    let guard = crate::cli::config::tests::ENVIRONMENT.lock();
-    std::env::set_var("JUST_CEILING", &ceiling);
-    let matches = crate::cli::arguments::command().try_get_matches_from(["just"]);
-    std::env::remove_var("JUST_CEILING");
-    drop(guard);
-    let config = Config::from_matches(&matches.unwrap(), start).unwrap();
-    assert_eq!(config.ceiling.as_deref(), Some(ceiling.as_path()));
-    assert_eq!(find(&config).unwrap_err().to_string(), "no justfile found");
   }
 
   #[test]

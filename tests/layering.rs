@@ -9,14 +9,15 @@ const STAGES: &[(&str, u8)] = &[
   ("text", 0),
   ("color", 0),
   ("platform", 0),
-  ("syntax", 1),
-  ("search", 1),
-  ("builtins", 2),
-  ("analysis", 3),
-  ("evaluation", 4),
-  ("execution", 5),
-  ("output", 6),
-  ("cli", 7),
+  ("options", 1),
+  ("syntax", 2),
+  ("search", 2),
+  ("builtins", 3),
+  ("analysis", 4),
+  ("evaluation", 5),
+  ("execution", 6),
+  ("output", 7),
+  ("cli", 8),
 ];
 
 fn rank(stage: &str) -> Option<u8> {

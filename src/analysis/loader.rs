@@ -11,7 +11,7 @@ use lexiclean::Lexiclean;
 
 use super::compile_error::{CompileError, CompileErrorKind};
 use super::error::{AnalysisErrorKind, LoadError};
-use super::overrides::Override;
+use crate::options::Override;
 use crate::syntax::ast::{Ast, Item, StringLiteral};
 use crate::syntax::parser;
 use crate::syntax::token::Token;

@@ -10,7 +10,6 @@ mod list_gate;
 pub mod loader;
 pub mod model;
 mod names;
-pub mod overrides;
 mod parameters;
 pub(crate) mod resolver;
 mod settings;

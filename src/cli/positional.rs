@@ -44,47 +44,10 @@ impl Positional {
   }
 }
 
-/// Split an override name `a::b::x` into its module path and variable name;
-/// None when a component is not an identifier.
-pub fn split_override_name(name: &str) -> Option<(Vec<String>, String)> {
-  let mut components: Vec<String> = name.split("::").map(str::to_owned).collect();
-  if !components.iter().all(|component| is_identifier(component)) {
-    return None;
-  }
-  let variable = components.pop()?;
-  Some((components, variable))
-}
-
-/// The components of a `--list`, `--show`, `--usage` or `--clean` path: one
-/// word containing whitespace is split on it, then a single word is split on
-/// `::`. None when a component is not an identifier.
-pub fn module_path(words: &[String]) -> Option<Vec<String>> {
-  let words: Vec<&str> = match words {
-    [word] if word.contains(char::is_whitespace) => word.split_whitespace().collect(),
-    words => words.iter().map(String::as_str).collect(),
-  };
-  let components: Vec<&str> = match words.as_slice() {
-    [word] => word.split("::").collect(),
-    words => words.to_vec(),
-  };
-  components
-    .iter()
-    .all(|component| is_identifier(component))
-    .then(|| components.iter().map(|component| component.to_string()).collect())
-}
-
-fn is_identifier(text: &str) -> bool {
-  let mut chars = text.chars();
-  match chars.next() {
-    Some(first) if first.is_ascii_alphabetic() || first == '_' => {}
-    _ => return false,
-  }
-  chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-}
-
 #[cfg(test)]
 mod tests {
   use super::*;
+  use crate::syntax::path::split_override_name;
 
   fn expected(
     overrides: &[(&str, &str)],

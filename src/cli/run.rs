@@ -435,7 +435,7 @@ fn choose(config: &Config, search: &Search, justfile: &Justfile<'static>) -> Res
     )
     .into()
   });
-  let (shell, arguments) = crate::execution::shell::module_shell(config, &justfile.root.settings);
+  let (shell, arguments) = crate::evaluation::shell::module_shell(config, &justfile.root.settings);
   let mut process = std::process::Command::new(&shell);
   process
     .args(&arguments)

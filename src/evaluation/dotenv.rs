@@ -8,7 +8,7 @@ use snafu::Snafu;
 
 use crate::analysis::model::Settings;
 use crate::builtins::process::{capture_stdout, shell_command, ProcessError};
-use crate::cli::config::Config;
+use crate::options::Options;
 
 #[derive(Debug, Snafu)]
 pub enum DotenvError {
@@ -59,7 +59,7 @@ type Map = BTreeMap<String, String>;
 pub fn load(
   options: &DotenvOptions,
   settings: &Settings,
-  config: &Config,
+  config: &Options,
 ) -> Result<Map, DotenvError> {
   if config.no_dotenv {
     return Ok(Map::new());
@@ -116,7 +116,7 @@ fn load_commands(
 fn find_and_parse(
   base: &Path,
   settings: &Settings,
-  config: &Config,
+  config: &Options,
   entries: &mut Vec<(String, String)>,
 ) -> Result<bool, DotenvError> {
   let names: Vec<String> = if config.dotenv_filename.is_empty() {
@@ -191,7 +191,7 @@ mod tests {
   struct Fixture {
     directory: tempfile::TempDir,
     settings: Settings<'static>,
-    config: Config,
+    config: Options,
     shell_arguments: Vec<String>,
   }
 
@@ -203,7 +203,7 @@ mod tests {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, contents).unwrap();
       }
-      let config = Config::default_for(directory.path().to_path_buf());
+      let config = Options::default_for(directory.path().to_path_buf());
       Fixture {
         directory,
         settings: Settings::default(),

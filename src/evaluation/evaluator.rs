@@ -14,7 +14,7 @@ use crate::builtins::functions;
 use crate::builtins::operators;
 use crate::builtins::process::CommandEnvironment;
 use crate::builtins::value::Value;
-use crate::cli::config::Config;
+use crate::options::Options;
 use crate::syntax::ast::{ComparisonOperator, Expression, FunctionDefinition};
 use crate::syntax::strings::unindent;
 use crate::syntax::token::Token;
@@ -25,7 +25,7 @@ const MAX_FUNCTION_DEPTH: usize = 256;
 
 /// What one run shares: the configuration and the whole justfile.
 pub struct RunContext<'a, 'src> {
-  pub config: &'a Config,
+  pub config: &'a Options,
   pub justfile: &'a Justfile<'src>,
   /// Absolute path of the root justfile (what `justfile()` returns).
   pub justfile_path: PathBuf,

@@ -4,3 +4,4 @@ pub mod dotenv;
 pub mod error;
 pub mod evaluator;
 pub mod prepare;
+pub mod shell;

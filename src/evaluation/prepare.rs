@@ -11,7 +11,7 @@ use super::evaluator::{referenced_variables, Evaluator, ModuleState, RunContext,
 use crate::analysis::model::{Module, Recipe};
 use crate::analysis::resolver::recipe_expressions;
 use crate::builtins::value::Value;
-use crate::execution::shell::module_shell;
+use crate::evaluation::shell::module_shell;
 
 pub type States<'a, 'src> = BTreeMap<Vec<String>, ModuleState<'a, 'src>>;
 

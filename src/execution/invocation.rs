@@ -7,8 +7,9 @@ use std::fmt::{self, Display, Formatter};
 use snafu::Snafu;
 
 use crate::analysis::model::{Alias, Justfile, Module, Parameter, Recipe};
-use crate::cli::config::Config;
+use crate::options::Options;
 use crate::syntax::ast::ParameterKind;
+use crate::syntax::path::split_colon_path;
 
 /// What the command line supplied for one parameter value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -281,18 +282,6 @@ pub fn closest(
   best.map(|(_, suggestion)| suggestion)
 }
 
-pub fn is_identifier(text: &str) -> bool {
-  let mut chars = text.chars();
-  matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-    && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-}
-
-/// Splits `a::b::c` into identifiers; None if any component is not one.
-pub fn split_colon_path(word: &str) -> Option<Vec<&str>> {
-  let components: Vec<&str> = word.split("::").collect();
-  components.iter().all(|c| is_identifier(c)).then_some(components)
-}
-
 // ---------------------------------------------------------------------------
 // Recipe resolution
 
@@ -424,7 +413,7 @@ fn resolve_next<'a, 'src>(
 pub fn parse_invocations<'a, 'src>(
   justfile: &'a Justfile<'src>,
   arguments: &[String],
-  config: &Config,
+  config: &Options,
 ) -> Result<Vec<Invocation<'a, 'src>>, InvocationError> {
   match parse_command_line(justfile, arguments, config)? {
     Parsed::Run(invocations) => Ok(invocations),
@@ -459,7 +448,7 @@ fn is_help_word(word: &str) -> bool {
 pub fn parse_command_line<'a, 'src>(
   justfile: &'a Justfile<'src>,
   arguments: &[String],
-  config: &Config,
+  config: &Options,
 ) -> Result<Parsed<'a, 'src>, InvocationError> {
   let root = &justfile.root;
   let mut invocations = Vec::new();
@@ -572,7 +561,7 @@ fn bind_default<'a, 'src>(
 pub fn default_listing(
   justfile: &Justfile,
   arguments: &[String],
-  config: &Config,
+  config: &Options,
 ) -> Option<Vec<String>> {
   let root = &justfile.root;
   if arguments.is_empty() {
@@ -1141,7 +1130,7 @@ mod tests {
   #[test]
   fn invocations_match_reference() {
     let justfile = options_justfile();
-    let config = Config::default_for("/tmp".into());
+    let config = Options::default_for("/tmp".into());
     let cases = [
       ("", "r got 0 default"),
       ("r 1", "r(1 - - -)"),
@@ -1194,7 +1183,7 @@ mod tests {
   #[test]
   fn default_recipe_and_one() {
     let justfile = options_justfile();
-    let mut config = Config::default_for("/tmp".into());
+    let mut config = Options::default_for("/tmp".into());
     assert_eq!(
       render(parse_invocations(&justfile, &[], &config)),
       "error: recipe `r` cannot be used as default recipe since it requires at least 1 argument"
@@ -1214,7 +1203,7 @@ mod tests {
   #[test]
   fn help_requests() {
     let justfile = options_justfile();
-    let config = Config::default_for("/tmp".into());
+    let config = Options::default_for("/tmp".into());
     let cases = [
       ("hello --help", "help hello"),
       ("hello -h hello", "help hello"),
@@ -1262,7 +1251,7 @@ mod tests {
   #[test]
   fn default_listing_paths() {
     let justfile = options_justfile();
-    let mut config = Config::default_for("/tmp".into());
+    let mut config = Options::default_for("/tmp".into());
     assert_eq!(default_listing(&justfile, &[], &config), None);
     config.default_list = true;
     assert_eq!(default_listing(&justfile, &[], &config), Some(vec![]));

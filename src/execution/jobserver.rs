@@ -15,7 +15,7 @@ use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 use jobserver::{Acquired, Client, HelperThread};
 
 use super::error::ExecutionError;
-use crate::cli::config::Config;
+use crate::options::Options;
 
 /// The pool, and a helper thread reading tokens from it on request, so a
 /// waiting recipe can take either a token or the implicit slot, whichever
@@ -47,7 +47,7 @@ fn slots() -> MutexGuard<'static, Slots> {
 
 /// Connect to the parent's jobserver or create one; no-op unless
 /// `--jobserver` was given.
-pub fn start<'src>(config: &Config) -> Result<(), ExecutionError<'src>> {
+pub fn start<'src>(config: &Options) -> Result<(), ExecutionError<'src>> {
   if !config.jobserver || POOL.get().is_some() {
     return Ok(());
   }

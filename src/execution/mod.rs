@@ -10,5 +10,4 @@ pub mod linewise;
 pub mod output_mode;
 pub mod runner;
 pub mod script;
-pub mod shell;
 pub mod timestamp;

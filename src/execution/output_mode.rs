@@ -10,17 +10,10 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use nu_ansi_term::Color;
 
-use crate::cli::config::Config;
 use crate::color::{Painter, Stream};
+use crate::options::Options;
+pub use crate::options::OutputMode;
 use crate::platform::signals;
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
-pub enum OutputMode {
-  #[default]
-  Interleaved,
-  Prefixed,
-  Grouped,
-}
 
 /// Held while writing, so that lines and blocks of concurrent recipes are
 /// never torn apart.
@@ -60,7 +53,7 @@ pub struct RecipeOutput {
 }
 
 impl RecipeOutput {
-  pub fn new(config: &Config, name: &str) -> Self {
+  pub fn new(config: &Options, name: &str) -> Self {
     let prefix = |stream| {
       let label = format!("[{name}]");
       let painter = Painter::new(config.color, stream);

@@ -10,8 +10,9 @@ use std::process::Command;
 use super::error::ExecutionError;
 use super::linewise::{check_interrupted, recipe_directory};
 use super::output_mode::RecipeOutput;
-use super::{cache, jobserver, shell, timestamp};
+use super::{cache, jobserver, timestamp};
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
+use crate::evaluation::shell;
 use crate::syntax::ast::{Attribute, Fragment};
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;

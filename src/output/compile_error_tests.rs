@@ -10,7 +10,7 @@ use crate::output::diagnostic::excerpt;
 fn render(
   files: &[(&str, &str)],
   unstable: bool,
-  overrides: &[crate::cli::config::Override],
+  overrides: &[crate::options::Override],
 ) -> (String, String) {
   let directory = tempfile::tempdir().expect("temporary directory");
   for (path, text) in files {
@@ -617,7 +617,7 @@ fn unstable_features() {
 
 #[test]
 fn unknown_overrides() {
-  let override_of = |module: &[&str], name: &str| crate::cli::config::Override {
+  let override_of = |module: &[&str], name: &str| crate::options::Override {
     module_path: module.iter().map(|s| s.to_string()).collect(),
     name: name.into(),
     value: "1".into(),

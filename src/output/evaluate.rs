@@ -7,8 +7,8 @@ use snafu::Snafu;
 
 use crate::analysis::model::Module;
 use crate::builtins::value::Value;
-use crate::cli::config::EvaluateFormat;
 use crate::execution::invocation::{closest, lookup, suggest_submodule, Lookup, Suggestion};
+use crate::options::EvaluateFormat;
 use crate::output::variables::public_assignments;
 
 fn suggestion_line(suggestion: &Option<Suggestion>) -> String {
@@ -83,20 +83,11 @@ pub fn resolve_evaluate_path<'a, 'src>(
 /// split on `::`; None unless every one is a name (an empty path is invalid,
 /// a blank one names the root).
 pub fn module_path_components(path: &str) -> Option<Vec<&str>> {
+  if path.is_empty() {
+    return None;
+  }
   let words: Vec<&str> = path.split(' ').filter(|word| !word.is_empty()).collect();
-  let components: Vec<&str> = match words.as_slice() {
-    [single] => single.split("::").collect(),
-    _ => words,
-  };
-  let valid = !path.is_empty() && components.iter().all(|component| is_name(component));
-  valid.then_some(components)
-}
-
-/// A justfile identifier: `[A-Za-z_][A-Za-z0-9_-]*`.
-fn is_name(text: &str) -> bool {
-  let mut chars = text.chars();
-  chars.next().is_some_and(|first| first.is_ascii_alphabetic() || first == '_')
-    && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+  crate::syntax::path::path_of_words(&words)
 }
 
 fn suggest_variable_or_submodule(module: &Module, name: &str) -> Option<Suggestion> {

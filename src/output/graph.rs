@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use serde_json::{json, Value as Json};
 
 use crate::analysis::model::{Justfile, Parameter, Recipe};
-use crate::cli::config::GraphFormat;
+use crate::options::GraphFormat;
 use crate::output::tree::{dependency_arguments, dependency_target, recipe_aliases};
 use crate::syntax::ast::ParameterKind;
 

@@ -1,11 +1,11 @@
 //! `--groups` (cli-and-execution.md §5.3).
 
 use crate::analysis::model::Justfile;
-use crate::cli::config::Config;
+use crate::options::Options;
 use crate::output::list::module_groups;
 
 /// `Recipe groups:` then one prefixed line per public group of the root.
-pub fn groups(justfile: &Justfile, config: &Config) -> String {
+pub fn groups(justfile: &Justfile, config: &Options) -> String {
   let mut out = String::from("Recipe groups:\n");
   for group in module_groups(&justfile.root, config.unsorted) {
     out.push_str(&config.list_prefix);

@@ -7,12 +7,13 @@ use snafu::Snafu;
 use unicode_width::UnicodeWidthStr;
 
 use crate::analysis::model::{Alias, Justfile, Module, Recipe};
-use crate::cli::config::{AliasStyle, Config};
 use crate::color::Painter;
 use crate::execution::invocation::{
-  is_identifier, is_public_alias, is_public_recipe, lookup, resolve_alias, split_colon_path,
-  suggest_submodule, AliasTarget, Lookup, Suggestion,
+  is_public_alias, is_public_recipe, lookup, resolve_alias, suggest_submodule, AliasTarget, Lookup,
+  Suggestion,
 };
+use crate::options::{AliasStyle, Options};
+use crate::syntax::path::{is_identifier, split_colon_path};
 
 const MAX_WIDTH: usize = 50;
 
@@ -73,7 +74,7 @@ pub fn resolve_module<'a, 'src>(
 /// Lists the module at `path` as `--list` does.
 pub fn list(
   justfile: &Justfile,
-  config: &Config,
+  config: &Options,
   path: &[String],
   color: bool,
 ) -> Result<String, ListError> {
@@ -124,7 +125,7 @@ struct Section<'a, 'src> {
 }
 
 struct Lister<'c> {
-  config: &'c Config,
+  config: &'c Options,
   painter: Painter,
 }
 
@@ -521,10 +522,10 @@ mod tests {
     justfile(root)
   }
 
-  type Configure = fn(&mut Config);
+  type Configure = fn(&mut Options);
 
-  fn listing(justfile: &Justfile, configure: impl Fn(&mut Config), path: &[&str]) -> String {
-    let mut config = Config::default_for("/tmp".into());
+  fn listing(justfile: &Justfile, configure: impl Fn(&mut Options), path: &[&str]) -> String {
+    let mut config = Options::default_for("/tmp".into());
     configure(&mut config);
     let path: Vec<String> = path.iter().map(|p| p.to_string()).collect();
     match list(justfile, &config, &path, false) {

@@ -7,7 +7,8 @@ use nu_ansi_term::{Color as Ansi, Style};
 
 use crate::analysis::model::{Dependency, Justfile, Module, Recipe};
 use crate::color::Painter;
-use crate::execution::invocation::{resolve_alias, split_colon_path, AliasTarget, InvocationError};
+use crate::execution::invocation::{resolve_alias, AliasTarget, InvocationError};
+use crate::syntax::path::split_colon_path;
 
 /// The recipes a `--tree`/`--graph` starts from: the named ones; else the
 /// default recipe; else (or with `--all`) every recipe nothing depends on.

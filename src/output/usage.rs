@@ -24,7 +24,7 @@ pub struct RecipePath<'a, 'src> {
 /// The components of a path given as words: one `::` word, one word with
 /// spaces, or several words.
 pub fn path_components(path: &[String]) -> Vec<String> {
-  crate::cli::positional::module_path(path).unwrap_or_else(|| path.to_vec())
+  crate::syntax::path::module_path(path).unwrap_or_else(|| path.to_vec())
 }
 
 fn typed_path(path: &[String]) -> String {

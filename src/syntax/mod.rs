@@ -6,6 +6,7 @@ pub mod lex_error;
 pub mod lexer;
 pub mod parse_error;
 pub mod parser;
+pub mod path;
 pub mod sources;
 pub mod strings;
 pub mod syntax_error;

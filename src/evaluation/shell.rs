@@ -1,10 +1,10 @@
 //! Shell selection (cli-and-execution.md §7.4) and spawning lines.
 
 use crate::analysis::model::Settings;
-use crate::cli::config::Config;
+use crate::options::Options;
 
 /// The shell program and its arguments for a module.
-pub fn module_shell(config: &Config, settings: &Settings) -> (String, Vec<String>) {
+pub fn module_shell(config: &Options, settings: &Settings) -> (String, Vec<String>) {
   if config.shell.is_some() || config.shell_args.is_some() {
     let program = config.shell.clone().unwrap_or_else(|| "sh".into());
     let arguments = config.shell_args.clone().unwrap_or_else(|| vec!["-cu".into()]);

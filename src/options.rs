@@ -1,0 +1,204 @@
+//! The options of one run, as plain data: built once from the command line
+//! and the `JUST_*` environment by `cli`, and read by every stage below it.
+
+use std::{ffi::OsString, path::PathBuf};
+
+use crate::color::UseColor;
+
+#[derive(Debug, Clone)]
+pub struct Options {
+  pub search: SearchConfig,
+  /// The process's absolute current directory when `just` started.
+  pub invocation_directory: PathBuf,
+
+  pub alias_style: AliasStyle,
+  pub allow_missing: bool,
+  pub ceiling: Option<PathBuf>,
+  pub check: bool,
+  pub chooser: Option<OsString>,
+  pub color: UseColor,
+  pub command_color: Option<String>,
+  pub complete_aliases: bool,
+  pub cygpath: PathBuf,
+  pub default_list: bool,
+  pub dotenv_command: Vec<String>,
+  pub dotenv_filename: Vec<String>,
+  pub dotenv_path: Vec<PathBuf>,
+  pub dry_run: bool,
+  pub dump_format: DumpFormat,
+  pub evaluate_format: EvaluateFormat,
+  pub explain: bool,
+  pub groups: Vec<String>,
+  pub highlight: bool,
+  pub indentation: Option<String>,
+  pub jobs: Option<usize>,
+  /// `--justfile-name` values (already split on `,`); None = the defaults.
+  pub justfile_names: Option<Vec<String>>,
+  pub list_heading: String,
+  pub list_prefix: String,
+  pub list_submodules: bool,
+  pub no_aliases: bool,
+  pub no_cache: bool,
+  pub no_deps: bool,
+  pub no_dotenv: bool,
+  pub one: bool,
+  /// `--set` values first, then positional `NAME=VALUE` overrides (later wins).
+  pub overrides: Vec<Override>,
+  pub quiet: bool,
+  /// `--shell`, if given.
+  pub shell: Option<String>,
+  /// The effective `--shell-arg` list if `--shell-arg` or `--clear-shell-args` was given.
+  pub shell_args: Option<Vec<String>>,
+  pub shell_command: bool,
+  pub tempdir: Option<PathBuf>,
+  pub time: bool,
+  pub timestamp: bool,
+  pub timestamp_format: String,
+  pub unsorted: bool,
+  pub unstable: bool,
+  pub verbosity: u8,
+  pub yes: bool,
+  // Running many recipes.
+  pub keep_going: bool,
+  pub output: OutputMode,
+  pub jobserver: bool,
+  pub watch: Option<WatchConfig>,
+}
+
+impl Options {
+  /// Every option at its default.
+  pub fn default_for(invocation_directory: PathBuf) -> Self {
+    Options {
+      search: SearchConfig::FromInvocationDirectory,
+      invocation_directory,
+      alias_style: AliasStyle::Right,
+      allow_missing: false,
+      ceiling: None,
+      check: false,
+      chooser: None,
+      color: UseColor::Auto,
+      command_color: None,
+      complete_aliases: false,
+      cygpath: PathBuf::from("cygpath"),
+      default_list: false,
+      dotenv_command: Vec::new(),
+      dotenv_filename: Vec::new(),
+      dotenv_path: Vec::new(),
+      dry_run: false,
+      dump_format: DumpFormat::Just,
+      evaluate_format: EvaluateFormat::Just,
+      explain: false,
+      groups: Vec::new(),
+      highlight: true,
+      indentation: None,
+      jobs: None,
+      justfile_names: None,
+      list_heading: "Available recipes:\n".into(),
+      list_prefix: "    ".into(),
+      list_submodules: false,
+      no_aliases: false,
+      no_cache: false,
+      no_deps: false,
+      no_dotenv: false,
+      one: false,
+      overrides: Vec::new(),
+      quiet: false,
+      shell: None,
+      shell_args: None,
+      shell_command: false,
+      tempdir: None,
+      time: false,
+      timestamp: false,
+      timestamp_format: "%H:%M:%S".into(),
+      unsorted: false,
+      unstable: false,
+      verbosity: 0,
+      yes: false,
+      keep_going: false,
+      output: OutputMode::Interleaved,
+      jobserver: false,
+      watch: None,
+    }
+  }
+}
+
+/// `NAME=VALUE` or `--set NAME VALUE`; `sub::x=1` has module path `["sub"]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Override {
+  pub module_path: Vec<String>,
+  pub name: String,
+  pub value: String,
+}
+
+impl std::fmt::Display for Override {
+  fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    for module in &self.module_path {
+      write!(f, "{module}::")?;
+    }
+    write!(f, "{}={}", self.name, self.value)
+  }
+}
+
+/// `--watch` and its companions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WatchConfig {
+  pub clear: bool,
+  pub debounce_ms: u64,
+  pub paths: Vec<String>,
+  pub restart: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SearchConfig {
+  /// Upward search from the invocation directory.
+  FromInvocationDirectory,
+  /// Upward search from a search-directory prefix (`just ../build`), joined
+  /// to the invocation directory and lexically cleaned.
+  FromSearchDirectory { search_directory: PathBuf },
+  /// `--justfile PATH` (absolute, cleaned), optionally with `--working-directory`.
+  WithJustfile { justfile: PathBuf, working_directory: Option<PathBuf> },
+  /// `--justfile -`: source read from stdin.
+  Stdin { working_directory: Option<PathBuf> },
+  /// `--global-justfile`.
+  Global,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AliasStyle {
+  Left,
+  #[default]
+  Right,
+  Separate,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DumpFormat {
+  Json,
+  #[default]
+  Just,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EvaluateFormat {
+  #[default]
+  Just,
+  Shell,
+}
+
+/// How the output of concurrently running recipes is written.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum OutputMode {
+  #[default]
+  Interleaved,
+  Prefixed,
+  Grouped,
+}
+
+/// `--graph-format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GraphFormat {
+  #[default]
+  Dot,
+  Json,
+  Mermaid,
+}
