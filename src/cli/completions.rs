@@ -9,10 +9,10 @@ use clap_complete::env::{self, EnvCompleter, Shells};
 use snafu::Snafu;
 
 use crate::analysis::analyzer::{compile, LoadRequest};
+use crate::analysis::lookup::{is_public_alias, resolve_alias, AliasTarget};
 use crate::analysis::model::{Justfile, Module};
 use crate::cli::arguments;
 use crate::cli::config::{Config, ConfigError, Subcommand};
-use crate::execution::invocation::{is_public_alias, resolve_alias, AliasTarget};
 use crate::output::list::{listed_recipes, listed_submodules, module_groups};
 use crate::output::variables::public_assignments;
 use crate::search;

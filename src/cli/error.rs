@@ -14,7 +14,7 @@ pub enum Error<'src> {
   Compile(Box<CompileError<'src>>),
   Evaluation(Box<EvaluationError<'src>>),
   Execution(Box<ExecutionError<'src>>),
-  Invocation(Box<crate::execution::invocation::InvocationError>),
+  Invocation(Box<crate::cli::invocation::InvocationError>),
   /// An error of another layer, already reduced to its parts.
   Other(Box<Report<'src>>),
 }
@@ -224,8 +224,14 @@ impl From<crate::analysis::error::LoadError> for Error<'static> {
   }
 }
 
-impl<'src> From<crate::execution::invocation::InvocationError> for Error<'src> {
-  fn from(error: crate::execution::invocation::InvocationError) -> Self {
+impl<'src> From<crate::cli::invocation::InvocationError> for Error<'src> {
+  fn from(error: crate::cli::invocation::InvocationError) -> Self {
     Error::Invocation(Box::new(error))
+  }
+}
+
+impl<'src> From<crate::analysis::lookup::LookupError> for Error<'src> {
+  fn from(error: crate::analysis::lookup::LookupError) -> Self {
+    crate::cli::invocation::InvocationError::from(error).into()
   }
 }

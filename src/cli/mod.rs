@@ -6,6 +6,7 @@ pub mod config;
 pub mod edit;
 pub mod error;
 pub mod init;
+pub mod invocation;
 pub mod man;
 pub mod positional;
 pub mod run;

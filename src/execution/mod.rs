@@ -3,7 +3,6 @@
 
 pub mod cache;
 pub mod error;
-pub mod invocation;
 pub mod jobserver;
 pub mod keep_going;
 pub mod linewise;

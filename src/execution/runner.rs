@@ -433,7 +433,7 @@ fn check_patterns<'src>(
 ) -> Result<'src> {
   match parameter.first_pattern_mismatch(value.0.iter().map(String::as_str)) {
     Some(text) => Err(ExecutionError::Message {
-      message: super::invocation::InvocationError::PatternMismatch {
+      message: crate::analysis::argument_error::ArgumentError::PatternMismatch {
         argument: text.to_string(),
         recipe: recipe.name.lexeme().to_string(),
         parameter: parameter.name.lexeme().to_string(),
@@ -452,7 +452,7 @@ fn check_value_count<'src>(
   value: &Value,
 ) -> Result<'src> {
   let recipe = recipe.name.lexeme();
-  match super::invocation::value_count_error(recipe, parameter, value.0.len()) {
+  match crate::analysis::argument_error::value_count_error(recipe, parameter, value.0.len()) {
     Some(error) => Err(ExecutionError::Message { message: error.to_string() }),
     None => Ok(()),
   }

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use snafu::Snafu;
 
+use crate::analysis::lookup::{closest, lookup, suggest_submodule, Lookup, Suggestion};
 use crate::analysis::model::Module;
 use crate::builtins::value::Value;
-use crate::execution::invocation::{closest, lookup, suggest_submodule, Lookup, Suggestion};
 use crate::options::EvaluateFormat;
 use crate::output::variables::public_assignments;
 

@@ -3,10 +3,10 @@
 
 use serde_json::{json, Map, Value as Json};
 
+use crate::analysis::lookup::{resolve_alias, AliasTarget};
 use crate::analysis::model::{
   Alias, Assignment, Dependency, Justfile, Module, Parameter, Recipe, Settings,
 };
-use crate::execution::invocation::{resolve_alias, AliasTarget};
 use crate::syntax::ast::{
   ArgAttribute, Attribute, Expression, Fragment, Interpreter, Line, ParameterKind,
 };
@@ -313,7 +313,7 @@ fn settings_json(settings: &Settings) -> Json {
 #[cfg(test)]
 mod tests {
   use super::*;
-  use crate::execution::invocation::fixtures::*;
+  use crate::analysis::fixtures::*;
 
   #[test]
   fn empty_module() {

@@ -6,12 +6,12 @@ use std::collections::BTreeMap;
 use snafu::Snafu;
 use unicode_width::UnicodeWidthStr;
 
-use crate::analysis::model::{Alias, Justfile, Module, Recipe};
-use crate::color::Painter;
-use crate::execution::invocation::{
+use crate::analysis::lookup::{
   is_public_alias, is_public_recipe, lookup, resolve_alias, suggest_submodule, AliasTarget, Lookup,
   Suggestion,
 };
+use crate::analysis::model::{Alias, Justfile, Module, Recipe};
+use crate::color::Painter;
 use crate::options::{AliasStyle, Options};
 use crate::syntax::path::{is_identifier, split_colon_path};
 
@@ -473,7 +473,7 @@ pub fn doc_segments(text: &str) -> Vec<(bool, &str)> {
 #[cfg(test)]
 mod tests {
   use super::*;
-  use crate::execution::invocation::fixtures::*;
+  use crate::analysis::fixtures::*;
 
   fn documented(mut recipe: Recipe<'static>, doc: &str) -> Recipe<'static> {
     recipe.doc = Some(doc.to_string());

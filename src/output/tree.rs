@@ -5,9 +5,9 @@ use std::collections::HashSet;
 
 use nu_ansi_term::{Color as Ansi, Style};
 
+use crate::analysis::lookup::{resolve_alias, AliasTarget, LookupError};
 use crate::analysis::model::{Dependency, Justfile, Module, Recipe};
 use crate::color::Painter;
-use crate::execution::invocation::{resolve_alias, AliasTarget, InvocationError};
 use crate::syntax::path::split_colon_path;
 
 /// The recipes a `--tree`/`--graph` starts from: the named ones; else the
@@ -17,7 +17,7 @@ pub fn selected_recipes<'a, 'src>(
   paths: &[String],
   all: bool,
   unsorted: bool,
-) -> Result<Vec<&'a Recipe<'src>>, InvocationError> {
+) -> Result<Vec<&'a Recipe<'src>>, LookupError> {
   if !paths.is_empty() {
     let mut selected = Vec::new();
     for path in paths {
@@ -38,7 +38,7 @@ fn named_recipes<'a, 'src>(
   justfile: &'a Justfile<'src>,
   path: &str,
   unsorted: bool,
-) -> Result<Vec<&'a Recipe<'src>>, InvocationError> {
+) -> Result<Vec<&'a Recipe<'src>>, LookupError> {
   let components: Option<Vec<String>> =
     split_colon_path(path).map(|components| components.into_iter().map(String::from).collect());
   if let Some(module) = components.and_then(|components| justfile.root.find_module(&components)) {

@@ -4,11 +4,9 @@
 
 use nu_ansi_term::{Color as Ansi, Style};
 
+use crate::analysis::lookup::{lookup, suggest_recipe, suggest_submodule, Lookup, LookupError};
 use crate::analysis::model::{Alias, Justfile, Module, Parameter, Recipe};
 use crate::color::Painter;
-use crate::execution::invocation::{
-  lookup, suggest_recipe, suggest_submodule, InvocationError, Lookup,
-};
 use crate::syntax::ast::ParameterKind;
 
 /// A recipe named on the command line by `--show` / `--usage`.
@@ -38,22 +36,22 @@ fn typed_path(path: &[String]) -> String {
 pub fn resolve_recipe_path<'a, 'src>(
   justfile: &'a Justfile<'src>,
   path: &[String],
-) -> Result<RecipePath<'a, 'src>, InvocationError> {
+) -> Result<RecipePath<'a, 'src>, LookupError> {
   let typed = typed_path(path);
   let components = path_components(path);
   let Some((last, init)) = components.split_last() else {
-    return Err(InvocationError::UnknownRecipe { path: typed, suggestion: None });
+    return Err(LookupError::UnknownRecipe { path: typed, suggestion: None });
   };
   let mut module = &justfile.root;
   for (index, component) in init.iter().enumerate() {
     match lookup(module, component) {
       Lookup::Module(submodule) => module = submodule,
       Lookup::AbsentModule => {
-        return Err(InvocationError::AbsentModule { path: components[..=index].join("::") });
+        return Err(LookupError::AbsentModule { path: components[..=index].join("::") });
       }
       _ => {
         let suggestion = suggest_submodule(module, component);
-        return Err(InvocationError::UnknownSubmodule { path: typed, suggestion });
+        return Err(LookupError::UnknownSubmodule { path: typed, suggestion });
       }
     }
   }
@@ -61,17 +59,15 @@ pub fn resolve_recipe_path<'a, 'src>(
   match lookup(module, last) {
     Lookup::Recipe { module, recipe } => Ok(RecipePath { module, recipe, alias, typed }),
     Lookup::DisabledRecipe(modules) => {
-      Err(InvocationError::RecipeDependsOnAbsentModule { name: last.clone(), modules })
+      Err(LookupError::RecipeDependsOnAbsentModule { name: last.clone(), modules })
     }
     Lookup::DisabledAlias(modules) => {
-      Err(InvocationError::AliasDependsOnAbsentModule { name: last.clone(), modules })
+      Err(LookupError::AliasDependsOnAbsentModule { name: last.clone(), modules })
     }
-    Lookup::AbsentModule | Lookup::Module(_) | Lookup::Unknown => {
-      Err(InvocationError::UnknownRecipe {
-        path: last.clone(),
-        suggestion: suggest_recipe(module, last),
-      })
-    }
+    Lookup::AbsentModule | Lookup::Module(_) | Lookup::Unknown => Err(LookupError::UnknownRecipe {
+      path: last.clone(),
+      suggestion: suggest_recipe(module, last),
+    }),
   }
 }
 
@@ -223,7 +219,7 @@ pub fn usage_for_path(
   justfile: &Justfile,
   path: &[String],
   color: bool,
-) -> Result<String, InvocationError> {
+) -> Result<String, LookupError> {
   let resolved = resolve_recipe_path(justfile, path)?;
   let mut out = String::new();
   if let Some(alias) = resolved.alias {
@@ -236,7 +232,7 @@ pub fn usage_for_path(
 #[cfg(test)]
 mod tests {
   use super::*;
-  use crate::execution::invocation::fixtures::*;
+  use crate::analysis::fixtures::*;
 
   /// `opts v="" level='1' *files` with `-v/--verbose value="1"` and `--lvl`.
   fn opts() -> Recipe<'static> {

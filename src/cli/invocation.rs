@@ -1,12 +1,12 @@
-//! Turning the ordinary command-line arguments into recipe invocations
-//! (cli-and-execution.md §3.2–§3.5): path resolution, default recipes,
-//! suggestions and binding words to parameters, `[arg]` options included.
-
-use std::fmt::{self, Display, Formatter};
+//! Turning the ordinary command-line arguments into recipe invocations: path
+//! resolution, default recipes, and binding words to parameters, `[arg]`
+//! options included.
 
 use snafu::Snafu;
 
-use crate::analysis::model::{Alias, Justfile, Module, Parameter, Recipe};
+use crate::analysis::argument_error::{value_count_error, ArgumentError};
+use crate::analysis::lookup::{lookup, suggest_recipe, suggest_submodule, Lookup, LookupError};
+use crate::analysis::model::{Justfile, Module, Parameter, Recipe};
 use crate::options::Options;
 use crate::syntax::ast::ParameterKind;
 use crate::syntax::path::split_colon_path;
@@ -33,32 +33,6 @@ pub struct Invocation<'a, 'src> {
   pub arguments: Bound,
 }
 
-/// A "Did you mean …?" hint.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Suggestion {
-  pub name: String,
-  /// For an alias: its target path.
-  pub target: Option<String>,
-}
-
-impl Display for Suggestion {
-  fn fmt(&self, f: &mut Formatter) -> fmt::Result {
-    match &self.target {
-      Some(target) => write!(f, "Did you mean `{}`, an alias for `{}`?", self.name, target),
-      None => write!(f, "Did you mean `{}`?", self.name),
-    }
-  }
-}
-
-fn suggestion_line(suggestion: &Option<Suggestion>) -> String {
-  suggestion.as_ref().map(|s| format!("\n{s}")).unwrap_or_default()
-}
-
-fn absent_modules_phrase(modules: &[String]) -> String {
-  let noun = if modules.len() == 1 { "module" } else { "modules" };
-  format!("{noun} {}", crate::text::ticked(modules, "and"))
-}
-
 fn count_phrase(found: usize, min: usize, max: Option<usize>) -> String {
   let got = crate::text::count(found, "positional argument", "positional arguments");
   match max {
@@ -79,18 +53,10 @@ pub struct UsageLine {
 
 #[derive(Debug, Snafu)]
 pub enum InvocationError {
-  #[snafu(display("justfile does not contain recipe `{path}`{}", suggestion_line(suggestion)))]
-  UnknownRecipe { path: String, suggestion: Option<Suggestion> },
-  #[snafu(display("justfile does not contain submodule `{path}`{}", suggestion_line(suggestion)))]
-  UnknownSubmodule { path: String, suggestion: Option<Suggestion> },
-  #[snafu(display("expected submodule at `{path}` but found recipe"))]
-  ExpectedSubmodule { path: String },
-  #[snafu(display("recipe `{name}` depends on absent {}", absent_modules_phrase(modules)))]
-  RecipeDependsOnAbsentModule { name: String, modules: Vec<String> },
-  #[snafu(display("alias `{name}` depends on absent {}", absent_modules_phrase(modules)))]
-  AliasDependsOnAbsentModule { name: String, modules: Vec<String> },
-  #[snafu(display("optional module `{path}` is absent"))]
-  AbsentModule { path: String },
+  #[snafu(transparent)]
+  Lookup { source: LookupError },
+  #[snafu(transparent)]
+  Argument { source: ArgumentError },
   #[snafu(display(
     "recipe `{recipe}` cannot be used as default recipe since it requires at least {}",
     crate::text::count(*min, "argument", "arguments")
@@ -125,16 +91,6 @@ pub enum InvocationError {
   OptionRepeated { recipe: String, option: String },
   #[snafu(display("recipe `{recipe}` requires option `{option}`"))]
   MissingOption { recipe: String, option: String },
-  #[snafu(display(
-    "argument `{argument}` passed to recipe `{recipe}` parameter `{parameter}` does not match pattern {}",
-    crate::text::ticked(patterns, "or")
-  ))]
-  PatternMismatch { argument: String, recipe: String, parameter: String, patterns: Vec<String> },
-  #[snafu(display(
-    "recipe `{recipe}` parameter `{parameter}` got {} but takes {bound}",
-    crate::text::count(*found, "value", "values")
-  ))]
-  ValueCount { recipe: String, parameter: String, found: usize, bound: String },
   #[snafu(display("expected 1 command-line recipe invocation but found {found}"))]
   TooManyInvocations { found: usize },
 }
@@ -155,131 +111,12 @@ impl InvocationError {
   /// Unknown recipe / submodule / absent module: what `--allow-missing` and
   /// `set fallback` react to.
   pub fn is_missing(&self) -> bool {
-    matches!(
-      self,
-      InvocationError::UnknownRecipe { .. }
-        | InvocationError::UnknownSubmodule { .. }
-        | InvocationError::AbsentModule { .. }
-    )
+    matches!(self, InvocationError::Lookup { source } if source.is_missing())
   }
 
   pub fn is_unknown(&self) -> bool {
-    matches!(self, InvocationError::UnknownRecipe { .. } | InvocationError::UnknownSubmodule { .. })
+    matches!(self, InvocationError::Lookup { source } if source.is_unknown())
   }
-}
-
-// ---------------------------------------------------------------------------
-// Name lookup
-
-/// What an alias points at.
-pub enum AliasTarget<'a, 'src> {
-  Module(&'a Module<'src>),
-  Recipe { module: &'a Module<'src>, recipe: &'a Recipe<'src> },
-}
-
-/// Follows an alias declared in `module` to its target.
-pub fn resolve_alias<'a, 'src>(
-  module: &'a Module<'src>,
-  alias: &Alias<'src>,
-) -> Option<AliasTarget<'a, 'src>> {
-  let (last, init) = alias.target.split_last()?;
-  let mut current = module;
-  for name in init {
-    current = current.modules.get(name.lexeme())?;
-  }
-  if let Some(recipe) = current.recipes.get(last.lexeme()) {
-    Some(AliasTarget::Recipe { module: current, recipe })
-  } else {
-    current.modules.get(last.lexeme()).map(AliasTarget::Module)
-  }
-}
-
-/// Result of looking a name up in a module, in the order of §3.2.
-pub enum Lookup<'a, 'src> {
-  Module(&'a Module<'src>),
-  Recipe { module: &'a Module<'src>, recipe: &'a Recipe<'src> },
-  DisabledRecipe(Vec<String>),
-  DisabledAlias(Vec<String>),
-  AbsentModule,
-  Unknown,
-}
-
-pub fn lookup<'a, 'src>(module: &'a Module<'src>, name: &str) -> Lookup<'a, 'src> {
-  if let Some(submodule) = module.modules.get(name) {
-    return Lookup::Module(submodule);
-  }
-  let disabled = module.disabled.get(name);
-  let alias_target = module.aliases.get(name).and_then(|alias| resolve_alias(module, alias));
-  if let Some(AliasTarget::Module(target)) = alias_target {
-    return Lookup::Module(target);
-  }
-  if disabled.is_none() {
-    if let Some(recipe) = module.recipes.get(name) {
-      return Lookup::Recipe { module, recipe };
-    }
-    if let Some(AliasTarget::Recipe { module, recipe }) = alias_target {
-      return Lookup::Recipe { module, recipe };
-    }
-  }
-  if let Some(modules) = disabled {
-    if module.disabled_aliases.contains(name) {
-      return Lookup::DisabledAlias(modules.clone());
-    }
-    return Lookup::DisabledRecipe(modules.clone());
-  }
-  if module.absent_modules.contains(name) {
-    return Lookup::AbsentModule;
-  }
-  Lookup::Unknown
-}
-
-pub fn is_public_recipe(module: &Module, recipe: &Recipe) -> bool {
-  let name = recipe.name.lexeme();
-  !recipe.private && !name.starts_with('_') && !module.disabled.contains_key(name)
-}
-
-pub fn is_public_alias(module: &Module, alias: &Alias) -> bool {
-  let name = alias.name.lexeme();
-  !alias.private && !name.starts_with('_') && !module.disabled.contains_key(name)
-}
-
-/// The closest public recipe, then recipe alias, within distance 2.
-pub fn suggest_recipe(module: &Module, name: &str) -> Option<Suggestion> {
-  let recipes = module
-    .recipes
-    .values()
-    .filter(|recipe| is_public_recipe(module, recipe))
-    .map(|recipe| (recipe.name.lexeme().to_string(), None));
-  let aliases = module
-    .aliases
-    .values()
-    .filter(|alias| is_public_alias(module, alias))
-    .filter(|alias| matches!(resolve_alias(module, alias), Some(AliasTarget::Recipe { .. })))
-    .map(|alias| (alias.name.lexeme().to_string(), alias_target_name(alias)));
-  closest(recipes.chain(aliases), name)
-}
-
-fn alias_target_name(alias: &Alias) -> Option<String> {
-  alias.target.last().map(|name| name.lexeme().to_string())
-}
-
-pub fn suggest_submodule(module: &Module, name: &str) -> Option<Suggestion> {
-  closest(module.modules.keys().map(|key| (key.to_string(), None)), name)
-}
-
-/// The first candidate with the smallest Levenshtein distance, if < 3.
-pub fn closest(
-  candidates: impl Iterator<Item = (String, Option<String>)>,
-  name: &str,
-) -> Option<Suggestion> {
-  let mut best: Option<(usize, Suggestion)> = None;
-  for (candidate, target) in candidates {
-    let distance = strsim::levenshtein(&candidate, name);
-    if distance < 3 && best.as_ref().is_none_or(|(d, _)| distance < *d) {
-      best = Some((distance, Suggestion { name: candidate, target }));
-    }
-  }
-  best.map(|(_, suggestion)| suggestion)
 }
 
 // ---------------------------------------------------------------------------
@@ -297,13 +134,13 @@ struct Resolved<'a, 'src> {
 fn lookup_failure(lookup: Lookup, name: &str, path: &str) -> InvocationError {
   match lookup {
     Lookup::DisabledRecipe(modules) => {
-      InvocationError::RecipeDependsOnAbsentModule { name: name.into(), modules }
+      LookupError::RecipeDependsOnAbsentModule { name: name.into(), modules }.into()
     }
     Lookup::DisabledAlias(modules) => {
-      InvocationError::AliasDependsOnAbsentModule { name: name.into(), modules }
+      LookupError::AliasDependsOnAbsentModule { name: name.into(), modules }.into()
     }
-    Lookup::AbsentModule => InvocationError::AbsentModule { path: path.into() },
-    _ => InvocationError::UnknownRecipe { path: path.into(), suggestion: None },
+    Lookup::AbsentModule => LookupError::AbsentModule { path: path.into() }.into(),
+    _ => LookupError::UnknownRecipe { path: path.into(), suggestion: None }.into(),
   }
 }
 
@@ -332,7 +169,7 @@ fn resolve_colon_word<'a, 'src>(
   is_last: bool,
 ) -> Result<Resolved<'a, 'src>, InvocationError> {
   let trimmed = if is_last { word.strip_suffix("::").unwrap_or(word) } else { word };
-  let unknown = || InvocationError::UnknownRecipe { path: word.to_string(), suggestion: None };
+  let unknown = || LookupError::UnknownRecipe { path: word.to_string(), suggestion: None };
   let components = split_colon_path(trimmed).ok_or_else(unknown)?;
   let mut module = root;
   let mut module_path = Vec::new();
@@ -348,14 +185,14 @@ fn resolve_colon_word<'a, 'src>(
         let module_path = recipe_module_path(recipe);
         return Ok(Resolved { module_path, module, recipe, default: false });
       }
-      Lookup::Recipe { .. } => return Err(InvocationError::ExpectedSubmodule { path: so_far }),
+      Lookup::Recipe { .. } => return Err(LookupError::ExpectedSubmodule { path: so_far }.into()),
       Lookup::Unknown if !last => {
         let suggestion = suggest_submodule(module, component);
-        return Err(InvocationError::UnknownSubmodule { path: so_far, suggestion });
+        return Err(LookupError::UnknownSubmodule { path: so_far, suggestion }.into());
       }
       Lookup::Unknown => {
         let suggestion = suggest_recipe(module, component);
-        return Err(InvocationError::UnknownRecipe { path: so_far, suggestion });
+        return Err(LookupError::UnknownRecipe { path: so_far, suggestion }.into());
       }
       other => return Err(lookup_failure(other, component, &so_far)),
     }
@@ -383,12 +220,12 @@ fn resolve_words<'a, 'src>(
       }
       Lookup::Unknown => {
         let suggestion = suggest_recipe(module, word);
-        return Err(InvocationError::UnknownRecipe { path: so_far, suggestion });
+        return Err(LookupError::UnknownRecipe { path: so_far, suggestion }.into());
       }
       Lookup::AbsentModule => {
         let mut path = module_path.clone();
         path.push(word.clone());
-        return Err(InvocationError::AbsentModule { path: path.join("::") });
+        return Err(LookupError::AbsentModule { path: path.join("::") }.into());
       }
       other => return Err(lookup_failure(other, word, &so_far)),
     }
@@ -835,41 +672,25 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
       _ => None,
     });
     match parameter.first_pattern_mismatch(texts) {
-      Some(text) => Err(InvocationError::PatternMismatch {
-        argument: text.to_string(),
-        recipe: self.recipe_name(),
-        parameter: parameter.name.lexeme().to_string(),
-        patterns: parameter.patterns.clone(),
-      }),
+      Some(text) => Err(
+        ArgumentError::PatternMismatch {
+          argument: text.to_string(),
+          recipe: self.recipe_name(),
+          parameter: parameter.name.lexeme().to_string(),
+          patterns: parameter.patterns.clone(),
+        }
+        .into(),
+      ),
       None => Ok(()),
     }
   }
 
   fn check_value_count(&self, parameter: &Parameter, found: usize) -> Result<(), InvocationError> {
     match value_count_error(&self.recipe_name(), parameter, found) {
-      Some(error) => Err(error),
+      Some(error) => Err(error.into()),
       None => Ok(()),
     }
   }
-}
-
-/// The error for `found` values outside a parameter's `[arg(min, max)]`.
-pub fn value_count_error(
-  recipe: &str,
-  parameter: &Parameter,
-  found: usize,
-) -> Option<InvocationError> {
-  let bound = match (parameter.min, parameter.max) {
-    (Some(min), _) if found < min => format!("at least {min}"),
-    (_, Some(max)) if found > max => format!("at most {max}"),
-    _ => return None,
-  };
-  Some(InvocationError::ValueCount {
-    recipe: recipe.to_string(),
-    parameter: parameter.name.lexeme().to_string(),
-    found,
-    bound,
-  })
 }
 
 /// Binds as many of `words` as the recipe takes; returns the bound values
@@ -881,178 +702,10 @@ pub fn bind_arguments(
   Binder::new(recipe, words).run().map_err(|failure| failure.error)
 }
 
-/// Hand-built models for unit tests of the listing and invocation code.
-#[cfg(test)]
-pub(crate) mod fixtures {
-  use std::collections::{BTreeMap, BTreeSet};
-  use std::path::{Path, PathBuf};
-
-  use crate::analysis::model::{Alias, Justfile, Module, Parameter, Recipe, Settings};
-  use crate::syntax::ast::{self, Expression, ParameterKind, StringKind, StringLiteral};
-  use crate::syntax::token::{Token, TokenKind};
-
-  pub fn token(text: &str, kind: TokenKind) -> Token<'static> {
-    let src: &'static str = Box::leak(text.to_string().into_boxed_str());
-    let file = crate::syntax::sources::register(src, Path::new("justfile")).unwrap_or(u32::MAX);
-    Token::new(kind, file, 0, src.len(), 0, 0)
-  }
-
-  pub fn name(text: &str) -> Token<'static> {
-    token(text, TokenKind::Identifier)
-  }
-
-  /// A string literal expression written as `source` (quotes included).
-  pub fn string(source: &str) -> Expression<'static> {
-    let cooked = source[1..source.len() - 1].to_string();
-    let kind =
-      if source.starts_with('"') { StringKind::CookedDouble } else { StringKind::RawSingle };
-    Expression::StringLiteral(StringLiteral {
-      token: token(source, TokenKind::StringToken),
-      kind,
-      expand: false,
-      cooked,
-    })
-  }
-
-  pub fn param(text: &str) -> Parameter<'static> {
-    Parameter {
-      name: name(text),
-      default: None,
-      export: false,
-      kind: ParameterKind::Singular,
-      long: None,
-      short: None,
-      patterns: Vec::new(),
-      value: None,
-      flag: false,
-      multiple: false,
-      min: None,
-      max: None,
-      help: None,
-    }
-  }
-
-  pub fn recipe(
-    module_path: &[&str],
-    text: &str,
-    parameters: Vec<Parameter<'static>>,
-  ) -> Recipe<'static> {
-    let mut namepath: Vec<&str> = module_path.to_vec();
-    namepath.push(text);
-    Recipe {
-      name: name(text),
-      namepath: namepath.join("::"),
-      attributes: Vec::new(),
-      doc: None,
-      doc_comment: None,
-      quiet: false,
-      private: text.starts_with('_'),
-      parameters,
-      priors: Vec::new(),
-      subsequents: Vec::new(),
-      body: &[],
-      indentation: "",
-      shebang: false,
-      script: false,
-      order: 0,
-      ast: Box::leak(Box::new(ast::Recipe {
-        attributes: ast::Attributes::default(),
-        doc: None,
-        quiet: false,
-        name: name(text),
-        parameters: Vec::new(),
-        priors: Vec::new(),
-        subsequents: Vec::new(),
-        body: Vec::new(),
-        shebang: false,
-        indentation: "",
-      })),
-    }
-  }
-
-  pub fn group(recipe: &mut Recipe<'static>, group: &str) {
-    let source = format!("'{group}'");
-    let literal = StringLiteral {
-      token: token(&source, TokenKind::StringToken),
-      kind: StringKind::RawSingle,
-      expand: false,
-      cooked: group.to_string(),
-    };
-    recipe
-      .attributes
-      .push(ast::AttributeEntry { name: name("group"), attribute: ast::Attribute::Group(literal) });
-  }
-
-  pub fn alias(text: &str, target: &[&str]) -> Alias<'static> {
-    Alias {
-      name: name(text),
-      attributes: Vec::new(),
-      target: target.iter().map(|t| name(t)).collect(),
-      private: false,
-    }
-  }
-
-  pub fn module(path: &[&str]) -> Module<'static> {
-    Module {
-      path: path.iter().map(|p| p.to_string()).collect(),
-      source: PathBuf::from("/tmp/justfile"),
-      base_directory: PathBuf::from("/tmp"),
-      ast: Box::leak(Box::default()),
-      doc: None,
-      groups: Vec::new(),
-      private: false,
-      assignments: BTreeMap::new(),
-      functions: BTreeMap::new(),
-      recipes: BTreeMap::new(),
-      aliases: BTreeMap::new(),
-      modules: BTreeMap::new(),
-      absent_modules: BTreeSet::new(),
-      disabled: BTreeMap::new(),
-      settings: Settings::default(),
-      unexports: BTreeSet::new(),
-      default: None,
-      unstable_features: BTreeSet::new(),
-      module_order: Vec::new(),
-      module_positions: BTreeMap::new(),
-      disabled_aliases: BTreeSet::new(),
-    }
-  }
-
-  fn leak(text: &str) -> &'static str {
-    Box::leak(text.to_string().into_boxed_str())
-  }
-
-  /// Adds recipes in source order; the first becomes the default.
-  pub fn add_recipes(module: &mut Module<'static>, recipes: Vec<Recipe<'static>>) {
-    for mut recipe in recipes {
-      recipe.order = module.recipes.len();
-      let key = leak(recipe.name.lexeme());
-      if module.default.is_none() {
-        module.default = Some(key);
-      }
-      module.recipes.insert(key, recipe);
-    }
-  }
-
-  pub fn add_alias(module: &mut Module<'static>, alias: Alias<'static>) {
-    module.aliases.insert(leak(alias.name.lexeme()), alias);
-  }
-
-  pub fn add_module(parent: &mut Module<'static>, text: &str, child: Module<'static>) {
-    let key = leak(text);
-    parent.module_order.push(key);
-    parent.modules.insert(key, child);
-  }
-
-  pub fn justfile(root: Module<'static>) -> Justfile<'static> {
-    Justfile { root }
-  }
-}
-
 #[cfg(test)]
 mod tests {
-  use super::fixtures::*;
   use super::*;
+  use crate::analysis::fixtures::*;
 
   fn words(text: &str) -> Vec<String> {
     text.split_whitespace().map(String::from).collect()

@@ -1,0 +1,164 @@
+//! Hand-built models for unit tests of the listing and invocation code.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use crate::analysis::model::{Alias, Justfile, Module, Parameter, Recipe, Settings};
+use crate::syntax::ast::{self, Expression, ParameterKind, StringKind, StringLiteral};
+use crate::syntax::token::{Token, TokenKind};
+
+pub fn token(text: &str, kind: TokenKind) -> Token<'static> {
+  let src: &'static str = Box::leak(text.to_string().into_boxed_str());
+  let file = crate::syntax::sources::register(src, Path::new("justfile")).unwrap_or(u32::MAX);
+  Token::new(kind, file, 0, src.len(), 0, 0)
+}
+
+pub fn name(text: &str) -> Token<'static> {
+  token(text, TokenKind::Identifier)
+}
+
+/// A string literal expression written as `source` (quotes included).
+pub fn string(source: &str) -> Expression<'static> {
+  let cooked = source[1..source.len() - 1].to_string();
+  let kind = if source.starts_with('"') { StringKind::CookedDouble } else { StringKind::RawSingle };
+  Expression::StringLiteral(StringLiteral {
+    token: token(source, TokenKind::StringToken),
+    kind,
+    expand: false,
+    cooked,
+  })
+}
+
+pub fn param(text: &str) -> Parameter<'static> {
+  Parameter {
+    name: name(text),
+    default: None,
+    export: false,
+    kind: ParameterKind::Singular,
+    long: None,
+    short: None,
+    patterns: Vec::new(),
+    value: None,
+    flag: false,
+    multiple: false,
+    min: None,
+    max: None,
+    help: None,
+  }
+}
+
+pub fn recipe(
+  module_path: &[&str],
+  text: &str,
+  parameters: Vec<Parameter<'static>>,
+) -> Recipe<'static> {
+  let mut namepath: Vec<&str> = module_path.to_vec();
+  namepath.push(text);
+  Recipe {
+    name: name(text),
+    namepath: namepath.join("::"),
+    attributes: Vec::new(),
+    doc: None,
+    doc_comment: None,
+    quiet: false,
+    private: text.starts_with('_'),
+    parameters,
+    priors: Vec::new(),
+    subsequents: Vec::new(),
+    body: &[],
+    indentation: "",
+    shebang: false,
+    script: false,
+    order: 0,
+    ast: Box::leak(Box::new(ast::Recipe {
+      attributes: ast::Attributes::default(),
+      doc: None,
+      quiet: false,
+      name: name(text),
+      parameters: Vec::new(),
+      priors: Vec::new(),
+      subsequents: Vec::new(),
+      body: Vec::new(),
+      shebang: false,
+      indentation: "",
+    })),
+  }
+}
+
+pub fn group(recipe: &mut Recipe<'static>, group: &str) {
+  let source = format!("'{group}'");
+  let literal = StringLiteral {
+    token: token(&source, TokenKind::StringToken),
+    kind: StringKind::RawSingle,
+    expand: false,
+    cooked: group.to_string(),
+  };
+  recipe
+    .attributes
+    .push(ast::AttributeEntry { name: name("group"), attribute: ast::Attribute::Group(literal) });
+}
+
+pub fn alias(text: &str, target: &[&str]) -> Alias<'static> {
+  Alias {
+    name: name(text),
+    attributes: Vec::new(),
+    target: target.iter().map(|t| name(t)).collect(),
+    private: false,
+  }
+}
+
+pub fn module(path: &[&str]) -> Module<'static> {
+  Module {
+    path: path.iter().map(|p| p.to_string()).collect(),
+    source: PathBuf::from("/tmp/justfile"),
+    base_directory: PathBuf::from("/tmp"),
+    ast: Box::leak(Box::default()),
+    doc: None,
+    groups: Vec::new(),
+    private: false,
+    assignments: BTreeMap::new(),
+    functions: BTreeMap::new(),
+    recipes: BTreeMap::new(),
+    aliases: BTreeMap::new(),
+    modules: BTreeMap::new(),
+    absent_modules: BTreeSet::new(),
+    disabled: BTreeMap::new(),
+    settings: Settings::default(),
+    unexports: BTreeSet::new(),
+    default: None,
+    unstable_features: BTreeSet::new(),
+    module_order: Vec::new(),
+    module_positions: BTreeMap::new(),
+    disabled_aliases: BTreeSet::new(),
+  }
+}
+
+fn leak(text: &str) -> &'static str {
+  Box::leak(text.to_string().into_boxed_str())
+}
+
+/// Adds recipes in source order; the first becomes the default.
+pub fn add_recipes(module: &mut Module<'static>, recipes: Vec<Recipe<'static>>) {
+  for mut recipe in recipes {
+    recipe.order = module.recipes.len();
+    let key = leak(recipe.name.lexeme());
+    if module.default.is_none() {
+      module.default = Some(key);
+    }
+    module.recipes.insert(key, recipe);
+  }
+}
+
+pub fn add_alias(module: &mut Module<'static>, alias: Alias<'static>) {
+  module.aliases.insert(leak(alias.name.lexeme()), alias);
+}
+
+pub fn add_module(parent: &mut Module<'static>, text: &str, child: Module<'static>) {
+  let key = leak(text);
+  parent.module_order.push(key);
+  parent.modules.insert(key, child);
+}
+
+pub fn justfile(root: Module<'static>) -> Justfile<'static> {
+  Justfile { root }
+}

@@ -1,0 +1,179 @@
+//! Finding recipes and modules by name: lookup in a module, aliases,
+//! visibility, and "did you mean" suggestions.
+
+use std::fmt::{self, Display, Formatter};
+
+use snafu::Snafu;
+
+use super::model::{Alias, Module, Recipe};
+
+/// A "Did you mean …?" hint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suggestion {
+  pub name: String,
+  /// For an alias: its target path.
+  pub target: Option<String>,
+}
+
+impl Display for Suggestion {
+  fn fmt(&self, f: &mut Formatter) -> fmt::Result {
+    match &self.target {
+      Some(target) => write!(f, "Did you mean `{}`, an alias for `{}`?", self.name, target),
+      None => write!(f, "Did you mean `{}`?", self.name),
+    }
+  }
+}
+
+fn suggestion_line(suggestion: &Option<Suggestion>) -> String {
+  suggestion.as_ref().map(|s| format!("\n{s}")).unwrap_or_default()
+}
+
+fn absent_modules_phrase(modules: &[String]) -> String {
+  let noun = if modules.len() == 1 { "module" } else { "modules" };
+  format!("{noun} {}", crate::text::ticked(modules, "and"))
+}
+
+/// A path on the command line that names nothing runnable.
+#[derive(Debug, Snafu)]
+pub enum LookupError {
+  #[snafu(display("justfile does not contain recipe `{path}`{}", suggestion_line(suggestion)))]
+  UnknownRecipe { path: String, suggestion: Option<Suggestion> },
+  #[snafu(display("justfile does not contain submodule `{path}`{}", suggestion_line(suggestion)))]
+  UnknownSubmodule { path: String, suggestion: Option<Suggestion> },
+  #[snafu(display("expected submodule at `{path}` but found recipe"))]
+  ExpectedSubmodule { path: String },
+  #[snafu(display("recipe `{name}` depends on absent {}", absent_modules_phrase(modules)))]
+  RecipeDependsOnAbsentModule { name: String, modules: Vec<String> },
+  #[snafu(display("alias `{name}` depends on absent {}", absent_modules_phrase(modules)))]
+  AliasDependsOnAbsentModule { name: String, modules: Vec<String> },
+  #[snafu(display("optional module `{path}` is absent"))]
+  AbsentModule { path: String },
+}
+
+impl LookupError {
+  /// Unknown recipe / submodule / absent module: what `--allow-missing` and
+  /// `set fallback` react to.
+  pub fn is_missing(&self) -> bool {
+    matches!(
+      self,
+      LookupError::UnknownRecipe { .. }
+        | LookupError::UnknownSubmodule { .. }
+        | LookupError::AbsentModule { .. }
+    )
+  }
+
+  pub fn is_unknown(&self) -> bool {
+    matches!(self, LookupError::UnknownRecipe { .. } | LookupError::UnknownSubmodule { .. })
+  }
+}
+
+/// What an alias points at.
+pub enum AliasTarget<'a, 'src> {
+  Module(&'a Module<'src>),
+  Recipe { module: &'a Module<'src>, recipe: &'a Recipe<'src> },
+}
+
+/// Follows an alias declared in `module` to its target.
+pub fn resolve_alias<'a, 'src>(
+  module: &'a Module<'src>,
+  alias: &Alias<'src>,
+) -> Option<AliasTarget<'a, 'src>> {
+  let (last, init) = alias.target.split_last()?;
+  let mut current = module;
+  for name in init {
+    current = current.modules.get(name.lexeme())?;
+  }
+  if let Some(recipe) = current.recipes.get(last.lexeme()) {
+    Some(AliasTarget::Recipe { module: current, recipe })
+  } else {
+    current.modules.get(last.lexeme()).map(AliasTarget::Module)
+  }
+}
+
+/// Result of looking a name up in a module, in the order of §3.2.
+pub enum Lookup<'a, 'src> {
+  Module(&'a Module<'src>),
+  Recipe { module: &'a Module<'src>, recipe: &'a Recipe<'src> },
+  DisabledRecipe(Vec<String>),
+  DisabledAlias(Vec<String>),
+  AbsentModule,
+  Unknown,
+}
+
+pub fn lookup<'a, 'src>(module: &'a Module<'src>, name: &str) -> Lookup<'a, 'src> {
+  if let Some(submodule) = module.modules.get(name) {
+    return Lookup::Module(submodule);
+  }
+  let disabled = module.disabled.get(name);
+  let alias_target = module.aliases.get(name).and_then(|alias| resolve_alias(module, alias));
+  if let Some(AliasTarget::Module(target)) = alias_target {
+    return Lookup::Module(target);
+  }
+  if disabled.is_none() {
+    if let Some(recipe) = module.recipes.get(name) {
+      return Lookup::Recipe { module, recipe };
+    }
+    if let Some(AliasTarget::Recipe { module, recipe }) = alias_target {
+      return Lookup::Recipe { module, recipe };
+    }
+  }
+  if let Some(modules) = disabled {
+    if module.disabled_aliases.contains(name) {
+      return Lookup::DisabledAlias(modules.clone());
+    }
+    return Lookup::DisabledRecipe(modules.clone());
+  }
+  if module.absent_modules.contains(name) {
+    return Lookup::AbsentModule;
+  }
+  Lookup::Unknown
+}
+
+pub fn is_public_recipe(module: &Module, recipe: &Recipe) -> bool {
+  let name = recipe.name.lexeme();
+  !recipe.private && !name.starts_with('_') && !module.disabled.contains_key(name)
+}
+
+pub fn is_public_alias(module: &Module, alias: &Alias) -> bool {
+  let name = alias.name.lexeme();
+  !alias.private && !name.starts_with('_') && !module.disabled.contains_key(name)
+}
+
+/// The closest public recipe, then recipe alias, within distance 2.
+pub fn suggest_recipe(module: &Module, name: &str) -> Option<Suggestion> {
+  let recipes = module
+    .recipes
+    .values()
+    .filter(|recipe| is_public_recipe(module, recipe))
+    .map(|recipe| (recipe.name.lexeme().to_string(), None));
+  let aliases = module
+    .aliases
+    .values()
+    .filter(|alias| is_public_alias(module, alias))
+    .filter(|alias| matches!(resolve_alias(module, alias), Some(AliasTarget::Recipe { .. })))
+    .map(|alias| (alias.name.lexeme().to_string(), alias_target_name(alias)));
+  closest(recipes.chain(aliases), name)
+}
+
+fn alias_target_name(alias: &Alias) -> Option<String> {
+  alias.target.last().map(|name| name.lexeme().to_string())
+}
+
+pub fn suggest_submodule(module: &Module, name: &str) -> Option<Suggestion> {
+  closest(module.modules.keys().map(|key| (key.to_string(), None)), name)
+}
+
+/// The first candidate with the smallest Levenshtein distance, if < 3.
+pub fn closest(
+  candidates: impl Iterator<Item = (String, Option<String>)>,
+  name: &str,
+) -> Option<Suggestion> {
+  let mut best: Option<(usize, Suggestion)> = None;
+  for (candidate, target) in candidates {
+    let distance = strsim::levenshtein(&candidate, name);
+    if distance < 3 && best.as_ref().is_none_or(|(d, _)| distance < *d) {
+      best = Some((distance, Suggestion { name: candidate, target }));
+    }
+  }
+  best.map(|(_, suggestion)| suggestion)
+}
