@@ -1,5 +1,9 @@
 # Development tasks for this reimplementation of `just`.
 
+# Where `just reference` installs just 1.58 (absolute: the tests run it from
+# temporary directories)
+installed_reference := justfile_directory() / 'target/reference/bin/just'
+
 # List the recipes
 default:
   @{{just_executable()}} --list --unsorted
@@ -24,16 +28,15 @@ fmt:
 check:
   ./.ci/run
 
-# Record expected outputs of the cases matching FILTER (e.g. `search::`, or
-# none for all) from the reference binary named by $JUST_REFERENCE
+# Record expected outputs of the cases matching FILTER (none: all) from the reference ($JUST_REFERENCE or `just reference`)
 capture filter='':
-  @test -n "${JUST_REFERENCE:-}" || { echo 'error: set JUST_REFERENCE=/path/to/reference/just' >&2; exit 1; }
-  JUST_RECORD=1 cargo test --test integration -- '{{filter}}'
+  [ -n "${JUST_REFERENCE:-}" ] || {{just_executable()}} reference
+  JUST_RECORD=1 JUST_REFERENCE="${JUST_REFERENCE:-{{installed_reference}}}" cargo test --test integration -- '{{filter}}'
 
-# Run the integration tests against the reference binary named by $JUST_REFERENCE
+# Run the integration tests against the reference ($JUST_REFERENCE or `just reference`)
 test-reference:
-  @test -n "${JUST_REFERENCE:-}" || { echo 'error: set JUST_REFERENCE=/path/to/reference/just' >&2; exit 1; }
-  TEST_JUST_BIN="$JUST_REFERENCE" cargo test --test integration
+  [ -n "${JUST_REFERENCE:-}" ] || {{just_executable()}} reference
+  TEST_JUST_BIN="${JUST_REFERENCE:-{{installed_reference}}}" cargo test --test integration
 
 # Install just 1.58, the reference for comparisons, into target/reference
 reference:

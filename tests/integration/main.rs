@@ -45,11 +45,22 @@ macro_rules! tests {
 mod cases;
 mod harness;
 
+mod bash_completion;
+mod changelog;
 mod cli;
+mod compat;
 mod execution;
 mod format;
 mod functions;
+mod graph;
+mod help_facts;
+mod jobserver;
+mod layering;
+mod msrv;
+mod parallel_output;
 mod robustness;
+mod terminal_color;
+mod watch;
 
 fn main() {
   let arguments = libtest_mimic::Arguments::from_args();
@@ -61,9 +72,24 @@ fn main() {
     }
   };
   let mut trials = cases::trials(&mode);
-  for module_tests in
-    [cli::tests, execution::tests, format::tests, functions::tests, robustness::tests]
-  {
+  for module_tests in [
+    bash_completion::tests,
+    changelog::tests,
+    cli::tests,
+    compat::tests,
+    execution::tests,
+    format::tests,
+    functions::tests,
+    graph::tests,
+    help_facts::tests,
+    jobserver::tests,
+    layering::tests,
+    msrv::tests,
+    parallel_output::tests,
+    robustness::tests,
+    terminal_color::tests,
+    watch::tests,
+  ] {
     trials.extend(module_tests());
   }
   libtest_mimic::run(&arguments, harness::reject_duplicate_names(trials)).exit();

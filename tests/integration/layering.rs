@@ -1,6 +1,10 @@
 //! The import rule of ARCHITECTURE.md: every `crate::…` path in `src/`
 //! names the file's own stage or one below it in the pipeline order.
 
+tests! {
+  imports_point_down_the_pipeline,
+}
+
 use std::{fs, path::Path};
 
 /// Stages from the bottom up. A stage may use its own modules and those of
@@ -90,7 +94,6 @@ fn rust_files(dir: &Path, files: &mut Vec<std::path::PathBuf>) {
   }
 }
 
-#[test]
 fn imports_point_down_the_pipeline() {
   let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
   let mut files = Vec::new();

@@ -1,6 +1,19 @@
 //! `--watch`, driven for real: a watching `just` in a temporary project,
 //! files changed under it, its output polled for with a deadline.
 
+tests! {
+  ;
+  extensions:
+  changed_cache_input_runs_the_recipe_again,
+  ignored_files_git_directory_and_cache_outputs_do_not_trigger,
+  burst_of_fifty_writes_runs_once,
+  restart_stops_a_long_running_recipe,
+  justfile_syntax_error_is_printed_and_a_fix_is_picked_up,
+  interrupt_while_running_ends_with_130_and_leaves_nothing_behind,
+  interrupt_while_waiting_ends_with_130,
+  quiet_watch_prints_nothing,
+}
+
 use std::fs;
 use std::io::Read;
 use std::os::unix::process::CommandExt;
@@ -144,7 +157,6 @@ build:
   echo built $(cat src.txt)
 ";
 
-#[test]
 fn changed_cache_input_runs_the_recipe_again() {
   let watching =
     Watching::start(&[("justfile", CACHED), ("src.txt", "one")], &["--watch", "build"]);
@@ -155,7 +167,6 @@ fn changed_cache_input_runs_the_recipe_again() {
   assert!(watching.stderr().contains(&format!("{WAITING}[watch] src.txt changed\n")));
 }
 
-#[test]
 fn ignored_files_git_directory_and_cache_outputs_do_not_trigger() {
   let files = [
     ("justfile", CACHED),
@@ -177,7 +188,6 @@ fn ignored_files_git_directory_and_cache_outputs_do_not_trigger() {
   assert_eq!(changes, ["[watch] src.txt changed"]);
 }
 
-#[test]
 fn burst_of_fifty_writes_runs_once() {
   let justfile = "show:\n  @echo $(cat a.txt)\n";
   let watching = Watching::start(
@@ -194,7 +204,6 @@ fn burst_of_fifty_writes_runs_once() {
   assert_eq!(watching.stderr().matches("changed\n").count(), 1);
 }
 
-#[test]
 fn restart_stops_a_long_running_recipe() {
   let justfile =
     "serve:\n  @echo start $(cat a.txt)\n  @echo $$ > pids/$(cat a.txt); exec sleep 60\n";
@@ -210,7 +219,6 @@ fn restart_stops_a_long_running_recipe() {
   assert!(watching.stderr().ends_with("[watch] a.txt changed\n"), "{}", watching.stderr());
 }
 
-#[test]
 fn justfile_syntax_error_is_printed_and_a_fix_is_picked_up() {
   let watching = Watching::start(&[("justfile", "hello:\n  @echo one\n")], &["--watch"]);
   watching.wait_for_runs(1);
@@ -229,7 +237,6 @@ fn justfile_syntax_error_is_printed_and_a_fix_is_picked_up() {
   );
 }
 
-#[test]
 fn interrupt_while_running_ends_with_130_and_leaves_nothing_behind() {
   let justfile = "[script]\nserve:\n  echo $$ > pids/serve\n  exec sleep 60\n";
   let files = [
@@ -248,7 +255,6 @@ fn interrupt_while_running_ends_with_130_and_leaves_nothing_behind() {
   assert_eq!(left, [".keep"], "temporary files left behind");
 }
 
-#[test]
 fn interrupt_while_waiting_ends_with_130() {
   let mut watching =
     Watching::start(&[("justfile", "hello:\n  @echo hi\n")], &["--watch", "--clear"]);
@@ -265,7 +271,6 @@ fn interrupt_while_waiting_ends_with_130() {
   );
 }
 
-#[test]
 fn quiet_watch_prints_nothing() {
   let justfile = "copy:\n  cat a.txt > seen/a.txt\n";
   let files =

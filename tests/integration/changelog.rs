@@ -1,11 +1,17 @@
 //! `--changelog` prints CHANGELOG.md, which has a section for the current
 //! version.
 
+tests! {
+  changelog_has_a_section_for_this_version,
+  ;
+  extensions:
+  changelog_prints_the_changelog_file,
+}
+
 use std::process::Command;
 
-const CHANGELOG: &str = include_str!("../CHANGELOG.md");
+const CHANGELOG: &str = include_str!("../../CHANGELOG.md");
 
-#[test]
 fn changelog_prints_the_changelog_file() {
   let output = Command::new(env!("CARGO_BIN_EXE_just"))
     .arg("--changelog")
@@ -16,7 +22,6 @@ fn changelog_prints_the_changelog_file() {
   assert_eq!(String::from_utf8_lossy(&output.stderr), "");
 }
 
-#[test]
 fn changelog_has_a_section_for_this_version() {
   let heading = format!("\n{} — ", env!("CARGO_PKG_VERSION"));
   assert!(CHANGELOG.contains(&heading), "CHANGELOG.md lacks a `{heading}` section");

@@ -1,6 +1,18 @@
 //! `--help` is in our own words, but tells everything the reference's does.
 //! Each fact is checked on the help text with line wrapping undone.
 
+tests! {
+  ;
+  extensions:
+  banner_names_the_project_home,
+  choose_defaults_to_fzf_and_honours_just_chooser,
+  jobs_applies_to_parallel_recipes,
+  fmt_check_exit_statuses,
+  justfile_name_may_be_repeated,
+  clean_arguments_restrict_to_a_recipe_path,
+  dotenv_filename_defaults_to_dot_env,
+}
+
 use std::process::Command;
 
 fn help() -> String {
@@ -20,7 +32,6 @@ fn assert_says(fact: &str) {
 }
 
 /// The banner is the description, then Cargo.toml's `homepage` when set.
-#[test]
 fn banner_names_the_project_home() {
   let banner = help().split(" Usage:").next().unwrap_or_default().to_owned();
   let expected = match env!("CARGO_PKG_HOMEPAGE") {
@@ -30,34 +41,28 @@ fn banner_names_the_project_home() {
   assert_eq!(banner, expected.split_whitespace().collect::<Vec<_>>().join(" "));
 }
 
-#[test]
 fn choose_defaults_to_fzf_and_honours_just_chooser() {
   assert_says(
     "--choose Pick recipes to run with a chooser: `--chooser`, else $JUST_CHOOSER, else `fzf`",
   );
 }
 
-#[test]
 fn jobs_applies_to_parallel_recipes() {
   assert_says("Run at most N recipes at once in `[parallel]` recipes");
 }
 
-#[test]
 fn fmt_check_exit_statuses() {
   assert_says("exit 0 if the justfile is formatted, else print a diff and exit 1");
 }
 
-#[test]
 fn justfile_name_may_be_repeated() {
   assert_says("comma-separated names (may be repeated)");
 }
 
-#[test]
 fn clean_arguments_restrict_to_a_recipe_path() {
   assert_says("--clean [<RECIPE_PATH>...] Delete `[cache]` results; with RECIPE_PATH (`a::b` or `a b`), only of recipes under it");
 }
 
-#[test]
 fn dotenv_filename_defaults_to_dot_env() {
   assert_says("Look for a dotenv file with this name instead of `.env`");
 }

@@ -2,11 +2,20 @@
 //! recipes whose output interleaves on purpose. The recipes synchronise
 //! through files (polling with a deadline), never through fixed sleeps.
 
-mod common;
+tests! {
+  without_keep_going_parallel_failure_stops_the_run,
+  ;
+  extensions:
+  prefixed_lines_stay_whole_and_attributed,
+  grouped_output_is_one_block_per_recipe,
+  prefixed_passes_binary_and_partial_lines_through,
+  prefixed_recipe_still_reads_stdin,
+  keep_going_with_parallel_and_serial_failures,
+}
 
 use std::process::{Command, Stdio};
 
-use common::Test;
+use crate::common::Test;
 
 /// Two shebang recipes that take turns: `x` writes line i, then `y` writes
 /// line i, five times, each line on stdout and stderr; every line carries a
@@ -58,7 +67,6 @@ fn assert_prefixed(stream: &str) {
   assert_eq!(next, [6, 6]);
 }
 
-#[test]
 fn prefixed_lines_stay_whole_and_attributed() {
   let output =
     Test::new().justfile(PING_PONG).args(&["--output", "prefixed"]).any_stdout().any_stderr().run();
@@ -78,7 +86,6 @@ fn assert_grouped(stream: &str) {
   }
 }
 
-#[test]
 fn grouped_output_is_one_block_per_recipe() {
   let output =
     Test::new().justfile(PING_PONG).args(&["--output", "grouped"]).any_stdout().any_stderr().run();
@@ -86,7 +93,6 @@ fn grouped_output_is_one_block_per_recipe() {
   assert_grouped(&output.stderr);
 }
 
-#[test]
 fn prefixed_passes_binary_and_partial_lines_through() {
   let output = Test::new()
     .justfile("bytes:\n  @printf 'a\\377\\000b\\r\\nlast'\n")
@@ -106,7 +112,6 @@ fn prefixed_passes_binary_and_partial_lines_through() {
   assert_eq!(raw.status.code(), Some(0));
 }
 
-#[test]
 fn prefixed_recipe_still_reads_stdin() {
   Test::new()
     .justfile("ask:\n  @read answer; echo \"got $answer\"\n")
@@ -119,7 +124,6 @@ fn prefixed_recipe_still_reads_stdin() {
 /// `c` fails inside a `[parallel]` group while its siblings run to the end;
 /// `p` and `q` depend on it and are skipped; `d` and `after` do not and run;
 /// `last` fails later. The first failure's status wins.
-#[test]
 fn keep_going_with_parallel_and_serial_failures() {
   Test::new()
     .justfile(
@@ -153,7 +157,6 @@ skipped: recipe `q` (needs `p`)
 }
 
 /// Without `--keep-going` the same run stops after the group.
-#[test]
 fn without_keep_going_parallel_failure_stops_the_run() {
   Test::new()
     .justfile("q: p d\n[parallel]\np: c e\nc:\n  @exit 2\ne:\n  @echo e\nd:\n  @echo d\n")

@@ -1,12 +1,16 @@
 //! `--graph` output rendered by the real Graphviz `dot` (`.ci/run` installs
 //! it when missing).
 
-mod common;
+tests! {
+  ;
+  extensions:
+  graph_dot_output_renders_with_graphviz_without_warnings,
+}
 
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use common::Test;
+use crate::common::Test;
 
 /// Every shape the graph has: diamond, subsequents, `[parallel]`, arguments
 /// with quotes and backslashes, a dependency into a module, names with `-`
@@ -46,7 +50,6 @@ fn render_with_dot(source: &str) -> (bool, String, String) {
   )
 }
 
-#[test]
 fn graph_dot_output_renders_with_graphviz_without_warnings() {
   for args in [&["--graph", "--all"][..], &["--graph"], &["--graph", "sub-mod::leaf-x", "t"]] {
     let output = Test::new()

@@ -7,9 +7,15 @@
 //! slots the jobs overlap in pairs at once, never three, and the log shows a
 //! peak of exactly two without depending on timing.
 
-mod common;
+tests! {
+  ;
+  extensions:
+  make_in_a_recipe_shares_the_jobs_pool,
+  recipes_see_the_pool_in_makeflags,
+  just_under_make_takes_its_slots_from_make,
+}
 
-use common::Test;
+use crate::common::Test;
 
 const JOB: &str = r#"log=log; name=$1; total=$2
 echo "start $name" >> $log
@@ -44,7 +50,6 @@ fn require_make() {
   assert!(found, "these tests need GNU make on PATH (`.ci/run` installs it)");
 }
 
-#[test]
 fn make_in_a_recipe_shares_the_jobs_pool() {
   require_make();
   let output = Test::new()
@@ -60,7 +65,6 @@ fn make_in_a_recipe_shares_the_jobs_pool() {
   assert_eq!(peak_and_count(&log), (2, 8), "log:\n{log}");
 }
 
-#[test]
 fn recipes_see_the_pool_in_makeflags() {
   Test::new()
     .justfile("show:\n  @echo \"$MAKEFLAGS\" | grep -c -- '--jobserver-auth='\n")
@@ -74,7 +78,6 @@ fn recipes_see_the_pool_in_makeflags() {
     .run();
 }
 
-#[test]
 fn just_under_make_takes_its_slots_from_make() {
   require_make();
   let mut justfile = String::from("[parallel]\nall: j1 j2 j3 j4 j5 j6\n");

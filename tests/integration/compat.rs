@@ -1,7 +1,13 @@
 //! Compatibility cases that need real processes: dotenv files that are FIFOs
 //! or process substitutions.
 
-mod common;
+tests! {
+  dotenv_fifo_named_dot_env_is_read,
+  dotenv_path_process_substitution_is_read,
+  ;
+  extensions:
+  ceiling_through_symlink_stops_search,
+}
 
 use std::{
   fs,
@@ -9,12 +15,11 @@ use std::{
   process::{Command, Stdio},
 };
 
-use common::binary;
+use crate::common::binary;
 
 const JUSTFILE: &str = "set dotenv-load\na:\n  @echo $FOO\n";
 
 /// A FIFO named `.env` is read like a file: a writer thread feeds it.
-#[test]
 fn dotenv_fifo_named_dot_env_is_read() {
   let tempdir = tempfile::tempdir().unwrap();
   let root = tempdir.path();
@@ -43,7 +48,6 @@ fn dotenv_fifo_named_dot_env_is_read() {
 }
 
 /// `--dotenv-path <(…)`: the path is a pipe under /dev/fd.
-#[test]
 fn dotenv_path_process_substitution_is_read() {
   let tempdir = tempfile::tempdir().unwrap();
   let root = tempdir.path();
@@ -66,7 +70,6 @@ fn dotenv_path_process_substitution_is_read() {
 
 /// A ceiling reached through a symlink bounds the search like its target
 /// (deliberate difference: just 1.58 ignores it and finds the justfile above).
-#[test]
 fn ceiling_through_symlink_stops_search() {
   let tempdir = tempfile::tempdir().unwrap();
   let root = tempdir.path().canonicalize().unwrap();

@@ -2,9 +2,24 @@
 //! `NO_COLOR` turns automatic colour off (explicit `--color always` still
 //! colours). Each run gets a pseudo-terminal as stdout and stderr.
 
-use std::fs::File;
+tests! {
+  help_without_color_under_no_color,
+  errors_on_a_terminal_are_coloured,
+  empty_no_color_is_ignored,
+  color_always_wins_over_no_color,
+  ;
+  extensions:
+  no_color_turns_automatic_colour_off,
+  help_on_a_terminal_uses_the_palette,
+  usage_errors_on_a_terminal_use_the_palette,
+}
+
+use std::ffi::CStr;
+use std::fs::{File, OpenOptions};
 use std::io::Read;
-use std::os::fd::{FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::OpenOptionsExt;
 use std::process::{Command, Stdio};
 
 /// Yellow bold headers, cyan bold literals, blue placeholders.
@@ -16,7 +31,7 @@ const PLACEHOLDER: &str = "\x1b[34m[OPTIONS]\x1b[0m";
 /// everything it wrote there.
 fn run_on_terminal(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> String {
   let (mut master, slave) = open_terminal();
-  let mut command = Command::new(env!("CARGO_BIN_EXE_just"));
+  let mut command = Command::new(crate::common::binary());
   command
     .args(args)
     .current_dir(dir)
@@ -38,17 +53,38 @@ fn run_on_terminal(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -
   String::from_utf8(output).expect("UTF-8 output").replace("\r\n", "\n")
 }
 
+/// A pseudo-terminal: its master end, and its far end for the child. Both
+/// are opened close-on-exec, so processes that other tests start meanwhile
+/// do not inherit them (reading the master ends only once every copy of the
+/// far end is closed).
 fn open_terminal() -> (File, OwnedFd) {
-  let mut master = -1;
-  let mut slave = -1;
-  // SAFETY: openpty writes two descriptors into the given integers; the
-  // name, termios and window size arguments may be null.
+  let master = OpenOptions::new()
+    .read(true)
+    .write(true)
+    .custom_flags(libc::O_NOCTTY)
+    .open("/dev/ptmx")
+    .expect("open /dev/ptmx");
+  let mut name = [0 as libc::c_char; 128];
+  // SAFETY: the descriptor is an open pseudo-terminal master, and ptsname_r
+  // writes a NUL-terminated name of at most `name.len()` bytes.
   let status = unsafe {
-    libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null(), std::ptr::null())
+    let fd = master.as_raw_fd();
+    if libc::grantpt(fd) == 0 && libc::unlockpt(fd) == 0 {
+      libc::ptsname_r(fd, name.as_mut_ptr(), name.len())
+    } else {
+      -1
+    }
   };
-  assert_eq!(status, 0, "openpty failed");
-  // SAFETY: both descriptors were just opened and are owned by nobody else.
-  unsafe { (File::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) }
+  assert_eq!(status, 0, "cannot unlock the pseudo-terminal");
+  // SAFETY: ptsname_r succeeded, so `name` holds a NUL-terminated string.
+  let name = unsafe { CStr::from_ptr(name.as_ptr()) };
+  let slave = OpenOptions::new()
+    .read(true)
+    .write(true)
+    .custom_flags(libc::O_NOCTTY)
+    .open(std::ffi::OsStr::from_bytes(name.to_bytes()))
+    .expect("open the pseudo-terminal's far end");
+  (master, slave.into())
 }
 
 fn failing_justfile() -> tempfile::TempDir {
@@ -57,7 +93,6 @@ fn failing_justfile() -> tempfile::TempDir {
   dir
 }
 
-#[test]
 fn help_on_a_terminal_uses_the_palette() {
   let dir = tempfile::tempdir().expect("temp dir");
   let output = run_on_terminal(dir.path(), &["--help"], &[]);
@@ -66,7 +101,6 @@ fn help_on_a_terminal_uses_the_palette() {
   }
 }
 
-#[test]
 fn usage_errors_on_a_terminal_use_the_palette() {
   let dir = tempfile::tempdir().expect("temp dir");
   let output = run_on_terminal(dir.path(), &["--no-such-flag"], &[]);
@@ -74,7 +108,6 @@ fn usage_errors_on_a_terminal_use_the_palette() {
   assert!(output.contains(HEADER), "{output:?}");
 }
 
-#[test]
 fn help_without_color_under_no_color() {
   let dir = tempfile::tempdir().expect("temp dir");
   let output = run_on_terminal(dir.path(), &["--help"], &[("NO_COLOR", "1")]);
@@ -82,7 +115,6 @@ fn help_without_color_under_no_color() {
   assert!(!output.contains('\x1b'), "{output:?}");
 }
 
-#[test]
 fn errors_on_a_terminal_are_coloured() {
   let dir = failing_justfile();
   let output = run_on_terminal(dir.path(), &[], &[]);
@@ -92,21 +124,18 @@ fn errors_on_a_terminal_are_coloured() {
   );
 }
 
-#[test]
 fn no_color_turns_automatic_colour_off() {
   let dir = failing_justfile();
   let output = run_on_terminal(dir.path(), &[], &[("NO_COLOR", "1")]);
   assert_eq!(output, "error: recipe `fail` failed on line 2 with exit code 3\n");
 }
 
-#[test]
 fn empty_no_color_is_ignored() {
   let dir = failing_justfile();
   let output = run_on_terminal(dir.path(), &[], &[("NO_COLOR", "")]);
   assert!(output.starts_with("\x1b[1;31merror\x1b[0m"), "{output:?}");
 }
 
-#[test]
 fn color_always_wins_over_no_color() {
   let dir = failing_justfile();
   let output = run_on_terminal(dir.path(), &["--color", "always"], &[("NO_COLOR", "1")]);

@@ -3,6 +3,11 @@
 //! must state it. (Clippy's `incompatible_msrv` lint checks our own use of
 //! the standard library against it.)
 
+tests! {
+  no_locked_crate_needs_a_newer_rust_than_ours,
+  readme_states_the_rust_version,
+}
+
 use std::process::Command;
 
 use serde_json::Value;
@@ -50,7 +55,6 @@ fn our_rust_version() -> &'static str {
   env!("CARGO_PKG_RUST_VERSION")
 }
 
-#[test]
 fn no_locked_crate_needs_a_newer_rust_than_ours() {
   let ours = version_numbers(our_rust_version());
   let metadata = locked_metadata();
@@ -74,9 +78,8 @@ fn no_locked_crate_needs_a_newer_rust_than_ours() {
   );
 }
 
-#[test]
 fn readme_states_the_rust_version() {
-  let readme = include_str!("../README.md");
+  let readme = include_str!("../../README.md");
   let statement = format!("Rust {} or later", our_rust_version());
   assert!(readme.contains(&statement), "README.md should say `{statement}`");
 }

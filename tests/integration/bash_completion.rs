@@ -2,6 +2,16 @@
 //! are rejoined, so `mod::recipe` paths complete, and answers come back as
 //! bash expects them (without the part up to the last `:`).
 
+tests! {
+  ;
+  extensions:
+  module_path_after_colons_completes_the_last_component,
+  module_path_ending_in_colons_offers_the_module_recipes,
+  module_path_as_separate_words,
+  words_without_colons_complete_unchanged,
+  show_takes_a_module_path_after_colons,
+}
+
 use std::path::Path;
 use std::process::Command;
 
@@ -48,28 +58,23 @@ fn path_with(bin: &Path) -> std::ffi::OsString {
   std::env::join_paths(paths).expect("join PATH")
 }
 
-#[test]
 fn module_path_after_colons_completes_the_last_component() {
   assert_eq!(complete("just tools::li"), "lint\nlist-all\n");
 }
 
-#[test]
 fn module_path_ending_in_colons_offers_the_module_recipes() {
   assert_eq!(complete("just tools::"), "lint\nlist-all\nother\n");
 }
 
-#[test]
 fn module_path_as_separate_words() {
   assert_eq!(complete("just tools li"), "lint\nlist-all\n");
 }
 
-#[test]
 fn words_without_colons_complete_unchanged() {
   assert_eq!(complete("just --list --group "), "ci\n");
   assert_eq!(complete("just --set v"), "version\n");
 }
 
-#[test]
 fn show_takes_a_module_path_after_colons() {
   assert_eq!(complete("just --show tools::o"), "other\n");
 }
