@@ -31,8 +31,8 @@ fn request_signal_reports_received_signal() {
     .stderr(Stdio::piped())
     .spawn()
     .expect("spawn just");
-  std::thread::sleep(std::time::Duration::from_millis(500));
   let pid = i32::try_from(child.id()).expect("pid");
+  wait_until_in_sigwait(pid);
   // SAFETY: sending a signal to our own child.
   unsafe {
     libc::kill(pid, libc::SIGUSR1);
@@ -40,6 +40,35 @@ fn request_signal_reports_received_signal() {
   let output = child.wait_with_output().expect("wait for just");
   assert_eq!(String::from_utf8_lossy(&output.stdout), r#"{"signal":"SIGUSR1"}"#);
   assert_eq!(output.status.code(), Some(0));
+}
+
+/// Waits (with a deadline) until a thread of `pid` sits in `sigwait`, so
+/// that the signal sent next is taken by it rather than by its default action.
+fn wait_until_in_sigwait(pid: i32) {
+  let tasks = std::path::PathBuf::from(format!("/proc/{pid}/task"));
+  if !tasks.exists() {
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    return;
+  }
+  let wait_channels = || -> Vec<String> {
+    std::fs::read_dir(&tasks)
+      .map(|entries| {
+        entries
+          .filter_map(|entry| std::fs::read_to_string(entry.ok()?.path().join("wchan")).ok())
+          .collect()
+      })
+      .unwrap_or_default()
+  };
+  // Kernels that hide wait channels show "0": fall back to a pause.
+  if wait_channels().iter().all(|wchan| wchan.trim() == "0") {
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    return;
+  }
+  let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+  while !wait_channels().iter().any(|wchan| wchan.contains("sigtimedwait")) {
+    assert!(std::time::Instant::now() < deadline, "`just --request` never waited for a signal");
+    std::thread::sleep(std::time::Duration::from_millis(5));
+  }
 }
 
 fn man_page_first_lines() {
