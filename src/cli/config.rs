@@ -1,5 +1,5 @@
 //! The configuration of one invocation, built from the command line and the
-//! `JUST_*` environment (cli-and-execution.md §2–§3). Every later stage reads
+//! `JUST_*` environment. Every later stage reads
 //! it; nothing writes it after `Config::from_args`.
 
 use std::{

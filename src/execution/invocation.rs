@@ -1,6 +1,6 @@
-//! Turning the ordinary command-line arguments into recipe invocations
-//! (cli-and-execution.md §3.2–§3.5): path resolution, default recipes,
-//! suggestions and binding words to parameters, `[arg]` options included.
+//! Turning the ordinary command-line arguments into recipe invocations:
+//! path resolution, default recipes, suggestions and binding words to
+//! parameters, `[arg]` options included.
 
 use std::fmt::{self, Display, Formatter};
 
@@ -193,7 +193,7 @@ pub fn resolve_alias<'a, 'src>(
   }
 }
 
-/// Result of looking a name up in a module, in the order of §3.2.
+/// Result of looking a name up in a module; modules win over recipes.
 pub enum Lookup<'a, 'src> {
   Module(&'a Module<'src>),
   Recipe { module: &'a Module<'src>, recipe: &'a Recipe<'src> },
@@ -420,7 +420,7 @@ fn resolve_next<'a, 'src>(
 // ---------------------------------------------------------------------------
 // Invocations
 
-/// Turns the ordinary arguments into invocations (§3.2–§3.4).
+/// Turns the ordinary arguments into invocations.
 pub fn parse_invocations<'a, 'src>(
   justfile: &'a Justfile<'src>,
   arguments: &[String],
@@ -568,7 +568,7 @@ fn bind_default<'a, 'src>(
   })
 }
 
-/// When the run should list a module instead (§3.5): the module path to list.
+/// When the run should list a module instead: the module path to list.
 pub fn default_listing(
   justfile: &Justfile,
   arguments: &[String],

@@ -8,6 +8,7 @@ use nu_ansi_term::{Color as Ansi, Style};
 use crate::analysis::model::{Dependency, Justfile, Module, Recipe};
 use crate::color::Painter;
 use crate::execution::invocation::{resolve_alias, split_colon_path, AliasTarget, InvocationError};
+use crate::syntax::attributes::AttributeKind;
 
 /// The recipes a `--tree`/`--graph` starts from: the named ones; else the
 /// default recipe; else (or with `--all`) every recipe nothing depends on.
@@ -223,7 +224,7 @@ impl TreeWriter<'_, '_> {
       "└── " => format!("{indent}    "),
       _ => format!("{indent}│   "),
     };
-    let parallel = recipe.has_attribute("parallel");
+    let parallel = recipe.has_attribute(AttributeKind::Parallel);
     let count = recipe.priors.len() + recipe.subsequents.len();
     let edges = (recipe.priors.iter().map(|d| (d, Edge::Prior)))
       .chain(recipe.subsequents.iter().map(|d| (d, Edge::Subsequent)));
