@@ -50,6 +50,7 @@ mod execution;
 mod format;
 mod functions;
 mod robustness;
+mod standalone;
 
 fn main() {
   let arguments = libtest_mimic::Arguments::from_args();
@@ -66,5 +67,6 @@ fn main() {
   {
     trials.extend(module_tests());
   }
+  trials.extend(standalone::tests());
   libtest_mimic::run(&arguments, harness::reject_duplicate_names(trials)).exit();
 }
