@@ -1,4 +1,4 @@
-//! Colour decisions and painting (cli-and-execution.md §9).
+//! Colour decisions and painting.
 
 use std::io::IsTerminal;
 

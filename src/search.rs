@@ -1,4 +1,4 @@
-//! Finding the justfile (cli-and-execution.md §4).
+//! Finding the justfile.
 
 use std::{
   fs,
@@ -212,7 +212,7 @@ pub fn project_root(start: &Path, ceiling: Option<&Path>) -> PathBuf {
   start.to_path_buf()
 }
 
-/// The candidates of §4.4, first hit wins.
+/// The global justfile candidates, in order; the first that exists wins.
 fn global_justfile() -> Option<PathBuf> {
   let home = dirs::home_dir();
   let candidates: Vec<(PathBuf, &str)> = [

@@ -1,4 +1,4 @@
-//! Loading of imports and modules, and analysis (language.md §4–§11).
+//! Loading of imports and modules, and analysis.
 
 #![allow(clippy::result_large_err)]
 
@@ -16,6 +16,8 @@ use super::model::{self, Justfile, Module, Settings};
 use super::settings;
 use crate::builtins::value::Value;
 use crate::syntax::ast::{self, Attribute, AttributeEntry, Item, ParameterKind};
+use crate::syntax::attributes::AttributeKind;
+use crate::syntax::settings::Setting;
 use crate::syntax::token::Token;
 
 type Tok = Token<'static>;
@@ -80,7 +82,7 @@ fn check_overrides(root: &Module<'static>, request: &LoadRequest) -> Result<(), 
   Err(LoadError::UnknownOverrides { overrides })
 }
 
-/// Root first, then submodules depth-first in name order (language.md §11).
+/// Root first, then submodules depth-first in name order.
 fn check_unstable(module: &Module<'static>, unstable: bool) -> Result<(), LoadError> {
   if !unstable && !module.settings.unstable {
     if let Some(feature) = module.unstable_features.iter().next() {
@@ -197,7 +199,7 @@ pub(crate) struct ModuleAnalyzer<'f> {
   absent_modules: BTreeSet<&'static str>,
   unexports: BTreeMap<&'static str, Tok>,
   /// Setting name → its enabled `set` item.
-  pub sets: BTreeMap<&'static str, &'f ast::Set<'static>>,
+  pub sets: BTreeMap<Setting, &'f ast::Set<'static>>,
 }
 
 /// Report a name defined twice: always at the definition on the later line.
@@ -224,59 +226,21 @@ fn redefinition(first: (NameKind, Tok), second: (NameKind, Tok)) -> CompileError
   error(later.1, kind)
 }
 
-/// Attributes other than OS ones must be in `allowed`.
-fn check_attributes(
-  attributes: &ast::Attributes<'static>,
-  allowed: &[&str],
-  kind: &'static str,
-  name: Tok,
-) -> CompileResult<()> {
-  for entry in &attributes.list {
-    let attribute = &entry.attribute;
-    if !attribute.is_os() && !allowed.contains(&attribute.name()) {
-      return Err(error(
-        name,
-        AnalysisErrorKind::InvalidAttribute {
-          kind,
-          name: name.lexeme(),
-          attribute: attribute.name(),
-        },
-      ));
-    }
-  }
-  Ok(())
-}
-
-fn has_attribute(attributes: &ast::Attributes, name: &str) -> bool {
-  attributes.list.iter().any(|entry| entry.attribute.name() == name)
+fn has_attribute(attributes: &ast::Attributes, kind: AttributeKind) -> bool {
+  attributes.list.iter().any(|entry| entry.attribute.kind() == kind)
 }
 
 impl<'f> ModuleAnalyzer<'f> {
-  /// The walk over items in order (language.md §10 step 3, first part).
+  /// The walk over items in order.
   fn walk(&mut self, context: &mut Context, loaded: &LoadedModule) -> CompileResult<()> {
     let entries = self.entries.clone();
     for entry in entries {
       match entry.item {
-        Item::Alias(alias) => {
-          check_attributes(&alias.attributes, &["private"], "alias", alias.name)?;
-          self.claim_name(NameKind::Alias, alias.name)?;
-        }
-        Item::Module(module) => {
-          check_attributes(
-            &module.attributes,
-            &["doc", "group", "private"],
-            "module",
-            module.name,
-          )?;
-          self.module(context, loaded, entry, module)?;
-        }
+        Item::Alias(alias) => self.claim_name(NameKind::Alias, alias.name)?,
+        Item::Module(module) => self.module(context, loaded, entry, module)?,
         Item::Recipe(recipe) => check_parameters(recipe)?,
-        Item::Set(set) => {
-          check_attributes(&set.attributes, &[], "setting", set.name)?;
-          self.setting(set)?;
-        }
+        Item::Set(set) => self.setting(set)?,
         Item::Unexport(unexport) => {
-          check_attributes(&unexport.attributes, &[], "unexport", unexport.name)?;
           let name = unexport.name.lexeme();
           if self.unexports.insert(name, unexport.name).is_some() {
             return Err(error(
@@ -285,16 +249,12 @@ impl<'f> ModuleAnalyzer<'f> {
             ));
           }
         }
-        Item::Assignment(assignment) => {
-          check_attributes(&assignment.attributes, &["private"], "assignment", assignment.name)?;
-        }
-        Item::Function(function) => {
-          check_attributes(&function.attributes, &[], "function", function.name)?;
-        }
-        Item::Import(import) => {
-          check_attributes(&import.attributes, &[], "import", import.path.token)?;
-        }
-        Item::Comment(_) | Item::Eol => {}
+        // Which items each attribute may annotate is checked by the parser.
+        Item::Assignment(_)
+        | Item::Function(_)
+        | Item::Import(_)
+        | Item::Comment(_)
+        | Item::Eol => {}
       }
     }
     Ok(())
@@ -361,7 +321,7 @@ impl<'f> ModuleAnalyzer<'f> {
 
   fn setting(&mut self, set: &'f ast::Set<'static>) -> CompileResult<()> {
     let name = set.name.lexeme();
-    if let Some(first) = self.sets.get(name) {
+    if let Some(first) = self.sets.get(&set.setting) {
       return Err(error(
         set.name,
         AnalysisErrorKind::DuplicateSetting {
@@ -371,19 +331,19 @@ impl<'f> ModuleAnalyzer<'f> {
         },
       ));
     }
-    for (earlier, earlier_set) in &self.sets {
-      if settings::incompatible(earlier, earlier_set, name, set) {
+    for (&earlier, earlier_set) in &self.sets {
+      if settings::incompatible(earlier, earlier_set, set.setting, set) {
         return Err(error(
           set.name,
           AnalysisErrorKind::IncompatibleSettings {
-            earlier,
+            earlier: earlier.name(),
             first: earlier_set.name.line as usize + 1,
             later: name,
           },
         ));
       }
     }
-    self.sets.insert(name, set);
+    self.sets.insert(set.setting, set);
     Ok(())
   }
 
@@ -391,15 +351,15 @@ impl<'f> ModuleAnalyzer<'f> {
     self.files[entry.file].depth
   }
 
-  fn bool_setting(&self, name: &str) -> bool {
-    self.sets.get(name).is_some_and(|set| settings::boolean(set))
+  fn bool_setting(&self, setting: Setting) -> bool {
+    self.sets.get(&setting).is_some_and(|set| settings::boolean(set))
   }
 
-  /// Everything after the walk (language.md §10 step 3, rest).
+  /// Everything after the walk.
   fn finish(mut self, base_directory: PathBuf) -> CompileResult<Module<'static>> {
     let assignments = self.assignments()?;
     let functions = self.functions()?;
-    let lists = self.bool_setting("lists");
+    let lists = self.bool_setting(Setting::Lists);
     super::resolver::resolve_variables(&assignments, &functions)?;
     for set in self.sets.values() {
       settings::check_setting_names(set, &assignments, &functions)?;
@@ -486,7 +446,7 @@ impl<'f> ModuleAnalyzer<'f> {
 
   /// Duplicate variables, then exported-and-unexported.
   fn assignments(&self) -> CompileResult<BTreeMap<&'static str, model::Assignment<'static>>> {
-    let allow_duplicates = self.bool_setting("allow-duplicate-variables");
+    let allow_duplicates = self.bool_setting(Setting::AllowDuplicateVariables);
     let mut chosen: BTreeMap<&'static str, Entry> = BTreeMap::new();
     for entry in &self.entries {
       let Item::Assignment(assignment) = entry.item else { continue };
@@ -525,7 +485,8 @@ impl<'f> ModuleAnalyzer<'f> {
               value: assignment.value.clone(),
               export: assignment.export,
               eager: assignment.eager,
-              private: name.starts_with('_') || has_attribute(&assignment.attributes, "private"),
+              private: name.starts_with('_')
+                || has_attribute(&assignment.attributes, AttributeKind::Private),
             },
           ))
         })
@@ -579,7 +540,7 @@ impl<'f> ModuleAnalyzer<'f> {
     mut docs: BTreeMap<(usize, usize), Option<String>>,
     mut parameters: BTreeMap<(usize, usize), Vec<model::Parameter<'static>>>,
   ) -> CompileResult<BTreeMap<&'static str, model::Recipe<'static>>> {
-    let allow_duplicates = self.bool_setting("allow-duplicate-recipes");
+    let allow_duplicates = self.bool_setting(Setting::AllowDuplicateRecipes);
     let mut chosen: BTreeMap<&'static str, (Entry, Tok)> = BTreeMap::new();
     let mut recipes = BTreeMap::new();
     let keys = self.recipe_keys();
@@ -636,7 +597,7 @@ impl<'f> ModuleAnalyzer<'f> {
       doc,
       doc_comment: recipe.doc,
       quiet: recipe.quiet,
-      private: name.starts_with('_') || has_attribute(&recipe.attributes, "private"),
+      private: name.starts_with('_') || has_attribute(&recipe.attributes, AttributeKind::Private),
       parameters,
       priors: Vec::new(),
       subsequents: Vec::new(),
@@ -660,7 +621,8 @@ impl<'f> ModuleAnalyzer<'f> {
           name: alias.name,
           attributes: alias.attributes.list.iter().map(|entry| entry.attribute.clone()).collect(),
           target: alias.target.clone(),
-          private: name.starts_with('_') || has_attribute(&alias.attributes, "private"),
+          private: name.starts_with('_')
+            || has_attribute(&alias.attributes, AttributeKind::Private),
         },
       );
     }
@@ -678,7 +640,7 @@ impl<'f> ModuleAnalyzer<'f> {
       .entries
       .iter()
       .filter_map(|entry| match entry.item {
-        Item::Recipe(recipe) if has_attribute(&recipe.attributes, "default") => {
+        Item::Recipe(recipe) if has_attribute(&recipe.attributes, AttributeKind::Default) => {
           let mut key = self.files[entry.file].import_offsets.clone();
           key.push(recipe.name.offset as usize);
           Some((key, &**recipe))
@@ -739,10 +701,10 @@ fn check_parameters(recipe: &ast::Recipe<'static>) -> CompileResult<()> {
 
 fn is_script(recipe: &ast::Recipe<'static>, settings: &Settings<'static>) -> bool {
   let attributes = &recipe.attributes;
-  if has_attribute(attributes, "shell") {
+  if has_attribute(attributes, AttributeKind::Shell) {
     return false;
   }
-  has_attribute(attributes, "script") || recipe.shebang || settings.default_script
+  has_attribute(attributes, AttributeKind::Script) || recipe.shebang || settings.default_script
 }
 
 /// The const value of a `[doc]` attribute: `None` = no attribute.
@@ -793,7 +755,7 @@ fn module_doc(
       _ => None,
     })
     .collect();
-  module.private = has_attribute(&item.attributes, "private");
+  module.private = has_attribute(&item.attributes, AttributeKind::Private);
   Ok(())
 }
 

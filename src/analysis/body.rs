@@ -1,5 +1,5 @@
 //! Checks of recipe bodies and kinds: extra leading whitespace, sigil
-//! conflicts, script-only attributes (language.md §8.4, §8.5, §8.7).
+//! conflicts, script-only attributes.
 
 #![allow(clippy::result_large_err)]
 
@@ -7,6 +7,7 @@ use super::analyzer::error;
 use super::compile_error::CompileError;
 use super::error::AnalysisErrorKind;
 use crate::syntax::ast::{Fragment, Line, Recipe};
+use crate::syntax::attributes::AttributeKind;
 use crate::syntax::token::Token;
 
 type CompileResult<T> = Result<T, CompileError<'static>>;
@@ -21,13 +22,13 @@ pub(crate) fn check(
     check_lines(&recipe.body, guards, ignore_comments)?;
   }
   // `cache` is reported before `extension` (canonical order).
-  for name in ["cache", "extension"] {
-    if !script && recipe.attributes.list.iter().any(|entry| entry.attribute.name() == name) {
+  for kind in [AttributeKind::Cache, AttributeKind::Extension] {
+    if !script && recipe.attributes.list.iter().any(|entry| entry.attribute.kind() == kind) {
       return Err(error(
         recipe.name,
         AnalysisErrorKind::ShellRecipeScriptAttribute {
           recipe: recipe.name.lexeme(),
-          attribute: name,
+          attribute: kind.name(),
         },
       ));
     }

@@ -1,5 +1,5 @@
 //! Compile-time evaluation of const contexts: setting values, `[doc]`, `arg`
-//! `help`/`pattern` (language.md §5.4).
+//! `help`/`pattern`.
 
 #![allow(clippy::result_large_err)]
 

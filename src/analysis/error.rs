@@ -1,4 +1,4 @@
-//! Analysis errors (language.md §12.3) and load errors (errors without a
+//! Analysis errors and load errors (errors without a
 //! source excerpt that can end loading and analysis).
 
 use std::fmt::{self, Display, Formatter};
@@ -60,8 +60,6 @@ pub enum AnalysisErrorKind<'src> {
   DuplicateSetting { setting: &'src str, first: usize, second: usize },
   #[snafu(display("`{earlier}` set on line {first} is incompatible with `{later}`"))]
   IncompatibleSettings { earlier: &'src str, first: usize, later: &'src str },
-  #[snafu(display("{kind} `{name}` has invalid attribute `{attribute}`"))]
-  InvalidAttribute { kind: &'static str, name: &'src str, attribute: &'static str },
   #[snafu(display("alias `{alias}` has an unknown target `{target}`"))]
   UnknownAliasTarget { alias: &'src str, target: String },
   #[snafu(display("variable `{variable}` is unexported multiple times"))]

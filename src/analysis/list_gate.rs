@@ -1,5 +1,5 @@
 //! The `[lists]` gate: without `set lists`, the first list-only construct in
-//! source order is an error (language.md §6.9).
+//! source order is an error.
 
 #![allow(clippy::result_large_err)]
 

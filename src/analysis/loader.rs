@@ -1,5 +1,5 @@
 //! Loading: reading the root file, then locating, reading, lexing and parsing
-//! every import and module file (language.md §9, §10 steps 1–2). Sources are
+//! every import and module file. Sources are
 //! leaked so that tokens are `'static`.
 
 #![allow(clippy::result_large_err)]

@@ -90,7 +90,7 @@ pub fn resolve_alias<'a, 'src>(
   }
 }
 
-/// Result of looking a name up in a module, in the order of §3.2.
+/// Result of looking a name up in a module; modules win over recipes.
 pub enum Lookup<'a, 'src> {
   Module(&'a Module<'src>),
   Recipe { module: &'a Module<'src>, recipe: &'a Recipe<'src> },

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use crate::syntax::ast::{self, Attribute, Expression, Line, Name, ParameterKind};
+use crate::syntax::attributes::AttributeKind;
 
 /// The root module and, through it, every submodule.
 #[derive(Debug)]
@@ -100,7 +101,7 @@ pub struct Recipe<'src> {
   pub name: Name<'src>,
   /// The module path plus name, joined with `::`.
   pub namepath: String,
-  /// Attributes in canonical order (reference.md §4.1).
+  /// Attributes in canonical order.
   pub attributes: Vec<ast::AttributeEntry<'src>>,
   /// `[doc]` wins over the doc comment; None if empty.
   pub doc: Option<String>,
@@ -124,15 +125,15 @@ pub struct Recipe<'src> {
 }
 
 impl<'src> Recipe<'src> {
-  pub fn has_attribute(&self, name: &str) -> bool {
-    self.attributes.iter().any(|entry| entry.attribute.name() == name)
+  pub fn has_attribute(&self, kind: AttributeKind) -> bool {
+    self.attributes.iter().any(|entry| entry.attribute.kind() == kind)
   }
 
-  pub fn attribute(&self, name: &str) -> Option<&Attribute<'src>> {
+  pub fn attribute(&self, kind: AttributeKind) -> Option<&Attribute<'src>> {
     self
       .attributes
       .iter()
-      .find(|entry| entry.attribute.name() == name)
+      .find(|entry| entry.attribute.kind() == kind)
       .map(|entry| &entry.attribute)
   }
 
@@ -185,7 +186,7 @@ pub struct Parameter<'src> {
 
 impl Parameter<'_> {
   /// The first of `values` that fully matches none of the `[arg(pattern=…)]`
-  /// patterns (reference.md §4.4); None if all match or there are none.
+  /// patterns; None if all match or there are none.
   pub fn first_pattern_mismatch<'v>(
     &self,
     values: impl IntoIterator<Item = &'v str>,

@@ -1,4 +1,4 @@
-//! Recipe parameters and their `[arg(…)]` configuration (reference.md §4.4).
+//! Recipe parameters and their `[arg(…)]` configuration.
 
 #![allow(clippy::result_large_err)]
 

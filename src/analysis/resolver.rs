@@ -133,8 +133,8 @@ struct VariableResolver<'a> {
   calling: Vec<&'static str>,
 }
 
-/// Undefined variables, cycles and calls, visiting variables in name order
-/// (language.md §5.3), then the bodies of user functions.
+/// Undefined variables, cycles and calls, visiting variables in name order,
+/// then the bodies of user functions.
 pub(crate) fn resolve_variables(
   assignments: &Assignments,
   functions: &Functions,

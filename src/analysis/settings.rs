@@ -1,5 +1,5 @@
 //! Settings: incompatibilities, name checks and const evaluation into
-//! `model::Settings` (language.md §7).
+//! `model::Settings`.
 
 #![allow(clippy::result_large_err)]
 
@@ -12,6 +12,7 @@ use super::error::AnalysisErrorKind;
 use super::model::{Assignment, Settings};
 use super::resolver::check_names_and_calls;
 use crate::syntax::ast::{Expression, FunctionDefinition, Set, SettingValue};
+use crate::syntax::settings::Setting;
 
 type CompileResult<T> = Result<T, CompileError<'static>>;
 
@@ -21,11 +22,17 @@ pub(crate) fn boolean(set: &Set) -> bool {
 }
 
 /// Whether `later` may not appear together with `earlier` (in either order).
-pub(crate) fn incompatible(earlier: &str, earlier_set: &Set, later: &str, later_set: &Set) -> bool {
-  let conflicts = |a: &str, b: &str, b_set: &Set| match (a, b) {
-    ("dotenv-command", "dotenv-filename" | "dotenv-path") => true,
-    ("dotenv-command", "dotenv-load" | "dotenv-required") => boolean(b_set),
-    ("working-directory", "no-cd") => boolean(b_set),
+pub(crate) fn incompatible(
+  earlier: Setting,
+  earlier_set: &Set,
+  later: Setting,
+  later_set: &Set,
+) -> bool {
+  use Setting::*;
+  let conflicts = |a: Setting, b: Setting, b_set: &Set| match (a, b) {
+    (DotenvCommand, DotenvFilename | DotenvPath) => true,
+    (DotenvCommand, DotenvLoad | DotenvRequired) => boolean(b_set),
+    (WorkingDirectory, NoCd) => boolean(b_set),
     _ => false,
   };
   conflicts(earlier, later, later_set) || conflicts(later, earlier, earlier_set)
@@ -69,9 +76,9 @@ fn apply(
 ) -> CompileResult<()> {
   let name = set.name.lexeme();
   match &set.value {
-    SettingValue::Boolean { value, .. } => set_boolean(settings, name, *value),
+    SettingValue::Boolean { value, .. } => set_boolean(settings, set.setting, *value),
     SettingValue::Literal(literal) => {
-      if name == "indentation" {
+      if set.setting == Setting::Indentation {
         settings.indentation = Some(literal.cooked.clone());
       }
     }
@@ -85,10 +92,10 @@ fn apply(
         return Err(error(set.name, AnalysisErrorKind::EmptyListSetting { setting: name }));
       };
       let interpreter = Some((command, values.collect()));
-      match name {
-        "shell" => settings.shell = interpreter,
-        "windows-shell" => settings.windows_shell = interpreter,
-        "script-interpreter" => settings.script_interpreter = interpreter,
+      match set.setting {
+        Setting::Shell => settings.shell = interpreter,
+        Setting::WindowsShell => settings.windows_shell = interpreter,
+        Setting::ScriptInterpreter => settings.script_interpreter = interpreter,
         _ => {}
       }
     }
@@ -101,12 +108,12 @@ fn apply(
           AnalysisErrorKind::ListSettingValue { value: value.show(), setting: name },
         )),
       };
-      match name {
-        "dotenv-command" => settings.dotenv_command = value.0.clone(),
-        "dotenv-filename" => settings.dotenv_filename = value.0.clone(),
-        "dotenv-path" => settings.dotenv_path = value.0.clone(),
-        "tempdir" => settings.tempdir = Some(single()?),
-        "working-directory" => settings.working_directory = Some(single()?),
+      match set.setting {
+        Setting::DotenvCommand => settings.dotenv_command = value.0.clone(),
+        Setting::DotenvFilename => settings.dotenv_filename = value.0.clone(),
+        Setting::DotenvPath => settings.dotenv_path = value.0.clone(),
+        Setting::Tempdir => settings.tempdir = Some(single()?),
+        Setting::WorkingDirectory => settings.working_directory = Some(single()?),
         _ => {}
       }
     }
@@ -114,27 +121,28 @@ fn apply(
   Ok(())
 }
 
-fn set_boolean(settings: &mut Settings<'static>, name: &str, value: bool) {
-  let field = match name {
-    "allow-duplicate-recipes" => &mut settings.allow_duplicate_recipes,
-    "allow-duplicate-variables" => &mut settings.allow_duplicate_variables,
-    "default-list" => &mut settings.default_list,
-    "default-script" => &mut settings.default_script,
-    "dotenv-load" => &mut settings.dotenv_load,
-    "dotenv-override" => &mut settings.dotenv_override,
-    "dotenv-required" => &mut settings.dotenv_required,
-    "export" => &mut settings.export,
-    "fallback" => &mut settings.fallback,
-    "guards" => &mut settings.guards,
-    "ignore-comments" => &mut settings.ignore_comments,
-    "lazy" => &mut settings.lazy,
-    "lists" => &mut settings.lists,
-    "no-cd" => &mut settings.no_cd,
-    "no-exit-message" => &mut settings.no_exit_message,
-    "positional-arguments" => &mut settings.positional_arguments,
-    "quiet" => &mut settings.quiet,
-    "unstable" => &mut settings.unstable,
-    "windows-powershell" => &mut settings.windows_powershell,
+fn set_boolean(settings: &mut Settings<'static>, setting: Setting, value: bool) {
+  use Setting::*;
+  let field = match setting {
+    AllowDuplicateRecipes => &mut settings.allow_duplicate_recipes,
+    AllowDuplicateVariables => &mut settings.allow_duplicate_variables,
+    DefaultList => &mut settings.default_list,
+    DefaultScript => &mut settings.default_script,
+    DotenvLoad => &mut settings.dotenv_load,
+    DotenvOverride => &mut settings.dotenv_override,
+    DotenvRequired => &mut settings.dotenv_required,
+    Export => &mut settings.export,
+    Fallback => &mut settings.fallback,
+    Guards => &mut settings.guards,
+    IgnoreComments => &mut settings.ignore_comments,
+    Lazy => &mut settings.lazy,
+    Lists => &mut settings.lists,
+    NoCd => &mut settings.no_cd,
+    NoExitMessage => &mut settings.no_exit_message,
+    PositionalArguments => &mut settings.positional_arguments,
+    Quiet => &mut settings.quiet,
+    Unstable => &mut settings.unstable,
+    WindowsPowershell => &mut settings.windows_powershell,
     _ => return,
   };
   *field = value;

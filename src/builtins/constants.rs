@@ -1,4 +1,4 @@
-//! Built-in constants (reference.md §2).
+//! Built-in constants.
 
 const CONSTANTS: &[(&str, &str)] = &[
   ("HEX", "0123456789abcdef"),

@@ -6,8 +6,7 @@ use regex::Regex;
 
 use super::value::Value;
 
-/// `+` and `/` on values: pairwise, or one element against many
-/// (language.md §6.3).
+/// `+` and `/` on values: pairwise, or one element against many.
 pub fn broadcast(
   lhs: &Value,
   rhs: &Value,

@@ -1,5 +1,5 @@
 //! Running a child process and capturing its standard output, shared by
-//! backticks, `shell()` and dotenv commands (reference.md §1.6).
+//! backticks, `shell()` and dotenv commands.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
@@ -7,6 +7,8 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::string::FromUtf8Error;
 
 use snafu::Snafu;
+
+use crate::platform::exit::{signal_status, Exit};
 
 #[derive(Debug, Snafu)]
 #[snafu(visibility(pub(crate)))]
@@ -32,7 +34,7 @@ impl ProcessError {
   pub fn exit_status(&self) -> i32 {
     match self {
       ProcessError::ExitCode { code } => *code,
-      ProcessError::Signal { signal } => 128 + signal,
+      ProcessError::Signal { signal } => signal_status(*signal),
       ProcessError::Unknown
       | ProcessError::Interrupted { .. }
       | ProcessError::Io { .. }
@@ -45,22 +47,12 @@ impl ProcessError {
     if status.success() {
       return None;
     }
-    if let Some(code) = status.code() {
-      return Some(ProcessError::ExitCode { code });
-    }
-    Some(signal_of(status).map_or(ProcessError::Unknown, |signal| ProcessError::Signal { signal }))
+    Some(match Exit::of(status) {
+      Exit::Code(code) => ProcessError::ExitCode { code },
+      Exit::Signal(signal) => ProcessError::Signal { signal },
+      Exit::Unknown => ProcessError::Unknown,
+    })
   }
-}
-
-#[cfg(unix)]
-fn signal_of(status: ExitStatus) -> Option<i32> {
-  use std::os::unix::process::ExitStatusExt;
-  status.signal()
-}
-
-#[cfg(not(unix))]
-fn signal_of(_status: ExitStatus) -> Option<i32> {
-  None
 }
 
 /// Run `command` (stdin inherited, stderr inherited or discarded when
@@ -69,8 +61,7 @@ pub fn capture_stdout(command: &mut Command, quiet: bool) -> Result<String, Proc
   command.stdin(Stdio::inherit()).stdout(Stdio::piped());
   command.stderr(if quiet { Stdio::null() } else { Stdio::inherit() });
   let child = command.spawn().map_err(|source| ProcessError::Io { source })?;
-  // While the child runs, fatal signals are recorded instead of ending `just`
-  // (cli-and-execution.md §8).
+  // While the child runs, fatal signals are recorded instead of ending `just`.
   let guard = crate::platform::signals::ChildGuard::new(child.id());
   let output = child.wait_with_output().map_err(|source| ProcessError::Io { source })?;
   drop(guard);
@@ -96,8 +87,7 @@ fn strip_one_line_ending(text: &mut String) {
 }
 
 /// Environment changes for a child: names removed, then variables set.
-/// Build it in the order of cli-and-execution.md §7.3 (dotenv, unexports and
-/// exports, `[env]`); a later `set`/`remove` cancels an earlier one.
+/// Build it in this order: dotenv, unexports and exports, `[env]`; a later `set`/`remove` cancels an earlier one.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CommandEnvironment {
   pub set: BTreeMap<String, String>,

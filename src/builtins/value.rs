@@ -1,5 +1,5 @@
 //! Run-time values. Every value is a list of strings; without `set lists`
-//! it always has exactly one element (reference.md §0.1).
+//! it always has exactly one element.
 
 use std::fmt::{self, Display, Formatter};
 

@@ -1,4 +1,4 @@
-//! The clap definition of the command line (cli-and-execution.md §2). This is
+//! The clap definition of the command line. This is
 //! the single source from which parsing, `--help`, `--completions` and
 //! `--man` are derived.
 

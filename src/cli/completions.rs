@@ -1,4 +1,4 @@
-//! `--completions SHELL` (cli-and-execution.md §5.14): registration scripts
+//! `--completions SHELL`: registration scripts
 //! that call back into `just` for dynamic completion.
 
 use std::ffi::{OsStr, OsString};

@@ -1,4 +1,4 @@
-//! `--edit` (cli-and-execution.md §5.11): open the justfile in the user's editor.
+//! `--edit`: open the justfile in the user's editor.
 
 use std::{
   ffi::OsString,
@@ -10,6 +10,7 @@ use snafu::Snafu;
 
 use crate::{
   cli::config::Config,
+  platform::exit::Exit,
   search::{self, SearchError},
 };
 
@@ -27,24 +28,10 @@ impl EditError {
   /// The editor's own exit code (128 + signal when killed), else 1.
   pub fn exit_code(&self) -> i32 {
     match self {
-      EditError::Status { status, .. } => status_code(*status),
+      EditError::Status { status, .. } => Exit::of(*status).status(),
       _ => 1,
     }
   }
-}
-
-fn status_code(status: ExitStatus) -> i32 {
-  if let Some(code) = status.code() {
-    return code;
-  }
-  #[cfg(unix)]
-  {
-    use std::os::unix::process::ExitStatusExt;
-    if let Some(signal) = status.signal() {
-      return 128 + signal;
-    }
-  }
-  1
 }
 
 /// `$VISUAL`, else `$EDITOR`, else `vim`; used as a program name, unsplit.

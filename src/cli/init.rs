@@ -1,4 +1,4 @@
-//! `--init` (cli-and-execution.md §5.10): write a starter justfile, never
+//! `--init`: write a starter justfile, never
 //! overwriting an existing file.
 
 use std::{

@@ -246,7 +246,7 @@ fn resolve_next<'a, 'src>(
 // ---------------------------------------------------------------------------
 // Invocations
 
-/// Turns the ordinary arguments into invocations (§3.2–§3.4).
+/// Turns the ordinary arguments into invocations.
 pub fn parse_invocations<'a, 'src>(
   justfile: &'a Justfile<'src>,
   arguments: &[String],
@@ -394,7 +394,7 @@ fn bind_default<'a, 'src>(
   })
 }
 
-/// When the run should list a module instead (§3.5): the module path to list.
+/// When the run should list a module instead: the module path to list.
 pub fn default_listing(
   justfile: &Justfile,
   arguments: &[String],

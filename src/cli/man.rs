@@ -1,4 +1,4 @@
-//! `--man` and `--changelog` (cli-and-execution.md §5.15).
+//! `--man` and `--changelog`.
 
 use crate::cli::arguments;
 

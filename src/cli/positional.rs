@@ -1,5 +1,5 @@
 //! Splitting positional words into overrides, a search directory and
-//! ordinary arguments (cli-and-execution.md §3.1).
+//! ordinary arguments.
 
 /// The positional words of one invocation, split.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

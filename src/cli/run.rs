@@ -16,6 +16,7 @@ use crate::evaluation::evaluator::{Evaluator, RunContext, Site};
 use crate::evaluation::prepare::{prepare, recipe_demand, Demand, Eagerness};
 use crate::execution::error::ExecutionError;
 use crate::execution::runner::{History, Runner, Supplied};
+use crate::platform::exit::Exit;
 use crate::platform::signals;
 use crate::search::{self, Search};
 
@@ -102,7 +103,7 @@ fn dispatch(config: &Config) -> Result {
   Ok(())
 }
 
-/// A `--request` (cli-and-execution.md §5.16), parsed like the reference.
+/// A `--request`, parsed like the reference.
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 enum Request {
@@ -138,39 +139,10 @@ fn wait_for_signal() -> String {
     libc::sigwait(&set, &mut signal);
     signal
   };
-  let name = match signal {
-    libc::SIGHUP => "SIGHUP",
-    libc::SIGINT => "SIGINT",
-    libc::SIGQUIT => "SIGQUIT",
-    libc::SIGILL => "SIGILL",
-    libc::SIGTRAP => "SIGTRAP",
-    libc::SIGABRT => "SIGABRT",
-    libc::SIGBUS => "SIGBUS",
-    libc::SIGFPE => "SIGFPE",
-    libc::SIGKILL => "SIGKILL",
-    libc::SIGUSR1 => "SIGUSR1",
-    libc::SIGSEGV => "SIGSEGV",
-    libc::SIGUSR2 => "SIGUSR2",
-    libc::SIGPIPE => "SIGPIPE",
-    libc::SIGALRM => "SIGALRM",
-    libc::SIGTERM => "SIGTERM",
-    libc::SIGCHLD => "SIGCHLD",
-    libc::SIGCONT => "SIGCONT",
-    libc::SIGSTOP => "SIGSTOP",
-    libc::SIGTSTP => "SIGTSTP",
-    libc::SIGTTIN => "SIGTTIN",
-    libc::SIGTTOU => "SIGTTOU",
-    libc::SIGURG => "SIGURG",
-    libc::SIGXCPU => "SIGXCPU",
-    libc::SIGXFSZ => "SIGXFSZ",
-    libc::SIGVTALRM => "SIGVTALRM",
-    libc::SIGPROF => "SIGPROF",
-    libc::SIGWINCH => "SIGWINCH",
-    libc::SIGIO => "SIGIO",
-    libc::SIGSYS => "SIGSYS",
-    _ => return format!("SIG{signal}"),
-  };
-  name.to_owned()
+  match signals::Signal(signal).known_name() {
+    Some(name) => name.to_owned(),
+    None => format!("SIG{signal}"),
+  }
 }
 
 pub(super) fn load(config: &Config, search: &Search, unstable: bool) -> Result<Justfile<'static>> {
@@ -409,13 +381,9 @@ fn command(
   let status = signals::run(&mut process)
     .map_err(|error| Error::message(format!("failed to invoke {}: {error}", words.join(" "))))?;
   if !status.success() {
-    let code = status.code().unwrap_or_else(|| {
-      use std::os::unix::process::ExitStatusExt;
-      128 + status.signal().unwrap_or(0)
-    });
     return Err(Error::Other(Box::new(Report {
       message: format!("command {} failed: {status}", words.join(" ")),
-      status: code,
+      status: Exit::of(status).status(),
       ..Report::default()
     })));
   }
@@ -458,16 +426,12 @@ fn choose(config: &Config, search: &Search, justfile: &Justfile<'static>) -> Res
   let output = child.wait_with_output().map_err(spawn_error)?;
   drop(guard);
   if !output.status.success() {
-    if output.status.code() == Some(130) {
+    if Exit::of(output.status) == Exit::Code(130) {
       return Ok(());
     }
-    let code = output.status.code().unwrap_or_else(|| {
-      use std::os::unix::process::ExitStatusExt;
-      128 + output.status.signal().unwrap_or(0)
-    });
     return Err(Error::Other(Box::new(Report {
       message: format!("chooser `{}` failed: {}", chooser.to_string_lossy(), output.status),
-      status: code,
+      status: Exit::of(output.status).status(),
       ..Report::default()
     })));
   }

@@ -1,4 +1,4 @@
-//! Dotenv loading (reference.md §3.3).
+//! Dotenv loading.
 
 use std::collections::BTreeMap;
 use std::io;

@@ -1,8 +1,9 @@
 //! Run-time evaluation errors. Those with a token are shown with a source
-//! excerpt (language.md §12.1).
+//! excerpt.
 
 use snafu::Snafu;
 
+use crate::platform::exit::signal_status;
 use crate::syntax::token::Token;
 
 #[derive(Debug, Snafu)]
@@ -44,7 +45,7 @@ impl<'src> EvaluationError<'src> {
     use EvaluationError::*;
     match self {
       BacktickCode { code, .. } => *code,
-      BacktickSignal { signal, .. } => 128 + signal,
+      BacktickSignal { signal, .. } => signal_status(*signal),
       BacktickOther { status, .. } => *status,
       _ => 1,
     }

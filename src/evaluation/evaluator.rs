@@ -81,7 +81,7 @@ impl<'a, 'src> ModuleState<'a, 'src> {
   }
 }
 
-/// Which exported names a command evaluated here sees (cli-and-execution.md §7.3).
+/// Which exported names a command evaluated here sees.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Site {
   /// A top-level assignment: only dotenv and ancestors' exports.
@@ -354,7 +354,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     process
   }
 
-  /// Environment changes for commands evaluated at this site (cli-and-execution.md §7.3).
+  /// Environment changes for commands evaluated at this site.
   pub fn environment(&self) -> CommandEnvironment {
     let mut environment = CommandEnvironment::new();
     for (key, value) in &self.state.dotenv {
@@ -449,7 +449,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     out
   }
 
-  /// Evaluate an assignment the way preparation visits it (language.md §5.3):
+  /// Evaluate an assignment the way preparation visits it:
   /// first, depth-first, the variables its expression references statically
   /// (in order of appearance, through user-function bodies, whether or not a
   /// branch is taken), then the assignment itself. Overridden and already
@@ -523,7 +523,7 @@ pub fn backtick_error(
     ProcessError::Signal { signal } => EvaluationError::BacktickSignal { token, signal },
     ProcessError::Interrupted { name, signal } => EvaluationError::BacktickOther {
       token,
-      status: 128 + signal,
+      status: crate::platform::exit::signal_status(signal),
       message: format!("succeeded but `just` was interrupted by signal {name}"),
     },
     other => EvaluationError::BacktickOther {

@@ -1,7 +1,7 @@
-//! Preparation before running (cli-and-execution.md §6): per module, root
+//! Preparation before running: per module, root
 //! first then submodules depth-first by name, load dotenv and evaluate the
 //! assignments (all of them, or under `set lazy` only the demanded, eager and
-//! exported ones), each after what it references (language.md §5.3–§5.4).
+//! exported ones), each after what it references.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
@@ -19,7 +19,7 @@ pub type States<'a, 'src> = BTreeMap<Vec<String>, ModuleState<'a, 'src>>;
 /// exported ones, by module path.
 pub type Demand<'src> = BTreeMap<Vec<String>, BTreeSet<&'src str>>;
 
-/// What the recipes invoked on the command line need (language.md §5.4):
+/// What the recipes invoked on the command line need:
 /// the variables referenced statically by them and by all their
 /// dependencies, prior and subsequent, transitively, in parameter defaults,
 /// dependency arguments, attributes, bodies and called function bodies.

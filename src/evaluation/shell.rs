@@ -1,4 +1,4 @@
-//! Shell selection (cli-and-execution.md §7.4) and spawning lines.
+//! Shell selection and spawning lines.
 
 use crate::analysis::model::Settings;
 use crate::options::Options;

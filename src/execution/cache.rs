@@ -1,4 +1,4 @@
-//! Cached recipes (`[cache]`, unstable) and `--clean` (cli-and-execution.md §7.10).
+//! Cached recipes (`[cache]`, unstable) and `--clean`.
 //!
 //! The key is a JSON object describing everything that determines a script
 //! recipe's run; its BLAKE3 hash names the entry file
@@ -15,6 +15,7 @@ use serde_json::{json, Map, Value as Json};
 use super::error::ExecutionError;
 use crate::evaluation::evaluator::{Evaluator, RecipeScope, RunContext};
 use crate::syntax::ast::{Attribute, CacheAttribute};
+use crate::syntax::attributes::AttributeKind;
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
 
@@ -78,7 +79,7 @@ fn message<'src>(message: String) -> ExecutionError<'src> {
 
 /// The `[cache]` attribute of a recipe, if any.
 pub fn attribute<'a, 'src>(scope: &RecipeScope<'a, 'src>) -> Option<&'a CacheAttribute<'src>> {
-  match scope.recipe.attribute("cache") {
+  match scope.recipe.attribute(AttributeKind::Cache) {
     Some(Attribute::Cache(cache)) => Some(cache),
     _ => None,
   }
@@ -137,7 +138,7 @@ pub fn open<'src>(
       json!({"type": "command", "command": command, "arguments": arguments})
     }
   };
-  let extension = match recipe.attribute("extension") {
+  let extension = match recipe.attribute(AttributeKind::Extension) {
     Some(Attribute::Extension(extension)) => Json::from(extension.cooked.clone()),
     _ => Json::Null,
   };

@@ -1,8 +1,9 @@
-//! Errors raised while running recipes (cli-and-execution.md §7).
+//! Errors raised while running recipes.
 
 use snafu::Snafu;
 
 use crate::evaluation::error::EvaluationError;
+use crate::platform::exit::signal_status;
 
 #[derive(Debug, Snafu)]
 #[snafu(visibility(pub))]
@@ -82,8 +83,8 @@ impl ExecutionError<'_> {
     use ExecutionError::*;
     match self {
       LineCode { code, .. } | ScriptCode { code, .. } => *code,
-      LineSignal { signal, .. } | ScriptSignal { signal, .. } => 128 + signal,
-      Interrupted { number, .. } => 128 + number,
+      LineSignal { signal, .. } | ScriptSignal { signal, .. } => signal_status(*signal),
+      Interrupted { number, .. } => signal_status(*number),
       Evaluation { error } => error.status(),
       Dotenv { status, .. } | Silent { status } => *status,
       KeptGoing { failures, .. } => failures.first().map_or(1, ExecutionError::status),

@@ -1,4 +1,4 @@
-//! Linewise recipes: each logical line run by its own shell (cli-and-execution.md §7.7).
+//! Linewise recipes: each logical line run by its own shell.
 
 use std::process::{Command, Stdio};
 
@@ -6,8 +6,10 @@ use super::error::ExecutionError;
 use super::output_mode::RecipeOutput;
 use super::{jobserver, timestamp};
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
+use crate::platform::exit::Exit;
 use crate::platform::signals;
 use crate::syntax::ast::{Fragment, Line};
+use crate::syntax::attributes::AttributeKind;
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
 
@@ -50,8 +52,9 @@ pub fn run<'src>(
     }
 
     let quiet_line = sigils.quiet ^ recipe.quiet;
-    let silenced =
-      quiet_line || (settings.quiet && !recipe.has_attribute("no-quiet")) || config.quiet;
+    let silenced = quiet_line
+      || (settings.quiet && !recipe.has_attribute(AttributeKind::NoQuiet))
+      || config.quiet;
     let echo = config.dry_run || config.verbosity >= 1 || timestamp_format.is_some() || !silenced;
     if echo {
       echo_line(context, text, timestamp_format.as_deref(), output);
@@ -63,7 +66,7 @@ pub fn run<'src>(
     let (shell, arguments) = &state.shell;
     let mut process = Command::new(shell);
     process.args(arguments).arg(text);
-    if settings.positional_arguments || recipe.has_attribute("positional-arguments") {
+    if settings.positional_arguments || recipe.has_attribute(AttributeKind::PositionalArguments) {
       process.arg(recipe.name.lexeme());
       process.args(positional);
     }
@@ -80,21 +83,18 @@ pub fn run<'src>(
       .map_err(|source| spawn_error(name.clone(), shell, source))?;
     let line = command.line;
 
-    match status.code() {
-      Some(0) => {}
-      Some(1) if sigils.guard => break,
-      Some(code) if sigils.guard => return Err(ExecutionError::Guard { recipe: name, line, code }),
-      Some(_) if sigils.infallible => {}
-      Some(code) => return Err(ExecutionError::LineCode { recipe: name, line, code }),
-      None => {
-        use std::os::unix::process::ExitStatusExt;
-        if sigils.infallible {
-        } else if let Some(signal) = status.signal() {
-          return Err(ExecutionError::LineSignal { recipe: name, line, signal });
-        } else {
-          return Err(ExecutionError::LineUnknown { recipe: name, line });
-        }
+    match Exit::of(status) {
+      Exit::Code(0) => {}
+      Exit::Code(1) if sigils.guard => break,
+      Exit::Code(code) if sigils.guard => {
+        return Err(ExecutionError::Guard { recipe: name, line, code })
       }
+      _ if sigils.infallible => {}
+      Exit::Code(code) => return Err(ExecutionError::LineCode { recipe: name, line, code }),
+      Exit::Signal(signal) => {
+        return Err(ExecutionError::LineSignal { recipe: name, line, signal })
+      }
+      Exit::Unknown => return Err(ExecutionError::LineUnknown { recipe: name, line }),
     }
     check_interrupted(recipe, sigils.infallible)?;
   }
@@ -118,19 +118,14 @@ pub fn check_interrupted<'src>(
 
 fn continues_on(recipe: &crate::analysis::model::Recipe<'_>, signal: i32) -> bool {
   use crate::syntax::ast::{Attribute, Signal};
-  let Some(Attribute::Continue(list)) = recipe.attribute("continue") else {
+  let Some(Attribute::Continue(list)) = recipe.attribute(AttributeKind::Continue) else {
     return false;
   };
-  let wanted = match signal {
-    libc::SIGHUP => Signal::Hangup,
-    libc::SIGINT => Signal::Interrupt,
-    libc::SIGQUIT => Signal::Quit,
-    _ => return false,
-  };
+  let signal = Signal(signal);
   if list.is_empty() {
-    wanted == Signal::Interrupt
+    signal == Signal::INTERRUPT
   } else {
-    list.contains(&wanted)
+    list.contains(&signal)
   }
 }
 
@@ -170,7 +165,7 @@ fn echo_line(
   }
 }
 
-/// The directory a recipe's commands run in (cli-and-execution.md §7.2).
+/// The directory a recipe's commands run in.
 pub fn recipe_directory<'src>(
   context: &RunContext<'_, 'src>,
   state: &ModuleState<'_, 'src>,
@@ -178,7 +173,10 @@ pub fn recipe_directory<'src>(
 ) -> Result<'src, std::path::PathBuf> {
   use crate::syntax::ast::Attribute;
   let recipe = scope.recipe;
-  let entry = recipe.attributes.iter().find(|entry| entry.attribute.name() == "working-directory");
+  let entry = recipe
+    .attributes
+    .iter()
+    .find(|entry| entry.attribute.kind() == AttributeKind::WorkingDirectory);
   if let Some(Attribute::WorkingDirectory(expression)) = entry.map(|entry| &entry.attribute) {
     let value = Evaluator::new(context, state, Some(scope), Site::Body).evaluate(expression)?;
     let Some(path) = value.as_single() else {
@@ -196,7 +194,7 @@ pub fn recipe_directory<'src>(
     };
     return Ok(state.working_directory.join(path));
   }
-  if recipe.has_attribute("no-cd") || state.module.settings.no_cd {
+  if recipe.has_attribute(AttributeKind::NoCd) || state.module.settings.no_cd {
     return Ok(context.config.invocation_directory.clone());
   }
   Ok(state.working_directory.clone())

@@ -1,5 +1,5 @@
 //! Running invocations: parameters, confirmation, dependencies in order with
-//! deduplication, then the body (cli-and-execution.md §7.5).
+//! deduplication, then the body.
 
 use std::collections::{BTreeMap, HashSet};
 use std::io::{BufRead, Write};
@@ -13,6 +13,7 @@ use crate::analysis::model::{Dependency, Recipe};
 use crate::builtins::value::Value;
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
 use crate::syntax::ast::{Attribute, ParameterKind};
+use crate::syntax::attributes::AttributeKind;
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
 
@@ -60,7 +61,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
   }
 
   /// Run an invocation with the record of what already completed in this
-  /// run (cli-and-execution.md §7.5); `ran` is updated afterwards.
+  /// run; `ran` is updated afterwards.
   pub fn run(
     &self,
     module: &[String],
@@ -111,13 +112,13 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     let (scope, positional) = self.scope(state, recipe, supplied, is_dependency)?;
 
     if !self.context.config.yes {
-      if let Some(Attribute::Confirm(prompt)) = recipe.attribute("confirm") {
+      if let Some(Attribute::Confirm(prompt)) = recipe.attribute(AttributeKind::Confirm) {
         self.confirm(state, &scope, prompt.as_ref())?;
       }
     }
 
     let config = self.context.config;
-    let parallel = recipe.has_attribute("parallel");
+    let parallel = recipe.has_attribute(AttributeKind::Parallel);
     if !config.no_deps {
       let priors = self.run_dependencies(state, &scope, &recipe.priors, record, slots, parallel);
       if let Err(ExecutionError::Unsuccessful { recipe: blocker }) = &priors {
@@ -216,8 +217,9 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     state: &ModuleState<'a, 'src>,
     error: ExecutionError<'src>,
   ) -> ExecutionError<'src> {
-    let silent = recipe.has_attribute("no-exit-message")
-      || (state.module.settings.no_exit_message && !recipe.has_attribute("exit-message"));
+    let silent = recipe.has_attribute(AttributeKind::NoExitMessage)
+      || (state.module.settings.no_exit_message
+        && !recipe.has_attribute(AttributeKind::ExitMessage));
     if silent && error.is_recipe_failure() {
       ExecutionError::Silent { status: error.status() }
     } else {

@@ -1,5 +1,5 @@
 //! Script and shebang recipes: the body written to a private temporary file
-//! and executed (cli-and-execution.md §7.8).
+//! and executed.
 
 use std::fs;
 use std::io::Write;
@@ -13,7 +13,9 @@ use super::output_mode::RecipeOutput;
 use super::{cache, jobserver, timestamp};
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
 use crate::evaluation::shell;
+use crate::platform::exit::Exit;
 use crate::syntax::ast::{Attribute, Fragment};
+use crate::syntax::attributes::AttributeKind;
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
 
@@ -81,8 +83,8 @@ pub fn run<'src>(
   }
 
   let executor = executor(state, recipe, &lines)?;
-  let positional_enabled =
-    state.module.settings.positional_arguments || recipe.has_attribute("positional-arguments");
+  let positional_enabled = state.module.settings.positional_arguments
+    || recipe.has_attribute(AttributeKind::PositionalArguments);
   let working_directory = recipe_directory(context, state, scope)?;
 
   let mut entry = None;
@@ -145,22 +147,17 @@ pub fn run<'src>(
   })?;
   drop(directory);
 
-  match status.code() {
-    Some(0) => {
+  match Exit::of(status) {
+    Exit::Code(0) => {
       check_interrupted(recipe, false)?;
       match entry {
         Some(entry) => entry.complete(&name, &recipe.namepath),
         None => Ok(()),
       }
     }
-    Some(code) => Err(ExecutionError::ScriptCode { recipe: name, code }),
-    None => {
-      use std::os::unix::process::ExitStatusExt;
-      match status.signal() {
-        Some(signal) => Err(ExecutionError::ScriptSignal { recipe: name, signal }),
-        None => Err(ExecutionError::ScriptUnknown { recipe: name }),
-      }
-    }
+    Exit::Code(code) => Err(ExecutionError::ScriptCode { recipe: name, code }),
+    Exit::Signal(signal) => Err(ExecutionError::ScriptSignal { recipe: name, signal }),
+    Exit::Unknown => Err(ExecutionError::ScriptUnknown { recipe: name }),
   }
 }
 
@@ -169,7 +166,7 @@ fn executor<'src>(
   recipe: &crate::analysis::model::Recipe<'src>,
   lines: &[(usize, String)],
 ) -> Result<'src, Executor> {
-  match recipe.attribute("script") {
+  match recipe.attribute(AttributeKind::Script) {
     Some(Attribute::Script(Some(interpreter))) => {
       return Ok(Executor::Command {
         program: interpreter.command.cooked.clone(),
@@ -203,7 +200,7 @@ fn executor<'src>(
 
 fn file_name(recipe: &crate::analysis::model::Recipe<'_>, executor: &Executor) -> String {
   let mut name = recipe.name.lexeme().to_string();
-  if let Some(Attribute::Extension(extension)) = recipe.attribute("extension") {
+  if let Some(Attribute::Extension(extension)) = recipe.attribute(AttributeKind::Extension) {
     name.push_str(&extension.cooked);
     return name;
   }

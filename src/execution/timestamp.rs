@@ -1,4 +1,4 @@
-//! `--timestamp` and `[timestamp]` (reference.md §4.11).
+//! `--timestamp` and `[timestamp]`.
 
 use chrono::format::{Item, StrftimeItems};
 
@@ -6,6 +6,7 @@ use super::error::ExecutionError;
 use crate::analysis::model::Recipe;
 use crate::evaluation::evaluator::{Evaluator, RunContext};
 use crate::syntax::ast::Attribute;
+use crate::syntax::attributes::AttributeKind;
 
 /// The timestamp format in effect for a recipe, validated; None if off.
 pub fn format<'src>(
@@ -13,7 +14,8 @@ pub fn format<'src>(
   evaluator: &Evaluator<'_, '_, 'src>,
   recipe: &Recipe<'src>,
 ) -> Result<Option<String>, ExecutionError<'src>> {
-  let entry = recipe.attributes.iter().find(|entry| entry.attribute.name() == "timestamp");
+  let entry =
+    recipe.attributes.iter().find(|entry| entry.attribute.kind() == AttributeKind::Timestamp);
   let format = match entry.map(|entry| (entry, &entry.attribute)) {
     Some((entry, Attribute::Timestamp(Some(expression)))) => {
       let value = evaluator.evaluate(expression)?;

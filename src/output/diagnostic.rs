@@ -1,5 +1,5 @@
 //! Rendering of errors: the `error: …` line and the source excerpt with
-//! its `——▶ path:line:col` arrow and carets (language.md §12.1).
+//! its `——▶ path:line:col` arrow and carets.
 
 use nu_ansi_term::Color as Ansi;
 use unicode_width::UnicodeWidthChar;

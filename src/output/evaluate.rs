@@ -1,4 +1,4 @@
-//! `--evaluate` (cli-and-execution.md §5.7): resolving the optional path
+//! `--evaluate`: resolving the optional path
 //! and formatting evaluated variables in the `just` and `shell` formats.
 
 use std::collections::BTreeMap;

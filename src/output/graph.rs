@@ -9,6 +9,7 @@ use crate::analysis::model::{Justfile, Parameter, Recipe};
 use crate::options::GraphFormat;
 use crate::output::tree::{dependency_arguments, dependency_target, recipe_aliases};
 use crate::syntax::ast::ParameterKind;
+use crate::syntax::attributes::AttributeKind;
 
 /// The recipes reachable from the selected ones, the dependencies between
 /// them and the aliases of any of them.
@@ -74,7 +75,7 @@ pub fn graph(justfile: &Justfile, selected: &[&Recipe], format: GraphFormat) -> 
 }
 
 fn node_label(recipe: &Recipe) -> String {
-  if recipe.has_attribute("parallel") {
+  if recipe.has_attribute(AttributeKind::Parallel) {
     format!("{} [parallel]", recipe.namepath)
   } else {
     recipe.namepath.clone()

@@ -1,4 +1,4 @@
-//! `--groups` (cli-and-execution.md §5.3).
+//! `--groups`.
 
 use crate::analysis::model::Justfile;
 use crate::options::Options;

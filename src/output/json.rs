@@ -1,4 +1,4 @@
-//! `--dump --dump-format json` / `--json` (cli-and-execution.md §5.6):
+//! `--dump --dump-format json` / `--json`:
 //! one line of compact JSON describing the compiled root module.
 
 use serde_json::{json, Map, Value as Json};
@@ -10,6 +10,7 @@ use crate::analysis::model::{
 use crate::syntax::ast::{
   ArgAttribute, Attribute, Expression, Fragment, Interpreter, Line, ParameterKind,
 };
+use crate::syntax::attributes::AttributeKind;
 
 /// The `--json` output, newline included.
 pub fn dump_json(justfile: &Justfile) -> String {
@@ -99,7 +100,7 @@ fn recipe_json(recipe: &Recipe) -> Json {
     ("private", json!(recipe.private || recipe.name.lexeme().starts_with('_'))),
     ("quiet", json!(recipe.quiet)),
     ("namepath", json!(recipe.namepath)),
-    ("shebang", json!(recipe.shebang || recipe.has_attribute("script"))),
+    ("shebang", json!(recipe.shebang || recipe.has_attribute(AttributeKind::Script))),
   ])
 }
 
@@ -220,7 +221,7 @@ fn boxed(expression: &Expression) -> Json {
   expression_json(expression)
 }
 
-/// Expression encoding of §5.6; parentheses vanish.
+/// The JSON encoding of an expression; parentheses vanish.
 pub fn expression_json(expression: &Expression) -> Json {
   use Expression::*;
   match expression {

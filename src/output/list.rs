@@ -1,4 +1,4 @@
-//! `--list [MODULE…]` (cli-and-execution.md §5.1).
+//! `--list [MODULE…]`.
 
 use nu_ansi_term::{Color as Ansi, Style};
 use std::collections::BTreeMap;
@@ -480,7 +480,7 @@ mod tests {
     recipe
   }
 
-  /// The first example of §5.1: `mod m`, `a`, grouped `b c d`, `alias dd := d`.
+  /// Groups and modules: `mod m`, `a`, grouped `b c d`, `alias dd := d`.
   fn grouped_justfile() -> Justfile<'static> {
     let mut root = module(&[]);
     let mut b = recipe(&[], "b", vec![]);
@@ -498,7 +498,7 @@ mod tests {
     justfile(root)
   }
 
-  /// The second example of §5.1: widths, multi-line docs, aliases.
+  /// Column widths, multi-line docs, aliases.
   fn wide_justfile() -> Justfile<'static> {
     let mut root = module(&[]);
     let mut param1 = param("param1");

@@ -4,6 +4,7 @@ use crate::analysis::model::{Justfile, Parameter, Recipe};
 use crate::color::Painter;
 use crate::output::usage::{argument_line, heading, option_line, usage_line};
 use crate::syntax::ast::{Attribute, ParameterKind};
+use crate::syntax::attributes::AttributeKind;
 
 /// Doc, usage line, parameters and options, dependencies, group,
 /// attributes and aliases of `recipe`.
@@ -97,7 +98,7 @@ fn detail_lines(justfile: &Justfile, recipe: &Recipe, color: bool) -> Vec<String
     })
     .map(|entry| format!("[{}]", crate::output::format::attributes::render(&entry.attribute)))
     .collect();
-  let private = recipe.private && !recipe.has_attribute("private");
+  let private = recipe.private && !recipe.has_attribute(AttributeKind::Private);
   let attributes = if private {
     [attributes, vec!["private (name starts with `_`)".to_string()]].concat()
   } else {

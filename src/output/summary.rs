@@ -1,4 +1,4 @@
-//! `--summary` (cli-and-execution.md §5.2).
+//! `--summary`.
 
 use crate::analysis::model::{Justfile, Module};
 use crate::output::list::{listed_recipes, listed_submodules};

@@ -8,6 +8,7 @@ use nu_ansi_term::{Color as Ansi, Style};
 use crate::analysis::lookup::{resolve_alias, AliasTarget, LookupError};
 use crate::analysis::model::{Dependency, Justfile, Module, Recipe};
 use crate::color::Painter;
+use crate::syntax::attributes::AttributeKind;
 use crate::syntax::path::split_colon_path;
 
 /// The recipes a `--tree`/`--graph` starts from: the named ones; else the
@@ -224,7 +225,7 @@ impl TreeWriter<'_, '_> {
       "└── " => format!("{indent}    "),
       _ => format!("{indent}│   "),
     };
-    let parallel = recipe.has_attribute("parallel");
+    let parallel = recipe.has_attribute(AttributeKind::Parallel);
     let count = recipe.priors.len() + recipe.subsequents.len();
     let edges = (recipe.priors.iter().map(|d| (d, Edge::Prior)))
       .chain(recipe.subsequents.iter().map(|d| (d, Edge::Subsequent)));

@@ -1,5 +1,5 @@
-//! `--usage PATH` (cli-and-execution.md §5.5), the usage line of the
-//! argument-count error (§3.3), and recipe path resolution shared with
+//! `--usage PATH`, the usage line of the
+//! argument-count error, and recipe path resolution shared with
 //! `--show`.
 
 use nu_ansi_term::{Color as Ansi, Style};

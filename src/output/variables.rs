@@ -1,4 +1,4 @@
-//! `--variables` (cli-and-execution.md §5.8).
+//! `--variables`.
 
 use crate::analysis::model::{Assignment, Justfile, Module};
 

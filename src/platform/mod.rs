@@ -1,4 +1,6 @@
 //! What depends on the operating system: signal handling and forwarding,
-//! process groups. Unix-only today; a Windows port fills in this module.
+//! process groups, child exit statuses. Unix-only today; a Windows port fills
+//! in this module.
 
+pub mod exit;
 pub mod signals;

@@ -1,4 +1,4 @@
-//! Signal handling (cli-and-execution.md §8). Handlers only touch atomics and
+//! Signal handling. Handlers only touch atomics and
 //! call async-signal-safe functions: with no child running, a fatal signal
 //! ends `just` at once with 128 + signal; with children running, the first
 //! signal is recorded and SIGTERM is forwarded to every child.
@@ -21,7 +21,7 @@ pub const FATAL: [i32; 4] = [libc::SIGHUP, libc::SIGINT, libc::SIGQUIT, libc::SI
 extern "C" fn handle(signal: libc::c_int) {
   if RUNNING.load(Ordering::SeqCst) == 0 {
     // SAFETY: _exit is async-signal-safe.
-    unsafe { libc::_exit(128 + signal) };
+    unsafe { libc::_exit(super::exit::signal_status(signal)) };
   }
   DELIVERED.store(signal, Ordering::SeqCst);
   let _ = RECORDED.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
@@ -165,14 +165,71 @@ pub fn restore(signal: i32) {
   let _ = RECORDED.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
 }
 
-pub fn name(signal: i32) -> &'static str {
-  match signal {
-    libc::SIGHUP => "SIGHUP",
-    libc::SIGINT => "SIGINT",
-    libc::SIGQUIT => "SIGQUIT",
-    libc::SIGTERM => "SIGTERM",
-    _ => "signal",
+/// A signal, by number.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Signal(pub i32);
+
+/// Every signal `just` names: its number, its name, and whether a recipe
+/// may continue after it (`[continue(NAME…)]`).
+const SIGNALS: &[(i32, &str, bool)] = &[
+  (libc::SIGHUP, "SIGHUP", true),
+  (libc::SIGINT, "SIGINT", true),
+  (libc::SIGQUIT, "SIGQUIT", true),
+  (libc::SIGILL, "SIGILL", false),
+  (libc::SIGTRAP, "SIGTRAP", false),
+  (libc::SIGABRT, "SIGABRT", false),
+  (libc::SIGBUS, "SIGBUS", false),
+  (libc::SIGFPE, "SIGFPE", false),
+  (libc::SIGKILL, "SIGKILL", false),
+  (libc::SIGUSR1, "SIGUSR1", false),
+  (libc::SIGSEGV, "SIGSEGV", false),
+  (libc::SIGUSR2, "SIGUSR2", false),
+  (libc::SIGPIPE, "SIGPIPE", false),
+  (libc::SIGALRM, "SIGALRM", false),
+  (libc::SIGTERM, "SIGTERM", false),
+  (libc::SIGCHLD, "SIGCHLD", false),
+  (libc::SIGCONT, "SIGCONT", false),
+  (libc::SIGSTOP, "SIGSTOP", false),
+  (libc::SIGTSTP, "SIGTSTP", false),
+  (libc::SIGTTIN, "SIGTTIN", false),
+  (libc::SIGTTOU, "SIGTTOU", false),
+  (libc::SIGURG, "SIGURG", false),
+  (libc::SIGXCPU, "SIGXCPU", false),
+  (libc::SIGXFSZ, "SIGXFSZ", false),
+  (libc::SIGVTALRM, "SIGVTALRM", false),
+  (libc::SIGPROF, "SIGPROF", false),
+  (libc::SIGWINCH, "SIGWINCH", false),
+  (libc::SIGIO, "SIGIO", false),
+  (libc::SIGSYS, "SIGSYS", false),
+];
+
+impl Signal {
+  pub const HANGUP: Signal = Signal(libc::SIGHUP);
+  pub const INTERRUPT: Signal = Signal(libc::SIGINT);
+  pub const QUIT: Signal = Signal(libc::SIGQUIT);
+
+  /// Its `SIG…` name, if the table has it.
+  pub fn known_name(self) -> Option<&'static str> {
+    SIGNALS.iter().find(|(number, ..)| *number == self.0).map(|(_, name, _)| *name)
   }
+
+  /// Its `SIG…` name, else "signal".
+  pub fn name(self) -> &'static str {
+    self.known_name().unwrap_or("signal")
+  }
+
+  /// The signal named `name` that a recipe may continue after.
+  pub fn continuable(name: &str) -> Option<Signal> {
+    SIGNALS
+      .iter()
+      .find(|(_, known, continuable)| *continuable && *known == name)
+      .map(|(number, ..)| Signal(*number))
+  }
+}
+
+/// The name of a signal number, else "signal".
+pub fn name(signal: i32) -> &'static str {
+  Signal(signal).name()
 }
 
 /// Spawn a command as a tracked child and wait for it.

@@ -6,17 +6,20 @@
 // The tree is built once per file and never copied, so variant size does not matter.
 #![allow(clippy::large_enum_variant)]
 
+pub use super::attributes::AttributeKind;
+pub use super::settings::Setting;
 use super::token::Token;
+pub use crate::platform::signals::Signal;
 
 /// A name: an identifier token.
 pub type Name<'src> = Token<'src>;
 
-/// A whole file: a flat sequence of top-level entries (formatting.md §1).
+/// A whole file: a flat sequence of top-level entries.
 #[derive(Clone, Debug, Default)]
 pub struct Ast<'src> {
   pub items: Vec<Item<'src>>,
   /// Features that make the module unstable, recorded while parsing, even
-  /// for items disabled by OS attributes (language.md §11).
+  /// for items disabled by OS attributes.
   pub unstable_features: Vec<UnstableFeature>,
 }
 
@@ -53,7 +56,7 @@ pub struct Attributes<'src> {
 
 impl Attributes<'_> {
   /// OS attributes enable an item only if one of them matches this
-  /// platform; an item without any is always enabled (reference.md §4.2).
+  /// platform; an item without any is always enabled.
   pub fn enabled(&self) -> bool {
     let mut os = self.list.iter().map(|entry| &entry.attribute).filter(|a| a.is_os()).peekable();
     os.peek().is_none() || os.any(Attribute::matches_platform)
@@ -104,85 +107,55 @@ pub enum Attribute<'src> {
 }
 
 impl Attribute<'_> {
-  /// Kebab-case attribute name; the canonical order of attributes is the
-  /// byte order of these names (reference.md §4.1).
-  pub fn name(&self) -> &'static str {
+  pub fn kind(&self) -> AttributeKind {
     use Attribute::*;
     match self {
-      Android => "android",
-      Arg(_) => "arg",
-      Cache(_) => "cache",
-      Confirm(_) => "confirm",
-      Continue(_) => "continue",
-      Default => "default",
-      Doc(_) => "doc",
-      Dragonfly => "dragonfly",
-      Env(..) => "env",
-      ExitMessage => "exit-message",
-      Extension(_) => "extension",
-      Freebsd => "freebsd",
-      Group(_) => "group",
-      Linux => "linux",
-      Macos => "macos",
-      Metadata(_) => "metadata",
-      Netbsd => "netbsd",
-      NoCd => "no-cd",
-      NoExitMessage => "no-exit-message",
-      NoQuiet => "no-quiet",
-      Openbsd => "openbsd",
-      Parallel => "parallel",
-      PositionalArguments => "positional-arguments",
-      Private => "private",
-      Script(_) => "script",
-      Shell => "shell",
-      Timestamp(_) => "timestamp",
-      Unix => "unix",
-      Windows => "windows",
-      WorkingDirectory(_) => "working-directory",
+      Android => AttributeKind::Android,
+      Arg(_) => AttributeKind::Arg,
+      Cache(_) => AttributeKind::Cache,
+      Confirm(_) => AttributeKind::Confirm,
+      Continue(_) => AttributeKind::Continue,
+      Default => AttributeKind::Default,
+      Doc(_) => AttributeKind::Doc,
+      Dragonfly => AttributeKind::Dragonfly,
+      Env(..) => AttributeKind::Env,
+      ExitMessage => AttributeKind::ExitMessage,
+      Extension(_) => AttributeKind::Extension,
+      Freebsd => AttributeKind::Freebsd,
+      Group(_) => AttributeKind::Group,
+      Linux => AttributeKind::Linux,
+      Macos => AttributeKind::Macos,
+      Metadata(_) => AttributeKind::Metadata,
+      Netbsd => AttributeKind::Netbsd,
+      NoCd => AttributeKind::NoCd,
+      NoExitMessage => AttributeKind::NoExitMessage,
+      NoQuiet => AttributeKind::NoQuiet,
+      Openbsd => AttributeKind::Openbsd,
+      Parallel => AttributeKind::Parallel,
+      PositionalArguments => AttributeKind::PositionalArguments,
+      Private => AttributeKind::Private,
+      Script(_) => AttributeKind::Script,
+      Shell => AttributeKind::Shell,
+      Timestamp(_) => AttributeKind::Timestamp,
+      Unix => AttributeKind::Unix,
+      Windows => AttributeKind::Windows,
+      WorkingDirectory(_) => AttributeKind::WorkingDirectory,
     }
+  }
+
+  /// Kebab-case attribute name, from the attribute table.
+  pub fn name(&self) -> &'static str {
+    self.kind().name()
   }
 
   /// Whether an OS attribute names this platform (`unix` matches every Unix).
   pub fn matches_platform(&self) -> bool {
-    use Attribute::*;
-    match self {
-      Android => cfg!(target_os = "android"),
-      Dragonfly => cfg!(target_os = "dragonfly"),
-      Freebsd => cfg!(target_os = "freebsd"),
-      Linux => cfg!(target_os = "linux"),
-      Macos => cfg!(target_os = "macos"),
-      Netbsd => cfg!(target_os = "netbsd"),
-      Openbsd => cfg!(target_os = "openbsd"),
-      Unix => cfg!(unix),
-      Windows => cfg!(windows),
-      _ => false,
-    }
+    self.kind().matches_platform()
   }
 
-  /// OS attributes enable or disable an item (reference.md §4.2).
+  /// OS attributes enable or disable an item.
   pub fn is_os(&self) -> bool {
-    use Attribute::*;
-    matches!(
-      self,
-      Android | Dragonfly | Freebsd | Linux | Macos | Netbsd | Openbsd | Unix | Windows
-    )
-  }
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Signal {
-  Hangup,
-  Interrupt,
-  Quit,
-}
-
-impl Signal {
-  pub fn name(self) -> &'static str {
-    match self {
-      Signal::Hangup => "SIGHUP",
-      Signal::Interrupt => "SIGINT",
-      Signal::Quit => "SIGQUIT",
-    }
+    self.kind().is_os()
   }
 }
 
@@ -277,6 +250,8 @@ pub struct ModuleItem<'src> {
 pub struct Set<'src> {
   pub attributes: Attributes<'src>,
   pub name: Name<'src>,
+  /// The setting `name` names.
+  pub setting: Setting,
   pub value: SettingValue<'src>,
 }
 

@@ -1,4 +1,4 @@
-//! The canonical order of an item's attributes (formatting.md §4.5): by
+//! The canonical order of an item's attributes: by
 //! name, then per-name rules. `--dump`, `--fmt`, `--show` and `--json` print
 //! in this order, and the analyzer uses it to decide which of two
 //! conflicting `[arg]`s to blame.

@@ -1,4 +1,4 @@
-//! Lexical errors (language.md §2, §3, catalogue §12.3).
+//! Lexical errors: bad characters, indentation and unterminated strings.
 
 use snafu::Snafu;
 

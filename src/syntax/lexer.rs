@@ -1,9 +1,9 @@
-//! The lexer: source text → tokens (language.md §1–§3).
+//! The lexer: source text → tokens.
 //!
 //! Three situations decide how the next bytes are read:
-//! * at the start of a line outside any delimiter: indentation (§2.7);
-//! * inside a recipe body, outside an interpolation: raw text (§2.8);
-//! * everywhere else: normal tokens (§2.2).
+//! * at the start of a line outside any delimiter: indentation;
+//! * inside a recipe body, outside an interpolation: raw text;
+//! * everywhere else: normal tokens.
 
 use std::path::Path;
 
@@ -220,7 +220,7 @@ impl<'src> Lexer<'src> {
   }
 
   /// `position` moved forward over `bytes` bytes. A final `\n` of the source
-  /// does not start a new line (language.md §1.3).
+  /// does not start a new line.
   fn moved(&self, mut position: Position, bytes: usize) -> Position {
     let end = position.offset + bytes;
     let slice = &self.src.as_bytes()[position.offset..end];
@@ -279,7 +279,7 @@ impl<'src> Lexer<'src> {
     self.error_ahead(0, length, kind)
   }
 
-  // ---- indentation (§2.7) ----
+  // ---- indentation ----
 
   fn current_level(&self) -> Level<'src> {
     self.levels.last().copied().unwrap_or(Level { whitespace: "", body: false })
@@ -338,7 +338,8 @@ impl<'src> Lexer<'src> {
     Ok(())
   }
 
-  /// Rules 5–9 of §2.7: errors for a line that neither matches nor dedents.
+  /// Errors for a line whose indentation neither matches the current level
+  /// nor returns to an enclosing one.
   fn check_indentation(&self, whitespace: &'src str, current: Level<'src>) -> LexResult<'src> {
     let mixed = |shown: &str| {
       self.error_here(
@@ -367,7 +368,7 @@ impl<'src> Lexer<'src> {
     Ok(())
   }
 
-  // ---- body text (§2.8) ----
+  // ---- body text ----
 
   fn lex_body_text(&mut self) {
     let rest = self.rest();
@@ -396,7 +397,7 @@ impl<'src> Lexer<'src> {
     }
   }
 
-  // ---- normal mode (§2.2) ----
+  // ---- normal mode ----
 
   fn lex_normal(&mut self) -> LexResult<'src> {
     let Some(c) = self.next_char() else {
@@ -541,7 +542,7 @@ impl<'src> Lexer<'src> {
     Ok(())
   }
 
-  // ---- delimiters (§2.1) ----
+  // ---- delimiters ----
 
   fn lex_open(&mut self, kind: DelimiterKind, token_kind: TokenKind) {
     let opener = self.advance_and_emit(1, token_kind);
@@ -589,7 +590,7 @@ impl<'src> Lexer<'src> {
     }
   }
 
-  // ---- strings (§3.1, §3.6) ----
+  // ---- strings ----
 
   fn lex_string(&mut self) -> LexResult<'src> {
     let Some(quote) = Quote::opening(self.rest()) else {
@@ -674,7 +675,7 @@ fn line_end_length(text: &str) -> Option<usize> {
   }
 }
 
-/// Rule 1 of §2.7: the first character after the blank lines starting at
+/// Whether the first character after the blank lines starting at
 /// `text` begins a line (it follows a `\n` directly).
 fn next_content_at_column_zero(text: &str) -> bool {
   match text.find(|c| !matches!(c, ' ' | '\t' | '\r' | '\n')) {

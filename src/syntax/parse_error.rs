@@ -1,4 +1,4 @@
-//! Parse errors (language.md §12.2, §12.3).
+//! Parse errors.
 
 use snafu::Snafu;
 
@@ -12,7 +12,7 @@ pub enum ParseErrorKind<'src> {
   #[snafu(display("unknown setting `{setting}`"))]
   UnknownSetting { setting: &'src str },
 
-  // Strings (language.md §3).
+  // Strings.
   #[snafu(display("`\\{character}` is not a valid escape sequence"))]
   InvalidEscapeSequence { character: String },
   #[snafu(display("expected unicode escape sequence delimiter `{{` but found `{character}`"))]
@@ -40,7 +40,7 @@ pub enum ParseErrorKind<'src> {
   #[snafu(display("parsing recursion depth exceeded"))]
   RecursionDepthExceeded,
 
-  // Items and attributes (language.md §4).
+  // Items and attributes.
   #[snafu(display("extraneous attribute{}", if *count == 1 { "" } else { "s" }))]
   ExtraneousAttributes { count: usize },
   #[snafu(display("unknown attribute `{attribute}`"))]
@@ -109,7 +109,7 @@ pub enum ParseErrorKind<'src> {
   #[snafu(display("recipe `{recipe}` has both `[{first}]` and `[{second}]` attributes"))]
   ConflictingAttributes { recipe: &'src str, first: &'static str, second: &'static str },
 
-  // Settings (language.md §7).
+  // Settings.
   #[snafu(display("expected keyword `true` or `false` but found identifier `{found}`"))]
   ExpectedBoolean { found: &'src str },
   #[snafu(display("`{setting}` setting must be a plain string literal"))]
@@ -127,7 +127,7 @@ pub enum ParseErrorKind<'src> {
   #[snafu(display("justfile requires just {version} or later, but using {}", env!("CARGO_PKG_VERSION")))]
   MinimumVersionNotMet { version: String },
 
-  // Recipes (language.md §8).
+  // Recipes.
   #[snafu(display("parameter `{parameter}` follows variadic parameter"))]
   ParameterFollowsVariadic { parameter: &'src str },
   #[snafu(display("mapped dependencies must have starred argument"))]

@@ -1,24 +1,26 @@
-//! The parser: tokens → parse tree (language.md §4–§9, §12.2, §13).
+//! The parser: tokens → parse tree.
 //!
 //! A recursive-descent parser over the significant tokens (whitespace is
 //! dropped). Every test of the next token's kind is a "probe" recorded in the
 //! expected set, which is cleared whenever a token is consumed, so that an
 //! unexpected token is reported with exactly the kinds that were tried since
-//! the last consumed token (language.md §12.2).
+//! the last consumed token.
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::path::Path;
 
 use super::ast::*;
+use super::attributes::{ItemKind, CONFLICTS};
 use super::lexer::Lexer;
 use super::parse_error::{arguments, ParseErrorKind};
+use super::settings::{Setting, SettingType};
 use super::sources::FileId;
 use super::strings;
 use super::syntax_error::{SyntaxError, SyntaxErrorKind};
 use super::token::{KindSet, Token, TokenKind};
 
-/// Deepest allowed nesting of expressions (language.md §6.8).
+/// Deepest allowed nesting of expressions.
 const MAX_DEPTH: usize = 256;
 
 /// Stack of the parsing thread. Only touched pages are committed.
@@ -35,7 +37,7 @@ pub fn parse<'src>(tokens: &[Token<'src>]) -> Result<Ast<'src>, SyntaxError<'src
 
 /// Lex and parse one file, streaming tokens from the lexer to the parser so
 /// that the file's tokens are never all in memory. A lexical error anywhere
-/// in the file still wins over any parse error (language.md §2).
+/// in the file still wins over any parse error.
 #[allow(clippy::result_large_err)]
 pub fn parse_source(
   src: &'static str,
@@ -142,114 +144,6 @@ enum AttributeArgument<'src> {
 }
 
 /// Which item an attribute list is attached to, for the allowed-attribute check.
-#[derive(Copy, Clone, PartialEq, Eq)]
-enum ItemKind {
-  Alias,
-  Assignment,
-  Function,
-  Import,
-  Module,
-  Setting,
-  Unexport,
-}
-
-impl ItemKind {
-  fn name(self) -> &'static str {
-    match self {
-      ItemKind::Alias => "alias",
-      ItemKind::Assignment => "assignment",
-      ItemKind::Function => "function",
-      ItemKind::Import => "import",
-      ItemKind::Module => "module",
-      ItemKind::Setting => "setting",
-      ItemKind::Unexport => "unexport",
-    }
-  }
-
-  fn allows(self, attribute: &Attribute) -> bool {
-    if attribute.is_os() {
-      return true;
-    }
-    match self {
-      ItemKind::Module => {
-        matches!(attribute, Attribute::Doc(_) | Attribute::Group(_) | Attribute::Private)
-      }
-      ItemKind::Alias | ItemKind::Assignment => matches!(attribute, Attribute::Private),
-      ItemKind::Function | ItemKind::Import | ItemKind::Setting | ItemKind::Unexport => false,
-    }
-  }
-}
-
-#[derive(Copy, Clone, PartialEq, Eq)]
-enum SettingType {
-  Boolean,
-  Expression,
-  List,
-  Literal,
-}
-
-fn setting_type(name: &str) -> Option<SettingType> {
-  use SettingType::*;
-  Some(match name {
-    "allow-duplicate-recipes"
-    | "allow-duplicate-variables"
-    | "default-list"
-    | "default-script"
-    | "dotenv-load"
-    | "dotenv-override"
-    | "dotenv-required"
-    | "export"
-    | "fallback"
-    | "guards"
-    | "ignore-comments"
-    | "lazy"
-    | "lists"
-    | "no-cd"
-    | "no-exit-message"
-    | "positional-arguments"
-    | "quiet"
-    | "unstable"
-    | "windows-powershell" => Boolean,
-    "dotenv-command" | "dotenv-filename" | "dotenv-path" | "tempdir" | "working-directory" => {
-      Expression
-    }
-    "script-interpreter" | "shell" | "windows-shell" => List,
-    "indentation" | "minimum-version" => Literal,
-    _ => return None,
-  })
-}
-
-/// Positional argument count of an attribute: (minimum, maximum).
-fn attribute_arity(name: &str) -> Option<(usize, Option<usize>)> {
-  Some(match name {
-    "android"
-    | "cache"
-    | "default"
-    | "dragonfly"
-    | "exit-message"
-    | "freebsd"
-    | "linux"
-    | "macos"
-    | "netbsd"
-    | "no-cd"
-    | "no-exit-message"
-    | "no-quiet"
-    | "openbsd"
-    | "parallel"
-    | "positional-arguments"
-    | "private"
-    | "shell"
-    | "unix"
-    | "windows" => (0, Some(0)),
-    "arg" | "extension" | "group" | "working-directory" => (1, Some(1)),
-    "confirm" | "doc" | "timestamp" => (0, Some(1)),
-    "continue" | "script" => (0, None),
-    "env" => (2, Some(2)),
-    "metadata" => (1, None),
-    _ => return None,
-  })
-}
-
 fn arity_description(min: usize, max: Option<usize>) -> String {
   match max {
     Some(max) if max == min => arguments(min),
@@ -548,7 +442,7 @@ impl<'t, 'src> Parser<'t, 'src> {
       .list
       .iter()
       .map(|entry| &entry.attribute)
-      .filter(|attribute| !kind.allows(attribute))
+      .filter(|attribute| !attribute.kind().annotates(kind))
       .min_by_key(|attribute| attribute.name());
     match invalid {
       Some(attribute) => Err(error(
@@ -679,14 +573,14 @@ impl<'t, 'src> Parser<'t, 'src> {
   fn parse_set(&mut self, attributes: Attributes<'src>) -> ParseResult<'src, ()> {
     self.advance();
     let name = self.expect(TokenKind::Identifier)?;
-    let Some(setting_type) = setting_type(name.lexeme()) else {
+    let Some(setting) = Setting::from_name(name.lexeme()) else {
       return Err(error(name, ParseErrorKind::UnknownSetting { setting: name.lexeme() }));
     };
     self.check_attributes(&attributes, ItemKind::Setting, name)?;
-    if name.lexeme() == "lists" {
+    if setting == Setting::Lists {
       self.unstable_features.push(UnstableFeature::Lists);
     }
-    let value = match setting_type {
+    let value = match setting.value_type() {
       SettingType::Boolean => self.boolean_setting()?,
       SettingType::Expression => {
         self.expect(TokenKind::ColonEquals)?;
@@ -698,10 +592,10 @@ impl<'t, 'src> Parser<'t, 'src> {
       }
       SettingType::Literal => {
         self.expect(TokenKind::ColonEquals)?;
-        SettingValue::Literal(self.literal_setting(name)?)
+        SettingValue::Literal(self.literal_setting(setting, name)?)
       }
     };
-    self.finish_item(Item::Set(Box::new(Set { attributes, name, value })))
+    self.finish_item(Item::Set(Box::new(Set { attributes, name, setting, value })))
   }
 
   fn boolean_setting(&mut self) -> ParseResult<'src, SettingValue<'src>> {
@@ -734,7 +628,11 @@ impl<'t, 'src> Parser<'t, 'src> {
     Ok(elements)
   }
 
-  fn literal_setting(&mut self, name: Name<'src>) -> ParseResult<'src, StringLiteral<'src>> {
+  fn literal_setting(
+    &mut self,
+    setting: Setting,
+    name: Name<'src>,
+  ) -> ParseResult<'src, StringLiteral<'src>> {
     let value = self.expression()?;
     let literal = match value {
       Expression::StringLiteral(literal) if !literal.expand && !literal.kind.is_indented() => {
@@ -744,7 +642,7 @@ impl<'t, 'src> Parser<'t, 'src> {
         return Err(error(name, ParseErrorKind::SettingNotPlainLiteral { setting: name.lexeme() }))
       }
     };
-    let check = if name.lexeme() == "indentation" {
+    let check = if setting == Setting::Indentation {
       check_indentation(&literal.cooked)
     } else {
       check_minimum_version(&literal.cooked)
@@ -1003,10 +901,11 @@ impl<'t, 'src> Parser<'t, 'src> {
 
   fn attribute(&mut self) -> ParseResult<'src, AttributeEntry<'src>> {
     let name = self.expect(TokenKind::Identifier)?;
-    let Some((min, max)) = attribute_arity(name.lexeme()) else {
+    let Some(kind) = AttributeKind::from_name(name.lexeme()) else {
       return Err(error(name, ParseErrorKind::UnknownAttribute { attribute: name.lexeme() }));
     };
-    let keyed = matches!(name.lexeme(), "arg" | "cache");
+    let (min, max) = kind.arity();
+    let keyed = kind.is_keyed();
     let mut positional = Vec::new();
     let mut keywords = Vec::new();
     if self.accept(TokenKind::Colon).is_some() {
@@ -1033,10 +932,7 @@ impl<'t, 'src> Parser<'t, 'src> {
             if duplicate {
               return Err(error(
                 key,
-                ParseErrorKind::DuplicateAttributeKey {
-                  key: key.lexeme(),
-                  attribute: if name.lexeme() == "arg" { "arg" } else { "cache" },
-                },
+                ParseErrorKind::DuplicateAttributeKey { key: key.lexeme(), attribute: kind.name() },
               ));
             }
             keywords.push((key, value));
@@ -1050,17 +946,16 @@ impl<'t, 'src> Parser<'t, 'src> {
     }
     let count = positional.len();
     if count < min || max.is_some_and(|max| count > max) {
-      let attribute = static_attribute_name(name.lexeme());
       return Err(error(
         name,
         ParseErrorKind::AttributeArgumentCount {
-          attribute,
+          attribute: kind.name(),
           found: count,
           expected: arity_description(min, max),
         },
       ));
     }
-    let attribute = build_attribute(name, positional, keywords)?;
+    let attribute = build_attribute(kind, name, positional, keywords)?;
     Ok(AttributeEntry { name, attribute })
   }
 
@@ -1421,42 +1316,6 @@ fn check_minimum_version<'src>(value: &str) -> std::result::Result<(), ParseErro
   Ok(())
 }
 
-fn static_attribute_name(name: &str) -> &'static str {
-  const NAMES: [&str; 30] = [
-    "android",
-    "arg",
-    "cache",
-    "confirm",
-    "continue",
-    "default",
-    "doc",
-    "dragonfly",
-    "env",
-    "exit-message",
-    "extension",
-    "freebsd",
-    "group",
-    "linux",
-    "macos",
-    "metadata",
-    "netbsd",
-    "no-cd",
-    "no-exit-message",
-    "no-quiet",
-    "openbsd",
-    "parallel",
-    "positional-arguments",
-    "private",
-    "script",
-    "shell",
-    "timestamp",
-    "unix",
-    "windows",
-    "working-directory",
-  ];
-  NAMES.iter().find(|known| **known == name).copied().unwrap_or("")
-}
-
 fn literal_argument<'src>(
   attribute: &'static str,
   expression: Expression<'src>,
@@ -1471,61 +1330,60 @@ fn literal_argument<'src>(
 }
 
 fn build_attribute<'src>(
+  kind: AttributeKind,
   name: Name<'src>,
   positional: Vec<Expression<'src>>,
   keywords: Vec<(Name<'src>, Option<Expression<'src>>)>,
 ) -> ParseResult<'src, Attribute<'src>> {
-  let attribute_name = static_attribute_name(name.lexeme());
   let literals = |arguments: Vec<Expression<'src>>| -> ParseResult<'src, Vec<StringLiteral<'src>>> {
-    arguments.into_iter().map(|argument| literal_argument(attribute_name, argument)).collect()
+    arguments.into_iter().map(|argument| literal_argument(kind.name(), argument)).collect()
   };
   let mut arguments = positional.into_iter();
-  let attribute = match attribute_name {
-    "android" => Attribute::Android,
-    "arg" => {
+  let attribute = match kind {
+    AttributeKind::Android => Attribute::Android,
+    AttributeKind::Arg => {
       let literal = single(name, literals(arguments.collect())?)?;
       Attribute::Arg(Box::new(build_arg(literal, keywords)?))
     }
-    "cache" => Attribute::Cache(Box::new(build_cache(keywords)?)),
-    "confirm" => Attribute::Confirm(arguments.next()),
-    "continue" => Attribute::Continue(signals(literals(arguments.collect())?)?),
-    "default" => Attribute::Default,
-    "doc" => Attribute::Doc(arguments.next()),
-    "dragonfly" => Attribute::Dragonfly,
-    "env" => match (arguments.next(), arguments.next()) {
+    AttributeKind::Cache => Attribute::Cache(Box::new(build_cache(keywords)?)),
+    AttributeKind::Confirm => Attribute::Confirm(arguments.next()),
+    AttributeKind::Continue => Attribute::Continue(signals(literals(arguments.collect())?)?),
+    AttributeKind::Default => Attribute::Default,
+    AttributeKind::Doc => Attribute::Doc(arguments.next()),
+    AttributeKind::Dragonfly => Attribute::Dragonfly,
+    AttributeKind::Env => match (arguments.next(), arguments.next()) {
       (Some(key), Some(value)) => Attribute::Env(key, value),
       _ => return Err(arity_bug(name)),
     },
-    "exit-message" => Attribute::ExitMessage,
-    "extension" => Attribute::Extension(single(name, literals(arguments.collect())?)?),
-    "freebsd" => Attribute::Freebsd,
-    "group" => Attribute::Group(single(name, literals(arguments.collect())?)?),
-    "linux" => Attribute::Linux,
-    "macos" => Attribute::Macos,
-    "metadata" => Attribute::Metadata(literals(arguments.collect())?),
-    "netbsd" => Attribute::Netbsd,
-    "no-cd" => Attribute::NoCd,
-    "no-exit-message" => Attribute::NoExitMessage,
-    "no-quiet" => Attribute::NoQuiet,
-    "openbsd" => Attribute::Openbsd,
-    "parallel" => Attribute::Parallel,
-    "positional-arguments" => Attribute::PositionalArguments,
-    "private" => Attribute::Private,
-    "script" => {
+    AttributeKind::ExitMessage => Attribute::ExitMessage,
+    AttributeKind::Extension => Attribute::Extension(single(name, literals(arguments.collect())?)?),
+    AttributeKind::Freebsd => Attribute::Freebsd,
+    AttributeKind::Group => Attribute::Group(single(name, literals(arguments.collect())?)?),
+    AttributeKind::Linux => Attribute::Linux,
+    AttributeKind::Macos => Attribute::Macos,
+    AttributeKind::Metadata => Attribute::Metadata(literals(arguments.collect())?),
+    AttributeKind::Netbsd => Attribute::Netbsd,
+    AttributeKind::NoCd => Attribute::NoCd,
+    AttributeKind::NoExitMessage => Attribute::NoExitMessage,
+    AttributeKind::NoQuiet => Attribute::NoQuiet,
+    AttributeKind::Openbsd => Attribute::Openbsd,
+    AttributeKind::Parallel => Attribute::Parallel,
+    AttributeKind::PositionalArguments => Attribute::PositionalArguments,
+    AttributeKind::Private => Attribute::Private,
+    AttributeKind::Script => {
       let mut literals = literals(arguments.collect())?.into_iter();
       Attribute::Script(
         literals.next().map(|command| Interpreter { command, arguments: literals.collect() }),
       )
     }
-    "shell" => Attribute::Shell,
-    "timestamp" => Attribute::Timestamp(arguments.next()),
-    "unix" => Attribute::Unix,
-    "windows" => Attribute::Windows,
-    "working-directory" => match arguments.next() {
+    AttributeKind::Shell => Attribute::Shell,
+    AttributeKind::Timestamp => Attribute::Timestamp(arguments.next()),
+    AttributeKind::Unix => Attribute::Unix,
+    AttributeKind::Windows => Attribute::Windows,
+    AttributeKind::WorkingDirectory => match arguments.next() {
       Some(path) => Attribute::WorkingDirectory(path),
       None => return Err(arity_bug(name)),
     },
-    _ => return Err(error(name, ParseErrorKind::UnknownAttribute { attribute: name.lexeme() })),
   };
   Ok(attribute)
 }
@@ -1545,16 +1403,11 @@ fn single<'src>(
 fn signals(literals: Vec<StringLiteral<'_>>) -> ParseResult<'_, Vec<Signal>> {
   let mut signals = Vec::new();
   for literal in literals {
-    let signal = match literal.cooked.as_str() {
-      "SIGHUP" => Signal::Hangup,
-      "SIGINT" => Signal::Interrupt,
-      "SIGQUIT" => Signal::Quit,
-      other => {
-        return Err(error(
-          literal.token,
-          ParseErrorKind::InvalidSignal { signal: other.to_string() },
-        ))
-      }
+    let Some(signal) = Signal::continuable(&literal.cooked) else {
+      return Err(error(
+        literal.token,
+        ParseErrorKind::InvalidSignal { signal: literal.cooked.clone() },
+      ));
     };
     signals.push(signal);
   }
@@ -1599,7 +1452,7 @@ fn build_cache<'src>(mut keywords: Keywords<'src>) -> ParseResult<'src, CacheAtt
   let extra = required_value(take_key(&mut keywords, "extra"))?;
   let inputs = required_value(take_key(&mut keywords, "inputs"))?;
   let outputs = required_value(take_key(&mut keywords, "outputs"))?;
-  unknown_keys(&keywords, "cache")?;
+  unknown_keys(&keywords, AttributeKind::Cache.name())?;
   Ok(CacheAttribute { extra, inputs, outputs })
 }
 
@@ -1616,7 +1469,10 @@ fn option_key<'src>(
     None => None,
     Some(Expression::StringLiteral(literal)) => Some(literal),
     Some(_) => {
-      return Err(error(key, ParseErrorKind::AttributeArgumentNotLiteral { attribute: "arg" }))
+      return Err(error(
+        key,
+        ParseErrorKind::AttributeArgumentNotLiteral { attribute: AttributeKind::Arg.name() },
+      ))
     }
   };
   let option = match &literal {
@@ -1671,7 +1527,10 @@ fn bound_key<'src>(
     return Ok(None);
   };
   let Expression::StringLiteral(literal) = value else {
-    return Err(error(key, ParseErrorKind::AttributeArgumentNotLiteral { attribute: "arg" }));
+    return Err(error(
+      key,
+      ParseErrorKind::AttributeArgumentNotLiteral { attribute: AttributeKind::Arg.name() },
+    ));
   };
   let text = literal.cooked.as_str();
   let well_formed = !text.is_empty()
@@ -1742,11 +1601,11 @@ fn build_arg<'src>(
     }
   }
   let help = required_value(take_key(&mut keywords, "help"))?;
-  unknown_keys(&keywords, "arg")?;
+  unknown_keys(&keywords, AttributeKind::Arg.name())?;
   Ok(ArgAttribute { name, long, short, pattern, value, flag, multiple, min, max, help })
 }
 
-/// Repetition rules of language.md §4.4, checked as each attribute is added.
+/// Which attributes may be repeated on one item, checked as each is added.
 fn check_duplicate<'src>(
   attributes: &Attributes<'src>,
   entry: &AttributeEntry<'src>,
@@ -1756,7 +1615,7 @@ fn check_duplicate<'src>(
   };
   let second = entry.name.line as usize + 1;
   let same_name =
-    attributes.list.iter().filter(|existing| existing.attribute.name() == entry.attribute.name());
+    attributes.list.iter().filter(|existing| existing.attribute.kind() == entry.attribute.kind());
   match &entry.attribute {
     Attribute::Arg(arg) => {
       let mut same = same_name.filter(|existing| {
@@ -1802,7 +1661,7 @@ fn check_duplicate<'src>(
   Ok(())
 }
 
-/// Pairs of recipe attributes that exclude each other (language.md §10).
+/// Pairs of recipe attributes that exclude each other.
 /// Every `[arg]` names a parameter; checked as soon as the parameters are
 /// parsed, so it wins over later parse errors.
 fn check_arg_parameters<'src>(
@@ -1853,7 +1712,7 @@ fn check_parameter_arg<'src>(
 }
 
 /// Two `[arg]`s claiming one option, checked once the recipe's name is
-/// parsed. The attribute later in canonical order (formatting.md §4.5) is
+/// parsed. The attribute later in canonical order is
 /// blamed, as if they were processed in that order.
 fn check_duplicate_options<'src>(
   attributes: &Attributes<'src>,
@@ -1897,14 +1756,16 @@ fn check_recipe_attributes<'src>(
   attributes: &Attributes<'src>,
   name: Name<'src>,
 ) -> ParseResult<'src, ()> {
-  let has = |wanted: &str| attributes.list.iter().any(|entry| entry.attribute.name() == wanted);
-  let pairs =
-    [("no-cd", "working-directory"), ("exit-message", "no-exit-message"), ("script", "shell")];
-  for (first, second) in pairs {
+  let has = |wanted| attributes.list.iter().any(|entry| entry.attribute.kind() == wanted);
+  for (first, second) in CONFLICTS {
     if has(first) && has(second) {
       return Err(error(
         name,
-        ParseErrorKind::ConflictingAttributes { recipe: name.lexeme(), first, second },
+        ParseErrorKind::ConflictingAttributes {
+          recipe: name.lexeme(),
+          first: first.name(),
+          second: second.name(),
+        },
       ));
     }
   }
@@ -2472,7 +2333,7 @@ mod tests {
     let names: Vec<_> = recipe.attributes.list.iter().map(|e| e.attribute.name()).collect();
     assert_eq!(names, ["group", "continue", "script", "arg"]);
     match &recipe.attributes.list[1].attribute {
-      Attribute::Continue(signals) => assert_eq!(signals, &[Signal::Hangup, Signal::Quit]),
+      Attribute::Continue(signals) => assert_eq!(signals, &[Signal::HANGUP, Signal::QUIT]),
       other => panic!("{other:?}"),
     }
     match &recipe.attributes.list[2].attribute {

@@ -1,4 +1,4 @@
-//! String literal processing: unindentation, escapes, shell expansion (language.md §3).
+//! String literal processing: unindentation, escapes, shell expansion.
 
 use super::ast::StringKind;
 use super::parse_error::ParseErrorKind;
@@ -68,7 +68,7 @@ fn common_prefix<'a>(a: &'a str, b: &str) -> &'a str {
 }
 
 /// Remove the common indentation of the non-blank lines; drop a blank first
-/// and last line (language.md §3.3).
+/// and last line.
 pub fn unindent(text: &str) -> String {
   let lines: Vec<&str> = text.split_inclusive('\n').collect();
   let indentation = lines
@@ -110,7 +110,7 @@ fn render_escaped(c: char) -> String {
   }
 }
 
-/// Process the escape sequences of a `"` string (language.md §3.2).
+/// Process the escape sequences of a `"` string.
 pub fn process_escapes<'src>(text: &str) -> Result<String, ParseErrorKind<'src>> {
   let mut result = String::with_capacity(text.len());
   let mut chars = text.chars().peekable();
@@ -171,7 +171,7 @@ fn unicode_escape<'src>(
 }
 
 /// Expand `$VAR`, `${VAR}`, `${VAR:-default}` and a leading `~` from the
-/// process environment (language.md §3.5).
+/// process environment.
 pub fn shell_expand<'src>(text: &str) -> Result<String, ParseErrorKind<'src>> {
   shellexpand::full(text)
     .map(|expanded| expanded.into_owned())

@@ -11,8 +11,8 @@ use super::sources::{self, FileId};
 macro_rules! token_kinds {
   ($($kind:ident => $name:literal,)*) => {
     /// Token kinds. The declaration order is the order in which expected
-    /// kinds are listed in "expected …, but found …" messages (language.md
-    /// §12.2), so `Ord` on this enum is that order. The byte order mark and
+    /// kinds are listed in "expected …, but found …" messages, so `Ord` on
+    /// this enum is that order. The byte order mark and
     /// whitespace come last: they are never listed.
     #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
     pub enum TokenKind {

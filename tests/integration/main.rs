@@ -59,6 +59,7 @@ mod layering;
 mod msrv;
 mod parallel_output;
 mod robustness;
+mod standalone;
 mod terminal_color;
 mod watch;
 
@@ -92,5 +93,6 @@ fn main() {
   ] {
     trials.extend(module_tests());
   }
+  trials.extend(standalone::tests());
   libtest_mimic::run(&arguments, harness::reject_duplicate_names(trials)).exit();
 }

@@ -1,4 +1,4 @@
-//! Built-in functions (reference.md §0.2 and §1): the name table with
+//! Built-in functions: the name table with
 //! arities and parameter kinds, and the dispatcher.
 
 mod paths;
@@ -47,7 +47,7 @@ impl Display for Arity {
 /// Everything built-in functions may need from the evaluator.
 #[derive(Debug, Clone)]
 pub struct FunctionContext<'a> {
-  /// W: the module's working directory (reference.md §0.1).
+  /// W: the module's working directory.
   pub working_directory: &'a Path,
   pub invocation_directory: &'a Path,
   /// The root justfile.
@@ -135,16 +135,16 @@ const fn builtin(
 use Arity::{AtLeast, Exact, Optional};
 
 const BUILTINS: &[Builtin] = &[
-  // §1.1 system information
+  // system information
   builtin("arch", Exact(0), &[], system::arch),
   builtin("os", Exact(0), &[], system::os),
   builtin("os_family", Exact(0), &[], system::os_family),
   builtin("num_cpus", Exact(0), &[], system::num_cpus),
-  // §1.2 environment
+  // environment
   builtin("env", Optional(1, 2), &[0, 1], system::env),
   builtin("env_var", Exact(1), &[0], system::env),
   builtin("env_var_or_default", Exact(2), &[0, 1], system::env),
-  // §1.3 invocation, justfile and module paths
+  // invocation, justfile and module paths
   builtin("invocation_directory", Exact(0), &[], system::invocation_directory),
   builtin("invocation_directory_native", Exact(0), &[], system::invocation_directory_native),
   builtin("justfile", Exact(0), &[], system::justfile),
@@ -156,12 +156,12 @@ const BUILTINS: &[Builtin] = &[
   builtin("module_path", Exact(0), &[], system::module_path),
   builtin("recipe_name", Exact(0), &[], system::recipe_name),
   builtin("is_dependency", Exact(0), &[], system::is_dependency),
-  // §1.4 just process
+  // just process
   builtin("just_executable", Exact(0), &[], system::just_executable),
   builtin("just_pid", Exact(0), &[], system::just_pid),
   builtin("just_version", Exact(0), &[], system::just_version),
   builtin("num_jobs", Exact(0), &[], system::num_jobs),
-  // §1.5 user directories
+  // user directories
   builtin("cache_directory", Exact(0), &[], system::cache_directory),
   builtin("config_directory", Exact(0), &[], system::config_directory),
   builtin("config_local_directory", Exact(0), &[], system::config_local_directory),
@@ -170,11 +170,11 @@ const BUILTINS: &[Builtin] = &[
   builtin("executable_directory", Exact(0), &[], system::executable_directory),
   builtin("home_directory", Exact(0), &[], system::home_directory),
   builtin("runtime_directory", Exact(0), &[], system::runtime_directory),
-  // §1.6 external commands
+  // external commands
   builtin("shell", AtLeast(1), &[], system::shell),
   builtin("which", Exact(1), &[], paths::which),
   builtin("require", Exact(1), &[], paths::require),
-  // §1.7 strings
+  // strings
   builtin("append", Exact(2), &[1], strings::append),
   builtin("prepend", Exact(2), &[1], strings::prepend),
   builtin("encode_uri_component", Exact(1), &[], strings::encode_uri_component),
@@ -189,7 +189,7 @@ const BUILTINS: &[Builtin] = &[
   builtin("trim_end_match", Exact(2), &[], strings::trim_end_match),
   builtin("trim_end_matches", Exact(2), &[], strings::trim_end_matches),
   builtin("len", Exact(1), &[0], strings::len),
-  // §1.8 case conversion
+  // case conversion
   builtin("lowercase", Exact(1), &[], strings::lowercase),
   builtin("uppercase", Exact(1), &[], strings::uppercase),
   builtin("capitalize", Exact(1), &[], strings::capitalize),
@@ -200,7 +200,7 @@ const BUILTINS: &[Builtin] = &[
   builtin("lowercamelcase", Exact(1), &[], strings::lowercamelcase),
   builtin("uppercamelcase", Exact(1), &[], strings::uppercamelcase),
   builtin("titlecase", Exact(1), &[], strings::titlecase),
-  // §1.9 paths
+  // paths
   builtin("absolute_path", Exact(1), &[0], paths::absolute_path),
   builtin("canonicalize", Exact(1), &[], paths::canonicalize),
   builtin("extension", Exact(1), &[], paths::extension),
@@ -210,26 +210,26 @@ const BUILTINS: &[Builtin] = &[
   builtin("without_extension", Exact(1), &[], paths::without_extension),
   builtin("clean", Exact(1), &[], paths::clean_function),
   builtin("join", AtLeast(2), &[], paths::join),
-  // §1.10 filesystem
+  // filesystem
   builtin("path_exists", Exact(1), &[], paths::path_exists),
   builtin("read", Exact(1), &[], paths::read),
-  // §1.11 hashing, uuid, random
+  // hashing, uuid, random
   builtin("sha256", Exact(1), &[], system::sha256),
   builtin("sha256_file", Exact(1), &[], paths::sha256_file),
   builtin("blake3", Exact(1), &[], system::blake3),
   builtin("blake3_file", Exact(1), &[], paths::blake3_file),
   builtin("uuid", Exact(0), &[], system::uuid),
   builtin("choose", Exact(2), &[], system::choose),
-  // §1.12 date and time
+  // date and time
   builtin("datetime", Exact(1), &[], system::datetime),
   builtin("datetime_utc", Exact(1), &[], system::datetime_utc),
-  // §1.13 semver
+  // semver
   builtin("semver_matches", Exact(2), &[], system::semver_matches),
-  // §1.14 styles
+  // styles
   builtin("style", Optional(1, 2), &[0], style::style),
-  // §1.15 errors
+  // errors
   builtin("error", Exact(1), &[], system::error),
-  // §1.16 lists
+  // lists
   builtin("bool", Exact(1), &[0], strings::bool),
   builtin("join_list", Optional(1, 2), &[0], strings::join_list),
   builtin("show", Exact(1), &[0], strings::show),

@@ -1,5 +1,4 @@
-//! Path manipulation, filesystem access and executable search (reference.md
-//! §1.6, §1.9, §1.10, §1.11).
+//! Path manipulation, filesystem access and executable search.
 
 use std::fs::File;
 use std::io::Read;
@@ -19,7 +18,7 @@ fn path_text(path: &Path, what: &str) -> std::result::Result<String, String> {
     .ok_or_else(|| format!("{what} is not valid unicode: {}", path.display()))
 }
 
-/// Lexical simplification of a `/`-separated path (reference.md §1.9 `clean`).
+/// Lexical simplification of a `/`-separated path.
 pub fn clean(path: &str) -> String {
   let rooted = path.starts_with('/');
   let mut parts: Vec<&str> = Vec::new();
@@ -161,7 +160,7 @@ pub fn blake3_file(arguments: &[Value], context: &FunctionContext) -> Result {
     .map_err(|error| format!("failed to hash `{}`: {error}", path.display()))
 }
 
-/// Candidate paths for executable `name` (reference.md §1.6).
+/// Candidate paths for executable `name`.
 fn executable_candidates(
   name: &str,
   context: &FunctionContext,

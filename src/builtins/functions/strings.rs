@@ -1,5 +1,4 @@
-//! String manipulation, case conversion and list functions (reference.md
-//! §1.7, §1.8, §1.16).
+//! String manipulation, case conversion and list functions.
 
 use heck::{
   ToKebabCase, ToLowerCamelCase, ToShoutyKebabCase, ToShoutySnakeCase, ToSnakeCase, ToTitleCase,

@@ -1,4 +1,4 @@
-//! `style(styles, text?)` (reference.md §1.14).
+//! `style(styles, text?)`.
 
 use super::{text, FunctionContext};
 use crate::builtins::value::Value;

@@ -1,5 +1,5 @@
 //! System information, environment, paths of the invocation, `shell()`,
-//! hashing, randomness, time, semver and `error()` (reference.md §1).
+//! hashing, randomness, time, semver and `error()`.
 
 use std::path::{Path, PathBuf};
 
@@ -182,7 +182,7 @@ pub fn runtime_directory(_: &[Value], _: &FunctionContext) -> Result {
   user_directory(dirs::runtime_dir(), "runtime")
 }
 
-/// `shell(command, args...)`: not run under dry run (reference.md §1.6).
+/// `shell(command, args...)`: not run under dry run.
 pub fn shell(arguments: &[Value], context: &FunctionContext) -> Result {
   let words: Vec<&str> = (0..arguments.len()).map(|index| text(arguments, index)).collect();
   if context.dry_run {

@@ -15,6 +15,7 @@ use super::config::{Config, WatchConfig};
 use crate::cli::error::{Error, Report};
 use crate::color::{Painter, Stream};
 use crate::execution::cache;
+use crate::platform::exit::signal_status;
 use crate::platform::signals;
 use crate::search::Search;
 use events::Watcher;
@@ -63,7 +64,7 @@ pub fn watch(config: &Config, watch: &WatchConfig, search: Search, arguments: &[
     let (outcome, first_source_after_load) = ran?;
     if let Some(signal) = signals::take_delivered() {
       report(config, outcome);
-      return Err(silent(128 + signal));
+      return Err(silent(signal_status(signal)));
     }
     // A restart's stop request, if the run did not consume it.
     signals::take();

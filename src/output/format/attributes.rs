@@ -1,4 +1,4 @@
-//! Attribute rendering (formatting.md §4.5); the order is `syntax::attribute_order`.
+//! Attribute rendering; the order is `syntax::attribute_order`.
 
 use super::expression::literal_text;
 use crate::syntax::ast::{
@@ -227,7 +227,7 @@ mod tests {
     let cases = vec![
       (Confirm(None), "confirm"),
       (Continue(vec![]), "continue"),
-      (Continue(vec![Signal::Hangup, Signal::Quit]), "continue(\"SIGHUP\", \"SIGQUIT\")"),
+      (Continue(vec![Signal::HANGUP, Signal::QUIT]), "continue(\"SIGHUP\", \"SIGQUIT\")"),
       (Cache(Box::default()), "cache"),
       (
         Cache(Box::new(CacheAttribute {

@@ -1,4 +1,4 @@
-//! The one canonical rendering of expressions (formatting.md §5), shared by
+//! The one canonical rendering of expressions, shared by
 //! `--dump`, `--fmt`, `--show`, `--list`, `--usage` and `assert` messages.
 
 use std::fmt::{self, Display, Formatter};

@@ -1,4 +1,4 @@
-//! The `--fmt` command (formatting.md §7), independent of the command line.
+//! The `--fmt` command, independent of the command line.
 
 use std::fs;
 use std::io::{self, Write};

@@ -1,4 +1,4 @@
-//! The canonical text of one file (formatting.md §1–§4), for `--dump` and `--fmt`.
+//! The canonical text of one file, for `--dump` and `--fmt`.
 
 use super::attributes;
 use super::expression::literal_text;
@@ -7,6 +7,7 @@ use crate::syntax::ast::{
   Alias, Assignment, Ast, Attribute, Attributes, FunctionDefinition, Import, Item, ModuleItem,
   Recipe, Set, SettingValue, Unexport,
 };
+use crate::syntax::settings::Setting;
 use crate::syntax::token::Token;
 
 /// Format a parse tree; recipe bodies are indented with `indentation`.
@@ -66,7 +67,7 @@ fn is_header_comment(r: &Recipe, token: Token) -> bool {
   r.body.first().is_none_or(|line| token.line as usize <= line.number)
 }
 
-/// A comment standing on its own line: verbatim, or a doc comment (§2.3).
+/// A comment standing on its own line: verbatim, or a doc comment.
 fn line_comment(out: &mut String, items: &[Item], index: usize, token: Token) {
   let text = token.lexeme().trim_end();
   match doc_comment_text(items, index, token) {
@@ -76,7 +77,7 @@ fn line_comment(out: &mut String, items: &[Item], index: usize, token: Token) {
 }
 
 /// The doc text if the comment at `index` documents the recipe or module
-/// on the next line (§2.3).
+/// on the next line.
 fn doc_comment_text<'src>(
   items: &[Item<'src>],
   index: usize,
@@ -184,10 +185,10 @@ fn unexport_text(unexport: &Unexport) -> String {
 }
 
 /// The value of the first enabled `set indentation` of this file (the
-/// `--fmt` indentation default, formatting.md §3).
+/// `--fmt` indentation default).
 pub fn indentation_setting(ast: &Ast) -> Option<String> {
   ast.items.iter().find_map(|item| match item {
-    Item::Set(set) if set.name.lexeme() == "indentation" && set.attributes.enabled() => {
+    Item::Set(set) if set.setting == Setting::Indentation && set.attributes.enabled() => {
       match &set.value {
         SettingValue::Literal(literal) => Some(literal.cooked.clone()),
         _ => None,
@@ -263,7 +264,8 @@ mod tests {
   fn blank_lines_and_settings() {
     use Item::Eol;
     let set = |n: &'static str, value| {
-      Item::Set(Box::new(Set { attributes: Attributes::default(), name: name(n), value }))
+      let setting = crate::syntax::settings::Setting::from_name(n).expect("a known setting");
+      Item::Set(Box::new(Set { attributes: Attributes::default(), name: name(n), setting, value }))
     };
     let cases: Vec<(Vec<Item<'static>>, &str)> = vec![
       (vec![], ""),

@@ -1,4 +1,4 @@
-//! The canonical text form of justfiles (formatting.md): expression
+//! The canonical text form of justfiles: expression
 //! rendering, `--dump`/`--fmt` output, `--show` and the `--fmt` command.
 
 pub mod attributes;

@@ -1,10 +1,11 @@
-//! Recipe headers and bodies (formatting.md §4.6, §4.7) and `--show` (§9).
+//! Recipe headers and bodies and `--show`.
 
 use nu_ansi_term::Color as Ansi;
 
 use super::attributes;
 use crate::analysis::model;
 use crate::syntax::ast::{Dependency, Fragment, Line, Parameter, ParameterKind, Recipe};
+use crate::syntax::attributes::AttributeKind;
 
 /// Paints parameter pieces for `--show` when colour is on.
 #[derive(Copy, Clone)]
@@ -152,7 +153,7 @@ pub fn show_recipe(
   if let Some(alias) = alias {
     text.push_str(&format!("alias {} := {alias_target_path}\n", alias.name.lexeme()));
   }
-  if let Some(doc) = recipe.doc_comment.filter(|_| !recipe.has_attribute("doc")) {
+  if let Some(doc) = recipe.doc_comment.filter(|_| !recipe.has_attribute(AttributeKind::Doc)) {
     text.push_str(&format!("# {doc}\n"));
   }
   text.push_str(&attributes::render_lines(&recipe.attributes));

@@ -1,0 +1,203 @@
+//! The attribute vocabulary: every attribute's name, its positional
+//! argument count, whether it takes `key=value` arguments, the items it may
+//! annotate and, for OS attributes, whether it names this platform. One
+//! table; the parser, the analyzer, the formatter and execution query it.
+
+/// The kinds of item an attribute can be written above. The names appear in
+/// "`KIND` `NAME` has invalid attribute `ATTRIBUTE`" errors.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ItemKind {
+  Alias,
+  Assignment,
+  Function,
+  Import,
+  Module,
+  Recipe,
+  Setting,
+  Unexport,
+}
+
+impl ItemKind {
+  pub fn name(self) -> &'static str {
+    match self {
+      ItemKind::Alias => "alias",
+      ItemKind::Assignment => "assignment",
+      ItemKind::Function => "function",
+      ItemKind::Import => "import",
+      ItemKind::Module => "module",
+      ItemKind::Recipe => "recipe",
+      ItemKind::Setting => "setting",
+      ItemKind::Unexport => "unexport",
+    }
+  }
+}
+
+/// What the table says about one attribute.
+struct Info {
+  name: &'static str,
+  min: usize,
+  /// None: no upper bound.
+  max: Option<usize>,
+  /// Takes `key` / `key=value` arguments besides positional ones.
+  keyed: bool,
+  annotates: &'static [ItemKind],
+  /// OS attributes: whether the attribute names this platform.
+  os: Option<bool>,
+}
+
+const RECIPE: &[ItemKind] = &[ItemKind::Recipe];
+const RECIPE_MODULE: &[ItemKind] = &[ItemKind::Module, ItemKind::Recipe];
+const NAMED: &[ItemKind] =
+  &[ItemKind::Alias, ItemKind::Assignment, ItemKind::Module, ItemKind::Recipe];
+const ANY: &[ItemKind] = &[
+  ItemKind::Alias,
+  ItemKind::Assignment,
+  ItemKind::Function,
+  ItemKind::Import,
+  ItemKind::Module,
+  ItemKind::Recipe,
+  ItemKind::Setting,
+  ItemKind::Unexport,
+];
+
+/// Defines `AttributeKind` and its table from one list, so that a kind and
+/// its row cannot disagree. The rows are in name (canonical) order.
+macro_rules! attribute_kinds {
+  ($(
+    $kind:ident => $name:literal, ($min:literal, $max:expr), keyed: $keyed:literal,
+      $annotates:expr, os: $os:expr;
+  )*) => {
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub enum AttributeKind {
+      $($kind,)*
+    }
+
+    impl AttributeKind {
+      /// Every kind, in name order.
+      pub const ALL: &'static [AttributeKind] = &[$(AttributeKind::$kind,)*];
+    }
+
+    /// Indexed by `AttributeKind as usize`.
+    const TABLE: &[Info] = &[$(
+      Info { name: $name, min: $min, max: $max, keyed: $keyed, annotates: $annotates, os: $os },
+    )*];
+  };
+}
+
+attribute_kinds! {
+  Android => "android", (0, Some(0)), keyed: false, ANY, os: Some(cfg!(target_os = "android"));
+  Arg => "arg", (1, Some(1)), keyed: true, RECIPE, os: None;
+  Cache => "cache", (0, Some(0)), keyed: true, RECIPE, os: None;
+  Confirm => "confirm", (0, Some(1)), keyed: false, RECIPE, os: None;
+  Continue => "continue", (0, None), keyed: false, RECIPE, os: None;
+  Default => "default", (0, Some(0)), keyed: false, RECIPE, os: None;
+  Doc => "doc", (0, Some(1)), keyed: false, RECIPE_MODULE, os: None;
+  Dragonfly => "dragonfly", (0, Some(0)), keyed: false, ANY, os: Some(cfg!(target_os = "dragonfly"));
+  Env => "env", (2, Some(2)), keyed: false, RECIPE, os: None;
+  ExitMessage => "exit-message", (0, Some(0)), keyed: false, RECIPE, os: None;
+  Extension => "extension", (1, Some(1)), keyed: false, RECIPE, os: None;
+  Freebsd => "freebsd", (0, Some(0)), keyed: false, ANY, os: Some(cfg!(target_os = "freebsd"));
+  Group => "group", (1, Some(1)), keyed: false, RECIPE_MODULE, os: None;
+  Linux => "linux", (0, Some(0)), keyed: false, ANY, os: Some(cfg!(target_os = "linux"));
+  Macos => "macos", (0, Some(0)), keyed: false, ANY, os: Some(cfg!(target_os = "macos"));
+  Metadata => "metadata", (1, None), keyed: false, RECIPE, os: None;
+  Netbsd => "netbsd", (0, Some(0)), keyed: false, ANY, os: Some(cfg!(target_os = "netbsd"));
+  NoCd => "no-cd", (0, Some(0)), keyed: false, RECIPE, os: None;
+  NoExitMessage => "no-exit-message", (0, Some(0)), keyed: false, RECIPE, os: None;
+  NoQuiet => "no-quiet", (0, Some(0)), keyed: false, RECIPE, os: None;
+  Openbsd => "openbsd", (0, Some(0)), keyed: false, ANY, os: Some(cfg!(target_os = "openbsd"));
+  Parallel => "parallel", (0, Some(0)), keyed: false, RECIPE, os: None;
+  PositionalArguments => "positional-arguments", (0, Some(0)), keyed: false, RECIPE, os: None;
+  Private => "private", (0, Some(0)), keyed: false, NAMED, os: None;
+  Script => "script", (0, None), keyed: false, RECIPE, os: None;
+  Shell => "shell", (0, Some(0)), keyed: false, RECIPE, os: None;
+  Timestamp => "timestamp", (0, Some(1)), keyed: false, RECIPE, os: None;
+  Unix => "unix", (0, Some(0)), keyed: false, ANY, os: Some(cfg!(unix));
+  Windows => "windows", (0, Some(0)), keyed: false, ANY, os: Some(cfg!(windows));
+  WorkingDirectory => "working-directory", (1, Some(1)), keyed: false, RECIPE, os: None;
+}
+
+/// Pairs of attributes a recipe may not carry together, in the order they
+/// are checked and named in the error.
+pub const CONFLICTS: [(AttributeKind, AttributeKind); 3] = [
+  (AttributeKind::NoCd, AttributeKind::WorkingDirectory),
+  (AttributeKind::ExitMessage, AttributeKind::NoExitMessage),
+  (AttributeKind::Script, AttributeKind::Shell),
+];
+
+impl AttributeKind {
+  fn info(self) -> &'static Info {
+    &TABLE[self as usize]
+  }
+
+  pub fn from_name(name: &str) -> Option<AttributeKind> {
+    AttributeKind::ALL.iter().copied().find(|kind| kind.name() == name)
+  }
+
+  /// The kebab-case name; the canonical order of attributes is the byte
+  /// order of these names.
+  pub fn name(self) -> &'static str {
+    self.info().name
+  }
+
+  /// Positional argument count: (minimum, maximum or None for no bound).
+  pub fn arity(self) -> (usize, Option<usize>) {
+    (self.info().min, self.info().max)
+  }
+
+  pub fn is_keyed(self) -> bool {
+    self.info().keyed
+  }
+
+  pub fn annotates(self, item: ItemKind) -> bool {
+    self.info().annotates.contains(&item)
+  }
+
+  /// OS attributes enable or disable the item they annotate.
+  pub fn is_os(self) -> bool {
+    self.info().os.is_some()
+  }
+
+  /// Whether an OS attribute names this platform (`unix` matches every Unix).
+  pub fn matches_platform(self) -> bool {
+    self.info().os == Some(true)
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn rows_are_in_name_order() {
+    let names: Vec<&str> = AttributeKind::ALL.iter().map(|kind| kind.name()).collect();
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    assert_eq!(names, sorted);
+  }
+
+  #[test]
+  fn names_round_trip() {
+    for &kind in AttributeKind::ALL {
+      assert_eq!(AttributeKind::from_name(kind.name()), Some(kind));
+    }
+    assert_eq!(AttributeKind::from_name("nope"), None);
+  }
+
+  #[test]
+  fn os_attributes_annotate_every_item() {
+    for &kind in AttributeKind::ALL.iter().filter(|kind| kind.is_os()) {
+      assert!(ANY.iter().all(|&item| kind.annotates(item)), "{}", kind.name());
+    }
+  }
+
+  #[test]
+  fn only_private_annotates_aliases() {
+    let kinds: Vec<&str> = AttributeKind::ALL
+      .iter()
+      .filter(|kind| !kind.is_os() && kind.annotates(ItemKind::Alias))
+      .map(|kind| kind.name())
+      .collect();
+    assert_eq!(kinds, ["private"]);
+  }
+}
