@@ -31,20 +31,10 @@ pub fn run() -> i32 {
     .stack_size(STACK_SIZE)
     .spawn(cli::run::main)
     .map(|handle| {
-      block_signals_in_this_thread();
+      // The waiting thread blocks every signal, so that signals sent to the
+      // process reach the thread running `just`.
+      platform::signals::block_all_in_this_thread();
       handle.join().unwrap_or(101)
     });
   on_thread.unwrap_or_else(|_| cli::run::main())
-}
-
-/// The waiting thread blocks every signal, so that signals sent to the
-/// process are delivered to the thread running `just` (its handlers, and
-/// `sigwait` for `--request '"signal"'`).
-fn block_signals_in_this_thread() {
-  // SAFETY: plain calls on a stack-allocated, initialised signal set.
-  unsafe {
-    let mut set: libc::sigset_t = std::mem::zeroed();
-    libc::sigfillset(&mut set);
-    libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
-  }
 }

@@ -116,10 +116,9 @@ fn request(json: &str) -> Result {
     .map_err(|error| Error::message(format!("failed to parse request: {error}")))?;
   let response = match request {
     Request::EnvironmentVariable(name) => match std::env::var_os(name) {
-      Some(value) => {
-        use std::os::unix::ffi::OsStrExt;
-        serde_json::json!({"environment-variable": {"Unix": value.as_bytes()}})
-      }
+      Some(value) => serde_json::json!({
+        "environment-variable": {"Unix": crate::platform::fs::os_str_bytes(&value)}
+      }),
       None => serde_json::json!({"environment-variable": null}),
     },
     Request::Signal => serde_json::json!({"signal": wait_for_signal()}),
@@ -130,15 +129,7 @@ fn request(json: &str) -> Result {
 
 /// Block every signal, wait for one and return its name.
 fn wait_for_signal() -> String {
-  // SAFETY: plain libc calls on a locally owned, initialised signal set.
-  let signal = unsafe {
-    let mut set: libc::sigset_t = std::mem::zeroed();
-    libc::sigfillset(&mut set);
-    libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
-    let mut signal: libc::c_int = 0;
-    libc::sigwait(&set, &mut signal);
-    signal
-  };
+  let signal = signals::wait_for_any();
   match signals::Signal(signal).known_name() {
     Some(name) => name.to_owned(),
     None => format!("SIG{signal}"),

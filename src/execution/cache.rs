@@ -7,7 +7,6 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Seek, Write};
-use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value as Json};
@@ -179,10 +178,7 @@ pub fn open<'src>(
     .truncate(false)
     .open(&path)
     .map_err(open_error)?;
-  // SAFETY: flock on a file descriptor we own; released when the file closes.
-  if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
-    return Err(open_error(std::io::Error::last_os_error()));
-  }
+  crate::platform::fs::lock_exclusive(&file).map_err(open_error)?;
   let mut contents = String::new();
   file.read_to_string(&mut contents).map_err(|error| {
     message(format!("failed to read cache entry at `{}`: {error}", path.display()))

@@ -3,7 +3,6 @@
 
 use std::fs;
 use std::io::Write;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -248,9 +247,7 @@ fn write_script(path: &Path, text: &str, executable: bool) -> std::io::Result<()
   file.write_all(text.as_bytes())?;
   drop(file);
   if executable {
-    let mut permissions = fs::metadata(path)?.permissions();
-    permissions.set_mode(permissions.mode() | 0o100);
-    fs::set_permissions(path, permissions)?;
+    crate::platform::fs::make_executable(path)?;
   }
   Ok(())
 }
@@ -271,7 +268,10 @@ fn temporary_directory(
       .and_then(|dir| fs::create_dir_all(&dir).ok().map(|()| dir)),
   };
   let mut builder = tempfile::Builder::new();
-  builder.prefix("just-").rand_bytes(6).permissions(fs::Permissions::from_mode(0o700));
+  builder.prefix("just-").rand_bytes(6);
+  if let Some(permissions) = crate::platform::fs::private_directory_permissions() {
+    builder.permissions(permissions);
+  }
   match base {
     Some(base) => builder.tempdir_in(base),
     None => builder.tempdir(),

@@ -241,3 +241,28 @@ pub fn run(command: &mut std::process::Command) -> std::io::Result<std::process:
   let _guard = ChildGuard::new(child.id());
   child.wait()
 }
+
+/// Blocks every signal in the calling thread, so that signals sent to the
+/// process are delivered to the other threads (their handlers, `sigwait`).
+pub fn block_all_in_this_thread() {
+  // SAFETY: plain calls on a stack-allocated, initialised signal set.
+  unsafe {
+    let mut set: libc::sigset_t = std::mem::zeroed();
+    libc::sigfillset(&mut set);
+    libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+  }
+}
+
+/// Blocks every signal in the calling thread and waits for one; returns its
+/// number.
+pub fn wait_for_any() -> i32 {
+  // SAFETY: plain libc calls on a locally owned, initialised signal set.
+  unsafe {
+    let mut set: libc::sigset_t = std::mem::zeroed();
+    libc::sigfillset(&mut set);
+    libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+    let mut signal: libc::c_int = 0;
+    libc::sigwait(&set, &mut signal);
+    signal
+  }
+}

@@ -185,24 +185,12 @@ fn resolve_candidate(
   Ok(PathBuf::from(clean(&path_text(&joined, "Executable path")?)))
 }
 
-#[cfg(unix)]
-fn is_executable(path: &Path) -> bool {
-  use std::os::unix::fs::PermissionsExt;
-  std::fs::metadata(path)
-    .is_ok_and(|metadata| metadata.is_file() && metadata.permissions().mode() & 0o111 != 0)
-}
-
-#[cfg(not(unix))]
-fn is_executable(path: &Path) -> bool {
-  path.is_file()
-}
-
 fn find_executable(
   name: &str,
   context: &FunctionContext,
 ) -> std::result::Result<Option<String>, String> {
   for candidate in executable_candidates(name, context)? {
-    if is_executable(&candidate) {
+    if crate::platform::fs::is_executable(&candidate) {
       return path_text(&candidate, "Executable path").map(Some);
     }
   }
