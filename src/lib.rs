@@ -6,17 +6,17 @@
 //! `output` rendering listings, formatted justfiles and errors.
 
 pub mod analysis;
-pub mod builtins;
-pub mod cli;
+pub(crate) mod builtins;
+pub(crate) mod cli;
 pub mod color;
-pub mod evaluation;
-pub mod execution;
-pub mod options;
+pub(crate) mod evaluation;
+pub(crate) mod execution;
+pub(crate) mod options;
 pub mod output;
-pub mod platform;
-pub mod search;
+pub(crate) mod platform;
+pub(crate) mod search;
 pub mod syntax;
-pub mod text;
+pub(crate) mod text;
 
 /// Stack of the thread that runs `just`. Analysis, evaluation and dependency
 /// resolution recurse once per nesting level or chain link (long `+` chains,

@@ -31,7 +31,7 @@ pub struct Search {
   /// Found by upward search (so `set fallback` applies).
   pub searched: bool,
   /// Keeps the temporary directory of a stdin or Markdown justfile alive.
-  pub temporary_directory: Option<Arc<TempDir>>,
+  pub _temporary_directory: Option<Arc<TempDir>>,
 }
 
 #[derive(Debug, Snafu)]
@@ -114,7 +114,7 @@ fn located(
     search.searched = searched;
     return Ok(search);
   }
-  Ok(Search { justfile, working_directory, source: None, searched, temporary_directory: None })
+  Ok(Search { justfile, working_directory, source: None, searched, _temporary_directory: None })
 }
 
 fn is_markdown(path: &Path) -> bool {
@@ -144,7 +144,7 @@ fn with_temporary_justfile(
     working_directory,
     source: Some(source),
     searched: false,
-    temporary_directory: Some(Arc::new(directory)),
+    _temporary_directory: Some(Arc::new(directory)),
   })
 }
 

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use just::analysis::analyzer::{compile, LoadError, LoadRequest};
-use just::output::color::{Painter, Stream, UseColor};
+use just::color::{Painter, Stream, UseColor};
 use just::output::diagnostic::excerpt;
 use libfuzzer_sys::fuzz_target;
 

@@ -26,7 +26,6 @@ pub enum ArgumentValue {
 pub struct Invocation<'a, 'src> {
   /// Module path of the recipe (`[]` for the root).
   pub module_path: Vec<String>,
-  pub module: &'a Module<'src>,
   pub recipe: &'a Recipe<'src>,
   /// One entry per parameter, in declaration order; `None` = not supplied
   /// (the runner evaluates the default).
@@ -332,7 +331,6 @@ pub fn parse_command_line<'a, 'src>(
     }
     invocations.push(Invocation {
       module_path: resolved.module_path,
-      module: resolved.module,
       recipe: resolved.recipe,
       arguments,
     });
@@ -386,12 +384,7 @@ fn bind_default<'a, 'src>(
     });
   }
   let (arguments, _) = bind_arguments(resolved.recipe, &[])?;
-  Ok(Invocation {
-    module_path: resolved.module_path,
-    module: resolved.module,
-    recipe: resolved.recipe,
-    arguments,
-  })
+  Ok(Invocation { module_path: resolved.module_path, recipe: resolved.recipe, arguments })
 }
 
 /// When the run should list a module instead: the module path to list.

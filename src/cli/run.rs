@@ -562,7 +562,7 @@ fn fallback(
     working_directory,
     source: None,
     searched: true,
-    temporary_directory: None,
+    _temporary_directory: None,
   };
   let justfile = load(config, &next_search, config.unstable)?;
   Ok(Some((next_search, justfile)))

@@ -75,10 +75,6 @@ impl<'a, 'src> ModuleState<'a, 'src> {
   pub fn lists(&self) -> bool {
     self.module.settings.lists
   }
-
-  pub fn module_path(&self) -> String {
-    self.module.path.join("::")
-  }
 }
 
 /// Which exported names a command evaluated here sees.

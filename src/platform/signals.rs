@@ -160,11 +160,6 @@ pub fn recorded() -> Option<i32> {
   }
 }
 
-/// Put a taken signal back (when the caller will not handle it).
-pub fn restore(signal: i32) {
-  let _ = RECORDED.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
-}
-
 /// A signal, by number.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Signal(pub i32);

@@ -81,10 +81,14 @@ pub struct FunctionContext<'a> {
   pub quiet: bool,
 }
 
+#[cfg(test)]
 static NO_DOTENV: BTreeMap<String, String> = BTreeMap::new();
+#[cfg(test)]
 static NO_ENVIRONMENT: CommandEnvironment = CommandEnvironment::new();
+#[cfg(test)]
 static DEFAULT_SHELL_ARGUMENTS: [String; 0] = [];
 
+#[cfg(test)]
 impl<'a> FunctionContext<'a> {
   /// A context for a top-level assignment of the root module in `directory`
   /// with default options (`sh -cu`, no lists, no recipe).
