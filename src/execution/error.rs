@@ -58,6 +58,13 @@ pub enum ExecutionError<'src> {
   Silent { status: i32 },
   #[snafu(display("{message}"))]
   Dotenv { message: String, status: i32 },
+  #[snafu(display("failed to write to standard error: {source}"))]
+  Stderr { source: std::io::Error },
+}
+
+/// Write a line to standard error, as a value on failure.
+pub fn stderr_line<'src>(text: &str) -> Result<(), ExecutionError<'src>> {
+  crate::output::stdio::stderr_line(text).map_err(|source| ExecutionError::Stderr { source })
 }
 
 impl<'src> From<EvaluationError<'src>> for ExecutionError<'src> {

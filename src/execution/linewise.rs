@@ -2,7 +2,7 @@
 
 use std::process::{Command, Stdio};
 
-use super::error::ExecutionError;
+use super::error::{stderr_line, ExecutionError};
 use super::{signals, timestamp};
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
 use crate::syntax::ast::{Fragment, Line};
@@ -48,7 +48,7 @@ pub fn run<'src>(
       quiet_line || (settings.quiet && !recipe.has_attribute("no-quiet")) || config.quiet;
     let echo = config.dry_run || config.verbosity >= 1 || timestamp_format.is_some() || !silenced;
     if echo {
-      echo_line(context, text, timestamp_format.as_deref());
+      echo_line(context, text, timestamp_format.as_deref())?;
     }
     if config.dry_run {
       continue;
@@ -141,15 +141,19 @@ pub fn spawn_error<'src>(
   }
 }
 
-fn echo_line(context: &RunContext<'_, '_>, text: &str, timestamp_format: Option<&str>) {
+fn echo_line<'src>(
+  context: &RunContext<'_, 'src>,
+  text: &str,
+  timestamp_format: Option<&str>,
+) -> Result<'src> {
   let painter = context.stderr_painter();
   let style = painter.command_style();
   match timestamp_format {
     Some(format) => {
       let time = chrono::Local::now().format(format).to_string();
-      eprintln!("[{}] {}", painter.paint(style, &time), painter.paint(style, text));
+      stderr_line(&format!("[{}] {}", painter.paint(style, &time), painter.paint(style, text)))
     }
-    None => eprintln!("{}", painter.paint(style, text)),
+    None => stderr_line(&painter.paint(style, text)),
   }
 }
 

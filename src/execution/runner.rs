@@ -2,10 +2,10 @@
 //! deduplication, then the body (cli-and-execution.md §7.5).
 
 use std::collections::{BTreeMap, HashSet};
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::sync::{Condvar, Mutex, MutexGuard};
 
-use super::error::ExecutionError;
+use super::error::{stderr_line, ExecutionError};
 use super::{linewise, script};
 use crate::analysis::model::{Dependency, Recipe};
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
@@ -257,9 +257,8 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
         .joined(),
       None => format!("Run recipe `{}`?", recipe.name.lexeme()),
     };
-    let mut stderr = std::io::stderr();
-    let _ = write!(stderr, "{text} ");
-    let _ = stderr.flush();
+    crate::output::stdio::stderr(&format!("{text} "))
+      .map_err(|source| ExecutionError::Stderr { source })?;
     let mut answer = String::new();
     std::io::stdin()
       .lock()
@@ -321,11 +320,11 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     let recipe = scope.recipe;
     if self.context.config.verbosity >= 1 && !self.context.config.quiet {
       let painter = self.context.stderr_painter();
-      eprintln!("{}", painter.banner(&format!("===> running recipe `{}`...", recipe.namepath)));
+      stderr_line(&painter.banner(&format!("===> running recipe `{}`...", recipe.namepath)))?;
     }
     if self.context.config.explain {
       if let Some(doc) = &recipe.doc {
-        eprintln!("{}", self.context.stderr_painter().banner(&format!("#### {doc}")));
+        stderr_line(&self.context.stderr_painter().banner(&format!("#### {doc}")))?;
       }
     }
     let start = std::time::Instant::now();
@@ -338,7 +337,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
       let painter = self.context.stderr_painter();
       let line =
         format!("---> {} completed in {:.3}s", recipe.name.lexeme(), start.elapsed().as_secs_f64());
-      eprintln!("{}", painter.paint(painter.command_style(), &line));
+      stderr_line(&painter.paint(painter.command_style(), &line))?;
     }
     result
   }

@@ -7,7 +7,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::error::ExecutionError;
+use super::error::{stderr_line, ExecutionError};
 use super::linewise::{check_interrupted, recipe_directory};
 use super::{cache, shell, signals, timestamp};
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
@@ -50,7 +50,7 @@ pub fn run<'src>(
   if let Some(format) = timestamp::format(context, &evaluator, recipe)? {
     let painter = context.stderr_painter();
     let time = chrono::Local::now().format(&format).to_string();
-    eprintln!("[{}] {}", painter.paint(painter.command_style(), &time), name);
+    stderr_line(&format!("[{}] {}", painter.paint(painter.command_style(), &time), name))?;
   }
 
   let mut lines: Vec<(usize, String)> = Vec::with_capacity(recipe.body.len());
@@ -70,7 +70,7 @@ pub fn run<'src>(
   if !config.quiet && (config.dry_run || recipe.quiet) {
     let painter = context.stderr_painter();
     for (_, text) in &lines {
-      eprintln!("{}", painter.paint(painter.command_style(), text));
+      stderr_line(&painter.paint(painter.command_style(), text))?;
     }
   }
   if config.dry_run {
@@ -102,7 +102,7 @@ pub fn run<'src>(
     if opened.hit {
       if config.verbosity >= 1 && !config.quiet {
         let painter = context.stderr_painter();
-        eprintln!("{}", painter.banner("===> cache hit, skipping invocation"));
+        stderr_line(&painter.banner("===> cache hit, skipping invocation"))?;
       }
       return Ok(());
     }
@@ -117,7 +117,7 @@ pub fn run<'src>(
     .map_err(|source| ExecutionError::TempDir { recipe: name.clone(), source })?;
 
   if config.verbosity >= 2 {
-    eprintln!("{}", context.stderr_painter().doc(&text));
+    stderr_line(&context.stderr_painter().doc(&text))?;
   }
 
   let mut process = match &executor {

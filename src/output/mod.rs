@@ -7,6 +7,7 @@ pub mod format;
 pub mod groups;
 pub mod json;
 pub mod list;
+pub mod stdio;
 pub mod summary;
 pub mod usage;
 pub mod variables;
