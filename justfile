@@ -32,6 +32,10 @@ capture reference='/tmp/ref/bin/just' *areas:
 test-reference reference='/tmp/ref/bin/just':
   TEST_JUST_BIN={{reference}} cargo test --tests
 
+# Run each fuzz target for a bounded time (stable Rust, no sanitizers)
+fuzz seconds='60':
+  ./fuzz/run.sh {{seconds}}
+
 # Compare instruction counts and memory with a reference binary
 bench reference='/tmp/ref/bin/just':
   cargo build --release
