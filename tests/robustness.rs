@@ -1537,3 +1537,147 @@ fn fmt_with_room_formats_a_hard_linked_justfile_in_place() {
   let formatted = format!("a:\n{}", "    x\n".repeat(2000));
   assert_eq!(std::fs::read_to_string(root.join("linked.just")).unwrap(), formatted);
 }
+
+// ---------------------------------------------------------------------------
+// Long inputs: no stack overflow, and sizes at which quadratic work would
+// take minutes (these assert results, not times).
+
+#[test]
+fn hundred_thousand_term_concatenation_evaluates_and_dumps() {
+  let justfile = format!("x := {}\n", vec!["'a'"; 100_000].join(" + "));
+  common::Test::new()
+    .justfile(&justfile)
+    .args(&["--evaluate", "x"])
+    .stdout(&"a".repeat(100_000))
+    .run();
+  let output = common::Test::new()
+    .justfile(&justfile)
+    .args(&["--dump", "--dump-format", "json"])
+    .any_stdout()
+    .run();
+  let nested = "[\"concatenate\",\"a\",".repeat(99_999);
+  let closing = "]".repeat(99_999);
+  assert!(output.stdout.contains(&format!("\"value\":{nested}\"a\"{closing}}}")), "dump is wrong");
+}
+
+#[test]
+fn hundred_thousand_term_path_join_evaluates() {
+  let justfile = format!("x := {}\n", vec!["'a'"; 100_000].join(" / "));
+  common::Test::new()
+    .justfile(&justfile)
+    .args(&["--evaluate", "x"])
+    .stdout(&vec!["a"; 100_000].join("/"))
+    .run();
+}
+
+#[test]
+fn hundred_thousand_link_else_if_chain_evaluates() {
+  let links: String = (0..100_000).map(|i| format!("if 'a' == 'b{i}' {{ 'n' }} else ")).collect();
+  common::Test::new()
+    .justfile(&format!("x := {links}{{ 'end' }}\n"))
+    .args(&["--evaluate", "x"])
+    .stdout("end")
+    .run();
+}
+
+#[test]
+fn hundred_thousand_recipe_dependency_chain_runs() {
+  let justfile = chain(100_000, |i| format!("r{i}: r{}\n", i + 1)) + "r100000:\n  @echo end\n";
+  common::Test::new().justfile(&justfile).arg("r0").stdout("end\n").run();
+}
+
+#[test]
+fn two_thousand_nested_modules_load() {
+  let mut test = common::Test::new().justfile("mod m\n");
+  for depth in 1..=2000 {
+    let path = vec!["m"; depth].join("/") + "/mod.just";
+    let contents = if depth < 2000 { "mod m\n" } else { "leaf:\n  @echo leaf\n" };
+    test = test.write(&path, contents);
+  }
+  let target = vec!["m"; 2000].join("::") + "::leaf";
+  test.arg(&target).stdout("leaf\n").run();
+}
+
+/// Unmemoised, each link would triple the work (3^40 evaluations).
+#[test]
+fn const_chain_feeding_a_setting_is_evaluated_once_per_assignment() {
+  let links: String = (1..=40)
+    .map(|i| format!("a{i} := if a{0} == a{0} {{ a{0} }} else {{ a{0} }}\n", i - 1))
+    .collect();
+  let justfile = format!("a0 := 'x'\n{links}set tempdir := a40\n[doc(a40)]\nfoo:\n  @echo hi\n");
+  common::Test::new().justfile(&justfile).arg("foo").stdout("hi\n").run();
+  common::Test::new().justfile(&justfile).args(&["--evaluate", "a40"]).stdout("x").run();
+}
+
+/// A full edit distance between 100,000-character names would take minutes.
+#[test]
+fn suggestion_for_a_very_long_unknown_name_is_found() {
+  let recipe = "a".repeat(100_000);
+  let unknown = "a".repeat(99_999) + "b";
+  common::Test::new()
+    .justfile(&format!("{recipe}:\n  echo hi\n"))
+    .arg(&unknown)
+    .stderr(&format!(
+      "error: justfile does not contain recipe `{unknown}`\nDid you mean `{recipe}`?\n"
+    ))
+    .status(1)
+    .run();
+  common::Test::new()
+    .justfile(&format!("{recipe} := 'v'\n"))
+    .args(&["--evaluate", &unknown])
+    .stderr(&format!(
+      "error: justfile does not contain variable or submodule `{unknown}`\nDid you mean `{recipe}`?\n"
+    ))
+    .status(1)
+    .run();
+}
+
+// ---------------------------------------------------------------------------
+// Script temporary directories are removed after failure and signals.
+
+#[cfg(unix)]
+fn scratch_is_empty_after(justfile: &str, signal: Option<i32>) {
+  let dir = tempfile::tempdir().expect("tempdir");
+  let scratch = dir.path().join("scratch");
+  std::fs::create_dir(&scratch).expect("mkdir");
+  std::fs::write(dir.path().join("justfile"), justfile).expect("write");
+  let mut command = Command::new(binary());
+  command
+    .args(["--tempdir", "scratch"])
+    .current_dir(dir.path())
+    .stdout(Stdio::null())
+    .stderr(Stdio::null())
+    .process_group(0);
+  use std::os::unix::process::CommandExt;
+  let mut child = command.spawn().expect("run just");
+  if let Some(signal) = signal {
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    // Wait until the script is running (its directory exists), then signal
+    // the whole process group, as a terminal would.
+    while std::fs::read_dir(&scratch).expect("scratch").count() == 0 {
+      assert!(std::time::Instant::now() < deadline, "script never started");
+      std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    let group = i32::try_from(child.id()).expect("pid");
+    // SAFETY: signalling the process group of our own child.
+    unsafe { libc::kill(-group, signal) };
+  }
+  let status = child.wait().expect("wait");
+  assert!(!status.success(), "{status:?}");
+  assert_eq!(names_in(&scratch), Vec::<String>::new(), "signal {signal:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn script_tempdir_is_removed_after_failure() {
+  scratch_is_empty_after("a:\n  #!/bin/sh\n  exit 3\n", None);
+}
+
+#[cfg(unix)]
+#[test]
+fn script_tempdir_is_removed_after_signals_to_the_process_group() {
+  for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+    scratch_is_empty_after("a:\n  #!/bin/sh\n  sleep 10\n", Some(signal));
+  }
+}
