@@ -57,3 +57,7 @@ difffuzz *options:
 # Install our `just` into ~/.cargo/bin
 install:
   cargo install --locked --path .
+
+# Run each fuzz target for a bounded time (stable Rust, no sanitizers)
+fuzz seconds='60':
+  ./fuzz/run.sh {{seconds}}

@@ -368,8 +368,7 @@ impl<'f> ModuleAnalyzer<'f> {
     let mut docs = BTreeMap::new();
     let mut parameters = BTreeMap::new();
     {
-      let evaluator =
-        ConstEvaluator { assignments: &assignments, overrides: &self.overrides, lists };
+      let evaluator = ConstEvaluator::new(&assignments, &self.overrides, lists);
       settings = settings::evaluate(&self.sets_in_order(), &evaluator)?;
       for entry in &self.entries {
         match entry.item {

@@ -3,7 +3,8 @@
 
 #![allow(clippy::result_large_err)]
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::builtins::operators;
 
@@ -37,6 +38,10 @@ pub(crate) struct ConstEvaluator<'a, 'src> {
   pub assignments: &'a BTreeMap<&'src str, Assignment<'src>>,
   pub overrides: &'a BTreeMap<String, String>,
   pub lists: bool,
+  /// Values of the assignments evaluated so far: each is evaluated at most
+  /// once, however often it is referenced. Failures are not kept: the first
+  /// one ends the analysis.
+  values: RefCell<HashMap<&'src str, Value>>,
 }
 
 fn error<'src>(token: Token<'src>, kind: AnalysisErrorKind<'src>) -> CompileError<'src> {
@@ -47,7 +52,15 @@ fn failure<'src, T>(token: Token<'src>, message: String) -> Result<'src, T> {
   Err(Failure::Error(error(token, AnalysisErrorKind::ConstEvaluation { message })))
 }
 
-impl<'src> ConstEvaluator<'_, 'src> {
+impl<'a, 'src> ConstEvaluator<'a, 'src> {
+  pub fn new(
+    assignments: &'a BTreeMap<&'src str, Assignment<'src>>,
+    overrides: &'a BTreeMap<String, String>,
+    lists: bool,
+  ) -> Self {
+    ConstEvaluator { assignments, overrides, lists, values: RefCell::default() }
+  }
+
   /// Evaluate a const expression, reporting the first error.
   pub fn evaluate_const(
     &self,
@@ -132,9 +145,15 @@ impl<'src> ConstEvaluator<'_, 'src> {
     if let Some(value) = self.overrides.get(variable) {
       return Ok(Value::string(value.clone()));
     }
+    if let Some(value) = self.values.borrow().get(variable) {
+      return Ok(value.clone());
+    }
     if let Some(assignment) = self.assignments.get(variable) {
       return match self.evaluate(&assignment.value) {
-        Ok(value) => Ok(value),
+        Ok(value) => {
+          self.values.borrow_mut().insert(variable, value.clone());
+          Ok(value)
+        }
         Err(Failure::NonConst(_)) => {
           Err(Failure::NonConst(error(name, AnalysisErrorKind::ConstVariable { variable })))
         }

@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use lexiclean::Lexiclean;
 
@@ -68,7 +69,27 @@ struct Work {
   depth: usize,
   import_offsets: Vec<usize>,
   /// Files on the import/module chain leading here, this one excluded.
-  ancestors: Vec<PathBuf>,
+  ancestors: Option<Rc<Ancestor>>,
+}
+
+/// One file of an import/module chain, linked to the one before it: shared,
+/// so a chain of n files costs O(n) in all, not O(n²) copies.
+struct Ancestor {
+  path: PathBuf,
+  parent: Option<Rc<Ancestor>>,
+}
+
+/// Whether `path` is on the chain. Paths are compared as bytes: comparing
+/// `Path`s component by component is much slower on deep paths.
+fn on_chain(mut chain: Option<&Rc<Ancestor>>, path: &Path) -> bool {
+  let bytes = path.as_os_str().as_encoded_bytes();
+  while let Some(ancestor) = chain {
+    if ancestor.path.as_os_str().as_encoded_bytes() == bytes {
+      return true;
+    }
+    chain = ancestor.parent.as_ref();
+  }
+  false
 }
 
 type CompileResult<T> = Result<T, CompileError<'static>>;
@@ -79,13 +100,8 @@ pub(crate) fn load(request: &LoadRequest) -> Result<Loaded, LoadError> {
   let mut loader =
     Loader { root_directory, modules: Vec::new(), root_source: request.source.clone() };
   loader.modules.push(LoadedModule::new(&root));
-  let mut stack = vec![Work {
-    module: 0,
-    path: root,
-    depth: 0,
-    import_offsets: Vec::new(),
-    ancestors: Vec::new(),
-  }];
+  let mut stack =
+    vec![Work { module: 0, path: root, depth: 0, import_offsets: Vec::new(), ancestors: None }];
   while let Some(work) = stack.pop() {
     loader.process(work, &mut stack)?;
   }
@@ -110,7 +126,7 @@ struct Loader {
 
 impl Loader {
   fn process(&mut self, work: Work, stack: &mut Vec<Work>) -> Result<(), LoadError> {
-    let text = match (self.modules.len(), work.ancestors.is_empty(), self.root_source.take()) {
+    let text = match (self.modules.len(), work.ancestors.is_none(), self.root_source.take()) {
       (1, true, Some(text)) => text,
       _ => read(&work.path)?,
     };
@@ -121,8 +137,7 @@ impl Loader {
 
     let file_index = self.modules[work.module].files.len();
     let directory = work.path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let mut ancestors = work.ancestors.clone();
-    ancestors.push(work.path.clone());
+    let ancestors = Some(Rc::new(Ancestor { path: work.path.clone(), parent: work.ancestors }));
 
     for (item_index, item) in ast.items.iter().enumerate() {
       match item {
@@ -130,7 +145,7 @@ impl Loader {
           let Some(path) = locate_import(&directory, &import.path, import.optional)? else {
             continue;
           };
-          if ancestors.contains(&path) {
+          if on_chain(ancestors.as_ref(), &path) {
             return Err(LoadError::CircularImport { import: path, current: work.path.clone() });
           }
           if self.modules[work.module].paths.insert(path.clone()) {
@@ -150,7 +165,7 @@ impl Loader {
           let target = match found {
             None => ModuleTarget::Absent,
             Some(path) => {
-              if ancestors.contains(&path) {
+              if on_chain(ancestors.as_ref(), &path) {
                 return Err(LoadError::CircularImport { import: path, current: work.path.clone() });
               }
               let index = self.modules.len();

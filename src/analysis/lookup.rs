@@ -168,12 +168,79 @@ pub fn closest(
   candidates: impl Iterator<Item = (String, Option<String>)>,
   name: &str,
 ) -> Option<Suggestion> {
+  let name: Vec<char> = name.chars().collect();
   let mut best: Option<(usize, Suggestion)> = None;
   for (candidate, target) in candidates {
-    let distance = strsim::levenshtein(&candidate, name);
-    if distance < 3 && best.as_ref().is_none_or(|(d, _)| distance < *d) {
+    let limit = best.as_ref().map_or(2, |(distance, _)| distance.saturating_sub(1));
+    let Some(distance) = bounded_levenshtein(&candidate, &name, limit) else {
+      continue;
+    };
+    if best.as_ref().is_none_or(|(d, _)| distance < *d) {
       best = Some((distance, Suggestion { name: candidate, target }));
     }
   }
   best.map(|(_, suggestion)| suggestion)
+}
+
+/// The Levenshtein distance (in chars) between `candidate` and `name`, if it
+/// is at most `limit`. Only cells within `limit` of the diagonal can hold
+/// such a distance, so the work is O(length × limit), and a length
+/// difference above `limit` rules a candidate out without any.
+fn bounded_levenshtein(candidate: &str, name: &[char], limit: usize) -> Option<usize> {
+  let candidate_length = candidate.chars().count();
+  if candidate_length.abs_diff(name.len()) > limit {
+    return None;
+  }
+  let out_of_reach = limit + 1;
+  let mut previous: Vec<usize> = (0..=name.len()).map(|j| j.min(out_of_reach)).collect();
+  let mut current = vec![out_of_reach; name.len() + 1];
+  for (i, c) in candidate.chars().enumerate().map(|(i, c)| (i + 1, c)) {
+    let low = i.saturating_sub(limit).max(1);
+    let high = (i + limit).min(name.len());
+    current[0] = i.min(out_of_reach);
+    // The cell left of the band holds a stale value from two rows up.
+    current[low - 1] = if low == 1 { current[0] } else { out_of_reach };
+    let mut row_minimum = current[0];
+    for j in low..=high {
+      let substitution = previous[j - 1] + usize::from(name[j - 1] != c);
+      let value = substitution.min(previous[j] + 1).min(current[j - 1] + 1).min(out_of_reach);
+      current[j] = value;
+      row_minimum = row_minimum.min(value);
+    }
+    if high < name.len() {
+      current[high + 1] = out_of_reach;
+    }
+    if row_minimum > limit {
+      return None;
+    }
+    std::mem::swap(&mut previous, &mut current);
+  }
+  Some(previous[name.len()]).filter(|distance| *distance <= limit)
+}
+
+#[cfg(test)]
+mod levenshtein_tests {
+  use super::bounded_levenshtein;
+
+  /// Agrees with the plain distance on every pair of short strings over a
+  /// small alphabet, for every limit.
+  #[test]
+  fn bounded_levenshtein_agrees_with_the_full_distance() {
+    let words: Vec<String> = (0..400)
+      .map(|n: u32| {
+        let length = n % 6;
+        (0..length).map(|k| ['a', 'b', 'é'][((n / 6 + k * 7 + k * k) % 3) as usize]).collect()
+      })
+      .collect();
+    for a in &words {
+      for b in words.iter().step_by(7) {
+        let chars: Vec<char> = b.chars().collect();
+        let full = strsim::levenshtein(a, b);
+        for limit in 0..4 {
+          let expected = (full <= limit).then_some(full);
+          assert_eq!(bounded_levenshtein(a, &chars, limit), expected, "{a:?} {b:?} {limit}");
+        }
+      }
+    }
+  }
 }

@@ -18,6 +18,7 @@ use crate::execution::error::ExecutionError;
 use crate::execution::runner::{History, Runner, Supplied};
 use crate::platform::exit::Exit;
 use crate::platform::signals;
+use crate::platform::stdio;
 use crate::search::{self, Search};
 
 type Result<T = ()> = std::result::Result<T, Error<'static>>;
@@ -27,35 +28,53 @@ pub fn main() -> i32 {
   let config = match Config::from_args(std::env::args_os()) {
     Ok(config) => config,
     Err(ConfigError::Clap { source }) => {
-      let _ = source.print();
-      return source.exit_code();
+      let stream = if source.use_stderr() { "error" } else { "output" };
+      return match stdio_result(source.print()) {
+        Ok(()) => source.exit_code(),
+        Err(error) => {
+          let _ = stdio::stderr(&format!("error: failed to write to standard {stream}: {error}\n"));
+          1
+        }
+      };
     }
     Err(error) => {
       let painter = Painter::new(crate::color::UseColor::Auto, Stream::Stderr);
-      eprint!("{}", Error::message(error.to_string()).render(&painter));
+      // Nowhere is left to report a failure to print an error; the status says it.
+      let _ = stdio::stderr(&Error::message(error.to_string()).render(&painter));
       return error.exit_code();
     }
   };
   signals::install(config.verbosity);
-  if !matches!(config.subcommand, Subcommand::Request { .. }) {
-    warn_non_unicode(&config, "invocation directory", &config.invocation_directory);
-  }
-  match dispatch(&config) {
+  let result = if matches!(config.subcommand, Subcommand::Request { .. }) {
+    Ok(())
+  } else {
+    warn_non_unicode(&config, "invocation directory", &config.invocation_directory)
+  };
+  match result.and_then(|()| dispatch(&config)) {
     Ok(()) => 0,
     Err(error) => {
       if !config.quiet {
         let painter = Painter::new(config.color, Stream::Stderr);
-        eprint!("{}", error.render(&painter));
+        // Nowhere is left to report a failure to print an error; the status says it.
+        let _ = stdio::stderr(&error.render(&painter));
       }
       error.status()
     }
   }
 }
 
+/// A broken pipe is not an error for output that a reader stopped reading.
+fn stdio_result(result: std::io::Result<()>) -> std::io::Result<()> {
+  match result {
+    Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+    result => result,
+  }
+}
+
 /// The reference's warning for a path that is not valid UTF-8.
-fn warn_non_unicode(config: &Config, what: &str, path: &Path) {
+fn warn_non_unicode(config: &Config, what: &str, path: &Path) -> Result {
   if path.to_str().is_some() {
-    return;
+    return Ok(());
   }
   let painter = Painter::new(config.color, Stream::Stderr);
   let text = format!(
@@ -64,28 +83,41 @@ fn warn_non_unicode(config: &Config, what: &str, path: &Path) {
      https://github.com/casey/just/issues/3229. Thank you!",
     path.display()
   );
-  eprintln!("{}", painter.paint(nu_ansi_term::Color::Yellow.bold(), &text));
+  eprint_line(&painter.paint(nu_ansi_term::Color::Yellow.bold(), &text))
 }
 
 fn stdout_painter(config: &Config) -> Painter {
   Painter::new(config.color, Stream::Stdout)
 }
 
-fn print(text: &str) {
-  let mut stdout = std::io::stdout().lock();
-  let _ = stdout.write_all(text.as_bytes());
-  let _ = stdout.flush();
+fn print(text: &str) -> Result {
+  print_or(text, "failed to write to standard output")
+}
+
+/// Print `text`, reporting a write error with `message`.
+fn print_or(text: &str, message: &str) -> Result {
+  stdio::stdout(text).map_err(|error| Error::message(format!("{message}: {error}")))
+}
+
+fn eprint(text: &str) -> Result {
+  stdio::stderr(text)
+    .map_err(|error| Error::message(format!("failed to write to standard error: {error}")))
+}
+
+fn eprint_line(text: &str) -> Result {
+  eprint(&format!("{text}\n"))
 }
 
 fn dispatch(config: &Config) -> Result {
   match &config.subcommand {
-    Subcommand::Changelog => print(super::man::changelog()),
-    Subcommand::Completions { shell } => print(&super::completions::completions(shell)?),
-    Subcommand::Man => print(&super::man::man()),
+    Subcommand::Changelog => print(super::man::changelog())?,
+    Subcommand::Completions { shell } => print(&super::completions::completions(shell)?)?,
+    // The reference's own message for this one.
+    Subcommand::Man => print_or(&super::man::man(), "I/O error writing to stdout")?,
     Subcommand::Init => {
       let message = super::init::init(config)?;
       if !config.quiet {
-        eprintln!("{message}");
+        eprint_line(&message)?;
       }
     }
     Subcommand::Edit => super::edit::edit(config)?,
@@ -93,7 +125,7 @@ fn dispatch(config: &Config) -> Result {
     Subcommand::Format => format(config)?,
     _ => {
       let search = search::find(config)?;
-      warn_non_unicode(config, "justfile", &search.justfile);
+      warn_non_unicode(config, "justfile", &search.justfile)?;
       if let (Some(watch), Subcommand::Run { arguments }) = (&config.watch, &config.subcommand) {
         return super::watch::watch(config, watch, search, arguments);
       }
@@ -123,8 +155,7 @@ fn request(json: &str) -> Result {
     },
     Request::Signal => serde_json::json!({"signal": wait_for_signal()}),
   };
-  print(&response.to_string());
-  Ok(())
+  print(&response.to_string())
 }
 
 /// Block every signal, wait for one and return its name.
@@ -155,16 +186,18 @@ fn compiled(config: &Config, search: Search) -> Result {
     return run(config, search, justfile, arguments);
   }
   match &config.subcommand {
-    Subcommand::Dump => dump(config, &justfile),
+    Subcommand::Dump => dump(config, &justfile)?,
     Subcommand::Summary => {
-      print(&crate::output::summary::summary(&justfile, config.unsorted));
+      print(&crate::output::summary::summary(&justfile, config.unsorted))?;
       if crate::output::summary::summary_is_empty(&justfile) && !config.quiet {
-        eprintln!("justfile contains no recipes");
+        eprint_line("justfile contains no recipes")?;
       }
     }
-    Subcommand::Groups => print(&crate::output::groups::groups(&justfile, config)),
-    Subcommand::Variables => print(&crate::output::variables::variables(&justfile)),
-    Subcommand::List { path } => print(&crate::output::list::list(&justfile, config, path, color)?),
+    Subcommand::Groups => print(&crate::output::groups::groups(&justfile, config))?,
+    Subcommand::Variables => print(&crate::output::variables::variables(&justfile))?,
+    Subcommand::List { path } => {
+      print(&crate::output::list::list(&justfile, config, path, color)?)?
+    }
     Subcommand::Usage { path } | Subcommand::Show { path }
       if crate::output::usage::path_components(path).is_empty() =>
     {
@@ -173,7 +206,7 @@ fn compiled(config: &Config, search: Search) -> Result {
       return Err(Error::message(format!("`--{flag}` requires recipe")));
     }
     Subcommand::Usage { path } => {
-      print(&crate::output::usage::usage_for_path(&justfile, path, color)?);
+      print(&crate::output::usage::usage_for_path(&justfile, path, color)?)?;
     }
     Subcommand::Show { path } => show(config, &justfile, path, color)?,
     Subcommand::Evaluate { path } => evaluate(config, &search, &justfile, path.as_deref(), color)?,
@@ -184,18 +217,18 @@ fn compiled(config: &Config, search: Search) -> Result {
     Subcommand::Tree { paths, all } => {
       let selected =
         crate::output::tree::selected_recipes(&justfile, paths, *all, config.unsorted)?;
-      print(&crate::output::tree::tree(&justfile, &selected, color));
+      print(&crate::output::tree::tree(&justfile, &selected, color))?;
     }
     Subcommand::Graph { paths, all, format } => {
       let selected =
         crate::output::tree::selected_recipes(&justfile, paths, *all, config.unsorted)?;
-      print(&crate::output::graph::graph(&justfile, &selected, *format));
+      print(&crate::output::graph::graph(&justfile, &selected, *format))?;
     }
     Subcommand::Clean { paths } => {
       let directory = search.justfile.parent().unwrap_or(Path::new("/"));
       let message = crate::execution::cache::clean(directory, paths).map_err(Error::message)?;
       if !config.quiet {
-        eprintln!("{message}");
+        eprint_line(&message)?;
       }
     }
     _ => {}
@@ -205,16 +238,19 @@ fn compiled(config: &Config, search: Search) -> Result {
   Ok(())
 }
 
-fn dump(config: &Config, justfile: &Justfile) {
+fn dump(config: &Config, justfile: &Justfile) -> Result {
   match config.dump_format {
-    DumpFormat::Json => print(&crate::output::json::dump_json(justfile)),
+    // The reference's own message for this one.
+    DumpFormat::Json => {
+      print_or(&crate::output::json::dump_json(justfile), "failed to dump JSON to stdout")
+    }
     DumpFormat::Just => {
       let indentation = config
         .indentation
         .clone()
         .or_else(|| justfile.root.settings.indentation.clone())
         .unwrap_or_else(|| "    ".into());
-      print(&crate::output::format::format_justfile(justfile.root.ast, &indentation));
+      print(&crate::output::format::format_justfile(justfile.root.ast, &indentation))
     }
   }
 }
@@ -229,13 +265,12 @@ fn show(config: &Config, justfile: &Justfile, path: &[String], color: bool) -> R
     &target,
     &indentation,
     color,
-  ));
-  Ok(())
+  ))
 }
 
 fn format(config: &Config) -> Result {
   let search = search::find(config)?;
-  warn_non_unicode(config, "justfile", &search.justfile);
+  warn_non_unicode(config, "justfile", &search.justfile)?;
   let source = match &search.source {
     Some(source) => source.clone(),
     None => std::fs::read_to_string(&search.justfile).map_err(|error| {
@@ -264,8 +299,8 @@ fn format(config: &Config) -> Result {
     indentation: &indentation,
   };
   let outcome = crate::output::format::run_format(&request, &ast);
-  print(&outcome.stdout);
-  eprint!("{}", outcome.stderr);
+  print(&outcome.stdout)?;
+  eprint(&outcome.stderr)?;
   if outcome.status != 0 {
     return Err(Error::Other(Box::new(Report {
       status: outcome.status,
@@ -327,7 +362,7 @@ fn evaluate(
       let evaluator = Evaluator::new(&context, state, None, Site::Assignment);
       let assignment = &module.assignments[name.as_str()];
       let value = evaluator.variable(assignment.name.lexeme(), assignment.name)?;
-      print(&crate::output::evaluate::evaluate_variable(&value));
+      print(&crate::output::evaluate::evaluate_variable(&value))?;
     }
     EvaluateTarget::Module { path, module } => {
       let state = &states[&path];
@@ -337,7 +372,7 @@ fn evaluate(
         let assignment = &module.assignments[name];
         values.insert(name.to_string(), evaluator.variable(name, assignment.name)?);
       }
-      print(&evaluate_listing(module, &values, config.evaluate_format, color));
+      print(&evaluate_listing(module, &values, config.evaluate_format, color))?;
     }
   }
   Ok(())
@@ -494,7 +529,7 @@ pub(super) fn run(
   loop {
     if let Some(path) = invocation::default_listing(&justfile, arguments, config) {
       let color = stdout_painter(config).active;
-      print(&crate::output::list::list(&justfile, config, &path, color)?);
+      print(&crate::output::list::list(&justfile, config, &path, color)?)?;
       return Ok(());
     }
     let (error, help) = match invocation::parse_command_line(&justfile, arguments, config) {
@@ -534,7 +569,6 @@ fn print_help(
     Some(recipe) => print(&crate::output::recipe_help::recipe_help(justfile, recipe, color)),
     None => print(&crate::output::list::list(justfile, config, &module.path, color)?),
   }
-  Ok(())
 }
 
 /// `set fallback`: the next justfile up, compiled.
@@ -554,7 +588,7 @@ fn fallback(
     let next_directory = next.parent().unwrap_or(Path::new("/"));
     let levels = origin.components().count().saturating_sub(next_directory.components().count());
     let name = next.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    eprintln!("Trying {}{name}", "../".repeat(levels));
+    eprint_line(&format!("Trying {}{name}", "../".repeat(levels)))?;
   }
   let working_directory = next.parent().unwrap_or(Path::new("/")).to_path_buf();
   let next_search = Search {

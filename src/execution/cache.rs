@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value as Json};
 
-use super::error::ExecutionError;
+use super::error::{stderr_line, ExecutionError};
 use crate::evaluation::evaluator::{Evaluator, RecipeScope, RunContext};
 use crate::syntax::ast::{Attribute, CacheAttribute};
 use crate::syntax::attributes::AttributeKind;
@@ -158,9 +158,9 @@ pub fn open<'src>(
   let config = context.config;
   if config.verbosity >= 2 && !config.quiet {
     let painter = context.stderr_painter();
-    eprintln!("{}", painter.banner(&format!("===> cache key {hex}:")));
+    stderr_line(&painter.banner(&format!("===> cache key {hex}:")))?;
     let pretty = serde_json::to_string_pretty(&key).unwrap_or(compact);
-    eprintln!("{}", painter.doc(&pretty));
+    stderr_line(&painter.doc(&pretty))?;
   }
 
   let directory = context.root_directory().join(DIRECTORY);

@@ -70,6 +70,15 @@ pub enum ExecutionError<'src> {
   /// happened) and skipped recipes (path, why).
   #[snafu(display("{} recipes failed", failures.len()))]
   KeptGoing { failures: Vec<ExecutionError<'src>>, skipped: Vec<(String, String)> },
+  #[snafu(display("failed to write to standard output: {source}"))]
+  Stdout { source: std::io::Error },
+  #[snafu(display("failed to write to standard error: {source}"))]
+  Stderr { source: std::io::Error },
+}
+
+/// Write a line to standard error, as a value on failure.
+pub fn stderr_line<'src>(text: &str) -> Result<(), ExecutionError<'src>> {
+  crate::platform::stdio::stderr_line(text).map_err(|source| ExecutionError::Stderr { source })
 }
 
 impl<'src> From<EvaluationError<'src>> for ExecutionError<'src> {

@@ -57,7 +57,7 @@ pub fn run<'src>(
       || config.quiet;
     let echo = config.dry_run || config.verbosity >= 1 || timestamp_format.is_some() || !silenced;
     if echo {
-      echo_line(context, text, timestamp_format.as_deref(), output);
+      echo_line(context, text, timestamp_format.as_deref(), output)?;
     }
     if config.dry_run {
       continue;
@@ -144,12 +144,12 @@ pub fn spawn_error<'src>(
   }
 }
 
-fn echo_line(
-  context: &RunContext<'_, '_>,
+fn echo_line<'src>(
+  context: &RunContext<'_, 'src>,
   text: &str,
   timestamp_format: Option<&str>,
   output: &RecipeOutput,
-) {
+) -> Result<'src> {
   let painter = context.stderr_painter();
   let style = painter.command_style();
   match timestamp_format {
@@ -159,7 +159,7 @@ fn echo_line(
         "[{}] {}",
         painter.paint(style, &time),
         painter.paint(style, text)
-      ));
+      ))
     }
     None => output.stderr_line(&painter.paint(style, text)),
   }

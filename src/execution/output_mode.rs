@@ -4,12 +4,13 @@
 //! holds a recipe's output (echoed lines included) and writes it as one
 //! block when the recipe finishes.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use nu_ansi_term::Color;
 
+use super::error::ExecutionError;
 use crate::color::{Painter, Stream};
 use crate::options::Options;
 pub use crate::options::OutputMode;
@@ -50,6 +51,8 @@ pub struct RecipeOutput {
   stderr_prefix: Vec<u8>,
   /// `grouped`: what the recipe wrote so far, in arrival order.
   block: Mutex<Vec<(Stream, Vec<u8>)>>,
+  /// The first failure to pass the recipe's output on, reported by `finish`.
+  write_error: Mutex<Option<(Stream, io::Error)>>,
 }
 
 impl RecipeOutput {
@@ -71,21 +74,23 @@ impl RecipeOutput {
       stdout_prefix,
       stderr_prefix,
       block: Mutex::new(Vec::new()),
+      write_error: Mutex::new(None),
     }
   }
 
   /// A line `just` itself writes for the recipe: an echoed command, a
   /// timestamp, a banner.
-  pub fn stderr_line(&self, text: &str) {
+  pub fn stderr_line<'src>(&self, text: &str) -> Result<(), ExecutionError<'src>> {
+    let line = format!("{text}\n");
     match self.mode {
-      OutputMode::Interleaved => eprintln!("{text}"),
-      OutputMode::Prefixed => {
-        let mut line = text.as_bytes().to_vec();
-        line.push(b'\n');
-        self.write_line(Stream::Stderr, &line);
+      OutputMode::Interleaved => write_to(Stream::Stderr, line.as_bytes()),
+      OutputMode::Prefixed => self.write_line(Stream::Stderr, line.as_bytes()),
+      OutputMode::Grouped => {
+        self.hold(Stream::Stderr, line.as_bytes());
+        Ok(())
       }
-      OutputMode::Grouped => self.hold(Stream::Stderr, format!("{text}\n").as_bytes()),
     }
+    .map_err(|source| ExecutionError::Stderr { source })
   }
 
   /// Spawn `command` as a tracked child and wait for it, routing its stdout
@@ -140,19 +145,27 @@ impl RecipeOutput {
       pending.extend_from_slice(chunk);
       let complete = pending.iter().rposition(|&byte| byte == b'\n').map_or(0, |end| end + 1);
       for line in pending[..complete].split_inclusive(|&byte| byte == b'\n') {
-        self.write_line(stream, line);
+        self.relay_line(stream, line);
       }
       pending.drain(..complete);
     }
     if !pending.is_empty() {
-      self.write_line(stream, &pending);
+      self.relay_line(stream, &pending);
     }
     Ok(())
   }
 
   /// `prefixed`: one line (or the partial last one), prefix first, in one
   /// write while no other recipe writes.
-  fn write_line(&self, stream: Stream, line: &[u8]) {
+  /// Pass one line of the child's output on; the first failure is kept for
+  /// `finish`, and the child's output keeps draining meanwhile.
+  fn relay_line(&self, stream: Stream, line: &[u8]) {
+    if let Err(error) = self.write_line(stream, line) {
+      lock(&self.write_error).get_or_insert((stream, error));
+    }
+  }
+
+  fn write_line(&self, stream: Stream, line: &[u8]) -> io::Result<()> {
     let prefix = match stream {
       Stream::Stdout => &self.stdout_prefix,
       Stream::Stderr => &self.stderr_prefix,
@@ -161,8 +174,7 @@ impl RecipeOutput {
     bytes.extend_from_slice(prefix);
     bytes.extend_from_slice(line);
     let _writing = lock(&WRITING);
-    // Like the child writing to a closed stream itself: nothing to report.
-    let _ = write_to(stream, &bytes);
+    write_to(stream, &bytes)
   }
 
   fn hold(&self, stream: Stream, bytes: &[u8]) {
@@ -174,19 +186,32 @@ impl RecipeOutput {
   }
 
   /// `grouped`: write the held block, if any, in one piece; in GitHub
-  /// Actions inside `::group::`/`::endgroup::`.
-  pub fn finish(&self) {
+  /// Actions inside `::group::`/`::endgroup::`. Reports the first failure
+  /// to pass the recipe's output on.
+  pub fn finish<'src>(&self) -> Result<(), ExecutionError<'src>> {
+    if let Err((stream, source)) = self.write_block() {
+      lock(&self.write_error).get_or_insert((stream, source));
+    }
+    match lock(&self.write_error).take() {
+      None => Ok(()),
+      Some((Stream::Stdout, source)) => Err(ExecutionError::Stdout { source }),
+      Some((Stream::Stderr, source)) => Err(ExecutionError::Stderr { source }),
+    }
+  }
+
+  fn write_block(&self) -> Result<(), (Stream, io::Error)> {
     let block = std::mem::take(&mut *lock(&self.block));
     if block.is_empty() {
-      return;
+      return Ok(());
     }
+    let stdout = |bytes: &[u8]| write_to(Stream::Stdout, bytes).map_err(|e| (Stream::Stdout, e));
     let github = std::env::var_os("GITHUB_ACTIONS").is_some_and(|value| value == "true");
     let _writing = lock(&WRITING);
     if github {
-      let _ = write_to(Stream::Stdout, format!("::group::{}\n", self.name).as_bytes());
+      stdout(format!("::group::{}\n", self.name).as_bytes())?;
     }
     for (stream, bytes) in &block {
-      let _ = write_to(*stream, bytes);
+      write_to(*stream, bytes).map_err(|error| (*stream, error))?;
     }
     if github {
       // The marker must start a line, even after a partial last line.
@@ -196,19 +221,16 @@ impl RecipeOutput {
         .find(|(stream, _)| *stream == Stream::Stdout)
         .is_some_and(|(_, bytes)| !bytes.ends_with(b"\n"));
       let marker: &[u8] = if open_line { b"\n::endgroup::\n" } else { b"::endgroup::\n" };
-      let _ = write_to(Stream::Stdout, marker);
+      stdout(marker)?;
     }
+    Ok(())
   }
 }
 
 fn write_to(stream: Stream, bytes: &[u8]) -> io::Result<()> {
   match stream {
-    Stream::Stdout => {
-      let mut stdout = io::stdout().lock();
-      stdout.write_all(bytes)?;
-      stdout.flush()
-    }
-    Stream::Stderr => io::stderr().lock().write_all(bytes),
+    Stream::Stdout => crate::platform::stdio::stdout_bytes(bytes),
+    Stream::Stderr => crate::platform::stdio::stderr_bytes(bytes),
   }
 }
 

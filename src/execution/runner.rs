@@ -2,7 +2,7 @@
 //! deduplication, then the body.
 
 use std::collections::{BTreeMap, HashSet};
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::sync::{Condvar, Mutex, MutexGuard};
 
 use super::error::ExecutionError;
@@ -325,9 +325,8 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
         .joined(),
       None => format!("Run recipe `{}`?", recipe.name.lexeme()),
     };
-    let mut stderr = std::io::stderr();
-    let _ = write!(stderr, "{text} ");
-    let _ = stderr.flush();
+    crate::platform::stdio::stderr(&format!("{text} "))
+      .map_err(|source| ExecutionError::Stderr { source })?;
     let mut answer = String::new();
     std::io::stdin()
       .lock()
@@ -398,11 +397,12 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     let output = RecipeOutput::new(self.context.config, &recipe.namepath);
     if self.context.config.verbosity >= 1 && !self.context.config.quiet {
       let painter = self.context.stderr_painter();
-      output.stderr_line(&painter.banner(&format!("===> running recipe `{}`...", recipe.namepath)));
+      output
+        .stderr_line(&painter.banner(&format!("===> running recipe `{}`...", recipe.namepath)))?;
     }
     if self.context.config.explain {
       if let Some(doc) = &recipe.doc {
-        output.stderr_line(&self.context.stderr_painter().banner(&format!("#### {doc}")));
+        output.stderr_line(&self.context.stderr_painter().banner(&format!("#### {doc}")))?;
       }
     }
     let start = std::time::Instant::now();
@@ -411,14 +411,18 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     } else {
       linewise::run(self.context, state, scope, positional, &output)
     };
-    if self.context.config.time {
+    let timing = if self.context.config.time {
       let painter = self.context.stderr_painter();
       let line =
         format!("---> {} completed in {:.3}s", recipe.name.lexeme(), start.elapsed().as_secs_f64());
-      output.stderr_line(&painter.paint(painter.command_style(), &line));
-    }
-    output.finish();
-    result
+      output.stderr_line(&painter.paint(painter.command_style(), &line))
+    } else {
+      Ok(())
+    };
+    // The recipe's own failure is reported first; the held output is written
+    // either way.
+    let finished = output.finish();
+    result.and(timing).and(finished)
   }
 }
 

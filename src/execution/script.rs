@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::error::ExecutionError;
+use super::error::{stderr_line, ExecutionError};
 use super::linewise::{check_interrupted, recipe_directory};
 use super::output_mode::RecipeOutput;
 use super::{cache, jobserver, timestamp};
@@ -54,7 +54,7 @@ pub fn run<'src>(
   if let Some(format) = timestamp::format(context, &evaluator, recipe)? {
     let painter = context.stderr_painter();
     let time = chrono::Local::now().format(&format).to_string();
-    output.stderr_line(&format!("[{}] {}", painter.paint(painter.command_style(), &time), name));
+    output.stderr_line(&format!("[{}] {}", painter.paint(painter.command_style(), &time), name))?;
   }
 
   let mut lines: Vec<(usize, String)> = Vec::with_capacity(recipe.body.len());
@@ -74,7 +74,7 @@ pub fn run<'src>(
   if !config.quiet && (config.dry_run || recipe.quiet) {
     let painter = context.stderr_painter();
     for (_, text) in &lines {
-      output.stderr_line(&painter.paint(painter.command_style(), text));
+      output.stderr_line(&painter.paint(painter.command_style(), text))?;
     }
   }
   if config.dry_run {
@@ -106,7 +106,7 @@ pub fn run<'src>(
     if opened.hit {
       if config.verbosity >= 1 && !config.quiet {
         let painter = context.stderr_painter();
-        eprintln!("{}", painter.banner("===> cache hit, skipping invocation"));
+        stderr_line(&painter.banner("===> cache hit, skipping invocation"))?;
       }
       return Ok(());
     }
@@ -121,7 +121,7 @@ pub fn run<'src>(
     .map_err(|source| ExecutionError::TempDir { recipe: name.clone(), source })?;
 
   if config.verbosity >= 2 {
-    eprintln!("{}", context.stderr_painter().doc(&text));
+    stderr_line(&context.stderr_painter().doc(&text))?;
   }
 
   let mut process = match &executor {

@@ -12,6 +12,14 @@ use crate::syntax::ast::{
 };
 use crate::syntax::attributes::AttributeKind;
 
+/// A JSON array of values taken as they are. `json!` would serialise each
+/// nested `Json` into a copy, which makes deep expressions quadratic.
+macro_rules! array {
+  ([$($item:expr),* $(,)?]) => {
+    Json::Array(vec![$(Json::from($item)),*])
+  };
+}
+
 /// The `--json` output, newline included.
 pub fn dump_json(justfile: &Justfile) -> String {
   format!("{}\n", module_json(&justfile.root))
@@ -110,7 +118,7 @@ fn line_json(line: &Line) -> Json {
     .iter()
     .map(|fragment| match fragment {
       Fragment::Text(token) => json!(token.lexeme()),
-      Fragment::Interpolation { expression, .. } => json!([expression_json(expression)]),
+      Fragment::Interpolation { expression, .. } => array!([expression_json(expression)]),
     })
     .collect();
   json!(fragments)
@@ -207,7 +215,7 @@ fn attribute_json(attribute: &Attribute, parameters: &[Parameter]) -> Json {
       optional_expression(expression)
     }
     Continue(signals) => json!(signals.iter().map(|s| s.name()).collect::<Vec<_>>()),
-    Env(key, value) => json!([expression_json(key), expression_json(value)]),
+    Env(key, value) => array!([expression_json(key), expression_json(value)]),
     Extension(literal) | Group(literal) => json!(literal.cooked),
     Metadata(literals) => json!(literals.iter().map(|l| l.cooked.as_str()).collect::<Vec<_>>()),
     Script(interpreter) => optional(interpreter.as_ref(), interpreter_json),
@@ -225,20 +233,20 @@ fn boxed(expression: &Expression) -> Json {
 pub fn expression_json(expression: &Expression) -> Json {
   use Expression::*;
   match expression {
-    And { lhs, rhs, .. } => json!(["and", boxed(lhs), boxed(rhs)]),
+    And { lhs, rhs, .. } => array!(["and", boxed(lhs), boxed(rhs)]),
     Assert { condition, message, .. } => {
-      json!(["assert", boxed(condition), optional(message.as_deref(), expression_json)])
+      array!(["assert", boxed(condition), optional(message.as_deref(), expression_json)])
     }
-    Backtick { command, .. } => json!(["evaluate", command]),
+    Backtick { command, .. } => array!(["evaluate", command.as_str()]),
     Call { name, arguments } => {
       let mut items = vec![json!("call"), json!(name.lexeme())];
       items.extend(arguments.iter().map(expression_json));
       Json::Array(items)
     }
-    Comparison { lhs, rhs, operator, .. } => json!([operator.symbol(), boxed(lhs), boxed(rhs)]),
-    Concatenation { lhs, rhs, .. } => json!(["concatenate", boxed(lhs), boxed(rhs)]),
+    Comparison { lhs, rhs, operator, .. } => array!([operator.symbol(), boxed(lhs), boxed(rhs)]),
+    Concatenation { lhs, rhs, .. } => array!(["concatenate", boxed(lhs), boxed(rhs)]),
     Conditional { condition, then, otherwise, .. } => {
-      json!(["if", boxed(condition), boxed(then), optional(otherwise.as_deref(), expression_json)])
+      array!(["if", boxed(condition), boxed(then), optional(otherwise.as_deref(), expression_json)])
     }
     FormatString { start, parts, .. } => {
       let mut items = vec![json!("format"), json!(start.cooked)];
@@ -249,17 +257,19 @@ pub fn expression_json(expression: &Expression) -> Json {
       Json::Array(items)
     }
     Group { contents, .. } => expression_json(contents),
-    Join { lhs, rhs, .. } => json!(["join", optional(lhs.as_deref(), expression_json), boxed(rhs)]),
+    Join { lhs, rhs, .. } => {
+      array!(["join", optional(lhs.as_deref(), expression_json), boxed(rhs)])
+    }
     List { elements, .. } => {
       let mut items = vec![json!("list")];
       items.extend(elements.iter().map(expression_json));
       Json::Array(items)
     }
-    ListConcatenation { lhs, rhs, .. } => json!(["list-concatenate", boxed(lhs), boxed(rhs)]),
-    Not { operand, .. } => json!(["not", boxed(operand)]),
-    Or { lhs, rhs, .. } => json!(["or", boxed(lhs), boxed(rhs)]),
+    ListConcatenation { lhs, rhs, .. } => array!(["list-concatenate", boxed(lhs), boxed(rhs)]),
+    Not { operand, .. } => array!(["not", boxed(operand)]),
+    Or { lhs, rhs, .. } => array!(["or", boxed(lhs), boxed(rhs)]),
     StringLiteral(literal) => json!(literal.cooked),
-    Variable { name } => json!(["variable", name.lexeme()]),
+    Variable { name } => array!(["variable", name.lexeme()]),
   }
 }
 

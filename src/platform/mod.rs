@@ -5,3 +5,4 @@
 pub mod exit;
 pub mod fs;
 pub mod signals;
+pub mod stdio;

@@ -25,11 +25,31 @@ tests! {
   #[cfg(unix)]
   invalid_utf8_arguments_are_rejected_without_panicking,
   odd_arguments_and_environments_never_panic,
+  const_chain_feeding_a_setting_is_evaluated_once_per_assignment,
   ;
   extensions:
   choose_with_a_huge_count_is_an_error_not_a_panic,
   #[cfg(target_os = "linux")]
   unwritable_stdout_does_not_panic,
+  full_device_on_stdout_is_an_error_for_every_listing,
+  stdout_open_only_for_reading_is_an_error,
+  broken_pipe_ends_every_listing_quietly,
+  full_device_on_stderr_fails_the_run,
+  fmt_through_a_symlink_formats_the_target_and_keeps_the_link,
+  fmt_keeps_the_mode,
+  fmt_keeps_owner_and_group_of_another_users_file,
+  fmt_keeps_hard_links_one_file,
+  fmt_formats_a_writable_justfile_in_an_unwritable_directory,
+  fmt_on_a_full_disk_leaves_the_justfile_intact,
+  fmt_with_room_formats_a_hard_linked_justfile_in_place,
+  hundred_thousand_term_concatenation_evaluates_and_dumps,
+  hundred_thousand_term_path_join_evaluates,
+  hundred_thousand_link_else_if_chain_evaluates,
+  hundred_thousand_recipe_dependency_chain_runs,
+  two_thousand_nested_modules_load,
+  suggestion_for_a_very_long_unknown_name_is_found,
+  script_tempdir_is_removed_after_failure,
+  script_tempdir_is_removed_after_signals_to_the_process_group,
 }
 
 use std::cell::Cell;
@@ -1193,5 +1213,480 @@ fn unwritable_stdout_does_not_panic() {
       "args {args:?} (closed pipe): {:?}\n{stderr}",
       output.status
     );
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Output errors are reported, never swallowed; a broken pipe stays quiet.
+
+/// Every listing subcommand, with the message a failed write gives.
+#[cfg(target_os = "linux")]
+const LISTINGS: &[(&[&str], &str)] = &[
+  (&["--list"], "failed to write to standard output"),
+  (&["--dump"], "failed to write to standard output"),
+  (&["--dump", "--dump-format", "json"], "failed to dump JSON to stdout"),
+  (&["--json"], "failed to dump JSON to stdout"),
+  (&["--summary"], "failed to write to standard output"),
+  (&["--evaluate"], "failed to write to standard output"),
+  (&["--show", "r1"], "failed to write to standard output"),
+  (&["--variables"], "failed to write to standard output"),
+  (&["--groups"], "failed to write to standard output"),
+  (&["--completions", "bash"], "failed to write to standard output"),
+  (&["--man"], "I/O error writing to stdout"),
+];
+
+#[cfg(target_os = "linux")]
+fn listing_directory() -> tempfile::TempDir {
+  let dir = tempfile::tempdir().expect("tempdir");
+  let justfile: String =
+    (0..2000).map(|i| format!("[group('g')]\nr{i} a='x':\n  echo {i}\n")).collect();
+  std::fs::write(dir.path().join("justfile"), justfile + "y := 'v'\n").expect("write");
+  dir
+}
+
+#[cfg(target_os = "linux")]
+fn full_device_on_stdout_is_an_error_for_every_listing() {
+  let dir = listing_directory();
+  for (args, message) in LISTINGS {
+    let full = std::fs::File::create("/dev/full").expect("open /dev/full");
+    let output = Command::new(binary())
+      .args(*args)
+      .current_dir(dir.path())
+      .env("NO_COLOR", "1")
+      .stdout(full)
+      .output()
+      .expect("run just");
+    assert_eq!(
+      (output.status.code(), String::from_utf8_lossy(&output.stderr).as_ref()),
+      (Some(1), format!("error: {message}: No space left on device (os error 28)\n").as_str()),
+      "args {args:?}"
+    );
+  }
+}
+
+#[cfg(target_os = "linux")]
+fn stdout_open_only_for_reading_is_an_error() {
+  let dir = listing_directory();
+  let read_only = std::fs::File::open(dir.path().join("justfile")).expect("open");
+  let output = Command::new(binary())
+    .arg("--dump")
+    .current_dir(dir.path())
+    .stdout(read_only)
+    .output()
+    .expect("run just");
+  assert_eq!(
+    (output.status.code(), String::from_utf8_lossy(&output.stderr).as_ref()),
+    (Some(1), "error: failed to write to standard output: Bad file descriptor (os error 9)\n")
+  );
+}
+
+#[cfg(target_os = "linux")]
+fn broken_pipe_ends_every_listing_quietly() {
+  let dir = listing_directory();
+  for (args, _) in LISTINGS {
+    let mut child = Command::new(binary())
+      .args(*args)
+      .current_dir(dir.path())
+      .stdout(Stdio::piped())
+      .stderr(Stdio::piped())
+      .spawn()
+      .expect("run just");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("wait");
+    assert_eq!(
+      (output.status.code(), String::from_utf8_lossy(&output.stderr).as_ref()),
+      (Some(0), ""),
+      "args {args:?}"
+    );
+  }
+}
+
+#[cfg(target_os = "linux")]
+fn full_device_on_stderr_fails_the_run() {
+  let dir = tempfile::tempdir().expect("tempdir");
+  std::fs::write(dir.path().join("justfile"), "a:\n  echo ran\n").expect("write");
+  let full = std::fs::File::create("/dev/full").expect("open /dev/full");
+  let output =
+    Command::new(binary()).current_dir(dir.path()).stderr(full).output().expect("run just");
+  assert_eq!((output.status.code(), output.stdout.as_slice()), (Some(1), &b""[..]));
+}
+
+// ---------------------------------------------------------------------------
+// `--fmt` changes the text of the justfile and nothing else about it.
+
+const UNFORMATTED: &str = "a:\n  echo a\n";
+const FORMATTED: &str = "a:\n    echo a\n";
+
+#[cfg(unix)]
+fn fmt_in(dir: &Path, args: &[&str]) -> (i32, String) {
+  let output = Command::new(binary())
+    .arg("--fmt")
+    .args(args)
+    .current_dir(dir)
+    .env("NO_COLOR", "1")
+    .output()
+    .expect("run just");
+  (output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+/// The names in `dir`, sorted: no temporary file may be left behind.
+fn names_in(dir: &Path) -> Vec<String> {
+  let mut names: Vec<String> = std::fs::read_dir(dir)
+    .expect("read dir")
+    .map(|entry| entry.expect("entry").file_name().to_string_lossy().into_owned())
+    .collect();
+  names.sort();
+  names
+}
+
+fn is_root() -> bool {
+  // SAFETY: geteuid has no preconditions.
+  unsafe { libc::geteuid() == 0 }
+}
+
+#[cfg(unix)]
+fn fmt_through_a_symlink_formats_the_target_and_keeps_the_link() {
+  let dir = tempfile::tempdir().expect("tempdir");
+  std::fs::create_dir(dir.path().join("real")).expect("mkdir");
+  std::fs::write(dir.path().join("real/target.just"), UNFORMATTED).expect("write");
+  std::os::unix::fs::symlink("real/target.just", dir.path().join("justfile")).expect("symlink");
+  let (status, stderr) = fmt_in(dir.path(), &[]);
+  assert_eq!(status, 0, "{stderr}");
+  let link = std::fs::symlink_metadata(dir.path().join("justfile")).expect("lstat");
+  assert!(link.file_type().is_symlink(), "the symlink was replaced");
+  assert_eq!(std::fs::read_to_string(dir.path().join("real/target.just")).unwrap(), FORMATTED);
+  assert_eq!(names_in(&dir.path().join("real")), ["target.just"]);
+}
+
+#[cfg(unix)]
+fn fmt_keeps_the_mode() {
+  use std::os::unix::fs::PermissionsExt;
+  let dir = tempfile::tempdir().expect("tempdir");
+  let justfile = dir.path().join("justfile");
+  std::fs::write(&justfile, UNFORMATTED).expect("write");
+  std::fs::set_permissions(&justfile, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+  let (status, stderr) = fmt_in(dir.path(), &[]);
+  assert_eq!(status, 0, "{stderr}");
+  assert_eq!(std::fs::read_to_string(&justfile).unwrap(), FORMATTED);
+  let mode = std::fs::metadata(&justfile).unwrap().permissions().mode() & 0o7777;
+  assert_eq!(mode, 0o640);
+}
+
+#[cfg(unix)]
+fn fmt_keeps_owner_and_group_of_another_users_file() {
+  use std::os::unix::fs::MetadataExt;
+  if !is_root() {
+    println!("skipped: giving a file to another user needs root");
+    return;
+  }
+  let dir = tempfile::tempdir().expect("tempdir");
+  let justfile = dir.path().join("justfile");
+  std::fs::write(&justfile, UNFORMATTED).expect("write");
+  std::os::unix::fs::chown(&justfile, Some(12345), Some(23456)).expect("chown");
+  let (status, stderr) = fmt_in(dir.path(), &[]);
+  assert_eq!(status, 0, "{stderr}");
+  assert_eq!(std::fs::read_to_string(&justfile).unwrap(), FORMATTED);
+  let metadata = std::fs::metadata(&justfile).unwrap();
+  assert_eq!((metadata.uid(), metadata.gid()), (12345, 23456));
+}
+
+#[cfg(unix)]
+fn fmt_keeps_hard_links_one_file() {
+  use std::os::unix::fs::MetadataExt;
+  let dir = tempfile::tempdir().expect("tempdir");
+  let justfile = dir.path().join("justfile");
+  std::fs::write(&justfile, UNFORMATTED).expect("write");
+  std::fs::hard_link(&justfile, dir.path().join("other.just")).expect("link");
+  let (status, stderr) = fmt_in(dir.path(), &[]);
+  assert_eq!(status, 0, "{stderr}");
+  let (first, second) = (
+    std::fs::metadata(&justfile).unwrap(),
+    std::fs::metadata(dir.path().join("other.just")).unwrap(),
+  );
+  assert_eq!((first.ino(), first.nlink()), (second.ino(), 2));
+  assert_eq!(std::fs::read_to_string(dir.path().join("other.just")).unwrap(), FORMATTED);
+  assert_eq!(names_in(dir.path()), ["justfile", "other.just"]);
+}
+
+/// A writable justfile in a directory the user cannot write. Root may write
+/// anywhere, so as root the binary runs as `nobody`.
+#[cfg(unix)]
+fn fmt_formats_a_writable_justfile_in_an_unwritable_directory() {
+  use std::os::unix::fs::PermissionsExt;
+  use std::os::unix::process::CommandExt;
+  let dir = tempfile::tempdir().expect("tempdir");
+  let locked = dir.path().join("locked");
+  std::fs::create_dir(&locked).expect("mkdir");
+  let justfile = locked.join("justfile");
+  std::fs::write(&justfile, UNFORMATTED).expect("write");
+  let mut command = Command::new(binary());
+  command.arg("--fmt").current_dir(&locked).env("NO_COLOR", "1");
+  if is_root() {
+    const NOBODY: u32 = 65534;
+    for path in [dir.path(), &locked] {
+      std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    std::os::unix::fs::chown(&justfile, Some(NOBODY), Some(NOBODY)).expect("chown");
+    command.uid(NOBODY).gid(NOBODY);
+  } else {
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).expect("chmod");
+  }
+  let output = command.output().expect("run just");
+  let _ = std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755));
+  assert_eq!(
+    (output.status.code(), String::from_utf8_lossy(&output.stderr).as_ref()),
+    (Some(0), format!("wrote justfile to `{}`\n", justfile.display()).as_str())
+  );
+  assert_eq!(std::fs::read_to_string(&justfile).unwrap(), FORMATTED);
+  assert_eq!(names_in(&locked), ["justfile"]);
+}
+
+/// A small tmpfs, unmounted when dropped.
+#[cfg(target_os = "linux")]
+struct SmallFileSystem {
+  dir: tempfile::TempDir,
+}
+
+#[cfg(target_os = "linux")]
+impl SmallFileSystem {
+  /// Mount one, or say why not (not root, no tmpfs).
+  fn mount(size: &str) -> Result<Self, String> {
+    if !is_root() {
+      return Err("mounting a tmpfs needs root".into());
+    }
+    let dir = tempfile::tempdir().map_err(|error| error.to_string())?;
+    let status = Command::new("mount")
+      .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+      .arg(dir.path())
+      .stderr(Stdio::null())
+      .status()
+      .map_err(|error| format!("cannot run mount: {error}"))?;
+    if !status.success() {
+      return Err(format!("mount failed: {status}"));
+    }
+    Ok(SmallFileSystem { dir })
+  }
+
+  fn path(&self) -> &Path {
+    self.dir.path()
+  }
+
+  /// Fill the file system up with one file, leaving about `left` bytes.
+  fn fill(&self, left: usize) {
+    use std::io::Write;
+    let mut filler = std::fs::File::create(self.path().join("filler")).expect("filler");
+    let chunk = vec![b'x'; 4096];
+    while filler.write_all(&chunk).is_ok() {}
+    drop(filler);
+    let length = std::fs::metadata(self.path().join("filler")).unwrap().len();
+    let shorter = length.saturating_sub(u64::try_from(left).unwrap());
+    let filler = std::fs::OpenOptions::new().write(true).open(self.path().join("filler")).unwrap();
+    filler.set_len(shorter).expect("truncate filler");
+  }
+}
+
+#[cfg(target_os = "linux")]
+impl Drop for SmallFileSystem {
+  fn drop(&mut self) {
+    let _ = Command::new("umount").arg(self.dir.path()).status();
+  }
+}
+
+/// A justfile whose formatted text needs several more blocks than it has
+/// (each body line grows from 3 to 7 bytes).
+fn growing_justfile() -> String {
+  format!("a:\n{}", " x\n".repeat(2000))
+}
+
+#[cfg(target_os = "linux")]
+fn fmt_on_a_full_disk_leaves_the_justfile_intact() {
+  for hard_link in [false, true] {
+    let file_system = match SmallFileSystem::mount("256k") {
+      Ok(file_system) => file_system,
+      Err(reason) => {
+        println!("skipped: {reason}");
+        return;
+      }
+    };
+    let root = file_system.path();
+    let original = growing_justfile();
+    std::fs::write(root.join("justfile"), &original).expect("write");
+    if hard_link {
+      std::fs::hard_link(root.join("justfile"), root.join("linked.just")).expect("link");
+    }
+    file_system.fill(0);
+    let (status, stderr) = fmt_in(root, &[]);
+    assert_eq!(
+      (status, stderr.as_str()),
+      (
+        1,
+        format!(
+          "error: failed to write justfile to `{}/justfile`: No space left on device (os error \
+           28)\n",
+          root.display()
+        )
+        .as_str()
+      ),
+      "hard link: {hard_link}"
+    );
+    assert_eq!(std::fs::read_to_string(root.join("justfile")).unwrap(), original);
+    let mut expected = vec!["filler", "justfile"];
+    if hard_link {
+      expected.push("linked.just");
+    }
+    assert_eq!(names_in(root), expected, "hard link: {hard_link}");
+  }
+}
+
+#[cfg(target_os = "linux")]
+fn fmt_with_room_formats_a_hard_linked_justfile_in_place() {
+  let file_system = match SmallFileSystem::mount("1m") {
+    Ok(file_system) => file_system,
+    Err(reason) => {
+      println!("skipped: {reason}");
+      return;
+    }
+  };
+  let root = file_system.path();
+  std::fs::write(root.join("justfile"), growing_justfile()).expect("write");
+  std::fs::hard_link(root.join("justfile"), root.join("linked.just")).expect("link");
+  let (status, stderr) = fmt_in(root, &["--quiet"]);
+  assert_eq!((status, stderr.as_str()), (0, ""));
+  let formatted = format!("a:\n{}", "    x\n".repeat(2000));
+  assert_eq!(std::fs::read_to_string(root.join("linked.just")).unwrap(), formatted);
+}
+
+// ---------------------------------------------------------------------------
+// Long inputs: no stack overflow, and sizes at which quadratic work would
+// take minutes (these assert results, not times).
+
+fn hundred_thousand_term_concatenation_evaluates_and_dumps() {
+  let justfile = format!("x := {}\n", vec!["'a'"; 100_000].join(" + "));
+  crate::common::Test::new()
+    .justfile(&justfile)
+    .args(&["--evaluate", "x"])
+    .stdout(&"a".repeat(100_000))
+    .run();
+  let output = crate::common::Test::new()
+    .justfile(&justfile)
+    .args(&["--dump", "--dump-format", "json"])
+    .any_stdout()
+    .run();
+  let nested = "[\"concatenate\",\"a\",".repeat(99_999);
+  let closing = "]".repeat(99_999);
+  assert!(output.stdout.contains(&format!("\"value\":{nested}\"a\"{closing}}}")), "dump is wrong");
+}
+
+fn hundred_thousand_term_path_join_evaluates() {
+  let justfile = format!("x := {}\n", vec!["'a'"; 100_000].join(" / "));
+  crate::common::Test::new()
+    .justfile(&justfile)
+    .args(&["--evaluate", "x"])
+    .stdout(&vec!["a"; 100_000].join("/"))
+    .run();
+}
+
+fn hundred_thousand_link_else_if_chain_evaluates() {
+  let links: String = (0..100_000).map(|i| format!("if 'a' == 'b{i}' {{ 'n' }} else ")).collect();
+  crate::common::Test::new()
+    .justfile(&format!("x := {links}{{ 'end' }}\n"))
+    .args(&["--evaluate", "x"])
+    .stdout("end")
+    .run();
+}
+
+fn hundred_thousand_recipe_dependency_chain_runs() {
+  let justfile = chain(100_000, |i| format!("r{i}: r{}\n", i + 1)) + "r100000:\n  @echo end\n";
+  crate::common::Test::new().justfile(&justfile).arg("r0").stdout("end\n").run();
+}
+
+fn two_thousand_nested_modules_load() {
+  let mut test = crate::common::Test::new().justfile("mod m\n");
+  for depth in 1..=2000 {
+    let path = vec!["m"; depth].join("/") + "/mod.just";
+    let contents = if depth < 2000 { "mod m\n" } else { "leaf:\n  @echo leaf\n" };
+    test = test.write(&path, contents);
+  }
+  let target = vec!["m"; 2000].join("::") + "::leaf";
+  test.arg(&target).stdout("leaf\n").run();
+}
+
+/// Unmemoised, each link would triple the work (3^40 evaluations).
+fn const_chain_feeding_a_setting_is_evaluated_once_per_assignment() {
+  let links: String = (1..=40)
+    .map(|i| format!("a{i} := if a{0} == a{0} {{ a{0} }} else {{ a{0} }}\n", i - 1))
+    .collect();
+  let justfile = format!("a0 := 'x'\n{links}set tempdir := a40\n[doc(a40)]\nfoo:\n  @echo hi\n");
+  crate::common::Test::new().justfile(&justfile).arg("foo").stdout("hi\n").run();
+  crate::common::Test::new().justfile(&justfile).args(&["--evaluate", "a40"]).stdout("x").run();
+}
+
+/// A full edit distance between 100,000-character names would take minutes.
+fn suggestion_for_a_very_long_unknown_name_is_found() {
+  let recipe = "a".repeat(100_000);
+  let unknown = "a".repeat(99_999) + "b";
+  crate::common::Test::new()
+    .justfile(&format!("{recipe}:\n  echo hi\n"))
+    .arg(&unknown)
+    .stderr(&format!(
+      "error: justfile does not contain recipe `{unknown}`\nDid you mean `{recipe}`?\n"
+    ))
+    .status(1)
+    .run();
+  crate::common::Test::new()
+    .justfile(&format!("{recipe} := 'v'\n"))
+    .args(&["--evaluate", &unknown])
+    .stderr(&format!(
+      "error: justfile does not contain variable or submodule `{unknown}`\nDid you mean `{recipe}`?\n"
+    ))
+    .status(1)
+    .run();
+}
+
+// ---------------------------------------------------------------------------
+// Script temporary directories are removed after failure and signals.
+
+#[cfg(unix)]
+fn scratch_is_empty_after(justfile: &str, signal: Option<i32>) {
+  let dir = tempfile::tempdir().expect("tempdir");
+  let scratch = dir.path().join("scratch");
+  std::fs::create_dir(&scratch).expect("mkdir");
+  std::fs::write(dir.path().join("justfile"), justfile).expect("write");
+  let mut command = Command::new(binary());
+  command
+    .args(["--tempdir", "scratch"])
+    .current_dir(dir.path())
+    .stdout(Stdio::null())
+    .stderr(Stdio::null())
+    .process_group(0);
+  use std::os::unix::process::CommandExt;
+  let mut child = command.spawn().expect("run just");
+  if let Some(signal) = signal {
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    // Wait until the script is running (its directory exists), then signal
+    // the whole process group, as a terminal would.
+    while std::fs::read_dir(&scratch).expect("scratch").count() == 0 {
+      assert!(std::time::Instant::now() < deadline, "script never started");
+      std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    let group = i32::try_from(child.id()).expect("pid");
+    // SAFETY: signalling the process group of our own child.
+    unsafe { libc::kill(-group, signal) };
+  }
+  let status = child.wait().expect("wait");
+  assert!(!status.success(), "{status:?}");
+  assert_eq!(names_in(&scratch), Vec::<String>::new(), "signal {signal:?}");
+}
+
+#[cfg(unix)]
+fn script_tempdir_is_removed_after_failure() {
+  scratch_is_empty_after("a:\n  #!/bin/sh\n  exit 3\n", None);
+}
+
+#[cfg(unix)]
+fn script_tempdir_is_removed_after_signals_to_the_process_group() {
+  for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+    scratch_is_empty_after("a:\n  #!/bin/sh\n  sleep 10\n", Some(signal));
   }
 }

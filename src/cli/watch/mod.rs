@@ -56,20 +56,20 @@ pub fn watch(config: &Config, watch: &WatchConfig, search: Search, arguments: &[
   let mut changes = Vec::new();
   loop {
     if !changes.is_empty() {
-      announce(config, watch, &changes);
+      announce(config, watch, &changes)?;
     }
     events.set_running(true);
     let ran = run_once(config, &search, arguments, &session);
     events.set_running(false);
     let (outcome, first_source_after_load) = ran?;
     if let Some(signal) = signals::take_delivered() {
-      report(config, outcome);
+      report(config, outcome)?;
       return Err(silent(signal_status(signal)));
     }
     // A restart's stop request, if the run did not consume it.
     signals::take();
     if !events.was_stopped() {
-      report(config, outcome);
+      report(config, outcome)?;
     }
     {
       // A `set fallback` run may have loaded more justfiles.
@@ -79,7 +79,7 @@ pub fn watch(config: &Config, watch: &WatchConfig, search: Search, arguments: &[
       }
     }
     if !config.quiet {
-      eprintln!("[watch] waiting for changes");
+      status_line("[watch] waiting for changes\n")?;
     }
     changes = events.next_burst().map_err(Error::message)?;
   }
@@ -154,13 +154,21 @@ fn next_source_id() -> u32 {
 }
 
 /// Print a run's error as `just` would, and carry on.
-fn report(config: &Config, outcome: Result) {
-  if let Err(error) = outcome {
-    if !config.quiet {
+fn report(config: &Config, outcome: Result) -> Result {
+  match outcome {
+    Err(error) if !config.quiet => {
       let painter = Painter::new(config.color, Stream::Stderr);
-      eprint!("{}", error.render(&painter));
+      status_line(&error.render(&painter))
     }
+    _ => Ok(()),
   }
+}
+
+/// Watch mode's own output on standard error; failing to write it ends
+/// watch mode.
+fn status_line(text: &str) -> Result {
+  crate::platform::stdio::stderr(text)
+    .map_err(|error| Error::message(format!("failed to write to standard error: {error}")))
 }
 
 fn silent(status: i32) -> Error<'static> {
@@ -168,16 +176,19 @@ fn silent(status: i32) -> Error<'static> {
 }
 
 /// One line before a new run: what changed (the first path, how many more).
-fn announce(config: &Config, watch: &WatchConfig, changes: &[PathBuf]) {
+fn announce(config: &Config, watch: &WatchConfig, changes: &[PathBuf]) -> Result {
   if watch.clear {
-    eprint!("\x1b[H\x1b[2J\x1b[3J");
+    status_line("\x1b[H\x1b[2J\x1b[3J")?;
   }
+  let Some(first) = changes.first() else {
+    return Ok(());
+  };
   if config.quiet {
-    return;
+    return Ok(());
   }
-  let first = changes[0].strip_prefix(&config.invocation_directory).unwrap_or(&changes[0]);
+  let first = first.strip_prefix(&config.invocation_directory).unwrap_or(first);
   match changes.len() - 1 {
-    0 => eprintln!("[watch] {} changed", first.display()),
-    more => eprintln!("[watch] {} and {more} more changed", first.display()),
+    0 => status_line(&format!("[watch] {} changed\n", first.display())),
+    more => status_line(&format!("[watch] {} and {more} more changed\n", first.display())),
   }
 }

@@ -1,7 +1,9 @@
 //! The `--fmt` command, independent of the command line.
 
-use std::fs;
-use std::io::{self, Write};
+use std::fs::{self, File, Metadata, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::Path;
 
 use nu_ansi_term::Color as Ansi;
@@ -116,31 +118,117 @@ pub fn diff(old: &str, new: &str, painter: Painter) -> String {
   out
 }
 
-/// Replace `path` with `contents` via a temporary file in the same
-/// directory, keeping the original file's permissions.
+/// Give the justfile at `path` the text `contents`, changing nothing else
+/// about it: a symlink stays and its target is written; mode, owner and
+/// group stay; hard links keep sharing the file. On any error the original
+/// text is intact and no temporary file is left.
+///
+/// The new text goes to a temporary file that replaces the target by rename,
+/// unless a rename would change the file's identity (hard links, an owner
+/// that cannot be given back) or the directory is not writable: then the
+/// file is rewritten in place, after its new length has been allocated.
 pub fn write_atomically(path: &Path, contents: &str) -> io::Result<()> {
-  let directory = match path.parent() {
-    Some(parent) if !parent.as_os_str().is_empty() => parent,
-    _ => Path::new("."),
-  };
+  let target = fs::canonicalize(path)?;
+  let metadata = fs::metadata(&target)?;
+  if metadata.nlink() == 1 {
+    match replace_by_rename(&target, &metadata, contents)? {
+      Replaced::Yes => return Ok(()),
+      Replaced::NotPossible => {}
+    }
+  }
+  rewrite_in_place(&target, contents)
+}
+
+enum Replaced {
+  Yes,
+  /// A rename could not keep the file as it was; nothing was changed.
+  NotPossible,
+}
+
+fn replace_by_rename(target: &Path, metadata: &Metadata, contents: &str) -> io::Result<Replaced> {
+  let directory = target.parent().unwrap_or(Path::new("/"));
   let temporary =
     directory.join(format!(".justfile-fmt-{}-{:016x}", std::process::id(), rand::random::<u64>()));
-  let result = write_then_rename(&temporary, path, contents);
-  if result.is_err() {
+  let mut file = match OpenOptions::new().write(true).create_new(true).mode(0o600).open(&temporary)
+  {
+    Ok(file) => file,
+    Err(error) if cannot_create_in_directory(&error) => return Ok(Replaced::NotPossible),
+    Err(error) => return Err(error),
+  };
+  let result = fill_temporary(&mut file, metadata, contents).and_then(|replaced| match replaced {
+    Replaced::Yes => fs::rename(&temporary, target).map(|()| Replaced::Yes),
+    Replaced::NotPossible => Ok(Replaced::NotPossible),
+  });
+  if !matches!(result, Ok(Replaced::Yes)) {
+    // The original is untouched; the temporary file must not stay behind.
     let _ = fs::remove_file(&temporary);
   }
   result
 }
 
-fn write_then_rename(temporary: &Path, path: &Path, contents: &str) -> io::Result<()> {
-  let permissions = fs::metadata(path).map(|metadata| metadata.permissions()).ok();
-  let mut file = fs::OpenOptions::new().write(true).create_new(true).open(temporary)?;
+fn cannot_create_in_directory(error: &io::Error) -> bool {
+  matches!(error.kind(), io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem)
+}
+
+/// Write the new text and give the temporary file the target's owner, group
+/// and mode; `NotPossible` if the owner cannot be given back.
+fn fill_temporary(file: &mut File, metadata: &Metadata, contents: &str) -> io::Result<Replaced> {
   file.write_all(contents.as_bytes())?;
   file.sync_all()?;
-  if let Some(permissions) = permissions {
-    fs::set_permissions(temporary, permissions)?;
+  let current = file.metadata()?;
+  if (current.uid(), current.gid()) != (metadata.uid(), metadata.gid()) {
+    match std::os::unix::fs::fchown(&*file, Some(metadata.uid()), Some(metadata.gid())) {
+      Ok(()) => {}
+      Err(error) if error.kind() == io::ErrorKind::PermissionDenied => {
+        return Ok(Replaced::NotPossible);
+      }
+      Err(error) => return Err(error),
+    }
   }
-  fs::rename(temporary, path)
+  // After the owner: changing it clears set-user-ID and set-group-ID bits.
+  file.set_permissions(metadata.permissions())?;
+  Ok(Replaced::Yes)
+}
+
+/// Rewrite the file itself. Its new length is allocated first, so a full
+/// disk fails before a byte of the old text is overwritten; if a write
+/// still fails, the old text is put back.
+fn rewrite_in_place(target: &Path, contents: &str) -> io::Result<()> {
+  let mut file = OpenOptions::new().read(true).write(true).open(target)?;
+  let mut original = Vec::new();
+  file.read_to_end(&mut original)?;
+  allocate(&file, contents.len())?;
+  match overwrite(&mut file, contents.as_bytes()) {
+    Ok(()) => Ok(()),
+    Err(error) => match overwrite(&mut file, &original) {
+      Ok(()) => Err(error),
+      Err(restore) => Err(io::Error::new(
+        error.kind(),
+        format!("{error}; restoring the original text also failed: {restore}"),
+      )),
+    },
+  }
+}
+
+fn allocate(file: &File, length: usize) -> io::Result<()> {
+  let length = libc::off_t::try_from(length).map_err(io::Error::other)?;
+  if length == 0 {
+    return Ok(());
+  }
+  // SAFETY: a plain system call on an open descriptor.
+  match unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, length) } {
+    0 => Ok(()),
+    // Not supported by this file system: nothing can be secured in advance.
+    libc::EOPNOTSUPP | libc::EINVAL => Ok(()),
+    code => Err(io::Error::from_raw_os_error(code)),
+  }
+}
+
+fn overwrite(file: &mut File, contents: &[u8]) -> io::Result<()> {
+  file.seek(SeekFrom::Start(0))?;
+  file.write_all(contents)?;
+  file.set_len(contents.len() as u64)?;
+  file.sync_all()
 }
 
 #[cfg(test)]

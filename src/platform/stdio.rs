@@ -1,0 +1,54 @@
+//! Checked writes to the standard streams. Every byte `just` prints goes
+//! through here, so no write error (a full disk, an I/O error, a closed
+//! descriptor) is lost. A broken pipe is not an error: the reader has seen
+//! all it wanted (`just --list | head -1`).
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::mem::ManuallyDrop;
+use std::os::fd::FromRawFd;
+
+/// Write `text` to standard output.
+pub fn stdout(text: &str) -> io::Result<()> {
+  write_to(libc::STDOUT_FILENO, text)
+}
+
+/// Write `text` to standard error.
+pub fn stderr(text: &str) -> io::Result<()> {
+  write_to(libc::STDERR_FILENO, text)
+}
+
+/// Write raw `bytes` (a child's output, say) to standard output.
+pub fn stdout_bytes(bytes: &[u8]) -> io::Result<()> {
+  write_bytes(libc::STDOUT_FILENO, bytes)
+}
+
+/// Write raw `bytes` to standard error.
+pub fn stderr_bytes(bytes: &[u8]) -> io::Result<()> {
+  write_bytes(libc::STDERR_FILENO, bytes)
+}
+
+/// Write `text` and a line end to standard error.
+pub fn stderr_line(text: &str) -> io::Result<()> {
+  stderr(&format!("{text}\n"))
+}
+
+/// Write straight to the descriptor, unbuffered: `std::io::stdout` would
+/// report a closed descriptor (EBADF) as success.
+fn write_to(descriptor: libc::c_int, text: &str) -> io::Result<()> {
+  write_bytes(descriptor, text.as_bytes())
+}
+
+fn write_bytes(descriptor: libc::c_int, bytes: &[u8]) -> io::Result<()> {
+  // SAFETY: the descriptor is only borrowed (never closed: `ManuallyDrop`);
+  // if it is not open, the write reports EBADF.
+  let mut file = ManuallyDrop::new(unsafe { File::from_raw_fd(descriptor) });
+  quiet_on_broken_pipe(file.write_all(bytes))
+}
+
+fn quiet_on_broken_pipe(result: io::Result<()>) -> io::Result<()> {
+  match result {
+    Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+    result => result,
+  }
+}
