@@ -36,3 +36,13 @@ test-reference reference='/tmp/ref/bin/just':
 bench reference='/tmp/ref/bin/just':
   cargo build --release
   ./bench/bench.sh target/release/just {{reference}}
+
+# Fail if our instruction counts grew more than 5% over bench/baseline.txt
+bench-check:
+  cargo build --release
+  ./bench/bench.sh --check target/release/just bench/baseline.txt
+
+# Rewrite bench/baseline.txt from the current release build
+bench-record:
+  cargo build --release
+  ./bench/bench.sh --record target/release/just bench/baseline.txt
