@@ -3,11 +3,13 @@
 //! `--man` are derived.
 
 use clap::{
-  builder::{FalseyValueParser, PossibleValue, PossibleValuesParser, TypedValueParser},
+  builder::{
+    FalseyValueParser, PossibleValue, PossibleValuesParser, Resettable::Reset, TypedValueParser,
+  },
   value_parser, Arg, ArgAction, Command, ValueHint,
 };
 use clap_complete::engine::{ArgValueCandidates, ArgValueCompleter, PathCompleter};
-use std::num::NonZeroUsize;
+use std::{ffi::OsString, num::NonZeroUsize};
 
 use crate::cli::completions;
 
@@ -111,22 +113,58 @@ pub const COMPLETION_SHELLS: &[&str] = &["bash", "elvish", "fish", "nushell", "p
 
 /// The complete `just` command line.
 pub fn command() -> Command {
-  let command = Command::new("just")
+  let command = header().args(options()).arg(arguments()).next_help_heading("Commands");
+  command.args(subcommands())
+}
+
+/// The command line needed to parse `words` (the program name first): when
+/// they hold only recipe words (and possibly `--version`) and no `JUST_*`
+/// variable of an option is set, every option takes its default, so only the
+/// options with a default value and `ARGUMENTS` are defined, which spares
+/// building and defaulting the others. Otherwise the complete definition.
+/// Readers of the matches treat an option left out as not given.
+pub fn command_for(words: &[OsString]) -> Command {
+  if !words.iter().skip(1).all(|word| is_recipe_word(word) || is_version_flag(word)) {
+    return command();
+  }
+  let mut defaulted = Vec::new();
+  // Subcommand flags have neither a default nor an environment variable
+  // (`subcommands_have_no_defaults_or_environment`).
+  for arg in options() {
+    if arg.get_env().is_some_and(|name| std::env::var_os(name).is_some()) {
+      return command();
+    }
+    if !arg.get_default_values().is_empty() {
+      // Relations only apply to options given explicitly, and none is.
+      defaulted.push(arg.conflicts_with(Reset).overrides_with(Reset).requires(Reset));
+    }
+  }
+  header().args(defaulted).arg(arguments())
+}
+
+fn is_recipe_word(word: &OsString) -> bool {
+  word.to_str().is_some_and(|word| !word.starts_with('-'))
+}
+
+fn is_version_flag(word: &OsString) -> bool {
+  word == "--version" || word == "-V"
+}
+
+fn header() -> Command {
+  Command::new("just")
     .bin_name("just")
     .version(env!("CARGO_PKG_VERSION"))
     .about(env!("CARGO_PKG_DESCRIPTION"))
     .dont_collapse_args_in_usage(true)
-    .args(options())
-    .arg(
-      Arg::new(id::ARGUMENTS)
-        .num_args(1..)
-        .action(ArgAction::Append)
-        .trailing_var_arg(true)
-        .add(ArgValueCompleter::new(completions::complete_arguments))
-        .help("Overrides and recipes to run; without any, the default recipe runs"),
-    )
-    .next_help_heading("Commands");
-  command.args(subcommands())
+}
+
+fn arguments() -> Arg {
+  Arg::new(id::ARGUMENTS)
+    .num_args(1..)
+    .action(ArgAction::Append)
+    .trailing_var_arg(true)
+    .add(ArgValueCompleter::new(completions::complete_arguments))
+    .help("Overrides and recipes to run; without any, the default recipe runs")
 }
 
 fn flag(name: &'static str, help: &'static str) -> Arg {
@@ -394,6 +432,19 @@ mod tests {
   #[test]
   fn command_is_well_formed() {
     command().debug_assert();
+  }
+
+  #[test]
+  fn restricted_command_is_well_formed() {
+    command_for(&[OsString::from("just"), OsString::from("recipe")]).debug_assert();
+  }
+
+  #[test]
+  fn subcommands_have_no_defaults_or_environment() {
+    for arg in subcommands() {
+      assert!(arg.get_default_values().is_empty(), "{}", arg.get_id());
+      assert!(arg.get_env().is_none(), "{}", arg.get_id());
+    }
   }
 
   #[test]
