@@ -121,9 +121,14 @@ pub fn command() -> Command {
 /// they hold only recipe words (and possibly `--version`) and no `JUST_*`
 /// variable of an option is set, every option takes its default, so only the
 /// options with a default value and `ARGUMENTS` are defined, which spares
-/// building and defaulting the others. Otherwise the complete definition.
+/// building and defaulting the others; a leading `--version` needs no
+/// options at all. Otherwise the complete definition.
 /// Readers of the matches treat an option left out as not given.
 pub fn command_for(words: &[OsString]) -> Command {
+  // clap answers a leading `--version` before reading any further word.
+  if words.get(1).is_some_and(is_version_flag) {
+    return header();
+  }
   if !words.iter().skip(1).all(|word| is_recipe_word(word) || is_version_flag(word)) {
     return command();
   }
