@@ -61,3 +61,13 @@ install:
 # Run each fuzz target for a bounded time (stable Rust, no sanitizers)
 fuzz seconds='60':
   ./fuzz/run.sh {{seconds}}
+
+# Fail if our instruction counts grew more than 5% over bench/baseline.txt
+bench-check:
+  cargo build --release --locked
+  ./bench/bench.sh --check target/release/just bench/baseline.txt
+
+# Rewrite bench/baseline.txt from the current release build
+bench-record:
+  cargo build --release --locked
+  ./bench/bench.sh --record target/release/just bench/baseline.txt

@@ -1,48 +1,87 @@
 #!/usr/bin/env bash
-# Compare our binary with a reference `just` on large generated justfiles.
+# Measure `just` on generated justfiles.
 #
-# usage: bench/bench.sh OURS [REFERENCE]
+# usage: bench/bench.sh OURS [REFERENCE]        table of ours ÷ reference
+#        bench/bench.sh --check OURS BASELINE   fail if an instruction count
+#                                               grew more than 5% over BASELINE
+#        bench/bench.sh --record OURS BASELINE  write BASELINE from OURS
 #
 # REFERENCE defaults to $JUST_REFERENCE, else target/reference/bin/just (which
 # `just reference` installs).
 #
-# For each scenario prints instruction counts (callgrind, else `perf stat`)
-# and max RSS in KiB (`/usr/bin/time -f %M`), with the ratio ours/reference.
+# Instructions are counted with callgrind (the `just` process only, not the
+# shells it spawns), peak memory with `/usr/bin/time -f %M`. Every run gets
+# the same generated inputs and a cleared environment, so counts are
+# reproducible to well under a percent.
 set -euo pipefail
 
+mode=compare
+case "${1:-}" in
+  --check | --record) mode=${1#--}; shift ;;
+esac
 here=$(cd "$(dirname "$0")" && pwd)
-reference=${2:-${JUST_REFERENCE:-$here/../target/reference/bin/just}}
-for binary in "$1" "$reference"; do
+if [ "$mode" = compare ] && [ $# -eq 1 ]; then
+  set -- "$1" "${JUST_REFERENCE:-$here/../target/reference/bin/just}"
+fi
+if [ $# -ne 2 ]; then
+  sed -n '2,11p' "$0" >&2
+  exit 2
+fi
+binaries=("$1")
+if [ "$mode" = compare ]; then binaries+=("$2"); fi
+for binary in "${binaries[@]}"; do
   if [ ! -x "$binary" ]; then
     echo "bench.sh: no executable at $binary (run \`just reference\` or set JUST_REFERENCE)" >&2
     exit 2
   fi
 done
+
 ours=$(realpath "$1")
-reference=$(realpath "$reference")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-python3 "$here/generate.py" "$work" >/dev/null
-cd "$work"
+# name, input kind, arguments, target (ours ÷ reference instructions)
+scenarios=(
+  "--summary|large|--summary|0.10"
+  "--list|large|--list|0.10"
+  "--dump|large|--dump|0.10"
+  "--evaluate|large|--evaluate|0.10"
+  "--version|tiny|--version|0.60"
+  "run-@true|tiny||0.60"
+  "1000-lines|long|long|0.50"
+  "500-chain|chain|chain-499|0.50"
+  "500-params|params|many $(seq -s ' ' 0 249)|1.00"
+)
 
-# Instruction count of one run, or "-" when no counter is available.
+for kind in large tiny long chain params; do
+  python3 "$here/generate.py" "$work/$kind" "$kind" >/dev/null
+done
+
+# Run a binary in the scenario's directory with a fixed environment.
+run() {
+  local dir=$1
+  shift
+  (cd "$work/$dir" && env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$work" "$@")
+}
+
+# Instruction count of one run.
 instructions() {
-  if command -v valgrind >/dev/null; then
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null \
-      | sed -n 's/.*Collected : \([0-9]*\).*/\1/p' | tail -1
-  elif command -v perf >/dev/null \
-    && perf stat -x, -e instructions true 2>&1 | grep -q '^[0-9]'; then
-    perf stat -x, -e instructions "$@" 2>&1 >/dev/null | sed -n 's/^\([0-9]*\),.*instructions.*/\1/p'
-  else
-    echo -
+  local dir=$1
+  shift
+  if ! command -v valgrind >/dev/null; then
+    echo "bench.sh: valgrind is needed to count instructions" >&2
+    exit 1
   fi
+  run "$dir" valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null \
+    | sed -n 's/.*Collected : \([0-9]*\).*/\1/p' | tail -1
 }
 
 # Max resident set size of one run in KiB, or "-".
 max_rss() {
+  local dir=$1
+  shift
   if [ -x /usr/bin/time ]; then
-    /usr/bin/time -f %M -o "$work/rss" "$@" >/dev/null 2>&1 || true
+    run "$dir" /usr/bin/time -f %M -o "$work/rss" "$@" >/dev/null 2>&1 || true
     tail -1 "$work/rss"
   else
     echo -
@@ -57,15 +96,68 @@ ratio() {
   fi
 }
 
-printf '%-10s %15s %15s %7s %10s %10s %7s\n' \
-  scenario 'instr ours' 'instr ref' ratio 'rss ours' 'rss ref' ratio
+if [ "$mode" = record ]; then
+  baseline=$2
+  {
+    echo "# Instruction counts of bench/bench.sh scenarios (release profile)."
+    echo "# Rewrite with: just bench-record"
+    for scenario in "${scenarios[@]}"; do
+      IFS='|' read -r name kind args _ <<<"$scenario"
+      # shellcheck disable=SC2086
+      echo "$name $(instructions "$kind" "$ours" $args)"
+    done
+  } >"$baseline.tmp"
+  mv "$baseline.tmp" "$baseline"
+  cat "$baseline"
+  exit 0
+fi
 
-for scenario in --summary --list --dump long; do
-  ours_instr=$(instructions "$ours" "$scenario")
-  ref_instr=$(instructions "$reference" "$scenario")
-  ours_rss=$(max_rss "$ours" "$scenario")
-  ref_rss=$(max_rss "$reference" "$scenario")
-  printf '%-10s %15s %15s %7s %10s %10s %7s\n' "$scenario" \
-    "$ours_instr" "$ref_instr" "$(ratio "$ours_instr" "$ref_instr")" \
+if [ "$mode" = check ]; then
+  baseline=$2
+  failed=0
+  printf '%-12s %15s %15s %7s\n' scenario 'instr now' baseline ratio
+  for scenario in "${scenarios[@]}"; do
+    IFS='|' read -r name kind args _ <<<"$scenario"
+    expected=$(awk -v n="$name" '$1 == n { print $2 }' "$baseline")
+    # shellcheck disable=SC2086
+    now=$(instructions "$kind" "$ours" $args)
+    r=$(ratio "$now" "$expected")
+    verdict=
+    if [ -z "$expected" ]; then
+      verdict='  no baseline'
+      failed=1
+    elif awk -v a="$now" -v b="$expected" 'BEGIN { exit !(a > b * 1.05) }'; then
+      verdict='  REGRESSION (> 5%)'
+      failed=1
+    fi
+    printf '%-12s %15s %15s %7s%s\n' "$name" "$now" "${expected:--}" "$r" "$verdict"
+  done
+  exit "$failed"
+fi
+
+reference=$(realpath "$2")
+printf '%-12s %14s %14s %6s %6s %10s %10s %6s\n' \
+  scenario 'instr ours' 'instr ref' ratio target 'rss ours' 'rss ref' ratio
+for scenario in "${scenarios[@]}"; do
+  IFS='|' read -r name kind args target <<<"$scenario"
+  # shellcheck disable=SC2086
+  {
+    ours_instr=$(instructions "$kind" "$ours" $args)
+    ref_instr=$(instructions "$kind" "$reference" $args)
+    ours_rss=$(max_rss "$kind" "$ours" $args)
+    ref_rss=$(max_rss "$kind" "$reference" $args)
+  }
+  printf '%-12s %14s %14s %6s %6s %10s %10s %6s\n' "$name" \
+    "$ours_instr" "$ref_instr" "$(ratio "$ours_instr" "$ref_instr")" "$target" \
     "$ours_rss" "$ref_rss" "$(ratio "$ours_rss" "$ref_rss")"
 done
+
+# Peak memory on a 50 MB justfile, against the target of ten times its size.
+python3 "$here/generate.py" "$work/huge" huge >/dev/null
+size=$(($(wc -c <"$work/huge/justfile") / 1024))
+ours_rss=$(max_rss huge "$ours" --summary)
+ref_rss=$(max_rss huge "$reference" --summary)
+printf '%-12s %14s %14s %6s %6s %10s %10s %6s\n' 50MB-rss - - - - \
+  "$ours_rss" "$ref_rss" "$(ratio "$ours_rss" "$ref_rss")"
+printf '%-12s peak memory ÷ file size: ours %s, reference %s (target ≤ 10)\n' '' \
+  "$(ratio "$ours_rss" "$size")" "$(ratio "$ref_rss" "$size")"

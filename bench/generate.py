@@ -1,10 +1,20 @@
 #!/usr/bin/env python3
-"""Generate large justfiles for benchmarking.
+"""Generate justfiles for benchmarking.
 
-usage: bench/generate.py OUTPUT_DIR
+usage: bench/generate.py OUTPUT_DIR [KIND]
 
-Writes OUTPUT_DIR/justfile with 10,000 recipes (doc comments, parameters,
-dependencies), 2,000 assignments and a recipe `long` with 1,000 lines.
+Writes OUTPUT_DIR/justfile. KIND (default `large`):
+
+  large   10,000 recipes (doc comments, parameters, dependencies), 2,000
+          assignments and a recipe `long` with 1,000 lines
+  tiny    a two-line justfile whose only recipe runs `@true`
+  long    2,000 assignments and the 1,000-line recipe `long` alone
+  chain   500 recipes, each depending on the one before; run `chain-499`
+  params  a recipe `many` with 500 parameters with defaults
+  huge    the recipes of `large` repeated to about 50 MB
+
+The output depends only on the arguments, so instruction counts of runs on
+it are comparable between machines and commits.
 """
 
 import sys
@@ -13,6 +23,9 @@ from pathlib import Path
 RECIPES = 10_000
 ASSIGNMENTS = 2_000
 LONG_LINES = 1_000
+CHAIN = 500
+PARAMS = 500
+HUGE_BYTES = 50_000_000
 
 
 def assignments():
@@ -22,8 +35,9 @@ def assignments():
     yield f'var_{i} := "{i}-" + {previous} / "x"' if i % 10 == 0 else f'var_{i} := "item {i}"'
 
 
-def recipes():
-  for i in range(RECIPES):
+def recipes(count=RECIPES):
+  i = 0
+  while count is None or i < count:
     deps = " ".join(f"recipe-{j}" for j in (i - 1, i - 7) if j >= 0)
     call = f" (recipe-{i - 3} 'arg')" if i >= 3 and i % 3 == 0 else ""
     yield f"# Recipe number {i}: does step {i} of the pipeline"
@@ -33,6 +47,7 @@ def recipes():
       yield f"recipe-{i} arg='default' *rest:{' ' + deps if deps else ''}{call}"
     yield f"  echo {{{{arg}}}} {{{{rest}}}} {i}"
     yield ""
+    i += 1
 
 
 def long_recipe():
@@ -43,12 +58,50 @@ def long_recipe():
   yield ""
 
 
+def large():
+  return [*assignments(), "", *long_recipe(), *recipes()]
+
+
+def tiny():
+  return ["default:", "  @true"]
+
+
+def long():
+  return [*assignments(), "", *long_recipe()]
+
+
+def chain():
+  lines = []
+  for i in range(CHAIN):
+    lines += [f"chain-{i}:{f' chain-{i - 1}' if i else ''}", "  @true", ""]
+  return lines
+
+
+def params():
+  names = " ".join(f"p{i}='{i}'" for i in range(PARAMS))
+  return [f"many {names}:", "  @true"]
+
+
+def huge():
+  lines = [*assignments(), "", *long_recipe()]
+  size = sum(len(line) + 1 for line in lines)
+  for line in recipes(None):
+    if size >= HUGE_BYTES and line == "":
+      break
+    lines.append(line)
+    size += len(line) + 1
+  return lines
+
+
+KINDS = {f.__name__: f for f in (large, tiny, long, chain, params, huge)}
+
+
 def main():
-  if len(sys.argv) != 2:
+  if len(sys.argv) not in (2, 3) or (len(sys.argv) == 3 and sys.argv[2] not in KINDS):
     sys.exit(__doc__)
   out = Path(sys.argv[1])
   out.mkdir(parents=True, exist_ok=True)
-  lines = [*assignments(), "", *long_recipe(), *recipes()]
+  lines = KINDS[sys.argv[2] if len(sys.argv) == 3 else "large"]()
   (out / "justfile").write_text("\n".join(lines) + "\n")
   print(out / "justfile")
 

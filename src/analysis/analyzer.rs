@@ -540,7 +540,7 @@ impl<'f> ModuleAnalyzer<'f> {
     mut parameters: BTreeMap<(usize, usize), Vec<model::Parameter<'static>>>,
   ) -> CompileResult<BTreeMap<&'static str, model::Recipe<'static>>> {
     let allow_duplicates = self.bool_setting(Setting::AllowDuplicateRecipes);
-    let mut chosen: BTreeMap<&'static str, (Entry, Tok)> = BTreeMap::new();
+    let mut chosen: super::names::NameMap<'static, (Entry, Tok)> = Default::default();
     let mut recipes = BTreeMap::new();
     let keys = self.recipe_keys();
     for entry in self.entries.iter().filter(|e| matches!(e.item, Item::Recipe(_))) {

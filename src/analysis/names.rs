@@ -2,7 +2,7 @@
 //! and come from the user's own justfile, so a simple multiplicative hash
 //! (in the style of FxHash) is enough and much cheaper than SipHash.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 #[derive(Default, Clone, Copy)]
@@ -29,6 +29,8 @@ impl Hasher for NameHasher {
 }
 
 pub type NameSet<'a> = HashSet<&'a str, BuildHasherDefault<NameHasher>>;
+
+pub type NameMap<'a, V> = HashMap<&'a str, V, BuildHasherDefault<NameHasher>>;
 
 #[cfg(test)]
 mod tests {

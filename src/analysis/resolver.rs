@@ -249,7 +249,8 @@ enum Target<'m> {
 
 pub(crate) struct RecipeResolver<'a> {
   pub path: &'a [String],
-  pub recipes: &'a BTreeMap<&'static str, Recipe<'static>>,
+  /// The module's recipes by name, hashed: looked up once or twice per dependency.
+  pub recipes: super::names::NameMap<'static, &'a Recipe<'static>>,
   pub assignments: &'a Assignments,
   pub functions: &'a Functions,
   pub modules: &'a BTreeMap<&'static str, Module<'static>>,
@@ -282,7 +283,7 @@ pub(crate) fn resolve_recipes(
 ) -> CompileResult<Resolved> {
   let mut resolver = RecipeResolver {
     path,
-    recipes: &recipes,
+    recipes: recipes.iter().map(|(name, recipe)| (*name, recipe)).collect(),
     assignments,
     functions,
     modules,
@@ -297,13 +298,12 @@ pub(crate) fn resolve_recipes(
   for name in &names {
     resolver.visit(name)?;
   }
-  let mut dependencies = BTreeMap::new();
-  for (name, recipe) in &recipes {
-    dependencies.insert(
-      *name,
-      (resolver.dependencies(&recipe.ast.priors), resolver.dependencies(&recipe.ast.subsequents)),
-    );
-  }
+  let dependencies: Vec<_> = recipes
+    .values()
+    .map(|recipe| {
+      (resolver.dependencies(&recipe.ast.priors), resolver.dependencies(&recipe.ast.subsequents))
+    })
+    .collect();
   let mut disabled = resolver.disabled_closure();
   let mut disabled_aliases = BTreeMap::new();
   for (name, alias) in &aliases {
@@ -323,11 +323,10 @@ pub(crate) fn resolve_recipes(
       _ => {}
     }
   }
-  for (name, (priors, subsequents)) in dependencies {
-    if let Some(recipe) = recipes.get_mut(name) {
-      recipe.priors = priors;
-      recipe.subsequents = subsequents;
-    }
+  drop(resolver);
+  for (recipe, (priors, subsequents)) in recipes.values_mut().zip(dependencies) {
+    recipe.priors = priors;
+    recipe.subsequents = subsequents;
   }
   for name in disabled.keys() {
     recipes.remove(name);
@@ -391,8 +390,7 @@ impl<'a> RecipeResolver<'a> {
     if self.resolved.contains(name) {
       return Ok(());
     }
-    let recipes = self.recipes;
-    let Some(recipe) = recipes.get(name) else { return Ok(()) };
+    let Some(&recipe) = self.recipes.get(name) else { return Ok(()) };
     self.stack.push(name);
     self.on_stack.insert(name);
     // Each dependency's target, looked up once, for the argument counts below.
@@ -401,7 +399,7 @@ impl<'a> RecipeResolver<'a> {
       let Some(last) = dependency.path.last() else { continue };
       match self.target(&dependency.path, false) {
         Target::Local(target) => {
-          targets.push((dependency, *last, recipes.get(target)));
+          targets.push((dependency, *last, self.recipes.get(target).copied()));
           if target == name {
             return Err(error(*last, AnalysisErrorKind::CircularRecipeSelf { recipe: name }));
           }
@@ -491,7 +489,7 @@ impl<'a> RecipeResolver<'a> {
     }
     loop {
       let mut changed = false;
-      for (name, recipe) in self.recipes {
+      for (&name, recipe) in &self.recipes {
         let mut needed: Vec<String> = disabled.get(name).cloned().unwrap_or_default();
         for dependency in recipe.ast.priors.iter().chain(&recipe.ast.subsequents) {
           if let [single] = dependency.path.as_slice() {

@@ -5,12 +5,14 @@
 use clap::{
   builder::{
     styling::{AnsiColor, Styles},
-    FalseyValueParser, PossibleValue, PossibleValuesParser, TypedValueParser,
+    FalseyValueParser, PossibleValue, PossibleValuesParser,
+    Resettable::Reset,
+    TypedValueParser,
   },
   value_parser, Arg, ArgAction, ArgGroup, Command, ValueHint,
 };
 use clap_complete::engine::{ArgValueCandidates, ArgValueCompleter, PathCompleter};
-use std::num::NonZeroUsize;
+use std::{ffi::OsString, num::NonZeroUsize};
 
 use crate::cli::completions;
 
@@ -134,26 +136,60 @@ pub const COMPLETION_SHELLS: &[&str] = &["bash", "elvish", "fish", "nushell", "p
 
 /// The complete `just` command line.
 pub fn command() -> Command {
-  let command = Command::new("just")
+  header()
+    .args(options())
+    .arg(arguments())
+    .next_help_heading("Commands")
+    .args(subcommands())
+    .args(dependency_views())
+    .group(ArgGroup::new(id::DEPENDENCY_VIEW).args([id::TREE, id::GRAPH]))
+}
+
+/// The command line needed to parse `words` (the program name first): when
+/// they hold only recipe words (and possibly `--version`) and no `JUST_*`
+/// variable of an option is set, every option takes its default, so only the
+/// options with a default value and `ARGUMENTS` are defined, which spares
+/// building and defaulting the others; a leading `--version` needs no
+/// options at all. Otherwise the complete definition.
+/// Readers of the matches treat an option left out as not given.
+pub fn command_for(words: &[OsString]) -> Command {
+  // clap answers a leading `--version` before reading any further word.
+  if words.get(1).is_some_and(is_version_flag) {
+    return header();
+  }
+  if !words.iter().skip(1).all(|word| is_recipe_word(word) || is_version_flag(word)) {
+    return command();
+  }
+  let mut defaulted = Vec::new();
+  // Subcommand flags have neither a default nor an environment variable
+  // (`subcommands_have_no_defaults_or_environment`).
+  for arg in options() {
+    if arg.get_env().is_some_and(|name| std::env::var_os(name).is_some()) {
+      return command();
+    }
+    if !arg.get_default_values().is_empty() {
+      // Relations only apply to options given explicitly, and none is.
+      defaulted.push(arg.conflicts_with(Reset).overrides_with(Reset).requires(Reset));
+    }
+  }
+  header().args(defaulted).arg(arguments())
+}
+
+fn is_recipe_word(word: &OsString) -> bool {
+  word.to_str().is_some_and(|word| !word.starts_with('-'))
+}
+
+fn is_version_flag(word: &OsString) -> bool {
+  word == "--version" || word == "-V"
+}
+
+fn header() -> Command {
+  Command::new("just")
     .bin_name("just")
     .version(env!("CARGO_PKG_VERSION"))
     .about(banner())
     .styles(styles())
     .dont_collapse_args_in_usage(true)
-    .args(options())
-    .arg(
-      Arg::new(id::ARGUMENTS)
-        .num_args(1..)
-        .action(ArgAction::Append)
-        .trailing_var_arg(true)
-        .add(ArgValueCompleter::new(completions::complete_arguments))
-        .help("Overrides (NAME=VALUE), then recipes and their arguments; without a recipe, the default one runs"),
-    )
-    .next_help_heading("Commands");
-  command
-    .args(subcommands())
-    .args(dependency_views())
-    .group(ArgGroup::new(id::DEPENDENCY_VIEW).args([id::TREE, id::GRAPH]))
 }
 
 /// The first line of `--help`: what this is, and where it lives (Cargo.toml's
@@ -175,6 +211,15 @@ fn styles() -> Styles {
     .valid(AnsiColor::Green.on_default().bold())
     .invalid(AnsiColor::Red.on_default().bold())
     .error(AnsiColor::Red.on_default().bold())
+}
+
+fn arguments() -> Arg {
+  Arg::new(id::ARGUMENTS)
+    .num_args(1..)
+    .action(ArgAction::Append)
+    .trailing_var_arg(true)
+    .add(ArgValueCompleter::new(completions::complete_arguments))
+    .help("Overrides (NAME=VALUE), then recipes and their arguments; without a recipe, the default one runs")
 }
 
 fn flag(name: &'static str, help: &'static str) -> Arg {
@@ -521,6 +566,19 @@ mod tests {
   #[test]
   fn command_is_well_formed() {
     command().debug_assert();
+  }
+
+  #[test]
+  fn restricted_command_is_well_formed() {
+    command_for(&[OsString::from("just"), OsString::from("recipe")]).debug_assert();
+  }
+
+  #[test]
+  fn subcommands_have_no_defaults_or_environment() {
+    for arg in subcommands() {
+      assert!(arg.get_default_values().is_empty(), "{}", arg.get_id());
+      assert!(arg.get_env().is_none(), "{}", arg.get_id());
+    }
   }
 
   #[test]

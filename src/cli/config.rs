@@ -163,7 +163,8 @@ impl Config {
   /// Parse the command line (`args` includes the program name) and the
   /// `JUST_*` environment. The invocation directory is the current directory.
   pub fn from_args<I: IntoIterator<Item = OsString>>(args: I) -> Result<Config, ConfigError> {
-    let matches = arguments::command()
+    let args: Vec<OsString> = args.into_iter().collect();
+    let matches = arguments::command_for(&args)
       .try_get_matches_from(args)
       .map_err(|source| ConfigError::Clap { source })?;
     let invocation_directory =
@@ -176,6 +177,7 @@ impl Config {
     matches: &ArgMatches,
     invocation_directory: PathBuf,
   ) -> Result<Config, ConfigError> {
+    let matches = &Matches(matches);
     let positional = Positional::from_values(positional_words(matches));
     let overrides = collect_overrides(matches, &positional)?;
     let search = search_config(matches, &positional, &invocation_directory)?;
@@ -190,9 +192,56 @@ impl Config {
   }
 }
 
+/// Parsed matches, read so that an option the command line definition left
+/// out (`arguments::command_for`) reads as not given.
+struct Matches<'a>(&'a ArgMatches);
+
+impl Matches<'_> {
+  fn contains_id(&self, id: &str) -> bool {
+    self.0.try_contains_id(id).unwrap_or_else(left_out)
+  }
+
+  fn value_source(&self, id: &str) -> Option<clap::parser::ValueSource> {
+    self.contains_id(id).then(|| self.0.value_source(id)).flatten()
+  }
+
+  fn get_flag(&self, id: &str) -> bool {
+    self.get_one::<bool>(id).copied().unwrap_or(false)
+  }
+
+  fn get_count(&self, id: &str) -> u8 {
+    self.get_one::<u8>(id).copied().unwrap_or(0)
+  }
+
+  fn get_one<T: Clone + Send + Sync + 'static>(&self, id: &str) -> Option<&T> {
+    self.0.try_get_one::<T>(id).unwrap_or_else(left_out)
+  }
+
+  fn get_many<T: Clone + Send + Sync + 'static>(
+    &self,
+    id: &str,
+  ) -> Option<clap::parser::ValuesRef<'_, T>> {
+    self.0.try_get_many::<T>(id).unwrap_or_else(left_out)
+  }
+
+  fn get_occurrences<T: Clone + Send + Sync + 'static>(
+    &self,
+    id: &str,
+  ) -> Option<impl Iterator<Item = impl Iterator<Item = &T>>> {
+    self.0.try_get_occurrences::<T>(id).unwrap_or_else(left_out)
+  }
+}
+
+/// Only an argument left out of the definition may fail to be read; a type
+/// mismatch is a mistake in this file.
+fn left_out<T: Default>(error: clap::parser::MatchesError) -> T {
+  debug_assert!(matches!(error, clap::parser::MatchesError::UnknownArgument { .. }), "{error}");
+  T::default()
+}
+
 /// The words processed as positional arguments: the values of `--list`,
 /// `--show`, `--usage` or `--clean` when given, otherwise `ARGUMENTS`.
-fn positional_words(matches: &ArgMatches) -> Vec<String> {
+fn positional_words(matches: &Matches) -> Vec<String> {
   for flag in [id::TREE, id::GRAPH] {
     // Recipe paths may also follow other options: `--graph --graph-format json a`.
     if matches.value_source(flag).is_some() {
@@ -207,15 +256,15 @@ fn positional_words(matches: &ArgMatches) -> Vec<String> {
   strings(matches, id::ARGUMENTS)
 }
 
-fn strings(matches: &ArgMatches, name: &str) -> Vec<String> {
+fn strings(matches: &Matches, name: &str) -> Vec<String> {
   matches.get_many::<String>(name).map(|values| values.cloned().collect()).unwrap_or_default()
 }
 
-fn string(matches: &ArgMatches, name: &str) -> Option<String> {
+fn string(matches: &Matches, name: &str) -> Option<String> {
   matches.get_one::<String>(name).cloned()
 }
 
-fn path(matches: &ArgMatches, name: &str) -> Option<PathBuf> {
+fn path(matches: &Matches, name: &str) -> Option<PathBuf> {
   matches.get_one::<PathBuf>(name).cloned()
 }
 
@@ -227,7 +276,7 @@ fn parse_override(name: &str, value: &str) -> Result<Override, ConfigError> {
 
 /// `--set` values first, then positional overrides.
 fn collect_overrides(
-  matches: &ArgMatches,
+  matches: &Matches,
   positional: &Positional,
 ) -> Result<Vec<Override>, ConfigError> {
   let set_pairs: Vec<(String, String)> = matches
@@ -246,7 +295,7 @@ fn collect_overrides(
 }
 
 fn search_config(
-  matches: &ArgMatches,
+  matches: &Matches,
   positional: &Positional,
   invocation_directory: &Path,
 ) -> Result<SearchConfig, ConfigError> {
@@ -277,7 +326,7 @@ fn search_config(
 }
 
 fn subcommand(
-  matches: &ArgMatches,
+  matches: &Matches,
   positional: &Positional,
   overrides: &[Override],
 ) -> Result<Subcommand, ConfigError> {
@@ -369,7 +418,7 @@ fn subcommand(
 
 /// `--tree` or `--graph`, if given; `--all` takes no recipe paths.
 fn dependency_view(
-  matches: &ArgMatches,
+  matches: &Matches,
   arguments: &[String],
 ) -> Result<Option<Subcommand>, ConfigError> {
   let all = matches.get_flag(id::ALL);
@@ -414,7 +463,7 @@ fn ceiling_directory(invocation_directory: &Path, ceiling: &Path) -> PathBuf {
   absolute.canonicalize().unwrap_or(absolute)
 }
 
-fn apply_options(config: &mut Config, matches: &ArgMatches) {
+fn apply_options(config: &mut Config, matches: &Matches) {
   let flag = |name: &str| matches.get_flag(name);
 
   config.alias_style = match string(matches, id::ALIAS_STYLE).as_deref() {
@@ -552,6 +601,31 @@ pub(crate) mod tests {
       }
       Err(error) => (error.exit_code(), error.to_string()),
     }
+  }
+
+  /// The configuration from the definition `command_for` picks for `args`.
+  fn parse_restricted(args: &[&str]) -> String {
+    let words: Vec<OsString> =
+      std::iter::once("just").chain(args.iter().copied()).map(OsString::from).collect();
+    let matches = arguments::command_for(&words).try_get_matches_from(&words).unwrap();
+    format!("{:?}", Config::from_matches(&matches, PathBuf::from("/inv/dir")).unwrap())
+  }
+
+  #[test]
+  fn restricted_definition_reads_like_the_complete_one() {
+    for args in [&[][..], &["recipe"], &["a=1", "recipe", "arg", "-x", "--list"], &["dir/"]] {
+      let _guard = ENVIRONMENT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+      assert_eq!(parse_restricted(args), format!("{:?}", parse(args).unwrap()), "{args:?}");
+    }
+  }
+
+  #[test]
+  fn restricted_definition_is_not_used_with_option_variables() {
+    let config = with_env(&[("JUST_UNSORTED", "true"), ("JUST_COLOR", "never")], || {
+      parse_restricted(&["recipe"])
+    });
+    assert!(config.contains("unsorted: true"), "{config}");
+    assert!(config.contains("color: Never"), "{config}");
   }
 
   #[test]

@@ -269,6 +269,15 @@ impl<'src> Lexer<'src> {
     self.emit(kind)
   }
 
+  /// `advance_and_emit` for a token known to hold no line break, which
+  /// needs no scan for one.
+  fn emit_within_line(&mut self, bytes: usize, kind: TokenKind) -> Token<'src> {
+    debug_assert!(!self.rest().as_bytes()[..bytes].contains(&b'\n'));
+    self.cursor.offset += bytes;
+    self.cursor.column += bytes;
+    self.emit(kind)
+  }
+
   /// An error whose caret covers `length` bytes `skip` bytes after the cursor.
   fn error_ahead(&self, skip: usize, length: usize, kind: LexErrorKind) -> SyntaxError<'src> {
     let position = self.moved(self.cursor, skip);
@@ -385,7 +394,7 @@ impl<'src> Lexer<'src> {
       }
     }
     if length > 0 {
-      self.advance_and_emit(length, TokenKind::Text);
+      self.emit_within_line(length, TokenKind::Text);
     }
     let rest = self.rest();
     if rest.starts_with("{{") {
@@ -452,15 +461,15 @@ impl<'src> Lexer<'src> {
   }
 
   fn lex_single(&mut self, kind: TokenKind) {
-    self.advance_and_emit(1, kind);
+    self.emit_within_line(1, kind);
   }
 
   /// The first of `choices` whose text starts the rest, else `fallback` (one byte).
   fn lex_choice(&mut self, choices: &[(&str, TokenKind)], fallback: TokenKind) {
     let rest = self.rest();
     match choices.iter().find(|(text, _)| rest.starts_with(text)) {
-      Some((text, kind)) => self.advance_and_emit(text.len(), *kind),
-      None => self.advance_and_emit(1, fallback),
+      Some((text, kind)) => self.emit_within_line(text.len(), *kind),
+      None => self.emit_within_line(1, fallback),
     };
   }
 
@@ -483,7 +492,7 @@ impl<'src> Lexer<'src> {
   fn lex_whitespace(&mut self) {
     let rest = self.rest();
     let width = rest.bytes().position(|byte| byte != b' ' && byte != b'\t').unwrap_or(rest.len());
-    self.advance_and_emit(width, TokenKind::Whitespace);
+    self.emit_within_line(width, TokenKind::Whitespace);
   }
 
   /// A line end: `Eol`, or plain whitespace inside a delimiter or interpolation.
@@ -507,7 +516,7 @@ impl<'src> Lexer<'src> {
         _ => length += 1,
       }
     }
-    self.advance_and_emit(length, TokenKind::Comment);
+    self.emit_within_line(length, TokenKind::Comment);
   }
 
   /// `\` + line end (+ the next line's leading blanks) continues the line.
@@ -529,11 +538,9 @@ impl<'src> Lexer<'src> {
 
   fn lex_identifier(&mut self) -> LexResult<'src> {
     let rest = self.rest();
-    let length = rest
-      .bytes()
-      .position(|byte| !(byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-'))
-      .unwrap_or(rest.len());
-    let token = self.advance_and_emit(length, TokenKind::Identifier);
+    let length =
+      rest.bytes().position(|byte| !IDENTIFIER_BYTE[usize::from(byte)]).unwrap_or(rest.len());
+    let token = self.emit_within_line(length, TokenKind::Identifier);
     if token.lexeme() == "f" {
       if let Some(quote) = Quote::opening(self.rest()) {
         self.lex_format_string_start(quote)?;
@@ -727,6 +734,18 @@ fn scan_format(text: &str, quote: Quote) -> FormatScan {
   }
   FormatScan::Unterminated
 }
+
+/// The bytes that continue an identifier: ASCII letters, digits, `_` and `-`.
+const IDENTIFIER_BYTE: [bool; 256] = {
+  let mut table = [false; 256];
+  let mut byte = 0;
+  while byte < 256 {
+    let b = byte as u8;
+    table[byte] = b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    byte += 1;
+  }
+  table
+};
 
 #[cfg(test)]
 mod tests {
