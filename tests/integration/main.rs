@@ -49,6 +49,7 @@ mod cli;
 mod execution;
 mod format;
 mod functions;
+mod readme;
 mod robustness;
 
 fn main() {
@@ -66,5 +67,6 @@ fn main() {
   {
     trials.extend(module_tests());
   }
+  trials.extend(readme::tests());
   libtest_mimic::run(&arguments, harness::reject_duplicate_names(trials)).exit();
 }
