@@ -58,6 +58,7 @@ mod jobserver;
 mod layering;
 mod msrv;
 mod parallel_output;
+mod readme;
 mod robustness;
 mod standalone;
 mod terminal_color;
@@ -94,5 +95,6 @@ fn main() {
     trials.extend(module_tests());
   }
   trials.extend(standalone::tests());
+  trials.extend(readme::tests());
   libtest_mimic::run(&arguments, harness::reject_duplicate_names(trials)).exit();
 }
