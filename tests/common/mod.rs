@@ -286,7 +286,7 @@ pub fn binary() -> std::ffi::OsString {
 
 /// Keep only PATH and HOME, so the outcome does not depend on the caller's
 /// environment (no `JUST_*` variables, no colour).
-fn clean_environment(command: &mut Command) {
+pub fn clean_environment(command: &mut Command) {
   command.env_clear();
   for key in ["PATH", "HOME"] {
     if let Some(value) = std::env::var_os(key) {

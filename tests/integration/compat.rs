@@ -12,10 +12,22 @@ tests! {
 use std::{
   fs,
   io::Write as _,
-  process::{Command, Stdio},
+  process::{Command, Output, Stdio},
 };
 
-use crate::common::binary;
+use crate::common::{binary, clean_environment};
+
+trait RunCleanly {
+  /// Runs with only PATH, HOME and NO_COLOR=1 set and no standard input.
+  fn run_cleanly(&mut self) -> Output;
+}
+
+impl RunCleanly for Command {
+  fn run_cleanly(&mut self) -> Output {
+    clean_environment(self);
+    self.stdin(Stdio::null()).output().unwrap()
+  }
+}
 
 const JUSTFILE: &str = "set dotenv-load\na:\n  @echo $FOO\n";
 
@@ -33,15 +45,7 @@ fn dotenv_fifo_named_dot_env_is_read() {
     let mut writer = fs::OpenOptions::new().write(true).open(fifo).unwrap();
     writer.write_all(b"FOO=fifo\n").unwrap();
   });
-  let output = Command::new(binary())
-    .arg("a")
-    .current_dir(root)
-    .env_clear()
-    .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-    .env("NO_COLOR", "1")
-    .stdin(Stdio::null())
-    .output()
-    .unwrap();
+  let output = Command::new(binary()).arg("a").current_dir(root).run_cleanly();
   assert_eq!(String::from_utf8_lossy(&output.stderr), "");
   assert_eq!(String::from_utf8_lossy(&output.stdout), "fifo\n");
   assert_eq!(output.status.code(), Some(0));
@@ -57,12 +61,7 @@ fn dotenv_path_process_substitution_is_read() {
     .arg(r#""$0" --dotenv-path <(echo FOO=substituted) a"#)
     .arg(binary())
     .current_dir(root)
-    .env_clear()
-    .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-    .env("NO_COLOR", "1")
-    .stdin(Stdio::null())
-    .output()
-    .unwrap();
+    .run_cleanly();
   assert_eq!(String::from_utf8_lossy(&output.stderr), "");
   assert_eq!(String::from_utf8_lossy(&output.stdout), "substituted\n");
   assert_eq!(output.status.code(), Some(0));
@@ -81,12 +80,7 @@ fn ceiling_through_symlink_stops_search() {
     .arg(root.join("link"))
     .arg("a")
     .current_dir(root.join("foo/bar"))
-    .env_clear()
-    .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-    .env("NO_COLOR", "1")
-    .stdin(Stdio::null())
-    .output()
-    .unwrap();
+    .run_cleanly();
   assert_eq!(String::from_utf8_lossy(&output.stderr), "error: no justfile found\n");
   assert_eq!(String::from_utf8_lossy(&output.stdout), "");
   assert_eq!(output.status.code(), Some(1));
