@@ -6,14 +6,14 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
-use crate::builtins::operators;
+use crate::builtins::expression::{self, ExpressionContext};
 
 use super::builtins as constants;
 use super::compile_error::{CompileError, CompileErrorKind};
 use super::error::AnalysisErrorKind;
 use super::model::Assignment;
 use crate::builtins::value::Value;
-use crate::syntax::ast::{ComparisonOperator, Expression, StringKind};
+use crate::syntax::ast::Expression;
 use crate::syntax::token::Token;
 
 /// Why const evaluation failed: something non-const was reached (which a
@@ -48,10 +48,6 @@ fn error<'src>(token: Token<'src>, kind: AnalysisErrorKind<'src>) -> CompileErro
   CompileError::new(token, CompileErrorKind::Analysis(kind))
 }
 
-fn failure<'src, T>(token: Token<'src>, message: String) -> Result<'src, T> {
-  Err(Failure::Error(error(token, AnalysisErrorKind::ConstEvaluation { message })))
-}
-
 impl<'a, 'src> ConstEvaluator<'a, 'src> {
   pub fn new(
     assignments: &'a BTreeMap<&'src str, Assignment<'src>>,
@@ -70,74 +66,7 @@ impl<'a, 'src> ConstEvaluator<'a, 'src> {
   }
 
   pub fn evaluate(&self, expression: &Expression<'src>) -> Result<'src, Value> {
-    use Expression::*;
-    match expression {
-      StringLiteral(literal) => Ok(Value::string(literal.cooked.clone())),
-      FormatString { start, kind, parts } => self.format_string(&start.cooked, *kind, parts),
-      Backtick { token, .. } => {
-        Err(Failure::NonConst(error(*token, AnalysisErrorKind::ConstBacktick)))
-      }
-      Call { name, .. } => {
-        Err(Failure::NonConst(error(*name, AnalysisErrorKind::ConstFunctionCall)))
-      }
-      Variable { name } => self.variable(*name),
-      Group { contents, .. } => self.evaluate(contents),
-      Concatenation { lhs, rhs, operator } => {
-        let (lhs, rhs) = (self.evaluate(lhs)?, self.evaluate(rhs)?);
-        broadcast(&lhs, &rhs, *operator, |a, b| format!("{a}{b}"))
-      }
-      Join { lhs, rhs, operator } => {
-        let lhs = match lhs {
-          Some(lhs) => self.evaluate(lhs)?,
-          None => Value::string(""),
-        };
-        let rhs = self.evaluate(rhs)?;
-        broadcast(&lhs, &rhs, *operator, |a, b| format!("{a}/{b}"))
-      }
-      ListConcatenation { lhs, rhs, .. } => {
-        let mut elements = self.evaluate(lhs)?.0;
-        elements.extend(self.evaluate(rhs)?.0);
-        Ok(Value(elements))
-      }
-      List { elements, .. } => {
-        let mut flattened = Vec::new();
-        for element in elements {
-          flattened.extend(self.evaluate(element)?.0);
-        }
-        Ok(Value(flattened))
-      }
-      Conditional { condition, then, otherwise, .. } => {
-        if self.condition(condition)? {
-          self.evaluate(then)
-        } else {
-          match otherwise {
-            Some(otherwise) => self.evaluate(otherwise),
-            None => Ok(Value::empty_list()),
-          }
-        }
-      }
-      Comparison { .. } => Ok(Value::boolean(self.condition(expression)?, self.lists)),
-      Assert { keyword, condition, message } => {
-        self.assert(*keyword, condition, message.as_deref())
-      }
-      And { lhs, rhs, .. } => {
-        let lhs = self.evaluate(lhs)?;
-        if lhs.is_truthy() {
-          self.evaluate(rhs)
-        } else {
-          Ok(Value::empty_list())
-        }
-      }
-      Or { lhs, rhs, .. } => {
-        let lhs = self.evaluate(lhs)?;
-        if lhs.is_truthy() {
-          Ok(lhs)
-        } else {
-          self.evaluate(rhs)
-        }
-      }
-      Not { operand, .. } => Ok(Value::boolean(!self.evaluate(operand)?.is_truthy(), true)),
-    }
+    expression::evaluate(self, expression)
   }
 
   fn variable(&self, name: Token<'src>) -> Result<'src, Value> {
@@ -165,66 +94,32 @@ impl<'a, 'src> ConstEvaluator<'a, 'src> {
       None => Err(Failure::Error(error(name, AnalysisErrorKind::UndefinedVariable { variable }))),
     }
   }
-
-  fn format_string(
-    &self,
-    start: &str,
-    kind: StringKind,
-    parts: &[(Expression<'src>, crate::syntax::ast::FormatPiece<'src>)],
-  ) -> Result<'src, Value> {
-    let mut text = start.to_string();
-    for (expression, piece) in parts {
-      text.push_str(&self.evaluate(expression)?.joined());
-      text.push_str(&piece.cooked);
-    }
-    if kind.is_indented() {
-      text = crate::syntax::strings::unindent(&text);
-    }
-    Ok(Value::string(text))
-  }
-
-  /// An `if`/`assert` condition: a comparison, or (with lists) any value's truthiness.
-  fn condition(&self, expression: &Expression<'src>) -> Result<'src, bool> {
-    let Expression::Comparison { lhs, rhs, operator, token } = expression else {
-      return Ok(self.evaluate(expression)?.is_truthy());
-    };
-    let (lhs, rhs) = (self.evaluate(lhs)?, self.evaluate(rhs)?);
-    match operator {
-      ComparisonOperator::Equal => Ok(lhs == rhs),
-      ComparisonOperator::NotEqual => Ok(lhs != rhs),
-      ComparisonOperator::RegexMatch => regex_match(&lhs, &rhs, *token),
-      ComparisonOperator::RegexMismatch => regex_match(&lhs, &rhs, *token).map(|matched| !matched),
-    }
-  }
-
-  fn assert(
-    &self,
-    keyword: Token<'src>,
-    condition: &Expression<'src>,
-    message: Option<&Expression<'src>>,
-  ) -> Result<'src, Value> {
-    if self.condition(condition)? {
-      return Ok(if self.lists { self.evaluate(condition)? } else { Value::string("") });
-    }
-    let message = match message {
-      Some(message) => self.evaluate(message)?.joined(),
-      None => format!("`{condition}`"),
-    };
-    Err(Failure::Error(error(keyword, AnalysisErrorKind::AssertFailed { message })))
-  }
 }
 
-fn regex_match<'src>(lhs: &Value, rhs: &Value, token: Token<'src>) -> Result<'src, bool> {
-  operators::regex_matches(lhs, rhs).or_else(|message| failure(token, message))
-}
+impl<'src> ExpressionContext<'src> for ConstEvaluator<'_, 'src> {
+  type Error = Failure<'src>;
 
-/// `+` and `/` on lists: one element against many, or pairwise.
-fn broadcast<'src>(
-  lhs: &Value,
-  rhs: &Value,
-  operator: Token<'src>,
-  combine: impl Fn(&str, &str) -> String,
-) -> Result<'src, Value> {
-  operators::broadcast(lhs, rhs, operator.lexeme(), combine)
-    .or_else(|message| failure(operator, message))
+  fn lists(&self) -> bool {
+    self.lists
+  }
+
+  fn variable(&self, name: Token<'src>) -> Result<'src, Value> {
+    ConstEvaluator::variable(self, name)
+  }
+
+  fn backtick(&self, token: Token<'src>, _command: &str) -> Result<'src, Value> {
+    Err(Failure::NonConst(error(token, AnalysisErrorKind::ConstBacktick)))
+  }
+
+  fn call(&self, name: Token<'src>, _arguments: &[Expression<'src>]) -> Result<'src, Value> {
+    Err(Failure::NonConst(error(name, AnalysisErrorKind::ConstFunctionCall)))
+  }
+
+  fn operator_error(&self, operator: Token<'src>, message: String) -> Failure<'src> {
+    Failure::Error(error(operator, AnalysisErrorKind::ConstEvaluation { message }))
+  }
+
+  fn assert_failed(&self, keyword: Token<'src>, message: String) -> Failure<'src> {
+    Failure::Error(error(keyword, AnalysisErrorKind::AssertFailed { message }))
+  }
 }

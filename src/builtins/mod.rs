@@ -4,6 +4,7 @@
 //! analysis (const evaluation, name checks) and evaluation use it.
 
 pub mod constants;
+pub mod expression;
 pub mod functions;
 pub mod operators;
 pub mod process;

@@ -10,13 +10,12 @@ use super::error::EvaluationError;
 use crate::analysis::model::{Justfile, Module, Recipe};
 use crate::analysis::resolver::walk;
 use crate::builtins::constants;
+use crate::builtins::expression::{self, ExpressionContext};
 use crate::builtins::functions;
-use crate::builtins::operators;
 use crate::builtins::process::CommandEnvironment;
 use crate::builtins::value::Value;
 use crate::options::Options;
-use crate::syntax::ast::{ComparisonOperator, Expression, FunctionDefinition};
-use crate::syntax::strings::unindent;
+use crate::syntax::ast::{Expression, FunctionDefinition};
 use crate::syntax::token::Token;
 
 type Result<'src, T> = std::result::Result<T, EvaluationError<'src>>;
@@ -119,10 +118,6 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     Evaluator { context, state, recipe, site, function_parameters: None, depth: 0 }
   }
 
-  fn lists(&self) -> bool {
-    self.state.lists()
-  }
-
   /// The value of a module variable, evaluating its assignment on first use.
   pub fn variable(&self, name: &'src str, token: Token<'src>) -> Result<'src, Value> {
     if let Some(value) = self.lock_values().get(name) {
@@ -162,152 +157,14 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
   }
 
   pub fn evaluate(&self, expression: &Expression<'src>) -> Result<'src, Value> {
-    use Expression::*;
-    match expression {
-      StringLiteral(literal) => Ok(Value::string(literal.cooked.clone())),
-      Variable { name } => self.lookup(*name),
-      Group { contents, .. } => self.evaluate(contents),
-      Backtick { token, command } => self.backtick(*token, command),
-      Concatenation { lhs, rhs, operator } => {
-        let lhs = self.evaluate(lhs)?;
-        let rhs = self.evaluate(rhs)?;
-        self.broadcast(lhs, rhs, *operator, |a, b| format!("{a}{b}"))
-      }
-      Join { lhs, rhs, operator } => {
-        let rhs_value = self.evaluate(rhs)?;
-        match lhs {
-          Some(lhs) => {
-            let lhs = self.evaluate(lhs)?;
-            self.broadcast(lhs, rhs_value, *operator, |a, b| format!("{a}/{b}"))
-          }
-          None => {
-            let lhs = Value::string(String::new());
-            self.broadcast(lhs, rhs_value, *operator, |a, b| format!("{a}/{b}"))
-          }
-        }
-      }
-      ListConcatenation { lhs, rhs, .. } => {
-        let mut lhs = self.evaluate(lhs)?;
-        lhs.0.extend(self.evaluate(rhs)?.0);
-        Ok(lhs)
-      }
-      List { elements, .. } => {
-        let mut out = Vec::new();
-        for element in elements {
-          out.extend(self.evaluate(element)?.0);
-        }
-        Ok(Value(out))
-      }
-      And { lhs, rhs, .. } => {
-        let lhs = self.evaluate(lhs)?;
-        if lhs.is_truthy() {
-          self.evaluate(rhs)
-        } else {
-          Ok(Value::empty_list())
-        }
-      }
-      Or { lhs, rhs, .. } => {
-        let lhs = self.evaluate(lhs)?;
-        if lhs.is_truthy() {
-          Ok(lhs)
-        } else {
-          self.evaluate(rhs)
-        }
-      }
-      Not { operand, .. } => {
-        let value = self.evaluate(operand)?;
-        Ok(if value.is_truthy() { Value::empty_list() } else { Value::string("true") })
-      }
-      Comparison { .. } => {
-        let result = self.condition(expression)?;
-        Ok(Value::boolean(result, true))
-      }
-      Conditional { condition, then, otherwise, .. } => {
-        if self.condition(condition)? {
-          self.evaluate(then)
-        } else {
-          match otherwise {
-            Some(otherwise) => self.evaluate(otherwise),
-            None => Ok(Value::empty_list()),
-          }
-        }
-      }
-      Assert { keyword, condition, message } => {
-        if self.lists() {
-          let value = self.evaluate(condition)?;
-          if value.is_truthy() {
-            return Ok(value);
-          }
-        } else if self.condition(condition)? {
-          return Ok(Value::string(""));
-        }
-        let message = match message {
-          Some(message) => self.evaluate(message)?.joined(),
-          None => format!("`{condition}`"),
-        };
-        Err(EvaluationError::Assert { token: *keyword, message })
-      }
-      FormatString { start, kind, parts } => {
-        let mut text = start.cooked.clone();
-        for (expression, piece) in parts {
-          text.push_str(&self.evaluate(expression)?.joined());
-          text.push_str(&piece.cooked);
-        }
-        if kind.is_indented() {
-          text = unindent(&text);
-        }
-        Ok(Value::string(text))
-      }
-      Call { name, arguments } => self.call(*name, arguments),
-    }
+    expression::evaluate(self, expression)
   }
 
-  /// Evaluate a condition of `if`/`assert`: a comparison, or (with lists)
-  /// any expression's truthiness.
-  fn condition(&self, expression: &Expression<'src>) -> Result<'src, bool> {
-    match expression {
-      Expression::Comparison { lhs, rhs, operator, token } => {
-        let lhs = self.evaluate(lhs)?;
-        let rhs = self.evaluate(rhs)?;
-        self.compare(&lhs, &rhs, *operator, *token)
-      }
-      other => Ok(self.evaluate(other)?.is_truthy()),
-    }
-  }
-
-  fn compare(
+  fn call_function(
     &self,
-    lhs: &Value,
-    rhs: &Value,
-    operator: ComparisonOperator,
-    token: Token<'src>,
-  ) -> Result<'src, bool> {
-    match operator {
-      ComparisonOperator::Equal => Ok(lhs == rhs),
-      ComparisonOperator::NotEqual => Ok(lhs != rhs),
-      ComparisonOperator::RegexMatch => self.regex_matches(lhs, rhs, token),
-      ComparisonOperator::RegexMismatch => Ok(!self.regex_matches(lhs, rhs, token)?),
-    }
-  }
-
-  fn regex_matches(&self, lhs: &Value, rhs: &Value, token: Token<'src>) -> Result<'src, bool> {
-    operators::regex_matches(lhs, rhs)
-      .map_err(|message| EvaluationError::WithToken { token, message })
-  }
-
-  /// `+` and `/` on values: pairwise, or one element against many.
-  fn broadcast(
-    &self,
-    lhs: Value,
-    rhs: Value,
-    operator: Token<'src>,
-    combine: impl Fn(&str, &str) -> String,
+    name: Token<'src>,
+    arguments: &[Expression<'src>],
   ) -> Result<'src, Value> {
-    operators::broadcast(&lhs, &rhs, operator.lexeme(), combine)
-      .map_err(|message| EvaluationError::WithToken { token: operator, message })
-  }
-
-  fn call(&self, name: Token<'src>, arguments: &[Expression<'src>]) -> Result<'src, Value> {
     let mut values = Vec::with_capacity(arguments.len());
     for argument in arguments {
       values.push(self.evaluate(argument)?);
@@ -330,7 +187,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     self.call_builtin(name, values)
   }
 
-  fn backtick(&self, token: Token<'src>, command: &str) -> Result<'src, Value> {
+  fn run_backtick(&self, token: Token<'src>, command: &str) -> Result<'src, Value> {
     if self.context.config.dry_run {
       return Ok(Value::string(format!("`{command}`")));
     }
@@ -459,6 +316,34 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
       self.visit(reference)?;
     }
     self.variable(name, assignment.name).map(drop)
+  }
+}
+
+impl<'src> ExpressionContext<'src> for Evaluator<'_, '_, 'src> {
+  type Error = EvaluationError<'src>;
+
+  fn lists(&self) -> bool {
+    self.state.lists()
+  }
+
+  fn variable(&self, name: Token<'src>) -> Result<'src, Value> {
+    self.lookup(name)
+  }
+
+  fn backtick(&self, token: Token<'src>, command: &str) -> Result<'src, Value> {
+    self.run_backtick(token, command)
+  }
+
+  fn call(&self, name: Token<'src>, arguments: &[Expression<'src>]) -> Result<'src, Value> {
+    self.call_function(name, arguments)
+  }
+
+  fn operator_error(&self, token: Token<'src>, message: String) -> EvaluationError<'src> {
+    EvaluationError::WithToken { token, message }
+  }
+
+  fn assert_failed(&self, token: Token<'src>, message: String) -> EvaluationError<'src> {
+    EvaluationError::Assert { token, message }
   }
 }
 
