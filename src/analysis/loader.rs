@@ -100,14 +100,17 @@ pub(crate) fn load(request: &LoadRequest) -> Result<Loaded, LoadError> {
   loader.modules.push(LoadedModule::new(&root));
   let mut stack =
     vec![Step::Enter(Work { module: 0, path: root, depth: 0, importer: None, is_root: true })];
-  while let Some(step) = stack.pop() {
-    match step {
-      Step::Enter(work) => loader.process(work, &mut stack)?,
-      Step::Leave(path) => {
-        loader.chain.remove(&path);
+  parser::on_parser_stack(|| {
+    while let Some(step) = stack.pop() {
+      match step {
+        Step::Enter(work) => loader.process(work, &mut stack)?,
+        Step::Leave(path) => {
+          loader.chain.remove(&path);
+        }
       }
     }
-  }
+    Ok::<(), LoadError>(())
+  })?;
   for module in &mut loader.modules {
     number_items(&mut module.files);
   }
