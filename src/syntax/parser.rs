@@ -60,7 +60,7 @@ fn on_parser_thread<'src, F>(parse: F) -> Result<Ast<'src>, SyntaxError<'src>>
 where
   F: Fn() -> ParseResult<'src, Ast<'src>> + Sync,
 {
-  on_parser_stack(|| parse()).map_err(|error| *error)
+  on_parser_stack(&parse).map_err(|error| *error)
 }
 
 thread_local! {
