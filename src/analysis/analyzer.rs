@@ -99,6 +99,8 @@ static EMPTY_AST: ast::Ast<'static> = ast::Ast { items: Vec::new(), unstable_fea
 pub(crate) struct Entry<'f> {
   pub file: usize,
   pub index: usize,
+  /// The item's order number (see `LoadedFile::item_orders`).
+  pub order: usize,
   pub item: &'static Item<'static>,
   pub _files: std::marker::PhantomData<&'f ()>,
 }
@@ -119,9 +121,11 @@ fn analyze_module(
     .enumerate()
     .flat_map(|(file, loaded_file)| {
       let ast: &'static ast::Ast<'static> = loaded_file.ast;
+      let orders = &loaded_file.item_orders;
       ast.items.iter().enumerate().map(move |(index, item)| Entry {
         file,
         index,
+        order: orders[index],
         item,
         _files: std::marker::PhantomData,
       })
@@ -260,24 +264,43 @@ impl<'f> ModuleAnalyzer<'f> {
     Ok(())
   }
 
-  /// `--unsorted` keys of every recipe item, sorted: the offsets of the
-  /// imports leading to its file, then its own offset.
-  fn recipe_keys(&self) -> Vec<(&[usize], usize)> {
-    recipe_keys(&self.entries, self.files)
+  /// `--unsorted` key of a recipe item: a file's recipes come before those of
+  /// the files it imports.
+  fn recipe_key(&self, entry: &Entry) -> (usize, usize) {
+    (self.files[entry.file].position, entry.order)
+  }
+
+  /// `--unsorted` keys of every recipe item, sorted.
+  fn recipe_keys(&self) -> Vec<(usize, usize)> {
+    let mut keys: Vec<(usize, usize)> = self
+      .entries
+      .iter()
+      .filter(|entry| matches!(entry.item, Item::Recipe(_)))
+      .map(|entry| self.recipe_key(entry))
+      .collect();
+    keys.sort_unstable();
+    keys
   }
 
   /// Submodules are ordered by the offset of their name in whichever file
   /// declares them, as if in the module's own file; `module_positions` places
-  /// them among the recipe keys.
+  /// them among the recipes, whose first ones are those of the own file.
   fn order_modules(&mut self) {
-    let keys = recipe_keys(&self.entries, self.files);
+    let own_offsets: Vec<usize> = self
+      .entries
+      .iter()
+      .filter(|entry| entry.file == 0)
+      .filter_map(|entry| match entry.item {
+        Item::Recipe(recipe) => Some(recipe.name.offset as usize),
+        _ => None,
+      })
+      .collect();
     let items = &self.module_items;
     let offset =
       |name: &&'static str| items.get(name).map_or(usize::MAX, |item| item.name.offset as usize);
     self.module_order.sort_by_key(|name| (offset(name), *name));
     for name in &self.module_order {
-      let key: (&[usize], usize) = (&[], offset(name));
-      let position = keys.partition_point(|k| *k < key);
+      let position = own_offsets.partition_point(|own| *own < offset(name));
       self.module_positions.insert(name, position);
     }
   }
@@ -545,7 +568,7 @@ impl<'f> ModuleAnalyzer<'f> {
     let keys = self.recipe_keys();
     for entry in self.entries.iter().filter(|e| matches!(e.item, Item::Recipe(_))) {
       let Item::Recipe(recipe) = entry.item else { continue };
-      let key = (self.files[entry.file].import_offsets.as_slice(), recipe.name.offset as usize);
+      let key = self.recipe_key(entry);
       let order = keys.partition_point(|k| *k < key);
       let name = recipe.name.lexeme();
       if let Some(other) = self.names.get(name) {
@@ -635,19 +658,17 @@ impl<'f> ModuleAnalyzer<'f> {
   ) -> CompileResult<Option<&'static str>> {
     // Imports count as inlined where they are written: the second `[default]`
     // in that order is the one reported.
-    let mut marked: Vec<(Vec<usize>, &ast::Recipe<'static>)> = self
+    let mut marked: Vec<(usize, &ast::Recipe<'static>)> = self
       .entries
       .iter()
       .filter_map(|entry| match entry.item {
         Item::Recipe(recipe) if has_attribute(&recipe.attributes, AttributeKind::Default) => {
-          let mut key = self.files[entry.file].import_offsets.clone();
-          key.push(recipe.name.offset as usize);
-          Some((key, &**recipe))
+          Some((entry.order, &**recipe))
         }
         _ => None,
       })
       .collect();
-    marked.sort_by(|a, b| a.0.cmp(&b.0));
+    marked.sort_by_key(|(order, _)| *order);
     if let Some((_, recipe)) = marked.get(1) {
       return Err(error(
         recipe.name,
@@ -756,20 +777,4 @@ fn module_doc(
     .collect();
   module.private = has_attribute(&item.attributes, AttributeKind::Private);
   Ok(())
-}
-
-/// Sort keys of a module's recipes: the offsets of the imports leading to
-/// the recipe's file, then the recipe's own offset.
-fn recipe_keys<'a>(entries: &[Entry], files: &'a [LoadedFile]) -> Vec<(&'a [usize], usize)> {
-  let mut keys: Vec<(&[usize], usize)> = entries
-    .iter()
-    .filter_map(|entry| match entry.item {
-      Item::Recipe(recipe) => {
-        Some((files[entry.file].import_offsets.as_slice(), recipe.name.offset as usize))
-      }
-      _ => None,
-    })
-    .collect();
-  keys.sort_unstable();
-  keys
 }

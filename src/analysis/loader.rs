@@ -4,9 +4,8 @@
 
 #![allow(clippy::result_large_err)]
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 
 use lexiclean::Lexiclean;
 
@@ -37,9 +36,16 @@ pub(crate) struct LoadedFile {
   pub ast: &'static Ast<'static>,
   /// 0 for the module's own file, +1 per import level.
   pub depth: usize,
-  /// Offsets of the `import` statements leading from the module's own file
-  /// to this one (`--unsorted` orders recipes by this, then by offset).
-  pub import_offsets: Vec<usize>,
+  /// (file index, item index) of the `import` that loaded this file; `None`
+  /// for the module's own file.
+  importer: Option<(usize, usize)>,
+  /// Order number of the `import` that loaded this file: 0 for the module's
+  /// own file. Files in this order put each file before the files it
+  /// imports, and sibling imports in the order they are written.
+  pub position: usize,
+  /// Order number of each item: its place when every import is expanded
+  /// where it is written. Numbers start at 1.
+  pub item_orders: Vec<usize>,
 }
 
 /// What a `mod` item resolved to.
@@ -55,7 +61,7 @@ pub(crate) struct LoadedModule {
   /// (file index, item index) of a `mod` item → its module.
   pub submodules: HashMap<(usize, usize), ModuleTarget>,
   /// Absolute paths of every file of this module (loaded once each).
-  paths: BTreeSet<PathBuf>,
+  paths: HashSet<PathBuf>,
 }
 
 pub(crate) struct Loaded {
@@ -63,33 +69,21 @@ pub(crate) struct Loaded {
   pub modules: Vec<LoadedModule>,
 }
 
+/// The depth-first walk over files. `Leave` is pushed under a file's
+/// imports and modules, so it pops once they are all done: the set of
+/// entered-but-not-left files is the import/module chain of the file being
+/// processed, checked for cycles in O(1) per import.
+enum Step {
+  Enter(Work),
+  Leave(PathBuf),
+}
+
 struct Work {
   module: usize,
   path: PathBuf,
   depth: usize,
-  import_offsets: Vec<usize>,
-  /// Files on the import/module chain leading here, this one excluded.
-  ancestors: Option<Rc<Ancestor>>,
-}
-
-/// One file of an import/module chain, linked to the one before it: shared,
-/// so a chain of n files costs O(n) in all, not O(n²) copies.
-struct Ancestor {
-  path: PathBuf,
-  parent: Option<Rc<Ancestor>>,
-}
-
-/// Whether `path` is on the chain. Paths are compared as bytes: comparing
-/// `Path`s component by component is much slower on deep paths.
-fn on_chain(mut chain: Option<&Rc<Ancestor>>, path: &Path) -> bool {
-  let bytes = path.as_os_str().as_encoded_bytes();
-  while let Some(ancestor) = chain {
-    if ancestor.path.as_os_str().as_encoded_bytes() == bytes {
-      return true;
-    }
-    chain = ancestor.parent.as_ref();
-  }
-  false
+  importer: Option<(usize, usize)>,
+  is_root: bool,
 }
 
 type CompileResult<T> = Result<T, CompileError<'static>>;
@@ -97,15 +91,55 @@ type CompileResult<T> = Result<T, CompileError<'static>>;
 pub(crate) fn load(request: &LoadRequest) -> Result<Loaded, LoadError> {
   let root = request.justfile.lexiclean();
   let root_directory = root.parent().map(Path::to_path_buf).unwrap_or_default();
-  let mut loader =
-    Loader { root_directory, modules: Vec::new(), root_source: request.source.clone() };
+  let mut loader = Loader {
+    root_directory,
+    modules: Vec::new(),
+    root_source: request.source.clone(),
+    chain: HashSet::new(),
+  };
   loader.modules.push(LoadedModule::new(&root));
   let mut stack =
-    vec![Work { module: 0, path: root, depth: 0, import_offsets: Vec::new(), ancestors: None }];
-  while let Some(work) = stack.pop() {
-    loader.process(work, &mut stack)?;
+    vec![Step::Enter(Work { module: 0, path: root, depth: 0, importer: None, is_root: true })];
+  parser::on_parser_stack(|| {
+    while let Some(step) = stack.pop() {
+      match step {
+        Step::Enter(work) => loader.process(work, &mut stack)?,
+        Step::Leave(path) => {
+          loader.chain.remove(&path);
+        }
+      }
+    }
+    Ok::<(), LoadError>(())
+  })?;
+  for module in &mut loader.modules {
+    number_items(&mut module.files);
   }
   Ok(Loaded { modules: loader.modules })
+}
+
+/// Give every item its order number (see `LoadedFile`), walking the files as
+/// if each import were expanded in place. Iterative: import chains may be
+/// deeper than the call stack.
+fn number_items(files: &mut [LoadedFile]) {
+  let imported: HashMap<(usize, usize), usize> = files
+    .iter()
+    .enumerate()
+    .filter_map(|(file, loaded)| loaded.importer.map(|importer| (importer, file)))
+    .collect();
+  let mut next = 1;
+  let mut stack: Vec<(usize, usize)> = if files.is_empty() { Vec::new() } else { vec![(0, 0)] };
+  while let Some((file, item)) = stack.pop() {
+    if item == files[file].ast.items.len() {
+      continue;
+    }
+    stack.push((file, item + 1));
+    files[file].item_orders.push(next);
+    if let Some(&child) = imported.get(&(file, item)) {
+      files[child].position = next;
+      stack.push((child, 0));
+    }
+    next += 1;
+  }
 }
 
 impl LoadedModule {
@@ -113,7 +147,7 @@ impl LoadedModule {
     LoadedModule {
       files: Vec::new(),
       submodules: HashMap::new(),
-      paths: BTreeSet::from([path.to_path_buf()]),
+      paths: HashSet::from([path.to_path_buf()]),
     }
   }
 }
@@ -122,12 +156,14 @@ struct Loader {
   root_directory: PathBuf,
   modules: Vec<LoadedModule>,
   root_source: Option<String>,
+  /// Paths of the files on the current import/module chain.
+  chain: HashSet<PathBuf>,
 }
 
 impl Loader {
-  fn process(&mut self, work: Work, stack: &mut Vec<Work>) -> Result<(), LoadError> {
-    let text = match (self.modules.len(), work.ancestors.is_none(), self.root_source.take()) {
-      (1, true, Some(text)) => text,
+  fn process(&mut self, work: Work, stack: &mut Vec<Step>) -> Result<(), LoadError> {
+    let text = match (work.is_root, self.root_source.take()) {
+      (true, Some(text)) => text,
       _ => read(&work.path)?,
     };
     let src: &'static str = Box::leak(text.into_boxed_str());
@@ -137,7 +173,8 @@ impl Loader {
 
     let file_index = self.modules[work.module].files.len();
     let directory = work.path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let ancestors = Some(Rc::new(Ancestor { path: work.path.clone(), parent: work.ancestors }));
+    self.chain.insert(work.path.clone());
+    stack.push(Step::Leave(work.path.clone()));
 
     for (item_index, item) in ast.items.iter().enumerate() {
       match item {
@@ -145,18 +182,17 @@ impl Loader {
           let Some(path) = locate_import(&directory, &import.path, import.optional)? else {
             continue;
           };
-          if on_chain(ancestors.as_ref(), &path) {
+          if self.chain.contains(&path) {
             return Err(LoadError::CircularImport { import: path, current: work.path.clone() });
           }
           if self.modules[work.module].paths.insert(path.clone()) {
-            stack.push(Work {
+            stack.push(Step::Enter(Work {
               module: work.module,
               path,
               depth: work.depth + 1,
-              import_offsets: [work.import_offsets.as_slice(), &[import.keyword.offset as usize]]
-                .concat(),
-              ancestors: ancestors.clone(),
-            });
+              importer: Some((file_index, item_index)),
+              is_root: false,
+            }));
           }
         }
         Item::Module(module) if module.attributes.enabled() => {
@@ -165,18 +201,18 @@ impl Loader {
           let target = match found {
             None => ModuleTarget::Absent,
             Some(path) => {
-              if on_chain(ancestors.as_ref(), &path) {
+              if self.chain.contains(&path) {
                 return Err(LoadError::CircularImport { import: path, current: work.path.clone() });
               }
               let index = self.modules.len();
               self.modules.push(LoadedModule::new(&path));
-              stack.push(Work {
+              stack.push(Step::Enter(Work {
                 module: index,
                 path,
                 depth: 0,
-                import_offsets: Vec::new(),
-                ancestors: ancestors.clone(),
-              });
+                importer: None,
+                is_root: false,
+              }));
               ModuleTarget::Loaded(index)
             }
           };
@@ -190,7 +226,9 @@ impl Loader {
       path: work.path,
       ast,
       depth: work.depth,
-      import_offsets: work.import_offsets,
+      importer: work.importer,
+      position: 0,
+      item_orders: Vec::with_capacity(ast.items.len()),
     });
     Ok(())
   }

@@ -54,22 +54,45 @@ pub fn parse_source(
 }
 
 /// Deeply nested expressions recurse deeply (up to `MAX_DEPTH` levels, each
-/// several frames); parse on a thread whose stack is surely big enough, or in
-/// place if no such thread can be started.
+/// several frames); parse on a stack that is surely big enough.
 #[allow(clippy::result_large_err)]
 fn on_parser_thread<'src, F>(parse: F) -> Result<Ast<'src>, SyntaxError<'src>>
 where
   F: Fn() -> ParseResult<'src, Ast<'src>> + Sync,
 {
+  on_parser_stack(&parse).map_err(|error| *error)
+}
+
+thread_local! {
+  /// Whether this thread was started by `on_parser_stack`.
+  static ON_PARSER_STACK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Run `run` on a thread whose stack is big enough for parsing, or in place
+/// if already on one or if no such thread can be started. Callers that parse
+/// many files wrap the whole loop in this: one thread, not one per file.
+pub fn on_parser_stack<T: Send, F: FnOnce() -> T + Send>(run: F) -> T {
+  if ON_PARSER_STACK.get() {
+    return run();
+  }
+  let slot = std::sync::Mutex::new(Some(run));
+  let take = || slot.lock().ok().and_then(|mut slot| slot.take());
   let on_thread = std::thread::scope(|scope| {
-    std::thread::Builder::new()
+    let spawned = std::thread::Builder::new()
       .name("parser".into())
       .stack_size(PARSER_STACK_SIZE)
-      .spawn_scoped(scope, &parse)
+      .spawn_scoped(scope, || {
+        ON_PARSER_STACK.set(true);
+        take().map(|run| run())
+      });
+    spawned
       .ok()
-      .and_then(|handle| handle.join().ok())
+      .map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
   });
-  on_thread.unwrap_or_else(&parse).map_err(|error| *error)
+  match on_thread.flatten() {
+    Some(value) => value,
+    None => take().map(|run| run()).unwrap_or_else(|| unreachable!("`run` is taken only once")),
+  }
 }
 
 /// Where the parser's tokens come from.

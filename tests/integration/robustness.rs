@@ -47,6 +47,7 @@ tests! {
   hundred_thousand_link_else_if_chain_evaluates,
   hundred_thousand_recipe_dependency_chain_runs,
   two_thousand_nested_modules_load,
+  ten_thousand_file_import_chain_loads,
   suggestion_for_a_very_long_unknown_name_is_found,
   script_tempdir_is_removed_after_failure,
   script_tempdir_is_removed_after_signals_to_the_process_group,
@@ -1609,6 +1610,26 @@ fn two_thousand_nested_modules_load() {
   }
   let target = vec!["m"; 2000].join("::") + "::leaf";
   test.arg(&target).stdout("leaf\n").run();
+}
+
+/// Sorting recipes by the chain of import offsets leading to their file
+/// made loading quadratic in the chain's length: minutes, not a second.
+fn ten_thousand_file_import_chain_loads() {
+  const FILES: usize = 10_000;
+  let file_name = |i: usize| if i == 0 { "justfile".to_string() } else { format!("f{i}.just") };
+  let chain = || {
+    (0..FILES).fold(crate::common::Test::new(), |test, i| {
+      let import =
+        if i + 1 < FILES { format!("import '{}'\n", file_name(i + 1)) } else { String::new() };
+      test.write(&file_name(i), &format!("b{i}:\n  @echo {i}\n{import}a{i}: b{i}\n"))
+    })
+  };
+  // Each file's recipes come before those of the files it imports.
+  let unsorted: Vec<String> = (0..FILES).flat_map(|i| [format!("b{i}"), format!("a{i}")]).collect();
+  let mut sorted = unsorted.clone();
+  sorted.sort();
+  chain().args(&["--summary", "--unsorted"]).stdout(&(unsorted.join(" ") + "\n")).run();
+  chain().arg("--summary").stdout(&(sorted.join(" ") + "\n")).run();
 }
 
 /// Unmemoised, each link would triple the work (3^40 evaluations).
