@@ -846,16 +846,22 @@ fn random_justfiles_never_panic() {
   let dir = fuzz_directory();
   let dir_path = dir.path().canonicalize().expect("canonicalize");
 
-  // A watchdog reports an input that makes the pipeline hang.
+  // A watchdog reports an input that makes the pipeline hang. It stops when
+  // this test ends: the other tests of the binary go on running.
   let progress = Arc::new(AtomicUsize::new(0));
   let current = Arc::new(Mutex::new(String::new()));
+  let finished = Arc::new(std::sync::atomic::AtomicBool::new(false));
   {
     let progress = Arc::clone(&progress);
     let current = Arc::clone(&current);
+    let finished = Arc::clone(&finished);
     std::thread::spawn(move || {
       let mut seen = usize::MAX;
       loop {
-        std::thread::sleep(Duration::from_secs(20));
+        std::thread::sleep(Duration::from_secs(60));
+        if finished.load(Ordering::SeqCst) {
+          return;
+        }
         let now = progress.load(Ordering::SeqCst);
         if now == seen {
           let input = current.lock().map(|input| input.clone()).unwrap_or_default();
@@ -905,6 +911,7 @@ fn random_justfiles_never_panic() {
     }
   }
   QUIET_PANICS.with(|quiet| quiet.set(false));
+  finished.store(true, Ordering::SeqCst);
   let stages: Vec<usize> = STAGES.iter().map(|stage| stage.load(Ordering::Relaxed)).collect();
   eprintln!(
     "{iterations} inputs: {} lexed, {} parsed, {} analysed (of 2 tries each)",
