@@ -9,13 +9,16 @@ use super::analyzer::{error, Entry};
 use super::builtins;
 use super::compile_error::CompileError;
 use super::error::AnalysisErrorKind;
+use super::resolver::{recipe_expressions, walk, Site};
 use crate::syntax::ast::{
-  Attribute, Expression, Fragment, FunctionDefinition, Item, Recipe, Set, SettingValue,
+  ArgAttribute, Attribute, Expression, FunctionDefinition, Item, Recipe, Set, SettingValue,
 };
 use crate::syntax::token::Token;
 
 type CompileResult<T> = Result<T, CompileError<'static>>;
 type Functions = BTreeMap<&'static str, FunctionDefinition<'static>>;
+/// The key token of one list-only `[arg]` key, when present.
+type ArgKey = fn(&ArgAttribute<'static>) -> Option<Token<'static>>;
 
 fn gate(token: Token<'static>, message: &str) -> CompileResult<()> {
   Err(error(token, AnalysisErrorKind::ListGate { message: message.to_string() }))
@@ -50,143 +53,115 @@ impl Gate<'_> {
     }
   }
 
+  /// A recipe's attribute expressions, then its `[arg]` keys, then its other
+  /// expressions, including those on comment lines `set ignore-comments` skips.
   fn recipe(&self, recipe: &Recipe<'static>) -> CompileResult<()> {
-    for entry in &recipe.attributes.list {
-      self.attribute(&entry.attribute)?;
-    }
-    for parameter in &recipe.parameters {
-      if let Some(default) = &parameter.default {
-        self.expression(default)?;
-      }
-    }
+    let expressions = recipe_expressions(recipe, false);
+    let attributes = expressions.partition_point(|expression| expression.site == Site::Attribute);
+    let (attributes, rest) = expressions.split_at(attributes);
+    attributes.iter().try_for_each(|expression| self.expression(expression.expression))?;
+    argument_keys(recipe)?;
     // Mapped dependencies themselves are gated by the resolver, once their
     // targets are known.
-    for dependency in recipe.priors.iter().chain(&recipe.subsequents) {
-      dependency.arguments.iter().try_for_each(|argument| self.expression(argument))?;
-    }
-    for line in &recipe.body {
-      for fragment in &line.fragments {
-        if let Fragment::Interpolation { expression, .. } = fragment {
-          self.expression(expression)?;
-        }
-      }
-    }
-    Ok(())
+    rest.iter().try_for_each(|expression| self.expression(expression.expression))
   }
 
-  fn attribute(&self, attribute: &Attribute<'static>) -> CompileResult<()> {
-    match attribute {
-      Attribute::Arg(arg) => {
-        if let Some(keyed) = &arg.pattern {
-          self.expression(&keyed.value)?;
-        }
-        if let Some(keyed) = &arg.value {
-          self.expression(&keyed.value)?;
-        }
-        if let Some(keyed) = &arg.flag {
-          return gate(keyed.key, "`flag` arguments require `set lists`");
-        }
-        if let Some(keyed) = &arg.multiple {
-          return gate(keyed.key, "`[arg(multiple)]` requires `set lists`");
-        }
-        if let Some(keyed) = &arg.min {
-          return gate(keyed.key, "`[arg(min)]` requires `set lists`");
-        }
-        if let Some(keyed) = &arg.max {
-          return gate(keyed.key, "`[arg(max)]` requires `set lists`");
-        }
-        if let Some(keyed) = &arg.help {
-          self.expression(&keyed.value)?;
-        }
-        Ok(())
-      }
-      Attribute::Confirm(Some(expression))
-      | Attribute::Doc(Some(expression))
-      | Attribute::Timestamp(Some(expression))
-      | Attribute::WorkingDirectory(expression) => self.expression(expression),
-      Attribute::Env(name, value) => {
-        self.expression(name)?;
-        self.expression(value)
-      }
-      Attribute::Cache(cache) => [&cache.extra, &cache.inputs, &cache.outputs]
-        .into_iter()
-        .flatten()
-        .try_for_each(|keyed| self.expression(&keyed.value)),
-      _ => Ok(()),
+  /// An `if`/`assert` condition: one comparison, which the walk then lets
+  /// through. Anything else is checked itself first, then refused.
+  fn condition<'e>(
+    &self,
+    condition: &'e Expression<'static>,
+    comparisons: &mut Vec<&'e Expression<'static>>,
+  ) -> CompileResult<()> {
+    if matches!(condition, Expression::Comparison { .. }) {
+      comparisons.push(condition);
+      return Ok(());
     }
+    self.expression(condition)?;
+    gate(
+      condition.first_token(),
+      "`if` and `assert` conditions other than comparisons require `set lists`",
+    )
   }
 
-  /// An `if`/`assert` condition: one comparison. Anything else is checked
-  /// itself first, then refused.
-  fn condition(&self, condition: &Expression<'static>) -> CompileResult<()> {
-    match condition {
-      Expression::Comparison { lhs, rhs, .. } => {
-        self.expression(lhs)?;
-        self.expression(rhs)
-      }
-      other => {
-        self.expression(other)?;
-        gate(
-          other.first_token(),
-          "`if` and `assert` conditions other than comparisons require `set lists`",
-        )
-      }
-    }
-  }
-
+  /// The first list-only construct of an expression, in source order.
   fn expression(&self, expression: &Expression<'static>) -> CompileResult<()> {
+    let mut comparisons = Vec::new();
+    walk(expression, &mut |node| self.node(node, &mut comparisons))
+  }
+
+  /// `comparisons`: the conditions seen so far, where a comparison is allowed.
+  fn node<'e>(
+    &self,
+    node: &'e Expression<'static>,
+    comparisons: &mut Vec<&'e Expression<'static>>,
+  ) -> CompileResult<()> {
     use Expression::*;
-    match expression {
+    match node {
       List { bracket, .. } => gate(*bracket, "list literals require `set lists`"),
-      ListConcatenation { lhs, operator, .. } => {
-        self.expression(lhs)?;
+      ListConcatenation { operator, .. } => {
         gate(*operator, "list concatenation operator `++` requires `set lists`")
       }
-      And { lhs, operator, .. } | Or { lhs, operator, .. } => {
-        self.expression(lhs)?;
+      And { operator, .. } | Or { operator, .. } => {
         gate(*operator, "logical operators require `set lists`")
       }
       Not { operator, .. } => gate(*operator, "negation operator requires `set lists`"),
-      Comparison { lhs, token, .. } => {
-        self.expression(lhs)?;
-        gate(*token, "comparison operators require `set lists`")
+      Comparison { token, .. } => {
+        if comparisons.iter().any(|condition| std::ptr::eq(*condition, node)) {
+          Ok(())
+        } else {
+          gate(*token, "comparison operators require `set lists`")
+        }
       }
-      Conditional { keyword, condition, then, otherwise } => {
-        let Some(otherwise) = otherwise else {
+      Conditional { keyword, condition, otherwise, .. } => {
+        if otherwise.is_none() {
           return gate(*keyword, "`if` without `else` requires `set lists`");
-        };
-        self.condition(condition)?;
-        self.expression(then)?;
-        self.expression(otherwise)
+        }
+        self.condition(condition, comparisons)
       }
-      Assert { condition, message, .. } => {
-        self.condition(condition)?;
-        message.as_deref().map_or(Ok(()), |message| self.expression(message))
-      }
-      Call { name, arguments } => {
+      Assert { condition, .. } => self.condition(condition, comparisons),
+      Call { name, .. } => {
         let function = name.lexeme();
         if !self.functions.contains_key(function)
           && builtins::requires_lists(&builtins::canonical_name(function))
         {
           return Err(error(*name, AnalysisErrorKind::FunctionRequiresLists { function }));
         }
-        arguments.iter().try_for_each(|argument| self.expression(argument))
+        Ok(())
       }
-      Concatenation { lhs, rhs, .. } => {
-        self.expression(lhs)?;
-        self.expression(rhs)
-      }
-      Join { lhs, rhs, .. } => {
-        if let Some(lhs) = lhs {
-          self.expression(lhs)?;
-        }
-        self.expression(rhs)
-      }
-      FormatString { parts, .. } => {
-        parts.iter().try_for_each(|(expression, _)| self.expression(expression))
-      }
-      Group { contents, .. } => self.expression(contents),
-      Backtick { .. } | StringLiteral(_) | Variable { .. } => Ok(()),
+      Concatenation { .. }
+      | Join { .. }
+      | FormatString { .. }
+      | Group { .. }
+      | Backtick { .. }
+      | StringLiteral(_)
+      | Variable { .. } => Ok(()),
     }
   }
+}
+
+/// The list-only `[arg]` keys of a recipe, each kind across all its `[arg]`
+/// attributes before the next kind.
+fn argument_keys(recipe: &Recipe<'static>) -> CompileResult<()> {
+  let arguments: Vec<_> = recipe
+    .attributes
+    .list
+    .iter()
+    .filter_map(|entry| match &entry.attribute {
+      Attribute::Arg(arg) => Some(arg),
+      _ => None,
+    })
+    .collect();
+  let keys: [(ArgKey, &str); 4] = [
+    (|arg| arg.multiple.as_ref().map(|keyed| keyed.key), "`[arg(multiple)]` requires `set lists`"),
+    (|arg| arg.max.as_ref().map(|keyed| keyed.key), "`[arg(max)]` requires `set lists`"),
+    (|arg| arg.min.as_ref().map(|keyed| keyed.key), "`[arg(min)]` requires `set lists`"),
+    (|arg| arg.flag.as_ref().map(|keyed| keyed.key), "`flag` arguments require `set lists`"),
+  ];
+  for (key, message) in keys {
+    if let Some(token) = arguments.iter().find_map(|arg| key(arg)) {
+      return gate(token, message);
+    }
+  }
+  Ok(())
 }

@@ -18,13 +18,14 @@ type CompileResult<T> = Result<T, CompileError<'static>>;
 type Assignments = BTreeMap<&'static str, Assignment<'static>>;
 type Functions = BTreeMap<&'static str, FunctionDefinition<'static>>;
 
-/// Visit every name and call of an expression in order of appearance.
+/// Visit every node of an expression in source order: a binary operator
+/// between its operands, any other node before its parts. The one expression
+/// walk behind name checks, the `set lists` gate and the demand set.
 pub(crate) fn walk<'e, 'src, E>(
   expression: &'e Expression<'src>,
   visit: &mut dyn FnMut(&'e Expression<'src>) -> Result<(), E>,
 ) -> Result<(), E> {
   use Expression::*;
-  visit(expression)?;
   match expression {
     And { lhs, rhs, .. }
     | Or { lhs, rhs, .. }
@@ -32,8 +33,30 @@ pub(crate) fn walk<'e, 'src, E>(
     | Concatenation { lhs, rhs, .. }
     | ListConcatenation { lhs, rhs, .. } => {
       walk(lhs, visit)?;
+      visit(expression)?;
       walk(rhs, visit)
     }
+    Join { lhs, rhs, .. } => {
+      if let Some(lhs) = lhs {
+        walk(lhs, visit)?;
+      }
+      visit(expression)?;
+      walk(rhs, visit)
+    }
+    _ => {
+      visit(expression)?;
+      walk_parts(expression, visit)
+    }
+  }
+}
+
+/// The operands of a node that comes before them in source.
+fn walk_parts<'e, 'src, E>(
+  expression: &'e Expression<'src>,
+  visit: &mut dyn FnMut(&'e Expression<'src>) -> Result<(), E>,
+) -> Result<(), E> {
+  use Expression::*;
+  match expression {
     Assert { condition, message, .. } => {
       walk(condition, visit)?;
       message.as_deref().map_or(Ok(()), |message| walk(message, visit))
@@ -48,15 +71,17 @@ pub(crate) fn walk<'e, 'src, E>(
       parts.iter().try_for_each(|(expression, _)| walk(expression, visit))
     }
     Group { contents, .. } => walk(contents, visit),
-    Join { lhs, rhs, .. } => {
-      if let Some(lhs) = lhs {
-        walk(lhs, visit)?;
-      }
-      walk(rhs, visit)
-    }
     List { elements, .. } => elements.iter().try_for_each(|element| walk(element, visit)),
     Not { operand, .. } => walk(operand, visit),
-    Backtick { .. } | StringLiteral(_) | Variable { .. } => Ok(()),
+    And { .. }
+    | Or { .. }
+    | Comparison { .. }
+    | Concatenation { .. }
+    | ListConcatenation { .. }
+    | Join { .. }
+    | Backtick { .. }
+    | StringLiteral(_)
+    | Variable { .. } => Ok(()),
   }
 }
 
@@ -455,7 +480,7 @@ impl<'a> RecipeResolver<'a> {
   fn check_recipe_names(&self, recipe: &Recipe<'static>) -> CompileResult<()> {
     let all: Vec<&str> = recipe.ast.parameters.iter().map(|p| p.name.lexeme()).collect();
     let skip_comments = self.settings.ignore_comments && !recipe.script;
-    for (expression, in_scope) in recipe_expressions(recipe.ast, skip_comments) {
+    for (expression, in_scope) in run_time_expressions(recipe.ast, skip_comments) {
       check_expression(expression, &all[..in_scope], self.assignments, Some(self.functions))?;
     }
     Ok(())
@@ -512,26 +537,56 @@ impl<'a> RecipeResolver<'a> {
   }
 }
 
-/// Expressions of an attribute, and whether parameters are in scope there.
-/// Every expression a recipe evaluates, with how many of its parameters are
-/// in scope there, in the order names are checked: parameter defaults,
-/// dependency arguments, attributes, then body interpolations — except on
-/// comment lines that `set ignore-comments` skips (`skip_comments`).
+/// Where in a recipe an expression sits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Site {
+  Attribute,
+  Default,
+  DependencyArgument,
+  Body,
+}
+
+/// One expression of a recipe.
+pub(crate) struct RecipeExpression<'e, 'src> {
+  pub expression: &'e Expression<'src>,
+  pub site: Site,
+  /// How many of the recipe's parameters are in scope.
+  pub in_scope: usize,
+  /// Evaluated when the recipe runs: not when it is only evaluated at load
+  /// time (`[doc]`, `[arg(pattern, help)]`), nor on a comment line that
+  /// `set ignore-comments` skips.
+  pub run_time: bool,
+}
+
+/// Every expression of a recipe, in source order: attributes, parameter
+/// defaults, dependency arguments, then body interpolations. `skip_comments`:
+/// comment lines are skipped by `set ignore-comments`.
 pub(crate) fn recipe_expressions<'e, 'src>(
   recipe: &'e ast::Recipe<'src>,
   skip_comments: bool,
-) -> Vec<(&'e Expression<'src>, usize)> {
+) -> Vec<RecipeExpression<'e, 'src>> {
   let all = recipe.parameters.len();
   let mut expressions = Vec::new();
+  let mut push = |expression, site, in_scope, run_time| {
+    expressions.push(RecipeExpression { expression, site, in_scope, run_time });
+  };
+  for entry in &recipe.attributes.list {
+    for (expression, scope) in attribute_expressions(&entry.attribute) {
+      match scope {
+        AttributeScope::Parameters => push(expression, Site::Attribute, all, true),
+        AttributeScope::Empty => push(expression, Site::Attribute, 0, true),
+        AttributeScope::LoadTime => push(expression, Site::Attribute, 0, false),
+      }
+    }
+  }
   for (index, parameter) in recipe.parameters.iter().enumerate() {
-    expressions.extend(parameter.default.as_ref().map(|default| (default, index)));
+    if let Some(default) = &parameter.default {
+      push(default, Site::Default, index, true);
+    }
   }
   for dependency in recipe.priors.iter().chain(&recipe.subsequents) {
-    expressions.extend(dependency.arguments.iter().map(|argument| (argument, all)));
-  }
-  for entry in &recipe.attributes.list {
-    for (expression, with_parameters) in attribute_expressions(&entry.attribute) {
-      expressions.push((expression, if with_parameters { all } else { 0 }));
+    for argument in &dependency.arguments {
+      push(argument, Site::DependencyArgument, all, true);
     }
   }
   let mut continued = false;
@@ -539,11 +594,9 @@ pub(crate) fn recipe_expressions<'e, 'src>(
     let comment = skip_comments
       && !continued
       && matches!(line.fragments.first(), Some(Fragment::Text(text)) if text.lexeme().trim_start().starts_with('#'));
-    if !comment {
-      for fragment in &line.fragments {
-        if let Fragment::Interpolation { expression, .. } = fragment {
-          expressions.push((expression, all));
-        }
+    for fragment in &line.fragments {
+      if let Fragment::Interpolation { expression, .. } = fragment {
+        push(expression, Site::Body, all, !comment);
       }
     }
     continued =
@@ -552,20 +605,60 @@ pub(crate) fn recipe_expressions<'e, 'src>(
   expressions
 }
 
+/// The expressions a recipe evaluates when it runs, with how many of its
+/// parameters are in scope there, in the order names are checked: parameter
+/// defaults, dependency arguments, attributes, then the body.
+pub(crate) fn run_time_expressions<'e, 'src>(
+  recipe: &'e ast::Recipe<'src>,
+  skip_comments: bool,
+) -> Vec<(&'e Expression<'src>, usize)> {
+  let mut expressions: Vec<_> = recipe_expressions(recipe, skip_comments)
+    .into_iter()
+    .filter(|expression| expression.run_time)
+    .collect();
+  expressions.sort_by_key(|expression| match expression.site {
+    Site::Default => 0,
+    Site::DependencyArgument => 1,
+    Site::Attribute => 2,
+    Site::Body => 3,
+  });
+  expressions.into_iter().map(|expression| (expression.expression, expression.in_scope)).collect()
+}
+
+/// What an attribute's expression sees.
+enum AttributeScope {
+  /// Evaluated at run time with the recipe's parameters.
+  Parameters,
+  /// Evaluated at run time without them.
+  Empty,
+  /// Evaluated once, at load time.
+  LoadTime,
+}
+
+/// An attribute's expressions in source order.
 fn attribute_expressions<'e, 'src>(
   attribute: &'e Attribute<'src>,
-) -> Vec<(&'e Expression<'src>, bool)> {
+) -> Vec<(&'e Expression<'src>, AttributeScope)> {
+  use AttributeScope::*;
   match attribute {
-    Attribute::Confirm(Some(expression)) | Attribute::Timestamp(Some(expression)) => {
-      vec![(expression, true)]
+    Attribute::Confirm(Some(expression))
+    | Attribute::Timestamp(Some(expression))
+    | Attribute::WorkingDirectory(expression) => vec![(expression, Parameters)],
+    Attribute::Doc(Some(expression)) => vec![(expression, LoadTime)],
+    Attribute::Env(name, value) => vec![(name, Empty), (value, Empty)],
+    Attribute::Arg(arg) => {
+      let mut keyed: Vec<_> =
+        [(&arg.pattern, LoadTime), (&arg.value, Parameters), (&arg.help, LoadTime)]
+          .into_iter()
+          .filter_map(|(keyed, scope)| keyed.as_ref().map(|keyed| (keyed, scope)))
+          .collect();
+      keyed.sort_by_key(|(keyed, _)| keyed.key.offset);
+      keyed.into_iter().map(|(keyed, scope)| (&keyed.value, scope)).collect()
     }
-    Attribute::WorkingDirectory(expression) => vec![(expression, true)],
-    Attribute::Env(name, value) => vec![(name, false), (value, false)],
-    Attribute::Arg(arg) => arg.value.iter().map(|keyed| (&keyed.value, true)).collect(),
     Attribute::Cache(cache) => [&cache.extra, &cache.inputs, &cache.outputs]
       .into_iter()
       .flatten()
-      .map(|keyed| (&keyed.value, true))
+      .map(|keyed| (&keyed.value, Parameters))
       .collect(),
     _ => Vec::new(),
   }

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use super::error::EvaluationError;
 use super::evaluator::{referenced_variables, Evaluator, ModuleState, RunContext, Site};
 use crate::analysis::model::{Module, Recipe};
-use crate::analysis::resolver::recipe_expressions;
+use crate::analysis::resolver::run_time_expressions;
 use crate::builtins::value::Value;
 use crate::evaluation::shell::module_shell;
 
@@ -41,7 +41,7 @@ pub fn recipe_demand<'a, 'src>(
     let needed = demand.entry(module.path.clone()).or_default();
     let all: Vec<&str> = recipe.ast.parameters.iter().map(|p| p.name.lexeme()).collect();
     let skip_comments = module.settings.ignore_comments && !recipe.script;
-    for (expression, in_scope) in recipe_expressions(recipe.ast, skip_comments) {
+    for (expression, in_scope) in run_time_expressions(recipe.ast, skip_comments) {
       needed.extend(referenced_variables(expression, &all[..in_scope], &module.functions));
     }
     for dependency in recipe.priors.iter().chain(&recipe.subsequents).rev() {
