@@ -130,7 +130,7 @@ fn analyze_module(
         _files: std::marker::PhantomData,
       })
     })
-    .filter(|entry| item_enabled(entry.item))
+    .filter(|entry| !matches!(entry.item, Item::Comment(_) | Item::Eol) && item_enabled(entry.item))
     .collect();
 
   let mut analyzer = ModuleAnalyzer {
@@ -237,8 +237,19 @@ fn has_attribute(attributes: &ast::Attributes, kind: AttributeKind) -> bool {
 impl<'f> ModuleAnalyzer<'f> {
   /// The walk over items in order.
   fn walk(&mut self, context: &mut Context, loaded: &LoadedModule) -> CompileResult<()> {
-    let entries = self.entries.clone();
-    for entry in entries {
+    let entries = std::mem::take(&mut self.entries);
+    let result = self.walk_entries(context, loaded, &entries);
+    self.entries = entries;
+    result
+  }
+
+  fn walk_entries(
+    &mut self,
+    context: &mut Context,
+    loaded: &LoadedModule,
+    entries: &[Entry<'f>],
+  ) -> CompileResult<()> {
+    for &entry in entries {
       match entry.item {
         Item::Alias(alias) => self.claim_name(NameKind::Alias, alias.name)?,
         Item::Module(module) => self.module(context, loaded, entry, module)?,

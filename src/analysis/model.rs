@@ -216,12 +216,12 @@ impl Parameter<'_> {
 #[derive(Debug)]
 pub struct Dependency<'src> {
   /// The path as written; the last component is the blamed token.
-  pub path: Vec<Name<'src>>,
+  pub path: &'src [Name<'src>],
   /// Module path of the target recipe, relative to the root module.
   pub module: Vec<String>,
   /// Target recipe name.
   pub recipe: &'src str,
-  pub arguments: Vec<Expression<'src>>,
+  pub arguments: &'src [Expression<'src>],
   pub star: Option<usize>,
 }
 

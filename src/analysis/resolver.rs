@@ -486,7 +486,10 @@ impl<'a> RecipeResolver<'a> {
     Ok(())
   }
 
-  fn dependencies(&self, dependencies: &[ast::Dependency<'static>]) -> Vec<Dependency<'static>> {
+  fn dependencies(
+    &self,
+    dependencies: &'static [ast::Dependency<'static>],
+  ) -> Vec<Dependency<'static>> {
     dependencies
       .iter()
       .filter_map(|dependency| {
@@ -494,10 +497,10 @@ impl<'a> RecipeResolver<'a> {
         let mut module = self.path.to_vec();
         module.extend(modules.iter().map(|name| name.lexeme().to_string()));
         Some(Dependency {
-          path: dependency.path.clone(),
+          path: &dependency.path,
           module,
           recipe: last.lexeme(),
-          arguments: dependency.arguments.clone(),
+          arguments: &dependency.arguments,
           star: dependency.star,
         })
       })

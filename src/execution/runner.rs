@@ -350,7 +350,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
   ) -> Result<'src> {
     let evaluator = Evaluator::new(self.context, state, Some(scope), Site::Dependency);
     let mut arguments = Vec::with_capacity(dependency.arguments.len());
-    for argument in &dependency.arguments {
+    for argument in dependency.arguments {
       arguments.push(evaluator.evaluate(argument)?);
     }
     let Some(target) = self.target(dependency) else {
