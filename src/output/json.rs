@@ -1,7 +1,9 @@
 //! `--dump --dump-format json` / `--json`:
 //! one line of compact JSON describing the compiled root module.
-
-use serde_json::{json, Map, Value as Json};
+//!
+//! Written straight into one string while walking the model: building a
+//! `serde_json::Value` tree first cost about as much again in allocations
+//! and map insertions, and held the whole tree in memory.
 
 use crate::analysis::lookup::{resolve_alias, AliasTarget};
 use crate::analysis::model::{
@@ -12,128 +14,275 @@ use crate::syntax::ast::{
 };
 use crate::syntax::attributes::AttributeKind;
 
-/// A JSON array of values taken as they are. `json!` would serialise each
-/// nested `Json` into a copy, which makes deep expressions quadratic.
-macro_rules! array {
-  ([$($item:expr),* $(,)?]) => {
-    Json::Array(vec![$(Json::from($item)),*])
-  };
-}
-
 /// The `--json` output, newline included.
 pub fn dump_json(justfile: &Justfile) -> String {
-  format!("{}\n", module_json(&justfile.root))
+  let mut out = Writer(String::with_capacity(1 << 16));
+  module_json(&mut out, &justfile.root);
+  out.0.push('\n');
+  out.0
 }
 
-fn object(entries: Vec<(&str, Json)>) -> Json {
-  let mut map = Map::new();
-  for (key, value) in entries {
-    map.insert(key.to_string(), value);
+/// Compact JSON output, escaped exactly like `serde_json`.
+struct Writer(String);
+
+/// Something with a JSON encoding.
+trait Json {
+  fn write(&self, out: &mut Writer);
+}
+
+/// An encoding given by a closure, for values built on the spot.
+struct With<F: Fn(&mut Writer)>(F);
+
+impl<F: Fn(&mut Writer)> Json for With<F> {
+  fn write(&self, out: &mut Writer) {
+    (self.0)(out)
   }
-  Json::Object(map)
 }
 
-fn optional<T>(value: Option<T>, f: impl FnOnce(T) -> Json) -> Json {
-  value.map_or(Json::Null, f)
+impl Json for str {
+  fn write(&self, out: &mut Writer) {
+    out.string(self)
+  }
 }
 
-pub fn module_json(module: &Module) -> Json {
-  let assignments: Map<String, Json> =
-    module.assignments.iter().map(|(name, a)| (name.to_string(), assignment_json(a))).collect();
-  let modules: Map<String, Json> =
-    module.modules.iter().map(|(name, m)| (name.to_string(), module_json(m))).collect();
-  let aliases: Map<String, Json> = module
-    .aliases
-    .iter()
-    .filter(|(_, alias)| !matches!(resolve_alias(module, alias), Some(AliasTarget::Module(_))))
-    .map(|(name, a)| (name.to_string(), alias_json(a)))
-    .collect();
-  let recipes: Map<String, Json> =
-    module.recipes.iter().map(|(name, recipe)| (name.to_string(), recipe_json(recipe))).collect();
+impl Json for String {
+  fn write(&self, out: &mut Writer) {
+    out.string(self)
+  }
+}
+
+impl Json for bool {
+  fn write(&self, out: &mut Writer) {
+    out.0.push_str(if *self { "true" } else { "false" })
+  }
+}
+
+impl Json for usize {
+  fn write(&self, out: &mut Writer) {
+    out.0.push_str(&self.to_string())
+  }
+}
+
+impl<T: Json + ?Sized> Json for &T {
+  fn write(&self, out: &mut Writer) {
+    (**self).write(out)
+  }
+}
+
+impl<T: Json + ?Sized> Json for Box<T> {
+  fn write(&self, out: &mut Writer) {
+    (**self).write(out)
+  }
+}
+
+impl<T: Json> Json for Option<T> {
+  fn write(&self, out: &mut Writer) {
+    match self {
+      Some(value) => value.write(out),
+      None => out.0.push_str("null"),
+    }
+  }
+}
+
+impl<T: Json> Json for [T] {
+  fn write(&self, out: &mut Writer) {
+    out.array(self.iter())
+  }
+}
+
+impl<T: Json> Json for Vec<T> {
+  fn write(&self, out: &mut Writer) {
+    out.array(self.iter())
+  }
+}
+
+impl Json for Expression<'_> {
+  fn write(&self, out: &mut Writer) {
+    expression_json(out, self)
+  }
+}
+
+impl Writer {
+  /// A JSON string: `"`, `\` and control characters escaped, the short
+  /// forms where JSON has them, everything else as it is.
+  fn string(&mut self, text: &str) {
+    let out = &mut self.0;
+    out.push('"');
+    let mut start = 0;
+    for (index, byte) in text.bytes().enumerate() {
+      let escape = match byte {
+        b'"' => "\\\"",
+        b'\\' => "\\\\",
+        b'\n' => "\\n",
+        b'\r' => "\\r",
+        b'\t' => "\\t",
+        0x08 => "\\b",
+        0x0c => "\\f",
+        0..=0x1f => "",
+        _ => continue,
+      };
+      out.push_str(&text[start..index]);
+      if escape.is_empty() {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        out.push_str("\\u00");
+        out.push(char::from(HEX[usize::from(byte >> 4)]));
+        out.push(char::from(HEX[usize::from(byte & 0xf)]));
+      } else {
+        out.push_str(escape);
+      }
+      start = index + 1;
+    }
+    out.push_str(&text[start..]);
+    out.push('"');
+  }
+
+  fn array<T: Json>(&mut self, items: impl IntoIterator<Item = T>) {
+    self.0.push('[');
+    for (index, item) in items.into_iter().enumerate() {
+      if index > 0 {
+        self.0.push(',');
+      }
+      item.write(self);
+    }
+    self.0.push(']');
+  }
+
+  /// An object with these keys, in this order.
+  fn object(&mut self, entries: &[(&str, &dyn Json)]) {
+    self.map(entries.iter().copied())
+  }
+
+  fn map<K: AsRef<str>, V: Json>(&mut self, entries: impl IntoIterator<Item = (K, V)>) {
+    self.0.push('{');
+    for (index, (key, value)) in entries.into_iter().enumerate() {
+      if index > 0 {
+        self.0.push(',');
+      }
+      self.string(key.as_ref());
+      self.0.push(':');
+      value.write(self);
+    }
+    self.0.push('}');
+  }
+}
+
+const NULL: Option<bool> = None;
+
+fn module_json(out: &mut Writer, module: &Module) {
+  let assignments = With(|out: &mut Writer| {
+    out.map(
+      module.assignments.iter().map(|(name, a)| (name, With(move |out| assignment_json(out, a)))),
+    )
+  });
+  let modules = With(|out: &mut Writer| {
+    out.map(module.modules.iter().map(|(name, m)| (name, With(move |out| module_json(out, m)))))
+  });
+  let aliases = With(|out: &mut Writer| {
+    out.map(
+      module
+        .aliases
+        .iter()
+        .filter(|(_, alias)| !matches!(resolve_alias(module, alias), Some(AliasTarget::Module(_))))
+        .map(|(name, a)| (name, With(move |out| alias_json(out, a)))),
+    )
+  });
+  let recipes = With(|out: &mut Writer| {
+    out.map(module.recipes.iter().map(|(name, r)| (name, With(move |out| recipe_json(out, r)))))
+  });
   // Like a recipe's `[group]`s, the module's are listed sorted by name.
   let mut groups: Vec<&String> = module.groups.iter().collect();
   groups.sort();
-  object(vec![
-    ("assignments", Json::Object(assignments)),
-    ("first", optional(module.default, |name| json!(name))),
-    ("doc", optional(module.doc.as_ref(), |doc| json!(doc))),
-    ("groups", json!(groups)),
-    ("module_path", json!(module.path.join("::"))),
-    ("modules", Json::Object(modules)),
-    ("aliases", Json::Object(aliases)),
-    ("recipes", Json::Object(recipes)),
-    ("settings", settings_json(&module.settings)),
-    ("source", json!(module.source.to_string_lossy())),
-    ("unexports", json!(module.unexports.iter().collect::<Vec<_>>())),
-    ("warnings", json!([])),
+  let unexports: Vec<&str> = module.unexports.iter().copied().collect();
+  let settings = With(|out: &mut Writer| settings_json(out, &module.settings));
+  let no_warnings: [bool; 0] = [];
+  out.object(&[
+    ("assignments", &assignments),
+    ("first", &module.default),
+    ("doc", &module.doc),
+    ("groups", &groups),
+    ("module_path", &module.path.join("::")),
+    ("modules", &modules),
+    ("aliases", &aliases),
+    ("recipes", &recipes),
+    ("settings", &settings),
+    ("source", &module.source.to_string_lossy().as_ref()),
+    ("unexports", &unexports),
+    ("warnings", &no_warnings.as_slice()),
   ])
 }
 
-fn assignment_json(assignment: &Assignment) -> Json {
-  object(vec![
-    ("eager", json!(assignment.eager)),
-    ("export", json!(assignment.export)),
-    ("name", json!(assignment.name.lexeme())),
-    ("private", json!(assignment.private)),
-    ("value", expression_json(&assignment.value)),
+fn assignment_json(out: &mut Writer, assignment: &Assignment) {
+  out.object(&[
+    ("eager", &assignment.eager),
+    ("export", &assignment.export),
+    ("name", &assignment.name.lexeme()),
+    ("private", &assignment.private),
+    ("value", &assignment.value),
   ])
 }
 
-fn alias_json(alias: &Alias) -> Json {
-  let attributes: Vec<Json> = alias.attributes.iter().map(|a| attribute_json(a, &[])).collect();
-  object(vec![
-    ("attributes", json!(attributes)),
-    ("name", json!(alias.name.lexeme())),
-    ("target", optional(alias.target.last(), |name| json!(name.lexeme()))),
+fn alias_json(out: &mut Writer, alias: &Alias) {
+  let attributes = With(|out: &mut Writer| {
+    out.array(alias.attributes.iter().map(|a| With(move |out| attribute_json(out, a, &[]))))
+  });
+  out.object(&[
+    ("attributes", &attributes),
+    ("name", &alias.name.lexeme()),
+    ("target", &alias.target.last().map(|name| name.lexeme())),
   ])
 }
 
-fn recipe_json(recipe: &Recipe) -> Json {
-  let attributes: Vec<Json> = crate::syntax::attribute_order::sorted(&recipe.attributes)
-    .into_iter()
-    .map(|entry| attribute_json(&entry.attribute, &recipe.parameters))
-    .collect();
-  let body: Vec<Json> = recipe.body.iter().map(line_json).collect();
-  let dependencies: Vec<Json> =
-    recipe.priors.iter().chain(&recipe.subsequents).map(dependency_json).collect();
-  let parameters: Vec<Json> = recipe.parameters.iter().map(parameter_json).collect();
-  object(vec![
-    ("attributes", json!(attributes)),
-    ("body", json!(body)),
-    ("dependencies", json!(dependencies)),
-    ("doc", optional(recipe.doc.as_ref(), |doc| json!(doc))),
-    ("name", json!(recipe.name.lexeme())),
-    ("parameters", json!(parameters)),
-    ("priors", json!(recipe.priors.len())),
-    ("private", json!(recipe.private || recipe.name.lexeme().starts_with('_'))),
-    ("quiet", json!(recipe.quiet)),
-    ("namepath", json!(recipe.namepath)),
-    ("shebang", json!(recipe.shebang || recipe.has_attribute(AttributeKind::Script))),
+fn recipe_json(out: &mut Writer, recipe: &Recipe) {
+  let attributes = With(|out: &mut Writer| {
+    out.array(
+      crate::syntax::attribute_order::sorted(&recipe.attributes)
+        .into_iter()
+        .map(|entry| With(move |out| attribute_json(out, &entry.attribute, &recipe.parameters))),
+    )
+  });
+  let body = With(|out: &mut Writer| {
+    out.array(recipe.body.iter().map(|l| With(move |out| line_json(out, l))))
+  });
+  let dependencies = With(|out: &mut Writer| {
+    out.array(
+      recipe
+        .priors
+        .iter()
+        .chain(&recipe.subsequents)
+        .map(|d| With(move |out| dependency_json(out, d))),
+    )
+  });
+  let parameters = With(|out: &mut Writer| {
+    out.array(recipe.parameters.iter().map(|p| With(move |out| parameter_json(out, p))))
+  });
+  out.object(&[
+    ("attributes", &attributes),
+    ("body", &body),
+    ("dependencies", &dependencies),
+    ("doc", &recipe.doc),
+    ("name", &recipe.name.lexeme()),
+    ("parameters", &parameters),
+    ("priors", &recipe.priors.len()),
+    ("private", &(recipe.private || recipe.name.lexeme().starts_with('_'))),
+    ("quiet", &recipe.quiet),
+    ("namepath", &recipe.namepath),
+    ("shebang", &(recipe.shebang || recipe.has_attribute(AttributeKind::Script))),
   ])
 }
 
-fn line_json(line: &Line) -> Json {
-  let fragments: Vec<Json> = line
-    .fragments
-    .iter()
-    .map(|fragment| match fragment {
-      Fragment::Text(token) => json!(token.lexeme()),
-      Fragment::Interpolation { expression, .. } => array!([expression_json(expression)]),
+fn line_json(out: &mut Writer, line: &Line) {
+  out.array(line.fragments.iter().map(|fragment| {
+    With(move |out: &mut Writer| match fragment {
+      Fragment::Text(token) => out.string(token.lexeme()),
+      Fragment::Interpolation { expression, .. } => out.array([expression]),
     })
-    .collect();
-  json!(fragments)
+  }))
 }
 
-fn dependency_json(dependency: &Dependency) -> Json {
-  let arguments: Vec<Json> = dependency.arguments.iter().map(expression_json).collect();
-  object(vec![
-    ("arguments", json!(arguments)),
-    (
-      "recipe",
-      json!(dependency.path.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::")),
-    ),
-    ("star", optional(dependency.star, |star| json!(star))),
-  ])
+fn dependency_json(out: &mut Writer, dependency: &Dependency) {
+  let recipe = dependency.path.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::");
+  let arguments = &dependency.arguments;
+  out.object(&[("arguments", arguments), ("recipe", &recipe), ("star", &dependency.star)])
 }
 
 fn kind_name(kind: ParameterKind) -> &'static str {
@@ -144,180 +293,181 @@ fn kind_name(kind: ParameterKind) -> &'static str {
   }
 }
 
-fn patterns_json(parameter: &Parameter) -> Json {
-  if parameter.patterns.is_empty() {
-    Json::Null
-  } else {
-    json!(parameter.patterns)
-  }
+fn patterns<'a>(parameter: &'a Parameter) -> Option<&'a Vec<String>> {
+  Some(&parameter.patterns).filter(|patterns| !patterns.is_empty())
 }
 
-fn parameter_json(parameter: &Parameter) -> Json {
-  object(vec![
-    ("default", optional(parameter.default, expression_json)),
-    ("export", json!(parameter.export)),
-    ("flag", json!(parameter.flag)),
-    ("help", optional(parameter.help.as_ref(), |help| json!(help))),
-    ("kind", json!(kind_name(parameter.kind))),
-    ("long", optional(parameter.long.as_ref(), |long| json!(long))),
-    ("max", optional(parameter.max, |max| json!(max))),
-    ("min", optional(parameter.min, |min| json!(min))),
-    ("multiple", json!(parameter.multiple)),
-    ("name", json!(parameter.name.lexeme())),
-    ("pattern", patterns_json(parameter)),
-    ("short", optional(parameter.short, |short| json!(short.to_string()))),
-    ("value", optional(parameter.value, expression_json)),
+fn parameter_json(out: &mut Writer, parameter: &Parameter) {
+  out.object(&[
+    ("default", &parameter.default),
+    ("export", &parameter.export),
+    ("flag", &parameter.flag),
+    ("help", &parameter.help),
+    ("kind", &kind_name(parameter.kind)),
+    ("long", &parameter.long),
+    ("max", &parameter.max),
+    ("min", &parameter.min),
+    ("multiple", &parameter.multiple),
+    ("name", &parameter.name.lexeme()),
+    ("pattern", &patterns(parameter)),
+    ("short", &parameter.short.map(|short| short.to_string())),
+    ("value", &parameter.value),
   ])
 }
 
-fn interpreter_json(interpreter: &Interpreter) -> Json {
+fn interpreter_json(out: &mut Writer, interpreter: &Interpreter) {
   let arguments: Vec<&str> = interpreter.arguments.iter().map(|a| a.cooked.as_str()).collect();
-  object(vec![("command", json!(interpreter.command.cooked)), ("arguments", json!(arguments))])
+  out.object(&[("command", &interpreter.command.cooked), ("arguments", &arguments)])
 }
 
-fn arg_json(arg: &ArgAttribute, parameters: &[Parameter]) -> Json {
+fn arg_json(out: &mut Writer, arg: &ArgAttribute, parameters: &[Parameter]) {
   let parameter = parameters.iter().find(|p| p.name.lexeme() == arg.name.cooked);
-  object(vec![
-    ("help", optional(parameter.and_then(|p| p.help.as_ref()), |help| json!(help))),
-    ("long", optional(parameter.and_then(|p| p.long.as_ref()), |long| json!(long))),
-    ("max", optional(arg.max.as_ref(), |max| json!(max.value.1))),
-    ("min", optional(arg.min.as_ref(), |min| json!(min.value.1))),
-    ("name", json!(arg.name.cooked)),
-    ("pattern", parameter.map_or(Json::Null, patterns_json)),
-    // A bare `short` is the whole parameter name here (only the parameter
-    // object has the single character).
-    (
-      "short",
-      optional(arg.short.as_ref(), |short| match &short.value {
-        Some(literal) => json!(literal.cooked),
-        None => json!(arg.name.cooked),
-      }),
-    ),
-    ("value", optional(arg.value.as_ref(), |value| expression_json(&value.value))),
+  // A bare `short` is the whole parameter name here (only the parameter
+  // object has the single character).
+  let short = arg.short.as_ref().map(|short| match &short.value {
+    Some(literal) => &literal.cooked,
+    None => &arg.name.cooked,
+  });
+  out.object(&[
+    ("help", &parameter.and_then(|p| p.help.as_ref())),
+    ("long", &parameter.and_then(|p| p.long.as_ref())),
+    ("max", &arg.max.as_ref().map(|max| max.value.1)),
+    ("min", &arg.min.as_ref().map(|min| min.value.1)),
+    ("name", &arg.name.cooked),
+    ("pattern", &parameter.and_then(patterns)),
+    ("short", &short),
+    ("value", &arg.value.as_ref().map(|value| &value.value)),
   ])
-}
-
-fn optional_expression(expression: &Option<Expression>) -> Json {
-  optional(expression.as_ref(), expression_json)
 }
 
 /// Attributes: unit ones as their name, others as one-key objects.
-fn attribute_json(attribute: &Attribute, parameters: &[Parameter]) -> Json {
+fn attribute_json(out: &mut Writer, attribute: &Attribute, parameters: &[Parameter]) {
   use Attribute::*;
-  let value = match attribute {
-    Arg(arg) => arg_json(arg, parameters),
-    Cache(cache) => object(vec![
-      ("extra", optional(cache.extra.as_ref(), |k| expression_json(&k.value))),
-      ("inputs", optional(cache.inputs.as_ref(), |k| expression_json(&k.value))),
-      ("outputs", optional(cache.outputs.as_ref(), |k| expression_json(&k.value))),
+  let value = With(|out: &mut Writer| match attribute {
+    Arg(arg) => arg_json(out, arg, parameters),
+    Cache(cache) => out.object(&[
+      ("extra", &cache.extra.as_ref().map(|k| &k.value)),
+      ("inputs", &cache.inputs.as_ref().map(|k| &k.value)),
+      ("outputs", &cache.outputs.as_ref().map(|k| &k.value)),
     ]),
-    Confirm(expression) | Doc(expression) | Timestamp(expression) => {
-      optional_expression(expression)
+    Confirm(expression) | Doc(expression) | Timestamp(expression) => expression.write(out),
+    Continue(signals) => out.array(signals.iter().map(|s| s.name())),
+    Env(key, value) => out.array([key, value]),
+    Extension(literal) | Group(literal) => out.string(&literal.cooked),
+    Metadata(literals) => out.array(literals.iter().map(|l| l.cooked.as_str())),
+    Script(interpreter) => match interpreter {
+      Some(interpreter) => interpreter_json(out, interpreter),
+      None => NULL.write(out),
+    },
+    WorkingDirectory(expression) => expression.write(out),
+    _ => {}
+  });
+  match attribute {
+    Arg(_) | Cache(_) | Confirm(_) | Doc(_) | Timestamp(_) | Continue(_) | Env(..)
+    | Extension(_) | Group(_) | Metadata(_) | Script(_) | WorkingDirectory(_) => {
+      out.object(&[(attribute.name(), &value)])
     }
-    Continue(signals) => json!(signals.iter().map(|s| s.name()).collect::<Vec<_>>()),
-    Env(key, value) => array!([expression_json(key), expression_json(value)]),
-    Extension(literal) | Group(literal) => json!(literal.cooked),
-    Metadata(literals) => json!(literals.iter().map(|l| l.cooked.as_str()).collect::<Vec<_>>()),
-    Script(interpreter) => optional(interpreter.as_ref(), interpreter_json),
-    WorkingDirectory(expression) => expression_json(expression),
-    _ => return json!(attribute.name()),
-  };
-  object(vec![(attribute.name(), value)])
-}
-
-fn boxed(expression: &Expression) -> Json {
-  expression_json(expression)
-}
-
-/// The JSON encoding of an expression; parentheses vanish.
-pub fn expression_json(expression: &Expression) -> Json {
-  use Expression::*;
-  match expression {
-    And { lhs, rhs, .. } => array!(["and", boxed(lhs), boxed(rhs)]),
-    Assert { condition, message, .. } => {
-      array!(["assert", boxed(condition), optional(message.as_deref(), expression_json)])
-    }
-    Backtick { command, .. } => array!(["evaluate", command.as_str()]),
-    Call { name, arguments } => {
-      let mut items = vec![json!("call"), json!(name.lexeme())];
-      items.extend(arguments.iter().map(expression_json));
-      Json::Array(items)
-    }
-    Comparison { lhs, rhs, operator, .. } => array!([operator.symbol(), boxed(lhs), boxed(rhs)]),
-    Concatenation { lhs, rhs, .. } => array!(["concatenate", boxed(lhs), boxed(rhs)]),
-    Conditional { condition, then, otherwise, .. } => {
-      array!(["if", boxed(condition), boxed(then), optional(otherwise.as_deref(), expression_json)])
-    }
-    FormatString { start, parts, .. } => {
-      let mut items = vec![json!("format"), json!(start.cooked)];
-      for (expression, piece) in parts {
-        items.push(expression_json(expression));
-        items.push(json!(piece.cooked));
-      }
-      Json::Array(items)
-    }
-    Group { contents, .. } => expression_json(contents),
-    Join { lhs, rhs, .. } => {
-      array!(["join", optional(lhs.as_deref(), expression_json), boxed(rhs)])
-    }
-    List { elements, .. } => {
-      let mut items = vec![json!("list")];
-      items.extend(elements.iter().map(expression_json));
-      Json::Array(items)
-    }
-    ListConcatenation { lhs, rhs, .. } => array!(["list-concatenate", boxed(lhs), boxed(rhs)]),
-    Not { operand, .. } => array!(["not", boxed(operand)]),
-    Or { lhs, rhs, .. } => array!(["or", boxed(lhs), boxed(rhs)]),
-    StringLiteral(literal) => json!(literal.cooked),
-    Variable { name } => array!(["variable", name.lexeme()]),
+    _ => out.string(attribute.name()),
   }
 }
 
-fn shell_json(shell: &Option<(String, Vec<String>)>) -> Json {
-  optional(shell.as_ref(), |(command, arguments)| {
-    object(vec![("command", json!(command)), ("arguments", json!(arguments))])
+/// An array of a tag and the encodings of `items`.
+fn tagged(out: &mut Writer, tag: &str, items: &[&dyn Json]) {
+  out.0.push('[');
+  out.string(tag);
+  for item in items {
+    out.0.push(',');
+    item.write(out);
+  }
+  out.0.push(']');
+}
+
+/// The JSON encoding of an expression; parentheses vanish.
+fn expression_json(out: &mut Writer, expression: &Expression) {
+  use Expression::*;
+  match expression {
+    And { lhs, rhs, .. } => tagged(out, "and", &[&**lhs, &**rhs]),
+    Assert { condition, message, .. } => tagged(out, "assert", &[&**condition, message]),
+    Backtick { command, .. } => tagged(out, "evaluate", &[command]),
+    Call { name, arguments } => {
+      let name = name.lexeme();
+      let mut items: Vec<&dyn Json> = vec![&name];
+      items.extend(arguments.iter().map(|a| a as &dyn Json));
+      tagged(out, "call", &items)
+    }
+    Comparison { lhs, rhs, operator, .. } => tagged(out, operator.symbol(), &[&**lhs, &**rhs]),
+    Concatenation { lhs, rhs, .. } => tagged(out, "concatenate", &[&**lhs, &**rhs]),
+    Conditional { condition, then, otherwise, .. } => {
+      tagged(out, "if", &[&**condition, &**then, otherwise])
+    }
+    FormatString { start, parts, .. } => {
+      let mut items: Vec<&dyn Json> = vec![&start.cooked];
+      for (expression, piece) in parts {
+        items.push(expression);
+        items.push(&piece.cooked);
+      }
+      tagged(out, "format", &items)
+    }
+    Group { contents, .. } => expression_json(out, contents),
+    Join { lhs, rhs, .. } => tagged(out, "join", &[lhs, &**rhs]),
+    List { elements, .. } => {
+      let items: Vec<&dyn Json> = elements.iter().map(|e| e as &dyn Json).collect();
+      tagged(out, "list", &items)
+    }
+    ListConcatenation { lhs, rhs, .. } => tagged(out, "list-concatenate", &[&**lhs, &**rhs]),
+    Not { operand, .. } => tagged(out, "not", &[&**operand]),
+    Or { lhs, rhs, .. } => tagged(out, "or", &[&**lhs, &**rhs]),
+    StringLiteral(literal) => out.string(&literal.cooked),
+    Variable { name } => tagged(out, "variable", &[&name.lexeme()]),
+  }
+}
+
+fn shell_json(shell: &Option<(String, Vec<String>)>) -> impl Json + '_ {
+  With(move |out: &mut Writer| match shell {
+    Some((command, arguments)) => out.object(&[("command", command), ("arguments", arguments)]),
+    None => NULL.write(out),
   })
 }
 
 /// `null`, a string, or an array when written as a list / several.
 /// One name is a string even when written as a one-element list.
-fn dotenv_list_json(values: &[String]) -> Json {
-  match values {
-    [] => Json::Null,
-    [single] => json!(single),
-    values => json!(values),
-  }
+fn dotenv_list_json(values: &[String]) -> impl Json + '_ {
+  With(move |out: &mut Writer| match values {
+    [] => NULL.write(out),
+    [single] => out.string(single),
+    values => values.write(out),
+  })
 }
 
-fn settings_json(settings: &Settings) -> Json {
-  object(vec![
-    ("allow_duplicate_recipes", json!(settings.allow_duplicate_recipes)),
-    ("allow_duplicate_variables", json!(settings.allow_duplicate_variables)),
-    ("default_list", json!(settings.default_list)),
-    ("default_script", json!(settings.default_script)),
-    ("dotenv_command", json!(settings.dotenv_command)),
-    ("dotenv_filename", dotenv_list_json(&settings.dotenv_filename)),
-    ("dotenv_load", json!(settings.dotenv_load)),
-    ("dotenv_override", json!(settings.dotenv_override)),
-    ("dotenv_path", dotenv_list_json(&settings.dotenv_path)),
-    ("dotenv_required", json!(settings.dotenv_required)),
-    ("export", json!(settings.export)),
-    ("fallback", json!(settings.fallback)),
-    ("guards", json!(settings.guards)),
-    ("ignore_comments", json!(settings.ignore_comments)),
-    ("indentation", optional(settings.indentation.as_ref(), |i| json!(i))),
-    ("lazy", json!(settings.lazy)),
-    ("lists", json!(settings.lists)),
-    ("no_cd", json!(settings.no_cd)),
-    ("no_exit_message", json!(settings.no_exit_message)),
-    ("positional_arguments", json!(settings.positional_arguments)),
-    ("quiet", json!(settings.quiet)),
-    ("shell", shell_json(&settings.shell)),
-    ("tempdir", optional(settings.tempdir.as_ref(), |t| json!(t))),
-    ("unstable", json!(settings.unstable)),
-    ("windows_powershell", json!(settings.windows_powershell)),
-    ("windows_shell", shell_json(&settings.windows_shell)),
-    ("working_directory", optional(settings.working_directory.as_ref(), |w| json!(w))),
+fn settings_json(out: &mut Writer, settings: &Settings) {
+  out.object(&[
+    ("allow_duplicate_recipes", &settings.allow_duplicate_recipes),
+    ("allow_duplicate_variables", &settings.allow_duplicate_variables),
+    ("default_list", &settings.default_list),
+    ("default_script", &settings.default_script),
+    ("dotenv_command", &settings.dotenv_command),
+    ("dotenv_filename", &dotenv_list_json(&settings.dotenv_filename)),
+    ("dotenv_load", &settings.dotenv_load),
+    ("dotenv_override", &settings.dotenv_override),
+    ("dotenv_path", &dotenv_list_json(&settings.dotenv_path)),
+    ("dotenv_required", &settings.dotenv_required),
+    ("export", &settings.export),
+    ("fallback", &settings.fallback),
+    ("guards", &settings.guards),
+    ("ignore_comments", &settings.ignore_comments),
+    ("indentation", &settings.indentation),
+    ("lazy", &settings.lazy),
+    ("lists", &settings.lists),
+    ("no_cd", &settings.no_cd),
+    ("no_exit_message", &settings.no_exit_message),
+    ("positional_arguments", &settings.positional_arguments),
+    ("quiet", &settings.quiet),
+    ("shell", &shell_json(&settings.shell)),
+    ("tempdir", &settings.tempdir),
+    ("unstable", &settings.unstable),
+    ("windows_powershell", &settings.windows_powershell),
+    ("windows_shell", &shell_json(&settings.windows_shell)),
+    ("working_directory", &settings.working_directory),
   ])
 }
 
@@ -351,20 +501,16 @@ mod tests {
     build.doc = Some("Build it".into());
     add_recipes(&mut root, vec![build]);
     add_alias(&mut root, alias("b", &["build"]));
-    let json = module_json(&root);
-    assert_eq!(
-      json["recipes"]["build"].to_string(),
+    let json = dump_json(&justfile(root));
+    assert!(json.contains(
       concat!(
         r#"{"attributes":[{"group":"dev"}],"body":[],"dependencies":[],"doc":"Build it","name":"build","parameters":["#,
         r#"{"default":"debug","export":true,"flag":false,"help":null,"kind":"singular","long":null,"max":null,"min":null,"multiple":false,"name":"mode","pattern":null,"short":null,"value":null},"#,
         r#"{"default":null,"export":false,"flag":false,"help":null,"kind":"star","long":null,"max":null,"min":null,"multiple":false,"name":"flags","pattern":null,"short":null,"value":null}],"#,
         r#""priors":0,"private":false,"quiet":false,"namepath":"build","shebang":false}"#
       )
-    );
-    assert_eq!(
-      json["aliases"].to_string(),
-      r#"{"b":{"attributes":[],"name":"b","target":"build"}}"#
-    );
-    assert_eq!(json["first"], json!("build"));
+    ));
+    assert!(json.contains(r#""aliases":{"b":{"attributes":[],"name":"b","target":"build"}}"#));
+    assert!(json.contains(r#""first":"build""#));
   }
 }
