@@ -102,7 +102,7 @@ impl RecipeOutput {
       return signals::run(command);
     }
     command.stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = command.spawn()?;
+    let mut child = signals::spawn(command)?;
     let _guard = signals::ChildGuard::new(child.id());
     let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
     std::thread::scope(|threads| {

@@ -232,9 +232,26 @@ pub fn run(command: &mut std::process::Command) -> std::io::Result<std::process:
   if GROUPS.load(Ordering::SeqCst) {
     std::os::unix::process::CommandExt::process_group(command, 0);
   }
-  let mut child = command.spawn()?;
+  let mut child = spawn(command)?;
   let _guard = ChildGuard::new(child.id());
   child.wait()
+}
+
+/// Starts `command`. A script file just written can be briefly "busy"
+/// (ETXTBSY) when another thread forked while its write descriptor was open:
+/// that child holds the descriptor until its own exec, a matter of
+/// milliseconds, so the start is retried for a short while.
+pub fn spawn(command: &mut std::process::Command) -> std::io::Result<std::process::Child> {
+  let mut attempts = 0;
+  loop {
+    match command.spawn() {
+      Err(error) if error.raw_os_error() == Some(libc::ETXTBSY) && attempts < 200 => {
+        attempts += 1;
+        std::thread::sleep(std::time::Duration::from_millis(5));
+      }
+      result => return result,
+    }
+  }
 }
 
 /// Blocks every signal in the calling thread, so that signals sent to the
