@@ -29,7 +29,7 @@ pub fn main() -> i32 {
     Ok(config) => config,
     Err(ConfigError::Clap { source }) => {
       let stream = if source.use_stderr() { "error" } else { "output" };
-      return match stdio_result(source.print()) {
+      return match stdio::quiet_on_broken_pipe(source.print()) {
         Ok(()) => source.exit_code(),
         Err(error) => {
           let _ = stdio::stderr(&format!("error: failed to write to standard {stream}: {error}\n"));
@@ -60,14 +60,6 @@ pub fn main() -> i32 {
       }
       error.status()
     }
-  }
-}
-
-/// A broken pipe is not an error for output that a reader stopped reading.
-fn stdio_result(result: std::io::Result<()>) -> std::io::Result<()> {
-  match result {
-    Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-    result => result,
   }
 }
 

@@ -46,7 +46,8 @@ fn write_bytes(descriptor: libc::c_int, bytes: &[u8]) -> io::Result<()> {
   quiet_on_broken_pipe(file.write_all(bytes))
 }
 
-fn quiet_on_broken_pipe(result: io::Result<()>) -> io::Result<()> {
+/// A broken pipe is not an error: the reader has seen all it wanted.
+pub fn quiet_on_broken_pipe(result: io::Result<()>) -> io::Result<()> {
   match result {
     Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
     result => result,
