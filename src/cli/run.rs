@@ -317,12 +317,7 @@ fn context<'a>(
   search: &Search,
   justfile: &'a Justfile<'static>,
 ) -> RunContext<'a, 'static> {
-  RunContext {
-    config,
-    justfile,
-    justfile_path: search.justfile.clone(),
-    working_directory: search.working_directory.clone(),
-  }
+  RunContext::new(config, justfile, search.justfile.clone(), search.working_directory.clone())
 }
 
 fn evaluate(

@@ -30,6 +30,29 @@ pub struct RunContext<'a, 'src> {
   pub justfile_path: PathBuf,
   /// The root module's base directory (the search working directory).
   pub working_directory: PathBuf,
+  /// Painter for stderr (errors, echoed lines, banners), decided once per
+  /// run rather than per echoed line: see `stderr_painter_for`.
+  pub stderr_painter: crate::color::Painter,
+}
+
+impl<'a, 'src> RunContext<'a, 'src> {
+  pub fn new(
+    config: &'a Options,
+    justfile: &'a Justfile<'src>,
+    justfile_path: PathBuf,
+    working_directory: PathBuf,
+  ) -> Self {
+    let stderr_painter = Self::stderr_painter_for(config);
+    RunContext { config, justfile, justfile_path, working_directory, stderr_painter }
+  }
+
+  fn stderr_painter_for(config: &Options) -> crate::color::Painter {
+    let mut painter = crate::color::Painter::new(config.color, crate::color::Stream::Stderr);
+    painter.highlight = config.highlight;
+    painter.command_color =
+      config.command_color.as_deref().and_then(crate::color::command_color_by_name);
+    painter
+  }
 }
 
 impl RunContext<'_, '_> {
@@ -40,11 +63,7 @@ impl RunContext<'_, '_> {
 
   /// Painter for stderr (errors, echoed lines, banners).
   pub fn stderr_painter(&self) -> crate::color::Painter {
-    let mut painter = crate::color::Painter::new(self.config.color, crate::color::Stream::Stderr);
-    painter.highlight = self.config.highlight;
-    painter.command_color =
-      self.config.command_color.as_deref().and_then(crate::color::command_color_by_name);
-    painter
+    self.stderr_painter
   }
 
   /// Absolute path of the file a token came from.
