@@ -31,16 +31,29 @@ tests! {
   choose_with_a_huge_count_is_an_error_not_a_panic,
   #[cfg(target_os = "linux")]
   unwritable_stdout_does_not_panic,
+  #[cfg(target_os = "linux")]
   full_device_on_stdout_is_an_error_for_every_listing,
+  #[cfg(target_os = "linux")]
+  full_device_on_stdout_is_an_error_for_relayed_recipe_output,
+  #[cfg(target_os = "linux")]
   stdout_open_only_for_reading_is_an_error,
+  #[cfg(target_os = "linux")]
   broken_pipe_ends_every_listing_quietly,
+  #[cfg(target_os = "linux")]
   full_device_on_stderr_fails_the_run,
+  #[cfg(unix)]
   fmt_through_a_symlink_formats_the_target_and_keeps_the_link,
+  #[cfg(unix)]
   fmt_keeps_the_mode,
+  #[cfg(unix)]
   fmt_keeps_owner_and_group_of_another_users_file,
+  #[cfg(unix)]
   fmt_keeps_hard_links_one_file,
+  #[cfg(unix)]
   fmt_formats_a_writable_justfile_in_an_unwritable_directory,
+  #[cfg(target_os = "linux")]
   fmt_on_a_full_disk_leaves_the_justfile_intact,
+  #[cfg(target_os = "linux")]
   fmt_with_room_formats_a_hard_linked_justfile_in_place,
   hundred_thousand_term_concatenation_evaluates_and_dumps,
   hundred_thousand_term_path_join_evaluates,
@@ -49,7 +62,9 @@ tests! {
   two_thousand_nested_modules_load,
   ten_thousand_file_import_chain_loads,
   suggestion_for_a_very_long_unknown_name_is_found,
+  #[cfg(unix)]
   script_tempdir_is_removed_after_failure,
+  #[cfg(unix)]
   script_tempdir_is_removed_after_signals_to_the_process_group,
 }
 
@@ -1268,6 +1283,32 @@ fn full_device_on_stdout_is_an_error_for_every_listing() {
       (output.status.code(), String::from_utf8_lossy(&output.stderr).as_ref()),
       (Some(1), format!("error: {message}: No space left on device (os error 28)\n").as_str()),
       "args {args:?}"
+    );
+  }
+}
+
+/// With `--output prefixed|grouped` `just` passes the recipe's output on
+/// itself, so a failure to write it is `just`'s to report.
+#[cfg(target_os = "linux")]
+fn full_device_on_stdout_is_an_error_for_relayed_recipe_output() {
+  let dir = tempfile::tempdir().expect("tempdir");
+  std::fs::write(dir.path().join("justfile"), "a:\n  @echo hello\n").expect("write justfile");
+  for mode in ["prefixed", "grouped"] {
+    let full = std::fs::File::create("/dev/full").expect("open /dev/full");
+    let output = Command::new(binary())
+      .args(["--output", mode, "a"])
+      .current_dir(dir.path())
+      .env("NO_COLOR", "1")
+      .stdout(full)
+      .output()
+      .expect("run just");
+    assert_eq!(
+      (output.status.code(), String::from_utf8_lossy(&output.stderr).as_ref()),
+      (
+        Some(1),
+        "error: failed to write to standard output: No space left on device (os error 28)\n"
+      ),
+      "--output {mode}"
     );
   }
 }
