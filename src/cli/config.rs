@@ -249,7 +249,7 @@ fn positional_words(matches: &Matches) -> Vec<String> {
     }
   }
   for flag in [id::LIST, id::SHOW, id::USAGE, id::CLEAN] {
-    if matches.contains_id(flag) && matches.value_source(flag).is_some() {
+    if matches.value_source(flag).is_some() {
       return strings(matches, flag);
     }
   }
@@ -366,7 +366,7 @@ fn subcommand(
     Some(_) => Ok(arguments),
     None => Err(ConfigError::InvalidModulePath { path: arguments.join(" ") }),
   };
-  if matches.contains_id(id::LIST) && matches.value_source(id::LIST).is_some() {
+  if matches.value_source(id::LIST).is_some() {
     return Ok(Subcommand::List { path: split_module_path(module_path(arguments)?) });
   }
   if matches.value_source(id::SHOW).is_some() {

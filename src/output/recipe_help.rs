@@ -69,11 +69,7 @@ fn markers(parameter: &Parameter) -> String {
 /// `  NAME ARG…`, `&&` before the subsequents.
 fn dependency_lines(justfile: &Justfile, recipe: &Recipe) -> Vec<String> {
   let line = |dependency, subsequent: bool| {
-    let path = match crate::output::tree::dependency_target(justfile, dependency) {
-      Some(target) => target.namepath.clone(),
-      None => dependency.path.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::"),
-    };
-    let mut words = vec![path];
+    let mut words = vec![crate::output::tree::dependency_path(justfile, dependency)];
     words.extend(crate::output::tree::dependency_arguments(dependency));
     format!("  {}{}", if subsequent { "&& " } else { "" }, words.join(" "))
   };

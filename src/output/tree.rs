@@ -124,6 +124,15 @@ pub fn dependency_target<'a, 'src>(
   justfile.root.find_module(&dependency.module)?.recipes.get(dependency.recipe)
 }
 
+/// The path of the recipe a dependency names, as resolved; as written when
+/// the target is unavailable.
+pub fn dependency_path(justfile: &Justfile, dependency: &Dependency) -> String {
+  match dependency_target(justfile, dependency) {
+    Some(target) => target.namepath.clone(),
+    None => dependency.path.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::"),
+  }
+}
+
 /// The arguments a dependency passes, as written (`*` marks the one mapped over).
 pub fn dependency_arguments(dependency: &Dependency) -> Vec<String> {
   dependency
@@ -234,10 +243,7 @@ impl TreeWriter<'_, '_> {
     for (index, (dependency, edge)) in edges.enumerate() {
       let branch = if index + 1 == count { "└── " } else { "├── " };
       let target = dependency_target(self.justfile, dependency);
-      let path = match target {
-        Some(target) => target.namepath.clone(),
-        None => dependency.path.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::"),
-      };
+      let path = dependency_path(self.justfile, dependency);
       let node = Node { recipe: target, path: &path, arguments: dependency_arguments(dependency) };
       let record = if edge == Edge::Prior { &mut *record } else { &mut subsequent_record };
       self.node(&node, edge, parallel, branch, &child_indent, record);
