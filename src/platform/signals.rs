@@ -269,11 +269,11 @@ pub fn block_all_in_this_thread() {
 /// Blocks every signal in the calling thread and waits for one; returns its
 /// number.
 pub fn wait_for_any() -> i32 {
+  block_all_in_this_thread();
   // SAFETY: plain libc calls on a locally owned, initialised signal set.
   unsafe {
     let mut set: libc::sigset_t = std::mem::zeroed();
     libc::sigfillset(&mut set);
-    libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
     let mut signal: libc::c_int = 0;
     libc::sigwait(&set, &mut signal);
     signal
