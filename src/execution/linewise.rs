@@ -77,24 +77,25 @@ pub fn run<'src>(
       process.stdout(Stdio::null()).stderr(Stdio::null());
     }
 
-    let name = recipe.name.lexeme().to_string();
+    // Only an error needs the name: no allocation per line.
+    let name = || recipe.name.lexeme().to_string();
     let status = output
       .run(&mut process, config.quiet)
-      .map_err(|source| spawn_error(name.clone(), shell, source))?;
+      .map_err(|source| spawn_error(name(), shell, source))?;
     let line = command.line;
 
     match Exit::of(status) {
       Exit::Code(0) => {}
       Exit::Code(1) if sigils.guard => break,
       Exit::Code(code) if sigils.guard => {
-        return Err(ExecutionError::Guard { recipe: name, line, code })
+        return Err(ExecutionError::Guard { recipe: name(), line, code })
       }
       _ if sigils.infallible => {}
-      Exit::Code(code) => return Err(ExecutionError::LineCode { recipe: name, line, code }),
+      Exit::Code(code) => return Err(ExecutionError::LineCode { recipe: name(), line, code }),
       Exit::Signal(signal) => {
-        return Err(ExecutionError::LineSignal { recipe: name, line, signal })
+        return Err(ExecutionError::LineSignal { recipe: name(), line, signal })
       }
-      Exit::Unknown => return Err(ExecutionError::LineUnknown { recipe: name, line }),
+      Exit::Unknown => return Err(ExecutionError::LineUnknown { recipe: name(), line }),
     }
     check_interrupted(recipe, sigils.infallible)?;
   }

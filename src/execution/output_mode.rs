@@ -5,7 +5,7 @@
 //! block when the recipe finishes.
 
 use std::io::{self, Read};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use nu_ansi_term::Color;
@@ -118,7 +118,7 @@ impl RecipeOutput {
           Err(_) => failure = failure.or(Some(io::Error::other("output thread panicked"))),
         }
       }
-      let status = wait(&mut child);
+      let status = child.wait();
       match failure {
         Some(error) => Err(error),
         None => status,
@@ -155,8 +155,6 @@ impl RecipeOutput {
     Ok(())
   }
 
-  /// `prefixed`: one line (or the partial last one), prefix first, in one
-  /// write while no other recipe writes.
   /// Pass one line of the child's output on; the first failure is kept for
   /// `finish`, and the child's output keeps draining meanwhile.
   fn relay_line(&self, stream: Stream, line: &[u8]) {
@@ -165,6 +163,8 @@ impl RecipeOutput {
     }
   }
 
+  /// `prefixed`: one line (or the partial last one), prefix first, in one
+  /// write while no other recipe writes.
   fn write_line(&self, stream: Stream, line: &[u8]) -> io::Result<()> {
     let prefix = match stream {
       Stream::Stdout => &self.stdout_prefix,
@@ -231,14 +231,5 @@ fn write_to(stream: Stream, bytes: &[u8]) -> io::Result<()> {
   match stream {
     Stream::Stdout => crate::platform::stdio::stdout_bytes(bytes),
     Stream::Stderr => crate::platform::stdio::stderr_bytes(bytes),
-  }
-}
-
-fn wait(child: &mut Child) -> io::Result<ExitStatus> {
-  loop {
-    match child.wait() {
-      Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-      result => return result,
-    }
   }
 }

@@ -229,9 +229,6 @@ pub fn name(signal: i32) -> &'static str {
 
 /// Spawn a command as a tracked child and wait for it.
 pub fn run(command: &mut std::process::Command) -> std::io::Result<std::process::ExitStatus> {
-  if GROUPS.load(Ordering::SeqCst) {
-    std::os::unix::process::CommandExt::process_group(command, 0);
-  }
   let mut child = spawn(command)?;
   let _guard = ChildGuard::new(child.id());
   child.wait()
@@ -240,8 +237,12 @@ pub fn run(command: &mut std::process::Command) -> std::io::Result<std::process:
 /// Starts `command`. A script file just written can be briefly "busy"
 /// (ETXTBSY) when another thread forked while its write descriptor was open:
 /// that child holds the descriptor until its own exec, a matter of
-/// milliseconds, so the start is retried for a short while.
+/// milliseconds, so the start is retried for a short while. After
+/// [`use_process_groups`] the child leads a process group of its own.
 pub fn spawn(command: &mut std::process::Command) -> std::io::Result<std::process::Child> {
+  if GROUPS.load(Ordering::SeqCst) {
+    std::os::unix::process::CommandExt::process_group(command, 0);
+  }
   let mut attempts = 0;
   loop {
     match command.spawn() {
@@ -268,11 +269,11 @@ pub fn block_all_in_this_thread() {
 /// Blocks every signal in the calling thread and waits for one; returns its
 /// number.
 pub fn wait_for_any() -> i32 {
+  block_all_in_this_thread();
   // SAFETY: plain libc calls on a locally owned, initialised signal set.
   unsafe {
     let mut set: libc::sigset_t = std::mem::zeroed();
     libc::sigfillset(&mut set);
-    libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
     let mut signal: libc::c_int = 0;
     libc::sigwait(&set, &mut signal);
     signal

@@ -10,12 +10,12 @@ use std::os::fd::FromRawFd;
 
 /// Write `text` to standard output.
 pub fn stdout(text: &str) -> io::Result<()> {
-  write_to(libc::STDOUT_FILENO, text)
+  write_bytes(libc::STDOUT_FILENO, text.as_bytes())
 }
 
 /// Write `text` to standard error.
 pub fn stderr(text: &str) -> io::Result<()> {
-  write_to(libc::STDERR_FILENO, text)
+  write_bytes(libc::STDERR_FILENO, text.as_bytes())
 }
 
 /// Write raw `bytes` (a child's output, say) to standard output.
@@ -35,10 +35,6 @@ pub fn stderr_line(text: &str) -> io::Result<()> {
 
 /// Write straight to the descriptor, unbuffered: `std::io::stdout` would
 /// report a closed descriptor (EBADF) as success.
-fn write_to(descriptor: libc::c_int, text: &str) -> io::Result<()> {
-  write_bytes(descriptor, text.as_bytes())
-}
-
 fn write_bytes(descriptor: libc::c_int, bytes: &[u8]) -> io::Result<()> {
   // SAFETY: the descriptor is only borrowed (never closed: `ManuallyDrop`);
   // if it is not open, the write reports EBADF.
