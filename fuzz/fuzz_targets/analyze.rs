@@ -1,18 +1,17 @@
 //! Load and analyse arbitrary UTF-8 as a root justfile (imports and modules
 //! resolve in a small fixed directory), rendering any error: nothing may panic.
 //!
-//! Sources are leaked by design, so leak detection is off:
-//! `cd fuzz && ASAN_OPTIONS=detect_leaks=0 cargo +nightly fuzz run analyze -- -detect_leaks=0
-//! -max_total_time=60`
+//! Run (nightly): `cd fuzz && cargo +nightly fuzz run analyze -- -max_total_time=60`
 
 #![no_main]
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use just::analysis::analyzer::{compile, LoadError, LoadRequest};
+use just::analysis::analyzer::{compile, Arenas, LoadError, LoadRequest};
 use just::color::{Painter, Stream, UseColor};
 use just::output::diagnostic::excerpt;
+use just::syntax::sources::{Sources, Trees};
 use libfuzzer_sys::fuzz_target;
 
 fn directory() -> &'static PathBuf {
@@ -46,7 +45,8 @@ fuzz_target!(|data: &[u8]| {
       overrides: &[],
       unstable,
     };
-    match compile(&request) {
+    let (sources, trees) = (Sources::new(), Trees::new());
+    match compile(&request, Arenas { sources: &sources, trees: &trees }) {
       Ok(_) => {}
       Err(LoadError::Compile(error)) => {
         let _ = excerpt(&Painter::new(UseColor::Never, Stream::Stderr), &error.token);

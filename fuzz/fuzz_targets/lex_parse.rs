@@ -6,25 +6,22 @@
 
 #![no_main]
 
-use std::path::Path;
-
 use just::output::format::{format_justfile, indentation_setting};
+use just::syntax::sources::Source;
 use just::syntax::{lexer, parser};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
   let Ok(src) = std::str::from_utf8(data) else { return };
-  // Tokens borrow `'static` sources, as in the binary, which leaks them too.
-  let src: &'static str = Box::leak(src.to_owned().into_boxed_str());
-  let path = Path::new("justfile");
-  let Ok(tokens) = lexer::lex(src, path) else { return };
+  let source = Source::new(src, "justfile");
+  let Ok(tokens) = lexer::lex(&source) else { return };
   let rebuilt: String = tokens.iter().map(|token| token.lexeme()).collect();
   assert_eq!(rebuilt, src, "lexemes do not rebuild the source");
   let Ok(ast) = parser::parse(&tokens) else { return };
   let indentation = indentation_setting(&ast).unwrap_or_else(|| "    ".into());
   let once = format_justfile(&ast, &indentation);
-  let once: &'static str = Box::leak(once.into_boxed_str());
-  let tokens = lexer::lex(once, path).expect("formatted output lexes");
+  let once_source = Source::new(once.clone(), "justfile");
+  let tokens = lexer::lex(&once_source).expect("formatted output lexes");
   let ast = parser::parse(&tokens).expect("formatted output parses");
   let twice = format_justfile(&ast, &indentation);
   if !once.contains('\r') {

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 pub use super::error::LoadError;
-pub use super::loader::LoadRequest;
+pub use super::loader::{Arenas, LoadRequest};
 
 use super::compile_error::{CompileError, CompileErrorKind};
 use super::const_eval::ConstEvaluator;
@@ -20,16 +20,18 @@ use crate::syntax::attributes::AttributeKind;
 use crate::syntax::settings::Setting;
 use crate::syntax::token::Token;
 
-type Tok = Token<'static>;
-type CompileResult<T> = Result<T, CompileError<'static>>;
+type CompileResult<'src, T> = Result<T, CompileError<'src>>;
 
-pub(crate) fn error(token: Tok, kind: AnalysisErrorKind<'static>) -> CompileError<'static> {
+pub(crate) fn error<'src>(token: Token<'src>, kind: AnalysisErrorKind<'src>) -> CompileError<'src> {
   CompileError::new(token, CompileErrorKind::Analysis(kind))
 }
 
 /// Load the root justfile, its imports and modules, and analyse them.
-pub fn compile(request: &LoadRequest) -> Result<Justfile<'static>, LoadError> {
-  let loaded = loader::load(request)?;
+pub fn compile<'src>(
+  request: &LoadRequest,
+  arenas: Arenas<'src>,
+) -> Result<Justfile<'src>, LoadError<'src>> {
+  let loaded = loader::load(request, arenas)?;
   let mut context = Context {
     modules: loaded.modules.into_iter().map(Some).collect(),
     overrides: group_overrides(request),
@@ -40,8 +42,8 @@ pub fn compile(request: &LoadRequest) -> Result<Justfile<'static>, LoadError> {
   Ok(Justfile { root })
 }
 
-struct Context {
-  modules: Vec<Option<LoadedModule>>,
+struct Context<'src> {
+  modules: Vec<Option<LoadedModule<'src>>>,
   overrides: BTreeMap<Vec<String>, BTreeMap<String, String>>,
 }
 
@@ -56,7 +58,10 @@ fn group_overrides(request: &LoadRequest) -> BTreeMap<Vec<String>, BTreeMap<Stri
   grouped
 }
 
-fn check_overrides(root: &Module<'static>, request: &LoadRequest) -> Result<(), LoadError> {
+fn check_overrides<'src>(
+  root: &Module<'src>,
+  request: &LoadRequest,
+) -> Result<(), LoadError<'src>> {
   let mut unknown: Vec<(Vec<String>, String)> = request
     .overrides
     .iter()
@@ -83,7 +88,7 @@ fn check_overrides(root: &Module<'static>, request: &LoadRequest) -> Result<(), 
 }
 
 /// Root first, then submodules depth-first in name order.
-fn check_unstable(module: &Module<'static>, unstable: bool) -> Result<(), LoadError> {
+fn check_unstable<'src>(module: &Module<'src>, unstable: bool) -> Result<(), LoadError<'src>> {
   if !unstable && !module.settings.unstable {
     if let Some(feature) = module.unstable_features.iter().next() {
       return Err(LoadError::Unstable { feature: *feature });
@@ -96,21 +101,21 @@ fn check_unstable(module: &Module<'static>, unstable: bool) -> Result<(), LoadEr
 static EMPTY_AST: ast::Ast<'static> = ast::Ast { items: Vec::new(), unstable_features: Vec::new() };
 
 #[derive(Clone, Copy)]
-pub(crate) struct Entry<'f> {
+pub(crate) struct Entry<'src, 'f> {
   pub file: usize,
   pub index: usize,
-  /// The item's order number (see `LoadedFile::item_orders`).
+  /// The item's order number (see `LoadedFile<'src>::item_orders`).
   pub order: usize,
-  pub item: &'static Item<'static>,
+  pub item: &'src Item<'src>,
   pub _files: std::marker::PhantomData<&'f ()>,
 }
 
-fn analyze_module(
-  context: &mut Context,
+fn analyze_module<'src>(
+  context: &mut Context<'src>,
   index: usize,
   path: Vec<String>,
   base_directory: PathBuf,
-) -> CompileResult<Module<'static>> {
+) -> CompileResult<'src, Module<'src>> {
   let Some(loaded) = context.modules.get_mut(index).and_then(Option::take) else {
     unreachable!("every module is analysed once");
   };
@@ -120,7 +125,7 @@ fn analyze_module(
     .iter()
     .enumerate()
     .flat_map(|(file, loaded_file)| {
-      let ast: &'static ast::Ast<'static> = loaded_file.ast;
+      let ast: &'src ast::Ast<'src> = loaded_file.ast;
       let orders = &loaded_file.item_orders;
       ast.items.iter().enumerate().map(move |(index, item)| Entry {
         file,
@@ -151,14 +156,14 @@ fn analyze_module(
   analyzer.finish(base_directory)
 }
 
-fn item_enabled(item: &Item<'static>) -> bool {
+fn item_enabled<'src>(item: &Item<'src>) -> bool {
   match item_attributes(item) {
     Some(attributes) => attributes.enabled(),
     None => true,
   }
 }
 
-fn item_attributes<'i>(item: &'i Item<'static>) -> Option<&'i ast::Attributes<'static>> {
+fn item_attributes<'src, 'i>(item: &'i Item<'src>) -> Option<&'i ast::Attributes<'src>> {
   match item {
     Item::Alias(alias) => Some(&alias.attributes),
     Item::Assignment(assignment) => Some(&assignment.attributes),
@@ -189,25 +194,28 @@ impl NameKind {
   }
 }
 
-pub(crate) struct ModuleAnalyzer<'f> {
-  pub files: &'f [LoadedFile],
-  pub entries: Vec<Entry<'f>>,
+pub(crate) struct ModuleAnalyzer<'src, 'f> {
+  pub files: &'f [LoadedFile<'src>],
+  pub entries: Vec<Entry<'src, 'f>>,
   pub path: Vec<String>,
   pub overrides: BTreeMap<String, String>,
   /// Aliases and modules seen by the walk: name → (kind, token).
-  names: BTreeMap<&'static str, (NameKind, Tok)>,
-  modules: BTreeMap<&'static str, Module<'static>>,
-  module_items: BTreeMap<&'static str, &'f ast::ModuleItem<'static>>,
-  module_order: Vec<&'static str>,
-  module_positions: BTreeMap<&'static str, usize>,
-  absent_modules: BTreeSet<&'static str>,
-  unexports: BTreeMap<&'static str, Tok>,
+  names: BTreeMap<&'src str, (NameKind, Token<'src>)>,
+  modules: BTreeMap<&'src str, Module<'src>>,
+  module_items: BTreeMap<&'src str, &'f ast::ModuleItem<'src>>,
+  module_order: Vec<&'src str>,
+  module_positions: BTreeMap<&'src str, usize>,
+  absent_modules: BTreeSet<&'src str>,
+  unexports: BTreeMap<&'src str, Token<'src>>,
   /// Setting name → its enabled `set` item.
-  pub sets: BTreeMap<Setting, &'f ast::Set<'static>>,
+  pub sets: BTreeMap<Setting, &'f ast::Set<'src>>,
 }
 
 /// Report a name defined twice: always at the definition on the later line.
-fn redefinition(first: (NameKind, Tok), second: (NameKind, Tok)) -> CompileError<'static> {
+fn redefinition<'src>(
+  first: (NameKind, Token<'src>),
+  second: (NameKind, Token<'src>),
+) -> CompileError<'src> {
   let (earlier, later) =
     if second.1.line >= first.1.line { (first, second) } else { (second, first) };
   let name = later.1.lexeme();
@@ -234,9 +242,13 @@ fn has_attribute(attributes: &ast::Attributes, kind: AttributeKind) -> bool {
   attributes.list.iter().any(|entry| entry.attribute.kind() == kind)
 }
 
-impl<'f> ModuleAnalyzer<'f> {
+impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
   /// The walk over items in order.
-  fn walk(&mut self, context: &mut Context, loaded: &LoadedModule) -> CompileResult<()> {
+  fn walk(
+    &mut self,
+    context: &mut Context<'src>,
+    loaded: &LoadedModule<'src>,
+  ) -> CompileResult<'src, ()> {
     let entries = std::mem::take(&mut self.entries);
     let result = self.walk_entries(context, loaded, &entries);
     self.entries = entries;
@@ -245,10 +257,10 @@ impl<'f> ModuleAnalyzer<'f> {
 
   fn walk_entries(
     &mut self,
-    context: &mut Context,
-    loaded: &LoadedModule,
-    entries: &[Entry<'f>],
-  ) -> CompileResult<()> {
+    context: &mut Context<'src>,
+    loaded: &LoadedModule<'src>,
+    entries: &[Entry<'src, 'f>],
+  ) -> CompileResult<'src, ()> {
     for &entry in entries {
       match entry.item {
         Item::Alias(alias) => self.claim_name(NameKind::Alias, alias.name)?,
@@ -308,7 +320,7 @@ impl<'f> ModuleAnalyzer<'f> {
       .collect();
     let items = &self.module_items;
     let offset =
-      |name: &&'static str| items.get(name).map_or(usize::MAX, |item| item.name.offset as usize);
+      |name: &&'src str| items.get(name).map_or(usize::MAX, |item| item.name.offset as usize);
     self.module_order.sort_by_key(|name| (offset(name), *name));
     for name in &self.module_order {
       let position = own_offsets.partition_point(|own| *own < offset(name));
@@ -316,7 +328,7 @@ impl<'f> ModuleAnalyzer<'f> {
     }
   }
 
-  fn claim_name(&mut self, kind: NameKind, name: Tok) -> CompileResult<()> {
+  fn claim_name(&mut self, kind: NameKind, name: Token<'src>) -> CompileResult<'src, ()> {
     if let Some(first) = self.names.get(name.lexeme()) {
       return Err(redefinition(*first, (kind, name)));
     }
@@ -326,11 +338,11 @@ impl<'f> ModuleAnalyzer<'f> {
 
   fn module(
     &mut self,
-    context: &mut Context,
-    loaded: &LoadedModule,
-    entry: Entry<'f>,
-    item: &'f ast::ModuleItem<'static>,
-  ) -> CompileResult<()> {
+    context: &mut Context<'src>,
+    loaded: &LoadedModule<'src>,
+    entry: Entry<'src, 'f>,
+    item: &'f ast::ModuleItem<'src>,
+  ) -> CompileResult<'src, ()> {
     let name = item.name.lexeme();
     match loaded.submodules.get(&(entry.file, entry.index)) {
       Some(ModuleTarget::Loaded(index)) => {
@@ -353,7 +365,7 @@ impl<'f> ModuleAnalyzer<'f> {
     Ok(())
   }
 
-  fn setting(&mut self, set: &'f ast::Set<'static>) -> CompileResult<()> {
+  fn setting(&mut self, set: &'f ast::Set<'src>) -> CompileResult<'src, ()> {
     let name = set.name.lexeme();
     if let Some(first) = self.sets.get(&set.setting) {
       return Err(error(
@@ -390,7 +402,7 @@ impl<'f> ModuleAnalyzer<'f> {
   }
 
   /// Everything after the walk.
-  fn finish(mut self, base_directory: PathBuf) -> CompileResult<Module<'static>> {
+  fn finish(mut self, base_directory: PathBuf) -> CompileResult<'src, Module<'src>> {
     let assignments = self.assignments()?;
     let functions = self.functions()?;
     let lists = self.bool_setting(Setting::Lists);
@@ -466,8 +478,8 @@ impl<'f> ModuleAnalyzer<'f> {
     })
   }
 
-  fn sets_in_order(&self) -> Vec<&'f ast::Set<'static>> {
-    let mut sets: Vec<&ast::Set<'static>> = self.sets.values().copied().collect();
+  fn sets_in_order(&self) -> Vec<&'f ast::Set<'src>> {
+    let mut sets: Vec<&ast::Set<'src>> = self.sets.values().copied().collect();
     sets.sort_by_key(|set| {
       self
         .entries
@@ -478,9 +490,9 @@ impl<'f> ModuleAnalyzer<'f> {
   }
 
   /// Duplicate variables, then exported-and-unexported.
-  fn assignments(&self) -> CompileResult<BTreeMap<&'static str, model::Assignment<'static>>> {
+  fn assignments(&self) -> CompileResult<'src, BTreeMap<&'src str, model::Assignment<'src>>> {
     let allow_duplicates = self.bool_setting(Setting::AllowDuplicateVariables);
-    let mut chosen: BTreeMap<&'static str, Entry> = BTreeMap::new();
+    let mut chosen: BTreeMap<&'src str, Entry> = BTreeMap::new();
     for entry in &self.entries {
       let Item::Assignment(assignment) = entry.item else { continue };
       let name = assignment.name.lexeme();
@@ -528,8 +540,8 @@ impl<'f> ModuleAnalyzer<'f> {
   }
 
   /// Function redefinitions and duplicate parameters.
-  fn functions(&self) -> CompileResult<BTreeMap<&'static str, ast::FunctionDefinition<'static>>> {
-    let mut functions: BTreeMap<&'static str, ast::FunctionDefinition<'static>> = BTreeMap::new();
+  fn functions(&self) -> CompileResult<'src, BTreeMap<&'src str, ast::FunctionDefinition<'src>>> {
+    let mut functions: BTreeMap<&'src str, ast::FunctionDefinition<'src>> = BTreeMap::new();
     for entry in &self.entries {
       let Item::Function(function) = entry.item else { continue };
       let name = function.name.lexeme();
@@ -569,12 +581,12 @@ impl<'f> ModuleAnalyzer<'f> {
   /// Recipe name conflicts, extra leading whitespace, sigils, script-only attributes.
   fn recipes(
     &self,
-    settings: &Settings<'static>,
+    settings: &Settings<'src>,
     mut docs: BTreeMap<(usize, usize), Option<String>>,
-    mut parameters: BTreeMap<(usize, usize), Vec<model::Parameter<'static>>>,
-  ) -> CompileResult<BTreeMap<&'static str, model::Recipe<'static>>> {
+    mut parameters: BTreeMap<(usize, usize), Vec<model::Parameter<'src>>>,
+  ) -> CompileResult<'src, BTreeMap<&'src str, model::Recipe<'src>>> {
     let allow_duplicates = self.bool_setting(Setting::AllowDuplicateRecipes);
-    let mut chosen: super::names::NameMap<'static, (Entry, Tok)> = Default::default();
+    let mut chosen: super::names::NameMap<'src, (Entry, Token<'src>)> = Default::default();
     let mut recipes = BTreeMap::new();
     let keys = self.recipe_keys();
     for entry in self.entries.iter().filter(|e| matches!(e.item, Item::Recipe(_))) {
@@ -612,13 +624,13 @@ impl<'f> ModuleAnalyzer<'f> {
 
   fn recipe_model(
     &self,
-    recipe: &'static ast::Recipe<'static>,
+    recipe: &'src ast::Recipe<'src>,
     order: usize,
     script: bool,
     doc: Option<String>,
-    parameters: Vec<model::Parameter<'static>>,
-  ) -> model::Recipe<'static> {
-    let mut attributes: Vec<AttributeEntry<'static>> = recipe.attributes.list.clone();
+    parameters: Vec<model::Parameter<'src>>,
+  ) -> model::Recipe<'src> {
+    let mut attributes: Vec<AttributeEntry<'src>> = recipe.attributes.list.clone();
     attributes.sort_by_key(|entry| entry.attribute.name());
     let name = recipe.name.lexeme();
     let namepath =
@@ -643,7 +655,7 @@ impl<'f> ModuleAnalyzer<'f> {
     }
   }
 
-  fn aliases(&self) -> BTreeMap<&'static str, model::Alias<'static>> {
+  fn aliases(&self) -> BTreeMap<&'src str, model::Alias<'src>> {
     let mut aliases = BTreeMap::new();
     for entry in &self.entries {
       let Item::Alias(alias) = entry.item else { continue };
@@ -665,11 +677,11 @@ impl<'f> ModuleAnalyzer<'f> {
   /// `[default]`, else the first recipe of the module's own file.
   fn default_recipe(
     &self,
-    recipes: &BTreeMap<&'static str, model::Recipe<'static>>,
-  ) -> CompileResult<Option<&'static str>> {
+    recipes: &BTreeMap<&'src str, model::Recipe<'src>>,
+  ) -> CompileResult<'src, Option<&'src str>> {
     // Imports count as inlined where they are written: the second `[default]`
     // in that order is the one reported.
-    let mut marked: Vec<(usize, &ast::Recipe<'static>)> = self
+    let mut marked: Vec<(usize, &ast::Recipe<'src>)> = self
       .entries
       .iter()
       .filter_map(|entry| match entry.item {
@@ -703,7 +715,7 @@ impl<'f> ModuleAnalyzer<'f> {
 }
 
 /// Duplicate parameters and required-after-default (options exempt).
-fn check_parameters(recipe: &ast::Recipe<'static>) -> CompileResult<()> {
+fn check_parameters<'src>(recipe: &ast::Recipe<'src>) -> CompileResult<'src, ()> {
   let options = super::parameters::option_names(recipe);
   let mut seen = BTreeSet::new();
   let mut defaulted = false;
@@ -730,7 +742,7 @@ fn check_parameters(recipe: &ast::Recipe<'static>) -> CompileResult<()> {
   Ok(())
 }
 
-fn is_script(recipe: &ast::Recipe<'static>, settings: &Settings<'static>) -> bool {
+fn is_script<'src>(recipe: &ast::Recipe<'src>, settings: &Settings<'src>) -> bool {
   let attributes = &recipe.attributes;
   if has_attribute(attributes, AttributeKind::Shell) {
     return false;
@@ -739,10 +751,10 @@ fn is_script(recipe: &ast::Recipe<'static>, settings: &Settings<'static>) -> boo
 }
 
 /// The const value of a `[doc]` attribute: `None` = no attribute.
-fn doc_attribute(
-  attributes: &ast::Attributes<'static>,
-  evaluator: &ConstEvaluator<'_, 'static>,
-) -> CompileResult<Option<Option<Value>>> {
+fn doc_attribute<'src>(
+  attributes: &ast::Attributes<'src>,
+  evaluator: &ConstEvaluator<'_, 'src>,
+) -> CompileResult<'src, Option<Option<Value>>> {
   for entry in &attributes.list {
     if let Attribute::Doc(expression) = &entry.attribute {
       return Ok(Some(match expression {
@@ -754,10 +766,10 @@ fn doc_attribute(
   Ok(None)
 }
 
-fn recipe_doc(
-  recipe: &ast::Recipe<'static>,
-  evaluator: &ConstEvaluator<'_, 'static>,
-) -> CompileResult<Option<String>> {
+fn recipe_doc<'src>(
+  recipe: &ast::Recipe<'src>,
+  evaluator: &ConstEvaluator<'_, 'src>,
+) -> CompileResult<'src, Option<String>> {
   let doc = match doc_attribute(&recipe.attributes, evaluator)? {
     Some(Some(value)) => Some(value.joined().trim().to_string()),
     Some(None) => None,
@@ -766,11 +778,11 @@ fn recipe_doc(
   Ok(doc.filter(|doc| !doc.is_empty()))
 }
 
-fn module_doc(
-  module: &mut Module<'static>,
-  item: &ast::ModuleItem<'static>,
-  evaluator: &ConstEvaluator<'_, 'static>,
-) -> CompileResult<()> {
+fn module_doc<'src>(
+  module: &mut Module<'src>,
+  item: &ast::ModuleItem<'src>,
+  evaluator: &ConstEvaluator<'_, 'src>,
+) -> CompileResult<'src, ()> {
   module.doc = match doc_attribute(&item.attributes, evaluator)? {
     Some(Some(value)) if value.elements().is_empty() => None,
     Some(Some(value)) => Some(value.joined()),

@@ -10,14 +10,14 @@ use crate::syntax::ast::{Fragment, Line, Recipe};
 use crate::syntax::attributes::AttributeKind;
 use crate::syntax::token::Token;
 
-type CompileResult<T> = Result<T, CompileError<'static>>;
+type CompileResult<'src, T> = Result<T, CompileError<'src>>;
 
-pub(crate) fn check(
-  recipe: &Recipe<'static>,
+pub(crate) fn check<'src>(
+  recipe: &Recipe<'src>,
   script: bool,
   guards: bool,
   ignore_comments: bool,
-) -> CompileResult<()> {
+) -> CompileResult<'src, ()> {
   if !script {
     check_lines(&recipe.body, guards, ignore_comments)?;
   }
@@ -36,18 +36,22 @@ pub(crate) fn check(
   Ok(())
 }
 
-fn first_text(line: &Line<'static>) -> Option<Token<'static>> {
+fn first_text<'src>(line: &Line<'src>) -> Option<Token<'src>> {
   match line.fragments.first() {
     Some(Fragment::Text(token)) => Some(*token),
     _ => None,
   }
 }
 
-fn continues(line: &Line<'static>) -> bool {
+fn continues<'src>(line: &Line<'src>) -> bool {
   matches!(line.fragments.last(), Some(Fragment::Text(token)) if token.lexeme().ends_with('\\'))
 }
 
-fn check_lines(lines: &[Line<'static>], guards: bool, ignore_comments: bool) -> CompileResult<()> {
+fn check_lines<'src>(
+  lines: &[Line<'src>],
+  guards: bool,
+  ignore_comments: bool,
+) -> CompileResult<'src, ()> {
   let mut continued = false;
   for line in lines {
     if !continued {

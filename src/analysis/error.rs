@@ -143,16 +143,16 @@ fn article(kind: &str) -> &'static str {
 /// Everything that can stop `compile`: a compile error with its excerpt, or
 /// one of the errors printed without location.
 #[derive(Debug, Clone)]
-pub enum LoadError {
-  Compile(CompileError<'static>),
+pub enum LoadError<'src> {
+  Compile(CompileError<'src>),
   Read { path: PathBuf, message: String },
   CircularImport { import: PathBuf, current: PathBuf },
   UnknownOverrides { overrides: Vec<String> },
   Unstable { feature: UnstableFeature },
 }
 
-impl From<CompileError<'static>> for LoadError {
-  fn from(error: CompileError<'static>) -> Self {
+impl<'src> From<CompileError<'src>> for LoadError<'src> {
+  fn from(error: CompileError<'src>) -> Self {
     LoadError::Compile(error)
   }
 }
@@ -165,7 +165,7 @@ pub fn unstable_feature_message(feature: UnstableFeature) -> &'static str {
   }
 }
 
-impl Display for LoadError {
+impl Display for LoadError<'_> {
   fn fmt(&self, f: &mut Formatter) -> fmt::Result {
     match self {
       LoadError::Compile(error) => error.fmt(f),
@@ -193,4 +193,4 @@ impl Display for LoadError {
   }
 }
 
-impl std::error::Error for LoadError {}
+impl std::error::Error for LoadError<'_> {}

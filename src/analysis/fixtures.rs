@@ -1,16 +1,17 @@
 //! Hand-built models for unit tests of the listing and invocation code.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::analysis::model::{Alias, Justfile, Module, Parameter, Recipe, Settings};
 use crate::syntax::ast::{self, Expression, ParameterKind, StringKind, StringLiteral};
+use crate::syntax::sources::Source;
 use crate::syntax::token::{Token, TokenKind};
 
 pub fn token(text: &str, kind: TokenKind) -> Token<'static> {
-  let src: &'static str = Box::leak(text.to_string().into_boxed_str());
-  let file = crate::syntax::sources::register(src, Path::new("justfile")).unwrap_or(u32::MAX);
-  Token::new(kind, file, 0, src.len(), 0, 0)
+  // Fixtures live for the whole test process.
+  let source: &'static Source = Box::leak(Box::new(Source::new(text, "justfile")));
+  Token::new(kind, source, 0, text.len(), 0, 0)
 }
 
 pub fn name(text: &str) -> Token<'static> {

@@ -15,16 +15,19 @@ use crate::syntax::ast::{
 };
 use crate::syntax::token::Token;
 
-type CompileResult<T> = Result<T, CompileError<'static>>;
-type Functions = BTreeMap<&'static str, FunctionDefinition<'static>>;
+type CompileResult<'src, T> = Result<T, CompileError<'src>>;
+type Functions<'src> = BTreeMap<&'src str, FunctionDefinition<'src>>;
 /// The key token of one list-only `[arg]` key, when present.
-type ArgKey = fn(&ArgAttribute<'static>) -> Option<Token<'static>>;
+type ArgKey = for<'src> fn(&ArgAttribute<'src>) -> Option<Token<'src>>;
 
-fn gate(token: Token<'static>, message: &str) -> CompileResult<()> {
+fn gate<'src>(token: Token<'src>, message: &str) -> CompileResult<'src, ()> {
   Err(error(token, AnalysisErrorKind::ListGate { message: message.to_string() }))
 }
 
-pub(crate) fn check(entries: &[Entry], functions: &Functions) -> CompileResult<()> {
+pub(crate) fn check<'src>(
+  entries: &[Entry<'src, '_>],
+  functions: &Functions<'src>,
+) -> CompileResult<'src, ()> {
   let gate = Gate { functions };
   for entry in entries {
     match entry.item {
@@ -38,12 +41,12 @@ pub(crate) fn check(entries: &[Entry], functions: &Functions) -> CompileResult<(
   Ok(())
 }
 
-struct Gate<'a> {
-  functions: &'a Functions,
+struct Gate<'src, 'a> {
+  functions: &'a Functions<'src>,
 }
 
-impl Gate<'_> {
-  fn setting(&self, set: &Set<'static>) -> CompileResult<()> {
+impl<'src> Gate<'src, '_> {
+  fn setting(&self, set: &Set<'src>) -> CompileResult<'src, ()> {
     match &set.value {
       SettingValue::Expression(expression) => self.expression(expression),
       SettingValue::List(elements) => {
@@ -55,7 +58,7 @@ impl Gate<'_> {
 
   /// A recipe's attribute expressions, then its `[arg]` keys, then its other
   /// expressions, including those on comment lines `set ignore-comments` skips.
-  fn recipe(&self, recipe: &Recipe<'static>) -> CompileResult<()> {
+  fn recipe(&self, recipe: &Recipe<'src>) -> CompileResult<'src, ()> {
     let expressions = recipe_expressions(recipe, false);
     let attributes = expressions.partition_point(|expression| expression.site == Site::Attribute);
     let (attributes, rest) = expressions.split_at(attributes);
@@ -70,9 +73,9 @@ impl Gate<'_> {
   /// through. Anything else is checked itself first, then refused.
   fn condition<'e>(
     &self,
-    condition: &'e Expression<'static>,
-    comparisons: &mut Vec<&'e Expression<'static>>,
-  ) -> CompileResult<()> {
+    condition: &'e Expression<'src>,
+    comparisons: &mut Vec<&'e Expression<'src>>,
+  ) -> CompileResult<'src, ()> {
     if matches!(condition, Expression::Comparison { .. }) {
       comparisons.push(condition);
       return Ok(());
@@ -85,7 +88,7 @@ impl Gate<'_> {
   }
 
   /// The first list-only construct of an expression, in source order.
-  fn expression(&self, expression: &Expression<'static>) -> CompileResult<()> {
+  fn expression(&self, expression: &Expression<'src>) -> CompileResult<'src, ()> {
     let mut comparisons = Vec::new();
     walk(expression, &mut |node| self.node(node, &mut comparisons))
   }
@@ -93,9 +96,9 @@ impl Gate<'_> {
   /// `comparisons`: the conditions seen so far, where a comparison is allowed.
   fn node<'e>(
     &self,
-    node: &'e Expression<'static>,
-    comparisons: &mut Vec<&'e Expression<'static>>,
-  ) -> CompileResult<()> {
+    node: &'e Expression<'src>,
+    comparisons: &mut Vec<&'e Expression<'src>>,
+  ) -> CompileResult<'src, ()> {
     use Expression::*;
     match node {
       List { bracket, .. } => gate(*bracket, "list literals require `set lists`"),
@@ -142,7 +145,7 @@ impl Gate<'_> {
 
 /// The list-only `[arg]` keys of a recipe, each kind across all its `[arg]`
 /// attributes before the next kind.
-fn argument_keys(recipe: &Recipe<'static>) -> CompileResult<()> {
+fn argument_keys<'src>(recipe: &Recipe<'src>) -> CompileResult<'src, ()> {
   let arguments: Vec<_> = recipe
     .attributes
     .list

@@ -1,6 +1,6 @@
 //! Loading: reading the root file, then locating, reading, lexing and parsing
-//! every import and module file. Sources are
-//! leaked so that tokens are `'static`.
+//! every import and module file. Texts go into the caller's `Sources` arena
+//! and parse trees into its `Trees` arena, which the model borrows from.
 
 #![allow(clippy::result_large_err)]
 
@@ -14,6 +14,7 @@ use super::error::{AnalysisErrorKind, LoadError};
 use crate::options::Override;
 use crate::syntax::ast::{Ast, Item, StringLiteral};
 use crate::syntax::parser;
+use crate::syntax::sources::{Sources, Trees};
 use crate::syntax::token::Token;
 
 pub struct LoadRequest<'a> {
@@ -30,10 +31,9 @@ pub struct LoadRequest<'a> {
 }
 
 /// One parsed file of a module: its own file or an import.
-pub(crate) struct LoadedFile {
+pub(crate) struct LoadedFile<'src> {
   pub path: PathBuf,
-  /// Leaked like the source: the model borrows from it for the whole run.
-  pub ast: &'static Ast<'static>,
+  pub ast: &'src Ast<'src>,
   /// 0 for the module's own file, +1 per import level.
   pub depth: usize,
   /// (file index, item index) of the `import` that loaded this file; `None`
@@ -55,18 +55,18 @@ pub(crate) enum ModuleTarget {
   Absent,
 }
 
-pub(crate) struct LoadedModule {
+pub(crate) struct LoadedModule<'src> {
   /// The module's own file first, then imports in processing order.
-  pub files: Vec<LoadedFile>,
+  pub files: Vec<LoadedFile<'src>>,
   /// (file index, item index) of a `mod` item → its module.
   pub submodules: HashMap<(usize, usize), ModuleTarget>,
   /// Absolute paths of every file of this module (loaded once each).
   paths: HashSet<PathBuf>,
 }
 
-pub(crate) struct Loaded {
+pub(crate) struct Loaded<'src> {
   /// Index 0 is the root module.
-  pub modules: Vec<LoadedModule>,
+  pub modules: Vec<LoadedModule<'src>>,
 }
 
 /// The depth-first walk over files. `Leave` is pushed under a file's
@@ -86,12 +86,23 @@ struct Work {
   is_root: bool,
 }
 
-type CompileResult<T> = Result<T, CompileError<'static>>;
+type CompileResult<'src, T> = Result<T, CompileError<'src>>;
 
-pub(crate) fn load(request: &LoadRequest) -> Result<Loaded, LoadError> {
+/// Where loading puts what it reads: texts and parse trees.
+#[derive(Copy, Clone)]
+pub struct Arenas<'src> {
+  pub sources: &'src Sources,
+  pub trees: &'src Trees<'src>,
+}
+
+pub(crate) fn load<'src>(
+  request: &LoadRequest,
+  arenas: Arenas<'src>,
+) -> Result<Loaded<'src>, LoadError<'src>> {
   let root = request.justfile.lexiclean();
   let root_directory = root.parent().map(Path::to_path_buf).unwrap_or_default();
   let mut loader = Loader {
+    arenas,
     root_directory,
     modules: Vec::new(),
     root_source: request.source.clone(),
@@ -109,7 +120,7 @@ pub(crate) fn load(request: &LoadRequest) -> Result<Loaded, LoadError> {
         }
       }
     }
-    Ok::<(), LoadError>(())
+    Ok::<(), LoadError<'src>>(())
   })?;
   for module in &mut loader.modules {
     number_items(&mut module.files);
@@ -142,7 +153,7 @@ fn number_items(files: &mut [LoadedFile]) {
   }
 }
 
-impl LoadedModule {
+impl LoadedModule<'_> {
   fn new(path: &Path) -> Self {
     LoadedModule {
       files: Vec::new(),
@@ -152,24 +163,24 @@ impl LoadedModule {
   }
 }
 
-struct Loader {
+struct Loader<'src> {
+  arenas: Arenas<'src>,
   root_directory: PathBuf,
-  modules: Vec<LoadedModule>,
+  modules: Vec<LoadedModule<'src>>,
   root_source: Option<String>,
   /// Paths of the files on the current import/module chain.
   chain: HashSet<PathBuf>,
 }
 
-impl Loader {
-  fn process(&mut self, work: Work, stack: &mut Vec<Step>) -> Result<(), LoadError> {
+impl<'src> Loader<'src> {
+  fn process(&mut self, work: Work, stack: &mut Vec<Step>) -> Result<(), LoadError<'src>> {
     let text = match (work.is_root, self.root_source.take()) {
       (true, Some(text)) => text,
       _ => read(&work.path)?,
     };
-    let src: &'static str = Box::leak(text.into_boxed_str());
-    let display: &'static Path = Box::leak(self.display_path(&work.path).into_boxed_path());
-    let ast: &'static Ast<'static> =
-      Box::leak(Box::new(parser::parse_source(src, display).map_err(CompileError::from)?));
+    let source = self.arenas.sources.add(text, self.display_path(&work.path));
+    let ast = parser::parse_source(source).map_err(CompileError::from)?;
+    let ast: &'src Ast<'src> = self.arenas.trees.add(ast);
 
     let file_index = self.modules[work.module].files.len();
     let directory = work.path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -242,15 +253,12 @@ impl Loader {
   }
 }
 
-fn read(path: &Path) -> Result<String, LoadError> {
+fn read(path: &Path) -> Result<String, LoadError<'static>> {
   std::fs::read_to_string(path)
     .map_err(|error| LoadError::Read { path: path.to_path_buf(), message: error.to_string() })
 }
 
-fn analysis_error(
-  token: Token<'static>,
-  kind: AnalysisErrorKind<'static>,
-) -> CompileError<'static> {
+fn analysis_error<'src>(token: Token<'src>, kind: AnalysisErrorKind<'src>) -> CompileError<'src> {
   CompileError::new(token, CompileErrorKind::Analysis(kind))
 }
 
@@ -261,11 +269,11 @@ fn expand_path(directory: &Path, written: &str) -> PathBuf {
   home.unwrap_or_else(|| directory.join(written)).lexiclean()
 }
 
-fn locate_import(
+fn locate_import<'src>(
   directory: &Path,
-  literal: &StringLiteral<'static>,
+  literal: &StringLiteral<'src>,
   optional: bool,
-) -> CompileResult<Option<PathBuf>> {
+) -> CompileResult<'src, Option<PathBuf>> {
   let path = expand_path(directory, &literal.cooked);
   if path.is_file() {
     Ok(Some(path))
@@ -276,12 +284,12 @@ fn locate_import(
   }
 }
 
-fn locate_module(
+fn locate_module<'src>(
   directory: &Path,
-  name: Token<'static>,
-  path: Option<&StringLiteral<'static>>,
+  name: Token<'src>,
+  path: Option<&StringLiteral<'src>>,
   optional: bool,
-) -> CompileResult<Option<PathBuf>> {
+) -> CompileResult<'src, Option<PathBuf>> {
   let candidates = match path {
     Some(literal) => {
       let base = expand_path(directory, &literal.cooked);

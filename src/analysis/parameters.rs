@@ -14,11 +14,11 @@ use super::model::Parameter;
 use crate::syntax::ast::{self, ArgAttribute, Attribute, Recipe};
 use crate::syntax::token::Token;
 
-type CompileResult<T> = Result<T, CompileError<'static>>;
+type CompileResult<'src, T> = Result<T, CompileError<'src>>;
 
-fn arg_attributes<'r>(
-  recipe: &'r Recipe<'static>,
-) -> impl Iterator<Item = (Token<'static>, &'r ArgAttribute<'static>)> {
+fn arg_attributes<'src, 'r>(
+  recipe: &'r Recipe<'src>,
+) -> impl Iterator<Item = (Token<'src>, &'r ArgAttribute<'src>)> {
   recipe.attributes.list.iter().filter_map(|entry| match &entry.attribute {
     Attribute::Arg(arg) => Some((entry.name, arg.as_ref())),
     _ => None,
@@ -26,14 +26,14 @@ fn arg_attributes<'r>(
 }
 
 /// Names of parameters made options by `[arg(…, long/short)]`.
-pub(crate) fn option_names(recipe: &Recipe<'static>) -> BTreeSet<String> {
+pub(crate) fn option_names<'src>(recipe: &Recipe<'src>) -> BTreeSet<String> {
   arg_attributes(recipe)
     .filter(|(_, arg)| arg.long.is_some() || arg.short.is_some())
     .map(|(_, arg)| arg.name.cooked.clone())
     .collect()
 }
 
-fn plain(parameter: &'static ast::Parameter<'static>) -> Parameter<'static> {
+fn plain<'src>(parameter: &'src ast::Parameter<'src>) -> Parameter<'src> {
   Parameter {
     name: parameter.name,
     default: parameter.default.as_ref(),
@@ -55,11 +55,11 @@ fn plain(parameter: &'static ast::Parameter<'static>) -> Parameter<'static> {
 /// parser has already checked every `[arg]` rule that needs no evaluation
 /// (names, keys, combinations); what is left is evaluating `pattern` and
 /// `help` as constants.
-pub(crate) fn build(
-  recipe: &'static Recipe<'static>,
-  evaluator: &ConstEvaluator<'_, 'static>,
-) -> CompileResult<Vec<Parameter<'static>>> {
-  let mut parameters: Vec<Parameter<'static>> = recipe.parameters.iter().map(plain).collect();
+pub(crate) fn build<'src>(
+  recipe: &'src Recipe<'src>,
+  evaluator: &ConstEvaluator<'_, 'src>,
+) -> CompileResult<'src, Vec<Parameter<'src>>> {
+  let mut parameters: Vec<Parameter<'src>> = recipe.parameters.iter().map(plain).collect();
   for (_, arg) in arg_attributes(recipe) {
     if let Some(parameter) = parameters.iter_mut().find(|p| p.name.lexeme() == arg.name.cooked) {
       configure(parameter, arg, evaluator)?;
@@ -68,11 +68,11 @@ pub(crate) fn build(
   Ok(parameters)
 }
 
-fn configure(
-  parameter: &mut Parameter<'static>,
-  arg: &'static ArgAttribute<'static>,
-  evaluator: &ConstEvaluator<'_, 'static>,
-) -> CompileResult<()> {
+fn configure<'src>(
+  parameter: &mut Parameter<'src>,
+  arg: &'src ArgAttribute<'src>,
+  evaluator: &ConstEvaluator<'_, 'src>,
+) -> CompileResult<'src, ()> {
   let name = parameter.name.lexeme();
   parameter.long = arg.long.as_ref().map(|long| match &long.value {
     Some(literal) => literal.cooked.clone(),

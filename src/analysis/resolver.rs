@@ -13,10 +13,9 @@ use super::model::{Alias, Assignment, Dependency, Module, Recipe, Settings};
 use crate::syntax::ast::{self, Attribute, Expression, Fragment, FunctionDefinition};
 use crate::syntax::token::Token;
 
-type Tok = Token<'static>;
-type CompileResult<T> = Result<T, CompileError<'static>>;
-type Assignments = BTreeMap<&'static str, Assignment<'static>>;
-type Functions = BTreeMap<&'static str, FunctionDefinition<'static>>;
+type CompileResult<'src, T> = Result<T, CompileError<'src>>;
+type Assignments<'src> = BTreeMap<&'src str, Assignment<'src>>;
+type Functions<'src> = BTreeMap<&'src str, FunctionDefinition<'src>>;
 
 /// Visit every node of an expression in source order: a binary operator
 /// between its operands, any other node before its parts. The one expression
@@ -86,7 +85,11 @@ fn walk_parts<'e, 'src, E>(
 }
 
 /// Check a call's function exists and takes that many arguments.
-fn check_call(name: Tok, arguments: usize, functions: &Functions) -> CompileResult<()> {
+fn check_call<'src>(
+  name: Token<'src>,
+  arguments: usize,
+  functions: &Functions<'src>,
+) -> CompileResult<'src, ()> {
   let function = name.lexeme();
   if let Some(definition) = functions.get(function) {
     if definition.parameters.len() != arguments {
@@ -113,20 +116,20 @@ fn check_call(name: Tok, arguments: usize, functions: &Functions) -> CompileResu
 
 /// Names in an expression must be variables or constants, and calls must name
 /// existing functions with the right arity; checked in one source-order walk.
-pub(crate) fn check_names_and_calls(
-  expression: &Expression<'static>,
-  assignments: &Assignments,
-  functions: &Functions,
-) -> CompileResult<()> {
+pub(crate) fn check_names_and_calls<'src>(
+  expression: &Expression<'src>,
+  assignments: &Assignments<'src>,
+  functions: &Functions<'src>,
+) -> CompileResult<'src, ()> {
   check_expression(expression, &[], assignments, Some(functions))
 }
 
-fn check_expression(
-  expression: &Expression<'static>,
+fn check_expression<'src>(
+  expression: &Expression<'src>,
   scope: &[&str],
   assignments: &Assignments,
-  functions: Option<&Functions>,
-) -> CompileResult<()> {
+  functions: Option<&Functions<'src>>,
+) -> CompileResult<'src, ()> {
   walk(expression, &mut |expression| match expression {
     Expression::Variable { name } => {
       let variable = name.lexeme();
@@ -147,23 +150,23 @@ fn check_expression(
   })
 }
 
-struct VariableResolver<'a> {
-  assignments: &'a Assignments,
-  functions: &'a Functions,
-  resolved: super::names::NameSet<'static>,
-  stack: Vec<&'static str>,
+struct VariableResolver<'src, 'a> {
+  assignments: &'a Assignments<'src>,
+  functions: &'a Functions<'src>,
+  resolved: super::names::NameSet<'src>,
+  stack: Vec<&'src str>,
   /// The names on `stack`, for constant-time cycle checks.
-  on_stack: super::names::NameSet<'static>,
+  on_stack: super::names::NameSet<'src>,
   /// User functions whose bodies are being walked (stops recursion).
-  calling: Vec<&'static str>,
+  calling: Vec<&'src str>,
 }
 
 /// Undefined variables, cycles and calls, visiting variables in name order,
 /// then the bodies of user functions.
-pub(crate) fn resolve_variables(
-  assignments: &Assignments,
-  functions: &Functions,
-) -> CompileResult<()> {
+pub(crate) fn resolve_variables<'src>(
+  assignments: &Assignments<'src>,
+  functions: &Functions<'src>,
+) -> CompileResult<'src, ()> {
   let mut resolver = VariableResolver {
     assignments,
     functions,
@@ -184,8 +187,8 @@ pub(crate) fn resolve_variables(
   Ok(())
 }
 
-impl VariableResolver<'_> {
-  fn visit(&mut self, name: &'static str) -> CompileResult<()> {
+impl<'src> VariableResolver<'src, '_> {
+  fn visit(&mut self, name: &'src str) -> CompileResult<'src, ()> {
     if self.resolved.contains(name) {
       return Ok(());
     }
@@ -199,8 +202,12 @@ impl VariableResolver<'_> {
     Ok(())
   }
 
-  fn expression(&mut self, expression: &Expression<'static>, scope: &[&str]) -> CompileResult<()> {
-    let mut references: Vec<&Expression<'static>> = Vec::new();
+  fn expression(
+    &mut self,
+    expression: &Expression<'src>,
+    scope: &[&str],
+  ) -> CompileResult<'src, ()> {
+    let mut references: Vec<&Expression<'src>> = Vec::new();
     walk::<CompileError>(expression, &mut |expression| {
       if matches!(expression, Expression::Variable { .. } | Expression::Call { .. }) {
         references.push(expression);
@@ -217,7 +224,7 @@ impl VariableResolver<'_> {
     Ok(())
   }
 
-  fn variable(&mut self, name: Tok, scope: &[&str]) -> CompileResult<()> {
+  fn variable(&mut self, name: Token<'src>, scope: &[&str]) -> CompileResult<'src, ()> {
     let variable = name.lexeme();
     if scope.contains(&variable) {
       return Ok(());
@@ -246,7 +253,7 @@ impl VariableResolver<'_> {
     self.visit(variable)
   }
 
-  fn call(&mut self, name: Tok, arguments: usize) -> CompileResult<()> {
+  fn call(&mut self, name: Token<'src>, arguments: usize) -> CompileResult<'src, ()> {
     check_call(name, arguments, self.functions)?;
     let function = name.lexeme();
     let Some(definition) = self.functions.get(function) else { return Ok(()) };
@@ -262,50 +269,50 @@ impl VariableResolver<'_> {
 }
 
 /// Where a dependency or alias path leads.
-enum Target<'m> {
-  Recipe(&'m Recipe<'static>),
+enum Target<'src, 'm> {
+  Recipe(&'m Recipe<'src>),
   /// A recipe of this module, by name.
-  Local(&'static str),
+  Local(&'src str),
   Module,
   /// Needs these absent optional modules.
   Disabled(Vec<String>),
   Unknown,
 }
 
-pub(crate) struct RecipeResolver<'a> {
+pub(crate) struct RecipeResolver<'src, 'a> {
   pub path: &'a [String],
   /// The module's recipes by name, hashed: looked up once or twice per dependency.
-  pub recipes: super::names::NameMap<'static, &'a Recipe<'static>>,
-  pub assignments: &'a Assignments,
-  pub functions: &'a Functions,
-  pub modules: &'a BTreeMap<&'static str, Module<'static>>,
-  pub absent: &'a BTreeSet<&'static str>,
-  pub settings: &'a Settings<'static>,
-  resolved: super::names::NameSet<'static>,
-  stack: Vec<&'static str>,
+  pub recipes: super::names::NameMap<'src, &'a Recipe<'src>>,
+  pub assignments: &'a Assignments<'src>,
+  pub functions: &'a Functions<'src>,
+  pub modules: &'a BTreeMap<&'src str, Module<'src>>,
+  pub absent: &'a BTreeSet<&'src str>,
+  pub settings: &'a Settings<'src>,
+  resolved: super::names::NameSet<'src>,
+  stack: Vec<&'src str>,
   /// The names on `stack`, for constant-time cycle checks.
-  on_stack: super::names::NameSet<'static>,
-  disabled: BTreeMap<&'static str, Vec<String>>,
+  on_stack: super::names::NameSet<'src>,
+  disabled: BTreeMap<&'src str, Vec<String>>,
 }
 
-type Resolved = (
-  BTreeMap<&'static str, Recipe<'static>>,
-  BTreeMap<&'static str, Alias<'static>>,
-  BTreeMap<&'static str, Vec<String>>,
-  BTreeSet<&'static str>,
+type Resolved<'src> = (
+  BTreeMap<&'src str, Recipe<'src>>,
+  BTreeMap<&'src str, Alias<'src>>,
+  BTreeMap<&'src str, Vec<String>>,
+  BTreeSet<&'src str>,
 );
 
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn resolve_recipes(
+pub(crate) fn resolve_recipes<'src>(
   path: &[String],
-  mut recipes: BTreeMap<&'static str, Recipe<'static>>,
-  mut aliases: BTreeMap<&'static str, Alias<'static>>,
-  assignments: &Assignments,
-  functions: &Functions,
-  modules: &BTreeMap<&'static str, Module<'static>>,
-  absent: &BTreeSet<&'static str>,
-  settings: &Settings<'static>,
-) -> CompileResult<Resolved> {
+  mut recipes: BTreeMap<&'src str, Recipe<'src>>,
+  mut aliases: BTreeMap<&'src str, Alias<'src>>,
+  assignments: &Assignments<'src>,
+  functions: &Functions<'src>,
+  modules: &BTreeMap<&'src str, Module<'src>>,
+  absent: &BTreeSet<&'src str>,
+  settings: &Settings<'src>,
+) -> CompileResult<'src, Resolved<'src>> {
   let mut resolver = RecipeResolver {
     path,
     recipes: recipes.iter().map(|(name, recipe)| (*name, recipe)).collect(),
@@ -319,7 +326,7 @@ pub(crate) fn resolve_recipes(
     on_stack: super::names::NameSet::default(),
     disabled: BTreeMap::new(),
   };
-  let names: Vec<&'static str> = recipes.keys().copied().collect();
+  let names: Vec<&'src str> = recipes.keys().copied().collect();
   for name in &names {
     resolver.visit(name)?;
   }
@@ -364,10 +371,10 @@ pub(crate) fn resolve_recipes(
   Ok((recipes, aliases, disabled, alias_names))
 }
 
-impl<'a> RecipeResolver<'a> {
-  fn target(&self, path: &[Tok], alias: bool) -> Target<'a> {
+impl<'src, 'a> RecipeResolver<'src, 'a> {
+  fn target(&self, path: &[Token<'src>], alias: bool) -> Target<'src, 'a> {
     let Some((last, modules)) = path.split_last() else { return Target::Unknown };
-    let mut module: Option<&'a Module<'static>> = None;
+    let mut module: Option<&'a Module<'src>> = None;
     let mut walked: Vec<&str> = Vec::new();
     for component in modules {
       let name = component.lexeme();
@@ -411,7 +418,7 @@ impl<'a> RecipeResolver<'a> {
     Target::Unknown
   }
 
-  fn visit(&mut self, name: &'static str) -> CompileResult<()> {
+  fn visit(&mut self, name: &'src str) -> CompileResult<'src, ()> {
     if self.resolved.contains(name) {
       return Ok(());
     }
@@ -477,7 +484,7 @@ impl<'a> RecipeResolver<'a> {
   }
 
   /// Names in defaults, dependency arguments, attributes and the body.
-  fn check_recipe_names(&self, recipe: &Recipe<'static>) -> CompileResult<()> {
+  fn check_recipe_names(&self, recipe: &Recipe<'src>) -> CompileResult<'src, ()> {
     let all: Vec<&str> = recipe.ast.parameters.iter().map(|p| p.name.lexeme()).collect();
     let skip_comments = self.settings.ignore_comments && !recipe.script;
     for (expression, in_scope) in run_time_expressions(recipe.ast, skip_comments) {
@@ -486,10 +493,7 @@ impl<'a> RecipeResolver<'a> {
     Ok(())
   }
 
-  fn dependencies(
-    &self,
-    dependencies: &'static [ast::Dependency<'static>],
-  ) -> Vec<Dependency<'static>> {
+  fn dependencies(&self, dependencies: &'src [ast::Dependency<'src>]) -> Vec<Dependency<'src>> {
     dependencies
       .iter()
       .filter_map(|dependency| {
@@ -509,7 +513,7 @@ impl<'a> RecipeResolver<'a> {
 
   /// Recipes disabled directly, plus those depending on them; each with the
   /// sorted union of the absent modules it needs, directly or transitively.
-  fn disabled_closure(&self) -> BTreeMap<&'static str, Vec<String>> {
+  fn disabled_closure(&self) -> BTreeMap<&'src str, Vec<String>> {
     let mut disabled = self.disabled.clone();
     for modules in disabled.values_mut() {
       modules.sort();
@@ -667,21 +671,21 @@ fn attribute_expressions<'e, 'src>(
   }
 }
 
-fn path_string(path: &[Tok]) -> String {
+fn path_string(path: &[Token]) -> String {
   path.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::")
 }
 
 /// With `set lists` a dependency passes one value per parameter (a variadic
 /// parameter takes a list), a flag may be left out, and a `*` parameter
 /// with `[arg(min)]` must be given.
-fn check_argument_count(
-  dependency: &ast::Dependency<'static>,
-  target: &Recipe<'static>,
-  last: Tok,
+fn check_argument_count<'src>(
+  dependency: &ast::Dependency<'src>,
+  target: &Recipe<'src>,
+  last: Token<'src>,
   lists: bool,
-) -> CompileResult<()> {
+) -> CompileResult<'src, ()> {
   let found = dependency.arguments.len();
-  let required = |p: &&super::model::Parameter<'static>| {
+  let required = |p: &&super::model::Parameter<'src>| {
     if !lists {
       return p.default.is_none() && p.kind != ast::ParameterKind::Star;
     }

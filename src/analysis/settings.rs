@@ -14,7 +14,7 @@ use super::resolver::check_names_and_calls;
 use crate::syntax::ast::{Expression, FunctionDefinition, Set, SettingValue};
 use crate::syntax::settings::Setting;
 
-type CompileResult<T> = Result<T, CompileError<'static>>;
+type CompileResult<'src, T> = Result<T, CompileError<'src>>;
 
 /// `set NAME` / `set NAME := true|false`.
 pub(crate) fn boolean(set: &Set) -> bool {
@@ -38,7 +38,7 @@ pub(crate) fn incompatible(
   conflicts(earlier, later, later_set) || conflicts(later, earlier, earlier_set)
 }
 
-fn expressions<'s>(set: &'s Set<'static>) -> Vec<&'s Expression<'static>> {
+fn expressions<'src, 's>(set: &'s Set<'src>) -> Vec<&'s Expression<'src>> {
   match &set.value {
     SettingValue::Expression(expression) => vec![expression],
     SettingValue::List(elements) => elements.iter().collect(),
@@ -47,21 +47,21 @@ fn expressions<'s>(set: &'s Set<'static>) -> Vec<&'s Expression<'static>> {
 }
 
 /// Names referenced by a setting's value must be variables or constants.
-pub(crate) fn check_setting_names(
-  set: &Set<'static>,
-  assignments: &BTreeMap<&'static str, Assignment<'static>>,
-  functions: &BTreeMap<&'static str, FunctionDefinition<'static>>,
-) -> CompileResult<()> {
+pub(crate) fn check_setting_names<'src>(
+  set: &Set<'src>,
+  assignments: &BTreeMap<&'src str, Assignment<'src>>,
+  functions: &BTreeMap<&'src str, FunctionDefinition<'src>>,
+) -> CompileResult<'src, ()> {
   for expression in expressions(set) {
     check_names_and_calls(expression, assignments, functions)?;
   }
   Ok(())
 }
 
-pub(crate) fn evaluate(
-  sets: &[&Set<'static>],
-  evaluator: &ConstEvaluator<'_, 'static>,
-) -> CompileResult<Settings<'static>> {
+pub(crate) fn evaluate<'src>(
+  sets: &[&Set<'src>],
+  evaluator: &ConstEvaluator<'_, 'src>,
+) -> CompileResult<'src, Settings<'src>> {
   let mut settings = Settings::default();
   for set in sets {
     apply(&mut settings, set, evaluator)?;
@@ -69,11 +69,11 @@ pub(crate) fn evaluate(
   Ok(settings)
 }
 
-fn apply(
-  settings: &mut Settings<'static>,
-  set: &Set<'static>,
-  evaluator: &ConstEvaluator<'_, 'static>,
-) -> CompileResult<()> {
+fn apply<'src>(
+  settings: &mut Settings<'src>,
+  set: &Set<'src>,
+  evaluator: &ConstEvaluator<'_, 'src>,
+) -> CompileResult<'src, ()> {
   let name = set.name.lexeme();
   match &set.value {
     SettingValue::Boolean { value, .. } => set_boolean(settings, set.setting, *value),
@@ -121,7 +121,7 @@ fn apply(
   Ok(())
 }
 
-fn set_boolean(settings: &mut Settings<'static>, setting: Setting, value: bool) {
+fn set_boolean<'src>(settings: &mut Settings<'src>, setting: Setting, value: bool) {
   use Setting::*;
   let field = match setting {
     AllowDuplicateRecipes => &mut settings.allow_duplicate_recipes,

@@ -8,7 +8,7 @@ use clap_complete::engine::{CompletionCandidate, PathCompleter, ValueCompleter};
 use clap_complete::env::{self, EnvCompleter, Shells};
 use snafu::Snafu;
 
-use crate::analysis::analyzer::{compile, LoadRequest};
+use crate::analysis::analyzer::{compile, Arenas, LoadRequest};
 use crate::analysis::lookup::{is_public_alias, resolve_alias, AliasTarget};
 use crate::analysis::model::{Justfile, Module};
 use crate::cli::arguments;
@@ -16,6 +16,7 @@ use crate::cli::config::{Config, ConfigError, Subcommand};
 use crate::output::list::{listed_recipes, listed_submodules, module_groups};
 use crate::output::variables::public_assignments;
 use crate::search;
+use crate::syntax::sources::{Sources, Trees};
 
 #[derive(Debug, Snafu)]
 pub enum CompletionsError {
@@ -130,10 +131,11 @@ impl EnvCompleter for Bash {
   }
 }
 
-/// The configuration and compiled justfile of the command line being
-/// completed (everything before the current word). An unparseable command
-/// line falls back to the defaults; an unloadable justfile gives `None`.
-fn context() -> Option<(Config, Justfile<'static>)> {
+/// `complete` applied to the configuration and compiled justfile of the
+/// command line being completed (everything before the current word). An
+/// unparseable command line falls back to the defaults; an unloadable
+/// justfile gives `None`.
+fn with_context<T>(complete: impl FnOnce(&Config, &Justfile) -> T) -> Option<T> {
   let mut words = completed_words()?;
   words.pop();
   let config = Config::from_args(words.clone())
@@ -148,8 +150,10 @@ fn context() -> Option<(Config, Justfile<'static>)> {
     overrides: &config.overrides,
     unstable: config.unstable,
   };
-  let justfile = compile(&request).ok()?;
-  Some((config, justfile))
+  let sources = Sources::new();
+  let trees = Trees::new();
+  let justfile = compile(&request, Arenas { sources: &sources, trees: &trees }).ok()?;
+  Some(complete(&config, &justfile))
 }
 
 /// The configuration from `words` alone: an invalid `JUST_*` variable must
@@ -181,10 +185,10 @@ fn previous_word() -> Option<OsString> {
 
 /// The public submodule named by the words before the current one when they
 /// are all module names, as in `just tools li<TAB>`.
-fn module_of_previous_words<'a>(
+fn module_of_previous_words<'a, 'src>(
   config: &Config,
-  justfile: &'a Justfile<'static>,
-) -> Option<&'a Module<'static>> {
+  justfile: &'a Justfile<'src>,
+) -> Option<&'a Module<'src>> {
   let Subcommand::Run { arguments } = &config.subcommand else {
     return None;
   };
@@ -267,17 +271,18 @@ fn variable_names(justfile: &Justfile) -> Vec<String> {
 /// Positional words: recipe paths, `NAME=` overrides, then file paths; after
 /// a module's path given as separate words, the names inside that module.
 pub fn complete_arguments(current: &OsStr) -> Vec<CompletionCandidate> {
-  let Some((config, justfile)) = context() else {
-    return Vec::new();
-  };
+  with_context(|config, justfile| arguments_in(config, justfile, current)).unwrap_or_default()
+}
+
+fn arguments_in(config: &Config, justfile: &Justfile, current: &OsStr) -> Vec<CompletionCandidate> {
   let prefix = current.to_string_lossy();
-  if let Some(module) = module_of_previous_words(&config, &justfile) {
-    let mut out = names_in_module(&config, module);
+  if let Some(module) = module_of_previous_words(config, justfile) {
+    let mut out = names_in_module(config, module);
     out.retain(|candidate| candidate.get_value().to_string_lossy().starts_with(prefix.as_ref()));
     return out;
   }
-  let mut out: Vec<CompletionCandidate> = recipe_candidates(&config, &justfile);
-  out.extend(variable_names(&justfile).into_iter().map(|name| candidate(format!("{name}="), None)));
+  let mut out: Vec<CompletionCandidate> = recipe_candidates(config, justfile);
+  out.extend(variable_names(justfile).into_iter().map(|name| candidate(format!("{name}="), None)));
   out.retain(|candidate| candidate.get_value().to_string_lossy().starts_with(prefix.as_ref()));
   let mut paths = PathCompleter::any().complete(current);
   paths.sort_by(|a, b| a.get_value().cmp(b.get_value()));
@@ -287,7 +292,7 @@ pub fn complete_arguments(current: &OsStr) -> Vec<CompletionCandidate> {
 
 /// `--show` / `--usage`: recipe paths.
 pub fn recipe_paths() -> Vec<CompletionCandidate> {
-  context().map(|(config, justfile)| recipe_candidates(&config, &justfile)).unwrap_or_default()
+  with_context(recipe_candidates).unwrap_or_default()
 }
 
 /// `--set`'s first value: variable names.
@@ -295,23 +300,21 @@ pub fn variables() -> Vec<CompletionCandidate> {
   if previous_word().as_deref() != Some(OsStr::new("--set")) {
     return Vec::new();
   }
-  context()
-    .map(|(_, justfile)| {
-      variable_names(&justfile).into_iter().map(CompletionCandidate::new).collect()
-    })
-    .unwrap_or_default()
+  with_context(|_, justfile| {
+    variable_names(justfile).into_iter().map(CompletionCandidate::new).collect()
+  })
+  .unwrap_or_default()
 }
 
 /// `--group`: group names.
 pub fn groups() -> Vec<CompletionCandidate> {
-  context()
-    .map(|(config, justfile)| {
-      module_groups(&justfile.root, config.unsorted)
-        .into_iter()
-        .map(CompletionCandidate::new)
-        .collect()
-    })
-    .unwrap_or_default()
+  with_context(|config, justfile| {
+    module_groups(&justfile.root, config.unsorted)
+      .into_iter()
+      .map(CompletionCandidate::new)
+      .collect()
+  })
+  .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -215,8 +215,8 @@ plain_error! {
   crate::cli::completions::CompletionsError => |_: &crate::cli::completions::CompletionsError| 1,
 }
 
-impl From<crate::analysis::error::LoadError> for Error<'static> {
-  fn from(error: crate::analysis::error::LoadError) -> Self {
+impl<'src> From<crate::analysis::error::LoadError<'src>> for Error<'src> {
+  fn from(error: crate::analysis::error::LoadError<'src>) -> Self {
     match error {
       crate::analysis::error::LoadError::Compile(error) => Error::Compile(Box::new(error)),
       other => Error::message(other.to_string()),

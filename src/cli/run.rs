@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::config::{Config, ConfigError, DumpFormat, Subcommand};
-use crate::analysis::analyzer::{compile, LoadRequest};
+use crate::analysis::analyzer::{compile, Arenas, LoadRequest};
 use crate::analysis::model::{Justfile, Module, Recipe};
 use crate::builtins::value::Value;
 use crate::cli::error::{Error, Report};
@@ -20,8 +20,11 @@ use crate::platform::exit::Exit;
 use crate::platform::signals;
 use crate::platform::stdio;
 use crate::search::{self, Search};
+use crate::syntax::sources::{Sources, Trees};
 
 type Result<T = ()> = std::result::Result<T, Error<'static>>;
+/// A result whose error may point into the run's justfiles.
+type Outcome<'src, T = ()> = std::result::Result<T, Error<'src>>;
 
 pub fn main() -> i32 {
   super::completions::complete_env();
@@ -50,7 +53,11 @@ pub fn main() -> i32 {
   } else {
     warn_non_unicode(&config, "invocation directory", &config.invocation_directory)
   };
-  match result.and_then(|()| dispatch(&config)) {
+  // The texts and parse trees of every justfile loaded, which errors point into.
+  let sources = Sources::new();
+  let trees = Trees::new();
+  let arenas = Arenas { sources: &sources, trees: &trees };
+  match result.and_then(|()| dispatch(&config, arenas)) {
     Ok(()) => 0,
     Err(error) => {
       if !config.quiet {
@@ -100,7 +107,7 @@ fn eprint_line(text: &str) -> Result {
   eprint(&format!("{text}\n"))
 }
 
-fn dispatch(config: &Config) -> Result {
+fn dispatch<'src>(config: &Config, arenas: Arenas<'src>) -> Outcome<'src> {
   match &config.subcommand {
     Subcommand::Changelog => print(super::man::changelog())?,
     Subcommand::Completions { shell } => print(&super::completions::completions(shell)?)?,
@@ -114,14 +121,14 @@ fn dispatch(config: &Config) -> Result {
     }
     Subcommand::Edit => super::edit::edit(config)?,
     Subcommand::Request { json } => request(json)?,
-    Subcommand::Format => format(config)?,
+    Subcommand::Format => format(config, arenas)?,
     _ => {
       let search = search::find(config)?;
       warn_non_unicode(config, "justfile", &search.justfile)?;
       if let (Some(watch), Subcommand::Run { arguments }) = (&config.watch, &config.subcommand) {
         return super::watch::watch(config, watch, search, arguments);
       }
-      compiled(config, search)?;
+      compiled(config, search, arenas)?;
     }
   }
   Ok(())
@@ -159,7 +166,12 @@ fn wait_for_signal() -> String {
   }
 }
 
-pub(super) fn load(config: &Config, search: &Search, unstable: bool) -> Result<Justfile<'static>> {
+pub(super) fn load<'src>(
+  config: &Config,
+  search: &Search,
+  unstable: bool,
+  arenas: Arenas<'src>,
+) -> Outcome<'src, Justfile<'src>> {
   let request = LoadRequest {
     justfile: &search.justfile,
     source: search.source.clone(),
@@ -167,15 +179,15 @@ pub(super) fn load(config: &Config, search: &Search, unstable: bool) -> Result<J
     overrides: &config.overrides,
     unstable,
   };
-  Ok(compile(&request)?)
+  Ok(compile(&request, arenas)?)
 }
 
-fn compiled(config: &Config, search: Search) -> Result {
+fn compiled<'src>(config: &Config, search: Search, arenas: Arenas<'src>) -> Outcome<'src> {
   let unstable = config.unstable || matches!(config.subcommand, Subcommand::Summary);
-  let justfile = load(config, &search, unstable)?;
+  let justfile = load(config, &search, unstable, arenas)?;
   let color = stdout_painter(config).active;
   if let Subcommand::Run { arguments } = &config.subcommand {
-    return run(config, search, justfile, arguments);
+    return run(config, search, justfile, arguments, arenas);
   }
   match &config.subcommand {
     Subcommand::Dump => dump(config, &justfile)?,
@@ -260,7 +272,7 @@ fn show(config: &Config, justfile: &Justfile, path: &[String], color: bool) -> R
   ))
 }
 
-fn format(config: &Config) -> Result {
+fn format<'src>(config: &Config, arenas: Arenas<'src>) -> Outcome<'src> {
   let search = search::find(config)?;
   warn_non_unicode(config, "justfile", &search.justfile)?;
   let source = match &search.source {
@@ -270,10 +282,8 @@ fn format(config: &Config) -> Result {
     })?,
   };
   let print_only = search.source.is_some();
-  let source: &'static str = Box::leak(source.into_boxed_str());
-  let display = display_for_format(&search.justfile);
-  let display: &'static Path = Box::leak(display.into_boxed_path());
-  let ast = crate::syntax::parser::parse_source(source, display)
+  let source = arenas.sources.add(source, display_for_format(&search.justfile));
+  let ast = crate::syntax::parser::parse_source(source)
     .map_err(crate::analysis::compile_error::CompileError::from)?;
   let indentation = config
     .indentation
@@ -281,7 +291,7 @@ fn format(config: &Config) -> Result {
     .or_else(|| crate::output::format::indentation_setting(&ast))
     .unwrap_or_else(|| "    ".into());
   let request = crate::output::format::FormatRequest {
-    source,
+    source: &source.text,
     path: &search.justfile,
     print_only,
     check: config.check,
@@ -312,21 +322,21 @@ fn display_for_format(justfile: &Path) -> PathBuf {
   }
 }
 
-fn context<'a>(
+fn context<'a, 'src>(
   config: &'a Config,
   search: &Search,
-  justfile: &'a Justfile<'static>,
-) -> RunContext<'a, 'static> {
+  justfile: &'a Justfile<'src>,
+) -> RunContext<'a, 'src> {
   RunContext::new(config, justfile, search.justfile.clone(), search.working_directory.clone())
 }
 
-fn evaluate(
+fn evaluate<'src>(
   config: &Config,
   search: &Search,
-  justfile: &Justfile<'static>,
+  justfile: &Justfile<'src>,
   path: Option<&str>,
   color: bool,
-) -> Result {
+) -> Outcome<'src> {
   use crate::output::evaluate::{evaluate_listing, resolve_evaluate_path, EvaluateTarget};
   let target = resolve_evaluate_path(&justfile.root, path)?;
   let context = context(config, search, justfile);
@@ -365,13 +375,13 @@ fn evaluate(
   Ok(())
 }
 
-fn command(
+fn command<'src>(
   config: &Config,
   search: &Search,
-  justfile: &Justfile<'static>,
+  justfile: &Justfile<'src>,
   binary: &str,
   arguments: &[String],
-) -> Result {
+) -> Outcome<'src> {
   let context = context(config, search, justfile);
   let states = prepare(&context, Eagerness::Lazy, &Demand::new())?;
   let state = &states[&Vec::new()];
@@ -403,7 +413,7 @@ fn command(
   Ok(())
 }
 
-fn choose(config: &Config, search: &Search, justfile: &Justfile<'static>) -> Result {
+fn choose<'src>(config: &Config, search: &Search, justfile: &Justfile<'src>) -> Outcome<'src> {
   let mut candidates = Vec::new();
   choosable(config, &justfile.root, &mut candidates);
   if candidates.is_empty() {
@@ -503,12 +513,13 @@ fn supplied(invocation: &Invocation) -> Vec<Supplied> {
     .collect()
 }
 
-pub(super) fn run(
+pub(super) fn run<'src>(
   config: &Config,
   search: Search,
-  justfile: Justfile<'static>,
+  justfile: Justfile<'src>,
   arguments: &[String],
-) -> Result {
+  arenas: Arenas<'src>,
+) -> Outcome<'src> {
   let origin = search.justfile.parent().unwrap_or(Path::new("/")).to_path_buf();
   let mut search = search;
   // The process exits after the run: tearing the tree down would only cost time.
@@ -528,7 +539,7 @@ pub(super) fn run(
     };
     // Help only replaces the error just 1.58 would finally report.
     if error.is_unknown() && search.searched && justfile.root.settings.fallback {
-      if let Some((next, next_justfile)) = fallback(config, &search, &origin)? {
+      if let Some((next, next_justfile)) = fallback(config, &search, &origin, arenas)? {
         search = next;
         justfile = std::mem::ManuallyDrop::new(next_justfile);
         continue;
@@ -545,12 +556,12 @@ pub(super) fn run(
 }
 
 /// `just RECIPE --help` / `just MODULE --help`.
-fn print_help(
+fn print_help<'src>(
   config: &Config,
-  justfile: &Justfile,
+  justfile: &Justfile<'src>,
   module: &Module,
   recipe: Option<&Recipe>,
-) -> Result {
+) -> Outcome<'src> {
   let color = stdout_painter(config).active;
   match recipe {
     Some(recipe) => print(&crate::output::recipe_help::recipe_help(justfile, recipe, color)),
@@ -559,11 +570,12 @@ fn print_help(
 }
 
 /// `set fallback`: the next justfile up, compiled.
-fn fallback(
+fn fallback<'src>(
   config: &Config,
   search: &Search,
   origin: &Path,
-) -> Result<Option<(Search, Justfile<'static>)>> {
+  arenas: Arenas<'src>,
+) -> Outcome<'src, Option<(Search, Justfile<'src>)>> {
   let directory = search.justfile.parent().unwrap_or(Path::new("/"));
   let Some(parent) = directory.parent() else {
     return Ok(None);
@@ -585,16 +597,16 @@ fn fallback(
     searched: true,
     _temporary_directory: None,
   };
-  let justfile = load(config, &next_search, config.unstable)?;
+  let justfile = load(config, &next_search, config.unstable, arenas)?;
   Ok(Some((next_search, justfile)))
 }
 
-fn run_invocations(
+fn run_invocations<'src>(
   config: &Config,
   search: &Search,
-  justfile: &Justfile<'static>,
-  invocations: Vec<Invocation<'_, 'static>>,
-) -> Result {
+  justfile: &Justfile<'src>,
+  invocations: Vec<Invocation<'_, 'src>>,
+) -> Outcome<'src> {
   let context = context(config, search, justfile);
   let invoked =
     invocations.iter().map(|invocation| (&invocation.module_path[..], invocation.recipe));

@@ -4,6 +4,7 @@
 use crate::analysis::analyzer::*;
 use crate::color::Painter;
 use crate::output::diagnostic::excerpt;
+use crate::syntax::sources::{Sources, Trees};
 
 /// Compile `files` (the first is the root justfile) and render the result
 /// as the reference prints it: `ok` or the error with its excerpt.
@@ -26,7 +27,8 @@ fn render(
     overrides,
     unstable,
   };
-  let rendered = match compile(&request) {
+  let (sources, trees) = (Sources::new(), Trees::new());
+  let rendered = match compile(&request, Arenas { sources: &sources, trees: &trees }) {
     Ok(_) => "ok\n".to_string(),
     Err(LoadError::Compile(error)) => {
       let caused_by =
@@ -647,7 +649,8 @@ fn model_facts() {
     overrides: &[],
     unstable: false,
   };
-  let root = compile(&request).expect("compiles").root;
+  let (sources, trees) = (Sources::new(), Trees::new());
+  let root = compile(&request, Arenas { sources: &sources, trees: &trees }).expect("compiles").root;
   assert_eq!(root.default, Some("b"));
   assert_eq!(root.recipes["b"].doc.as_deref(), Some("builds"));
   assert!(root.recipes["a"].private);
@@ -659,4 +662,29 @@ fn model_facts() {
   assert_eq!(sub.recipes["y"].namepath, "sub::y");
   assert_eq!(sub.path, vec!["sub".to_string()]);
   assert_eq!(root.module_order, vec!["sub"]);
+}
+
+/// Each run owns its sources and trees: a second run in the same process,
+/// after the first one's arenas are gone, sees only its own files.
+#[test]
+fn pipeline_runs_twice_in_one_process() {
+  let directory = tempfile::tempdir().expect("temporary directory");
+  let justfile = directory.path().join("justfile");
+  let mut defaults = Vec::new();
+  for text in ["first:\n  echo 1\n", "second:\n  echo 2\n"] {
+    std::fs::write(&justfile, text).expect("write file");
+    let request = LoadRequest {
+      justfile: &justfile,
+      source: None,
+      working_directory: directory.path(),
+      overrides: &[],
+      unstable: false,
+    };
+    let (sources, trees) = (Sources::new(), Trees::new());
+    let root =
+      compile(&request, Arenas { sources: &sources, trees: &trees }).expect("compiles").root;
+    defaults.push(root.default.map(str::to_owned));
+    assert_eq!(sources.iter().map(|source| source.text.as_str()).collect::<Vec<_>>(), [text]);
+  }
+  assert_eq!(defaults, [Some("first".to_owned()), Some("second".to_owned())]);
 }

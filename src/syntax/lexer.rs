@@ -5,20 +5,15 @@
 //! * inside a recipe body, outside an interpolation: raw text;
 //! * everywhere else: normal tokens.
 
-use std::path::Path;
-
 use super::lex_error::LexErrorKind;
-use super::sources::{self, FileId};
+use super::sources::Source;
 use super::syntax_error::{SyntaxError, SyntaxErrorKind};
 use super::token::{Token, TokenKind};
 
 /// Tokenize a whole file. Concatenating the lexemes of the returned tokens
 /// reproduces `src` exactly; the last token is `Eof`.
-pub fn lex(
-  src: &'static str,
-  path: &'static Path,
-) -> Result<Vec<Token<'static>>, SyntaxError<'static>> {
-  let mut lexer = Lexer::new(src, path);
+pub fn lex(source: &Source) -> Result<Vec<Token<'_>>, SyntaxError<'_>> {
+  let mut lexer = Lexer::new(source);
   let mut tokens = Vec::new();
   loop {
     let token = lexer.next_token()?;
@@ -124,8 +119,7 @@ enum FormatScan {
 /// parser can consume tokens without the whole file's tokens in memory.
 pub struct Lexer<'src> {
   src: &'src str,
-  /// The source's index in the table of loaded sources.
-  file: FileId,
+  source: &'src Source,
   /// Tokens lexed but not yet handed out.
   tokens: std::collections::VecDeque<Token<'src>>,
   /// Set once `Eof` has been emitted.
@@ -145,12 +139,10 @@ pub struct Lexer<'src> {
 }
 
 impl<'src> Lexer<'src> {
-  /// Sources are registered in the process-wide table and never freed,
-  /// hence `'static`.
-  pub fn new(src: &'static str, path: &'static Path) -> Self {
+  pub fn new(source: &'src Source) -> Self {
     Self {
-      src,
-      file: sources::register(src, path).unwrap_or(FileId::MAX),
+      src: &source.text,
+      source,
       skip_whitespace: false,
       tokens: std::collections::VecDeque::new(),
       done: false,
@@ -165,8 +157,13 @@ impl<'src> Lexer<'src> {
   }
 
   /// A lexer that hands out only significant tokens: what the parser reads.
-  pub fn significant(src: &'static str, path: &'static Path) -> Self {
-    Self { skip_whitespace: true, ..Self::new(src, path) }
+  pub fn significant(source: &'src Source) -> Self {
+    Self { skip_whitespace: true, ..Self::new(source) }
+  }
+
+  /// The file being lexed.
+  pub fn source(&self) -> &'src Source {
+    self.source
   }
 
   /// The next token; after `Eof`, `Eof` again.
@@ -246,7 +243,7 @@ impl<'src> Lexer<'src> {
   }
 
   fn token_at(&self, kind: TokenKind, position: Position, length: usize) -> Token<'src> {
-    Token::new(kind, self.file, position.offset, length, position.line, position.column)
+    Token::new(kind, self.source, position.offset, length, position.line, position.column)
   }
 
   /// Emit the bytes between `start` and the cursor as a token of `kind`.
@@ -753,8 +750,8 @@ mod tests {
   use TokenKind::*;
 
   fn lex_ok(src: &str) -> Vec<Token<'static>> {
-    let src: &'static str = Box::leak(src.to_string().into_boxed_str());
-    match lex(src, Path::new("justfile")) {
+    let source: &'static Source = Box::leak(Box::new(Source::new(src, "justfile")));
+    match lex(source) {
       Ok(tokens) => tokens,
       Err(error) => panic!("lexing {src:?} failed: {error}"),
     }
@@ -1246,7 +1243,8 @@ mod tests {
       ("'é' x", 2, Identifier, 0, 5),
     ];
     for &(src, index, kind, line, column) in cases {
-      let tokens = match lex(src, Path::new("justfile")) {
+      let source = Source::new(src, "justfile");
+      let tokens = match lex(&source) {
         Ok(tokens) => tokens,
         Err(error) => panic!("lexing {src:?} failed: {error}"),
       };
@@ -1376,7 +1374,8 @@ mod tests {
       ),
     ];
     for &(src, message, line, column, length) in cases {
-      let error = match lex(src, Path::new("justfile")) {
+      let source = Source::new(src, "justfile");
+      let error = match lex(&source) {
         Ok(tokens) => panic!("lexing {src:?} succeeded: {tokens:?}"),
         Err(error) => error,
       };

@@ -8,14 +8,13 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
-use std::path::Path;
 
 use super::ast::*;
 use super::attributes::{ItemKind, CONFLICTS};
 use super::lexer::Lexer;
 use super::parse_error::{arguments, ParseErrorKind};
 use super::settings::{Setting, SettingType};
-use super::sources::FileId;
+use super::sources;
 use super::strings;
 use super::syntax_error::{SyntaxError, SyntaxErrorKind};
 use super::token::{KindSet, Token, TokenKind};
@@ -29,22 +28,19 @@ const PARSER_STACK_SIZE: usize = 256 * 1024 * 1024;
 /// Parse the tokens of one file (as returned by `lexer::lex`).
 #[allow(clippy::result_large_err)]
 pub fn parse<'src>(tokens: &[Token<'src>]) -> Result<Ast<'src>, SyntaxError<'src>> {
-  if tokens.is_empty() {
+  let Some(first) = tokens.first() else {
     return Ok(Ast::default());
-  }
-  on_parser_thread(|| Parser::new(Source::Slice(tokens.iter())).parse_ast())
+  };
+  on_parser_thread(|| Parser::new(Source::Slice(tokens.iter()), first.source).parse_ast())
 }
 
 /// Lex and parse one file, streaming tokens from the lexer to the parser so
 /// that the file's tokens are never all in memory. A lexical error anywhere
 /// in the file still wins over any parse error.
 #[allow(clippy::result_large_err)]
-pub fn parse_source(
-  src: &'static str,
-  path: &'static Path,
-) -> Result<Ast<'static>, SyntaxError<'static>> {
+pub fn parse_source(file: &sources::Source) -> Result<Ast<'_>, SyntaxError<'_>> {
   on_parser_thread(|| {
-    let mut parser = Parser::new(Source::Lexer(Box::new(Lexer::significant(src, path))));
+    let mut parser = Parser::new(Source::Lexer(Box::new(Lexer::significant(file))), file);
     let result = parser.parse_ast();
     if let Some(error) = parser.source.get_mut().finish_lexing() {
       return Err(Box::new(error));
@@ -148,6 +144,8 @@ struct Parser<'t, 'src> {
   started: bool,
   /// `[` tokens consumed, to blame extraneous attributes.
   brackets: Vec<Token<'src>>,
+  /// The file parsed, for an `Eof` token when there is no other.
+  file: &'src sources::Source,
   /// Cached next token (None = not known yet).
   front: Cell<Option<Token<'src>>>,
   expected: KindSet,
@@ -184,9 +182,10 @@ fn is_repeatable(attribute: &Attribute) -> bool {
 }
 
 impl<'t, 'src> Parser<'t, 'src> {
-  fn new(source: Source<'t, 'src>) -> Self {
+  fn new(source: Source<'t, 'src>, file: &'src sources::Source) -> Self {
     Self {
       source: RefCell::new(source),
+      file,
       lookahead: RefCell::new(VecDeque::new()),
       last: Cell::new(None),
       started: false,
@@ -244,7 +243,7 @@ impl<'t, 'src> Parser<'t, 'src> {
         column: token.column + token.length,
         ..token
       },
-      None => Token::new(TokenKind::Eof, FileId::MAX, 0, 0, 0, 0),
+      None => Token::new(TokenKind::Eof, self.file, 0, 0, 0, 0),
     }
   }
 
@@ -1799,11 +1798,11 @@ fn check_recipe_attributes<'src>(
 mod tests {
   use super::*;
   use crate::syntax::lexer::lex;
-  use std::path::Path;
 
   fn parse_text(src: &str) -> std::result::Result<Ast<'static>, String> {
-    let src: &'static str = Box::leak(src.to_string().into_boxed_str());
-    let tokens = lex(src, Path::new("justfile")).map_err(|e| format!("lex: {e}"))?;
+    let source: &'static sources::Source =
+      Box::leak(Box::new(sources::Source::new(src, "justfile")));
+    let tokens = lex(source).map_err(|e| format!("lex: {e}"))?;
     parse(&tokens).map_err(|e| format!("{e} {}:{}", e.token.line + 1, e.token.column + 1))
   }
 
@@ -2410,7 +2409,8 @@ mod streaming_tests {
 
   #[test]
   fn lexical_error_after_a_parse_error_wins() {
-    let error = parse_source("x :=\n\nfoo:\n  echo\n%\n", Path::new("justfile")).unwrap_err();
+    let source = sources::Source::new("x :=\n\nfoo:\n  echo\n%\n", "justfile");
+    let error = parse_source(&source).unwrap_err();
     assert_eq!(error.to_string(), "unknown start of token '%'");
     assert_eq!((error.token.line, error.token.column), (4, 0));
   }
@@ -2418,13 +2418,10 @@ mod streaming_tests {
   #[test]
   fn streaming_and_slice_parsing_agree() {
     let src = "# doc\n[private]\na x='1' *y: (b x) && c\n  echo {{x}}\n\nb z:\nc:\n";
-    let path = Path::new("justfile");
-    let tokens = crate::syntax::lexer::lex(src, path).unwrap();
-    // Each lexing registers the source anew, so file indexes differ.
-    let without_files =
-      |text: String| regex::Regex::new(r"file: \d+").unwrap().replace_all(&text, "").into_owned();
-    let from_slice = without_files(format!("{:?}", parse(&tokens).unwrap()));
-    let streamed = without_files(format!("{:?}", parse_source(src, path).unwrap()));
+    let source = sources::Source::new(src, "justfile");
+    let tokens = crate::syntax::lexer::lex(&source).unwrap();
+    let from_slice = format!("{:?}", parse(&tokens).unwrap());
+    let streamed = format!("{:?}", parse_source(&source).unwrap());
     assert_eq!(from_slice, streamed);
   }
 }

@@ -1,64 +1,75 @@
-//! The table of loaded source files. A token names its file by index
-//! instead of carrying the file's text and path, which keeps every token —
-//! and so the parse tree — small. Sources are leaked for the life of the
-//! process, so entries are never removed and lookups need no lock.
+//! The arenas of one run. `Sources` owns every loaded file's text and
+//! display path; tokens borrow from it (lifetime `'src`). `Trees` owns the
+//! files' parse trees, which the analysed justfile borrows. Both are created
+//! by the caller of the pipeline and passed down explicitly, so they live as
+//! long as anything built from them and are freed with it. Nothing is
+//! global: a second pair of arenas is a second, independent run.
 
-use std::path::Path;
-use std::ptr;
-use std::sync::atomic::{AtomicPtr, Ordering};
-use std::sync::Mutex;
+use std::fmt::{self, Debug, Formatter};
+use std::path::{Path, PathBuf};
+
+use super::ast::Ast;
 
 /// A source file: its text and the path diagnostics show for it.
-#[derive(Debug)]
 pub struct Source {
-  pub text: &'static str,
-  pub path: &'static Path,
+  pub text: String,
+  pub path: PathBuf,
 }
 
-const CHUNK: usize = 1024;
-const CHUNKS: usize = 1024;
-
-type Chunk = [AtomicPtr<Source>; CHUNK];
-
-static TABLE: [AtomicPtr<Chunk>; CHUNKS] = [const { AtomicPtr::new(ptr::null_mut()) }; CHUNKS];
-static NEXT: Mutex<usize> = Mutex::new(0);
-
-/// Index of a registered source.
-pub type FileId = u32;
-
-/// Add a source to the table. Registering more than a million files
-/// returns `None`.
-pub fn register(text: &'static str, path: &'static Path) -> Option<FileId> {
-  let mut next = NEXT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-  let id = *next;
-  let (chunk, slot) = (id / CHUNK, id % CHUNK);
-  if chunk >= CHUNKS {
-    return None;
+impl Source {
+  pub fn new(text: impl Into<String>, path: impl Into<PathBuf>) -> Self {
+    Source { text: text.into(), path: path.into() }
   }
-  let mut table = TABLE[chunk].load(Ordering::Acquire);
-  if table.is_null() {
-    let fresh: Box<Chunk> = Box::new([const { AtomicPtr::new(ptr::null_mut()) }; CHUNK]);
-    table = Box::into_raw(fresh);
-    TABLE[chunk].store(table, Ordering::Release);
+
+  pub fn path(&self) -> &Path {
+    &self.path
   }
-  let source = Box::into_raw(Box::new(Source { text, path }));
-  // SAFETY: `table` points to a leaked chunk that is never freed.
-  unsafe { (*table)[slot].store(source, Ordering::Release) };
-  *next += 1;
-  FileId::try_from(id).ok()
 }
 
-/// The source with this index, if registered.
-pub fn get(id: FileId) -> Option<&'static Source> {
-  let id = id as usize;
-  let table = TABLE.get(id / CHUNK)?.load(Ordering::Acquire);
-  if table.is_null() {
-    return None;
+/// Tokens print their file's path, not its whole text.
+impl Debug for Source {
+  fn fmt(&self, f: &mut Formatter) -> fmt::Result {
+    write!(f, "Source({})", self.path.display())
   }
-  // SAFETY: chunks and sources are leaked, never freed or moved.
-  let source = unsafe { (*table)[id % CHUNK].load(Ordering::Acquire) };
-  // SAFETY: as above; null means not registered.
-  unsafe { source.as_ref() }
+}
+
+/// The arena of a run's sources. Adding a file hands out a reference that
+/// lives as long as the arena; files are never removed or moved. It may be
+/// shared with the thread that parses (see `parser::on_parser_stack`).
+#[derive(Default)]
+pub struct Sources {
+  arena: elsa::sync::FrozenVec<Box<Source>>,
+}
+
+impl Sources {
+  pub fn new() -> Self {
+    Sources::default()
+  }
+
+  pub fn add(&self, text: impl Into<String>, path: impl Into<PathBuf>) -> &Source {
+    self.arena.push_get(Box::new(Source::new(text, path)))
+  }
+
+  /// Every file added so far, in the order added.
+  pub fn iter(&self) -> impl Iterator<Item = &Source> {
+    self.arena.iter()
+  }
+}
+
+/// The arena of a run's parse trees, borrowing from a `Sources`.
+#[derive(Default)]
+pub struct Trees<'src> {
+  arena: elsa::sync::FrozenVec<Box<Ast<'src>>>,
+}
+
+impl<'src> Trees<'src> {
+  pub fn new() -> Self {
+    Trees::default()
+  }
+
+  pub fn add(&self, ast: Ast<'src>) -> &Ast<'src> {
+    self.arena.push_get(Box::new(ast))
+  }
 }
 
 #[cfg(test)]
@@ -66,12 +77,19 @@ mod tests {
   use super::*;
 
   #[test]
-  fn registered_sources_are_found_by_index() {
-    let a = register("a := 1", Path::new("a.just")).unwrap();
-    let b = register("b", Path::new("b.just")).unwrap();
-    assert_ne!(a, b);
-    assert_eq!(get(a).unwrap().text, "a := 1");
-    assert_eq!(get(b).unwrap().path, Path::new("b.just"));
-    assert!(get(FileId::MAX).is_none());
+  fn added_sources_live_as_long_as_the_arena() {
+    let sources = Sources::new();
+    let a = sources.add("a := 1", "a.just");
+    let b = sources.add("b", "b.just");
+    assert!(!std::ptr::eq(a, b));
+    assert_eq!(a.text, "a := 1");
+    assert_eq!(b.path, Path::new("b.just"));
+  }
+
+  #[test]
+  fn two_arenas_are_independent_runs() {
+    let first = Sources::new();
+    let second = Sources::new();
+    assert_eq!(first.add("x", "justfile").text, second.add("x", "justfile").text);
   }
 }

@@ -1,10 +1,9 @@
 //! Tokens: a kind plus a position, borrowing their text from the loaded source.
 
 use std::fmt::{self, Display, Formatter};
-use std::marker::PhantomData;
 use std::path::Path;
 
-use super::sources::{self, FileId};
+use super::sources::Source;
 
 /// Defines `TokenKind` from one table of kinds and their display names, so
 /// the kinds, `TokenKind::ALL` and `name` cannot disagree.
@@ -125,25 +124,36 @@ impl KindSet {
   }
 }
 
-/// A token. `file` indexes the table of loaded sources (`sources.rs`);
-/// `offset..offset + length` is its lexeme in that file's text. `line` and
-/// `column` are 0-based (column in bytes), rendered 1-based in diagnostics.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// A token. `offset..offset + length` is its lexeme in its file's text.
+/// `line` and `column` are 0-based (column in bytes), rendered 1-based in
+/// diagnostics.
+#[derive(Copy, Clone, Debug)]
 pub struct Token<'src> {
   pub kind: TokenKind,
-  pub file: FileId,
+  pub source: &'src Source,
   pub offset: u32,
   pub length: u32,
   pub line: u32,
   pub column: u32,
-  pub _source: PhantomData<&'src str>,
 }
 
+/// Tokens are equal when they are the same stretch of the same file.
+impl PartialEq for Token<'_> {
+  fn eq(&self, other: &Self) -> bool {
+    self.kind == other.kind
+      && std::ptr::eq(self.source, other.source)
+      && (self.offset, self.length, self.line, self.column)
+        == (other.offset, other.length, other.line, other.column)
+  }
+}
+
+impl Eq for Token<'_> {}
+
 impl<'src> Token<'src> {
-  /// A token of `kind` spanning `offset..offset + length` of `file`.
+  /// A token of `kind` spanning `offset..offset + length` of `source`.
   pub fn new(
     kind: TokenKind,
-    file: FileId,
+    source: &'src Source,
     offset: usize,
     length: usize,
     line: usize,
@@ -152,27 +162,26 @@ impl<'src> Token<'src> {
     let narrow = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
     Token {
       kind,
-      file,
+      source,
       offset: narrow(offset),
       length: narrow(length),
       line: narrow(line),
       column: narrow(column),
-      _source: PhantomData,
     }
   }
 
   /// The whole text of the token's file.
   pub fn src(&self) -> &'src str {
-    sources::get(self.file).map_or("", |source| source.text)
+    &self.source.text
   }
 
   /// The path diagnostics show for the token's file.
   pub fn path(&self) -> &'src Path {
-    sources::get(self.file).map_or(Path::new(""), |source| source.path)
+    &self.source.path
   }
 
   pub fn lexeme(&self) -> &'src str {
     let start = self.offset as usize;
-    self.src().get(start..start + self.length as usize).unwrap_or("")
+    self.source.text.get(start..start + self.length as usize).unwrap_or("")
   }
 }

@@ -77,10 +77,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Once};
 use std::time::Duration;
 
-use just::analysis::analyzer::{compile, LoadError, LoadRequest};
+use just::analysis::analyzer::{compile, Arenas, LoadError, LoadRequest};
 use just::color::{Painter, Stream, UseColor};
 use just::output::diagnostic::excerpt;
 use just::output::format::{format_justfile, indentation_setting};
+use just::syntax::sources::{Source, Sources, Trees};
 use just::syntax::token::TokenKind;
 use just::syntax::{lexer, parser};
 
@@ -763,9 +764,9 @@ static STAGES: [AtomicUsize; 3] = [AtomicUsize::new(0), AtomicUsize::new(0), Ato
 
 /// Lex, parse, format and analyse `src`; `Err` describes a broken invariant.
 fn check(src: &str, dir: &Path) -> Result<(), String> {
-  let path: &'static Path = Box::leak(dir.join("justfile").into_boxed_path());
-  let leaked: &'static str = Box::leak(src.to_owned().into_boxed_str());
-  let tokens = match lexer::lex(leaked, path) {
+  let path = dir.join("justfile");
+  let source = Source::new(src, &path);
+  let tokens = match lexer::lex(&source) {
     Ok(tokens) => tokens,
     Err(error) => {
       if std::env::var_os("ROBUST_VERBOSE").is_some() {
@@ -794,8 +795,8 @@ fn check(src: &str, dir: &Path) -> Result<(), String> {
       STAGES[1].fetch_add(1, Ordering::Relaxed);
       let indentation = indentation_setting(&ast).unwrap_or_else(|| "    ".into());
       let once = format_justfile(&ast, &indentation);
-      let once_src: &'static str = Box::leak(once.clone().into_boxed_str());
-      let reparsed = lexer::lex(once_src, path).and_then(|tokens| parser::parse(&tokens));
+      let once_source = Source::new(once.clone(), &path);
+      let reparsed = lexer::lex(&once_source).and_then(|tokens| parser::parse(&tokens));
       match reparsed {
         Err(error) => {
           return Err(format!("formatted output does not parse ({error}):\n{once}"));
@@ -813,13 +814,14 @@ fn check(src: &str, dir: &Path) -> Result<(), String> {
   }
   for unstable in [false, true] {
     let request = LoadRequest {
-      justfile: path,
+      justfile: &path,
       source: Some(src.to_owned()),
       working_directory: dir,
       overrides: &[],
       unstable,
     };
-    match compile(&request) {
+    let (sources, trees) = (Sources::new(), Trees::new());
+    match compile(&request, Arenas { sources: &sources, trees: &trees }) {
       Ok(_) => {
         STAGES[2].fetch_add(1, Ordering::Relaxed);
       }

@@ -12,12 +12,14 @@ use std::time::Duration;
 use lexiclean::Lexiclean;
 
 use super::config::{Config, WatchConfig};
+use crate::analysis::analyzer::Arenas;
 use crate::cli::error::{Error, Report};
 use crate::color::{Painter, Stream};
 use crate::execution::cache;
 use crate::platform::exit::signal_status;
 use crate::platform::signals;
 use crate::search::Search;
+use crate::syntax::sources::{Sources, Trees};
 use events::Watcher;
 use targets::{Request, Targets};
 
@@ -58,10 +60,14 @@ pub fn watch(config: &Config, watch: &WatchConfig, search: Search, arguments: &[
     if !changes.is_empty() {
       announce(config, watch, &changes)?;
     }
+    // Each run reads the justfiles afresh into arenas of its own.
+    let sources = Sources::new();
+    let trees = Trees::new();
+    let arenas = Arenas { sources: &sources, trees: &trees };
     events.set_running(true);
-    let ran = run_once(config, &search, arguments, &session);
+    let ran = run_once(config, &search, arguments, &session, arenas);
     events.set_running(false);
-    let (outcome, first_source_after_load) = ran?;
+    let outcome = ran?;
     if let Some(signal) = signals::take_delivered() {
       report(config, outcome)?;
       return Err(silent(signal_status(signal)));
@@ -74,7 +80,7 @@ pub fn watch(config: &Config, watch: &WatchConfig, search: Search, arguments: &[
     {
       // A `set fallback` run may have loaded more justfiles.
       let mut session = lock(&session);
-      if session.add_sources(first_source_after_load) {
+      if session.add_sources(&sources) {
         session.rewatch().map_err(Error::message)?;
       }
     }
@@ -90,35 +96,33 @@ fn lock(session: &Mutex<Session>) -> std::sync::MutexGuard<'_, Session> {
 }
 
 /// Load the justfile, watch it and what is known to matter, and run.
-/// Returns the run's outcome and the first source id after loading; fails
-/// only when watching fails.
-fn run_once(
+/// Returns the run's outcome; fails only when watching fails.
+fn run_once<'src>(
   config: &Config,
   search: &Search,
   arguments: &[String],
   session: &Mutex<Session>,
-) -> Result<(Result, u32)> {
-  let first_source = next_source_id();
-  let loaded = super::run::load(config, search, config.unstable);
-  let after_load = next_source_id();
+  arenas: Arenas<'src>,
+) -> Result<std::result::Result<(), Error<'src>>> {
+  let loaded = super::run::load(config, search, config.unstable, arenas);
   {
     let mut session = lock(session);
-    session.add_sources(first_source);
+    session.add_sources(arenas.sources);
     session.rewatch().map_err(Error::message)?;
   }
-  let outcome =
-    loaded.and_then(|justfile| super::run::run(config, search.clone(), justfile, arguments));
-  Ok((outcome, after_load))
+  Ok(
+    loaded
+      .and_then(|justfile| super::run::run(config, search.clone(), justfile, arguments, arenas)),
+  )
 }
 
 impl Session {
-  /// Add the source files registered from `first` on; whether any is new.
-  fn add_sources(&mut self, first: u32) -> bool {
+  /// Add the source files a run loaded; whether any is new.
+  fn add_sources(&mut self, sources: &Sources) -> bool {
     let before = self.sources.len();
-    let loaded = (first..).map_while(crate::syntax::sources::get);
     // Diagnostics name sources relative to the root justfile's directory.
     let directory = &self.justfile_directory;
-    self.sources.extend(loaded.map(|source| directory.join(source.path).lexiclean()));
+    self.sources.extend(sources.iter().map(|source| directory.join(&source.path).lexiclean()));
     self.sources.len() != before
   }
 
@@ -148,13 +152,8 @@ impl Session {
   }
 }
 
-/// The index the next registered source file will get.
-fn next_source_id() -> u32 {
-  (0..).find(|id| crate::syntax::sources::get(*id).is_none()).unwrap_or(u32::MAX)
-}
-
 /// Print a run's error as `just` would, and carry on.
-fn report(config: &Config, outcome: Result) -> Result {
+fn report(config: &Config, outcome: std::result::Result<(), Error>) -> Result {
   match outcome {
     Err(error) if !config.quiet => {
       let painter = Painter::new(config.color, Stream::Stderr);

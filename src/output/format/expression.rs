@@ -100,13 +100,14 @@ impl Display for Expression<'_> {
 pub(crate) mod tests {
   use super::*;
   use crate::syntax::ast::{ComparisonOperator, StringKind};
+  use crate::syntax::sources::Source;
   use crate::syntax::token::TokenKind;
-  use std::path::Path;
 
   /// A token whose lexeme is `text` (its own source).
   pub fn token(kind: TokenKind, text: &'static str) -> Token<'static> {
-    let file = crate::syntax::sources::register(text, Path::new("justfile")).unwrap_or(u32::MAX);
-    Token::new(kind, file, 0, text.len(), 0, 0)
+    // Fixtures live for the whole test process.
+    let source: &'static Source = Box::leak(Box::new(Source::new(text, "justfile")));
+    Token::new(kind, source, 0, text.len(), 0, 0)
   }
 
   pub fn var(name: &'static str) -> Expression<'static> {

@@ -1,15 +1,13 @@
 //! End-to-end formatting tests: source → lex → parse → canonical text.
 //! Expected outputs were produced by the reference binary's `--fmt`.
 
-use std::path::Path;
-
 use super::{format_justfile, indentation_setting};
+use crate::syntax::sources::Source;
 use crate::syntax::{lexer, parser};
 
 fn format(src: &str) -> String {
-  let src: &'static str = Box::leak(src.to_string().into_boxed_str());
-  let path = Path::new("justfile");
-  let tokens = lexer::lex(src, path).expect("lexes");
+  let source = Source::new(src, "justfile");
+  let tokens = lexer::lex(&source).expect("lexes");
   let ast = parser::parse(&tokens).expect("parses");
   let indentation = indentation_setting(&ast).unwrap_or_else(|| "    ".into());
   format_justfile(&ast, &indentation)
