@@ -9,6 +9,9 @@
 # REFERENCE defaults to $JUST_REFERENCE, else target/reference/bin/just (which
 # `just reference` installs).
 #
+# The last column says whether the large-file commands print exactly what the
+# reference prints.
+#
 # Instructions are counted with callgrind (the `just` process only, not the
 # shells it spawns), peak memory with `/usr/bin/time -f %M`. Every run gets
 # the same generated inputs and a cleared environment, so counts are
@@ -136,8 +139,23 @@ if [ "$mode" = check ]; then
 fi
 
 reference=$(realpath "$2")
-printf '%-12s %14s %14s %6s %6s %10s %10s %6s\n' \
-  scenario 'instr ours' 'instr ref' ratio target 'rss ours' 'rss ref' ratio
+
+# Whether ours prints exactly what the reference prints (stdout and status).
+same_output() {
+  local dir=$1
+  shift
+  local ours_status=0 ref_status=0
+  run "$dir" "$ours" "$@" >"$work/out-ours" 2>/dev/null || ours_status=$?
+  run "$dir" "$reference" "$@" >"$work/out-ref" 2>/dev/null || ref_status=$?
+  if [ "$ours_status" = "$ref_status" ] && cmp -s "$work/out-ours" "$work/out-ref"; then
+    echo same
+  else
+    echo DIFFERS
+  fi
+}
+
+printf '%-12s %14s %14s %6s %6s %10s %10s %6s %8s\n' \
+  scenario 'instr ours' 'instr ref' ratio target 'rss ours' 'rss ref' ratio output
 for scenario in "${scenarios[@]}"; do
   IFS='|' read -r name kind args target <<<"$scenario"
   # shellcheck disable=SC2086
@@ -147,9 +165,14 @@ for scenario in "${scenarios[@]}"; do
     ours_rss=$(max_rss "$kind" "$ours" $args)
     ref_rss=$(max_rss "$kind" "$reference" $args)
   }
-  printf '%-12s %14s %14s %6s %6s %10s %10s %6s\n' "$name" \
+  output=-
+  if [ "$kind" = large ]; then
+    # shellcheck disable=SC2086
+    output=$(same_output "$kind" $args)
+  fi
+  printf '%-12s %14s %14s %6s %6s %10s %10s %6s %8s\n' "$name" \
     "$ours_instr" "$ref_instr" "$(ratio "$ours_instr" "$ref_instr")" "$target" \
-    "$ours_rss" "$ref_rss" "$(ratio "$ours_rss" "$ref_rss")"
+    "$ours_rss" "$ref_rss" "$(ratio "$ours_rss" "$ref_rss")" "$output"
 done
 
 # Peak memory on a 50 MB justfile, against the target of ten times its size.

@@ -23,13 +23,18 @@ pub(crate) mod text;
 /// variable chains, dependency chains), which overflows the default main
 /// stack; only touched pages are committed.
 const STACK_SIZE: usize = 1024 * 1024 * 1024;
+const _: () = assert!(STACK_SIZE >= syntax::parser::PARSER_STACK_SIZE);
 
 /// Run `just` with the process's arguments and environment; returns the exit status.
 pub fn run() -> i32 {
   let on_thread = std::thread::Builder::new()
     .name("main".into())
     .stack_size(STACK_SIZE)
-    .spawn(cli::run::main)
+    .spawn(|| {
+      // Deeper than parsing needs: the parser need not start a thread of its own.
+      syntax::parser::on_large_stack();
+      cli::run::main()
+    })
     .map(|handle| {
       // The waiting thread blocks every signal, so that signals sent to the
       // process reach the thread running `just`.

@@ -23,7 +23,7 @@ use super::token::{KindSet, Token, TokenKind};
 const MAX_DEPTH: usize = 256;
 
 /// Stack of the parsing thread. Only touched pages are committed.
-const PARSER_STACK_SIZE: usize = 256 * 1024 * 1024;
+pub const PARSER_STACK_SIZE: usize = 256 * 1024 * 1024;
 
 /// Parse the tokens of one file (as returned by `lexer::lex`).
 #[allow(clippy::result_large_err)]
@@ -62,6 +62,12 @@ where
 thread_local! {
   /// Whether this thread was started by `on_parser_stack`.
   static ON_PARSER_STACK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Declare that this thread's stack is at least `PARSER_STACK_SIZE`, so
+/// parsing on it runs in place.
+pub fn on_large_stack() {
+  ON_PARSER_STACK.set(true);
 }
 
 /// Run `run` on a thread whose stack is big enough for parsing, or in place
