@@ -4,7 +4,13 @@
 //! * at the start of a line outside any delimiter: indentation;
 //! * inside a recipe body, outside an interpolation: raw text;
 //! * everywhere else: normal tokens.
+//!
+//! The lexer works on bytes: every byte that ends or separates a token is
+//! ASCII, and the bytes of a multi-byte character are all ≥ 0x80, so a token
+//! boundary found by byte is always a character boundary. Characters are
+//! decoded only for the byte order mark and for error messages.
 
+use std::collections::VecDeque;
 use std::path::Path;
 
 use super::lex_error::LexErrorKind;
@@ -49,18 +55,22 @@ enum Quote {
 
 impl Quote {
   /// The quote opening a string at the start of `text`, longest first.
-  fn opening(text: &str) -> Option<Quote> {
-    [Quote::TripleSingle, Quote::TripleDouble, Quote::Single, Quote::Double]
-      .into_iter()
-      .find(|quote| text.starts_with(quote.delimiter()))
+  fn opening(text: &[u8]) -> Option<Quote> {
+    match text {
+      [b'\'', b'\'', b'\'', ..] => Some(Quote::TripleSingle),
+      [b'"', b'"', b'"', ..] => Some(Quote::TripleDouble),
+      [b'\'', ..] => Some(Quote::Single),
+      [b'"', ..] => Some(Quote::Double),
+      _ => None,
+    }
   }
 
-  fn delimiter(self) -> &'static str {
+  fn delimiter(self) -> &'static [u8] {
     match self {
-      Quote::Single => "'",
-      Quote::Double => "\"",
-      Quote::TripleSingle => "'''",
-      Quote::TripleDouble => "\"\"\"",
+      Quote::Single => b"'",
+      Quote::Double => b"\"",
+      Quote::TripleSingle => b"'''",
+      Quote::TripleDouble => b"\"\"\"",
     }
   }
 
@@ -88,10 +98,10 @@ impl DelimiterKind {
     }
   }
 
-  fn closed_by(self, close: char) -> bool {
+  fn closed_by(self, close: u8) -> bool {
     matches!(
       (self, close),
-      (DelimiterKind::Paren, ')') | (DelimiterKind::Bracket, ']') | (DelimiterKind::Brace, '}')
+      (DelimiterKind::Paren, b')') | (DelimiterKind::Bracket, b']') | (DelimiterKind::Brace, b'}')
     )
   }
 }
@@ -126,15 +136,20 @@ pub struct Lexer<'src> {
   src: &'src str,
   /// The source's index in the table of loaded sources.
   file: FileId,
-  /// Tokens lexed but not yet handed out.
-  tokens: std::collections::VecDeque<Token<'src>>,
-  /// Set once `Eof` has been emitted.
+  /// Tokens lexed but not yet handed out. Most steps lex exactly one token
+  /// and hand it out directly; only the few that lex several (dedents, an
+  /// `f` before its format string) queue the earlier ones here.
+  pending: VecDeque<Token<'src>>,
+  /// Set once `Eof` has been lexed.
   done: bool,
   /// Hand out only significant tokens (the parser ignores whitespace).
   skip_whitespace: bool,
-  /// Start of the token being lexed.
-  start: Position,
-  cursor: Position,
+  /// Byte offset of the next byte to lex.
+  offset: usize,
+  /// Line of `offset`, and the offset where that line starts: positions are
+  /// tracked as the lexer moves, never recomputed.
+  line: usize,
+  line_start: usize,
   levels: Vec<Level<'src>>,
   delimiters: Vec<Delimiter<'src>>,
   /// The `{{` of the open recipe-body interpolation, if any.
@@ -152,10 +167,11 @@ impl<'src> Lexer<'src> {
       src,
       file: sources::register(src, path).unwrap_or(FileId::MAX),
       skip_whitespace: false,
-      tokens: std::collections::VecDeque::new(),
+      pending: VecDeque::new(),
       done: false,
-      start: Position::default(),
-      cursor: Position::default(),
+      offset: 0,
+      line: 0,
+      line_start: 0,
       levels: vec![Level { whitespace: "", body: false }],
       delimiters: Vec::new(),
       interpolation: None,
@@ -172,115 +188,114 @@ impl<'src> Lexer<'src> {
   /// The next token; after `Eof`, `Eof` again.
   pub fn next_token(&mut self) -> LexResult<'src, Token<'src>> {
     loop {
-      if let Some(token) = self.tokens.pop_front() {
+      if let Some(token) = self.pending.pop_front() {
         return Ok(token);
       }
       if self.done {
-        return Ok(self.token_at(TokenKind::Eof, self.cursor, 0));
+        return Ok(self.token_at(TokenKind::Eof, self.position(), 0));
       }
-      self.step()?;
+      let token = self.step()?;
+      if self.skip_whitespace && token.kind == TokenKind::Whitespace {
+        continue;
+      }
+      if self.pending.is_empty() {
+        return Ok(token);
+      }
+      self.pending.push_back(token);
     }
   }
 
-  /// Lex one line start, text run or normal token (or finish at the end).
-  fn step(&mut self) -> LexResult<'src> {
+  /// Lex one token, queueing any tokens that precede it in `pending`.
+  fn step(&mut self) -> LexResult<'src, Token<'src>> {
     if self.at_line_start {
       self.at_line_start = false;
-      self.lex_line_start()?;
+      if let Some(token) = self.lex_line_start()? {
+        return Ok(token);
+      }
     }
-    if self.rest().is_empty() {
+    let Some(&byte) = self.src.as_bytes().get(self.offset) else {
       return self.finish();
-    }
+    };
     if self.in_body_text() {
-      self.lex_body_text();
-      Ok(())
+      Ok(self.lex_body_text())
     } else {
-      self.lex_normal()
+      self.lex_normal(byte)
     }
   }
 
-  fn finish(&mut self) -> LexResult<'src> {
+  fn finish(&mut self) -> LexResult<'src, Token<'src>> {
     if let Some(opener) = self.interpolation {
       return Err(lex_error(opener, LexErrorKind::UnterminatedInterpolation));
     }
     self.dedent_to(0);
-    self.emit(TokenKind::Eof);
     self.done = true;
-    Ok(())
+    Ok(self.token_at(TokenKind::Eof, self.position(), 0))
   }
 
-  // ---- positions and token emission ----
+  // ---- positions and tokens ----
 
-  fn rest(&self) -> &'src str {
-    &self.src[self.cursor.offset..]
+  /// The bytes from the cursor on.
+  fn rest(&self) -> &'src [u8] {
+    let src: &'src str = self.src;
+    src.as_bytes().get(self.offset..).unwrap_or_default()
   }
 
-  fn next_char(&self) -> Option<char> {
-    self.rest().chars().next()
+  /// The byte `ahead` bytes after the cursor, or 0 past the end (0 is never
+  /// compared against).
+  fn peek(&self, ahead: usize) -> u8 {
+    self.src.as_bytes().get(self.offset + ahead).copied().unwrap_or(0)
   }
 
-  /// `position` moved forward over `bytes` bytes. A final `\n` of the source
-  /// does not start a new line.
-  fn moved(&self, mut position: Position, bytes: usize) -> Position {
-    let end = position.offset + bytes;
-    let slice = &self.src.as_bytes()[position.offset..end];
-    // A `\n` that is the source's last byte does not start a line.
-    let counted = if end == self.src.len() && slice.last() == Some(&b'\n') {
-      &slice[..slice.len() - 1]
-    } else {
-      slice
-    };
-    match counted.iter().rposition(|&byte| byte == b'\n') {
-      None => position.column += bytes,
-      Some(last) => {
-        position.line += counted.iter().filter(|&&byte| byte == b'\n').count();
-        position.column = bytes - last - 1;
-      }
-    }
-    position.offset = end;
-    position
+  /// The character starting `ahead` bytes after the cursor.
+  fn char_ahead(&self, ahead: usize) -> Option<char> {
+    self.src.get(self.offset + ahead..).and_then(|rest| rest.chars().next())
   }
 
-  fn advance(&mut self, bytes: usize) {
-    self.cursor = self.moved(self.cursor, bytes);
+  fn position(&self) -> Position {
+    Position { offset: self.offset, line: self.line, column: self.offset - self.line_start }
   }
 
+  /// The one place tokens are made.
   fn token_at(&self, kind: TokenKind, position: Position, length: usize) -> Token<'src> {
     Token::new(kind, self.file, position.offset, length, position.line, position.column)
   }
 
-  /// Emit the bytes between `start` and the cursor as a token of `kind`.
-  fn emit(&mut self, kind: TokenKind) -> Token<'src> {
-    let token = self.token_at(kind, self.start, self.cursor.offset - self.start.offset);
-    match kind {
-      TokenKind::Colon => self.colon_since_dedent = true,
-      TokenKind::Dedent => self.colon_since_dedent = false,
-      _ => {}
-    }
-    if kind != TokenKind::Whitespace || !self.skip_whitespace {
-      self.tokens.push_back(token);
-    }
-    self.start = self.cursor;
+  /// A token of `kind` over the next `length` bytes, which hold no `\n`.
+  fn within_line(&mut self, length: usize, kind: TokenKind) -> Token<'src> {
+    let token = self.token_at(kind, self.position(), length);
+    self.offset += length;
     token
   }
 
-  fn advance_and_emit(&mut self, bytes: usize, kind: TokenKind) -> Token<'src> {
-    self.advance(bytes);
-    self.emit(kind)
+  /// A token of `kind` over the next `length` bytes, any of which may be `\n`.
+  fn spanning(&mut self, length: usize, kind: TokenKind) -> Token<'src> {
+    let token = self.token_at(kind, self.position(), length);
+    let start = self.offset;
+    let end = start + length;
+    if let Some(bytes) = self.src.as_bytes().get(start..end) {
+      for newline in memchr::memchr_iter(b'\n', bytes) {
+        self.newline_at(start + newline);
+      }
+    }
+    self.offset = end;
+    token
   }
 
-  /// `advance_and_emit` for a token known to hold no line break, which
-  /// needs no scan for one.
-  fn emit_within_line(&mut self, bytes: usize, kind: TokenKind) -> Token<'src> {
-    debug_assert!(!self.rest().as_bytes()[..bytes].contains(&b'\n'));
-    self.cursor.offset += bytes;
-    self.cursor.column += bytes;
-    self.emit(kind)
+  /// Note a `\n` at `index`: a new line starts after it, unless it is the
+  /// source's last byte.
+  fn newline_at(&mut self, index: usize) {
+    if index + 1 < self.src.len() {
+      self.line += 1;
+      self.line_start = index + 1;
+    }
   }
 
-  /// An error whose caret covers `length` bytes `skip` bytes after the cursor.
+  /// An error whose caret covers `length` bytes `skip` bytes after the
+  /// cursor, on the cursor's line.
   fn error_ahead(&self, skip: usize, length: usize, kind: LexErrorKind) -> SyntaxError<'src> {
-    let position = self.moved(self.cursor, skip);
+    let mut position = self.position();
+    position.offset += skip;
+    position.column += skip;
     lex_error(self.token_at(TokenKind::Whitespace, position, length), kind)
   }
 
@@ -298,53 +313,55 @@ impl<'src> Lexer<'src> {
     self.delimiters.is_empty() && self.interpolation.is_none() && self.current_level().body
   }
 
-  /// Pop levels until `depth + 1` remain, one `Dedent` per popped level.
+  /// Pop levels until `depth + 1` remain, queueing one `Dedent` per popped level.
   fn dedent_to(&mut self, depth: usize) {
     while self.levels.len() > depth + 1 {
       self.levels.pop();
-      self.emit(TokenKind::Dedent);
+      self.colon_since_dedent = false;
+      let dedent = self.token_at(TokenKind::Dedent, self.position(), 0);
+      self.pending.push_back(dedent);
     }
   }
 
-  fn emit_whitespace(&mut self, bytes: usize) {
-    if bytes > 0 {
-      self.advance_and_emit(bytes, TokenKind::Whitespace);
-    }
+  fn whitespace(&mut self, length: usize) -> Option<Token<'src>> {
+    (length > 0).then(|| self.within_line(length, TokenKind::Whitespace))
   }
 
-  fn lex_line_start(&mut self) -> LexResult<'src> {
+  /// The indentation of a line: dedents (queued), then its whitespace or
+  /// `Indent`, if any.
+  fn lex_line_start(&mut self) -> LexResult<'src, Option<Token<'src>>> {
     let rest = self.rest();
-    let width = rest.find(|c| c != ' ' && c != '\t').unwrap_or(rest.len());
-    let whitespace = &rest[..width];
+    let width = blank_width(rest);
+    if width == 0 && self.levels.len() == 1 {
+      return Ok(None);
+    }
     let after = &rest[width..];
+    let whitespace = self.src.get(self.offset..self.offset + width).unwrap_or_default();
 
-    if after.is_empty() || after.starts_with('\n') || after.starts_with("\r\n") {
+    if matches!(after, [] | [b'\n', ..] | [b'\r', b'\n', ..]) {
       if next_content_at_column_zero(rest) {
         self.dedent_to(0);
       }
-      self.emit_whitespace(width);
-      return Ok(());
+      return Ok(self.whitespace(width));
     }
 
     let current = self.current_level();
-    if whitespace == current.whitespace {
-      self.emit_whitespace(width);
-      return Ok(());
+    if same_whitespace(whitespace, current.whitespace) {
+      return Ok(self.whitespace(width));
     }
-    if let Some(depth) = self.levels.iter().position(|level| level.whitespace == whitespace) {
+    if let Some(depth) =
+      self.levels.iter().position(|level| same_whitespace(level.whitespace, whitespace))
+    {
       self.dedent_to(depth);
-      self.emit_whitespace(width);
-      return Ok(());
+      return Ok(self.whitespace(width));
     }
     if current.body && whitespace.starts_with(current.whitespace) {
       // The surplus is lexed as part of the line's text.
-      self.emit_whitespace(current.whitespace.len());
-      return Ok(());
+      return Ok(self.whitespace(current.whitespace.len()));
     }
     self.check_indentation(whitespace, current)?;
     self.levels.push(Level { whitespace, body: self.colon_since_dedent });
-    self.advance_and_emit(width, TokenKind::Indent);
-    Ok(())
+    Ok(Some(self.within_line(width, TokenKind::Indent)))
   }
 
   /// Errors for a line whose indentation neither matches the current level
@@ -379,156 +396,155 @@ impl<'src> Lexer<'src> {
 
   // ---- body text ----
 
-  fn lex_body_text(&mut self) {
+  /// One token of a recipe line: `{{`, the line end, or the text up to either.
+  fn lex_body_text(&mut self) -> Token<'src> {
     let rest = self.rest();
-    let bytes = rest.as_bytes();
+    match rest {
+      [b'{', b'{', b'{', b'{', ..] => {}
+      [b'{', b'{', ..] => {
+        let opener = self.within_line(2, TokenKind::InterpolationStart);
+        self.interpolation = Some(opener);
+        return opener;
+      }
+      [b'\n', ..] => return self.line_end(1, TokenKind::Eol),
+      [b'\r', b'\n', ..] => return self.line_end(2, TokenKind::Eol),
+      _ => {}
+    }
     let mut length = 0;
-    // Only ASCII bytes stop the scan, so `length` stays on a char boundary.
-    while let Some(&byte) = bytes.get(length) {
-      match byte {
-        b'{' if rest[length..].starts_with("{{{{") => length += 4,
-        b'{' if bytes.get(length + 1) == Some(&b'{') => break,
-        b'\n' => break,
-        b'\r' if bytes.get(length + 1) == Some(&b'\n') => break,
+    while let Some(&byte) = rest.get(length) {
+      if !TEXT_STOP[usize::from(byte)] {
+        length += 1;
+        continue;
+      }
+      match rest.get(length..).unwrap_or_default() {
+        [b'{', b'{', b'{', b'{', ..] => length += 4,
+        [b'{', b'{', ..] | [b'\n', ..] | [b'\r', b'\n', ..] => break,
         _ => length += 1,
       }
     }
-    if length > 0 {
-      self.emit_within_line(length, TokenKind::Text);
-    }
-    let rest = self.rest();
-    if rest.starts_with("{{") {
-      let opener = self.advance_and_emit(2, TokenKind::InterpolationStart);
-      self.interpolation = Some(opener);
-    } else if let Some(length) = line_end_length(rest) {
-      self.advance_and_emit(length, TokenKind::Eol);
-      self.at_line_start = true;
-    }
+    self.within_line(length, TokenKind::Text)
   }
 
   // ---- normal mode ----
 
-  fn lex_normal(&mut self) -> LexResult<'src> {
-    let Some(c) = self.next_char() else {
-      return Ok(());
+  fn lex_normal(&mut self, byte: u8) -> LexResult<'src, Token<'src>> {
+    let next = self.peek(1);
+    let token = match byte {
+      b' ' | b'\t' => self.lex_whitespace(),
+      b'\n' => self.lex_line_end(1),
+      b'\r' if next == b'\n' => self.lex_line_end(2),
+      b'\r' => return Err(self.error_here(1, LexErrorKind::UnpairedCarriageReturn)),
+      b'#' => self.lex_comment(),
+      b'\\' => self.lex_backslash()?,
+      b'a'..=b'z' | b'A'..=b'Z' | b'_' => self.lex_identifier()?,
+      b'!' => match next {
+        b'=' => self.within_line(2, TokenKind::BangEquals),
+        b'~' => self.within_line(2, TokenKind::BangTilde),
+        _ => self.within_line(1, TokenKind::Bang),
+      },
+      b'=' => match next {
+        b'=' => self.within_line(2, TokenKind::EqualsEquals),
+        b'~' => self.within_line(2, TokenKind::EqualsTilde),
+        _ => self.within_line(1, TokenKind::Equals),
+      },
+      b':' => match next {
+        b'=' => self.within_line(2, TokenKind::ColonEquals),
+        b':' => self.within_line(2, TokenKind::ColonColon),
+        _ => {
+          self.colon_since_dedent = true;
+          self.within_line(1, TokenKind::Colon)
+        }
+      },
+      b'+' if next == b'+' => self.within_line(2, TokenKind::PlusPlus),
+      b'+' => self.within_line(1, TokenKind::Plus),
+      b'&' => self.lex_doubled(b'&', TokenKind::AmpersandAmpersand)?,
+      b'|' => self.lex_doubled(b'|', TokenKind::BarBar)?,
+      b'$' => self.within_line(1, TokenKind::Dollar),
+      b'*' => self.within_line(1, TokenKind::Asterisk),
+      b',' => self.within_line(1, TokenKind::Comma),
+      b'/' => self.within_line(1, TokenKind::Slash),
+      b'?' => self.within_line(1, TokenKind::QuestionMark),
+      b'@' => self.within_line(1, TokenKind::At),
+      b'(' => self.lex_open(DelimiterKind::Paren, TokenKind::ParenL),
+      b'[' => self.lex_open(DelimiterKind::Bracket, TokenKind::BracketL),
+      b'{' => self.lex_open(DelimiterKind::Brace, TokenKind::BraceL),
+      b')' | b']' | b'}' => self.lex_close(byte)?,
+      b'\'' | b'"' => self.lex_string()?,
+      b'`' => self.lex_backtick()?,
+      _ => return self.lex_other(),
     };
-    match c {
-      ' ' | '\t' => self.lex_whitespace(),
-      '\n' => self.lex_line_end(1),
-      '\r' if self.rest().starts_with("\r\n") => self.lex_line_end(2),
-      '\r' => return Err(self.error_here(1, LexErrorKind::UnpairedCarriageReturn)),
-      '#' => self.lex_comment(),
-      '\\' => self.lex_backslash()?,
-      '!' => self.lex_choice(
-        &[("!=", TokenKind::BangEquals), ("!~", TokenKind::BangTilde)],
-        TokenKind::Bang,
-      ),
-      '=' => self.lex_choice(
-        &[("==", TokenKind::EqualsEquals), ("=~", TokenKind::EqualsTilde)],
-        TokenKind::Equals,
-      ),
-      ':' => self.lex_choice(
-        &[(":=", TokenKind::ColonEquals), ("::", TokenKind::ColonColon)],
-        TokenKind::Colon,
-      ),
-      '+' => self.lex_choice(&[("++", TokenKind::PlusPlus)], TokenKind::Plus),
-      '&' => self.lex_doubled('&', TokenKind::AmpersandAmpersand)?,
-      '|' => self.lex_doubled('|', TokenKind::BarBar)?,
-      '$' => self.lex_single(TokenKind::Dollar),
-      '*' => self.lex_single(TokenKind::Asterisk),
-      ',' => self.lex_single(TokenKind::Comma),
-      '/' => self.lex_single(TokenKind::Slash),
-      '?' => self.lex_single(TokenKind::QuestionMark),
-      '@' => self.lex_single(TokenKind::At),
-      '(' => self.lex_open(DelimiterKind::Paren, TokenKind::ParenL),
-      '[' => self.lex_open(DelimiterKind::Bracket, TokenKind::BracketL),
-      '{' => self.lex_open(DelimiterKind::Brace, TokenKind::BraceL),
-      ')' | ']' | '}' => self.lex_close(c)?,
-      '\'' | '"' => self.lex_string()?,
-      '`' => self.lex_backtick()?,
-      '\u{feff}' => {
-        self.advance_and_emit(c.len_utf8(), TokenKind::ByteOrderMark);
-      }
-      c if is_name_start(c) => self.lex_identifier()?,
-      c => {
-        return Err(self.error_here(
-          c.len_utf8(),
-          LexErrorKind::UnknownStartOfToken { character: c.to_string() },
-        ))
-      }
+    Ok(token)
+  }
+
+  /// A byte order mark, or an error for a character no token starts with.
+  fn lex_other(&mut self) -> LexResult<'src, Token<'src>> {
+    match self.char_ahead(0) {
+      Some('\u{feff}') => Ok(self.within_line('\u{feff}'.len_utf8(), TokenKind::ByteOrderMark)),
+      Some(c) => Err(self.error_here(
+        c.len_utf8(),
+        LexErrorKind::UnknownStartOfToken { character: c.to_string() },
+      )),
+      // Only reached off a character boundary, which the lexer never stops at.
+      None => Err(self.error_here(1, LexErrorKind::UnknownStartOfToken { character: String::new() })),
     }
-    Ok(())
-  }
-
-  fn lex_single(&mut self, kind: TokenKind) {
-    self.emit_within_line(1, kind);
-  }
-
-  /// The first of `choices` whose text starts the rest, else `fallback` (one byte).
-  fn lex_choice(&mut self, choices: &[(&str, TokenKind)], fallback: TokenKind) {
-    let rest = self.rest();
-    match choices.iter().find(|(text, _)| rest.starts_with(text)) {
-      Some((text, kind)) => self.emit_within_line(text.len(), *kind),
-      None => self.emit_within_line(1, fallback),
-    };
   }
 
   /// `&&` / `||`: a lone `&` or `|` is an error pointing at what follows it.
-  fn lex_doubled(&mut self, c: char, kind: TokenKind) -> LexResult<'src> {
-    match self.rest()[1..].chars().next() {
-      Some(next) if next == c => {
-        self.advance_and_emit(2, kind);
-        Ok(())
-      }
+  fn lex_doubled(&mut self, c: u8, kind: TokenKind) -> LexResult<'src, Token<'src>> {
+    let expected = char::from(c);
+    match self.char_ahead(1) {
+      Some(next) if next == expected => Ok(self.within_line(2, kind)),
       Some(next) => {
-        Err(self.error_ahead(1, next.len_utf8(), LexErrorKind::ExpectedCharacter { expected: c }))
+        Err(self.error_ahead(1, next.len_utf8(), LexErrorKind::ExpectedCharacter { expected }))
       }
       None => {
-        Err(self.error_ahead(1, 0, LexErrorKind::ExpectedCharacterFoundEndOfFile { expected: c }))
+        Err(self.error_ahead(1, 0, LexErrorKind::ExpectedCharacterFoundEndOfFile { expected }))
       }
     }
   }
 
-  fn lex_whitespace(&mut self) {
-    let rest = self.rest();
-    let width = rest.bytes().position(|byte| byte != b' ' && byte != b'\t').unwrap_or(rest.len());
-    self.emit_within_line(width, TokenKind::Whitespace);
+  fn lex_whitespace(&mut self) -> Token<'src> {
+    let width = blank_width(self.rest());
+    self.within_line(width, TokenKind::Whitespace)
+  }
+
+  /// A line end of `length` bytes (its last is the `\n`).
+  fn line_end(&mut self, length: usize, kind: TokenKind) -> Token<'src> {
+    let token = self.within_line(length, kind);
+    self.newline_at(self.offset - 1);
+    if kind == TokenKind::Eol {
+      self.at_line_start = true;
+    }
+    token
   }
 
   /// A line end: `Eol`, or plain whitespace inside a delimiter or interpolation.
-  fn lex_line_end(&mut self, length: usize) {
+  fn lex_line_end(&mut self, length: usize) -> Token<'src> {
     if self.delimiters.is_empty() && self.interpolation.is_none() {
-      self.advance_and_emit(length, TokenKind::Eol);
-      self.at_line_start = true;
+      self.line_end(length, TokenKind::Eol)
     } else {
-      self.advance_and_emit(length, TokenKind::Whitespace);
+      self.line_end(length, TokenKind::Whitespace)
     }
   }
 
-  fn lex_comment(&mut self) {
+  fn lex_comment(&mut self) -> Token<'src> {
     let rest = self.rest();
-    let bytes = rest.as_bytes();
-    let mut length = 0;
-    while let Some(&byte) = bytes.get(length) {
-      match byte {
-        b'\n' => break,
-        b'\r' if bytes.get(length + 1) == Some(&b'\n') => break,
-        _ => length += 1,
-      }
-    }
-    self.emit_within_line(length, TokenKind::Comment);
+    let length = match memchr::memchr(b'\n', rest) {
+      Some(newline) if newline > 0 && rest[newline - 1] == b'\r' => newline - 1,
+      Some(newline) => newline,
+      None => rest.len(),
+    };
+    self.within_line(length, TokenKind::Comment)
   }
 
   /// `\` + line end (+ the next line's leading blanks) continues the line.
-  fn lex_backslash(&mut self) -> LexResult<'src> {
-    let after = &self.rest()[1..];
+  fn lex_backslash(&mut self) -> LexResult<'src, Token<'src>> {
+    let after = self.rest().get(1..).unwrap_or_default();
     if let Some(line_end) = line_end_length(after) {
-      let blanks =
-        after[line_end..].find(|c| c != ' ' && c != '\t').unwrap_or(after.len() - line_end);
-      self.advance_and_emit(1 + line_end + blanks, TokenKind::Whitespace);
-      return Ok(());
+      let blanks = blank_width(&after[line_end..]);
+      return Ok(self.spanning(1 + line_end + blanks, TokenKind::Whitespace));
     }
-    let kind = match after.chars().next() {
+    let kind = match self.char_ahead(1) {
       None => LexErrorKind::UnexpectedEndOfFileInEscape,
       Some('\r') => LexErrorKind::UnpairedCarriageReturn,
       Some(character) => LexErrorKind::InvalidEscapeSequence { character },
@@ -536,36 +552,37 @@ impl<'src> Lexer<'src> {
     Err(self.error_here(1, kind))
   }
 
-  fn lex_identifier(&mut self) -> LexResult<'src> {
+  fn lex_identifier(&mut self) -> LexResult<'src, Token<'src>> {
     let rest = self.rest();
     let length =
-      rest.bytes().position(|byte| !IDENTIFIER_BYTE[usize::from(byte)]).unwrap_or(rest.len());
-    let token = self.emit_within_line(length, TokenKind::Identifier);
-    if token.lexeme() == "f" {
-      if let Some(quote) = Quote::opening(self.rest()) {
-        self.lex_format_string_start(quote)?;
+      rest.iter().position(|&byte| !IDENTIFIER_BYTE[usize::from(byte)]).unwrap_or(rest.len());
+    let identifier = self.within_line(length, TokenKind::Identifier);
+    if length == 1 && rest[0] == b'f' {
+      if let Some(quote) = Quote::opening(&rest[length..]) {
+        self.pending.push_back(identifier);
+        return self.lex_format_string_start(quote);
       }
     }
-    Ok(())
+    Ok(identifier)
   }
 
   // ---- delimiters ----
 
-  fn lex_open(&mut self, kind: DelimiterKind, token_kind: TokenKind) {
-    let opener = self.advance_and_emit(1, token_kind);
+  fn lex_open(&mut self, kind: DelimiterKind, token_kind: TokenKind) -> Token<'src> {
+    let opener = self.within_line(1, token_kind);
     self.delimiters.push(Delimiter { kind, opener });
+    opener
   }
 
-  fn lex_close(&mut self, close: char) -> LexResult<'src> {
-    if self.rest().starts_with("}}") {
+  fn lex_close(&mut self, close: u8) -> LexResult<'src, Token<'src>> {
+    if self.peek(1) == b'}' && close == b'}' {
       match self.delimiters.last() {
         Some(Delimiter { kind: DelimiterKind::FormatString(quote), .. }) => {
           return self.lex_format_string_continuation(*quote);
         }
         None if self.interpolation.is_some() => {
-          self.advance_and_emit(2, TokenKind::InterpolationEnd);
           self.interpolation = None;
-          return Ok(());
+          return Ok(self.within_line(2, TokenKind::InterpolationEnd));
         }
         _ => {}
       }
@@ -575,17 +592,16 @@ impl<'src> Lexer<'src> {
       Some(delimiter) if delimiter.kind.closed_by(close) => {
         self.delimiters.pop();
         let kind = match close {
-          ')' => TokenKind::ParenR,
-          ']' => TokenKind::BracketR,
+          b')' => TokenKind::ParenR,
+          b']' => TokenKind::BracketR,
           _ => TokenKind::BraceR,
         };
-        self.advance_and_emit(1, kind);
-        Ok(())
+        Ok(self.within_line(1, kind))
       }
       Some(delimiter) => Err(self.error_here(
         1,
         LexErrorKind::MismatchedClosingDelimiter {
-          close,
+          close: char::from(close),
           open: delimiter.kind.opener_text().to_owned(),
           // The `{{` of a format string ends its opening token.
           open_line: delimiter.opener.line as usize
@@ -593,70 +609,63 @@ impl<'src> Lexer<'src> {
             + 1,
         },
       )),
-      None => Err(self.error_here(1, LexErrorKind::UnexpectedClosingDelimiter { close })),
+      None => {
+        Err(self.error_here(1, LexErrorKind::UnexpectedClosingDelimiter { close: char::from(close) }))
+      }
     }
   }
 
   // ---- strings ----
 
-  fn lex_string(&mut self) -> LexResult<'src> {
-    let Some(quote) = Quote::opening(self.rest()) else {
-      return Ok(());
+  fn lex_string(&mut self) -> LexResult<'src, Token<'src>> {
+    let rest = self.rest();
+    let Some(quote) = Quote::opening(rest) else {
+      return Err(self.error_here(1, LexErrorKind::UnterminatedString));
     };
     let open = quote.delimiter().len();
-    match scan_string(&self.rest()[open..], quote.delimiter(), quote.has_escapes()) {
-      Some(length) => {
-        self.advance_and_emit(open + length, TokenKind::StringToken);
-        Ok(())
-      }
+    match scan_string(&rest[open..], quote.delimiter(), quote.has_escapes()) {
+      Some(length) => Ok(self.spanning(open + length, TokenKind::StringToken)),
       None => Err(self.error_here(open, LexErrorKind::UnterminatedString)),
     }
   }
 
-  fn lex_backtick(&mut self) -> LexResult<'src> {
-    let delimiter = if self.rest().starts_with("```") { "```" } else { "`" };
+  fn lex_backtick(&mut self) -> LexResult<'src, Token<'src>> {
+    let rest = self.rest();
+    let delimiter: &[u8] = if rest.starts_with(b"```") { b"```" } else { b"`" };
     let open = delimiter.len();
-    match scan_string(&self.rest()[open..], delimiter, false) {
-      Some(length) => {
-        self.advance_and_emit(open + length, TokenKind::Backtick);
-        Ok(())
-      }
+    match scan_string(&rest[open..], delimiter, false) {
+      Some(length) => Ok(self.spanning(open + length, TokenKind::Backtick)),
       None => Err(self.error_here(open, LexErrorKind::UnterminatedBacktick)),
     }
   }
 
   /// The string after an `f` prefix: a plain string when it closes before any
   /// interpolation, else a `FormatStringStart` opening an f-string delimiter.
-  fn lex_format_string_start(&mut self, quote: Quote) -> LexResult<'src> {
+  fn lex_format_string_start(&mut self, quote: Quote) -> LexResult<'src, Token<'src>> {
     let open = quote.delimiter().len();
     match scan_format(&self.rest()[open..], quote) {
-      FormatScan::Closed(length) => {
-        self.advance_and_emit(open + length, TokenKind::StringToken);
-      }
+      FormatScan::Closed(length) => Ok(self.spanning(open + length, TokenKind::StringToken)),
       FormatScan::Interpolation(length) => {
-        let opener = self.advance_and_emit(open + length, TokenKind::FormatStringStart);
+        let opener = self.spanning(open + length, TokenKind::FormatStringStart);
         self.delimiters.push(Delimiter { kind: DelimiterKind::FormatString(quote), opener });
+        Ok(opener)
       }
-      FormatScan::Unterminated => {
-        return Err(self.error_here(open, LexErrorKind::UnterminatedString))
-      }
+      FormatScan::Unterminated => Err(self.error_here(open, LexErrorKind::UnterminatedString)),
     }
-    Ok(())
   }
 
   /// A `}}` closing an f-string interpolation, and the literal text after it.
-  fn lex_format_string_continuation(&mut self, quote: Quote) -> LexResult<'src> {
+  fn lex_format_string_continuation(&mut self, quote: Quote) -> LexResult<'src, Token<'src>> {
     match scan_format(&self.rest()[2..], quote) {
       FormatScan::Closed(length) => {
-        self.advance_and_emit(2 + length, TokenKind::FormatStringEnd);
         self.delimiters.pop();
+        Ok(self.spanning(2 + length, TokenKind::FormatStringEnd))
       }
       FormatScan::Interpolation(length) => {
-        self.advance_and_emit(2 + length, TokenKind::FormatStringContinue);
+        Ok(self.spanning(2 + length, TokenKind::FormatStringContinue))
       }
-      FormatScan::Unterminated => return Err(self.error_here(2, LexErrorKind::UnterminatedString)),
+      FormatScan::Unterminated => Err(self.error_here(2, LexErrorKind::UnterminatedString)),
     }
-    Ok(())
   }
 }
 
@@ -664,45 +673,50 @@ fn lex_error(token: Token<'_>, kind: LexErrorKind) -> SyntaxError<'_> {
   SyntaxError::new(token, SyntaxErrorKind::Lex(kind))
 }
 
-fn is_name_start(c: char) -> bool {
-  c.is_ascii_alphabetic() || c == '_'
-}
-
 fn is_mixed(whitespace: &str) -> bool {
   whitespace.contains(' ') && whitespace.contains('\t')
 }
 
-fn line_end_length(text: &str) -> Option<usize> {
-  if text.starts_with('\n') {
-    Some(1)
-  } else if text.starts_with("\r\n") {
-    Some(2)
-  } else {
-    None
+/// Equality of two runs of indentation, which are short: cheaper than a
+/// call to `memcmp`.
+fn same_whitespace(a: &str, b: &str) -> bool {
+  a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+}
+
+/// The number of spaces and tabs `text` starts with.
+fn blank_width(text: &[u8]) -> usize {
+  text.iter().position(|&byte| byte != b' ' && byte != b'\t').unwrap_or(text.len())
+}
+
+fn line_end_length(text: &[u8]) -> Option<usize> {
+  match text {
+    [b'\n', ..] => Some(1),
+    [b'\r', b'\n', ..] => Some(2),
+    _ => None,
   }
 }
 
 /// Whether the first character after the blank lines starting at
 /// `text` begins a line (it follows a `\n` directly).
-fn next_content_at_column_zero(text: &str) -> bool {
-  match text.find(|c| !matches!(c, ' ' | '\t' | '\r' | '\n')) {
-    Some(index) => index > 0 && text.as_bytes()[index - 1] == b'\n',
+fn next_content_at_column_zero(text: &[u8]) -> bool {
+  match text.iter().position(|byte| !matches!(byte, b' ' | b'\t' | b'\r' | b'\n')) {
+    Some(index) => index > 0 && text[index - 1] == b'\n',
     None => false,
   }
 }
 
 /// Length of a string's content plus its closing `delimiter`, or `None` when
 /// unterminated. With escapes, the character after a `\` never closes.
-fn scan_string(text: &str, delimiter: &str, escapes: bool) -> Option<usize> {
+fn scan_string(text: &[u8], delimiter: &[u8], escapes: bool) -> Option<usize> {
+  let first = *delimiter.first()?;
   let mut index = 0;
-  while let Some(c) = text[index..].chars().next() {
-    if text[index..].starts_with(delimiter) {
+  while let Some(&byte) = text.get(index) {
+    if byte == first && (delimiter.len() == 1 || text[index..].starts_with(delimiter)) {
       return Some(index + delimiter.len());
     }
-    index += c.len_utf8();
-    if escapes && c == '\\' {
-      index += text[index..].chars().next().map_or(0, char::len_utf8);
-    }
+    // Skipping one byte after a `\` skips a whole character: the rest of a
+    // multi-byte character never matches an ASCII byte.
+    index += if escapes && byte == b'\\' { 2 } else { 1 };
   }
   None
 }
@@ -710,13 +724,13 @@ fn scan_string(text: &str, delimiter: &str, escapes: bool) -> Option<usize> {
 /// Scan a literal piece of a format string. `{{{{` is always an escaped
 /// literal, even right after a `\`; otherwise the character after a `\`
 /// (in `"` kinds) neither closes the string nor starts a `{{`.
-fn scan_format(text: &str, quote: Quote) -> FormatScan {
+fn scan_format(text: &[u8], quote: Quote) -> FormatScan {
   let delimiter = quote.delimiter();
   let mut index = 0;
   let mut escaped = false;
-  while let Some(c) = text[index..].chars().next() {
+  while let Some(&byte) = text.get(index) {
     let tail = &text[index..];
-    if tail.starts_with("{{{{") {
+    if tail.starts_with(b"{{{{") {
       index += 4;
       escaped = false;
       continue;
@@ -725,12 +739,13 @@ fn scan_format(text: &str, quote: Quote) -> FormatScan {
       escaped = false;
     } else if tail.starts_with(delimiter) {
       return FormatScan::Closed(index + delimiter.len());
-    } else if tail.starts_with("{{") {
+    } else if tail.starts_with(b"{{") {
       return FormatScan::Interpolation(index + 2);
-    } else if c == '\\' && quote.has_escapes() {
+    } else if byte == b'\\' && quote.has_escapes() {
       escaped = true;
     }
-    index += c.len_utf8();
+    // As in `scan_string`, one byte at a time is safe after a `\`.
+    index += 1;
   }
   FormatScan::Unterminated
 }
@@ -744,6 +759,16 @@ const IDENTIFIER_BYTE: [bool; 256] = {
     table[byte] = b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
     byte += 1;
   }
+  table
+};
+
+/// The bytes at which a run of recipe text may stop: `{` (of `{{`), `\n`
+/// and `\r` (of `\r\n`).
+const TEXT_STOP: [bool; 256] = {
+  let mut table = [false; 256];
+  table[b'{' as usize] = true;
+  table[b'\n' as usize] = true;
+  table[b'\r' as usize] = true;
   table
 };
 
