@@ -10,7 +10,6 @@
 //! boundary found by byte is always a character boundary. Characters are
 //! decoded only for the byte order mark and for error messages.
 
-use std::collections::VecDeque;
 use std::path::Path;
 
 use super::lex_error::LexErrorKind;
@@ -130,20 +129,29 @@ enum FormatScan {
   Unterminated,
 }
 
+/// Tokens lexed per batch: the lexer runs ahead of the parser by at most
+/// this many (plus the dedents of one line), so a file's tokens are never
+/// all in memory, while handing one out costs only a read from the batch.
+const BATCH: usize = 256;
+
 /// An incremental lexer: `next_token` lexes only as far as needed, so the
 /// parser can consume tokens without the whole file's tokens in memory.
 pub struct Lexer<'src> {
   src: &'src str,
   /// The source's index in the table of loaded sources.
   file: FileId,
-  /// Tokens lexed but not yet handed out. Most steps lex exactly one token
-  /// and hand it out directly; only the few that lex several (dedents, an
-  /// `f` before its format string) queue the earlier ones here.
-  pending: VecDeque<Token<'src>>,
+  /// Tokens lexed but not yet handed out: `batch[next..]`.
+  batch: Vec<Token<'src>>,
+  next: usize,
+  /// An error met while filling the batch, reported once the tokens lexed
+  /// before it have been handed out.
+  error: Option<SyntaxError<'src>>,
   /// Set once `Eof` has been lexed.
   done: bool,
   /// Hand out only significant tokens (the parser ignores whitespace).
   skip_whitespace: bool,
+  /// Whether the source is at most `u32::MAX` bytes long (as any real one is).
+  positions_fit_u32: bool,
   /// Byte offset of the next byte to lex.
   offset: usize,
   /// Line of `offset`, and the offset where that line starts: positions are
@@ -154,9 +162,15 @@ pub struct Lexer<'src> {
   delimiters: Vec<Delimiter<'src>>,
   /// The `{{` of the open recipe-body interpolation, if any.
   interpolation: Option<Token<'src>>,
+  /// Whether the next bytes are recipe-body text: the current level is a
+  /// body and no delimiter or interpolation is open. Kept up to date by
+  /// `update_body_text` whenever one of those changes.
+  body_text: bool,
   /// Whether a `:` was lexed since the last dedent: the next indent starts a body.
   colon_since_dedent: bool,
-  at_line_start: bool,
+  /// Whether nothing has been lexed yet. Later lines' starts are lexed
+  /// along with the line end before them.
+  at_file_start: bool,
 }
 
 impl<'src> Lexer<'src> {
@@ -166,17 +180,21 @@ impl<'src> Lexer<'src> {
     Self {
       src,
       file: sources::register(src, path).unwrap_or(FileId::MAX),
-      skip_whitespace: false,
-      pending: VecDeque::new(),
+      batch: Vec::new(),
+      next: 0,
+      error: None,
       done: false,
+      skip_whitespace: false,
+      positions_fit_u32: u32::try_from(src.len()).is_ok(),
       offset: 0,
       line: 0,
       line_start: 0,
       levels: vec![Level { whitespace: "", body: false }],
       delimiters: Vec::new(),
       interpolation: None,
+      body_text: false,
       colon_since_dedent: false,
-      at_line_start: true,
+      at_file_start: true,
     }
   }
 
@@ -187,49 +205,66 @@ impl<'src> Lexer<'src> {
 
   /// The next token; after `Eof`, `Eof` again.
   pub fn next_token(&mut self) -> LexResult<'src, Token<'src>> {
-    loop {
-      if let Some(token) = self.pending.pop_front() {
-        return Ok(token);
+    if let Some(&token) = self.batch.get(self.next) {
+      self.next += 1;
+      return Ok(token);
+    }
+    self.next_batch()
+  }
+
+  /// Lex the next batch of tokens and hand out its first.
+  #[inline(never)]
+  fn next_batch(&mut self) -> LexResult<'src, Token<'src>> {
+    if let Some(error) = self.error.take() {
+      return Err(error);
+    }
+    self.batch.clear();
+    self.next = 0;
+    if !self.done {
+      if let Err(error) = self.fill_batch() {
+        if self.batch.is_empty() {
+          return Err(error);
+        }
+        self.error = Some(error);
       }
-      if self.done {
-        return Ok(self.token_at(TokenKind::Eof, self.position(), 0));
+    }
+    match self.batch.first() {
+      Some(&token) => {
+        self.next = 1;
+        Ok(token)
       }
-      let token = self.step()?;
-      if self.skip_whitespace && token.kind == TokenKind::Whitespace {
-        continue;
-      }
-      if self.pending.is_empty() {
-        return Ok(token);
-      }
-      self.pending.push_back(token);
+      None => Ok(self.token_at(TokenKind::Eof, self.position(), 0)),
     }
   }
 
-  /// Lex one token, queueing any tokens that precede it in `pending`.
-  fn step(&mut self) -> LexResult<'src, Token<'src>> {
-    if self.at_line_start {
-      self.at_line_start = false;
-      if let Some(token) = self.lex_line_start()? {
-        return Ok(token);
+  /// Lex until the batch is full or the source ends.
+  fn fill_batch(&mut self) -> LexResult<'src> {
+    if self.at_file_start {
+      self.at_file_start = false;
+      self.lex_line_start()?;
+    }
+    while self.batch.len() < BATCH {
+      let Some(&byte) = self.src.as_bytes().get(self.offset) else {
+        return self.finish();
+      };
+      if self.body_text {
+        self.lex_body_text()?;
+      } else {
+        self.lex_normal(byte)?;
       }
     }
-    let Some(&byte) = self.src.as_bytes().get(self.offset) else {
-      return self.finish();
-    };
-    if self.in_body_text() {
-      Ok(self.lex_body_text())
-    } else {
-      self.lex_normal(byte)
-    }
+    Ok(())
   }
 
-  fn finish(&mut self) -> LexResult<'src, Token<'src>> {
+  fn finish(&mut self) -> LexResult<'src> {
     if let Some(opener) = self.interpolation {
       return Err(lex_error(opener, LexErrorKind::UnterminatedInterpolation));
     }
     self.dedent_to(0);
     self.done = true;
-    Ok(self.token_at(TokenKind::Eof, self.position(), 0))
+    let eof = self.token_at(TokenKind::Eof, self.position(), 0);
+    self.batch.push(eof);
+    Ok(())
   }
 
   // ---- positions and tokens ----
@@ -257,17 +292,36 @@ impl<'src> Lexer<'src> {
 
   /// The one place tokens are made.
   fn token_at(&self, kind: TokenKind, position: Position, length: usize) -> Token<'src> {
-    Token::new(kind, self.file, position.offset, length, position.line, position.column)
+    let Position { offset, line, column } = position;
+    if self.positions_fit_u32 {
+      // Every position is at most the source's length, so these casts lose
+      // nothing, and they let the compiler drop `Token::new`'s range checks.
+      let narrow = |n: usize| n as u32 as usize;
+      Token::new(kind, self.file, narrow(offset), narrow(length), narrow(line), narrow(column))
+    } else {
+      Token::new(kind, self.file, offset, length, line, column)
+    }
   }
 
-  /// A token of `kind` over the next `length` bytes, which hold no `\n`.
+  /// Emit a token of `kind` over the next `length` bytes, which hold no `\n`.
   fn within_line(&mut self, length: usize, kind: TokenKind) -> Token<'src> {
     let token = self.token_at(kind, self.position(), length);
     self.offset += length;
+    self.batch.push(token);
     token
   }
 
-  /// A token of `kind` over the next `length` bytes, any of which may be `\n`.
+  /// Emit whitespace over the next `length` bytes, which hold no `\n`
+  /// (only moving past them when whitespace is not handed out), if any.
+  fn whitespace_within_line(&mut self, length: usize) {
+    if self.skip_whitespace || length == 0 {
+      self.offset += length;
+    } else {
+      self.within_line(length, TokenKind::Whitespace);
+    }
+  }
+
+  /// Emit a token of `kind` over the next `length` bytes, any of which may be `\n`.
   fn spanning(&mut self, length: usize, kind: TokenKind) -> Token<'src> {
     let token = self.token_at(kind, self.position(), length);
     let start = self.offset;
@@ -278,6 +332,9 @@ impl<'src> Lexer<'src> {
       }
     }
     self.offset = end;
+    if !(self.skip_whitespace && kind == TokenKind::Whitespace) {
+      self.batch.push(token);
+    }
     token
   }
 
@@ -309,32 +366,35 @@ impl<'src> Lexer<'src> {
     self.levels.last().copied().unwrap_or(Level { whitespace: "", body: false })
   }
 
-  fn in_body_text(&self) -> bool {
-    self.delimiters.is_empty() && self.interpolation.is_none() && self.current_level().body
+  fn update_body_text(&mut self) {
+    self.body_text =
+      self.delimiters.is_empty() && self.interpolation.is_none() && self.current_level().body;
   }
 
-  /// Pop levels until `depth + 1` remain, queueing one `Dedent` per popped level.
+  /// Pop levels until `depth + 1` remain, one `Dedent` per popped level.
   fn dedent_to(&mut self, depth: usize) {
     while self.levels.len() > depth + 1 {
       self.levels.pop();
       self.colon_since_dedent = false;
-      let dedent = self.token_at(TokenKind::Dedent, self.position(), 0);
-      self.pending.push_back(dedent);
+      self.within_line(0, TokenKind::Dedent);
     }
+    self.update_body_text();
   }
 
-  fn whitespace(&mut self, length: usize) -> Option<Token<'src>> {
-    (length > 0).then(|| self.within_line(length, TokenKind::Whitespace))
+  /// The indentation of a line: dedents, then its whitespace or `Indent`.
+  #[inline(always)]
+  fn lex_line_start(&mut self) -> LexResult<'src> {
+    if self.levels.len() == 1 && !matches!(self.peek(0), b' ' | b'\t') {
+      return Ok(());
+    }
+    self.lex_indentation()
   }
 
-  /// The indentation of a line: dedents (queued), then its whitespace or
-  /// `Indent`, if any.
-  fn lex_line_start(&mut self) -> LexResult<'src, Option<Token<'src>>> {
+  /// `lex_line_start` for a line that is indented or inside an indented block.
+  #[inline(never)]
+  fn lex_indentation(&mut self) -> LexResult<'src> {
     let rest = self.rest();
     let width = blank_width(rest);
-    if width == 0 && self.levels.len() == 1 {
-      return Ok(None);
-    }
     let after = &rest[width..];
     let whitespace = self.src.get(self.offset..self.offset + width).unwrap_or_default();
 
@@ -342,26 +402,32 @@ impl<'src> Lexer<'src> {
       if next_content_at_column_zero(rest) {
         self.dedent_to(0);
       }
-      return Ok(self.whitespace(width));
+      self.whitespace_within_line(width);
+      return Ok(());
     }
 
     let current = self.current_level();
     if same_whitespace(whitespace, current.whitespace) {
-      return Ok(self.whitespace(width));
+      self.whitespace_within_line(width);
+      return Ok(());
     }
     if let Some(depth) =
       self.levels.iter().position(|level| same_whitespace(level.whitespace, whitespace))
     {
       self.dedent_to(depth);
-      return Ok(self.whitespace(width));
+      self.whitespace_within_line(width);
+      return Ok(());
     }
     if current.body && whitespace.starts_with(current.whitespace) {
       // The surplus is lexed as part of the line's text.
-      return Ok(self.whitespace(current.whitespace.len()));
+      self.whitespace_within_line(current.whitespace.len());
+      return Ok(());
     }
     self.check_indentation(whitespace, current)?;
     self.levels.push(Level { whitespace, body: self.colon_since_dedent });
-    Ok(Some(self.within_line(width, TokenKind::Indent)))
+    self.update_body_text();
+    self.within_line(width, TokenKind::Indent);
+    Ok(())
   }
 
   /// Errors for a line whose indentation neither matches the current level
@@ -396,20 +462,10 @@ impl<'src> Lexer<'src> {
 
   // ---- body text ----
 
-  /// One token of a recipe line: `{{`, the line end, or the text up to either.
-  fn lex_body_text(&mut self) -> Token<'src> {
+  /// The text of a recipe line up to the next `{{` or line end, then that
+  /// `{{` or line end.
+  fn lex_body_text(&mut self) -> LexResult<'src> {
     let rest = self.rest();
-    match rest {
-      [b'{', b'{', b'{', b'{', ..] => {}
-      [b'{', b'{', ..] => {
-        let opener = self.within_line(2, TokenKind::InterpolationStart);
-        self.interpolation = Some(opener);
-        return opener;
-      }
-      [b'\n', ..] => return self.line_end(1, TokenKind::Eol),
-      [b'\r', b'\n', ..] => return self.line_end(2, TokenKind::Eol),
-      _ => {}
-    }
     let mut length = 0;
     while let Some(&byte) = rest.get(length) {
       if !TEXT_STOP[usize::from(byte)] {
@@ -422,78 +478,100 @@ impl<'src> Lexer<'src> {
         _ => length += 1,
       }
     }
-    self.within_line(length, TokenKind::Text)
+    if length > 0 {
+      self.within_line(length, TokenKind::Text);
+    }
+    match rest.get(length..).unwrap_or_default() {
+      [b'{', b'{', ..] => {
+        let opener = self.within_line(2, TokenKind::InterpolationStart);
+        self.interpolation = Some(opener);
+        self.body_text = false;
+      }
+      [b'\n', ..] => return self.eol(1),
+      [b'\r', b'\n', ..] => return self.eol(2),
+      _ => {}
+    }
+    Ok(())
   }
 
   // ---- normal mode ----
 
-  fn lex_normal(&mut self, byte: u8) -> LexResult<'src, Token<'src>> {
-    let next = self.peek(1);
-    let token = match byte {
+  fn lex_normal(&mut self, byte: u8) -> LexResult<'src> {
+    match byte {
       b' ' | b'\t' => self.lex_whitespace(),
-      b'\n' => self.lex_line_end(1),
-      b'\r' if next == b'\n' => self.lex_line_end(2),
+      b'\n' => self.lex_line_end(1)?,
+      b'\r' if self.peek(1) == b'\n' => self.lex_line_end(2)?,
       b'\r' => return Err(self.error_here(1, LexErrorKind::UnpairedCarriageReturn)),
       b'#' => self.lex_comment(),
       b'\\' => self.lex_backslash()?,
       b'a'..=b'z' | b'A'..=b'Z' | b'_' => self.lex_identifier()?,
-      b'!' => match next {
-        b'=' => self.within_line(2, TokenKind::BangEquals),
-        b'~' => self.within_line(2, TokenKind::BangTilde),
-        _ => self.within_line(1, TokenKind::Bang),
-      },
-      b'=' => match next {
-        b'=' => self.within_line(2, TokenKind::EqualsEquals),
-        b'~' => self.within_line(2, TokenKind::EqualsTilde),
-        _ => self.within_line(1, TokenKind::Equals),
-      },
-      b':' => match next {
-        b'=' => self.within_line(2, TokenKind::ColonEquals),
-        b':' => self.within_line(2, TokenKind::ColonColon),
+      b'!' => self.lex_operator(match self.peek(1) {
+        b'=' => (2, TokenKind::BangEquals),
+        b'~' => (2, TokenKind::BangTilde),
+        _ => (1, TokenKind::Bang),
+      }),
+      b'=' => self.lex_operator(match self.peek(1) {
+        b'=' => (2, TokenKind::EqualsEquals),
+        b'~' => (2, TokenKind::EqualsTilde),
+        _ => (1, TokenKind::Equals),
+      }),
+      b':' => match self.peek(1) {
+        b'=' => self.lex_operator((2, TokenKind::ColonEquals)),
+        b':' => self.lex_operator((2, TokenKind::ColonColon)),
         _ => {
           self.colon_since_dedent = true;
-          self.within_line(1, TokenKind::Colon)
+          self.lex_operator((1, TokenKind::Colon));
         }
       },
-      b'+' if next == b'+' => self.within_line(2, TokenKind::PlusPlus),
-      b'+' => self.within_line(1, TokenKind::Plus),
+      b'+' if self.peek(1) == b'+' => self.lex_operator((2, TokenKind::PlusPlus)),
+      b'+' => self.lex_operator((1, TokenKind::Plus)),
       b'&' => self.lex_doubled(b'&', TokenKind::AmpersandAmpersand)?,
       b'|' => self.lex_doubled(b'|', TokenKind::BarBar)?,
-      b'$' => self.within_line(1, TokenKind::Dollar),
-      b'*' => self.within_line(1, TokenKind::Asterisk),
-      b',' => self.within_line(1, TokenKind::Comma),
-      b'/' => self.within_line(1, TokenKind::Slash),
-      b'?' => self.within_line(1, TokenKind::QuestionMark),
-      b'@' => self.within_line(1, TokenKind::At),
+      b'$' => self.lex_operator((1, TokenKind::Dollar)),
+      b'*' => self.lex_operator((1, TokenKind::Asterisk)),
+      b',' => self.lex_operator((1, TokenKind::Comma)),
+      b'/' => self.lex_operator((1, TokenKind::Slash)),
+      b'?' => self.lex_operator((1, TokenKind::QuestionMark)),
+      b'@' => self.lex_operator((1, TokenKind::At)),
       b'(' => self.lex_open(DelimiterKind::Paren, TokenKind::ParenL),
       b'[' => self.lex_open(DelimiterKind::Bracket, TokenKind::BracketL),
       b'{' => self.lex_open(DelimiterKind::Brace, TokenKind::BraceL),
       b')' | b']' | b'}' => self.lex_close(byte)?,
       b'\'' | b'"' => self.lex_string()?,
       b'`' => self.lex_backtick()?,
-      _ => return self.lex_other(),
-    };
-    Ok(token)
+      _ => self.lex_other()?,
+    }
+    Ok(())
+  }
+
+  fn lex_operator(&mut self, (length, kind): (usize, TokenKind)) {
+    self.within_line(length, kind);
   }
 
   /// A byte order mark, or an error for a character no token starts with.
-  fn lex_other(&mut self) -> LexResult<'src, Token<'src>> {
+  fn lex_other(&mut self) -> LexResult<'src> {
     match self.char_ahead(0) {
-      Some('\u{feff}') => Ok(self.within_line('\u{feff}'.len_utf8(), TokenKind::ByteOrderMark)),
+      Some('\u{feff}') => {
+        self.within_line('\u{feff}'.len_utf8(), TokenKind::ByteOrderMark);
+        Ok(())
+      }
       Some(c) => Err(self.error_here(
         c.len_utf8(),
         LexErrorKind::UnknownStartOfToken { character: c.to_string() },
       )),
-      // Only reached off a character boundary, which the lexer never stops at.
+      // Only off a character boundary, where the lexer never stops.
       None => Err(self.error_here(1, LexErrorKind::UnknownStartOfToken { character: String::new() })),
     }
   }
 
   /// `&&` / `||`: a lone `&` or `|` is an error pointing at what follows it.
-  fn lex_doubled(&mut self, c: u8, kind: TokenKind) -> LexResult<'src, Token<'src>> {
+  fn lex_doubled(&mut self, c: u8, kind: TokenKind) -> LexResult<'src> {
     let expected = char::from(c);
     match self.char_ahead(1) {
-      Some(next) if next == expected => Ok(self.within_line(2, kind)),
+      Some(next) if next == expected => {
+        self.within_line(2, kind);
+        Ok(())
+      }
       Some(next) => {
         Err(self.error_ahead(1, next.len_utf8(), LexErrorKind::ExpectedCharacter { expected }))
       }
@@ -503,46 +581,48 @@ impl<'src> Lexer<'src> {
     }
   }
 
-  fn lex_whitespace(&mut self) -> Token<'src> {
+  fn lex_whitespace(&mut self) {
     let width = blank_width(self.rest());
-    self.within_line(width, TokenKind::Whitespace)
+    self.whitespace_within_line(width);
   }
 
-  /// A line end of `length` bytes (its last is the `\n`).
-  fn line_end(&mut self, length: usize, kind: TokenKind) -> Token<'src> {
-    let token = self.within_line(length, kind);
+  /// An `Eol` of `length` bytes (its last is the `\n`), then the next
+  /// line's indentation.
+  #[inline(always)]
+  fn eol(&mut self, length: usize) -> LexResult<'src> {
+    self.within_line(length, TokenKind::Eol);
     self.newline_at(self.offset - 1);
-    if kind == TokenKind::Eol {
-      self.at_line_start = true;
-    }
-    token
+    self.lex_line_start()
   }
 
   /// A line end: `Eol`, or plain whitespace inside a delimiter or interpolation.
-  fn lex_line_end(&mut self, length: usize) -> Token<'src> {
+  #[inline(always)]
+  fn lex_line_end(&mut self, length: usize) -> LexResult<'src> {
     if self.delimiters.is_empty() && self.interpolation.is_none() {
-      self.line_end(length, TokenKind::Eol)
-    } else {
-      self.line_end(length, TokenKind::Whitespace)
+      return self.eol(length);
     }
+    self.whitespace_within_line(length);
+    self.newline_at(self.offset - 1);
+    Ok(())
   }
 
-  fn lex_comment(&mut self) -> Token<'src> {
+  fn lex_comment(&mut self) {
     let rest = self.rest();
     let length = match memchr::memchr(b'\n', rest) {
       Some(newline) if newline > 0 && rest[newline - 1] == b'\r' => newline - 1,
       Some(newline) => newline,
       None => rest.len(),
     };
-    self.within_line(length, TokenKind::Comment)
+    self.within_line(length, TokenKind::Comment);
   }
 
   /// `\` + line end (+ the next line's leading blanks) continues the line.
-  fn lex_backslash(&mut self) -> LexResult<'src, Token<'src>> {
+  fn lex_backslash(&mut self) -> LexResult<'src> {
     let after = self.rest().get(1..).unwrap_or_default();
     if let Some(line_end) = line_end_length(after) {
       let blanks = blank_width(&after[line_end..]);
-      return Ok(self.spanning(1 + line_end + blanks, TokenKind::Whitespace));
+      self.spanning(1 + line_end + blanks, TokenKind::Whitespace);
+      return Ok(());
     }
     let kind = match self.char_ahead(1) {
       None => LexErrorKind::UnexpectedEndOfFileInEscape,
@@ -552,29 +632,27 @@ impl<'src> Lexer<'src> {
     Err(self.error_here(1, kind))
   }
 
-  fn lex_identifier(&mut self) -> LexResult<'src, Token<'src>> {
+  fn lex_identifier(&mut self) -> LexResult<'src> {
     let rest = self.rest();
-    let length =
-      rest.iter().position(|&byte| !IDENTIFIER_BYTE[usize::from(byte)]).unwrap_or(rest.len());
-    let identifier = self.within_line(length, TokenKind::Identifier);
+    let length = identifier_length(rest);
+    self.within_line(length, TokenKind::Identifier);
     if length == 1 && rest[0] == b'f' {
       if let Some(quote) = Quote::opening(&rest[length..]) {
-        self.pending.push_back(identifier);
         return self.lex_format_string_start(quote);
       }
     }
-    Ok(identifier)
+    Ok(())
   }
 
   // ---- delimiters ----
 
-  fn lex_open(&mut self, kind: DelimiterKind, token_kind: TokenKind) -> Token<'src> {
+  fn lex_open(&mut self, kind: DelimiterKind, token_kind: TokenKind) {
     let opener = self.within_line(1, token_kind);
     self.delimiters.push(Delimiter { kind, opener });
-    opener
+    self.body_text = false;
   }
 
-  fn lex_close(&mut self, close: u8) -> LexResult<'src, Token<'src>> {
+  fn lex_close(&mut self, close: u8) -> LexResult<'src> {
     if self.peek(1) == b'}' && close == b'}' {
       match self.delimiters.last() {
         Some(Delimiter { kind: DelimiterKind::FormatString(quote), .. }) => {
@@ -582,7 +660,9 @@ impl<'src> Lexer<'src> {
         }
         None if self.interpolation.is_some() => {
           self.interpolation = None;
-          return Ok(self.within_line(2, TokenKind::InterpolationEnd));
+          self.update_body_text();
+          self.within_line(2, TokenKind::InterpolationEnd);
+          return Ok(());
         }
         _ => {}
       }
@@ -591,12 +671,14 @@ impl<'src> Lexer<'src> {
     match innermost {
       Some(delimiter) if delimiter.kind.closed_by(close) => {
         self.delimiters.pop();
+        self.update_body_text();
         let kind = match close {
           b')' => TokenKind::ParenR,
           b']' => TokenKind::BracketR,
           _ => TokenKind::BraceR,
         };
-        Ok(self.within_line(1, kind))
+        self.within_line(1, kind);
+        Ok(())
       }
       Some(delimiter) => Err(self.error_here(
         1,
@@ -617,55 +699,79 @@ impl<'src> Lexer<'src> {
 
   // ---- strings ----
 
-  fn lex_string(&mut self) -> LexResult<'src, Token<'src>> {
+  fn lex_string(&mut self) -> LexResult<'src> {
     let rest = self.rest();
     let Some(quote) = Quote::opening(rest) else {
       return Err(self.error_here(1, LexErrorKind::UnterminatedString));
     };
-    let open = quote.delimiter().len();
-    match scan_string(&rest[open..], quote.delimiter(), quote.has_escapes()) {
-      Some(length) => Ok(self.spanning(open + length, TokenKind::StringToken)),
-      None => Err(self.error_here(open, LexErrorKind::UnterminatedString)),
+    let delimiter = quote.delimiter();
+    match scan_string(rest, delimiter.len(), delimiter, quote.has_escapes()) {
+      Some(scan) => {
+        self.quoted(scan, TokenKind::StringToken);
+        Ok(())
+      }
+      None => Err(self.error_here(delimiter.len(), LexErrorKind::UnterminatedString)),
     }
   }
 
-  fn lex_backtick(&mut self) -> LexResult<'src, Token<'src>> {
+  fn lex_backtick(&mut self) -> LexResult<'src> {
     let rest = self.rest();
     let delimiter: &[u8] = if rest.starts_with(b"```") { b"```" } else { b"`" };
-    let open = delimiter.len();
-    match scan_string(&rest[open..], delimiter, false) {
-      Some(length) => Ok(self.spanning(open + length, TokenKind::Backtick)),
-      None => Err(self.error_here(open, LexErrorKind::UnterminatedBacktick)),
+    match scan_string(rest, delimiter.len(), delimiter, false) {
+      Some(scan) => {
+        self.quoted(scan, TokenKind::Backtick);
+        Ok(())
+      }
+      None => Err(self.error_here(delimiter.len(), LexErrorKind::UnterminatedBacktick)),
+    }
+  }
+
+  /// Emit a string or backtick token as scanned, moving to the line its
+  /// last line break starts.
+  fn quoted(&mut self, scan: StringScan, kind: TokenKind) {
+    let start = self.offset;
+    self.within_line(scan.length, kind);
+    if let Some(last) = scan.last_newline {
+      // A closing quote follows, so the `\n` is not the source's last byte.
+      self.line += scan.newlines;
+      self.line_start = start + last + 1;
     }
   }
 
   /// The string after an `f` prefix: a plain string when it closes before any
   /// interpolation, else a `FormatStringStart` opening an f-string delimiter.
-  fn lex_format_string_start(&mut self, quote: Quote) -> LexResult<'src, Token<'src>> {
+  fn lex_format_string_start(&mut self, quote: Quote) -> LexResult<'src> {
     let open = quote.delimiter().len();
     match scan_format(&self.rest()[open..], quote) {
-      FormatScan::Closed(length) => Ok(self.spanning(open + length, TokenKind::StringToken)),
+      FormatScan::Closed(length) => {
+        self.spanning(open + length, TokenKind::StringToken);
+      }
       FormatScan::Interpolation(length) => {
         let opener = self.spanning(open + length, TokenKind::FormatStringStart);
         self.delimiters.push(Delimiter { kind: DelimiterKind::FormatString(quote), opener });
-        Ok(opener)
+        self.body_text = false;
       }
-      FormatScan::Unterminated => Err(self.error_here(open, LexErrorKind::UnterminatedString)),
+      FormatScan::Unterminated => {
+        return Err(self.error_here(open, LexErrorKind::UnterminatedString))
+      }
     }
+    Ok(())
   }
 
   /// A `}}` closing an f-string interpolation, and the literal text after it.
-  fn lex_format_string_continuation(&mut self, quote: Quote) -> LexResult<'src, Token<'src>> {
+  fn lex_format_string_continuation(&mut self, quote: Quote) -> LexResult<'src> {
     match scan_format(&self.rest()[2..], quote) {
       FormatScan::Closed(length) => {
+        self.spanning(2 + length, TokenKind::FormatStringEnd);
         self.delimiters.pop();
-        Ok(self.spanning(2 + length, TokenKind::FormatStringEnd))
+        self.update_body_text();
       }
       FormatScan::Interpolation(length) => {
-        Ok(self.spanning(2 + length, TokenKind::FormatStringContinue))
+        self.spanning(2 + length, TokenKind::FormatStringContinue);
       }
-      FormatScan::Unterminated => Err(self.error_here(2, LexErrorKind::UnterminatedString)),
+      FormatScan::Unterminated => return Err(self.error_here(2, LexErrorKind::UnterminatedString)),
     }
+    Ok(())
   }
 }
 
@@ -681,6 +787,35 @@ fn is_mixed(whitespace: &str) -> bool {
 /// call to `memcmp`.
 fn same_whitespace(a: &str, b: &str) -> bool {
   a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+}
+
+/// The length of the identifier starting `text`, whose first byte is known
+/// to start one: four bytes a step while they last, then one.
+fn identifier_length(text: &[u8]) -> usize {
+  let continues = |byte: u8| IDENTIFIER_BYTE[usize::from(byte)];
+  let mut length = 1;
+  while let Some(&[a, b, c, d]) = text.get(length..length + 4) {
+    if !continues(a) {
+      return length;
+    }
+    if !continues(b) {
+      return length + 1;
+    }
+    if !continues(c) {
+      return length + 2;
+    }
+    if !continues(d) {
+      return length + 3;
+    }
+    length += 4;
+  }
+  while let Some(&byte) = text.get(length) {
+    if !continues(byte) {
+      break;
+    }
+    length += 1;
+  }
+  length
 }
 
 /// The number of spaces and tabs `text` starts with.
@@ -705,18 +840,41 @@ fn next_content_at_column_zero(text: &[u8]) -> bool {
   }
 }
 
-/// Length of a string's content plus its closing `delimiter`, or `None` when
-/// unterminated. With escapes, the character after a `\` never closes.
-fn scan_string(text: &[u8], delimiter: &[u8], escapes: bool) -> Option<usize> {
+/// A string or backtick token: its length and the line breaks in it.
+#[derive(Copy, Clone, Debug)]
+struct StringScan {
+  length: usize,
+  newlines: usize,
+  /// Index of the last `\n` in the token, if any.
+  last_newline: Option<usize>,
+}
+
+/// Scan the string starting `text` from its content (`open` bytes in) to
+/// its closing `delimiter`, or `None` when unterminated. With escapes, the
+/// character after a `\` never closes.
+fn scan_string(text: &[u8], open: usize, delimiter: &[u8], escapes: bool) -> Option<StringScan> {
   let first = *delimiter.first()?;
-  let mut index = 0;
+  let mut scan = StringScan { length: 0, newlines: 0, last_newline: None };
+  let mut index = open;
   while let Some(&byte) = text.get(index) {
+    if !STRING_SPECIAL[usize::from(byte)] {
+      index += 1;
+      continue;
+    }
     if byte == first && (delimiter.len() == 1 || text[index..].starts_with(delimiter)) {
-      return Some(index + delimiter.len());
+      scan.length = index + delimiter.len();
+      return Some(scan);
     }
     // Skipping one byte after a `\` skips a whole character: the rest of a
     // multi-byte character never matches an ASCII byte.
-    index += if escapes && byte == b'\\' { 2 } else { 1 };
+    if escapes && byte == b'\\' {
+      index += 1;
+    }
+    if text.get(index) == Some(&b'\n') {
+      scan.newlines += 1;
+      scan.last_newline = Some(index);
+    }
+    index += 1;
   }
   None
 }
@@ -759,6 +917,17 @@ const IDENTIFIER_BYTE: [bool; 256] = {
     table[byte] = b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
     byte += 1;
   }
+  table
+};
+
+/// The bytes a string scan must look at: quotes, backticks, `\` and `\n`.
+const STRING_SPECIAL: [bool; 256] = {
+  let mut table = [false; 256];
+  table[b'\'' as usize] = true;
+  table[b'"' as usize] = true;
+  table[b'`' as usize] = true;
+  table[b'\\' as usize] = true;
+  table[b'\n' as usize] = true;
   table
 };
 
