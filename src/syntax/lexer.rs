@@ -114,7 +114,8 @@ struct Delimiter<'src> {
 /// One entry of the indentation stack.
 #[derive(Copy, Clone, Debug)]
 struct Level<'src> {
-  whitespace: &'src str,
+  /// Spaces and tabs only.
+  whitespace: &'src [u8],
   body: bool,
 }
 
@@ -189,7 +190,7 @@ impl<'src> Lexer<'src> {
       offset: 0,
       line: 0,
       line_start: 0,
-      levels: vec![Level { whitespace: "", body: false }],
+      levels: vec![Level { whitespace: b"", body: false }],
       delimiters: Vec::new(),
       interpolation: None,
       body_text: false,
@@ -363,7 +364,7 @@ impl<'src> Lexer<'src> {
   // ---- indentation ----
 
   fn current_level(&self) -> Level<'src> {
-    self.levels.last().copied().unwrap_or(Level { whitespace: "", body: false })
+    self.levels.last().copied().unwrap_or(Level { whitespace: b"", body: false })
   }
 
   fn update_body_text(&mut self) {
@@ -395,8 +396,7 @@ impl<'src> Lexer<'src> {
   fn lex_indentation(&mut self) -> LexResult<'src> {
     let rest = self.rest();
     let width = blank_width(rest);
-    let after = &rest[width..];
-    let whitespace = self.src.get(self.offset..self.offset + width).unwrap_or_default();
+    let (whitespace, after) = rest.split_at(width);
 
     if matches!(after, [] | [b'\n', ..] | [b'\r', b'\n', ..]) {
       if next_content_at_column_zero(rest) {
@@ -432,11 +432,12 @@ impl<'src> Lexer<'src> {
 
   /// Errors for a line whose indentation neither matches the current level
   /// nor returns to an enclosing one.
-  fn check_indentation(&self, whitespace: &'src str, current: Level<'src>) -> LexResult<'src> {
-    let mixed = |shown: &str| {
+  #[inline(never)]
+  fn check_indentation(&self, whitespace: &'src [u8], current: Level<'src>) -> LexResult<'src> {
+    let mixed = |shown: &[u8]| {
       self.error_here(
         shown.len(),
-        LexErrorKind::MixedLeadingWhitespace { whitespace: shown.to_owned() },
+        LexErrorKind::MixedLeadingWhitespace { whitespace: blanks_text(shown) },
       )
     };
     if current.body {
@@ -452,8 +453,8 @@ impl<'src> Lexer<'src> {
       return Err(self.error_here(
         whitespace.len(),
         LexErrorKind::InconsistentLeadingWhitespace {
-          expected: current.whitespace.to_owned(),
-          found: whitespace.to_owned(),
+          expected: blanks_text(current.whitespace),
+          found: blanks_text(whitespace),
         },
       ));
     }
@@ -779,14 +780,19 @@ fn lex_error(token: Token<'_>, kind: LexErrorKind) -> SyntaxError<'_> {
   SyntaxError::new(token, SyntaxErrorKind::Lex(kind))
 }
 
-fn is_mixed(whitespace: &str) -> bool {
-  whitespace.contains(' ') && whitespace.contains('\t')
+fn is_mixed(whitespace: &[u8]) -> bool {
+  whitespace.iter().any(|&byte| byte == b' ') && whitespace.iter().any(|&byte| byte == b'\t')
 }
 
 /// Equality of two runs of indentation, which are short: cheaper than a
 /// call to `memcmp`.
-fn same_whitespace(a: &str, b: &str) -> bool {
-  a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+fn same_whitespace(a: &[u8], b: &[u8]) -> bool {
+  a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+/// Indentation (spaces and tabs) as text for a message.
+fn blanks_text(whitespace: &[u8]) -> String {
+  String::from_utf8_lossy(whitespace).into_owned()
 }
 
 /// The length of the identifier starting `text`, whose first byte is known
