@@ -4,6 +4,11 @@
 //! * at the start of a line outside any delimiter: indentation;
 //! * inside a recipe body, outside an interpolation: raw text;
 //! * everywhere else: normal tokens.
+//!
+//! The lexer works on bytes: every byte that ends or separates a token is
+//! ASCII, and the bytes of a multi-byte character are all ≥ 0x80, so a token
+//! boundary found by byte is always a character boundary. Characters are
+//! decoded only for the byte order mark and for error messages.
 
 use super::lex_error::LexErrorKind;
 use super::sources::Source;
@@ -44,18 +49,22 @@ enum Quote {
 
 impl Quote {
   /// The quote opening a string at the start of `text`, longest first.
-  fn opening(text: &str) -> Option<Quote> {
-    [Quote::TripleSingle, Quote::TripleDouble, Quote::Single, Quote::Double]
-      .into_iter()
-      .find(|quote| text.starts_with(quote.delimiter()))
+  fn opening(text: &[u8]) -> Option<Quote> {
+    match text {
+      [b'\'', b'\'', b'\'', ..] => Some(Quote::TripleSingle),
+      [b'"', b'"', b'"', ..] => Some(Quote::TripleDouble),
+      [b'\'', ..] => Some(Quote::Single),
+      [b'"', ..] => Some(Quote::Double),
+      _ => None,
+    }
   }
 
-  fn delimiter(self) -> &'static str {
+  fn delimiter(self) -> &'static [u8] {
     match self {
-      Quote::Single => "'",
-      Quote::Double => "\"",
-      Quote::TripleSingle => "'''",
-      Quote::TripleDouble => "\"\"\"",
+      Quote::Single => b"'",
+      Quote::Double => b"\"",
+      Quote::TripleSingle => b"'''",
+      Quote::TripleDouble => b"\"\"\"",
     }
   }
 
@@ -83,10 +92,10 @@ impl DelimiterKind {
     }
   }
 
-  fn closed_by(self, close: char) -> bool {
+  fn closed_by(self, close: u8) -> bool {
     matches!(
       (self, close),
-      (DelimiterKind::Paren, ')') | (DelimiterKind::Bracket, ']') | (DelimiterKind::Brace, '}')
+      (DelimiterKind::Paren, b')') | (DelimiterKind::Bracket, b']') | (DelimiterKind::Brace, b'}')
     )
   }
 }
@@ -100,7 +109,8 @@ struct Delimiter<'src> {
 /// One entry of the indentation stack.
 #[derive(Copy, Clone, Debug)]
 struct Level<'src> {
-  whitespace: &'src str,
+  /// Spaces and tabs only.
+  whitespace: &'src [u8],
   body: bool,
 }
 
@@ -115,27 +125,47 @@ enum FormatScan {
   Unterminated,
 }
 
+/// Tokens lexed per batch: the lexer runs ahead of the parser by at most
+/// this many (plus the dedents of one line), so a file's tokens are never
+/// all in memory, while handing one out costs only a read from the batch.
+const BATCH: usize = 256;
+
 /// An incremental lexer: `next_token` lexes only as far as needed, so the
 /// parser can consume tokens without the whole file's tokens in memory.
 pub struct Lexer<'src> {
   src: &'src str,
   source: &'src Source,
-  /// Tokens lexed but not yet handed out.
-  tokens: std::collections::VecDeque<Token<'src>>,
-  /// Set once `Eof` has been emitted.
+  /// Tokens lexed but not yet handed out: `batch[next..]`.
+  batch: Vec<Token<'src>>,
+  next: usize,
+  /// An error met while filling the batch, reported once the tokens lexed
+  /// before it have been handed out.
+  error: Option<SyntaxError<'src>>,
+  /// Set once `Eof` has been lexed.
   done: bool,
   /// Hand out only significant tokens (the parser ignores whitespace).
   skip_whitespace: bool,
-  /// Start of the token being lexed.
-  start: Position,
-  cursor: Position,
+  /// Whether the source is at most `u32::MAX` bytes long (as any real one is).
+  positions_fit_u32: bool,
+  /// Byte offset of the next byte to lex.
+  offset: usize,
+  /// Line of `offset`, and the offset where that line starts: positions are
+  /// tracked as the lexer moves, never recomputed.
+  line: usize,
+  line_start: usize,
   levels: Vec<Level<'src>>,
   delimiters: Vec<Delimiter<'src>>,
   /// The `{{` of the open recipe-body interpolation, if any.
   interpolation: Option<Token<'src>>,
+  /// Whether the next bytes are recipe-body text: the current level is a
+  /// body and no delimiter or interpolation is open. Kept up to date by
+  /// `update_body_text` whenever one of those changes.
+  body_text: bool,
   /// Whether a `:` was lexed since the last dedent: the next indent starts a body.
   colon_since_dedent: bool,
-  at_line_start: bool,
+  /// Whether nothing has been lexed yet. Later lines' starts are lexed
+  /// along with the line end before them.
+  at_file_start: bool,
 }
 
 impl<'src> Lexer<'src> {
@@ -143,16 +173,21 @@ impl<'src> Lexer<'src> {
     Self {
       src: &source.text,
       source,
-      skip_whitespace: false,
-      tokens: std::collections::VecDeque::new(),
+      batch: Vec::new(),
+      next: 0,
+      error: None,
       done: false,
-      start: Position::default(),
-      cursor: Position::default(),
-      levels: vec![Level { whitespace: "", body: false }],
+      skip_whitespace: false,
+      positions_fit_u32: u32::try_from(source.text.len()).is_ok(),
+      offset: 0,
+      line: 0,
+      line_start: 0,
+      levels: vec![Level { whitespace: b"", body: false }],
       delimiters: Vec::new(),
       interpolation: None,
+      body_text: false,
       colon_since_dedent: false,
-      at_line_start: true,
+      at_file_start: true,
     }
   }
 
@@ -168,32 +203,55 @@ impl<'src> Lexer<'src> {
 
   /// The next token; after `Eof`, `Eof` again.
   pub fn next_token(&mut self) -> LexResult<'src, Token<'src>> {
-    loop {
-      if let Some(token) = self.tokens.pop_front() {
-        return Ok(token);
+    if let Some(&token) = self.batch.get(self.next) {
+      self.next += 1;
+      return Ok(token);
+    }
+    self.next_batch()
+  }
+
+  /// Lex the next batch of tokens and hand out its first.
+  #[inline(never)]
+  fn next_batch(&mut self) -> LexResult<'src, Token<'src>> {
+    if let Some(error) = self.error.take() {
+      return Err(error);
+    }
+    self.batch.clear();
+    self.next = 0;
+    if !self.done {
+      if let Err(error) = self.fill_batch() {
+        if self.batch.is_empty() {
+          return Err(error);
+        }
+        self.error = Some(error);
       }
-      if self.done {
-        return Ok(self.token_at(TokenKind::Eof, self.cursor, 0));
+    }
+    match self.batch.first() {
+      Some(&token) => {
+        self.next = 1;
+        Ok(token)
       }
-      self.step()?;
+      None => Ok(self.token_at(TokenKind::Eof, self.position(), 0)),
     }
   }
 
-  /// Lex one line start, text run or normal token (or finish at the end).
-  fn step(&mut self) -> LexResult<'src> {
-    if self.at_line_start {
-      self.at_line_start = false;
+  /// Lex until the batch is full or the source ends.
+  fn fill_batch(&mut self) -> LexResult<'src> {
+    if self.at_file_start {
+      self.at_file_start = false;
       self.lex_line_start()?;
     }
-    if self.rest().is_empty() {
-      return self.finish();
+    while self.batch.len() < BATCH {
+      let Some(&byte) = self.src.as_bytes().get(self.offset) else {
+        return self.finish();
+      };
+      if self.body_text {
+        self.lex_body_text()?;
+      } else {
+        self.lex_normal(byte)?;
+      }
     }
-    if self.in_body_text() {
-      self.lex_body_text();
-      Ok(())
-    } else {
-      self.lex_normal()
-    }
+    Ok(())
   }
 
   fn finish(&mut self) -> LexResult<'src> {
@@ -201,83 +259,98 @@ impl<'src> Lexer<'src> {
       return Err(lex_error(opener, LexErrorKind::UnterminatedInterpolation));
     }
     self.dedent_to(0);
-    self.emit(TokenKind::Eof);
     self.done = true;
+    let eof = self.token_at(TokenKind::Eof, self.position(), 0);
+    self.batch.push(eof);
     Ok(())
   }
 
-  // ---- positions and token emission ----
+  // ---- positions and tokens ----
 
-  fn rest(&self) -> &'src str {
-    &self.src[self.cursor.offset..]
+  /// The bytes from the cursor on.
+  fn rest(&self) -> &'src [u8] {
+    let src: &'src str = self.src;
+    src.as_bytes().get(self.offset..).unwrap_or_default()
   }
 
-  fn next_char(&self) -> Option<char> {
-    self.rest().chars().next()
+  /// The byte `ahead` bytes after the cursor, or 0 past the end (0 is never
+  /// compared against).
+  fn peek(&self, ahead: usize) -> u8 {
+    self.src.as_bytes().get(self.offset + ahead).copied().unwrap_or(0)
   }
 
-  /// `position` moved forward over `bytes` bytes. A final `\n` of the source
-  /// does not start a new line.
-  fn moved(&self, mut position: Position, bytes: usize) -> Position {
-    let end = position.offset + bytes;
-    let slice = &self.src.as_bytes()[position.offset..end];
-    // A `\n` that is the source's last byte does not start a line.
-    let counted = if end == self.src.len() && slice.last() == Some(&b'\n') {
-      &slice[..slice.len() - 1]
-    } else {
-      slice
-    };
-    match counted.iter().rposition(|&byte| byte == b'\n') {
-      None => position.column += bytes,
-      Some(last) => {
-        position.line += counted.iter().filter(|&&byte| byte == b'\n').count();
-        position.column = bytes - last - 1;
-      }
-    }
-    position.offset = end;
-    position
+  /// The character starting `ahead` bytes after the cursor.
+  fn char_ahead(&self, ahead: usize) -> Option<char> {
+    self.src.get(self.offset + ahead..).and_then(|rest| rest.chars().next())
   }
 
-  fn advance(&mut self, bytes: usize) {
-    self.cursor = self.moved(self.cursor, bytes);
+  fn position(&self) -> Position {
+    Position { offset: self.offset, line: self.line, column: self.offset - self.line_start }
   }
 
+  /// The one place tokens are made.
   fn token_at(&self, kind: TokenKind, position: Position, length: usize) -> Token<'src> {
-    Token::new(kind, self.source, position.offset, length, position.line, position.column)
+    let Position { offset, line, column } = position;
+    if self.positions_fit_u32 {
+      // Every position is at most the source's length, so these casts lose
+      // nothing, and they let the compiler drop `Token::new`'s range checks.
+      let narrow = |n: usize| n as u32 as usize;
+      Token::new(kind, self.source, narrow(offset), narrow(length), narrow(line), narrow(column))
+    } else {
+      Token::new(kind, self.source, offset, length, line, column)
+    }
   }
 
-  /// Emit the bytes between `start` and the cursor as a token of `kind`.
-  fn emit(&mut self, kind: TokenKind) -> Token<'src> {
-    let token = self.token_at(kind, self.start, self.cursor.offset - self.start.offset);
-    match kind {
-      TokenKind::Colon => self.colon_since_dedent = true,
-      TokenKind::Dedent => self.colon_since_dedent = false,
-      _ => {}
-    }
-    if kind != TokenKind::Whitespace || !self.skip_whitespace {
-      self.tokens.push_back(token);
-    }
-    self.start = self.cursor;
+  /// Emit a token of `kind` over the next `length` bytes, which hold no `\n`.
+  fn within_line(&mut self, length: usize, kind: TokenKind) -> Token<'src> {
+    let token = self.token_at(kind, self.position(), length);
+    self.offset += length;
+    self.batch.push(token);
     token
   }
 
-  fn advance_and_emit(&mut self, bytes: usize, kind: TokenKind) -> Token<'src> {
-    self.advance(bytes);
-    self.emit(kind)
+  /// Emit whitespace over the next `length` bytes, which hold no `\n`
+  /// (only moving past them when whitespace is not handed out), if any.
+  fn whitespace_within_line(&mut self, length: usize) {
+    if self.skip_whitespace || length == 0 {
+      self.offset += length;
+    } else {
+      self.within_line(length, TokenKind::Whitespace);
+    }
   }
 
-  /// `advance_and_emit` for a token known to hold no line break, which
-  /// needs no scan for one.
-  fn emit_within_line(&mut self, bytes: usize, kind: TokenKind) -> Token<'src> {
-    debug_assert!(!self.rest().as_bytes()[..bytes].contains(&b'\n'));
-    self.cursor.offset += bytes;
-    self.cursor.column += bytes;
-    self.emit(kind)
+  /// Emit a token of `kind` over the next `length` bytes, any of which may be `\n`.
+  fn spanning(&mut self, length: usize, kind: TokenKind) -> Token<'src> {
+    let token = self.token_at(kind, self.position(), length);
+    let start = self.offset;
+    let end = start + length;
+    if let Some(bytes) = self.src.as_bytes().get(start..end) {
+      for newline in memchr::memchr_iter(b'\n', bytes) {
+        self.newline_at(start + newline);
+      }
+    }
+    self.offset = end;
+    if !(self.skip_whitespace && kind == TokenKind::Whitespace) {
+      self.batch.push(token);
+    }
+    token
   }
 
-  /// An error whose caret covers `length` bytes `skip` bytes after the cursor.
+  /// Note a `\n` at `index`: a new line starts after it, unless it is the
+  /// source's last byte.
+  fn newline_at(&mut self, index: usize) {
+    if index + 1 < self.src.len() {
+      self.line += 1;
+      self.line_start = index + 1;
+    }
+  }
+
+  /// An error whose caret covers `length` bytes `skip` bytes after the
+  /// cursor, on the cursor's line.
   fn error_ahead(&self, skip: usize, length: usize, kind: LexErrorKind) -> SyntaxError<'src> {
-    let position = self.moved(self.cursor, skip);
+    let mut position = self.position();
+    position.offset += skip;
+    position.column += skip;
     lex_error(self.token_at(TokenKind::Whitespace, position, length), kind)
   }
 
@@ -288,69 +361,80 @@ impl<'src> Lexer<'src> {
   // ---- indentation ----
 
   fn current_level(&self) -> Level<'src> {
-    self.levels.last().copied().unwrap_or(Level { whitespace: "", body: false })
+    self.levels.last().copied().unwrap_or(Level { whitespace: b"", body: false })
   }
 
-  fn in_body_text(&self) -> bool {
-    self.delimiters.is_empty() && self.interpolation.is_none() && self.current_level().body
+  fn update_body_text(&mut self) {
+    self.body_text =
+      self.delimiters.is_empty() && self.interpolation.is_none() && self.current_level().body;
   }
 
   /// Pop levels until `depth + 1` remain, one `Dedent` per popped level.
   fn dedent_to(&mut self, depth: usize) {
     while self.levels.len() > depth + 1 {
       self.levels.pop();
-      self.emit(TokenKind::Dedent);
+      self.colon_since_dedent = false;
+      self.within_line(0, TokenKind::Dedent);
     }
+    self.update_body_text();
   }
 
-  fn emit_whitespace(&mut self, bytes: usize) {
-    if bytes > 0 {
-      self.advance_and_emit(bytes, TokenKind::Whitespace);
-    }
-  }
-
+  /// The indentation of a line: dedents, then its whitespace or `Indent`.
+  #[inline(always)]
   fn lex_line_start(&mut self) -> LexResult<'src> {
-    let rest = self.rest();
-    let width = rest.find(|c| c != ' ' && c != '\t').unwrap_or(rest.len());
-    let whitespace = &rest[..width];
-    let after = &rest[width..];
+    if self.levels.len() == 1 && !matches!(self.peek(0), b' ' | b'\t') {
+      return Ok(());
+    }
+    self.lex_indentation()
+  }
 
-    if after.is_empty() || after.starts_with('\n') || after.starts_with("\r\n") {
+  /// `lex_line_start` for a line that is indented or inside an indented block.
+  #[inline(never)]
+  fn lex_indentation(&mut self) -> LexResult<'src> {
+    let rest = self.rest();
+    let width = blank_width(rest);
+    let (whitespace, after) = rest.split_at(width);
+
+    if matches!(after, [] | [b'\n', ..] | [b'\r', b'\n', ..]) {
       if next_content_at_column_zero(rest) {
         self.dedent_to(0);
       }
-      self.emit_whitespace(width);
+      self.whitespace_within_line(width);
       return Ok(());
     }
 
     let current = self.current_level();
-    if whitespace == current.whitespace {
-      self.emit_whitespace(width);
+    if same_whitespace(whitespace, current.whitespace) {
+      self.whitespace_within_line(width);
       return Ok(());
     }
-    if let Some(depth) = self.levels.iter().position(|level| level.whitespace == whitespace) {
+    if let Some(depth) =
+      self.levels.iter().position(|level| same_whitespace(level.whitespace, whitespace))
+    {
       self.dedent_to(depth);
-      self.emit_whitespace(width);
+      self.whitespace_within_line(width);
       return Ok(());
     }
     if current.body && whitespace.starts_with(current.whitespace) {
       // The surplus is lexed as part of the line's text.
-      self.emit_whitespace(current.whitespace.len());
+      self.whitespace_within_line(current.whitespace.len());
       return Ok(());
     }
     self.check_indentation(whitespace, current)?;
     self.levels.push(Level { whitespace, body: self.colon_since_dedent });
-    self.advance_and_emit(width, TokenKind::Indent);
+    self.update_body_text();
+    self.within_line(width, TokenKind::Indent);
     Ok(())
   }
 
   /// Errors for a line whose indentation neither matches the current level
   /// nor returns to an enclosing one.
-  fn check_indentation(&self, whitespace: &'src str, current: Level<'src>) -> LexResult<'src> {
-    let mixed = |shown: &str| {
+  #[inline(never)]
+  fn check_indentation(&self, whitespace: &'src [u8], current: Level<'src>) -> LexResult<'src> {
+    let mixed = |shown: &[u8]| {
       self.error_here(
         shown.len(),
-        LexErrorKind::MixedLeadingWhitespace { whitespace: shown.to_owned() },
+        LexErrorKind::MixedLeadingWhitespace { whitespace: blanks_text(shown) },
       )
     };
     if current.body {
@@ -366,8 +450,8 @@ impl<'src> Lexer<'src> {
       return Err(self.error_here(
         whitespace.len(),
         LexErrorKind::InconsistentLeadingWhitespace {
-          expected: current.whitespace.to_owned(),
-          found: whitespace.to_owned(),
+          expected: blanks_text(current.whitespace),
+          found: blanks_text(whitespace),
         },
       ));
     }
@@ -376,156 +460,169 @@ impl<'src> Lexer<'src> {
 
   // ---- body text ----
 
-  fn lex_body_text(&mut self) {
+  /// The text of a recipe line up to the next `{{` or line end, then that
+  /// `{{` or line end.
+  fn lex_body_text(&mut self) -> LexResult<'src> {
     let rest = self.rest();
-    let bytes = rest.as_bytes();
     let mut length = 0;
-    // Only ASCII bytes stop the scan, so `length` stays on a char boundary.
-    while let Some(&byte) = bytes.get(length) {
-      match byte {
-        b'{' if rest[length..].starts_with("{{{{") => length += 4,
-        b'{' if bytes.get(length + 1) == Some(&b'{') => break,
-        b'\n' => break,
-        b'\r' if bytes.get(length + 1) == Some(&b'\n') => break,
+    while let Some(&byte) = rest.get(length) {
+      if !TEXT_STOP[usize::from(byte)] {
+        length += 1;
+        continue;
+      }
+      match rest.get(length..).unwrap_or_default() {
+        [b'{', b'{', b'{', b'{', ..] => length += 4,
+        [b'{', b'{', ..] | [b'\n', ..] | [b'\r', b'\n', ..] => break,
         _ => length += 1,
       }
     }
     if length > 0 {
-      self.emit_within_line(length, TokenKind::Text);
+      self.within_line(length, TokenKind::Text);
     }
-    let rest = self.rest();
-    if rest.starts_with("{{") {
-      let opener = self.advance_and_emit(2, TokenKind::InterpolationStart);
-      self.interpolation = Some(opener);
-    } else if let Some(length) = line_end_length(rest) {
-      self.advance_and_emit(length, TokenKind::Eol);
-      self.at_line_start = true;
-    }
-  }
-
-  // ---- normal mode ----
-
-  fn lex_normal(&mut self) -> LexResult<'src> {
-    let Some(c) = self.next_char() else {
-      return Ok(());
-    };
-    match c {
-      ' ' | '\t' => self.lex_whitespace(),
-      '\n' => self.lex_line_end(1),
-      '\r' if self.rest().starts_with("\r\n") => self.lex_line_end(2),
-      '\r' => return Err(self.error_here(1, LexErrorKind::UnpairedCarriageReturn)),
-      '#' => self.lex_comment(),
-      '\\' => self.lex_backslash()?,
-      '!' => self.lex_choice(
-        &[("!=", TokenKind::BangEquals), ("!~", TokenKind::BangTilde)],
-        TokenKind::Bang,
-      ),
-      '=' => self.lex_choice(
-        &[("==", TokenKind::EqualsEquals), ("=~", TokenKind::EqualsTilde)],
-        TokenKind::Equals,
-      ),
-      ':' => self.lex_choice(
-        &[(":=", TokenKind::ColonEquals), ("::", TokenKind::ColonColon)],
-        TokenKind::Colon,
-      ),
-      '+' => self.lex_choice(&[("++", TokenKind::PlusPlus)], TokenKind::Plus),
-      '&' => self.lex_doubled('&', TokenKind::AmpersandAmpersand)?,
-      '|' => self.lex_doubled('|', TokenKind::BarBar)?,
-      '$' => self.lex_single(TokenKind::Dollar),
-      '*' => self.lex_single(TokenKind::Asterisk),
-      ',' => self.lex_single(TokenKind::Comma),
-      '/' => self.lex_single(TokenKind::Slash),
-      '?' => self.lex_single(TokenKind::QuestionMark),
-      '@' => self.lex_single(TokenKind::At),
-      '(' => self.lex_open(DelimiterKind::Paren, TokenKind::ParenL),
-      '[' => self.lex_open(DelimiterKind::Bracket, TokenKind::BracketL),
-      '{' => self.lex_open(DelimiterKind::Brace, TokenKind::BraceL),
-      ')' | ']' | '}' => self.lex_close(c)?,
-      '\'' | '"' => self.lex_string()?,
-      '`' => self.lex_backtick()?,
-      '\u{feff}' => {
-        self.advance_and_emit(c.len_utf8(), TokenKind::ByteOrderMark);
+    match rest.get(length..).unwrap_or_default() {
+      [b'{', b'{', ..] => {
+        let opener = self.within_line(2, TokenKind::InterpolationStart);
+        self.interpolation = Some(opener);
+        self.body_text = false;
       }
-      c if is_name_start(c) => self.lex_identifier()?,
-      c => {
-        return Err(self.error_here(
-          c.len_utf8(),
-          LexErrorKind::UnknownStartOfToken { character: c.to_string() },
-        ))
-      }
+      [b'\n', ..] => return self.eol(1),
+      [b'\r', b'\n', ..] => return self.eol(2),
+      _ => {}
     }
     Ok(())
   }
 
-  fn lex_single(&mut self, kind: TokenKind) {
-    self.emit_within_line(1, kind);
+  // ---- normal mode ----
+
+  fn lex_normal(&mut self, byte: u8) -> LexResult<'src> {
+    match byte {
+      b' ' | b'\t' => self.lex_whitespace(),
+      b'\n' => self.lex_line_end(1)?,
+      b'\r' if self.peek(1) == b'\n' => self.lex_line_end(2)?,
+      b'\r' => return Err(self.error_here(1, LexErrorKind::UnpairedCarriageReturn)),
+      b'#' => self.lex_comment(),
+      b'\\' => self.lex_backslash()?,
+      b'a'..=b'z' | b'A'..=b'Z' | b'_' => self.lex_identifier()?,
+      b'!' => self.lex_operator(match self.peek(1) {
+        b'=' => (2, TokenKind::BangEquals),
+        b'~' => (2, TokenKind::BangTilde),
+        _ => (1, TokenKind::Bang),
+      }),
+      b'=' => self.lex_operator(match self.peek(1) {
+        b'=' => (2, TokenKind::EqualsEquals),
+        b'~' => (2, TokenKind::EqualsTilde),
+        _ => (1, TokenKind::Equals),
+      }),
+      b':' => match self.peek(1) {
+        b'=' => self.lex_operator((2, TokenKind::ColonEquals)),
+        b':' => self.lex_operator((2, TokenKind::ColonColon)),
+        _ => {
+          self.colon_since_dedent = true;
+          self.lex_operator((1, TokenKind::Colon));
+        }
+      },
+      b'+' if self.peek(1) == b'+' => self.lex_operator((2, TokenKind::PlusPlus)),
+      b'+' => self.lex_operator((1, TokenKind::Plus)),
+      b'&' => self.lex_doubled(b'&', TokenKind::AmpersandAmpersand)?,
+      b'|' => self.lex_doubled(b'|', TokenKind::BarBar)?,
+      b'$' => self.lex_operator((1, TokenKind::Dollar)),
+      b'*' => self.lex_operator((1, TokenKind::Asterisk)),
+      b',' => self.lex_operator((1, TokenKind::Comma)),
+      b'/' => self.lex_operator((1, TokenKind::Slash)),
+      b'?' => self.lex_operator((1, TokenKind::QuestionMark)),
+      b'@' => self.lex_operator((1, TokenKind::At)),
+      b'(' => self.lex_open(DelimiterKind::Paren, TokenKind::ParenL),
+      b'[' => self.lex_open(DelimiterKind::Bracket, TokenKind::BracketL),
+      b'{' => self.lex_open(DelimiterKind::Brace, TokenKind::BraceL),
+      b')' | b']' | b'}' => self.lex_close(byte)?,
+      b'\'' | b'"' => self.lex_string()?,
+      b'`' => self.lex_backtick()?,
+      _ => self.lex_other()?,
+    }
+    Ok(())
   }
 
-  /// The first of `choices` whose text starts the rest, else `fallback` (one byte).
-  fn lex_choice(&mut self, choices: &[(&str, TokenKind)], fallback: TokenKind) {
-    let rest = self.rest();
-    match choices.iter().find(|(text, _)| rest.starts_with(text)) {
-      Some((text, kind)) => self.emit_within_line(text.len(), *kind),
-      None => self.emit_within_line(1, fallback),
-    };
+  fn lex_operator(&mut self, (length, kind): (usize, TokenKind)) {
+    self.within_line(length, kind);
+  }
+
+  /// A byte order mark, or an error for a character no token starts with.
+  fn lex_other(&mut self) -> LexResult<'src> {
+    match self.char_ahead(0) {
+      Some('\u{feff}') => {
+        self.within_line('\u{feff}'.len_utf8(), TokenKind::ByteOrderMark);
+        Ok(())
+      }
+      Some(c) => Err(self.error_here(
+        c.len_utf8(),
+        LexErrorKind::UnknownStartOfToken { character: c.to_string() },
+      )),
+      // Only off a character boundary, where the lexer never stops.
+      None => Err(self.error_here(1, LexErrorKind::UnknownStartOfToken { character: String::new() })),
+    }
   }
 
   /// `&&` / `||`: a lone `&` or `|` is an error pointing at what follows it.
-  fn lex_doubled(&mut self, c: char, kind: TokenKind) -> LexResult<'src> {
-    match self.rest()[1..].chars().next() {
-      Some(next) if next == c => {
-        self.advance_and_emit(2, kind);
+  fn lex_doubled(&mut self, c: u8, kind: TokenKind) -> LexResult<'src> {
+    let expected = char::from(c);
+    match self.char_ahead(1) {
+      Some(next) if next == expected => {
+        self.within_line(2, kind);
         Ok(())
       }
       Some(next) => {
-        Err(self.error_ahead(1, next.len_utf8(), LexErrorKind::ExpectedCharacter { expected: c }))
+        Err(self.error_ahead(1, next.len_utf8(), LexErrorKind::ExpectedCharacter { expected }))
       }
       None => {
-        Err(self.error_ahead(1, 0, LexErrorKind::ExpectedCharacterFoundEndOfFile { expected: c }))
+        Err(self.error_ahead(1, 0, LexErrorKind::ExpectedCharacterFoundEndOfFile { expected }))
       }
     }
   }
 
   fn lex_whitespace(&mut self) {
-    let rest = self.rest();
-    let width = rest.bytes().position(|byte| byte != b' ' && byte != b'\t').unwrap_or(rest.len());
-    self.emit_within_line(width, TokenKind::Whitespace);
+    let width = blank_width(self.rest());
+    self.whitespace_within_line(width);
+  }
+
+  /// An `Eol` of `length` bytes (its last is the `\n`), then the next
+  /// line's indentation.
+  #[inline(always)]
+  fn eol(&mut self, length: usize) -> LexResult<'src> {
+    self.within_line(length, TokenKind::Eol);
+    self.newline_at(self.offset - 1);
+    self.lex_line_start()
   }
 
   /// A line end: `Eol`, or plain whitespace inside a delimiter or interpolation.
-  fn lex_line_end(&mut self, length: usize) {
+  #[inline(always)]
+  fn lex_line_end(&mut self, length: usize) -> LexResult<'src> {
     if self.delimiters.is_empty() && self.interpolation.is_none() {
-      self.advance_and_emit(length, TokenKind::Eol);
-      self.at_line_start = true;
-    } else {
-      self.advance_and_emit(length, TokenKind::Whitespace);
+      return self.eol(length);
     }
+    self.whitespace_within_line(length);
+    self.newline_at(self.offset - 1);
+    Ok(())
   }
 
   fn lex_comment(&mut self) {
     let rest = self.rest();
-    let bytes = rest.as_bytes();
-    let mut length = 0;
-    while let Some(&byte) = bytes.get(length) {
-      match byte {
-        b'\n' => break,
-        b'\r' if bytes.get(length + 1) == Some(&b'\n') => break,
-        _ => length += 1,
-      }
-    }
-    self.emit_within_line(length, TokenKind::Comment);
+    let length = match memchr::memchr(b'\n', rest) {
+      Some(newline) if newline > 0 && rest[newline - 1] == b'\r' => newline - 1,
+      Some(newline) => newline,
+      None => rest.len(),
+    };
+    self.within_line(length, TokenKind::Comment);
   }
 
   /// `\` + line end (+ the next line's leading blanks) continues the line.
   fn lex_backslash(&mut self) -> LexResult<'src> {
-    let after = &self.rest()[1..];
+    let after = self.rest().get(1..).unwrap_or_default();
     if let Some(line_end) = line_end_length(after) {
-      let blanks =
-        after[line_end..].find(|c| c != ' ' && c != '\t').unwrap_or(after.len() - line_end);
-      self.advance_and_emit(1 + line_end + blanks, TokenKind::Whitespace);
+      let blanks = blank_width(&after[line_end..]);
+      self.spanning(1 + line_end + blanks, TokenKind::Whitespace);
       return Ok(());
     }
-    let kind = match after.chars().next() {
+    let kind = match self.char_ahead(1) {
       None => LexErrorKind::UnexpectedEndOfFileInEscape,
       Some('\r') => LexErrorKind::UnpairedCarriageReturn,
       Some(character) => LexErrorKind::InvalidEscapeSequence { character },
@@ -535,12 +632,11 @@ impl<'src> Lexer<'src> {
 
   fn lex_identifier(&mut self) -> LexResult<'src> {
     let rest = self.rest();
-    let length =
-      rest.bytes().position(|byte| !IDENTIFIER_BYTE[usize::from(byte)]).unwrap_or(rest.len());
-    let token = self.emit_within_line(length, TokenKind::Identifier);
-    if token.lexeme() == "f" {
-      if let Some(quote) = Quote::opening(self.rest()) {
-        self.lex_format_string_start(quote)?;
+    let length = identifier_length(rest);
+    self.within_line(length, TokenKind::Identifier);
+    if length == 1 && rest[0] == b'f' {
+      if let Some(quote) = Quote::opening(&rest[length..]) {
+        return self.lex_format_string_start(quote);
       }
     }
     Ok(())
@@ -549,19 +645,21 @@ impl<'src> Lexer<'src> {
   // ---- delimiters ----
 
   fn lex_open(&mut self, kind: DelimiterKind, token_kind: TokenKind) {
-    let opener = self.advance_and_emit(1, token_kind);
+    let opener = self.within_line(1, token_kind);
     self.delimiters.push(Delimiter { kind, opener });
+    self.body_text = false;
   }
 
-  fn lex_close(&mut self, close: char) -> LexResult<'src> {
-    if self.rest().starts_with("}}") {
+  fn lex_close(&mut self, close: u8) -> LexResult<'src> {
+    if self.peek(1) == b'}' && close == b'}' {
       match self.delimiters.last() {
         Some(Delimiter { kind: DelimiterKind::FormatString(quote), .. }) => {
           return self.lex_format_string_continuation(*quote);
         }
         None if self.interpolation.is_some() => {
-          self.advance_and_emit(2, TokenKind::InterpolationEnd);
           self.interpolation = None;
+          self.update_body_text();
+          self.within_line(2, TokenKind::InterpolationEnd);
           return Ok(());
         }
         _ => {}
@@ -571,18 +669,19 @@ impl<'src> Lexer<'src> {
     match innermost {
       Some(delimiter) if delimiter.kind.closed_by(close) => {
         self.delimiters.pop();
+        self.update_body_text();
         let kind = match close {
-          ')' => TokenKind::ParenR,
-          ']' => TokenKind::BracketR,
+          b')' => TokenKind::ParenR,
+          b']' => TokenKind::BracketR,
           _ => TokenKind::BraceR,
         };
-        self.advance_and_emit(1, kind);
+        self.within_line(1, kind);
         Ok(())
       }
       Some(delimiter) => Err(self.error_here(
         1,
         LexErrorKind::MismatchedClosingDelimiter {
-          close,
+          close: char::from(close),
           open: delimiter.kind.opener_text().to_owned(),
           // The `{{` of a format string ends its opening token.
           open_line: delimiter.opener.line as usize
@@ -590,35 +689,50 @@ impl<'src> Lexer<'src> {
             + 1,
         },
       )),
-      None => Err(self.error_here(1, LexErrorKind::UnexpectedClosingDelimiter { close })),
+      None => {
+        Err(self.error_here(1, LexErrorKind::UnexpectedClosingDelimiter { close: char::from(close) }))
+      }
     }
   }
 
   // ---- strings ----
 
   fn lex_string(&mut self) -> LexResult<'src> {
-    let Some(quote) = Quote::opening(self.rest()) else {
-      return Ok(());
+    let rest = self.rest();
+    let Some(quote) = Quote::opening(rest) else {
+      return Err(self.error_here(1, LexErrorKind::UnterminatedString));
     };
-    let open = quote.delimiter().len();
-    match scan_string(&self.rest()[open..], quote.delimiter(), quote.has_escapes()) {
-      Some(length) => {
-        self.advance_and_emit(open + length, TokenKind::StringToken);
+    let delimiter = quote.delimiter();
+    match scan_string(rest, delimiter.len(), delimiter, quote.has_escapes()) {
+      Some(scan) => {
+        self.quoted(scan, TokenKind::StringToken);
         Ok(())
       }
-      None => Err(self.error_here(open, LexErrorKind::UnterminatedString)),
+      None => Err(self.error_here(delimiter.len(), LexErrorKind::UnterminatedString)),
     }
   }
 
   fn lex_backtick(&mut self) -> LexResult<'src> {
-    let delimiter = if self.rest().starts_with("```") { "```" } else { "`" };
-    let open = delimiter.len();
-    match scan_string(&self.rest()[open..], delimiter, false) {
-      Some(length) => {
-        self.advance_and_emit(open + length, TokenKind::Backtick);
+    let rest = self.rest();
+    let delimiter: &[u8] = if rest.starts_with(b"```") { b"```" } else { b"`" };
+    match scan_string(rest, delimiter.len(), delimiter, false) {
+      Some(scan) => {
+        self.quoted(scan, TokenKind::Backtick);
         Ok(())
       }
-      None => Err(self.error_here(open, LexErrorKind::UnterminatedBacktick)),
+      None => Err(self.error_here(delimiter.len(), LexErrorKind::UnterminatedBacktick)),
+    }
+  }
+
+  /// Emit a string or backtick token as scanned, moving to the line its
+  /// last line break starts.
+  fn quoted(&mut self, scan: StringScan, kind: TokenKind) {
+    let start = self.offset;
+    self.within_line(scan.length, kind);
+    if let Some(last) = scan.last_newline {
+      // A closing quote follows, so the `\n` is not the source's last byte.
+      self.line += scan.newlines;
+      self.line_start = start + last + 1;
     }
   }
 
@@ -628,11 +742,12 @@ impl<'src> Lexer<'src> {
     let open = quote.delimiter().len();
     match scan_format(&self.rest()[open..], quote) {
       FormatScan::Closed(length) => {
-        self.advance_and_emit(open + length, TokenKind::StringToken);
+        self.spanning(open + length, TokenKind::StringToken);
       }
       FormatScan::Interpolation(length) => {
-        let opener = self.advance_and_emit(open + length, TokenKind::FormatStringStart);
+        let opener = self.spanning(open + length, TokenKind::FormatStringStart);
         self.delimiters.push(Delimiter { kind: DelimiterKind::FormatString(quote), opener });
+        self.body_text = false;
       }
       FormatScan::Unterminated => {
         return Err(self.error_here(open, LexErrorKind::UnterminatedString))
@@ -645,11 +760,12 @@ impl<'src> Lexer<'src> {
   fn lex_format_string_continuation(&mut self, quote: Quote) -> LexResult<'src> {
     match scan_format(&self.rest()[2..], quote) {
       FormatScan::Closed(length) => {
-        self.advance_and_emit(2 + length, TokenKind::FormatStringEnd);
+        self.spanning(2 + length, TokenKind::FormatStringEnd);
         self.delimiters.pop();
+        self.update_body_text();
       }
       FormatScan::Interpolation(length) => {
-        self.advance_and_emit(2 + length, TokenKind::FormatStringContinue);
+        self.spanning(2 + length, TokenKind::FormatStringContinue);
       }
       FormatScan::Unterminated => return Err(self.error_here(2, LexErrorKind::UnterminatedString)),
     }
@@ -661,45 +777,107 @@ fn lex_error(token: Token<'_>, kind: LexErrorKind) -> SyntaxError<'_> {
   SyntaxError::new(token, SyntaxErrorKind::Lex(kind))
 }
 
-fn is_name_start(c: char) -> bool {
-  c.is_ascii_alphabetic() || c == '_'
+fn is_mixed(whitespace: &[u8]) -> bool {
+  whitespace.iter().any(|&byte| byte == b' ') && whitespace.iter().any(|&byte| byte == b'\t')
 }
 
-fn is_mixed(whitespace: &str) -> bool {
-  whitespace.contains(' ') && whitespace.contains('\t')
+/// Equality of two runs of indentation, which are short: cheaper than a
+/// call to `memcmp`.
+fn same_whitespace(a: &[u8], b: &[u8]) -> bool {
+  a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
-fn line_end_length(text: &str) -> Option<usize> {
-  if text.starts_with('\n') {
-    Some(1)
-  } else if text.starts_with("\r\n") {
-    Some(2)
-  } else {
-    None
+/// Indentation (spaces and tabs) as text for a message.
+fn blanks_text(whitespace: &[u8]) -> String {
+  String::from_utf8_lossy(whitespace).into_owned()
+}
+
+/// The length of the identifier starting `text`, whose first byte is known
+/// to start one: four bytes a step while they last, then one.
+fn identifier_length(text: &[u8]) -> usize {
+  let continues = |byte: u8| IDENTIFIER_BYTE[usize::from(byte)];
+  let mut length = 1;
+  while let Some(&[a, b, c, d]) = text.get(length..length + 4) {
+    if !continues(a) {
+      return length;
+    }
+    if !continues(b) {
+      return length + 1;
+    }
+    if !continues(c) {
+      return length + 2;
+    }
+    if !continues(d) {
+      return length + 3;
+    }
+    length += 4;
+  }
+  while let Some(&byte) = text.get(length) {
+    if !continues(byte) {
+      break;
+    }
+    length += 1;
+  }
+  length
+}
+
+/// The number of spaces and tabs `text` starts with.
+fn blank_width(text: &[u8]) -> usize {
+  text.iter().position(|&byte| byte != b' ' && byte != b'\t').unwrap_or(text.len())
+}
+
+fn line_end_length(text: &[u8]) -> Option<usize> {
+  match text {
+    [b'\n', ..] => Some(1),
+    [b'\r', b'\n', ..] => Some(2),
+    _ => None,
   }
 }
 
 /// Whether the first character after the blank lines starting at
 /// `text` begins a line (it follows a `\n` directly).
-fn next_content_at_column_zero(text: &str) -> bool {
-  match text.find(|c| !matches!(c, ' ' | '\t' | '\r' | '\n')) {
-    Some(index) => index > 0 && text.as_bytes()[index - 1] == b'\n',
+fn next_content_at_column_zero(text: &[u8]) -> bool {
+  match text.iter().position(|byte| !matches!(byte, b' ' | b'\t' | b'\r' | b'\n')) {
+    Some(index) => index > 0 && text[index - 1] == b'\n',
     None => false,
   }
 }
 
-/// Length of a string's content plus its closing `delimiter`, or `None` when
-/// unterminated. With escapes, the character after a `\` never closes.
-fn scan_string(text: &str, delimiter: &str, escapes: bool) -> Option<usize> {
-  let mut index = 0;
-  while let Some(c) = text[index..].chars().next() {
-    if text[index..].starts_with(delimiter) {
-      return Some(index + delimiter.len());
+/// A string or backtick token: its length and the line breaks in it.
+#[derive(Copy, Clone, Debug)]
+struct StringScan {
+  length: usize,
+  newlines: usize,
+  /// Index of the last `\n` in the token, if any.
+  last_newline: Option<usize>,
+}
+
+/// Scan the string starting `text` from its content (`open` bytes in) to
+/// its closing `delimiter`, or `None` when unterminated. With escapes, the
+/// character after a `\` never closes.
+fn scan_string(text: &[u8], open: usize, delimiter: &[u8], escapes: bool) -> Option<StringScan> {
+  let first = *delimiter.first()?;
+  let mut scan = StringScan { length: 0, newlines: 0, last_newline: None };
+  let mut index = open;
+  while let Some(&byte) = text.get(index) {
+    if !STRING_SPECIAL[usize::from(byte)] {
+      index += 1;
+      continue;
     }
-    index += c.len_utf8();
-    if escapes && c == '\\' {
-      index += text[index..].chars().next().map_or(0, char::len_utf8);
+    if byte == first && (delimiter.len() == 1 || text[index..].starts_with(delimiter)) {
+      scan.length = index + delimiter.len();
+      return Some(scan);
     }
+    // Skipping one byte after a `\` skips a whole character: the rest of a
+    // multi-byte character never matches an ASCII byte.
+    if escapes && byte == b'\\' {
+      index += 1;
+    }
+    if text.get(index) == Some(&b'\n') {
+      scan.newlines += 1;
+      scan.last_newline = Some(index);
+    }
+    index += 1;
   }
   None
 }
@@ -707,13 +885,13 @@ fn scan_string(text: &str, delimiter: &str, escapes: bool) -> Option<usize> {
 /// Scan a literal piece of a format string. `{{{{` is always an escaped
 /// literal, even right after a `\`; otherwise the character after a `\`
 /// (in `"` kinds) neither closes the string nor starts a `{{`.
-fn scan_format(text: &str, quote: Quote) -> FormatScan {
+fn scan_format(text: &[u8], quote: Quote) -> FormatScan {
   let delimiter = quote.delimiter();
   let mut index = 0;
   let mut escaped = false;
-  while let Some(c) = text[index..].chars().next() {
+  while let Some(&byte) = text.get(index) {
     let tail = &text[index..];
-    if tail.starts_with("{{{{") {
+    if tail.starts_with(b"{{{{") {
       index += 4;
       escaped = false;
       continue;
@@ -722,12 +900,13 @@ fn scan_format(text: &str, quote: Quote) -> FormatScan {
       escaped = false;
     } else if tail.starts_with(delimiter) {
       return FormatScan::Closed(index + delimiter.len());
-    } else if tail.starts_with("{{") {
+    } else if tail.starts_with(b"{{") {
       return FormatScan::Interpolation(index + 2);
-    } else if c == '\\' && quote.has_escapes() {
+    } else if byte == b'\\' && quote.has_escapes() {
       escaped = true;
     }
-    index += c.len_utf8();
+    // As in `scan_string`, one byte at a time is safe after a `\`.
+    index += 1;
   }
   FormatScan::Unterminated
 }
@@ -741,6 +920,27 @@ const IDENTIFIER_BYTE: [bool; 256] = {
     table[byte] = b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
     byte += 1;
   }
+  table
+};
+
+/// The bytes a string scan must look at: quotes, backticks, `\` and `\n`.
+const STRING_SPECIAL: [bool; 256] = {
+  let mut table = [false; 256];
+  table[b'\'' as usize] = true;
+  table[b'"' as usize] = true;
+  table[b'`' as usize] = true;
+  table[b'\\' as usize] = true;
+  table[b'\n' as usize] = true;
+  table
+};
+
+/// The bytes at which a run of recipe text may stop: `{` (of `{{`), `\n`
+/// and `\r` (of `\r\n`).
+const TEXT_STOP: [bool; 256] = {
+  let mut table = [false; 256];
+  table[b'{' as usize] = true;
+  table[b'\n' as usize] = true;
+  table[b'\r' as usize] = true;
   table
 };
 
