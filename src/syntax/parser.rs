@@ -6,8 +6,6 @@
 //! unexpected token is reported with exactly the kinds that were tried since
 //! the last consumed token.
 
-use std::cell::{Cell, RefCell};
-use std::collections::VecDeque;
 use std::path::Path;
 
 use super::ast::*;
@@ -46,7 +44,7 @@ pub fn parse_source(
   on_parser_thread(|| {
     let mut parser = Parser::new(Source::Lexer(Box::new(Lexer::significant(src, path))));
     let result = parser.parse_ast();
-    if let Some(error) = parser.source.get_mut().finish_lexing() {
+    if let Some(error) = parser.tokens.source.finish_lexing() {
       return Err(Box::new(error));
     }
     result
@@ -104,21 +102,6 @@ enum Source<'t, 'src> {
 }
 
 impl<'src> Source<'_, 'src> {
-  /// The next token, or None when no more can be had (end or lexer error).
-  fn next(&mut self) -> Option<Token<'src>> {
-    match self {
-      Source::Slice(iter) => iter.next().copied(),
-      Source::Lexer(lexer) => match lexer.next_token() {
-        Ok(token) => Some(token),
-        Err(error) => {
-          *self = Source::Done(Some(error));
-          None
-        }
-      },
-      Source::Done(_) => None,
-    }
-  }
-
   /// Lex the rest of the file; the first lexical error, if any.
   fn finish_lexing(&mut self) -> Option<SyntaxError<'src>> {
     loop {
@@ -138,18 +121,144 @@ impl<'src> Source<'_, 'src> {
 /// Errors are boxed inside the parser to keep its (deeply recursive) frames small.
 type ParseResult<'src, T> = std::result::Result<T, Box<SyntaxError<'src>>>;
 
+/// Tokens are read from the source this many at a time. The parser looks
+/// at most four tokens ahead (item dispatch).
+const BUFFER: usize = 32;
+
+/// The significant tokens (whitespace dropped) read from the source but not
+/// yet consumed: `buffer[pos..len]`, never empty. Once the source is
+/// exhausted the last of them is an `Eof`, which is never consumed.
+struct TokenBuffer<'t, 'src> {
+  source: Source<'t, 'src>,
+  buffer: [Token<'src>; BUFFER],
+  pos: usize,
+  len: usize,
+  exhausted: bool,
+}
+
+impl<'t, 'src> TokenBuffer<'t, 'src> {
+  fn new(source: Source<'t, 'src>) -> Self {
+    // The `Eof` of no file, until something is read.
+    let nothing = Token::new(TokenKind::Eof, FileId::MAX, 0, 0, 0, 0);
+    let mut tokens = Self { source, buffer: [nothing; BUFFER], pos: 0, len: 0, exhausted: false };
+    tokens.fill();
+    tokens
+  }
+
+  #[inline]
+  fn next(&self) -> Token<'src> {
+    self.buffer[self.pos]
+  }
+
+  /// The token `n` places after the next one; the `Eof` past the end.
+  fn nth(&mut self, n: usize) -> Token<'src> {
+    if self.pos + n >= self.len && !self.exhausted {
+      self.fill();
+    }
+    self.buffer[(self.pos + n).min(self.len - 1)]
+  }
+
+  /// Consume the next token, unless it is the `Eof`.
+  #[inline]
+  fn consume(&mut self) -> Token<'src> {
+    let token = self.next();
+    if token.kind != TokenKind::Eof {
+      self.pos += 1;
+      if self.pos == self.len {
+        self.fill();
+      }
+    }
+    token
+  }
+
+  /// Move the unconsumed tokens to the front and read more after them. A
+  /// source that ends (or fails) without an `Eof` gets one after its last
+  /// token.
+  fn fill(&mut self) {
+    let consumed = self.buffer[self.len.saturating_sub(1)];
+    self.buffer.copy_within(self.pos..self.len, 0);
+    self.len -= self.pos;
+    self.pos = 0;
+    if self.exhausted {
+      return;
+    }
+    let free = &mut self.buffer[self.len..];
+    let (read, stop) = match &mut self.source {
+      Source::Lexer(lexer) => read_lexer(lexer, free),
+      Source::Slice(tokens) => read_slice(tokens, free),
+      Source::Done(_) => (0, Stop::End),
+    };
+    self.len += read;
+    match stop {
+      Stop::Full => return,
+      Stop::End => {}
+      Stop::Failed(error) => self.source = Source::Done(Some(error)),
+    }
+    let last = if self.len == 0 { consumed } else { self.buffer[self.len - 1] };
+    if last.kind != TokenKind::Eof {
+      self.buffer[self.len] = eof_after(last);
+      self.len += 1;
+    }
+    self.exhausted = true;
+  }
+}
+
+/// Why `read_lexer` / `read_source` stopped.
+enum Stop<'src> {
+  /// The buffer is full.
+  Full,
+  /// The tokens ended, with an `Eof` or (a slice) without.
+  End,
+  Failed(SyntaxError<'src>),
+}
+
+/// Fill `buffer` from `lexer` (which gives no whitespace), up to an `Eof`:
+/// how many tokens were read and why reading stopped. Leaves room for the
+/// `Eof` that ends a failed source.
+fn read_lexer<'src>(lexer: &mut Lexer<'src>, buffer: &mut [Token<'src>]) -> (usize, Stop<'src>) {
+  let room = buffer.len().saturating_sub(1);
+  for (read, slot) in buffer[..room].iter_mut().enumerate() {
+    match lexer.next_token() {
+      Ok(token) => {
+        *slot = token;
+        if token.kind == TokenKind::Eof {
+          return (read + 1, Stop::End);
+        }
+      }
+      Err(error) => return (read, Stop::Failed(error)),
+    }
+  }
+  (room, Stop::Full)
+}
+
+/// `read_lexer` for a slice, dropping whitespace.
+fn read_slice<'src>(
+  tokens: &mut std::slice::Iter<'_, Token<'src>>,
+  buffer: &mut [Token<'src>],
+) -> (usize, Stop<'src>) {
+  let room = buffer.len().saturating_sub(1);
+  let mut read = 0;
+  while read < room {
+    let Some(token) = tokens.next() else {
+      return (read, Stop::End);
+    };
+    if token.kind != TokenKind::Whitespace {
+      buffer[read] = *token;
+      read += 1;
+      if token.kind == TokenKind::Eof {
+        return (read, Stop::End);
+      }
+    }
+  }
+  (read, Stop::Full)
+}
+
 struct Parser<'t, 'src> {
-  source: RefCell<Source<'t, 'src>>,
-  /// Significant tokens read ahead (whitespace dropped).
-  lookahead: RefCell<VecDeque<Token<'src>>>,
-  /// The last significant token read, to synthesize `Eof` after the end.
-  last: Cell<Option<Token<'src>>>,
+  tokens: TokenBuffer<'t, 'src>,
   /// Whether any token has been consumed (a BOM is only allowed first).
   started: bool,
   /// `[` tokens consumed, to blame extraneous attributes.
   brackets: Vec<Token<'src>>,
-  /// Cached next token (None = not known yet).
-  front: Cell<Option<Token<'src>>>,
   expected: KindSet,
   depth: usize,
   items: Vec<Item<'src>>,
@@ -158,6 +267,18 @@ struct Parser<'t, 'src> {
   doc_candidate: Option<Token<'src>>,
   /// Whether the previous top-level entry ended a line (or there is none).
   at_line_start: bool,
+  /// Elements of the sequences being parsed (calls, lists, dependency
+  /// arguments, setting lists): collected here and moved out into vectors
+  /// of exact size.
+  elements: Vec<Expression<'src>>,
+  /// Fragments of the body line being parsed.
+  fragments: Vec<Fragment<'src>>,
+  /// Lines of the body being parsed.
+  lines: Vec<Line<'src>>,
+  /// Parameters of the recipe being parsed.
+  parameters: Vec<Parameter<'src>>,
+  /// Dependencies of the recipe being parsed (priors, then subsequents).
+  dependencies: Vec<Dependency<'src>>,
 }
 
 /// An attribute argument as written: positional, or `KEY[=VALUE]`.
@@ -183,85 +304,77 @@ fn is_repeatable(attribute: &Attribute) -> bool {
   )
 }
 
+/// The `Eof` that follows `last`, the last token read.
+fn eof_after(last: Token<'_>) -> Token<'_> {
+  if last.kind == TokenKind::Eof {
+    return last;
+  }
+  Token {
+    kind: TokenKind::Eof,
+    offset: last.offset + last.length,
+    length: 0,
+    column: last.column + last.length,
+    ..last
+  }
+}
+
 impl<'t, 'src> Parser<'t, 'src> {
   fn new(source: Source<'t, 'src>) -> Self {
     Self {
-      source: RefCell::new(source),
-      lookahead: RefCell::new(VecDeque::new()),
-      last: Cell::new(None),
+      tokens: TokenBuffer::new(source),
       started: false,
       brackets: Vec::new(),
-      front: Cell::new(None),
       expected: KindSet::default(),
       depth: 0,
       items: Vec::new(),
       unstable_features: Vec::new(),
       doc_candidate: None,
       at_line_start: true,
+      elements: Vec::new(),
+      fragments: Vec::new(),
+      lines: Vec::new(),
+      parameters: Vec::new(),
+      dependencies: Vec::new(),
     }
   }
 
   // ---------------------------------------------------------------------
   // Token access
 
+  #[inline]
   fn peek(&self) -> Token<'src> {
-    if let Some(token) = self.front.get() {
-      return token;
-    }
-    let token = self.peek_nth(0);
-    self.front.set(Some(token));
-    token
+    self.tokens.next()
   }
 
-  fn peek_nth(&self, n: usize) -> Token<'src> {
-    if let Some(token) = self.lookahead.borrow().get(n) {
-      return *token;
-    }
-    let mut lookahead = self.lookahead.borrow_mut();
-    while lookahead.len() <= n {
-      let next = self.source.borrow_mut().next();
-      match next {
-        Some(token) if token.kind == TokenKind::Whitespace => {}
-        Some(token) => {
-          self.last.set(Some(token));
-          lookahead.push_back(token);
-          if token.kind == TokenKind::Eof {
-            break;
-          }
-        }
-        None => break,
-      }
-    }
-    if let Some(token) = lookahead.get(n) {
-      return *token;
-    }
-    match lookahead.back().copied().or(self.last.get()) {
-      Some(token) if token.kind == TokenKind::Eof => token,
-      Some(token) => Token {
-        kind: TokenKind::Eof,
-        offset: token.offset + token.length,
-        length: 0,
-        column: token.column + token.length,
-        ..token
-      },
-      None => Token::new(TokenKind::Eof, FileId::MAX, 0, 0, 0, 0),
-    }
+  /// The token `n` places after the next one (`peek_nth(0)` is `peek()`).
+  fn peek_nth(&mut self, n: usize) -> Token<'src> {
+    self.tokens.nth(n)
   }
 
+  #[inline]
   fn peek_kind(&self) -> TokenKind {
     self.peek().kind
   }
 
   /// Probe: record `kind` as expected and test the next token.
+  #[inline]
   fn next_is(&mut self, kind: TokenKind) -> bool {
     self.expected.insert(kind);
     self.peek_kind() == kind
   }
 
+  /// Probe each of `kinds`, none of which is the next token's kind.
+  #[inline]
+  fn probe_all(&mut self, kinds: &[TokenKind]) {
+    for kind in kinds {
+      self.expected.insert(*kind);
+    }
+  }
+
   /// Test the next token for a contextual keyword, without probing.
   fn next_is_word(&self, word: &str) -> bool {
-    let token = self.peek();
-    token.kind == TokenKind::Identifier && token.lexeme() == word
+    let next = self.peek();
+    next.kind == TokenKind::Identifier && next.lexeme() == word
   }
 
   /// Lookahead for item dispatch: probes only the first kind.
@@ -272,12 +385,9 @@ impl<'t, 'src> Parser<'t, 'src> {
     kinds.iter().enumerate().all(|(i, kind)| self.peek_nth(i).kind == *kind)
   }
 
+  #[inline]
   fn advance(&mut self) -> Token<'src> {
-    let token = self.peek();
-    if token.kind != TokenKind::Eof {
-      self.lookahead.get_mut().pop_front();
-      self.front.set(None);
-    }
+    let token = self.tokens.consume();
     if token.kind == TokenKind::BracketL {
       self.brackets.push(token);
     }
@@ -286,6 +396,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     token
   }
 
+  #[inline]
   fn accept(&mut self, kind: TokenKind) -> Option<Token<'src>> {
     if self.next_is(kind) {
       Some(self.advance())
@@ -304,7 +415,7 @@ impl<'t, 'src> Parser<'t, 'src> {
   }
 
   /// Whether the next token is a string touching `prefix` (an `x`/`f` prefix).
-  fn string_touches(&self, prefix: Token<'src>, kinds: &[TokenKind]) -> bool {
+  fn string_touches(&mut self, prefix: Token<'src>, kinds: &[TokenKind]) -> bool {
     let next = self.peek_nth(1);
     kinds.contains(&next.kind) && prefix.offset + prefix.length == next.offset
   }
@@ -342,6 +453,7 @@ impl<'t, 'src> Parser<'t, 'src> {
       let doc = self.doc_candidate.take().and_then(doc_text);
       self.parse_item(attributes, doc)?;
     }
+    self.items.shrink_to_fit();
     Ok(Ast {
       items: std::mem::take(&mut self.items),
       unstable_features: std::mem::take(&mut self.unstable_features),
@@ -636,19 +748,22 @@ impl<'t, 'src> Parser<'t, 'src> {
 
   fn setting_list(&mut self) -> ParseResult<'src, Vec<Expression<'src>>> {
     self.expect(TokenKind::BracketL)?;
-    let mut elements = vec![self.expression()?];
+    let base = self.elements.len();
+    let first = self.expression()?;
+    self.elements.push(first);
     loop {
       if self.accept(TokenKind::Comma).is_some() {
         if self.accept(TokenKind::BracketR).is_some() {
           break;
         }
-        elements.push(self.expression()?);
+        let element = self.expression()?;
+        self.elements.push(element);
       } else {
         self.expect(TokenKind::BracketR)?;
         break;
       }
     }
-    Ok(elements)
+    Ok(self.take_elements(base))
   }
 
   fn literal_setting(
@@ -685,13 +800,10 @@ impl<'t, 'src> Parser<'t, 'src> {
     let quiet = self.accept(TokenKind::At).is_some();
     let name = self.expect(TokenKind::Identifier)?;
     check_duplicate_options(&attributes, name)?;
-    let mut parameters = self.parameters(&attributes)?;
-    parameters.shrink_to_fit();
+    let parameters = self.parameters(&attributes)?;
     check_arg_parameters(&attributes, &parameters)?;
     self.expect(TokenKind::Colon)?;
-    let (mut priors, mut subsequents) = self.dependencies()?;
-    priors.shrink_to_fit();
-    subsequents.shrink_to_fit();
+    let (priors, subsequents) = self.dependencies()?;
 
     let comment = self.accept(TokenKind::Comment);
     self.expected.insert(TokenKind::Indent);
@@ -703,11 +815,7 @@ impl<'t, 'src> Parser<'t, 'src> {
       header_eol = true;
       if self.peek_kind() == TokenKind::Indent {
         self.advance();
-        body = self.body()?;
-        while body.last().is_some_and(Line::is_empty) {
-          body.pop();
-          trailing_blank_lines += 1;
-        }
+        (body, trailing_blank_lines) = self.body()?;
       }
     }
     let shebang = body.first().is_some_and(|line| {
@@ -760,7 +868,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     &mut self,
     attributes: &Attributes<'src>,
   ) -> ParseResult<'src, Vec<Parameter<'src>>> {
-    let mut parameters = Vec::new();
+    self.parameters.clear();
     loop {
       let kind = if self.accept(TokenKind::Plus).is_some() {
         ParameterKind::Plus
@@ -773,7 +881,7 @@ impl<'t, 'src> Parser<'t, 'src> {
         && !self.next_is(TokenKind::Dollar)
         && !self.next_is(TokenKind::Identifier)
       {
-        return Ok(parameters);
+        return Ok(self.parameters.split_off(0));
       }
       let export = self.accept(TokenKind::Dollar).is_some();
       let name = self.expect(TokenKind::Identifier)?;
@@ -781,7 +889,7 @@ impl<'t, 'src> Parser<'t, 'src> {
         if self.accept(TokenKind::Equals).is_some() { Some(self.value()?) } else { None };
       let parameter = Parameter { name, default, export, kind };
       check_parameter_arg(attributes, &parameter)?;
-      parameters.push(parameter);
+      self.parameters.push(parameter);
       if kind.is_variadic() {
         let next = self.peek();
         if next.kind == TokenKind::Identifier {
@@ -790,28 +898,28 @@ impl<'t, 'src> Parser<'t, 'src> {
             ParseErrorKind::ParameterFollowsVariadic { parameter: next.lexeme() },
           ));
         }
-        return Ok(parameters);
+        return Ok(self.parameters.split_off(0));
       }
     }
   }
 
   #[allow(clippy::type_complexity)]
   fn dependencies(&mut self) -> ParseResult<'src, (Vec<Dependency<'src>>, Vec<Dependency<'src>>)> {
-    let mut priors = Vec::new();
+    self.dependencies.clear();
     while let Some(dependency) = self.dependency()? {
-      priors.push(dependency);
+      self.dependencies.push(dependency);
     }
-    let mut subsequents = Vec::new();
+    let priors = self.dependencies.split_off(0);
     if self.accept(TokenKind::AmpersandAmpersand).is_some() {
       match self.dependency()? {
-        Some(dependency) => subsequents.push(dependency),
+        Some(dependency) => self.dependencies.push(dependency),
         None => return Err(self.unexpected()),
       }
       while let Some(dependency) = self.dependency()? {
-        subsequents.push(dependency);
+        self.dependencies.push(dependency);
       }
     }
-    Ok((priors, subsequents))
+    Ok((priors, self.dependencies.split_off(0)))
   }
 
   fn dependency(&mut self) -> ParseResult<'src, Option<Dependency<'src>>> {
@@ -839,25 +947,27 @@ impl<'t, 'src> Parser<'t, 'src> {
     mapped: Option<Token<'src>>,
   ) -> ParseResult<'src, Dependency<'src>> {
     let path = self.path()?;
-    let mut arguments = Vec::new();
+    let base = self.elements.len();
     let mut star = None;
     loop {
       if self.accept(TokenKind::ParenR).is_some() {
         break;
       }
-      if let Some(asterisk) = self.accept(TokenKind::Asterisk) {
+      let argument = if let Some(asterisk) = self.accept(TokenKind::Asterisk) {
         if mapped.is_none() {
           return Err(error(asterisk, ParseErrorKind::StarOutsideMappedDependency));
         }
         if star.is_some() {
           return Err(error(asterisk, ParseErrorKind::MappedDependencyMultipleStars));
         }
-        star = Some(arguments.len());
-        arguments.push(self.value()?);
+        star = Some(self.elements.len() - base);
+        self.value()?
       } else {
-        arguments.push(self.expression()?);
-      }
+        self.expression()?
+      };
+      self.elements.push(argument);
     }
+    let arguments = self.take_elements(base);
     if let Some(mapped) = mapped {
       if star.is_none() {
         return Err(error(mapped, ParseErrorKind::MappedDependencyWithoutStar));
@@ -866,23 +976,23 @@ impl<'t, 'src> Parser<'t, 'src> {
     Ok(Dependency { path, arguments, star, mapped })
   }
 
-  /// Body lines after the `indent`, up to and including the `dedent`.
-  fn body(&mut self) -> ParseResult<'src, Vec<Line<'src>>> {
-    let mut lines = Vec::new();
+  /// Body lines after the `indent`, up to and including the `dedent`,
+  /// without the trailing blank lines, and how many of those there were.
+  fn body(&mut self) -> ParseResult<'src, (Vec<Line<'src>>, usize)> {
+    self.lines.clear();
     loop {
       if self.accept(TokenKind::Dedent).is_some() || self.peek_kind() == TokenKind::Eof {
-        lines.shrink_to_fit();
-        return Ok(lines);
+        break;
       }
       let number = self.peek().line as usize;
-      let mut fragments = Vec::new();
+      self.fragments.clear();
       loop {
         if let Some(text) = self.accept(TokenKind::Text) {
-          fragments.push(Fragment::Text(text));
+          self.fragments.push(Fragment::Text(text));
         } else if let Some(open) = self.accept(TokenKind::InterpolationStart) {
-          let expression = self.expression()?;
+          let expression = Box::new(self.expression()?);
           self.expect(TokenKind::InterpolationEnd)?;
-          fragments.push(Fragment::Interpolation { open, expression: Box::new(expression) });
+          self.fragments.push(Fragment::Interpolation { open, expression });
         } else if self.accept(TokenKind::Eol).is_some()
           || matches!(self.peek_kind(), TokenKind::Eof | TokenKind::Dedent)
         {
@@ -891,9 +1001,15 @@ impl<'t, 'src> Parser<'t, 'src> {
           return Err(self.unexpected());
         }
       }
-      fragments.shrink_to_fit();
-      lines.push(Line { fragments, number });
+      let fragments = self.fragments.split_off(0);
+      self.lines.push(Line { fragments, number });
     }
+    let mut trailing_blank_lines = 0;
+    while self.lines.last().is_some_and(Line::is_empty) {
+      self.lines.pop();
+      trailing_blank_lines += 1;
+    }
+    Ok((self.lines.split_off(0), trailing_blank_lines))
   }
 
   // ---------------------------------------------------------------------
@@ -1022,6 +1138,9 @@ impl<'t, 'src> Parser<'t, 'src> {
 
   fn conjunction(&mut self) -> ParseResult<'src, Expression<'src>> {
     let mut result = self.comparison()?;
+    if !self.next_is(TokenKind::AmpersandAmpersand) {
+      return Ok(result);
+    }
     let mut pending = Vec::new();
     while let Some(operator) = self.accept(TokenKind::AmpersandAmpersand) {
       pending.push((result, operator));
@@ -1035,24 +1154,24 @@ impl<'t, 'src> Parser<'t, 'src> {
 
   fn comparison(&mut self) -> ParseResult<'src, Expression<'src>> {
     let lhs = self.operand()?;
-    let operators = [
-      (TokenKind::BangEquals, ComparisonOperator::NotEqual),
-      (TokenKind::EqualsTilde, ComparisonOperator::RegexMatch),
-      (TokenKind::BangTilde, ComparisonOperator::RegexMismatch),
-      (TokenKind::EqualsEquals, ComparisonOperator::Equal),
-    ];
-    for (kind, operator) in operators {
-      if let Some(token) = self.accept(kind) {
-        let rhs = self.operand()?;
-        return Ok(Expression::Comparison {
-          lhs: Box::new(lhs),
-          rhs: Box::new(rhs),
-          operator,
-          token,
-        });
+    let operator = match self.peek_kind() {
+      TokenKind::BangEquals => ComparisonOperator::NotEqual,
+      TokenKind::EqualsTilde => ComparisonOperator::RegexMatch,
+      TokenKind::BangTilde => ComparisonOperator::RegexMismatch,
+      TokenKind::EqualsEquals => ComparisonOperator::Equal,
+      _ => {
+        self.probe_all(&[
+          TokenKind::BangEquals,
+          TokenKind::EqualsTilde,
+          TokenKind::BangTilde,
+          TokenKind::EqualsEquals,
+        ]);
+        return Ok(lhs);
       }
-    }
-    Ok(lhs)
+    };
+    let token = self.advance();
+    let rhs = self.operand()?;
+    Ok(Expression::Comparison { lhs: Box::new(lhs), rhs: Box::new(rhs), operator, token })
   }
 
   /// Level 4: a conditional, `/ a`, or `v (+|/|++) a`, right-associative.
@@ -1069,12 +1188,14 @@ impl<'t, 'src> Parser<'t, 'src> {
         continue;
       }
       let value = self.value()?;
-      let operator = [TokenKind::Slash, TokenKind::PlusPlus, TokenKind::Plus]
-        .into_iter()
-        .find_map(|kind| self.accept(kind));
-      match operator {
-        Some(operator) => pending.push((Some(value), operator)),
-        None => break value,
+      match self.peek_kind() {
+        TokenKind::Slash | TokenKind::PlusPlus | TokenKind::Plus => {
+          pending.push((Some(value), self.advance()));
+        }
+        _ => {
+          self.probe_all(&[TokenKind::Slash, TokenKind::PlusPlus, TokenKind::Plus]);
+          break value;
+        }
       }
     };
     while let Some((lhs, operator)) = pending.pop() {
@@ -1121,6 +1242,9 @@ impl<'t, 'src> Parser<'t, 'src> {
 
   /// Level 5. `!` chains are built iteratively.
   fn value(&mut self) -> ParseResult<'src, Expression<'src>> {
+    if !self.next_is(TokenKind::Bang) {
+      return self.atom();
+    }
     let mut negations = Vec::new();
     while let Some(bang) = self.accept(TokenKind::Bang) {
       negations.push(bang);
@@ -1133,40 +1257,58 @@ impl<'t, 'src> Parser<'t, 'src> {
   }
 
   fn atom(&mut self) -> ParseResult<'src, Expression<'src>> {
-    if let Some(token) = self.accept(TokenKind::StringToken) {
-      return Ok(Expression::StringLiteral(string_literal(token, false)?));
+    // Each kind is probed in turn until one matches; a match is consumed,
+    // which clears the probes.
+    match self.peek_kind() {
+      TokenKind::StringToken => {
+        let token = self.advance();
+        Ok(Expression::StringLiteral(string_literal(token, false)?))
+      }
+      TokenKind::Backtick => backtick(self.advance()),
+      TokenKind::Identifier => self.identifier_value(),
+      TokenKind::ParenL => {
+        let open = self.advance();
+        let contents = self.expression()?;
+        self.expect(TokenKind::ParenR)?;
+        Ok(Expression::Group { open, contents: Box::new(contents) })
+      }
+      TokenKind::BracketL => {
+        let bracket = self.advance();
+        let elements = self.sequence(TokenKind::BracketR)?;
+        Ok(Expression::List { bracket, elements })
+      }
+      _ => {
+        self.probe_all(&[
+          TokenKind::StringToken,
+          TokenKind::Backtick,
+          TokenKind::Identifier,
+          TokenKind::ParenL,
+          TokenKind::BracketL,
+        ]);
+        Err(self.unexpected())
+      }
     }
-    if let Some(token) = self.accept(TokenKind::Backtick) {
-      return backtick(token);
-    }
-    if self.next_is(TokenKind::Identifier) {
-      return self.identifier_value();
-    }
-    if let Some(open) = self.accept(TokenKind::ParenL) {
-      let contents = self.expression()?;
-      self.expect(TokenKind::ParenR)?;
-      return Ok(Expression::Group { open, contents: Box::new(contents) });
-    }
-    if let Some(bracket) = self.accept(TokenKind::BracketL) {
-      let elements = self.sequence(TokenKind::BracketR)?;
-      return Ok(Expression::List { bracket, elements });
-    }
-    Err(self.unexpected())
   }
 
   /// Comma-separated expressions up to `close` (trailing comma allowed).
   fn sequence(&mut self, close: TokenKind) -> ParseResult<'src, Vec<Expression<'src>>> {
-    let mut elements = Vec::new();
+    let base = self.elements.len();
     loop {
       if self.accept(close).is_some() {
-        return Ok(elements);
+        return Ok(self.take_elements(base));
       }
-      elements.push(self.expression()?);
+      let element = self.expression()?;
+      self.elements.push(element);
       if self.accept(TokenKind::Comma).is_none() {
         self.expect(close)?;
-        return Ok(elements);
+        return Ok(self.take_elements(base));
       }
     }
+  }
+
+  /// The elements collected since `base`, in a vector of exact size.
+  fn take_elements(&mut self, base: usize) -> Vec<Expression<'src>> {
+    self.elements.split_off(base)
   }
 
   fn identifier_value(&mut self) -> ParseResult<'src, Expression<'src>> {
@@ -1269,11 +1411,21 @@ fn doc_text(comment: Token<'_>) -> Option<&str> {
 fn string_literal(token: Token<'_>, expand: bool) -> ParseResult<'_, StringLiteral<'_>> {
   let kind = strings::string_kind(token.lexeme());
   let raw = strings::contents(token.lexeme(), kind.delimiter().len());
-  let mut cooked = strings::cook(kind, raw).map_err(|kind| error(token, kind))?;
+  let mut cooked = cook(kind, raw).map_err(|kind| error(token, kind))?;
   if expand {
     cooked = strings::shell_expand(&cooked).map_err(|kind| error(token, kind))?;
   }
   Ok(StringLiteral { token, kind, expand, cooked })
+}
+
+/// `strings::cook`, without copying a one-line string twice.
+fn cook<'src>(kind: StringKind, raw: &str) -> std::result::Result<String, ParseErrorKind<'src>> {
+  match kind {
+    StringKind::RawSingle => Ok(raw.to_string()),
+    StringKind::CookedDouble if !raw.contains('\\') => Ok(raw.to_string()),
+    StringKind::CookedDouble => strings::process_escapes(raw),
+    StringKind::RawIndented | StringKind::CookedIndented => strings::cook(kind, raw),
+  }
 }
 
 fn format_piece(
@@ -2426,5 +2578,20 @@ mod streaming_tests {
     let from_slice = without_files(format!("{:?}", parse(&tokens).unwrap()));
     let streamed = without_files(format!("{:?}", parse_source(src, path).unwrap()));
     assert_eq!(from_slice, streamed);
+  }
+}
+
+#[cfg(test)]
+mod size_probe {
+  use super::*;
+  #[test]
+  fn sizes() {
+    use std::mem::size_of;
+    eprintln!(
+      "SIZES token={} expr={} strlit={} fmtpiece={} recipe={} item={} line={} fragment={} dep={} param={} attrs={} attrentry={} attribute={} assignment={} syntaxerror={}",
+      size_of::<Token>(), size_of::<Expression>(), size_of::<StringLiteral>(), size_of::<FormatPiece>(),
+      size_of::<Recipe>(), size_of::<Item>(), size_of::<Line>(), size_of::<Fragment>(), size_of::<Dependency>(),
+      size_of::<Parameter>(), size_of::<Attributes>(), size_of::<AttributeEntry>(), size_of::<Attribute>(), size_of::<Assignment>(), size_of::<SyntaxError>()
+    );
   }
 }
