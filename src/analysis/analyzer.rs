@@ -782,7 +782,7 @@ fn module_doc(
     .list
     .iter()
     .filter_map(|entry| match &entry.attribute {
-      Attribute::Group(literal) => Some(literal.cooked.clone()),
+      Attribute::Group(literal) => Some(literal.cooked.to_string()),
       _ => None,
     })
     .collect();

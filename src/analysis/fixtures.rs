@@ -25,7 +25,7 @@ pub fn string(source: &str) -> Expression<'static> {
     token: token(source, TokenKind::StringToken),
     kind,
     expand: false,
-    cooked,
+    cooked: cooked.into(),
   })
 }
 
@@ -91,7 +91,7 @@ pub fn group(recipe: &mut Recipe<'static>, group: &str) {
     token: token(&source, TokenKind::StringToken),
     kind: StringKind::RawSingle,
     expand: false,
-    cooked: group.to_string(),
+    cooked: group.to_string().into(),
   };
   recipe
     .attributes

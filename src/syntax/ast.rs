@@ -8,6 +8,8 @@
 
 pub use super::attributes::AttributeKind;
 pub use super::settings::Setting;
+use std::borrow::Cow;
+
 use super::token::Token;
 pub use crate::platform::signals::Signal;
 
@@ -384,7 +386,8 @@ pub struct StringLiteral<'src> {
   pub kind: StringKind,
   /// `x'…'`: shell-expanded at parse time.
   pub expand: bool,
-  pub cooked: String,
+  /// Borrowed from the source when cooking changes nothing.
+  pub cooked: Cow<'src, str>,
 }
 
 /// A piece of a format string `f'…{{ e }}…'`: the literal text pieces are

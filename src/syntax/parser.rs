@@ -6,6 +6,7 @@
 //! unexpected token is reported with exactly the kinds that were tried since
 //! the last consumed token.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use super::ast::*;
@@ -1121,10 +1122,68 @@ impl<'t, 'src> Parser<'t, 'src> {
     if self.depth >= MAX_DEPTH {
       return Err(error(self.peek(), ParseErrorKind::RecursionDepthExceeded));
     }
+    if self.next_is_lone_atom() {
+      return self.lone_atom();
+    }
     self.depth += 1;
     let result = self.disjunction();
     self.depth -= 1;
     result
+  }
+
+  /// Whether the next token is a whole expression: a string or variable
+  /// that nothing after it continues (no operator, call or `x`/`f` prefix).
+  fn next_is_lone_atom(&mut self) -> bool {
+    use TokenKind::*;
+    let after = self.peek_nth(1).kind;
+    if matches!(
+      after,
+      Slash
+        | PlusPlus
+        | Plus
+        | BangEquals
+        | EqualsTilde
+        | BangTilde
+        | EqualsEquals
+        | AmpersandAmpersand
+        | BarBar
+        | ParenL
+        | StringToken
+        | FormatStringStart
+    ) {
+      return false;
+    }
+    let next = self.peek();
+    match next.kind {
+      StringToken => true,
+      Identifier => !matches!(next.lexeme(), "if" | "assert"),
+      _ => false,
+    }
+  }
+
+  /// A lone atom, as the precedence levels would parse it, with the probes
+  /// they would leave behind.
+  fn lone_atom(&mut self) -> ParseResult<'src, Expression<'src>> {
+    use TokenKind::*;
+    let token = self.advance();
+    let atom = if token.kind == StringToken {
+      Expression::StringLiteral(string_literal(token, false)?)
+    } else {
+      self.expected.insert(ParenL);
+      Expression::Variable { name: token }
+    };
+    self.probe_all(&[
+      Slash,
+      PlusPlus,
+      Plus,
+      BangEquals,
+      EqualsTilde,
+      BangTilde,
+      EqualsEquals,
+      AmpersandAmpersand,
+      BarBar,
+    ]);
+    Ok(atom)
   }
 
   fn disjunction(&mut self) -> ParseResult<'src, Expression<'src>> {
@@ -1413,18 +1472,23 @@ fn string_literal(token: Token<'_>, expand: bool) -> ParseResult<'_, StringLiter
   let raw = strings::contents(token.lexeme(), kind.delimiter().len());
   let mut cooked = cook(kind, raw).map_err(|kind| error(token, kind))?;
   if expand {
-    cooked = strings::shell_expand(&cooked).map_err(|kind| error(token, kind))?;
+    cooked = Cow::Owned(strings::shell_expand(&cooked).map_err(|kind| error(token, kind))?);
   }
   Ok(StringLiteral { token, kind, expand, cooked })
 }
 
-/// `strings::cook`, without copying a one-line string twice.
-fn cook<'src>(kind: StringKind, raw: &str) -> std::result::Result<String, ParseErrorKind<'src>> {
+/// `strings::cook`, borrowing `raw` when cooking would not change it.
+fn cook<'src>(
+  kind: StringKind,
+  raw: &'src str,
+) -> std::result::Result<Cow<'src, str>, ParseErrorKind<'src>> {
   match kind {
-    StringKind::RawSingle => Ok(raw.to_string()),
-    StringKind::CookedDouble if !raw.contains('\\') => Ok(raw.to_string()),
-    StringKind::CookedDouble => strings::process_escapes(raw),
-    StringKind::RawIndented | StringKind::CookedIndented => strings::cook(kind, raw),
+    StringKind::RawSingle => Ok(Cow::Borrowed(raw)),
+    StringKind::CookedDouble if !raw.contains('\\') => Ok(Cow::Borrowed(raw)),
+    StringKind::CookedDouble => strings::process_escapes(raw).map(Cow::Owned),
+    StringKind::RawIndented | StringKind::CookedIndented => {
+      strings::cook(kind, raw).map(Cow::Owned)
+    }
   }
 }
 
@@ -1581,7 +1645,7 @@ fn signals(literals: Vec<StringLiteral<'_>>) -> ParseResult<'_, Vec<Signal>> {
     let Some(signal) = Signal::continuable(&literal.cooked) else {
       return Err(error(
         literal.token,
-        ParseErrorKind::InvalidSignal { signal: literal.cooked.clone() },
+        ParseErrorKind::InvalidSignal { signal: literal.cooked.to_string() },
       ));
     };
     signals.push(signal);
@@ -1651,7 +1715,7 @@ fn option_key<'src>(
     }
   };
   let option = match &literal {
-    Some(literal) => literal.cooked.clone(),
+    Some(literal) => literal.cooked.to_string(),
     None if short => parameter.chars().next().map(String::from).unwrap_or_default(),
     None => parameter.to_string(),
   };
@@ -1707,7 +1771,7 @@ fn bound_key<'src>(
       ParseErrorKind::AttributeArgumentNotLiteral { attribute: AttributeKind::Arg.name() },
     ));
   };
-  let text = literal.cooked.as_str();
+  let text = literal.cooked.as_ref();
   let well_formed = !text.is_empty()
     && text.bytes().all(|b| b.is_ascii_digit())
     && (text == "0" || !text.starts_with('0'));
@@ -1729,7 +1793,7 @@ fn build_arg<'src>(
   name: StringLiteral<'src>,
   mut keywords: Keywords<'src>,
 ) -> ParseResult<'src, ArgAttribute<'src>> {
-  let parameter = name.cooked.clone();
+  let parameter = name.cooked.to_string();
   let long = option_key(take_key(&mut keywords, "long"), &parameter, false)?;
   let short = option_key(take_key(&mut keywords, "short"), &parameter, true)?;
   let pattern = required_value(take_key(&mut keywords, "pattern"))?;
@@ -1800,7 +1864,7 @@ fn check_duplicate<'src>(
         return Err(error(
           entry.name,
           ParseErrorKind::DuplicateArgAttribute {
-            argument: arg.name.cooked.clone(),
+            argument: arg.name.cooked.to_string(),
             first,
             second,
           },
@@ -1849,7 +1913,7 @@ fn check_arg_parameters<'src>(
       if !parameters.iter().any(|parameter| parameter.name.lexeme() == argument) {
         return Err(error(
           arg.name.token,
-          ParseErrorKind::UndefinedArgument { argument: argument.clone() },
+          ParseErrorKind::UndefinedArgument { argument: argument.to_string() },
         ));
       }
     }
@@ -1863,11 +1927,11 @@ fn check_parameter_arg<'src>(
   attributes: &Attributes<'src>,
   parameter: &Parameter<'src>,
 ) -> ParseResult<'src, ()> {
-  let name = parameter.name.lexeme();
   for entry in &attributes.list {
     let Attribute::Arg(arg) = &entry.attribute else {
       continue;
     };
+    let name = parameter.name.lexeme();
     if arg.name.cooked != name {
       continue;
     }
@@ -1898,7 +1962,7 @@ fn check_duplicate_options<'src>(
     let Attribute::Arg(arg) = &entry.attribute else {
       continue;
     };
-    let parameter = arg.name.cooked.as_str();
+    let parameter = arg.name.cooked.as_ref();
     let long = arg.long.as_ref().map(|long| match &long.value {
       Some(literal) => (format!("--{}", literal.cooked), literal.token),
       None => (format!("--{parameter}"), long.key),
@@ -2432,7 +2496,7 @@ mod tests {
       Join { lhs: None, rhs, .. } => format!("(/ {})", shape(rhs)),
       List { elements, .. } => format!("[{}]", joined(elements)),
       Not { operand, .. } => format!("(! {})", shape(operand)),
-      StringLiteral(literal) => literal.cooked.clone(),
+      StringLiteral(literal) => literal.cooked.to_string(),
       Variable { name } => name.lexeme().to_string(),
     }
   }

@@ -119,7 +119,7 @@ pub(crate) mod tests {
       token: token(TokenKind::StringToken, text),
       kind,
       expand,
-      cooked: text.trim_matches(|c| c == '"' || c == '\'').to_string(),
+      cooked: text.trim_matches(|c| c == '"' || c == '\'').to_string().into(),
     })
   }
 

@@ -190,7 +190,7 @@ pub fn indentation_setting(ast: &Ast) -> Option<String> {
   ast.items.iter().find_map(|item| match item {
     Item::Set(set) if set.setting == Setting::Indentation && set.attributes.enabled() => {
       match &set.value {
-        SettingValue::Literal(literal) => Some(literal.cooked.clone()),
+        SettingValue::Literal(literal) => Some(literal.cooked.to_string()),
         _ => None,
       }
     }
