@@ -313,13 +313,47 @@ impl ParameterKind {
 #[derive(Clone, Debug)]
 pub struct Dependency<'src> {
   /// `a::b::c`, one name per component.
-  pub path: Vec<Name<'src>>,
+  pub path: NamePath<'src>,
   pub arguments: Vec<Expression<'src>>,
   /// For a mapped dependency `*(path … *ARG …)`: the index of the starred
   /// argument in `arguments`.
   pub star: Option<usize>,
   /// Token of the leading `*` of a mapped dependency.
   pub mapped: Option<Token<'src>>,
+}
+
+/// Names joined by `::`. A single name, by far the most common path, is
+/// kept inline rather than in a vector of its own.
+#[derive(Clone, Debug)]
+pub enum NamePath<'src> {
+  One(Name<'src>),
+  Many(Vec<Name<'src>>),
+}
+
+impl<'src> NamePath<'src> {
+  pub fn as_slice(&self) -> &[Name<'src>] {
+    match self {
+      NamePath::One(name) => std::slice::from_ref(name),
+      NamePath::Many(names) => names,
+    }
+  }
+}
+
+impl<'src> std::ops::Deref for NamePath<'src> {
+  type Target = [Name<'src>];
+
+  fn deref(&self) -> &[Name<'src>] {
+    self.as_slice()
+  }
+}
+
+impl<'src> From<Vec<Name<'src>>> for NamePath<'src> {
+  fn from(names: Vec<Name<'src>>) -> Self {
+    match <[Name; 1]>::try_from(names) {
+      Ok([name]) => NamePath::One(name),
+      Err(names) => NamePath::Many(names),
+    }
+  }
 }
 
 /// One physical body line (after the recipe's indentation). An empty

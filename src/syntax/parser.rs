@@ -695,6 +695,19 @@ impl<'t, 'src> Parser<'t, 'src> {
     string_literal(token, false)
   }
 
+  /// `path` for a dependency, without a vector for a single name.
+  fn name_path(&mut self) -> ParseResult<'src, NamePath<'src>> {
+    let first = self.expect(TokenKind::Identifier)?;
+    if !self.next_is(TokenKind::ColonColon) {
+      return Ok(NamePath::One(first));
+    }
+    let mut path = vec![first];
+    while self.accept(TokenKind::ColonColon).is_some() {
+      path.push(self.expect(TokenKind::Identifier)?);
+    }
+    Ok(NamePath::Many(path))
+  }
+
   fn path(&mut self) -> ParseResult<'src, Vec<Name<'src>>> {
     let mut path = vec![self.expect(TokenKind::Identifier)?];
     while self.accept(TokenKind::ColonColon).is_some() {
@@ -926,7 +939,7 @@ impl<'t, 'src> Parser<'t, 'src> {
   fn dependency(&mut self) -> ParseResult<'src, Option<Dependency<'src>>> {
     if self.next_is(TokenKind::Identifier) {
       return Ok(Some(Dependency {
-        path: self.path()?,
+        path: self.name_path()?,
         arguments: Vec::new(),
         star: None,
         mapped: None,
@@ -947,7 +960,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     &mut self,
     mapped: Option<Token<'src>>,
   ) -> ParseResult<'src, Dependency<'src>> {
-    let path = self.path()?;
+    let path = self.name_path()?;
     let base = self.elements.len();
     let mut star = None;
     loop {
@@ -1468,8 +1481,9 @@ fn doc_text(comment: Token<'_>) -> Option<&str> {
 }
 
 fn string_literal(token: Token<'_>, expand: bool) -> ParseResult<'_, StringLiteral<'_>> {
-  let kind = strings::string_kind(token.lexeme());
-  let raw = strings::contents(token.lexeme(), kind.delimiter().len());
+  let lexeme = token.lexeme();
+  let kind = strings::string_kind(lexeme);
+  let raw = strings::contents(lexeme, kind.delimiter().len());
   let mut cooked = cook(kind, raw).map_err(|kind| error(token, kind))?;
   if expand {
     cooked = Cow::Owned(strings::shell_expand(&cooked).map_err(|kind| error(token, kind))?);

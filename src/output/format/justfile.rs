@@ -376,20 +376,20 @@ mod tests {
     }];
     build.priors = vec![
       Dependency {
-        path: vec![name("check")],
+        path: vec![name("check")].into(),
         arguments: vec![var("env")],
         star: None,
         mapped: None,
       },
       Dependency {
-        path: vec![name("m"), name("dep")],
+        path: vec![name("m"), name("dep")].into(),
         arguments: vec![],
         star: None,
         mapped: None,
       },
     ];
     build.subsequents = vec![Dependency {
-      path: vec![name("clean")],
+      path: vec![name("clean")].into(),
       arguments: vec![var("a"), var("b")],
       star: Some(1),
       mapped: Some(name("*")),
