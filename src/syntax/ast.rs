@@ -497,8 +497,9 @@ pub enum Expression<'src> {
   },
   /// `f'…'`: `start` is the first text piece, then (interpolation, following
   /// text piece) pairs. Triple-quoted ones are unindented after evaluation.
+  /// `start` is boxed to keep every expression small.
   FormatString {
-    start: FormatPiece<'src>,
+    start: Box<FormatPiece<'src>>,
     kind: StringKind,
     parts: Vec<(Expression<'src>, FormatPiece<'src>)>,
   },

@@ -1427,10 +1427,10 @@ impl<'t, 'src> Parser<'t, 'src> {
     let kind = strings::string_kind(first.lexeme());
     let delimiter = kind.delimiter().len();
     if first.kind == TokenKind::StringToken {
-      let start = format_piece(first, kind, delimiter, delimiter)?;
+      let start = Box::new(format_piece(first, kind, delimiter, delimiter)?);
       return Ok(Expression::FormatString { start, kind, parts: Vec::new() });
     }
-    let start = format_piece(first, kind, delimiter, 2)?;
+    let start = Box::new(format_piece(first, kind, delimiter, 2)?);
     let mut parts = Vec::new();
     loop {
       let expression = self.expression()?;

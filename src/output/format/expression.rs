@@ -236,7 +236,7 @@ pub(crate) mod tests {
       ),
       (
         Expression::FormatString {
-          start: piece("'v{{", TokenKind::FormatStringStart),
+          start: Box::new(piece("'v{{", TokenKind::FormatStringStart)),
           kind: StringKind::RawSingle,
           parts: vec![
             (var("s1"), piece("}}-{{", TokenKind::FormatStringContinue)),
@@ -247,7 +247,7 @@ pub(crate) mod tests {
       ),
       (
         Expression::FormatString {
-          start: piece("''", TokenKind::StringToken),
+          start: Box::new(piece("''", TokenKind::StringToken)),
           kind: StringKind::RawSingle,
           parts: vec![],
         },
