@@ -180,9 +180,14 @@ impl<'t, 'src> TokenBuffer<'t, 'src> {
     self.buffer.copy_within(self.pos..self.len, 0);
     self.len -= self.pos;
     self.pos = 0;
-    if self.exhausted {
-      return;
+    if !self.exhausted {
+      self.read(consumed);
     }
+  }
+
+  /// Read tokens into the free part of the buffer. `consumed` is the last
+  /// token read before, in case the buffer holds none.
+  fn read(&mut self, consumed: Token<'src>) {
     let free = &mut self.buffer[self.len..];
     let (read, stop) = match &mut self.source {
       Source::Lexer(lexer) => read_lexer(lexer, free),
@@ -410,6 +415,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     self.accept(kind).ok_or_else(|| self.unexpected())
   }
 
+  #[cold]
   fn unexpected(&self) -> Box<SyntaxError<'src>> {
     let found = self.peek();
     error(found, ParseErrorKind::UnexpectedToken { expected: self.expected, found: found.kind })
@@ -1000,19 +1006,30 @@ impl<'t, 'src> Parser<'t, 'src> {
       }
       let number = self.peek().line as usize;
       self.fragments.clear();
+      // Text, an interpolation or the end of the line, probed in that order.
       loop {
-        if let Some(text) = self.accept(TokenKind::Text) {
-          self.fragments.push(Fragment::Text(text));
-        } else if let Some(open) = self.accept(TokenKind::InterpolationStart) {
-          let expression = Box::new(self.expression()?);
-          self.expect(TokenKind::InterpolationEnd)?;
-          self.fragments.push(Fragment::Interpolation { open, expression });
-        } else if self.accept(TokenKind::Eol).is_some()
-          || matches!(self.peek_kind(), TokenKind::Eof | TokenKind::Dedent)
-        {
-          break;
-        } else {
-          return Err(self.unexpected());
+        match self.peek_kind() {
+          TokenKind::Text => {
+            let text = self.advance();
+            self.fragments.push(Fragment::Text(text));
+          }
+          TokenKind::InterpolationStart => {
+            let open = self.advance();
+            let expression = Box::new(self.expression()?);
+            self.expect(TokenKind::InterpolationEnd)?;
+            self.fragments.push(Fragment::Interpolation { open, expression });
+          }
+          TokenKind::Eol => {
+            self.advance();
+            break;
+          }
+          kind => {
+            self.probe_all(&[TokenKind::Text, TokenKind::InterpolationStart, TokenKind::Eol]);
+            if matches!(kind, TokenKind::Eof | TokenKind::Dedent) {
+              break;
+            }
+            return Err(self.unexpected());
+          }
         }
       }
       let fragments = self.fragments.split_off(0);
@@ -2656,6 +2673,54 @@ mod streaming_tests {
     let from_slice = without_files(format!("{:?}", parse(&tokens).unwrap()));
     let streamed = without_files(format!("{:?}", parse_source(src, path).unwrap()));
     assert_eq!(from_slice, streamed);
+  }
+
+  fn without_files(text: String) -> String {
+    regex::Regex::new(r"file: \d+").unwrap().replace_all(&text, "").into_owned()
+  }
+
+  /// Items whose dispatch looks several tokens ahead, repeated so that the
+  /// lookahead crosses the ends of the token buffer at every offset.
+  fn long_source() -> String {
+    (0..3 * BUFFER)
+      .map(|i| match i % 4 {
+        0 => format!("alias a{i} := r{i}\n"),
+        1 => format!("export v{i} := 'x' + v{i}\n"),
+        2 => format!("mod m{i} 'p{i}'\n"),
+        _ => format!("r{i} p='d': r{i} (r{i} 'a')\n  echo {{{{p}}}}\n"),
+      })
+      .collect()
+  }
+
+  #[test]
+  fn streaming_and_slice_parsing_agree_across_buffer_refills() {
+    let src: &'static str = Box::leak(long_source().into_boxed_str());
+    let path = Path::new("justfile");
+    let tokens = crate::syntax::lexer::lex(src, path).unwrap();
+    let from_slice = without_files(format!("{:?}", parse(&tokens).unwrap()));
+    let streamed = without_files(format!("{:?}", parse_source(src, path).unwrap()));
+    assert_eq!(from_slice, streamed);
+  }
+
+  #[test]
+  fn tokens_without_eof_end_as_if_they_had_one() {
+    let src = "a := 'x'\nb:\n  echo {{a}}\n";
+    let tokens = crate::syntax::lexer::lex(src, Path::new("justfile")).unwrap();
+    assert_eq!(tokens.last().map(|token| token.kind), Some(TokenKind::Eof));
+    let with_eof = format!("{:?}", parse(&tokens).unwrap());
+    let without_eof = format!("{:?}", parse(&tokens[..tokens.len() - 1]).unwrap());
+    assert_eq!(with_eof, without_eof);
+    let truncated = parse(&tokens[..3]).unwrap_err();
+    let last = tokens[2];
+    assert_eq!(truncated.token.kind, TokenKind::Eof);
+    assert_eq!(truncated.token.offset, last.offset + last.length);
+  }
+
+  #[test]
+  fn lexical_error_after_buffer_refills_wins() {
+    let src: &'static str = Box::leak(format!("{}x :=\n%\n", long_source()).into_boxed_str());
+    let error = parse_source(src, Path::new("justfile")).unwrap_err();
+    assert_eq!(error.to_string(), "unknown start of token '%'");
   }
 }
 
