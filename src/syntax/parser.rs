@@ -2725,16 +2725,45 @@ mod streaming_tests {
 }
 
 #[cfg(test)]
-mod size_probe {
+mod layout_tests {
   use super::*;
+
+  /// Every expression and parameter holds one; the largest variants are a
+  /// token and a string. Rarely used big parts belong behind a box.
   #[test]
-  fn sizes() {
+  fn expressions_stay_small() {
     use std::mem::size_of;
-    eprintln!(
-      "SIZES token={} expr={} strlit={} fmtpiece={} recipe={} item={} line={} fragment={} dep={} param={} attrs={} attrentry={} attribute={} assignment={} syntaxerror={}",
-      size_of::<Token>(), size_of::<Expression>(), size_of::<StringLiteral>(), size_of::<FormatPiece>(),
-      size_of::<Recipe>(), size_of::<Item>(), size_of::<Line>(), size_of::<Fragment>(), size_of::<Dependency>(),
-      size_of::<Parameter>(), size_of::<Attributes>(), size_of::<AttributeEntry>(), size_of::<Attribute>(), size_of::<Assignment>(), size_of::<SyntaxError>()
-    );
+    assert!(size_of::<Expression>() <= size_of::<Token>() + 32);
+  }
+
+  #[test]
+  fn one_name_paths_are_inline() {
+    let ast = parse_source("a: b (c::d 'x')\nb:\n", Path::new("justfile")).unwrap();
+    let Some(Item::Recipe(recipe)) = ast.items.first() else { panic!("not a recipe") };
+    assert!(matches!(recipe.priors[0].path, NamePath::One(name) if name.lexeme() == "b"));
+    let NamePath::Many(names) = &recipe.priors[1].path else { panic!("not two names") };
+    assert_eq!(names.iter().map(|name| name.lexeme()).collect::<Vec<_>>(), ["c", "d"]);
+    assert_eq!(NamePath::from(vec![names[0]]).as_slice(), &names[..1]);
+  }
+
+  #[test]
+  fn literals_borrow_the_source_unless_cooking_changes_them() {
+    let src = "a := 'x\\n' + \"y\" + \"z\\t\" + '''\n  w\n'''\n";
+    let ast = parse_source(src, Path::new("justfile")).unwrap();
+    let Some(Item::Assignment(assignment)) = ast.items.first() else { panic!("not an assignment") };
+    let mut literals = Vec::new();
+    let mut pending = vec![&assignment.value];
+    while let Some(expression) = pending.pop() {
+      match expression {
+        Expression::Concatenation { lhs, rhs, .. } => pending.extend([&**rhs, &**lhs]),
+        Expression::StringLiteral(literal) => literals.push(literal),
+        other => panic!("unexpected {other:?}"),
+      }
+    }
+    let cooked: Vec<(&str, bool)> = literals
+      .iter()
+      .map(|literal| (&*literal.cooked, matches!(literal.cooked, Cow::Borrowed(_))))
+      .collect();
+    assert_eq!(cooked, [("x\\n", true), ("y", true), ("z\t", false), ("w\n", false)]);
   }
 }
