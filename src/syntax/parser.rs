@@ -98,7 +98,7 @@ pub fn on_parser_stack<T: Send, F: FnOnce() -> T + Send>(run: F) -> T {
 enum Source<'t, 'src> {
   Slice(std::slice::Iter<'t, Token<'src>>),
   Lexer(Box<Lexer<'src>>),
-  /// Exhausted or failed; holds the lexer's error, if any.
+  /// Failed; holds the lexer's error until `finish_lexing` takes it.
   Done(Option<SyntaxError<'src>>),
 }
 
@@ -156,7 +156,7 @@ impl<'t, 'src> TokenBuffer<'t, 'src> {
     if self.pos + n >= self.len && !self.exhausted {
       self.fill();
     }
-    self.buffer[(self.pos + n).min(self.len - 1)]
+    self.buffer[(self.pos + n).min(self.len.saturating_sub(1))]
   }
 
   /// Consume the next token, unless it is the `Eof`.
@@ -202,14 +202,17 @@ impl<'t, 'src> TokenBuffer<'t, 'src> {
     }
     let last = if self.len == 0 { consumed } else { self.buffer[self.len - 1] };
     if last.kind != TokenKind::Eof {
-      self.buffer[self.len] = eof_after(last);
-      self.len += 1;
+      // `read_lexer` and `read_slice` leave room for it.
+      if let Some(slot) = self.buffer.get_mut(self.len) {
+        *slot = eof_after(last);
+        self.len += 1;
+      }
     }
     self.exhausted = true;
   }
 }
 
-/// Why `read_lexer` / `read_source` stopped.
+/// Why `read_lexer` / `read_slice` stopped.
 enum Stop<'src> {
   /// The buffer is full.
   Full,
