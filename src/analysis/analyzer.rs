@@ -794,7 +794,7 @@ fn module_doc<'src>(
     .list
     .iter()
     .filter_map(|entry| match &entry.attribute {
-      Attribute::Group(literal) => Some(literal.cooked.clone()),
+      Attribute::Group(literal) => Some(literal.cooked.to_string()),
       _ => None,
     })
     .collect();

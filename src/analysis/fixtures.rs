@@ -26,7 +26,7 @@ pub fn string(source: &str) -> Expression<'static> {
     token: token(source, TokenKind::StringToken),
     kind,
     expand: false,
-    cooked,
+    cooked: cooked.into(),
   })
 }
 
@@ -92,7 +92,7 @@ pub fn group(recipe: &mut Recipe<'static>, group: &str) {
     token: token(&source, TokenKind::StringToken),
     kind: StringKind::RawSingle,
     expand: false,
-    cooked: group.to_string(),
+    cooked: group.to_string().into(),
   };
   recipe
     .attributes

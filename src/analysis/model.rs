@@ -142,7 +142,7 @@ impl<'src> Recipe<'src> {
       .attributes
       .iter()
       .filter_map(|entry| match &entry.attribute {
-        Attribute::Group(literal) => Some(literal.cooked.clone()),
+        Attribute::Group(literal) => Some(literal.cooked.to_string()),
         _ => None,
       })
       .collect()

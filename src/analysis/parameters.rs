@@ -29,7 +29,7 @@ fn arg_attributes<'src, 'r>(
 pub(crate) fn option_names<'src>(recipe: &Recipe<'src>) -> BTreeSet<String> {
   arg_attributes(recipe)
     .filter(|(_, arg)| arg.long.is_some() || arg.short.is_some())
-    .map(|(_, arg)| arg.name.cooked.clone())
+    .map(|(_, arg)| arg.name.cooked.to_string())
     .collect()
 }
 
@@ -75,7 +75,7 @@ fn configure<'src>(
 ) -> CompileResult<'src, ()> {
   let name = parameter.name.lexeme();
   parameter.long = arg.long.as_ref().map(|long| match &long.value {
-    Some(literal) => literal.cooked.clone(),
+    Some(literal) => literal.cooked.to_string(),
     None => name.to_string(),
   });
   parameter.short = arg.short.as_ref().and_then(|short| match &short.value {

@@ -79,7 +79,7 @@ fn apply<'src>(
     SettingValue::Boolean { value, .. } => set_boolean(settings, set.setting, *value),
     SettingValue::Literal(literal) => {
       if set.setting == Setting::Indentation {
-        settings.indentation = Some(literal.cooked.clone());
+        settings.indentation = Some(literal.cooked.to_string());
       }
     }
     SettingValue::List(elements) => {

@@ -168,8 +168,8 @@ fn executor<'src>(
   match recipe.attribute(AttributeKind::Script) {
     Some(Attribute::Script(Some(interpreter))) => {
       return Ok(Executor::Command {
-        program: interpreter.command.cooked.clone(),
-        arguments: interpreter.arguments.iter().map(|a| a.cooked.clone()).collect(),
+        program: interpreter.command.cooked.to_string(),
+        arguments: interpreter.arguments.iter().map(|a| a.cooked.to_string()).collect(),
       })
     }
     Some(Attribute::Script(None)) => {

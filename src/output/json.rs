@@ -51,6 +51,12 @@ impl Json for String {
   }
 }
 
+impl Json for std::borrow::Cow<'_, str> {
+  fn write(&self, out: &mut Writer) {
+    out.string(self)
+  }
+}
+
 impl Json for bool {
   fn write(&self, out: &mut Writer) {
     out.0.push_str(if *self { "true" } else { "false" })
@@ -316,7 +322,7 @@ fn parameter_json(out: &mut Writer, parameter: &Parameter) {
 }
 
 fn interpreter_json(out: &mut Writer, interpreter: &Interpreter) {
-  let arguments: Vec<&str> = interpreter.arguments.iter().map(|a| a.cooked.as_str()).collect();
+  let arguments: Vec<&str> = interpreter.arguments.iter().map(|a| &*a.cooked).collect();
   out.object(&[("command", &interpreter.command.cooked), ("arguments", &arguments)])
 }
 
@@ -354,7 +360,7 @@ fn attribute_json(out: &mut Writer, attribute: &Attribute, parameters: &[Paramet
     Continue(signals) => out.array(signals.iter().map(|s| s.name())),
     Env(key, value) => out.array([key, value]),
     Extension(literal) | Group(literal) => out.string(&literal.cooked),
-    Metadata(literals) => out.array(literals.iter().map(|l| l.cooked.as_str())),
+    Metadata(literals) => out.array(literals.iter().map(|l| &*l.cooked)),
     Script(interpreter) => match interpreter {
       Some(interpreter) => interpreter_json(out, interpreter),
       None => NULL.write(out),

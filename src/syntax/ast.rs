@@ -8,6 +8,8 @@
 
 pub use super::attributes::AttributeKind;
 pub use super::settings::Setting;
+use std::borrow::Cow;
+
 use super::token::Token;
 pub use crate::platform::signals::Signal;
 
@@ -311,13 +313,47 @@ impl ParameterKind {
 #[derive(Clone, Debug)]
 pub struct Dependency<'src> {
   /// `a::b::c`, one name per component.
-  pub path: Vec<Name<'src>>,
+  pub path: NamePath<'src>,
   pub arguments: Vec<Expression<'src>>,
   /// For a mapped dependency `*(path … *ARG …)`: the index of the starred
   /// argument in `arguments`.
   pub star: Option<usize>,
   /// Token of the leading `*` of a mapped dependency.
   pub mapped: Option<Token<'src>>,
+}
+
+/// Names joined by `::`. A single name, by far the most common path, is
+/// kept inline rather than in a vector of its own.
+#[derive(Clone, Debug)]
+pub enum NamePath<'src> {
+  One(Name<'src>),
+  Many(Vec<Name<'src>>),
+}
+
+impl<'src> NamePath<'src> {
+  pub fn as_slice(&self) -> &[Name<'src>] {
+    match self {
+      NamePath::One(name) => std::slice::from_ref(name),
+      NamePath::Many(names) => names,
+    }
+  }
+}
+
+impl<'src> std::ops::Deref for NamePath<'src> {
+  type Target = [Name<'src>];
+
+  fn deref(&self) -> &[Name<'src>] {
+    self.as_slice()
+  }
+}
+
+impl<'src> From<Vec<Name<'src>>> for NamePath<'src> {
+  fn from(names: Vec<Name<'src>>) -> Self {
+    match <[Name; 1]>::try_from(names) {
+      Ok([name]) => NamePath::One(name),
+      Err(names) => NamePath::Many(names),
+    }
+  }
 }
 
 /// One physical body line (after the recipe's indentation). An empty
@@ -384,7 +420,8 @@ pub struct StringLiteral<'src> {
   pub kind: StringKind,
   /// `x'…'`: shell-expanded at parse time.
   pub expand: bool,
-  pub cooked: String,
+  /// Borrowed from the source when cooking changes nothing.
+  pub cooked: Cow<'src, str>,
 }
 
 /// A piece of a format string `f'…{{ e }}…'`: the literal text pieces are
@@ -460,8 +497,9 @@ pub enum Expression<'src> {
   },
   /// `f'…'`: `start` is the first text piece, then (interpolation, following
   /// text piece) pairs. Triple-quoted ones are unindented after evaluation.
+  /// `start` is boxed to keep every expression small.
   FormatString {
-    start: FormatPiece<'src>,
+    start: Box<FormatPiece<'src>>,
     kind: StringKind,
     parts: Vec<(Expression<'src>, FormatPiece<'src>)>,
   },

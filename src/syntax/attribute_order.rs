@@ -73,8 +73,8 @@ fn key_position<T>(keyed: &Option<Keyed<T>>) -> Option<(usize, usize)> {
 
 fn long_name(arg: &ArgAttribute) -> Option<String> {
   arg.long.as_ref().map(|long| match &long.value {
-    Some(literal) => literal.cooked.clone(),
-    None => arg.name.cooked.clone(),
+    Some(literal) => literal.cooked.to_string(),
+    None => arg.name.cooked.to_string(),
   })
 }
 

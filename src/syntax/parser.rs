@@ -6,8 +6,7 @@
 //! unexpected token is reported with exactly the kinds that were tried since
 //! the last consumed token.
 
-use std::cell::{Cell, RefCell};
-use std::collections::VecDeque;
+use std::borrow::Cow;
 
 use super::ast::*;
 use super::attributes::{ItemKind, CONFLICTS};
@@ -42,7 +41,7 @@ pub fn parse_source(file: &sources::Source) -> Result<Ast<'_>, SyntaxError<'_>> 
   on_parser_thread(|| {
     let mut parser = Parser::new(Source::Lexer(Box::new(Lexer::significant(file))), file);
     let result = parser.parse_ast();
-    if let Some(error) = parser.source.get_mut().finish_lexing() {
+    if let Some(error) = parser.tokens.source.finish_lexing() {
       return Err(Box::new(error));
     }
     result
@@ -101,26 +100,11 @@ pub fn on_parser_stack<T: Send, F: FnOnce() -> T + Send>(run: F) -> T {
 enum Source<'t, 'src> {
   Slice(std::slice::Iter<'t, Token<'src>>),
   Lexer(Box<Lexer<'src>>),
-  /// Exhausted or failed; holds the lexer's error, if any.
+  /// Failed; holds the lexer's error until `finish_lexing` takes it.
   Done(Option<SyntaxError<'src>>),
 }
 
 impl<'src> Source<'_, 'src> {
-  /// The next token, or None when no more can be had (end or lexer error).
-  fn next(&mut self) -> Option<Token<'src>> {
-    match self {
-      Source::Slice(iter) => iter.next().copied(),
-      Source::Lexer(lexer) => match lexer.next_token() {
-        Ok(token) => Some(token),
-        Err(error) => {
-          *self = Source::Done(Some(error));
-          None
-        }
-      },
-      Source::Done(_) => None,
-    }
-  }
-
   /// Lex the rest of the file; the first lexical error, if any.
   fn finish_lexing(&mut self) -> Option<SyntaxError<'src>> {
     loop {
@@ -140,20 +124,152 @@ impl<'src> Source<'_, 'src> {
 /// Errors are boxed inside the parser to keep its (deeply recursive) frames small.
 type ParseResult<'src, T> = std::result::Result<T, Box<SyntaxError<'src>>>;
 
+/// Tokens are read from the source this many at a time. The parser looks
+/// at most four tokens ahead (item dispatch).
+const BUFFER: usize = 32;
+
+/// The significant tokens (whitespace dropped) read from the source but not
+/// yet consumed: `buffer[pos..len]`, never empty. Once the source is
+/// exhausted the last of them is an `Eof`, which is never consumed.
+struct TokenBuffer<'t, 'src> {
+  source: Source<'t, 'src>,
+  buffer: [Token<'src>; BUFFER],
+  pos: usize,
+  len: usize,
+  exhausted: bool,
+}
+
+impl<'t, 'src> TokenBuffer<'t, 'src> {
+  fn new(source: Source<'t, 'src>, file: &'src sources::Source) -> Self {
+    // The `Eof` of the file's start, until something is read.
+    let nothing = Token::new(TokenKind::Eof, file, 0, 0, 0, 0);
+    let mut tokens = Self { source, buffer: [nothing; BUFFER], pos: 0, len: 0, exhausted: false };
+    tokens.fill();
+    tokens
+  }
+
+  #[inline]
+  fn next(&self) -> Token<'src> {
+    self.buffer[self.pos]
+  }
+
+  /// The token `n` places after the next one; the `Eof` past the end.
+  fn nth(&mut self, n: usize) -> Token<'src> {
+    if self.pos + n >= self.len && !self.exhausted {
+      self.fill();
+    }
+    self.buffer[(self.pos + n).min(self.len.saturating_sub(1))]
+  }
+
+  /// Consume the next token, unless it is the `Eof`.
+  #[inline]
+  fn consume(&mut self) -> Token<'src> {
+    let token = self.next();
+    if token.kind != TokenKind::Eof {
+      self.pos += 1;
+      if self.pos == self.len {
+        self.fill();
+      }
+    }
+    token
+  }
+
+  /// Move the unconsumed tokens to the front and read more after them. A
+  /// source that ends (or fails) without an `Eof` gets one after its last
+  /// token.
+  fn fill(&mut self) {
+    let consumed = self.buffer[self.len.saturating_sub(1)];
+    self.buffer.copy_within(self.pos..self.len, 0);
+    self.len -= self.pos;
+    self.pos = 0;
+    if !self.exhausted {
+      self.read(consumed);
+    }
+  }
+
+  /// Read tokens into the free part of the buffer. `consumed` is the last
+  /// token read before, in case the buffer holds none.
+  fn read(&mut self, consumed: Token<'src>) {
+    let free = &mut self.buffer[self.len..];
+    let (read, stop) = match &mut self.source {
+      Source::Lexer(lexer) => read_lexer(lexer, free),
+      Source::Slice(tokens) => read_slice(tokens, free),
+      Source::Done(_) => (0, Stop::End),
+    };
+    self.len += read;
+    match stop {
+      Stop::Full => return,
+      Stop::End => {}
+      Stop::Failed(error) => self.source = Source::Done(Some(error)),
+    }
+    let last = if self.len == 0 { consumed } else { self.buffer[self.len - 1] };
+    if last.kind != TokenKind::Eof {
+      // `read_lexer` and `read_slice` leave room for it.
+      if let Some(slot) = self.buffer.get_mut(self.len) {
+        *slot = eof_after(last);
+        self.len += 1;
+      }
+    }
+    self.exhausted = true;
+  }
+}
+
+/// Why `read_lexer` / `read_slice` stopped.
+enum Stop<'src> {
+  /// The buffer is full.
+  Full,
+  /// The tokens ended, with an `Eof` or (a slice) without.
+  End,
+  Failed(SyntaxError<'src>),
+}
+
+/// Fill `buffer` from `lexer` (which gives no whitespace), up to an `Eof`:
+/// how many tokens were read and why reading stopped. Leaves room for the
+/// `Eof` that ends a failed source.
+fn read_lexer<'src>(lexer: &mut Lexer<'src>, buffer: &mut [Token<'src>]) -> (usize, Stop<'src>) {
+  let room = buffer.len().saturating_sub(1);
+  for (read, slot) in buffer[..room].iter_mut().enumerate() {
+    match lexer.next_token() {
+      Ok(token) => {
+        *slot = token;
+        if token.kind == TokenKind::Eof {
+          return (read + 1, Stop::End);
+        }
+      }
+      Err(error) => return (read, Stop::Failed(error)),
+    }
+  }
+  (room, Stop::Full)
+}
+
+/// `read_lexer` for a slice, dropping whitespace.
+fn read_slice<'src>(
+  tokens: &mut std::slice::Iter<'_, Token<'src>>,
+  buffer: &mut [Token<'src>],
+) -> (usize, Stop<'src>) {
+  let room = buffer.len().saturating_sub(1);
+  let mut read = 0;
+  while read < room {
+    let Some(token) = tokens.next() else {
+      return (read, Stop::End);
+    };
+    if token.kind != TokenKind::Whitespace {
+      buffer[read] = *token;
+      read += 1;
+      if token.kind == TokenKind::Eof {
+        return (read, Stop::End);
+      }
+    }
+  }
+  (read, Stop::Full)
+}
+
 struct Parser<'t, 'src> {
-  source: RefCell<Source<'t, 'src>>,
-  /// Significant tokens read ahead (whitespace dropped).
-  lookahead: RefCell<VecDeque<Token<'src>>>,
-  /// The last significant token read, to synthesize `Eof` after the end.
-  last: Cell<Option<Token<'src>>>,
+  tokens: TokenBuffer<'t, 'src>,
   /// Whether any token has been consumed (a BOM is only allowed first).
   started: bool,
   /// `[` tokens consumed, to blame extraneous attributes.
   brackets: Vec<Token<'src>>,
-  /// The file parsed, for an `Eof` token when there is no other.
-  file: &'src sources::Source,
-  /// Cached next token (None = not known yet).
-  front: Cell<Option<Token<'src>>>,
   expected: KindSet,
   depth: usize,
   items: Vec<Item<'src>>,
@@ -162,6 +278,18 @@ struct Parser<'t, 'src> {
   doc_candidate: Option<Token<'src>>,
   /// Whether the previous top-level entry ended a line (or there is none).
   at_line_start: bool,
+  /// Elements of the sequences being parsed (calls, lists, dependency
+  /// arguments, setting lists): collected here and moved out into vectors
+  /// of exact size.
+  elements: Vec<Expression<'src>>,
+  /// Fragments of the body line being parsed.
+  fragments: Vec<Fragment<'src>>,
+  /// Lines of the body being parsed.
+  lines: Vec<Line<'src>>,
+  /// Parameters of the recipe being parsed.
+  parameters: Vec<Parameter<'src>>,
+  /// Dependencies of the recipe being parsed (priors, then subsequents).
+  dependencies: Vec<Dependency<'src>>,
 }
 
 /// An attribute argument as written: positional, or `KEY[=VALUE]`.
@@ -187,86 +315,77 @@ fn is_repeatable(attribute: &Attribute) -> bool {
   )
 }
 
+/// The `Eof` that follows `last`, the last token read.
+fn eof_after(last: Token<'_>) -> Token<'_> {
+  if last.kind == TokenKind::Eof {
+    return last;
+  }
+  Token {
+    kind: TokenKind::Eof,
+    offset: last.offset + last.length,
+    length: 0,
+    column: last.column + last.length,
+    ..last
+  }
+}
+
 impl<'t, 'src> Parser<'t, 'src> {
   fn new(source: Source<'t, 'src>, file: &'src sources::Source) -> Self {
     Self {
-      source: RefCell::new(source),
-      file,
-      lookahead: RefCell::new(VecDeque::new()),
-      last: Cell::new(None),
+      tokens: TokenBuffer::new(source, file),
       started: false,
       brackets: Vec::new(),
-      front: Cell::new(None),
       expected: KindSet::default(),
       depth: 0,
       items: Vec::new(),
       unstable_features: Vec::new(),
       doc_candidate: None,
       at_line_start: true,
+      elements: Vec::new(),
+      fragments: Vec::new(),
+      lines: Vec::new(),
+      parameters: Vec::new(),
+      dependencies: Vec::new(),
     }
   }
 
   // ---------------------------------------------------------------------
   // Token access
 
+  #[inline]
   fn peek(&self) -> Token<'src> {
-    if let Some(token) = self.front.get() {
-      return token;
-    }
-    let token = self.peek_nth(0);
-    self.front.set(Some(token));
-    token
+    self.tokens.next()
   }
 
-  fn peek_nth(&self, n: usize) -> Token<'src> {
-    if let Some(token) = self.lookahead.borrow().get(n) {
-      return *token;
-    }
-    let mut lookahead = self.lookahead.borrow_mut();
-    while lookahead.len() <= n {
-      let next = self.source.borrow_mut().next();
-      match next {
-        Some(token) if token.kind == TokenKind::Whitespace => {}
-        Some(token) => {
-          self.last.set(Some(token));
-          lookahead.push_back(token);
-          if token.kind == TokenKind::Eof {
-            break;
-          }
-        }
-        None => break,
-      }
-    }
-    if let Some(token) = lookahead.get(n) {
-      return *token;
-    }
-    match lookahead.back().copied().or(self.last.get()) {
-      Some(token) if token.kind == TokenKind::Eof => token,
-      Some(token) => Token {
-        kind: TokenKind::Eof,
-        offset: token.offset + token.length,
-        length: 0,
-        column: token.column + token.length,
-        ..token
-      },
-      None => Token::new(TokenKind::Eof, self.file, 0, 0, 0, 0),
-    }
+  /// The token `n` places after the next one (`peek_nth(0)` is `peek()`).
+  fn peek_nth(&mut self, n: usize) -> Token<'src> {
+    self.tokens.nth(n)
   }
 
+  #[inline]
   fn peek_kind(&self) -> TokenKind {
     self.peek().kind
   }
 
   /// Probe: record `kind` as expected and test the next token.
+  #[inline]
   fn next_is(&mut self, kind: TokenKind) -> bool {
     self.expected.insert(kind);
     self.peek_kind() == kind
   }
 
+  /// Probe each of `kinds`, none of which is the next token's kind.
+  #[inline]
+  fn probe_all(&mut self, kinds: &[TokenKind]) {
+    for kind in kinds {
+      self.expected.insert(*kind);
+    }
+  }
+
   /// Test the next token for a contextual keyword, without probing.
   fn next_is_word(&self, word: &str) -> bool {
-    let token = self.peek();
-    token.kind == TokenKind::Identifier && token.lexeme() == word
+    let next = self.peek();
+    next.kind == TokenKind::Identifier && next.lexeme() == word
   }
 
   /// Lookahead for item dispatch: probes only the first kind.
@@ -277,12 +396,9 @@ impl<'t, 'src> Parser<'t, 'src> {
     kinds.iter().enumerate().all(|(i, kind)| self.peek_nth(i).kind == *kind)
   }
 
+  #[inline]
   fn advance(&mut self) -> Token<'src> {
-    let token = self.peek();
-    if token.kind != TokenKind::Eof {
-      self.lookahead.get_mut().pop_front();
-      self.front.set(None);
-    }
+    let token = self.tokens.consume();
     if token.kind == TokenKind::BracketL {
       self.brackets.push(token);
     }
@@ -291,6 +407,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     token
   }
 
+  #[inline]
   fn accept(&mut self, kind: TokenKind) -> Option<Token<'src>> {
     if self.next_is(kind) {
       Some(self.advance())
@@ -303,13 +420,14 @@ impl<'t, 'src> Parser<'t, 'src> {
     self.accept(kind).ok_or_else(|| self.unexpected())
   }
 
+  #[cold]
   fn unexpected(&self) -> Box<SyntaxError<'src>> {
     let found = self.peek();
     error(found, ParseErrorKind::UnexpectedToken { expected: self.expected, found: found.kind })
   }
 
   /// Whether the next token is a string touching `prefix` (an `x`/`f` prefix).
-  fn string_touches(&self, prefix: Token<'src>, kinds: &[TokenKind]) -> bool {
+  fn string_touches(&mut self, prefix: Token<'src>, kinds: &[TokenKind]) -> bool {
     let next = self.peek_nth(1);
     kinds.contains(&next.kind) && prefix.offset + prefix.length == next.offset
   }
@@ -347,6 +465,7 @@ impl<'t, 'src> Parser<'t, 'src> {
       let doc = self.doc_candidate.take().and_then(doc_text);
       self.parse_item(attributes, doc)?;
     }
+    self.items.shrink_to_fit();
     Ok(Ast {
       items: std::mem::take(&mut self.items),
       unstable_features: std::mem::take(&mut self.unstable_features),
@@ -587,6 +706,19 @@ impl<'t, 'src> Parser<'t, 'src> {
     string_literal(token, false)
   }
 
+  /// `path` for a dependency, without a vector for a single name.
+  fn name_path(&mut self) -> ParseResult<'src, NamePath<'src>> {
+    let first = self.expect(TokenKind::Identifier)?;
+    if !self.next_is(TokenKind::ColonColon) {
+      return Ok(NamePath::One(first));
+    }
+    let mut path = vec![first];
+    while self.accept(TokenKind::ColonColon).is_some() {
+      path.push(self.expect(TokenKind::Identifier)?);
+    }
+    Ok(NamePath::Many(path))
+  }
+
   fn path(&mut self) -> ParseResult<'src, Vec<Name<'src>>> {
     let mut path = vec![self.expect(TokenKind::Identifier)?];
     while self.accept(TokenKind::ColonColon).is_some() {
@@ -641,19 +773,22 @@ impl<'t, 'src> Parser<'t, 'src> {
 
   fn setting_list(&mut self) -> ParseResult<'src, Vec<Expression<'src>>> {
     self.expect(TokenKind::BracketL)?;
-    let mut elements = vec![self.expression()?];
+    let base = self.elements.len();
+    let first = self.expression()?;
+    self.elements.push(first);
     loop {
       if self.accept(TokenKind::Comma).is_some() {
         if self.accept(TokenKind::BracketR).is_some() {
           break;
         }
-        elements.push(self.expression()?);
+        let element = self.expression()?;
+        self.elements.push(element);
       } else {
         self.expect(TokenKind::BracketR)?;
         break;
       }
     }
-    Ok(elements)
+    Ok(self.take_elements(base))
   }
 
   fn literal_setting(
@@ -690,13 +825,10 @@ impl<'t, 'src> Parser<'t, 'src> {
     let quiet = self.accept(TokenKind::At).is_some();
     let name = self.expect(TokenKind::Identifier)?;
     check_duplicate_options(&attributes, name)?;
-    let mut parameters = self.parameters(&attributes)?;
-    parameters.shrink_to_fit();
+    let parameters = self.parameters(&attributes)?;
     check_arg_parameters(&attributes, &parameters)?;
     self.expect(TokenKind::Colon)?;
-    let (mut priors, mut subsequents) = self.dependencies()?;
-    priors.shrink_to_fit();
-    subsequents.shrink_to_fit();
+    let (priors, subsequents) = self.dependencies()?;
 
     let comment = self.accept(TokenKind::Comment);
     self.expected.insert(TokenKind::Indent);
@@ -708,11 +840,7 @@ impl<'t, 'src> Parser<'t, 'src> {
       header_eol = true;
       if self.peek_kind() == TokenKind::Indent {
         self.advance();
-        body = self.body()?;
-        while body.last().is_some_and(Line::is_empty) {
-          body.pop();
-          trailing_blank_lines += 1;
-        }
+        (body, trailing_blank_lines) = self.body()?;
       }
     }
     let shebang = body.first().is_some_and(|line| {
@@ -765,7 +893,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     &mut self,
     attributes: &Attributes<'src>,
   ) -> ParseResult<'src, Vec<Parameter<'src>>> {
-    let mut parameters = Vec::new();
+    self.parameters.clear();
     loop {
       let kind = if self.accept(TokenKind::Plus).is_some() {
         ParameterKind::Plus
@@ -778,7 +906,7 @@ impl<'t, 'src> Parser<'t, 'src> {
         && !self.next_is(TokenKind::Dollar)
         && !self.next_is(TokenKind::Identifier)
       {
-        return Ok(parameters);
+        return Ok(self.parameters.split_off(0));
       }
       let export = self.accept(TokenKind::Dollar).is_some();
       let name = self.expect(TokenKind::Identifier)?;
@@ -786,7 +914,7 @@ impl<'t, 'src> Parser<'t, 'src> {
         if self.accept(TokenKind::Equals).is_some() { Some(self.value()?) } else { None };
       let parameter = Parameter { name, default, export, kind };
       check_parameter_arg(attributes, &parameter)?;
-      parameters.push(parameter);
+      self.parameters.push(parameter);
       if kind.is_variadic() {
         let next = self.peek();
         if next.kind == TokenKind::Identifier {
@@ -795,34 +923,34 @@ impl<'t, 'src> Parser<'t, 'src> {
             ParseErrorKind::ParameterFollowsVariadic { parameter: next.lexeme() },
           ));
         }
-        return Ok(parameters);
+        return Ok(self.parameters.split_off(0));
       }
     }
   }
 
   #[allow(clippy::type_complexity)]
   fn dependencies(&mut self) -> ParseResult<'src, (Vec<Dependency<'src>>, Vec<Dependency<'src>>)> {
-    let mut priors = Vec::new();
+    self.dependencies.clear();
     while let Some(dependency) = self.dependency()? {
-      priors.push(dependency);
+      self.dependencies.push(dependency);
     }
-    let mut subsequents = Vec::new();
+    let priors = self.dependencies.split_off(0);
     if self.accept(TokenKind::AmpersandAmpersand).is_some() {
       match self.dependency()? {
-        Some(dependency) => subsequents.push(dependency),
+        Some(dependency) => self.dependencies.push(dependency),
         None => return Err(self.unexpected()),
       }
       while let Some(dependency) = self.dependency()? {
-        subsequents.push(dependency);
+        self.dependencies.push(dependency);
       }
     }
-    Ok((priors, subsequents))
+    Ok((priors, self.dependencies.split_off(0)))
   }
 
   fn dependency(&mut self) -> ParseResult<'src, Option<Dependency<'src>>> {
     if self.next_is(TokenKind::Identifier) {
       return Ok(Some(Dependency {
-        path: self.path()?,
+        path: self.name_path()?,
         arguments: Vec::new(),
         star: None,
         mapped: None,
@@ -843,26 +971,28 @@ impl<'t, 'src> Parser<'t, 'src> {
     &mut self,
     mapped: Option<Token<'src>>,
   ) -> ParseResult<'src, Dependency<'src>> {
-    let path = self.path()?;
-    let mut arguments = Vec::new();
+    let path = self.name_path()?;
+    let base = self.elements.len();
     let mut star = None;
     loop {
       if self.accept(TokenKind::ParenR).is_some() {
         break;
       }
-      if let Some(asterisk) = self.accept(TokenKind::Asterisk) {
+      let argument = if let Some(asterisk) = self.accept(TokenKind::Asterisk) {
         if mapped.is_none() {
           return Err(error(asterisk, ParseErrorKind::StarOutsideMappedDependency));
         }
         if star.is_some() {
           return Err(error(asterisk, ParseErrorKind::MappedDependencyMultipleStars));
         }
-        star = Some(arguments.len());
-        arguments.push(self.value()?);
+        star = Some(self.elements.len() - base);
+        self.value()?
       } else {
-        arguments.push(self.expression()?);
-      }
+        self.expression()?
+      };
+      self.elements.push(argument);
     }
+    let arguments = self.take_elements(base);
     if let Some(mapped) = mapped {
       if star.is_none() {
         return Err(error(mapped, ParseErrorKind::MappedDependencyWithoutStar));
@@ -871,34 +1001,51 @@ impl<'t, 'src> Parser<'t, 'src> {
     Ok(Dependency { path, arguments, star, mapped })
   }
 
-  /// Body lines after the `indent`, up to and including the `dedent`.
-  fn body(&mut self) -> ParseResult<'src, Vec<Line<'src>>> {
-    let mut lines = Vec::new();
+  /// Body lines after the `indent`, up to and including the `dedent`,
+  /// without the trailing blank lines, and how many of those there were.
+  fn body(&mut self) -> ParseResult<'src, (Vec<Line<'src>>, usize)> {
+    self.lines.clear();
     loop {
       if self.accept(TokenKind::Dedent).is_some() || self.peek_kind() == TokenKind::Eof {
-        lines.shrink_to_fit();
-        return Ok(lines);
+        break;
       }
       let number = self.peek().line as usize;
-      let mut fragments = Vec::new();
+      self.fragments.clear();
+      // Text, an interpolation or the end of the line, probed in that order.
       loop {
-        if let Some(text) = self.accept(TokenKind::Text) {
-          fragments.push(Fragment::Text(text));
-        } else if let Some(open) = self.accept(TokenKind::InterpolationStart) {
-          let expression = self.expression()?;
-          self.expect(TokenKind::InterpolationEnd)?;
-          fragments.push(Fragment::Interpolation { open, expression: Box::new(expression) });
-        } else if self.accept(TokenKind::Eol).is_some()
-          || matches!(self.peek_kind(), TokenKind::Eof | TokenKind::Dedent)
-        {
-          break;
-        } else {
-          return Err(self.unexpected());
+        match self.peek_kind() {
+          TokenKind::Text => {
+            let text = self.advance();
+            self.fragments.push(Fragment::Text(text));
+          }
+          TokenKind::InterpolationStart => {
+            let open = self.advance();
+            let expression = Box::new(self.expression()?);
+            self.expect(TokenKind::InterpolationEnd)?;
+            self.fragments.push(Fragment::Interpolation { open, expression });
+          }
+          TokenKind::Eol => {
+            self.advance();
+            break;
+          }
+          kind => {
+            self.probe_all(&[TokenKind::Text, TokenKind::InterpolationStart, TokenKind::Eol]);
+            if matches!(kind, TokenKind::Eof | TokenKind::Dedent) {
+              break;
+            }
+            return Err(self.unexpected());
+          }
         }
       }
-      fragments.shrink_to_fit();
-      lines.push(Line { fragments, number });
+      let fragments = self.fragments.split_off(0);
+      self.lines.push(Line { fragments, number });
     }
+    let mut trailing_blank_lines = 0;
+    while self.lines.last().is_some_and(Line::is_empty) {
+      self.lines.pop();
+      trailing_blank_lines += 1;
+    }
+    Ok((self.lines.split_off(0), trailing_blank_lines))
   }
 
   // ---------------------------------------------------------------------
@@ -1010,10 +1157,68 @@ impl<'t, 'src> Parser<'t, 'src> {
     if self.depth >= MAX_DEPTH {
       return Err(error(self.peek(), ParseErrorKind::RecursionDepthExceeded));
     }
+    if self.next_is_lone_atom() {
+      return self.lone_atom();
+    }
     self.depth += 1;
     let result = self.disjunction();
     self.depth -= 1;
     result
+  }
+
+  /// Whether the next token is a whole expression: a string or variable
+  /// that nothing after it continues (no operator, call or `x`/`f` prefix).
+  fn next_is_lone_atom(&mut self) -> bool {
+    use TokenKind::*;
+    let after = self.peek_nth(1).kind;
+    if matches!(
+      after,
+      Slash
+        | PlusPlus
+        | Plus
+        | BangEquals
+        | EqualsTilde
+        | BangTilde
+        | EqualsEquals
+        | AmpersandAmpersand
+        | BarBar
+        | ParenL
+        | StringToken
+        | FormatStringStart
+    ) {
+      return false;
+    }
+    let next = self.peek();
+    match next.kind {
+      StringToken => true,
+      Identifier => !matches!(next.lexeme(), "if" | "assert"),
+      _ => false,
+    }
+  }
+
+  /// A lone atom, as the precedence levels would parse it, with the probes
+  /// they would leave behind.
+  fn lone_atom(&mut self) -> ParseResult<'src, Expression<'src>> {
+    use TokenKind::*;
+    let token = self.advance();
+    let atom = if token.kind == StringToken {
+      Expression::StringLiteral(string_literal(token, false)?)
+    } else {
+      self.expected.insert(ParenL);
+      Expression::Variable { name: token }
+    };
+    self.probe_all(&[
+      Slash,
+      PlusPlus,
+      Plus,
+      BangEquals,
+      EqualsTilde,
+      BangTilde,
+      EqualsEquals,
+      AmpersandAmpersand,
+      BarBar,
+    ]);
+    Ok(atom)
   }
 
   fn disjunction(&mut self) -> ParseResult<'src, Expression<'src>> {
@@ -1027,6 +1232,9 @@ impl<'t, 'src> Parser<'t, 'src> {
 
   fn conjunction(&mut self) -> ParseResult<'src, Expression<'src>> {
     let mut result = self.comparison()?;
+    if !self.next_is(TokenKind::AmpersandAmpersand) {
+      return Ok(result);
+    }
     let mut pending = Vec::new();
     while let Some(operator) = self.accept(TokenKind::AmpersandAmpersand) {
       pending.push((result, operator));
@@ -1040,24 +1248,24 @@ impl<'t, 'src> Parser<'t, 'src> {
 
   fn comparison(&mut self) -> ParseResult<'src, Expression<'src>> {
     let lhs = self.operand()?;
-    let operators = [
-      (TokenKind::BangEquals, ComparisonOperator::NotEqual),
-      (TokenKind::EqualsTilde, ComparisonOperator::RegexMatch),
-      (TokenKind::BangTilde, ComparisonOperator::RegexMismatch),
-      (TokenKind::EqualsEquals, ComparisonOperator::Equal),
-    ];
-    for (kind, operator) in operators {
-      if let Some(token) = self.accept(kind) {
-        let rhs = self.operand()?;
-        return Ok(Expression::Comparison {
-          lhs: Box::new(lhs),
-          rhs: Box::new(rhs),
-          operator,
-          token,
-        });
+    let operator = match self.peek_kind() {
+      TokenKind::BangEquals => ComparisonOperator::NotEqual,
+      TokenKind::EqualsTilde => ComparisonOperator::RegexMatch,
+      TokenKind::BangTilde => ComparisonOperator::RegexMismatch,
+      TokenKind::EqualsEquals => ComparisonOperator::Equal,
+      _ => {
+        self.probe_all(&[
+          TokenKind::BangEquals,
+          TokenKind::EqualsTilde,
+          TokenKind::BangTilde,
+          TokenKind::EqualsEquals,
+        ]);
+        return Ok(lhs);
       }
-    }
-    Ok(lhs)
+    };
+    let token = self.advance();
+    let rhs = self.operand()?;
+    Ok(Expression::Comparison { lhs: Box::new(lhs), rhs: Box::new(rhs), operator, token })
   }
 
   /// Level 4: a conditional, `/ a`, or `v (+|/|++) a`, right-associative.
@@ -1074,12 +1282,14 @@ impl<'t, 'src> Parser<'t, 'src> {
         continue;
       }
       let value = self.value()?;
-      let operator = [TokenKind::Slash, TokenKind::PlusPlus, TokenKind::Plus]
-        .into_iter()
-        .find_map(|kind| self.accept(kind));
-      match operator {
-        Some(operator) => pending.push((Some(value), operator)),
-        None => break value,
+      match self.peek_kind() {
+        TokenKind::Slash | TokenKind::PlusPlus | TokenKind::Plus => {
+          pending.push((Some(value), self.advance()));
+        }
+        _ => {
+          self.probe_all(&[TokenKind::Slash, TokenKind::PlusPlus, TokenKind::Plus]);
+          break value;
+        }
       }
     };
     while let Some((lhs, operator)) = pending.pop() {
@@ -1126,6 +1336,9 @@ impl<'t, 'src> Parser<'t, 'src> {
 
   /// Level 5. `!` chains are built iteratively.
   fn value(&mut self) -> ParseResult<'src, Expression<'src>> {
+    if !self.next_is(TokenKind::Bang) {
+      return self.atom();
+    }
     let mut negations = Vec::new();
     while let Some(bang) = self.accept(TokenKind::Bang) {
       negations.push(bang);
@@ -1138,40 +1351,58 @@ impl<'t, 'src> Parser<'t, 'src> {
   }
 
   fn atom(&mut self) -> ParseResult<'src, Expression<'src>> {
-    if let Some(token) = self.accept(TokenKind::StringToken) {
-      return Ok(Expression::StringLiteral(string_literal(token, false)?));
+    // Each kind is probed in turn until one matches; a match is consumed,
+    // which clears the probes.
+    match self.peek_kind() {
+      TokenKind::StringToken => {
+        let token = self.advance();
+        Ok(Expression::StringLiteral(string_literal(token, false)?))
+      }
+      TokenKind::Backtick => backtick(self.advance()),
+      TokenKind::Identifier => self.identifier_value(),
+      TokenKind::ParenL => {
+        let open = self.advance();
+        let contents = self.expression()?;
+        self.expect(TokenKind::ParenR)?;
+        Ok(Expression::Group { open, contents: Box::new(contents) })
+      }
+      TokenKind::BracketL => {
+        let bracket = self.advance();
+        let elements = self.sequence(TokenKind::BracketR)?;
+        Ok(Expression::List { bracket, elements })
+      }
+      _ => {
+        self.probe_all(&[
+          TokenKind::StringToken,
+          TokenKind::Backtick,
+          TokenKind::Identifier,
+          TokenKind::ParenL,
+          TokenKind::BracketL,
+        ]);
+        Err(self.unexpected())
+      }
     }
-    if let Some(token) = self.accept(TokenKind::Backtick) {
-      return backtick(token);
-    }
-    if self.next_is(TokenKind::Identifier) {
-      return self.identifier_value();
-    }
-    if let Some(open) = self.accept(TokenKind::ParenL) {
-      let contents = self.expression()?;
-      self.expect(TokenKind::ParenR)?;
-      return Ok(Expression::Group { open, contents: Box::new(contents) });
-    }
-    if let Some(bracket) = self.accept(TokenKind::BracketL) {
-      let elements = self.sequence(TokenKind::BracketR)?;
-      return Ok(Expression::List { bracket, elements });
-    }
-    Err(self.unexpected())
   }
 
   /// Comma-separated expressions up to `close` (trailing comma allowed).
   fn sequence(&mut self, close: TokenKind) -> ParseResult<'src, Vec<Expression<'src>>> {
-    let mut elements = Vec::new();
+    let base = self.elements.len();
     loop {
       if self.accept(close).is_some() {
-        return Ok(elements);
+        return Ok(self.take_elements(base));
       }
-      elements.push(self.expression()?);
+      let element = self.expression()?;
+      self.elements.push(element);
       if self.accept(TokenKind::Comma).is_none() {
         self.expect(close)?;
-        return Ok(elements);
+        return Ok(self.take_elements(base));
       }
     }
+  }
+
+  /// The elements collected since `base`, in a vector of exact size.
+  fn take_elements(&mut self, base: usize) -> Vec<Expression<'src>> {
+    self.elements.split_off(base)
   }
 
   fn identifier_value(&mut self) -> ParseResult<'src, Expression<'src>> {
@@ -1218,10 +1449,10 @@ impl<'t, 'src> Parser<'t, 'src> {
     let kind = strings::string_kind(first.lexeme());
     let delimiter = kind.delimiter().len();
     if first.kind == TokenKind::StringToken {
-      let start = format_piece(first, kind, delimiter, delimiter)?;
+      let start = Box::new(format_piece(first, kind, delimiter, delimiter)?);
       return Ok(Expression::FormatString { start, kind, parts: Vec::new() });
     }
-    let start = format_piece(first, kind, delimiter, 2)?;
+    let start = Box::new(format_piece(first, kind, delimiter, 2)?);
     let mut parts = Vec::new();
     loop {
       let expression = self.expression()?;
@@ -1272,13 +1503,29 @@ fn doc_text(comment: Token<'_>) -> Option<&str> {
 }
 
 fn string_literal(token: Token<'_>, expand: bool) -> ParseResult<'_, StringLiteral<'_>> {
-  let kind = strings::string_kind(token.lexeme());
-  let raw = strings::contents(token.lexeme(), kind.delimiter().len());
-  let mut cooked = strings::cook(kind, raw).map_err(|kind| error(token, kind))?;
+  let lexeme = token.lexeme();
+  let kind = strings::string_kind(lexeme);
+  let raw = strings::contents(lexeme, kind.delimiter().len());
+  let mut cooked = cook(kind, raw).map_err(|kind| error(token, kind))?;
   if expand {
-    cooked = strings::shell_expand(&cooked).map_err(|kind| error(token, kind))?;
+    cooked = Cow::Owned(strings::shell_expand(&cooked).map_err(|kind| error(token, kind))?);
   }
   Ok(StringLiteral { token, kind, expand, cooked })
+}
+
+/// `strings::cook`, borrowing `raw` when cooking would not change it.
+fn cook<'src>(
+  kind: StringKind,
+  raw: &'src str,
+) -> std::result::Result<Cow<'src, str>, ParseErrorKind<'src>> {
+  match kind {
+    StringKind::RawSingle => Ok(Cow::Borrowed(raw)),
+    StringKind::CookedDouble if !raw.contains('\\') => Ok(Cow::Borrowed(raw)),
+    StringKind::CookedDouble => strings::process_escapes(raw).map(Cow::Owned),
+    StringKind::RawIndented | StringKind::CookedIndented => {
+      strings::cook(kind, raw).map(Cow::Owned)
+    }
+  }
 }
 
 fn format_piece(
@@ -1434,7 +1681,7 @@ fn signals(literals: Vec<StringLiteral<'_>>) -> ParseResult<'_, Vec<Signal>> {
     let Some(signal) = Signal::continuable(&literal.cooked) else {
       return Err(error(
         literal.token,
-        ParseErrorKind::InvalidSignal { signal: literal.cooked.clone() },
+        ParseErrorKind::InvalidSignal { signal: literal.cooked.to_string() },
       ));
     };
     signals.push(signal);
@@ -1504,7 +1751,7 @@ fn option_key<'src>(
     }
   };
   let option = match &literal {
-    Some(literal) => literal.cooked.clone(),
+    Some(literal) => literal.cooked.to_string(),
     None if short => parameter.chars().next().map(String::from).unwrap_or_default(),
     None => parameter.to_string(),
   };
@@ -1560,7 +1807,7 @@ fn bound_key<'src>(
       ParseErrorKind::AttributeArgumentNotLiteral { attribute: AttributeKind::Arg.name() },
     ));
   };
-  let text = literal.cooked.as_str();
+  let text = literal.cooked.as_ref();
   let well_formed = !text.is_empty()
     && text.bytes().all(|b| b.is_ascii_digit())
     && (text == "0" || !text.starts_with('0'));
@@ -1582,7 +1829,7 @@ fn build_arg<'src>(
   name: StringLiteral<'src>,
   mut keywords: Keywords<'src>,
 ) -> ParseResult<'src, ArgAttribute<'src>> {
-  let parameter = name.cooked.clone();
+  let parameter = name.cooked.to_string();
   let long = option_key(take_key(&mut keywords, "long"), &parameter, false)?;
   let short = option_key(take_key(&mut keywords, "short"), &parameter, true)?;
   let pattern = required_value(take_key(&mut keywords, "pattern"))?;
@@ -1653,7 +1900,7 @@ fn check_duplicate<'src>(
         return Err(error(
           entry.name,
           ParseErrorKind::DuplicateArgAttribute {
-            argument: arg.name.cooked.clone(),
+            argument: arg.name.cooked.to_string(),
             first,
             second,
           },
@@ -1702,7 +1949,7 @@ fn check_arg_parameters<'src>(
       if !parameters.iter().any(|parameter| parameter.name.lexeme() == argument) {
         return Err(error(
           arg.name.token,
-          ParseErrorKind::UndefinedArgument { argument: argument.clone() },
+          ParseErrorKind::UndefinedArgument { argument: argument.to_string() },
         ));
       }
     }
@@ -1716,11 +1963,11 @@ fn check_parameter_arg<'src>(
   attributes: &Attributes<'src>,
   parameter: &Parameter<'src>,
 ) -> ParseResult<'src, ()> {
-  let name = parameter.name.lexeme();
   for entry in &attributes.list {
     let Attribute::Arg(arg) = &entry.attribute else {
       continue;
     };
+    let name = parameter.name.lexeme();
     if arg.name.cooked != name {
       continue;
     }
@@ -1751,7 +1998,7 @@ fn check_duplicate_options<'src>(
     let Attribute::Arg(arg) = &entry.attribute else {
       continue;
     };
-    let parameter = arg.name.cooked.as_str();
+    let parameter = arg.name.cooked.as_ref();
     let long = arg.long.as_ref().map(|long| match &long.value {
       Some(literal) => (format!("--{}", literal.cooked), literal.token),
       None => (format!("--{parameter}"), long.key),
@@ -2285,7 +2532,7 @@ mod tests {
       Join { lhs: None, rhs, .. } => format!("(/ {})", shape(rhs)),
       List { elements, .. } => format!("[{}]", joined(elements)),
       Not { operand, .. } => format!("(! {})", shape(operand)),
-      StringLiteral(literal) => literal.cooked.clone(),
+      StringLiteral(literal) => literal.cooked.to_string(),
       Variable { name } => name.lexeme().to_string(),
     }
   }
@@ -2429,5 +2676,95 @@ mod streaming_tests {
     let from_slice = format!("{:?}", parse(&tokens).unwrap());
     let streamed = format!("{:?}", parse_source(&source).unwrap());
     assert_eq!(from_slice, streamed);
+  }
+
+  /// Items whose dispatch looks several tokens ahead, repeated so that the
+  /// lookahead crosses the ends of the token buffer at every offset.
+  fn long_source() -> String {
+    (0..3 * BUFFER)
+      .map(|i| match i % 4 {
+        0 => format!("alias a{i} := r{i}\n"),
+        1 => format!("export v{i} := 'x' + v{i}\n"),
+        2 => format!("mod m{i} 'p{i}'\n"),
+        _ => format!("r{i} p='d': r{i} (r{i} 'a')\n  echo {{{{p}}}}\n"),
+      })
+      .collect()
+  }
+
+  #[test]
+  fn streaming_and_slice_parsing_agree_across_buffer_refills() {
+    let source = sources::Source::new(long_source(), "justfile");
+    let tokens = crate::syntax::lexer::lex(&source).unwrap();
+    let from_slice = format!("{:?}", parse(&tokens).unwrap());
+    let streamed = format!("{:?}", parse_source(&source).unwrap());
+    assert_eq!(from_slice, streamed);
+  }
+
+  #[test]
+  fn tokens_without_eof_end_as_if_they_had_one() {
+    let src = "a := 'x'\nb:\n  echo {{a}}\n";
+    let source = sources::Source::new(src, "justfile");
+    let tokens = crate::syntax::lexer::lex(&source).unwrap();
+    assert_eq!(tokens.last().map(|token| token.kind), Some(TokenKind::Eof));
+    let with_eof = format!("{:?}", parse(&tokens).unwrap());
+    let without_eof = format!("{:?}", parse(&tokens[..tokens.len() - 1]).unwrap());
+    assert_eq!(with_eof, without_eof);
+    let truncated = parse(&tokens[..3]).unwrap_err();
+    let last = tokens[2];
+    assert_eq!(truncated.token.kind, TokenKind::Eof);
+    assert_eq!(truncated.token.offset, last.offset + last.length);
+  }
+
+  #[test]
+  fn lexical_error_after_buffer_refills_wins() {
+    let source = sources::Source::new(format!("{}x :=\n%\n", long_source()), "justfile");
+    let error = parse_source(&source).unwrap_err();
+    assert_eq!(error.to_string(), "unknown start of token '%'");
+  }
+}
+
+#[cfg(test)]
+mod layout_tests {
+  use super::*;
+
+  /// Every expression and parameter holds one; the largest variants are a
+  /// token and a string. Rarely used big parts belong behind a box.
+  #[test]
+  fn expressions_stay_small() {
+    use std::mem::size_of;
+    assert!(size_of::<Expression>() <= size_of::<Token>() + 32);
+  }
+
+  #[test]
+  fn one_name_paths_are_inline() {
+    let source = sources::Source::new("a: b (c::d 'x')\nb:\n", "justfile");
+    let ast = parse_source(&source).unwrap();
+    let Some(Item::Recipe(recipe)) = ast.items.first() else { panic!("not a recipe") };
+    assert!(matches!(recipe.priors[0].path, NamePath::One(name) if name.lexeme() == "b"));
+    let NamePath::Many(names) = &recipe.priors[1].path else { panic!("not two names") };
+    assert_eq!(names.iter().map(|name| name.lexeme()).collect::<Vec<_>>(), ["c", "d"]);
+    assert_eq!(NamePath::from(vec![names[0]]).as_slice(), &names[..1]);
+  }
+
+  #[test]
+  fn literals_borrow_the_source_unless_cooking_changes_them() {
+    let src = "a := 'x\\n' + \"y\" + \"z\\t\" + '''\n  w\n'''\n";
+    let source = sources::Source::new(src, "justfile");
+    let ast = parse_source(&source).unwrap();
+    let Some(Item::Assignment(assignment)) = ast.items.first() else { panic!("not an assignment") };
+    let mut literals = Vec::new();
+    let mut pending = vec![&assignment.value];
+    while let Some(expression) = pending.pop() {
+      match expression {
+        Expression::Concatenation { lhs, rhs, .. } => pending.extend([&**rhs, &**lhs]),
+        Expression::StringLiteral(literal) => literals.push(literal),
+        other => panic!("unexpected {other:?}"),
+      }
+    }
+    let cooked: Vec<(&str, bool)> = literals
+      .iter()
+      .map(|literal| (&*literal.cooked, matches!(literal.cooked, Cow::Borrowed(_))))
+      .collect();
+    assert_eq!(cooked, [("x\\n", true), ("y", true), ("z\t", false), ("w\n", false)]);
   }
 }

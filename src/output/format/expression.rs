@@ -120,7 +120,7 @@ pub(crate) mod tests {
       token: token(TokenKind::StringToken, text),
       kind,
       expand,
-      cooked: text.trim_matches(|c| c == '"' || c == '\'').to_string(),
+      cooked: text.trim_matches(|c| c == '"' || c == '\'').to_string().into(),
     })
   }
 
@@ -237,7 +237,7 @@ pub(crate) mod tests {
       ),
       (
         Expression::FormatString {
-          start: piece("'v{{", TokenKind::FormatStringStart),
+          start: Box::new(piece("'v{{", TokenKind::FormatStringStart)),
           kind: StringKind::RawSingle,
           parts: vec![
             (var("s1"), piece("}}-{{", TokenKind::FormatStringContinue)),
@@ -248,7 +248,7 @@ pub(crate) mod tests {
       ),
       (
         Expression::FormatString {
-          start: piece("''", TokenKind::StringToken),
+          start: Box::new(piece("''", TokenKind::StringToken)),
           kind: StringKind::RawSingle,
           parts: vec![],
         },

@@ -190,7 +190,7 @@ pub fn indentation_setting(ast: &Ast) -> Option<String> {
   ast.items.iter().find_map(|item| match item {
     Item::Set(set) if set.setting == Setting::Indentation && set.attributes.enabled() => {
       match &set.value {
-        SettingValue::Literal(literal) => Some(literal.cooked.clone()),
+        SettingValue::Literal(literal) => Some(literal.cooked.to_string()),
         _ => None,
       }
     }
@@ -376,20 +376,20 @@ mod tests {
     }];
     build.priors = vec![
       Dependency {
-        path: vec![name("check")],
+        path: vec![name("check")].into(),
         arguments: vec![var("env")],
         star: None,
         mapped: None,
       },
       Dependency {
-        path: vec![name("m"), name("dep")],
+        path: vec![name("m"), name("dep")].into(),
         arguments: vec![],
         star: None,
         mapped: None,
       },
     ];
     build.subsequents = vec![Dependency {
-      path: vec![name("clean")],
+      path: vec![name("clean")].into(),
       arguments: vec![var("a"), var("b")],
       star: Some(1),
       mapped: Some(name("*")),

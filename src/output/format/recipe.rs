@@ -195,13 +195,13 @@ mod tests {
         parameter("flags", ParameterKind::Star, false, None),
       ],
       priors: vec![Dependency {
-        path: vec![name("dep")],
+        path: vec![name("dep")].into(),
         arguments: vec![string("\"a\"", false), var("x")],
         star: None,
         mapped: None,
       }],
       subsequents: vec![Dependency {
-        path: vec![name("post")],
+        path: vec![name("post")].into(),
         arguments: vec![],
         star: None,
         mapped: None,
