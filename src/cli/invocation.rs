@@ -630,7 +630,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
   }
 
   fn count_error(&self) -> InvocationError {
-    let path = self.recipe.namepath.clone();
+    let path = self.recipe.namepath.to_string();
     InvocationError::ArgumentCount {
       recipe: self.recipe_name(),
       found: self.positional_count,

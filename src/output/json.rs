@@ -265,7 +265,7 @@ fn recipe_json(out: &mut Writer, recipe: &Recipe) {
     ("priors", &recipe.priors.len()),
     ("private", &(recipe.private || recipe.name.lexeme().starts_with('_'))),
     ("quiet", &recipe.quiet),
-    ("namepath", &recipe.namepath),
+    ("namepath", &recipe.namepath.as_ref()),
     ("shebang", &(recipe.shebang || recipe.has_attribute(AttributeKind::Script))),
   ])
 }
@@ -280,9 +280,9 @@ fn line_json(out: &mut Writer, line: &Line) {
 }
 
 fn dependency_json(out: &mut Writer, dependency: &Dependency) {
-  let recipe = dependency.path.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::");
-  let arguments = &dependency.arguments;
-  out.object(&[("arguments", arguments), ("recipe", &recipe), ("star", &dependency.star)])
+  let recipe = dependency.path_string();
+  let arguments = dependency.arguments();
+  out.object(&[("arguments", &arguments), ("recipe", &recipe), ("star", &dependency.star())])
 }
 
 fn kind_name(kind: ParameterKind) -> &'static str {
