@@ -644,7 +644,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
     recipe: &'src ast::Recipe<'src>,
     order: usize,
     script: bool,
-    doc: Option<String>,
+    doc: Option<Cow<'src, str>>,
     parameters: Vec<model::Parameter<'src>>,
   ) -> model::Recipe<'src> {
     let mut attributes: Vec<AttributeEntry<'src>> = recipe.attributes.list.clone();
@@ -804,11 +804,11 @@ fn doc_attribute<'src>(
 fn recipe_doc<'src>(
   recipe: &ast::Recipe<'src>,
   evaluator: &ConstEvaluator<'_, 'src>,
-) -> CompileResult<'src, Option<String>> {
+) -> CompileResult<'src, Option<Cow<'src, str>>> {
   let doc = match doc_attribute(&recipe.attributes, evaluator)? {
-    Some(Some(value)) => Some(value.joined().trim().to_string()),
+    Some(Some(value)) => Some(Cow::Owned(value.joined().trim().to_string())),
     Some(None) => None,
-    None => recipe.doc.map(str::to_string),
+    None => recipe.doc.map(Cow::Borrowed),
   };
   Ok(doc.filter(|doc| !doc.is_empty()))
 }

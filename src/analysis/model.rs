@@ -128,7 +128,7 @@ pub struct Recipe<'src> {
   /// Attributes in canonical order.
   pub attributes: Vec<ast::AttributeEntry<'src>>,
   /// `[doc]` wins over the doc comment; None if empty.
-  pub doc: Option<String>,
+  pub doc: Option<Cow<'src, str>>,
   /// The doc comment text, for `--show` (printed only without `[doc]`).
   pub doc_comment: Option<&'src str>,
   pub quiet: bool,
@@ -191,11 +191,17 @@ impl<'src> Recipe<'src> {
 #[derive(Debug)]
 pub struct Parameter<'src> {
   pub name: Name<'src>,
-  /// Borrowed from the (leaked) parse tree.
+  /// Borrowed from the parse tree.
   pub default: Option<&'src Expression<'src>>,
   pub export: bool,
   pub kind: ParameterKind,
-  /// From `[arg(…)]`.
+  /// What an `[arg(…)]` attribute configures; None without one.
+  pub options: Option<Box<ParameterOptions<'src>>>,
+}
+
+/// A parameter's `[arg(…)]` configuration.
+#[derive(Debug, Default)]
+pub struct ParameterOptions<'src> {
   pub long: Option<String>,
   pub short: Option<char>,
   /// Patterns (evaluated at compile time), anchored when checked.
@@ -208,18 +214,59 @@ pub struct Parameter<'src> {
   pub help: Option<String>,
 }
 
-impl Parameter<'_> {
+impl<'src> Parameter<'src> {
+  /// The `[arg]` configuration, created empty if there is none.
+  pub fn options_mut(&mut self) -> &mut ParameterOptions<'src> {
+    self.options.get_or_insert_with(Box::default)
+  }
+
+  pub fn long(&self) -> Option<&str> {
+    self.options.as_ref()?.long.as_deref()
+  }
+
+  pub fn short(&self) -> Option<char> {
+    self.options.as_ref()?.short
+  }
+
+  pub fn patterns(&self) -> &[String] {
+    self.options.as_ref().map_or(&[], |options| &options.patterns)
+  }
+
+  pub fn value(&self) -> Option<&'src Expression<'src>> {
+    self.options.as_ref()?.value
+  }
+
+  pub fn flag(&self) -> bool {
+    self.options.as_ref().is_some_and(|options| options.flag)
+  }
+
+  pub fn multiple(&self) -> bool {
+    self.options.as_ref().is_some_and(|options| options.multiple)
+  }
+
+  pub fn min(&self) -> Option<usize> {
+    self.options.as_ref()?.min
+  }
+
+  pub fn max(&self) -> Option<usize> {
+    self.options.as_ref()?.max
+  }
+
+  pub fn help(&self) -> Option<&str> {
+    self.options.as_ref()?.help.as_deref()
+  }
+
   /// The first of `values` that fully matches none of the `[arg(pattern=…)]`
   /// patterns; None if all match or there are none.
   pub fn first_pattern_mismatch<'v>(
     &self,
     values: impl IntoIterator<Item = &'v str>,
   ) -> Option<&'v str> {
-    if self.patterns.is_empty() {
+    if self.patterns().is_empty() {
       return None;
     }
     let regexes: Vec<regex::Regex> = self
-      .patterns
+      .patterns()
       .iter()
       .filter_map(|pattern| regex::Regex::new(&format!("^(?:{pattern})$")).ok())
       .collect();
@@ -227,13 +274,13 @@ impl Parameter<'_> {
   }
 
   pub fn is_option(&self) -> bool {
-    self.long.is_some() || self.short.is_some()
+    self.long().is_some() || self.short().is_some()
   }
 
   pub fn is_required_positional(&self) -> bool {
     !self.is_option()
       && self.default.is_none()
-      && (self.kind != ParameterKind::Star || self.min.unwrap_or(0) > 0)
+      && (self.kind != ParameterKind::Star || self.min().unwrap_or(0) > 0)
   }
 }
 

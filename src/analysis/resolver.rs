@@ -786,7 +786,7 @@ fn check_argument_count<'src>(
     if !lists {
       return p.default.is_none() && p.kind != ast::ParameterKind::Star;
     }
-    !p.flag && p.default.is_none() && (p.kind != ast::ParameterKind::Star || p.min.unwrap_or(0) > 0)
+    !p.flag() && p.default.is_none() && (p.kind != ast::ParameterKind::Star || p.min().unwrap_or(0) > 0)
   };
   let min = target.parameters.iter().filter(required).count();
   let max = if !lists && target.parameters.iter().any(|p| p.kind.is_variadic()) {

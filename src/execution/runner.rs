@@ -252,7 +252,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     for (parameter, supplied) in
       recipe.parameters.iter().zip(supplied.into_iter().chain(std::iter::repeat(Supplied::Missing)))
     {
-      let many = parameter.kind.is_variadic() || parameter.multiple;
+      let many = parameter.kind.is_variadic() || parameter.multiple();
       // An empty list from a dependency stands for no value at all.
       let supplied = match supplied {
         Supplied::Value(value) if lists && value.0.is_empty() => Supplied::Missing,
@@ -267,7 +267,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
           continue;
         }
         Supplied::Value(value) => value,
-        Supplied::Switch(times) => match &parameter.value {
+        Supplied::Switch(times) => match &parameter.value() {
           Some(expression) => {
             let value = Evaluator::new(self.context, state, Some(&scope), Site::Default)
               .evaluate(expression)?;
@@ -279,14 +279,14 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
           Some(default) => {
             Evaluator::new(self.context, state, Some(&scope), Site::Default).evaluate(default)?
           }
-          None if parameter.flag => Value::empty_list(),
+          None if parameter.flag() => Value::empty_list(),
           None if lists && !(parameter.kind == ParameterKind::Star) => {
             return Err(ExecutionError::EmptyList {
               recipe: recipe.name.lexeme().to_string(),
               parameter: parameter.name.lexeme().to_string(),
             })
           }
-          None if parameter.kind == ParameterKind::Star || parameter.multiple => {
+          None if parameter.kind == ParameterKind::Star || parameter.multiple() => {
             if lists {
               Value::empty_list()
             } else {
@@ -442,7 +442,7 @@ fn check_patterns<'src>(
         argument: text.to_string(),
         recipe: recipe.name.lexeme().to_string(),
         parameter: parameter.name.lexeme().to_string(),
-        patterns: parameter.patterns.clone(),
+        patterns: parameter.patterns().to_vec(),
       }
       .to_string(),
     }),

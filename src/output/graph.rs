@@ -186,8 +186,8 @@ fn parameter_json(parameter: &Parameter) -> Json {
     "kind": kind,
     "default": parameter.default.map(ToString::to_string),
     "export": parameter.export,
-    "long": parameter.long,
-    "short": parameter.short.map(String::from),
+    "long": parameter.long(),
+    "short": parameter.short().map(String::from),
   })
 }
 
