@@ -19,10 +19,10 @@ type Assignments<'src> = Table<'src, Assignment<'src>>;
 /// Visit every node of an expression in source order: a binary operator
 /// between its operands, any other node before its parts. The one expression
 /// walk behind name checks, the `set lists` gate and the demand set.
-pub(crate) fn walk<'e, 'src, E>(
-  expression: &'e Expression<'src>,
-  visit: &mut dyn FnMut(&'e Expression<'src>) -> Result<(), E>,
-) -> Result<(), E> {
+pub(crate) fn walk<'e, 'src, E, F>(expression: &'e Expression<'src>, visit: &mut F) -> Result<(), E>
+where
+  F: FnMut(&'e Expression<'src>) -> Result<(), E>,
+{
   use Expression::*;
   match expression {
     And { lhs, rhs, .. }
@@ -49,10 +49,10 @@ pub(crate) fn walk<'e, 'src, E>(
 }
 
 /// The operands of a node that comes before them in source.
-fn walk_parts<'e, 'src, E>(
-  expression: &'e Expression<'src>,
-  visit: &mut dyn FnMut(&'e Expression<'src>) -> Result<(), E>,
-) -> Result<(), E> {
+fn walk_parts<'e, 'src, E, F>(expression: &'e Expression<'src>, visit: &mut F) -> Result<(), E>
+where
+  F: FnMut(&'e Expression<'src>) -> Result<(), E>,
+{
   use Expression::*;
   match expression {
     Assert { condition, message, .. } => {
@@ -247,7 +247,7 @@ impl<'src> VariableResolver<'src, '_> {
   ) -> CompileResult<'src, ()> {
     let start = self.references.len();
     let references = &mut self.references;
-    walk::<CompileError>(expression, &mut |expression| {
+    walk::<CompileError, _>(expression, &mut |expression| {
       if matches!(expression, Expression::Variable { .. } | Expression::Call { .. }) {
         references.push(expression);
       }
@@ -645,12 +645,15 @@ pub(crate) enum Site {
 /// and whether it is evaluated when the recipe runs — not when it is only
 /// evaluated at load time (`[doc]`, `[arg(pattern, help)]`), nor on a comment
 /// line that `set ignore-comments` skips (`skip_comments`).
-pub(crate) fn for_each_site_expression<'e, 'src, E>(
+pub(crate) fn for_each_site_expression<'e, 'src, E, F>(
   recipe: &'e ast::Recipe<'src>,
   site: Site,
   skip_comments: bool,
-  visit: &mut dyn FnMut(&'e Expression<'src>, usize, bool) -> Result<(), E>,
-) -> Result<(), E> {
+  visit: &mut F,
+) -> Result<(), E>
+where
+  F: FnMut(&'e Expression<'src>, usize, bool) -> Result<(), E>,
+{
   let all = recipe.parameters.len();
   match site {
     Site::Attribute => {
@@ -699,11 +702,14 @@ pub(crate) fn for_each_site_expression<'e, 'src, E>(
 /// The expressions a recipe evaluates when it runs, with how many of its
 /// parameters are in scope there, in the order names are checked: parameter
 /// defaults, dependency arguments, attributes, then the body.
-pub(crate) fn for_each_run_time_expression<'e, 'src, E>(
+pub(crate) fn for_each_run_time_expression<'e, 'src, E, F>(
   recipe: &'e ast::Recipe<'src>,
   skip_comments: bool,
-  visit: &mut dyn FnMut(&'e Expression<'src>, usize) -> Result<(), E>,
-) -> Result<(), E> {
+  visit: &mut F,
+) -> Result<(), E>
+where
+  F: FnMut(&'e Expression<'src>, usize) -> Result<(), E>,
+{
   for site in [Site::Default, Site::DependencyArgument, Site::Attribute, Site::Body] {
     for_each_site_expression(recipe, site, skip_comments, &mut |expression, in_scope, run_time| {
       if run_time {
@@ -722,7 +728,7 @@ pub(crate) fn run_time_expressions<'e, 'src>(
   skip_comments: bool,
 ) -> Vec<(&'e Expression<'src>, usize)> {
   let mut expressions = Vec::new();
-  let _ = for_each_run_time_expression::<()>(recipe, skip_comments, &mut |expression, in_scope| {
+  let _ = for_each_run_time_expression::<(), _>(recipe, skip_comments, &mut |expression, in_scope| {
     expressions.push((expression, in_scope));
     Ok(())
   });

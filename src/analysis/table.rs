@@ -4,21 +4,89 @@
 //! order listings and error reports use, computed on first use.
 
 use std::fmt::{self, Debug, Formatter};
+use std::hash::Hasher;
 use std::ops::Index;
 use std::sync::OnceLock;
 
-use super::names::NameMap;
+use super::names::NameHasher;
 
 pub struct Table<'src, T> {
   entries: Vec<(&'src str, T)>,
-  index: NameMap<'src, u32>,
+  index: NameIndex,
   /// Indices of `entries` in name order.
   sorted: OnceLock<Box<[u32]>>,
 }
 
 impl<T> Default for Table<'_, T> {
   fn default() -> Self {
-    Table { entries: Vec::new(), index: NameMap::default(), sorted: OnceLock::new() }
+    Table { entries: Vec::new(), index: NameIndex::default(), sorted: OnceLock::new() }
+  }
+}
+
+fn hash(name: &str) -> u64 {
+  let mut hasher = NameHasher::default();
+  hasher.write(name.as_bytes());
+  hasher.finish()
+}
+
+/// Name → index: open addressing with linear probing over a power-of-two
+/// number of slots, at most three quarters of them used. A slot holds the
+/// upper half of a name's hash and the name's index + 1 (0: empty), so a
+/// probe compares names only when their hashes agree.
+#[derive(Default)]
+struct NameIndex {
+  slots: Box<[u64]>,
+}
+
+impl NameIndex {
+  fn with_capacity(capacity: usize) -> Self {
+    if capacity == 0 {
+      return NameIndex::default();
+    }
+    let slots = (capacity + capacity / 3 + 1).next_power_of_two().max(8);
+    NameIndex { slots: vec![0; slots].into_boxed_slice() }
+  }
+
+  /// The index of `name`, or the empty slot where it belongs.
+  fn probe<T>(&self, name: &str, hash: u64, entries: &[(&str, T)]) -> Result<u32, usize> {
+    let mask = self.slots.len().wrapping_sub(1);
+    let tag = hash >> 32;
+    let mut slot = hash as usize & mask;
+    loop {
+      let Some(&value) = self.slots.get(slot) else { return Err(usize::MAX) };
+      if value == 0 {
+        return Err(slot);
+      }
+      let index = (value as u32).wrapping_sub(1);
+      if value >> 32 == tag && entries.get(index as usize).is_some_and(|entry| entry.0 == name) {
+        return Ok(index);
+      }
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  fn get<T>(&self, name: &str, entries: &[(&str, T)]) -> Option<u32> {
+    if self.slots.is_empty() {
+      return None;
+    }
+    self.probe(name, hash(name), entries).ok()
+  }
+
+  fn fill(&mut self, slot: usize, hash: u64, index: u32) {
+    if let Some(value) = self.slots.get_mut(slot) {
+      *value = (hash >> 32) << 32 | u64::from(index + 1);
+    }
+  }
+
+  /// Index `entries` anew, with room for `capacity` names.
+  fn rebuild<T>(&mut self, entries: &[(&str, T)], capacity: usize) {
+    *self = NameIndex::with_capacity(capacity);
+    for (index, (name, _)) in (0..).zip(entries) {
+      let hash = hash(name);
+      if let Err(slot) = self.probe(name, hash, entries) {
+        self.fill(slot, hash, index);
+      }
+    }
   }
 }
 
@@ -30,7 +98,7 @@ impl<'src, T> Table<'src, T> {
   pub fn with_capacity(capacity: usize) -> Self {
     Table {
       entries: Vec::with_capacity(capacity),
-      index: NameMap::with_capacity_and_hasher(capacity, Default::default()),
+      index: NameIndex::with_capacity(capacity),
       sorted: OnceLock::new(),
     }
   }
@@ -38,13 +106,22 @@ impl<'src, T> Table<'src, T> {
   /// Add an item, or replace the one of that name in place (keeping its index).
   pub fn insert(&mut self, name: &'src str, value: T) -> Option<T> {
     self.sorted = OnceLock::new();
-    if let Some(&index) = self.index.get(name) {
-      return Some(std::mem::replace(&mut self.entries[index as usize].1, value));
+    let count = self.entries.len();
+    if (count + 1) * 4 > self.index.slots.len() * 3 {
+      self.index.rebuild(&self.entries, (count + 1).max(count * 2));
     }
-    let index = u32::try_from(self.entries.len()).unwrap_or(u32::MAX);
-    self.index.insert(name, index);
-    self.entries.push((name, value));
-    None
+    let hash = hash(name);
+    match self.index.probe(name, hash, &self.entries) {
+      Ok(index) => {
+        let entry = self.entries.get_mut(index as usize)?;
+        Some(std::mem::replace(&mut entry.1, value))
+      }
+      Err(slot) => {
+        self.index.fill(slot, hash, u32::try_from(count).unwrap_or(u32::MAX - 1));
+        self.entries.push((name, value));
+        None
+      }
+    }
   }
 
   pub fn len(&self) -> usize {
@@ -57,7 +134,7 @@ impl<'src, T> Table<'src, T> {
 
   /// The index of the item named `name`.
   pub fn index_of(&self, name: &str) -> Option<usize> {
-    self.index.get(name).map(|&index| index as usize)
+    self.index.get(name, &self.entries).map(|index| index as usize)
   }
 
   pub fn get(&self, name: &str) -> Option<&T> {
@@ -70,7 +147,7 @@ impl<'src, T> Table<'src, T> {
   }
 
   pub fn contains_key(&self, name: &str) -> bool {
-    self.index.contains_key(name)
+    self.index.get(name, &self.entries).is_some()
   }
 
   /// The item with index `index`.
@@ -127,7 +204,7 @@ impl<'src, T> Table<'src, T> {
       index += 1;
       renumbered[index - 1].is_some()
     });
-    self.index = self.entries.iter().zip(0..).map(|((name, _), index)| (*name, index)).collect();
+    self.index.rebuild(&self.entries, self.entries.len());
     self.sorted = OnceLock::new();
     renumbered
   }
