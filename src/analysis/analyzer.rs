@@ -2,6 +2,7 @@
 
 #![allow(clippy::result_large_err)]
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -12,7 +13,7 @@ use super::compile_error::{CompileError, CompileErrorKind};
 use super::const_eval::ConstEvaluator;
 use super::error::AnalysisErrorKind;
 use super::loader::{self, LoadedFile, LoadedModule, ModuleTarget};
-use super::model::{self, Justfile, Module, Settings};
+use super::model::{self, Functions, Justfile, Module, Settings, Table};
 use super::settings;
 use crate::builtins::value::Value;
 use crate::syntax::ast::{self, Attribute, AttributeEntry, Item, ParameterKind};
@@ -35,16 +36,19 @@ pub fn compile<'src>(
   let mut context = Context {
     modules: loaded.modules.into_iter().map(Some).collect(),
     overrides: group_overrides(request),
+    module_paths: Vec::new(),
   };
   let root = analyze_module(&mut context, 0, Vec::new(), request.working_directory.to_path_buf())?;
   check_overrides(&root, request)?;
   check_unstable(&root, request.unstable)?;
-  Ok(Justfile { root })
+  Ok(Justfile { root, module_paths: context.module_paths })
 }
 
 struct Context<'src> {
   modules: Vec<Option<LoadedModule<'src>>>,
   overrides: BTreeMap<Vec<String>, BTreeMap<String, String>>,
+  /// The path of each module analysed so far, by module id.
+  module_paths: Vec<Vec<String>>,
 }
 
 fn group_overrides(request: &LoadRequest) -> BTreeMap<Vec<String>, BTreeMap<String, String>> {
@@ -120,6 +124,8 @@ fn analyze_module<'src>(
     unreachable!("every module is analysed once");
   };
   let overrides = context.overrides.get(&path).cloned().unwrap_or_default();
+  let id = context.module_paths.len();
+  context.module_paths.push(path.clone());
   let entries: Vec<Entry> = loaded
     .files
     .iter()
@@ -139,6 +145,7 @@ fn analyze_module<'src>(
     .collect();
 
   let mut analyzer = ModuleAnalyzer {
+    id,
     files: &loaded.files,
     entries,
     path,
@@ -195,6 +202,8 @@ impl NameKind {
 }
 
 pub(crate) struct ModuleAnalyzer<'src, 'f> {
+  /// The module's id (`Module::id`).
+  pub id: usize,
   pub files: &'f [LoadedFile<'src>],
   pub entries: Vec<Entry<'src, 'f>>,
   pub path: Vec<String>,
@@ -285,24 +294,6 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       }
     }
     Ok(())
-  }
-
-  /// `--unsorted` key of a recipe item: a file's recipes come before those of
-  /// the files it imports.
-  fn recipe_key(&self, entry: &Entry) -> (usize, usize) {
-    (self.files[entry.file].position, entry.order)
-  }
-
-  /// `--unsorted` keys of every recipe item, sorted.
-  fn recipe_keys(&self) -> Vec<(usize, usize)> {
-    let mut keys: Vec<(usize, usize)> = self
-      .entries
-      .iter()
-      .filter(|entry| matches!(entry.item, Item::Recipe(_)))
-      .map(|entry| self.recipe_key(entry))
-      .collect();
-    keys.sort_unstable();
-    keys
   }
 
   /// Submodules are ordered by the offset of their name in whichever file
@@ -411,34 +402,20 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       settings::check_setting_names(set, &assignments, &functions)?;
     }
     let settings;
-    let mut docs = BTreeMap::new();
-    let mut parameters = BTreeMap::new();
+    let built;
     {
-      let evaluator = ConstEvaluator::new(&assignments, &self.overrides, lists);
+      let overrides = std::mem::take(&mut self.overrides);
+      let evaluator = ConstEvaluator::new(&assignments, &overrides, lists);
       settings = settings::evaluate(&self.sets_in_order(), &evaluator)?;
-      for entry in &self.entries {
-        match entry.item {
-          Item::Module(module) => {
-            if let Some(submodule) = self.modules.get_mut(module.name.lexeme()) {
-              module_doc(submodule, module, &evaluator)?;
-            }
-          }
-          Item::Recipe(recipe) => {
-            docs.insert((entry.file, entry.index), recipe_doc(recipe, &evaluator)?);
-            parameters
-              .insert((entry.file, entry.index), super::parameters::build(recipe, &evaluator)?);
-          }
-          _ => {}
-        }
-      }
+      built = self.build_recipes(&evaluator, &settings)?;
     }
     if !lists {
       super::list_gate::check(&self.entries, &functions)?;
     }
-    let recipes = self.recipes(&settings, docs, parameters)?;
+    let recipes = self.recipes(&settings, built)?;
     let aliases = self.aliases();
-    let (recipes, aliases, disabled, disabled_aliases) = super::resolver::resolve_recipes(
-      &self.path,
+    let resolved = super::resolver::resolve_recipes(
+      self.id,
       recipes,
       aliases,
       &assignments,
@@ -447,13 +424,14 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       &self.absent_modules,
       &settings,
     )?;
-    let default = self.default_recipe(&recipes)?;
+    let default = self.default_recipe(&resolved.recipes)?;
     self.order_modules();
 
     let unstable_features =
       self.files.iter().flat_map(|file| file.ast.unstable_features.iter().copied()).collect();
     let own = self.files.first();
     Ok(Module {
+      id: self.id,
       path: self.path.clone(),
       source: own.map(|file| file.path.clone()).unwrap_or_default(),
       base_directory,
@@ -463,19 +441,65 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       private: false,
       assignments,
       functions,
-      recipes,
-      aliases,
+      recipes: resolved.recipes,
+      aliases: resolved.aliases,
       modules: std::mem::take(&mut self.modules),
       absent_modules: std::mem::take(&mut self.absent_modules),
-      disabled,
+      disabled: resolved.disabled,
       settings,
       unexports: self.unexports.keys().copied().collect(),
       default,
       unstable_features,
       module_order: std::mem::take(&mut self.module_order),
       module_positions: std::mem::take(&mut self.module_positions),
-      disabled_aliases,
+      disabled_aliases: resolved.disabled_aliases,
     })
+  }
+
+  /// Module docs, and the model of every recipe item in order (its doc and
+  /// parameters evaluated), duplicates included.
+  fn build_recipes(
+    &mut self,
+    evaluator: &ConstEvaluator<'_, 'src>,
+    settings: &Settings<'src>,
+  ) -> CompileResult<'src, Vec<model::Recipe<'src>>> {
+    let orders = self.recipe_orders();
+    let mut built = Vec::with_capacity(orders.len());
+    for entry in &self.entries {
+      match entry.item {
+        Item::Module(module) => {
+          if let Some(submodule) = self.modules.get_mut(module.name.lexeme()) {
+            module_doc(submodule, module, evaluator)?;
+          }
+        }
+        Item::Recipe(recipe) => {
+          let doc = recipe_doc(recipe, evaluator)?;
+          let parameters = super::parameters::build(recipe, evaluator)?;
+          let order = orders.get(built.len()).copied().unwrap_or_default();
+          let script = is_script(recipe, settings);
+          built.push(self.recipe_model(recipe, order, script, doc, parameters));
+        }
+        _ => {}
+      }
+    }
+    Ok(built)
+  }
+
+  /// The `--unsorted` position of each recipe item, in item order: a file's
+  /// recipes come before those of the files it imports.
+  fn recipe_orders(&self) -> Vec<usize> {
+    let keys: Vec<(usize, usize)> = self
+      .entries
+      .iter()
+      .filter(|entry| matches!(entry.item, Item::Recipe(_)))
+      .map(|entry| (self.files[entry.file].position, entry.order))
+      .collect();
+    if keys.is_sorted() {
+      return (0..keys.len()).collect();
+    }
+    let mut sorted = keys.clone();
+    sorted.sort_unstable();
+    keys.iter().map(|key| sorted.partition_point(|k| k < key)).collect()
   }
 
   fn sets_in_order(&self) -> Vec<&'f ast::Set<'src>> {
@@ -490,58 +514,57 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
   }
 
   /// Duplicate variables, then exported-and-unexported.
-  fn assignments(&self) -> CompileResult<'src, BTreeMap<&'src str, model::Assignment<'src>>> {
+  fn assignments(&self) -> CompileResult<'src, Table<'src, model::Assignment<'src>>> {
     let allow_duplicates = self.bool_setting(Setting::AllowDuplicateVariables);
-    let mut chosen: BTreeMap<&'src str, Entry> = BTreeMap::new();
+    let mut assignments = Table::new();
+    // The depth of the file of each chosen assignment.
+    let mut depths: Vec<usize> = Vec::new();
     for entry in &self.entries {
       let Item::Assignment(assignment) = entry.item else { continue };
       let name = assignment.name.lexeme();
-      match chosen.get(name) {
-        Some(_) if !allow_duplicates => {
+      if let Some(index) = assignments.index_of(name) {
+        if !allow_duplicates {
           return Err(error(
             assignment.name,
             AnalysisErrorKind::DuplicateVariable { variable: name },
           ));
         }
-        Some(previous) if self.depth(previous) < self.depth(entry) => {}
-        _ => {
-          chosen.insert(name, *entry);
+        if depths[index] < self.depth(entry) {
+          continue;
+        }
+        depths[index] = self.depth(entry);
+      } else {
+        depths.push(self.depth(entry));
+      }
+      assignments.insert(
+        name,
+        model::Assignment {
+          name: assignment.name,
+          value: &assignment.value,
+          export: assignment.export,
+          eager: assignment.eager,
+          private: name.starts_with('_')
+            || has_attribute(&assignment.attributes, AttributeKind::Private),
+        },
+      );
+    }
+    if !self.unexports.is_empty() {
+      for entry in &self.entries {
+        let Item::Assignment(assignment) = entry.item else { continue };
+        if self.unexports.contains_key(assignment.name.lexeme()) {
+          return Err(error(
+            assignment.name,
+            AnalysisErrorKind::ExportUnexported { variable: assignment.name.lexeme() },
+          ));
         }
       }
     }
-    for entry in &self.entries {
-      let Item::Assignment(assignment) = entry.item else { continue };
-      if self.unexports.contains_key(assignment.name.lexeme()) {
-        return Err(error(
-          assignment.name,
-          AnalysisErrorKind::ExportUnexported { variable: assignment.name.lexeme() },
-        ));
-      }
-    }
-    Ok(
-      chosen
-        .into_iter()
-        .filter_map(|(name, entry)| {
-          let Item::Assignment(assignment) = entry.item else { return None };
-          Some((
-            name,
-            model::Assignment {
-              name: assignment.name,
-              value: assignment.value.clone(),
-              export: assignment.export,
-              eager: assignment.eager,
-              private: name.starts_with('_')
-                || has_attribute(&assignment.attributes, AttributeKind::Private),
-            },
-          ))
-        })
-        .collect(),
-    )
+    Ok(assignments)
   }
 
   /// Function redefinitions and duplicate parameters.
-  fn functions(&self) -> CompileResult<'src, BTreeMap<&'src str, ast::FunctionDefinition<'src>>> {
-    let mut functions: BTreeMap<&'src str, ast::FunctionDefinition<'src>> = BTreeMap::new();
+  fn functions(&self) -> CompileResult<'src, Functions<'src>> {
+    let mut functions: Functions<'src> = BTreeMap::new();
     for entry in &self.entries {
       let Item::Function(function) = entry.item else { continue };
       let name = function.name.lexeme();
@@ -561,63 +584,57 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
           },
         ));
       }
-      let mut seen = BTreeSet::new();
-      for parameter in &function.parameters {
-        if !seen.insert(parameter.lexeme()) {
-          return Err(error(
-            *parameter,
-            AnalysisErrorKind::DuplicateFunctionParameter {
-              function: name,
-              parameter: parameter.lexeme(),
-            },
-          ));
-        }
+      if let Some(parameter) = first_duplicate(&function.parameters, |parameter| parameter.lexeme())
+      {
+        return Err(error(
+          *parameter,
+          AnalysisErrorKind::DuplicateFunctionParameter {
+            function: name,
+            parameter: parameter.lexeme(),
+          },
+        ));
       }
-      functions.insert(name, function.as_ref().clone());
+      functions.insert(name, function);
     }
     Ok(functions)
   }
 
-  /// Recipe name conflicts, extra leading whitespace, sigils, script-only attributes.
+  /// Recipe name conflicts, extra leading whitespace, sigils, script-only
+  /// attributes; `built` has the model of each recipe item, in item order.
   fn recipes(
     &self,
     settings: &Settings<'src>,
-    mut docs: BTreeMap<(usize, usize), Option<String>>,
-    mut parameters: BTreeMap<(usize, usize), Vec<model::Parameter<'src>>>,
-  ) -> CompileResult<'src, BTreeMap<&'src str, model::Recipe<'src>>> {
+    built: Vec<model::Recipe<'src>>,
+  ) -> CompileResult<'src, Table<'src, model::Recipe<'src>>> {
     let allow_duplicates = self.bool_setting(Setting::AllowDuplicateRecipes);
-    let mut chosen: super::names::NameMap<'src, (Entry, Token<'src>)> = Default::default();
-    let mut recipes = BTreeMap::new();
-    let keys = self.recipe_keys();
-    for entry in self.entries.iter().filter(|e| matches!(e.item, Item::Recipe(_))) {
+    let mut recipes = Table::with_capacity(built.len());
+    // The depth and name token of each chosen recipe, by index.
+    let mut chosen: Vec<(usize, Token<'src>)> = Vec::with_capacity(built.len());
+    let items = self.entries.iter().filter(|entry| matches!(entry.item, Item::Recipe(_)));
+    for (entry, model) in items.zip(built) {
       let Item::Recipe(recipe) = entry.item else { continue };
-      let key = self.recipe_key(entry);
-      let order = keys.partition_point(|k| *k < key);
       let name = recipe.name.lexeme();
-      if let Some(other) = self.names.get(name) {
-        return Err(redefinition(*other, (NameKind::Recipe, recipe.name)));
-      }
-      let replace = match chosen.get(name) {
-        Some((_, first)) if !allow_duplicates => {
-          return Err(redefinition((NameKind::Recipe, *first), (NameKind::Recipe, recipe.name)))
+      if !self.names.is_empty() {
+        if let Some(other) = self.names.get(name) {
+          return Err(redefinition(*other, (NameKind::Recipe, recipe.name)));
         }
-        Some((previous, _)) => self.depth(previous) >= self.depth(entry),
-        None => true,
-      };
-      let script = is_script(recipe, settings);
-      super::body::check(recipe, script, settings.guards, settings.ignore_comments)?;
-      if replace {
-        chosen.insert(name, (*entry, recipe.name));
-        let key = (entry.file, entry.index);
-        let model = self.recipe_model(
-          recipe,
-          order,
-          script,
-          docs.remove(&key).flatten(),
-          parameters.remove(&key).unwrap_or_default(),
-        );
-        recipes.insert(name, model);
       }
+      let depth = self.depth(entry);
+      if let Some(index) = recipes.index_of(name) {
+        let (previous, first) = chosen[index];
+        if !allow_duplicates {
+          return Err(redefinition((NameKind::Recipe, first), (NameKind::Recipe, recipe.name)));
+        }
+        super::body::check(recipe, model.script, settings.guards, settings.ignore_comments)?;
+        if previous >= depth {
+          chosen[index] = (depth, recipe.name);
+          recipes.insert(name, model);
+        }
+        continue;
+      }
+      super::body::check(recipe, model.script, settings.guards, settings.ignore_comments)?;
+      chosen.push((depth, recipe.name));
+      recipes.insert(name, model);
     }
     Ok(recipes)
   }
@@ -627,14 +644,17 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
     recipe: &'src ast::Recipe<'src>,
     order: usize,
     script: bool,
-    doc: Option<String>,
+    doc: Option<Cow<'src, str>>,
     parameters: Vec<model::Parameter<'src>>,
   ) -> model::Recipe<'src> {
     let mut attributes: Vec<AttributeEntry<'src>> = recipe.attributes.list.clone();
     attributes.sort_by_key(|entry| entry.attribute.name());
     let name = recipe.name.lexeme();
-    let namepath =
-      self.path.iter().map(String::as_str).chain([name]).collect::<Vec<_>>().join("::");
+    let namepath = if self.path.is_empty() {
+      Cow::Borrowed(name)
+    } else {
+      Cow::Owned(self.path.iter().map(String::as_str).chain([name]).collect::<Vec<_>>().join("::"))
+    };
     model::Recipe {
       name: recipe.name,
       namepath,
@@ -677,7 +697,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
   /// `[default]`, else the first recipe of the module's own file.
   fn default_recipe(
     &self,
-    recipes: &BTreeMap<&'src str, model::Recipe<'src>>,
+    recipes: &Table<'src, model::Recipe<'src>>,
   ) -> CompileResult<'src, Option<&'src str>> {
     // Imports count as inlined where they are written: the second `[default]`
     // in that order is the one reported.
@@ -714,14 +734,29 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
   }
 }
 
+/// The first item whose name an earlier item has: a linear scan for the
+/// usual few items, a hashed set for many.
+fn first_duplicate<'src, T>(items: &[T], name: impl Fn(&T) -> &'src str) -> Option<&T> {
+  if items.len() <= 16 {
+    return items
+      .iter()
+      .enumerate()
+      .find(|(index, item)| items[..*index].iter().any(|earlier| name(earlier) == name(item)))
+      .map(|(_, item)| item);
+  }
+  let mut seen = super::names::NameSet::default();
+  items.iter().find(|item| !seen.insert(name(item)))
+}
+
 /// Duplicate parameters and required-after-default (options exempt).
 fn check_parameters<'src>(recipe: &ast::Recipe<'src>) -> CompileResult<'src, ()> {
   let options = super::parameters::option_names(recipe);
-  let mut seen = BTreeSet::new();
   let mut defaulted = false;
+  let duplicate = first_duplicate(&recipe.parameters, |parameter| parameter.name.lexeme())
+    .map(|parameter| parameter as *const ast::Parameter);
   for parameter in &recipe.parameters {
     let name = parameter.name.lexeme();
-    if !seen.insert(name) {
+    if duplicate.is_some_and(|duplicate| std::ptr::eq(duplicate, parameter)) {
       return Err(error(
         parameter.name,
         AnalysisErrorKind::DuplicateParameter { recipe: recipe.name.lexeme(), parameter: name },
@@ -769,11 +804,11 @@ fn doc_attribute<'src>(
 fn recipe_doc<'src>(
   recipe: &ast::Recipe<'src>,
   evaluator: &ConstEvaluator<'_, 'src>,
-) -> CompileResult<'src, Option<String>> {
+) -> CompileResult<'src, Option<Cow<'src, str>>> {
   let doc = match doc_attribute(&recipe.attributes, evaluator)? {
-    Some(Some(value)) => Some(value.joined().trim().to_string()),
+    Some(Some(value)) => Some(Cow::Owned(value.joined().trim().to_string())),
     Some(None) => None,
-    None => recipe.doc.map(str::to_string),
+    None => recipe.doc.map(Cow::Borrowed),
   };
   Ok(doc.filter(|doc| !doc.is_empty()))
 }

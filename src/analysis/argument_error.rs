@@ -25,7 +25,7 @@ pub fn value_count_error(
   parameter: &Parameter,
   found: usize,
 ) -> Option<ArgumentError> {
-  let bound = match (parameter.min, parameter.max) {
+  let bound = match (parameter.min(), parameter.max()) {
     (Some(min), _) if found < min => format!("at least {min}"),
     (_, Some(max)) if found > max => format!("at most {max}"),
     _ => return None,

@@ -11,7 +11,7 @@ use crate::builtins::expression::{self, ExpressionContext};
 use super::builtins as constants;
 use super::compile_error::{CompileError, CompileErrorKind};
 use super::error::AnalysisErrorKind;
-use super::model::Assignment;
+use super::model::{Assignment, Table};
 use crate::builtins::value::Value;
 use crate::syntax::ast::Expression;
 use crate::syntax::token::Token;
@@ -35,7 +35,7 @@ impl<'src> Failure<'src> {
 type Result<'src, T> = std::result::Result<T, Failure<'src>>;
 
 pub(crate) struct ConstEvaluator<'a, 'src> {
-  pub assignments: &'a BTreeMap<&'src str, Assignment<'src>>,
+  pub assignments: &'a Table<'src, Assignment<'src>>,
   pub overrides: &'a BTreeMap<String, String>,
   pub lists: bool,
   /// Values of the assignments evaluated so far: each is evaluated at most
@@ -50,7 +50,7 @@ fn error<'src>(token: Token<'src>, kind: AnalysisErrorKind<'src>) -> CompileErro
 
 impl<'a, 'src> ConstEvaluator<'a, 'src> {
   pub fn new(
-    assignments: &'a BTreeMap<&'src str, Assignment<'src>>,
+    assignments: &'a Table<'src, Assignment<'src>>,
     overrides: &'a BTreeMap<String, String>,
     lists: bool,
   ) -> Self {
@@ -78,7 +78,7 @@ impl<'a, 'src> ConstEvaluator<'a, 'src> {
       return Ok(value.clone());
     }
     if let Some(assignment) = self.assignments.get(variable) {
-      return match self.evaluate(&assignment.value) {
+      return match self.evaluate(assignment.value) {
         Ok(value) => {
           self.values.borrow_mut().insert(variable, value.clone());
           Ok(value)

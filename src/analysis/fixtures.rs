@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use crate::analysis::model::{Alias, Justfile, Module, Parameter, Recipe, Settings};
+use crate::analysis::model::{Alias, Justfile, Module, Parameter, Recipe, Settings, Table};
 use crate::syntax::ast::{self, Expression, ParameterKind, StringKind, StringLiteral};
 use crate::syntax::sources::Source;
 use crate::syntax::token::{Token, TokenKind};
@@ -36,15 +36,7 @@ pub fn param(text: &str) -> Parameter<'static> {
     default: None,
     export: false,
     kind: ParameterKind::Singular,
-    long: None,
-    short: None,
-    patterns: Vec::new(),
-    value: None,
-    flag: false,
-    multiple: false,
-    min: None,
-    max: None,
-    help: None,
+    options: None,
   }
 }
 
@@ -57,7 +49,7 @@ pub fn recipe(
   namepath.push(text);
   Recipe {
     name: name(text),
-    namepath: namepath.join("::"),
+    namepath: namepath.join("::").into(),
     attributes: Vec::new(),
     doc: None,
     doc_comment: None,
@@ -110,6 +102,7 @@ pub fn alias(text: &str, target: &[&str]) -> Alias<'static> {
 
 pub fn module(path: &[&str]) -> Module<'static> {
   Module {
+    id: 0,
     path: path.iter().map(|p| p.to_string()).collect(),
     source: PathBuf::from("/tmp/justfile"),
     base_directory: PathBuf::from("/tmp"),
@@ -117,9 +110,9 @@ pub fn module(path: &[&str]) -> Module<'static> {
     doc: None,
     groups: Vec::new(),
     private: false,
-    assignments: BTreeMap::new(),
+    assignments: Table::new(),
     functions: BTreeMap::new(),
-    recipes: BTreeMap::new(),
+    recipes: Table::new(),
     aliases: BTreeMap::new(),
     modules: BTreeMap::new(),
     absent_modules: BTreeSet::new(),
@@ -160,6 +153,16 @@ pub fn add_module(parent: &mut Module<'static>, text: &str, child: Module<'stati
   parent.modules.insert(key, child);
 }
 
-pub fn justfile(root: Module<'static>) -> Justfile<'static> {
-  Justfile { root }
+/// Numbers the modules depth-first, as the analyzer does.
+pub fn justfile(mut root: Module<'static>) -> Justfile<'static> {
+  fn number(module: &mut Module<'static>, paths: &mut Vec<Vec<String>>) {
+    module.id = paths.len();
+    paths.push(module.path.clone());
+    for submodule in module.modules.values_mut() {
+      number(submodule, paths);
+    }
+  }
+  let mut module_paths = Vec::new();
+  number(&mut root, &mut module_paths);
+  Justfile { root, module_paths }
 }

@@ -3,20 +3,16 @@
 
 #![allow(clippy::result_large_err)]
 
-use std::collections::BTreeMap;
-
 use super::analyzer::{error, Entry};
 use super::builtins;
 use super::compile_error::CompileError;
 use super::error::AnalysisErrorKind;
-use super::resolver::{recipe_expressions, walk, Site};
-use crate::syntax::ast::{
-  ArgAttribute, Attribute, Expression, FunctionDefinition, Item, Recipe, Set, SettingValue,
-};
+use super::model::Functions;
+use super::resolver::{for_each_site_expression, walk, Site};
+use crate::syntax::ast::{ArgAttribute, Attribute, Expression, Item, Recipe, Set, SettingValue};
 use crate::syntax::token::Token;
 
 type CompileResult<'src, T> = Result<T, CompileError<'src>>;
-type Functions<'src> = BTreeMap<&'src str, FunctionDefinition<'src>>;
 /// The key token of one list-only `[arg]` key, when present.
 type ArgKey = for<'src> fn(&ArgAttribute<'src>) -> Option<Token<'src>>;
 
@@ -59,14 +55,15 @@ impl<'src> Gate<'src, '_> {
   /// A recipe's attribute expressions, then its `[arg]` keys, then its other
   /// expressions, including those on comment lines `set ignore-comments` skips.
   fn recipe(&self, recipe: &Recipe<'src>) -> CompileResult<'src, ()> {
-    let expressions = recipe_expressions(recipe, false);
-    let attributes = expressions.partition_point(|expression| expression.site == Site::Attribute);
-    let (attributes, rest) = expressions.split_at(attributes);
-    attributes.iter().try_for_each(|expression| self.expression(expression.expression))?;
+    let mut visit = |expression: &Expression<'src>, _, _| self.expression(expression);
+    for_each_site_expression(recipe, Site::Attribute, false, &mut visit)?;
     argument_keys(recipe)?;
     // Mapped dependencies themselves are gated by the resolver, once their
     // targets are known.
-    rest.iter().try_for_each(|expression| self.expression(expression.expression))
+    for site in [Site::Default, Site::DependencyArgument, Site::Body] {
+      for_each_site_expression(recipe, site, false, &mut visit)?;
+    }
+    Ok(())
   }
 
   /// An `if`/`assert` condition: one comparison, which the walk then lets

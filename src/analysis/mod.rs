@@ -17,3 +17,4 @@ mod names;
 mod parameters;
 pub(crate) mod resolver;
 mod settings;
+pub mod table;

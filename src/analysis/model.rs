@@ -2,20 +2,42 @@
 //! the root file, its imports and its modules, and what evaluation,
 //! execution and the listing subcommands consume.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
+pub use super::table::Table;
 use crate::syntax::ast::{self, Attribute, Expression, Line, Name, ParameterKind};
 use crate::syntax::attributes::AttributeKind;
+
+/// User-defined functions by name.
+pub type Functions<'src> = BTreeMap<&'src str, &'src ast::FunctionDefinition<'src>>;
 
 /// The root module and, through it, every submodule.
 #[derive(Debug)]
 pub struct Justfile<'src> {
   pub root: Module<'src>,
+  /// The path of each module, by `Module::id`.
+  pub module_paths: Vec<Vec<String>>,
+}
+
+impl<'src> Justfile<'src> {
+  /// The module with id `id`.
+  pub fn module(&self, id: usize) -> Option<&Module<'src>> {
+    self.root.find_module(self.module_paths.get(id)?)
+  }
+
+  /// The recipe a dependency names; None only for a recipe disabled by an
+  /// absent optional module.
+  pub fn dependency_target(&self, dependency: &Dependency<'src>) -> Option<&Recipe<'src>> {
+    self.module(dependency.module)?.recipes.at(dependency.target)
+  }
 }
 
 #[derive(Debug)]
 pub struct Module<'src> {
+  /// Index of the module's path in `Justfile::module_paths`: 0 for the root.
+  pub id: usize,
   /// `[]` for the root, `["foo", "bar"]` for `foo::bar`.
   pub path: Vec<String>,
   /// Absolute path of the module's source file (the root justfile for the root).
@@ -32,9 +54,10 @@ pub struct Module<'src> {
   pub groups: Vec<String>,
   /// `[private]` on the `mod` statement.
   pub private: bool,
-  pub assignments: BTreeMap<&'src str, Assignment<'src>>,
-  pub functions: BTreeMap<&'src str, ast::FunctionDefinition<'src>>,
-  pub recipes: BTreeMap<&'src str, Recipe<'src>>,
+  pub assignments: Table<'src, Assignment<'src>>,
+  pub functions: Functions<'src>,
+  /// Indices into this table are recipe ids: `Dependency::target`.
+  pub recipes: Table<'src, Recipe<'src>>,
   pub aliases: BTreeMap<&'src str, Alias<'src>>,
   pub modules: BTreeMap<&'src str, Module<'src>>,
   /// Names of `mod?` modules whose file is absent.
@@ -75,7 +98,7 @@ impl<'src> Module<'src> {
 #[derive(Debug)]
 pub struct Assignment<'src> {
   pub name: Name<'src>,
-  pub value: Expression<'src>,
+  pub value: &'src Expression<'src>,
   pub export: bool,
   pub eager: bool,
   pub private: bool,
@@ -99,12 +122,13 @@ impl Alias<'_> {
 #[derive(Debug)]
 pub struct Recipe<'src> {
   pub name: Name<'src>,
-  /// The module path plus name, joined with `::`.
-  pub namepath: String,
+  /// The module path plus name, joined with `::`: the name itself in the
+  /// root module.
+  pub namepath: Cow<'src, str>,
   /// Attributes in canonical order.
   pub attributes: Vec<ast::AttributeEntry<'src>>,
   /// `[doc]` wins over the doc comment; None if empty.
-  pub doc: Option<String>,
+  pub doc: Option<Cow<'src, str>>,
   /// The doc comment text, for `--show` (printed only without `[doc]`).
   pub doc_comment: Option<&'src str>,
   pub quiet: bool,
@@ -167,11 +191,17 @@ impl<'src> Recipe<'src> {
 #[derive(Debug)]
 pub struct Parameter<'src> {
   pub name: Name<'src>,
-  /// Borrowed from the (leaked) parse tree.
+  /// Borrowed from the parse tree.
   pub default: Option<&'src Expression<'src>>,
   pub export: bool,
   pub kind: ParameterKind,
-  /// From `[arg(…)]`.
+  /// What an `[arg(…)]` attribute configures; None without one.
+  pub options: Option<Box<ParameterOptions<'src>>>,
+}
+
+/// A parameter's `[arg(…)]` configuration.
+#[derive(Debug, Default)]
+pub struct ParameterOptions<'src> {
   pub long: Option<String>,
   pub short: Option<char>,
   /// Patterns (evaluated at compile time), anchored when checked.
@@ -184,18 +214,59 @@ pub struct Parameter<'src> {
   pub help: Option<String>,
 }
 
-impl Parameter<'_> {
+impl<'src> Parameter<'src> {
+  /// The `[arg]` configuration, created empty if there is none.
+  pub fn options_mut(&mut self) -> &mut ParameterOptions<'src> {
+    self.options.get_or_insert_with(Box::default)
+  }
+
+  pub fn long(&self) -> Option<&str> {
+    self.options.as_ref()?.long.as_deref()
+  }
+
+  pub fn short(&self) -> Option<char> {
+    self.options.as_ref()?.short
+  }
+
+  pub fn patterns(&self) -> &[String] {
+    self.options.as_ref().map_or(&[], |options| &options.patterns)
+  }
+
+  pub fn value(&self) -> Option<&'src Expression<'src>> {
+    self.options.as_ref()?.value
+  }
+
+  pub fn flag(&self) -> bool {
+    self.options.as_ref().is_some_and(|options| options.flag)
+  }
+
+  pub fn multiple(&self) -> bool {
+    self.options.as_ref().is_some_and(|options| options.multiple)
+  }
+
+  pub fn min(&self) -> Option<usize> {
+    self.options.as_ref()?.min
+  }
+
+  pub fn max(&self) -> Option<usize> {
+    self.options.as_ref()?.max
+  }
+
+  pub fn help(&self) -> Option<&str> {
+    self.options.as_ref()?.help.as_deref()
+  }
+
   /// The first of `values` that fully matches none of the `[arg(pattern=…)]`
   /// patterns; None if all match or there are none.
   pub fn first_pattern_mismatch<'v>(
     &self,
     values: impl IntoIterator<Item = &'v str>,
   ) -> Option<&'v str> {
-    if self.patterns.is_empty() {
+    if self.patterns().is_empty() {
       return None;
     }
     let regexes: Vec<regex::Regex> = self
-      .patterns
+      .patterns()
       .iter()
       .filter_map(|pattern| regex::Regex::new(&format!("^(?:{pattern})$")).ok())
       .collect();
@@ -203,26 +274,44 @@ impl Parameter<'_> {
   }
 
   pub fn is_option(&self) -> bool {
-    self.long.is_some() || self.short.is_some()
+    self.long().is_some() || self.short().is_some()
   }
 
   pub fn is_required_positional(&self) -> bool {
     !self.is_option()
       && self.default.is_none()
-      && (self.kind != ParameterKind::Star || self.min.unwrap_or(0) > 0)
+      && (self.kind != ParameterKind::Star || self.min().unwrap_or(0) > 0)
   }
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub struct Dependency<'src> {
+  pub ast: &'src ast::Dependency<'src>,
+  /// `Module::id` of the target recipe's module.
+  pub module: usize,
+  /// Index of the target recipe in its module's `recipes`.
+  pub target: usize,
+}
+
+impl<'src> Dependency<'src> {
   /// The path as written; the last component is the blamed token.
-  pub path: &'src [Name<'src>],
-  /// Module path of the target recipe, relative to the root module.
-  pub module: Vec<String>,
-  /// Target recipe name.
-  pub recipe: &'src str,
-  pub arguments: &'src [Expression<'src>],
-  pub star: Option<usize>,
+  pub fn path(&self) -> &'src [Name<'src>] {
+    &self.ast.path
+  }
+
+  pub fn arguments(&self) -> &'src [Expression<'src>] {
+    &self.ast.arguments
+  }
+
+  /// For a mapped dependency, the index of the argument mapped over.
+  pub fn star(&self) -> Option<usize> {
+    self.ast.star
+  }
+
+  /// The path as written, joined with `::`.
+  pub fn path_string(&self) -> String {
+    self.path().iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::")
+  }
 }
 
 /// Settings after evaluation (const context). `None` = not set.

@@ -1,8 +1,11 @@
 //! A fast hash set of names for the analyzer's bookkeeping. Names are short
 //! and come from the user's own justfile, so a simple multiplicative hash
-//! (in the style of FxHash) is enough and much cheaper than SipHash.
+//! (in the style of FxHash) is enough and much cheaper than SipHash. Its
+//! last step mixes the high bits into the low ones, which pick the bucket:
+//! without it, names that differ only near their end (`recipe-1234`,
+//! `recipe-1243`) would crowd into the same buckets.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
 #[derive(Default, Clone, Copy)]
@@ -10,27 +13,38 @@ pub struct NameHasher(u64);
 
 const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 
+impl NameHasher {
+  fn add(&mut self, word: u64) {
+    self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(SEED);
+  }
+}
+
 impl Hasher for NameHasher {
   fn write(&mut self, bytes: &[u8]) {
-    for chunk in bytes.chunks(8) {
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
       let mut word = [0u8; 8];
-      word[..chunk.len()].copy_from_slice(chunk);
-      self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(SEED);
+      word.copy_from_slice(chunk);
+      self.add(u64::from_le_bytes(word));
+    }
+    let tail = chunks.remainder();
+    if !tail.is_empty() {
+      let word = tail.iter().rev().fold(0u64, |word, byte| word << 8 | u64::from(*byte));
+      self.add(word);
     }
   }
 
   fn write_u8(&mut self, byte: u8) {
-    self.0 = (self.0.rotate_left(5) ^ u64::from(byte)).wrapping_mul(SEED);
+    self.add(u64::from(byte));
   }
 
   fn finish(&self) -> u64 {
-    self.0
+    let hash = self.0 ^ (self.0 >> 32);
+    hash.wrapping_mul(SEED) ^ (hash >> 29)
   }
 }
 
 pub type NameSet<'a> = HashSet<&'a str, BuildHasherDefault<NameHasher>>;
-
-pub type NameMap<'a, V> = HashMap<&'a str, V, BuildHasherDefault<NameHasher>>;
 
 #[cfg(test)]
 mod tests {
@@ -46,5 +60,15 @@ mod tests {
     assert!(set.contains("recipe-999"));
     assert!(!set.contains("recipe-1000"));
     assert_eq!(set.len(), 1000);
+  }
+
+  /// The low bits pick the bucket: similar names must spread over them.
+  #[test]
+  fn similar_names_spread_over_the_low_bits() {
+    use std::hash::BuildHasher;
+    let build = BuildHasherDefault::<NameHasher>::default();
+    let buckets: HashSet<u64> =
+      (0..4096).map(|i| build.hash_one(format!("recipe-{i}")) & 4095).collect();
+    assert!(buckets.len() > 2000, "{}", buckets.len());
   }
 }

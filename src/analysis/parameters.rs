@@ -39,15 +39,7 @@ fn plain<'src>(parameter: &'src ast::Parameter<'src>) -> Parameter<'src> {
     default: parameter.default.as_ref(),
     export: parameter.export,
     kind: parameter.kind,
-    long: None,
-    short: None,
-    patterns: Vec::new(),
-    value: None,
-    flag: false,
-    multiple: false,
-    min: None,
-    max: None,
-    help: None,
+    options: None,
   }
 }
 
@@ -74,6 +66,7 @@ fn configure<'src>(
   evaluator: &ConstEvaluator<'_, 'src>,
 ) -> CompileResult<'src, ()> {
   let name = parameter.name.lexeme();
+  let parameter = parameter.options_mut();
   parameter.long = arg.long.as_ref().map(|long| match &long.value {
     Some(literal) => literal.cooked.to_string(),
     None => name.to_string(),

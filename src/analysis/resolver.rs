@@ -9,21 +9,20 @@ use super::analyzer::error;
 use super::builtins;
 use super::compile_error::CompileError;
 use super::error::AnalysisErrorKind;
-use super::model::{Alias, Assignment, Dependency, Module, Recipe, Settings};
-use crate::syntax::ast::{self, Attribute, Expression, Fragment, FunctionDefinition};
+use super::model::{Alias, Assignment, Dependency, Functions, Module, Recipe, Settings, Table};
+use crate::syntax::ast::{self, Attribute, Expression, Fragment, Name};
 use crate::syntax::token::Token;
 
 type CompileResult<'src, T> = Result<T, CompileError<'src>>;
-type Assignments<'src> = BTreeMap<&'src str, Assignment<'src>>;
-type Functions<'src> = BTreeMap<&'src str, FunctionDefinition<'src>>;
+type Assignments<'src> = Table<'src, Assignment<'src>>;
 
 /// Visit every node of an expression in source order: a binary operator
 /// between its operands, any other node before its parts. The one expression
 /// walk behind name checks, the `set lists` gate and the demand set.
-pub(crate) fn walk<'e, 'src, E>(
-  expression: &'e Expression<'src>,
-  visit: &mut dyn FnMut(&'e Expression<'src>) -> Result<(), E>,
-) -> Result<(), E> {
+pub(crate) fn walk<'e, 'src, E, F>(expression: &'e Expression<'src>, visit: &mut F) -> Result<(), E>
+where
+  F: FnMut(&'e Expression<'src>) -> Result<(), E>,
+{
   use Expression::*;
   match expression {
     And { lhs, rhs, .. }
@@ -50,10 +49,10 @@ pub(crate) fn walk<'e, 'src, E>(
 }
 
 /// The operands of a node that comes before them in source.
-fn walk_parts<'e, 'src, E>(
-  expression: &'e Expression<'src>,
-  visit: &mut dyn FnMut(&'e Expression<'src>) -> Result<(), E>,
-) -> Result<(), E> {
+fn walk_parts<'e, 'src, E, F>(expression: &'e Expression<'src>, visit: &mut F) -> Result<(), E>
+where
+  F: FnMut(&'e Expression<'src>) -> Result<(), E>,
+{
   use Expression::*;
   match expression {
     Assert { condition, message, .. } => {
@@ -114,6 +113,26 @@ fn check_call<'src>(
   }
 }
 
+/// The names bound where an expression sits, besides the module's variables.
+#[derive(Clone, Copy)]
+enum Scope<'a, 'src> {
+  /// A user function's parameters.
+  Names(&'a [Name<'src>]),
+  /// The first parameters of a recipe.
+  Parameters(&'a [ast::Parameter<'src>]),
+}
+
+impl Scope<'_, '_> {
+  const EMPTY: Scope<'static, 'static> = Scope::Names(&[]);
+
+  fn contains(self, name: &str) -> bool {
+    match self {
+      Scope::Names(names) => names.iter().any(|bound| bound.lexeme() == name),
+      Scope::Parameters(parameters) => parameters.iter().any(|bound| bound.name.lexeme() == name),
+    }
+  }
+}
+
 /// Names in an expression must be variables or constants, and calls must name
 /// existing functions with the right arity; checked in one source-order walk.
 pub(crate) fn check_names_and_calls<'src>(
@@ -121,19 +140,19 @@ pub(crate) fn check_names_and_calls<'src>(
   assignments: &Assignments<'src>,
   functions: &Functions<'src>,
 ) -> CompileResult<'src, ()> {
-  check_expression(expression, &[], assignments, Some(functions))
+  check_expression(expression, Scope::EMPTY, assignments, functions)
 }
 
 fn check_expression<'src>(
   expression: &Expression<'src>,
-  scope: &[&str],
+  scope: Scope<'_, 'src>,
   assignments: &Assignments,
-  functions: Option<&Functions<'src>>,
+  functions: &Functions<'src>,
 ) -> CompileResult<'src, ()> {
   walk(expression, &mut |expression| match expression {
     Expression::Variable { name } => {
       let variable = name.lexeme();
-      if scope.contains(&variable)
+      if scope.contains(variable)
         || assignments.contains_key(variable)
         || builtins::constant(variable).is_some()
       {
@@ -142,23 +161,31 @@ fn check_expression<'src>(
         Err(error(*name, AnalysisErrorKind::UndefinedVariable { variable }))
       }
     }
-    Expression::Call { name, arguments } => match functions {
-      Some(functions) => check_call(*name, arguments.len(), functions),
-      None => Ok(()),
-    },
+    Expression::Call { name, arguments } => check_call(*name, arguments.len(), functions),
     _ => Ok(()),
   })
+}
+
+/// Where a depth-first visit stands with an item.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Mark {
+  Unvisited,
+  /// On the current path: reaching it again closes a cycle.
+  OnStack,
+  Done,
 }
 
 struct VariableResolver<'src, 'a> {
   assignments: &'a Assignments<'src>,
   functions: &'a Functions<'src>,
-  resolved: super::names::NameSet<'src>,
-  stack: Vec<&'src str>,
-  /// The names on `stack`, for constant-time cycle checks.
-  on_stack: super::names::NameSet<'src>,
+  marks: Vec<Mark>,
+  /// The assignments being visited, innermost last.
+  stack: Vec<usize>,
   /// User functions whose bodies are being walked (stops recursion).
   calling: Vec<&'src str>,
+  /// The variable and call nodes of the expressions being visited: each
+  /// visit pushes those of its expression and truncates them afterwards.
+  references: Vec<&'src Expression<'src>>,
 }
 
 /// Undefined variables, cycles and calls, visiting variables in name order,
@@ -170,99 +197,114 @@ pub(crate) fn resolve_variables<'src>(
   let mut resolver = VariableResolver {
     assignments,
     functions,
-    resolved: super::names::NameSet::default(),
+    marks: Vec::new(),
     stack: Vec::new(),
-    on_stack: super::names::NameSet::default(),
     calling: Vec::new(),
+    references: Vec::new(),
   };
-  for name in assignments.keys() {
-    resolver.visit(name)?;
-  }
-  for function in functions.values() {
-    let scope: Vec<&str> = function.parameters.iter().map(|p| p.lexeme()).collect();
-    resolver.calling.push(function.name.lexeme());
-    resolver.expression(&function.body, &scope)?;
-    resolver.calling.pop();
-  }
-  Ok(())
+  // Whether there is an error does not depend on the order of the visit;
+  // which one is reported does: the first in name order.
+  let Err(first) = resolver.resolve(&mut (0..assignments.len())) else { return Ok(()) };
+  let mut order = assignments.sorted_indices().iter().map(|&index| index as usize);
+  Err(resolver.resolve(&mut order).err().unwrap_or(first))
 }
 
 impl<'src> VariableResolver<'src, '_> {
-  fn visit(&mut self, name: &'src str) -> CompileResult<'src, ()> {
-    if self.resolved.contains(name) {
+  fn resolve(&mut self, order: &mut dyn Iterator<Item = usize>) -> CompileResult<'src, ()> {
+    self.marks.clear();
+    self.marks.resize(self.assignments.len(), Mark::Unvisited);
+    self.stack.clear();
+    self.calling.clear();
+    self.references.clear();
+    for index in order {
+      self.visit(index)?;
+    }
+    for function in self.functions.values() {
+      self.calling.push(function.name.lexeme());
+      self.expression(&function.body, Scope::Names(&function.parameters))?;
+      self.calling.pop();
+    }
+    Ok(())
+  }
+
+  fn visit(&mut self, index: usize) -> CompileResult<'src, ()> {
+    if self.marks[index] == Mark::Done {
       return Ok(());
     }
-    let Some(assignment) = self.assignments.get(name) else { return Ok(()) };
-    self.stack.push(name);
-    self.on_stack.insert(name);
-    self.expression(&assignment.value, &[])?;
+    let Some(assignment) = self.assignments.at(index) else { return Ok(()) };
+    self.marks[index] = Mark::OnStack;
+    self.stack.push(index);
+    self.expression(assignment.value, Scope::EMPTY)?;
     self.stack.pop();
-    self.on_stack.remove(name);
-    self.resolved.insert(name);
+    self.marks[index] = Mark::Done;
     Ok(())
   }
 
   fn expression(
     &mut self,
-    expression: &Expression<'src>,
-    scope: &[&str],
+    expression: &'src Expression<'src>,
+    scope: Scope<'src, 'src>,
   ) -> CompileResult<'src, ()> {
-    let mut references: Vec<&Expression<'src>> = Vec::new();
-    walk::<CompileError>(expression, &mut |expression| {
+    let start = self.references.len();
+    let references = &mut self.references;
+    walk::<CompileError, _>(expression, &mut |expression| {
       if matches!(expression, Expression::Variable { .. } | Expression::Call { .. }) {
         references.push(expression);
       }
       Ok(())
     })?;
-    for reference in references {
-      match reference {
+    for position in start..self.references.len() {
+      match self.references[position] {
         Expression::Variable { name } => self.variable(*name, scope)?,
         Expression::Call { name, arguments } => self.call(*name, arguments.len())?,
         _ => {}
       }
     }
+    self.references.truncate(start);
     Ok(())
   }
 
-  fn variable(&mut self, name: Token<'src>, scope: &[&str]) -> CompileResult<'src, ()> {
+  fn variable(&mut self, name: Token<'src>, scope: Scope<'_, 'src>) -> CompileResult<'src, ()> {
     let variable = name.lexeme();
-    if scope.contains(&variable) {
+    if scope.contains(variable) {
       return Ok(());
     }
-    let Some(assignment) = self.assignments.get(variable) else {
+    let Some(index) = self.assignments.index_of(variable) else {
       if builtins::constant(variable).is_some() {
         return Ok(());
       }
       return Err(error(name, AnalysisErrorKind::UndefinedVariable { variable }));
     };
-    let start = if self.on_stack.contains(variable) {
-      self.stack.iter().position(|on_stack| *on_stack == variable)
-    } else {
-      None
-    };
-    if let Some(start) = start {
-      let mut circle: Vec<String> = self.stack[start..].iter().map(|s| s.to_string()).collect();
-      circle.push(variable.to_string());
-      let kind = if circle.len() == 2 {
-        AnalysisErrorKind::CircularVariableSelf { variable }
-      } else {
-        AnalysisErrorKind::CircularVariable { variable, circle }
-      };
-      return Err(error(assignment.name, kind));
+    if self.marks[index] == Mark::OnStack {
+      if let Some(start) = self.stack.iter().position(|on_stack| *on_stack == index) {
+        let mut circle: Vec<String> =
+          self.stack[start..].iter().map(|&index| self.name(index).to_string()).collect();
+        circle.push(variable.to_string());
+        let kind = if circle.len() == 2 {
+          AnalysisErrorKind::CircularVariableSelf { variable }
+        } else {
+          AnalysisErrorKind::CircularVariable { variable, circle }
+        };
+        let token = self.assignments.at(index).map_or(name, |assignment| assignment.name);
+        return Err(error(token, kind));
+      }
     }
-    self.visit(variable)
+    self.visit(index)
+  }
+
+  fn name(&self, index: usize) -> &'src str {
+    self.assignments.entry_at(index).map_or("", |(name, _)| name)
   }
 
   fn call(&mut self, name: Token<'src>, arguments: usize) -> CompileResult<'src, ()> {
     check_call(name, arguments, self.functions)?;
     let function = name.lexeme();
-    let Some(definition) = self.functions.get(function) else { return Ok(()) };
+    let Some(&definition) = self.functions.get(function) else { return Ok(()) };
     if self.calling.contains(&function) {
       return Ok(());
     }
-    let scope: Vec<&str> = definition.parameters.iter().map(|p| p.lexeme()).collect();
     self.calling.push(function);
-    self.expression(&definition.body, &scope)?;
+    self.expression(&definition.body, Scope::Names(&definition.parameters))?;
     self.calling.pop();
     Ok(())
   }
@@ -270,42 +312,48 @@ impl<'src> VariableResolver<'src, '_> {
 
 /// Where a dependency or alias path leads.
 enum Target<'src, 'm> {
-  Recipe(&'m Recipe<'src>),
-  /// A recipe of this module, by name.
-  Local(&'src str),
+  /// A recipe of another module: that module's id, the recipe's index there
+  /// and the recipe.
+  Recipe(usize, usize, &'m Recipe<'src>),
+  /// A recipe of this module, by index.
+  Local(usize),
   Module,
   /// Needs these absent optional modules.
   Disabled(Vec<String>),
   Unknown,
 }
 
-pub(crate) struct RecipeResolver<'src, 'a> {
-  pub path: &'a [String],
-  /// The module's recipes by name, hashed: looked up once or twice per dependency.
-  pub recipes: super::names::NameMap<'src, &'a Recipe<'src>>,
-  pub assignments: &'a Assignments<'src>,
-  pub functions: &'a Functions<'src>,
-  pub modules: &'a BTreeMap<&'src str, Module<'src>>,
-  pub absent: &'a BTreeSet<&'src str>,
-  pub settings: &'a Settings<'src>,
-  resolved: super::names::NameSet<'src>,
-  stack: Vec<&'src str>,
-  /// The names on `stack`, for constant-time cycle checks.
-  on_stack: super::names::NameSet<'src>,
+/// The resolved recipes and aliases of a module, without the disabled ones.
+pub(crate) struct Resolved<'src> {
+  pub recipes: Table<'src, Recipe<'src>>,
+  pub aliases: BTreeMap<&'src str, Alias<'src>>,
+  /// Disabled recipes and aliases: name → the absent modules they need.
+  pub disabled: BTreeMap<&'src str, Vec<String>>,
+  pub disabled_aliases: BTreeSet<&'src str>,
+}
+
+struct RecipeResolver<'src, 'a> {
+  /// The module's id.
+  module: usize,
+  recipes: Table<'src, Recipe<'src>>,
+  assignments: &'a Assignments<'src>,
+  functions: &'a Functions<'src>,
+  modules: &'a BTreeMap<&'src str, Module<'src>>,
+  absent: &'a BTreeSet<&'src str>,
+  settings: &'a Settings<'src>,
+  marks: Vec<Mark>,
+  /// The recipes being visited, innermost last.
+  stack: Vec<usize>,
   disabled: BTreeMap<&'src str, Vec<String>>,
 }
 
-type Resolved<'src> = (
-  BTreeMap<&'src str, Recipe<'src>>,
-  BTreeMap<&'src str, Alias<'src>>,
-  BTreeMap<&'src str, Vec<String>>,
-  BTreeSet<&'src str>,
-);
-
+/// Dependencies (each target resolved to its index), cycles, names in
+/// recipes, argument counts, then alias targets; drops the recipes and
+/// aliases that need an absent optional module.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn resolve_recipes<'src>(
-  path: &[String],
-  mut recipes: BTreeMap<&'src str, Recipe<'src>>,
+  module: usize,
+  recipes: Table<'src, Recipe<'src>>,
   mut aliases: BTreeMap<&'src str, Alias<'src>>,
   assignments: &Assignments<'src>,
   functions: &Functions<'src>,
@@ -314,28 +362,24 @@ pub(crate) fn resolve_recipes<'src>(
   settings: &Settings<'src>,
 ) -> CompileResult<'src, Resolved<'src>> {
   let mut resolver = RecipeResolver {
-    path,
-    recipes: recipes.iter().map(|(name, recipe)| (*name, recipe)).collect(),
+    module,
+    recipes,
     assignments,
     functions,
     modules,
     absent,
     settings,
-    resolved: super::names::NameSet::default(),
+    marks: Vec::new(),
     stack: Vec::new(),
-    on_stack: super::names::NameSet::default(),
     disabled: BTreeMap::new(),
   };
-  let names: Vec<&'src str> = recipes.keys().copied().collect();
-  for name in &names {
-    resolver.visit(name)?;
+  // Whether there is an error does not depend on the order of the visit;
+  // which one is reported does: the first in name order.
+  if let Err(first) = resolver.resolve(&mut (0..resolver.recipes.len())) {
+    let order: Vec<usize> =
+      resolver.recipes.sorted_indices().iter().map(|&index| index as usize).collect();
+    return Err(resolver.resolve(&mut order.into_iter()).err().unwrap_or(first));
   }
-  let dependencies: Vec<_> = recipes
-    .values()
-    .map(|recipe| {
-      (resolver.dependencies(&recipe.ast.priors), resolver.dependencies(&recipe.ast.subsequents))
-    })
-    .collect();
   let mut disabled = resolver.disabled_closure();
   let mut disabled_aliases = BTreeMap::new();
   for (name, alias) in &aliases {
@@ -349,29 +393,58 @@ pub(crate) fn resolve_recipes<'src>(
       Target::Disabled(modules) => {
         disabled_aliases.insert(*name, modules);
       }
-      Target::Local(recipe) if disabled.contains_key(recipe) => {
-        disabled_aliases.insert(*name, disabled[recipe].clone());
+      Target::Local(index) => {
+        let recipe = resolver.recipes.entry_at(index).map(|(name, _)| name);
+        if let Some(modules) = recipe.and_then(|recipe| disabled.get(recipe)) {
+          disabled_aliases.insert(*name, modules.clone());
+        }
       }
-      _ => {}
+      Target::Recipe(..) | Target::Module => {}
     }
   }
-  drop(resolver);
-  for (recipe, (priors, subsequents)) in recipes.values_mut().zip(dependencies) {
-    recipe.priors = priors;
-    recipe.subsequents = subsequents;
-  }
-  for name in disabled.keys() {
-    recipes.remove(name);
+  let mut recipes = resolver.recipes;
+  if !disabled.is_empty() {
+    drop_disabled(module, &mut recipes, &disabled);
   }
   for name in disabled_aliases.keys() {
     aliases.remove(name);
   }
   let alias_names = disabled_aliases.keys().copied().collect();
   disabled.extend(disabled_aliases);
-  Ok((recipes, aliases, disabled, alias_names))
+  Ok(Resolved { recipes, aliases, disabled, disabled_aliases: alias_names })
+}
+
+/// Remove the disabled recipes, renumbering the dependencies on the others.
+fn drop_disabled<'src>(
+  module: usize,
+  recipes: &mut Table<'src, Recipe<'src>>,
+  disabled: &BTreeMap<&'src str, Vec<String>>,
+) {
+  let renumbered = recipes.retain(|name, _| !disabled.contains_key(name));
+  for index in 0..recipes.len() {
+    let Some(recipe) = recipes.at_mut(index) else { continue };
+    for dependency in recipe.priors.iter_mut().chain(&mut recipe.subsequents) {
+      if dependency.module == module {
+        if let Some(Some(target)) = renumbered.get(dependency.target) {
+          dependency.target = *target as usize;
+        }
+      }
+    }
+  }
 }
 
 impl<'src, 'a> RecipeResolver<'src, 'a> {
+  fn resolve(&mut self, order: &mut dyn Iterator<Item = usize>) -> CompileResult<'src, ()> {
+    self.marks.clear();
+    self.marks.resize(self.recipes.len(), Mark::Unvisited);
+    self.stack.clear();
+    self.disabled.clear();
+    for index in order {
+      self.visit(index)?;
+    }
+    Ok(())
+  }
+
   fn target(&self, path: &[Token<'src>], alias: bool) -> Target<'src, 'a> {
     let Some((last, modules)) = path.split_last() else { return Target::Unknown };
     let mut module: Option<&'a Module<'src>> = None;
@@ -390,22 +463,25 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
       }
     }
     let name = last.lexeme();
-    let (recipes, submodules, absent) = match module {
-      None => (None, self.modules, self.absent),
-      Some(module) => (Some(&module.recipes), &module.modules, &module.absent_modules),
-    };
-    match recipes {
-      None if self.recipes.contains_key(name) => return Target::Local(name),
-      Some(recipes) => {
-        if let Some(recipe) = recipes.get(name) {
-          return Target::Recipe(recipe);
+    let (submodules, absent) = match module {
+      None => {
+        if let Some(index) = self.recipes.index_of(name) {
+          return Target::Local(index);
         }
-        if let Some(needed) = module.and_then(|module| module.disabled.get(name)) {
+        (self.modules, self.absent)
+      }
+      Some(module) => {
+        if let Some(index) = module.recipes.index_of(name) {
+          if let Some(recipe) = module.recipes.at(index) {
+            return Target::Recipe(module.id, index, recipe);
+          }
+        }
+        if let Some(needed) = module.disabled.get(name) {
           return Target::Disabled(needed.clone());
         }
+        (&module.modules, &module.absent_modules)
       }
-      None => {}
-    }
+    };
     if alias {
       if submodules.contains_key(name) {
         return Target::Module;
@@ -418,38 +494,43 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
     Target::Unknown
   }
 
-  fn visit(&mut self, name: &'src str) -> CompileResult<'src, ()> {
-    if self.resolved.contains(name) {
+  fn name(&self, index: usize) -> &'src str {
+    self.recipes.entry_at(index).map_or("", |(name, _)| name)
+  }
+
+  fn visit(&mut self, index: usize) -> CompileResult<'src, ()> {
+    if self.marks[index] == Mark::Done {
       return Ok(());
     }
-    let Some(&recipe) = self.recipes.get(name) else { return Ok(()) };
-    self.stack.push(name);
-    self.on_stack.insert(name);
-    // Each dependency's target, looked up once, for the argument counts below.
-    let mut targets = Vec::with_capacity(recipe.ast.priors.len() + recipe.ast.subsequents.len());
-    for dependency in recipe.ast.priors.iter().chain(&recipe.ast.subsequents) {
+    let Some((name, recipe)) = self.recipes.entry_at(index) else { return Ok(()) };
+    let (ast, script) = (recipe.ast, recipe.script);
+    self.marks[index] = Mark::OnStack;
+    self.stack.push(index);
+    let mut priors = Vec::with_capacity(ast.priors.len());
+    let mut subsequents = Vec::with_capacity(ast.subsequents.len());
+    // The targets in other modules, in order, for the argument counts below.
+    let mut foreign: Vec<&'a Recipe<'src>> = Vec::new();
+    for (position, dependency) in ast.priors.iter().chain(&ast.subsequents).enumerate() {
       let Some(last) = dependency.path.last() else { continue };
-      match self.target(&dependency.path, false) {
+      let (module, target) = match self.target(&dependency.path, false) {
         Target::Local(target) => {
-          targets.push((dependency, *last, self.recipes.get(target).copied()));
-          if target == name {
+          if target == index {
             return Err(error(*last, AnalysisErrorKind::CircularRecipeSelf { recipe: name }));
           }
-          let start = if self.on_stack.contains(target) {
-            self.stack.iter().position(|on_stack| *on_stack == target)
-          } else {
-            None
-          };
-          if let Some(start) = start {
-            let mut circle: Vec<String> =
-              self.stack[start..].iter().map(|s| s.to_string()).collect();
-            circle.push(target.to_string());
-            return Err(error(*last, AnalysisErrorKind::CircularRecipe { recipe: name, circle }));
+          if self.marks[target] == Mark::OnStack {
+            if let Some(start) = self.stack.iter().position(|on_stack| *on_stack == target) {
+              let mut circle: Vec<String> =
+                self.stack[start..].iter().map(|&index| self.name(index).to_string()).collect();
+              circle.push(self.name(target).to_string());
+              return Err(error(*last, AnalysisErrorKind::CircularRecipe { recipe: name, circle }));
+            }
           }
           self.visit(target)?;
+          (self.module, target)
         }
         Target::Disabled(modules) => {
           self.disabled.entry(name).or_default().extend(modules);
+          continue;
         }
         Target::Unknown | Target::Module => {
           return Err(error(
@@ -460,68 +541,74 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
             },
           ));
         }
-        Target::Recipe(target) => targets.push((dependency, *last, Some(target))),
+        Target::Recipe(module, target, recipe) => {
+          foreign.push(recipe);
+          (module, target)
+        }
+      };
+      let resolved = Dependency { ast: dependency, module, target };
+      if position < ast.priors.len() {
+        priors.push(resolved);
+      } else {
+        subsequents.push(resolved);
       }
     }
-    if !self.settings.lists {
-      if let Some((_, last, _)) =
-        targets.iter().find(|(dependency, ..)| dependency.mapped.is_some())
+    let lists = self.settings.lists;
+    if !lists {
+      if let Some(last) = priors
+        .iter()
+        .chain(&subsequents)
+        .filter(|dependency| dependency.ast.mapped.is_some())
+        .find_map(|dependency| dependency.path().last())
       {
         let message = "mapped dependencies require `set lists`".to_string();
         return Err(error(*last, AnalysisErrorKind::ListGate { message }));
       }
     }
-    self.check_recipe_names(recipe)?;
-    for (dependency, last, target) in targets {
-      if let Some(target) = target {
-        check_argument_count(dependency, target, last, self.settings.lists)?;
+    self.check_recipe_names(ast, script)?;
+    let mut foreign = foreign.into_iter();
+    for dependency in priors.iter().chain(&subsequents) {
+      let target = if dependency.module == self.module {
+        self.recipes.at(dependency.target)
+      } else {
+        foreign.next()
+      };
+      if let (Some(target), Some(last)) = (target, dependency.path().last()) {
+        check_argument_count(dependency.ast, target, *last, lists)?;
       }
     }
+    if let Some(recipe) = self.recipes.at_mut(index) {
+      recipe.priors = priors;
+      recipe.subsequents = subsequents;
+    }
     self.stack.pop();
-    self.on_stack.remove(name);
-    self.resolved.insert(name);
+    self.marks[index] = Mark::Done;
     Ok(())
   }
 
   /// Names in defaults, dependency arguments, attributes and the body.
-  fn check_recipe_names(&self, recipe: &Recipe<'src>) -> CompileResult<'src, ()> {
-    let all: Vec<&str> = recipe.ast.parameters.iter().map(|p| p.name.lexeme()).collect();
-    let skip_comments = self.settings.ignore_comments && !recipe.script;
-    for (expression, in_scope) in run_time_expressions(recipe.ast, skip_comments) {
-      check_expression(expression, &all[..in_scope], self.assignments, Some(self.functions))?;
-    }
-    Ok(())
-  }
-
-  fn dependencies(&self, dependencies: &'src [ast::Dependency<'src>]) -> Vec<Dependency<'src>> {
-    dependencies
-      .iter()
-      .filter_map(|dependency| {
-        let (last, modules) = dependency.path.split_last()?;
-        let mut module = self.path.to_vec();
-        module.extend(modules.iter().map(|name| name.lexeme().to_string()));
-        Some(Dependency {
-          path: &dependency.path,
-          module,
-          recipe: last.lexeme(),
-          arguments: &dependency.arguments,
-          star: dependency.star,
-        })
-      })
-      .collect()
+  fn check_recipe_names(&self, recipe: &ast::Recipe<'src>, script: bool) -> CompileResult<'src, ()> {
+    let skip_comments = self.settings.ignore_comments && !script;
+    for_each_run_time_expression(recipe, skip_comments, &mut |expression, in_scope| {
+      let scope = Scope::Parameters(&recipe.parameters[..in_scope]);
+      check_expression(expression, scope, self.assignments, self.functions)
+    })
   }
 
   /// Recipes disabled directly, plus those depending on them; each with the
   /// sorted union of the absent modules it needs, directly or transitively.
   fn disabled_closure(&self) -> BTreeMap<&'src str, Vec<String>> {
     let mut disabled = self.disabled.clone();
+    if disabled.is_empty() {
+      return disabled;
+    }
     for modules in disabled.values_mut() {
       modules.sort();
       modules.dedup();
     }
     loop {
       let mut changed = false;
-      for (&name, recipe) in &self.recipes {
+      for (name, recipe) in self.recipes.in_added_order() {
         let mut needed: Vec<String> = disabled.get(name).cloned().unwrap_or_default();
         for dependency in recipe.ast.priors.iter().chain(&recipe.ast.subsequents) {
           if let [single] = dependency.path.as_slice() {
@@ -553,83 +640,99 @@ pub(crate) enum Site {
   Body,
 }
 
-/// One expression of a recipe.
-pub(crate) struct RecipeExpression<'e, 'src> {
-  pub expression: &'e Expression<'src>,
-  pub site: Site,
-  /// How many of the recipe's parameters are in scope.
-  pub in_scope: usize,
-  /// Evaluated when the recipe runs: not when it is only evaluated at load
-  /// time (`[doc]`, `[arg(pattern, help)]`), nor on a comment line that
-  /// `set ignore-comments` skips.
-  pub run_time: bool,
-}
-
-/// Every expression of a recipe, in source order: attributes, parameter
-/// defaults, dependency arguments, then body interpolations. `skip_comments`:
-/// comment lines are skipped by `set ignore-comments`.
-pub(crate) fn recipe_expressions<'e, 'src>(
+/// The one walk over a recipe's expressions: those of one site, in source
+/// order, each with how many of the recipe's parameters are in scope there
+/// and whether it is evaluated when the recipe runs — not when it is only
+/// evaluated at load time (`[doc]`, `[arg(pattern, help)]`), nor on a comment
+/// line that `set ignore-comments` skips (`skip_comments`).
+pub(crate) fn for_each_site_expression<'e, 'src, E, F>(
   recipe: &'e ast::Recipe<'src>,
+  site: Site,
   skip_comments: bool,
-) -> Vec<RecipeExpression<'e, 'src>> {
+  visit: &mut F,
+) -> Result<(), E>
+where
+  F: FnMut(&'e Expression<'src>, usize, bool) -> Result<(), E>,
+{
   let all = recipe.parameters.len();
-  let mut expressions = Vec::new();
-  let mut push = |expression, site, in_scope, run_time| {
-    expressions.push(RecipeExpression { expression, site, in_scope, run_time });
-  };
-  for entry in &recipe.attributes.list {
-    for (expression, scope) in attribute_expressions(&entry.attribute) {
-      match scope {
-        AttributeScope::Parameters => push(expression, Site::Attribute, all, true),
-        AttributeScope::Empty => push(expression, Site::Attribute, 0, true),
-        AttributeScope::LoadTime => push(expression, Site::Attribute, 0, false),
+  match site {
+    Site::Attribute => {
+      for entry in &recipe.attributes.list {
+        for (expression, scope) in attribute_expressions(&entry.attribute) {
+          match scope {
+            AttributeScope::Parameters => visit(expression, all, true)?,
+            AttributeScope::Empty => visit(expression, 0, true)?,
+            AttributeScope::LoadTime => visit(expression, 0, false)?,
+          }
+        }
+      }
+    }
+    Site::Default => {
+      for (index, parameter) in recipe.parameters.iter().enumerate() {
+        if let Some(default) = &parameter.default {
+          visit(default, index, true)?;
+        }
+      }
+    }
+    Site::DependencyArgument => {
+      for dependency in recipe.priors.iter().chain(&recipe.subsequents) {
+        for argument in &dependency.arguments {
+          visit(argument, all, true)?;
+        }
+      }
+    }
+    Site::Body => {
+      let mut continued = false;
+      for line in &recipe.body {
+        let comment = skip_comments
+          && !continued
+          && matches!(line.fragments.first(), Some(Fragment::Text(text)) if text.lexeme().trim_start().starts_with('#'));
+        for fragment in &line.fragments {
+          if let Fragment::Interpolation { expression, .. } = fragment {
+            visit(expression, all, !comment)?;
+          }
+        }
+        continued = matches!(line.fragments.last(), Some(Fragment::Text(text)) if text.lexeme().ends_with('\\'));
       }
     }
   }
-  for (index, parameter) in recipe.parameters.iter().enumerate() {
-    if let Some(default) = &parameter.default {
-      push(default, Site::Default, index, true);
-    }
-  }
-  for dependency in recipe.priors.iter().chain(&recipe.subsequents) {
-    for argument in &dependency.arguments {
-      push(argument, Site::DependencyArgument, all, true);
-    }
-  }
-  let mut continued = false;
-  for line in &recipe.body {
-    let comment = skip_comments
-      && !continued
-      && matches!(line.fragments.first(), Some(Fragment::Text(text)) if text.lexeme().trim_start().starts_with('#'));
-    for fragment in &line.fragments {
-      if let Fragment::Interpolation { expression, .. } = fragment {
-        push(expression, Site::Body, all, !comment);
-      }
-    }
-    continued =
-      matches!(line.fragments.last(), Some(Fragment::Text(text)) if text.lexeme().ends_with('\\'));
-  }
-  expressions
+  Ok(())
 }
 
 /// The expressions a recipe evaluates when it runs, with how many of its
 /// parameters are in scope there, in the order names are checked: parameter
 /// defaults, dependency arguments, attributes, then the body.
+pub(crate) fn for_each_run_time_expression<'e, 'src, E, F>(
+  recipe: &'e ast::Recipe<'src>,
+  skip_comments: bool,
+  visit: &mut F,
+) -> Result<(), E>
+where
+  F: FnMut(&'e Expression<'src>, usize) -> Result<(), E>,
+{
+  for site in [Site::Default, Site::DependencyArgument, Site::Attribute, Site::Body] {
+    for_each_site_expression(recipe, site, skip_comments, &mut |expression, in_scope, run_time| {
+      if run_time {
+        visit(expression, in_scope)
+      } else {
+        Ok(())
+      }
+    })?;
+  }
+  Ok(())
+}
+
+/// `for_each_run_time_expression`, collected.
 pub(crate) fn run_time_expressions<'e, 'src>(
   recipe: &'e ast::Recipe<'src>,
   skip_comments: bool,
 ) -> Vec<(&'e Expression<'src>, usize)> {
-  let mut expressions: Vec<_> = recipe_expressions(recipe, skip_comments)
-    .into_iter()
-    .filter(|expression| expression.run_time)
-    .collect();
-  expressions.sort_by_key(|expression| match expression.site {
-    Site::Default => 0,
-    Site::DependencyArgument => 1,
-    Site::Attribute => 2,
-    Site::Body => 3,
+  let mut expressions = Vec::new();
+  let _ = for_each_run_time_expression::<(), _>(recipe, skip_comments, &mut |expression, in_scope| {
+    expressions.push((expression, in_scope));
+    Ok(())
   });
-  expressions.into_iter().map(|expression| (expression.expression, expression.in_scope)).collect()
+  expressions
 }
 
 /// What an attribute's expression sees.
@@ -689,7 +792,7 @@ fn check_argument_count<'src>(
     if !lists {
       return p.default.is_none() && p.kind != ast::ParameterKind::Star;
     }
-    !p.flag && p.default.is_none() && (p.kind != ast::ParameterKind::Star || p.min.unwrap_or(0) > 0)
+    !p.flag() && p.default.is_none() && (p.kind != ast::ParameterKind::Star || p.min().unwrap_or(0) > 0)
   };
   let min = target.parameters.iter().filter(required).count();
   let max = if !lists && target.parameters.iter().any(|p| p.kind.is_variadic()) {

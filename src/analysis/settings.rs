@@ -3,15 +3,13 @@
 
 #![allow(clippy::result_large_err)]
 
-use std::collections::BTreeMap;
-
 use super::analyzer::error;
 use super::compile_error::CompileError;
 use super::const_eval::ConstEvaluator;
 use super::error::AnalysisErrorKind;
-use super::model::{Assignment, Settings};
+use super::model::{Assignment, Functions, Settings, Table};
 use super::resolver::check_names_and_calls;
-use crate::syntax::ast::{Expression, FunctionDefinition, Set, SettingValue};
+use crate::syntax::ast::{Expression, Set, SettingValue};
 use crate::syntax::settings::Setting;
 
 type CompileResult<'src, T> = Result<T, CompileError<'src>>;
@@ -49,8 +47,8 @@ fn expressions<'src, 's>(set: &'s Set<'src>) -> Vec<&'s Expression<'src>> {
 /// Names referenced by a setting's value must be variables or constants.
 pub(crate) fn check_setting_names<'src>(
   set: &Set<'src>,
-  assignments: &BTreeMap<&'src str, Assignment<'src>>,
-  functions: &BTreeMap<&'src str, FunctionDefinition<'src>>,
+  assignments: &Table<'src, Assignment<'src>>,
+  functions: &Functions<'src>,
 ) -> CompileResult<'src, ()> {
   for expression in expressions(set) {
     check_names_and_calls(expression, assignments, functions)?;

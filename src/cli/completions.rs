@@ -233,7 +233,7 @@ fn candidate(value: String, doc: Option<&str>) -> CompletionCandidate {
 fn recipe_candidates(config: &Config, justfile: &Justfile) -> Vec<CompletionCandidate> {
   fn recipes(config: &Config, module: &Module, out: &mut Vec<CompletionCandidate>) {
     for recipe in listed_recipes(module, config.unsorted) {
-      out.push(candidate(recipe.namepath.clone(), recipe.doc.as_deref()));
+      out.push(candidate(recipe.namepath.to_string(), recipe.doc.as_deref()));
     }
     for (_, submodule) in listed_submodules(module, config.unsorted) {
       recipes(config, submodule, out);

@@ -374,7 +374,7 @@ fn bind_default<'a, 'src>(
   // Required options count here too; flags never do.
   let min = (resolved.recipe.parameters.iter())
     .filter(|p| {
-      !p.flag && p.default.is_none() && (p.kind != ParameterKind::Star || p.min.unwrap_or(0) > 0)
+      !p.flag() && p.default.is_none() && (p.kind != ParameterKind::Star || p.min().unwrap_or(0) > 0)
     })
     .count();
   if min > 0 {
@@ -421,11 +421,11 @@ pub fn default_listing(
 pub type Bound = Vec<Option<Vec<ArgumentValue>>>;
 
 fn takes_value(parameter: &Parameter) -> bool {
-  !parameter.flag && parameter.value.is_none()
+  !parameter.flag() && parameter.value().is_none()
 }
 
 fn accepts_many(parameter: &Parameter) -> bool {
-  parameter.multiple || parameter.kind.is_variadic()
+  parameter.multiple() || parameter.kind.is_variadic()
 }
 
 /// A binding error, and where the word it rejects is a bare `--help`/`-h`
@@ -531,7 +531,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
       return Err(InvocationError::InvalidOption { argument: word.to_string() });
     }
     let written = format!("--{name}");
-    let slot = self.recipe.parameters.iter().position(|p| p.long.as_deref() == Some(name));
+    let slot = self.recipe.parameters.iter().position(|p| p.long() == Some(name));
     let Some(slot) = slot else {
       return Err(InvocationError::UnknownOption { recipe: self.recipe_name(), option: written });
     };
@@ -550,7 +550,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
     let count = switches.chars().count();
     for (position, c) in switches.chars().enumerate() {
       let written = format!("-{c}");
-      let slot = self.recipe.parameters.iter().position(|p| p.short == Some(c));
+      let slot = self.recipe.parameters.iter().position(|p| p.short() == Some(c));
       let Some(slot) = slot else {
         return Err(InvocationError::UnknownOption { recipe: self.recipe_name(), option: written });
       };
@@ -592,7 +592,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
         recipe: self.recipe_name(),
         option: written.to_string(),
       });
-    } else if parameter.flag {
+    } else if parameter.flag() {
       ArgumentValue::Flag
     } else {
       ArgumentValue::Fixed
@@ -611,13 +611,13 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
     for (parameter, bound) in self.recipe.parameters.iter().zip(&self.bound) {
       let optional = bound.is_some()
         || parameter.default.is_some()
-        || parameter.flag
+        || parameter.flag()
         || parameter.kind == ParameterKind::Star;
       if optional {
         continue;
       }
       if parameter.is_option() {
-        let option = match (&parameter.long, parameter.short) {
+        let option = match (&parameter.long(), parameter.short()) {
           (Some(long), _) => format!("--{long}"),
           (None, Some(short)) => format!("-{short}"),
           (None, None) => String::new(),
@@ -630,7 +630,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
   }
 
   fn count_error(&self) -> InvocationError {
-    let path = self.recipe.namepath.clone();
+    let path = self.recipe.namepath.to_string();
     InvocationError::ArgumentCount {
       recipe: self.recipe_name(),
       found: self.positional_count,
@@ -670,7 +670,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
           argument: text.to_string(),
           recipe: self.recipe_name(),
           parameter: parameter.name.lexeme().to_string(),
-          patterns: parameter.patterns.clone(),
+          patterns: parameter.patterns().to_vec(),
         }
         .into(),
       ),
@@ -709,20 +709,20 @@ mod tests {
   fn options_justfile() -> Justfile<'static> {
     let mut root = module(&[]);
     let mut v = param("v");
-    v.long = Some("verbose".into());
-    v.short = Some('v');
-    v.flag = true;
+    v.options_mut().long = Some("verbose".into());
+    v.options_mut().short = Some('v');
+    v.options_mut().flag = true;
     let mut n = param("n");
-    n.short = Some('n');
-    n.long = Some("n".into());
+    n.options_mut().short = Some('n');
+    n.options_mut().long = Some("n".into());
     n.default = Some(Box::leak(Box::new(string("\"d\""))));
     let mut m = param("m");
-    m.short = Some('m');
-    m.multiple = true;
+    m.options_mut().short = Some('m');
+    m.options_mut().multiple = true;
     m.default = Some(Box::leak(Box::new(string("\"\""))));
     let mut level = param("level");
-    level.long = Some("lvl".into());
-    level.patterns = vec!["[0-9]+".into()];
+    level.options_mut().long = Some("lvl".into());
+    level.options_mut().patterns = vec!["[0-9]+".into()];
     level.default = Some(Box::leak(Box::new(string("'1'"))));
     add_recipes(
       &mut root,

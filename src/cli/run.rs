@@ -262,7 +262,7 @@ fn dump(config: &Config, justfile: &Justfile) -> Result {
 fn show(config: &Config, justfile: &Justfile, path: &[String], color: bool) -> Result {
   let resolved = crate::output::usage::resolve_recipe_path(justfile, path)?;
   let indentation = config.indentation.clone().unwrap_or_else(|| "    ".into());
-  let target = resolved.recipe.namepath.clone();
+  let target = resolved.recipe.namepath.to_string();
   print(&crate::output::format::show_recipe(
     resolved.recipe,
     resolved.alias,
@@ -501,7 +501,7 @@ fn supplied(invocation: &Invocation) -> Vec<Supplied> {
             ArgumentValue::Flag | ArgumentValue::Fixed => "true".into(),
           })
           .collect();
-        if parameter.kind.is_variadic() || parameter.multiple {
+        if parameter.kind.is_variadic() || parameter.multiple() {
           // Without lists the runner joins the values but keeps them apart
           // for positional arguments.
           Supplied::Value(Value(texts))
@@ -610,7 +610,7 @@ fn run_invocations<'src>(
   let context = context(config, search, justfile);
   let invoked =
     invocations.iter().map(|invocation| (&invocation.module_path[..], invocation.recipe));
-  let demand = recipe_demand(&justfile.root, invoked);
+  let demand = recipe_demand(justfile, invoked);
   let states = prepare(&context, Eagerness::Normal, &demand)?;
   crate::execution::jobserver::start(config)?;
   let runner = Runner::new(&context, &states);

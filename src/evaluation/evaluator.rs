@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::error::EvaluationError;
-use crate::analysis::model::{Justfile, Module, Recipe};
+use crate::analysis::model::{Functions, Justfile, Module, Recipe};
 use crate::analysis::resolver::walk;
 use crate::builtins::constants;
 use crate::builtins::expression::{self, ExpressionContext};
@@ -15,7 +15,7 @@ use crate::builtins::functions;
 use crate::builtins::process::CommandEnvironment;
 use crate::builtins::value::Value;
 use crate::options::Options;
-use crate::syntax::ast::{Expression, FunctionDefinition};
+use crate::syntax::ast::Expression;
 use crate::syntax::token::Token;
 
 type Result<'src, T> = std::result::Result<T, EvaluationError<'src>>;
@@ -373,7 +373,7 @@ impl<'src> ExpressionContext<'src> for Evaluator<'_, '_, 'src> {
 pub fn referenced_variables<'src>(
   expression: &Expression<'src>,
   scope: &[&str],
-  functions: &BTreeMap<&'src str, FunctionDefinition<'src>>,
+  functions: &Functions<'src>,
 ) -> Vec<&'src str> {
   let mut out = Vec::new();
   collect_references(expression, scope, functions, &mut Vec::new(), &mut out);
@@ -383,7 +383,7 @@ pub fn referenced_variables<'src>(
 fn collect_references<'src>(
   expression: &Expression<'src>,
   scope: &[&str],
-  functions: &BTreeMap<&'src str, FunctionDefinition<'src>>,
+  functions: &Functions<'src>,
   calling: &mut Vec<&'src str>,
   out: &mut Vec<&'src str>,
 ) {

@@ -8,7 +8,7 @@ use std::sync::Mutex;
 
 use super::error::EvaluationError;
 use super::evaluator::{referenced_variables, Evaluator, ModuleState, RunContext, Site};
-use crate::analysis::model::{Module, Recipe};
+use crate::analysis::model::{Justfile, Module, Recipe};
 use crate::analysis::resolver::run_time_expressions;
 use crate::builtins::value::Value;
 use crate::evaluation::shell::module_shell;
@@ -24,9 +24,10 @@ pub type Demand<'src> = BTreeMap<Vec<String>, BTreeSet<&'src str>>;
 /// dependencies, prior and subsequent, transitively, in parameter defaults,
 /// dependency arguments, attributes, bodies and called function bodies.
 pub fn recipe_demand<'a, 'src>(
-  root: &'a Module<'src>,
+  justfile: &'a Justfile<'src>,
   invoked: impl IntoIterator<Item = (&'a [String], &'a Recipe<'src>)>,
 ) -> Demand<'src> {
+  let root = &justfile.root;
   let mut demand = Demand::new();
   let mut seen = BTreeSet::new();
   let mut pending: Vec<(&'a Module<'src>, &'a Recipe<'src>)> = invoked
@@ -35,7 +36,7 @@ pub fn recipe_demand<'a, 'src>(
     .collect();
   pending.reverse();
   while let Some((module, recipe)) = pending.pop() {
-    if !seen.insert(recipe.namepath.clone()) {
+    if !seen.insert(recipe.namepath.to_string()) {
       continue;
     }
     let needed = demand.entry(module.path.clone()).or_default();
@@ -45,8 +46,8 @@ pub fn recipe_demand<'a, 'src>(
       needed.extend(referenced_variables(expression, &all[..in_scope], &module.functions));
     }
     for dependency in recipe.priors.iter().chain(&recipe.subsequents).rev() {
-      if let Some(target) = root.find_module(&dependency.module) {
-        if let Some(recipe) = target.recipes.get(dependency.recipe) {
+      if let Some(target) = justfile.module(dependency.module) {
+        if let Some(recipe) = target.recipes.at(dependency.target) {
           pending.push((target, recipe));
         }
       }

@@ -86,12 +86,12 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     record: &Record,
     slots: &Slots,
   ) -> Result<'src> {
-    let key = (recipe.namepath.clone(), supplied.clone());
+    let key = (recipe.namepath.to_string(), supplied.clone());
     match record.claim(&key) {
       Claim::Run => {}
       Claim::Done => return Ok(()),
       Claim::Failed => {
-        return Err(ExecutionError::Unsuccessful { recipe: recipe.namepath.clone() })
+        return Err(ExecutionError::Unsuccessful { recipe: recipe.namepath.to_string() })
       }
     }
     let result = self.run_claimed(module, recipe, supplied, is_dependency, record, slots);
@@ -164,8 +164,8 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
 
   fn dependency_path(&self, dependency: &Dependency<'src>) -> String {
     match self.target(dependency) {
-      Some(target) => target.namepath.clone(),
-      None => dependency.recipe.to_string(),
+      Some(target) => target.namepath.to_string(),
+      None => dependency.path_string(),
     }
   }
 
@@ -252,7 +252,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     for (parameter, supplied) in
       recipe.parameters.iter().zip(supplied.into_iter().chain(std::iter::repeat(Supplied::Missing)))
     {
-      let many = parameter.kind.is_variadic() || parameter.multiple;
+      let many = parameter.kind.is_variadic() || parameter.multiple();
       // An empty list from a dependency stands for no value at all.
       let supplied = match supplied {
         Supplied::Value(value) if lists && value.0.is_empty() => Supplied::Missing,
@@ -267,7 +267,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
           continue;
         }
         Supplied::Value(value) => value,
-        Supplied::Switch(times) => match &parameter.value {
+        Supplied::Switch(times) => match &parameter.value() {
           Some(expression) => {
             let value = Evaluator::new(self.context, state, Some(&scope), Site::Default)
               .evaluate(expression)?;
@@ -279,14 +279,14 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
           Some(default) => {
             Evaluator::new(self.context, state, Some(&scope), Site::Default).evaluate(default)?
           }
-          None if parameter.flag => Value::empty_list(),
+          None if parameter.flag() => Value::empty_list(),
           None if lists && !(parameter.kind == ParameterKind::Star) => {
             return Err(ExecutionError::EmptyList {
               recipe: recipe.name.lexeme().to_string(),
               parameter: parameter.name.lexeme().to_string(),
             })
           }
-          None if parameter.kind == ParameterKind::Star || parameter.multiple => {
+          None if parameter.kind == ParameterKind::Star || parameter.multiple() => {
             if lists {
               Value::empty_list()
             } else {
@@ -349,15 +349,16 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     slots: &Slots,
   ) -> Result<'src> {
     let evaluator = Evaluator::new(self.context, state, Some(scope), Site::Dependency);
-    let mut arguments = Vec::with_capacity(dependency.arguments.len());
-    for argument in dependency.arguments {
+    let mut arguments = Vec::with_capacity(dependency.arguments().len());
+    for argument in dependency.arguments() {
       arguments.push(evaluator.evaluate(argument)?);
     }
     let Some(target) = self.target(dependency) else {
       return Ok(());
     };
-    let target_lists = self.state(&dependency.module).lists();
-    match dependency.star {
+    let module = self.dependency_module(dependency);
+    let target_lists = self.state(module).lists();
+    match dependency.star() {
       Some(star) => {
         let elements = arguments[star].0.clone();
         let mut outcome = Outcome::new(self.keep_going.enabled());
@@ -365,26 +366,24 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
           let mut arguments = arguments.clone();
           arguments[star] = Value::string(element);
           let supplied = bind_positional(target, arguments, target_lists);
-          outcome.add(self.run_recorded(
-            &dependency.module,
-            target,
-            supplied,
-            true,
-            record,
-            slots,
-          ))?;
+          outcome.add(self.run_recorded(module, target, supplied, true, record, slots))?;
         }
         outcome.finish()
       }
       None => {
         let supplied = bind_positional(target, arguments, target_lists);
-        self.run_recorded(&dependency.module, target, supplied, true, record, slots)
+        self.run_recorded(module, target, supplied, true, record, slots)
       }
     }
   }
 
   fn target(&self, dependency: &Dependency<'src>) -> Option<&'a Recipe<'src>> {
-    self.state(&dependency.module).module.recipes.get(dependency.recipe)
+    self.state(self.dependency_module(dependency)).module.recipes.at(dependency.target)
+  }
+
+  /// The path of the module of a dependency's target.
+  fn dependency_module(&self, dependency: &Dependency<'src>) -> &'a [String] {
+    self.context.justfile.module_paths.get(dependency.module).map_or(&[], Vec::as_slice)
   }
 
   fn run_body(
@@ -443,7 +442,7 @@ fn check_patterns<'src>(
         argument: text.to_string(),
         recipe: recipe.name.lexeme().to_string(),
         parameter: parameter.name.lexeme().to_string(),
-        patterns: parameter.patterns.clone(),
+        patterns: parameter.patterns().to_vec(),
       }
       .to_string(),
     }),

@@ -35,7 +35,7 @@ fn collect<'a, 'src>(
   let mut seen = HashSet::new();
   let mut pending: Vec<&Recipe> = selected.iter().rev().copied().collect();
   while let Some(recipe) = pending.pop() {
-    if !seen.insert(recipe.namepath.as_str()) {
+    if !seen.insert(recipe.namepath.as_ref()) {
       continue;
     }
     graph.nodes.push(recipe);
@@ -47,8 +47,8 @@ fn collect<'a, 'src>(
         continue;
       };
       graph.edges.push(Edge {
-        from: recipe.namepath.clone(),
-        to: target.namepath.clone(),
+        from: recipe.namepath.to_string(),
+        to: target.namepath.to_string(),
         subsequent,
         arguments: dependency_arguments(dependency),
       });
@@ -58,8 +58,8 @@ fn collect<'a, 'src>(
   }
   graph.aliases = recipe_aliases(&justfile.root)
     .into_iter()
-    .filter(|(_, target)| seen.contains(target.namepath.as_str()))
-    .map(|(alias, target)| (alias, target.namepath.clone()))
+    .filter(|(_, target)| seen.contains(target.namepath.as_ref()))
+    .map(|(alias, target)| (alias, target.namepath.to_string()))
     .collect();
   graph
 }
@@ -78,7 +78,7 @@ fn node_label(recipe: &Recipe) -> String {
   if recipe.has_attribute(AttributeKind::Parallel) {
     format!("{} [parallel]", recipe.namepath)
   } else {
-    recipe.namepath.clone()
+    recipe.namepath.to_string()
   }
 }
 
@@ -186,8 +186,8 @@ fn parameter_json(parameter: &Parameter) -> Json {
     "kind": kind,
     "default": parameter.default.map(ToString::to_string),
     "export": parameter.export,
-    "long": parameter.long,
-    "short": parameter.short.map(String::from),
+    "long": parameter.long(),
+    "short": parameter.short().map(String::from),
   })
 }
 

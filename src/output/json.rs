@@ -265,13 +265,13 @@ fn recipe_json(out: &mut Writer, recipe: &Recipe) {
     ("attributes", &attributes),
     ("body", &body),
     ("dependencies", &dependencies),
-    ("doc", &recipe.doc),
+    ("doc", &recipe.doc.as_deref()),
     ("name", &recipe.name.lexeme()),
     ("parameters", &parameters),
     ("priors", &recipe.priors.len()),
     ("private", &(recipe.private || recipe.name.lexeme().starts_with('_'))),
     ("quiet", &recipe.quiet),
-    ("namepath", &recipe.namepath),
+    ("namepath", &recipe.namepath.as_ref()),
     ("shebang", &(recipe.shebang || recipe.has_attribute(AttributeKind::Script))),
   ])
 }
@@ -286,9 +286,9 @@ fn line_json(out: &mut Writer, line: &Line) {
 }
 
 fn dependency_json(out: &mut Writer, dependency: &Dependency) {
-  let recipe = dependency.path.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::");
-  let arguments = &dependency.arguments;
-  out.object(&[("arguments", arguments), ("recipe", &recipe), ("star", &dependency.star)])
+  let recipe = dependency.path_string();
+  let arguments = dependency.arguments();
+  out.object(&[("arguments", &arguments), ("recipe", &recipe), ("star", &dependency.star())])
 }
 
 fn kind_name(kind: ParameterKind) -> &'static str {
@@ -299,25 +299,25 @@ fn kind_name(kind: ParameterKind) -> &'static str {
   }
 }
 
-fn patterns<'a>(parameter: &'a Parameter) -> Option<&'a Vec<String>> {
-  Some(&parameter.patterns).filter(|patterns| !patterns.is_empty())
+fn patterns<'a>(parameter: &'a Parameter) -> Option<&'a [String]> {
+  Some(parameter.patterns()).filter(|patterns| !patterns.is_empty())
 }
 
 fn parameter_json(out: &mut Writer, parameter: &Parameter) {
   out.object(&[
     ("default", &parameter.default),
     ("export", &parameter.export),
-    ("flag", &parameter.flag),
-    ("help", &parameter.help),
+    ("flag", &parameter.flag()),
+    ("help", &parameter.help()),
     ("kind", &kind_name(parameter.kind)),
-    ("long", &parameter.long),
-    ("max", &parameter.max),
-    ("min", &parameter.min),
-    ("multiple", &parameter.multiple),
+    ("long", &parameter.long()),
+    ("max", &parameter.max()),
+    ("min", &parameter.min()),
+    ("multiple", &parameter.multiple()),
     ("name", &parameter.name.lexeme()),
     ("pattern", &patterns(parameter)),
-    ("short", &parameter.short.map(|short| short.to_string())),
-    ("value", &parameter.value),
+    ("short", &parameter.short().map(|short| short.to_string())),
+    ("value", &parameter.value()),
   ])
 }
 
@@ -335,8 +335,8 @@ fn arg_json(out: &mut Writer, arg: &ArgAttribute, parameters: &[Parameter]) {
     None => &arg.name.cooked,
   });
   out.object(&[
-    ("help", &parameter.and_then(|p| p.help.as_ref())),
-    ("long", &parameter.and_then(|p| p.long.as_ref())),
+    ("help", &parameter.and_then(|p| p.help())),
+    ("long", &parameter.and_then(|p| p.long())),
     ("max", &arg.max.as_ref().map(|max| max.value.1)),
     ("min", &arg.min.as_ref().map(|min| min.value.1)),
     ("name", &arg.name.cooked),

@@ -250,7 +250,7 @@ impl Lister<'_> {
   }
 
   fn recipe_doc(recipe: &Recipe) -> Option<String> {
-    recipe.doc.clone().filter(|doc| !doc.trim().is_empty())
+    recipe.doc.as_deref().filter(|doc| !doc.trim().is_empty()).map(str::to_string)
   }
 
   fn show_aliases(&self) -> bool {
@@ -476,7 +476,7 @@ mod tests {
   use crate::analysis::fixtures::*;
 
   fn documented(mut recipe: Recipe<'static>, doc: &str) -> Recipe<'static> {
-    recipe.doc = Some(doc.to_string());
+    recipe.doc = Some(doc.to_string().into());
     recipe
   }
 

@@ -57,7 +57,7 @@ fn markers(parameter: &Parameter) -> String {
     ParameterKind::Plus => out.push_str(" [variadic: one or more]"),
     ParameterKind::Star => out.push_str(" [variadic: zero or more]"),
   }
-  if parameter.multiple {
+  if parameter.multiple() {
     out.push_str(" [repeatable]");
   }
   if parameter.export {

@@ -21,7 +21,7 @@ pub fn summary_is_empty(justfile: &Justfile) -> bool {
 
 fn collect(module: &Module, unsorted: bool, paths: &mut Vec<String>) {
   for recipe in listed_recipes(module, unsorted) {
-    paths.push(recipe.namepath.clone());
+    paths.push(recipe.namepath.to_string());
   }
   for (_, submodule) in listed_submodules(module, unsorted) {
     collect(submodule, unsorted, paths);

@@ -85,13 +85,13 @@ fn undepended_recipes<'a, 'src>(
   for recipe in all_recipes(&justfile.root, false) {
     for dependency in recipe.priors.iter().chain(&recipe.subsequents) {
       if let Some(target) = dependency_target(justfile, dependency) {
-        depended.insert(target.namepath.as_str());
+        depended.insert(target.namepath.as_ref());
       }
     }
   }
   all_recipes(module, unsorted)
     .into_iter()
-    .filter(|recipe| !depended.contains(recipe.namepath.as_str()))
+    .filter(|recipe| !depended.contains(recipe.namepath.as_ref()))
     .collect()
 }
 
@@ -121,26 +121,26 @@ pub fn dependency_target<'a, 'src>(
   justfile: &'a Justfile<'src>,
   dependency: &Dependency<'src>,
 ) -> Option<&'a Recipe<'src>> {
-  justfile.root.find_module(&dependency.module)?.recipes.get(dependency.recipe)
+  justfile.dependency_target(dependency)
 }
 
 /// The path of the recipe a dependency names, as resolved; as written when
 /// the target is unavailable.
 pub fn dependency_path(justfile: &Justfile, dependency: &Dependency) -> String {
   match dependency_target(justfile, dependency) {
-    Some(target) => target.namepath.clone(),
-    None => dependency.path.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::"),
+    Some(target) => target.namepath.to_string(),
+    None => dependency.path_string(),
   }
 }
 
 /// The arguments a dependency passes, as written (`*` marks the one mapped over).
 pub fn dependency_arguments(dependency: &Dependency) -> Vec<String> {
   dependency
-    .arguments
+    .arguments()
     .iter()
     .enumerate()
     .map(|(index, argument)| {
-      let star = if dependency.star == Some(index) { "*" } else { "" };
+      let star = if dependency.star() == Some(index) { "*" } else { "" };
       format!("{star}{argument}")
     })
     .collect()

@@ -139,15 +139,15 @@ pub fn usage_line(recipe: &Recipe, path: &str, color: bool) -> String {
 /// ` HELP [default: EXPR] [pattern: 'P']` for an argument or option line.
 fn details(parameter: &Parameter, show_default: bool) -> String {
   let mut out = String::new();
-  if let Some(help) = &parameter.help {
+  if let Some(help) = &parameter.help() {
     out.push(' ');
     out.push_str(help);
   }
   if let (true, Some(default)) = (show_default, &parameter.default) {
     out.push_str(&format!(" [default: {default}]"));
   }
-  if !parameter.patterns.is_empty() {
-    let quoted: Vec<String> = parameter.patterns.iter().map(|p| format!("'{p}'")).collect();
+  if !parameter.patterns().is_empty() {
+    let quoted: Vec<String> = parameter.patterns().iter().map(|p| format!("'{p}'")).collect();
     out.push_str(&format!(" [pattern: {}]", quoted.join(" | ")));
   }
   out
@@ -165,20 +165,20 @@ pub(crate) fn option_line(parameter: &Parameter, color: bool) -> String {
   let mut line = Line::new(color);
   let style = Ansi::Green.normal();
   line.plain("  ");
-  match parameter.short {
+  match parameter.short() {
     Some(short) => line.push(style, &format!("-{short}")),
     None => line.plain("  "),
   }
-  if let Some(long) = &parameter.long {
-    line.plain(if parameter.short.is_some() { ", " } else { "  " });
+  if let Some(long) = &parameter.long() {
+    line.plain(if parameter.short().is_some() { ", " } else { "  " });
     line.push(style, &format!("--{long}"));
   }
-  let takes_value = !parameter.flag && parameter.value.is_none();
+  let takes_value = !parameter.flag() && parameter.value().is_none();
   if takes_value {
     line.plain(" ");
     line.push(word_style(), parameter.name.lexeme());
   }
-  line.plain(&details(parameter, parameter.value.is_none()));
+  line.plain(&details(parameter, parameter.value().is_none()));
   line.text
 }
 
@@ -237,15 +237,15 @@ mod tests {
   /// `opts v="" level='1' *files` with `-v/--verbose value="1"` and `--lvl`.
   fn opts() -> Recipe<'static> {
     let mut v = param("v");
-    v.long = Some("verbose".into());
-    v.short = Some('v');
-    v.value = Some(Box::leak(Box::new(string("\"1\""))));
-    v.help = Some("be loud".into());
+    v.options_mut().long = Some("verbose".into());
+    v.options_mut().short = Some('v');
+    v.options_mut().value = Some(Box::leak(Box::new(string("\"1\""))));
+    v.options_mut().help = Some("be loud".into());
     v.default = Some(Box::leak(Box::new(string("\"\""))));
     let mut level = param("level");
-    level.long = Some("lvl".into());
-    level.help = Some("the level".into());
-    level.patterns = vec!["[0-9]+".into()];
+    level.options_mut().long = Some("lvl".into());
+    level.options_mut().help = Some("the level".into());
+    level.options_mut().patterns = vec!["[0-9]+".into()];
     level.default = Some(Box::leak(Box::new(string("'1'"))));
     let mut files = param("files");
     files.kind = ParameterKind::Star;
@@ -255,7 +255,7 @@ mod tests {
   #[test]
   fn usage_texts() {
     let mut n = param("n");
-    n.short = Some('n');
+    n.options_mut().short = Some('n');
     let mut b = param("b");
     b.default = Some(Box::leak(Box::new(string("'x'"))));
     let mut c = param("c");

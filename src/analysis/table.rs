@@ -1,0 +1,316 @@
+//! A table of named items (recipes, assignments): the items in the order they
+//! were added, each with a fixed index that other nodes of the model store
+//! instead of its name, a hashed name → index map built once, and the name
+//! order listings and error reports use, computed on first use.
+
+use std::fmt::{self, Debug, Formatter};
+use std::hash::Hasher;
+use std::ops::Index;
+use std::sync::OnceLock;
+
+use super::names::NameHasher;
+
+pub struct Table<'src, T> {
+  entries: Vec<(&'src str, T)>,
+  index: NameIndex,
+  /// Indices of `entries` in name order.
+  sorted: OnceLock<Box<[u32]>>,
+}
+
+impl<T> Default for Table<'_, T> {
+  fn default() -> Self {
+    Table { entries: Vec::new(), index: NameIndex::default(), sorted: OnceLock::new() }
+  }
+}
+
+fn hash(name: &str) -> u64 {
+  let mut hasher = NameHasher::default();
+  hasher.write(name.as_bytes());
+  hasher.finish()
+}
+
+/// Name → index: open addressing with linear probing over a power-of-two
+/// number of slots, at most three quarters of them used. A slot holds the
+/// upper half of a name's hash and the name's index + 1 (0: empty), so a
+/// probe compares names only when their hashes agree.
+#[derive(Default)]
+struct NameIndex {
+  slots: Box<[u64]>,
+}
+
+impl NameIndex {
+  fn with_capacity(capacity: usize) -> Self {
+    if capacity == 0 {
+      return NameIndex::default();
+    }
+    let slots = (capacity + capacity / 3 + 1).next_power_of_two().max(8);
+    NameIndex { slots: vec![0; slots].into_boxed_slice() }
+  }
+
+  /// The index of `name`, or the empty slot where it belongs.
+  fn probe<T>(&self, name: &str, hash: u64, entries: &[(&str, T)]) -> Result<u32, usize> {
+    let mask = self.slots.len().wrapping_sub(1);
+    let tag = hash >> 32;
+    let mut slot = hash as usize & mask;
+    loop {
+      let Some(&value) = self.slots.get(slot) else { return Err(usize::MAX) };
+      if value == 0 {
+        return Err(slot);
+      }
+      let index = (value as u32).wrapping_sub(1);
+      if value >> 32 == tag && entries.get(index as usize).is_some_and(|entry| entry.0 == name) {
+        return Ok(index);
+      }
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  fn get<T>(&self, name: &str, entries: &[(&str, T)]) -> Option<u32> {
+    if self.slots.is_empty() {
+      return None;
+    }
+    self.probe(name, hash(name), entries).ok()
+  }
+
+  fn fill(&mut self, slot: usize, hash: u64, index: u32) {
+    if let Some(value) = self.slots.get_mut(slot) {
+      *value = (hash >> 32) << 32 | u64::from(index + 1);
+    }
+  }
+
+  /// Index `entries` anew, with room for `capacity` names.
+  fn rebuild<T>(&mut self, entries: &[(&str, T)], capacity: usize) {
+    *self = NameIndex::with_capacity(capacity);
+    for (index, (name, _)) in (0..).zip(entries) {
+      let hash = hash(name);
+      if let Err(slot) = self.probe(name, hash, entries) {
+        self.fill(slot, hash, index);
+      }
+    }
+  }
+}
+
+impl<'src, T> Table<'src, T> {
+  pub fn new() -> Self {
+    Table::default()
+  }
+
+  pub fn with_capacity(capacity: usize) -> Self {
+    Table {
+      entries: Vec::with_capacity(capacity),
+      index: NameIndex::with_capacity(capacity),
+      sorted: OnceLock::new(),
+    }
+  }
+
+  /// Add an item, or replace the one of that name in place (keeping its index).
+  pub fn insert(&mut self, name: &'src str, value: T) -> Option<T> {
+    self.sorted = OnceLock::new();
+    let count = self.entries.len();
+    if (count + 1) * 4 > self.index.slots.len() * 3 {
+      self.index.rebuild(&self.entries, (count + 1).max(count * 2));
+    }
+    let hash = hash(name);
+    match self.index.probe(name, hash, &self.entries) {
+      Ok(index) => {
+        let entry = self.entries.get_mut(index as usize)?;
+        Some(std::mem::replace(&mut entry.1, value))
+      }
+      Err(slot) => {
+        self.index.fill(slot, hash, u32::try_from(count).unwrap_or(u32::MAX - 1));
+        self.entries.push((name, value));
+        None
+      }
+    }
+  }
+
+  pub fn len(&self) -> usize {
+    self.entries.len()
+  }
+
+  pub fn is_empty(&self) -> bool {
+    self.entries.is_empty()
+  }
+
+  /// The index of the item named `name`.
+  pub fn index_of(&self, name: &str) -> Option<usize> {
+    self.index.get(name, &self.entries).map(|index| index as usize)
+  }
+
+  pub fn get(&self, name: &str) -> Option<&T> {
+    self.get_key_value(name).map(|(_, value)| value)
+  }
+
+  pub fn get_key_value(&self, name: &str) -> Option<(&&'src str, &T)> {
+    let (name, value) = self.entries.get(self.index_of(name)?)?;
+    Some((name, value))
+  }
+
+  pub fn contains_key(&self, name: &str) -> bool {
+    self.index.get(name, &self.entries).is_some()
+  }
+
+  /// The item with index `index`.
+  pub fn at(&self, index: usize) -> Option<&T> {
+    self.entries.get(index).map(|(_, value)| value)
+  }
+
+  /// The name and item with index `index`.
+  pub fn entry_at(&self, index: usize) -> Option<(&'src str, &T)> {
+    self.entries.get(index).map(|(name, value)| (*name, value))
+  }
+
+  pub fn at_mut(&mut self, index: usize) -> Option<&mut T> {
+    self.entries.get_mut(index).map(|(_, value)| value)
+  }
+
+  /// Indices in name order.
+  pub fn sorted_indices(&self) -> &[u32] {
+    self.sorted.get_or_init(|| sort_by_name(&self.entries))
+  }
+
+  /// Items by name.
+  pub fn iter(&self) -> Iter<'_, 'src, T> {
+    Iter { entries: &self.entries, indices: self.sorted_indices().iter() }
+  }
+
+  pub fn keys(&self) -> impl DoubleEndedIterator<Item = &&'src str> + Clone {
+    self.iter().map(|(name, _)| name)
+  }
+
+  pub fn values(&self) -> impl DoubleEndedIterator<Item = &T> + Clone {
+    self.iter().map(|(_, value)| value)
+  }
+
+  /// Items in the order they were added.
+  pub fn in_added_order(&self) -> impl DoubleEndedIterator<Item = (&'src str, &T)> + Clone {
+    self.entries.iter().map(|(name, value)| (*name, value))
+  }
+
+  /// Keep the items `keep` accepts; returns the new index of each old one.
+  pub fn retain(&mut self, mut keep: impl FnMut(&'src str, &T) -> bool) -> Vec<Option<u32>> {
+    let mut renumbered = Vec::with_capacity(self.entries.len());
+    let mut next = 0;
+    for (name, value) in &self.entries {
+      if keep(name, value) {
+        renumbered.push(Some(next));
+        next += 1;
+      } else {
+        renumbered.push(None);
+      }
+    }
+    let mut index = 0;
+    self.entries.retain(|_| {
+      index += 1;
+      renumbered[index - 1].is_some()
+    });
+    self.index.rebuild(&self.entries, self.entries.len());
+    self.sorted = OnceLock::new();
+    renumbered
+  }
+}
+
+/// Sort keys: the first 16 bytes of a name, big-endian, so that most
+/// comparisons are one integer comparison; equal keys fall back to the names.
+fn sort_by_name<T>(entries: &[(&str, T)]) -> Box<[u32]> {
+  let key = |name: &str| {
+    let mut bytes = [0u8; 16];
+    let prefix = &name.as_bytes()[..name.len().min(16)];
+    bytes[..prefix.len()].copy_from_slice(prefix);
+    u128::from_be_bytes(bytes)
+  };
+  let mut keyed: Vec<(u128, u32)> =
+    entries.iter().zip(0..).map(|((name, _), index)| (key(name), index)).collect();
+  keyed.sort_unstable_by(|(a_key, a), (b_key, b)| {
+    a_key.cmp(b_key).then_with(|| entries[*a as usize].0.cmp(entries[*b as usize].0))
+  });
+  keyed.into_iter().map(|(_, index)| index).collect()
+}
+
+impl<'src, T> Index<&str> for Table<'src, T> {
+  type Output = T;
+
+  fn index(&self, name: &str) -> &T {
+    match self.get(name) {
+      Some(value) => value,
+      None => panic!("no entry named `{name}`"),
+    }
+  }
+}
+
+/// Items by name.
+pub struct Iter<'t, 'src, T> {
+  entries: &'t [(&'src str, T)],
+  indices: std::slice::Iter<'t, u32>,
+}
+
+impl<T> Clone for Iter<'_, '_, T> {
+  fn clone(&self) -> Self {
+    Iter { entries: self.entries, indices: self.indices.clone() }
+  }
+}
+
+impl<'t, 'src, T> Iterator for Iter<'t, 'src, T> {
+  type Item = (&'t &'src str, &'t T);
+
+  fn next(&mut self) -> Option<Self::Item> {
+    let (name, value) = &self.entries[*self.indices.next()? as usize];
+    Some((name, value))
+  }
+
+  fn size_hint(&self) -> (usize, Option<usize>) {
+    self.indices.size_hint()
+  }
+}
+
+impl<T> DoubleEndedIterator for Iter<'_, '_, T> {
+  fn next_back(&mut self) -> Option<Self::Item> {
+    let (name, value) = &self.entries[*self.indices.next_back()? as usize];
+    Some((name, value))
+  }
+}
+
+impl<T> ExactSizeIterator for Iter<'_, '_, T> {}
+
+impl<'t, 'src, T> IntoIterator for &'t Table<'src, T> {
+  type Item = (&'t &'src str, &'t T);
+  type IntoIter = Iter<'t, 'src, T>;
+
+  fn into_iter(self) -> Self::IntoIter {
+    self.iter()
+  }
+}
+
+impl<T: Debug> Debug for Table<'_, T> {
+  fn fmt(&self, f: &mut Formatter) -> fmt::Result {
+    f.debug_map().entries(self.iter()).finish()
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn iterates_by_name_and_keeps_indices() {
+    let mut table = Table::new();
+    let names = ["recipe-10", "b", "recipe-1", "a-very-long-name-of-more-than-16-bytes-2", "", "a"];
+    for (value, name) in names.iter().enumerate() {
+      table.insert(name, value);
+    }
+    table.insert("a-very-long-name-of-more-than-16-bytes-1", 9);
+    let mut expected: Vec<&str> = names.to_vec();
+    expected.push("a-very-long-name-of-more-than-16-bytes-1");
+    expected.sort();
+    assert_eq!(table.keys().copied().collect::<Vec<_>>(), expected);
+    assert_eq!(table.index_of("b"), Some(1));
+    assert_eq!(table["recipe-1"], 2);
+    assert_eq!(table.insert("b", 7), Some(1));
+    assert_eq!(table.at(1), Some(&7));
+    assert!(table.get("c").is_none());
+    let renumbered = table.retain(|name, _| name != "b");
+    assert_eq!(renumbered[..3], [Some(0), None, Some(1)]);
+    assert_eq!(table.index_of("recipe-1"), Some(1));
+    assert_eq!(table.len(), 6);
+  }
+}
