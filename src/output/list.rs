@@ -100,12 +100,21 @@ fn estimated_size(module: &Module) -> usize {
 /// Display width: East-Asian aware; TAB, line ends and other control
 /// characters count 1 (`\r\n` counts 1 as a whole).
 pub fn display_width(text: &str) -> usize {
-  // Every ASCII character but the `\r` of `\r\n` is one column wide.
-  if text.is_ascii() && !text.as_bytes().contains(&b'\r') {
+  if is_single_column_ascii(text.as_bytes()) {
     text.len()
   } else {
     UnicodeWidthStr::width(text)
   }
+}
+
+/// Every ASCII character but the `\r` of `\r\n` is one column wide. No
+/// early exit: the loop compiles to a few vector instructions per 16 bytes.
+fn is_single_column_ascii(bytes: &[u8]) -> bool {
+  let mut other = false;
+  for &byte in bytes {
+    other |= byte >= 0x80 || byte == b'\r';
+  }
+  !other
 }
 
 /// Start sequences of the styles a listing paints with, and the end of any
@@ -119,6 +128,7 @@ const RESET: &str = "\x1b[0m";
 
 /// Appends what `write` appends, wrapped in `style` when `color` is on and
 /// it is not empty (as `Painter::paint` does).
+#[inline(always)]
 fn paint_with(out: &mut String, color: bool, style: &str, write: impl FnOnce(&mut String)) {
   if !color {
     write(out);
@@ -135,6 +145,7 @@ fn paint_with(out: &mut String, color: bool, style: &str, write: impl FnOnce(&mu
   }
 }
 
+#[inline(always)]
 fn paint(out: &mut String, color: bool, style: &str, text: &str) {
   paint_with(out, color, style, |out| out.push_str(text));
 }
@@ -147,10 +158,23 @@ enum Signature<'a, 'src> {
   Submodule(&'a str),
 }
 
+/// One listed line: its signature, as plain text and width too, what
+/// follows it, and the comment printed above it when that does not fit.
+struct Entry<'e, 'a, 'src> {
+  signature: Signature<'a, 'src>,
+  plain: &'e str,
+  width: usize,
+  comment: Option<&'e str>,
+  aliases: &'e [&'e str],
+  /// A submodule's doc is always inline, whatever its width or line count.
+  always_inline: bool,
+}
+
 /// One item of a section, written when the listing reaches it.
 enum Item<'a, 'src> {
-  /// A recipe and, in the separate alias style, its aliases after it.
-  Recipe(&'a Recipe<'src>),
+  /// The recipe at this index of `Contents::recipes` and, in the separate
+  /// alias style, its aliases after it.
+  Recipe(usize),
   /// An alias whose target lives in another module.
   CrossAlias(&'a Alias<'src>, &'a Recipe<'src>),
   Submodule(&'a str, &'a Module<'src>),
@@ -291,12 +315,50 @@ impl<'a, 'src> Contents<'a, 'src> {
   }
 }
 
+/// The plain signatures of a module's listed recipes, rendered once (for
+/// the column width and again for each line) into one text.
+struct Signatures {
+  text: String,
+  /// End in `text` and display width of each recipe's signature.
+  spans: Vec<(usize, usize)>,
+}
+
+impl Signatures {
+  /// The plain text and width of the signature of `Contents::recipes[index]`.
+  fn get(&self, index: usize) -> (&str, usize) {
+    let start = index.checked_sub(1).map_or(0, |previous| self.spans[previous].0);
+    let (end, width) = self.spans[index];
+    (&self.text[start..end], width)
+  }
+}
+
+/// Whether `text` has a `\n`; doc comments are short, and a loop without
+/// early exit is cheaper than a search call on them.
+fn has_line_break(text: &str) -> bool {
+  let mut found = false;
+  for &byte in text.as_bytes() {
+    found |= byte == b'\n';
+  }
+  found
+}
+
+/// `count` spaces.
+fn push_spaces(out: &mut String, count: usize) {
+  const SPACES: &str = "                                                                ";
+  let mut left = count;
+  while left > 0 {
+    let chunk = left.min(SPACES.len());
+    out.push_str(&SPACES[..chunk]);
+    left -= chunk;
+  }
+}
+
 impl Lister<'_> {
   fn show_aliases(&self) -> bool {
     !self.config.no_aliases
   }
 
-  /// Appends the signature, in colour if the listing has it.
+  /// Appends the signature, in colour if `color`.
   fn push_signature(&self, out: &mut String, signature: Signature, color: bool) {
     let (name, recipe) = match signature {
       Signature::Recipe(name, recipe) => (name, recipe),
@@ -337,16 +399,38 @@ impl Lister<'_> {
     display_width(scratch)
   }
 
+  fn signatures(&self, contents: &Contents) -> Signatures {
+    let mut signatures = Signatures {
+      text: String::with_capacity(contents.recipes.len() * 32),
+      spans: Vec::with_capacity(contents.recipes.len()),
+    };
+    for recipe in &contents.recipes {
+      let signature = Signature::Recipe(recipe.name.lexeme(), recipe);
+      self.push_signature(&mut signatures.text, signature, false);
+      signatures.spans.push((signatures.text.len(), 0));
+    }
+    // Usually all of it is ASCII: then each width is the length, and one
+    // check of the whole text saves one per signature.
+    let single_column = is_single_column_ascii(signatures.text.as_bytes());
+    let mut start = 0;
+    for (end, width) in &mut signatures.spans {
+      let text = &signatures.text[start..*end];
+      *width = if single_column { text.len() } else { display_width(text) };
+      start = *end;
+    }
+    signatures
+  }
+
   /// The comment column: one past the widest entry of at most `MAX_WIDTH`.
-  fn width(&self, contents: &Contents, scratch: &mut String) -> usize {
+  fn width(&self, contents: &Contents, signatures: &Signatures, scratch: &mut String) -> usize {
     let mut width = 0;
     let mut consider = |entry_width: usize| {
       if entry_width <= MAX_WIDTH {
         width = width.max(entry_width);
       }
     };
-    for recipe in &contents.recipes {
-      consider(self.signature_width(scratch, Signature::Recipe(recipe.name.lexeme(), recipe)));
+    for (_, entry_width) in &signatures.spans {
+      consider(*entry_width);
     }
     if self.show_aliases() {
       for (alias, recipe) in contents.local.iter().chain(&contents.cross) {
@@ -367,9 +451,10 @@ impl Lister<'_> {
     group_names: &'g [String],
     filtered: bool,
   ) -> Vec<Section<'a, 'src, 'g>> {
+    let recipes = contents.recipes.iter().enumerate();
     let mut ungrouped = Section { name: None, items: Vec::with_capacity(contents.recipes.len()) };
-    for recipe in contents.recipes.iter().filter(|r| recipe_groups(r).next().is_none()) {
-      ungrouped.items.push(Item::Recipe(recipe));
+    for (index, _) in recipes.clone().filter(|(_, r)| recipe_groups(r).next().is_none()) {
+      ungrouped.items.push(Item::Recipe(index));
     }
     if self.show_aliases() {
       for (alias, recipe) in &contents.cross {
@@ -386,8 +471,8 @@ impl Lister<'_> {
     }
     for group in group_names {
       let mut section = Section { name: Some(group.as_str()), items: Vec::new() };
-      for recipe in contents.recipes.iter().filter(|r| in_group(r, group)) {
-        section.items.push(Item::Recipe(recipe));
+      for (index, _) in recipes.clone().filter(|(_, r)| in_group(r, group)) {
+        section.items.push(Item::Recipe(index));
       }
       for (name, submodule) in contents.submodules.iter().filter(|(_, m)| m.groups.contains(group))
       {
@@ -407,7 +492,8 @@ impl Lister<'_> {
     scratch: &mut String,
   ) {
     let contents = Contents::new(module, self.config.unsorted);
-    let width = self.width(&contents, scratch);
+    let signatures = self.signatures(&contents);
+    let width = self.width(&contents, &signatures, scratch);
     let filtered = filter && !self.config.groups.is_empty();
     let group_names = if filtered {
       self.config.groups.clone()
@@ -433,11 +519,22 @@ impl Lister<'_> {
       }
       for item in &section.items {
         match item {
-          Item::Recipe(recipe) => self.recipe(recipe, &contents, &prefix, width, out, scratch),
+          Item::Recipe(index) => {
+            self.recipe(*index, &contents, &signatures, &prefix, width, out, scratch)
+          }
           Item::CrossAlias(alias, recipe) => {
             let comment = format!("alias for `{}`", recipe.namepath);
             let signature = Signature::Recipe(alias.name.lexeme(), recipe);
-            self.entry(signature, Some(&comment), &[], false, &prefix, width, out, scratch);
+            let entry_width = self.signature_width(scratch, signature);
+            let entry = Entry {
+              signature,
+              plain: scratch,
+              width: entry_width,
+              comment: Some(&comment),
+              aliases: &[],
+              always_inline: false,
+            };
+            self.entry(&entry, &prefix, width, out);
           }
           Item::Submodule(name, submodule) if self.config.list_submodules => {
             if !headers && !first_submodule {
@@ -451,8 +548,16 @@ impl Lister<'_> {
           }
           Item::Submodule(name, submodule) => {
             let signature = Signature::Submodule(name);
-            let comment = submodule.doc.as_deref();
-            self.entry(signature, comment, &[], true, &prefix, width, out, scratch);
+            let entry_width = self.signature_width(scratch, signature);
+            let entry = Entry {
+              signature,
+              plain: scratch,
+              width: entry_width,
+              comment: submodule.doc.as_deref(),
+              aliases: &[],
+              always_inline: true,
+            };
+            self.entry(&entry, &prefix, width, out);
           }
         }
       }
@@ -460,50 +565,61 @@ impl Lister<'_> {
   }
 
   /// A recipe's line and, in the separate alias style, its aliases' lines.
+  #[allow(clippy::too_many_arguments)]
   fn recipe(
     &self,
-    recipe: &Recipe,
+    index: usize,
     contents: &Contents,
+    signatures: &Signatures,
     prefix: &str,
     width: usize,
     out: &mut String,
     scratch: &mut String,
   ) {
+    let recipe = contents.recipes[index];
     let name = recipe.name.lexeme();
     let aliases = if self.show_aliases() { contents.aliases_of(recipe) } else { &[] };
-    let doc = recipe.doc.as_deref().filter(|doc| !doc.trim().is_empty());
-    let signature = Signature::Recipe(name, recipe);
+    let (plain, entry_width) = signatures.get(index);
+    let mut entry = Entry {
+      signature: Signature::Recipe(name, recipe),
+      plain,
+      width: entry_width,
+      comment: recipe.doc.as_deref().filter(|doc| doc.chars().any(|c| !c.is_whitespace())),
+      aliases,
+      always_inline: false,
+    };
     if self.config.alias_style != AliasStyle::Separate {
-      self.entry(signature, doc, aliases, false, prefix, width, out, scratch);
+      self.entry(&entry, prefix, width, out);
       return;
     }
-    self.entry(signature, doc, &[], false, prefix, width, out, scratch);
+    entry.aliases = &[];
+    self.entry(&entry, prefix, width, out);
+    if aliases.is_empty() {
+      return;
+    }
+    let comment = format!("alias for `{name}`");
     for alias in aliases {
-      let comment = format!("alias for `{name}`");
       let signature = Signature::Recipe(alias, recipe);
-      self.entry(signature, Some(&comment), &[], false, prefix, width, out, scratch);
+      let entry_width = self.signature_width(scratch, signature);
+      let entry = Entry {
+        signature,
+        plain: scratch,
+        width: entry_width,
+        comment: Some(&comment),
+        aliases: &[],
+        always_inline: false,
+      };
+      self.entry(&entry, prefix, width, out);
     }
   }
 
-  /// One listed line, with its comment above it when that does not fit
-  /// inline; a submodule's doc (`always_inline`) is inline whatever its
-  /// width or line count.
-  #[allow(clippy::too_many_arguments)]
-  fn entry(
-    &self,
-    signature: Signature,
-    comment: Option<&str>,
-    aliases: &[&str],
-    always_inline: bool,
-    prefix: &str,
-    width: usize,
-    out: &mut String,
-    scratch: &mut String,
-  ) {
-    let entry_width = self.signature_width(scratch, signature);
-    let inline_comment = comment
-      .filter(|comment| always_inline || (entry_width <= MAX_WIDTH && !comment.contains('\n')));
-    if let (None, Some(comment)) = (inline_comment, comment) {
+  /// One listed line, after its comment's lines when the comment is not
+  /// inline; `width` is the comment column.
+  fn entry(&self, entry: &Entry, prefix: &str, width: usize, out: &mut String) {
+    let inline_comment = entry.comment.filter(|comment| {
+      entry.always_inline || (entry.width <= MAX_WIDTH && !has_line_break(comment))
+    });
+    if let (None, Some(comment)) = (inline_comment, entry.comment) {
       for line in comment.split('\n') {
         out.push_str(prefix);
         self.push_comment_line(out, line);
@@ -512,24 +628,24 @@ impl Lister<'_> {
     }
     out.push_str(prefix);
     if self.color {
-      self.push_signature(out, signature, true);
+      self.push_signature(out, entry.signature, true);
     } else {
-      out.push_str(scratch);
+      out.push_str(entry.plain);
     }
-    if inline_comment.is_some() || !aliases.is_empty() {
-      let padding = if entry_width <= width { width - entry_width + 1 } else { 1 };
-      out.extend(std::iter::repeat_n(' ', padding));
+    if inline_comment.is_some() || !entry.aliases.is_empty() {
+      let padding = if entry.width <= width { width - entry.width + 1 } else { 1 };
+      push_spaces(out, padding);
       paint(out, self.color, BLUE, "#");
       let left = self.config.alias_style == AliasStyle::Left;
       if left {
-        self.push_aliases(out, aliases);
+        self.push_aliases(out, entry.aliases);
       }
       if let Some(comment) = inline_comment {
         out.push(' ');
         self.push_doc(out, comment);
       }
       if !left {
-        self.push_aliases(out, aliases);
+        self.push_aliases(out, entry.aliases);
       }
     }
     out.push('\n');

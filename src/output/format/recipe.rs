@@ -44,7 +44,6 @@ fn push_parameter(out: &mut String, parameter: &Parameter, palette: Palette) {
   }
 }
 
-
 fn push_path(out: &mut String, path: &[Name]) {
   for (index, name) in path.iter().enumerate() {
     if index > 0 {
