@@ -30,7 +30,17 @@ fn push_prefixed(out: &mut String, enabled: bool, prefix: char, token: Token) {
 
 /// Appends the canonical text of `expression`. Everything printed renders
 /// through here, straight into the caller's buffer; `Display` wraps it.
+/// Leaves, most of any tree, are written inline; the rest by `push_compound`.
+#[inline]
 pub fn push_expression(out: &mut String, expression: &Expression) {
+  match expression {
+    Expression::Variable { name } => out.push_str(name.lexeme()),
+    Expression::StringLiteral(literal) => push_literal(out, literal),
+    compound => push_compound(out, compound),
+  }
+}
+
+fn push_compound(out: &mut String, expression: &Expression) {
   use Expression::*;
   match expression {
     And { lhs, rhs, .. } => push_binary(out, lhs, " && ", rhs),

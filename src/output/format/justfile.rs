@@ -12,7 +12,8 @@ use crate::syntax::token::Token;
 
 /// Format a parse tree; recipe bodies are indented with `indentation`.
 pub fn format_justfile(ast: &Ast, indentation: &str) -> String {
-  let mut out = String::new();
+  // Items average under 32 bytes of text (most are line ends).
+  let mut out = String::with_capacity(ast.items.len() * 32);
   for (index, item) in ast.items.iter().enumerate() {
     match item {
       Item::Eol => push_line_end(&mut out),
@@ -108,10 +109,12 @@ fn has_doc_attribute(attributes: &Attributes) -> bool {
 fn push_recipe(out: &mut String, r: &Recipe, indentation: &str) {
   attributes::push_lines(out, &r.attributes.list);
   recipe::push_header(out, r);
-  if recipe::has_body(r) {
+  let printed = recipe::printed_lines(r);
+  if !printed.is_empty() {
     out.push('\n');
-    recipe::push_body(out, r, indentation);
-    if recipe::has_trailing_blank_lines(r) {
+    recipe::push_lines(out, printed, indentation);
+    // Blank lines after the body separate it from what follows.
+    if printed.len() < r.body.len() {
       out.push('\n');
     }
   }

@@ -15,12 +15,18 @@ struct Palette {
 }
 
 impl Palette {
+  #[inline]
   fn push(self, out: &mut String, color: Ansi, text: &str) {
     if self.color {
-      out.push_str(&color.paint(text).to_string());
+      Self::push_painted(out, color, text);
     } else {
       out.push_str(text);
     }
+  }
+
+  #[inline(never)]
+  fn push_painted(out: &mut String, color: Ansi, text: &str) {
+    out.push_str(&color.paint(text).to_string());
   }
 }
 
@@ -45,6 +51,10 @@ fn push_parameter(out: &mut String, parameter: &Parameter, palette: Palette) {
 }
 
 fn push_path(out: &mut String, path: &[Name]) {
+  if let [name] = path {
+    out.push_str(name.lexeme());
+    return;
+  }
   for (index, name) in path.iter().enumerate() {
     if index > 0 {
       out.push_str("::");
@@ -115,24 +125,19 @@ pub fn push_header(out: &mut String, recipe: &Recipe) {
 
 fn is_blank(line: &Line) -> bool {
   line.fragments.iter().all(|fragment| match fragment {
-    Fragment::Text(token) => token.lexeme().trim_matches([' ', '\t']).is_empty(),
+    Fragment::Text(token) => token.lexeme().bytes().all(|byte| byte == b' ' || byte == b'\t'),
     Fragment::Interpolation { .. } => false,
   })
 }
 
 /// The body lines that are printed: everything up to the last non-blank line.
-fn printed_lines<'a, 'src>(recipe: &'a Recipe<'src>) -> &'a [Line<'src>] {
+pub fn printed_lines<'a, 'src>(recipe: &'a Recipe<'src>) -> &'a [Line<'src>] {
   let end = recipe.body.iter().rposition(|line| !is_blank(line)).map_or(0, |i| i + 1);
   &recipe.body[..end]
 }
 
 pub fn has_body(recipe: &Recipe) -> bool {
   !printed_lines(recipe).is_empty()
-}
-
-/// Whether the body ends with blank lines (they separate it from what follows).
-pub fn has_trailing_blank_lines(recipe: &Recipe) -> bool {
-  printed_lines(recipe).len() < recipe.body.len()
 }
 
 fn push_line_content(out: &mut String, line: &Line) {
@@ -150,7 +155,12 @@ fn push_line_content(out: &mut String, line: &Line) {
 
 /// Appends the body lines, each ending in `\n`; blank lines stay empty.
 pub fn push_body(out: &mut String, recipe: &Recipe, indentation: &str) {
-  for line in printed_lines(recipe) {
+  push_lines(out, printed_lines(recipe), indentation);
+}
+
+/// Appends `lines` (a recipe's `printed_lines`) as `push_body` does.
+pub fn push_lines(out: &mut String, lines: &[Line], indentation: &str) {
+  for line in lines {
     if !is_blank(line) {
       out.push_str(indentation);
       push_line_content(out, line);
