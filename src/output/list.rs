@@ -1,7 +1,6 @@
 //! `--list [MODULE…]`.
 
-use nu_ansi_term::{Color as Ansi, Style};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use snafu::Snafu;
 use unicode_width::UnicodeWidthStr;
@@ -11,8 +10,9 @@ use crate::analysis::lookup::{
   Suggestion,
 };
 use crate::analysis::model::{Alias, Justfile, Module, Recipe};
-use crate::color::Painter;
 use crate::options::{AliasStyle, Options};
+use crate::output::format::expression::push_expression;
+use crate::syntax::ast::{Attribute, ParameterKind};
 use crate::syntax::path::{is_identifier, split_colon_path};
 
 const MAX_WIDTH: usize = 50;
@@ -79,60 +79,121 @@ pub fn list(
   color: bool,
 ) -> Result<String, ListError> {
   let module = resolve_module(justfile, path)?;
-  let lister =
-    Lister { config, painter: Painter { active: color, command_color: None, highlight: true } };
+  let lister = Lister { config, color };
   if !config.groups.is_empty() {
-    let available = lister.groups(module);
+    let available = module_groups(module, config.unsorted);
     if let Some(missing) = config.groups.iter().find(|g| !available.contains(g)) {
       return Err(ListError::UnknownGroup { group: missing.clone() });
     }
   }
-  let mut out = config.list_heading.clone();
-  lister.module(module, 0, true, &mut out);
+  let mut out = String::with_capacity(config.list_heading.len() + estimated_size(module));
+  out.push_str(&config.list_heading);
+  lister.module(module, 0, true, &mut out, &mut String::new());
   Ok(out)
+}
+
+/// A guess at the size of a module's listing, to allocate the text once.
+fn estimated_size(module: &Module) -> usize {
+  (module.recipes.len() + module.aliases.len() + module.modules.len()) * 96
 }
 
 /// Display width: East-Asian aware; TAB, line ends and other control
 /// characters count 1 (`\r\n` counts 1 as a whole).
 pub fn display_width(text: &str) -> usize {
-  UnicodeWidthStr::width(text)
+  if is_single_column_ascii(text.as_bytes()) {
+    text.len()
+  } else {
+    UnicodeWidthStr::width(text)
+  }
 }
 
-/// One listed line.
-struct Entry {
-  plain: String,
-  colored: String,
-  comment: Option<String>,
-  aliases: Vec<String>,
+/// Every ASCII character but the `\r` of `\r\n` is one column wide. No
+/// early exit: the loop compiles to a few vector instructions per 16 bytes.
+fn is_single_column_ascii(bytes: &[u8]) -> bool {
+  let mut other = false;
+  for &byte in bytes {
+    other |= byte >= 0x80 || byte == b'\r';
+  }
+  !other
+}
+
+/// Start sequences of the styles a listing paints with, and the end of any
+/// style; the `ansi_sequences` test pins them to `nu_ansi_term`'s.
+const BLUE: &str = "\x1b[34m";
+const CYAN: &str = "\x1b[36m";
+const GREEN: &str = "\x1b[32m";
+const PURPLE: &str = "\x1b[35m";
+const YELLOW_BOLD: &str = "\x1b[1;33m";
+const RESET: &str = "\x1b[0m";
+
+/// Appends what `write` appends, wrapped in `style` when `color` is on and
+/// it is not empty (as `Painter::paint` does).
+#[inline(always)]
+fn paint_with(out: &mut String, color: bool, style: &str, write: impl FnOnce(&mut String)) {
+  if !color {
+    write(out);
+    return;
+  }
+  let start = out.len();
+  out.push_str(style);
+  let text_start = out.len();
+  write(out);
+  if out.len() == text_start {
+    out.truncate(start);
+  } else {
+    out.push_str(RESET);
+  }
+}
+
+#[inline(always)]
+fn paint(out: &mut String, color: bool, style: &str, text: &str) {
+  paint_with(out, color, style, |out| out.push_str(text));
+}
+
+/// What a listed line starts with: a recipe (or alias) signature, or a
+/// submodule's `NAME ...`.
+#[derive(Copy, Clone)]
+enum Signature<'a, 'src> {
+  Recipe(&'a str, &'a Recipe<'src>),
+  Submodule(&'a str),
+}
+
+/// One listed line: its signature, as plain text and width too, what
+/// follows it, and the comment printed above it when that does not fit.
+struct Entry<'e, 'a, 'src> {
+  signature: Signature<'a, 'src>,
+  plain: &'e str,
+  width: usize,
+  comment: Option<&'e str>,
+  aliases: &'e [&'e str],
   /// A submodule's doc is always inline, whatever its width or line count.
   always_inline: bool,
 }
 
-impl Entry {
-  fn width(&self) -> usize {
-    display_width(&self.plain)
-  }
-}
-
+/// One item of a section, written when the listing reaches it.
 enum Item<'a, 'src> {
-  Entry(Entry),
+  /// The recipe at this index of `Contents::recipes` and, in the separate
+  /// alias style, its aliases after it.
+  Recipe(usize),
+  /// An alias whose target lives in another module.
+  CrossAlias(&'a Alias<'src>, &'a Recipe<'src>),
   Submodule(&'a str, &'a Module<'src>),
 }
 
-struct Section<'a, 'src> {
-  name: Option<String>,
+struct Section<'a, 'src, 'g> {
+  name: Option<&'g str>,
   items: Vec<Item<'a, 'src>>,
 }
 
 struct Lister<'c> {
   config: &'c Options,
-  painter: Painter,
+  color: bool,
 }
 
 /// Public recipes in listing order.
 pub fn listed_recipes<'a, 'src>(module: &'a Module<'src>, unsorted: bool) -> Vec<&'a Recipe<'src>> {
-  let mut recipes: Vec<&Recipe> =
-    module.recipes.values().filter(|recipe| is_public_recipe(module, recipe)).collect();
+  let mut recipes: Vec<&Recipe> = Vec::with_capacity(module.recipes.len());
+  recipes.extend(module.recipes.values().filter(|recipe| is_public_recipe(module, recipe)));
   if unsorted {
     recipes.sort_by_key(|recipe| recipe.order);
   }
@@ -156,190 +217,265 @@ pub fn listed_submodules<'a, 'src>(
     .collect()
 }
 
+/// The `[group]`s of a recipe, in attribute order.
+fn recipe_groups<'a>(recipe: &'a Recipe) -> impl Iterator<Item = &'a str> {
+  recipe.attributes.iter().filter_map(|entry| match &entry.attribute {
+    Attribute::Group(literal) => Some(&*literal.cooked),
+    _ => None,
+  })
+}
+
+fn in_group(recipe: &Recipe, group: &str) -> bool {
+  recipe_groups(recipe).any(|name| name == group)
+}
+
 /// The public groups of a module, sorted by name, or with `unsorted` by the
 /// position of the first recipe or `mod` statement carrying them (ties by name).
 pub fn module_groups(module: &Module, unsorted: bool) -> Vec<String> {
-  let mut first: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-  let recipe_groups = listed_recipes(module, true)
-    .into_iter()
-    .flat_map(|r| r.groups().into_iter().map(move |group| (group, (r.order, 1))));
-  let submodule_groups = listed_submodules(module, true).into_iter().flat_map(|(name, m)| {
+  let recipes = listed_recipes(module, false);
+  let submodules = listed_submodules(module, false);
+  groups_of(module, &recipes, &submodules, unsorted)
+}
+
+/// `module_groups` of the given public recipes and submodules of `module`.
+fn groups_of(
+  module: &Module,
+  recipes: &[&Recipe],
+  submodules: &[(&str, &Module)],
+  unsorted: bool,
+) -> Vec<String> {
+  let mut first: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+  let recipe_groups =
+    recipes.iter().flat_map(|r| recipe_groups(r).map(move |group| (group, (r.order, 1))));
+  let submodule_groups = submodules.iter().flat_map(|(name, m)| {
     let position = module.module_positions.get(name).copied().unwrap_or(usize::MAX);
-    m.groups.clone().into_iter().map(move |group| (group, (position, 0)))
+    m.groups.iter().map(move |group| (group.as_str(), (position, 0)))
   });
   for (group, key) in recipe_groups.chain(submodule_groups) {
     let entry = first.entry(group).or_insert(key);
     *entry = (*entry).min(key);
   }
-  let mut groups: Vec<(String, (usize, usize))> = first.into_iter().collect();
+  let mut groups: Vec<(&str, (usize, usize))> = first.into_iter().collect();
   if unsorted {
-    groups.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+    groups.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(b.0)));
   }
-  groups.into_iter().map(|(group, _)| group).collect()
+  groups.into_iter().map(|(group, _)| group.to_string()).collect()
 }
 
-struct ModuleAliases<'a, 'src> {
-  /// Same-module aliases: (alias, target recipe).
+/// What a module's listing is made of, gathered once.
+struct Contents<'a, 'src> {
+  recipes: Vec<&'a Recipe<'src>>,
+  submodules: Vec<(&'a str, &'a Module<'src>)>,
+  /// Public same-module aliases: (alias, target recipe).
   local: Vec<(&'a Alias<'src>, &'a Recipe<'src>)>,
   /// Aliases whose target lives in another module.
   cross: Vec<(&'a Alias<'src>, &'a Recipe<'src>)>,
+  /// The names of the `local` aliases of each recipe, sorted, by the
+  /// recipe's address.
+  aliases_of: HashMap<*const Recipe<'src>, Vec<&'a str>>,
 }
 
-fn module_aliases<'a, 'src>(module: &'a Module<'src>) -> ModuleAliases<'a, 'src> {
-  let mut aliases = ModuleAliases { local: Vec::new(), cross: Vec::new() };
-  for alias in module.aliases.values().filter(|alias| is_public_alias(module, alias)) {
-    if let Some(AliasTarget::Recipe { module: target_module, recipe }) =
-      resolve_alias(module, alias)
-    {
-      if alias.target.len() == 1 {
-        if is_public_recipe(target_module, recipe) {
-          aliases.local.push((alias, recipe));
+impl<'a, 'src> Contents<'a, 'src> {
+  fn new(module: &'a Module<'src>, unsorted: bool) -> Self {
+    let mut contents = Contents {
+      recipes: listed_recipes(module, unsorted),
+      submodules: listed_submodules(module, unsorted),
+      local: Vec::new(),
+      cross: Vec::new(),
+      aliases_of: HashMap::new(),
+    };
+    for alias in module.aliases.values().filter(|alias| is_public_alias(module, alias)) {
+      if let Some(AliasTarget::Recipe { module: target_module, recipe }) =
+        resolve_alias(module, alias)
+      {
+        if alias.target.len() == 1 {
+          if is_public_recipe(target_module, recipe) {
+            contents.local.push((alias, recipe));
+          }
+        } else {
+          contents.cross.push((alias, recipe));
         }
-      } else {
-        aliases.cross.push((alias, recipe));
       }
     }
+    for (alias, recipe) in &contents.local {
+      let names = contents.aliases_of.entry(std::ptr::from_ref(*recipe)).or_default();
+      names.push(alias.name.lexeme());
+    }
+    for names in contents.aliases_of.values_mut() {
+      names.sort_unstable();
+    }
+    contents
   }
-  aliases
+
+  fn aliases_of(&self, recipe: &Recipe<'src>) -> &[&'a str] {
+    if self.aliases_of.is_empty() {
+      return &[];
+    }
+    self.aliases_of.get(&std::ptr::from_ref(recipe)).map_or(&[], Vec::as_slice)
+  }
+}
+
+/// The plain signatures of a module's listed recipes, rendered once (for
+/// the column width and again for each line) into one text.
+struct Signatures {
+  text: String,
+  /// End in `text` and display width of each recipe's signature.
+  spans: Vec<(usize, usize)>,
+}
+
+impl Signatures {
+  /// The plain text and width of the signature of `Contents::recipes[index]`.
+  fn get(&self, index: usize) -> (&str, usize) {
+    let start = index.checked_sub(1).map_or(0, |previous| self.spans[previous].0);
+    let (end, width) = self.spans[index];
+    (&self.text[start..end], width)
+  }
+}
+
+/// Whether `text` has a `\n`; doc comments are short, and a loop without
+/// early exit is cheaper than a search call on them.
+fn has_line_break(text: &str) -> bool {
+  let mut found = false;
+  for &byte in text.as_bytes() {
+    found |= byte == b'\n';
+  }
+  found
+}
+
+/// `count` spaces.
+fn push_spaces(out: &mut String, count: usize) {
+  const SPACES: &str = "                                                                ";
+  let mut left = count;
+  while left > 0 {
+    let chunk = left.min(SPACES.len());
+    out.push_str(&SPACES[..chunk]);
+    left -= chunk;
+  }
 }
 
 impl Lister<'_> {
-  fn groups(&self, module: &Module) -> Vec<String> {
-    module_groups(module, self.config.unsorted)
-  }
-
-  fn signature(&self, name: &str, recipe: &Recipe) -> (String, String) {
-    let mut plain = name.to_string();
-    let mut colored = name.to_string();
-    let cyan = Ansi::Cyan.normal();
-    if recipe.parameters.iter().any(|p| p.is_option()) {
-      plain.push_str(" [OPTIONS]");
-      colored.push(' ');
-      colored.push_str(&self.painter.paint(cyan, "[OPTIONS]"));
-    }
-    for parameter in recipe.parameters.iter().filter(|p| !p.is_option()) {
-      plain.push(' ');
-      colored.push(' ');
-      let sigil = match parameter.kind {
-        crate::syntax::ast::ParameterKind::Singular => "",
-        crate::syntax::ast::ParameterKind::Plus => "+",
-        crate::syntax::ast::ParameterKind::Star => "*",
-      };
-      plain.push_str(sigil);
-      colored.push_str(&self.painter.paint(Ansi::Purple.normal(), sigil));
-      if parameter.export {
-        plain.push('$');
-        colored.push('$');
-      }
-      plain.push_str(parameter.name.lexeme());
-      colored.push_str(&self.painter.paint(cyan, parameter.name.lexeme()));
-      if let Some(default) = &parameter.default {
-        let text = default.to_string();
-        plain.push('=');
-        plain.push_str(&text);
-        colored.push('=');
-        colored.push_str(&self.painter.paint(Ansi::Green.normal(), &text));
-      }
-    }
-    (plain, colored)
-  }
-
-  fn recipe_entry(&self, name: &str, recipe: &Recipe, comment: Option<String>) -> Entry {
-    let (plain, colored) = self.signature(name, recipe);
-    Entry { plain, colored, comment, aliases: Vec::new(), always_inline: false }
-  }
-
-  fn recipe_doc(recipe: &Recipe) -> Option<String> {
-    recipe.doc.as_deref().filter(|doc| !doc.trim().is_empty()).map(str::to_string)
-  }
-
   fn show_aliases(&self) -> bool {
     !self.config.no_aliases
   }
 
-  fn width(&self, module: &Module, aliases: &ModuleAliases) -> usize {
-    let mut widths: Vec<usize> = listed_recipes(module, false)
-      .into_iter()
-      .map(|recipe| display_width(&self.signature(recipe.name.lexeme(), recipe).0))
-      .collect();
+  /// Appends the signature, in colour if `color`.
+  fn push_signature(&self, out: &mut String, signature: Signature, color: bool) {
+    let (name, recipe) = match signature {
+      Signature::Recipe(name, recipe) => (name, recipe),
+      Signature::Submodule(name) => {
+        out.push_str(name);
+        out.push_str(" ...");
+        return;
+      }
+    };
+    out.push_str(name);
+    if recipe.parameters.iter().any(|p| p.is_option()) {
+      out.push(' ');
+      paint(out, color, CYAN, "[OPTIONS]");
+    }
+    for parameter in recipe.parameters.iter().filter(|p| !p.is_option()) {
+      out.push(' ');
+      let sigil = match parameter.kind {
+        ParameterKind::Singular => "",
+        ParameterKind::Plus => "+",
+        ParameterKind::Star => "*",
+      };
+      paint(out, color, PURPLE, sigil);
+      if parameter.export {
+        out.push('$');
+      }
+      paint(out, color, CYAN, parameter.name.lexeme());
+      if let Some(default) = &parameter.default {
+        out.push('=');
+        paint_with(out, color, GREEN, |out| push_expression(out, default));
+      }
+    }
+  }
+
+  /// The display width of a signature; `scratch` holds its plain text.
+  fn signature_width(&self, scratch: &mut String, signature: Signature) -> usize {
+    scratch.clear();
+    self.push_signature(scratch, signature, false);
+    display_width(scratch)
+  }
+
+  fn signatures(&self, contents: &Contents) -> Signatures {
+    let mut signatures = Signatures {
+      text: String::with_capacity(contents.recipes.len() * 32),
+      spans: Vec::with_capacity(contents.recipes.len()),
+    };
+    for recipe in &contents.recipes {
+      let signature = Signature::Recipe(recipe.name.lexeme(), recipe);
+      self.push_signature(&mut signatures.text, signature, false);
+      signatures.spans.push((signatures.text.len(), 0));
+    }
+    // Usually all of it is ASCII: then each width is the length, and one
+    // check of the whole text saves one per signature.
+    let single_column = is_single_column_ascii(signatures.text.as_bytes());
+    let mut start = 0;
+    for (end, width) in &mut signatures.spans {
+      let text = &signatures.text[start..*end];
+      *width = if single_column { text.len() } else { display_width(text) };
+      start = *end;
+    }
+    signatures
+  }
+
+  /// The comment column: one past the widest entry of at most `MAX_WIDTH`.
+  fn width(&self, contents: &Contents, signatures: &Signatures, scratch: &mut String) -> usize {
+    let mut width = 0;
+    let mut consider = |entry_width: usize| {
+      if entry_width <= MAX_WIDTH {
+        width = width.max(entry_width);
+      }
+    };
+    for (_, entry_width) in &signatures.spans {
+      consider(*entry_width);
+    }
     if self.show_aliases() {
-      for (alias, recipe) in aliases.local.iter().chain(&aliases.cross) {
-        widths.push(display_width(&self.signature(alias.name.lexeme(), recipe).0));
+      for (alias, recipe) in contents.local.iter().chain(&contents.cross) {
+        consider(self.signature_width(scratch, Signature::Recipe(alias.name.lexeme(), recipe)));
       }
     }
     if !self.config.list_submodules {
-      for (name, _) in listed_submodules(module, false) {
-        widths.push(display_width(name) + 4);
+      for (name, _) in &contents.submodules {
+        consider(display_width(name) + 4);
       }
     }
-    widths.into_iter().filter(|w| *w <= MAX_WIDTH).max().unwrap_or(0)
+    width
   }
 
-  /// Entries of one recipe: itself, then (separate style) its aliases.
-  fn recipe_entries(&self, recipe: &Recipe, aliases: &ModuleAliases) -> Vec<Entry> {
-    let name = recipe.name.lexeme();
-    let mut own: Vec<&str> = Vec::new();
-    if self.show_aliases() {
-      own = aliases
-        .local
-        .iter()
-        .filter(|(_, target)| std::ptr::eq(*target, recipe))
-        .map(|(alias, _)| alias.name.lexeme())
-        .collect();
-      own.sort();
-    }
-    let mut entry = self.recipe_entry(name, recipe, Self::recipe_doc(recipe));
-    if self.config.alias_style != AliasStyle::Separate {
-      entry.aliases = own.iter().map(|a| a.to_string()).collect();
-      return vec![entry];
-    }
-    let mut entries = vec![entry];
-    for alias in own {
-      entries.push(self.recipe_entry(alias, recipe, Some(format!("alias for `{name}`"))));
-    }
-    entries
-  }
-
-  fn sections<'a, 'src>(
+  fn sections<'a, 'src, 'g>(
     &self,
-    module: &'a Module<'src>,
-    aliases: &ModuleAliases,
-    filter: bool,
-  ) -> Vec<Section<'a, 'src>> {
-    let unsorted = self.config.unsorted;
-    let recipes = listed_recipes(module, unsorted);
-    let submodules = listed_submodules(module, unsorted);
-
-    let mut ungrouped = Section { name: None, items: Vec::new() };
-    for recipe in recipes.iter().filter(|r| r.groups().is_empty()) {
-      ungrouped.items.extend(self.recipe_entries(recipe, aliases).into_iter().map(Item::Entry));
+    contents: &Contents<'a, 'src>,
+    group_names: &'g [String],
+    filtered: bool,
+  ) -> Vec<Section<'a, 'src, 'g>> {
+    let recipes = contents.recipes.iter().enumerate();
+    let mut ungrouped = Section { name: None, items: Vec::with_capacity(contents.recipes.len()) };
+    for (index, _) in recipes.clone().filter(|(_, r)| recipe_groups(r).next().is_none()) {
+      ungrouped.items.push(Item::Recipe(index));
     }
     if self.show_aliases() {
-      for (alias, recipe) in &aliases.cross {
-        let comment = format!("alias for `{}`", recipe.namepath);
-        ungrouped.items.push(Item::Entry(self.recipe_entry(
-          alias.name.lexeme(),
-          recipe,
-          Some(comment),
-        )));
+      for (alias, recipe) in &contents.cross {
+        ungrouped.items.push(Item::CrossAlias(alias, recipe));
       }
     }
-    for (name, submodule) in submodules.iter().filter(|(_, m)| m.groups.is_empty()) {
+    for (name, submodule) in contents.submodules.iter().filter(|(_, m)| m.groups.is_empty()) {
       ungrouped.items.push(Item::Submodule(name, submodule));
     }
 
-    let filtered = filter && !self.config.groups.is_empty();
-    let group_names = if filtered { self.config.groups.clone() } else { self.groups(module) };
     let mut sections = Vec::new();
     if !ungrouped.items.is_empty() && !filtered {
       sections.push(ungrouped);
     }
     for group in group_names {
-      let mut section = Section { name: Some(group.clone()), items: Vec::new() };
-      for recipe in recipes.iter().filter(|r| r.groups().contains(&group)) {
-        section.items.extend(self.recipe_entries(recipe, aliases).into_iter().map(Item::Entry));
+      let mut section = Section { name: Some(group.as_str()), items: Vec::new() };
+      for (index, _) in recipes.clone().filter(|(_, r)| in_group(r, group)) {
+        section.items.push(Item::Recipe(index));
       }
-      for (name, submodule) in submodules.iter().filter(|(_, m)| m.groups.contains(&group)) {
+      for (name, submodule) in contents.submodules.iter().filter(|(_, m)| m.groups.contains(group))
+      {
         section.items.push(Item::Submodule(name, submodule));
       }
       sections.push(section);
@@ -347,10 +483,24 @@ impl Lister<'_> {
     sections
   }
 
-  fn module(&self, module: &Module, depth: usize, filter: bool, out: &mut String) {
-    let aliases = module_aliases(module);
-    let width = self.width(module, &aliases);
-    let sections = self.sections(module, &aliases, filter);
+  fn module(
+    &self,
+    module: &Module,
+    depth: usize,
+    filter: bool,
+    out: &mut String,
+    scratch: &mut String,
+  ) {
+    let contents = Contents::new(module, self.config.unsorted);
+    let signatures = self.signatures(&contents);
+    let width = self.width(&contents, &signatures, scratch);
+    let filtered = filter && !self.config.groups.is_empty();
+    let group_names = if filtered {
+      self.config.groups.clone()
+    } else {
+      groups_of(module, &contents.recipes, &contents.submodules, self.config.unsorted)
+    };
+    let sections = self.sections(&contents, &group_names, filtered);
     let prefix = self.config.list_prefix.repeat(depth + 1);
     let headers = sections.iter().any(|section| section.name.is_some());
     let mut first_submodule = true;
@@ -358,28 +508,53 @@ impl Lister<'_> {
       if index > 0 {
         out.push('\n');
       }
-      if let Some(name) = &section.name {
-        let header = self.painter.paint(Ansi::Yellow.bold(), &format!("[{name}]"));
-        out.push_str(&format!("{prefix}{header}\n"));
+      if let Some(name) = section.name {
+        out.push_str(&prefix);
+        paint_with(out, self.color, YELLOW_BOLD, |out| {
+          out.push('[');
+          out.push_str(name);
+          out.push(']');
+        });
+        out.push('\n');
       }
       for item in &section.items {
         match item {
-          Item::Entry(entry) => self.entry(entry, &prefix, width, out),
+          Item::Recipe(index) => {
+            self.recipe(*index, &contents, &signatures, &prefix, width, out, scratch)
+          }
+          Item::CrossAlias(alias, recipe) => {
+            let comment = format!("alias for `{}`", recipe.namepath);
+            let signature = Signature::Recipe(alias.name.lexeme(), recipe);
+            let entry_width = self.signature_width(scratch, signature);
+            let entry = Entry {
+              signature,
+              plain: scratch,
+              width: entry_width,
+              comment: Some(&comment),
+              aliases: &[],
+              always_inline: false,
+            };
+            self.entry(&entry, &prefix, width, out);
+          }
           Item::Submodule(name, submodule) if self.config.list_submodules => {
             if !headers && !first_submodule {
               out.push('\n');
             }
             first_submodule = false;
-            out.push_str(&format!("{prefix}{name}:\n"));
-            self.module(submodule, depth + 1, false, out);
+            out.push_str(&prefix);
+            out.push_str(name);
+            out.push_str(":\n");
+            self.module(submodule, depth + 1, false, out, scratch);
           }
           Item::Submodule(name, submodule) => {
-            let plain = format!("{name} ...");
+            let signature = Signature::Submodule(name);
+            let entry_width = self.signature_width(scratch, signature);
             let entry = Entry {
-              colored: plain.clone(),
-              plain,
-              comment: submodule.doc.clone(),
-              aliases: Vec::new(),
+              signature,
+              plain: scratch,
+              width: entry_width,
+              comment: submodule.doc.as_deref(),
+              aliases: &[],
               always_inline: true,
             };
             self.entry(&entry, &prefix, width, out);
@@ -389,59 +564,127 @@ impl Lister<'_> {
     }
   }
 
+  /// A recipe's line and, in the separate alias style, its aliases' lines.
+  #[allow(clippy::too_many_arguments)]
+  fn recipe(
+    &self,
+    index: usize,
+    contents: &Contents,
+    signatures: &Signatures,
+    prefix: &str,
+    width: usize,
+    out: &mut String,
+    scratch: &mut String,
+  ) {
+    let recipe = contents.recipes[index];
+    let name = recipe.name.lexeme();
+    let aliases = if self.show_aliases() { contents.aliases_of(recipe) } else { &[] };
+    let (plain, entry_width) = signatures.get(index);
+    let mut entry = Entry {
+      signature: Signature::Recipe(name, recipe),
+      plain,
+      width: entry_width,
+      comment: recipe.doc.as_deref().filter(|doc| doc.chars().any(|c| !c.is_whitespace())),
+      aliases,
+      always_inline: false,
+    };
+    if self.config.alias_style != AliasStyle::Separate {
+      self.entry(&entry, prefix, width, out);
+      return;
+    }
+    entry.aliases = &[];
+    self.entry(&entry, prefix, width, out);
+    if aliases.is_empty() {
+      return;
+    }
+    let comment = format!("alias for `{name}`");
+    for alias in aliases {
+      let signature = Signature::Recipe(alias, recipe);
+      let entry_width = self.signature_width(scratch, signature);
+      let entry = Entry {
+        signature,
+        plain: scratch,
+        width: entry_width,
+        comment: Some(&comment),
+        aliases: &[],
+        always_inline: false,
+      };
+      self.entry(&entry, prefix, width, out);
+    }
+  }
+
+  /// One listed line, after its comment's lines when the comment is not
+  /// inline; `width` is the comment column.
   fn entry(&self, entry: &Entry, prefix: &str, width: usize, out: &mut String) {
-    let entry_width = entry.width();
-    let inline_comment = entry.comment.as_ref().filter(|comment| {
-      entry.always_inline || (entry_width <= MAX_WIDTH && !comment.contains('\n'))
+    let inline_comment = entry.comment.filter(|comment| {
+      entry.always_inline || (entry.width <= MAX_WIDTH && !has_line_break(comment))
     });
-    if let (None, Some(comment)) = (inline_comment, &entry.comment) {
+    if let (None, Some(comment)) = (inline_comment, entry.comment) {
       for line in comment.split('\n') {
-        out.push_str(&format!("{prefix}{}\n", self.comment_text(line)));
+        out.push_str(prefix);
+        self.push_comment_line(out, line);
+        out.push('\n');
       }
     }
     out.push_str(prefix);
-    out.push_str(&entry.colored);
+    if self.color {
+      self.push_signature(out, entry.signature, true);
+    } else {
+      out.push_str(entry.plain);
+    }
     if inline_comment.is_some() || !entry.aliases.is_empty() {
-      let padding = if entry_width <= width { width - entry_width + 1 } else { 1 };
-      out.push_str(&" ".repeat(padding));
-      out.push_str(&self.painter.paint(Ansi::Blue.normal(), "#"));
-      let aliases = (!entry.aliases.is_empty()).then(|| self.alias_text(&entry.aliases));
-      let comment = inline_comment.map(|comment| self.paint_doc(comment));
-      let parts = match self.config.alias_style {
-        AliasStyle::Left => [aliases, comment],
-        _ => [comment, aliases],
-      };
-      for part in parts.into_iter().flatten() {
+      let padding = if entry.width <= width { width - entry.width + 1 } else { 1 };
+      push_spaces(out, padding);
+      paint(out, self.color, BLUE, "#");
+      let left = self.config.alias_style == AliasStyle::Left;
+      if left {
+        self.push_aliases(out, entry.aliases);
+      }
+      if let Some(comment) = inline_comment {
         out.push(' ');
-        out.push_str(&part);
+        self.push_doc(out, comment);
+      }
+      if !left {
+        self.push_aliases(out, entry.aliases);
       }
     }
     out.push('\n');
   }
 
   /// `# LINE` of a comment printed above its entry (backticks not highlighted).
-  fn comment_text(&self, line: &str) -> String {
-    let blue = Ansi::Blue.normal();
-    format!("{} {}", self.painter.paint(blue, "#"), self.painter.paint(blue, line))
+  fn push_comment_line(&self, out: &mut String, line: &str) {
+    paint(out, self.color, BLUE, "#");
+    out.push(' ');
+    paint(out, self.color, BLUE, line);
   }
 
-  fn alias_text(&self, aliases: &[String]) -> String {
-    let text = match aliases {
-      [one] => format!("[alias: {one}]"),
-      many => format!("[aliases: {}]", many.join(", ")),
-    };
-    self.painter.paint(Ansi::Purple.normal(), &text)
+  /// ` [alias: A]` or ` [aliases: A, B]`; nothing without aliases.
+  fn push_aliases(&self, out: &mut String, aliases: &[&str]) {
+    if aliases.is_empty() {
+      return;
+    }
+    out.push(' ');
+    paint_with(out, self.color, PURPLE, |out| {
+      out.push_str(if aliases.len() == 1 { "[alias: " } else { "[aliases: " });
+      for (index, alias) in aliases.iter().enumerate() {
+        if index > 0 {
+          out.push_str(", ");
+        }
+        out.push_str(alias);
+      }
+      out.push(']');
+    });
   }
 
   /// Doc text in blue with backtick spans in cyan.
-  fn paint_doc(&self, text: &str) -> String {
-    doc_segments(text)
-      .into_iter()
-      .map(|(ticked, segment)| {
-        let style: Style = if ticked { Ansi::Cyan.normal() } else { Ansi::Blue.normal() };
-        self.painter.paint(style, segment)
-      })
-      .collect()
+  fn push_doc(&self, out: &mut String, text: &str) {
+    if !self.color {
+      out.push_str(text);
+      return;
+    }
+    for_each_doc_segment(text, |ticked, segment| {
+      paint(out, true, if ticked { CYAN } else { BLUE }, segment);
+    });
   }
 }
 
@@ -449,25 +692,29 @@ impl Lister<'_> {
 /// an unclosed backtick runs to the end.
 pub fn doc_segments(text: &str) -> Vec<(bool, &str)> {
   let mut segments = Vec::new();
+  for_each_doc_segment(text, |ticked, segment| segments.push((ticked, segment)));
+  segments
+}
+
+fn for_each_doc_segment<'t>(text: &'t str, mut segment: impl FnMut(bool, &'t str)) {
   let mut rest = text;
   while !rest.is_empty() {
     match rest.find('`') {
       Some(0) => {
         let end = rest[1..].find('`').map_or(rest.len(), |i| i + 2);
-        segments.push((true, &rest[..end]));
+        segment(true, &rest[..end]);
         rest = &rest[end..];
       }
       Some(start) => {
-        segments.push((false, &rest[..start]));
+        segment(false, &rest[..start]);
         rest = &rest[start..];
       }
       None => {
-        segments.push((false, rest));
+        segment(false, rest);
         rest = "";
       }
     }
   }
-  segments
 }
 
 #[cfg(test)]
@@ -625,6 +872,31 @@ mod tests {
     ];
     for (text, expected) in cases {
       assert_eq!(&doc_segments(text), expected, "{text}");
+    }
+  }
+
+  #[test]
+  fn ansi_sequences() {
+    use nu_ansi_term::Color as Ansi;
+    let cases = [
+      (BLUE, Ansi::Blue.normal()),
+      (CYAN, Ansi::Cyan.normal()),
+      (GREEN, Ansi::Green.normal()),
+      (PURPLE, Ansi::Purple.normal()),
+      (YELLOW_BOLD, Ansi::Yellow.bold()),
+    ];
+    for (sequence, style) in cases {
+      assert_eq!(format!("{sequence}x{RESET}"), style.paint("x").to_string());
+    }
+  }
+
+  #[test]
+  fn ascii_widths_agree_with_unicode_width() {
+    for a in 0..128u8 {
+      for b in 0..128u8 {
+        let text = String::from_utf8(vec![a, b, b'x']).expect("ASCII");
+        assert_eq!(display_width(&text), UnicodeWidthStr::width(text.as_str()), "{text:?}");
+      }
     }
   }
 

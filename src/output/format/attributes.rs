@@ -9,15 +9,41 @@ pub use crate::syntax::attribute_order::{compare_args, sorted};
 
 /// Each attribute on its own line: `[NAME(ARGS)]\n`.
 pub fn render_lines(entries: &[AttributeEntry]) -> String {
-  sorted(entries).into_iter().map(|entry| format!("[{}]\n", render(&entry.attribute))).collect()
+  let mut text = String::new();
+  push_lines(&mut text, entries);
+  text
+}
+
+/// Appends each attribute on its own line (see `render_lines`).
+pub fn push_lines(out: &mut String, entries: &[AttributeEntry]) {
+  if entries.is_empty() {
+    return;
+  }
+  for entry in sorted(entries) {
+    out.push('[');
+    push_render(out, &entry.attribute);
+    out.push_str("]\n");
+  }
 }
 
 /// The text between the brackets: `name` or `name(ARGS)`.
 pub fn render(attribute: &Attribute) -> String {
-  let name = attribute.name();
-  match arguments(attribute) {
-    Some(arguments) => format!("{name}({})", arguments.join(", ")),
-    None => name.to_string(),
+  let mut text = String::new();
+  push_render(&mut text, attribute);
+  text
+}
+
+fn push_render(out: &mut String, attribute: &Attribute) {
+  out.push_str(attribute.name());
+  if let Some(arguments) = arguments(attribute) {
+    out.push('(');
+    for (index, argument) in arguments.iter().enumerate() {
+      if index > 0 {
+        out.push_str(", ");
+      }
+      out.push_str(argument);
+    }
+    out.push(')');
   }
 }
 

@@ -8,91 +8,151 @@ use crate::syntax::token::Token;
 
 /// A string literal exactly as written, with its `x` prefix when shell-expanded.
 pub fn literal_text(literal: &StringLiteral) -> String {
-  prefixed(literal.expand, 'x', literal.token)
+  let mut text = String::new();
+  push_literal(&mut text, literal);
+  text
+}
+
+/// Appends a string literal exactly as written (see `literal_text`).
+pub fn push_literal(out: &mut String, literal: &StringLiteral) {
+  push_prefixed(out, literal.expand, 'x', literal.token);
 }
 
 /// `prefix` + the token's lexeme, unless the lexeme already carries it
 /// (the lexer keeps prefixes as separate identifier tokens).
-fn prefixed(enabled: bool, prefix: char, token: Token) -> String {
+fn push_prefixed(out: &mut String, enabled: bool, prefix: char, token: Token) {
   let lexeme = token.lexeme();
   if enabled && !lexeme.starts_with(prefix) {
-    format!("{prefix}{lexeme}")
-  } else {
-    lexeme.to_string()
+    out.push(prefix);
+  }
+  out.push_str(lexeme);
+}
+
+/// Appends the canonical text of `expression`. Everything printed renders
+/// through here, straight into the caller's buffer; `Display` wraps it.
+/// Leaves, most of any tree, are written inline; the rest by `push_compound`.
+#[inline]
+pub fn push_expression(out: &mut String, expression: &Expression) {
+  match expression {
+    Expression::Variable { name } => out.push_str(name.lexeme()),
+    Expression::StringLiteral(literal) => push_literal(out, literal),
+    compound => push_compound(out, compound),
   }
 }
 
-fn write_separated(f: &mut Formatter, items: &[Expression]) -> fmt::Result {
+fn push_compound(out: &mut String, expression: &Expression) {
+  use Expression::*;
+  match expression {
+    And { lhs, rhs, .. } => push_binary(out, lhs, " && ", rhs),
+    Assert { condition, message, .. } => {
+      out.push_str("assert(");
+      push_expression(out, condition);
+      if let Some(message) = message {
+        out.push_str(", ");
+        push_expression(out, message);
+      }
+      out.push(')');
+    }
+    Backtick { token, .. } => out.push_str(token.lexeme()),
+    Call { name, arguments } => {
+      out.push_str(name.lexeme());
+      out.push('(');
+      push_separated(out, arguments);
+      out.push(')');
+    }
+    Comparison { lhs, rhs, operator, .. } => {
+      push_expression(out, lhs);
+      out.push(' ');
+      out.push_str(operator.symbol());
+      out.push(' ');
+      push_expression(out, rhs);
+    }
+    Concatenation { lhs, rhs, .. } => push_binary(out, lhs, " + ", rhs),
+    Conditional { condition, then, otherwise, .. } => {
+      push_conditional(out, condition, then, otherwise.as_deref())
+    }
+    FormatString { start, parts, .. } => push_format_string(out, start, parts),
+    Group { contents, .. } => {
+      out.push('(');
+      push_expression(out, contents);
+      out.push(')');
+    }
+    Join { lhs: Some(lhs), rhs, .. } => push_binary(out, lhs, " / ", rhs),
+    Join { lhs: None, rhs, .. } => {
+      out.push_str("/ ");
+      push_expression(out, rhs);
+    }
+    List { elements, .. } => {
+      out.push('[');
+      push_separated(out, elements);
+      out.push(']');
+    }
+    ListConcatenation { lhs, rhs, .. } => push_binary(out, lhs, " ++ ", rhs),
+    Not { operand, .. } => {
+      out.push('!');
+      push_expression(out, operand);
+    }
+    Or { lhs, rhs, .. } => push_binary(out, lhs, " || ", rhs),
+    StringLiteral(literal) => push_literal(out, literal),
+    Variable { name } => out.push_str(name.lexeme()),
+  }
+}
+
+fn push_binary(out: &mut String, lhs: &Expression, operator: &str, rhs: &Expression) {
+  push_expression(out, lhs);
+  out.push_str(operator);
+  push_expression(out, rhs);
+}
+
+fn push_separated(out: &mut String, items: &[Expression]) {
   for (i, item) in items.iter().enumerate() {
     if i > 0 {
-      f.write_str(", ")?;
+      out.push_str(", ");
     }
-    write!(f, "{item}")?;
+    push_expression(out, item);
   }
-  Ok(())
 }
 
-fn write_format_string(
-  f: &mut Formatter,
-  start: &FormatPiece,
-  parts: &[(Expression, FormatPiece)],
-) -> fmt::Result {
-  f.write_str(&prefixed(true, 'f', start.token))?;
+fn push_format_string(out: &mut String, start: &FormatPiece, parts: &[(Expression, FormatPiece)]) {
+  push_prefixed(out, true, 'f', start.token);
   for (expression, piece) in parts {
-    write!(f, " {expression} {}", piece.token.lexeme())?;
+    out.push(' ');
+    push_expression(out, expression);
+    out.push(' ');
+    out.push_str(piece.token.lexeme());
   }
-  Ok(())
 }
 
-fn write_conditional(
-  f: &mut Formatter,
+fn push_conditional(
+  out: &mut String,
   condition: &Expression,
   then: &Expression,
   otherwise: Option<&Expression>,
-) -> fmt::Result {
-  write!(f, "if {condition} {{ {then} }}")?;
+) {
+  out.push_str("if ");
+  push_expression(out, condition);
+  out.push_str(" { ");
+  push_expression(out, then);
+  out.push_str(" }");
   match otherwise {
-    None => Ok(()),
-    Some(nested @ Expression::Conditional { .. }) => write!(f, " else {nested}"),
-    Some(otherwise) => write!(f, " else {{ {otherwise} }}"),
+    None => {}
+    Some(nested @ Expression::Conditional { .. }) => {
+      out.push_str(" else ");
+      push_expression(out, nested);
+    }
+    Some(otherwise) => {
+      out.push_str(" else { ");
+      push_expression(out, otherwise);
+      out.push_str(" }");
+    }
   }
 }
 
 impl Display for Expression<'_> {
   fn fmt(&self, f: &mut Formatter) -> fmt::Result {
-    use Expression::*;
-    match self {
-      And { lhs, rhs, .. } => write!(f, "{lhs} && {rhs}"),
-      Assert { condition, message: None, .. } => write!(f, "assert({condition})"),
-      Assert { condition, message: Some(message), .. } => {
-        write!(f, "assert({condition}, {message})")
-      }
-      Backtick { token, .. } => f.write_str(token.lexeme()),
-      Call { name, arguments } => {
-        write!(f, "{}(", name.lexeme())?;
-        write_separated(f, arguments)?;
-        f.write_str(")")
-      }
-      Comparison { lhs, rhs, operator, .. } => write!(f, "{lhs} {} {rhs}", operator.symbol()),
-      Concatenation { lhs, rhs, .. } => write!(f, "{lhs} + {rhs}"),
-      Conditional { condition, then, otherwise, .. } => {
-        write_conditional(f, condition, then, otherwise.as_deref())
-      }
-      FormatString { start, parts, .. } => write_format_string(f, start, parts),
-      Group { contents, .. } => write!(f, "({contents})"),
-      Join { lhs: Some(lhs), rhs, .. } => write!(f, "{lhs} / {rhs}"),
-      Join { lhs: None, rhs, .. } => write!(f, "/ {rhs}"),
-      List { elements, .. } => {
-        f.write_str("[")?;
-        write_separated(f, elements)?;
-        f.write_str("]")
-      }
-      ListConcatenation { lhs, rhs, .. } => write!(f, "{lhs} ++ {rhs}"),
-      Not { operand, .. } => write!(f, "!{operand}"),
-      Or { lhs, rhs, .. } => write!(f, "{lhs} || {rhs}"),
-      StringLiteral(literal) => f.write_str(&literal_text(literal)),
-      Variable { name } => f.write_str(name.lexeme()),
-    }
+    let mut text = String::new();
+    push_expression(&mut text, self);
+    f.write_str(&text)
   }
 }
 

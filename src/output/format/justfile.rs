@@ -1,24 +1,25 @@
 //! The canonical text of one file, for `--dump` and `--fmt`.
 
 use super::attributes;
-use super::expression::literal_text;
+use super::expression::{push_expression, push_literal};
 use super::recipe;
 use crate::syntax::ast::{
   Alias, Assignment, Ast, Attribute, Attributes, FunctionDefinition, Import, Item, ModuleItem,
-  Recipe, Set, SettingValue, Unexport,
+  Recipe, Set, SettingValue,
 };
 use crate::syntax::settings::Setting;
 use crate::syntax::token::Token;
 
 /// Format a parse tree; recipe bodies are indented with `indentation`.
 pub fn format_justfile(ast: &Ast, indentation: &str) -> String {
-  let mut out = String::new();
+  // Items average under 32 bytes of text (most are line ends).
+  let mut out = String::with_capacity(ast.items.len() * 32);
   for (index, item) in ast.items.iter().enumerate() {
     match item {
       Item::Eol => push_line_end(&mut out),
       Item::Comment(token) => push_comment(&mut out, &ast.items, index, *token),
       Item::Recipe(r) => push_recipe(&mut out, r, indentation),
-      other => out.push_str(&item_text(other)),
+      other => push_item(&mut out, other),
     }
   }
   finish(out)
@@ -69,10 +70,12 @@ fn is_header_comment(r: &Recipe, token: Token) -> bool {
 
 /// A comment standing on its own line: verbatim, or a doc comment.
 fn line_comment(out: &mut String, items: &[Item], index: usize, token: Token) {
-  let text = token.lexeme().trim_end();
   match doc_comment_text(items, index, token) {
-    Some(doc) => out.push_str(&format!("# {doc}")),
-    None => out.push_str(text),
+    Some(doc) => {
+      out.push_str("# ");
+      out.push_str(doc);
+    }
+    None => out.push_str(token.lexeme().trim_end()),
   }
 }
 
@@ -104,45 +107,81 @@ fn has_doc_attribute(attributes: &Attributes) -> bool {
 }
 
 fn push_recipe(out: &mut String, r: &Recipe, indentation: &str) {
-  out.push_str(&attributes::render_lines(&r.attributes.list));
-  out.push_str(&recipe::header(r));
-  if recipe::has_body(r) {
+  attributes::push_lines(out, &r.attributes.list);
+  recipe::push_header(out, r);
+  let printed = recipe::printed_lines(r);
+  if !printed.is_empty() {
     out.push('\n');
-    out.push_str(&recipe::body(r, indentation));
-    if recipe::has_trailing_blank_lines(r) {
+    recipe::push_lines(out, printed, indentation);
+    // Blank lines after the body separate it from what follows.
+    if printed.len() < r.body.len() {
       out.push('\n');
     }
   }
 }
 
-fn item_text(item: &Item) -> String {
-  let (attributes, text) = match item {
-    Item::Alias(alias) => (&alias.attributes, alias_text(alias)),
-    Item::Assignment(assignment) => (&assignment.attributes, assignment_text(assignment)),
-    Item::Function(function) => (&function.attributes, function_text(function)),
-    Item::Import(import) => (&import.attributes, import_text(import)),
-    Item::Module(module) => (&module.attributes, module_text(module)),
-    Item::Set(set) => (&set.attributes, set_text(set)),
-    Item::Unexport(unexport) => (&unexport.attributes, unexport_text(unexport)),
-    Item::Comment(_) | Item::Eol | Item::Recipe(_) => return String::new(),
+fn push_item(out: &mut String, item: &Item) {
+  let attributes = match item {
+    Item::Alias(alias) => &alias.attributes,
+    Item::Assignment(assignment) => &assignment.attributes,
+    Item::Function(function) => &function.attributes,
+    Item::Import(import) => &import.attributes,
+    Item::Module(module) => &module.attributes,
+    Item::Set(set) => &set.attributes,
+    Item::Unexport(unexport) => &unexport.attributes,
+    Item::Comment(_) | Item::Eol | Item::Recipe(_) => return,
   };
-  attributes::render_lines(&attributes.list) + &text
+  attributes::push_lines(out, &attributes.list);
+  match item {
+    Item::Alias(alias) => push_alias(out, alias),
+    Item::Assignment(assignment) => push_assignment(out, assignment),
+    Item::Function(function) => push_function(out, function),
+    Item::Import(import) => push_import(out, import),
+    Item::Module(module) => push_module(out, module),
+    Item::Set(set) => push_set(out, set),
+    Item::Unexport(unexport) => {
+      out.push_str("unexport ");
+      out.push_str(unexport.name.lexeme());
+    }
+    Item::Comment(_) | Item::Eol | Item::Recipe(_) => {}
+  }
 }
 
-fn alias_text(alias: &Alias) -> String {
-  let target = alias.target.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::");
-  format!("alias {} := {target}", alias.name.lexeme())
+/// `names` joined by `separator`.
+fn push_joined(out: &mut String, names: &[Token], separator: &str) {
+  for (index, name) in names.iter().enumerate() {
+    if index > 0 {
+      out.push_str(separator);
+    }
+    out.push_str(name.lexeme());
+  }
 }
 
-fn assignment_text(assignment: &Assignment) -> String {
-  let eager = if assignment.eager { "eager " } else { "" };
-  let export = if assignment.export { "export " } else { "" };
-  format!("{eager}{export}{} := {}", assignment.name.lexeme(), assignment.value)
+fn push_alias(out: &mut String, alias: &Alias) {
+  out.push_str("alias ");
+  out.push_str(alias.name.lexeme());
+  out.push_str(" := ");
+  push_joined(out, &alias.target, "::");
 }
 
-fn function_text(function: &FunctionDefinition) -> String {
-  let parameters = function.parameters.iter().map(|p| p.lexeme()).collect::<Vec<_>>().join(", ");
-  format!("{}({parameters}) := {}", function.name.lexeme(), function.body)
+fn push_assignment(out: &mut String, assignment: &Assignment) {
+  if assignment.eager {
+    out.push_str("eager ");
+  }
+  if assignment.export {
+    out.push_str("export ");
+  }
+  out.push_str(assignment.name.lexeme());
+  out.push_str(" := ");
+  push_expression(out, &assignment.value);
+}
+
+fn push_function(out: &mut String, function: &FunctionDefinition) {
+  out.push_str(function.name.lexeme());
+  out.push('(');
+  push_joined(out, &function.parameters, ", ");
+  out.push_str(") := ");
+  push_expression(out, &function.body);
 }
 
 fn optional_mark(optional: bool) -> &'static str {
@@ -153,35 +192,49 @@ fn optional_mark(optional: bool) -> &'static str {
   }
 }
 
-fn import_text(import: &Import) -> String {
-  format!("import{} {}", optional_mark(import.optional), literal_text(&import.path))
+fn push_import(out: &mut String, import: &Import) {
+  out.push_str("import");
+  out.push_str(optional_mark(import.optional));
+  out.push(' ');
+  push_literal(out, &import.path);
 }
 
-fn module_text(module: &ModuleItem) -> String {
-  let mut text = format!("mod{} {}", optional_mark(module.optional), module.name.lexeme());
+fn push_module(out: &mut String, module: &ModuleItem) {
+  out.push_str("mod");
+  out.push_str(optional_mark(module.optional));
+  out.push(' ');
+  out.push_str(module.name.lexeme());
   if let Some(path) = &module.path {
-    text.push(' ');
-    text.push_str(&literal_text(path));
+    out.push(' ');
+    push_literal(out, path);
   }
-  text
 }
 
-fn set_text(set: &Set) -> String {
-  let name = set.name.lexeme();
+fn push_set(out: &mut String, set: &Set) {
+  out.push_str("set ");
+  out.push_str(set.name.lexeme());
   match &set.value {
-    SettingValue::Boolean { value: true, .. } => format!("set {name}"),
-    SettingValue::Boolean { value: false, .. } => format!("set {name} := false"),
-    SettingValue::Expression(expression) => format!("set {name} := {expression}"),
-    SettingValue::List(elements) => {
-      let elements = elements.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
-      format!("set {name} := [{elements}]")
+    SettingValue::Boolean { value: true, .. } => {}
+    SettingValue::Boolean { value: false, .. } => out.push_str(" := false"),
+    SettingValue::Expression(expression) => {
+      out.push_str(" := ");
+      push_expression(out, expression);
     }
-    SettingValue::Literal(literal) => format!("set {name} := {}", literal_text(literal)),
+    SettingValue::List(elements) => {
+      out.push_str(" := [");
+      for (index, element) in elements.iter().enumerate() {
+        if index > 0 {
+          out.push_str(", ");
+        }
+        push_expression(out, element);
+      }
+      out.push(']');
+    }
+    SettingValue::Literal(literal) => {
+      out.push_str(" := ");
+      push_literal(out, literal);
+    }
   }
-}
-
-fn unexport_text(unexport: &Unexport) -> String {
-  format!("unexport {}", unexport.name.lexeme())
 }
 
 /// The value of the first enabled `set indentation` of this file (the

@@ -3,8 +3,9 @@
 use nu_ansi_term::Color as Ansi;
 
 use super::attributes;
+use super::expression::push_expression;
 use crate::analysis::model;
-use crate::syntax::ast::{Dependency, Fragment, Line, Parameter, ParameterKind, Recipe};
+use crate::syntax::ast::{Dependency, Fragment, Line, Name, Parameter, ParameterKind, Recipe};
 use crate::syntax::attributes::AttributeKind;
 
 /// Paints parameter pieces for `--show` when colour is on.
@@ -14,78 +15,101 @@ struct Palette {
 }
 
 impl Palette {
-  fn paint(self, color: Ansi, text: &str) -> String {
+  #[inline]
+  fn push(self, out: &mut String, color: Ansi, text: &str) {
     if self.color {
-      color.paint(text).to_string()
+      Self::push_painted(out, color, text);
     } else {
-      text.to_string()
+      out.push_str(text);
+    }
+  }
+
+  #[inline(never)]
+  fn push_painted(out: &mut String, color: Ansi, text: &str) {
+    out.push_str(&color.paint(text).to_string());
+  }
+}
+
+fn push_parameter(out: &mut String, parameter: &Parameter, palette: Palette) {
+  match parameter.kind {
+    ParameterKind::Singular => {}
+    ParameterKind::Plus => palette.push(out, Ansi::Purple, "+"),
+    ParameterKind::Star => palette.push(out, Ansi::Purple, "*"),
+  }
+  if parameter.export {
+    out.push('$');
+  }
+  palette.push(out, Ansi::Cyan, parameter.name.lexeme());
+  if let Some(default) = &parameter.default {
+    out.push('=');
+    if palette.color {
+      palette.push(out, Ansi::Green, &default.to_string());
+    } else {
+      push_expression(out, default);
     }
   }
 }
 
-fn parameter(parameter: &Parameter, palette: Palette) -> String {
-  let mut text = String::new();
-  match parameter.kind {
-    ParameterKind::Singular => {}
-    ParameterKind::Plus => text.push_str(&palette.paint(Ansi::Purple, "+")),
-    ParameterKind::Star => text.push_str(&palette.paint(Ansi::Purple, "*")),
+fn push_path(out: &mut String, path: &[Name]) {
+  if let [name] = path {
+    out.push_str(name.lexeme());
+    return;
   }
-  if parameter.export {
-    text.push('$');
+  for (index, name) in path.iter().enumerate() {
+    if index > 0 {
+      out.push_str("::");
+    }
+    out.push_str(name.lexeme());
   }
-  text.push_str(&palette.paint(Ansi::Cyan, parameter.name.lexeme()));
-  if let Some(default) = &parameter.default {
-    text.push('=');
-    text.push_str(&palette.paint(Ansi::Green, &default.to_string()));
-  }
-  text
 }
 
 /// A dependency: its bare path, `(PATH ARG…)`, or mapped `*(PATH … *ARG …)`.
-pub fn dependency(dependency: &Dependency) -> String {
-  let path = dependency.path.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::");
+fn push_dependency(out: &mut String, dependency: &Dependency) {
   if dependency.arguments.is_empty() && dependency.mapped.is_none() {
-    return path;
+    push_path(out, &dependency.path);
+    return;
   }
-  let mut text = String::new();
   if dependency.mapped.is_some() {
-    text.push('*');
+    out.push('*');
   }
-  text.push('(');
-  text.push_str(&path);
+  out.push('(');
+  push_path(out, &dependency.path);
   for (index, argument) in dependency.arguments.iter().enumerate() {
-    text.push(' ');
+    out.push(' ');
     if dependency.star == Some(index) {
-      text.push('*');
+      out.push('*');
     }
-    text.push_str(&argument.to_string());
+    push_expression(out, argument);
   }
-  text.push(')');
-  text
+  out.push(')');
+}
+
+fn push_header_with(out: &mut String, recipe: &Recipe, palette: Palette) {
+  if recipe.quiet {
+    out.push('@');
+  }
+  out.push_str(recipe.name.lexeme());
+  for p in &recipe.parameters {
+    out.push(' ');
+    push_parameter(out, p, palette);
+  }
+  out.push(':');
+  for prior in &recipe.priors {
+    out.push(' ');
+    push_dependency(out, prior);
+  }
+  if !recipe.subsequents.is_empty() {
+    out.push_str(" &&");
+    for subsequent in &recipe.subsequents {
+      out.push(' ');
+      push_dependency(out, subsequent);
+    }
+  }
 }
 
 fn header_with(recipe: &Recipe, palette: Palette) -> String {
   let mut text = String::new();
-  if recipe.quiet {
-    text.push('@');
-  }
-  text.push_str(recipe.name.lexeme());
-  for p in &recipe.parameters {
-    text.push(' ');
-    text.push_str(&parameter(p, palette));
-  }
-  text.push(':');
-  for prior in &recipe.priors {
-    text.push(' ');
-    text.push_str(&dependency(prior));
-  }
-  if !recipe.subsequents.is_empty() {
-    text.push_str(" &&");
-    for subsequent in &recipe.subsequents {
-      text.push(' ');
-      text.push_str(&dependency(subsequent));
-    }
-  }
+  push_header_with(&mut text, recipe, palette);
   text
 }
 
@@ -94,15 +118,20 @@ pub fn header(recipe: &Recipe) -> String {
   header_with(recipe, Palette { color: false })
 }
 
+/// Appends the header line without its line end.
+pub fn push_header(out: &mut String, recipe: &Recipe) {
+  push_header_with(out, recipe, Palette { color: false });
+}
+
 fn is_blank(line: &Line) -> bool {
   line.fragments.iter().all(|fragment| match fragment {
-    Fragment::Text(token) => token.lexeme().trim_matches([' ', '\t']).is_empty(),
+    Fragment::Text(token) => token.lexeme().bytes().all(|byte| byte == b' ' || byte == b'\t'),
     Fragment::Interpolation { .. } => false,
   })
 }
 
 /// The body lines that are printed: everything up to the last non-blank line.
-fn printed_lines<'a, 'src>(recipe: &'a Recipe<'src>) -> &'a [Line<'src>] {
+pub fn printed_lines<'a, 'src>(recipe: &'a Recipe<'src>) -> &'a [Line<'src>] {
   let end = recipe.body.iter().rposition(|line| !is_blank(line)).map_or(0, |i| i + 1);
   &recipe.body[..end]
 }
@@ -111,34 +140,33 @@ pub fn has_body(recipe: &Recipe) -> bool {
   !printed_lines(recipe).is_empty()
 }
 
-/// Whether the body ends with blank lines (they separate it from what follows).
-pub fn has_trailing_blank_lines(recipe: &Recipe) -> bool {
-  printed_lines(recipe).len() < recipe.body.len()
-}
-
-fn line_content(line: &Line) -> String {
-  line
-    .fragments
-    .iter()
-    .map(|fragment| match fragment {
-      Fragment::Text(token) => token.lexeme().to_string(),
-      Fragment::Interpolation { expression, .. } => format!("{{{{ {expression} }}}}"),
-    })
-    .collect()
-}
-
-/// Body lines, each ending in `\n`; blank lines stay empty.
-pub fn body(recipe: &Recipe, indentation: &str) -> String {
-  printed_lines(recipe)
-    .iter()
-    .map(|line| {
-      if is_blank(line) {
-        "\n".to_string()
-      } else {
-        format!("{indentation}{}\n", line_content(line))
+fn push_line_content(out: &mut String, line: &Line) {
+  for fragment in &line.fragments {
+    match fragment {
+      Fragment::Text(token) => out.push_str(token.lexeme()),
+      Fragment::Interpolation { expression, .. } => {
+        out.push_str("{{ ");
+        push_expression(out, expression);
+        out.push_str(" }}");
       }
-    })
-    .collect()
+    }
+  }
+}
+
+/// Appends the body lines, each ending in `\n`; blank lines stay empty.
+pub fn push_body(out: &mut String, recipe: &Recipe, indentation: &str) {
+  push_lines(out, printed_lines(recipe), indentation);
+}
+
+/// Appends `lines` (a recipe's `printed_lines`) as `push_body` does.
+pub fn push_lines(out: &mut String, lines: &[Line], indentation: &str) {
+  for line in lines {
+    if !is_blank(line) {
+      out.push_str(indentation);
+      push_line_content(out, line);
+    }
+    out.push('\n');
+  }
 }
 
 /// `--show`: optional alias line, doc comment, attributes, header and body.
@@ -151,15 +179,21 @@ pub fn show_recipe(
 ) -> String {
   let mut text = String::new();
   if let Some(alias) = alias {
-    text.push_str(&format!("alias {} := {alias_target_path}\n", alias.name.lexeme()));
+    text.push_str("alias ");
+    text.push_str(alias.name.lexeme());
+    text.push_str(" := ");
+    text.push_str(alias_target_path);
+    text.push('\n');
   }
   if let Some(doc) = recipe.doc_comment.filter(|_| !recipe.has_attribute(AttributeKind::Doc)) {
-    text.push_str(&format!("# {doc}\n"));
+    text.push_str("# ");
+    text.push_str(doc);
+    text.push('\n');
   }
-  text.push_str(&attributes::render_lines(&recipe.attributes));
-  text.push_str(&header_with(recipe.ast, Palette { color }));
+  attributes::push_lines(&mut text, &recipe.attributes);
+  push_header_with(&mut text, recipe.ast, Palette { color });
   text.push('\n');
-  text.push_str(&body(recipe.ast, indentation));
+  push_body(&mut text, recipe.ast, indentation);
   text
 }
 
