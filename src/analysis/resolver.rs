@@ -587,7 +587,11 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
   }
 
   /// Names in defaults, dependency arguments, attributes and the body.
-  fn check_recipe_names(&self, recipe: &ast::Recipe<'src>, script: bool) -> CompileResult<'src, ()> {
+  fn check_recipe_names(
+    &self,
+    recipe: &ast::Recipe<'src>,
+    script: bool,
+  ) -> CompileResult<'src, ()> {
     let skip_comments = self.settings.ignore_comments && !script;
     for_each_run_time_expression(recipe, skip_comments, &mut |expression, in_scope| {
       let scope = Scope::Parameters(&recipe.parameters[..in_scope]);
@@ -711,13 +715,18 @@ where
   F: FnMut(&'e Expression<'src>, usize) -> Result<(), E>,
 {
   for site in [Site::Default, Site::DependencyArgument, Site::Attribute, Site::Body] {
-    for_each_site_expression(recipe, site, skip_comments, &mut |expression, in_scope, run_time| {
-      if run_time {
-        visit(expression, in_scope)
-      } else {
-        Ok(())
-      }
-    })?;
+    for_each_site_expression(
+      recipe,
+      site,
+      skip_comments,
+      &mut |expression, in_scope, run_time| {
+        if run_time {
+          visit(expression, in_scope)
+        } else {
+          Ok(())
+        }
+      },
+    )?;
   }
   Ok(())
 }
@@ -728,10 +737,11 @@ pub(crate) fn run_time_expressions<'e, 'src>(
   skip_comments: bool,
 ) -> Vec<(&'e Expression<'src>, usize)> {
   let mut expressions = Vec::new();
-  let _ = for_each_run_time_expression::<(), _>(recipe, skip_comments, &mut |expression, in_scope| {
-    expressions.push((expression, in_scope));
-    Ok(())
-  });
+  let _ =
+    for_each_run_time_expression::<(), _>(recipe, skip_comments, &mut |expression, in_scope| {
+      expressions.push((expression, in_scope));
+      Ok(())
+    });
   expressions
 }
 
@@ -792,7 +802,9 @@ fn check_argument_count<'src>(
     if !lists {
       return p.default.is_none() && p.kind != ast::ParameterKind::Star;
     }
-    !p.flag() && p.default.is_none() && (p.kind != ast::ParameterKind::Star || p.min().unwrap_or(0) > 0)
+    !p.flag()
+      && p.default.is_none()
+      && (p.kind != ast::ParameterKind::Star || p.min().unwrap_or(0) > 0)
   };
   let min = target.parameters.iter().filter(required).count();
   let max = if !lists && target.parameters.iter().any(|p| p.kind.is_variadic()) {

@@ -54,10 +54,11 @@ pub fn main() -> i32 {
     warn_non_unicode(&config, "invocation directory", &config.invocation_directory)
   };
   // The texts and parse trees of every justfile loaded, which errors point into.
-  let sources = Sources::new();
-  let trees = Trees::new();
+  // The process exits after this run: freeing them would only cost time.
+  let sources = std::mem::ManuallyDrop::new(Sources::new());
+  let trees = std::mem::ManuallyDrop::new(Trees::new());
   let arenas = Arenas { sources: &sources, trees: &trees };
-  match result.and_then(|()| dispatch(&config, arenas)) {
+  let status = match result.and_then(|()| dispatch(&config, arenas)) {
     Ok(()) => 0,
     Err(error) => {
       if !config.quiet {
@@ -67,7 +68,8 @@ pub fn main() -> i32 {
       }
       error.status()
     }
-  }
+  };
+  status
 }
 
 /// The reference's warning for a path that is not valid UTF-8.

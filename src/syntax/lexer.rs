@@ -553,12 +553,14 @@ impl<'src> Lexer<'src> {
         self.within_line('\u{feff}'.len_utf8(), TokenKind::ByteOrderMark);
         Ok(())
       }
-      Some(c) => Err(self.error_here(
-        c.len_utf8(),
-        LexErrorKind::UnknownStartOfToken { character: c.to_string() },
-      )),
+      Some(c) => Err(
+        self
+          .error_here(c.len_utf8(), LexErrorKind::UnknownStartOfToken { character: c.to_string() }),
+      ),
       // Only off a character boundary, where the lexer never stops.
-      None => Err(self.error_here(1, LexErrorKind::UnknownStartOfToken { character: String::new() })),
+      None => {
+        Err(self.error_here(1, LexErrorKind::UnknownStartOfToken { character: String::new() }))
+      }
     }
   }
 
@@ -689,9 +691,9 @@ impl<'src> Lexer<'src> {
             + 1,
         },
       )),
-      None => {
-        Err(self.error_here(1, LexErrorKind::UnexpectedClosingDelimiter { close: char::from(close) }))
-      }
+      None => Err(
+        self.error_here(1, LexErrorKind::UnexpectedClosingDelimiter { close: char::from(close) }),
+      ),
     }
   }
 
