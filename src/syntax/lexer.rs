@@ -29,7 +29,8 @@ pub fn lex(source: &Source) -> Result<Vec<Token<'_>>, SyntaxError<'_>> {
   }
 }
 
-type LexResult<'src, T = ()> = Result<T, SyntaxError<'src>>;
+/// Errors are boxed inside the lexer so that a result fits in a register.
+type LexResult<'src, T = ()> = Result<T, Box<SyntaxError<'src>>>;
 
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 struct Position {
@@ -130,23 +131,48 @@ enum FormatScan {
 /// all in memory, while handing one out costs only a read from the batch.
 const BATCH: usize = 256;
 
+/// What the tokens of one source share, and the one place tokens are made.
+#[derive(Copy, Clone, Debug)]
+struct TokenMaker<'src> {
+  source: &'src Source,
+  /// Whether the source is at most `u32::MAX` bytes long (as any real one is).
+  positions_fit_u32: bool,
+}
+
+impl<'src> TokenMaker<'src> {
+  fn token(self, kind: TokenKind, position: Position, length: usize) -> Token<'src> {
+    let Position { offset, line, column } = position;
+    if self.positions_fit_u32 {
+      // Every position is at most the source's length, so these casts lose
+      // nothing, and they let the compiler drop `Token::new`'s range checks.
+      let narrow = |n: usize| n as u32 as usize;
+      Token::new(kind, self.source, narrow(offset), narrow(length), narrow(line), narrow(column))
+    } else {
+      Token::new(kind, self.source, offset, length, line, column)
+    }
+  }
+}
+
 /// An incremental lexer: `next_token` lexes only as far as needed, so the
 /// parser can consume tokens without the whole file's tokens in memory.
 pub struct Lexer<'src> {
   src: &'src str,
-  source: &'src Source,
-  /// Tokens lexed but not yet handed out: `batch[next..]`.
-  batch: Vec<Token<'src>>,
+  maker: TokenMaker<'src>,
+  /// Tokens lexed but not yet handed out: `batch[next..len]`, then
+  /// `overflow`. The batch is an array in the lexer itself, so that writing
+  /// a token cannot (as far as the compiler knows) touch the lexer's state.
+  batch: [Token<'src>; BATCH],
+  len: usize,
   next: usize,
+  /// Tokens lexed once the batch was full: the rest of a step's tokens.
+  overflow: Vec<Token<'src>>,
   /// An error met while filling the batch, reported once the tokens lexed
   /// before it have been handed out.
-  error: Option<SyntaxError<'src>>,
+  error: Option<Box<SyntaxError<'src>>>,
   /// Set once `Eof` has been lexed.
   done: bool,
   /// Hand out only significant tokens (the parser ignores whitespace).
   skip_whitespace: bool,
-  /// Whether the source is at most `u32::MAX` bytes long (as any real one is).
-  positions_fit_u32: bool,
   /// Byte offset of the next byte to lex.
   offset: usize,
   /// Line of `offset`, and the offset where that line starts: positions are
@@ -170,15 +196,18 @@ pub struct Lexer<'src> {
 
 impl<'src> Lexer<'src> {
   pub fn new(source: &'src Source) -> Self {
+    let maker =
+      TokenMaker { source, positions_fit_u32: u32::try_from(source.text.len()).is_ok() };
     Self {
       src: &source.text,
-      source,
-      batch: Vec::new(),
+      maker,
+      batch: [maker.token(TokenKind::Eof, Position::default(), 0); BATCH],
+      len: 0,
       next: 0,
+      overflow: Vec::new(),
       error: None,
       done: false,
       skip_whitespace: false,
-      positions_fit_u32: u32::try_from(source.text.len()).is_ok(),
       offset: 0,
       line: 0,
       line_start: 0,
@@ -198,40 +227,56 @@ impl<'src> Lexer<'src> {
 
   /// The file being lexed.
   pub fn source(&self) -> &'src Source {
-    self.source
+    self.maker.source
   }
 
   /// The next token; after `Eof`, `Eof` again.
-  pub fn next_token(&mut self) -> LexResult<'src, Token<'src>> {
-    if let Some(&token) = self.batch.get(self.next) {
-      self.next += 1;
-      return Ok(token);
+  pub fn next_token(&mut self) -> Result<Token<'src>, SyntaxError<'src>> {
+    if self.next < self.len {
+      if let Some(&token) = self.batch.get(self.next) {
+        self.next += 1;
+        return Ok(token);
+      }
     }
     self.next_batch()
   }
 
-  /// Lex the next batch of tokens and hand out its first.
+  /// Refill the batch and hand out its first token.
   #[inline(never)]
-  fn next_batch(&mut self) -> LexResult<'src, Token<'src>> {
-    if let Some(error) = self.error.take() {
-      return Err(error);
-    }
-    self.batch.clear();
+  fn next_batch(&mut self) -> Result<Token<'src>, SyntaxError<'src>> {
     self.next = 0;
-    if !self.done {
+    self.len = 0;
+    if !self.overflow.is_empty() {
+      let count = self.overflow.len().min(BATCH);
+      self.batch[..count].copy_from_slice(&self.overflow[..count]);
+      self.overflow.drain(..count);
+      self.len = count;
+    } else if let Some(error) = self.error.take() {
+      return Err(*error);
+    } else if !self.done {
       if let Err(error) = self.fill_batch() {
-        if self.batch.is_empty() {
-          return Err(error);
+        if self.len == 0 {
+          return Err(*error);
         }
         self.error = Some(error);
       }
     }
-    match self.batch.first() {
-      Some(&token) => {
-        self.next = 1;
-        Ok(token)
+    if self.len == 0 {
+      return Ok(self.token_at(TokenKind::Eof, self.position(), 0));
+    }
+    self.next = 1;
+    Ok(self.batch[0])
+  }
+
+  /// Add a token to the batch, or to the overflow when the batch is full.
+  #[inline(always)]
+  fn push(&mut self, token: Token<'src>) {
+    match self.batch.get_mut(self.len) {
+      Some(slot) => {
+        *slot = token;
+        self.len += 1;
       }
-      None => Ok(self.token_at(TokenKind::Eof, self.position(), 0)),
+      None => self.overflow.push(token),
     }
   }
 
@@ -241,12 +286,15 @@ impl<'src> Lexer<'src> {
       self.at_file_start = false;
       self.lex_line_start()?;
     }
-    while self.batch.len() < BATCH {
+    while self.len < BATCH {
       let Some(&byte) = self.src.as_bytes().get(self.offset) else {
         return self.finish();
       };
       if self.body_text {
         self.lex_body_text()?;
+      } else if IDENTIFIER_START[usize::from(byte)] {
+        // The commonest token, checked before the general dispatch.
+        self.lex_identifier()?;
       } else {
         self.lex_normal(byte)?;
       }
@@ -254,6 +302,7 @@ impl<'src> Lexer<'src> {
     Ok(())
   }
 
+  #[inline(never)]
   fn finish(&mut self) -> LexResult<'src> {
     if let Some(opener) = self.interpolation {
       return Err(lex_error(opener, LexErrorKind::UnterminatedInterpolation));
@@ -261,7 +310,7 @@ impl<'src> Lexer<'src> {
     self.dedent_to(0);
     self.done = true;
     let eof = self.token_at(TokenKind::Eof, self.position(), 0);
-    self.batch.push(eof);
+    self.push(eof);
     Ok(())
   }
 
@@ -288,24 +337,15 @@ impl<'src> Lexer<'src> {
     Position { offset: self.offset, line: self.line, column: self.offset - self.line_start }
   }
 
-  /// The one place tokens are made.
   fn token_at(&self, kind: TokenKind, position: Position, length: usize) -> Token<'src> {
-    let Position { offset, line, column } = position;
-    if self.positions_fit_u32 {
-      // Every position is at most the source's length, so these casts lose
-      // nothing, and they let the compiler drop `Token::new`'s range checks.
-      let narrow = |n: usize| n as u32 as usize;
-      Token::new(kind, self.source, narrow(offset), narrow(length), narrow(line), narrow(column))
-    } else {
-      Token::new(kind, self.source, offset, length, line, column)
-    }
+    self.maker.token(kind, position, length)
   }
 
   /// Emit a token of `kind` over the next `length` bytes, which hold no `\n`.
   fn within_line(&mut self, length: usize, kind: TokenKind) -> Token<'src> {
     let token = self.token_at(kind, self.position(), length);
     self.offset += length;
-    self.batch.push(token);
+    self.push(token);
     token
   }
 
@@ -320,6 +360,7 @@ impl<'src> Lexer<'src> {
   }
 
   /// Emit a token of `kind` over the next `length` bytes, any of which may be `\n`.
+  #[inline(never)]
   fn spanning(&mut self, length: usize, kind: TokenKind) -> Token<'src> {
     let token = self.token_at(kind, self.position(), length);
     let start = self.offset;
@@ -331,7 +372,7 @@ impl<'src> Lexer<'src> {
     }
     self.offset = end;
     if !(self.skip_whitespace && kind == TokenKind::Whitespace) {
-      self.batch.push(token);
+      self.push(token);
     }
     token
   }
@@ -347,14 +388,16 @@ impl<'src> Lexer<'src> {
 
   /// An error whose caret covers `length` bytes `skip` bytes after the
   /// cursor, on the cursor's line.
-  fn error_ahead(&self, skip: usize, length: usize, kind: LexErrorKind) -> SyntaxError<'src> {
+  #[cold]
+  #[inline(never)]
+  fn error_ahead(&self, skip: usize, length: usize, kind: LexErrorKind) -> Box<SyntaxError<'src>> {
     let mut position = self.position();
     position.offset += skip;
     position.column += skip;
     lex_error(self.token_at(TokenKind::Whitespace, position, length), kind)
   }
 
-  fn error_here(&self, length: usize, kind: LexErrorKind) -> SyntaxError<'src> {
+  fn error_here(&self, length: usize, kind: LexErrorKind) -> Box<SyntaxError<'src>> {
     self.error_ahead(0, length, kind)
   }
 
@@ -370,6 +413,7 @@ impl<'src> Lexer<'src> {
   }
 
   /// Pop levels until `depth + 1` remain, one `Dedent` per popped level.
+  #[inline(never)]
   fn dedent_to(&mut self, depth: usize) {
     while self.levels.len() > depth + 1 {
       self.levels.pop();
@@ -547,6 +591,7 @@ impl<'src> Lexer<'src> {
   }
 
   /// A byte order mark, or an error for a character no token starts with.
+  #[inline(never)]
   fn lex_other(&mut self) -> LexResult<'src> {
     match self.char_ahead(0) {
       Some('\u{feff}') => {
@@ -565,6 +610,7 @@ impl<'src> Lexer<'src> {
   }
 
   /// `&&` / `||`: a lone `&` or `|` is an error pointing at what follows it.
+  #[inline(never)]
   fn lex_doubled(&mut self, c: u8, kind: TokenKind) -> LexResult<'src> {
     let expected = char::from(c);
     match self.char_ahead(1) {
@@ -617,6 +663,7 @@ impl<'src> Lexer<'src> {
   }
 
   /// `\` + line end (+ the next line's leading blanks) continues the line.
+  #[inline(never)]
   fn lex_backslash(&mut self) -> LexResult<'src> {
     let after = self.rest().get(1..).unwrap_or_default();
     if let Some(line_end) = line_end_length(after) {
@@ -632,6 +679,7 @@ impl<'src> Lexer<'src> {
     Err(self.error_here(1, kind))
   }
 
+  #[inline(always)]
   fn lex_identifier(&mut self) -> LexResult<'src> {
     let rest = self.rest();
     let length = identifier_length(rest);
@@ -740,6 +788,7 @@ impl<'src> Lexer<'src> {
 
   /// The string after an `f` prefix: a plain string when it closes before any
   /// interpolation, else a `FormatStringStart` opening an f-string delimiter.
+  #[inline(never)]
   fn lex_format_string_start(&mut self, quote: Quote) -> LexResult<'src> {
     let open = quote.delimiter().len();
     match scan_format(&self.rest()[open..], quote) {
@@ -759,6 +808,7 @@ impl<'src> Lexer<'src> {
   }
 
   /// A `}}` closing an f-string interpolation, and the literal text after it.
+  #[inline(never)]
   fn lex_format_string_continuation(&mut self, quote: Quote) -> LexResult<'src> {
     match scan_format(&self.rest()[2..], quote) {
       FormatScan::Closed(length) => {
@@ -775,8 +825,8 @@ impl<'src> Lexer<'src> {
   }
 }
 
-fn lex_error(token: Token<'_>, kind: LexErrorKind) -> SyntaxError<'_> {
-  SyntaxError::new(token, SyntaxErrorKind::Lex(kind))
+fn lex_error(token: Token<'_>, kind: LexErrorKind) -> Box<SyntaxError<'_>> {
+  Box::new(SyntaxError::new(token, SyntaxErrorKind::Lex(kind)))
 }
 
 fn is_mixed(whitespace: &[u8]) -> bool {
@@ -933,6 +983,18 @@ const STRING_SPECIAL: [bool; 256] = {
   table[b'`' as usize] = true;
   table[b'\\' as usize] = true;
   table[b'\n' as usize] = true;
+  table
+};
+
+/// The bytes that start an identifier: ASCII letters and `_`.
+const IDENTIFIER_START: [bool; 256] = {
+  let mut table = [false; 256];
+  let mut byte = 0;
+  while byte < 256 {
+    let b = byte as u8;
+    table[byte] = b.is_ascii_alphabetic() || b == b'_';
+    byte += 1;
+  }
   table
 };
 
