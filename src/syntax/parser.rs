@@ -148,7 +148,8 @@ impl<'t, 'src> TokenBuffer<'t, 'src> {
 
   #[inline]
   fn next(&self) -> Token<'src> {
-    self.buffer[self.pos]
+    // `pos` is below `BUFFER`; the remainder only spares a bounds check.
+    self.buffer[self.pos % BUFFER]
   }
 
   /// The token `n` places after the next one; the `Eof` past the end.
