@@ -3,13 +3,15 @@
 //! Every node keeps the tokens it was built from, so that errors can point at
 //! source and strings can be printed verbatim.
 
-// The tree is built once per file and never copied, so variant size does not matter.
+// The tree is built once per file and never copied. `Expression` is kept
+// small (every parameter default and interpolation holds one); the other
+// enums have few instances.
 #![allow(clippy::large_enum_variant)]
+
+use std::borrow::Cow;
 
 pub use super::attributes::AttributeKind;
 pub use super::settings::Setting;
-use std::borrow::Cow;
-
 use super::token::Token;
 pub use crate::platform::signals::Signal;
 

@@ -150,7 +150,8 @@ impl<'t, 'src> TokenBuffer<'t, 'src> {
 
   #[inline]
   fn next(&self) -> Token<'src> {
-    self.buffer[self.pos]
+    // `pos` is below `BUFFER`; the remainder only spares a bounds check.
+    self.buffer[self.pos % BUFFER]
   }
 
   /// The token `n` places after the next one; the `Eof` past the end.
@@ -832,17 +833,16 @@ impl<'t, 'src> Parser<'t, 'src> {
 
     let comment = self.accept(TokenKind::Comment);
     self.expected.insert(TokenKind::Indent);
-    let mut body = Vec::new();
-    let mut trailing_blank_lines = 0;
-    let mut header_eol = false;
-    if !self.next_is(TokenKind::Eof) {
+    let header_eol = !self.next_is(TokenKind::Eof);
+    if header_eol {
       self.expect(TokenKind::Eol)?;
-      header_eol = true;
-      if self.peek_kind() == TokenKind::Indent {
-        self.advance();
-        (body, trailing_blank_lines) = self.body()?;
-      }
     }
+    let (body, trailing_blank_lines) = if header_eol && self.peek_kind() == TokenKind::Indent {
+      self.advance();
+      self.body()?
+    } else {
+      (Vec::new(), 0)
+    };
     let shebang = body.first().is_some_and(|line| {
       matches!(line.fragments.first(), Some(Fragment::Text(text)) if text.lexeme().starts_with("#!"))
     });
@@ -1191,7 +1191,8 @@ impl<'t, 'src> Parser<'t, 'src> {
     let next = self.peek();
     match next.kind {
       StringToken => true,
-      Identifier => !matches!(next.lexeme(), "if" | "assert"),
+      // The length test spares most lexeme lookups.
+      Identifier => !(matches!(next.length, 2 | 6) && matches!(next.lexeme(), "if" | "assert")),
       _ => false,
     }
   }
