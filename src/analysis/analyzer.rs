@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use super::error::LoadError;
 pub use super::loader::{Arenas, LoadRequest};
@@ -13,7 +14,7 @@ use super::compile_error::{CompileError, CompileErrorKind};
 use super::const_eval::ConstEvaluator;
 use super::error::AnalysisErrorKind;
 use super::loader::{self, LoadedFile, LoadedModule, ModuleTarget};
-use super::model::{self, Functions, Justfile, Module, Settings, Table};
+use super::model::{self, Functions, Justfile, Module, Pooled, Settings, Table};
 use super::settings;
 use crate::builtins::value::Value;
 use crate::syntax::ast::{self, Attribute, AttributeEntry, Item, ParameterKind};
@@ -126,7 +127,9 @@ fn analyze_module<'src>(
   let overrides = context.overrides.get(&path).cloned().unwrap_or_default();
   let id = context.module_paths.len();
   context.module_paths.push(path.clone());
-  let entries: Vec<Entry> = loaded
+  let items = loaded.files.iter().map(|file| file.ast.items.len()).sum();
+  let mut entries: Vec<Entry> = Vec::with_capacity(items);
+  entries.extend(loaded
     .files
     .iter()
     .enumerate()
@@ -141,8 +144,7 @@ fn analyze_module<'src>(
         _files: std::marker::PhantomData,
       })
     })
-    .filter(|entry| !matches!(entry.item, Item::Comment(_) | Item::Eol) && item_enabled(entry.item))
-    .collect();
+    .filter(|entry| !matches!(entry.item, Item::Comment(_) | Item::Eol) && item_enabled(entry.item)));
 
   let mut analyzer = ModuleAnalyzer {
     id,
@@ -402,17 +404,17 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       settings::check_setting_names(set, &assignments, &functions)?;
     }
     let settings;
-    let built;
+    let recipes;
     {
       let overrides = std::mem::take(&mut self.overrides);
       let evaluator = ConstEvaluator::new(&assignments, &overrides, lists);
       settings = settings::evaluate(&self.sets_in_order(), &evaluator)?;
-      built = self.build_recipes(&evaluator, &settings)?;
+      recipes = self.build_recipes(&evaluator, &settings)?;
     }
     if !lists {
       super::list_gate::check(&self.entries, &functions)?;
     }
-    let recipes = self.recipes(&settings, built)?;
+    self.check_recipes(&settings, &recipes)?;
     let aliases = self.aliases();
     let resolved = super::resolver::resolve_recipes(
       self.id,
@@ -456,15 +458,20 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
     })
   }
 
-  /// Module docs, and the model of every recipe item in order (its doc and
-  /// parameters evaluated), duplicates included.
+  /// Module docs, and the model of the recipes: each recipe item's doc and
+  /// parameters evaluated in item order; of recipes with the same name, the
+  /// last of those in the least deeply imported file.
   fn build_recipes(
     &mut self,
     evaluator: &ConstEvaluator<'_, 'src>,
     settings: &Settings<'src>,
-  ) -> CompileResult<'src, Vec<model::Recipe<'src>>> {
+  ) -> CompileResult<'src, Table<'src, model::Recipe<'src>>> {
     let orders = self.recipe_orders();
-    let mut built = Vec::with_capacity(orders.len());
+    let mut recipes = Table::with_capacity(orders.len());
+    // The depth of the file of each chosen recipe, by index.
+    let mut depths: Vec<usize> = Vec::with_capacity(orders.len());
+    let mut parameters = Vec::new();
+    let mut items = 0;
     for entry in &self.entries {
       match entry.item {
         Item::Module(module) => {
@@ -474,15 +481,31 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
         }
         Item::Recipe(recipe) => {
           let doc = recipe_doc(recipe, evaluator)?;
-          let parameters = super::parameters::build(recipe, evaluator)?;
-          let order = orders.get(built.len()).copied().unwrap_or_default();
+          let start = parameters.len();
+          super::parameters::build(recipe, evaluator, &mut parameters)?;
+          let order = orders.get(items).copied().unwrap_or_default();
+          items += 1;
+          let depth = self.depth(entry);
+          let name = recipe.name.lexeme();
+          match recipes.index_of(name) {
+            Some(index) if depths[index] < depth => continue,
+            Some(index) => depths[index] = depth,
+            None => depths.push(depth),
+          }
           let script = is_script(recipe, settings);
-          built.push(self.recipe_model(recipe, order, script, doc, parameters));
+          let parameters = Pooled::pending(start..parameters.len());
+          recipes.insert(name, self.recipe_model(recipe, order, script, doc, parameters));
         }
         _ => {}
       }
     }
-    Ok(built)
+    let pool: Arc<[model::Parameter<'src>]> = parameters.into();
+    for index in 0..recipes.len() {
+      if let Some(recipe) = recipes.at_mut(index) {
+        recipe.parameters.attach(&pool);
+      }
+    }
+    Ok(recipes)
   }
 
   /// The `--unsorted` position of each recipe item, in item order: a file's
@@ -600,43 +623,43 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
   }
 
   /// Recipe name conflicts, extra leading whitespace, sigils, script-only
-  /// attributes; `built` has the model of each recipe item, in item order.
-  fn recipes(
+  /// attributes, in item order.
+  fn check_recipes(
     &self,
     settings: &Settings<'src>,
-    built: Vec<model::Recipe<'src>>,
-  ) -> CompileResult<'src, Table<'src, model::Recipe<'src>>> {
+    recipes: &Table<'src, model::Recipe<'src>>,
+  ) -> CompileResult<'src, ()> {
+    let items = self.entries.iter().filter_map(|entry| match entry.item {
+      Item::Recipe(recipe) => Some(recipe),
+      _ => None,
+    });
+    let duplicates = items.clone().count() > recipes.len();
     let allow_duplicates = self.bool_setting(Setting::AllowDuplicateRecipes);
-    let mut recipes = Table::with_capacity(built.len());
-    // The depth and name token of each chosen recipe, by index.
-    let mut chosen: Vec<(usize, Token<'src>)> = Vec::with_capacity(built.len());
-    let items = self.entries.iter().filter(|entry| matches!(entry.item, Item::Recipe(_)));
-    for (entry, model) in items.zip(built) {
-      let Item::Recipe(recipe) = entry.item else { continue };
+    // The name token of the first item of each recipe, by index.
+    let mut first: Vec<Option<Token<'src>>> =
+      if duplicates { vec![None; recipes.len()] } else { Vec::new() };
+    for recipe in items {
       let name = recipe.name.lexeme();
       if !self.names.is_empty() {
         if let Some(other) = self.names.get(name) {
           return Err(redefinition(*other, (NameKind::Recipe, recipe.name)));
         }
       }
-      let depth = self.depth(entry);
-      if let Some(index) = recipes.index_of(name) {
-        let (previous, first) = chosen[index];
-        if !allow_duplicates {
-          return Err(redefinition((NameKind::Recipe, first), (NameKind::Recipe, recipe.name)));
+      if duplicates {
+        if let Some(slot) = recipes.index_of(name).and_then(|index| first.get_mut(index)) {
+          match slot {
+            Some(first) if !allow_duplicates => {
+              return Err(redefinition((NameKind::Recipe, *first), (NameKind::Recipe, recipe.name)))
+            }
+            Some(_) => {}
+            None => *slot = Some(recipe.name),
+          }
         }
-        super::body::check(recipe, model.script, settings.guards, settings.ignore_comments)?;
-        if previous >= depth {
-          chosen[index] = (depth, recipe.name);
-          recipes.insert(name, model);
-        }
-        continue;
       }
-      super::body::check(recipe, model.script, settings.guards, settings.ignore_comments)?;
-      chosen.push((depth, recipe.name));
-      recipes.insert(name, model);
+      let script = is_script(recipe, settings);
+      super::body::check(recipe, script, settings.guards, settings.ignore_comments)?;
     }
-    Ok(recipes)
+    Ok(())
   }
 
   fn recipe_model(
@@ -645,7 +668,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
     order: usize,
     script: bool,
     doc: Option<Cow<'src, str>>,
-    parameters: Vec<model::Parameter<'src>>,
+    parameters: Pooled<model::Parameter<'src>>,
   ) -> model::Recipe<'src> {
     let mut attributes: Vec<AttributeEntry<'src>> = recipe.attributes.list.clone();
     attributes.sort_by_key(|entry| entry.attribute.name());
@@ -664,8 +687,8 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       quiet: recipe.quiet,
       private: name.starts_with('_') || has_attribute(&recipe.attributes, AttributeKind::Private),
       parameters,
-      priors: Vec::new(),
-      subsequents: Vec::new(),
+      priors: Pooled::default(),
+      subsequents: Pooled::default(),
       body: &recipe.body,
       indentation: recipe.indentation,
       shebang: recipe.shebang,
@@ -762,7 +785,7 @@ fn check_parameters<'src>(recipe: &ast::Recipe<'src>) -> CompileResult<'src, ()>
         AnalysisErrorKind::DuplicateParameter { recipe: recipe.name.lexeme(), parameter: name },
       ));
     }
-    if options.contains(name) {
+    if options.binary_search(&name).is_ok() {
       continue;
     }
     if parameter.default.is_some() {
