@@ -107,10 +107,10 @@ static EMPTY_AST: ast::Ast<'static> = ast::Ast { items: Vec::new(), unstable_fea
 
 #[derive(Clone, Copy)]
 pub(crate) struct Entry<'src, 'f> {
-  pub file: usize,
-  pub index: usize,
+  pub file: u32,
+  pub index: u32,
   /// The item's order number (see `LoadedFile<'src>::item_orders`).
-  pub order: usize,
+  pub order: u32,
   pub item: &'src Item<'src>,
   pub _files: std::marker::PhantomData<&'f ()>,
 }
@@ -127,25 +127,7 @@ fn analyze_module<'src>(
   let overrides = context.overrides.get(&path).cloned().unwrap_or_default();
   let id = context.module_paths.len();
   context.module_paths.push(path.clone());
-  let items = loaded.files.iter().map(|file| file.ast.items.len()).sum();
-  let mut entries: Vec<Entry> = Vec::with_capacity(items);
-  entries.extend(loaded
-    .files
-    .iter()
-    .enumerate()
-    .flat_map(|(file, loaded_file)| {
-      let ast: &'src ast::Ast<'src> = loaded_file.ast;
-      let orders = &loaded_file.item_orders;
-      ast.items.iter().enumerate().map(move |(index, item)| Entry {
-        file,
-        index,
-        order: orders[index],
-        item,
-        _files: std::marker::PhantomData,
-      })
-    })
-    .filter(|entry| !matches!(entry.item, Item::Comment(_) | Item::Eol) && item_enabled(entry.item)));
-
+  let entries = module_entries(&loaded);
   let mut analyzer = ModuleAnalyzer {
     id,
     files: &loaded.files,
@@ -163,6 +145,23 @@ fn analyze_module<'src>(
   };
   analyzer.walk(context, &loaded)?;
   analyzer.finish(base_directory)
+}
+
+/// The enabled items of every file of a module, in order.
+fn module_entries<'src, 'f>(loaded: &LoadedModule<'src>) -> Vec<Entry<'src, 'f>> {
+  let counted = |item: &Item| !matches!(item, Item::Comment(_) | Item::Eol);
+  let count = loaded.files.iter().map(|file| file.ast.items.iter().filter(|i| counted(i)).count());
+  let mut entries = Vec::with_capacity(count.sum());
+  for (file, loaded_file) in (0..).zip(&loaded.files) {
+    let ast: &'src ast::Ast<'src> = loaded_file.ast;
+    for ((index, item), order) in (0..).zip(&ast.items).zip(&loaded_file.item_orders) {
+      if counted(item) && item_enabled(item) {
+        let order = u32::try_from(*order).unwrap_or(u32::MAX);
+        entries.push(Entry { file, index, order, item, _files: std::marker::PhantomData });
+      }
+    }
+  }
+  entries
 }
 
 fn item_enabled<'src>(item: &Item<'src>) -> bool {
@@ -337,7 +336,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
     item: &'f ast::ModuleItem<'src>,
   ) -> CompileResult<'src, ()> {
     let name = item.name.lexeme();
-    match loaded.submodules.get(&(entry.file, entry.index)) {
+    match loaded.submodules.get(&(entry.file as usize, entry.index as usize)) {
       Some(ModuleTarget::Loaded(index)) => {
         self.claim_name(NameKind::Module, item.name)?;
         let mut path = self.path.clone();
@@ -387,7 +386,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
   }
 
   fn depth(&self, entry: &Entry) -> usize {
-    self.files[entry.file].depth
+    self.files[entry.file as usize].depth
   }
 
   fn bool_setting(&self, setting: Setting) -> bool {
@@ -470,7 +469,11 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
     let mut recipes = Table::with_capacity(orders.len());
     // The depth of the file of each chosen recipe, by index.
     let mut depths: Vec<usize> = Vec::with_capacity(orders.len());
-    let mut parameters = Vec::new();
+    let count = self.entries.iter().map(|entry| match entry.item {
+      Item::Recipe(recipe) => recipe.parameters.len(),
+      _ => 0,
+    });
+    let mut parameters = Vec::with_capacity(count.sum());
     let mut items = 0;
     for entry in &self.entries {
       match entry.item {
@@ -499,7 +502,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
         _ => {}
       }
     }
-    let pool: Arc<[model::Parameter<'src>]> = parameters.into();
+    let pool = Arc::new(parameters);
     for index in 0..recipes.len() {
       if let Some(recipe) = recipes.at_mut(index) {
         recipe.parameters.attach(&pool);
@@ -515,7 +518,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       .entries
       .iter()
       .filter(|entry| matches!(entry.item, Item::Recipe(_)))
-      .map(|entry| (self.files[entry.file].position, entry.order))
+      .map(|entry| (self.files[entry.file as usize].position, entry.order as usize))
       .collect();
     if keys.is_sorted() {
       return (0..keys.len()).collect();
@@ -683,15 +686,10 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       namepath,
       attributes,
       doc,
-      doc_comment: recipe.doc,
-      quiet: recipe.quiet,
       private: name.starts_with('_') || has_attribute(&recipe.attributes, AttributeKind::Private),
       parameters,
       priors: Pooled::default(),
       subsequents: Pooled::default(),
-      body: &recipe.body,
-      indentation: recipe.indentation,
-      shebang: recipe.shebang,
       script,
       order,
       ast: recipe,
@@ -729,7 +727,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       .iter()
       .filter_map(|entry| match entry.item {
         Item::Recipe(recipe) if has_attribute(&recipe.attributes, AttributeKind::Default) => {
-          Some((entry.order, &**recipe))
+          Some((entry.order as usize, &**recipe))
         }
         _ => None,
       })

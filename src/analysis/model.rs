@@ -132,26 +132,43 @@ pub struct Recipe<'src> {
   pub attributes: Vec<ast::AttributeEntry<'src>>,
   /// `[doc]` wins over the doc comment; None if empty.
   pub doc: Option<Cow<'src, str>>,
-  /// The doc comment text, for `--show` (printed only without `[doc]`).
-  pub doc_comment: Option<&'src str>,
-  pub quiet: bool,
   pub private: bool,
   pub parameters: Pooled<Parameter<'src>>,
   pub priors: Pooled<Dependency<'src>>,
   pub subsequents: Pooled<Dependency<'src>>,
-  pub body: &'src [Line<'src>],
-  pub indentation: &'src str,
-  pub shebang: bool,
   /// Body starts with `#!`, or `[script]`, or `set default-script`; never with `[shell]`.
   pub script: bool,
   /// Position among the module's recipes for `--unsorted`: own file first in
   /// source order, then imports in import order.
   pub order: usize,
-  /// The parse node, for `--show`.
+  /// The parse node: body, doc comment, sigils.
   pub ast: &'src ast::Recipe<'src>,
 }
 
 impl<'src> Recipe<'src> {
+  pub fn body(&self) -> &'src [Line<'src>] {
+    &self.ast.body
+  }
+
+  /// The doc comment text, for `--show` (printed only without `[doc]`).
+  pub fn doc_comment(&self) -> Option<&'src str> {
+    self.ast.doc
+  }
+
+  /// `@recipe`.
+  pub fn quiet(&self) -> bool {
+    self.ast.quiet
+  }
+
+  /// The body's first line starts with `#!`.
+  pub fn shebang(&self) -> bool {
+    self.ast.shebang
+  }
+
+  pub fn indentation(&self) -> &'src str {
+    self.ast.indentation
+  }
+
   pub fn has_attribute(&self, kind: AttributeKind) -> bool {
     self.attributes.iter().any(|entry| entry.attribute.kind() == kind)
   }
@@ -194,7 +211,7 @@ impl<'src> Recipe<'src> {
 /// A recipe's part of items kept for all the recipes of a module in one
 /// allocation (parameters, dependencies): a range of a shared pool.
 pub struct Pooled<T> {
-  pool: Option<Arc<[T]>>,
+  pool: Option<Arc<Vec<T>>>,
   start: u32,
   len: u32,
 }
@@ -208,7 +225,7 @@ impl<T> Pooled<T> {
   }
 
   /// Point a pending range at its pool.
-  pub(crate) fn attach(&mut self, pool: &Arc<[T]>) {
+  pub(crate) fn attach(&mut self, pool: &Arc<Vec<T>>) {
     if self.len > 0 {
       self.pool = Some(Arc::clone(pool));
     }
@@ -234,7 +251,7 @@ impl<T> Deref for Pooled<T> {
 impl<T> From<Vec<T>> for Pooled<T> {
   fn from(items: Vec<T>) -> Self {
     let len = u32::try_from(items.len()).unwrap_or(0);
-    Pooled { pool: (len > 0).then(|| items.into()), start: 0, len }
+    Pooled { pool: (len > 0).then(|| Arc::new(items)), start: 0, len }
   }
 }
 

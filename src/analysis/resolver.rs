@@ -415,7 +415,7 @@ pub(crate) fn resolve_recipes<'src>(
   if !disabled.is_empty() {
     drop_disabled(module, &mut recipes, &mut dependencies, &disabled);
   }
-  let pool: Arc<[Dependency<'src>]> = dependencies.into();
+  let pool = Arc::new(dependencies);
   for index in 0..recipes.len() {
     if let Some(recipe) = recipes.at_mut(index) {
       recipe.priors.attach(&pool);
@@ -454,6 +454,10 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
     self.stack.clear();
     self.disabled.clear();
     self.dependencies.clear();
+    let count = self.recipes.values_added().map(|recipe| {
+      recipe.ast.priors.len() + recipe.ast.subsequents.len()
+    });
+    self.dependencies.reserve_exact(count.sum());
     self.pending.clear();
     for index in order {
       self.visit(index)?;

@@ -153,7 +153,7 @@ pub fn show_recipe(
   if let Some(alias) = alias {
     text.push_str(&format!("alias {} := {alias_target_path}\n", alias.name.lexeme()));
   }
-  if let Some(doc) = recipe.doc_comment.filter(|_| !recipe.has_attribute(AttributeKind::Doc)) {
+  if let Some(doc) = recipe.doc_comment().filter(|_| !recipe.has_attribute(AttributeKind::Doc)) {
     text.push_str(&format!("# {doc}\n"));
   }
   text.push_str(&attributes::render_lines(&recipe.attributes));
@@ -228,15 +228,10 @@ mod tests {
         .map(|attribute| AttributeEntry { name: name(attribute.name()), attribute })
         .collect(),
       doc: ast.doc.map(Into::into),
-      doc_comment: ast.doc,
-      quiet: ast.quiet,
       private: false,
       parameters: Default::default(),
       priors: Default::default(),
       subsequents: Default::default(),
-      body: &ast.body,
-      indentation: ast.indentation,
-      shebang: false,
       script: false,
       order: 0,
       ast,
