@@ -410,7 +410,8 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       settings = settings::evaluate(&self.sets_in_order(), &evaluator)?;
       recipes = self.build_recipes(&evaluator, &settings)?;
     }
-    if !lists {
+    let pass = super::list_gate::all_pass(&self.entries, &assignments, &functions, &settings);
+    if !lists && !pass {
       super::list_gate::check(&self.entries, &functions)?;
     }
     self.check_recipes(&settings, &recipes)?;
@@ -424,6 +425,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       &self.modules,
       &self.absent_modules,
       &settings,
+      pass,
     )?;
     let default = self.default_recipe(&resolved.recipes)?;
     self.order_modules();
@@ -798,7 +800,7 @@ fn check_parameters<'src>(recipe: &ast::Recipe<'src>) -> CompileResult<'src, ()>
   Ok(())
 }
 
-fn is_script<'src>(recipe: &ast::Recipe<'src>, settings: &Settings<'src>) -> bool {
+pub(crate) fn is_script<'src>(recipe: &ast::Recipe<'src>, settings: &Settings<'src>) -> bool {
   let attributes = &recipe.attributes;
   if has_attribute(attributes, AttributeKind::Shell) {
     return false;

@@ -118,7 +118,7 @@ fn check_call<'src>(
 
 /// The names bound where an expression sits, besides the module's variables.
 #[derive(Clone, Copy)]
-enum Scope<'a, 'src> {
+pub(crate) enum Scope<'a, 'src> {
   /// A user function's parameters.
   Names(&'a [Name<'src>]),
   /// The first parameters of a recipe.
@@ -126,7 +126,7 @@ enum Scope<'a, 'src> {
 }
 
 impl Scope<'_, '_> {
-  const EMPTY: Scope<'static, 'static> = Scope::Names(&[]);
+  pub(crate) const EMPTY: Scope<'static, 'static> = Scope::Names(&[]);
 
   fn contains(self, name: &str) -> bool {
     match self {
@@ -152,7 +152,18 @@ fn check_expression<'src>(
   assignments: &Assignments,
   functions: &Functions<'src>,
 ) -> CompileResult<'src, ()> {
-  walk(expression, &mut |expression| match expression {
+  walk(expression, &mut |node| check_name(node, scope, assignments, functions))
+}
+
+/// A variable must be bound, and a call must name a function taking that
+/// many arguments; other nodes pass.
+pub(crate) fn check_name<'src>(
+  node: &Expression<'src>,
+  scope: Scope<'_, 'src>,
+  assignments: &Assignments,
+  functions: &Functions<'src>,
+) -> CompileResult<'src, ()> {
+  match node {
     Expression::Variable { name } => {
       let variable = name.lexeme();
       if scope.contains(variable)
@@ -166,7 +177,7 @@ fn check_expression<'src>(
     }
     Expression::Call { name, arguments } => check_call(*name, arguments.len(), functions),
     _ => Ok(()),
-  })
+  }
 }
 
 /// Where a depth-first visit stands with an item.
@@ -344,6 +355,8 @@ struct RecipeResolver<'src, 'a> {
   modules: &'a BTreeMap<&'src str, Module<'src>>,
   absent: &'a BTreeSet<&'src str>,
   settings: &'a Settings<'src>,
+  /// The names in every recipe are known to be defined.
+  names_checked: bool,
   marks: Vec<Mark>,
   /// The recipes being visited, innermost last.
   stack: Vec<usize>,
@@ -367,6 +380,7 @@ pub(crate) fn resolve_recipes<'src>(
   modules: &BTreeMap<&'src str, Module<'src>>,
   absent: &BTreeSet<&'src str>,
   settings: &Settings<'src>,
+  names_checked: bool,
 ) -> CompileResult<'src, Resolved<'src>> {
   let mut resolver = RecipeResolver {
     module,
@@ -376,6 +390,7 @@ pub(crate) fn resolve_recipes<'src>(
     modules,
     absent,
     settings,
+    names_checked,
     marks: Vec::new(),
     stack: Vec::new(),
     disabled: BTreeMap::new(),
@@ -584,7 +599,9 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
         return Err(error(*last, AnalysisErrorKind::ListGate { message }));
       }
     }
-    self.check_recipe_names(ast, script)?;
+    if !self.names_checked {
+      self.check_recipe_names(ast, script)?;
+    }
     let mut foreign = foreign.into_iter();
     for dependency in own {
       let target = if dependency.module == self.module {
