@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use super::error::LoadError;
 pub use super::loader::{Arenas, LoadRequest};
@@ -13,7 +14,7 @@ use super::compile_error::{CompileError, CompileErrorKind};
 use super::const_eval::ConstEvaluator;
 use super::error::AnalysisErrorKind;
 use super::loader::{self, LoadedFile, LoadedModule, ModuleTarget};
-use super::model::{self, Functions, Justfile, Module, Settings, Table};
+use super::model::{self, Functions, Justfile, Module, Pooled, Settings, Table};
 use super::settings;
 use crate::builtins::value::Value;
 use crate::syntax::ast::{self, Attribute, AttributeEntry, Item, ParameterKind};
@@ -106,10 +107,10 @@ static EMPTY_AST: ast::Ast<'static> = ast::Ast { items: Vec::new(), unstable_fea
 
 #[derive(Clone, Copy)]
 pub(crate) struct Entry<'src, 'f> {
-  pub file: usize,
-  pub index: usize,
+  pub file: u32,
+  pub index: u32,
   /// The item's order number (see `LoadedFile<'src>::item_orders`).
-  pub order: usize,
+  pub order: u32,
   pub item: &'src Item<'src>,
   pub _files: std::marker::PhantomData<&'f ()>,
 }
@@ -126,24 +127,7 @@ fn analyze_module<'src>(
   let overrides = context.overrides.get(&path).cloned().unwrap_or_default();
   let id = context.module_paths.len();
   context.module_paths.push(path.clone());
-  let entries: Vec<Entry> = loaded
-    .files
-    .iter()
-    .enumerate()
-    .flat_map(|(file, loaded_file)| {
-      let ast: &'src ast::Ast<'src> = loaded_file.ast;
-      let orders = &loaded_file.item_orders;
-      ast.items.iter().enumerate().map(move |(index, item)| Entry {
-        file,
-        index,
-        order: orders[index],
-        item,
-        _files: std::marker::PhantomData,
-      })
-    })
-    .filter(|entry| !matches!(entry.item, Item::Comment(_) | Item::Eol) && item_enabled(entry.item))
-    .collect();
-
+  let entries = module_entries(&loaded);
   let mut analyzer = ModuleAnalyzer {
     id,
     files: &loaded.files,
@@ -161,6 +145,23 @@ fn analyze_module<'src>(
   };
   analyzer.walk(context, &loaded)?;
   analyzer.finish(base_directory)
+}
+
+/// The enabled items of every file of a module, in order.
+fn module_entries<'src, 'f>(loaded: &LoadedModule<'src>) -> Vec<Entry<'src, 'f>> {
+  let counted = |item: &Item| !matches!(item, Item::Comment(_) | Item::Eol);
+  let count = loaded.files.iter().map(|file| file.ast.items.iter().filter(|i| counted(i)).count());
+  let mut entries = Vec::with_capacity(count.sum());
+  for (file, loaded_file) in (0..).zip(&loaded.files) {
+    let ast: &'src ast::Ast<'src> = loaded_file.ast;
+    for ((index, item), order) in (0..).zip(&ast.items).zip(&loaded_file.item_orders) {
+      if counted(item) && item_enabled(item) {
+        let order = u32::try_from(*order).unwrap_or(u32::MAX);
+        entries.push(Entry { file, index, order, item, _files: std::marker::PhantomData });
+      }
+    }
+  }
+  entries
 }
 
 fn item_enabled<'src>(item: &Item<'src>) -> bool {
@@ -335,7 +336,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
     item: &'f ast::ModuleItem<'src>,
   ) -> CompileResult<'src, ()> {
     let name = item.name.lexeme();
-    match loaded.submodules.get(&(entry.file, entry.index)) {
+    match loaded.submodules.get(&(entry.file as usize, entry.index as usize)) {
       Some(ModuleTarget::Loaded(index)) => {
         self.claim_name(NameKind::Module, item.name)?;
         let mut path = self.path.clone();
@@ -385,7 +386,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
   }
 
   fn depth(&self, entry: &Entry) -> usize {
-    self.files[entry.file].depth
+    self.files[entry.file as usize].depth
   }
 
   fn bool_setting(&self, setting: Setting) -> bool {
@@ -402,17 +403,18 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       settings::check_setting_names(set, &assignments, &functions)?;
     }
     let settings;
-    let built;
+    let recipes;
     {
       let overrides = std::mem::take(&mut self.overrides);
       let evaluator = ConstEvaluator::new(&assignments, &overrides, lists);
       settings = settings::evaluate(&self.sets_in_order(), &evaluator)?;
-      built = self.build_recipes(&evaluator, &settings)?;
+      recipes = self.build_recipes(&evaluator, &settings)?;
     }
-    if !lists {
+    let pass = super::list_gate::all_pass(&self.entries, &assignments, &functions, &settings);
+    if !lists && !pass {
       super::list_gate::check(&self.entries, &functions)?;
     }
-    let recipes = self.recipes(&settings, built)?;
+    self.check_recipes(&settings, &recipes)?;
     let aliases = self.aliases();
     let resolved = super::resolver::resolve_recipes(
       self.id,
@@ -423,6 +425,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       &self.modules,
       &self.absent_modules,
       &settings,
+      pass,
     )?;
     let default = self.default_recipe(&resolved.recipes)?;
     self.order_modules();
@@ -456,15 +459,24 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
     })
   }
 
-  /// Module docs, and the model of every recipe item in order (its doc and
-  /// parameters evaluated), duplicates included.
+  /// Module docs, and the model of the recipes: each recipe item's doc and
+  /// parameters evaluated in item order; of recipes with the same name, the
+  /// last of those in the least deeply imported file.
   fn build_recipes(
     &mut self,
     evaluator: &ConstEvaluator<'_, 'src>,
     settings: &Settings<'src>,
-  ) -> CompileResult<'src, Vec<model::Recipe<'src>>> {
+  ) -> CompileResult<'src, Table<'src, model::Recipe<'src>>> {
     let orders = self.recipe_orders();
-    let mut built = Vec::with_capacity(orders.len());
+    let mut recipes = Table::with_capacity(orders.len());
+    // The depth of the file of each chosen recipe, by index.
+    let mut depths: Vec<usize> = Vec::with_capacity(orders.len());
+    let count = self.entries.iter().map(|entry| match entry.item {
+      Item::Recipe(recipe) => recipe.parameters.len(),
+      _ => 0,
+    });
+    let mut parameters = Vec::with_capacity(count.sum());
+    let mut items = 0;
     for entry in &self.entries {
       match entry.item {
         Item::Module(module) => {
@@ -474,15 +486,31 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
         }
         Item::Recipe(recipe) => {
           let doc = recipe_doc(recipe, evaluator)?;
-          let parameters = super::parameters::build(recipe, evaluator)?;
-          let order = orders.get(built.len()).copied().unwrap_or_default();
+          let start = parameters.len();
+          super::parameters::build(recipe, evaluator, &mut parameters)?;
+          let order = orders.get(items).copied().unwrap_or_default();
+          items += 1;
+          let depth = self.depth(entry);
+          let name = recipe.name.lexeme();
+          match recipes.index_of(name) {
+            Some(index) if depths[index] < depth => continue,
+            Some(index) => depths[index] = depth,
+            None => depths.push(depth),
+          }
           let script = is_script(recipe, settings);
-          built.push(self.recipe_model(recipe, order, script, doc, parameters));
+          let parameters = Pooled::pending(start..parameters.len());
+          recipes.insert(name, self.recipe_model(recipe, order, script, doc, parameters));
         }
         _ => {}
       }
     }
-    Ok(built)
+    let pool = Arc::new(parameters);
+    for index in 0..recipes.len() {
+      if let Some(recipe) = recipes.at_mut(index) {
+        recipe.parameters.attach(&pool);
+      }
+    }
+    Ok(recipes)
   }
 
   /// The `--unsorted` position of each recipe item, in item order: a file's
@@ -492,7 +520,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       .entries
       .iter()
       .filter(|entry| matches!(entry.item, Item::Recipe(_)))
-      .map(|entry| (self.files[entry.file].position, entry.order))
+      .map(|entry| (self.files[entry.file as usize].position, entry.order as usize))
       .collect();
     if keys.is_sorted() {
       return (0..keys.len()).collect();
@@ -600,43 +628,43 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
   }
 
   /// Recipe name conflicts, extra leading whitespace, sigils, script-only
-  /// attributes; `built` has the model of each recipe item, in item order.
-  fn recipes(
+  /// attributes, in item order.
+  fn check_recipes(
     &self,
     settings: &Settings<'src>,
-    built: Vec<model::Recipe<'src>>,
-  ) -> CompileResult<'src, Table<'src, model::Recipe<'src>>> {
+    recipes: &Table<'src, model::Recipe<'src>>,
+  ) -> CompileResult<'src, ()> {
+    let items = self.entries.iter().filter_map(|entry| match entry.item {
+      Item::Recipe(recipe) => Some(recipe),
+      _ => None,
+    });
+    let duplicates = items.clone().count() > recipes.len();
     let allow_duplicates = self.bool_setting(Setting::AllowDuplicateRecipes);
-    let mut recipes = Table::with_capacity(built.len());
-    // The depth and name token of each chosen recipe, by index.
-    let mut chosen: Vec<(usize, Token<'src>)> = Vec::with_capacity(built.len());
-    let items = self.entries.iter().filter(|entry| matches!(entry.item, Item::Recipe(_)));
-    for (entry, model) in items.zip(built) {
-      let Item::Recipe(recipe) = entry.item else { continue };
+    // The name token of the first item of each recipe, by index.
+    let mut first: Vec<Option<Token<'src>>> =
+      if duplicates { vec![None; recipes.len()] } else { Vec::new() };
+    for recipe in items {
       let name = recipe.name.lexeme();
       if !self.names.is_empty() {
         if let Some(other) = self.names.get(name) {
           return Err(redefinition(*other, (NameKind::Recipe, recipe.name)));
         }
       }
-      let depth = self.depth(entry);
-      if let Some(index) = recipes.index_of(name) {
-        let (previous, first) = chosen[index];
-        if !allow_duplicates {
-          return Err(redefinition((NameKind::Recipe, first), (NameKind::Recipe, recipe.name)));
+      if duplicates {
+        if let Some(slot) = recipes.index_of(name).and_then(|index| first.get_mut(index)) {
+          match slot {
+            Some(first) if !allow_duplicates => {
+              return Err(redefinition((NameKind::Recipe, *first), (NameKind::Recipe, recipe.name)))
+            }
+            Some(_) => {}
+            None => *slot = Some(recipe.name),
+          }
         }
-        super::body::check(recipe, model.script, settings.guards, settings.ignore_comments)?;
-        if previous >= depth {
-          chosen[index] = (depth, recipe.name);
-          recipes.insert(name, model);
-        }
-        continue;
       }
-      super::body::check(recipe, model.script, settings.guards, settings.ignore_comments)?;
-      chosen.push((depth, recipe.name));
-      recipes.insert(name, model);
+      let script = is_script(recipe, settings);
+      super::body::check(recipe, script, settings.guards, settings.ignore_comments)?;
     }
-    Ok(recipes)
+    Ok(())
   }
 
   fn recipe_model(
@@ -645,7 +673,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
     order: usize,
     script: bool,
     doc: Option<Cow<'src, str>>,
-    parameters: Vec<model::Parameter<'src>>,
+    parameters: Pooled<model::Parameter<'src>>,
   ) -> model::Recipe<'src> {
     let mut attributes: Vec<AttributeEntry<'src>> = recipe.attributes.list.clone();
     attributes.sort_by_key(|entry| entry.attribute.name());
@@ -660,15 +688,10 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       namepath,
       attributes,
       doc,
-      doc_comment: recipe.doc,
-      quiet: recipe.quiet,
       private: name.starts_with('_') || has_attribute(&recipe.attributes, AttributeKind::Private),
       parameters,
-      priors: Vec::new(),
-      subsequents: Vec::new(),
-      body: &recipe.body,
-      indentation: recipe.indentation,
-      shebang: recipe.shebang,
+      priors: Pooled::default(),
+      subsequents: Pooled::default(),
       script,
       order,
       ast: recipe,
@@ -706,7 +729,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       .iter()
       .filter_map(|entry| match entry.item {
         Item::Recipe(recipe) if has_attribute(&recipe.attributes, AttributeKind::Default) => {
-          Some((entry.order, &**recipe))
+          Some((entry.order as usize, &**recipe))
         }
         _ => None,
       })
@@ -762,7 +785,7 @@ fn check_parameters<'src>(recipe: &ast::Recipe<'src>) -> CompileResult<'src, ()>
         AnalysisErrorKind::DuplicateParameter { recipe: recipe.name.lexeme(), parameter: name },
       ));
     }
-    if options.contains(name) {
+    if options.binary_search(&name).is_ok() {
       continue;
     }
     if parameter.default.is_some() {
@@ -777,7 +800,7 @@ fn check_parameters<'src>(recipe: &ast::Recipe<'src>) -> CompileResult<'src, ()>
   Ok(())
 }
 
-fn is_script<'src>(recipe: &ast::Recipe<'src>, settings: &Settings<'src>) -> bool {
+pub(crate) fn is_script<'src>(recipe: &ast::Recipe<'src>, settings: &Settings<'src>) -> bool {
   let attributes = &recipe.attributes;
   if has_attribute(attributes, AttributeKind::Shell) {
     return false;

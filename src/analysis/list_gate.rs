@@ -7,8 +7,9 @@ use super::analyzer::{error, Entry};
 use super::builtins;
 use super::compile_error::CompileError;
 use super::error::AnalysisErrorKind;
-use super::model::Functions;
-use super::resolver::{for_each_site_expression, walk, Site};
+use super::analyzer::is_script;
+use super::model::{Assignment, Functions, Settings, Table};
+use super::resolver::{check_name, for_each_site_expression, walk, Scope, Site};
 use crate::syntax::ast::{ArgAttribute, Attribute, Expression, Item, Recipe, Set, SettingValue};
 use crate::syntax::token::Token;
 
@@ -18,6 +19,125 @@ type ArgKey = for<'src> fn(&ArgAttribute<'src>) -> Option<Token<'src>>;
 
 fn gate<'src>(token: Token<'src>, message: &str) -> CompileResult<'src, ()> {
   Err(error(token, AnalysisErrorKind::ListGate { message: message.to_string() }))
+}
+
+/// Whether every item passes the gate (with `lists` off) and the names in
+/// every recipe's run-time expressions are defined, in one walk over each
+/// expression. Usually they are, and the passes that report the first
+/// failure in order, `check` and the resolver's name check, can be skipped.
+pub(crate) fn all_pass<'src>(
+  entries: &[Entry<'src, '_>],
+  assignments: &Table<'src, Assignment<'src>>,
+  functions: &Functions<'src>,
+  settings: &Settings<'src>,
+) -> bool {
+  let check = Precheck { assignments, functions, gate: !settings.lists };
+  // Other items' names are checked already: only the gate is left.
+  let expression = |expression| !check.gate || check.passes(expression, Scope::EMPTY, false);
+  entries.iter().all(|entry| match entry.item {
+    Item::Assignment(assignment) => expression(&assignment.value),
+    Item::Function(function) => expression(&function.body),
+    Item::Set(set) => match &set.value {
+      SettingValue::Expression(value) => expression(value),
+      SettingValue::List(elements) => elements.iter().all(expression),
+      SettingValue::Boolean { .. } | SettingValue::Literal(_) => true,
+    },
+    Item::Recipe(recipe) => check.recipe(recipe, settings),
+    _ => true,
+  })
+}
+
+/// The gate and the name check as one yes-or-no walk. It must fail whenever
+/// either would: it may fail more often (the exact passes then run), never
+/// less.
+struct Precheck<'src, 'a> {
+  assignments: &'a Table<'src, Assignment<'src>>,
+  functions: &'a Functions<'src>,
+  /// Whether the list gate applies (no `set lists`).
+  gate: bool,
+}
+
+impl<'src> Precheck<'src, '_> {
+  fn recipe(&self, recipe: &Recipe<'src>, settings: &Settings<'src>) -> bool {
+    if self.gate && argument_keys(recipe).is_err() {
+      return false;
+    }
+    let skip_comments = settings.ignore_comments && !is_script(recipe, settings);
+    let mut visit = |expression: &Expression<'src>, in_scope: usize, run_time: bool| {
+      let scope = Scope::Parameters(&recipe.parameters[..in_scope]);
+      if self.passes(expression, scope, run_time) {
+        Ok(())
+      } else {
+        Err(())
+      }
+    };
+    [Site::Attribute, Site::Default, Site::DependencyArgument, Site::Body]
+      .into_iter()
+      .all(|site| for_each_site_expression(recipe, site, skip_comments, &mut visit).is_ok())
+  }
+
+  /// Whether `expression` passes the gate and, with `names`, the name check.
+  fn passes(&self, expression: &Expression<'src>, scope: Scope<'_, 'src>, names: bool) -> bool {
+    use Expression::*;
+    let all = |expressions: &[&Expression<'src>]| {
+      expressions.iter().all(|expression| self.passes(expression, scope, names))
+    };
+    let named = || !names || check_name(expression, scope, self.assignments, self.functions).is_ok();
+    match expression {
+      StringLiteral(_) | Backtick { .. } => true,
+      Variable { .. } => named(),
+      Call { name, arguments } => {
+        !(self.gate && self.requires_lists(name.lexeme()))
+          && named()
+          && arguments.iter().all(|argument| self.passes(argument, scope, names))
+      }
+      Concatenation { lhs, rhs, .. } => all(&[lhs, rhs]),
+      Join { lhs, rhs, .. } => {
+        lhs.as_deref().is_none_or(|lhs| self.passes(lhs, scope, names)) && all(&[rhs])
+      }
+      Group { contents, .. } => all(&[contents]),
+      FormatString { parts, .. } => {
+        parts.iter().all(|(expression, _)| self.passes(expression, scope, names))
+      }
+      Conditional { condition, then, otherwise, .. } => {
+        let otherwise = otherwise.as_deref();
+        !(self.gate && otherwise.is_none())
+          && self.condition(condition, scope, names)
+          && all(&[then])
+          && otherwise.is_none_or(|otherwise| self.passes(otherwise, scope, names))
+      }
+      Assert { condition, message, .. } => {
+        self.condition(condition, scope, names)
+          && message.as_deref().is_none_or(|message| self.passes(message, scope, names))
+      }
+      And { .. } | Or { .. } | Comparison { .. } | ListConcatenation { .. } | List { .. } | Not { .. }
+        if self.gate =>
+      {
+        false
+      }
+      And { lhs, rhs, .. }
+      | Or { lhs, rhs, .. }
+      | Comparison { lhs, rhs, .. }
+      | ListConcatenation { lhs, rhs, .. } => all(&[lhs, rhs]),
+      List { elements, .. } => elements.iter().all(|element| self.passes(element, scope, names)),
+      Not { operand, .. } => all(&[operand]),
+    }
+  }
+
+  /// An `if`/`assert` condition: through the gate only as a comparison.
+  fn condition(&self, condition: &Expression<'src>, scope: Scope<'_, 'src>, names: bool) -> bool {
+    match condition {
+      Expression::Comparison { lhs, rhs, .. } => {
+        self.passes(lhs, scope, names) && self.passes(rhs, scope, names)
+      }
+      _ => !self.gate && self.passes(condition, scope, names),
+    }
+  }
+
+  fn requires_lists(&self, function: &str) -> bool {
+    !self.functions.contains_key(function)
+      && builtins::requires_lists(&builtins::canonical_name(function))
+  }
 }
 
 pub(crate) fn check<'src>(
@@ -86,8 +206,19 @@ impl<'src> Gate<'src, '_> {
 
   /// The first list-only construct of an expression, in source order.
   fn expression(&self, expression: &Expression<'src>) -> CompileResult<'src, ()> {
+    self.expression_and(expression, &mut |_| Ok(()))
+  }
+
+  /// `expression`, also checking each node that passes with `also`.
+  fn expression_and<'e, F>(&self, expression: &'e Expression<'src>, also: &mut F) -> CompileResult<'src, ()>
+  where
+    F: FnMut(&'e Expression<'src>) -> CompileResult<'src, ()>,
+  {
     let mut comparisons = Vec::new();
-    walk(expression, &mut |node| self.node(node, &mut comparisons))
+    walk(expression, &mut |node| {
+      self.node(node, &mut comparisons)?;
+      also(node)
+    })
   }
 
   /// `comparisons`: the conditions seen so far, where a comparison is allowed.

@@ -4,7 +4,10 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::{self, Debug, Formatter};
+use std::ops::{Deref, Range};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 pub use super::table::Table;
 use crate::syntax::ast::{self, Attribute, Expression, Line, Name, ParameterKind};
@@ -129,26 +132,43 @@ pub struct Recipe<'src> {
   pub attributes: Vec<ast::AttributeEntry<'src>>,
   /// `[doc]` wins over the doc comment; None if empty.
   pub doc: Option<Cow<'src, str>>,
-  /// The doc comment text, for `--show` (printed only without `[doc]`).
-  pub doc_comment: Option<&'src str>,
-  pub quiet: bool,
   pub private: bool,
-  pub parameters: Vec<Parameter<'src>>,
-  pub priors: Vec<Dependency<'src>>,
-  pub subsequents: Vec<Dependency<'src>>,
-  pub body: &'src [Line<'src>],
-  pub indentation: &'src str,
-  pub shebang: bool,
+  pub parameters: Pooled<Parameter<'src>>,
+  pub priors: Pooled<Dependency<'src>>,
+  pub subsequents: Pooled<Dependency<'src>>,
   /// Body starts with `#!`, or `[script]`, or `set default-script`; never with `[shell]`.
   pub script: bool,
   /// Position among the module's recipes for `--unsorted`: own file first in
   /// source order, then imports in import order.
   pub order: usize,
-  /// The parse node, for `--show`.
+  /// The parse node: body, doc comment, sigils.
   pub ast: &'src ast::Recipe<'src>,
 }
 
 impl<'src> Recipe<'src> {
+  pub fn body(&self) -> &'src [Line<'src>] {
+    &self.ast.body
+  }
+
+  /// The doc comment text, for `--show` (printed only without `[doc]`).
+  pub fn doc_comment(&self) -> Option<&'src str> {
+    self.ast.doc
+  }
+
+  /// `@recipe`.
+  pub fn quiet(&self) -> bool {
+    self.ast.quiet
+  }
+
+  /// The body's first line starts with `#!`.
+  pub fn shebang(&self) -> bool {
+    self.ast.shebang
+  }
+
+  pub fn indentation(&self) -> &'src str {
+    self.ast.indentation
+  }
+
   pub fn has_attribute(&self, kind: AttributeKind) -> bool {
     self.attributes.iter().any(|entry| entry.attribute.kind() == kind)
   }
@@ -185,6 +205,68 @@ impl<'src> Recipe<'src> {
     } else {
       Some(positional.count())
     }
+  }
+}
+
+/// A recipe's part of items kept for all the recipes of a module in one
+/// allocation (parameters, dependencies): a range of a shared pool.
+pub struct Pooled<T> {
+  pool: Option<Arc<Vec<T>>>,
+  start: u32,
+  len: u32,
+}
+
+impl<T> Pooled<T> {
+  /// The range `range` of a pool not built yet: empty until `attach`.
+  pub(crate) fn pending(range: Range<usize>) -> Self {
+    let start = u32::try_from(range.start).unwrap_or(u32::MAX);
+    let len = u32::try_from(range.len()).unwrap_or(0);
+    Pooled { pool: None, start, len }
+  }
+
+  /// Point a pending range at its pool.
+  pub(crate) fn attach(&mut self, pool: &Arc<Vec<T>>) {
+    if self.len > 0 {
+      self.pool = Some(Arc::clone(pool));
+    }
+  }
+}
+
+impl<T> Default for Pooled<T> {
+  fn default() -> Self {
+    Pooled { pool: None, start: 0, len: 0 }
+  }
+}
+
+impl<T> Deref for Pooled<T> {
+  type Target = [T];
+
+  fn deref(&self) -> &[T] {
+    let start = self.start as usize;
+    let items = self.pool.as_deref().and_then(|pool| pool.get(start..start + self.len as usize));
+    items.unwrap_or(&[])
+  }
+}
+
+impl<T> From<Vec<T>> for Pooled<T> {
+  fn from(items: Vec<T>) -> Self {
+    let len = u32::try_from(items.len()).unwrap_or(0);
+    Pooled { pool: (len > 0).then(|| Arc::new(items)), start: 0, len }
+  }
+}
+
+impl<'p, T> IntoIterator for &'p Pooled<T> {
+  type Item = &'p T;
+  type IntoIter = std::slice::Iter<'p, T>;
+
+  fn into_iter(self) -> Self::IntoIter {
+    self.iter()
+  }
+}
+
+impl<T: Debug> Debug for Pooled<T> {
+  fn fmt(&self, f: &mut Formatter) -> fmt::Result {
+    f.debug_list().entries(self.iter()).finish()
   }
 }
 

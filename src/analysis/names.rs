@@ -13,6 +13,13 @@ pub struct NameHasher(u64);
 
 const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 
+/// Eight bytes as a little-endian word.
+fn word(bytes: &[u8]) -> u64 {
+  let mut word = [0u8; 8];
+  word.copy_from_slice(&bytes[..8]);
+  u64::from_le_bytes(word)
+}
+
 impl NameHasher {
   fn add(&mut self, word: u64) {
     self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(SEED);
@@ -23,15 +30,18 @@ impl Hasher for NameHasher {
   fn write(&mut self, bytes: &[u8]) {
     let mut chunks = bytes.chunks_exact(8);
     for chunk in &mut chunks {
-      let mut word = [0u8; 8];
-      word.copy_from_slice(chunk);
-      self.add(u64::from_le_bytes(word));
+      self.add(word(chunk));
     }
     let tail = chunks.remainder();
-    if !tail.is_empty() {
-      let word = tail.iter().rev().fold(0u64, |word, byte| word << 8 | u64::from(*byte));
-      self.add(word);
+    if tail.is_empty() {
+      return;
     }
+    // The last eight bytes, shifted to drop those already added.
+    let word = match bytes.len().checked_sub(8) {
+      Some(start) => word(&bytes[start..]) >> (8 * (8 - tail.len())),
+      None => tail.iter().rev().fold(0, |word, byte| word << 8 | u64::from(*byte)),
+    };
+    self.add(word);
   }
 
   fn write_u8(&mut self, byte: u8) {
@@ -39,8 +49,8 @@ impl Hasher for NameHasher {
   }
 
   fn finish(&self) -> u64 {
-    let hash = self.0 ^ (self.0 >> 32);
-    hash.wrapping_mul(SEED) ^ (hash >> 29)
+    let hash = (self.0 ^ (self.0 >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+    hash ^ (hash >> 33)
   }
 }
 

@@ -2,8 +2,6 @@
 
 #![allow(clippy::result_large_err)]
 
-use std::collections::BTreeSet;
-
 use regex::Regex;
 
 use super::analyzer::error;
@@ -25,12 +23,14 @@ fn arg_attributes<'src, 'r>(
   })
 }
 
-/// Names of parameters made options by `[arg(…, long/short)]`.
-pub(crate) fn option_names<'src>(recipe: &Recipe<'src>) -> BTreeSet<String> {
-  arg_attributes(recipe)
+/// Names of parameters made options by `[arg(…, long/short)]`, sorted.
+pub(crate) fn option_names<'r>(recipe: &'r Recipe) -> Vec<&'r str> {
+  let mut names: Vec<&str> = arg_attributes(recipe)
     .filter(|(_, arg)| arg.long.is_some() || arg.short.is_some())
-    .map(|(_, arg)| arg.name.cooked.to_string())
-    .collect()
+    .map(|(_, arg)| &*arg.name.cooked)
+    .collect();
+  names.sort_unstable();
+  names
 }
 
 fn plain<'src>(parameter: &'src ast::Parameter<'src>) -> Parameter<'src> {
@@ -47,17 +47,21 @@ fn plain<'src>(parameter: &'src ast::Parameter<'src>) -> Parameter<'src> {
 /// parser has already checked every `[arg]` rule that needs no evaluation
 /// (names, keys, combinations); what is left is evaluating `pattern` and
 /// `help` as constants.
+/// Appended to `parameters`.
 pub(crate) fn build<'src>(
   recipe: &'src Recipe<'src>,
   evaluator: &ConstEvaluator<'_, 'src>,
-) -> CompileResult<'src, Vec<Parameter<'src>>> {
-  let mut parameters: Vec<Parameter<'src>> = recipe.parameters.iter().map(plain).collect();
+  parameters: &mut Vec<Parameter<'src>>,
+) -> CompileResult<'src, ()> {
+  let start = parameters.len();
+  parameters.extend(recipe.parameters.iter().map(plain));
+  let own = &mut parameters[start..];
   for (_, arg) in arg_attributes(recipe) {
-    if let Some(parameter) = parameters.iter_mut().find(|p| p.name.lexeme() == arg.name.cooked) {
+    if let Some(parameter) = own.iter_mut().find(|p| p.name.lexeme() == arg.name.cooked) {
       configure(parameter, arg, evaluator)?;
     }
   }
-  Ok(parameters)
+  Ok(())
 }
 
 fn configure<'src>(

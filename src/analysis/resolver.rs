@@ -4,12 +4,15 @@
 #![allow(clippy::result_large_err)]
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use super::analyzer::error;
 use super::builtins;
 use super::compile_error::CompileError;
 use super::error::AnalysisErrorKind;
-use super::model::{Alias, Assignment, Dependency, Functions, Module, Recipe, Settings, Table};
+use super::model::{
+  Alias, Assignment, Dependency, Functions, Module, Pooled, Recipe, Settings, Table,
+};
 use crate::syntax::ast::{self, Attribute, Expression, Fragment, Name};
 use crate::syntax::token::Token;
 
@@ -115,7 +118,7 @@ fn check_call<'src>(
 
 /// The names bound where an expression sits, besides the module's variables.
 #[derive(Clone, Copy)]
-enum Scope<'a, 'src> {
+pub(crate) enum Scope<'a, 'src> {
   /// A user function's parameters.
   Names(&'a [Name<'src>]),
   /// The first parameters of a recipe.
@@ -123,7 +126,7 @@ enum Scope<'a, 'src> {
 }
 
 impl Scope<'_, '_> {
-  const EMPTY: Scope<'static, 'static> = Scope::Names(&[]);
+  pub(crate) const EMPTY: Scope<'static, 'static> = Scope::Names(&[]);
 
   fn contains(self, name: &str) -> bool {
     match self {
@@ -149,7 +152,18 @@ fn check_expression<'src>(
   assignments: &Assignments,
   functions: &Functions<'src>,
 ) -> CompileResult<'src, ()> {
-  walk(expression, &mut |expression| match expression {
+  walk(expression, &mut |node| check_name(node, scope, assignments, functions))
+}
+
+/// A variable must be bound, and a call must name a function taking that
+/// many arguments; other nodes pass.
+pub(crate) fn check_name<'src>(
+  node: &Expression<'src>,
+  scope: Scope<'_, 'src>,
+  assignments: &Assignments,
+  functions: &Functions<'src>,
+) -> CompileResult<'src, ()> {
+  match node {
     Expression::Variable { name } => {
       let variable = name.lexeme();
       if scope.contains(variable)
@@ -163,7 +177,7 @@ fn check_expression<'src>(
     }
     Expression::Call { name, arguments } => check_call(*name, arguments.len(), functions),
     _ => Ok(()),
-  })
+  }
 }
 
 /// Where a depth-first visit stands with an item.
@@ -341,10 +355,16 @@ struct RecipeResolver<'src, 'a> {
   modules: &'a BTreeMap<&'src str, Module<'src>>,
   absent: &'a BTreeSet<&'src str>,
   settings: &'a Settings<'src>,
+  /// The names in every recipe are known to be defined.
+  names_checked: bool,
   marks: Vec<Mark>,
   /// The recipes being visited, innermost last.
   stack: Vec<usize>,
   disabled: BTreeMap<&'src str, Vec<String>>,
+  /// The resolved dependencies of every recipe, each recipe's together.
+  dependencies: Vec<Dependency<'src>>,
+  /// The dependencies of the recipes being visited, innermost last.
+  pending: Vec<Dependency<'src>>,
 }
 
 /// Dependencies (each target resolved to its index), cycles, names in
@@ -360,6 +380,7 @@ pub(crate) fn resolve_recipes<'src>(
   modules: &BTreeMap<&'src str, Module<'src>>,
   absent: &BTreeSet<&'src str>,
   settings: &Settings<'src>,
+  names_checked: bool,
 ) -> CompileResult<'src, Resolved<'src>> {
   let mut resolver = RecipeResolver {
     module,
@@ -369,9 +390,12 @@ pub(crate) fn resolve_recipes<'src>(
     modules,
     absent,
     settings,
+    names_checked,
     marks: Vec::new(),
     stack: Vec::new(),
     disabled: BTreeMap::new(),
+    dependencies: Vec::new(),
+    pending: Vec::new(),
   };
   // Whether there is an error does not depend on the order of the visit;
   // which one is reported does: the first in name order.
@@ -402,9 +426,16 @@ pub(crate) fn resolve_recipes<'src>(
       Target::Recipe(..) | Target::Module => {}
     }
   }
-  let mut recipes = resolver.recipes;
+  let RecipeResolver { mut recipes, mut dependencies, .. } = resolver;
   if !disabled.is_empty() {
-    drop_disabled(module, &mut recipes, &disabled);
+    drop_disabled(module, &mut recipes, &mut dependencies, &disabled);
+  }
+  let pool = Arc::new(dependencies);
+  for index in 0..recipes.len() {
+    if let Some(recipe) = recipes.at_mut(index) {
+      recipe.priors.attach(&pool);
+      recipe.subsequents.attach(&pool);
+    }
   }
   for name in disabled_aliases.keys() {
     aliases.remove(name);
@@ -418,16 +449,14 @@ pub(crate) fn resolve_recipes<'src>(
 fn drop_disabled<'src>(
   module: usize,
   recipes: &mut Table<'src, Recipe<'src>>,
+  dependencies: &mut [Dependency<'src>],
   disabled: &BTreeMap<&'src str, Vec<String>>,
 ) {
   let renumbered = recipes.retain(|name, _| !disabled.contains_key(name));
-  for index in 0..recipes.len() {
-    let Some(recipe) = recipes.at_mut(index) else { continue };
-    for dependency in recipe.priors.iter_mut().chain(&mut recipe.subsequents) {
-      if dependency.module == module {
-        if let Some(Some(target)) = renumbered.get(dependency.target) {
-          dependency.target = *target as usize;
-        }
+  for dependency in dependencies {
+    if dependency.module == module {
+      if let Some(Some(target)) = renumbered.get(dependency.target) {
+        dependency.target = *target as usize;
       }
     }
   }
@@ -439,6 +468,12 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
     self.marks.resize(self.recipes.len(), Mark::Unvisited);
     self.stack.clear();
     self.disabled.clear();
+    self.dependencies.clear();
+    let count = self.recipes.values_added().map(|recipe| {
+      recipe.ast.priors.len() + recipe.ast.subsequents.len()
+    });
+    self.dependencies.reserve_exact(count.sum());
+    self.pending.clear();
     for index in order {
       self.visit(index)?;
     }
@@ -506,10 +541,11 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
     let (ast, script) = (recipe.ast, recipe.script);
     self.marks[index] = Mark::OnStack;
     self.stack.push(index);
-    let mut priors = Vec::with_capacity(ast.priors.len());
-    let mut subsequents = Vec::with_capacity(ast.subsequents.len());
+    let base = self.pending.len();
     // The targets in other modules, in order, for the argument counts below.
     let mut foreign: Vec<&'a Recipe<'src>> = Vec::new();
+    // How many of them come before `&&`.
+    let mut priors = 0;
     for (position, dependency) in ast.priors.iter().chain(&ast.subsequents).enumerate() {
       let Some(last) = dependency.path.last() else { continue };
       let (module, target) = match self.target(&dependency.path, false) {
@@ -546,18 +582,16 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
           (module, target)
         }
       };
-      let resolved = Dependency { ast: dependency, module, target };
+      self.pending.push(Dependency { ast: dependency, module, target });
       if position < ast.priors.len() {
-        priors.push(resolved);
-      } else {
-        subsequents.push(resolved);
+        priors += 1;
       }
     }
     let lists = self.settings.lists;
+    let own = &self.pending[base..];
     if !lists {
-      if let Some(last) = priors
+      if let Some(last) = own
         .iter()
-        .chain(&subsequents)
         .filter(|dependency| dependency.ast.mapped.is_some())
         .find_map(|dependency| dependency.path().last())
       {
@@ -565,9 +599,11 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
         return Err(error(*last, AnalysisErrorKind::ListGate { message }));
       }
     }
-    self.check_recipe_names(ast, script)?;
+    if !self.names_checked {
+      self.check_recipe_names(ast, script)?;
+    }
     let mut foreign = foreign.into_iter();
-    for dependency in priors.iter().chain(&subsequents) {
+    for dependency in own {
       let target = if dependency.module == self.module {
         self.recipes.at(dependency.target)
       } else {
@@ -577,9 +613,12 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
         check_argument_count(dependency.ast, target, *last, lists)?;
       }
     }
+    let start = self.dependencies.len();
+    self.dependencies.extend(self.pending.drain(base..));
+    let end = self.dependencies.len();
     if let Some(recipe) = self.recipes.at_mut(index) {
-      recipe.priors = priors;
-      recipe.subsequents = subsequents;
+      recipe.priors = Pooled::pending(start..start + priors);
+      recipe.subsequents = Pooled::pending(start + priors..end);
     }
     self.stack.pop();
     self.marks[index] = Mark::Done;

@@ -183,6 +183,11 @@ impl<'src, T> Table<'src, T> {
   }
 
   /// Items in the order they were added.
+  pub fn values_added(&self) -> impl DoubleEndedIterator<Item = &T> + Clone {
+    self.entries.iter().map(|(_, value)| value)
+  }
+
+  /// Items in the order they were added.
   pub fn in_added_order(&self) -> impl DoubleEndedIterator<Item = (&'src str, &T)> + Clone {
     self.entries.iter().map(|(name, value)| (*name, value))
   }

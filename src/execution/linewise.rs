@@ -39,7 +39,7 @@ pub fn run<'src>(
   let environment = evaluator.environment();
 
   let mut index = 0;
-  let lines = &recipe.body;
+  let lines = recipe.body();
   while index < lines.len() {
     let Some(command) =
       next_command(&evaluator, lines, &mut index, settings.ignore_comments, settings.guards)?
@@ -51,7 +51,7 @@ pub fn run<'src>(
       continue;
     }
 
-    let quiet_line = sigils.quiet ^ recipe.quiet;
+    let quiet_line = sigils.quiet ^ recipe.quiet();
     let silenced = quiet_line
       || (settings.quiet && !recipe.has_attribute(AttributeKind::NoQuiet))
       || config.quiet;

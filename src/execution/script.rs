@@ -57,8 +57,8 @@ pub fn run<'src>(
     output.stderr_line(&format!("[{}] {}", painter.paint(painter.command_style(), &time), name))?;
   }
 
-  let mut lines: Vec<(usize, String)> = Vec::with_capacity(recipe.body.len());
-  for line in recipe.body {
+  let mut lines: Vec<(usize, String)> = Vec::with_capacity(recipe.body().len());
+  for line in recipe.body() {
     let mut text = String::new();
     for fragment in &line.fragments {
       match fragment {
@@ -71,7 +71,7 @@ pub fn run<'src>(
     lines.push((line.number, text));
   }
 
-  if !config.quiet && (config.dry_run || recipe.quiet) {
+  if !config.quiet && (config.dry_run || recipe.quiet()) {
     let painter = context.stderr_painter();
     for (_, text) in &lines {
       output.stderr_line(&painter.paint(painter.command_style(), text))?;
@@ -178,7 +178,7 @@ fn executor<'src>(
     }
     _ => {}
   }
-  if recipe.shebang {
+  if recipe.shebang() {
     let first = lines.first().map(|(_, text)| text.as_str()).unwrap_or_default();
     let rest = first.trim_start_matches("#!").trim();
     let (interpreter, argument) = match rest.split_once([' ', '\t']) {

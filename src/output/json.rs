@@ -247,7 +247,7 @@ fn recipe_json(out: &mut Writer, recipe: &Recipe) {
     )
   });
   let body = With(|out: &mut Writer| {
-    out.array(recipe.body.iter().map(|l| With(move |out| line_json(out, l))))
+    out.array(recipe.body().iter().map(|l| With(move |out| line_json(out, l))))
   });
   let dependencies = With(|out: &mut Writer| {
     out.array(
@@ -270,9 +270,9 @@ fn recipe_json(out: &mut Writer, recipe: &Recipe) {
     ("parameters", &parameters),
     ("priors", &recipe.priors.len()),
     ("private", &(recipe.private || recipe.name.lexeme().starts_with('_'))),
-    ("quiet", &recipe.quiet),
+    ("quiet", &recipe.quiet()),
     ("namepath", &recipe.namepath.as_ref()),
-    ("shebang", &(recipe.shebang || recipe.has_attribute(AttributeKind::Script))),
+    ("shebang", &(recipe.shebang() || recipe.has_attribute(AttributeKind::Script))),
   ])
 }
 

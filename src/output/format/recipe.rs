@@ -185,7 +185,7 @@ pub fn show_recipe(
     text.push_str(alias_target_path);
     text.push('\n');
   }
-  if let Some(doc) = recipe.doc_comment.filter(|_| !recipe.has_attribute(AttributeKind::Doc)) {
+  if let Some(doc) = recipe.doc_comment().filter(|_| !recipe.has_attribute(AttributeKind::Doc)) {
     text.push_str("# ");
     text.push_str(doc);
     text.push('\n');
@@ -262,15 +262,10 @@ mod tests {
         .map(|attribute| AttributeEntry { name: name(attribute.name()), attribute })
         .collect(),
       doc: ast.doc.map(Into::into),
-      doc_comment: ast.doc,
-      quiet: ast.quiet,
       private: false,
-      parameters: vec![],
-      priors: vec![],
-      subsequents: vec![],
-      body: &ast.body,
-      indentation: ast.indentation,
-      shebang: false,
+      parameters: Default::default(),
+      priors: Default::default(),
+      subsequents: Default::default(),
       script: false,
       order: 0,
       ast,
