@@ -112,7 +112,7 @@ pub fn display_width(text: &str) -> usize {
 fn is_single_column_ascii(bytes: &[u8]) -> bool {
   let mut other = false;
   for &byte in bytes {
-    other |= byte >= 0x80 || byte == b'\r';
+    other |= (byte >= 0x80) | (byte == b'\r');
   }
   !other
 }
