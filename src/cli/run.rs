@@ -1,7 +1,6 @@
 //! The top-level driver: parse the command line, dispatch the subcommand,
 //! print errors, return the exit status.
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -366,10 +365,10 @@ fn evaluate<'src>(
     EvaluateTarget::Module { path, module } => {
       let state = &states[&path];
       let evaluator = Evaluator::new(&context, state, None, Site::Assignment);
-      let mut values = BTreeMap::new();
-      for name in crate::output::evaluate::listed_variable_names(module) {
-        let assignment = &module.assignments[name];
-        values.insert(name.to_string(), evaluator.variable(name, assignment.name)?);
+      let mut values = Vec::new();
+      for assignment in crate::output::variables::public_assignments(module) {
+        let name = assignment.name.lexeme();
+        values.push((name, evaluator.variable(name, assignment.name)?));
       }
       print(&evaluate_listing(module, &values, config.evaluate_format, color))?;
     }

@@ -1,8 +1,6 @@
 //! `--evaluate`: resolving the optional path
 //! and formatting evaluated variables in the `just` and `shell` formats.
 
-use std::collections::BTreeMap;
-
 use snafu::Snafu;
 
 use crate::analysis::lookup::{closest, lookup, suggest_submodule, Lookup, Suggestion};
@@ -105,55 +103,85 @@ const GREEN: &str = "\x1b[32m";
 const CYAN: &str = "\x1b[36m";
 const RESET: &str = "\x1b[0m";
 
-fn escape(c: char) -> Option<&'static str> {
-  Some(match c {
-    '\\' => "\\\\",
-    '"' => "\\\"",
-    '\n' => "\\n",
-    '\r' => "\\r",
-    '\t' => "\\t",
+fn escape(byte: u8) -> Option<&'static str> {
+  Some(match byte {
+    b'\\' => "\\\\",
+    b'"' => "\\\"",
+    b'\n' => "\\n",
+    b'\r' => "\\r",
+    b'\t' => "\\t",
     _ => return None,
   })
 }
 
 /// `"…"` with escapes; in colour the string is green and escapes cyan.
+#[cfg(test)]
 fn quoted(text: &str, color: bool) -> String {
   let mut out = String::new();
+  push_quoted(&mut out, text, color);
+  out
+}
+
+/// Appends `text` as `quoted` renders it. Escaped characters are ASCII, so
+/// the text is scanned by byte and copied in runs between them.
+fn push_quoted(out: &mut String, text: &str, color: bool) {
   if color {
     out.push_str(GREEN);
   }
   out.push('"');
-  for c in text.chars() {
-    match (escape(c), color) {
-      (Some(escaped), true) => {
-        out.push_str(CYAN);
-        out.push_str(escaped);
-        out.push_str(GREEN);
-      }
-      (Some(escaped), false) => out.push_str(escaped),
-      (None, _) => out.push(c),
+  let mut start = 0;
+  for (index, byte) in text.bytes().enumerate() {
+    let Some(escaped) = escape(byte) else { continue };
+    out.push_str(&text[start..index]);
+    if color {
+      out.push_str(CYAN);
+      out.push_str(escaped);
+      out.push_str(GREEN);
+    } else {
+      out.push_str(escaped);
     }
+    start = index + 1;
   }
+  out.push_str(&text[start..]);
   out.push('"');
   if color {
     out.push_str(RESET);
   }
+}
+
+#[cfg(test)]
+fn value_text(value: &Value, color: bool) -> String {
+  let mut out = String::new();
+  push_value(&mut out, value, color);
   out
 }
 
-fn value_text(value: &Value, color: bool) -> String {
+fn push_value(out: &mut String, value: &Value, color: bool) {
   match value.elements() {
-    [single] => quoted(single, color),
+    [single] => push_quoted(out, single, color),
     elements => {
-      let inner: Vec<String> = elements.iter().map(|e| quoted(e, color)).collect();
-      format!("[{}]", inner.join(", "))
+      out.push('[');
+      for (index, element) in elements.iter().enumerate() {
+        if index > 0 {
+          out.push_str(", ");
+        }
+        push_quoted(out, element, color);
+      }
+      out.push(']');
     }
   }
 }
 
 /// `"VALUE"` for the shell format, with `! " $ \ `` ` `` backslash-escaped.
+#[cfg(test)]
 fn shell_quoted(value: &Value) -> String {
-  let mut out = String::from("\"");
+  let mut out = String::new();
+  push_shell_quoted(&mut out, value);
+  out
+}
+
+fn push_shell_quoted(out: &mut String, value: &Value) {
+  out.push('"');
   for c in value.joined().chars() {
     if matches!(c, '!' | '"' | '$' | '\\' | '`') {
       out.push('\\');
@@ -161,33 +189,39 @@ fn shell_quoted(value: &Value) -> String {
     out.push(c);
   }
   out.push('"');
-  out
 }
 
 /// The `--evaluate` listing of `module`'s non-private variables, given
-/// their evaluated values.
+/// their evaluated values in listing order (`listed_variable_names`).
 pub fn evaluate_listing(
   module: &Module,
-  values: &BTreeMap<String, Value>,
+  values: &[(&str, Value)],
   format: EvaluateFormat,
   color: bool,
 ) -> String {
-  let names = listed_variable_names(module);
-  let width = names.iter().map(|name| name.chars().count()).max().unwrap_or(0);
-  let mut out = String::new();
-  for name in names {
-    let Some(value) = values.get(name) else { continue };
+  let width = values.iter().map(|(name, _)| name.chars().count()).max().unwrap_or(0);
+  let mut out = String::with_capacity(values.len() * (width + 32));
+  for (name, value) in values {
     match format {
       EvaluateFormat::Just => {
-        let padding = " ".repeat(width - name.chars().count());
-        out.push_str(&format!("{name}{padding} := {}\n", value_text(value, color)));
+        out.push_str(name);
+        for _ in name.chars().count()..width {
+          out.push(' ');
+        }
+        out.push_str(" := ");
+        push_value(&mut out, value, color);
+        out.push('\n');
       }
       EvaluateFormat::Shell => {
         let exported = module.settings.export
           || module.assignments.get(name).is_some_and(|assignment| assignment.export);
-        let export = if exported { "export " } else { "" };
-        let shell_name = name.replace('-', "_");
-        out.push_str(&format!("{export}{shell_name}={}\n", shell_quoted(value)));
+        if exported {
+          out.push_str("export ");
+        }
+        out.extend(name.chars().map(|c| if c == '-' { '_' } else { c }));
+        out.push('=');
+        push_shell_quoted(&mut out, value);
+        out.push('\n');
       }
     }
   }

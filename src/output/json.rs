@@ -3,7 +3,8 @@
 //!
 //! Written straight into one string while walking the model: building a
 //! `serde_json::Value` tree first cost about as much again in allocations
-//! and map insertions, and held the whole tree in memory.
+//! and map insertions, and held the whole tree in memory. Object keys are
+//! constant text (`object!`), so each key is one fixed-size copy.
 
 use crate::analysis::lookup::{resolve_alias, AliasTarget};
 use crate::analysis::model::{
@@ -16,14 +17,88 @@ use crate::syntax::attributes::AttributeKind;
 
 /// The `--json` output, newline included.
 pub fn dump_json(justfile: &Justfile) -> String {
-  let mut out = Writer(String::with_capacity(1 << 16));
+  let mut out = Writer(String::with_capacity(estimated_size(&justfile.root)));
   module_json(&mut out, &justfile.root);
   out.0.push('\n');
   out.0
 }
 
+/// A guess at the size of a module's JSON (parameter objects and body
+/// fragments make most of it), to allocate the text about once.
+fn estimated_size(module: &Module) -> usize {
+  let recipes: usize = module
+    .recipes
+    .values()
+    .map(|recipe| 320 + 224 * recipe.parameters.len() + 64 * recipe.body().len())
+    .sum();
+  let modules: usize = module.modules.values().map(estimated_size).sum();
+  1024 + recipes + 128 * module.assignments.len() + modules
+}
+
 /// Compact JSON output, escaped exactly like `serde_json`.
 struct Writer(String);
+
+/// Whether a JSON string of `bytes` needs an escape (a control character,
+/// `"` or `\`). Most strings do not and are short: they are checked eight
+/// bytes at a time, the last eight overlapping the one before, a string
+/// shorter than eight padded with `A`s.
+fn needs_escape(bytes: &[u8]) -> bool {
+  let word = |chunk: &[u8]| <[u8; 8]>::try_from(chunk).map(u64::from_ne_bytes);
+  // A chunk is always eight bytes; if not, the careful path decides.
+  let chunk_needs_escape = |chunk: &[u8]| word(chunk).map_or(true, word_needs_escape);
+  if bytes.len() < 8 {
+    let mut padded = [b'A'; 8];
+    for (slot, &byte) in padded.iter_mut().zip(bytes) {
+      *slot = byte;
+    }
+    return word_needs_escape(u64::from_ne_bytes(padded));
+  }
+  let mut found = chunk_needs_escape(&bytes[bytes.len() - 8..]);
+  for chunk in bytes.chunks_exact(8) {
+    found |= chunk_needs_escape(chunk);
+  }
+  found
+}
+
+/// Whether any byte of `word` is below 0x20, `"` or `\` (the bit tricks
+/// "has a byte less than n" and "has a zero byte", exact as a whole).
+fn word_needs_escape(word: u64) -> bool {
+  const ONES: u64 = u64::from_ne_bytes([1; 8]);
+  const HIGH_BITS: u64 = u64::from_ne_bytes([0x80; 8]);
+  let has_less =
+    |word: u64, bound: u8| word.wrapping_sub(ONES * u64::from(bound)) & !word & HIGH_BITS;
+  let has_byte = |byte: u8| has_less(word ^ (ONES * u64::from(byte)), 1);
+  (has_less(word, 0x20) | has_byte(b'"') | has_byte(b'\\')) != 0
+}
+
+/// An object with these constant keys, in this order:
+/// `object!(out, "key" => value, …)`, each value a `Json`.
+macro_rules! object {
+  ($out:expr, $first:literal => $value:expr $(, $key:literal => $rest:expr)* $(,)?) => {{
+    let out: &mut Writer = $out;
+    out.0.push_str(concat!("{\"", $first, "\":"));
+    Json::write(&$value, out);
+    $(
+      out.0.push_str(concat!(",\"", $key, "\":"));
+      Json::write(&$rest, out);
+    )*
+    out.0.push('}');
+  }};
+}
+
+/// An array of a constant tag and the encodings of the values:
+/// `tagged!(out, "tag", value, …)`.
+macro_rules! tagged {
+  ($out:expr, $tag:literal $(, $value:expr)* $(,)?) => {{
+    let out: &mut Writer = $out;
+    out.0.push_str(concat!("[\"", $tag, "\""));
+    $(
+      out.0.push(',');
+      Json::write(&$value, out);
+    )*
+    out.0.push(']');
+  }};
+}
 
 /// Something with a JSON encoding.
 trait Json {
@@ -34,18 +109,21 @@ trait Json {
 struct With<F: Fn(&mut Writer)>(F);
 
 impl<F: Fn(&mut Writer)> Json for With<F> {
+  #[inline]
   fn write(&self, out: &mut Writer) {
     (self.0)(out)
   }
 }
 
 impl Json for str {
+  #[inline]
   fn write(&self, out: &mut Writer) {
     out.string(self)
   }
 }
 
 impl Json for String {
+  #[inline]
   fn write(&self, out: &mut Writer) {
     out.string(self)
   }
@@ -58,34 +136,57 @@ impl Json for std::borrow::Cow<'_, str> {
 }
 
 impl Json for bool {
+  #[inline]
   fn write(&self, out: &mut Writer) {
-    out.0.push_str(if *self { "true" } else { "false" })
+    // Two fixed-size copies rather than one of either length.
+    if *self {
+      out.0.push_str("true");
+    } else {
+      out.0.push_str("false");
+    }
   }
 }
 
 impl Json for usize {
   fn write(&self, out: &mut Writer) {
-    out.0.push_str(&self.to_string())
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    let mut rest = *self;
+    loop {
+      start -= 1;
+      // `rest % 10` is a single digit: the cast cannot truncate.
+      digits[start] = b'0' + (rest % 10) as u8;
+      rest /= 10;
+      if rest == 0 {
+        break;
+      }
+    }
+    for &digit in &digits[start..] {
+      out.0.push(char::from(digit));
+    }
   }
 }
 
 impl<T: Json + ?Sized> Json for &T {
+  #[inline]
   fn write(&self, out: &mut Writer) {
     (**self).write(out)
   }
 }
 
 impl<T: Json + ?Sized> Json for Box<T> {
+  #[inline]
   fn write(&self, out: &mut Writer) {
     (**self).write(out)
   }
 }
 
 impl<T: Json> Json for Option<T> {
+  #[inline]
   fn write(&self, out: &mut Writer) {
     match self {
       Some(value) => value.write(out),
-      None => out.0.push_str("null"),
+      None => out.null(),
     }
   }
 }
@@ -109,9 +210,23 @@ impl Json for Expression<'_> {
 }
 
 impl Writer {
+  fn null(&mut self) {
+    self.0.push_str("null");
+  }
+
   /// A JSON string: `"`, `\` and control characters escaped, the short
   /// forms where JSON has them, everything else as it is.
   fn string(&mut self, text: &str) {
+    if needs_escape(text.as_bytes()) {
+      self.escaped_string(text);
+    } else {
+      self.0.push('"');
+      self.0.push_str(text);
+      self.0.push('"');
+    }
+  }
+
+  fn escaped_string(&mut self, text: &str) {
     let out = &mut self.0;
     out.push('"');
     let mut start = 0;
@@ -142,6 +257,14 @@ impl Writer {
     out.push('"');
   }
 
+  /// `names` joined by `::`, as one string.
+  fn path(&mut self, names: &[crate::syntax::ast::Name]) {
+    match names {
+      [name] => self.string(name.lexeme()),
+      names => self.string(&names.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::")),
+    }
+  }
+
   fn array<T: Json>(&mut self, items: impl IntoIterator<Item = T>) {
     self.0.push('[');
     for (index, item) in items.into_iter().enumerate() {
@@ -151,11 +274,6 @@ impl Writer {
       item.write(self);
     }
     self.0.push(']');
-  }
-
-  /// An object with these keys, in this order.
-  fn object(&mut self, entries: &[(&str, &dyn Json)]) {
-    self.map(entries.iter().copied())
   }
 
   fn map<K: AsRef<str>, V: Json>(&mut self, entries: impl IntoIterator<Item = (K, V)>) {
@@ -171,8 +289,6 @@ impl Writer {
     self.0.push('}');
   }
 }
-
-const NULL: Option<bool> = None;
 
 fn module_json(out: &mut Writer, module: &Module) {
   let assignments = With(|out: &mut Writer| {
@@ -201,45 +317,49 @@ fn module_json(out: &mut Writer, module: &Module) {
   let unexports: Vec<&str> = module.unexports.iter().copied().collect();
   let settings = With(|out: &mut Writer| settings_json(out, &module.settings));
   let no_warnings: [bool; 0] = [];
-  out.object(&[
-    ("assignments", &assignments),
-    ("first", &module.default),
-    ("doc", &module.doc),
-    ("groups", &groups),
-    ("module_path", &module.path.join("::")),
-    ("modules", &modules),
-    ("aliases", &aliases),
-    ("recipes", &recipes),
-    ("settings", &settings),
-    ("source", &module.source.to_string_lossy().as_ref()),
-    ("unexports", &unexports),
-    ("warnings", &no_warnings.as_slice()),
-  ])
+  object!(out,
+    "assignments" => assignments,
+    "first" => module.default,
+    "doc" => module.doc,
+    "groups" => groups,
+    "module_path" => module.path.join("::"),
+    "modules" => modules,
+    "aliases" => aliases,
+    "recipes" => recipes,
+    "settings" => settings,
+    "source" => module.source.to_string_lossy().as_ref(),
+    "unexports" => unexports,
+    "warnings" => no_warnings.as_slice(),
+  )
 }
 
 fn assignment_json(out: &mut Writer, assignment: &Assignment) {
-  out.object(&[
-    ("eager", &assignment.eager),
-    ("export", &assignment.export),
-    ("name", &assignment.name.lexeme()),
-    ("private", &assignment.private),
-    ("value", &assignment.value),
-  ])
+  object!(out,
+    "eager" => assignment.eager,
+    "export" => assignment.export,
+    "name" => assignment.name.lexeme(),
+    "private" => assignment.private,
+    "value" => assignment.value,
+  )
 }
 
 fn alias_json(out: &mut Writer, alias: &Alias) {
   let attributes = With(|out: &mut Writer| {
     out.array(alias.attributes.iter().map(|a| With(move |out| attribute_json(out, a, &[]))))
   });
-  out.object(&[
-    ("attributes", &attributes),
-    ("name", &alias.name.lexeme()),
-    ("target", &alias.target.last().map(|name| name.lexeme())),
-  ])
+  object!(out,
+    "attributes" => attributes,
+    "name" => alias.name.lexeme(),
+    "target" => alias.target.last().map(|name| name.lexeme()),
+  )
 }
 
 fn recipe_json(out: &mut Writer, recipe: &Recipe) {
   let attributes = With(|out: &mut Writer| {
+    if recipe.attributes.is_empty() {
+      out.0.push_str("[]");
+      return;
+    }
     out.array(
       crate::syntax::attribute_order::sorted(&recipe.attributes)
         .into_iter()
@@ -261,34 +381,41 @@ fn recipe_json(out: &mut Writer, recipe: &Recipe) {
   let parameters = With(|out: &mut Writer| {
     out.array(recipe.parameters.iter().map(|p| With(move |out| parameter_json(out, p))))
   });
-  out.object(&[
-    ("attributes", &attributes),
-    ("body", &body),
-    ("dependencies", &dependencies),
-    ("doc", &recipe.doc.as_deref()),
-    ("name", &recipe.name.lexeme()),
-    ("parameters", &parameters),
-    ("priors", &recipe.priors.len()),
-    ("private", &(recipe.private || recipe.name.lexeme().starts_with('_'))),
-    ("quiet", &recipe.quiet()),
-    ("namepath", &recipe.namepath.as_ref()),
-    ("shebang", &(recipe.shebang() || recipe.has_attribute(AttributeKind::Script))),
-  ])
+  object!(out,
+    "attributes" => attributes,
+    "body" => body,
+    "dependencies" => dependencies,
+    "doc" => recipe.doc.as_deref(),
+    "name" => recipe.name.lexeme(),
+    "parameters" => parameters,
+    "priors" => recipe.priors.len(),
+    "private" => recipe.private || recipe.name.lexeme().starts_with('_'),
+    "quiet" => recipe.quiet(),
+    "namepath" => recipe.namepath.as_ref(),
+    "shebang" => recipe.shebang() || recipe.has_attribute(AttributeKind::Script),
+  )
 }
 
 fn line_json(out: &mut Writer, line: &Line) {
   out.array(line.fragments.iter().map(|fragment| {
     With(move |out: &mut Writer| match fragment {
       Fragment::Text(token) => out.string(token.lexeme()),
-      Fragment::Interpolation { expression, .. } => out.array([expression]),
+      Fragment::Interpolation { expression, .. } => {
+        out.0.push('[');
+        expression_json(out, expression);
+        out.0.push(']');
+      }
     })
   }))
 }
 
 fn dependency_json(out: &mut Writer, dependency: &Dependency) {
-  let recipe = dependency.path_string();
-  let arguments = dependency.arguments();
-  out.object(&[("arguments", &arguments), ("recipe", &recipe), ("star", &dependency.star())])
+  let recipe = With(|out: &mut Writer| out.path(dependency.path()));
+  object!(out,
+    "arguments" => dependency.arguments(),
+    "recipe" => recipe,
+    "star" => dependency.star(),
+  )
 }
 
 fn kind_name(kind: ParameterKind) -> &'static str {
@@ -304,26 +431,26 @@ fn patterns<'a>(parameter: &'a Parameter) -> Option<&'a [String]> {
 }
 
 fn parameter_json(out: &mut Writer, parameter: &Parameter) {
-  out.object(&[
-    ("default", &parameter.default),
-    ("export", &parameter.export),
-    ("flag", &parameter.flag()),
-    ("help", &parameter.help()),
-    ("kind", &kind_name(parameter.kind)),
-    ("long", &parameter.long()),
-    ("max", &parameter.max()),
-    ("min", &parameter.min()),
-    ("multiple", &parameter.multiple()),
-    ("name", &parameter.name.lexeme()),
-    ("pattern", &patterns(parameter)),
-    ("short", &parameter.short().map(|short| short.to_string())),
-    ("value", &parameter.value()),
-  ])
+  object!(out,
+    "default" => parameter.default,
+    "export" => parameter.export,
+    "flag" => parameter.flag(),
+    "help" => parameter.help(),
+    "kind" => kind_name(parameter.kind),
+    "long" => parameter.long(),
+    "max" => parameter.max(),
+    "min" => parameter.min(),
+    "multiple" => parameter.multiple(),
+    "name" => parameter.name.lexeme(),
+    "pattern" => patterns(parameter),
+    "short" => parameter.short().map(|short| short.to_string()),
+    "value" => parameter.value(),
+  )
 }
 
 fn interpreter_json(out: &mut Writer, interpreter: &Interpreter) {
   let arguments: Vec<&str> = interpreter.arguments.iter().map(|a| &*a.cooked).collect();
-  out.object(&[("command", &interpreter.command.cooked), ("arguments", &arguments)])
+  object!(out, "command" => interpreter.command.cooked, "arguments" => arguments)
 }
 
 fn arg_json(out: &mut Writer, arg: &ArgAttribute, parameters: &[Parameter]) {
@@ -334,28 +461,43 @@ fn arg_json(out: &mut Writer, arg: &ArgAttribute, parameters: &[Parameter]) {
     Some(literal) => &literal.cooked,
     None => &arg.name.cooked,
   });
-  out.object(&[
-    ("help", &parameter.and_then(|p| p.help())),
-    ("long", &parameter.and_then(|p| p.long())),
-    ("max", &arg.max.as_ref().map(|max| max.value.1)),
-    ("min", &arg.min.as_ref().map(|min| min.value.1)),
-    ("name", &arg.name.cooked),
-    ("pattern", &parameter.and_then(patterns)),
-    ("short", &short),
-    ("value", &arg.value.as_ref().map(|value| &value.value)),
-  ])
+  object!(out,
+    "help" => parameter.and_then(|p| p.help()),
+    "long" => parameter.and_then(|p| p.long()),
+    "max" => arg.max.as_ref().map(|max| max.value.1),
+    "min" => arg.min.as_ref().map(|min| min.value.1),
+    "name" => arg.name.cooked,
+    "pattern" => parameter.and_then(patterns),
+    "short" => short,
+    "value" => arg.value.as_ref().map(|value| &value.value),
+  )
 }
 
 /// Attributes: unit ones as their name, others as one-key objects.
 fn attribute_json(out: &mut Writer, attribute: &Attribute, parameters: &[Parameter]) {
   use Attribute::*;
-  let value = With(|out: &mut Writer| match attribute {
+  match attribute {
+    Arg(_) | Cache(_) | Confirm(_) | Doc(_) | Timestamp(_) | Continue(_) | Env(..)
+    | Extension(_) | Group(_) | Metadata(_) | Script(_) | WorkingDirectory(_) => {
+      out.0.push('{');
+      out.string(attribute.name());
+      out.0.push(':');
+      attribute_value_json(out, attribute, parameters);
+      out.0.push('}');
+    }
+    _ => out.string(attribute.name()),
+  }
+}
+
+fn attribute_value_json(out: &mut Writer, attribute: &Attribute, parameters: &[Parameter]) {
+  use Attribute::*;
+  match attribute {
     Arg(arg) => arg_json(out, arg, parameters),
-    Cache(cache) => out.object(&[
-      ("extra", &cache.extra.as_ref().map(|k| &k.value)),
-      ("inputs", &cache.inputs.as_ref().map(|k| &k.value)),
-      ("outputs", &cache.outputs.as_ref().map(|k| &k.value)),
-    ]),
+    Cache(cache) => object!(out,
+      "extra" => cache.extra.as_ref().map(|k| &k.value),
+      "inputs" => cache.inputs.as_ref().map(|k| &k.value),
+      "outputs" => cache.outputs.as_ref().map(|k| &k.value),
+    ),
     Confirm(expression) | Doc(expression) | Timestamp(expression) => expression.write(out),
     Continue(signals) => out.array(signals.iter().map(|s| s.name())),
     Env(key, value) => out.array([key, value]),
@@ -363,75 +505,75 @@ fn attribute_json(out: &mut Writer, attribute: &Attribute, parameters: &[Paramet
     Metadata(literals) => out.array(literals.iter().map(|l| &*l.cooked)),
     Script(interpreter) => match interpreter {
       Some(interpreter) => interpreter_json(out, interpreter),
-      None => NULL.write(out),
+      None => out.null(),
     },
     WorkingDirectory(expression) => expression.write(out),
     _ => {}
-  });
-  match attribute {
-    Arg(_) | Cache(_) | Confirm(_) | Doc(_) | Timestamp(_) | Continue(_) | Env(..)
-    | Extension(_) | Group(_) | Metadata(_) | Script(_) | WorkingDirectory(_) => {
-      out.object(&[(attribute.name(), &value)])
-    }
-    _ => out.string(attribute.name()),
   }
-}
-
-/// An array of a tag and the encodings of `items`.
-fn tagged(out: &mut Writer, tag: &str, items: &[&dyn Json]) {
-  out.0.push('[');
-  out.string(tag);
-  for item in items {
-    out.0.push(',');
-    item.write(out);
-  }
-  out.0.push(']');
 }
 
 /// The JSON encoding of an expression; parentheses vanish.
 fn expression_json(out: &mut Writer, expression: &Expression) {
   use Expression::*;
   match expression {
-    And { lhs, rhs, .. } => tagged(out, "and", &[&**lhs, &**rhs]),
-    Assert { condition, message, .. } => tagged(out, "assert", &[&**condition, message]),
-    Backtick { command, .. } => tagged(out, "evaluate", &[command]),
+    And { lhs, rhs, .. } => tagged!(out, "and", lhs, rhs),
+    Assert { condition, message, .. } => tagged!(out, "assert", condition, message),
+    Backtick { command, .. } => tagged!(out, "evaluate", command),
     Call { name, arguments } => {
-      let name = name.lexeme();
-      let mut items: Vec<&dyn Json> = vec![&name];
-      items.extend(arguments.iter().map(|a| a as &dyn Json));
-      tagged(out, "call", &items)
+      out.0.push_str("[\"call\",");
+      out.string(name.lexeme());
+      for argument in arguments {
+        out.0.push(',');
+        expression_json(out, argument);
+      }
+      out.0.push(']');
     }
-    Comparison { lhs, rhs, operator, .. } => tagged(out, operator.symbol(), &[&**lhs, &**rhs]),
-    Concatenation { lhs, rhs, .. } => tagged(out, "concatenate", &[&**lhs, &**rhs]),
+    Comparison { lhs, rhs, operator, .. } => {
+      out.0.push('[');
+      out.string(operator.symbol());
+      out.0.push(',');
+      expression_json(out, lhs);
+      out.0.push(',');
+      expression_json(out, rhs);
+      out.0.push(']');
+    }
+    Concatenation { lhs, rhs, .. } => tagged!(out, "concatenate", lhs, rhs),
     Conditional { condition, then, otherwise, .. } => {
-      tagged(out, "if", &[&**condition, &**then, otherwise])
+      tagged!(out, "if", condition, then, otherwise)
     }
     FormatString { start, parts, .. } => {
-      let mut items: Vec<&dyn Json> = vec![&start.cooked];
+      out.0.push_str("[\"format\",");
+      out.string(&start.cooked);
       for (expression, piece) in parts {
-        items.push(expression);
-        items.push(&piece.cooked);
+        out.0.push(',');
+        expression_json(out, expression);
+        out.0.push(',');
+        out.string(&piece.cooked);
       }
-      tagged(out, "format", &items)
+      out.0.push(']');
     }
     Group { contents, .. } => expression_json(out, contents),
-    Join { lhs, rhs, .. } => tagged(out, "join", &[lhs, &**rhs]),
+    Join { lhs, rhs, .. } => tagged!(out, "join", lhs, rhs),
     List { elements, .. } => {
-      let items: Vec<&dyn Json> = elements.iter().map(|e| e as &dyn Json).collect();
-      tagged(out, "list", &items)
+      out.0.push_str("[\"list\"");
+      for element in elements {
+        out.0.push(',');
+        expression_json(out, element);
+      }
+      out.0.push(']');
     }
-    ListConcatenation { lhs, rhs, .. } => tagged(out, "list-concatenate", &[&**lhs, &**rhs]),
-    Not { operand, .. } => tagged(out, "not", &[&**operand]),
-    Or { lhs, rhs, .. } => tagged(out, "or", &[&**lhs, &**rhs]),
+    ListConcatenation { lhs, rhs, .. } => tagged!(out, "list-concatenate", lhs, rhs),
+    Not { operand, .. } => tagged!(out, "not", operand),
+    Or { lhs, rhs, .. } => tagged!(out, "or", lhs, rhs),
     StringLiteral(literal) => out.string(&literal.cooked),
-    Variable { name } => tagged(out, "variable", &[&name.lexeme()]),
+    Variable { name } => tagged!(out, "variable", name.lexeme()),
   }
 }
 
 fn shell_json(shell: &Option<(String, Vec<String>)>) -> impl Json + '_ {
   With(move |out: &mut Writer| match shell {
-    Some((command, arguments)) => out.object(&[("command", command), ("arguments", arguments)]),
-    None => NULL.write(out),
+    Some((command, arguments)) => object!(out, "command" => command, "arguments" => arguments),
+    None => out.null(),
   })
 }
 
@@ -439,47 +581,78 @@ fn shell_json(shell: &Option<(String, Vec<String>)>) -> impl Json + '_ {
 /// One name is a string even when written as a one-element list.
 fn dotenv_list_json(values: &[String]) -> impl Json + '_ {
   With(move |out: &mut Writer| match values {
-    [] => NULL.write(out),
+    [] => out.null(),
     [single] => out.string(single),
     values => values.write(out),
   })
 }
 
 fn settings_json(out: &mut Writer, settings: &Settings) {
-  out.object(&[
-    ("allow_duplicate_recipes", &settings.allow_duplicate_recipes),
-    ("allow_duplicate_variables", &settings.allow_duplicate_variables),
-    ("default_list", &settings.default_list),
-    ("default_script", &settings.default_script),
-    ("dotenv_command", &settings.dotenv_command),
-    ("dotenv_filename", &dotenv_list_json(&settings.dotenv_filename)),
-    ("dotenv_load", &settings.dotenv_load),
-    ("dotenv_override", &settings.dotenv_override),
-    ("dotenv_path", &dotenv_list_json(&settings.dotenv_path)),
-    ("dotenv_required", &settings.dotenv_required),
-    ("export", &settings.export),
-    ("fallback", &settings.fallback),
-    ("guards", &settings.guards),
-    ("ignore_comments", &settings.ignore_comments),
-    ("indentation", &settings.indentation),
-    ("lazy", &settings.lazy),
-    ("lists", &settings.lists),
-    ("no_cd", &settings.no_cd),
-    ("no_exit_message", &settings.no_exit_message),
-    ("positional_arguments", &settings.positional_arguments),
-    ("quiet", &settings.quiet),
-    ("shell", &shell_json(&settings.shell)),
-    ("tempdir", &settings.tempdir),
-    ("unstable", &settings.unstable),
-    ("windows_powershell", &settings.windows_powershell),
-    ("windows_shell", &shell_json(&settings.windows_shell)),
-    ("working_directory", &settings.working_directory),
-  ])
+  object!(out,
+    "allow_duplicate_recipes" => settings.allow_duplicate_recipes,
+    "allow_duplicate_variables" => settings.allow_duplicate_variables,
+    "default_list" => settings.default_list,
+    "default_script" => settings.default_script,
+    "dotenv_command" => settings.dotenv_command,
+    "dotenv_filename" => dotenv_list_json(&settings.dotenv_filename),
+    "dotenv_load" => settings.dotenv_load,
+    "dotenv_override" => settings.dotenv_override,
+    "dotenv_path" => dotenv_list_json(&settings.dotenv_path),
+    "dotenv_required" => settings.dotenv_required,
+    "export" => settings.export,
+    "fallback" => settings.fallback,
+    "guards" => settings.guards,
+    "ignore_comments" => settings.ignore_comments,
+    "indentation" => settings.indentation,
+    "lazy" => settings.lazy,
+    "lists" => settings.lists,
+    "no_cd" => settings.no_cd,
+    "no_exit_message" => settings.no_exit_message,
+    "positional_arguments" => settings.positional_arguments,
+    "quiet" => settings.quiet,
+    "shell" => shell_json(&settings.shell),
+    "tempdir" => settings.tempdir,
+    "unstable" => settings.unstable,
+    "windows_powershell" => settings.windows_powershell,
+    "windows_shell" => shell_json(&settings.windows_shell),
+    "working_directory" => settings.working_directory,
+  )
 }
 
 #[cfg(test)]
 mod tests {
   use super::*;
+
+  #[test]
+  fn escape_check_agrees_with_bytes() {
+    let plain = |text: &[u8]| text.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\');
+    for byte in 0..=255u8 {
+      for length in 0..20 {
+        for position in 0..length {
+          let mut text = vec![b'a'; length];
+          text[position] = byte;
+          assert_eq!(needs_escape(&text), plain(&text), "{byte} at {position} of {length}");
+        }
+      }
+    }
+    // Mixed words around the boundaries, from a fixed pseudo-random sequence.
+    let alphabet =
+      [0x00, 0x1f, 0x20, 0x21, 0x22, 0x23, 0x5b, 0x5c, 0x5d, 0x7f, 0x80, 0xa0, 0xa2, 0xdc, 0xff];
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    for _ in 0..100_000 {
+      state ^= state << 13;
+      state ^= state >> 7;
+      state ^= state << 17;
+      let length = usize::try_from(state % 20).unwrap_or(0);
+      let text: Vec<u8> = (0..length)
+        .map(|i| alphabet[usize::try_from((state >> (i * 3)) % 15).unwrap_or(0)])
+        .collect();
+      assert_eq!(needs_escape(&text), plain(&text), "{text:?}");
+    }
+    for text in ["", "héllo wörld ✓", "recipe-1", "tab\there", "\u{7f}\u{80}"] {
+      assert_eq!(needs_escape(text.as_bytes()), plain(text.as_bytes()), "{text:?}");
+    }
+  }
   use crate::analysis::fixtures::*;
 
   #[test]

@@ -94,7 +94,7 @@ pub fn list(
 
 /// A guess at the size of a module's listing, to allocate the text once.
 fn estimated_size(module: &Module) -> usize {
-  (module.recipes.len() + module.aliases.len() + module.modules.len()) * 96
+  (module.recipes.len() + module.aliases.len() + module.modules.len()) * 112
 }
 
 /// Display width: East-Asian aware; TAB, line ends and other control
@@ -112,7 +112,7 @@ pub fn display_width(text: &str) -> usize {
 fn is_single_column_ascii(bytes: &[u8]) -> bool {
   let mut other = false;
   for &byte in bytes {
-    other |= byte >= 0x80 || byte == b'\r';
+    other |= (byte >= 0x80) | (byte == b'\r');
   }
   !other
 }
@@ -401,7 +401,7 @@ impl Lister<'_> {
 
   fn signatures(&self, contents: &Contents) -> Signatures {
     let mut signatures = Signatures {
-      text: String::with_capacity(contents.recipes.len() * 32),
+      text: String::with_capacity(contents.recipes.len() * 48),
       spans: Vec::with_capacity(contents.recipes.len()),
     };
     for recipe in &contents.recipes {

@@ -1,5 +1,6 @@
 //! `--summary`.
 
+use crate::analysis::lookup::is_public_recipe;
 use crate::analysis::model::{Justfile, Module};
 use crate::output::list::{listed_recipes, listed_submodules};
 
@@ -7,23 +8,30 @@ use crate::output::list::{listed_recipes, listed_submodules};
 /// submodule, space-separated, with a trailing newline. Empty: `"\n"`
 /// (the caller then reports `justfile contains no recipes`).
 pub fn summary(justfile: &Justfile, unsorted: bool) -> String {
-  let mut paths = Vec::new();
-  collect(&justfile.root, unsorted, &mut paths);
-  format!("{}\n", paths.join(" "))
+  let mut out = String::with_capacity(justfile.root.recipes.len() * 16 + 1);
+  collect(&justfile.root, unsorted, &mut out);
+  out.push('\n');
+  out
 }
 
 /// True if `--summary` has nothing to print.
 pub fn summary_is_empty(justfile: &Justfile) -> bool {
-  let mut paths = Vec::new();
-  collect(&justfile.root, false, &mut paths);
-  paths.is_empty()
+  !has_listed_recipe(&justfile.root)
 }
 
-fn collect(module: &Module, unsorted: bool, paths: &mut Vec<String>) {
+fn has_listed_recipe(module: &Module) -> bool {
+  module.recipes.values().any(|recipe| is_public_recipe(module, recipe))
+    || listed_submodules(module, false).into_iter().any(|(_, m)| has_listed_recipe(m))
+}
+
+fn collect(module: &Module, unsorted: bool, out: &mut String) {
   for recipe in listed_recipes(module, unsorted) {
-    paths.push(recipe.namepath.to_string());
+    if !out.is_empty() {
+      out.push(' ');
+    }
+    out.push_str(&recipe.namepath);
   }
   for (_, submodule) in listed_submodules(module, unsorted) {
-    collect(submodule, unsorted, paths);
+    collect(submodule, unsorted, out);
   }
 }
