@@ -448,58 +448,65 @@ impl<'src> Lexer<'src> {
     }
 
     let current = self.current_level();
-    if same_whitespace(whitespace, current.whitespace) {
+    let extends_current = width >= current.whitespace.len()
+      && same_whitespace(&whitespace[..current.whitespace.len()], current.whitespace);
+    if extends_current && width == current.whitespace.len() {
       self.whitespace_within_line(width);
       return Ok(());
     }
-    if let Some(depth) =
-      self.levels.iter().position(|level| same_whitespace(level.whitespace, whitespace))
-    {
-      self.dedent_to(depth);
-      self.whitespace_within_line(width);
-      return Ok(());
+    // Each level's indentation extends the one before, so only a line
+    // indented less than the current level can return to an enclosing one.
+    if width < current.whitespace.len() {
+      if let Some(depth) =
+        self.levels.iter().position(|level| same_whitespace(level.whitespace, whitespace))
+      {
+        self.dedent_to(depth);
+        self.whitespace_within_line(width);
+        return Ok(());
+      }
     }
-    if current.body && whitespace.starts_with(current.whitespace) {
+    if current.body && extends_current {
       // The surplus is lexed as part of the line's text.
       self.whitespace_within_line(current.whitespace.len());
       return Ok(());
     }
-    self.check_indentation(whitespace, current)?;
+    if current.body || !extends_current || is_mixed(whitespace) {
+      return Err(self.indentation_error(whitespace, current));
+    }
     self.levels.push(Level { whitespace, body: self.colon_since_dedent });
     self.update_body_text();
     self.within_line(width, TokenKind::Indent);
     Ok(())
   }
 
-  /// Errors for a line whose indentation neither matches the current level
-  /// nor returns to an enclosing one.
+  /// The error for a line whose indentation neither matches the current
+  /// level, nor returns to an enclosing one, nor opens a new one.
+  #[cold]
   #[inline(never)]
-  fn check_indentation(&self, whitespace: &'src [u8], current: Level<'src>) -> LexResult<'src> {
-    let mixed = |shown: &[u8]| {
-      self.error_here(
+  fn indentation_error(
+    &self,
+    whitespace: &'src [u8],
+    current: Level<'src>,
+  ) -> Box<SyntaxError<'src>> {
+    // Spaces and tabs are one byte each, so bytes and characters agree.
+    let shown = if current.body {
+      &whitespace[..current.whitespace.len().min(whitespace.len())]
+    } else {
+      whitespace
+    };
+    if is_mixed(shown) {
+      return self.error_here(
         shown.len(),
         LexErrorKind::MixedLeadingWhitespace { whitespace: blanks_text(shown) },
-      )
-    };
-    if current.body {
-      // Spaces and tabs are one byte each, so bytes and characters agree.
-      let head = &whitespace[..current.whitespace.len().min(whitespace.len())];
-      if is_mixed(head) {
-        return Err(mixed(head));
-      }
-    } else if is_mixed(whitespace) {
-      return Err(mixed(whitespace));
+      );
     }
-    if current.body || !whitespace.starts_with(current.whitespace) {
-      return Err(self.error_here(
-        whitespace.len(),
-        LexErrorKind::InconsistentLeadingWhitespace {
-          expected: blanks_text(current.whitespace),
-          found: blanks_text(whitespace),
-        },
-      ));
-    }
-    Ok(())
+    self.error_here(
+      whitespace.len(),
+      LexErrorKind::InconsistentLeadingWhitespace {
+        expected: blanks_text(current.whitespace),
+        found: blanks_text(whitespace),
+      },
+    )
   }
 
   // ---- body text ----
