@@ -274,6 +274,9 @@ impl<'src> Gate<'src, '_> {
 /// The list-only `[arg]` keys of a recipe, each kind across all its `[arg]`
 /// attributes before the next kind.
 fn argument_keys<'src>(recipe: &Recipe<'src>) -> CompileResult<'src, ()> {
+  if recipe.attributes.list.is_empty() {
+    return Ok(());
+  }
   let arguments: Vec<_> = recipe
     .attributes
     .list
