@@ -492,14 +492,25 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
           items += 1;
           let depth = self.depth(entry);
           let name = recipe.name.lexeme();
-          match recipes.index_of(name) {
-            Some(index) if depths[index] < depth => continue,
-            Some(index) => depths[index] = depth,
-            None => depths.push(depth),
+          let found = recipes.find(name);
+          if let Ok(index) = found {
+            if depths[index] < depth {
+              continue;
+            }
           }
           let script = is_script(recipe, settings);
           let parameters = Pooled::pending(start..parameters.len());
-          recipes.insert(name, self.recipe_model(recipe, order, script, doc, parameters));
+          let model = self.recipe_model(recipe, order, script, doc, parameters);
+          match found {
+            Ok(index) => {
+              depths[index] = depth;
+              recipes.replace(index, model);
+            }
+            Err(vacant) => {
+              depths.push(depth);
+              recipes.insert_vacant(vacant, name, model);
+            }
+          }
         }
         _ => {}
       }

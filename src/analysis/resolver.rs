@@ -129,9 +129,11 @@ impl Scope<'_, '_> {
   pub(crate) const EMPTY: Scope<'static, 'static> = Scope::Names(&[]);
 
   fn contains(self, name: &str) -> bool {
+    // Lengths first: most names differ in length.
+    let named = |bound: &Token| bound.length as usize == name.len() && bound.lexeme() == name;
     match self {
-      Scope::Names(names) => names.iter().any(|bound| bound.lexeme() == name),
-      Scope::Parameters(parameters) => parameters.iter().any(|bound| bound.name.lexeme() == name),
+      Scope::Names(names) => names.iter().any(named),
+      Scope::Parameters(parameters) => parameters.iter().any(|bound| named(&bound.name)),
     }
   }
 }
@@ -358,6 +360,8 @@ struct RecipeResolver<'src, 'a> {
   /// The names in every recipe are known to be defined.
   names_checked: bool,
   marks: Vec<Mark>,
+  /// How many arguments each recipe visited takes.
+  bounds: Vec<Bounds>,
   /// The recipes being visited, innermost last.
   stack: Vec<usize>,
   disabled: BTreeMap<&'src str, Vec<String>>,
@@ -392,6 +396,7 @@ pub(crate) fn resolve_recipes<'src>(
     settings,
     names_checked,
     marks: Vec::new(),
+    bounds: Vec::new(),
     stack: Vec::new(),
     disabled: BTreeMap::new(),
     dependencies: Vec::new(),
@@ -466,12 +471,15 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
   fn resolve(&mut self, order: &mut dyn Iterator<Item = usize>) -> CompileResult<'src, ()> {
     self.marks.clear();
     self.marks.resize(self.recipes.len(), Mark::Unvisited);
+    self.bounds.clear();
+    self.bounds.resize(self.recipes.len(), Bounds::default());
     self.stack.clear();
     self.disabled.clear();
     self.dependencies.clear();
-    let count = self.recipes.values_added().map(|recipe| {
-      recipe.ast.priors.len() + recipe.ast.subsequents.len()
-    });
+    let count = self
+      .recipes
+      .values_added()
+      .map(|recipe| recipe.ast.priors.len() + recipe.ast.subsequents.len());
     self.dependencies.reserve_exact(count.sum());
     self.pending.clear();
     for index in order {
@@ -548,7 +556,13 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
     let mut priors = 0;
     for (position, dependency) in ast.priors.iter().chain(&ast.subsequents).enumerate() {
       let Some(last) = dependency.path.last() else { continue };
-      let (module, target) = match self.target(&dependency.path, false) {
+      // Most dependencies are recipes of the same module.
+      let local = match dependency.path.as_slice() {
+        [only] => self.recipes.index_of(only.lexeme()).map(Target::Local),
+        _ => None,
+      };
+      let target = local.unwrap_or_else(|| self.target(&dependency.path, false));
+      let (module, target) = match target {
         Target::Local(target) => {
           if target == index {
             return Err(error(*last, AnalysisErrorKind::CircularRecipeSelf { recipe: name }));
@@ -604,14 +618,17 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
     }
     let mut foreign = foreign.into_iter();
     for dependency in own {
-      let target = if dependency.module == self.module {
-        self.recipes.at(dependency.target)
+      let bounds = if dependency.module == self.module {
+        self.bounds.get(dependency.target).copied()
       } else {
-        foreign.next()
+        foreign.next().map(|target| Bounds::of(target, lists))
       };
-      if let (Some(target), Some(last)) = (target, dependency.path().last()) {
-        check_argument_count(dependency.ast, target, *last, lists)?;
+      if let (Some(bounds), Some(last)) = (bounds, dependency.path().last()) {
+        bounds.check(dependency.ast, *last)?;
       }
+    }
+    if let (Some(bounds), Some(recipe)) = (self.bounds.get_mut(index), self.recipes.at(index)) {
+      *bounds = Bounds::of(recipe, lists);
     }
     let start = self.dependencies.len();
     self.dependencies.extend(self.pending.drain(base..));
@@ -735,7 +752,8 @@ where
             visit(expression, all, !comment)?;
           }
         }
-        continued = matches!(line.fragments.last(), Some(Fragment::Text(text)) if text.lexeme().ends_with('\\'));
+        continued = skip_comments
+          && matches!(line.fragments.last(), Some(Fragment::Text(text)) if text.lexeme().ends_with('\\'));
       }
     }
   }
@@ -827,40 +845,54 @@ fn path_string(path: &[Token]) -> String {
   path.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::")
 }
 
-/// With `set lists` a dependency passes one value per parameter (a variadic
-/// parameter takes a list), a flag may be left out, and a `*` parameter
-/// with `[arg(min)]` must be given.
-fn check_argument_count<'src>(
-  dependency: &ast::Dependency<'src>,
-  target: &Recipe<'src>,
-  last: Token<'src>,
-  lists: bool,
-) -> CompileResult<'src, ()> {
-  let found = dependency.arguments.len();
-  let required = |p: &&super::model::Parameter<'src>| {
-    if !lists {
-      return p.default.is_none() && p.kind != ast::ParameterKind::Star;
-    }
-    !p.flag()
-      && p.default.is_none()
-      && (p.kind != ast::ParameterKind::Star || p.min().unwrap_or(0) > 0)
-  };
-  let min = target.parameters.iter().filter(required).count();
-  let max = if !lists && target.parameters.iter().any(|p| p.kind.is_variadic()) {
-    None
-  } else {
-    Some(target.parameters.len())
-  };
-  if found < min || max.is_some_and(|max| found > max) {
-    return Err(error(
-      last,
-      AnalysisErrorKind::DependencyArgumentCount {
-        dependency: path_string(&dependency.path),
-        found,
-        min,
-        max,
-      },
-    ));
+/// How many arguments a recipe takes as a dependency.
+#[derive(Copy, Clone, Default)]
+struct Bounds {
+  min: usize,
+  /// None: any number.
+  max: Option<usize>,
+}
+
+impl Bounds {
+  /// With `set lists` a dependency passes one value per parameter (a
+  /// variadic parameter takes a list), a flag may be left out, and a `*`
+  /// parameter with `[arg(min)]` must be given.
+  fn of(target: &Recipe, lists: bool) -> Self {
+    let parameters: &[super::model::Parameter] = &target.parameters;
+    let required = |p: &&super::model::Parameter| {
+      if !lists {
+        return p.default.is_none() && p.kind != ast::ParameterKind::Star;
+      }
+      !p.flag()
+        && p.default.is_none()
+        && (p.kind != ast::ParameterKind::Star || p.min().unwrap_or(0) > 0)
+    };
+    let min = parameters.iter().filter(required).count();
+    let max = if !lists && parameters.iter().any(|p| p.kind.is_variadic()) {
+      None
+    } else {
+      Some(parameters.len())
+    };
+    Bounds { min, max }
   }
-  Ok(())
+
+  fn check<'src>(
+    self,
+    dependency: &ast::Dependency<'src>,
+    last: Token<'src>,
+  ) -> CompileResult<'src, ()> {
+    let found = dependency.arguments.len();
+    if found < self.min || self.max.is_some_and(|max| found > max) {
+      return Err(error(
+        last,
+        AnalysisErrorKind::DependencyArgumentCount {
+          dependency: path_string(&dependency.path),
+          found,
+          min: self.min,
+          max: self.max,
+        },
+      ));
+    }
+    Ok(())
+  }
 }

@@ -29,6 +29,12 @@ fn hash(name: &str) -> u64 {
   hasher.finish()
 }
 
+/// Where `Table::find` would put a name it did not find.
+pub struct Vacant {
+  slot: usize,
+  hash: u64,
+}
+
 /// Name → index: open addressing with linear probing over a power-of-two
 /// number of slots, at most three quarters of them used. A slot holds the
 /// upper half of a name's hash and the name's index + 1 (0: empty), so a
@@ -105,23 +111,41 @@ impl<'src, T> Table<'src, T> {
 
   /// Add an item, or replace the one of that name in place (keeping its index).
   pub fn insert(&mut self, name: &'src str, value: T) -> Option<T> {
-    self.sorted = OnceLock::new();
+    match self.find(name) {
+      Ok(index) => self.replace(index, value),
+      Err(vacant) => {
+        self.insert_vacant(vacant, name, value);
+        None
+      }
+    }
+  }
+
+  /// The index of `name`, or where to add it with `insert_vacant`.
+  pub fn find(&mut self, name: &str) -> Result<usize, Vacant> {
     let count = self.entries.len();
     if (count + 1) * 4 > self.index.slots.len() * 3 {
       self.index.rebuild(&self.entries, (count + 1).max(count * 2));
     }
     let hash = hash(name);
     match self.index.probe(name, hash, &self.entries) {
-      Ok(index) => {
-        let entry = self.entries.get_mut(index as usize)?;
-        Some(std::mem::replace(&mut entry.1, value))
-      }
-      Err(slot) => {
-        self.index.fill(slot, hash, u32::try_from(count).unwrap_or(u32::MAX - 1));
-        self.entries.push((name, value));
-        None
-      }
+      Ok(index) => Ok(index as usize),
+      Err(slot) => Err(Vacant { slot, hash }),
     }
+  }
+
+  /// Add an item `find` did not find, with nothing added since.
+  pub fn insert_vacant(&mut self, vacant: Vacant, name: &'src str, value: T) {
+    self.sorted = OnceLock::new();
+    let index = u32::try_from(self.entries.len()).unwrap_or(u32::MAX - 1);
+    self.index.fill(vacant.slot, vacant.hash, index);
+    self.entries.push((name, value));
+  }
+
+  /// Replace the item with index `index`.
+  pub fn replace(&mut self, index: usize, value: T) -> Option<T> {
+    self.sorted = OnceLock::new();
+    let entry = self.entries.get_mut(index)?;
+    Some(std::mem::replace(&mut entry.1, value))
   }
 
   pub fn len(&self) -> usize {

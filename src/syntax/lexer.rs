@@ -196,8 +196,7 @@ pub struct Lexer<'src> {
 
 impl<'src> Lexer<'src> {
   pub fn new(source: &'src Source) -> Self {
-    let maker =
-      TokenMaker { source, positions_fit_u32: u32::try_from(source.text.len()).is_ok() };
+    let maker = TokenMaker { source, positions_fit_u32: u32::try_from(source.text.len()).is_ok() };
     Self {
       src: &source.text,
       maker,
