@@ -359,8 +359,9 @@ impl Lister<'_> {
     !self.config.no_aliases
   }
 
-  /// Appends the signature, in colour if `color`.
-  fn push_signature(&self, out: &mut String, signature: Signature, color: bool) {
+  /// Appends the signature, in colour if `COLOR` (a constant, so the plain
+  /// rendering, done for every recipe, has no colour tests).
+  fn push_signature<const COLOR: bool>(&self, out: &mut String, signature: Signature) {
     let (name, recipe) = match signature {
       Signature::Recipe(recipe) => (recipe.name.lexeme(), recipe),
       Signature::Alias(name, recipe) => (name, recipe),
@@ -373,23 +374,22 @@ impl Lister<'_> {
     out.push_str(name);
     if recipe.parameters.iter().any(|p| p.is_option()) {
       out.push(' ');
-      paint(out, color, CYAN, "[OPTIONS]");
+      paint(out, COLOR, CYAN, "[OPTIONS]");
     }
     for parameter in recipe.parameters.iter().filter(|p| !p.is_option()) {
       out.push(' ');
-      let sigil = match parameter.kind {
-        ParameterKind::Singular => "",
-        ParameterKind::Plus => "+",
-        ParameterKind::Star => "*",
-      };
-      paint(out, color, PURPLE, sigil);
+      match parameter.kind {
+        ParameterKind::Singular => {}
+        ParameterKind::Plus => paint(out, COLOR, PURPLE, "+"),
+        ParameterKind::Star => paint(out, COLOR, PURPLE, "*"),
+      }
       if parameter.export {
         out.push('$');
       }
-      paint(out, color, CYAN, parameter.name.lexeme());
+      paint(out, COLOR, CYAN, parameter.name.lexeme());
       if let Some(default) = &parameter.default {
         out.push('=');
-        paint_with(out, color, GREEN, |out| push_expression(out, default));
+        paint_with(out, COLOR, GREEN, |out| push_expression(out, default));
       }
     }
   }
@@ -397,7 +397,7 @@ impl Lister<'_> {
   /// The display width of a signature; `scratch` holds its plain text.
   fn signature_width(&self, scratch: &mut String, signature: Signature) -> usize {
     scratch.clear();
-    self.push_signature(scratch, signature, false);
+    self.push_signature::<false>(scratch, signature);
     display_width(scratch)
   }
 
@@ -408,7 +408,7 @@ impl Lister<'_> {
     };
     for recipe in &contents.recipes {
       let signature = Signature::Recipe(recipe);
-      self.push_signature(&mut signatures.text, signature, false);
+      self.push_signature::<false>(&mut signatures.text, signature);
       signatures.spans.push((signatures.text.len(), 0));
     }
     // Usually all of it is ASCII: then each width is the length, and one
@@ -629,7 +629,7 @@ impl Lister<'_> {
     }
     out.push_str(prefix);
     if self.color {
-      self.push_signature(out, entry.signature, true);
+      self.push_signature::<true>(out, entry.signature);
     } else {
       out.push_str(entry.plain);
     }
