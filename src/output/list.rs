@@ -150,11 +150,12 @@ fn paint(out: &mut String, color: bool, style: &str, text: &str) {
   paint_with(out, color, style, |out| out.push_str(text));
 }
 
-/// What a listed line starts with: a recipe (or alias) signature, or a
-/// submodule's `NAME ...`.
+/// What a listed line starts with: a recipe's signature under its own
+/// name or an alias's, or a submodule's `NAME ...`.
 #[derive(Copy, Clone)]
 enum Signature<'a, 'src> {
-  Recipe(&'a str, &'a Recipe<'src>),
+  Recipe(&'a Recipe<'src>),
+  Alias(&'a str, &'a Recipe<'src>),
   Submodule(&'a str),
 }
 
@@ -358,10 +359,12 @@ impl Lister<'_> {
     !self.config.no_aliases
   }
 
-  /// Appends the signature, in colour if `color`.
-  fn push_signature(&self, out: &mut String, signature: Signature, color: bool) {
+  /// Appends the signature, in colour if `COLOR` (a constant, so the plain
+  /// rendering, done for every recipe, has no colour tests).
+  fn push_signature<const COLOR: bool>(&self, out: &mut String, signature: Signature) {
     let (name, recipe) = match signature {
-      Signature::Recipe(name, recipe) => (name, recipe),
+      Signature::Recipe(recipe) => (recipe.name.lexeme(), recipe),
+      Signature::Alias(name, recipe) => (name, recipe),
       Signature::Submodule(name) => {
         out.push_str(name);
         out.push_str(" ...");
@@ -371,23 +374,22 @@ impl Lister<'_> {
     out.push_str(name);
     if recipe.parameters.iter().any(|p| p.is_option()) {
       out.push(' ');
-      paint(out, color, CYAN, "[OPTIONS]");
+      paint(out, COLOR, CYAN, "[OPTIONS]");
     }
     for parameter in recipe.parameters.iter().filter(|p| !p.is_option()) {
       out.push(' ');
-      let sigil = match parameter.kind {
-        ParameterKind::Singular => "",
-        ParameterKind::Plus => "+",
-        ParameterKind::Star => "*",
-      };
-      paint(out, color, PURPLE, sigil);
+      match parameter.kind {
+        ParameterKind::Singular => {}
+        ParameterKind::Plus => paint(out, COLOR, PURPLE, "+"),
+        ParameterKind::Star => paint(out, COLOR, PURPLE, "*"),
+      }
       if parameter.export {
         out.push('$');
       }
-      paint(out, color, CYAN, parameter.name.lexeme());
+      paint(out, COLOR, CYAN, parameter.name.lexeme());
       if let Some(default) = &parameter.default {
         out.push('=');
-        paint_with(out, color, GREEN, |out| push_expression(out, default));
+        paint_with(out, COLOR, GREEN, |out| push_expression(out, default));
       }
     }
   }
@@ -395,7 +397,7 @@ impl Lister<'_> {
   /// The display width of a signature; `scratch` holds its plain text.
   fn signature_width(&self, scratch: &mut String, signature: Signature) -> usize {
     scratch.clear();
-    self.push_signature(scratch, signature, false);
+    self.push_signature::<false>(scratch, signature);
     display_width(scratch)
   }
 
@@ -405,8 +407,8 @@ impl Lister<'_> {
       spans: Vec::with_capacity(contents.recipes.len()),
     };
     for recipe in &contents.recipes {
-      let signature = Signature::Recipe(recipe.name.lexeme(), recipe);
-      self.push_signature(&mut signatures.text, signature, false);
+      let signature = Signature::Recipe(recipe);
+      self.push_signature::<false>(&mut signatures.text, signature);
       signatures.spans.push((signatures.text.len(), 0));
     }
     // Usually all of it is ASCII: then each width is the length, and one
@@ -434,7 +436,7 @@ impl Lister<'_> {
     }
     if self.show_aliases() {
       for (alias, recipe) in contents.local.iter().chain(&contents.cross) {
-        consider(self.signature_width(scratch, Signature::Recipe(alias.name.lexeme(), recipe)));
+        consider(self.signature_width(scratch, Signature::Alias(alias.name.lexeme(), recipe)));
       }
     }
     if !self.config.list_submodules {
@@ -524,7 +526,7 @@ impl Lister<'_> {
           }
           Item::CrossAlias(alias, recipe) => {
             let comment = format!("alias for `{}`", recipe.namepath);
-            let signature = Signature::Recipe(alias.name.lexeme(), recipe);
+            let signature = Signature::Alias(alias.name.lexeme(), recipe);
             let entry_width = self.signature_width(scratch, signature);
             let entry = Entry {
               signature,
@@ -577,11 +579,10 @@ impl Lister<'_> {
     scratch: &mut String,
   ) {
     let recipe = contents.recipes[index];
-    let name = recipe.name.lexeme();
     let aliases = if self.show_aliases() { contents.aliases_of(recipe) } else { &[] };
     let (plain, entry_width) = signatures.get(index);
     let mut entry = Entry {
-      signature: Signature::Recipe(name, recipe),
+      signature: Signature::Recipe(recipe),
       plain,
       width: entry_width,
       comment: recipe.doc.as_deref().filter(|doc| doc.chars().any(|c| !c.is_whitespace())),
@@ -597,9 +598,9 @@ impl Lister<'_> {
     if aliases.is_empty() {
       return;
     }
-    let comment = format!("alias for `{name}`");
+    let comment = format!("alias for `{}`", recipe.name.lexeme());
     for alias in aliases {
-      let signature = Signature::Recipe(alias, recipe);
+      let signature = Signature::Alias(alias, recipe);
       let entry_width = self.signature_width(scratch, signature);
       let entry = Entry {
         signature,
@@ -628,7 +629,7 @@ impl Lister<'_> {
     }
     out.push_str(prefix);
     if self.color {
-      self.push_signature(out, entry.signature, true);
+      self.push_signature::<true>(out, entry.signature);
     } else {
       out.push_str(entry.plain);
     }
@@ -898,6 +899,21 @@ mod tests {
         assert_eq!(display_width(&text), UnicodeWidthStr::width(text.as_str()), "{text:?}");
       }
     }
+  }
+
+  #[test]
+  fn line_breaks() {
+    for length in 0..24 {
+      for position in 0..length {
+        for byte in [b'\n', b'\r', b'\x0b', b'\x8a', b'a'] {
+          let mut text = vec![b'a'; length];
+          text[position] = byte;
+          let text = String::from_utf8_lossy(&text);
+          assert_eq!(has_line_break(&text), text.contains('\n'), "{text:?}");
+        }
+      }
+    }
+    assert!(!has_line_break("Recipe number 9: does step 9 of the pipeline"));
   }
 
   #[test]
