@@ -836,7 +836,7 @@ fn lex_error(token: Token<'_>, kind: LexErrorKind) -> Box<SyntaxError<'_>> {
 }
 
 fn is_mixed(whitespace: &[u8]) -> bool {
-  whitespace.iter().any(|&byte| byte == b' ') && whitespace.iter().any(|&byte| byte == b'\t')
+  whitespace.contains(&b' ') && whitespace.contains(&b'\t')
 }
 
 /// Equality of two runs of indentation, which are short: cheaper than a
