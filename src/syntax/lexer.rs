@@ -154,8 +154,9 @@ impl TokenMaker {
   }
 }
 
-/// An incremental lexer: `next_token` lexes only as far as needed, so the
-/// parser can consume tokens without the whole file's tokens in memory.
+/// An incremental lexer: `next_token` lexes only as far as needed, a batch
+/// at a time, so the parser can consume tokens without the whole file's
+/// tokens in memory.
 pub struct Lexer<'src> {
   src: &'src str,
   maker: TokenMaker,
@@ -185,8 +186,8 @@ pub struct Lexer<'src> {
   /// The `{{` of the open recipe-body interpolation, if any.
   interpolation: Option<Token<'src>>,
   /// Whether the next bytes are recipe-body text: the current level is a
-  /// body and no delimiter or interpolation is open. Kept up to date by
-  /// `update_body_text` whenever one of those changes.
+  /// body and no delimiter or interpolation is open. Kept up to date
+  /// wherever one of those changes.
   body_text: bool,
   /// Whether a `:` was lexed since the last dedent: the next indent starts a body.
   colon_since_dedent: bool,
@@ -753,6 +754,7 @@ impl<'src> Lexer<'src> {
 
   fn lex_string(&mut self) -> LexResult<'src> {
     let rest = self.rest();
+    // Called at a quote, so there is always one.
     let Some(quote) = Quote::opening(rest) else {
       return Err(self.error_here(1, LexErrorKind::UnterminatedString));
     };
@@ -1658,6 +1660,75 @@ mod tests {
   fn offset_of(src: &str, line: usize, column: usize) -> usize {
     let line_start: usize = src.split_inclusive('\n').take(line).map(str::len).sum();
     line_start + column
+  }
+
+  /// Every token of `src` from a `Lexer` (all, or only significant ones),
+  /// through `Eof` and one more `Eof`, or the first error.
+  fn pull(src: &str, significant: bool) -> (Vec<Token<'static>>, Option<String>) {
+    let src: &'static str = Box::leak(src.to_string().into_boxed_str());
+    let path = Path::new("justfile");
+    let mut lexer = if significant { Lexer::significant(src, path) } else { Lexer::new(src, path) };
+    let mut tokens = Vec::new();
+    loop {
+      match lexer.next_token() {
+        Ok(token) if token.kind == Eof && tokens.last().is_some_and(|t: &Token| t.kind == Eof) => {
+          tokens.push(token);
+          return (tokens, None);
+        }
+        Ok(token) => tokens.push(token),
+        Err(error) => return (tokens, Some(error.to_string())),
+      }
+    }
+  }
+
+  #[test]
+  fn tokens_span_batches() {
+    let src = "x := 'a' + \"b\" # c\nfoo arg='d':\n  echo {{arg}} {{{{ e\n\n".repeat(200);
+    let (all, error) = pull(&src, false);
+    assert_eq!(error, None);
+    let rebuilt: String = all.iter().map(Token::lexeme).collect();
+    assert_eq!(rebuilt, src);
+    assert_eq!(all.len(), 200 * 28 + 2);
+    let (significant, error) = pull(&src, true);
+    assert_eq!(error, None);
+    let expected: Vec<Token> = all.into_iter().filter(|t| t.kind != Whitespace).collect();
+    let shape = |t: &Token| (t.kind, t.offset, t.length, t.line, t.column);
+    assert_eq!(
+      significant.iter().map(shape).collect::<Vec<_>>(),
+      expected.iter().map(shape).collect::<Vec<_>>()
+    );
+    assert_eq!(expected.last().map(|t| (t.kind, t.line, t.column)), Some((Eof, 799, 1)));
+  }
+
+  #[test]
+  fn dedents_beyond_a_batch() {
+    let depth = 600;
+    let mut src = String::from("a\n");
+    for level in 1..=depth {
+      src += &" ".repeat(level);
+      src += "b\n";
+    }
+    for significant in [false, true] {
+      let (tokens, error) = pull(&src, significant);
+      assert_eq!(error, None);
+      let dedents: Vec<&Token> = tokens.iter().filter(|t| t.kind == Dedent).collect();
+      assert_eq!(dedents.len(), depth);
+      assert!(dedents.iter().all(|t| (t.line, t.column) == (600, 602)));
+      let kinds: Vec<TokenKind> = tokens.iter().rev().take(depth + 2).map(|t| t.kind).collect();
+      assert_eq!(kinds[..2], [Eof, Eof]);
+      assert!(kinds[2..].iter().all(|kind| *kind == Dedent));
+    }
+    let (tokens, _) = pull(&src, false);
+    assert_eq!(tokens.iter().map(Token::lexeme).collect::<String>(), src);
+  }
+
+  #[test]
+  fn error_after_a_batch_follows_the_tokens_before_it() {
+    let src = format!("{}x := %\n", "a := b\n".repeat(300));
+    let (tokens, error) = pull(&src, true);
+    assert_eq!(error.as_deref(), Some("unknown start of token '%'"));
+    assert_eq!(tokens.len(), 300 * 4 + 2);
+    assert_eq!(tokens.last().map(|t| (t.kind, t.line, t.column)), Some((ColonEquals, 300, 2)));
   }
 
   #[test]
