@@ -135,26 +135,22 @@ const BATCH: usize = 256;
 #[derive(Copy, Clone, Debug)]
 struct TokenMaker<'src> {
   source: &'src Source,
-  /// Whether the source is at most `u32::MAX` bytes long (as any real one is).
-  positions_fit_u32: bool,
 }
 
 impl<'src> TokenMaker<'src> {
   fn token(self, kind: TokenKind, position: Position, length: usize) -> Token<'src> {
     let Position { offset, line, column } = position;
-    if self.positions_fit_u32 {
-      // Every position is at most the source's length, so these casts lose
-      // nothing, and they let the compiler drop `Token::new`'s range checks.
-      let narrow = |n: usize| n as u32 as usize;
-      Token::new(kind, self.source, narrow(offset), narrow(length), narrow(line), narrow(column))
-    } else {
-      Token::new(kind, self.source, offset, length, line, column)
-    }
+    // A token's positions are `u32`: every position in a source under
+    // 4 GiB fits, and none past it can be told apart whichever way it is
+    // narrowed. Narrowing here spares `Token::new` its range checks.
+    let narrow = |n: usize| n as u32 as usize;
+    Token::new(kind, self.source, narrow(offset), narrow(length), narrow(line), narrow(column))
   }
 }
 
-/// An incremental lexer: `next_token` lexes only as far as needed, so the
-/// parser can consume tokens without the whole file's tokens in memory.
+/// An incremental lexer: `next_token` lexes only as far as needed, a batch
+/// at a time, so the parser can consume tokens without the whole file's
+/// tokens in memory.
 pub struct Lexer<'src> {
   src: &'src str,
   maker: TokenMaker<'src>,
@@ -184,8 +180,8 @@ pub struct Lexer<'src> {
   /// The `{{` of the open recipe-body interpolation, if any.
   interpolation: Option<Token<'src>>,
   /// Whether the next bytes are recipe-body text: the current level is a
-  /// body and no delimiter or interpolation is open. Kept up to date by
-  /// `update_body_text` whenever one of those changes.
+  /// body and no delimiter or interpolation is open. Kept up to date
+  /// wherever one of those changes.
   body_text: bool,
   /// Whether a `:` was lexed since the last dedent: the next indent starts a body.
   colon_since_dedent: bool,
@@ -196,7 +192,7 @@ pub struct Lexer<'src> {
 
 impl<'src> Lexer<'src> {
   pub fn new(source: &'src Source) -> Self {
-    let maker = TokenMaker { source, positions_fit_u32: u32::try_from(source.text.len()).is_ok() };
+    let maker = TokenMaker { source };
     Self {
       src: &source.text,
       maker,
@@ -232,10 +228,10 @@ impl<'src> Lexer<'src> {
   /// The next token; after `Eof`, `Eof` again.
   pub fn next_token(&mut self) -> Result<Token<'src>, SyntaxError<'src>> {
     if self.next < self.len {
-      if let Some(&token) = self.batch.get(self.next) {
-        self.next += 1;
-        return Ok(token);
-      }
+      // `next < len <= BATCH`: the remainder only spares a bounds check.
+      let token = self.batch[self.next % BATCH];
+      self.next += 1;
+      return Ok(token);
     }
     self.next_batch()
   }
@@ -755,6 +751,7 @@ impl<'src> Lexer<'src> {
 
   fn lex_string(&mut self) -> LexResult<'src> {
     let rest = self.rest();
+    // Called at a quote, so there is always one.
     let Some(quote) = Quote::opening(rest) else {
       return Err(self.error_here(1, LexErrorKind::UnterminatedString));
     };
@@ -1662,6 +1659,75 @@ mod tests {
   fn offset_of(src: &str, line: usize, column: usize) -> usize {
     let line_start: usize = src.split_inclusive('\n').take(line).map(str::len).sum();
     line_start + column
+  }
+
+  /// Every token of `src` from a `Lexer` (all, or only significant ones),
+  /// through `Eof` and one more `Eof`, or the first error.
+  fn pull(src: &str, significant: bool) -> (Vec<Token<'static>>, Option<String>) {
+    // Test tokens live for the whole test process.
+    let source: &'static Source = Box::leak(Box::new(Source::new(src, "justfile")));
+    let mut lexer = if significant { Lexer::significant(source) } else { Lexer::new(source) };
+    let mut tokens = Vec::new();
+    loop {
+      match lexer.next_token() {
+        Ok(token) if token.kind == Eof && tokens.last().is_some_and(|t: &Token| t.kind == Eof) => {
+          tokens.push(token);
+          return (tokens, None);
+        }
+        Ok(token) => tokens.push(token),
+        Err(error) => return (tokens, Some(error.to_string())),
+      }
+    }
+  }
+
+  #[test]
+  fn tokens_span_batches() {
+    let src = "x := 'a' + \"b\" # c\nfoo arg='d':\n  echo {{arg}} {{{{ e\n\n".repeat(200);
+    let (all, error) = pull(&src, false);
+    assert_eq!(error, None);
+    let rebuilt: String = all.iter().map(Token::lexeme).collect();
+    assert_eq!(rebuilt, src);
+    assert_eq!(all.len(), 200 * 28 + 2);
+    let (significant, error) = pull(&src, true);
+    assert_eq!(error, None);
+    let expected: Vec<Token> = all.into_iter().filter(|t| t.kind != Whitespace).collect();
+    let shape = |t: &Token| (t.kind, t.offset, t.length, t.line, t.column);
+    assert_eq!(
+      significant.iter().map(shape).collect::<Vec<_>>(),
+      expected.iter().map(shape).collect::<Vec<_>>()
+    );
+    assert_eq!(expected.last().map(|t| (t.kind, t.line, t.column)), Some((Eof, 799, 1)));
+  }
+
+  #[test]
+  fn dedents_beyond_a_batch() {
+    let depth = 600;
+    let mut src = String::from("a\n");
+    for level in 1..=depth {
+      src += &" ".repeat(level);
+      src += "b\n";
+    }
+    for significant in [false, true] {
+      let (tokens, error) = pull(&src, significant);
+      assert_eq!(error, None);
+      let dedents: Vec<&Token> = tokens.iter().filter(|t| t.kind == Dedent).collect();
+      assert_eq!(dedents.len(), depth);
+      assert!(dedents.iter().all(|t| (t.line, t.column) == (600, 602)));
+      let kinds: Vec<TokenKind> = tokens.iter().rev().take(depth + 2).map(|t| t.kind).collect();
+      assert_eq!(kinds[..2], [Eof, Eof]);
+      assert!(kinds[2..].iter().all(|kind| *kind == Dedent));
+    }
+    let (tokens, _) = pull(&src, false);
+    assert_eq!(tokens.iter().map(Token::lexeme).collect::<String>(), src);
+  }
+
+  #[test]
+  fn error_after_a_batch_follows_the_tokens_before_it() {
+    let src = format!("{}x := %\n", "a := b\n".repeat(300));
+    let (tokens, error) = pull(&src, true);
+    assert_eq!(error.as_deref(), Some("unknown start of token '%'"));
+    assert_eq!(tokens.len(), 300 * 4 + 2);
+    assert_eq!(tokens.last().map(|t| (t.kind, t.line, t.column)), Some((ColonEquals, 300, 2)));
   }
 
   #[test]
