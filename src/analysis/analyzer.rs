@@ -150,13 +150,18 @@ fn analyze_module<'src>(
 /// The enabled items of every file of a module, in order.
 fn module_entries<'src, 'f>(loaded: &LoadedModule<'src>) -> Vec<Entry<'src, 'f>> {
   let counted = |item: &Item| !matches!(item, Item::Comment(_) | Item::Eol);
-  let count = loaded.files.iter().map(|file| file.ast.items.iter().filter(|i| counted(i)).count());
-  let mut entries = Vec::with_capacity(count.sum());
+  let mut count = 0;
+  for file in &loaded.files {
+    for item in &file.ast.items {
+      count += usize::from(counted(item));
+    }
+  }
+  let mut entries = Vec::with_capacity(count);
   for (file, loaded_file) in (0..).zip(&loaded.files) {
     let ast: &'src ast::Ast<'src> = loaded_file.ast;
     for ((index, item), order) in (0..).zip(&ast.items).zip(&loaded_file.item_orders) {
       if counted(item) && item_enabled(item) {
-        let order = u32::try_from(*order).unwrap_or(u32::MAX);
+        let order = *order;
         entries.push(Entry { file, index, order, item, _files: std::marker::PhantomData });
       }
     }
