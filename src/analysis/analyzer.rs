@@ -628,8 +628,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
           },
         ));
       }
-      if let Some(parameter) = first_duplicate(&function.parameters, |parameter| *parameter)
-      {
+      if let Some(parameter) = first_duplicate(&function.parameters, |parameter| *parameter) {
         return Err(error(
           *parameter,
           AnalysisErrorKind::DuplicateFunctionParameter {

@@ -3,11 +3,11 @@
 
 #![allow(clippy::result_large_err)]
 
+use super::analyzer::is_script;
 use super::analyzer::{error, Entry};
 use super::builtins;
 use super::compile_error::CompileError;
 use super::error::AnalysisErrorKind;
-use super::analyzer::is_script;
 use super::model::{Assignment, Functions, Settings, Table};
 use super::resolver::{check_name, for_each_site_expression, walk, Scope, Site};
 use crate::syntax::ast::{ArgAttribute, Attribute, Expression, Item, Recipe, Set, SettingValue};
@@ -84,7 +84,8 @@ impl<'src> Precheck<'src, '_> {
     let all = |expressions: &[&Expression<'src>]| {
       expressions.iter().all(|expression| self.passes(expression, scope, names))
     };
-    let named = || !names || check_name(expression, scope, self.assignments, self.functions).is_ok();
+    let named =
+      || !names || check_name(expression, scope, self.assignments, self.functions).is_ok();
     match expression {
       StringLiteral(_) | Backtick { .. } => true,
       Variable { name } => {
@@ -117,7 +118,12 @@ impl<'src> Precheck<'src, '_> {
         self.condition(condition, scope, names)
           && message.as_deref().is_none_or(|message| self.passes(message, scope, names))
       }
-      And { .. } | Or { .. } | Comparison { .. } | ListConcatenation { .. } | List { .. } | Not { .. }
+      And { .. }
+      | Or { .. }
+      | Comparison { .. }
+      | ListConcatenation { .. }
+      | List { .. }
+      | Not { .. }
         if self.gate =>
       {
         false
@@ -217,7 +223,11 @@ impl<'src> Gate<'src, '_> {
   }
 
   /// `expression`, also checking each node that passes with `also`.
-  fn expression_and<'e, F>(&self, expression: &'e Expression<'src>, also: &mut F) -> CompileResult<'src, ()>
+  fn expression_and<'e, F>(
+    &self,
+    expression: &'e Expression<'src>,
+    also: &mut F,
+  ) -> CompileResult<'src, ()>
   where
     F: FnMut(&'e Expression<'src>) -> CompileResult<'src, ()>,
   {

@@ -10,10 +10,10 @@ use super::analyzer::error;
 use super::builtins;
 use super::compile_error::CompileError;
 use super::error::AnalysisErrorKind;
-use super::names::token_bytes;
 use super::model::{
   Alias, Assignment, Dependency, Functions, Module, Pooled, Recipe, Settings, Table,
 };
+use super::names::token_bytes;
 use crate::syntax::ast::{self, Attribute, Expression, Fragment, Name};
 use crate::syntax::token::Token;
 
@@ -486,9 +486,10 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
     self.stack.clear();
     self.disabled.clear();
     self.dependencies.clear();
-    let count = self.recipes.values_added().map(|recipe| {
-      recipe.ast.priors.len() + recipe.ast.subsequents.len()
-    });
+    let count = self
+      .recipes
+      .values_added()
+      .map(|recipe| recipe.ast.priors.len() + recipe.ast.subsequents.len());
     self.dependencies.reserve_exact(count.sum());
     self.pending.clear();
     for index in order {
@@ -652,7 +653,11 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
   }
 
   /// Names in defaults, dependency arguments, attributes and the body.
-  fn check_recipe_names(&self, recipe: &ast::Recipe<'src>, script: bool) -> CompileResult<'src, ()> {
+  fn check_recipe_names(
+    &self,
+    recipe: &ast::Recipe<'src>,
+    script: bool,
+  ) -> CompileResult<'src, ()> {
     let skip_comments = self.settings.ignore_comments && !script;
     for_each_run_time_expression(recipe, skip_comments, &mut |expression, in_scope| {
       let scope = Scope::Parameters(&recipe.parameters[..in_scope]);
@@ -777,13 +782,18 @@ where
   F: FnMut(&'e Expression<'src>, usize) -> Result<(), E>,
 {
   for site in [Site::Default, Site::DependencyArgument, Site::Attribute, Site::Body] {
-    for_each_site_expression(recipe, site, skip_comments, &mut |expression, in_scope, run_time| {
-      if run_time {
-        visit(expression, in_scope)
-      } else {
-        Ok(())
-      }
-    })?;
+    for_each_site_expression(
+      recipe,
+      site,
+      skip_comments,
+      &mut |expression, in_scope, run_time| {
+        if run_time {
+          visit(expression, in_scope)
+        } else {
+          Ok(())
+        }
+      },
+    )?;
   }
   Ok(())
 }
@@ -794,10 +804,11 @@ pub(crate) fn run_time_expressions<'e, 'src>(
   skip_comments: bool,
 ) -> Vec<(&'e Expression<'src>, usize)> {
   let mut expressions = Vec::new();
-  let _ = for_each_run_time_expression::<(), _>(recipe, skip_comments, &mut |expression, in_scope| {
-    expressions.push((expression, in_scope));
-    Ok(())
-  });
+  let _ =
+    for_each_run_time_expression::<(), _>(recipe, skip_comments, &mut |expression, in_scope| {
+      expressions.push((expression, in_scope));
+      Ok(())
+    });
   expressions
 }
 
@@ -875,7 +886,11 @@ impl Bounds {
     Bounds { min, max }
   }
 
-  fn check<'src>(self, dependency: &ast::Dependency<'src>, last: Token<'src>) -> CompileResult<'src, ()> {
+  fn check<'src>(
+    self,
+    dependency: &ast::Dependency<'src>,
+    last: Token<'src>,
+  ) -> CompileResult<'src, ()> {
     let found = dependency.arguments.len();
     if found < self.min || self.max.is_some_and(|max| found > max) {
       return Err(error(

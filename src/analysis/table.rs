@@ -30,8 +30,6 @@ fn hash(name: &[u8]) -> u64 {
   hasher.finish()
 }
 
-
-
 /// Where `Table::find` would put a name it did not find.
 pub struct Vacant {
   slot: usize,
@@ -67,7 +65,9 @@ impl NameIndex {
         return Err(slot);
       }
       let index = (value as u32).wrapping_sub(1);
-      if value >> 32 == tag && entries.get(index as usize).is_some_and(|entry| entry.0.as_bytes() == name) {
+      if value >> 32 == tag
+        && entries.get(index as usize).is_some_and(|entry| entry.0.as_bytes() == name)
+      {
         return Ok(index);
       }
       slot = (slot + 1) & mask;

@@ -374,7 +374,9 @@ fn bind_default<'a, 'src>(
   // Required options count here too; flags never do.
   let min = (resolved.recipe.parameters.iter())
     .filter(|p| {
-      !p.flag() && p.default.is_none() && (p.kind != ParameterKind::Star || p.min().unwrap_or(0) > 0)
+      !p.flag()
+        && p.default.is_none()
+        && (p.kind != ParameterKind::Star || p.min().unwrap_or(0) > 0)
     })
     .count();
   if min > 0 {

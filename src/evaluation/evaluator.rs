@@ -144,7 +144,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     }
     if let Some(assignment) = self.state.module.assignments.get(name) {
       let evaluator = Evaluator::new(self.context, self.state, None, Site::Assignment);
-      let value = evaluator.evaluate(&assignment.value)?;
+      let value = evaluator.evaluate(assignment.value)?;
       self.lock_values().insert(name, value.clone());
       return Ok(value);
     }
@@ -331,7 +331,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
       return Ok(());
     }
     let Some(assignment) = self.state.module.assignments.get(name) else { return Ok(()) };
-    for reference in referenced_variables(&assignment.value, &[], &self.state.module.functions) {
+    for reference in referenced_variables(assignment.value, &[], &self.state.module.functions) {
       self.visit(reference)?;
     }
     self.variable(name, assignment.name).map(drop)
