@@ -150,13 +150,18 @@ fn analyze_module<'src>(
 /// The enabled items of every file of a module, in order.
 fn module_entries<'src, 'f>(loaded: &LoadedModule<'src>) -> Vec<Entry<'src, 'f>> {
   let counted = |item: &Item| !matches!(item, Item::Comment(_) | Item::Eol);
-  let count = loaded.files.iter().map(|file| file.ast.items.iter().filter(|i| counted(i)).count());
-  let mut entries = Vec::with_capacity(count.sum());
+  let mut count = 0;
+  for file in &loaded.files {
+    for item in &file.ast.items {
+      count += usize::from(counted(item));
+    }
+  }
+  let mut entries = Vec::with_capacity(count);
   for (file, loaded_file) in (0..).zip(&loaded.files) {
     let ast: &'src ast::Ast<'src> = loaded_file.ast;
     for ((index, item), order) in (0..).zip(&ast.items).zip(&loaded_file.item_orders) {
       if counted(item) && item_enabled(item) {
-        let order = u32::try_from(*order).unwrap_or(u32::MAX);
+        let order = *order;
         entries.push(Entry { file, index, order, item, _files: std::marker::PhantomData });
       }
     }
@@ -166,7 +171,7 @@ fn module_entries<'src, 'f>(loaded: &LoadedModule<'src>) -> Vec<Entry<'src, 'f>>
 
 fn item_enabled<'src>(item: &Item<'src>) -> bool {
   match item_attributes(item) {
-    Some(attributes) => attributes.enabled(),
+    Some(attributes) => attributes.list.is_empty() || attributes.enabled(),
     None => true,
   }
 }
@@ -623,8 +628,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
           },
         ));
       }
-      if let Some(parameter) = first_duplicate(&function.parameters, |parameter| parameter.lexeme())
-      {
+      if let Some(parameter) = first_duplicate(&function.parameters, |parameter| *parameter) {
         return Err(error(
           *parameter,
           AnalysisErrorKind::DuplicateFunctionParameter {
@@ -770,33 +774,37 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
 
 /// The first item whose name an earlier item has: a linear scan for the
 /// usual few items, a hashed set for many.
-fn first_duplicate<'src, T>(items: &[T], name: impl Fn(&T) -> &'src str) -> Option<&T> {
+fn first_duplicate<'src, T>(items: &[T], name: impl Fn(&T) -> Token<'src>) -> Option<&T> {
   if items.len() <= 16 {
+    // Lengths first: most names differ in length.
+    let same = |a: Token, b: Token| a.length == b.length && a.lexeme() == b.lexeme();
     return items
       .iter()
       .enumerate()
-      .find(|(index, item)| items[..*index].iter().any(|earlier| name(earlier) == name(item)))
+      .find(|(index, item)| items[..*index].iter().any(|earlier| same(name(earlier), name(item))))
       .map(|(_, item)| item);
   }
   let mut seen = super::names::NameSet::default();
-  items.iter().find(|item| !seen.insert(name(item)))
+  items.iter().find(|item| !seen.insert(name(item).lexeme()))
 }
 
 /// Duplicate parameters and required-after-default (options exempt).
 fn check_parameters<'src>(recipe: &ast::Recipe<'src>) -> CompileResult<'src, ()> {
   let options = super::parameters::option_names(recipe);
   let mut defaulted = false;
-  let duplicate = first_duplicate(&recipe.parameters, |parameter| parameter.name.lexeme())
+  let duplicate = first_duplicate(&recipe.parameters, |parameter| parameter.name)
     .map(|parameter| parameter as *const ast::Parameter);
   for parameter in &recipe.parameters {
-    let name = parameter.name.lexeme();
     if duplicate.is_some_and(|duplicate| std::ptr::eq(duplicate, parameter)) {
       return Err(error(
         parameter.name,
-        AnalysisErrorKind::DuplicateParameter { recipe: recipe.name.lexeme(), parameter: name },
+        AnalysisErrorKind::DuplicateParameter {
+          recipe: recipe.name.lexeme(),
+          parameter: parameter.name.lexeme(),
+        },
       ));
     }
-    if options.binary_search(&name).is_ok() {
+    if !options.is_empty() && options.binary_search(&parameter.name.lexeme()).is_ok() {
       continue;
     }
     if parameter.default.is_some() {
@@ -804,7 +812,7 @@ fn check_parameters<'src>(recipe: &ast::Recipe<'src>) -> CompileResult<'src, ()>
     } else if defaulted && parameter.kind != ParameterKind::Star {
       return Err(error(
         parameter.name,
-        AnalysisErrorKind::RequiredParameterFollowsDefault { parameter: name },
+        AnalysisErrorKind::RequiredParameterFollowsDefault { parameter: parameter.name.lexeme() },
       ));
     }
   }

@@ -6,6 +6,7 @@
 use super::analyzer::error;
 use super::compile_error::CompileError;
 use super::error::AnalysisErrorKind;
+use super::names::token_bytes;
 use crate::syntax::ast::{Fragment, Line, Recipe};
 use crate::syntax::attributes::AttributeKind;
 use crate::syntax::token::Token;
@@ -44,7 +45,7 @@ fn first_text<'src>(line: &Line<'src>) -> Option<Token<'src>> {
 }
 
 fn continues<'src>(line: &Line<'src>) -> bool {
-  matches!(line.fragments.last(), Some(Fragment::Text(token)) if token.lexeme().ends_with('\\'))
+  matches!(line.fragments.last(), Some(Fragment::Text(token)) if token_bytes(token).ends_with(b"\\"))
 }
 
 fn check_lines<'src>(
@@ -56,11 +57,12 @@ fn check_lines<'src>(
   for line in lines {
     if !continued {
       if let Some(text) = first_text(line) {
+        let first = token_bytes(&text).first();
         // An ignored comment is dropped whole: a trailing `\` joins nothing.
-        if ignore_comments && text.lexeme().starts_with('#') {
+        if ignore_comments && first == Some(&b'#') {
           continue;
         }
-        if text.lexeme().starts_with([' ', '\t']) {
+        if matches!(first, Some(b' ' | b'\t')) {
           return Err(error(text, AnalysisErrorKind::ExtraLeadingWhitespace));
         }
         if guards && has_guard_and_infallible(text.lexeme()) {

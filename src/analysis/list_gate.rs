@@ -71,9 +71,11 @@ impl<'src> Precheck<'src, '_> {
         Err(())
       }
     };
-    [Site::Attribute, Site::Default, Site::DependencyArgument, Site::Body]
-      .into_iter()
-      .all(|site| for_each_site_expression(recipe, site, skip_comments, &mut visit).is_ok())
+    for_each_site_expression(recipe, Site::Attribute, skip_comments, &mut visit).is_ok()
+      && for_each_site_expression(recipe, Site::Default, skip_comments, &mut visit).is_ok()
+      && for_each_site_expression(recipe, Site::DependencyArgument, skip_comments, &mut visit)
+        .is_ok()
+      && for_each_site_expression(recipe, Site::Body, skip_comments, &mut visit).is_ok()
   }
 
   /// Whether `expression` passes the gate and, with `names`, the name check.
@@ -86,7 +88,12 @@ impl<'src> Precheck<'src, '_> {
       || !names || check_name(expression, scope, self.assignments, self.functions).is_ok();
     match expression {
       StringLiteral(_) | Backtick { .. } => true,
-      Variable { .. } => named(),
+      Variable { name } => {
+        !names
+          || scope.contains_token(name)
+          || self.assignments.index_of_token(name).is_some()
+          || named()
+      }
       Call { name, arguments } => {
         !(self.gate && self.requires_lists(name.lexeme()))
           && named()

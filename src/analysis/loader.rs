@@ -45,7 +45,7 @@ pub(crate) struct LoadedFile<'src> {
   pub position: usize,
   /// Order number of each item: its place when every import is expanded
   /// where it is written. Numbers start at 1.
-  pub item_orders: Vec<usize>,
+  pub item_orders: Vec<u32>,
 }
 
 /// What a `mod` item resolved to.
@@ -137,6 +137,13 @@ fn number_items(files: &mut [LoadedFile]) {
     .enumerate()
     .filter_map(|(file, loaded)| loaded.importer.map(|importer| (importer, file)))
     .collect();
+  if imported.is_empty() {
+    // No imports: a single file, its items in order.
+    for file in files.iter_mut() {
+      file.item_orders.extend(1..=u32::try_from(file.ast.items.len()).unwrap_or(u32::MAX));
+    }
+    return;
+  }
   let mut next = 1;
   let mut stack: Vec<(usize, usize)> = if files.is_empty() { Vec::new() } else { vec![(0, 0)] };
   while let Some((file, item)) = stack.pop() {
@@ -144,7 +151,7 @@ fn number_items(files: &mut [LoadedFile]) {
       continue;
     }
     stack.push((file, item + 1));
-    files[file].item_orders.push(next);
+    files[file].item_orders.push(u32::try_from(next).unwrap_or(u32::MAX));
     if let Some(&child) = imported.get(&(file, item)) {
       files[child].position = next;
       stack.push((child, 0));

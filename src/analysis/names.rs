@@ -8,6 +8,8 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use crate::syntax::token::Token;
+
 #[derive(Default, Clone, Copy)]
 pub struct NameHasher(u64);
 
@@ -52,6 +54,13 @@ impl Hasher for NameHasher {
     let hash = (self.0 ^ (self.0 >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
     hash ^ (hash >> 33)
   }
+}
+
+/// A name token's text as bytes, without the checks `Token::lexeme` makes,
+/// for comparing and hashing.
+pub(crate) fn token_bytes<'src>(token: &Token<'src>) -> &'src [u8] {
+  let start = token.offset as usize;
+  token.source.text.as_bytes().get(start..start + token.length as usize).unwrap_or(&[])
 }
 
 pub type NameSet<'a> = HashSet<&'a str, BuildHasherDefault<NameHasher>>;

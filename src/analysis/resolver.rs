@@ -13,6 +13,7 @@ use super::error::AnalysisErrorKind;
 use super::model::{
   Alias, Assignment, Dependency, Functions, Module, Pooled, Recipe, Settings, Table,
 };
+use super::names::token_bytes;
 use crate::syntax::ast::{self, Attribute, Expression, Fragment, Name};
 use crate::syntax::token::Token;
 
@@ -129,8 +130,17 @@ impl Scope<'_, '_> {
   pub(crate) const EMPTY: Scope<'static, 'static> = Scope::Names(&[]);
 
   fn contains(self, name: &str) -> bool {
+    self.binds(name.as_bytes())
+  }
+
+  /// Whether the name token `name` is bound here.
+  pub(crate) fn contains_token(self, name: &Token) -> bool {
+    self.binds(token_bytes(name))
+  }
+
+  fn binds(self, name: &[u8]) -> bool {
     // Lengths first: most names differ in length.
-    let named = |bound: &Token| bound.length as usize == name.len() && bound.lexeme() == name;
+    let named = |bound: &Token| bound.length as usize == name.len() && token_bytes(bound) == name;
     match self {
       Scope::Names(names) => names.iter().any(named),
       Scope::Parameters(parameters) => parameters.iter().any(|bound| named(&bound.name)),
@@ -558,7 +568,7 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
       let Some(last) = dependency.path.last() else { continue };
       // Most dependencies are recipes of the same module.
       let local = match dependency.path.as_slice() {
-        [only] => self.recipes.index_of(only.lexeme()).map(Target::Local),
+        [only] => self.recipes.index_of_token(only).map(Target::Local),
         _ => None,
       };
       let target = local.unwrap_or_else(|| self.target(&dependency.path, false));

@@ -8,7 +8,8 @@ use std::hash::Hasher;
 use std::ops::Index;
 use std::sync::OnceLock;
 
-use super::names::NameHasher;
+use super::names::{token_bytes, NameHasher};
+use crate::syntax::token::Token;
 
 pub struct Table<'src, T> {
   entries: Vec<(&'src str, T)>,
@@ -23,9 +24,9 @@ impl<T> Default for Table<'_, T> {
   }
 }
 
-fn hash(name: &str) -> u64 {
+fn hash(name: &[u8]) -> u64 {
   let mut hasher = NameHasher::default();
-  hasher.write(name.as_bytes());
+  hasher.write(name);
   hasher.finish()
 }
 
@@ -54,7 +55,7 @@ impl NameIndex {
   }
 
   /// The index of `name`, or the empty slot where it belongs.
-  fn probe<T>(&self, name: &str, hash: u64, entries: &[(&str, T)]) -> Result<u32, usize> {
+  fn probe<T>(&self, name: &[u8], hash: u64, entries: &[(&str, T)]) -> Result<u32, usize> {
     let mask = self.slots.len().wrapping_sub(1);
     let tag = hash >> 32;
     let mut slot = hash as usize & mask;
@@ -64,14 +65,16 @@ impl NameIndex {
         return Err(slot);
       }
       let index = (value as u32).wrapping_sub(1);
-      if value >> 32 == tag && entries.get(index as usize).is_some_and(|entry| entry.0 == name) {
+      if value >> 32 == tag
+        && entries.get(index as usize).is_some_and(|entry| entry.0.as_bytes() == name)
+      {
         return Ok(index);
       }
       slot = (slot + 1) & mask;
     }
   }
 
-  fn get<T>(&self, name: &str, entries: &[(&str, T)]) -> Option<u32> {
+  fn get<T>(&self, name: &[u8], entries: &[(&str, T)]) -> Option<u32> {
     if self.slots.is_empty() {
       return None;
     }
@@ -88,8 +91,8 @@ impl NameIndex {
   fn rebuild<T>(&mut self, entries: &[(&str, T)], capacity: usize) {
     *self = NameIndex::with_capacity(capacity);
     for (index, (name, _)) in (0..).zip(entries) {
-      let hash = hash(name);
-      if let Err(slot) = self.probe(name, hash, entries) {
+      let hash = hash(name.as_bytes());
+      if let Err(slot) = self.probe(name.as_bytes(), hash, entries) {
         self.fill(slot, hash, index);
       }
     }
@@ -126,8 +129,8 @@ impl<'src, T> Table<'src, T> {
     if (count + 1) * 4 > self.index.slots.len() * 3 {
       self.index.rebuild(&self.entries, (count + 1).max(count * 2));
     }
-    let hash = hash(name);
-    match self.index.probe(name, hash, &self.entries) {
+    let hash = hash(name.as_bytes());
+    match self.index.probe(name.as_bytes(), hash, &self.entries) {
       Ok(index) => Ok(index as usize),
       Err(slot) => Err(Vacant { slot, hash }),
     }
@@ -158,7 +161,12 @@ impl<'src, T> Table<'src, T> {
 
   /// The index of the item named `name`.
   pub fn index_of(&self, name: &str) -> Option<usize> {
-    self.index.get(name, &self.entries).map(|index| index as usize)
+    self.index.get(name.as_bytes(), &self.entries).map(|index| index as usize)
+  }
+
+  /// The index of the item named by a name token.
+  pub fn index_of_token(&self, name: &Token) -> Option<usize> {
+    self.index.get(token_bytes(name), &self.entries).map(|index| index as usize)
   }
 
   pub fn get(&self, name: &str) -> Option<&T> {
@@ -171,7 +179,7 @@ impl<'src, T> Table<'src, T> {
   }
 
   pub fn contains_key(&self, name: &str) -> bool {
-    self.index.get(name, &self.entries).is_some()
+    self.index.get(name.as_bytes(), &self.entries).is_some()
   }
 
   /// The item with index `index`.
