@@ -246,7 +246,10 @@ fn interrupt_while_running_ends_with_130_and_leaves_nothing_behind() {
     ("pids/.keep", ""),
   ];
   let mut watching = Watching::start(&files, &["--watch", "--tempdir", "scratch", "serve"]);
-  watching.wait_for("the recipe to start", |_, _| watching.path("pids/serve").exists());
+  // The pid file exists before `echo` has written to it: wait for the whole line.
+  let pid_written =
+    || fs::read_to_string(watching.path("pids/serve")).is_ok_and(|pid| pid.ends_with('\n'));
+  watching.wait_for("the recipe to start", |_, _| pid_written());
   watching.signal_job(libc::SIGINT);
   assert_eq!(watching.wait_exit(), 130);
   assert!(!alive(&watching.path("pids/serve")), "the recipe's process still runs");
