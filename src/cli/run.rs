@@ -614,9 +614,20 @@ fn run_invocations<'src>(
   let demand = recipe_demand(justfile, invoked);
   let states = prepare(&context, Eagerness::Normal, &demand)?;
   crate::execution::jobserver::start(config)?;
-  let runner = Runner::new(&context, &states);
+  let outcome = run_with(&context, &states, &invocations);
+  // Every jobserver token goes back before `just` exits.
+  crate::execution::jobserver::stop();
+  outcome
+}
+
+fn run_with<'src>(
+  context: &RunContext<'_, 'src>,
+  states: &crate::evaluation::prepare::States<'_, 'src>,
+  invocations: &[Invocation<'_, 'src>],
+) -> Outcome<'src> {
+  let runner = Runner::new(context, states);
   let mut ran = History::default();
-  for invocation in &invocations {
+  for invocation in invocations {
     let supplied = supplied(invocation);
     match runner.run(&invocation.module_path, invocation.recipe, supplied, false, &mut ran) {
       Ok(()) => {}

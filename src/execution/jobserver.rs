@@ -10,7 +10,7 @@
 //! starts further jobs only with tokens of the same pool.
 
 use std::process::Command;
-use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 use jobserver::{Acquired, Client, HelperThread};
 
@@ -25,7 +25,11 @@ struct Pool {
   helper: HelperThread,
 }
 
-static POOL: OnceLock<Pool> = OnceLock::new();
+static POOL: Mutex<Option<Pool>> = Mutex::new(None);
+
+fn pool() -> MutexGuard<'static, Option<Pool>> {
+  POOL.lock().unwrap_or_else(PoisonError::into_inner)
+}
 
 #[derive(Default)]
 struct Slots {
@@ -48,7 +52,7 @@ fn slots() -> MutexGuard<'static, Slots> {
 /// Connect to the parent's jobserver or create one; no-op unless
 /// `--jobserver` was given.
 pub fn start<'src>(config: &Options) -> Result<(), ExecutionError<'src>> {
-  if !config.jobserver || POOL.get().is_some() {
+  if !config.jobserver || pool().is_some() {
     return Ok(());
   }
   let failure = |source: std::io::Error| ExecutionError::Message {
@@ -67,8 +71,18 @@ pub fn start<'src>(config: &Options) -> Result<(), ExecutionError<'src>> {
     }
   };
   let helper = client.clone().into_helper_thread(receive).map_err(failure)?;
-  let _ = POOL.set(Pool { client, helper });
+  *pool() = Some(Pool { client, helper });
   Ok(())
+}
+
+/// Stop using the pool: the helper thread stops and every token it read
+/// goes back, so a parent `make` gets all its tokens back before `just`
+/// exits (a token read just before exit would otherwise be lost).
+pub fn stop() {
+  let stopped = pool().take();
+  drop(stopped);
+  let tokens = std::mem::take(&mut slots().tokens);
+  drop(tokens);
 }
 
 /// Called on the helper thread with each token read from the pool. A token
@@ -87,7 +101,7 @@ fn receive(token: std::io::Result<Acquired>) {
 /// Hand the pool to a recipe's process (`MAKEFLAGS`, `MFLAGS`,
 /// `CARGO_MAKEFLAGS` and the inherited descriptors).
 pub fn configure(command: &mut Command) {
-  if let Some(pool) = POOL.get() {
+  if let Some(pool) = pool().as_ref() {
     pool.client.configure_make(command);
   }
 }
@@ -102,16 +116,19 @@ pub enum Token {
 
 /// Wait for a slot; without `--jobserver` returns at once.
 pub fn acquire<'src>() -> Result<Token, ExecutionError<'src>> {
-  let Some(pool) = POOL.get() else {
-    return Ok(Token::Unused);
-  };
   let mut slots = slots();
-  if !slots.implicit_taken {
-    slots.implicit_taken = true;
-    return Ok(Token::Implicit);
+  {
+    let pool = pool();
+    let Some(pool) = pool.as_ref() else {
+      return Ok(Token::Unused);
+    };
+    if !slots.implicit_taken {
+      slots.implicit_taken = true;
+      return Ok(Token::Implicit);
+    }
+    slots.waiting += 1;
+    pool.helper.request_token();
   }
-  slots.waiting += 1;
-  pool.helper.request_token();
   let token = loop {
     if let Some(error) = slots.error.take() {
       break Err(ExecutionError::Message {
