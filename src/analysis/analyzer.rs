@@ -690,8 +690,11 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
     doc: Option<Cow<'src, str>>,
     parameters: Pooled<model::Parameter<'src>>,
   ) -> model::Recipe<'src> {
-    let mut attributes: Vec<AttributeEntry<'src>> = recipe.attributes.list.clone();
-    attributes.sort_by_key(|entry| entry.attribute.name());
+    let mut attributes: Vec<AttributeEntry<'src>> = Vec::new();
+    if !recipe.attributes.list.is_empty() {
+      attributes.clone_from(&recipe.attributes.list);
+      attributes.sort_by_key(|entry| entry.attribute.name());
+    }
     let name = recipe.name.lexeme();
     let namepath = if self.path.is_empty() {
       Cow::Borrowed(name)
