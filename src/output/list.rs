@@ -526,17 +526,7 @@ impl Lister<'_> {
           }
           Item::CrossAlias(alias, recipe) => {
             let comment = format!("alias for `{}`", recipe.namepath);
-            let signature = Signature::Alias(alias.name.lexeme(), recipe);
-            let entry_width = self.signature_width(scratch, signature);
-            let entry = Entry {
-              signature,
-              plain: scratch,
-              width: entry_width,
-              comment: Some(&comment),
-              aliases: &[],
-              always_inline: false,
-            };
-            self.entry(&entry, &prefix, width, out);
+            self.alias_entry(alias.name.lexeme(), recipe, &comment, &prefix, width, out, scratch);
           }
           Item::Submodule(name, submodule) if self.config.list_submodules => {
             if !headers && !first_submodule {
@@ -600,22 +590,37 @@ impl Lister<'_> {
     }
     let comment = format!("alias for `{}`", recipe.name.lexeme());
     for alias in aliases {
-      let signature = Signature::Alias(alias, recipe);
-      let entry_width = self.signature_width(scratch, signature);
-      let entry = Entry {
-        signature,
-        plain: scratch,
-        width: entry_width,
-        comment: Some(&comment),
-        aliases: &[],
-        always_inline: false,
-      };
-      self.entry(&entry, prefix, width, out);
+      self.alias_entry(alias, recipe, &comment, prefix, width, out, scratch);
     }
   }
 
   /// One listed line, after its comment's lines when the comment is not
   /// inline; `width` is the comment column.
+  /// An alias on a line of its own, with `comment` naming its target.
+  #[allow(clippy::too_many_arguments)]
+  fn alias_entry(
+    &self,
+    alias: &str,
+    recipe: &Recipe,
+    comment: &str,
+    prefix: &str,
+    width: usize,
+    out: &mut String,
+    scratch: &mut String,
+  ) {
+    let signature = Signature::Alias(alias, recipe);
+    let entry_width = self.signature_width(scratch, signature);
+    let entry = Entry {
+      signature,
+      plain: scratch,
+      width: entry_width,
+      comment: Some(comment),
+      aliases: &[],
+      always_inline: false,
+    };
+    self.entry(&entry, prefix, width, out);
+  }
+
   fn entry(&self, entry: &Entry, prefix: &str, width: usize, out: &mut String) {
     let inline_comment = entry.comment.filter(|comment| {
       entry.always_inline || (entry.width <= MAX_WIDTH && !has_line_break(comment))
