@@ -630,6 +630,20 @@ fn unknown_overrides() {
   assert_eq!(actual, "error: variables `b`, `z`, and `s::a` overridden on the command line but not present in justfile\n");
 }
 
+/// Load `justfile` from disk, without overrides or unstable features.
+fn stable_request<'a>(
+  justfile: &'a std::path::Path,
+  directory: &'a std::path::Path,
+) -> LoadRequest<'a> {
+  LoadRequest {
+    justfile,
+    source: None,
+    working_directory: directory,
+    overrides: &[],
+    unstable: false,
+  }
+}
+
 #[test]
 fn model_facts() {
   let directory = tempfile::tempdir().expect("temporary directory");
@@ -642,13 +656,7 @@ fn model_facts() {
     std::fs::write(directory.path().join(path), text).expect("write file");
   }
   let justfile = directory.path().join("justfile");
-  let request = LoadRequest {
-    justfile: &justfile,
-    source: None,
-    working_directory: directory.path(),
-    overrides: &[],
-    unstable: false,
-  };
+  let request = stable_request(&justfile, directory.path());
   let (sources, trees) = (Sources::new(), Trees::new());
   let root = compile(&request, Arenas { sources: &sources, trees: &trees }).expect("compiles").root;
   assert_eq!(root.default, Some("b"));
@@ -673,13 +681,7 @@ fn pipeline_runs_twice_in_one_process() {
   let mut defaults = Vec::new();
   for text in ["first:\n  echo 1\n", "second:\n  echo 2\n"] {
     std::fs::write(&justfile, text).expect("write file");
-    let request = LoadRequest {
-      justfile: &justfile,
-      source: None,
-      working_directory: directory.path(),
-      overrides: &[],
-      unstable: false,
-    };
+    let request = stable_request(&justfile, directory.path());
     let (sources, trees) = (Sources::new(), Trees::new());
     let root =
       compile(&request, Arenas { sources: &sources, trees: &trees }).expect("compiles").root;
