@@ -6,7 +6,7 @@
 //! global: a second pair of arenas is a second, independent run.
 
 use std::fmt::{self, Debug, Formatter};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::ast::Ast;
 
@@ -19,10 +19,6 @@ pub struct Source {
 impl Source {
   pub fn new(text: impl Into<String>, path: impl Into<PathBuf>) -> Self {
     Source { text: text.into(), path: path.into() }
-  }
-
-  pub fn path(&self) -> &Path {
-    &self.path
   }
 }
 
@@ -83,7 +79,7 @@ mod tests {
     let b = sources.add("b", "b.just");
     assert!(!std::ptr::eq(a, b));
     assert_eq!(a.text, "a := 1");
-    assert_eq!(b.path, Path::new("b.just"));
+    assert_eq!(b.path, std::path::Path::new("b.just"));
   }
 
   #[test]
