@@ -1269,18 +1269,24 @@ fn listing_directory() -> tempfile::TempDir {
   dir
 }
 
+/// `just ARGS` in `dir` with standard output on `/dev/full`, which fails every write.
+#[cfg(target_os = "linux")]
+fn run_into_full_device(dir: &Path, args: &[&str]) -> std::process::Output {
+  let full = std::fs::File::create("/dev/full").expect("open /dev/full");
+  Command::new(binary())
+    .args(args)
+    .current_dir(dir)
+    .env("NO_COLOR", "1")
+    .stdout(full)
+    .output()
+    .expect("run just")
+}
+
 #[cfg(target_os = "linux")]
 fn full_device_on_stdout_is_an_error_for_every_listing() {
   let dir = listing_directory();
   for (args, message) in LISTINGS {
-    let full = std::fs::File::create("/dev/full").expect("open /dev/full");
-    let output = Command::new(binary())
-      .args(*args)
-      .current_dir(dir.path())
-      .env("NO_COLOR", "1")
-      .stdout(full)
-      .output()
-      .expect("run just");
+    let output = run_into_full_device(dir.path(), args);
     assert_eq!(
       (output.status.code(), String::from_utf8_lossy(&output.stderr).as_ref()),
       (Some(1), format!("error: {message}: No space left on device (os error 28)\n").as_str()),
@@ -1296,14 +1302,7 @@ fn full_device_on_stdout_is_an_error_for_relayed_recipe_output() {
   let dir = tempfile::tempdir().expect("tempdir");
   std::fs::write(dir.path().join("justfile"), "a:\n  @echo hello\n").expect("write justfile");
   for mode in ["prefixed", "grouped"] {
-    let full = std::fs::File::create("/dev/full").expect("open /dev/full");
-    let output = Command::new(binary())
-      .args(["--output", mode, "a"])
-      .current_dir(dir.path())
-      .env("NO_COLOR", "1")
-      .stdout(full)
-      .output()
-      .expect("run just");
+    let output = run_into_full_device(dir.path(), &["--output", mode, "a"]);
     assert_eq!(
       (output.status.code(), String::from_utf8_lossy(&output.stderr).as_ref()),
       (
