@@ -7,22 +7,24 @@
 #![no_main]
 
 use just::output::format::{format_justfile, indentation_setting};
-use just::syntax::sources::Source;
+use just::syntax::sources::{Source, Trees};
 use just::syntax::{lexer, parser};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
   let Ok(src) = std::str::from_utf8(data) else { return };
   let source = Source::new(src, "justfile");
+  let trees = Trees::new();
   let Ok(tokens) = lexer::lex(&source) else { return };
   let rebuilt: String = tokens.iter().map(|token| token.lexeme()).collect();
   assert_eq!(rebuilt, src, "lexemes do not rebuild the source");
-  let Ok(ast) = parser::parse(&tokens) else { return };
+  let Ok(ast) = parser::parse(&tokens, &trees) else { return };
   let indentation = indentation_setting(&ast).unwrap_or_else(|| "    ".into());
   let once = format_justfile(&ast, &indentation);
   let once_source = Source::new(once.clone(), "justfile");
+  let once_trees = Trees::new();
   let tokens = lexer::lex(&once_source).expect("formatted output lexes");
-  let ast = parser::parse(&tokens).expect("formatted output parses");
+  let ast = parser::parse(&tokens, &once_trees).expect("formatted output parses");
   let twice = format_justfile(&ast, &indentation);
   if !once.contains('\r') {
     assert_eq!(once, twice, "formatting is not idempotent");

@@ -552,7 +552,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       self
         .entries
         .iter()
-        .position(|entry| matches!(entry.item, Item::Set(s) if std::ptr::eq(s.as_ref(), *set)))
+        .position(|entry| matches!(entry.item, Item::Set(s) if std::ptr::eq(*s, *set)))
     });
     sets
   }
@@ -628,7 +628,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
           },
         ));
       }
-      if let Some(parameter) = first_duplicate(&function.parameters, |parameter| *parameter) {
+      if let Some(parameter) = first_duplicate(function.parameters, |parameter| *parameter) {
         return Err(error(
           *parameter,
           AnalysisErrorKind::DuplicateFunctionParameter {
@@ -692,7 +692,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
   ) -> model::Recipe<'src> {
     let mut attributes: Vec<AttributeEntry<'src>> = Vec::new();
     if !recipe.attributes.list.is_empty() {
-      attributes.clone_from(&recipe.attributes.list);
+      attributes.extend_from_slice(recipe.attributes.list);
       attributes.sort_by_key(|entry| entry.attribute.name());
     }
     let name = recipe.name.lexeme();
@@ -726,7 +726,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
         model::Alias {
           name: alias.name,
           attributes: alias.attributes.list.iter().map(|entry| entry.attribute.clone()).collect(),
-          target: alias.target.clone(),
+          target: alias.target.to_vec(),
           private: name.starts_with('_')
             || has_attribute(&alias.attributes, AttributeKind::Private),
         },
@@ -795,9 +795,9 @@ fn first_duplicate<'src, T>(items: &[T], name: impl Fn(&T) -> Token<'src>) -> Op
 fn check_parameters<'src>(recipe: &ast::Recipe<'src>) -> CompileResult<'src, ()> {
   let options = super::parameters::option_names(recipe);
   let mut defaulted = false;
-  let duplicate = first_duplicate(&recipe.parameters, |parameter| parameter.name)
+  let duplicate = first_duplicate(recipe.parameters, |parameter| parameter.name)
     .map(|parameter| parameter as *const ast::Parameter);
-  for parameter in &recipe.parameters {
+  for parameter in recipe.parameters {
     if duplicate.is_some_and(|duplicate| std::ptr::eq(duplicate, parameter)) {
       return Err(error(
         parameter.name,
@@ -835,7 +835,7 @@ fn doc_attribute<'src>(
   attributes: &ast::Attributes<'src>,
   evaluator: &ConstEvaluator<'_, 'src>,
 ) -> CompileResult<'src, Option<Option<Value>>> {
-  for entry in &attributes.list {
+  for entry in attributes.list {
     if let Attribute::Doc(expression) = &entry.attribute {
       return Ok(Some(match expression {
         Some(expression) => Some(evaluator.evaluate_const(expression)?),

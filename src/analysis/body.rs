@@ -20,7 +20,7 @@ pub(crate) fn check<'src>(
   ignore_comments: bool,
 ) -> CompileResult<'src, ()> {
   if !script {
-    check_lines(&recipe.body, guards, ignore_comments)?;
+    check_lines(recipe.body, guards, ignore_comments)?;
   }
   // `cache` is reported before `extension` (canonical order).
   for kind in [AttributeKind::Cache, AttributeKind::Extension] {

@@ -26,7 +26,7 @@ pub fn string(source: &str) -> Expression<'static> {
     token: token(source, TokenKind::StringToken),
     kind,
     expand: false,
-    cooked: cooked.into(),
+    cooked: cooked.leak(),
   })
 }
 
@@ -63,10 +63,10 @@ pub fn recipe(
       doc: None,
       quiet: false,
       name: name(text),
-      parameters: Vec::new(),
-      priors: Vec::new(),
-      subsequents: Vec::new(),
-      body: Vec::new(),
+      parameters: &[],
+      priors: &[],
+      subsequents: &[],
+      body: &[],
       shebang: false,
       indentation: "",
     })),
@@ -79,7 +79,7 @@ pub fn group(recipe: &mut Recipe<'static>, group: &str) {
     token: token(&source, TokenKind::StringToken),
     kind: StringKind::RawSingle,
     expand: false,
-    cooked: group.to_string().into(),
+    cooked: group.to_string().leak(),
   };
   recipe
     .attributes

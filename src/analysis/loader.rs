@@ -186,7 +186,7 @@ impl<'src> Loader<'src> {
       _ => read(&work.path)?,
     };
     let source = self.arenas.sources.add(text, self.display_path(&work.path));
-    let ast = parser::parse_source(source).map_err(CompileError::from)?;
+    let ast = parser::parse_source(source, self.arenas.trees).map_err(CompileError::from)?;
     let ast: &'src Ast<'src> = self.arenas.trees.add(ast);
 
     let file_index = self.modules[work.module].files.len();
@@ -281,7 +281,7 @@ fn locate_import<'src>(
   literal: &StringLiteral<'src>,
   optional: bool,
 ) -> CompileResult<'src, Option<PathBuf>> {
-  let path = expand_path(directory, &literal.cooked);
+  let path = expand_path(directory, literal.cooked);
   if path.is_file() {
     Ok(Some(path))
   } else if optional {
@@ -299,7 +299,7 @@ fn locate_module<'src>(
 ) -> CompileResult<'src, Option<PathBuf>> {
   let candidates = match path {
     Some(literal) => {
-      let base = expand_path(directory, &literal.cooked);
+      let base = expand_path(directory, literal.cooked);
       if base.is_file() {
         vec![base]
       } else {

@@ -147,7 +147,7 @@ pub struct Recipe<'src> {
 
 impl<'src> Recipe<'src> {
   pub fn body(&self) -> &'src [Line<'src>] {
-    &self.ast.body
+    self.ast.body
   }
 
   /// The doc comment text, for `--show` (printed only without `[doc]`).
@@ -378,11 +378,11 @@ pub struct Dependency<'src> {
 impl<'src> Dependency<'src> {
   /// The path as written; the last component is the blamed token.
   pub fn path(&self) -> &'src [Name<'src>] {
-    &self.ast.path
+    self.ast.path
   }
 
   pub fn arguments(&self) -> &'src [Expression<'src>] {
-    &self.ast.arguments
+    self.ast.arguments
   }
 
   /// For a mapped dependency, the index of the argument mapped over.

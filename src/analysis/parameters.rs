@@ -18,7 +18,7 @@ fn arg_attributes<'src, 'r>(
   recipe: &'r Recipe<'src>,
 ) -> impl Iterator<Item = (Token<'src>, &'r ArgAttribute<'src>)> {
   recipe.attributes.list.iter().filter_map(|entry| match &entry.attribute {
-    Attribute::Arg(arg) => Some((entry.name, arg.as_ref())),
+    Attribute::Arg(arg) => Some((entry.name, *arg)),
     _ => None,
   })
 }
@@ -27,7 +27,7 @@ fn arg_attributes<'src, 'r>(
 pub(crate) fn option_names<'r>(recipe: &'r Recipe) -> Vec<&'r str> {
   let mut names: Vec<&str> = arg_attributes(recipe)
     .filter(|(_, arg)| arg.long.is_some() || arg.short.is_some())
-    .map(|(_, arg)| &*arg.name.cooked)
+    .map(|(_, arg)| arg.name.cooked)
     .collect();
   names.sort_unstable();
   names

@@ -247,7 +247,7 @@ impl<'src> VariableResolver<'src, '_> {
     }
     for function in self.functions.values() {
       self.calling.push(function.name.lexeme());
-      self.expression(&function.body, Scope::Names(&function.parameters))?;
+      self.expression(&function.body, Scope::Names(function.parameters))?;
       self.calling.pop();
     }
     Ok(())
@@ -330,7 +330,7 @@ impl<'src> VariableResolver<'src, '_> {
       return Ok(());
     }
     self.calling.push(function);
-    self.expression(&definition.body, Scope::Names(&definition.parameters))?;
+    self.expression(&definition.body, Scope::Names(definition.parameters))?;
     self.calling.pop();
     Ok(())
   }
@@ -564,14 +564,14 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
     let mut foreign: Vec<&'a Recipe<'src>> = Vec::new();
     // How many of them come before `&&`.
     let mut priors = 0;
-    for (position, dependency) in ast.priors.iter().chain(&ast.subsequents).enumerate() {
+    for (position, dependency) in ast.priors.iter().chain(ast.subsequents).enumerate() {
       let Some(last) = dependency.path.last() else { continue };
       // Most dependencies are recipes of the same module.
-      let local = match dependency.path.as_slice() {
+      let local = match dependency.path {
         [only] => self.recipes.index_of_token(only).map(Target::Local),
         _ => None,
       };
-      let target = local.unwrap_or_else(|| self.target(&dependency.path, false));
+      let target = local.unwrap_or_else(|| self.target(dependency.path, false));
       let (module, target) = match target {
         Target::Local(target) => {
           if target == index {
@@ -597,7 +597,7 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
             *last,
             AnalysisErrorKind::UnknownDependency {
               recipe: name,
-              dependency: path_string(&dependency.path),
+              dependency: path_string(dependency.path),
             },
           ));
         }
@@ -680,8 +680,8 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
       let mut changed = false;
       for (name, recipe) in self.recipes.in_added_order() {
         let mut needed: Vec<String> = disabled.get(name).cloned().unwrap_or_default();
-        for dependency in recipe.ast.priors.iter().chain(&recipe.ast.subsequents) {
-          if let [single] = dependency.path.as_slice() {
+        for dependency in recipe.ast.priors.iter().chain(recipe.ast.subsequents) {
+          if let [single] = dependency.path {
             if let Some(modules) = disabled.get(single.lexeme()) {
               needed.extend(modules.iter().cloned());
             }
@@ -727,7 +727,7 @@ where
   let all = recipe.parameters.len();
   match site {
     Site::Attribute => {
-      for entry in &recipe.attributes.list {
+      for entry in recipe.attributes.list {
         for (expression, scope) in attribute_expressions(&entry.attribute) {
           match scope {
             AttributeScope::Parameters => visit(expression, all, true)?,
@@ -745,19 +745,19 @@ where
       }
     }
     Site::DependencyArgument => {
-      for dependency in recipe.priors.iter().chain(&recipe.subsequents) {
-        for argument in &dependency.arguments {
+      for dependency in recipe.priors.iter().chain(recipe.subsequents) {
+        for argument in dependency.arguments {
           visit(argument, all, true)?;
         }
       }
     }
     Site::Body => {
       let mut continued = false;
-      for line in &recipe.body {
+      for line in recipe.body {
         let comment = skip_comments
           && !continued
           && matches!(line.fragments.first(), Some(Fragment::Text(text)) if text.lexeme().trim_start().starts_with('#'));
-        for fragment in &line.fragments {
+        for fragment in line.fragments {
           if let Fragment::Interpolation { expression, .. } = fragment {
             visit(expression, all, !comment)?;
           }
@@ -896,7 +896,7 @@ impl Bounds {
       return Err(error(
         last,
         AnalysisErrorKind::DependencyArgumentCount {
-          dependency: path_string(&dependency.path),
+          dependency: path_string(dependency.path),
           found,
           min: self.min,
           max: self.max,

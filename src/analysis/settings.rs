@@ -82,7 +82,7 @@ fn apply<'src>(
     }
     SettingValue::List(elements) => {
       let mut values = Vec::new();
-      for element in elements {
+      for element in elements.iter() {
         values.extend(evaluator.evaluate_const(element)?.0);
       }
       let mut values = values.into_iter();

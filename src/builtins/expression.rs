@@ -36,8 +36,8 @@ pub fn evaluate<'src, C: ExpressionContext<'src> + ?Sized>(
 ) -> Result<Value, C::Error> {
   use Expression::*;
   match expression {
-    StringLiteral(literal) => Ok(Value::string(literal.cooked.clone())),
-    FormatString { start, kind, parts } => format_string(context, &start.cooked, *kind, parts),
+    StringLiteral(literal) => Ok(Value::string(literal.cooked)),
+    FormatString { start, kind, parts } => format_string(context, start.cooked, *kind, parts),
     Backtick { token, command } => context.backtick(*token, command),
     Call { name, arguments } => context.call(*name, arguments),
     Variable { name } => context.variable(*name),
@@ -61,7 +61,7 @@ pub fn evaluate<'src, C: ExpressionContext<'src> + ?Sized>(
     }
     List { elements, .. } => {
       let mut flattened = Vec::new();
-      for element in elements {
+      for element in elements.iter() {
         flattened.extend(evaluate(context, element)?.0);
       }
       Ok(Value(flattened))
@@ -152,7 +152,7 @@ fn format_string<'src, C: ExpressionContext<'src> + ?Sized>(
   let mut text = start.to_string();
   for (expression, piece) in parts {
     text.push_str(&evaluate(context, expression)?.joined());
-    text.push_str(&piece.cooked);
+    text.push_str(piece.cooked);
   }
   if kind.is_indented() {
     text = unindent(&text);

@@ -284,7 +284,7 @@ fn format<'src>(config: &Config, arenas: Arenas<'src>) -> Outcome<'src> {
   };
   let print_only = search.source.is_some();
   let source = arenas.sources.add(source, display_for_format(&search.justfile));
-  let ast = crate::syntax::parser::parse_source(source)
+  let ast = crate::syntax::parser::parse_source(source, arenas.trees)
     .map_err(crate::analysis::compile_error::CompileError::from)?;
   let indentation = config
     .indentation

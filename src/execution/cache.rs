@@ -138,7 +138,7 @@ pub fn open<'src>(
     }
   };
   let extension = match recipe.attribute(AttributeKind::Extension) {
-    Some(Attribute::Extension(extension)) => Json::from(extension.cooked.clone()),
+    Some(Attribute::Extension(extension)) => Json::from(extension.cooked),
     _ => Json::Null,
   };
   let key = json!({

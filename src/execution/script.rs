@@ -60,7 +60,7 @@ pub fn run<'src>(
   let mut lines: Vec<(usize, String)> = Vec::with_capacity(recipe.body().len());
   for line in recipe.body() {
     let mut text = String::new();
-    for fragment in &line.fragments {
+    for fragment in line.fragments {
       match fragment {
         Fragment::Text(token) => text.push_str(&token.lexeme().replace("{{{{", "{{")),
         Fragment::Interpolation { expression, .. } => {
@@ -200,7 +200,7 @@ fn executor<'src>(
 fn file_name(recipe: &crate::analysis::model::Recipe<'_>, executor: &Executor) -> String {
   let mut name = recipe.name.lexeme().to_string();
   if let Some(Attribute::Extension(extension)) = recipe.attribute(AttributeKind::Extension) {
-    name.push_str(&extension.cooked);
+    name.push_str(extension.cooked);
     return name;
   }
   let program = match executor {

@@ -449,7 +449,7 @@ fn parameter_json(out: &mut Writer, parameter: &Parameter) {
 }
 
 fn interpreter_json(out: &mut Writer, interpreter: &Interpreter) {
-  let arguments: Vec<&str> = interpreter.arguments.iter().map(|a| &*a.cooked).collect();
+  let arguments: Vec<&str> = interpreter.arguments.iter().map(|a| a.cooked).collect();
   object!(out, "command" => interpreter.command.cooked, "arguments" => arguments)
 }
 
@@ -501,8 +501,8 @@ fn attribute_value_json(out: &mut Writer, attribute: &Attribute, parameters: &[P
     Confirm(expression) | Doc(expression) | Timestamp(expression) => expression.write(out),
     Continue(signals) => out.array(signals.iter().map(|s| s.name())),
     Env(key, value) => out.array([key, value]),
-    Extension(literal) | Group(literal) => out.string(&literal.cooked),
-    Metadata(literals) => out.array(literals.iter().map(|l| &*l.cooked)),
+    Extension(literal) | Group(literal) => out.string(literal.cooked),
+    Metadata(literals) => out.array(literals.iter().map(|l| l.cooked)),
     Script(interpreter) => match interpreter {
       Some(interpreter) => interpreter_json(out, interpreter),
       None => out.null(),
@@ -522,7 +522,7 @@ fn expression_json(out: &mut Writer, expression: &Expression) {
     Call { name, arguments } => {
       out.0.push_str("[\"call\",");
       out.string(name.lexeme());
-      for argument in arguments {
+      for argument in arguments.iter() {
         out.0.push(',');
         expression_json(out, argument);
       }
@@ -543,12 +543,12 @@ fn expression_json(out: &mut Writer, expression: &Expression) {
     }
     FormatString { start, parts, .. } => {
       out.0.push_str("[\"format\",");
-      out.string(&start.cooked);
-      for (expression, piece) in parts {
+      out.string(start.cooked);
+      for (expression, piece) in parts.iter() {
         out.0.push(',');
         expression_json(out, expression);
         out.0.push(',');
-        out.string(&piece.cooked);
+        out.string(piece.cooked);
       }
       out.0.push(']');
     }
@@ -556,7 +556,7 @@ fn expression_json(out: &mut Writer, expression: &Expression) {
     Join { lhs, rhs, .. } => tagged!(out, "join", lhs, rhs),
     List { elements, .. } => {
       out.0.push_str("[\"list\"");
-      for element in elements {
+      for element in elements.iter() {
         out.0.push(',');
         expression_json(out, element);
       }
@@ -565,7 +565,7 @@ fn expression_json(out: &mut Writer, expression: &Expression) {
     ListConcatenation { lhs, rhs, .. } => tagged!(out, "list-concatenate", lhs, rhs),
     Not { operand, .. } => tagged!(out, "not", operand),
     Or { lhs, rhs, .. } => tagged!(out, "or", lhs, rhs),
-    StringLiteral(literal) => out.string(&literal.cooked),
+    StringLiteral(literal) => out.string(literal.cooked),
     Variable { name } => tagged!(out, "variable", name.lexeme()),
   }
 }

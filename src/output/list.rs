@@ -221,7 +221,7 @@ pub fn listed_submodules<'a, 'src>(
 /// The `[group]`s of a recipe, in attribute order.
 fn recipe_groups<'a>(recipe: &'a Recipe) -> impl Iterator<Item = &'a str> {
   recipe.attributes.iter().filter_map(|entry| match &entry.attribute {
-    Attribute::Group(literal) => Some(&*literal.cooked),
+    Attribute::Group(literal) => Some(literal.cooked),
     _ => None,
   })
 }

@@ -3,12 +3,12 @@
 //! Every node keeps the tokens it was built from, so that errors can point at
 //! source and strings can be printed verbatim.
 
-// The tree is built once per file and never copied. `Expression` is kept
-// small (every parameter default and interpolation holds one); the other
-// enums have few instances.
+// The tree is built once per file and never copied: its nodes, lists of
+// nodes and cooked strings live in the `Trees` arena and refer to each other
+// with `'src` references (see `sources::Nodes`), so no node owns heap data.
+// `Expression` is kept small (every parameter default and interpolation
+// holds one); the other enums have few instances.
 #![allow(clippy::large_enum_variant)]
-
-use std::borrow::Cow;
 
 pub use super::attributes::AttributeKind;
 pub use super::settings::Setting;
@@ -38,24 +38,24 @@ pub enum UnstableFeature {
 /// `Eol` in between is that item's trailing comment.
 #[derive(Clone, Debug)]
 pub enum Item<'src> {
-  Alias(Box<Alias<'src>>),
-  Assignment(Box<Assignment<'src>>),
+  Alias(&'src Alias<'src>),
+  Assignment(&'src Assignment<'src>),
   /// A `#` comment token (its lexeme includes the `#`).
   Comment(Token<'src>),
   /// One top-level line end.
   Eol,
-  Function(Box<FunctionDefinition<'src>>),
-  Import(Box<Import<'src>>),
-  Module(Box<ModuleItem<'src>>),
-  Recipe(Box<Recipe<'src>>),
-  Set(Box<Set<'src>>),
-  Unexport(Box<Unexport<'src>>),
+  Function(&'src FunctionDefinition<'src>),
+  Import(&'src Import<'src>),
+  Module(&'src ModuleItem<'src>),
+  Recipe(&'src Recipe<'src>),
+  Set(&'src Set<'src>),
+  Unexport(&'src Unexport<'src>),
 }
 
 /// The attributes written above an item, in source order.
 #[derive(Clone, Debug, Default)]
 pub struct Attributes<'src> {
-  pub list: Vec<AttributeEntry<'src>>,
+  pub list: &'src [AttributeEntry<'src>],
 }
 
 impl Attributes<'_> {
@@ -77,11 +77,11 @@ pub struct AttributeEntry<'src> {
 #[derive(Clone, Debug)]
 pub enum Attribute<'src> {
   Android,
-  Arg(Box<ArgAttribute<'src>>),
-  Cache(Box<CacheAttribute<'src>>),
+  Arg(&'src ArgAttribute<'src>),
+  Cache(&'src CacheAttribute<'src>),
   Confirm(Option<Expression<'src>>),
   /// Signals, deduplicated, in SIGHUP, SIGINT, SIGQUIT order. Empty = bare `[continue]`.
-  Continue(Vec<Signal>),
+  Continue(&'src [Signal]),
   Default,
   Doc(Option<Expression<'src>>),
   Dragonfly,
@@ -92,7 +92,7 @@ pub enum Attribute<'src> {
   Group(StringLiteral<'src>),
   Linux,
   Macos,
-  Metadata(Vec<StringLiteral<'src>>),
+  Metadata(&'src [StringLiteral<'src>]),
   Netbsd,
   NoCd,
   NoExitMessage,
@@ -197,7 +197,7 @@ pub struct CacheAttribute<'src> {
 #[derive(Clone, Debug)]
 pub struct Interpreter<'src> {
   pub command: StringLiteral<'src>,
-  pub arguments: Vec<StringLiteral<'src>>,
+  pub arguments: &'src [StringLiteral<'src>],
 }
 
 #[derive(Clone, Debug)]
@@ -205,7 +205,7 @@ pub struct Alias<'src> {
   pub attributes: Attributes<'src>,
   pub name: Name<'src>,
   /// The target path, one name per `::` component.
-  pub target: Vec<Name<'src>>,
+  pub target: &'src [Name<'src>],
 }
 
 #[derive(Clone, Debug)]
@@ -227,7 +227,7 @@ pub struct Unexport<'src> {
 pub struct FunctionDefinition<'src> {
   pub attributes: Attributes<'src>,
   pub name: Name<'src>,
-  pub parameters: Vec<Name<'src>>,
+  pub parameters: &'src [Name<'src>],
   pub body: Expression<'src>,
 }
 
@@ -266,7 +266,7 @@ pub enum SettingValue<'src> {
   /// String-valued settings: dotenv-*, tempdir, working-directory.
   Expression(Expression<'src>),
   /// shell, windows-shell, script-interpreter: `[E, E, …]`.
-  List(Vec<Expression<'src>>),
+  List(&'src [Expression<'src>]),
   /// indentation, minimum-version: a plain literal.
   Literal(StringLiteral<'src>),
 }
@@ -279,12 +279,12 @@ pub struct Recipe<'src> {
   /// The `@` token of a quiet recipe.
   pub quiet: bool,
   pub name: Name<'src>,
-  pub parameters: Vec<Parameter<'src>>,
+  pub parameters: &'src [Parameter<'src>],
   /// Dependencies before `&&`.
-  pub priors: Vec<Dependency<'src>>,
+  pub priors: &'src [Dependency<'src>],
   /// Dependencies after `&&`.
-  pub subsequents: Vec<Dependency<'src>>,
-  pub body: Vec<Line<'src>>,
+  pub subsequents: &'src [Dependency<'src>],
+  pub body: &'src [Line<'src>],
   /// Whether the body's first line starts with `#!`.
   pub shebang: bool,
   /// The recipe body's indentation (leading whitespace of its first line).
@@ -315,8 +315,8 @@ impl ParameterKind {
 #[derive(Clone, Debug)]
 pub struct Dependency<'src> {
   /// `a::b::c`, one name per component.
-  pub path: NamePath<'src>,
-  pub arguments: Vec<Expression<'src>>,
+  pub path: &'src [Name<'src>],
+  pub arguments: &'src [Expression<'src>],
   /// For a mapped dependency `*(path … *ARG …)`: the index of the starred
   /// argument in `arguments`.
   pub star: Option<usize>,
@@ -324,45 +324,11 @@ pub struct Dependency<'src> {
   pub mapped: Option<Token<'src>>,
 }
 
-/// Names joined by `::`. A single name, by far the most common path, is
-/// kept inline rather than in a vector of its own.
-#[derive(Clone, Debug)]
-pub enum NamePath<'src> {
-  One(Name<'src>),
-  Many(Vec<Name<'src>>),
-}
-
-impl<'src> NamePath<'src> {
-  pub fn as_slice(&self) -> &[Name<'src>] {
-    match self {
-      NamePath::One(name) => std::slice::from_ref(name),
-      NamePath::Many(names) => names,
-    }
-  }
-}
-
-impl<'src> std::ops::Deref for NamePath<'src> {
-  type Target = [Name<'src>];
-
-  fn deref(&self) -> &[Name<'src>] {
-    self.as_slice()
-  }
-}
-
-impl<'src> From<Vec<Name<'src>>> for NamePath<'src> {
-  fn from(names: Vec<Name<'src>>) -> Self {
-    match <[Name; 1]>::try_from(names) {
-      Ok([name]) => NamePath::One(name),
-      Err(names) => NamePath::Many(names),
-    }
-  }
-}
-
 /// One physical body line (after the recipe's indentation). An empty
 /// `fragments` is a blank line. `number` is the 0-based source line.
 #[derive(Clone, Debug)]
 pub struct Line<'src> {
-  pub fragments: Vec<Fragment<'src>>,
+  pub fragments: &'src [Fragment<'src>],
   pub number: usize,
 }
 
@@ -379,7 +345,7 @@ pub enum Fragment<'src> {
   Interpolation {
     /// The `{{` token.
     open: Token<'src>,
-    expression: Box<Expression<'src>>,
+    expression: &'src Expression<'src>,
   },
 }
 
@@ -423,7 +389,7 @@ pub struct StringLiteral<'src> {
   /// `x'…'`: shell-expanded at parse time.
   pub expand: bool,
   /// Borrowed from the source when cooking changes nothing.
-  pub cooked: Cow<'src, str>,
+  pub cooked: &'src str,
 }
 
 /// A piece of a format string `f'…{{ e }}…'`: the literal text pieces are
@@ -432,7 +398,7 @@ pub struct StringLiteral<'src> {
 #[derive(Clone, Debug)]
 pub struct FormatPiece<'src> {
   pub token: Token<'src>,
-  pub cooked: String,
+  pub cooked: &'src str,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -458,84 +424,84 @@ impl ComparisonOperator {
 pub enum Expression<'src> {
   /// `a && b` [lists]
   And {
-    lhs: Box<Expression<'src>>,
-    rhs: Box<Expression<'src>>,
+    lhs: &'src Expression<'src>,
+    rhs: &'src Expression<'src>,
     operator: Token<'src>,
   },
   /// `assert(condition[, message])`
   Assert {
     keyword: Token<'src>,
-    condition: Box<Expression<'src>>,
-    message: Option<Box<Expression<'src>>>,
+    condition: &'src Expression<'src>,
+    message: Option<&'src Expression<'src>>,
   },
   /// `` `cmd` `` / ```` ```cmd``` ````; `command` is unindented.
   Backtick {
     token: Token<'src>,
-    command: String,
+    command: &'src str,
   },
   /// `name(arguments…)`; resolved to a built-in or user function during analysis.
   Call {
     name: Name<'src>,
-    arguments: Vec<Expression<'src>>,
+    arguments: &'src [Expression<'src>],
   },
   Comparison {
-    lhs: Box<Expression<'src>>,
-    rhs: Box<Expression<'src>>,
+    lhs: &'src Expression<'src>,
+    rhs: &'src Expression<'src>,
     operator: ComparisonOperator,
     token: Token<'src>,
   },
   /// `a + b`
   Concatenation {
-    lhs: Box<Expression<'src>>,
-    rhs: Box<Expression<'src>>,
+    lhs: &'src Expression<'src>,
+    rhs: &'src Expression<'src>,
     operator: Token<'src>,
   },
   /// `if c { a } else { b }`; `otherwise` None only with [lists].
   Conditional {
     keyword: Token<'src>,
-    condition: Box<Expression<'src>>,
-    then: Box<Expression<'src>>,
-    otherwise: Option<Box<Expression<'src>>>,
+    condition: &'src Expression<'src>,
+    then: &'src Expression<'src>,
+    otherwise: Option<&'src Expression<'src>>,
   },
   /// `f'…'`: `start` is the first text piece, then (interpolation, following
   /// text piece) pairs. Triple-quoted ones are unindented after evaluation.
   /// `start` is boxed to keep every expression small.
   FormatString {
-    start: Box<FormatPiece<'src>>,
+    start: &'src FormatPiece<'src>,
     kind: StringKind,
-    parts: Vec<(Expression<'src>, FormatPiece<'src>)>,
+    parts: &'src [(Expression<'src>, FormatPiece<'src>)],
   },
   /// `( e )`
   Group {
     open: Token<'src>,
-    contents: Box<Expression<'src>>,
+    contents: &'src Expression<'src>,
   },
   /// `a / b`, or `/ b` with `lhs` None.
   Join {
-    lhs: Option<Box<Expression<'src>>>,
-    rhs: Box<Expression<'src>>,
+    lhs: Option<&'src Expression<'src>>,
+    rhs: &'src Expression<'src>,
     operator: Token<'src>,
   },
   /// `[a, b]` [lists]
   List {
     bracket: Token<'src>,
-    elements: Vec<Expression<'src>>,
+    elements: &'src [Expression<'src>],
   },
   /// `a ++ b` [lists]
   ListConcatenation {
-    lhs: Box<Expression<'src>>,
-    rhs: Box<Expression<'src>>,
+    lhs: &'src Expression<'src>,
+    rhs: &'src Expression<'src>,
     operator: Token<'src>,
   },
   /// `!a` [lists]
   Not {
     operator: Token<'src>,
-    operand: Box<Expression<'src>>,
+    operand: &'src Expression<'src>,
   },
   /// `a || b` [lists]
   Or {
-    lhs: Box<Expression<'src>>,
-    rhs: Box<Expression<'src>>,
+    lhs: &'src Expression<'src>,
+    rhs: &'src Expression<'src>,
     operator: Token<'src>,
   },
   StringLiteral(StringLiteral<'src>),

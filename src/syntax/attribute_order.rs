@@ -102,5 +102,5 @@ pub fn compare_args(a: &ArgAttribute, b: &ArgAttribute) -> Ordering {
     .then_with(|| bound(&a.max).cmp(&bound(&b.max)))
     .then_with(|| bound(&a.min).cmp(&bound(&b.min)))
     .then_with(|| key_position(&a.multiple).cmp(&key_position(&b.multiple)))
-    .then_with(|| a.name.cooked.cmp(&b.name.cooked))
+    .then_with(|| a.name.cooked.cmp(b.name.cooked))
 }

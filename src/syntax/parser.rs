@@ -6,14 +6,12 @@
 //! unexpected token is reported with exactly the kinds that were tried since
 //! the last consumed token.
 
-use std::borrow::Cow;
-
 use super::ast::*;
 use super::attributes::{ItemKind, CONFLICTS};
 use super::lexer::Lexer;
 use super::parse_error::{arguments, ParseErrorKind};
 use super::settings::{Setting, SettingType};
-use super::sources;
+use super::sources::{self, Nodes, Trees};
 use super::strings;
 use super::syntax_error::{SyntaxError, SyntaxErrorKind};
 use super::token::{KindSet, Token, TokenKind};
@@ -26,20 +24,30 @@ pub const PARSER_STACK_SIZE: usize = 256 * 1024 * 1024;
 
 /// Parse the tokens of one file (as returned by `lexer::lex`).
 #[allow(clippy::result_large_err)]
-pub fn parse<'src>(tokens: &[Token<'src>]) -> Result<Ast<'src>, SyntaxError<'src>> {
+pub fn parse<'src>(
+  tokens: &[Token<'src>],
+  trees: &'src Trees<'src>,
+) -> Result<Ast<'src>, SyntaxError<'src>> {
   let Some(first) = tokens.first() else {
     return Ok(Ast::default());
   };
-  on_parser_thread(|| Parser::new(Source::Slice(tokens.iter()), first.source).parse_ast())
+  on_parser_thread(|| {
+    Parser::new(Source::Slice(tokens.iter()), first.source, trees.nodes()).parse_ast()
+  })
 }
 
 /// Lex and parse one file, streaming tokens from the lexer to the parser so
 /// that the file's tokens are never all in memory. A lexical error anywhere
-/// in the file still wins over any parse error.
+/// in the file still wins over any parse error. The tree's nodes go into
+/// `trees`.
 #[allow(clippy::result_large_err)]
-pub fn parse_source(file: &sources::Source) -> Result<Ast<'_>, SyntaxError<'_>> {
+pub fn parse_source<'src>(
+  file: &'src sources::Source,
+  trees: &'src Trees<'src>,
+) -> Result<Ast<'src>, SyntaxError<'src>> {
   on_parser_thread(|| {
-    let mut parser = Parser::new(Source::Lexer(Box::new(Lexer::significant(file))), file);
+    let lexer = Source::Lexer(Box::new(Lexer::significant(file)));
+    let mut parser = Parser::new(lexer, file, trees.nodes());
     let result = parser.parse_ast();
     if let Some(error) = parser.tokens.source.finish_lexing() {
       return Err(Box::new(error));
@@ -267,6 +275,8 @@ fn read_slice<'src>(
 
 struct Parser<'t, 'src> {
   tokens: TokenBuffer<'t, 'src>,
+  /// Where the tree's nodes are allocated.
+  nodes: Nodes<'src>,
   /// Whether any token has been consumed (a BOM is only allowed first).
   started: bool,
   /// `[` tokens consumed, to blame extraneous attributes.
@@ -331,9 +341,10 @@ fn eof_after(last: Token<'_>) -> Token<'_> {
 }
 
 impl<'t, 'src> Parser<'t, 'src> {
-  fn new(source: Source<'t, 'src>, file: &'src sources::Source) -> Self {
+  fn new(source: Source<'t, 'src>, file: &'src sources::Source, nodes: Nodes<'src>) -> Self {
     Self {
       tokens: TokenBuffer::new(source, file),
+      nodes,
       started: false,
       brackets: Vec::new(),
       expected: KindSet::default(),
@@ -614,7 +625,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     self.check_attributes(&attributes, ItemKind::Assignment, name)?;
     self.expect(TokenKind::ColonEquals)?;
     let value = self.expression()?;
-    self.finish_item(Item::Assignment(Box::new(Assignment {
+    self.finish_item(Item::Assignment(self.nodes.alloc(Assignment {
       attributes,
       name,
       value,
@@ -629,14 +640,14 @@ impl<'t, 'src> Parser<'t, 'src> {
     self.check_attributes(&attributes, ItemKind::Alias, name)?;
     self.expect(TokenKind::ColonEquals)?;
     let target = self.path()?;
-    self.finish_item(Item::Alias(Box::new(Alias { attributes, name, target })))
+    self.finish_item(Item::Alias(self.nodes.alloc(Alias { attributes, name, target })))
   }
 
   fn parse_unexport(&mut self, attributes: Attributes<'src>) -> ParseResult<'src, ()> {
     self.advance();
     let name = self.expect(TokenKind::Identifier)?;
     self.check_attributes(&attributes, ItemKind::Unexport, name)?;
-    self.finish_item(Item::Unexport(Box::new(Unexport { attributes, name })))
+    self.finish_item(Item::Unexport(self.nodes.alloc(Unexport { attributes, name })))
   }
 
   fn parse_function(&mut self, attributes: Attributes<'src>) -> ParseResult<'src, ()> {
@@ -657,7 +668,8 @@ impl<'t, 'src> Parser<'t, 'src> {
     }
     self.expect(TokenKind::ColonEquals)?;
     let body = self.expression()?;
-    self.finish_item(Item::Function(Box::new(FunctionDefinition {
+    let parameters = self.nodes.slice(parameters);
+    self.finish_item(Item::Function(self.nodes.alloc(FunctionDefinition {
       attributes,
       name,
       parameters,
@@ -670,7 +682,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     let optional = self.accept(TokenKind::QuestionMark).is_some();
     let path = self.path_literal()?;
     self.check_attributes(&attributes, ItemKind::Import, path.token)?;
-    self.finish_item(Item::Import(Box::new(Import { attributes, keyword, optional, path })))
+    self.finish_item(Item::Import(self.nodes.alloc(Import { attributes, keyword, optional, path })))
   }
 
   fn parse_module(
@@ -687,7 +699,13 @@ impl<'t, 'src> Parser<'t, 'src> {
     } else {
       None
     };
-    self.finish_item(Item::Module(Box::new(ModuleItem { attributes, doc, name, optional, path })))
+    self.finish_item(Item::Module(self.nodes.alloc(ModuleItem {
+      attributes,
+      doc,
+      name,
+      optional,
+      path,
+    })))
   }
 
   /// An import/module path: a string, optionally `x`-prefixed.
@@ -701,31 +719,23 @@ impl<'t, 'src> Parser<'t, 'src> {
         ));
       }
       let token = self.expect(TokenKind::StringToken)?;
-      return string_literal(token, true);
+      return string_literal(&self.nodes, token, true);
     }
     let token = self.expect(TokenKind::StringToken)?;
-    string_literal(token, false)
+    string_literal(&self.nodes, token, false)
   }
 
-  /// `path` for a dependency, without a vector for a single name.
-  fn name_path(&mut self) -> ParseResult<'src, NamePath<'src>> {
+  /// Names joined by `::`.
+  fn path(&mut self) -> ParseResult<'src, &'src [Name<'src>]> {
     let first = self.expect(TokenKind::Identifier)?;
     if !self.next_is(TokenKind::ColonColon) {
-      return Ok(NamePath::One(first));
+      return Ok(self.nodes.slice([first]));
     }
     let mut path = vec![first];
     while self.accept(TokenKind::ColonColon).is_some() {
       path.push(self.expect(TokenKind::Identifier)?);
     }
-    Ok(NamePath::Many(path))
-  }
-
-  fn path(&mut self) -> ParseResult<'src, Vec<Name<'src>>> {
-    let mut path = vec![self.expect(TokenKind::Identifier)?];
-    while self.accept(TokenKind::ColonColon).is_some() {
-      path.push(self.expect(TokenKind::Identifier)?);
-    }
-    Ok(path)
+    Ok(self.nodes.slice(path))
   }
 
   // ---------------------------------------------------------------------
@@ -756,7 +766,7 @@ impl<'t, 'src> Parser<'t, 'src> {
         SettingValue::Literal(self.literal_setting(setting, name)?)
       }
     };
-    self.finish_item(Item::Set(Box::new(Set { attributes, name, setting, value })))
+    self.finish_item(Item::Set(self.nodes.alloc(Set { attributes, name, setting, value })))
   }
 
   fn boolean_setting(&mut self) -> ParseResult<'src, SettingValue<'src>> {
@@ -772,7 +782,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     Ok(SettingValue::Boolean { value, written: true })
   }
 
-  fn setting_list(&mut self) -> ParseResult<'src, Vec<Expression<'src>>> {
+  fn setting_list(&mut self) -> ParseResult<'src, &'src [Expression<'src>]> {
     self.expect(TokenKind::BracketL)?;
     let base = self.elements.len();
     let first = self.expression()?;
@@ -807,9 +817,9 @@ impl<'t, 'src> Parser<'t, 'src> {
       }
     };
     let check = if setting == Setting::Indentation {
-      check_indentation(&literal.cooked)
+      check_indentation(literal.cooked)
     } else {
-      check_minimum_version(&literal.cooked)
+      check_minimum_version(literal.cooked)
     };
     check.map_err(|kind| error(literal.token, kind))?;
     Ok(literal)
@@ -827,7 +837,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     let name = self.expect(TokenKind::Identifier)?;
     check_duplicate_options(&attributes, name)?;
     let parameters = self.parameters(&attributes)?;
-    check_arg_parameters(&attributes, &parameters)?;
+    check_arg_parameters(&attributes, parameters)?;
     self.expect(TokenKind::Colon)?;
     let (priors, subsequents) = self.dependencies()?;
 
@@ -841,7 +851,7 @@ impl<'t, 'src> Parser<'t, 'src> {
       self.advance();
       self.body()?
     } else {
-      (Vec::new(), 0)
+      (&[][..], 0)
     };
     let shebang = body.first().is_some_and(|line| {
       matches!(line.fragments.first(), Some(Fragment::Text(text)) if text.lexeme().starts_with("#!"))
@@ -849,7 +859,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     let indentation = body.first().map_or("", |line| self.line_indentation(line));
     let has_body = !body.is_empty();
     check_recipe_attributes(&attributes, name)?;
-    self.items.push(Item::Recipe(Box::new(Recipe {
+    self.items.push(Item::Recipe(self.nodes.alloc(Recipe {
       attributes,
       doc,
       quiet,
@@ -892,7 +902,7 @@ impl<'t, 'src> Parser<'t, 'src> {
   fn parameters(
     &mut self,
     attributes: &Attributes<'src>,
-  ) -> ParseResult<'src, Vec<Parameter<'src>>> {
+  ) -> ParseResult<'src, &'src [Parameter<'src>]> {
     self.parameters.clear();
     loop {
       let kind = if self.accept(TokenKind::Plus).is_some() {
@@ -906,7 +916,7 @@ impl<'t, 'src> Parser<'t, 'src> {
         && !self.next_is(TokenKind::Dollar)
         && !self.next_is(TokenKind::Identifier)
       {
-        return Ok(self.parameters.split_off(0));
+        return Ok(self.nodes.take(&mut self.parameters, 0));
       }
       let export = self.accept(TokenKind::Dollar).is_some();
       let name = self.expect(TokenKind::Identifier)?;
@@ -923,18 +933,20 @@ impl<'t, 'src> Parser<'t, 'src> {
             ParseErrorKind::ParameterFollowsVariadic { parameter: next.lexeme() },
           ));
         }
-        return Ok(self.parameters.split_off(0));
+        return Ok(self.nodes.take(&mut self.parameters, 0));
       }
     }
   }
 
   #[allow(clippy::type_complexity)]
-  fn dependencies(&mut self) -> ParseResult<'src, (Vec<Dependency<'src>>, Vec<Dependency<'src>>)> {
+  fn dependencies(
+    &mut self,
+  ) -> ParseResult<'src, (&'src [Dependency<'src>], &'src [Dependency<'src>])> {
     self.dependencies.clear();
     while let Some(dependency) = self.dependency()? {
       self.dependencies.push(dependency);
     }
-    let priors = self.dependencies.split_off(0);
+    let priors = self.nodes.take(&mut self.dependencies, 0);
     if self.accept(TokenKind::AmpersandAmpersand).is_some() {
       match self.dependency()? {
         Some(dependency) => self.dependencies.push(dependency),
@@ -944,17 +956,12 @@ impl<'t, 'src> Parser<'t, 'src> {
         self.dependencies.push(dependency);
       }
     }
-    Ok((priors, self.dependencies.split_off(0)))
+    Ok((priors, self.nodes.take(&mut self.dependencies, 0)))
   }
 
   fn dependency(&mut self) -> ParseResult<'src, Option<Dependency<'src>>> {
     if self.next_is(TokenKind::Identifier) {
-      return Ok(Some(Dependency {
-        path: self.name_path()?,
-        arguments: Vec::new(),
-        star: None,
-        mapped: None,
-      }));
+      return Ok(Some(Dependency { path: self.path()?, arguments: &[], star: None, mapped: None }));
     }
     if let Some(star) = self.accept(TokenKind::Asterisk) {
       self.expect(TokenKind::ParenL)?;
@@ -971,7 +978,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     &mut self,
     mapped: Option<Token<'src>>,
   ) -> ParseResult<'src, Dependency<'src>> {
-    let path = self.name_path()?;
+    let path = self.path()?;
     let base = self.elements.len();
     let mut star = None;
     loop {
@@ -1003,7 +1010,7 @@ impl<'t, 'src> Parser<'t, 'src> {
 
   /// Body lines after the `indent`, up to and including the `dedent`,
   /// without the trailing blank lines, and how many of those there were.
-  fn body(&mut self) -> ParseResult<'src, (Vec<Line<'src>>, usize)> {
+  fn body(&mut self) -> ParseResult<'src, (&'src [Line<'src>], usize)> {
     self.lines.clear();
     loop {
       if self.accept(TokenKind::Dedent).is_some() || self.peek_kind() == TokenKind::Eof {
@@ -1020,7 +1027,8 @@ impl<'t, 'src> Parser<'t, 'src> {
           }
           TokenKind::InterpolationStart => {
             let open = self.advance();
-            let expression = Box::new(self.expression()?);
+            let expression = self.expression()?;
+            let expression = self.nodes.alloc(expression);
             self.expect(TokenKind::InterpolationEnd)?;
             self.fragments.push(Fragment::Interpolation { open, expression });
           }
@@ -1037,7 +1045,7 @@ impl<'t, 'src> Parser<'t, 'src> {
           }
         }
       }
-      let fragments = self.fragments.split_off(0);
+      let fragments = self.nodes.take(&mut self.fragments, 0);
       self.lines.push(Line { fragments, number });
     }
     let mut trailing_blank_lines = 0;
@@ -1045,22 +1053,26 @@ impl<'t, 'src> Parser<'t, 'src> {
       self.lines.pop();
       trailing_blank_lines += 1;
     }
-    Ok((self.lines.split_off(0), trailing_blank_lines))
+    Ok((self.nodes.take(&mut self.lines, 0), trailing_blank_lines))
   }
 
   // ---------------------------------------------------------------------
   // Attributes
 
   fn parse_attribute_lines(&mut self) -> ParseResult<'src, Attributes<'src>> {
-    let mut attributes = Attributes::default();
+    if self.peek_kind() != TokenKind::BracketL {
+      self.expected.insert(TokenKind::BracketL);
+      return Ok(Attributes::default());
+    }
+    let mut list = Vec::new();
     while self.accept(TokenKind::BracketL).is_some() {
       loop {
         let entry = self.attribute()?;
-        check_duplicate(&attributes, &entry)?;
+        check_duplicate(&list, &entry)?;
         if matches!(entry.attribute, Attribute::Cache(_)) {
           self.unstable_features.push(UnstableFeature::CachedRecipes);
         }
-        attributes.list.push(entry);
+        list.push(entry);
         if self.accept(TokenKind::Comma).is_none() {
           self.expect(TokenKind::BracketR)?;
           break;
@@ -1071,7 +1083,7 @@ impl<'t, 'src> Parser<'t, 'src> {
         self.expect(TokenKind::Eol)?;
       }
     }
-    Ok(attributes)
+    Ok(Attributes { list: self.nodes.slice(list) })
   }
 
   fn attribute(&mut self) -> ParseResult<'src, AttributeEntry<'src>> {
@@ -1130,7 +1142,7 @@ impl<'t, 'src> Parser<'t, 'src> {
         },
       ));
     }
-    let attribute = build_attribute(kind, name, positional, keywords)?;
+    let attribute = build_attribute(&self.nodes, kind, name, positional, keywords)?;
     Ok(AttributeEntry { name, attribute })
   }
 
@@ -1203,7 +1215,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     use TokenKind::*;
     let token = self.advance();
     let atom = if token.kind == StringToken {
-      Expression::StringLiteral(string_literal(token, false)?)
+      Expression::StringLiteral(string_literal(&self.nodes, token, false)?)
     } else {
       self.expected.insert(ParenL);
       Expression::Variable { name: token }
@@ -1226,7 +1238,11 @@ impl<'t, 'src> Parser<'t, 'src> {
     let lhs = self.conjunction()?;
     if let Some(operator) = self.accept(TokenKind::BarBar) {
       let rhs = self.expression()?;
-      return Ok(Expression::Or { lhs: Box::new(lhs), rhs: Box::new(rhs), operator });
+      return Ok(Expression::Or {
+        lhs: self.nodes.alloc(lhs),
+        rhs: self.nodes.alloc(rhs),
+        operator,
+      });
     }
     Ok(lhs)
   }
@@ -1242,7 +1258,8 @@ impl<'t, 'src> Parser<'t, 'src> {
       result = self.comparison()?;
     }
     while let Some((lhs, operator)) = pending.pop() {
-      result = Expression::And { lhs: Box::new(lhs), rhs: Box::new(result), operator };
+      result =
+        Expression::And { lhs: self.nodes.alloc(lhs), rhs: self.nodes.alloc(result), operator };
     }
     Ok(result)
   }
@@ -1266,7 +1283,12 @@ impl<'t, 'src> Parser<'t, 'src> {
     };
     let token = self.advance();
     let rhs = self.operand()?;
-    Ok(Expression::Comparison { lhs: Box::new(lhs), rhs: Box::new(rhs), operator, token })
+    Ok(Expression::Comparison {
+      lhs: self.nodes.alloc(lhs),
+      rhs: self.nodes.alloc(rhs),
+      operator,
+      token,
+    })
   }
 
   /// Level 4: a conditional, `/ a`, or `v (+|/|++) a`, right-associative.
@@ -1294,15 +1316,15 @@ impl<'t, 'src> Parser<'t, 'src> {
       }
     };
     while let Some((lhs, operator)) = pending.pop() {
-      let rhs = Box::new(result);
+      let rhs = self.nodes.alloc(result);
       result = match (lhs, operator.kind) {
         (Some(lhs), TokenKind::PlusPlus) => {
-          Expression::ListConcatenation { lhs: Box::new(lhs), rhs, operator }
+          Expression::ListConcatenation { lhs: self.nodes.alloc(lhs), rhs, operator }
         }
         (Some(lhs), TokenKind::Plus) => {
-          Expression::Concatenation { lhs: Box::new(lhs), rhs, operator }
+          Expression::Concatenation { lhs: self.nodes.alloc(lhs), rhs, operator }
         }
-        (lhs, _) => Expression::Join { lhs: lhs.map(Box::new), rhs, operator },
+        (lhs, _) => Expression::Join { lhs: lhs.map(|lhs| self.nodes.alloc(lhs)), rhs, operator },
       };
     }
     Ok(result)
@@ -1329,9 +1351,9 @@ impl<'t, 'src> Parser<'t, 'src> {
     };
     Ok(Expression::Conditional {
       keyword,
-      condition: Box::new(condition),
-      then: Box::new(then),
-      otherwise: otherwise.map(Box::new),
+      condition: self.nodes.alloc(condition),
+      then: self.nodes.alloc(then),
+      otherwise: otherwise.map(|otherwise| self.nodes.alloc(otherwise)),
     })
   }
 
@@ -1346,7 +1368,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     }
     let mut result = self.atom()?;
     while let Some(operator) = negations.pop() {
-      result = Expression::Not { operator, operand: Box::new(result) };
+      result = Expression::Not { operator, operand: self.nodes.alloc(result) };
     }
     Ok(result)
   }
@@ -1357,15 +1379,18 @@ impl<'t, 'src> Parser<'t, 'src> {
     match self.peek_kind() {
       TokenKind::StringToken => {
         let token = self.advance();
-        Ok(Expression::StringLiteral(string_literal(token, false)?))
+        Ok(Expression::StringLiteral(string_literal(&self.nodes, token, false)?))
       }
-      TokenKind::Backtick => backtick(self.advance()),
+      TokenKind::Backtick => {
+        let token = self.advance();
+        backtick(&self.nodes, token)
+      }
       TokenKind::Identifier => self.identifier_value(),
       TokenKind::ParenL => {
         let open = self.advance();
         let contents = self.expression()?;
         self.expect(TokenKind::ParenR)?;
-        Ok(Expression::Group { open, contents: Box::new(contents) })
+        Ok(Expression::Group { open, contents: self.nodes.alloc(contents) })
       }
       TokenKind::BracketL => {
         let bracket = self.advance();
@@ -1386,7 +1411,7 @@ impl<'t, 'src> Parser<'t, 'src> {
   }
 
   /// Comma-separated expressions up to `close` (trailing comma allowed).
-  fn sequence(&mut self, close: TokenKind) -> ParseResult<'src, Vec<Expression<'src>>> {
+  fn sequence(&mut self, close: TokenKind) -> ParseResult<'src, &'src [Expression<'src>]> {
     let base = self.elements.len();
     loop {
       if self.accept(close).is_some() {
@@ -1401,9 +1426,9 @@ impl<'t, 'src> Parser<'t, 'src> {
     }
   }
 
-  /// The elements collected since `base`, in a vector of exact size.
-  fn take_elements(&mut self, base: usize) -> Vec<Expression<'src>> {
-    self.elements.split_off(base)
+  /// The elements collected since `base`, moved into the arena.
+  fn take_elements(&mut self, base: usize) -> &'src [Expression<'src>] {
+    self.nodes.take(&mut self.elements, base)
   }
 
   fn identifier_value(&mut self) -> ParseResult<'src, Expression<'src>> {
@@ -1413,7 +1438,7 @@ impl<'t, 'src> Parser<'t, 'src> {
       "x" if self.string_touches(token, &[TokenKind::StringToken]) => {
         self.advance();
         let string = self.advance();
-        return Ok(Expression::StringLiteral(string_literal(string, true)?));
+        return Ok(Expression::StringLiteral(string_literal(&self.nodes, string, true)?));
       }
       "f"
         if self.string_touches(token, &[TokenKind::StringToken, TokenKind::FormatStringStart]) =>
@@ -1436,12 +1461,13 @@ impl<'t, 'src> Parser<'t, 'src> {
     self.expect(TokenKind::ParenL)?;
     let condition = self.expression()?;
     let message = if self.accept(TokenKind::Comma).is_some() {
-      Some(Box::new(self.expression()?))
+      let message = self.expression()?;
+      Some(self.nodes.alloc(message))
     } else {
       None
     };
     self.expect(TokenKind::ParenR)?;
-    Ok(Expression::Assert { keyword, condition: Box::new(condition), message })
+    Ok(Expression::Assert { keyword, condition: self.nodes.alloc(condition), message })
   }
 
   /// After the `f` prefix: a plain string, or start/continue/end pieces.
@@ -1450,19 +1476,20 @@ impl<'t, 'src> Parser<'t, 'src> {
     let kind = strings::string_kind(first.lexeme());
     let delimiter = kind.delimiter().len();
     if first.kind == TokenKind::StringToken {
-      let start = Box::new(format_piece(first, kind, delimiter, delimiter)?);
-      return Ok(Expression::FormatString { start, kind, parts: Vec::new() });
+      let start = self.nodes.alloc(format_piece(&self.nodes, first, kind, delimiter, delimiter)?);
+      return Ok(Expression::FormatString { start, kind, parts: &[] });
     }
-    let start = Box::new(format_piece(first, kind, delimiter, 2)?);
+    let start = self.nodes.alloc(format_piece(&self.nodes, first, kind, delimiter, 2)?);
     let mut parts = Vec::new();
     loop {
       let expression = self.expression()?;
       if let Some(piece) = self.accept(TokenKind::FormatStringContinue) {
-        parts.push((expression, format_piece(piece, kind, 2, 2)?));
+        parts.push((expression, format_piece(&self.nodes, piece, kind, 2, 2)?));
         continue;
       }
       let end = self.expect(TokenKind::FormatStringEnd)?;
-      parts.push((expression, format_piece(end, kind, 2, delimiter)?));
+      parts.push((expression, format_piece(&self.nodes, end, kind, 2, delimiter)?));
+      let parts = self.nodes.slice(std::mem::take(&mut parts));
       return Ok(Expression::FormatString { start, kind, parts });
     }
   }
@@ -1503,51 +1530,57 @@ fn doc_text(comment: Token<'_>) -> Option<&str> {
   (!text.is_empty()).then_some(text)
 }
 
-fn string_literal(token: Token<'_>, expand: bool) -> ParseResult<'_, StringLiteral<'_>> {
+fn string_literal<'src>(
+  nodes: &Nodes<'src>,
+  token: Token<'src>,
+  expand: bool,
+) -> ParseResult<'src, StringLiteral<'src>> {
   let lexeme = token.lexeme();
   let kind = strings::string_kind(lexeme);
   let raw = strings::contents(lexeme, kind.delimiter().len());
-  let mut cooked = cook(kind, raw).map_err(|kind| error(token, kind))?;
+  let mut cooked = cook(nodes, kind, raw).map_err(|kind| error(token, kind))?;
   if expand {
-    cooked = Cow::Owned(strings::shell_expand(&cooked).map_err(|kind| error(token, kind))?);
+    cooked = nodes.str(&strings::shell_expand(cooked).map_err(|kind| error(token, kind))?);
   }
   Ok(StringLiteral { token, kind, expand, cooked })
 }
 
 /// `strings::cook`, borrowing `raw` when cooking would not change it.
 fn cook<'src>(
+  nodes: &Nodes<'src>,
   kind: StringKind,
   raw: &'src str,
-) -> std::result::Result<Cow<'src, str>, ParseErrorKind<'src>> {
+) -> std::result::Result<&'src str, ParseErrorKind<'src>> {
   match kind {
-    StringKind::RawSingle => Ok(Cow::Borrowed(raw)),
-    StringKind::CookedDouble if !raw.contains('\\') => Ok(Cow::Borrowed(raw)),
-    StringKind::CookedDouble => strings::process_escapes(raw).map(Cow::Owned),
+    StringKind::RawSingle => Ok(raw),
+    StringKind::CookedDouble if !raw.contains('\\') => Ok(raw),
+    StringKind::CookedDouble => strings::process_escapes(raw).map(|cooked| nodes.str(&cooked)),
     StringKind::RawIndented | StringKind::CookedIndented => {
-      strings::cook(kind, raw).map(Cow::Owned)
+      strings::cook(kind, raw).map(|cooked| nodes.str(&cooked))
     }
   }
 }
 
-fn format_piece(
-  token: Token<'_>,
+fn format_piece<'src>(
+  nodes: &Nodes<'src>,
+  token: Token<'src>,
   kind: StringKind,
   open: usize,
   close: usize,
-) -> ParseResult<'_, FormatPiece<'_>> {
+) -> ParseResult<'src, FormatPiece<'src>> {
   let lexeme = token.lexeme();
   let raw = lexeme.get(open..lexeme.len().saturating_sub(close)).unwrap_or("");
   let cooked = strings::cook_format_piece(kind, raw).map_err(|kind| error(token, kind))?;
-  Ok(FormatPiece { token, cooked })
+  Ok(FormatPiece { token, cooked: nodes.str(&cooked) })
 }
 
-fn backtick(token: Token<'_>) -> ParseResult<'_, Expression<'_>> {
+fn backtick<'src>(nodes: &Nodes<'src>, token: Token<'src>) -> ParseResult<'src, Expression<'src>> {
   let lexeme = token.lexeme();
   let indented = lexeme.starts_with("```") && lexeme.len() >= 6;
   let command = if indented {
-    strings::unindent(strings::contents(lexeme, 3))
+    nodes.str(&strings::unindent(strings::contents(lexeme, 3)))
   } else {
-    strings::contents(lexeme, 1).to_string()
+    strings::contents(lexeme, 1)
   };
   if command.starts_with("#!") {
     return Err(error(token, ParseErrorKind::BacktickShebang));
@@ -1606,6 +1639,7 @@ fn literal_argument<'src>(
 }
 
 fn build_attribute<'src>(
+  nodes: &Nodes<'src>,
   kind: AttributeKind,
   name: Name<'src>,
   positional: Vec<Expression<'src>>,
@@ -1619,11 +1653,13 @@ fn build_attribute<'src>(
     AttributeKind::Android => Attribute::Android,
     AttributeKind::Arg => {
       let literal = single(name, literals(arguments.collect())?)?;
-      Attribute::Arg(Box::new(build_arg(literal, keywords)?))
+      Attribute::Arg(nodes.alloc(build_arg(literal, keywords)?))
     }
-    AttributeKind::Cache => Attribute::Cache(Box::new(build_cache(keywords)?)),
+    AttributeKind::Cache => Attribute::Cache(nodes.alloc(build_cache(keywords)?)),
     AttributeKind::Confirm => Attribute::Confirm(arguments.next()),
-    AttributeKind::Continue => Attribute::Continue(signals(literals(arguments.collect())?)?),
+    AttributeKind::Continue => {
+      Attribute::Continue(nodes.slice(signals(literals(arguments.collect())?)?))
+    }
     AttributeKind::Default => Attribute::Default,
     AttributeKind::Doc => Attribute::Doc(arguments.next()),
     AttributeKind::Dragonfly => Attribute::Dragonfly,
@@ -1637,7 +1673,7 @@ fn build_attribute<'src>(
     AttributeKind::Group => Attribute::Group(single(name, literals(arguments.collect())?)?),
     AttributeKind::Linux => Attribute::Linux,
     AttributeKind::Macos => Attribute::Macos,
-    AttributeKind::Metadata => Attribute::Metadata(literals(arguments.collect())?),
+    AttributeKind::Metadata => Attribute::Metadata(nodes.slice(literals(arguments.collect())?)),
     AttributeKind::Netbsd => Attribute::Netbsd,
     AttributeKind::NoCd => Attribute::NoCd,
     AttributeKind::NoExitMessage => Attribute::NoExitMessage,
@@ -1649,7 +1685,7 @@ fn build_attribute<'src>(
     AttributeKind::Script => {
       let mut literals = literals(arguments.collect())?.into_iter();
       Attribute::Script(
-        literals.next().map(|command| Interpreter { command, arguments: literals.collect() }),
+        literals.next().map(|command| Interpreter { command, arguments: nodes.slice(literals) }),
       )
     }
     AttributeKind::Shell => Attribute::Shell,
@@ -1679,7 +1715,7 @@ fn single<'src>(
 fn signals(literals: Vec<StringLiteral<'_>>) -> ParseResult<'_, Vec<Signal>> {
   let mut signals = Vec::new();
   for literal in literals {
-    let Some(signal) = Signal::continuable(&literal.cooked) else {
+    let Some(signal) = Signal::continuable(literal.cooked) else {
       return Err(error(
         literal.token,
         ParseErrorKind::InvalidSignal { signal: literal.cooked.to_string() },
@@ -1808,7 +1844,7 @@ fn bound_key<'src>(
       ParseErrorKind::AttributeArgumentNotLiteral { attribute: AttributeKind::Arg.name() },
     ));
   };
-  let text = literal.cooked.as_ref();
+  let text = literal.cooked;
   let well_formed = !text.is_empty()
     && text.bytes().all(|b| b.is_ascii_digit())
     && (text == "0" || !text.starts_with('0'));
@@ -1883,7 +1919,7 @@ fn build_arg<'src>(
 
 /// Which attributes may be repeated on one item, checked as each is added.
 fn check_duplicate<'src>(
-  attributes: &Attributes<'src>,
+  list: &[AttributeEntry<'src>],
   entry: &AttributeEntry<'src>,
 ) -> ParseResult<'src, ()> {
   let first = |entries: &mut dyn Iterator<Item = &AttributeEntry<'src>>| {
@@ -1891,7 +1927,7 @@ fn check_duplicate<'src>(
   };
   let second = entry.name.line as usize + 1;
   let same_name =
-    attributes.list.iter().filter(|existing| existing.attribute.kind() == entry.attribute.kind());
+    list.iter().filter(|existing| existing.attribute.kind() == entry.attribute.kind());
   match &entry.attribute {
     Attribute::Arg(arg) => {
       let mut same = same_name.filter(|existing| {
@@ -1944,10 +1980,10 @@ fn check_arg_parameters<'src>(
   attributes: &Attributes<'src>,
   parameters: &[Parameter<'src>],
 ) -> ParseResult<'src, ()> {
-  for entry in &attributes.list {
+  for entry in attributes.list {
     if let Attribute::Arg(arg) = &entry.attribute {
       let argument = &arg.name.cooked;
-      if !parameters.iter().any(|parameter| parameter.name.lexeme() == argument) {
+      if !parameters.iter().any(|parameter| parameter.name.lexeme() == *argument) {
         return Err(error(
           arg.name.token,
           ParseErrorKind::UndefinedArgument { argument: argument.to_string() },
@@ -1964,7 +2000,7 @@ fn check_parameter_arg<'src>(
   attributes: &Attributes<'src>,
   parameter: &Parameter<'src>,
 ) -> ParseResult<'src, ()> {
-  for entry in &attributes.list {
+  for entry in attributes.list {
     let Attribute::Arg(arg) = &entry.attribute else {
       continue;
     };
@@ -1995,11 +2031,11 @@ fn check_duplicate_options<'src>(
   recipe: Name<'src>,
 ) -> ParseResult<'src, ()> {
   let mut options: Vec<(String, Token<'src>, &ArgAttribute<'src>)> = Vec::new();
-  for entry in &attributes.list {
+  for entry in attributes.list {
     let Attribute::Arg(arg) = &entry.attribute else {
       continue;
     };
-    let parameter = arg.name.cooked.as_ref();
+    let parameter = arg.name.cooked;
     let long = arg.long.as_ref().map(|long| match &long.value {
       Some(literal) => (format!("--{}", literal.cooked), literal.token),
       None => (format!("--{parameter}"), long.key),
@@ -2056,8 +2092,9 @@ mod tests {
   fn parse_text(src: &str) -> std::result::Result<Ast<'static>, String> {
     let source: &'static sources::Source =
       Box::leak(Box::new(sources::Source::new(src, "justfile")));
+    let trees: &'static Trees<'static> = Box::leak(Box::new(Trees::new()));
     let tokens = lex(source).map_err(|e| format!("lex: {e}"))?;
-    parse(&tokens).map_err(|e| format!("{e} {}:{}", e.token.line + 1, e.token.column + 1))
+    parse(&tokens, trees).map_err(|e| format!("{e} {}:{}", e.token.line + 1, e.token.column + 1))
   }
 
   /// (source, message, 1-based line, 1-based column), checked against the reference binary.
@@ -2460,7 +2497,7 @@ mod tests {
       .items
       .into_iter()
       .find_map(|item| match item {
-        Item::Recipe(recipe) => Some(*recipe),
+        Item::Recipe(recipe) => Some(recipe.clone()),
         _ => None,
       })
       .unwrap()
@@ -2492,7 +2529,7 @@ mod tests {
   fn assignment_value(src: &str) -> Expression<'_> {
     let ast = parse_text(src).unwrap();
     match ast.items.into_iter().next() {
-      Some(Item::Assignment(assignment)) => assignment.value,
+      Some(Item::Assignment(assignment)) => assignment.value.clone(),
       _ => panic!("not an assignment"),
     }
   }
@@ -2523,7 +2560,7 @@ mod tests {
       ),
       FormatString { start, parts, .. } => {
         let mut text = format!("f[{}", start.cooked);
-        for (expression, piece) in parts {
+        for (expression, piece) in parts.iter() {
           text += &format!(" {} {}", shape(expression), piece.cooked);
         }
         text + "]"
@@ -2664,7 +2701,8 @@ mod streaming_tests {
   #[test]
   fn lexical_error_after_a_parse_error_wins() {
     let source = sources::Source::new("x :=\n\nfoo:\n  echo\n%\n", "justfile");
-    let error = parse_source(&source).unwrap_err();
+    let trees = Trees::new();
+    let error = parse_source(&source, &trees).unwrap_err();
     assert_eq!(error.to_string(), "unknown start of token '%'");
     assert_eq!((error.token.line, error.token.column), (4, 0));
   }
@@ -2673,9 +2711,10 @@ mod streaming_tests {
   fn streaming_and_slice_parsing_agree() {
     let src = "# doc\n[private]\na x='1' *y: (b x) && c\n  echo {{x}}\n\nb z:\nc:\n";
     let source = sources::Source::new(src, "justfile");
+    let trees = Trees::new();
     let tokens = crate::syntax::lexer::lex(&source).unwrap();
-    let from_slice = format!("{:?}", parse(&tokens).unwrap());
-    let streamed = format!("{:?}", parse_source(&source).unwrap());
+    let from_slice = format!("{:?}", parse(&tokens, &trees).unwrap());
+    let streamed = format!("{:?}", parse_source(&source, &trees).unwrap());
     assert_eq!(from_slice, streamed);
   }
 
@@ -2695,9 +2734,10 @@ mod streaming_tests {
   #[test]
   fn streaming_and_slice_parsing_agree_across_buffer_refills() {
     let source = sources::Source::new(long_source(), "justfile");
+    let trees = Trees::new();
     let tokens = crate::syntax::lexer::lex(&source).unwrap();
-    let from_slice = format!("{:?}", parse(&tokens).unwrap());
-    let streamed = format!("{:?}", parse_source(&source).unwrap());
+    let from_slice = format!("{:?}", parse(&tokens, &trees).unwrap());
+    let streamed = format!("{:?}", parse_source(&source, &trees).unwrap());
     assert_eq!(from_slice, streamed);
   }
 
@@ -2705,12 +2745,13 @@ mod streaming_tests {
   fn tokens_without_eof_end_as_if_they_had_one() {
     let src = "a := 'x'\nb:\n  echo {{a}}\n";
     let source = sources::Source::new(src, "justfile");
+    let trees = Trees::new();
     let tokens = crate::syntax::lexer::lex(&source).unwrap();
     assert_eq!(tokens.last().map(|token| token.kind), Some(TokenKind::Eof));
-    let with_eof = format!("{:?}", parse(&tokens).unwrap());
-    let without_eof = format!("{:?}", parse(&tokens[..tokens.len() - 1]).unwrap());
+    let with_eof = format!("{:?}", parse(&tokens, &trees).unwrap());
+    let without_eof = format!("{:?}", parse(&tokens[..tokens.len() - 1], &trees).unwrap());
     assert_eq!(with_eof, without_eof);
-    let truncated = parse(&tokens[..3]).unwrap_err();
+    let truncated = parse(&tokens[..3], &trees).unwrap_err();
     let last = tokens[2];
     assert_eq!(truncated.token.kind, TokenKind::Eof);
     assert_eq!(truncated.token.offset, last.offset + last.length);
@@ -2719,7 +2760,8 @@ mod streaming_tests {
   #[test]
   fn lexical_error_after_buffer_refills_wins() {
     let source = sources::Source::new(format!("{}x :=\n%\n", long_source()), "justfile");
-    let error = parse_source(&source).unwrap_err();
+    let trees = Trees::new();
+    let error = parse_source(&source, &trees).unwrap_err();
     assert_eq!(error.to_string(), "unknown start of token '%'");
   }
 }
@@ -2737,34 +2779,41 @@ mod layout_tests {
   }
 
   #[test]
-  fn one_name_paths_are_inline() {
+  fn dependency_paths_list_their_names() {
     let source = sources::Source::new("a: b (c::d 'x')\nb:\n", "justfile");
-    let ast = parse_source(&source).unwrap();
+    let trees = Trees::new();
+    let ast = parse_source(&source, &trees).unwrap();
     let Some(Item::Recipe(recipe)) = ast.items.first() else { panic!("not a recipe") };
-    assert!(matches!(recipe.priors[0].path, NamePath::One(name) if name.lexeme() == "b"));
-    let NamePath::Many(names) = &recipe.priors[1].path else { panic!("not two names") };
-    assert_eq!(names.iter().map(|name| name.lexeme()).collect::<Vec<_>>(), ["c", "d"]);
-    assert_eq!(NamePath::from(vec![names[0]]).as_slice(), &names[..1]);
+    let paths: Vec<Vec<&str>> = recipe
+      .priors
+      .iter()
+      .map(|dependency| dependency.path.iter().map(|name| name.lexeme()).collect())
+      .collect();
+    assert_eq!(paths, [vec!["b"], vec!["c", "d"]]);
   }
 
   #[test]
   fn literals_borrow_the_source_unless_cooking_changes_them() {
     let src = "a := 'x\\n' + \"y\" + \"z\\t\" + '''\n  w\n'''\n";
     let source = sources::Source::new(src, "justfile");
-    let ast = parse_source(&source).unwrap();
+    let trees = Trees::new();
+    let ast = parse_source(&source, &trees).unwrap();
     let Some(Item::Assignment(assignment)) = ast.items.first() else { panic!("not an assignment") };
     let mut literals = Vec::new();
     let mut pending = vec![&assignment.value];
     while let Some(expression) = pending.pop() {
       match expression {
-        Expression::Concatenation { lhs, rhs, .. } => pending.extend([&**rhs, &**lhs]),
+        Expression::Concatenation { lhs, rhs, .. } => pending.extend([*rhs, *lhs]),
         Expression::StringLiteral(literal) => literals.push(literal),
         other => panic!("unexpected {other:?}"),
       }
     }
     let cooked: Vec<(&str, bool)> = literals
       .iter()
-      .map(|literal| (&*literal.cooked, matches!(literal.cooked, Cow::Borrowed(_))))
+      .map(|literal| {
+        let in_source = source.text.as_bytes().as_ptr_range().contains(&literal.cooked.as_ptr());
+        (literal.cooked, in_source)
+      })
       .collect();
     assert_eq!(cooked, [("x\\n", true), ("y", true), ("z\t", false), ("w\n", false)]);
   }

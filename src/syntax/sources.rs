@@ -1,9 +1,10 @@
 //! The arenas of one run. `Sources` owns every loaded file's text and
 //! display path; tokens borrow from it (lifetime `'src`). `Trees` owns the
-//! files' parse trees, which the analysed justfile borrows. Both are created
-//! by the caller of the pipeline and passed down explicitly, so they live as
-//! long as anything built from them and are freed with it. Nothing is
-//! global: a second pair of arenas is a second, independent run.
+//! files' parse trees and the nodes they are made of, which the analysed
+//! justfile borrows. Both are created by the caller of the pipeline and
+//! passed down explicitly, so they live as long as anything built from them
+//! and are freed with it. Nothing is global: a second pair of arenas is a
+//! second, independent run.
 
 use std::fmt::{self, Debug, Formatter};
 use std::path::PathBuf;
@@ -52,10 +53,14 @@ impl Sources {
   }
 }
 
-/// The arena of a run's parse trees, borrowing from a `Sources`.
+/// The arena of a run's parse trees, borrowing from a `Sources`. The nodes
+/// of the trees (recipes, expressions, lists of them) are bump-allocated
+/// from `nodes`, so a tree costs a few large allocations rather than one
+/// per node, and is freed in one go with the arena.
 #[derive(Default)]
 pub struct Trees<'src> {
   arena: elsa::sync::FrozenVec<Box<Ast<'src>>>,
+  nodes: bumpalo_herd::Herd,
 }
 
 impl<'src> Trees<'src> {
@@ -65,6 +70,49 @@ impl<'src> Trees<'src> {
 
   pub fn add(&self, ast: Ast<'src>) -> &Ast<'src> {
     self.arena.push_get(Box::new(ast))
+  }
+
+  /// An allocator of nodes that live as long as this arena. Each parsing
+  /// thread takes its own.
+  pub fn nodes(&'src self) -> Nodes<'src> {
+    Nodes { member: self.nodes.get() }
+  }
+}
+
+/// Allocates parse-tree nodes in a `Trees` arena. Nodes are never dropped
+/// one by one, so only types without drop glue (no owned heap data) may be
+/// allocated: a node that owned a `Vec` would leak it.
+pub struct Nodes<'src> {
+  member: bumpalo_herd::Member<'src>,
+}
+
+impl<'src> Nodes<'src> {
+  pub fn alloc<T>(&self, node: T) -> &'src T {
+    const { assert!(!std::mem::needs_drop::<T>(), "arena nodes must not own heap data") };
+    self.member.alloc(node)
+  }
+
+  /// Move `items` into the arena; an empty list allocates nothing.
+  pub fn slice<T, I>(&self, items: I) -> &'src [T]
+  where
+    I: IntoIterator<Item = T>,
+    I::IntoIter: ExactSizeIterator,
+  {
+    const { assert!(!std::mem::needs_drop::<T>(), "arena nodes must not own heap data") };
+    let items = items.into_iter();
+    if items.len() == 0 {
+      return &[];
+    }
+    self.member.alloc_slice_fill_iter(items)
+  }
+
+  /// Move the items of `scratch` from `start` on into the arena.
+  pub fn take<T>(&self, scratch: &mut Vec<T>, start: usize) -> &'src [T] {
+    self.slice(scratch.drain(start..))
+  }
+
+  pub fn str(&self, text: &str) -> &'src str {
+    self.member.alloc_str(text)
   }
 }
 
@@ -80,6 +128,20 @@ mod tests {
     assert!(!std::ptr::eq(a, b));
     assert_eq!(a.text, "a := 1");
     assert_eq!(b.path, std::path::Path::new("b.just"));
+  }
+
+  #[test]
+  fn nodes_live_as_long_as_their_trees() {
+    let trees = Trees::new();
+    let nodes = trees.nodes();
+    let mut scratch = vec![1, 2, 3, 4];
+    let taken = nodes.take(&mut scratch, 1);
+    let empty: &[u8] = nodes.slice(Vec::new());
+    drop(nodes);
+    assert_eq!(taken, [2, 3, 4]);
+    assert_eq!(scratch, [1]);
+    assert!(empty.is_empty());
+    assert_eq!(trees.nodes().str("text"), "text");
   }
 
   #[test]

@@ -766,6 +766,7 @@ static STAGES: [AtomicUsize; 3] = [AtomicUsize::new(0), AtomicUsize::new(0), Ato
 fn check(src: &str, dir: &Path) -> Result<(), String> {
   let path = dir.join("justfile");
   let source = Source::new(src, &path);
+  let trees = Trees::new();
   let tokens = match lexer::lex(&source) {
     Ok(tokens) => tokens,
     Err(error) => {
@@ -784,7 +785,7 @@ fn check(src: &str, dir: &Path) -> Result<(), String> {
   if tokens.last().map(|token| token.kind) != Some(TokenKind::Eof) {
     return Err("last token is not Eof".into());
   }
-  match parser::parse(&tokens) {
+  match parser::parse(&tokens, &trees) {
     Err(error) => {
       if std::env::var_os("ROBUST_VERBOSE").is_some() {
         eprintln!("PARSE {}", error);
@@ -796,7 +797,9 @@ fn check(src: &str, dir: &Path) -> Result<(), String> {
       let indentation = indentation_setting(&ast).unwrap_or_else(|| "    ".into());
       let once = format_justfile(&ast, &indentation);
       let once_source = Source::new(once.clone(), &path);
-      let reparsed = lexer::lex(&once_source).and_then(|tokens| parser::parse(&tokens));
+      let once_trees = Trees::new();
+      let reparsed =
+        lexer::lex(&once_source).and_then(|tokens| parser::parse(&tokens, &once_trees));
       match reparsed {
         Err(error) => {
           return Err(format!("formatted output does not parse ({error}):\n{once}"));

@@ -57,7 +57,7 @@ fn arguments(attribute: &Attribute) -> Option<Vec<String>> {
     Arg(arg) => Some(arg_arguments(arg)),
     Cache(cache) => cache_arguments(cache),
     Confirm(e) | Doc(e) | Timestamp(e) => optional_expression(e),
-    Continue(signals) if signals.is_empty() => None,
+    Continue([]) => None,
     Continue(signals) => Some(signals.iter().map(|s| format!("\"{}\"", s.name())).collect()),
     Env(key, value) => Some(vec![key.to_string(), value.to_string()]),
     Extension(literal) | Group(literal) => Some(vec![literal_text(literal)]),
@@ -69,7 +69,7 @@ fn arguments(attribute: &Attribute) -> Option<Vec<String>> {
 }
 
 pub fn interpreter_arguments(interpreter: &Interpreter) -> Vec<String> {
-  std::iter::once(&interpreter.command).chain(&interpreter.arguments).map(literal_text).collect()
+  std::iter::once(&interpreter.command).chain(interpreter.arguments).map(literal_text).collect()
 }
 
 fn cache_arguments(cache: &CacheAttribute) -> Option<Vec<String>> {
@@ -178,12 +178,12 @@ mod tests {
   fn orders_groups_metadata_and_env() {
     use Attribute::*;
     let attributes = vec![
-      Metadata(vec![literal("\"b\"", false, 0, 10)]),
-      Metadata(vec![literal("\"a\"", false, 1, 10), literal("\"z\"", false, 1, 15)]),
-      Metadata(vec![literal("\"a\"", false, 2, 10)]),
-      Metadata(vec![literal("'a'", false, 3, 10), literal("\"c\"", false, 3, 15)]),
-      Metadata(vec![literal("\"a\"", false, 4, 10), literal("'c'", false, 4, 15)]),
-      Metadata(vec![literal("\"a\"", true, 5, 10)]),
+      Metadata(vec![literal("\"b\"", false, 0, 10)].leak()),
+      Metadata(vec![literal("\"a\"", false, 1, 10), literal("\"z\"", false, 1, 15)].leak()),
+      Metadata(vec![literal("\"a\"", false, 2, 10)].leak()),
+      Metadata(vec![literal("'a'", false, 3, 10), literal("\"c\"", false, 3, 15)].leak()),
+      Metadata(vec![literal("\"a\"", false, 4, 10), literal("'c'", false, 4, 15)].leak()),
+      Metadata(vec![literal("\"a\"", true, 5, 10)].leak()),
       Group(literal("'b'", false, 6, 7)),
       Group(literal("\"B\"", false, 7, 7)),
       Env(var("FOO"), string("\"1\"", false)),
@@ -241,7 +241,7 @@ mod tests {
       [arg(\"f\", long=\"c\", multiple, max='2')]\n[arg(\"a\", long=\"z\")]\n[arg(\"c\", help=\"x\")]\n\
       [arg(\"d\", long=\"d\", flag)]\n";
     assert_eq!(
-      lines(args.into_iter().map(|arg| Attribute::Arg(Box::new(arg))).collect()),
+      lines(args.into_iter().map(|arg| Attribute::Arg(Box::leak(Box::new(arg)))).collect()),
       expected
     );
   }
@@ -252,22 +252,22 @@ mod tests {
     use Attribute::*;
     let cases = vec![
       (Confirm(None), "confirm"),
-      (Continue(vec![]), "continue"),
-      (Continue(vec![Signal::HANGUP, Signal::QUIT]), "continue(\"SIGHUP\", \"SIGQUIT\")"),
-      (Cache(Box::default()), "cache"),
+      (Continue(&[]), "continue"),
+      (Continue(vec![Signal::HANGUP, Signal::QUIT].leak()), "continue(\"SIGHUP\", \"SIGQUIT\")"),
+      (Cache(Box::leak(Box::default())), "cache"),
       (
-        Cache(Box::new(CacheAttribute {
+        Cache(Box::leak(Box::new(CacheAttribute {
           extra: keyed("extra", 0, 0, var("e")),
           inputs: None,
           outputs: keyed("outputs", 0, 0, var("o")),
-        })),
+        }))),
         "cache(extra=e, outputs=o)",
       ),
       (Script(None), "script"),
       (
         Script(Some(Interpreter {
           command: literal("'python3'", false, 0, 0),
-          arguments: vec![literal("\"-u\"", false, 0, 0)],
+          arguments: vec![literal("\"-u\"", false, 0, 0)].leak(),
         })),
         "script('python3', \"-u\")",
       ),

@@ -180,12 +180,12 @@ pub(crate) mod tests {
       token: token(TokenKind::StringToken, text),
       kind,
       expand,
-      cooked: text.trim_matches(|c| c == '"' || c == '\'').to_string().into(),
+      cooked: text.trim_matches(|c| c == '"' || c == '\'').to_string().leak(),
     })
   }
 
-  fn boxed(e: Expression<'static>) -> Box<Expression<'static>> {
-    Box::new(e)
+  fn boxed(e: Expression<'static>) -> &'static Expression<'static> {
+    Box::leak(Box::new(e))
   }
 
   fn concat(lhs: Expression<'static>, rhs: Expression<'static>) -> Expression<'static> {
@@ -201,7 +201,7 @@ pub(crate) mod tests {
   }
 
   fn call(name: &'static str, arguments: Vec<Expression<'static>>) -> Expression<'static> {
-    Expression::Call { name: token(TokenKind::Identifier, name), arguments }
+    Expression::Call { name: token(TokenKind::Identifier, name), arguments: arguments.leak() }
   }
 
   fn equal(lhs: Expression<'static>, rhs: Expression<'static>) -> Expression<'static> {
@@ -227,7 +227,7 @@ pub(crate) mod tests {
   }
 
   fn piece(text: &'static str, kind: TokenKind) -> FormatPiece<'static> {
-    FormatPiece { token: token(kind, text), cooked: String::new() }
+    FormatPiece { token: token(kind, text), cooked: "" }
   }
 
   #[test]
@@ -238,10 +238,7 @@ pub(crate) mod tests {
       (string("'~/bin'", true), "x'~/bin'"),
       (string("\"\"\"a\n  b\"\"\"", false), "\"\"\"a\n  b\"\"\""),
       (
-        Expression::Backtick {
-          token: token(TokenKind::Backtick, "`echo   hi`"),
-          command: String::new(),
-        },
+        Expression::Backtick { token: token(TokenKind::Backtick, "`echo   hi`"), command: "" },
         "`echo   hi`",
       ),
       (var("x"), "x"),
@@ -267,11 +264,11 @@ pub(crate) mod tests {
         },
         "!!\"a\"",
       ),
-      (Expression::List { bracket: token(TokenKind::BracketL, "["), elements: vec![] }, "[]"),
+      (Expression::List { bracket: token(TokenKind::BracketL, "["), elements: &[] }, "[]"),
       (
         Expression::List {
           bracket: token(TokenKind::BracketL, "["),
-          elements: vec![var("a"), var("b")],
+          elements: vec![var("a"), var("b")].leak(),
         },
         "[a, b]",
       ),
@@ -297,20 +294,21 @@ pub(crate) mod tests {
       ),
       (
         Expression::FormatString {
-          start: Box::new(piece("'v{{", TokenKind::FormatStringStart)),
+          start: Box::leak(Box::new(piece("'v{{", TokenKind::FormatStringStart))),
           kind: StringKind::RawSingle,
           parts: vec![
             (var("s1"), piece("}}-{{", TokenKind::FormatStringContinue)),
             (concat(var("s2"), var("s3")), piece("}}'", TokenKind::FormatStringEnd)),
-          ],
+          ]
+          .leak(),
         },
         "f'v{{ s1 }}-{{ s2 + s3 }}'",
       ),
       (
         Expression::FormatString {
-          start: Box::new(piece("''", TokenKind::StringToken)),
+          start: Box::leak(Box::new(piece("''", TokenKind::StringToken))),
           kind: StringKind::RawSingle,
-          parts: vec![],
+          parts: &[],
         },
         "f''",
       ),

@@ -107,7 +107,7 @@ fn has_doc_attribute(attributes: &Attributes) -> bool {
 }
 
 fn push_recipe(out: &mut String, r: &Recipe, indentation: &str) {
-  attributes::push_lines(out, &r.attributes.list);
+  attributes::push_lines(out, r.attributes.list);
   recipe::push_header(out, r);
   let printed = recipe::printed_lines(r);
   if !printed.is_empty() {
@@ -131,7 +131,7 @@ fn push_item(out: &mut String, item: &Item) {
     Item::Unexport(unexport) => &unexport.attributes,
     Item::Comment(_) | Item::Eol | Item::Recipe(_) => return,
   };
-  attributes::push_lines(out, &attributes.list);
+  attributes::push_lines(out, attributes.list);
   match item {
     Item::Alias(alias) => push_alias(out, alias),
     Item::Assignment(assignment) => push_assignment(out, assignment),
@@ -161,7 +161,7 @@ fn push_alias(out: &mut String, alias: &Alias) {
   out.push_str("alias ");
   out.push_str(alias.name.lexeme());
   out.push_str(" := ");
-  push_joined(out, &alias.target, "::");
+  push_joined(out, alias.target, "::");
 }
 
 fn push_assignment(out: &mut String, assignment: &Assignment) {
@@ -179,7 +179,7 @@ fn push_assignment(out: &mut String, assignment: &Assignment) {
 fn push_function(out: &mut String, function: &FunctionDefinition) {
   out.push_str(function.name.lexeme());
   out.push('(');
-  push_joined(out, &function.parameters, ", ");
+  push_joined(out, function.parameters, ", ");
   out.push_str(") := ");
   push_expression(out, &function.body);
 }
@@ -269,13 +269,13 @@ mod tests {
   }
 
   fn assignment(n: &'static str, value: Expression<'static>, export: bool) -> Item<'static> {
-    Item::Assignment(Box::new(Assignment {
+    Item::Assignment(Box::leak(Box::new(Assignment {
       attributes: Attributes::default(),
       name: name(n),
       value,
       export,
       eager: false,
-    }))
+    })))
   }
 
   fn entry(attribute: Attribute<'static>) -> AttributeEntry<'static> {
@@ -283,11 +283,11 @@ mod tests {
   }
 
   fn text_line(text: &'static str) -> Line<'static> {
-    Line { fragments: vec![Fragment::Text(token(TokenKind::Text, text))], number: 0 }
+    Line { fragments: vec![Fragment::Text(token(TokenKind::Text, text))].leak(), number: 0 }
   }
 
   fn blank_line() -> Line<'static> {
-    Line { fragments: vec![], number: 0 }
+    Line { fragments: &[], number: 0 }
   }
 
   fn recipe(n: &'static str, body: Vec<Line<'static>>) -> Recipe<'static> {
@@ -296,10 +296,10 @@ mod tests {
       doc: None,
       quiet: false,
       name: name(n),
-      parameters: vec![],
-      priors: vec![],
-      subsequents: vec![],
-      body,
+      parameters: &[],
+      priors: &[],
+      subsequents: &[],
+      body: body.leak(),
       shebang: false,
       indentation: "\t",
     }
@@ -318,7 +318,12 @@ mod tests {
     use Item::Eol;
     let set = |n: &'static str, value| {
       let setting = crate::syntax::settings::Setting::from_name(n).expect("a known setting");
-      Item::Set(Box::new(Set { attributes: Attributes::default(), name: name(n), setting, value }))
+      Item::Set(Box::leak(Box::new(Set {
+        attributes: Attributes::default(),
+        name: name(n),
+        setting,
+        value,
+      })))
     };
     let cases: Vec<(Vec<Item<'static>>, &str)> = vec![
       (vec![], ""),
@@ -331,18 +336,18 @@ mod tests {
         vec![
           assignment("PATH_X", string("\"bin\"", false), true),
           Eol,
-          Item::Alias(Box::new(Alias { attributes: Attributes::default(), name: name("t"), target: vec![name("m"), name("test")] })),
+          Item::Alias(Box::leak(Box::new(Alias { attributes: Attributes::default(), name: name("t"), target: vec![name("m"), name("test")].leak() }))),
           Eol,
           set("export", SettingValue::Boolean { value: true, written: true }),
           Eol,
           set("quiet", SettingValue::Boolean { value: false, written: true }),
           Eol,
-          set("shell", SettingValue::List(vec![string("\"bash\"", false), string("\"-uc\"", false)])),
+          set("shell", SettingValue::List(vec![string("\"bash\"", false), string("\"-uc\"", false)].leak())),
           Eol,
           Eol,
           Eol,
           Eol,
-          Item::Recipe(Box::new(recipe("test", vec![]))),
+          Item::Recipe(Box::leak(Box::new(recipe("test", vec![])))),
           Eol,
         ],
         "export PATH_X := \"bin\"\nalias t := m::test\nset export\nset quiet := false\nset shell := [\"bash\", \"-uc\"]\n\ntest:\n",
@@ -359,7 +364,7 @@ mod tests {
     let documented = |n| {
       let mut r = recipe(n, vec![]);
       r.doc = Some("doc");
-      Item::Recipe(Box::new(r))
+      Item::Recipe(Box::leak(Box::new(r)))
     };
     let items = vec![
       comment("#!/usr/bin/env -S just --justfile", 0),
@@ -404,10 +409,11 @@ mod tests {
             Fragment::Text(token(TokenKind::Text, "echo ")),
             Fragment::Interpolation {
               open: token(TokenKind::InterpolationStart, "{{"),
-              expression: Box::new(var("x")),
+              expression: Box::leak(Box::new(var("x"))),
             },
             Fragment::Text(token(TokenKind::Text, " {{{{ braces")),
-          ],
+          ]
+          .leak(),
           number: 0,
         },
         blank_line(),
@@ -420,37 +426,41 @@ mod tests {
       entry(Attribute::Linux),
       entry(Attribute::Env(string("\"A\"", false), string("\"1\"", false))),
       entry(Attribute::Confirm(Some(string("\"Really?\"", false)))),
-    ];
+    ]
+    .leak();
     build.parameters = vec![Parameter {
       name: name("rest"),
       default: Some(var("x")),
       export: true,
       kind: ParameterKind::Plus,
-    }];
+    }]
+    .leak();
     build.priors = vec![
       Dependency {
-        path: vec![name("check")].into(),
-        arguments: vec![var("env")],
+        path: vec![name("check")].leak(),
+        arguments: vec![var("env")].leak(),
         star: None,
         mapped: None,
       },
       Dependency {
-        path: vec![name("m"), name("dep")].into(),
-        arguments: vec![],
+        path: vec![name("m"), name("dep")].leak(),
+        arguments: &[],
         star: None,
         mapped: None,
       },
-    ];
+    ]
+    .leak();
     build.subsequents = vec![Dependency {
-      path: vec![name("clean")].into(),
-      arguments: vec![var("a"), var("b")],
+      path: vec![name("clean")].leak(),
+      arguments: vec![var("a"), var("b")].leak(),
       star: Some(1),
       mapped: Some(name("*")),
-    }];
+    }]
+    .leak();
     let items = vec![
-      Item::Recipe(Box::new(build)),
+      Item::Recipe(Box::leak(Box::new(build))),
       comment("# header comment", 0),
-      Item::Recipe(Box::new(recipe("test", vec![text_line("x")]))),
+      Item::Recipe(Box::leak(Box::new(recipe("test", vec![text_line("x")])))),
       Eol,
     ];
     let expected = "[confirm(\"Really?\")]\n[env(\"A\", \"1\")]\n[env(\"B\", \"2\")]\n[linux]\n[private]\n\

@@ -66,14 +66,14 @@ fn push_path(out: &mut String, path: &[Name]) {
 /// A dependency: its bare path, `(PATH ARG…)`, or mapped `*(PATH … *ARG …)`.
 fn push_dependency(out: &mut String, dependency: &Dependency) {
   if dependency.arguments.is_empty() && dependency.mapped.is_none() {
-    push_path(out, &dependency.path);
+    push_path(out, dependency.path);
     return;
   }
   if dependency.mapped.is_some() {
     out.push('*');
   }
   out.push('(');
-  push_path(out, &dependency.path);
+  push_path(out, dependency.path);
   for (index, argument) in dependency.arguments.iter().enumerate() {
     out.push(' ');
     if dependency.star == Some(index) {
@@ -89,18 +89,18 @@ fn push_header_with(out: &mut String, recipe: &Recipe, palette: Palette) {
     out.push('@');
   }
   out.push_str(recipe.name.lexeme());
-  for p in &recipe.parameters {
+  for p in recipe.parameters {
     out.push(' ');
     push_parameter(out, p, palette);
   }
   out.push(':');
-  for prior in &recipe.priors {
+  for prior in recipe.priors {
     out.push(' ');
     push_dependency(out, prior);
   }
   if !recipe.subsequents.is_empty() {
     out.push_str(" &&");
-    for subsequent in &recipe.subsequents {
+    for subsequent in recipe.subsequents {
       out.push(' ');
       push_dependency(out, subsequent);
     }
@@ -141,7 +141,7 @@ pub fn has_body(recipe: &Recipe) -> bool {
 }
 
 fn push_line_content(out: &mut String, line: &Line) {
-  for fragment in &line.fragments {
+  for fragment in line.fragments {
     match fragment {
       Fragment::Text(token) => out.push_str(token.lexeme()),
       Fragment::Interpolation { expression, .. } => {
@@ -227,23 +227,27 @@ mod tests {
         parameter("target", ParameterKind::Singular, false, None),
         parameter("mode", ParameterKind::Singular, true, Some("'debug'")),
         parameter("flags", ParameterKind::Star, false, None),
-      ],
+      ]
+      .leak(),
       priors: vec![Dependency {
-        path: vec![name("dep")].into(),
-        arguments: vec![string("\"a\"", false), var("x")],
+        path: vec![name("dep")].leak(),
+        arguments: vec![string("\"a\"", false), var("x")].leak(),
         star: None,
         mapped: None,
-      }],
+      }]
+      .leak(),
       subsequents: vec![Dependency {
-        path: vec![name("post")].into(),
-        arguments: vec![],
+        path: vec![name("post")].leak(),
+        arguments: &[],
         star: None,
         mapped: None,
-      }],
+      }]
+      .leak(),
       body: vec![Line {
-        fragments: vec![Fragment::Text(token(TokenKind::Text, "echo hi"))],
+        fragments: vec![Fragment::Text(token(TokenKind::Text, "echo hi"))].leak(),
         number: 1,
-      }],
+      }]
+      .leak(),
       shebang: false,
       indentation: "  ",
     }

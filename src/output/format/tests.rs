@@ -2,13 +2,14 @@
 //! Expected outputs were produced by the reference binary's `--fmt`.
 
 use super::{format_justfile, indentation_setting};
-use crate::syntax::sources::Source;
+use crate::syntax::sources::{Source, Trees};
 use crate::syntax::{lexer, parser};
 
 fn format(src: &str) -> String {
   let source = Source::new(src, "justfile");
+  let trees = Trees::new();
   let tokens = lexer::lex(&source).expect("lexes");
-  let ast = parser::parse(&tokens).expect("parses");
+  let ast = parser::parse(&tokens, &trees).expect("parses");
   let indentation = indentation_setting(&ast).unwrap_or_else(|| "    ".into());
   format_justfile(&ast, &indentation)
 }
