@@ -725,7 +725,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
         name,
         model::Alias {
           name: alias.name,
-          attributes: alias.attributes.list.iter().map(|entry| entry.attribute.clone()).collect(),
+          attributes: alias.attributes.list.iter().map(|entry| entry.attribute).collect(),
           target: alias.target.to_vec(),
           private: name.starts_with('_')
             || has_attribute(&alias.attributes, AttributeKind::Private),

@@ -36,7 +36,7 @@ pub enum UnstableFeature {
 
 /// A top-level entry. A `Comment` directly after another item without an
 /// `Eol` in between is that item's trailing comment.
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub enum Item<'src> {
   Alias(&'src Alias<'src>),
   Assignment(&'src Assignment<'src>),
@@ -53,7 +53,7 @@ pub enum Item<'src> {
 }
 
 /// The attributes written above an item, in source order.
-#[derive(Clone, Debug, Default)]
+#[derive(Copy, Clone, Debug, Default)]
 pub struct Attributes<'src> {
   pub list: &'src [AttributeEntry<'src>],
 }
@@ -67,14 +67,14 @@ impl Attributes<'_> {
   }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub struct AttributeEntry<'src> {
   /// The attribute's name token (for errors, line numbers, sorting ties).
   pub name: Name<'src>,
   pub attribute: Attribute<'src>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub enum Attribute<'src> {
   Android,
   Arg(&'src ArgAttribute<'src>),
@@ -164,13 +164,13 @@ impl Attribute<'_> {
 }
 
 /// A key of an attribute written as `KEY` or `KEY=VALUE`.
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub struct Keyed<'src, T> {
   pub key: Name<'src>,
   pub value: T,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub struct ArgAttribute<'src> {
   /// The parameter name literal.
   pub name: StringLiteral<'src>,
@@ -186,7 +186,7 @@ pub struct ArgAttribute<'src> {
   pub help: Option<Keyed<'src, Expression<'src>>>,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Copy, Clone, Debug, Default)]
 pub struct CacheAttribute<'src> {
   pub extra: Option<Keyed<'src, Expression<'src>>>,
   pub inputs: Option<Keyed<'src, Expression<'src>>>,
@@ -194,13 +194,13 @@ pub struct CacheAttribute<'src> {
 }
 
 /// A command and its arguments: `[script('python3', '-u')]`, `set shell := […]`.
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub struct Interpreter<'src> {
   pub command: StringLiteral<'src>,
   pub arguments: &'src [StringLiteral<'src>],
 }
 
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub struct Alias<'src> {
   pub attributes: Attributes<'src>,
   pub name: Name<'src>,
@@ -208,7 +208,7 @@ pub struct Alias<'src> {
   pub target: &'src [Name<'src>],
 }
 
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub struct Assignment<'src> {
   pub attributes: Attributes<'src>,
   pub name: Name<'src>,
@@ -217,13 +217,13 @@ pub struct Assignment<'src> {
   pub eager: bool,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub struct Unexport<'src> {
   pub attributes: Attributes<'src>,
   pub name: Name<'src>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub struct FunctionDefinition<'src> {
   pub attributes: Attributes<'src>,
   pub name: Name<'src>,
@@ -231,7 +231,7 @@ pub struct FunctionDefinition<'src> {
   pub body: Expression<'src>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub struct Import<'src> {
   pub attributes: Attributes<'src>,
   /// The `import` keyword token.
@@ -240,7 +240,7 @@ pub struct Import<'src> {
   pub path: StringLiteral<'src>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub struct ModuleItem<'src> {
   pub attributes: Attributes<'src>,
   /// Doc comment text (trimmed, non-empty) from the line above, if any.
@@ -250,7 +250,7 @@ pub struct ModuleItem<'src> {
   pub path: Option<StringLiteral<'src>>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub struct Set<'src> {
   pub attributes: Attributes<'src>,
   pub name: Name<'src>,
@@ -259,7 +259,7 @@ pub struct Set<'src> {
   pub value: SettingValue<'src>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub enum SettingValue<'src> {
   /// `set NAME` (written: false) or `set NAME := true|false` (written: true).
   Boolean { value: bool, written: bool },
@@ -271,7 +271,7 @@ pub enum SettingValue<'src> {
   Literal(StringLiteral<'src>),
 }
 
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub struct Recipe<'src> {
   pub attributes: Attributes<'src>,
   /// Doc comment text (trimmed, non-empty) from the line above, if any.
@@ -291,7 +291,7 @@ pub struct Recipe<'src> {
   pub indentation: &'src str,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub struct Parameter<'src> {
   pub name: Name<'src>,
   pub default: Option<Expression<'src>>,
@@ -312,7 +312,7 @@ impl ParameterKind {
   }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub struct Dependency<'src> {
   /// `a::b::c`, one name per component.
   pub path: &'src [Name<'src>],
@@ -326,7 +326,7 @@ pub struct Dependency<'src> {
 
 /// One physical body line (after the recipe's indentation). An empty
 /// `fragments` is a blank line. `number` is the 0-based source line.
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub struct Line<'src> {
   pub fragments: &'src [Fragment<'src>],
   pub number: usize,
@@ -338,15 +338,12 @@ impl Line<'_> {
   }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub enum Fragment<'src> {
   /// Body text; `{{{{` inside it stands for `{{`.
   Text(Token<'src>),
-  Interpolation {
-    /// The `{{` token.
-    open: Token<'src>,
-    expression: &'src Expression<'src>,
-  },
+  /// `{{ expression }}`, on one line.
+  Interpolation { expression: &'src Expression<'src> },
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -382,7 +379,7 @@ impl StringKind {
 
 /// A string literal: the source token (printed verbatim by the formatter)
 /// and its value after unindentation, escapes and `x` expansion.
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub struct StringLiteral<'src> {
   pub token: Token<'src>,
   pub kind: StringKind,
@@ -395,7 +392,7 @@ pub struct StringLiteral<'src> {
 /// A piece of a format string `f'…{{ e }}…'`: the literal text pieces are
 /// tokens (FormatStringStart / Continue / End, or a plain string for `f'…'`
 /// without interpolations); `cooked` is the escape-processed text.
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub struct FormatPiece<'src> {
   pub token: Token<'src>,
   pub cooked: &'src str,
@@ -420,7 +417,7 @@ impl ComparisonOperator {
   }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Copy, Clone, Debug)]
 pub enum Expression<'src> {
   /// `a && b` [lists]
   And {

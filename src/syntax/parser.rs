@@ -886,15 +886,21 @@ impl<'t, 'src> Parser<'t, 'src> {
     Ok(())
   }
 
-  /// Leading whitespace of the source line of a body line's first fragment.
+  /// Leading whitespace of the source line a body line starts on.
   fn line_indentation(&self, line: &Line<'src>) -> &'src str {
-    let token = match line.fragments.first() {
-      Some(Fragment::Text(token)) => *token,
-      Some(Fragment::Interpolation { open, .. }) => *open,
+    let (src, offset) = match line.fragments.first() {
+      Some(Fragment::Text(token)) => (token.src(), token.offset as usize),
+      // The `{{` may be followed by line breaks: find it before the
+      // expression, which it is separated from only by blanks and a prefix.
+      Some(Fragment::Interpolation { expression }) => {
+        let token = expression.first_token();
+        let before = token.src().get(..token.offset as usize).unwrap_or("");
+        (token.src(), before.rfind("{{").unwrap_or(before.len()))
+      }
       None => return "",
     };
-    let start = (token.offset as usize).saturating_sub(token.column as usize);
-    let rest = token.src().get(start..).unwrap_or("");
+    let start = src.get(..offset).and_then(|before| before.rfind('\n')).map_or(0, |n| n + 1);
+    let rest = src.get(start..).unwrap_or("");
     let end = rest.find(|c| c != ' ' && c != '\t').unwrap_or(rest.len());
     &rest[..end]
   }
@@ -1026,11 +1032,11 @@ impl<'t, 'src> Parser<'t, 'src> {
             self.fragments.push(Fragment::Text(text));
           }
           TokenKind::InterpolationStart => {
-            let open = self.advance();
+            self.advance();
             let expression = self.expression()?;
             let expression = self.nodes.alloc(expression);
             self.expect(TokenKind::InterpolationEnd)?;
-            self.fragments.push(Fragment::Interpolation { open, expression });
+            self.fragments.push(Fragment::Interpolation { expression });
           }
           TokenKind::Eol => {
             self.advance();
@@ -2497,7 +2503,7 @@ mod tests {
       .items
       .into_iter()
       .find_map(|item| match item {
-        Item::Recipe(recipe) => Some(recipe.clone()),
+        Item::Recipe(recipe) => Some(*recipe),
         _ => None,
       })
       .unwrap()
@@ -2529,7 +2535,7 @@ mod tests {
   fn assignment_value(src: &str) -> Expression<'_> {
     let ast = parse_text(src).unwrap();
     match ast.items.into_iter().next() {
-      Some(Item::Assignment(assignment)) => assignment.value.clone(),
+      Some(Item::Assignment(assignment)) => assignment.value,
       _ => panic!("not an assignment"),
     }
   }

@@ -107,8 +107,11 @@ impl<'src> Nodes<'src> {
   }
 
   /// Move the items of `scratch` from `start` on into the arena.
-  pub fn take<T>(&self, scratch: &mut Vec<T>, start: usize) -> &'src [T] {
-    self.slice(scratch.drain(start..))
+  pub fn take<T: Copy>(&self, scratch: &mut Vec<T>, start: usize) -> &'src [T] {
+    let items = scratch.get(start..).unwrap_or(&[]);
+    let taken: &'src [T] = if items.is_empty() { &[] } else { self.member.alloc_slice_copy(items) };
+    scratch.truncate(start);
+    taken
   }
 
   pub fn str(&self, text: &str) -> &'src str {

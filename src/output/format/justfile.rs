@@ -407,10 +407,7 @@ mod tests {
         Line {
           fragments: vec![
             Fragment::Text(token(TokenKind::Text, "echo ")),
-            Fragment::Interpolation {
-              open: token(TokenKind::InterpolationStart, "{{"),
-              expression: Box::leak(Box::new(var("x"))),
-            },
+            Fragment::Interpolation { expression: Box::leak(Box::new(var("x"))) },
             Fragment::Text(token(TokenKind::Text, " {{{{ braces")),
           ]
           .leak(),
