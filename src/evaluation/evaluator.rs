@@ -78,7 +78,7 @@ pub struct ModuleState<'a, 'src> {
   /// Dotenv variables, merged over the parent module's.
   pub dotenv: BTreeMap<String, String>,
   /// Evaluated assignments (and overrides, stored up front).
-  pub values: Mutex<BTreeMap<&'src str, Value>>,
+  pub values: Values,
   /// Module working directory W.
   pub working_directory: PathBuf,
   /// Shell program and arguments for lines and backticks.
@@ -92,6 +92,38 @@ pub struct ModuleState<'a, 'src> {
 impl<'a, 'src> ModuleState<'a, 'src> {
   pub fn lists(&self) -> bool {
     self.module.settings.lists
+  }
+}
+
+/// The values of a module's assignments, by index in its assignment table,
+/// filled as they are evaluated.
+pub struct Values(Mutex<Vec<Option<Value>>>);
+
+impl Values {
+  /// No value yet for any of `count` assignments.
+  pub fn new(count: usize) -> Self {
+    Values(Mutex::new(vec![None; count]))
+  }
+
+  pub fn get(&self, index: usize) -> Option<Value> {
+    self.lock().get(index).cloned().flatten()
+  }
+
+  pub fn contains(&self, index: usize) -> bool {
+    self.lock().get(index).is_some_and(Option::is_some)
+  }
+
+  pub fn set(&self, index: usize, value: Value) {
+    if let Some(slot) = self.lock().get_mut(index) {
+      *slot = Some(value);
+    }
+  }
+
+  fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Option<Value>>> {
+    match self.0.lock() {
+      Ok(guard) => guard,
+      Err(poisoned) => poisoned.into_inner(),
+    }
   }
 }
 
@@ -139,13 +171,12 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
 
   /// The value of a module variable, evaluating its assignment on first use.
   pub fn variable(&self, name: &'src str, token: Token<'src>) -> Result<'src, Value> {
-    if let Some(value) = self.lock_values().get(name) {
-      return Ok(value.clone());
-    }
-    if let Some(assignment) = self.state.module.assignments.get(name) {
-      let evaluator = Evaluator::new(self.context, self.state, None, Site::Assignment);
-      let value = evaluator.evaluate(assignment.value)?;
-      self.lock_values().insert(name, value.clone());
+    if let Some(index) = self.state.module.assignments.index_of(name) {
+      if let Some(value) = self.state.values.get(index) {
+        return Ok(value);
+      }
+      let value = self.evaluate_assignment(index)?;
+      self.state.values.set(index, value.clone());
       return Ok(value);
     }
     if let Some(constant) = constants::constant(name) {
@@ -154,11 +185,12 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     Err(EvaluationError::WithToken { token, message: format!("variable `{name}` not defined") })
   }
 
-  fn lock_values(&self) -> std::sync::MutexGuard<'_, BTreeMap<&'src str, Value>> {
-    match self.state.values.lock() {
-      Ok(guard) => guard,
-      Err(poisoned) => poisoned.into_inner(),
-    }
+  /// The value of the module's assignment at `index`, evaluated afresh.
+  fn evaluate_assignment(&self, index: usize) -> Result<'src, Value> {
+    let Some(assignment) = self.state.module.assignments.at(index) else {
+      return Ok(Value::default());
+    };
+    Evaluator::new(self.context, self.state, None, Site::Assignment).evaluate(assignment.value)
   }
 
   fn lookup(&self, name: Token<'src>) -> Result<'src, Value> {
@@ -327,14 +359,19 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
   /// branch is taken), then the assignment itself. Overridden and already
   /// evaluated assignments are left alone.
   pub fn visit(&self, name: &'src str) -> Result<'src, ()> {
-    if self.lock_values().contains_key(name) {
+    let Some(index) = self.state.module.assignments.index_of(name) else { return Ok(()) };
+    if self.state.values.contains(index) {
       return Ok(());
     }
-    let Some(assignment) = self.state.module.assignments.get(name) else { return Ok(()) };
+    let Some(assignment) = self.state.module.assignments.at(index) else { return Ok(()) };
     for reference in referenced_variables(assignment.value, &[], &self.state.module.functions) {
       self.visit(reference)?;
     }
-    self.variable(name, assignment.name).map(drop)
+    if !self.state.values.contains(index) {
+      let value = self.evaluate_assignment(index)?;
+      self.state.values.set(index, value);
+    }
+    Ok(())
   }
 }
 

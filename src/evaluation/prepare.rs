@@ -4,10 +4,9 @@
 //! exported ones), each after what it references.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Mutex;
 
 use super::error::EvaluationError;
-use super::evaluator::{referenced_variables, Evaluator, ModuleState, RunContext, Site};
+use super::evaluator::{referenced_variables, Evaluator, ModuleState, RunContext, Site, Values};
 use crate::analysis::model::{Justfile, Module, Recipe};
 use crate::analysis::resolver::run_time_expressions;
 use crate::builtins::value::Value;
@@ -136,12 +135,12 @@ fn prepare_module<'a, 'src>(
   for override_ in &context.config.overrides {
     overrides.insert((&override_.module_path, &override_.name), &override_.value);
   }
-  let mut values: BTreeMap<&'src str, Value> = BTreeMap::new();
+  let values = Values::new(module.assignments.len());
   for ((path, name), value) in overrides {
     let target = context.justfile.root.find_module(path);
     if target.is_some_and(|target| target.path == module.path) {
-      if let Some((name, _)) = module.assignments.get_key_value(name.as_str()) {
-        values.insert(name, Value::string(value.clone()));
+      if let Some(index) = module.assignments.index_of(name) {
+        values.set(index, Value::string(value.clone()));
       }
     }
   }
@@ -152,7 +151,7 @@ fn prepare_module<'a, 'src>(
   let state = ModuleState {
     module,
     dotenv,
-    values: Mutex::new(values),
+    values,
     working_directory,
     shell,
     inherited_exports: parent.exports.clone(),
