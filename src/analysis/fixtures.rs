@@ -68,7 +68,6 @@ pub fn recipe(
       subsequents: &[],
       body: &[],
       shebang: false,
-      indentation: "",
     })),
   }
 }

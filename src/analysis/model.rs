@@ -165,10 +165,6 @@ impl<'src> Recipe<'src> {
     self.ast.shebang
   }
 
-  pub fn indentation(&self) -> &'src str {
-    self.ast.indentation
-  }
-
   pub fn has_attribute(&self, kind: AttributeKind) -> bool {
     self.attributes.iter().any(|entry| entry.attribute.kind() == kind)
   }

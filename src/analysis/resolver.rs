@@ -616,7 +616,7 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
     if !lists {
       if let Some(last) = own
         .iter()
-        .filter(|dependency| dependency.ast.mapped.is_some())
+        .filter(|dependency| dependency.ast.is_mapped())
         .find_map(|dependency| dependency.path().last())
       {
         let message = "mapped dependencies require `set lists`".to_string();

@@ -287,8 +287,6 @@ pub struct Recipe<'src> {
   pub body: &'src [Line<'src>],
   /// Whether the body's first line starts with `#!`.
   pub shebang: bool,
-  /// The recipe body's indentation (leading whitespace of its first line).
-  pub indentation: &'src str,
 }
 
 #[derive(Copy, Clone, Debug)]
@@ -317,11 +315,16 @@ pub struct Dependency<'src> {
   /// `a::b::c`, one name per component.
   pub path: &'src [Name<'src>],
   pub arguments: &'src [Expression<'src>],
-  /// For a mapped dependency `*(path … *ARG …)`: the index of the starred
-  /// argument in `arguments`.
+  /// For a mapped dependency `*(path … *ARG …)`, and only for one: the
+  /// index of the starred argument in `arguments`.
   pub star: Option<usize>,
-  /// Token of the leading `*` of a mapped dependency.
-  pub mapped: Option<Token<'src>>,
+}
+
+impl Dependency<'_> {
+  /// Written `*(path … *ARG …)`.
+  pub fn is_mapped(&self) -> bool {
+    self.star.is_some()
+  }
 }
 
 /// One physical body line (after the recipe's indentation). An empty

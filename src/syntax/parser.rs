@@ -856,7 +856,6 @@ impl<'t, 'src> Parser<'t, 'src> {
     let shebang = body.first().is_some_and(|line| {
       matches!(line.fragments.first(), Some(Fragment::Text(text)) if text.lexeme().starts_with("#!"))
     });
-    let indentation = body.first().map_or("", |line| self.line_indentation(line));
     let has_body = !body.is_empty();
     check_recipe_attributes(&attributes, name)?;
     self.items.push(Item::Recipe(self.nodes.alloc(Recipe {
@@ -869,7 +868,6 @@ impl<'t, 'src> Parser<'t, 'src> {
       subsequents,
       body,
       shebang,
-      indentation,
     })));
     self.at_line_start = false;
     if let Some(comment) = comment {
@@ -884,25 +882,6 @@ impl<'t, 'src> Parser<'t, 'src> {
       self.push_eol();
     }
     Ok(())
-  }
-
-  /// Leading whitespace of the source line a body line starts on.
-  fn line_indentation(&self, line: &Line<'src>) -> &'src str {
-    let (src, offset) = match line.fragments.first() {
-      Some(Fragment::Text(token)) => (token.src(), token.offset as usize),
-      // The `{{` may be followed by line breaks: find it before the
-      // expression, which it is separated from only by blanks and a prefix.
-      Some(Fragment::Interpolation { expression }) => {
-        let token = expression.first_token();
-        let before = token.src().get(..token.offset as usize).unwrap_or("");
-        (token.src(), before.rfind("{{").unwrap_or(before.len()))
-      }
-      None => return "",
-    };
-    let start = src.get(..offset).and_then(|before| before.rfind('\n')).map_or(0, |n| n + 1);
-    let rest = src.get(start..).unwrap_or("");
-    let end = rest.find(|c| c != ' ' && c != '\t').unwrap_or(rest.len());
-    &rest[..end]
   }
 
   fn parameters(
@@ -967,7 +946,7 @@ impl<'t, 'src> Parser<'t, 'src> {
 
   fn dependency(&mut self) -> ParseResult<'src, Option<Dependency<'src>>> {
     if self.next_is(TokenKind::Identifier) {
-      return Ok(Some(Dependency { path: self.path()?, arguments: &[], star: None, mapped: None }));
+      return Ok(Some(Dependency { path: self.path()?, arguments: &[], star: None }));
     }
     if let Some(star) = self.accept(TokenKind::Asterisk) {
       self.expect(TokenKind::ParenL)?;
@@ -1011,7 +990,7 @@ impl<'t, 'src> Parser<'t, 'src> {
         return Err(error(mapped, ParseErrorKind::MappedDependencyWithoutStar));
       }
     }
-    Ok(Dependency { path, arguments, star, mapped })
+    Ok(Dependency { path, arguments, star })
   }
 
   /// Body lines after the `indent`, up to and including the `dedent`,
@@ -2523,9 +2502,8 @@ mod tests {
     assert_eq!(recipe.priors[1].path.len(), 2);
     assert_eq!(recipe.priors[1].arguments.len(), 2);
     assert_eq!(recipe.subsequents[0].star, Some(0));
-    assert!(recipe.subsequents[0].mapped.is_some());
+    assert!(recipe.subsequents[0].is_mapped());
     assert!(recipe.shebang);
-    assert_eq!(recipe.indentation, "\t");
     let numbers: Vec<_> = recipe.body.iter().map(|line| line.number).collect();
     assert_eq!(numbers, [1, 2, 3, 4]);
     assert!(recipe.body[2].is_empty());

@@ -301,7 +301,6 @@ mod tests {
       subsequents: &[],
       body: body.leak(),
       shebang: false,
-      indentation: "\t",
     }
   }
 
@@ -437,21 +436,14 @@ mod tests {
         path: vec![name("check")].leak(),
         arguments: vec![var("env")].leak(),
         star: None,
-        mapped: None,
       },
-      Dependency {
-        path: vec![name("m"), name("dep")].leak(),
-        arguments: &[],
-        star: None,
-        mapped: None,
-      },
+      Dependency { path: vec![name("m"), name("dep")].leak(), arguments: &[], star: None },
     ]
     .leak();
     build.subsequents = vec![Dependency {
       path: vec![name("clean")].leak(),
       arguments: vec![var("a"), var("b")].leak(),
       star: Some(1),
-      mapped: Some(name("*")),
     }]
     .leak();
     let items = vec![

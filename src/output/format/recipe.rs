@@ -65,11 +65,11 @@ fn push_path(out: &mut String, path: &[Name]) {
 
 /// A dependency: its bare path, `(PATH ARG…)`, or mapped `*(PATH … *ARG …)`.
 fn push_dependency(out: &mut String, dependency: &Dependency) {
-  if dependency.arguments.is_empty() && dependency.mapped.is_none() {
+  if dependency.arguments.is_empty() && !dependency.is_mapped() {
     push_path(out, dependency.path);
     return;
   }
-  if dependency.mapped.is_some() {
+  if dependency.is_mapped() {
     out.push('*');
   }
   out.push('(');
@@ -233,23 +233,16 @@ mod tests {
         path: vec![name("dep")].leak(),
         arguments: vec![string("\"a\"", false), var("x")].leak(),
         star: None,
-        mapped: None,
       }]
       .leak(),
-      subsequents: vec![Dependency {
-        path: vec![name("post")].leak(),
-        arguments: &[],
-        star: None,
-        mapped: None,
-      }]
-      .leak(),
+      subsequents: vec![Dependency { path: vec![name("post")].leak(), arguments: &[], star: None }]
+        .leak(),
       body: vec![Line {
         fragments: vec![Fragment::Text(token(TokenKind::Text, "echo hi"))].leak(),
         number: 1,
       }]
       .leak(),
       shebang: false,
-      indentation: "  ",
     }
   }
 
