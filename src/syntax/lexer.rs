@@ -36,7 +36,6 @@ type LexResult<'src, T = ()> = Result<T, Box<SyntaxError<'src>>>;
 struct Position {
   offset: usize,
   line: usize,
-  column: usize,
 }
 
 /// The four quote kinds of strings that may be format strings.
@@ -139,12 +138,12 @@ struct TokenMaker<'src> {
 
 impl<'src> TokenMaker<'src> {
   fn token(self, kind: TokenKind, position: Position, length: usize) -> Token<'src> {
-    let Position { offset, line, column } = position;
+    let Position { offset, line } = position;
     // A token's positions are `u32`: every position in a source under
     // 4 GiB fits, and none past it can be told apart whichever way it is
     // narrowed. Narrowing here spares `Token::new` its range checks.
     let narrow = |n: usize| n as u32 as usize;
-    Token::new(kind, self.source, narrow(offset), narrow(length), narrow(line), narrow(column))
+    Token::new(kind, self.source, narrow(offset), narrow(length), narrow(line))
   }
 }
 
@@ -171,10 +170,8 @@ pub struct Lexer<'src> {
   skip_whitespace: bool,
   /// Byte offset of the next byte to lex.
   offset: usize,
-  /// Line of `offset`, and the offset where that line starts: positions are
-  /// tracked as the lexer moves, never recomputed.
+  /// Line of `offset`: tracked as the lexer moves, never recomputed.
   line: usize,
-  line_start: usize,
   levels: Vec<Level<'src>>,
   delimiters: Vec<Delimiter<'src>>,
   /// The `{{` of the open recipe-body interpolation, if any.
@@ -205,7 +202,6 @@ impl<'src> Lexer<'src> {
       skip_whitespace: false,
       offset: 0,
       line: 0,
-      line_start: 0,
       levels: vec![Level { whitespace: b"", body: false }],
       delimiters: Vec::new(),
       interpolation: None,
@@ -329,7 +325,7 @@ impl<'src> Lexer<'src> {
   }
 
   fn position(&self) -> Position {
-    Position { offset: self.offset, line: self.line, column: self.offset - self.line_start }
+    Position { offset: self.offset, line: self.line }
   }
 
   fn token_at(&self, kind: TokenKind, position: Position, length: usize) -> Token<'src> {
@@ -377,7 +373,6 @@ impl<'src> Lexer<'src> {
   fn newline_at(&mut self, index: usize) {
     if index + 1 < self.src.len() {
       self.line += 1;
-      self.line_start = index + 1;
     }
   }
 
@@ -388,7 +383,6 @@ impl<'src> Lexer<'src> {
   fn error_ahead(&self, skip: usize, length: usize, kind: LexErrorKind) -> Box<SyntaxError<'src>> {
     let mut position = self.position();
     position.offset += skip;
-    position.column += skip;
     lex_error(self.token_at(TokenKind::Whitespace, position, length), kind)
   }
 
@@ -780,13 +774,9 @@ impl<'src> Lexer<'src> {
   /// Emit a string or backtick token as scanned, moving to the line its
   /// last line break starts.
   fn quoted(&mut self, scan: StringScan, kind: TokenKind) {
-    let start = self.offset;
     self.within_line(scan.length, kind);
-    if let Some(last) = scan.last_newline {
-      // A closing quote follows, so the `\n` is not the source's last byte.
-      self.line += scan.newlines;
-      self.line_start = start + last + 1;
-    }
+    // A closing quote follows, so no `\n` in it is the source's last byte.
+    self.line += scan.newlines;
   }
 
   /// The string after an `f` prefix: a plain string when it closes before any
@@ -903,8 +893,6 @@ fn next_content_at_column_zero(text: &[u8]) -> bool {
 struct StringScan {
   length: usize,
   newlines: usize,
-  /// Index of the last `\n` in the token, if any.
-  last_newline: Option<usize>,
 }
 
 /// Scan the string starting `text` from its content (`open` bytes in) to
@@ -912,7 +900,7 @@ struct StringScan {
 /// character after a `\` never closes.
 fn scan_string(text: &[u8], open: usize, delimiter: &[u8], escapes: bool) -> Option<StringScan> {
   let first = *delimiter.first()?;
-  let mut scan = StringScan { length: 0, newlines: 0, last_newline: None };
+  let mut scan = StringScan { length: 0, newlines: 0 };
   let mut index = open;
   while let Some(&byte) = text.get(index) {
     if !STRING_SPECIAL[usize::from(byte)] {
@@ -930,7 +918,6 @@ fn scan_string(text: &[u8], open: usize, delimiter: &[u8], escapes: bool) -> Opt
     }
     if text.get(index) == Some(&b'\n') {
       scan.newlines += 1;
-      scan.last_newline = Some(index);
     }
     index += 1;
   }
@@ -1517,7 +1504,7 @@ mod tests {
       };
       let token = tokens[index];
       assert_eq!(
-        (token.kind, token.line as usize, token.column as usize),
+        (token.kind, token.line as usize, token.column()),
         (kind, line, column),
         "{src:?}"
       );
@@ -1648,7 +1635,7 @@ mod tests {
       };
       assert_eq!(error.to_string(), message, "message for {src:?}");
       assert_eq!(
-        (error.token.line as usize, error.token.column as usize, error.token.length as usize),
+        (error.token.line as usize, error.token.column(), error.token.length as usize),
         (line, column, length),
         "caret for {src:?}"
       );
@@ -1691,12 +1678,12 @@ mod tests {
     let (significant, error) = pull(&src, true);
     assert_eq!(error, None);
     let expected: Vec<Token> = all.into_iter().filter(|t| t.kind != Whitespace).collect();
-    let shape = |t: &Token| (t.kind, t.offset, t.length, t.line, t.column);
+    let shape = |t: &Token| (t.kind, t.offset, t.length, t.line, t.column() as u32);
     assert_eq!(
       significant.iter().map(shape).collect::<Vec<_>>(),
       expected.iter().map(shape).collect::<Vec<_>>()
     );
-    assert_eq!(expected.last().map(|t| (t.kind, t.line, t.column)), Some((Eof, 799, 1)));
+    assert_eq!(expected.last().map(|t| (t.kind, t.line, t.column() as u32)), Some((Eof, 799, 1)));
   }
 
   #[test]
@@ -1712,7 +1699,7 @@ mod tests {
       assert_eq!(error, None);
       let dedents: Vec<&Token> = tokens.iter().filter(|t| t.kind == Dedent).collect();
       assert_eq!(dedents.len(), depth);
-      assert!(dedents.iter().all(|t| (t.line, t.column) == (600, 602)));
+      assert!(dedents.iter().all(|t| (t.line, t.column() as u32) == (600, 602)));
       let kinds: Vec<TokenKind> = tokens.iter().rev().take(depth + 2).map(|t| t.kind).collect();
       assert_eq!(kinds[..2], [Eof, Eof]);
       assert!(kinds[2..].iter().all(|kind| *kind == Dedent));
@@ -1727,7 +1714,10 @@ mod tests {
     let (tokens, error) = pull(&src, true);
     assert_eq!(error.as_deref(), Some("unknown start of token '%'"));
     assert_eq!(tokens.len(), 300 * 4 + 2);
-    assert_eq!(tokens.last().map(|t| (t.kind, t.line, t.column)), Some((ColonEquals, 300, 2)));
+    assert_eq!(
+      tokens.last().map(|t| (t.kind, t.line, t.column() as u32)),
+      Some((ColonEquals, 300, 2))
+    );
   }
 
   #[test]

@@ -142,7 +142,7 @@ struct TokenBuffer<'t, 'src> {
 impl<'t, 'src> TokenBuffer<'t, 'src> {
   fn new(source: Source<'t, 'src>, file: &'src sources::Source) -> Self {
     // The `Eof` of the file's start, until something is read.
-    let nothing = Token::new(TokenKind::Eof, file, 0, 0, 0, 0);
+    let nothing = Token::new(TokenKind::Eof, file, 0, 0, 0);
     let mut tokens = Self { source, buffer: [nothing; BUFFER], pos: 0, len: 0, exhausted: false };
     tokens.fill();
     tokens
@@ -321,13 +321,7 @@ fn eof_after(last: Token<'_>) -> Token<'_> {
   if last.kind == TokenKind::Eof {
     return last;
   }
-  Token {
-    kind: TokenKind::Eof,
-    offset: last.offset + last.length,
-    length: 0,
-    column: last.column + last.length,
-    ..last
-  }
+  Token { kind: TokenKind::Eof, offset: last.offset + last.length, length: 0, ..last }
 }
 
 impl<'t, 'src> Parser<'t, 'src> {
@@ -883,8 +877,7 @@ impl<'t, 'src> Parser<'t, 'src> {
       Some(Fragment::Interpolation { open, .. }) => *open,
       None => return "",
     };
-    let start = (token.offset as usize).saturating_sub(token.column as usize);
-    let rest = token.src().get(start..).unwrap_or("");
+    let rest = token.src().get(token.line_start()..).unwrap_or("");
     let end = rest.find(|c| c != ' ' && c != '\t').unwrap_or(rest.len());
     &rest[..end]
   }
@@ -1480,14 +1473,8 @@ fn expression_start<'src>(expression: &Expression<'src>) -> Token<'src> {
     Expression::StringLiteral(literal) => literal.expand,
     _ => false,
   };
-  if prefixed && token.offset > 0 && token.column > 0 {
-    Token {
-      kind: TokenKind::Identifier,
-      offset: token.offset - 1,
-      length: 1,
-      column: token.column - 1,
-      ..token
-    }
+  if prefixed && token.offset > 0 && token.column() > 0 {
+    Token { kind: TokenKind::Identifier, offset: token.offset - 1, length: 1, ..token }
   } else {
     token
   }
@@ -2057,7 +2044,7 @@ mod tests {
     let source: &'static sources::Source =
       Box::leak(Box::new(sources::Source::new(src, "justfile")));
     let tokens = lex(source).map_err(|e| format!("lex: {e}"))?;
-    parse(&tokens).map_err(|e| format!("{e} {}:{}", e.token.line + 1, e.token.column + 1))
+    parse(&tokens).map_err(|e| format!("{e} {}:{}", e.token.line + 1, e.token.column() + 1))
   }
 
   /// (source, message, 1-based line, 1-based column), checked against the reference binary.
@@ -2666,7 +2653,7 @@ mod streaming_tests {
     let source = sources::Source::new("x :=\n\nfoo:\n  echo\n%\n", "justfile");
     let error = parse_source(&source).unwrap_err();
     assert_eq!(error.to_string(), "unknown start of token '%'");
-    assert_eq!((error.token.line, error.token.column), (4, 0));
+    assert_eq!((error.token.line, error.token.column()), (4, 0));
   }
 
   #[test]
