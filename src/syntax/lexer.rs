@@ -128,7 +128,8 @@ enum FormatScan {
 /// Tokens lexed per batch: the lexer runs ahead of the parser by at most
 /// this many (plus the dedents of one line), so a file's tokens are never
 /// all in memory, while handing one out costs only a read from the batch.
-const BATCH: usize = 256;
+/// The parser reads the batch in place (see `refill`).
+pub const BATCH: usize = 256;
 
 /// What the tokens of one source share, and the one place tokens are made.
 #[derive(Copy, Clone, Debug)]
@@ -153,7 +154,8 @@ impl<'src> TokenMaker<'src> {
 pub struct Lexer<'src> {
   src: &'src str,
   maker: TokenMaker<'src>,
-  /// Tokens lexed but not yet handed out: `batch[next..len]`, then
+  /// Tokens lexed but not yet handed out: `batch[next..len]` (for
+  /// `next_token`; the parser reads `batch[..len]` itself), then
   /// `overflow`. The batch is an array in the lexer itself, so that writing
   /// a token cannot (as far as the compiler knows) touch the lexer's state.
   batch: [Token<'src>; BATCH],
@@ -161,8 +163,8 @@ pub struct Lexer<'src> {
   next: usize,
   /// Tokens lexed once the batch was full: the rest of a step's tokens.
   overflow: Vec<Token<'src>>,
-  /// An error met while filling the batch, reported once the tokens lexed
-  /// before it have been handed out.
+  /// An error met while filling the batch: `next_token` reports it once the
+  /// tokens lexed before it have been handed out, `lex_rest` after `refill`.
   error: Option<Box<SyntaxError<'src>>>,
   /// Set once `Eof` has been lexed.
   done: bool,
@@ -238,10 +240,7 @@ impl<'src> Lexer<'src> {
     self.next = 0;
     self.len = 0;
     if !self.overflow.is_empty() {
-      let count = self.overflow.len().min(BATCH);
-      self.batch[..count].copy_from_slice(&self.overflow[..count]);
-      self.overflow.drain(..count);
-      self.len = count;
+      self.take_overflow();
     } else if let Some(error) = self.error.take() {
       return Err(*error);
     } else if !self.done {
@@ -257,6 +256,93 @@ impl<'src> Lexer<'src> {
     }
     self.next = 1;
     Ok(self.batch[0])
+  }
+
+  /// The batch, read in place by the parser: `batch()[..batch_len()]`.
+  #[inline(always)]
+  pub fn batch(&self) -> &[Token<'src>; BATCH] {
+    &self.batch
+  }
+
+  /// Drop the batch's tokens before `keep`, move the rest to the front and
+  /// lex more after them; the new length of the batch. The tokens end with
+  /// an `Eof`; a lexical error ends them early, with an `Eof` where it was
+  /// met, and waits for `lex_rest`.
+  #[inline(never)]
+  pub fn refill(&mut self, keep: usize) -> usize {
+    self.keep_from(keep);
+    if !self.overflow.is_empty() {
+      self.take_overflow();
+    } else if !self.done {
+      if let Err(error) = self.fill_batch() {
+        self.fail(error);
+      }
+    }
+    self.len
+  }
+
+  /// `refill` from already lexed `tokens` instead of from the source,
+  /// dropping whitespace. Tokens that end without an `Eof` get one after
+  /// their last.
+  pub fn replay(&mut self, keep: usize, tokens: &mut std::slice::Iter<'_, Token<'src>>) -> usize {
+    let last = self.len.checked_sub(1).map_or(self.batch[0], |last| self.batch[last]);
+    self.keep_from(keep);
+    if self.done {
+      return self.len;
+    }
+    while self.len < BATCH {
+      let Some(&token) = tokens.next() else {
+        let last = self.len.checked_sub(1).map_or(last, |last| self.batch[last]);
+        self.done = true;
+        self.push(eof_after(last));
+        break;
+      };
+      if token.kind != TokenKind::Whitespace {
+        self.push(token);
+        if token.kind == TokenKind::Eof {
+          self.done = true;
+          break;
+        }
+      }
+    }
+    self.len
+  }
+
+  /// After `refill`: lex the rest of the file; the first lexical error, if any.
+  pub fn lex_rest(&mut self) -> Option<SyntaxError<'src>> {
+    while !self.done {
+      self.len = 0;
+      self.overflow.clear();
+      if let Err(error) = self.fill_batch() {
+        self.fail(error);
+      }
+    }
+    self.error.take().map(|error| *error)
+  }
+
+  /// Keep lexing no further: the tokens so far, an `Eof`, and `error` for `lex_rest`.
+  #[cold]
+  #[inline(never)]
+  fn fail(&mut self, error: Box<SyntaxError<'src>>) {
+    self.error = Some(error);
+    self.done = true;
+    let eof = self.token_at(TokenKind::Eof, self.position(), 0);
+    self.push(eof);
+  }
+
+  /// Move `batch[keep..len]` to the front.
+  fn keep_from(&mut self, keep: usize) {
+    let keep = keep.min(self.len);
+    self.batch.copy_within(keep..self.len, 0);
+    self.len -= keep;
+  }
+
+  /// Move as much of the overflow as fits after the batch's tokens.
+  fn take_overflow(&mut self) {
+    let count = self.overflow.len().min(BATCH - self.len);
+    self.batch[self.len..self.len + count].copy_from_slice(&self.overflow[..count]);
+    self.overflow.drain(..count);
+    self.len += count;
   }
 
   /// Add a token to the batch, or to the overflow when the batch is full.
@@ -816,6 +902,14 @@ impl<'src> Lexer<'src> {
     }
     Ok(())
   }
+}
+
+/// The `Eof` that follows `last`.
+fn eof_after(last: Token<'_>) -> Token<'_> {
+  if last.kind == TokenKind::Eof {
+    return last;
+  }
+  Token { kind: TokenKind::Eof, offset: last.offset + last.length, length: 0, ..last }
 }
 
 fn lex_error(token: Token<'_>, kind: LexErrorKind) -> Box<SyntaxError<'_>> {
@@ -1717,6 +1811,62 @@ mod tests {
     assert_eq!(
       tokens.last().map(|t| (t.kind, t.line, t.column() as u32)),
       Some((ColonEquals, 300, 2))
+    );
+  }
+
+  /// Every significant token of `src` read through `refill`, keeping the
+  /// last `keep` unread tokens of each batch, and what `lex_rest` reports.
+  fn refilled(src: &str, keep: usize) -> (Vec<Token<'static>>, Option<String>) {
+    // Test tokens live for the whole test process.
+    let source: &'static Source = Box::leak(Box::new(Source::new(src, "justfile")));
+    let mut lexer = Lexer::significant(source);
+    let mut tokens = Vec::new();
+    let mut len = lexer.refill(0);
+    loop {
+      let read = len.saturating_sub(keep).max(1);
+      tokens.extend_from_slice(&lexer.batch()[..read]);
+      if tokens.last().is_some_and(|t| t.kind == Eof) {
+        return (tokens, lexer.lex_rest().map(|error| error.to_string()));
+      }
+      len = lexer.refill(read);
+    }
+  }
+
+  #[test]
+  fn refill_reads_every_token_in_place() {
+    let src = "x := 'a' + \"b\" # c\nfoo arg='d':\n  echo {{arg}} {{{{ e\n\n".repeat(200);
+    let (expected, error) = pull(&src, true);
+    assert_eq!(error, None);
+    for keep in [0, 1, 4] {
+      let (tokens, error) = refilled(&src, keep);
+      assert_eq!(error, None);
+      // Each call leaks its own source: compare all but the source.
+      let shape = |t: &Token| (t.kind, t.offset, t.length, t.line);
+      let expected = &expected[..expected.len() - 1];
+      assert_eq!(tokens.len(), expected.len(), "keeping {keep}");
+      let mismatch = tokens.iter().zip(expected).position(|(a, b)| shape(a) != shape(b));
+      assert_eq!(mismatch, None, "keeping {keep}");
+    }
+  }
+
+  #[test]
+  fn refill_ends_at_a_lexical_error_with_an_eof() {
+    let src = format!("{}x := %\n", "a := b\n".repeat(300));
+    let (tokens, error) = refilled(&src, 3);
+    assert_eq!(error.as_deref(), Some("unknown start of token '%'"));
+    assert_eq!(tokens.len(), 300 * 4 + 3);
+    assert_eq!(tokens[tokens.len() - 2].kind, ColonEquals);
+  }
+
+  #[test]
+  fn lex_rest_finds_an_error_past_the_tokens_read() {
+    let src = format!("{}x := %\n", "a := b\n".repeat(300));
+    let source: &'static Source = Box::leak(Box::new(Source::new(src, "justfile")));
+    let mut lexer = Lexer::significant(source);
+    assert_eq!(lexer.refill(0), BATCH);
+    assert_eq!(
+      lexer.lex_rest().map(|error| error.to_string()).as_deref(),
+      Some("unknown start of token '%'")
     );
   }
 
