@@ -372,6 +372,11 @@ impl<'src> Lexer<'src> {
       } else if IDENTIFIER_START[usize::from(byte)] {
         // The commonest token, checked before the general dispatch.
         self.lex_identifier()?;
+        // Often followed by a blank, which the parser does not see:
+        // passing it here spares a round of the loop.
+        if self.skip_whitespace && self.peek(0) == b' ' {
+          self.offset += 1;
+        }
       } else {
         self.lex_normal(byte)?;
       }
@@ -916,8 +921,9 @@ fn lex_error(token: Token<'_>, kind: LexErrorKind) -> Box<SyntaxError<'_>> {
   Box::new(SyntaxError::new(token, SyntaxErrorKind::Lex(kind)))
 }
 
+/// Whether indentation (spaces and tabs only) holds both.
 fn is_mixed(whitespace: &[u8]) -> bool {
-  whitespace.contains(&b' ') && whitespace.contains(&b'\t')
+  whitespace.split_first().is_some_and(|(first, rest)| rest.iter().any(|byte| byte != first))
 }
 
 /// Equality of two runs of indentation, which are short: cheaper than a
@@ -1868,6 +1874,19 @@ mod tests {
       lexer.lex_rest().map(|error| error.to_string()).as_deref(),
       Some("unknown start of token '%'")
     );
+  }
+
+  #[test]
+  fn identifier_length_stops_at_the_first_byte_no_identifier_continues() {
+    for byte in 0..=u8::MAX {
+      for at in 1..20 {
+        let mut text = vec![b'a'; 24];
+        text[at] = byte;
+        let expected = if IDENTIFIER_BYTE[usize::from(byte)] { 24 } else { at };
+        assert_eq!(identifier_length(&text), expected, "byte {byte:#x} at {at}");
+        assert_eq!(identifier_length(&text[..=at]), expected.min(at + 1), "byte {byte:#x} last");
+      }
+    }
   }
 
   #[test]
