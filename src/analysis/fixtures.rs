@@ -11,7 +11,7 @@ use crate::syntax::token::{Token, TokenKind};
 pub fn token(text: &str, kind: TokenKind) -> Token<'static> {
   // Fixtures live for the whole test process.
   let source: &'static Source = Box::leak(Box::new(Source::new(text, "justfile")));
-  Token::new(kind, source, 0, text.len(), 0, 0)
+  Token::new(kind, source, 0, text.len(), 0)
 }
 
 pub fn name(text: &str) -> Token<'static> {

@@ -24,7 +24,7 @@ fn char_width(c: char) -> usize {
 pub fn excerpt(painter: &Painter, token: &Token) -> String {
   let (line, offset, length) = (token.line as usize, token.offset as usize, token.length as usize);
   let line_number = line + 1;
-  let column = token.column as usize + 1;
+  let column = token.column() + 1;
   let src = token.src();
 
   let line_start =

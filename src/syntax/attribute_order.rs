@@ -28,7 +28,7 @@ fn compare(a: &Attribute, b: &Attribute) -> Ordering {
 }
 
 fn position(token: Token) -> (usize, usize) {
-  (token.column as usize, token.line as usize)
+  (token.column(), token.line as usize)
 }
 
 /// `"` sorts before `'`, single-line before triple-quoted.

@@ -36,7 +36,6 @@ type LexResult<'src, T = ()> = Result<T, Box<SyntaxError<'src>>>;
 struct Position {
   offset: usize,
   line: usize,
-  column: usize,
 }
 
 /// The four quote kinds of strings that may be format strings.
@@ -129,7 +128,8 @@ enum FormatScan {
 /// Tokens lexed per batch: the lexer runs ahead of the parser by at most
 /// this many (plus the dedents of one line), so a file's tokens are never
 /// all in memory, while handing one out costs only a read from the batch.
-const BATCH: usize = 256;
+/// The parser reads the batch in place (see `refill`).
+pub const BATCH: usize = 256;
 
 /// What the tokens of one source share, and the one place tokens are made.
 #[derive(Copy, Clone, Debug)]
@@ -139,12 +139,12 @@ struct TokenMaker<'src> {
 
 impl<'src> TokenMaker<'src> {
   fn token(self, kind: TokenKind, position: Position, length: usize) -> Token<'src> {
-    let Position { offset, line, column } = position;
+    let Position { offset, line } = position;
     // A token's positions are `u32`: every position in a source under
     // 4 GiB fits, and none past it can be told apart whichever way it is
     // narrowed. Narrowing here spares `Token::new` its range checks.
     let narrow = |n: usize| n as u32 as usize;
-    Token::new(kind, self.source, narrow(offset), narrow(length), narrow(line), narrow(column))
+    Token::new(kind, self.source, narrow(offset), narrow(length), narrow(line))
   }
 }
 
@@ -154,7 +154,8 @@ impl<'src> TokenMaker<'src> {
 pub struct Lexer<'src> {
   src: &'src str,
   maker: TokenMaker<'src>,
-  /// Tokens lexed but not yet handed out: `batch[next..len]`, then
+  /// Tokens lexed but not yet handed out: `batch[next..len]` (for
+  /// `next_token`; the parser reads `batch[..len]` itself), then
   /// `overflow`. The batch is an array in the lexer itself, so that writing
   /// a token cannot (as far as the compiler knows) touch the lexer's state.
   batch: [Token<'src>; BATCH],
@@ -162,8 +163,8 @@ pub struct Lexer<'src> {
   next: usize,
   /// Tokens lexed once the batch was full: the rest of a step's tokens.
   overflow: Vec<Token<'src>>,
-  /// An error met while filling the batch, reported once the tokens lexed
-  /// before it have been handed out.
+  /// An error met while filling the batch: `next_token` reports it once the
+  /// tokens lexed before it have been handed out, `lex_rest` after `refill`.
   error: Option<Box<SyntaxError<'src>>>,
   /// Set once `Eof` has been lexed.
   done: bool,
@@ -171,10 +172,8 @@ pub struct Lexer<'src> {
   skip_whitespace: bool,
   /// Byte offset of the next byte to lex.
   offset: usize,
-  /// Line of `offset`, and the offset where that line starts: positions are
-  /// tracked as the lexer moves, never recomputed.
+  /// Line of `offset`: tracked as the lexer moves, never recomputed.
   line: usize,
-  line_start: usize,
   levels: Vec<Level<'src>>,
   delimiters: Vec<Delimiter<'src>>,
   /// The `{{` of the open recipe-body interpolation, if any.
@@ -205,7 +204,6 @@ impl<'src> Lexer<'src> {
       skip_whitespace: false,
       offset: 0,
       line: 0,
-      line_start: 0,
       levels: vec![Level { whitespace: b"", body: false }],
       delimiters: Vec::new(),
       interpolation: None,
@@ -242,10 +240,7 @@ impl<'src> Lexer<'src> {
     self.next = 0;
     self.len = 0;
     if !self.overflow.is_empty() {
-      let count = self.overflow.len().min(BATCH);
-      self.batch[..count].copy_from_slice(&self.overflow[..count]);
-      self.overflow.drain(..count);
-      self.len = count;
+      self.take_overflow();
     } else if let Some(error) = self.error.take() {
       return Err(*error);
     } else if !self.done {
@@ -261,6 +256,93 @@ impl<'src> Lexer<'src> {
     }
     self.next = 1;
     Ok(self.batch[0])
+  }
+
+  /// The batch, read in place by the parser: `batch()[..batch_len()]`.
+  #[inline(always)]
+  pub fn batch(&self) -> &[Token<'src>; BATCH] {
+    &self.batch
+  }
+
+  /// Drop the batch's tokens before `keep`, move the rest to the front and
+  /// lex more after them; the new length of the batch. The tokens end with
+  /// an `Eof`; a lexical error ends them early, with an `Eof` where it was
+  /// met, and waits for `lex_rest`.
+  #[inline(never)]
+  pub fn refill(&mut self, keep: usize) -> usize {
+    self.keep_from(keep);
+    if !self.overflow.is_empty() {
+      self.take_overflow();
+    } else if !self.done {
+      if let Err(error) = self.fill_batch() {
+        self.fail(error);
+      }
+    }
+    self.len
+  }
+
+  /// `refill` from already lexed `tokens` instead of from the source,
+  /// dropping whitespace. Tokens that end without an `Eof` get one after
+  /// their last.
+  pub fn replay(&mut self, keep: usize, tokens: &mut std::slice::Iter<'_, Token<'src>>) -> usize {
+    let last = self.len.checked_sub(1).map_or(self.batch[0], |last| self.batch[last]);
+    self.keep_from(keep);
+    if self.done {
+      return self.len;
+    }
+    while self.len < BATCH {
+      let Some(&token) = tokens.next() else {
+        let last = self.len.checked_sub(1).map_or(last, |last| self.batch[last]);
+        self.done = true;
+        self.push(eof_after(last));
+        break;
+      };
+      if token.kind != TokenKind::Whitespace {
+        self.push(token);
+        if token.kind == TokenKind::Eof {
+          self.done = true;
+          break;
+        }
+      }
+    }
+    self.len
+  }
+
+  /// After `refill`: lex the rest of the file; the first lexical error, if any.
+  pub fn lex_rest(&mut self) -> Option<SyntaxError<'src>> {
+    while !self.done {
+      self.len = 0;
+      self.overflow.clear();
+      if let Err(error) = self.fill_batch() {
+        self.fail(error);
+      }
+    }
+    self.error.take().map(|error| *error)
+  }
+
+  /// Keep lexing no further: the tokens so far, an `Eof`, and `error` for `lex_rest`.
+  #[cold]
+  #[inline(never)]
+  fn fail(&mut self, error: Box<SyntaxError<'src>>) {
+    self.error = Some(error);
+    self.done = true;
+    let eof = self.token_at(TokenKind::Eof, self.position(), 0);
+    self.push(eof);
+  }
+
+  /// Move `batch[keep..len]` to the front.
+  fn keep_from(&mut self, keep: usize) {
+    let keep = keep.min(self.len);
+    self.batch.copy_within(keep..self.len, 0);
+    self.len -= keep;
+  }
+
+  /// Move as much of the overflow as fits after the batch's tokens.
+  fn take_overflow(&mut self) {
+    let count = self.overflow.len().min(BATCH - self.len);
+    self.batch[self.len..self.len + count].copy_from_slice(&self.overflow[..count]);
+    self.overflow.drain(..count);
+    self.len += count;
   }
 
   /// Add a token to the batch, or to the overflow when the batch is full.
@@ -290,6 +372,11 @@ impl<'src> Lexer<'src> {
       } else if IDENTIFIER_START[usize::from(byte)] {
         // The commonest token, checked before the general dispatch.
         self.lex_identifier()?;
+        // Often followed by a blank, which the parser does not see:
+        // passing it here spares a round of the loop.
+        if self.skip_whitespace && self.peek(0) == b' ' {
+          self.offset += 1;
+        }
       } else {
         self.lex_normal(byte)?;
       }
@@ -329,7 +416,7 @@ impl<'src> Lexer<'src> {
   }
 
   fn position(&self) -> Position {
-    Position { offset: self.offset, line: self.line, column: self.offset - self.line_start }
+    Position { offset: self.offset, line: self.line }
   }
 
   fn token_at(&self, kind: TokenKind, position: Position, length: usize) -> Token<'src> {
@@ -377,7 +464,6 @@ impl<'src> Lexer<'src> {
   fn newline_at(&mut self, index: usize) {
     if index + 1 < self.src.len() {
       self.line += 1;
-      self.line_start = index + 1;
     }
   }
 
@@ -388,7 +474,6 @@ impl<'src> Lexer<'src> {
   fn error_ahead(&self, skip: usize, length: usize, kind: LexErrorKind) -> Box<SyntaxError<'src>> {
     let mut position = self.position();
     position.offset += skip;
-    position.column += skip;
     lex_error(self.token_at(TokenKind::Whitespace, position, length), kind)
   }
 
@@ -780,13 +865,9 @@ impl<'src> Lexer<'src> {
   /// Emit a string or backtick token as scanned, moving to the line its
   /// last line break starts.
   fn quoted(&mut self, scan: StringScan, kind: TokenKind) {
-    let start = self.offset;
     self.within_line(scan.length, kind);
-    if let Some(last) = scan.last_newline {
-      // A closing quote follows, so the `\n` is not the source's last byte.
-      self.line += scan.newlines;
-      self.line_start = start + last + 1;
-    }
+    // A closing quote follows, so no `\n` in it is the source's last byte.
+    self.line += scan.newlines;
   }
 
   /// The string after an `f` prefix: a plain string when it closes before any
@@ -828,12 +909,21 @@ impl<'src> Lexer<'src> {
   }
 }
 
+/// The `Eof` that follows `last`.
+fn eof_after(last: Token<'_>) -> Token<'_> {
+  if last.kind == TokenKind::Eof {
+    return last;
+  }
+  Token { kind: TokenKind::Eof, offset: last.offset + last.length, length: 0, ..last }
+}
+
 fn lex_error(token: Token<'_>, kind: LexErrorKind) -> Box<SyntaxError<'_>> {
   Box::new(SyntaxError::new(token, SyntaxErrorKind::Lex(kind)))
 }
 
+/// Whether indentation (spaces and tabs only) holds both.
 fn is_mixed(whitespace: &[u8]) -> bool {
-  whitespace.contains(&b' ') && whitespace.contains(&b'\t')
+  whitespace.split_first().is_some_and(|(first, rest)| rest.iter().any(|byte| byte != first))
 }
 
 /// Equality of two runs of indentation, which are short: cheaper than a
@@ -903,8 +993,6 @@ fn next_content_at_column_zero(text: &[u8]) -> bool {
 struct StringScan {
   length: usize,
   newlines: usize,
-  /// Index of the last `\n` in the token, if any.
-  last_newline: Option<usize>,
 }
 
 /// Scan the string starting `text` from its content (`open` bytes in) to
@@ -912,7 +1000,7 @@ struct StringScan {
 /// character after a `\` never closes.
 fn scan_string(text: &[u8], open: usize, delimiter: &[u8], escapes: bool) -> Option<StringScan> {
   let first = *delimiter.first()?;
-  let mut scan = StringScan { length: 0, newlines: 0, last_newline: None };
+  let mut scan = StringScan { length: 0, newlines: 0 };
   let mut index = open;
   while let Some(&byte) = text.get(index) {
     if !STRING_SPECIAL[usize::from(byte)] {
@@ -930,7 +1018,6 @@ fn scan_string(text: &[u8], open: usize, delimiter: &[u8], escapes: bool) -> Opt
     }
     if text.get(index) == Some(&b'\n') {
       scan.newlines += 1;
-      scan.last_newline = Some(index);
     }
     index += 1;
   }
@@ -1517,7 +1604,7 @@ mod tests {
       };
       let token = tokens[index];
       assert_eq!(
-        (token.kind, token.line as usize, token.column as usize),
+        (token.kind, token.line as usize, token.column()),
         (kind, line, column),
         "{src:?}"
       );
@@ -1648,7 +1735,7 @@ mod tests {
       };
       assert_eq!(error.to_string(), message, "message for {src:?}");
       assert_eq!(
-        (error.token.line as usize, error.token.column as usize, error.token.length as usize),
+        (error.token.line as usize, error.token.column(), error.token.length as usize),
         (line, column, length),
         "caret for {src:?}"
       );
@@ -1691,12 +1778,12 @@ mod tests {
     let (significant, error) = pull(&src, true);
     assert_eq!(error, None);
     let expected: Vec<Token> = all.into_iter().filter(|t| t.kind != Whitespace).collect();
-    let shape = |t: &Token| (t.kind, t.offset, t.length, t.line, t.column);
+    let shape = |t: &Token| (t.kind, t.offset, t.length, t.line, t.column() as u32);
     assert_eq!(
       significant.iter().map(shape).collect::<Vec<_>>(),
       expected.iter().map(shape).collect::<Vec<_>>()
     );
-    assert_eq!(expected.last().map(|t| (t.kind, t.line, t.column)), Some((Eof, 799, 1)));
+    assert_eq!(expected.last().map(|t| (t.kind, t.line, t.column() as u32)), Some((Eof, 799, 1)));
   }
 
   #[test]
@@ -1712,7 +1799,7 @@ mod tests {
       assert_eq!(error, None);
       let dedents: Vec<&Token> = tokens.iter().filter(|t| t.kind == Dedent).collect();
       assert_eq!(dedents.len(), depth);
-      assert!(dedents.iter().all(|t| (t.line, t.column) == (600, 602)));
+      assert!(dedents.iter().all(|t| (t.line, t.column() as u32) == (600, 602)));
       let kinds: Vec<TokenKind> = tokens.iter().rev().take(depth + 2).map(|t| t.kind).collect();
       assert_eq!(kinds[..2], [Eof, Eof]);
       assert!(kinds[2..].iter().all(|kind| *kind == Dedent));
@@ -1727,7 +1814,79 @@ mod tests {
     let (tokens, error) = pull(&src, true);
     assert_eq!(error.as_deref(), Some("unknown start of token '%'"));
     assert_eq!(tokens.len(), 300 * 4 + 2);
-    assert_eq!(tokens.last().map(|t| (t.kind, t.line, t.column)), Some((ColonEquals, 300, 2)));
+    assert_eq!(
+      tokens.last().map(|t| (t.kind, t.line, t.column() as u32)),
+      Some((ColonEquals, 300, 2))
+    );
+  }
+
+  /// Every significant token of `src` read through `refill`, keeping the
+  /// last `keep` unread tokens of each batch, and what `lex_rest` reports.
+  fn refilled(src: &str, keep: usize) -> (Vec<Token<'static>>, Option<String>) {
+    // Test tokens live for the whole test process.
+    let source: &'static Source = Box::leak(Box::new(Source::new(src, "justfile")));
+    let mut lexer = Lexer::significant(source);
+    let mut tokens = Vec::new();
+    let mut len = lexer.refill(0);
+    loop {
+      let read = len.saturating_sub(keep).max(1);
+      tokens.extend_from_slice(&lexer.batch()[..read]);
+      if tokens.last().is_some_and(|t| t.kind == Eof) {
+        return (tokens, lexer.lex_rest().map(|error| error.to_string()));
+      }
+      len = lexer.refill(read);
+    }
+  }
+
+  #[test]
+  fn refill_reads_every_token_in_place() {
+    let src = "x := 'a' + \"b\" # c\nfoo arg='d':\n  echo {{arg}} {{{{ e\n\n".repeat(200);
+    let (expected, error) = pull(&src, true);
+    assert_eq!(error, None);
+    for keep in [0, 1, 4] {
+      let (tokens, error) = refilled(&src, keep);
+      assert_eq!(error, None);
+      // Each call leaks its own source: compare all but the source.
+      let shape = |t: &Token| (t.kind, t.offset, t.length, t.line);
+      let expected = &expected[..expected.len() - 1];
+      assert_eq!(tokens.len(), expected.len(), "keeping {keep}");
+      let mismatch = tokens.iter().zip(expected).position(|(a, b)| shape(a) != shape(b));
+      assert_eq!(mismatch, None, "keeping {keep}");
+    }
+  }
+
+  #[test]
+  fn refill_ends_at_a_lexical_error_with_an_eof() {
+    let src = format!("{}x := %\n", "a := b\n".repeat(300));
+    let (tokens, error) = refilled(&src, 3);
+    assert_eq!(error.as_deref(), Some("unknown start of token '%'"));
+    assert_eq!(tokens.len(), 300 * 4 + 3);
+    assert_eq!(tokens[tokens.len() - 2].kind, ColonEquals);
+  }
+
+  #[test]
+  fn lex_rest_finds_an_error_past_the_tokens_read() {
+    let src = format!("{}x := %\n", "a := b\n".repeat(300));
+    let source: &'static Source = Box::leak(Box::new(Source::new(src, "justfile")));
+    let mut lexer = Lexer::significant(source);
+    assert_eq!(lexer.refill(0), BATCH);
+    assert_eq!(
+      lexer.lex_rest().map(|error| error.to_string()).as_deref(),
+      Some("unknown start of token '%'")
+    );
+  }
+
+  #[test]
+  fn identifier_length_stops_at_the_first_byte_no_identifier_continues() {
+    for byte in 0..=u8::MAX {
+      for at in 1..20 {
+        let mut text = vec![b'a'; 24];
+        text[at] = byte;
+        let expected = if IDENTIFIER_BYTE[usize::from(byte)] { 24 } else { at };
+        assert_eq!(identifier_length(&text), expected, "byte {byte:#x} at {at}");
+        assert_eq!(identifier_length(&text[..=at]), expected.min(at + 1), "byte {byte:#x} last");
+      }
+    }
   }
 
   #[test]

@@ -8,7 +8,7 @@
 
 use super::ast::*;
 use super::attributes::{ItemKind, CONFLICTS};
-use super::lexer::Lexer;
+use super::lexer::{Lexer, BATCH};
 use super::parse_error::{arguments, ParseErrorKind};
 use super::settings::{Setting, SettingType};
 use super::sources::{self, Nodes, Trees};
@@ -49,7 +49,7 @@ pub fn parse_source<'src>(
     let lexer = Source::Lexer(Box::new(Lexer::significant(file)));
     let mut parser = Parser::new(lexer, file, trees.nodes());
     let result = parser.parse_ast();
-    if let Some(error) = parser.tokens.source.finish_lexing() {
+    if let Some(error) = parser.tokens.finish_lexing() {
       return Err(Box::new(error));
     }
     result
@@ -108,25 +108,6 @@ pub fn on_parser_stack<T: Send, F: FnOnce() -> T + Send>(run: F) -> T {
 enum Source<'t, 'src> {
   Slice(std::slice::Iter<'t, Token<'src>>),
   Lexer(Box<Lexer<'src>>),
-  /// Failed; holds the lexer's error until `finish_lexing` takes it.
-  Done(Option<SyntaxError<'src>>),
-}
-
-impl<'src> Source<'_, 'src> {
-  /// Lex the rest of the file; the first lexical error, if any.
-  fn finish_lexing(&mut self) -> Option<SyntaxError<'src>> {
-    loop {
-      match self {
-        Source::Done(error) => return error.take(),
-        Source::Slice(_) => return None,
-        Source::Lexer(lexer) => match lexer.next_token() {
-          Ok(token) if token.kind == TokenKind::Eof => return None,
-          Ok(_) => {}
-          Err(error) => return Some(error),
-        },
-      }
-    }
-  }
 }
 
 /// Errors are boxed inside the parser to keep its (deeply recursive) frames small.
@@ -134,14 +115,16 @@ type ParseResult<'src, T> = std::result::Result<T, Box<SyntaxError<'src>>>;
 
 /// Tokens are read from the source this many at a time. The parser looks
 /// at most four tokens ahead (item dispatch).
-const BUFFER: usize = 32;
+const BUFFER: usize = BATCH;
 
-/// The significant tokens (whitespace dropped) read from the source but not
-/// yet consumed: `buffer[pos..len]`, never empty. Once the source is
-/// exhausted the last of them is an `Eof`, which is never consumed.
+/// The significant tokens (whitespace dropped) read but not yet consumed:
+/// `lexer.batch()[pos..len]`, never empty, read in place from the lexer's
+/// batch. Once the source is exhausted the last of them is an `Eof`, which
+/// is never consumed.
 struct TokenBuffer<'t, 'src> {
-  source: Source<'t, 'src>,
-  buffer: [Token<'src>; BUFFER],
+  lexer: Lexer<'src>,
+  /// Already lexed tokens to read instead of lexing (`parse`).
+  replay: Option<std::slice::Iter<'t, Token<'src>>>,
   pos: usize,
   len: usize,
   exhausted: bool,
@@ -149,9 +132,11 @@ struct TokenBuffer<'t, 'src> {
 
 impl<'t, 'src> TokenBuffer<'t, 'src> {
   fn new(source: Source<'t, 'src>, file: &'src sources::Source) -> Self {
-    // The `Eof` of the file's start, until something is read.
-    let nothing = Token::new(TokenKind::Eof, file, 0, 0, 0, 0);
-    let mut tokens = Self { source, buffer: [nothing; BUFFER], pos: 0, len: 0, exhausted: false };
+    let (lexer, replay) = match source {
+      Source::Slice(tokens) => (Lexer::significant(file), Some(tokens)),
+      Source::Lexer(lexer) => (*lexer, None),
+    };
+    let mut tokens = Self { lexer, replay, pos: 0, len: 0, exhausted: false };
     tokens.fill();
     tokens
   }
@@ -159,7 +144,7 @@ impl<'t, 'src> TokenBuffer<'t, 'src> {
   #[inline]
   fn next(&self) -> Token<'src> {
     // `pos` is below `BUFFER`; the remainder only spares a bounds check.
-    self.buffer[self.pos % BUFFER]
+    self.lexer.batch()[self.pos % BUFFER]
   }
 
   /// The token `n` places after the next one; the `Eof` past the end.
@@ -167,7 +152,7 @@ impl<'t, 'src> TokenBuffer<'t, 'src> {
     if self.pos + n >= self.len && !self.exhausted {
       self.fill();
     }
-    self.buffer[(self.pos + n).min(self.len.saturating_sub(1))]
+    self.lexer.batch()[(self.pos + n).min(self.len.saturating_sub(1)) % BUFFER]
   }
 
   /// Consume the next token, unless it is the `Eof`.
@@ -183,94 +168,24 @@ impl<'t, 'src> TokenBuffer<'t, 'src> {
     token
   }
 
-  /// Move the unconsumed tokens to the front and read more after them. A
-  /// source that ends (or fails) without an `Eof` gets one after its last
-  /// token.
+  /// Keep the unconsumed tokens and read more after them.
+  #[inline(never)]
   fn fill(&mut self) {
-    let consumed = self.buffer[self.len.saturating_sub(1)];
-    self.buffer.copy_within(self.pos..self.len, 0);
-    self.len -= self.pos;
+    self.len = match &mut self.replay {
+      Some(tokens) => self.lexer.replay(self.pos, tokens),
+      None => self.lexer.refill(self.pos),
+    };
     self.pos = 0;
-    if !self.exhausted {
-      self.read(consumed);
-    }
+    self.exhausted = self.len == 0 || self.lexer.batch()[self.len - 1].kind == TokenKind::Eof;
   }
 
-  /// Read tokens into the free part of the buffer. `consumed` is the last
-  /// token read before, in case the buffer holds none.
-  fn read(&mut self, consumed: Token<'src>) {
-    let free = &mut self.buffer[self.len..];
-    let (read, stop) = match &mut self.source {
-      Source::Lexer(lexer) => read_lexer(lexer, free),
-      Source::Slice(tokens) => read_slice(tokens, free),
-      Source::Done(_) => (0, Stop::End),
-    };
-    self.len += read;
-    match stop {
-      Stop::Full => return,
-      Stop::End => {}
-      Stop::Failed(error) => self.source = Source::Done(Some(error)),
-    }
-    let last = if self.len == 0 { consumed } else { self.buffer[self.len - 1] };
-    if last.kind != TokenKind::Eof {
-      // `read_lexer` and `read_slice` leave room for it.
-      if let Some(slot) = self.buffer.get_mut(self.len) {
-        *slot = eof_after(last);
-        self.len += 1;
-      }
-    }
-    self.exhausted = true;
-  }
-}
-
-/// Why `read_lexer` / `read_slice` stopped.
-enum Stop<'src> {
-  /// The buffer is full.
-  Full,
-  /// The tokens ended, with an `Eof` or (a slice) without.
-  End,
-  Failed(SyntaxError<'src>),
-}
-
-/// Fill `buffer` from `lexer` (which gives no whitespace), up to an `Eof`:
-/// how many tokens were read and why reading stopped. Leaves room for the
-/// `Eof` that ends a failed source.
-fn read_lexer<'src>(lexer: &mut Lexer<'src>, buffer: &mut [Token<'src>]) -> (usize, Stop<'src>) {
-  let room = buffer.len().saturating_sub(1);
-  for (read, slot) in buffer[..room].iter_mut().enumerate() {
-    match lexer.next_token() {
-      Ok(token) => {
-        *slot = token;
-        if token.kind == TokenKind::Eof {
-          return (read + 1, Stop::End);
-        }
-      }
-      Err(error) => return (read, Stop::Failed(error)),
+  /// Lex the rest of the file; the first lexical error, if any.
+  fn finish_lexing(&mut self) -> Option<SyntaxError<'src>> {
+    match self.replay {
+      Some(_) => None,
+      None => self.lexer.lex_rest(),
     }
   }
-  (room, Stop::Full)
-}
-
-/// `read_lexer` for a slice, dropping whitespace.
-fn read_slice<'src>(
-  tokens: &mut std::slice::Iter<'_, Token<'src>>,
-  buffer: &mut [Token<'src>],
-) -> (usize, Stop<'src>) {
-  let room = buffer.len().saturating_sub(1);
-  let mut read = 0;
-  while read < room {
-    let Some(token) = tokens.next() else {
-      return (read, Stop::End);
-    };
-    if token.kind != TokenKind::Whitespace {
-      buffer[read] = *token;
-      read += 1;
-      if token.kind == TokenKind::Eof {
-        return (read, Stop::End);
-      }
-    }
-  }
-  (read, Stop::Full)
 }
 
 struct Parser<'t, 'src> {
@@ -324,20 +239,6 @@ fn is_repeatable(attribute: &Attribute) -> bool {
     attribute,
     Attribute::Arg(_) | Attribute::Env(..) | Attribute::Group(_) | Attribute::Metadata(_)
   )
-}
-
-/// The `Eof` that follows `last`, the last token read.
-fn eof_after(last: Token<'_>) -> Token<'_> {
-  if last.kind == TokenKind::Eof {
-    return last;
-  }
-  Token {
-    kind: TokenKind::Eof,
-    offset: last.offset + last.length,
-    length: 0,
-    column: last.column + last.length,
-    ..last
-  }
 }
 
 impl<'t, 'src> Parser<'t, 'src> {
@@ -1492,14 +1393,8 @@ fn expression_start<'src>(expression: &Expression<'src>) -> Token<'src> {
     Expression::StringLiteral(literal) => literal.expand,
     _ => false,
   };
-  if prefixed && token.offset > 0 && token.column > 0 {
-    Token {
-      kind: TokenKind::Identifier,
-      offset: token.offset - 1,
-      length: 1,
-      column: token.column - 1,
-      ..token
-    }
+  if prefixed && token.offset > 0 && token.column() > 0 {
+    Token { kind: TokenKind::Identifier, offset: token.offset - 1, length: 1, ..token }
   } else {
     token
   }
@@ -2079,7 +1974,7 @@ mod tests {
       Box::leak(Box::new(sources::Source::new(src, "justfile")));
     let trees: &'static Trees<'static> = Box::leak(Box::new(Trees::new()));
     let tokens = lex(source).map_err(|e| format!("lex: {e}"))?;
-    parse(&tokens, trees).map_err(|e| format!("{e} {}:{}", e.token.line + 1, e.token.column + 1))
+    parse(&tokens, trees).map_err(|e| format!("{e} {}:{}", e.token.line + 1, e.token.column() + 1))
   }
 
   /// (source, message, 1-based line, 1-based column), checked against the reference binary.
@@ -2688,7 +2583,7 @@ mod streaming_tests {
     let trees = Trees::new();
     let error = parse_source(&source, &trees).unwrap_err();
     assert_eq!(error.to_string(), "unknown start of token '%'");
-    assert_eq!((error.token.line, error.token.column), (4, 0));
+    assert_eq!((error.token.line, error.token.column()), (4, 0));
   }
 
   #[test]

@@ -125,8 +125,8 @@ impl KindSet {
 }
 
 /// A token. `offset..offset + length` is its lexeme in its file's text.
-/// `line` and `column` are 0-based (column in bytes), rendered 1-based in
-/// diagnostics.
+/// `line` is 0-based, rendered 1-based in diagnostics; the column is
+/// computed from the offset when needed (see `column`).
 #[derive(Copy, Clone, Debug)]
 pub struct Token<'src> {
   pub kind: TokenKind,
@@ -134,16 +134,18 @@ pub struct Token<'src> {
   pub offset: u32,
   pub length: u32,
   pub line: u32,
-  pub column: u32,
 }
+
+/// The lexer hands out hundreds of thousands of tokens for a large file and
+/// the parser copies them around: keep them three words.
+const _: () = assert!(std::mem::size_of::<Token>() == 24);
 
 /// Tokens are equal when they are the same stretch of the same file.
 impl PartialEq for Token<'_> {
   fn eq(&self, other: &Self) -> bool {
     self.kind == other.kind
       && std::ptr::eq(self.source, other.source)
-      && (self.offset, self.length, self.line, self.column)
-        == (other.offset, other.length, other.line, other.column)
+      && (self.offset, self.length, self.line) == (other.offset, other.length, other.line)
   }
 }
 
@@ -157,17 +159,24 @@ impl<'src> Token<'src> {
     offset: usize,
     length: usize,
     line: usize,
-    column: usize,
   ) -> Self {
     let narrow = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-    Token {
-      kind,
-      source,
-      offset: narrow(offset),
-      length: narrow(length),
-      line: narrow(line),
-      column: narrow(column),
-    }
+    Token { kind, source, offset: narrow(offset), length: narrow(length), line: narrow(line) }
+  }
+
+  /// The offset where the token's line starts: just after the last `\n`
+  /// before the token. A `\n` that ends the file starts no line, so the
+  /// tokens after it (dedents, `Eof`) stay on the last line, as `line` says.
+  pub fn line_start(&self) -> usize {
+    let text = self.source.text.as_bytes();
+    let offset = (self.offset as usize).min(text.len());
+    let before = if offset == text.len() { offset.saturating_sub(1) } else { offset };
+    memchr::memrchr(b'\n', &text[..before]).map_or(0, |newline| newline + 1)
+  }
+
+  /// The 0-based column of the token's start, in bytes.
+  pub fn column(&self) -> usize {
+    (self.offset as usize).saturating_sub(self.line_start())
   }
 
   /// The whole text of the token's file.

@@ -120,10 +120,20 @@ fn arg_arguments(arg: &ArgAttribute) -> Vec<String> {
 mod tests {
   use super::*;
   use crate::output::format::expression::tests::{string, token, var};
+  use crate::syntax::sources::Source;
   use crate::syntax::token::{Token, TokenKind};
 
   fn at(text: &'static str, line: usize, column: usize) -> Token<'static> {
-    Token { line: line as u32, column: column as u32, ..token(TokenKind::Identifier, text) }
+    placed(token(TokenKind::Identifier, text), line, column)
+  }
+
+  /// `token` moved to `line` and `column`: its source gets `column` blanks
+  /// before its lexeme, as the column is measured in the source text.
+  fn placed(token: Token<'static>, line: usize, column: usize) -> Token<'static> {
+    let text = format!("{}{}", " ".repeat(column), token.lexeme());
+    // Fixtures live for the whole test process.
+    let source: &'static Source = Box::leak(Box::new(Source::new(&text, "justfile")));
+    Token::new(token.kind, source, column, token.length as usize, line)
   }
 
   fn literal(
@@ -134,8 +144,7 @@ mod tests {
   ) -> StringLiteral<'static> {
     match string(text, expand) {
       Expression::StringLiteral(mut literal) => {
-        literal.token.line = line as u32;
-        literal.token.column = column as u32;
+        literal.token = placed(literal.token, line, column);
         literal
       }
       _ => unreachable!(),

@@ -167,7 +167,7 @@ pub(crate) mod tests {
   pub fn token(kind: TokenKind, text: &'static str) -> Token<'static> {
     // Fixtures live for the whole test process.
     let source: &'static Source = Box::leak(Box::new(Source::new(text, "justfile")));
-    Token::new(kind, source, 0, text.len(), 0, 0)
+    Token::new(kind, source, 0, text.len(), 0)
   }
 
   pub fn var(name: &'static str) -> Expression<'static> {
