@@ -364,8 +364,11 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
       return Ok(());
     }
     let Some(assignment) = self.state.module.assignments.at(index) else { return Ok(()) };
-    for reference in referenced_variables(assignment.value, &[], &self.state.module.functions) {
-      self.visit(reference)?;
+    // Most values are plain strings, which reference nothing.
+    if !matches!(assignment.value, Expression::StringLiteral(_)) {
+      for reference in referenced_variables(assignment.value, &[], &self.state.module.functions) {
+        self.visit(reference)?;
+      }
     }
     if !self.state.values.contains(index) {
       let value = self.evaluate_assignment(index)?;

@@ -3,7 +3,7 @@
 //! assignments (all of them, or under `set lazy` only the demanded, eager and
 //! exported ones), each after what it references.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use super::error::EvaluationError;
 use super::evaluator::{referenced_variables, Evaluator, ModuleState, RunContext, Site, Values};
@@ -15,8 +15,8 @@ use crate::evaluation::shell::module_shell;
 pub type States<'a, 'src> = BTreeMap<Vec<String>, ModuleState<'a, 'src>>;
 
 /// The variables a lazy module must evaluate besides its `eager` and
-/// exported ones, by module path.
-pub type Demand<'src> = BTreeMap<Vec<String>, BTreeSet<&'src str>>;
+/// exported ones, by module path. Only looked up, never listed.
+pub type Demand<'src> = BTreeMap<Vec<String>, HashSet<&'src str>>;
 
 /// What the recipes invoked on the command line need:
 /// the variables referenced statically by them and by all their
