@@ -724,48 +724,97 @@ pub(crate) fn for_each_site_expression<'e, 'src, E, F>(
 where
   F: FnMut(&'e Expression<'src>, usize, bool) -> Result<(), E>,
 {
-  let all = recipe.parameters.len();
   match site {
-    Site::Attribute => {
-      for entry in &recipe.attributes.list {
-        for (expression, scope) in attribute_expressions(&entry.attribute) {
-          match scope {
-            AttributeScope::Parameters => visit(expression, all, true)?,
-            AttributeScope::Empty => visit(expression, 0, true)?,
-            AttributeScope::LoadTime => visit(expression, 0, false)?,
-          }
-        }
+    Site::Attribute => attribute_site(recipe, visit),
+    Site::Default => default_site(recipe, visit),
+    Site::DependencyArgument => dependency_site(recipe, visit),
+    Site::Body => body_site(recipe, skip_comments, visit),
+  }
+}
+
+/// `for_each_site_expression` over every site in declaration order:
+/// attributes, defaults, dependency arguments, then the body.
+pub(crate) fn for_each_expression<'e, 'src, E, F>(
+  recipe: &'e ast::Recipe<'src>,
+  skip_comments: bool,
+  visit: &mut F,
+) -> Result<(), E>
+where
+  F: FnMut(&'e Expression<'src>, usize, bool) -> Result<(), E>,
+{
+  attribute_site(recipe, visit)?;
+  default_site(recipe, visit)?;
+  dependency_site(recipe, visit)?;
+  body_site(recipe, skip_comments, visit)
+}
+
+#[inline]
+fn attribute_site<'e, 'src, E, F>(recipe: &'e ast::Recipe<'src>, visit: &mut F) -> Result<(), E>
+where
+  F: FnMut(&'e Expression<'src>, usize, bool) -> Result<(), E>,
+{
+  let all = recipe.parameters.len();
+  for entry in &recipe.attributes.list {
+    for (expression, scope) in attribute_expressions(&entry.attribute) {
+      match scope {
+        AttributeScope::Parameters => visit(expression, all, true)?,
+        AttributeScope::Empty => visit(expression, 0, true)?,
+        AttributeScope::LoadTime => visit(expression, 0, false)?,
       }
     }
-    Site::Default => {
-      for (index, parameter) in recipe.parameters.iter().enumerate() {
-        if let Some(default) = &parameter.default {
-          visit(default, index, true)?;
-        }
+  }
+  Ok(())
+}
+
+#[inline]
+fn default_site<'e, 'src, E, F>(recipe: &'e ast::Recipe<'src>, visit: &mut F) -> Result<(), E>
+where
+  F: FnMut(&'e Expression<'src>, usize, bool) -> Result<(), E>,
+{
+  for (index, parameter) in recipe.parameters.iter().enumerate() {
+    if let Some(default) = &parameter.default {
+      visit(default, index, true)?;
+    }
+  }
+  Ok(())
+}
+
+#[inline]
+fn dependency_site<'e, 'src, E, F>(recipe: &'e ast::Recipe<'src>, visit: &mut F) -> Result<(), E>
+where
+  F: FnMut(&'e Expression<'src>, usize, bool) -> Result<(), E>,
+{
+  let all = recipe.parameters.len();
+  for dependency in recipe.priors.iter().chain(&recipe.subsequents) {
+    for argument in &dependency.arguments {
+      visit(argument, all, true)?;
+    }
+  }
+  Ok(())
+}
+
+#[inline]
+fn body_site<'e, 'src, E, F>(
+  recipe: &'e ast::Recipe<'src>,
+  skip_comments: bool,
+  visit: &mut F,
+) -> Result<(), E>
+where
+  F: FnMut(&'e Expression<'src>, usize, bool) -> Result<(), E>,
+{
+  let all = recipe.parameters.len();
+  let mut continued = false;
+  for line in &recipe.body {
+    let comment = skip_comments
+      && !continued
+      && matches!(line.fragments.first(), Some(Fragment::Text(text)) if text.lexeme().trim_start().starts_with('#'));
+    for fragment in &line.fragments {
+      if let Fragment::Interpolation { expression, .. } = fragment {
+        visit(expression, all, !comment)?;
       }
     }
-    Site::DependencyArgument => {
-      for dependency in recipe.priors.iter().chain(&recipe.subsequents) {
-        for argument in &dependency.arguments {
-          visit(argument, all, true)?;
-        }
-      }
-    }
-    Site::Body => {
-      let mut continued = false;
-      for line in &recipe.body {
-        let comment = skip_comments
-          && !continued
-          && matches!(line.fragments.first(), Some(Fragment::Text(text)) if text.lexeme().trim_start().starts_with('#'));
-        for fragment in &line.fragments {
-          if let Fragment::Interpolation { expression, .. } = fragment {
-            visit(expression, all, !comment)?;
-          }
-        }
-        continued = skip_comments
-          && matches!(line.fragments.last(), Some(Fragment::Text(text)) if text.lexeme().ends_with('\\'));
-      }
-    }
+    continued = skip_comments
+      && matches!(line.fragments.last(), Some(Fragment::Text(text)) if text.lexeme().ends_with('\\'));
   }
   Ok(())
 }

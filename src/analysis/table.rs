@@ -247,21 +247,93 @@ impl<'src, T> Table<'src, T> {
   }
 }
 
-/// Sort keys: the first 16 bytes of a name, big-endian, so that most
-/// comparisons are one integer comparison; equal keys fall back to the names.
+/// Indices of `entries` in name order. Names share long prefixes
+/// (`recipe-1`, `recipe-2`): past the prefix common to all of them, the next
+/// twelve bytes of each name, zero-padded, are the key of a radix sort over
+/// only the bytes that differ; names whose twelve bytes agree are then
+/// ordered by their whole text.
 fn sort_by_name<T>(entries: &[(&str, T)]) -> Box<[u32]> {
-  let key = |name: &str| {
-    let mut bytes = [0u8; 16];
-    let prefix = &name.as_bytes()[..name.len().min(16)];
-    bytes[..prefix.len()].copy_from_slice(prefix);
-    u128::from_be_bytes(bytes)
-  };
-  let mut keyed: Vec<(u128, u32)> =
-    entries.iter().zip(0..).map(|((name, _), index)| (key(name), index)).collect();
-  keyed.sort_unstable_by(|(a_key, a), (b_key, b)| {
-    a_key.cmp(b_key).then_with(|| entries[*a as usize].0.cmp(entries[*b as usize].0))
+  let Some(((first, _), rest)) = entries.split_first() else { return Box::default() };
+  let common = rest.iter().fold(first.len(), |common, (name, _)| {
+    common_prefix(&first.as_bytes()[..common], name.as_bytes())
   });
-  keyed.into_iter().map(|(_, index)| index).collect()
+  let mut keys: Vec<Key> = entries
+    .iter()
+    .zip(0u32..)
+    .map(|((name, _), index)| Key::new(&name.as_bytes()[common..], index))
+    .collect();
+  radix_sort(&mut keys);
+  let name = |key: &Key| entries[key.index() as usize].0;
+  let mut start = 0;
+  while start < keys.len() {
+    let prefix = keys[start].prefix();
+    let end = start + keys[start..].iter().take_while(|key| key.prefix() == prefix).count();
+    if end - start > 1 {
+      keys[start..end].sort_unstable_by(|a, b| name(a).cmp(name(b)));
+    }
+    start = end;
+  }
+  keys.into_iter().map(|key| key.index()).collect()
+}
+
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+  if b.starts_with(a) {
+    return a.len();
+  }
+  a.iter().zip(b).take_while(|(a, b)| a == b).count()
+}
+
+/// Twelve bytes of a name, zero-padded, then its index.
+#[derive(Clone, Copy, Default)]
+struct Key([u8; 16]);
+
+impl Key {
+  fn new(name: &[u8], index: u32) -> Self {
+    let mut bytes = [0u8; 16];
+    let prefix = &name[..name.len().min(12)];
+    bytes[..prefix.len()].copy_from_slice(prefix);
+    bytes[12..].copy_from_slice(&index.to_le_bytes());
+    Key(bytes)
+  }
+
+  /// The name bytes, as one integer for quick comparison.
+  fn prefix(&self) -> u128 {
+    u128::from_le_bytes(self.0) & ((1 << 96) - 1)
+  }
+
+  fn index(&self) -> u32 {
+    u32::from_le_bytes([self.0[12], self.0[13], self.0[14], self.0[15]])
+  }
+}
+
+/// A stable least-significant-digit radix sort of keys by their twelve name
+/// bytes, one pass per byte that is not the same in every key.
+fn radix_sort(keys: &mut Vec<Key>) {
+  let Some(&first) = keys.first() else { return };
+  let first = u128::from_le_bytes(first.0);
+  let differing =
+    keys.iter().fold(0, |differing, key| differing | (u128::from_le_bytes(key.0) ^ first));
+  let mut scratch = vec![Key::default(); keys.len()];
+  for byte in (0..12).rev().filter(|byte| (differing >> (8 * byte)) as u8 != 0) {
+    let mut offsets = [0usize; 256];
+    for key in keys.iter() {
+      offsets[usize::from(key.0[byte])] += 1;
+    }
+    let mut next = 0;
+    for offset in &mut offsets {
+      let count = *offset;
+      *offset = next;
+      next += count;
+    }
+    for key in keys.iter() {
+      let slot = &mut offsets[usize::from(key.0[byte])];
+      if let Some(target) = scratch.get_mut(*slot) {
+        *target = *key;
+      }
+      *slot += 1;
+    }
+    std::mem::swap(keys, &mut scratch);
+  }
 }
 
 impl<'src, T> Index<&str> for Table<'src, T> {
@@ -349,5 +421,19 @@ mod tests {
     assert_eq!(renumbered[..3], [Some(0), None, Some(1)]);
     assert_eq!(table.index_of("recipe-1"), Some(1));
     assert_eq!(table.len(), 6);
+  }
+
+  #[test]
+  fn sorts_names_sharing_long_prefixes() {
+    let mut names: Vec<String> = (0..3000).map(|i| format!("recipe-{}", i * 7919 % 3001)).collect();
+    names.extend((0..40).map(|i| format!("a-common-prefix-of-more-than-twelve-{i}")));
+    names.extend(["", "a", "ab", "a-common-prefix-of-more-than-twelve"].map(String::from));
+    let mut table = Table::new();
+    for (value, name) in names.iter().enumerate() {
+      table.insert(name.as_str(), value);
+    }
+    let mut expected: Vec<&str> = names.iter().map(String::as_str).collect();
+    expected.sort_unstable();
+    assert_eq!(table.keys().copied().collect::<Vec<_>>(), expected);
   }
 }
