@@ -690,9 +690,9 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
     doc: Option<Cow<'src, str>>,
     parameters: Pooled<model::Parameter<'src>>,
   ) -> model::Recipe<'src> {
-    let mut attributes: Vec<AttributeEntry<'src>> = Vec::new();
+    let mut attributes: Box<[AttributeEntry<'src>]> = Box::default();
     if !recipe.attributes.list.is_empty() {
-      attributes.clone_from(&recipe.attributes.list);
+      attributes = recipe.attributes.list.iter().cloned().collect();
       attributes.sort_by_key(|entry| entry.attribute.name());
     }
     let name = recipe.name.lexeme();
@@ -702,16 +702,15 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       Cow::Owned(self.path.iter().map(String::as_str).chain([name]).collect::<Vec<_>>().join("::"))
     };
     model::Recipe {
-      name: recipe.name,
       namepath,
       attributes,
       doc,
       private: name.starts_with('_') || has_attribute(&recipe.attributes, AttributeKind::Private),
       parameters,
-      priors: Pooled::default(),
-      subsequents: Pooled::default(),
+      dependencies: Pooled::default(),
+      prior_count: 0,
       script,
-      order,
+      order: u32::try_from(order).unwrap_or(u32::MAX),
       ast: recipe,
     }
   }

@@ -130,7 +130,7 @@ pub fn lookup<'a, 'src>(module: &'a Module<'src>, name: &str) -> Lookup<'a, 'src
 }
 
 pub fn is_public_recipe(module: &Module, recipe: &Recipe) -> bool {
-  let name = recipe.name.lexeme();
+  let name = recipe.name().lexeme();
   !recipe.private && !name.starts_with('_') && !module.disabled.contains_key(name)
 }
 
@@ -145,7 +145,7 @@ pub fn suggest_recipe(module: &Module, name: &str) -> Option<Suggestion> {
     .recipes
     .values()
     .filter(|recipe| is_public_recipe(module, recipe))
-    .map(|recipe| (recipe.name.lexeme().to_string(), None));
+    .map(|recipe| (recipe.name().lexeme().to_string(), None));
   let aliases = module
     .aliases
     .values()

@@ -124,28 +124,44 @@ impl Alias<'_> {
 
 #[derive(Debug)]
 pub struct Recipe<'src> {
-  pub name: Name<'src>,
   /// The module path plus name, joined with `::`: the name itself in the
   /// root module.
   pub namepath: Cow<'src, str>,
   /// Attributes in canonical order.
-  pub attributes: Vec<ast::AttributeEntry<'src>>,
+  pub attributes: Box<[ast::AttributeEntry<'src>]>,
   /// `[doc]` wins over the doc comment; None if empty.
   pub doc: Option<Cow<'src, str>>,
   pub private: bool,
   pub parameters: Pooled<Parameter<'src>>,
-  pub priors: Pooled<Dependency<'src>>,
-  pub subsequents: Pooled<Dependency<'src>>,
+  /// The dependencies before `&&`, then those after it.
+  pub dependencies: Pooled<Dependency<'src>>,
+  /// How many of `dependencies` come before `&&`.
+  pub prior_count: u32,
   /// Body starts with `#!`, or `[script]`, or `set default-script`; never with `[shell]`.
   pub script: bool,
   /// Position among the module's recipes for `--unsorted`: own file first in
   /// source order, then imports in import order.
-  pub order: usize,
+  pub order: u32,
   /// The parse node: body, doc comment, sigils.
   pub ast: &'src ast::Recipe<'src>,
 }
 
 impl<'src> Recipe<'src> {
+  /// The name token, from the parse node.
+  pub fn name(&self) -> Name<'src> {
+    self.ast.name
+  }
+
+  /// The dependencies before `&&`.
+  pub fn priors(&self) -> &[Dependency<'src>] {
+    self.dependencies.get(..self.prior_count as usize).unwrap_or(&[])
+  }
+
+  /// The dependencies after `&&`.
+  pub fn subsequents(&self) -> &[Dependency<'src>] {
+    self.dependencies.get(self.prior_count as usize..).unwrap_or(&[])
+  }
+
   pub fn body(&self) -> &'src [Line<'src>] {
     &self.ast.body
   }

@@ -448,8 +448,7 @@ pub(crate) fn resolve_recipes<'src>(
   let pool = Arc::new(dependencies);
   for index in 0..recipes.len() {
     if let Some(recipe) = recipes.at_mut(index) {
-      recipe.priors.attach(&pool);
-      recipe.subsequents.attach(&pool);
+      recipe.dependencies.attach(&pool);
     }
   }
   for name in disabled_aliases.keys() {
@@ -563,7 +562,7 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
     // The targets in other modules, in order, for the argument counts below.
     let mut foreign: Vec<&'a Recipe<'src>> = Vec::new();
     // How many of them come before `&&`.
-    let mut priors = 0;
+    let mut priors: u32 = 0;
     for (position, dependency) in ast.priors.iter().chain(&ast.subsequents).enumerate() {
       let Some(last) = dependency.path.last() else { continue };
       // Most dependencies are recipes of the same module.
@@ -644,8 +643,8 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
     self.dependencies.extend(self.pending.drain(base..));
     let end = self.dependencies.len();
     if let Some(recipe) = self.recipes.at_mut(index) {
-      recipe.priors = Pooled::pending(start..start + priors);
-      recipe.subsequents = Pooled::pending(start + priors..end);
+      recipe.dependencies = Pooled::pending(start..end);
+      recipe.prior_count = priors;
     }
     self.stack.pop();
     self.marks[index] = Mark::Done;

@@ -381,7 +381,7 @@ fn bind_default<'a, 'src>(
     .count();
   if min > 0 {
     return Err(InvocationError::DefaultRecipeRequiresArguments {
-      recipe: resolved.recipe.name.lexeme().to_string(),
+      recipe: resolved.recipe.name().lexeme().to_string(),
       min,
     });
   }
@@ -482,7 +482,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
   }
 
   fn recipe_name(&self) -> String {
-    self.recipe.name.lexeme().to_string()
+    self.recipe.name().lexeme().to_string()
   }
 
   /// Puts `word` in the next positional slot; false if all are full.

@@ -284,7 +284,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
       source_file: &source_file,
       module_file: &self.state.module.source,
       module_path,
-      recipe_name: self.recipe.map(|scope| scope.recipe.name.lexeme()),
+      recipe_name: self.recipe.map(|scope| scope.recipe.name().lexeme()),
       is_dependency: self.recipe.is_some_and(|scope| scope.is_dependency),
       dotenv: &self.state.dotenv,
       lists: self.lists(),

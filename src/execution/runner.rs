@@ -120,7 +120,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     let config = self.context.config;
     let parallel = recipe.has_attribute(AttributeKind::Parallel);
     if !config.no_deps {
-      let priors = self.run_dependencies(state, &scope, &recipe.priors, record, slots, parallel);
+      let priors = self.run_dependencies(state, &scope, &recipe.priors(), record, slots, parallel);
       if let Err(ExecutionError::Unsuccessful { recipe: blocker }) = &priors {
         self.keep_going.skip(&recipe.namepath, format!("needs `{blocker}`"));
         self.skip_subsequents(recipe);
@@ -145,7 +145,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
       self.run_dependencies(
         state,
         &scope,
-        &recipe.subsequents,
+        recipe.subsequents(),
         &subsequent_record,
         slots,
         parallel,
@@ -156,7 +156,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
 
   /// `--keep-going`: the subsequents of a recipe that failed or was skipped.
   fn skip_subsequents(&self, recipe: &Recipe<'src>) {
-    for subsequent in &recipe.subsequents {
+    for subsequent in recipe.subsequents() {
       let reason = format!("runs after `{}`", recipe.namepath);
       self.keep_going.skip(&self.dependency_path(subsequent), reason);
     }
@@ -282,7 +282,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
           None if parameter.flag() => Value::empty_list(),
           None if lists && !(parameter.kind == ParameterKind::Star) => {
             return Err(ExecutionError::EmptyList {
-              recipe: recipe.name.lexeme().to_string(),
+              recipe: recipe.name().lexeme().to_string(),
               parameter: parameter.name.lexeme().to_string(),
             })
           }
@@ -323,7 +323,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
       Some(prompt) => Evaluator::new(self.context, state, Some(scope), Site::Dependency)
         .evaluate(prompt)?
         .joined(),
-      None => format!("Run recipe `{}`?", recipe.name.lexeme()),
+      None => format!("Run recipe `{}`?", recipe.name().lexeme()),
     };
     crate::platform::stdio::stderr(&format!("{text} "))
       .map_err(|source| ExecutionError::Stderr { source })?;
@@ -336,7 +336,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     if answer == "y" || answer == "yes" {
       Ok(())
     } else {
-      Err(ExecutionError::NotConfirmed { recipe: recipe.name.lexeme().to_string() })
+      Err(ExecutionError::NotConfirmed { recipe: recipe.name().lexeme().to_string() })
     }
   }
 
@@ -412,8 +412,11 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     };
     let timing = if self.context.config.time {
       let painter = self.context.stderr_painter();
-      let line =
-        format!("---> {} completed in {:.3}s", recipe.name.lexeme(), start.elapsed().as_secs_f64());
+      let line = format!(
+        "---> {} completed in {:.3}s",
+        recipe.name().lexeme(),
+        start.elapsed().as_secs_f64()
+      );
       output.stderr_line(&painter.paint(painter.command_style(), &line))
     } else {
       Ok(())
@@ -440,7 +443,7 @@ fn check_patterns<'src>(
     Some(text) => Err(ExecutionError::Message {
       message: crate::analysis::argument_error::ArgumentError::PatternMismatch {
         argument: text.to_string(),
-        recipe: recipe.name.lexeme().to_string(),
+        recipe: recipe.name().lexeme().to_string(),
         parameter: parameter.name.lexeme().to_string(),
         patterns: parameter.patterns().to_vec(),
       }
@@ -456,7 +459,7 @@ fn check_value_count<'src>(
   parameter: &crate::analysis::model::Parameter<'src>,
   value: &Value,
 ) -> Result<'src> {
-  let recipe = recipe.name.lexeme();
+  let recipe = recipe.name().lexeme();
   match crate::analysis::argument_error::value_count_error(recipe, parameter, value.0.len()) {
     Some(error) => Err(ExecutionError::Message { message: error.to_string() }),
     None => Ok(()),

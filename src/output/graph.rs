@@ -39,8 +39,8 @@ fn collect<'a, 'src>(
       continue;
     }
     graph.nodes.push(recipe);
-    let dependencies = (recipe.priors.iter().map(|d| (d, false)))
-      .chain(recipe.subsequents.iter().map(|d| (d, true)));
+    let dependencies = (recipe.priors().iter().map(|d| (d, false)))
+      .chain(recipe.subsequents().iter().map(|d| (d, true)));
     let mut targets = Vec::new();
     for (dependency, subsequent) in dependencies {
       let Some(target) = dependency_target(justfile, dependency) else {

@@ -370,13 +370,7 @@ fn recipe_json(out: &mut Writer, recipe: &Recipe) {
     out.array(recipe.body().iter().map(|l| With(move |out| line_json(out, l))))
   });
   let dependencies = With(|out: &mut Writer| {
-    out.array(
-      recipe
-        .priors
-        .iter()
-        .chain(&recipe.subsequents)
-        .map(|d| With(move |out| dependency_json(out, d))),
-    )
+    out.array(recipe.dependencies.iter().map(|d| With(move |out| dependency_json(out, d))))
   });
   let parameters = With(|out: &mut Writer| {
     out.array(recipe.parameters.iter().map(|p| With(move |out| parameter_json(out, p))))
@@ -386,10 +380,10 @@ fn recipe_json(out: &mut Writer, recipe: &Recipe) {
     "body" => body,
     "dependencies" => dependencies,
     "doc" => recipe.doc.as_deref(),
-    "name" => recipe.name.lexeme(),
+    "name" => recipe.name().lexeme(),
     "parameters" => parameters,
-    "priors" => recipe.priors.len(),
-    "private" => recipe.private || recipe.name.lexeme().starts_with('_'),
+    "priors" => recipe.priors().len(),
+    "private" => recipe.private || recipe.name().lexeme().starts_with('_'),
     "quiet" => recipe.quiet(),
     "namepath" => recipe.namepath.as_ref(),
     "shebang" => recipe.shebang() || recipe.has_attribute(AttributeKind::Script),

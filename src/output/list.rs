@@ -247,7 +247,7 @@ fn groups_of(
 ) -> Vec<String> {
   let mut first: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
   let recipe_groups =
-    recipes.iter().flat_map(|r| recipe_groups(r).map(move |group| (group, (r.order, 1))));
+    recipes.iter().flat_map(|r| recipe_groups(r).map(move |group| (group, (r.order as usize, 1))));
   let submodule_groups = submodules.iter().flat_map(|(name, m)| {
     let position = module.module_positions.get(name).copied().unwrap_or(usize::MAX);
     m.groups.iter().map(move |group| (group.as_str(), (position, 0)))
@@ -363,7 +363,7 @@ impl Lister<'_> {
   /// rendering, done for every recipe, has no colour tests).
   fn push_signature<const COLOR: bool>(&self, out: &mut String, signature: Signature) {
     let (name, recipe) = match signature {
-      Signature::Recipe(recipe) => (recipe.name.lexeme(), recipe),
+      Signature::Recipe(recipe) => (recipe.name().lexeme(), recipe),
       Signature::Alias(name, recipe) => (name, recipe),
       Signature::Submodule(name) => {
         out.push_str(name);
@@ -588,7 +588,7 @@ impl Lister<'_> {
     if aliases.is_empty() {
       return;
     }
-    let comment = format!("alias for `{}`", recipe.name.lexeme());
+    let comment = format!("alias for `{}`", recipe.name().lexeme());
     for alias in aliases {
       self.alias_entry(alias, recipe, &comment, prefix, width, out, scratch);
     }

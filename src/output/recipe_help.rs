@@ -73,8 +73,8 @@ fn dependency_lines(justfile: &Justfile, recipe: &Recipe) -> Vec<String> {
     words.extend(crate::output::tree::dependency_arguments(dependency));
     format!("  {}{}", if subsequent { "&& " } else { "" }, words.join(" "))
   };
-  (recipe.priors.iter().map(|d| line(d, false)))
-    .chain(recipe.subsequents.iter().map(|d| line(d, true)))
+  (recipe.priors().iter().map(|d| line(d, false)))
+    .chain(recipe.subsequents().iter().map(|d| line(d, true)))
     .collect()
 }
 

@@ -273,7 +273,7 @@ mod tests {
       ),
     ];
     for (recipe, expected) in cases {
-      assert_eq!(usage(&recipe, recipe.name.lexeme(), false), expected);
+      assert_eq!(usage(&recipe, recipe.name().lexeme(), false), expected);
     }
   }
 
