@@ -31,13 +31,23 @@ pub fn string(source: &str) -> Expression<'static> {
 }
 
 pub fn param(text: &str) -> Parameter<'static> {
-  Parameter {
+  let ast = ast::Parameter {
     name: name(text),
     default: None,
     export: false,
     kind: ParameterKind::Singular,
-    options: None,
-  }
+  };
+  Parameter { ast: Box::leak(Box::new(ast)), options: None }
+}
+
+/// Change a parameter's parse node (a leaked copy of it).
+pub fn edit_param(
+  parameter: &mut Parameter<'static>,
+  change: impl FnOnce(&mut ast::Parameter<'static>),
+) {
+  let mut ast = parameter.ast.clone();
+  change(&mut ast);
+  parameter.ast = Box::leak(Box::new(ast));
 }
 
 pub fn recipe(

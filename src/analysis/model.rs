@@ -216,7 +216,7 @@ impl<'src> Recipe<'src> {
   /// Maximum number of positional arguments; None if unbounded.
   pub fn max_arguments(&self) -> Option<usize> {
     let positional = self.parameters.iter().filter(|p| !p.is_option());
-    if self.parameters.iter().any(|p| !p.is_option() && p.kind.is_variadic()) {
+    if self.parameters.iter().any(|p| !p.is_option() && p.kind().is_variadic()) {
       None
     } else {
       Some(positional.count())
@@ -288,11 +288,8 @@ impl<T: Debug> Debug for Pooled<T> {
 
 #[derive(Debug)]
 pub struct Parameter<'src> {
-  pub name: Name<'src>,
-  /// Borrowed from the parse tree.
-  pub default: Option<&'src Expression<'src>>,
-  pub export: bool,
-  pub kind: ParameterKind,
+  /// The parse node: name, default, `$`, kind.
+  pub ast: &'src ast::Parameter<'src>,
   /// What an `[arg(…)]` attribute configures; None without one.
   pub options: Option<Box<ParameterOptions<'src>>>,
 }
@@ -313,6 +310,23 @@ pub struct ParameterOptions<'src> {
 }
 
 impl<'src> Parameter<'src> {
+  pub fn name(&self) -> Name<'src> {
+    self.ast.name
+  }
+
+  pub fn default(&self) -> Option<&'src Expression<'src>> {
+    self.ast.default.as_ref()
+  }
+
+  /// `$name`: exported to the recipe's commands.
+  pub fn export(&self) -> bool {
+    self.ast.export
+  }
+
+  pub fn kind(&self) -> ParameterKind {
+    self.ast.kind
+  }
+
   /// The `[arg]` configuration, created empty if there is none.
   pub fn options_mut(&mut self) -> &mut ParameterOptions<'src> {
     self.options.get_or_insert_with(Box::default)
@@ -377,8 +391,8 @@ impl<'src> Parameter<'src> {
 
   pub fn is_required_positional(&self) -> bool {
     !self.is_option()
-      && self.default.is_none()
-      && (self.kind != ParameterKind::Star || self.min().unwrap_or(0) > 0)
+      && self.default().is_none()
+      && (self.kind() != ParameterKind::Star || self.min().unwrap_or(0) > 0)
   }
 }
 

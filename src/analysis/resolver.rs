@@ -919,14 +919,14 @@ impl Bounds {
     let parameters: &[super::model::Parameter] = &target.parameters;
     let required = |p: &&super::model::Parameter| {
       if !lists {
-        return p.default.is_none() && p.kind != ast::ParameterKind::Star;
+        return p.default().is_none() && p.kind() != ast::ParameterKind::Star;
       }
       !p.flag()
-        && p.default.is_none()
-        && (p.kind != ast::ParameterKind::Star || p.min().unwrap_or(0) > 0)
+        && p.default().is_none()
+        && (p.kind() != ast::ParameterKind::Star || p.min().unwrap_or(0) > 0)
     };
     let min = parameters.iter().filter(required).count();
-    let max = if !lists && parameters.iter().any(|p| p.kind.is_variadic()) {
+    let max = if !lists && parameters.iter().any(|p| p.kind().is_variadic()) {
       None
     } else {
       Some(parameters.len())

@@ -252,18 +252,18 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     for (parameter, supplied) in
       recipe.parameters.iter().zip(supplied.into_iter().chain(std::iter::repeat(Supplied::Missing)))
     {
-      let many = parameter.kind.is_variadic() || parameter.multiple();
+      let many = parameter.kind().is_variadic() || parameter.multiple();
       // An empty list from a dependency stands for no value at all.
       let supplied = match supplied {
         Supplied::Value(value) if lists && value.0.is_empty() => Supplied::Missing,
         supplied => supplied,
       };
-      let missing = supplied == Supplied::Missing && parameter.default.is_none();
+      let missing = supplied == Supplied::Missing && parameter.default().is_none();
       let value = match supplied {
         Supplied::Value(value) if many && !lists => {
           check_patterns(recipe, parameter, &value)?;
           positional.extend(value.0.iter().cloned());
-          scope.parameters.push((parameter.name.lexeme(), Value::string(value.joined())));
+          scope.parameters.push((parameter.name().lexeme(), Value::string(value.joined())));
           continue;
         }
         Supplied::Value(value) => value,
@@ -275,18 +275,18 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
           }
           None => Value::string("true"),
         },
-        Supplied::Missing => match &parameter.default {
+        Supplied::Missing => match parameter.default() {
           Some(default) => {
             Evaluator::new(self.context, state, Some(&scope), Site::Default).evaluate(default)?
           }
           None if parameter.flag() => Value::empty_list(),
-          None if lists && !(parameter.kind == ParameterKind::Star) => {
+          None if lists && !(parameter.kind() == ParameterKind::Star) => {
             return Err(ExecutionError::EmptyList {
               recipe: recipe.name().lexeme().to_string(),
-              parameter: parameter.name.lexeme().to_string(),
+              parameter: parameter.name().lexeme().to_string(),
             })
           }
-          None if parameter.kind == ParameterKind::Star || parameter.multiple() => {
+          None if parameter.kind() == ParameterKind::Star || parameter.multiple() => {
             if lists {
               Value::empty_list()
             } else {
@@ -307,7 +307,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
       } else if !(many && missing) {
         positional.push(value.joined());
       }
-      scope.parameters.push((parameter.name.lexeme(), value));
+      scope.parameters.push((parameter.name().lexeme(), value));
     }
     Ok((scope, positional))
   }
@@ -444,7 +444,7 @@ fn check_patterns<'src>(
       message: crate::analysis::argument_error::ArgumentError::PatternMismatch {
         argument: text.to_string(),
         recipe: recipe.name().lexeme().to_string(),
-        parameter: parameter.name.lexeme().to_string(),
+        parameter: parameter.name().lexeme().to_string(),
         patterns: parameter.patterns().to_vec(),
       }
       .to_string(),
@@ -470,7 +470,7 @@ pub fn bind_positional(recipe: &Recipe<'_>, arguments: Vec<Value>, lists: bool) 
   let mut supplied = Vec::with_capacity(recipe.parameters.len());
   let mut arguments = arguments.into_iter();
   for parameter in &recipe.parameters {
-    if parameter.kind.is_variadic() && !lists {
+    if parameter.kind().is_variadic() && !lists {
       let rest: Vec<String> = arguments.by_ref().map(|value| value.joined()).collect();
       if rest.is_empty() {
         supplied.push(Supplied::Missing);

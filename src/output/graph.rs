@@ -176,16 +176,16 @@ fn mermaid(graph: &Graph) -> String {
 }
 
 fn parameter_json(parameter: &Parameter) -> Json {
-  let kind = match parameter.kind {
+  let kind = match parameter.kind() {
     ParameterKind::Singular => "singular",
     ParameterKind::Plus => "plus",
     ParameterKind::Star => "star",
   };
   json!({
-    "name": parameter.name.lexeme(),
+    "name": parameter.name().lexeme(),
     "kind": kind,
-    "default": parameter.default.map(ToString::to_string),
-    "export": parameter.export,
+    "default": parameter.default().map(ToString::to_string),
+    "export": parameter.export(),
     "long": parameter.long(),
     "short": parameter.short().map(String::from),
   })

@@ -378,16 +378,16 @@ impl Lister<'_> {
     }
     for parameter in recipe.parameters.iter().filter(|p| !p.is_option()) {
       out.push(' ');
-      match parameter.kind {
+      match parameter.kind() {
         ParameterKind::Singular => {}
         ParameterKind::Plus => paint(out, COLOR, PURPLE, "+"),
         ParameterKind::Star => paint(out, COLOR, PURPLE, "*"),
       }
-      if parameter.export {
+      if parameter.export() {
         out.push('$');
       }
-      paint(out, COLOR, CYAN, parameter.name.lexeme());
-      if let Some(default) = &parameter.default {
+      paint(out, COLOR, CYAN, parameter.name().lexeme());
+      if let Some(default) = parameter.default() {
         out.push('=');
         paint_with(out, COLOR, GREEN, |out| push_expression(out, default));
       }
@@ -755,9 +755,9 @@ mod tests {
   fn wide_justfile() -> Justfile<'static> {
     let mut root = module(&[]);
     let mut param1 = param("param1");
-    param1.default = Some(Box::leak(Box::new(string("'aaaaaaaaaaaaaaaaaaaa'"))));
+    edit_param(&mut param1, |p| p.default = Some(string("'aaaaaaaaaaaaaaaaaaaa'")));
     let mut param2 = param("param2");
-    param2.default = Some(Box::leak(Box::new(string("'bbbbbbbbbbbbbbbbbbbbbbbbbb'"))));
+    edit_param(&mut param2, |p| p.default = Some(string("'bbbbbbbbbbbbbbbbbbbbbbbbbb'")));
     let mut hidden = recipe(&[], "hidden", vec![]);
     hidden.private = true;
     add_recipes(

@@ -52,7 +52,7 @@ fn section(title: &str, lines: impl Iterator<Item = String>, color: bool) -> Str
 /// ` [variadic: …] [exported] [repeatable]` after a parameter line.
 fn markers(parameter: &Parameter) -> String {
   let mut out = String::new();
-  match parameter.kind {
+  match parameter.kind() {
     ParameterKind::Singular => {}
     ParameterKind::Plus => out.push_str(" [variadic: one or more]"),
     ParameterKind::Star => out.push_str(" [variadic: zero or more]"),
@@ -60,7 +60,7 @@ fn markers(parameter: &Parameter) -> String {
   if parameter.multiple() {
     out.push_str(" [repeatable]");
   }
-  if parameter.export {
+  if parameter.export() {
     out.push_str(" [exported]");
   }
   out
