@@ -33,7 +33,7 @@ impl<'src> Justfile<'src> {
   /// The recipe a dependency names; None only for a recipe disabled by an
   /// absent optional module.
   pub fn dependency_target(&self, dependency: &Dependency<'src>) -> Option<&Recipe<'src>> {
-    self.module(dependency.module)?.recipes.at(dependency.target)
+    self.module(dependency.module as usize)?.recipes.at(dependency.target as usize)
   }
 }
 
@@ -400,9 +400,9 @@ impl<'src> Parameter<'src> {
 pub struct Dependency<'src> {
   pub ast: &'src ast::Dependency<'src>,
   /// `Module::id` of the target recipe's module.
-  pub module: usize,
+  pub module: u32,
   /// Index of the target recipe in its module's `recipes`.
-  pub target: usize,
+  pub target: u32,
 }
 
 impl<'src> Dependency<'src> {

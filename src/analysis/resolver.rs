@@ -468,9 +468,9 @@ fn drop_disabled<'src>(
 ) {
   let renumbered = recipes.retain(|name, _| !disabled.contains_key(name));
   for dependency in dependencies {
-    if dependency.module == module {
-      if let Some(Some(target)) = renumbered.get(dependency.target) {
-        dependency.target = *target as usize;
+    if dependency.module as usize == module {
+      if let Some(Some(target)) = renumbered.get(dependency.target as usize) {
+        dependency.target = *target;
       }
     }
   }
@@ -605,7 +605,11 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
           (module, target)
         }
       };
-      self.pending.push(Dependency { ast: dependency, module, target });
+      self.pending.push(Dependency {
+        ast: dependency,
+        module: narrow(module),
+        target: narrow(target),
+      });
       if position < ast.priors.len() {
         priors += 1;
       }
@@ -627,8 +631,8 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
     }
     let mut foreign = foreign.into_iter();
     for dependency in own {
-      let bounds = if dependency.module == self.module {
-        self.bounds.get(dependency.target).copied()
+      let bounds = if dependency.module as usize == self.module {
+        self.bounds.get(dependency.target as usize).copied()
       } else {
         foreign.next().map(|target| Bounds::of(target, lists))
       };
@@ -899,6 +903,11 @@ fn attribute_expressions<'e, 'src>(
   }
 }
 
+/// A module id or recipe index as the model stores it.
+fn narrow(index: usize) -> u32 {
+  u32::try_from(index).unwrap_or(u32::MAX)
+}
+
 fn path_string(path: &[Token]) -> String {
   path.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::")
 }
@@ -906,9 +915,9 @@ fn path_string(path: &[Token]) -> String {
 /// How many arguments a recipe takes as a dependency.
 #[derive(Copy, Clone, Default)]
 struct Bounds {
-  min: usize,
+  min: u32,
   /// None: any number.
-  max: Option<usize>,
+  max: Option<u32>,
 }
 
 impl Bounds {
@@ -925,11 +934,11 @@ impl Bounds {
         && p.default().is_none()
         && (p.kind() != ast::ParameterKind::Star || p.min().unwrap_or(0) > 0)
     };
-    let min = parameters.iter().filter(required).count();
+    let min = narrow(parameters.iter().filter(required).count());
     let max = if !lists && parameters.iter().any(|p| p.kind().is_variadic()) {
       None
     } else {
-      Some(parameters.len())
+      Some(narrow(parameters.len()))
     };
     Bounds { min, max }
   }
@@ -940,14 +949,15 @@ impl Bounds {
     last: Token<'src>,
   ) -> CompileResult<'src, ()> {
     let found = dependency.arguments.len();
-    if found < self.min || self.max.is_some_and(|max| found > max) {
+    let (min, max) = (self.min as usize, self.max.map(|max| max as usize));
+    if found < min || max.is_some_and(|max| found > max) {
       return Err(error(
         last,
         AnalysisErrorKind::DependencyArgumentCount {
           dependency: path_string(&dependency.path),
           found,
-          min: self.min,
-          max: self.max,
+          min,
+          max,
         },
       ));
     }

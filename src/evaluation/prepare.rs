@@ -46,8 +46,8 @@ pub fn recipe_demand<'a, 'src>(
       needed.extend(referenced_variables(expression, &all[..in_scope], &module.functions));
     }
     for dependency in recipe.dependencies.iter().rev() {
-      if let Some(target) = justfile.module(dependency.module) {
-        if let Some(recipe) = target.recipes.at(dependency.target) {
+      if let Some(target) = justfile.module(dependency.module as usize) {
+        if let Some(recipe) = target.recipes.at(dependency.target as usize) {
           pending.push((target, recipe));
         }
       }

@@ -378,12 +378,12 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
   }
 
   fn target(&self, dependency: &Dependency<'src>) -> Option<&'a Recipe<'src>> {
-    self.state(self.dependency_module(dependency)).module.recipes.at(dependency.target)
+    self.state(self.dependency_module(dependency)).module.recipes.at(dependency.target as usize)
   }
 
   /// The path of the module of a dependency's target.
   fn dependency_module(&self, dependency: &Dependency<'src>) -> &'a [String] {
-    self.context.justfile.module_paths.get(dependency.module).map_or(&[], Vec::as_slice)
+    self.context.justfile.module_paths.get(dependency.module as usize).map_or(&[], Vec::as_slice)
   }
 
   fn run_body(
