@@ -131,6 +131,7 @@ pub struct Recipe<'src> {
   pub attributes: Box<[ast::AttributeEntry<'src>]>,
   /// `[doc]` wins over the doc comment; None if empty.
   pub doc: Option<Cow<'src, str>>,
+  /// `[private]`, or a name starting with `_`.
   pub private: bool,
   pub parameters: Pooled<Parameter<'src>>,
   /// The dependencies before `&&`, then those after it.

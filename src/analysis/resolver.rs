@@ -139,8 +139,11 @@ impl Scope<'_, '_> {
   }
 
   fn binds(self, name: &[u8]) -> bool {
-    // Lengths first: most names differ in length.
-    let named = |bound: &Token| bound.length as usize == name.len() && token_bytes(bound) == name;
+    // Lengths first: most names differ in length; the rest are short, and
+    // compared byte by byte rather than by a call to `memcmp`.
+    let named = |bound: &Token| {
+      bound.length as usize == name.len() && token_bytes(bound).iter().eq(name.iter())
+    };
     match self {
       Scope::Names(names) => names.iter().any(named),
       Scope::Parameters(parameters) => parameters.iter().any(|bound| named(&bound.name)),
@@ -926,20 +929,21 @@ impl Bounds {
   /// parameter with `[arg(min)]` must be given.
   fn of(target: &Recipe, lists: bool) -> Self {
     let parameters: &[super::model::Parameter] = &target.parameters;
-    let required = |p: &&super::model::Parameter| {
-      if !lists {
-        return p.default().is_none() && p.kind() != ast::ParameterKind::Star;
-      }
-      !p.flag()
-        && p.default().is_none()
-        && (p.kind() != ast::ParameterKind::Star || p.min().unwrap_or(0) > 0)
-    };
-    let min = narrow(parameters.iter().filter(required).count());
-    let max = if !lists && parameters.iter().any(|p| p.kind().is_variadic()) {
-      None
-    } else {
-      Some(narrow(parameters.len()))
-    };
+    let mut min = 0;
+    let mut variadic = false;
+    for parameter in parameters {
+      let (ast, kind) = (parameter.ast, parameter.kind());
+      variadic |= kind.is_variadic();
+      let required = if lists {
+        !parameter.flag()
+          && ast.default.is_none()
+          && (kind != ast::ParameterKind::Star || parameter.min().unwrap_or(0) > 0)
+      } else {
+        ast.default.is_none() && kind != ast::ParameterKind::Star
+      };
+      min += u32::from(required);
+    }
+    let max = (lists || !variadic).then(|| narrow(parameters.len()));
     Bounds { min, max }
   }
 

@@ -4,11 +4,10 @@
 //! order listings and error reports use, computed on first use.
 
 use std::fmt::{self, Debug, Formatter};
-use std::hash::Hasher;
 use std::ops::Index;
 use std::sync::OnceLock;
 
-use super::names::{token_bytes, NameHasher};
+use super::names::token_bytes;
 use crate::syntax::token::Token;
 
 pub struct Table<'src, T> {
@@ -24,10 +23,60 @@ impl<T> Default for Table<'_, T> {
   }
 }
 
+/// A name's hash: its words mixed in multiplicatively (the last one
+/// overlapping the one before it), then its length. Names are short: most
+/// take two or three multiplications.
 fn hash(name: &[u8]) -> u64 {
-  let mut hasher = NameHasher::default();
-  hasher.write(name);
-  hasher.finish()
+  const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+  let mix = |hash: u64, word: u64| (hash.rotate_left(5) ^ word).wrapping_mul(SEED);
+  let len = name.len();
+  let mut hash = 0;
+  if len >= 8 {
+    let mut start = 0;
+    while start + 8 < len {
+      hash = mix(hash, word(name, start));
+      start += 8;
+    }
+    hash = mix(hash, word(name, len - 8));
+  } else if len >= 4 {
+    let half = |start| {
+      u64::from(u32::from_le_bytes([
+        name[start],
+        name[start + 1],
+        name[start + 2],
+        name[start + 3],
+      ]))
+    };
+    hash = mix(hash, half(0) << 32 | half(len - 4));
+  } else {
+    let packed = name.iter().fold(0, |word, byte| word << 8 | u64::from(*byte));
+    hash = mix(hash, packed);
+  }
+  hash = mix(hash, len as u64);
+  let hash = (hash ^ (hash >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+  hash ^ (hash >> 33)
+}
+
+/// The eight bytes of `name` from `start`, little-endian.
+fn word(name: &[u8], start: usize) -> u64 {
+  let mut bytes = [0u8; 8];
+  if let Some(word) = name.get(start..start + 8) {
+    bytes.copy_from_slice(word);
+  }
+  u64::from_le_bytes(bytes)
+}
+
+/// Whether two names are equal: lengths first, then for the usual names of
+/// eight to sixteen bytes two overlapping words, without a call to `memcmp`.
+fn same_name(a: &[u8], b: &[u8]) -> bool {
+  let len = a.len();
+  if len != b.len() {
+    return false;
+  }
+  if (8..=16).contains(&len) {
+    return word(a, 0) == word(b, 0) && word(a, len - 8) == word(b, len - 8);
+  }
+  a == b
 }
 
 /// Where `Table::find` would put a name it did not find.
@@ -66,7 +115,7 @@ impl NameIndex {
       }
       let index = (value as u32).wrapping_sub(1);
       if value >> 32 == tag
-        && entries.get(index as usize).is_some_and(|entry| entry.0.as_bytes() == name)
+        && entries.get(index as usize).is_some_and(|entry| same_name(entry.0.as_bytes(), name))
       {
         return Ok(index);
       }
@@ -435,5 +484,9 @@ mod tests {
     let mut expected: Vec<&str> = names.iter().map(String::as_str).collect();
     expected.sort_unstable();
     assert_eq!(table.keys().copied().collect::<Vec<_>>(), expected);
+    for (index, name) in names.iter().enumerate() {
+      assert_eq!(table.index_of(name), Some(index), "{name}");
+      assert_eq!(table.index_of(&format!("{name}x")), None, "{name}x");
+    }
   }
 }
