@@ -297,32 +297,68 @@ impl<'src, T> Table<'src, T> {
 }
 
 /// Indices of `entries` in name order. Names share long prefixes
-/// (`recipe-1`, `recipe-2`): past the prefix common to all of them, the next
-/// twelve bytes of each name, zero-padded, are the key of a radix sort over
-/// only the bytes that differ; names whose twelve bytes agree are then
-/// ordered by their whole text.
+/// (`recipe-1`, `recipe-2`), but a few odd ones (`build`) shorten the prefix
+/// common to all of them: one pass of a counting sort on the first byte past
+/// that prefix splits them, then each bucket is sorted on its own.
 fn sort_by_name<T>(entries: &[(&str, T)]) -> Box<[u32]> {
+  let name = |index: u32| entries[index as usize].0.as_bytes();
   let Some(((first, _), rest)) = entries.split_first() else { return Box::default() };
   let common = rest.iter().fold(first.len(), |common, (name, _)| {
     common_prefix(&first.as_bytes()[..common], name.as_bytes())
   });
-  let mut keys: Vec<Key> = entries
+  // Bucket 0: the name that ends there; then one per byte value.
+  let digit = |name: &[u8]| name.get(common).map_or(0, |byte| usize::from(*byte) + 1);
+  let mut offsets = [0usize; 258];
+  for (name, _) in entries {
+    offsets[digit(name.as_bytes()) + 1] += 1;
+  }
+  for bucket in 1..offsets.len() {
+    offsets[bucket] += offsets[bucket - 1];
+  }
+  let mut order = vec![0u32; entries.len()];
+  let mut next = offsets;
+  for ((name, _), index) in entries.iter().zip(0u32..) {
+    let slot = &mut next[digit(name.as_bytes())];
+    if let Some(target) = order.get_mut(*slot) {
+      *target = index;
+    }
+    *slot += 1;
+  }
+  for bucket in offsets.windows(2) {
+    if let Some(indices) = order.get_mut(bucket[0]..bucket[1]) {
+      if indices.len() > 1 {
+        sort_bucket(indices, &name, common + 1);
+      }
+    }
+  }
+  order.into_boxed_slice()
+}
+
+/// Sort indices of names that agree on their first `depth` bytes: past the
+/// prefix all of them share, the next twelve bytes of each name, zero-padded,
+/// are the key of a radix sort over only the bytes that differ; names whose
+/// twelve bytes agree are then ordered by their whole text.
+fn sort_bucket<'n>(indices: &mut [u32], name: &impl Fn(u32) -> &'n [u8], depth: usize) {
+  let tail = |index: u32| name(index).get(depth..).unwrap_or(&[]);
+  let first = tail(indices[0]);
+  let common = indices[1..]
     .iter()
-    .zip(0u32..)
-    .map(|((name, _), index)| Key::new(&name.as_bytes()[common..], index))
-    .collect();
+    .fold(first.len(), |common, index| common_prefix(&first[..common], tail(*index)));
+  let mut keys: Vec<Key> =
+    indices.iter().map(|index| Key::new(&tail(*index)[common..], *index)).collect();
   radix_sort(&mut keys);
-  let name = |key: &Key| entries[key.index() as usize].0;
   let mut start = 0;
   while start < keys.len() {
     let prefix = keys[start].prefix();
     let end = start + keys[start..].iter().take_while(|key| key.prefix() == prefix).count();
     if end - start > 1 {
-      keys[start..end].sort_unstable_by(|a, b| name(a).cmp(name(b)));
+      keys[start..end].sort_unstable_by(|a, b| name(a.index()).cmp(name(b.index())));
     }
     start = end;
   }
-  keys.into_iter().map(|key| key.index()).collect()
+  for (index, key) in indices.iter_mut().zip(keys) {
+    *index = key.index();
+  }
 }
 
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
@@ -484,6 +520,16 @@ mod tests {
     let mut expected: Vec<&str> = names.iter().map(String::as_str).collect();
     expected.sort_unstable();
     assert_eq!(table.keys().copied().collect::<Vec<_>>(), expected);
+    let mut prefixed = Table::new();
+    let mut names_with_prefix: Vec<String> =
+      (0..300).map(|i| format!("x{}", i * 11 % 301)).collect();
+    names_with_prefix.push("x".to_string());
+    for name in &names_with_prefix {
+      prefixed.insert(name.as_str(), ());
+    }
+    let mut expected: Vec<&str> = names_with_prefix.iter().map(String::as_str).collect();
+    expected.sort_unstable();
+    assert_eq!(prefixed.keys().copied().collect::<Vec<_>>(), expected);
     for (index, name) in names.iter().enumerate() {
       assert_eq!(table.index_of(name), Some(index), "{name}");
       assert_eq!(table.index_of(&format!("{name}x")), None, "{name}x");
