@@ -76,8 +76,23 @@ impl<'src> Precheck<'src, '_> {
     for_each_expression(recipe, skip_comments, &mut visit).is_ok()
   }
 
-  /// Whether `expression` passes the gate and, with `names`, the name check.
+  /// Whether `expression` passes the gate and, with `names`, the name check:
+  /// the usual leaves here, the rest in `passes_node`.
+  #[inline]
   fn passes(&self, expression: &Expression<'src>, scope: Scope<'_, 'src>, names: bool) -> bool {
+    match expression {
+      Expression::StringLiteral(_) | Expression::Backtick { .. } => true,
+      Expression::Variable { name } if !names || scope.contains_token(name) => true,
+      _ => self.passes_node(expression, scope, names),
+    }
+  }
+
+  fn passes_node(
+    &self,
+    expression: &Expression<'src>,
+    scope: Scope<'_, 'src>,
+    names: bool,
+  ) -> bool {
     use Expression::*;
     let all = |expressions: &[&Expression<'src>]| {
       expressions.iter().all(|expression| self.passes(expression, scope, names))

@@ -13,7 +13,7 @@ use super::error::AnalysisErrorKind;
 use super::model::{
   Alias, Assignment, Dependency, Functions, Module, Pooled, Recipe, Settings, Table,
 };
-use super::names::token_bytes;
+use super::names::{same_name, token_bytes};
 use crate::syntax::ast::{self, Attribute, Expression, Fragment, Name};
 use crate::syntax::token::Token;
 
@@ -139,11 +139,9 @@ impl Scope<'_, '_> {
   }
 
   fn binds(self, name: &[u8]) -> bool {
-    // Lengths first: most names differ in length; the rest are short, and
-    // compared byte by byte rather than by a call to `memcmp`.
-    let named = |bound: &Token| {
-      bound.length as usize == name.len() && token_bytes(bound).iter().eq(name.iter())
-    };
+    // Lengths first: most names differ in length.
+    let named =
+      |bound: &Token| bound.length as usize == name.len() && same_name(token_bytes(bound), name);
     match self {
       Scope::Names(names) => names.iter().any(named),
       Scope::Parameters(parameters) => parameters.iter().any(|bound| named(&bound.name)),

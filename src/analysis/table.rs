@@ -7,7 +7,7 @@ use std::fmt::{self, Debug, Formatter};
 use std::ops::Index;
 use std::sync::OnceLock;
 
-use super::names::token_bytes;
+use super::names::{same_name, token_bytes, word_at};
 use crate::syntax::token::Token;
 
 pub struct Table<'src, T> {
@@ -34,10 +34,10 @@ fn hash(name: &[u8]) -> u64 {
   if len >= 8 {
     let mut start = 0;
     while start + 8 < len {
-      hash = mix(hash, word(name, start));
+      hash = mix(hash, word_at(name, start));
       start += 8;
     }
-    hash = mix(hash, word(name, len - 8));
+    hash = mix(hash, word_at(name, len - 8));
   } else if len >= 4 {
     let half = |start| {
       u64::from(u32::from_le_bytes([
@@ -55,28 +55,6 @@ fn hash(name: &[u8]) -> u64 {
   hash = mix(hash, len as u64);
   let hash = (hash ^ (hash >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
   hash ^ (hash >> 33)
-}
-
-/// The eight bytes of `name` from `start`, little-endian.
-fn word(name: &[u8], start: usize) -> u64 {
-  let mut bytes = [0u8; 8];
-  if let Some(word) = name.get(start..start + 8) {
-    bytes.copy_from_slice(word);
-  }
-  u64::from_le_bytes(bytes)
-}
-
-/// Whether two names are equal: lengths first, then for the usual names of
-/// eight to sixteen bytes two overlapping words, without a call to `memcmp`.
-fn same_name(a: &[u8], b: &[u8]) -> bool {
-  let len = a.len();
-  if len != b.len() {
-    return false;
-  }
-  if (8..=16).contains(&len) {
-    return word(a, 0) == word(b, 0) && word(a, len - 8) == word(b, len - 8);
-  }
-  a == b
 }
 
 /// Where `Table::find` would put a name it did not find.
