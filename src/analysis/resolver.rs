@@ -562,8 +562,10 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
     let base = self.pending.len();
     // The targets in other modules, in order, for the argument counts below.
     let mut foreign: Vec<&'a Recipe<'src>> = Vec::new();
-    // How many of them come before `&&`.
+    // How many dependencies come before `&&`.
     let mut priors: u32 = 0;
+    // The last path component of the first mapped dependency.
+    let mut mapped = None;
     for (position, dependency) in ast.priors.iter().chain(&ast.subsequents).enumerate() {
       let Some(last) = dependency.path.last() else { continue };
       // Most dependencies are recipes of the same module.
@@ -611,27 +613,23 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
         module: narrow(module),
         target: narrow(target),
       });
+      if mapped.is_none() && dependency.mapped.is_some() {
+        mapped = Some(*last);
+      }
       if position < ast.priors.len() {
         priors += 1;
       }
     }
     let lists = self.settings.lists;
-    let own = &self.pending[base..];
-    if !lists {
-      if let Some(last) = own
-        .iter()
-        .filter(|dependency| dependency.ast.mapped.is_some())
-        .find_map(|dependency| dependency.path().last())
-      {
-        let message = "mapped dependencies require `set lists`".to_string();
-        return Err(error(*last, AnalysisErrorKind::ListGate { message }));
-      }
+    if let (false, Some(last)) = (lists, mapped) {
+      let message = "mapped dependencies require `set lists`".to_string();
+      return Err(error(last, AnalysisErrorKind::ListGate { message }));
     }
     if !self.names_checked {
       self.check_recipe_names(ast, script)?;
     }
     let mut foreign = foreign.into_iter();
-    for dependency in own {
+    for dependency in &self.pending[base..] {
       let bounds = if dependency.module as usize == self.module {
         self.bounds.get(dependency.target as usize).copied()
       } else {
