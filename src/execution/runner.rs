@@ -120,7 +120,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     let config = self.context.config;
     let parallel = recipe.has_attribute(AttributeKind::Parallel);
     if !config.no_deps {
-      let priors = self.run_dependencies(state, &scope, &recipe.priors(), record, slots, parallel);
+      let priors = self.run_dependencies(state, &scope, recipe.priors(), record, slots, parallel);
       if let Err(ExecutionError::Unsuccessful { recipe: blocker }) = &priors {
         self.keep_going.skip(&recipe.namepath, format!("needs `{blocker}`"));
         self.skip_subsequents(recipe);
