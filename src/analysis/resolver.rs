@@ -643,7 +643,8 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
       *bounds = Bounds::of(recipe, lists);
     }
     let start = self.dependencies.len();
-    self.dependencies.extend(self.pending.drain(base..));
+    self.dependencies.extend_from_slice(&self.pending[base..]);
+    self.pending.truncate(base);
     let end = self.dependencies.len();
     if let Some(recipe) = self.recipes.at_mut(index) {
       recipe.dependencies = Pooled::pending(start..end);
