@@ -306,6 +306,9 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
   /// declares them, as if in the module's own file; `module_positions` places
   /// them among the recipes, whose first ones are those of the own file.
   fn order_modules(&mut self) {
+    if self.module_order.is_empty() {
+      return;
+    }
     let own_offsets: Vec<usize> = self
       .entries
       .iter()
@@ -473,9 +476,10 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
     settings: &Settings<'src>,
   ) -> CompileResult<'src, Table<'src, model::Recipe<'src>>> {
     let orders = self.recipe_orders();
-    let mut recipes = Table::with_capacity(orders.len());
+    let count = self.entries.iter().filter(|entry| matches!(entry.item, Item::Recipe(_))).count();
+    let mut recipes = Table::with_capacity(count);
     // The depth of the file of each chosen recipe, by index.
-    let mut depths: Vec<usize> = Vec::with_capacity(orders.len());
+    let mut depths: Vec<usize> = Vec::with_capacity(count);
     let count = self.entries.iter().map(|entry| match entry.item {
       Item::Recipe(recipe) => recipe.parameters.len(),
       _ => 0,
@@ -493,7 +497,10 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
           let doc = recipe_doc(recipe, evaluator)?;
           let start = parameters.len();
           super::parameters::build(recipe, evaluator, &mut parameters)?;
-          let order = orders.get(items).copied().unwrap_or_default();
+          let order = match &orders {
+            Some(orders) => orders.get(items).copied().unwrap_or_default(),
+            None => items,
+          };
           items += 1;
           let depth = self.depth(entry);
           let name = recipe.name.lexeme();
@@ -530,20 +537,22 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
   }
 
   /// The `--unsorted` position of each recipe item, in item order: a file's
-  /// recipes come before those of the files it imports.
-  fn recipe_orders(&self) -> Vec<usize> {
-    let keys: Vec<(usize, usize)> = self
-      .entries
-      .iter()
-      .filter(|entry| matches!(entry.item, Item::Recipe(_)))
-      .map(|entry| (self.files[entry.file as usize].position, entry.order as usize))
-      .collect();
-    if keys.is_sorted() {
-      return (0..keys.len()).collect();
+  /// recipes come before those of the files it imports. None: item order.
+  fn recipe_orders(&self) -> Option<Vec<usize>> {
+    let keys = || {
+      self
+        .entries
+        .iter()
+        .filter(|entry| matches!(entry.item, Item::Recipe(_)))
+        .map(|entry| (self.files[entry.file as usize].position, entry.order as usize))
+    };
+    if keys().is_sorted() {
+      return None;
     }
+    let keys: Vec<(usize, usize)> = keys().collect();
     let mut sorted = keys.clone();
     sorted.sort_unstable();
-    keys.iter().map(|key| sorted.partition_point(|k| k < key)).collect()
+    Some(keys.iter().map(|key| sorted.partition_point(|k| k < key)).collect())
   }
 
   fn sets_in_order(&self) -> Vec<&'f ast::Set<'src>> {
@@ -690,9 +699,9 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
     doc: Option<Cow<'src, str>>,
     parameters: Pooled<model::Parameter<'src>>,
   ) -> model::Recipe<'src> {
-    let mut attributes: Vec<AttributeEntry<'src>> = Vec::new();
+    let mut attributes: Box<[AttributeEntry<'src>]> = Box::default();
     if !recipe.attributes.list.is_empty() {
-      attributes.extend_from_slice(recipe.attributes.list);
+      attributes = recipe.attributes.list.into();
       attributes.sort_by_key(|entry| entry.attribute.name());
     }
     let name = recipe.name.lexeme();
@@ -702,16 +711,15 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       Cow::Owned(self.path.iter().map(String::as_str).chain([name]).collect::<Vec<_>>().join("::"))
     };
     model::Recipe {
-      name: recipe.name,
       namepath,
       attributes,
       doc,
       private: name.starts_with('_') || has_attribute(&recipe.attributes, AttributeKind::Private),
       parameters,
-      priors: Pooled::default(),
-      subsequents: Pooled::default(),
+      dependencies: Pooled::default(),
+      prior_count: 0,
       script,
-      order,
+      order: u32::try_from(order).unwrap_or(u32::MAX),
       ast: recipe,
     }
   }

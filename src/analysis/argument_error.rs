@@ -32,7 +32,7 @@ pub fn value_count_error(
   };
   Some(ArgumentError::ValueCount {
     recipe: recipe.to_string(),
-    parameter: parameter.name.lexeme().to_string(),
+    parameter: parameter.name().lexeme().to_string(),
     found,
     bound,
   })

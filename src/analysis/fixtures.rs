@@ -31,13 +31,23 @@ pub fn string(source: &str) -> Expression<'static> {
 }
 
 pub fn param(text: &str) -> Parameter<'static> {
-  Parameter {
+  let ast = ast::Parameter {
     name: name(text),
     default: None,
     export: false,
     kind: ParameterKind::Singular,
-    options: None,
-  }
+  };
+  Parameter { ast: Box::leak(Box::new(ast)), options: None }
+}
+
+/// Change a parameter's parse node (a leaked copy of it).
+pub fn edit_param(
+  parameter: &mut Parameter<'static>,
+  change: impl FnOnce(&mut ast::Parameter<'static>),
+) {
+  let mut ast = *parameter.ast;
+  change(&mut ast);
+  parameter.ast = Box::leak(Box::new(ast));
 }
 
 pub fn recipe(
@@ -48,14 +58,13 @@ pub fn recipe(
   let mut namepath: Vec<&str> = module_path.to_vec();
   namepath.push(text);
   Recipe {
-    name: name(text),
     namepath: namepath.join("::").into(),
-    attributes: Vec::new(),
+    attributes: Box::default(),
     doc: None,
     private: text.starts_with('_'),
     parameters: parameters.into(),
-    priors: Default::default(),
-    subsequents: Default::default(),
+    dependencies: Default::default(),
+    prior_count: 0,
     script: false,
     order: 0,
     ast: Box::leak(Box::new(ast::Recipe {
@@ -80,9 +89,10 @@ pub fn group(recipe: &mut Recipe<'static>, group: &str) {
     expand: false,
     cooked: group.to_string().leak(),
   };
-  recipe
-    .attributes
+  let mut attributes = std::mem::take(&mut recipe.attributes).into_vec();
+  attributes
     .push(ast::AttributeEntry { name: name("group"), attribute: ast::Attribute::Group(literal) });
+  recipe.attributes = attributes.into();
 }
 
 pub fn alias(text: &str, target: &[&str]) -> Alias<'static> {
@@ -128,8 +138,8 @@ fn leak(text: &str) -> &'static str {
 /// Adds recipes in source order; the first becomes the default.
 pub fn add_recipes(module: &mut Module<'static>, recipes: Vec<Recipe<'static>>) {
   for mut recipe in recipes {
-    recipe.order = module.recipes.len();
-    let key = leak(recipe.name.lexeme());
+    recipe.order = u32::try_from(module.recipes.len()).unwrap_or(u32::MAX);
+    let key = leak(recipe.name().lexeme());
     if module.default.is_none() {
       module.default = Some(key);
     }

@@ -9,7 +9,9 @@ use super::builtins;
 use super::compile_error::CompileError;
 use super::error::AnalysisErrorKind;
 use super::model::{Assignment, Functions, Settings, Table};
-use super::resolver::{check_name, for_each_site_expression, walk, Scope, Site};
+use super::resolver::{
+  check_name, for_each_expression, for_each_site_expression, walk, Scope, Site,
+};
 use crate::syntax::ast::{ArgAttribute, Attribute, Expression, Item, Recipe, Set, SettingValue};
 use crate::syntax::token::Token;
 
@@ -71,15 +73,26 @@ impl<'src> Precheck<'src, '_> {
         Err(())
       }
     };
-    for_each_site_expression(recipe, Site::Attribute, skip_comments, &mut visit).is_ok()
-      && for_each_site_expression(recipe, Site::Default, skip_comments, &mut visit).is_ok()
-      && for_each_site_expression(recipe, Site::DependencyArgument, skip_comments, &mut visit)
-        .is_ok()
-      && for_each_site_expression(recipe, Site::Body, skip_comments, &mut visit).is_ok()
+    for_each_expression(recipe, skip_comments, &mut visit).is_ok()
   }
 
-  /// Whether `expression` passes the gate and, with `names`, the name check.
+  /// Whether `expression` passes the gate and, with `names`, the name check:
+  /// the usual leaves here, the rest in `passes_node`.
+  #[inline]
   fn passes(&self, expression: &Expression<'src>, scope: Scope<'_, 'src>, names: bool) -> bool {
+    match expression {
+      Expression::StringLiteral(_) | Expression::Backtick { .. } => true,
+      Expression::Variable { name } if !names || scope.contains_token(name) => true,
+      _ => self.passes_node(expression, scope, names),
+    }
+  }
+
+  fn passes_node(
+    &self,
+    expression: &Expression<'src>,
+    scope: Scope<'_, 'src>,
+    names: bool,
+  ) -> bool {
     use Expression::*;
     let all = |expressions: &[&Expression<'src>]| {
       expressions.iter().all(|expression| self.passes(expression, scope, names))

@@ -130,8 +130,9 @@ pub fn lookup<'a, 'src>(module: &'a Module<'src>, name: &str) -> Lookup<'a, 'src
 }
 
 pub fn is_public_recipe(module: &Module, recipe: &Recipe) -> bool {
-  let name = recipe.name.lexeme();
-  !recipe.private && !name.starts_with('_') && !module.disabled.contains_key(name)
+  // `private` covers names starting with `_`.
+  !recipe.private
+    && (module.disabled.is_empty() || !module.disabled.contains_key(recipe.name().lexeme()))
 }
 
 pub fn is_public_alias(module: &Module, alias: &Alias) -> bool {
@@ -145,7 +146,7 @@ pub fn suggest_recipe(module: &Module, name: &str) -> Option<Suggestion> {
     .recipes
     .values()
     .filter(|recipe| is_public_recipe(module, recipe))
-    .map(|recipe| (recipe.name.lexeme().to_string(), None));
+    .map(|recipe| (recipe.name().lexeme().to_string(), None));
   let aliases = module
     .aliases
     .values()

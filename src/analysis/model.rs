@@ -33,7 +33,7 @@ impl<'src> Justfile<'src> {
   /// The recipe a dependency names; None only for a recipe disabled by an
   /// absent optional module.
   pub fn dependency_target(&self, dependency: &Dependency<'src>) -> Option<&Recipe<'src>> {
-    self.module(dependency.module)?.recipes.at(dependency.target)
+    self.module(dependency.module as usize)?.recipes.at(dependency.target as usize)
   }
 }
 
@@ -124,28 +124,45 @@ impl Alias<'_> {
 
 #[derive(Debug)]
 pub struct Recipe<'src> {
-  pub name: Name<'src>,
   /// The module path plus name, joined with `::`: the name itself in the
   /// root module.
   pub namepath: Cow<'src, str>,
   /// Attributes in canonical order.
-  pub attributes: Vec<ast::AttributeEntry<'src>>,
+  pub attributes: Box<[ast::AttributeEntry<'src>]>,
   /// `[doc]` wins over the doc comment; None if empty.
   pub doc: Option<Cow<'src, str>>,
+  /// `[private]`, or a name starting with `_`.
   pub private: bool,
   pub parameters: Pooled<Parameter<'src>>,
-  pub priors: Pooled<Dependency<'src>>,
-  pub subsequents: Pooled<Dependency<'src>>,
+  /// The dependencies before `&&`, then those after it.
+  pub dependencies: Pooled<Dependency<'src>>,
+  /// How many of `dependencies` come before `&&`.
+  pub prior_count: u32,
   /// Body starts with `#!`, or `[script]`, or `set default-script`; never with `[shell]`.
   pub script: bool,
   /// Position among the module's recipes for `--unsorted`: own file first in
   /// source order, then imports in import order.
-  pub order: usize,
+  pub order: u32,
   /// The parse node: body, doc comment, sigils.
   pub ast: &'src ast::Recipe<'src>,
 }
 
 impl<'src> Recipe<'src> {
+  /// The name token, from the parse node.
+  pub fn name(&self) -> Name<'src> {
+    self.ast.name
+  }
+
+  /// The dependencies before `&&`.
+  pub fn priors(&self) -> &[Dependency<'src>] {
+    self.dependencies.get(..self.prior_count as usize).unwrap_or(&[])
+  }
+
+  /// The dependencies after `&&`.
+  pub fn subsequents(&self) -> &[Dependency<'src>] {
+    self.dependencies.get(self.prior_count as usize..).unwrap_or(&[])
+  }
+
   pub fn body(&self) -> &'src [Line<'src>] {
     self.ast.body
   }
@@ -196,7 +213,7 @@ impl<'src> Recipe<'src> {
   /// Maximum number of positional arguments; None if unbounded.
   pub fn max_arguments(&self) -> Option<usize> {
     let positional = self.parameters.iter().filter(|p| !p.is_option());
-    if self.parameters.iter().any(|p| !p.is_option() && p.kind.is_variadic()) {
+    if self.parameters.iter().any(|p| !p.is_option() && p.kind().is_variadic()) {
       None
     } else {
       Some(positional.count())
@@ -268,11 +285,8 @@ impl<T: Debug> Debug for Pooled<T> {
 
 #[derive(Debug)]
 pub struct Parameter<'src> {
-  pub name: Name<'src>,
-  /// Borrowed from the parse tree.
-  pub default: Option<&'src Expression<'src>>,
-  pub export: bool,
-  pub kind: ParameterKind,
+  /// The parse node: name, default, `$`, kind.
+  pub ast: &'src ast::Parameter<'src>,
   /// What an `[arg(…)]` attribute configures; None without one.
   pub options: Option<Box<ParameterOptions<'src>>>,
 }
@@ -293,6 +307,23 @@ pub struct ParameterOptions<'src> {
 }
 
 impl<'src> Parameter<'src> {
+  pub fn name(&self) -> Name<'src> {
+    self.ast.name
+  }
+
+  pub fn default(&self) -> Option<&'src Expression<'src>> {
+    self.ast.default.as_ref()
+  }
+
+  /// `$name`: exported to the recipe's commands.
+  pub fn export(&self) -> bool {
+    self.ast.export
+  }
+
+  pub fn kind(&self) -> ParameterKind {
+    self.ast.kind
+  }
+
   /// The `[arg]` configuration, created empty if there is none.
   pub fn options_mut(&mut self) -> &mut ParameterOptions<'src> {
     self.options.get_or_insert_with(Box::default)
@@ -357,8 +388,8 @@ impl<'src> Parameter<'src> {
 
   pub fn is_required_positional(&self) -> bool {
     !self.is_option()
-      && self.default.is_none()
-      && (self.kind != ParameterKind::Star || self.min().unwrap_or(0) > 0)
+      && self.default().is_none()
+      && (self.kind() != ParameterKind::Star || self.min().unwrap_or(0) > 0)
   }
 }
 
@@ -366,9 +397,9 @@ impl<'src> Parameter<'src> {
 pub struct Dependency<'src> {
   pub ast: &'src ast::Dependency<'src>,
   /// `Module::id` of the target recipe's module.
-  pub module: usize,
+  pub module: u32,
   /// Index of the target recipe in its module's `recipes`.
-  pub target: usize,
+  pub target: u32,
 }
 
 impl<'src> Dependency<'src> {

@@ -63,6 +63,40 @@ pub(crate) fn token_bytes<'src>(token: &Token<'src>) -> &'src [u8] {
   token.source.text.as_bytes().get(start..start + token.length as usize).unwrap_or(&[])
 }
 
+/// The eight bytes of `name` from `start`, little-endian.
+pub(crate) fn word_at(name: &[u8], start: usize) -> u64 {
+  let mut bytes = [0u8; 8];
+  if let Some(word) = name.get(start..start + 8) {
+    bytes.copy_from_slice(word);
+  }
+  u64::from_le_bytes(bytes)
+}
+
+/// The four bytes of `name` from `start`, little-endian.
+fn half(name: &[u8], start: usize) -> u32 {
+  let mut bytes = [0u8; 4];
+  if let Some(half) = name.get(start..start + 4) {
+    bytes.copy_from_slice(half);
+  }
+  u32::from_le_bytes(bytes)
+}
+
+/// Whether two names are equal: lengths first, then, for names of up to
+/// sixteen bytes, two overlapping loads each rather than a call to `memcmp`.
+pub(crate) fn same_name(a: &[u8], b: &[u8]) -> bool {
+  let len = a.len();
+  if len != b.len() {
+    return false;
+  }
+  match len {
+    0 => true,
+    1..=3 => a[0] == b[0] && a[len / 2] == b[len / 2] && a[len - 1] == b[len - 1],
+    4..=7 => half(a, 0) == half(b, 0) && half(a, len - 4) == half(b, len - 4),
+    8..=16 => word_at(a, 0) == word_at(b, 0) && word_at(a, len - 8) == word_at(b, len - 8),
+    _ => a == b,
+  }
+}
+
 pub type NameSet<'a> = HashSet<&'a str, BuildHasherDefault<NameHasher>>;
 
 #[cfg(test)]
@@ -89,5 +123,19 @@ mod tests {
     let buckets: HashSet<u64> =
       (0..4096).map(|i| build.hash_one(format!("recipe-{i}")) & 4095).collect();
     assert!(buckets.len() > 2000, "{}", buckets.len());
+  }
+
+  #[test]
+  fn same_name_tells_every_byte() {
+    for len in 0..40usize {
+      let name: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+      assert!(same_name(&name, &name.clone()));
+      assert!(!same_name(&name, &name[..len.saturating_sub(1)]) || len == 0);
+      for position in 0..len {
+        let mut other = name.clone();
+        other[position] = b'-';
+        assert!(!same_name(&name, &other), "{len} {position}");
+      }
+    }
   }
 }

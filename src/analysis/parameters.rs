@@ -34,13 +34,7 @@ pub(crate) fn option_names<'r>(recipe: &'r Recipe) -> Vec<&'r str> {
 }
 
 fn plain<'src>(parameter: &'src ast::Parameter<'src>) -> Parameter<'src> {
-  Parameter {
-    name: parameter.name,
-    default: parameter.default.as_ref(),
-    export: parameter.export,
-    kind: parameter.kind,
-    options: None,
-  }
+  Parameter { ast: parameter, options: None }
 }
 
 /// The model's parameters: the parse tree's, configured by `[arg]`. The
@@ -57,7 +51,7 @@ pub(crate) fn build<'src>(
   parameters.extend(recipe.parameters.iter().map(plain));
   let own = &mut parameters[start..];
   for (_, arg) in arg_attributes(recipe) {
-    if let Some(parameter) = own.iter_mut().find(|p| p.name.lexeme() == arg.name.cooked) {
+    if let Some(parameter) = own.iter_mut().find(|p| p.name().lexeme() == arg.name.cooked) {
       configure(parameter, arg, evaluator)?;
     }
   }
@@ -69,7 +63,7 @@ fn configure<'src>(
   arg: &'src ArgAttribute<'src>,
   evaluator: &ConstEvaluator<'_, 'src>,
 ) -> CompileResult<'src, ()> {
-  let name = parameter.name.lexeme();
+  let name = parameter.name().lexeme();
   let parameter = parameter.options_mut();
   parameter.long = arg.long.as_ref().map(|long| match &long.value {
     Some(literal) => literal.cooked.to_string(),

@@ -13,7 +13,7 @@ use super::error::AnalysisErrorKind;
 use super::model::{
   Alias, Assignment, Dependency, Functions, Module, Pooled, Recipe, Settings, Table,
 };
-use super::names::token_bytes;
+use super::names::{same_name, token_bytes};
 use crate::syntax::ast::{self, Attribute, Expression, Fragment, Name};
 use crate::syntax::token::Token;
 
@@ -140,7 +140,8 @@ impl Scope<'_, '_> {
 
   fn binds(self, name: &[u8]) -> bool {
     // Lengths first: most names differ in length.
-    let named = |bound: &Token| bound.length as usize == name.len() && token_bytes(bound) == name;
+    let named =
+      |bound: &Token| bound.length as usize == name.len() && same_name(token_bytes(bound), name);
     match self {
       Scope::Names(names) => names.iter().any(named),
       Scope::Parameters(parameters) => parameters.iter().any(|bound| named(&bound.name)),
@@ -448,8 +449,7 @@ pub(crate) fn resolve_recipes<'src>(
   let pool = Arc::new(dependencies);
   for index in 0..recipes.len() {
     if let Some(recipe) = recipes.at_mut(index) {
-      recipe.priors.attach(&pool);
-      recipe.subsequents.attach(&pool);
+      recipe.dependencies.attach(&pool);
     }
   }
   for name in disabled_aliases.keys() {
@@ -469,9 +469,9 @@ fn drop_disabled<'src>(
 ) {
   let renumbered = recipes.retain(|name, _| !disabled.contains_key(name));
   for dependency in dependencies {
-    if dependency.module == module {
-      if let Some(Some(target)) = renumbered.get(dependency.target) {
-        dependency.target = *target as usize;
+    if dependency.module as usize == module {
+      if let Some(Some(target)) = renumbered.get(dependency.target as usize) {
+        dependency.target = *target;
       }
     }
   }
@@ -562,8 +562,10 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
     let base = self.pending.len();
     // The targets in other modules, in order, for the argument counts below.
     let mut foreign: Vec<&'a Recipe<'src>> = Vec::new();
-    // How many of them come before `&&`.
-    let mut priors = 0;
+    // How many dependencies come before `&&`.
+    let mut priors: u32 = 0;
+    // The last path component of the first mapped dependency.
+    let mut mapped = None;
     for (position, dependency) in ast.priors.iter().chain(ast.subsequents).enumerate() {
       let Some(last) = dependency.path.last() else { continue };
       // Most dependencies are recipes of the same module.
@@ -606,30 +608,30 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
           (module, target)
         }
       };
-      self.pending.push(Dependency { ast: dependency, module, target });
+      self.pending.push(Dependency {
+        ast: dependency,
+        module: narrow(module),
+        target: narrow(target),
+      });
+      if mapped.is_none() && dependency.is_mapped() {
+        mapped = Some(*last);
+      }
       if position < ast.priors.len() {
         priors += 1;
       }
     }
     let lists = self.settings.lists;
-    let own = &self.pending[base..];
-    if !lists {
-      if let Some(last) = own
-        .iter()
-        .filter(|dependency| dependency.ast.is_mapped())
-        .find_map(|dependency| dependency.path().last())
-      {
-        let message = "mapped dependencies require `set lists`".to_string();
-        return Err(error(*last, AnalysisErrorKind::ListGate { message }));
-      }
+    if let (false, Some(last)) = (lists, mapped) {
+      let message = "mapped dependencies require `set lists`".to_string();
+      return Err(error(last, AnalysisErrorKind::ListGate { message }));
     }
     if !self.names_checked {
       self.check_recipe_names(ast, script)?;
     }
     let mut foreign = foreign.into_iter();
-    for dependency in own {
-      let bounds = if dependency.module == self.module {
-        self.bounds.get(dependency.target).copied()
+    for dependency in &self.pending[base..] {
+      let bounds = if dependency.module as usize == self.module {
+        self.bounds.get(dependency.target as usize).copied()
       } else {
         foreign.next().map(|target| Bounds::of(target, lists))
       };
@@ -641,11 +643,12 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
       *bounds = Bounds::of(recipe, lists);
     }
     let start = self.dependencies.len();
-    self.dependencies.extend(self.pending.drain(base..));
+    self.dependencies.extend_from_slice(&self.pending[base..]);
+    self.pending.truncate(base);
     let end = self.dependencies.len();
     if let Some(recipe) = self.recipes.at_mut(index) {
-      recipe.priors = Pooled::pending(start..start + priors);
-      recipe.subsequents = Pooled::pending(start + priors..end);
+      recipe.dependencies = Pooled::pending(start..end);
+      recipe.prior_count = priors;
     }
     self.stack.pop();
     self.marks[index] = Mark::Done;
@@ -724,48 +727,97 @@ pub(crate) fn for_each_site_expression<'e, 'src, E, F>(
 where
   F: FnMut(&'e Expression<'src>, usize, bool) -> Result<(), E>,
 {
-  let all = recipe.parameters.len();
   match site {
-    Site::Attribute => {
-      for entry in recipe.attributes.list {
-        for (expression, scope) in attribute_expressions(&entry.attribute) {
-          match scope {
-            AttributeScope::Parameters => visit(expression, all, true)?,
-            AttributeScope::Empty => visit(expression, 0, true)?,
-            AttributeScope::LoadTime => visit(expression, 0, false)?,
-          }
-        }
+    Site::Attribute => attribute_site(recipe, visit),
+    Site::Default => default_site(recipe, visit),
+    Site::DependencyArgument => dependency_site(recipe, visit),
+    Site::Body => body_site(recipe, skip_comments, visit),
+  }
+}
+
+/// `for_each_site_expression` over every site in declaration order:
+/// attributes, defaults, dependency arguments, then the body.
+pub(crate) fn for_each_expression<'e, 'src, E, F>(
+  recipe: &'e ast::Recipe<'src>,
+  skip_comments: bool,
+  visit: &mut F,
+) -> Result<(), E>
+where
+  F: FnMut(&'e Expression<'src>, usize, bool) -> Result<(), E>,
+{
+  attribute_site(recipe, visit)?;
+  default_site(recipe, visit)?;
+  dependency_site(recipe, visit)?;
+  body_site(recipe, skip_comments, visit)
+}
+
+#[inline]
+fn attribute_site<'e, 'src, E, F>(recipe: &'e ast::Recipe<'src>, visit: &mut F) -> Result<(), E>
+where
+  F: FnMut(&'e Expression<'src>, usize, bool) -> Result<(), E>,
+{
+  let all = recipe.parameters.len();
+  for entry in recipe.attributes.list {
+    for (expression, scope) in attribute_expressions(&entry.attribute) {
+      match scope {
+        AttributeScope::Parameters => visit(expression, all, true)?,
+        AttributeScope::Empty => visit(expression, 0, true)?,
+        AttributeScope::LoadTime => visit(expression, 0, false)?,
       }
     }
-    Site::Default => {
-      for (index, parameter) in recipe.parameters.iter().enumerate() {
-        if let Some(default) = &parameter.default {
-          visit(default, index, true)?;
-        }
+  }
+  Ok(())
+}
+
+#[inline]
+fn default_site<'e, 'src, E, F>(recipe: &'e ast::Recipe<'src>, visit: &mut F) -> Result<(), E>
+where
+  F: FnMut(&'e Expression<'src>, usize, bool) -> Result<(), E>,
+{
+  for (index, parameter) in recipe.parameters.iter().enumerate() {
+    if let Some(default) = &parameter.default {
+      visit(default, index, true)?;
+    }
+  }
+  Ok(())
+}
+
+#[inline]
+fn dependency_site<'e, 'src, E, F>(recipe: &'e ast::Recipe<'src>, visit: &mut F) -> Result<(), E>
+where
+  F: FnMut(&'e Expression<'src>, usize, bool) -> Result<(), E>,
+{
+  let all = recipe.parameters.len();
+  for dependency in recipe.priors.iter().chain(recipe.subsequents) {
+    for argument in dependency.arguments {
+      visit(argument, all, true)?;
+    }
+  }
+  Ok(())
+}
+
+#[inline]
+fn body_site<'e, 'src, E, F>(
+  recipe: &'e ast::Recipe<'src>,
+  skip_comments: bool,
+  visit: &mut F,
+) -> Result<(), E>
+where
+  F: FnMut(&'e Expression<'src>, usize, bool) -> Result<(), E>,
+{
+  let all = recipe.parameters.len();
+  let mut continued = false;
+  for line in recipe.body {
+    let comment = skip_comments
+      && !continued
+      && matches!(line.fragments.first(), Some(Fragment::Text(text)) if text.lexeme().trim_start().starts_with('#'));
+    for fragment in line.fragments {
+      if let Fragment::Interpolation { expression, .. } = fragment {
+        visit(expression, all, !comment)?;
       }
     }
-    Site::DependencyArgument => {
-      for dependency in recipe.priors.iter().chain(recipe.subsequents) {
-        for argument in dependency.arguments {
-          visit(argument, all, true)?;
-        }
-      }
-    }
-    Site::Body => {
-      let mut continued = false;
-      for line in recipe.body {
-        let comment = skip_comments
-          && !continued
-          && matches!(line.fragments.first(), Some(Fragment::Text(text)) if text.lexeme().trim_start().starts_with('#'));
-        for fragment in line.fragments {
-          if let Fragment::Interpolation { expression, .. } = fragment {
-            visit(expression, all, !comment)?;
-          }
-        }
-        continued = skip_comments
-          && matches!(line.fragments.last(), Some(Fragment::Text(text)) if text.lexeme().ends_with('\\'));
-      }
-    }
+    continued = skip_comments
+      && matches!(line.fragments.last(), Some(Fragment::Text(text)) if text.lexeme().ends_with('\\'));
   }
   Ok(())
 }
@@ -851,6 +903,11 @@ fn attribute_expressions<'e, 'src>(
   }
 }
 
+/// A module id or recipe index as the model stores it.
+fn narrow(index: usize) -> u32 {
+  u32::try_from(index).unwrap_or(u32::MAX)
+}
+
 fn path_string(path: &[Token]) -> String {
   path.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::")
 }
@@ -858,9 +915,9 @@ fn path_string(path: &[Token]) -> String {
 /// How many arguments a recipe takes as a dependency.
 #[derive(Copy, Clone, Default)]
 struct Bounds {
-  min: usize,
+  min: u32,
   /// None: any number.
-  max: Option<usize>,
+  max: Option<u32>,
 }
 
 impl Bounds {
@@ -869,20 +926,21 @@ impl Bounds {
   /// parameter with `[arg(min)]` must be given.
   fn of(target: &Recipe, lists: bool) -> Self {
     let parameters: &[super::model::Parameter] = &target.parameters;
-    let required = |p: &&super::model::Parameter| {
-      if !lists {
-        return p.default.is_none() && p.kind != ast::ParameterKind::Star;
-      }
-      !p.flag()
-        && p.default.is_none()
-        && (p.kind != ast::ParameterKind::Star || p.min().unwrap_or(0) > 0)
-    };
-    let min = parameters.iter().filter(required).count();
-    let max = if !lists && parameters.iter().any(|p| p.kind.is_variadic()) {
-      None
-    } else {
-      Some(parameters.len())
-    };
+    let mut min = 0;
+    let mut variadic = false;
+    for parameter in parameters {
+      let (ast, kind) = (parameter.ast, parameter.kind());
+      variadic |= kind.is_variadic();
+      let required = if lists {
+        !parameter.flag()
+          && ast.default.is_none()
+          && (kind != ast::ParameterKind::Star || parameter.min().unwrap_or(0) > 0)
+      } else {
+        ast.default.is_none() && kind != ast::ParameterKind::Star
+      };
+      min += u32::from(required);
+    }
+    let max = (lists || !variadic).then(|| narrow(parameters.len()));
     Bounds { min, max }
   }
 
@@ -892,14 +950,15 @@ impl Bounds {
     last: Token<'src>,
   ) -> CompileResult<'src, ()> {
     let found = dependency.arguments.len();
-    if found < self.min || self.max.is_some_and(|max| found > max) {
+    let (min, max) = (self.min as usize, self.max.map(|max| max as usize));
+    if found < min || max.is_some_and(|max| found > max) {
       return Err(error(
         last,
         AnalysisErrorKind::DependencyArgumentCount {
           dependency: path_string(dependency.path),
           found,
-          min: self.min,
-          max: self.max,
+          min,
+          max,
         },
       ));
     }

@@ -4,11 +4,10 @@
 //! order listings and error reports use, computed on first use.
 
 use std::fmt::{self, Debug, Formatter};
-use std::hash::Hasher;
 use std::ops::Index;
 use std::sync::OnceLock;
 
-use super::names::{token_bytes, NameHasher};
+use super::names::{same_name, token_bytes, word_at};
 use crate::syntax::token::Token;
 
 pub struct Table<'src, T> {
@@ -24,10 +23,38 @@ impl<T> Default for Table<'_, T> {
   }
 }
 
+/// A name's hash: its words mixed in multiplicatively (the last one
+/// overlapping the one before it), then its length. Names are short: most
+/// take two or three multiplications.
 fn hash(name: &[u8]) -> u64 {
-  let mut hasher = NameHasher::default();
-  hasher.write(name);
-  hasher.finish()
+  const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+  let mix = |hash: u64, word: u64| (hash.rotate_left(5) ^ word).wrapping_mul(SEED);
+  let len = name.len();
+  let mut hash = 0;
+  if len >= 8 {
+    let mut start = 0;
+    while start + 8 < len {
+      hash = mix(hash, word_at(name, start));
+      start += 8;
+    }
+    hash = mix(hash, word_at(name, len - 8));
+  } else if len >= 4 {
+    let half = |start| {
+      u64::from(u32::from_le_bytes([
+        name[start],
+        name[start + 1],
+        name[start + 2],
+        name[start + 3],
+      ]))
+    };
+    hash = mix(hash, half(0) << 32 | half(len - 4));
+  } else {
+    let packed = name.iter().fold(0, |word, byte| word << 8 | u64::from(*byte));
+    hash = mix(hash, packed);
+  }
+  hash = mix(hash, len as u64);
+  let hash = (hash ^ (hash >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+  hash ^ (hash >> 33)
 }
 
 /// Where `Table::find` would put a name it did not find.
@@ -66,7 +93,7 @@ impl NameIndex {
       }
       let index = (value as u32).wrapping_sub(1);
       if value >> 32 == tag
-        && entries.get(index as usize).is_some_and(|entry| entry.0.as_bytes() == name)
+        && entries.get(index as usize).is_some_and(|entry| same_name(entry.0.as_bytes(), name))
       {
         return Ok(index);
       }
@@ -247,21 +274,129 @@ impl<'src, T> Table<'src, T> {
   }
 }
 
-/// Sort keys: the first 16 bytes of a name, big-endian, so that most
-/// comparisons are one integer comparison; equal keys fall back to the names.
+/// Indices of `entries` in name order. Names share long prefixes
+/// (`recipe-1`, `recipe-2`), but a few odd ones (`build`) shorten the prefix
+/// common to all of them: one pass of a counting sort on the first byte past
+/// that prefix splits them, then each bucket is sorted on its own.
 fn sort_by_name<T>(entries: &[(&str, T)]) -> Box<[u32]> {
-  let key = |name: &str| {
-    let mut bytes = [0u8; 16];
-    let prefix = &name.as_bytes()[..name.len().min(16)];
-    bytes[..prefix.len()].copy_from_slice(prefix);
-    u128::from_be_bytes(bytes)
-  };
-  let mut keyed: Vec<(u128, u32)> =
-    entries.iter().zip(0..).map(|((name, _), index)| (key(name), index)).collect();
-  keyed.sort_unstable_by(|(a_key, a), (b_key, b)| {
-    a_key.cmp(b_key).then_with(|| entries[*a as usize].0.cmp(entries[*b as usize].0))
+  let name = |index: u32| entries[index as usize].0.as_bytes();
+  let Some(((first, _), rest)) = entries.split_first() else { return Box::default() };
+  let common = rest.iter().fold(first.len(), |common, (name, _)| {
+    common_prefix(&first.as_bytes()[..common], name.as_bytes())
   });
-  keyed.into_iter().map(|(_, index)| index).collect()
+  // Bucket 0: the name that ends there; then one per byte value.
+  let digit = |name: &[u8]| name.get(common).map_or(0, |byte| usize::from(*byte) + 1);
+  let mut offsets = [0usize; 258];
+  for (name, _) in entries {
+    offsets[digit(name.as_bytes()) + 1] += 1;
+  }
+  for bucket in 1..offsets.len() {
+    offsets[bucket] += offsets[bucket - 1];
+  }
+  let mut order = vec![0u32; entries.len()];
+  let mut next = offsets;
+  for ((name, _), index) in entries.iter().zip(0u32..) {
+    let slot = &mut next[digit(name.as_bytes())];
+    if let Some(target) = order.get_mut(*slot) {
+      *target = index;
+    }
+    *slot += 1;
+  }
+  for bucket in offsets.windows(2) {
+    if let Some(indices) = order.get_mut(bucket[0]..bucket[1]) {
+      if indices.len() > 1 {
+        sort_bucket(indices, &name, common + 1);
+      }
+    }
+  }
+  order.into_boxed_slice()
+}
+
+/// Sort indices of names that agree on their first `depth` bytes: past the
+/// prefix all of them share, the next twelve bytes of each name, zero-padded,
+/// are the key of a radix sort over only the bytes that differ; names whose
+/// twelve bytes agree are then ordered by their whole text.
+fn sort_bucket<'n>(indices: &mut [u32], name: &impl Fn(u32) -> &'n [u8], depth: usize) {
+  let tail = |index: u32| name(index).get(depth..).unwrap_or(&[]);
+  let first = tail(indices[0]);
+  let common = indices[1..]
+    .iter()
+    .fold(first.len(), |common, index| common_prefix(&first[..common], tail(*index)));
+  let mut keys: Vec<Key> =
+    indices.iter().map(|index| Key::new(&tail(*index)[common..], *index)).collect();
+  radix_sort(&mut keys);
+  let mut start = 0;
+  while start < keys.len() {
+    let prefix = keys[start].prefix();
+    let end = start + keys[start..].iter().take_while(|key| key.prefix() == prefix).count();
+    if end - start > 1 {
+      keys[start..end].sort_unstable_by(|a, b| name(a.index()).cmp(name(b.index())));
+    }
+    start = end;
+  }
+  for (index, key) in indices.iter_mut().zip(keys) {
+    *index = key.index();
+  }
+}
+
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+  if b.starts_with(a) {
+    return a.len();
+  }
+  a.iter().zip(b).take_while(|(a, b)| a == b).count()
+}
+
+/// Twelve bytes of a name, zero-padded, then its index.
+#[derive(Clone, Copy, Default)]
+struct Key([u8; 16]);
+
+impl Key {
+  fn new(name: &[u8], index: u32) -> Self {
+    let mut bytes = [0u8; 16];
+    let prefix = &name[..name.len().min(12)];
+    bytes[..prefix.len()].copy_from_slice(prefix);
+    bytes[12..].copy_from_slice(&index.to_le_bytes());
+    Key(bytes)
+  }
+
+  /// The name bytes, as one integer for quick comparison.
+  fn prefix(&self) -> u128 {
+    u128::from_le_bytes(self.0) & ((1 << 96) - 1)
+  }
+
+  fn index(&self) -> u32 {
+    u32::from_le_bytes([self.0[12], self.0[13], self.0[14], self.0[15]])
+  }
+}
+
+/// A stable least-significant-digit radix sort of keys by their twelve name
+/// bytes, one pass per byte that is not the same in every key.
+fn radix_sort(keys: &mut Vec<Key>) {
+  let Some(&first) = keys.first() else { return };
+  let first = u128::from_le_bytes(first.0);
+  let differing =
+    keys.iter().fold(0, |differing, key| differing | (u128::from_le_bytes(key.0) ^ first));
+  let mut scratch = vec![Key::default(); keys.len()];
+  for byte in (0..12).rev().filter(|byte| (differing >> (8 * byte)) as u8 != 0) {
+    let mut offsets = [0usize; 256];
+    for key in keys.iter() {
+      offsets[usize::from(key.0[byte])] += 1;
+    }
+    let mut next = 0;
+    for offset in &mut offsets {
+      let count = *offset;
+      *offset = next;
+      next += count;
+    }
+    for key in keys.iter() {
+      let slot = &mut offsets[usize::from(key.0[byte])];
+      if let Some(target) = scratch.get_mut(*slot) {
+        *target = *key;
+      }
+      *slot += 1;
+    }
+    std::mem::swap(keys, &mut scratch);
+  }
 }
 
 impl<'src, T> Index<&str> for Table<'src, T> {
@@ -349,5 +484,33 @@ mod tests {
     assert_eq!(renumbered[..3], [Some(0), None, Some(1)]);
     assert_eq!(table.index_of("recipe-1"), Some(1));
     assert_eq!(table.len(), 6);
+  }
+
+  #[test]
+  fn sorts_names_sharing_long_prefixes() {
+    let mut names: Vec<String> = (0..3000).map(|i| format!("recipe-{}", i * 7919 % 3001)).collect();
+    names.extend((0..40).map(|i| format!("a-common-prefix-of-more-than-twelve-{i}")));
+    names.extend(["", "a", "ab", "a-common-prefix-of-more-than-twelve"].map(String::from));
+    let mut table = Table::new();
+    for (value, name) in names.iter().enumerate() {
+      table.insert(name.as_str(), value);
+    }
+    let mut expected: Vec<&str> = names.iter().map(String::as_str).collect();
+    expected.sort_unstable();
+    assert_eq!(table.keys().copied().collect::<Vec<_>>(), expected);
+    let mut prefixed = Table::new();
+    let mut names_with_prefix: Vec<String> =
+      (0..300).map(|i| format!("x{}", i * 11 % 301)).collect();
+    names_with_prefix.push("x".to_string());
+    for name in &names_with_prefix {
+      prefixed.insert(name.as_str(), ());
+    }
+    let mut expected: Vec<&str> = names_with_prefix.iter().map(String::as_str).collect();
+    expected.sort_unstable();
+    assert_eq!(prefixed.keys().copied().collect::<Vec<_>>(), expected);
+    for (index, name) in names.iter().enumerate() {
+      assert_eq!(table.index_of(name), Some(index), "{name}");
+      assert_eq!(table.index_of(&format!("{name}x")), None, "{name}x");
+    }
   }
 }

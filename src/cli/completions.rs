@@ -205,7 +205,7 @@ fn module_of_previous_words<'a, 'src>(
 fn names_in_module(config: &Config, module: &Module) -> Vec<CompletionCandidate> {
   let mut out: Vec<CompletionCandidate> = listed_recipes(module, config.unsorted)
     .into_iter()
-    .map(|recipe| candidate(recipe.name.lexeme().to_owned(), recipe.doc.as_deref()))
+    .map(|recipe| candidate(recipe.name().lexeme().to_owned(), recipe.doc.as_deref()))
     .collect();
   out.extend(
     listed_submodules(module, config.unsorted)

@@ -375,13 +375,13 @@ fn bind_default<'a, 'src>(
   let min = (resolved.recipe.parameters.iter())
     .filter(|p| {
       !p.flag()
-        && p.default.is_none()
-        && (p.kind != ParameterKind::Star || p.min().unwrap_or(0) > 0)
+        && p.default().is_none()
+        && (p.kind() != ParameterKind::Star || p.min().unwrap_or(0) > 0)
     })
     .count();
   if min > 0 {
     return Err(InvocationError::DefaultRecipeRequiresArguments {
-      recipe: resolved.recipe.name.lexeme().to_string(),
+      recipe: resolved.recipe.name().lexeme().to_string(),
       min,
     });
   }
@@ -427,7 +427,7 @@ fn takes_value(parameter: &Parameter) -> bool {
 }
 
 fn accepts_many(parameter: &Parameter) -> bool {
-  parameter.multiple() || parameter.kind.is_variadic()
+  parameter.multiple() || parameter.kind().is_variadic()
 }
 
 /// A binding error, and where the word it rejects is a bare `--help`/`-h`
@@ -482,7 +482,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
   }
 
   fn recipe_name(&self) -> String {
-    self.recipe.name.lexeme().to_string()
+    self.recipe.name().lexeme().to_string()
   }
 
   /// Puts `word` in the next positional slot; false if all are full.
@@ -492,7 +492,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
     };
     let values = self.bound[slot].get_or_insert_with(Vec::new);
     values.push(ArgumentValue::Text(word.to_string()));
-    if !self.recipe.parameters[slot].kind.is_variadic() {
+    if !self.recipe.parameters[slot].kind().is_variadic() {
       self.next_positional += 1;
     }
     self.positional_count += 1;
@@ -612,9 +612,9 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
   fn check_missing(&self) -> Result<(), InvocationError> {
     for (parameter, bound) in self.recipe.parameters.iter().zip(&self.bound) {
       let optional = bound.is_some()
-        || parameter.default.is_some()
+        || parameter.default().is_some()
         || parameter.flag()
-        || parameter.kind == ParameterKind::Star;
+        || parameter.kind() == ParameterKind::Star;
       if optional {
         continue;
       }
@@ -671,7 +671,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
         ArgumentError::PatternMismatch {
           argument: text.to_string(),
           recipe: self.recipe_name(),
-          parameter: parameter.name.lexeme().to_string(),
+          parameter: parameter.name().lexeme().to_string(),
           patterns: parameter.patterns().to_vec(),
         }
         .into(),
@@ -717,15 +717,15 @@ mod tests {
     let mut n = param("n");
     n.options_mut().short = Some('n');
     n.options_mut().long = Some("n".into());
-    n.default = Some(Box::leak(Box::new(string("\"d\""))));
+    edit_param(&mut n, |p| p.default = Some(string("\"d\"")));
     let mut m = param("m");
     m.options_mut().short = Some('m');
     m.options_mut().multiple = true;
-    m.default = Some(Box::leak(Box::new(string("\"\""))));
+    edit_param(&mut m, |p| p.default = Some(string("\"\"")));
     let mut level = param("level");
     level.options_mut().long = Some("lvl".into());
     level.options_mut().patterns = vec!["[0-9]+".into()];
-    level.default = Some(Box::leak(Box::new(string("'1'"))));
+    edit_param(&mut level, |p| p.default = Some(string("'1'")));
     add_recipes(
       &mut root,
       vec![

@@ -502,7 +502,7 @@ fn supplied(invocation: &Invocation) -> Vec<Supplied> {
             ArgumentValue::Flag | ArgumentValue::Fixed => "true".into(),
           })
           .collect();
-        if parameter.kind.is_variadic() || parameter.multiple() {
+        if parameter.kind().is_variadic() || parameter.multiple() {
           // Without lists the runner joins the values but keeps them apart
           // for positional arguments.
           Supplied::Value(Value(texts))

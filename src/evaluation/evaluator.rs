@@ -280,7 +280,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
       if self.site != Site::Default {
         let export_all = self.state.module.settings.export;
         for (parameter, (name, value)) in scope.recipe.parameters.iter().zip(&scope.parameters) {
-          if (parameter.export || export_all) && !value.0.is_empty() {
+          if (parameter.export() || export_all) && !value.0.is_empty() {
             environment.set(name.to_string(), value.joined());
           }
         }
@@ -316,7 +316,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
       source_file: &source_file,
       module_file: &self.state.module.source,
       module_path,
-      recipe_name: self.recipe.map(|scope| scope.recipe.name.lexeme()),
+      recipe_name: self.recipe.map(|scope| scope.recipe.name().lexeme()),
       is_dependency: self.recipe.is_some_and(|scope| scope.is_dependency),
       dotenv: &self.state.dotenv,
       lists: self.lists(),

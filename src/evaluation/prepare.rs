@@ -44,9 +44,9 @@ pub fn recipe_demand<'a, 'src>(
     for (expression, in_scope) in run_time_expressions(recipe.ast, skip_comments) {
       needed.extend(referenced_variables(expression, &all[..in_scope], &module.functions));
     }
-    for dependency in recipe.priors.iter().chain(&recipe.subsequents).rev() {
-      if let Some(target) = justfile.module(dependency.module) {
-        if let Some(recipe) = target.recipes.at(dependency.target) {
+    for dependency in recipe.dependencies.iter().rev() {
+      if let Some(target) = justfile.module(dependency.module as usize) {
+        if let Some(recipe) = target.recipes.at(dependency.target as usize) {
           pending.push((target, recipe));
         }
       }

@@ -67,7 +67,7 @@ pub fn run<'src>(
     let mut process = Command::new(shell);
     process.args(arguments).arg(text);
     if settings.positional_arguments || recipe.has_attribute(AttributeKind::PositionalArguments) {
-      process.arg(recipe.name.lexeme());
+      process.arg(recipe.name().lexeme());
       process.args(positional);
     }
     process.current_dir(&working_directory);
@@ -78,7 +78,7 @@ pub fn run<'src>(
     }
 
     // Only an error needs the name: no allocation per line.
-    let name = || recipe.name.lexeme().to_string();
+    let name = || recipe.name().lexeme().to_string();
     let status = output
       .run(&mut process, config.quiet)
       .map_err(|source| spawn_error(name(), shell, source))?;

@@ -120,7 +120,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     let config = self.context.config;
     let parallel = recipe.has_attribute(AttributeKind::Parallel);
     if !config.no_deps {
-      let priors = self.run_dependencies(state, &scope, &recipe.priors, record, slots, parallel);
+      let priors = self.run_dependencies(state, &scope, recipe.priors(), record, slots, parallel);
       if let Err(ExecutionError::Unsuccessful { recipe: blocker }) = &priors {
         self.keep_going.skip(&recipe.namepath, format!("needs `{blocker}`"));
         self.skip_subsequents(recipe);
@@ -145,7 +145,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
       self.run_dependencies(
         state,
         &scope,
-        &recipe.subsequents,
+        recipe.subsequents(),
         &subsequent_record,
         slots,
         parallel,
@@ -156,7 +156,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
 
   /// `--keep-going`: the subsequents of a recipe that failed or was skipped.
   fn skip_subsequents(&self, recipe: &Recipe<'src>) {
-    for subsequent in &recipe.subsequents {
+    for subsequent in recipe.subsequents() {
       let reason = format!("runs after `{}`", recipe.namepath);
       self.keep_going.skip(&self.dependency_path(subsequent), reason);
     }
@@ -252,18 +252,18 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     for (parameter, supplied) in
       recipe.parameters.iter().zip(supplied.into_iter().chain(std::iter::repeat(Supplied::Missing)))
     {
-      let many = parameter.kind.is_variadic() || parameter.multiple();
+      let many = parameter.kind().is_variadic() || parameter.multiple();
       // An empty list from a dependency stands for no value at all.
       let supplied = match supplied {
         Supplied::Value(value) if lists && value.0.is_empty() => Supplied::Missing,
         supplied => supplied,
       };
-      let missing = supplied == Supplied::Missing && parameter.default.is_none();
+      let missing = supplied == Supplied::Missing && parameter.default().is_none();
       let value = match supplied {
         Supplied::Value(value) if many && !lists => {
           check_patterns(recipe, parameter, &value)?;
           positional.extend(value.0.iter().cloned());
-          scope.parameters.push((parameter.name.lexeme(), Value::string(value.joined())));
+          scope.parameters.push((parameter.name().lexeme(), Value::string(value.joined())));
           continue;
         }
         Supplied::Value(value) => value,
@@ -275,18 +275,18 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
           }
           None => Value::string("true"),
         },
-        Supplied::Missing => match &parameter.default {
+        Supplied::Missing => match parameter.default() {
           Some(default) => {
             Evaluator::new(self.context, state, Some(&scope), Site::Default).evaluate(default)?
           }
           None if parameter.flag() => Value::empty_list(),
-          None if lists && !(parameter.kind == ParameterKind::Star) => {
+          None if lists && !(parameter.kind() == ParameterKind::Star) => {
             return Err(ExecutionError::EmptyList {
-              recipe: recipe.name.lexeme().to_string(),
-              parameter: parameter.name.lexeme().to_string(),
+              recipe: recipe.name().lexeme().to_string(),
+              parameter: parameter.name().lexeme().to_string(),
             })
           }
-          None if parameter.kind == ParameterKind::Star || parameter.multiple() => {
+          None if parameter.kind() == ParameterKind::Star || parameter.multiple() => {
             if lists {
               Value::empty_list()
             } else {
@@ -307,7 +307,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
       } else if !(many && missing) {
         positional.push(value.joined());
       }
-      scope.parameters.push((parameter.name.lexeme(), value));
+      scope.parameters.push((parameter.name().lexeme(), value));
     }
     Ok((scope, positional))
   }
@@ -323,7 +323,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
       Some(prompt) => Evaluator::new(self.context, state, Some(scope), Site::Dependency)
         .evaluate(prompt)?
         .joined(),
-      None => format!("Run recipe `{}`?", recipe.name.lexeme()),
+      None => format!("Run recipe `{}`?", recipe.name().lexeme()),
     };
     crate::platform::stdio::stderr(&format!("{text} "))
       .map_err(|source| ExecutionError::Stderr { source })?;
@@ -336,7 +336,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     if answer == "y" || answer == "yes" {
       Ok(())
     } else {
-      Err(ExecutionError::NotConfirmed { recipe: recipe.name.lexeme().to_string() })
+      Err(ExecutionError::NotConfirmed { recipe: recipe.name().lexeme().to_string() })
     }
   }
 
@@ -378,12 +378,12 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
   }
 
   fn target(&self, dependency: &Dependency<'src>) -> Option<&'a Recipe<'src>> {
-    self.state(self.dependency_module(dependency)).module.recipes.at(dependency.target)
+    self.state(self.dependency_module(dependency)).module.recipes.at(dependency.target as usize)
   }
 
   /// The path of the module of a dependency's target.
   fn dependency_module(&self, dependency: &Dependency<'src>) -> &'a [String] {
-    self.context.justfile.module_paths.get(dependency.module).map_or(&[], Vec::as_slice)
+    self.context.justfile.module_paths.get(dependency.module as usize).map_or(&[], Vec::as_slice)
   }
 
   fn run_body(
@@ -412,8 +412,11 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     };
     let timing = if self.context.config.time {
       let painter = self.context.stderr_painter();
-      let line =
-        format!("---> {} completed in {:.3}s", recipe.name.lexeme(), start.elapsed().as_secs_f64());
+      let line = format!(
+        "---> {} completed in {:.3}s",
+        recipe.name().lexeme(),
+        start.elapsed().as_secs_f64()
+      );
       output.stderr_line(&painter.paint(painter.command_style(), &line))
     } else {
       Ok(())
@@ -440,8 +443,8 @@ fn check_patterns<'src>(
     Some(text) => Err(ExecutionError::Message {
       message: crate::analysis::argument_error::ArgumentError::PatternMismatch {
         argument: text.to_string(),
-        recipe: recipe.name.lexeme().to_string(),
-        parameter: parameter.name.lexeme().to_string(),
+        recipe: recipe.name().lexeme().to_string(),
+        parameter: parameter.name().lexeme().to_string(),
         patterns: parameter.patterns().to_vec(),
       }
       .to_string(),
@@ -456,7 +459,7 @@ fn check_value_count<'src>(
   parameter: &crate::analysis::model::Parameter<'src>,
   value: &Value,
 ) -> Result<'src> {
-  let recipe = recipe.name.lexeme();
+  let recipe = recipe.name().lexeme();
   match crate::analysis::argument_error::value_count_error(recipe, parameter, value.0.len()) {
     Some(error) => Err(ExecutionError::Message { message: error.to_string() }),
     None => Ok(()),
@@ -467,7 +470,7 @@ pub fn bind_positional(recipe: &Recipe<'_>, arguments: Vec<Value>, lists: bool) 
   let mut supplied = Vec::with_capacity(recipe.parameters.len());
   let mut arguments = arguments.into_iter();
   for parameter in &recipe.parameters {
-    if parameter.kind.is_variadic() && !lists {
+    if parameter.kind().is_variadic() && !lists {
       let rest: Vec<String> = arguments.by_ref().map(|value| value.joined()).collect();
       if rest.is_empty() {
         supplied.push(Supplied::Missing);

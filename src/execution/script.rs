@@ -48,7 +48,7 @@ pub fn run<'src>(
 ) -> Result<'src> {
   let recipe = scope.recipe;
   let config = context.config;
-  let name = recipe.name.lexeme().to_string();
+  let name = recipe.name().lexeme().to_string();
   let evaluator = Evaluator::new(context, state, Some(scope), Site::Body);
 
   if let Some(format) = timestamp::format(context, &evaluator, recipe)? {
@@ -187,7 +187,7 @@ fn executor<'src>(
     };
     if interpreter.is_empty() {
       return Err(ExecutionError::InvalidShebang {
-        recipe: recipe.name.lexeme().to_string(),
+        recipe: recipe.name().lexeme().to_string(),
         line: first.to_string(),
       });
     }
@@ -198,7 +198,7 @@ fn executor<'src>(
 }
 
 fn file_name(recipe: &crate::analysis::model::Recipe<'_>, executor: &Executor) -> String {
-  let mut name = recipe.name.lexeme().to_string();
+  let mut name = recipe.name().lexeme().to_string();
   if let Some(Attribute::Extension(extension)) = recipe.attribute(AttributeKind::Extension) {
     name.push_str(extension.cooked);
     return name;

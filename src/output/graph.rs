@@ -39,8 +39,8 @@ fn collect<'a, 'src>(
       continue;
     }
     graph.nodes.push(recipe);
-    let dependencies = (recipe.priors.iter().map(|d| (d, false)))
-      .chain(recipe.subsequents.iter().map(|d| (d, true)));
+    let dependencies = (recipe.priors().iter().map(|d| (d, false)))
+      .chain(recipe.subsequents().iter().map(|d| (d, true)));
     let mut targets = Vec::new();
     for (dependency, subsequent) in dependencies {
       let Some(target) = dependency_target(justfile, dependency) else {
@@ -176,16 +176,16 @@ fn mermaid(graph: &Graph) -> String {
 }
 
 fn parameter_json(parameter: &Parameter) -> Json {
-  let kind = match parameter.kind {
+  let kind = match parameter.kind() {
     ParameterKind::Singular => "singular",
     ParameterKind::Plus => "plus",
     ParameterKind::Star => "star",
   };
   json!({
-    "name": parameter.name.lexeme(),
+    "name": parameter.name().lexeme(),
     "kind": kind,
-    "default": parameter.default.map(ToString::to_string),
-    "export": parameter.export,
+    "default": parameter.default().map(ToString::to_string),
+    "export": parameter.export(),
     "long": parameter.long(),
     "short": parameter.short().map(String::from),
   })

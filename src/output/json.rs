@@ -370,13 +370,7 @@ fn recipe_json(out: &mut Writer, recipe: &Recipe) {
     out.array(recipe.body().iter().map(|l| With(move |out| line_json(out, l))))
   });
   let dependencies = With(|out: &mut Writer| {
-    out.array(
-      recipe
-        .priors
-        .iter()
-        .chain(&recipe.subsequents)
-        .map(|d| With(move |out| dependency_json(out, d))),
-    )
+    out.array(recipe.dependencies.iter().map(|d| With(move |out| dependency_json(out, d))))
   });
   let parameters = With(|out: &mut Writer| {
     out.array(recipe.parameters.iter().map(|p| With(move |out| parameter_json(out, p))))
@@ -386,10 +380,10 @@ fn recipe_json(out: &mut Writer, recipe: &Recipe) {
     "body" => body,
     "dependencies" => dependencies,
     "doc" => recipe.doc.as_deref(),
-    "name" => recipe.name.lexeme(),
+    "name" => recipe.name().lexeme(),
     "parameters" => parameters,
-    "priors" => recipe.priors.len(),
-    "private" => recipe.private || recipe.name.lexeme().starts_with('_'),
+    "priors" => recipe.priors().len(),
+    "private" => recipe.private || recipe.name().lexeme().starts_with('_'),
     "quiet" => recipe.quiet(),
     "namepath" => recipe.namepath.as_ref(),
     "shebang" => recipe.shebang() || recipe.has_attribute(AttributeKind::Script),
@@ -432,16 +426,16 @@ fn patterns<'a>(parameter: &'a Parameter) -> Option<&'a [String]> {
 
 fn parameter_json(out: &mut Writer, parameter: &Parameter) {
   object!(out,
-    "default" => parameter.default,
-    "export" => parameter.export,
+    "default" => parameter.default(),
+    "export" => parameter.export(),
     "flag" => parameter.flag(),
     "help" => parameter.help(),
-    "kind" => kind_name(parameter.kind),
+    "kind" => kind_name(parameter.kind()),
     "long" => parameter.long(),
     "max" => parameter.max(),
     "min" => parameter.min(),
     "multiple" => parameter.multiple(),
-    "name" => parameter.name.lexeme(),
+    "name" => parameter.name().lexeme(),
     "pattern" => patterns(parameter),
     "short" => parameter.short().map(|short| short.to_string()),
     "value" => parameter.value(),
@@ -454,7 +448,7 @@ fn interpreter_json(out: &mut Writer, interpreter: &Interpreter) {
 }
 
 fn arg_json(out: &mut Writer, arg: &ArgAttribute, parameters: &[Parameter]) {
-  let parameter = parameters.iter().find(|p| p.name.lexeme() == arg.name.cooked);
+  let parameter = parameters.iter().find(|p| p.name().lexeme() == arg.name.cooked);
   // A bare `short` is the whole parameter name here (only the parameter
   // object has the single character).
   let short = arg.short.as_ref().map(|short| match &short.value {
@@ -671,10 +665,10 @@ mod tests {
   fn recipe_with_parameters() {
     let mut root = module(&[]);
     let mut mode = param("mode");
-    mode.default = Some(Box::leak(Box::new(string("'debug'"))));
-    mode.export = true;
+    edit_param(&mut mode, |p| p.default = Some(string("'debug'")));
+    edit_param(&mut mode, |p| p.export = true);
     let mut flags = param("flags");
-    flags.kind = ParameterKind::Star;
+    edit_param(&mut flags, |p| p.kind = ParameterKind::Star);
     let mut build = recipe(&[], "build", vec![mode, flags]);
     group(&mut build, "dev");
     build.doc = Some("Build it".into());

@@ -247,7 +247,7 @@ fn groups_of(
 ) -> Vec<String> {
   let mut first: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
   let recipe_groups =
-    recipes.iter().flat_map(|r| recipe_groups(r).map(move |group| (group, (r.order, 1))));
+    recipes.iter().flat_map(|r| recipe_groups(r).map(move |group| (group, (r.order as usize, 1))));
   let submodule_groups = submodules.iter().flat_map(|(name, m)| {
     let position = module.module_positions.get(name).copied().unwrap_or(usize::MAX);
     m.groups.iter().map(move |group| (group.as_str(), (position, 0)))
@@ -363,7 +363,7 @@ impl Lister<'_> {
   /// rendering, done for every recipe, has no colour tests).
   fn push_signature<const COLOR: bool>(&self, out: &mut String, signature: Signature) {
     let (name, recipe) = match signature {
-      Signature::Recipe(recipe) => (recipe.name.lexeme(), recipe),
+      Signature::Recipe(recipe) => (recipe.name().lexeme(), recipe),
       Signature::Alias(name, recipe) => (name, recipe),
       Signature::Submodule(name) => {
         out.push_str(name);
@@ -378,16 +378,16 @@ impl Lister<'_> {
     }
     for parameter in recipe.parameters.iter().filter(|p| !p.is_option()) {
       out.push(' ');
-      match parameter.kind {
+      match parameter.kind() {
         ParameterKind::Singular => {}
         ParameterKind::Plus => paint(out, COLOR, PURPLE, "+"),
         ParameterKind::Star => paint(out, COLOR, PURPLE, "*"),
       }
-      if parameter.export {
+      if parameter.export() {
         out.push('$');
       }
-      paint(out, COLOR, CYAN, parameter.name.lexeme());
-      if let Some(default) = &parameter.default {
+      paint(out, COLOR, CYAN, parameter.name().lexeme());
+      if let Some(default) = parameter.default() {
         out.push('=');
         paint_with(out, COLOR, GREEN, |out| push_expression(out, default));
       }
@@ -588,7 +588,7 @@ impl Lister<'_> {
     if aliases.is_empty() {
       return;
     }
-    let comment = format!("alias for `{}`", recipe.name.lexeme());
+    let comment = format!("alias for `{}`", recipe.name().lexeme());
     for alias in aliases {
       self.alias_entry(alias, recipe, &comment, prefix, width, out, scratch);
     }
@@ -755,9 +755,9 @@ mod tests {
   fn wide_justfile() -> Justfile<'static> {
     let mut root = module(&[]);
     let mut param1 = param("param1");
-    param1.default = Some(Box::leak(Box::new(string("'aaaaaaaaaaaaaaaaaaaa'"))));
+    edit_param(&mut param1, |p| p.default = Some(string("'aaaaaaaaaaaaaaaaaaaa'")));
     let mut param2 = param("param2");
-    param2.default = Some(Box::leak(Box::new(string("'bbbbbbbbbbbbbbbbbbbbbbbbbb'"))));
+    edit_param(&mut param2, |p| p.default = Some(string("'bbbbbbbbbbbbbbbbbbbbbbbbbb'")));
     let mut hidden = recipe(&[], "hidden", vec![]);
     hidden.private = true;
     add_recipes(

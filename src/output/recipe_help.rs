@@ -52,7 +52,7 @@ fn section(title: &str, lines: impl Iterator<Item = String>, color: bool) -> Str
 /// ` [variadic: …] [exported] [repeatable]` after a parameter line.
 fn markers(parameter: &Parameter) -> String {
   let mut out = String::new();
-  match parameter.kind {
+  match parameter.kind() {
     ParameterKind::Singular => {}
     ParameterKind::Plus => out.push_str(" [variadic: one or more]"),
     ParameterKind::Star => out.push_str(" [variadic: zero or more]"),
@@ -60,7 +60,7 @@ fn markers(parameter: &Parameter) -> String {
   if parameter.multiple() {
     out.push_str(" [repeatable]");
   }
-  if parameter.export {
+  if parameter.export() {
     out.push_str(" [exported]");
   }
   out
@@ -73,8 +73,8 @@ fn dependency_lines(justfile: &Justfile, recipe: &Recipe) -> Vec<String> {
     words.extend(crate::output::tree::dependency_arguments(dependency));
     format!("  {}{}", if subsequent { "&& " } else { "" }, words.join(" "))
   };
-  (recipe.priors.iter().map(|d| line(d, false)))
-    .chain(recipe.subsequents.iter().map(|d| line(d, true)))
+  (recipe.priors().iter().map(|d| line(d, false)))
+    .chain(recipe.subsequents().iter().map(|d| line(d, true)))
     .collect()
 }
 

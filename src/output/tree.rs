@@ -58,7 +58,7 @@ pub fn all_recipes<'a, 'src>(module: &'a Module<'src>, unsorted: bool) -> Vec<&'
   let mut recipes: Vec<&Recipe> = module
     .recipes
     .values()
-    .filter(|recipe| !module.disabled.contains_key(recipe.name.lexeme()))
+    .filter(|recipe| !module.disabled.contains_key(recipe.name().lexeme()))
     .collect();
   if unsorted {
     recipes.sort_by_key(|recipe| recipe.order);
@@ -83,7 +83,7 @@ fn undepended_recipes<'a, 'src>(
 ) -> Vec<&'a Recipe<'src>> {
   let mut depended = HashSet::new();
   for recipe in all_recipes(&justfile.root, false) {
-    for dependency in recipe.priors.iter().chain(&recipe.subsequents) {
+    for dependency in recipe.dependencies.iter() {
       if let Some(target) = dependency_target(justfile, dependency) {
         depended.insert(target.namepath.as_ref());
       }
@@ -235,9 +235,9 @@ impl TreeWriter<'_, '_> {
       _ => format!("{indent}│   "),
     };
     let parallel = recipe.has_attribute(AttributeKind::Parallel);
-    let count = recipe.priors.len() + recipe.subsequents.len();
-    let edges = (recipe.priors.iter().map(|d| (d, Edge::Prior)))
-      .chain(recipe.subsequents.iter().map(|d| (d, Edge::Subsequent)));
+    let count = recipe.priors().len() + recipe.subsequents().len();
+    let edges = (recipe.priors().iter().map(|d| (d, Edge::Prior)))
+      .chain(recipe.subsequents().iter().map(|d| (d, Edge::Subsequent)));
     // Subsequents run with a fresh record of their own.
     let mut subsequent_record = Record::new();
     for (index, (dependency, edge)) in edges.enumerate() {

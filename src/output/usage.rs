@@ -97,7 +97,7 @@ fn word_style() -> Style {
 }
 
 fn is_optional_positional(parameter: &Parameter) -> bool {
-  parameter.default.is_some() || parameter.kind == ParameterKind::Star
+  parameter.default().is_some() || parameter.kind() == ParameterKind::Star
 }
 
 /// `NAME`, `[NAME]`, `NAME...`, `[NAME...]`.
@@ -106,8 +106,8 @@ fn push_parameter_token(line: &mut Line, parameter: &Parameter) {
   if optional {
     line.push(word_style(), "[");
   }
-  line.push(word_style(), parameter.name.lexeme());
-  if parameter.kind.is_variadic() {
+  line.push(word_style(), parameter.name().lexeme());
+  if parameter.kind().is_variadic() {
     line.push(word_style(), "...");
   }
   if optional {
@@ -143,7 +143,7 @@ fn details(parameter: &Parameter, show_default: bool) -> String {
     out.push(' ');
     out.push_str(help);
   }
-  if let (true, Some(default)) = (show_default, &parameter.default) {
+  if let (true, Some(default)) = (show_default, parameter.default()) {
     out.push_str(&format!(" [default: {default}]"));
   }
   if !parameter.patterns().is_empty() {
@@ -176,7 +176,7 @@ pub(crate) fn option_line(parameter: &Parameter, color: bool) -> String {
   let takes_value = !parameter.flag() && parameter.value().is_none();
   if takes_value {
     line.plain(" ");
-    line.push(word_style(), parameter.name.lexeme());
+    line.push(word_style(), parameter.name().lexeme());
   }
   line.plain(&details(parameter, parameter.value().is_none()));
   line.text
@@ -241,14 +241,14 @@ mod tests {
     v.options_mut().short = Some('v');
     v.options_mut().value = Some(Box::leak(Box::new(string("\"1\""))));
     v.options_mut().help = Some("be loud".into());
-    v.default = Some(Box::leak(Box::new(string("\"\""))));
+    edit_param(&mut v, |p| p.default = Some(string("\"\"")));
     let mut level = param("level");
     level.options_mut().long = Some("lvl".into());
     level.options_mut().help = Some("the level".into());
     level.options_mut().patterns = vec!["[0-9]+".into()];
-    level.default = Some(Box::leak(Box::new(string("'1'"))));
+    edit_param(&mut level, |p| p.default = Some(string("'1'")));
     let mut files = param("files");
-    files.kind = ParameterKind::Star;
+    edit_param(&mut files, |p| p.kind = ParameterKind::Star);
     recipe(&[], "opts", vec![v, level, files])
   }
 
@@ -257,9 +257,9 @@ mod tests {
     let mut n = param("n");
     n.options_mut().short = Some('n');
     let mut b = param("b");
-    b.default = Some(Box::leak(Box::new(string("'x'"))));
+    edit_param(&mut b, |p| p.default = Some(string("'x'")));
     let mut c = param("c");
-    c.kind = ParameterKind::Plus;
+    edit_param(&mut c, |p| p.kind = ParameterKind::Plus);
     let cases = [
       (
         opts(),
@@ -273,7 +273,7 @@ mod tests {
       ),
     ];
     for (recipe, expected) in cases {
-      assert_eq!(usage(&recipe, recipe.name.lexeme(), false), expected);
+      assert_eq!(usage(&recipe, recipe.name().lexeme(), false), expected);
     }
   }
 

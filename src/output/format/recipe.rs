@@ -252,7 +252,6 @@ mod tests {
   ) -> model::Recipe<'static> {
     let ast: &'static Recipe<'static> = Box::leak(Box::new(ast));
     model::Recipe {
-      name: ast.name,
       namepath: "build".into(),
       attributes: attributes
         .into_iter()
@@ -261,8 +260,8 @@ mod tests {
       doc: ast.doc.map(Into::into),
       private: false,
       parameters: Default::default(),
-      priors: Default::default(),
-      subsequents: Default::default(),
+      dependencies: Default::default(),
+      prior_count: 0,
       script: false,
       order: 0,
       ast,
