@@ -148,6 +148,35 @@ impl<'src> TokenMaker<'src> {
   }
 }
 
+/// The part of the lexer `fill` reads and moves, held in locals while it
+/// runs (see `Lexer::cursor` and `Lexer::store`).
+#[derive(Copy, Clone, Debug)]
+struct Cursor<'src> {
+  bytes: &'src [u8],
+  source: &'src Source,
+  offset: usize,
+  line: usize,
+  /// Tokens in the batch.
+  len: usize,
+  body_text: bool,
+  /// Whether a delimiter or interpolation is open: a line end is then whitespace.
+  nested: bool,
+}
+
+impl<'src> Cursor<'src> {
+  /// The bytes from the cursor on.
+  #[inline(always)]
+  fn rest(&self) -> &'src [u8] {
+    self.bytes.get(self.offset..).unwrap_or_default()
+  }
+
+  /// The byte `ahead` bytes after the cursor, or 0 past the end.
+  #[inline(always)]
+  fn peek(&self, ahead: usize) -> u8 {
+    self.bytes.get(self.offset + ahead).copied().unwrap_or(0)
+  }
+}
+
 /// An incremental lexer: `next_token` lexes only as far as needed, a batch
 /// at a time, so the parser can consume tokens without the whole file's
 /// tokens in memory.
@@ -363,25 +392,247 @@ impl<'src> Lexer<'src> {
       self.at_file_start = false;
       self.lex_line_start()?;
     }
-    while self.len < BATCH {
-      let Some(&byte) = self.src.as_bytes().get(self.offset) else {
+    if self.skip_whitespace {
+      self.fill::<true>()
+    } else {
+      self.fill::<false>()
+    }
+  }
+
+  /// `fill_batch`, handing out whitespace unless `SKIP`.
+  ///
+  /// The cursor lives in a local `Cursor` while the loop runs: kept in
+  /// `self`, it would be stored and reloaded around every token written to
+  /// the batch. The common tokens are lexed right here; the rest by the
+  /// general methods, with the cursor stored back around each call
+  /// (`general`).
+  fn fill<const SKIP: bool>(&mut self) -> LexResult<'src> {
+    let mut c = self.cursor();
+    while c.len < BATCH {
+      let Some(&byte) = c.bytes.get(c.offset) else {
+        self.store(&c);
         return self.finish();
       };
-      if self.body_text {
-        self.lex_body_text()?;
-      } else if IDENTIFIER_START[usize::from(byte)] {
-        // The commonest token, checked before the general dispatch.
-        self.lex_identifier()?;
-        // Often followed by a blank, which the parser does not see:
-        // passing it here spares a round of the loop.
-        if self.skip_whitespace && self.peek(0) == b' ' {
-          self.offset += 1;
+      if c.body_text {
+        self.hot_body_text::<SKIP>(&mut c)?;
+        continue;
+      }
+      match byte {
+        b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+          let end = identifier_end(c.bytes, c.offset);
+          if byte == b'f' && end == c.offset + 1 && matches!(c.peek(1), b'\'' | b'"') {
+            self.general(&mut c, Self::lex_identifier)?;
+            continue;
+          }
+          let length = end - c.offset;
+          self.emit(&mut c, TokenKind::Identifier, length);
+          // Often followed by a blank, which the parser does not see:
+          // passing it here spares a round of the loop.
+          skip_space::<SKIP>(&mut c);
         }
-      } else {
-        self.lex_normal(byte)?;
+        b' ' | b'\t' => {
+          let width = blank_end(c.bytes, c.offset) - c.offset;
+          self.blank::<SKIP>(&mut c, width);
+        }
+        b'\n' => self.hot_line_end::<SKIP>(&mut c, 1)?,
+        b'\r' if c.peek(1) == b'\n' => self.hot_line_end::<SKIP>(&mut c, 2)?,
+        b'#' => {
+          let length = comment_length(c.rest());
+          self.emit(&mut c, TokenKind::Comment, length);
+        }
+        b'\'' | b'"' => {
+          let Some(scan) = string_scan(c.rest()) else {
+            self.general(&mut c, Self::lex_string)?;
+            continue;
+          };
+          self.emit(&mut c, TokenKind::StringToken, scan.length);
+          c.line += scan.newlines;
+          skip_space::<SKIP>(&mut c);
+        }
+        b'}' if c.peek(1) == b'}' && self.delimiters.is_empty() && self.interpolation.is_some() => {
+          self.interpolation = None;
+          self.emit(&mut c, TokenKind::InterpolationEnd, 2);
+          c.nested = false;
+          c.body_text = self.current_level().body;
+        }
+        _ => match operator(byte, c.peek(1)) {
+          Some((length, kind)) => {
+            if kind == TokenKind::Colon {
+              self.colon_since_dedent = true;
+            }
+            self.emit(&mut c, kind, length);
+            skip_space::<SKIP>(&mut c);
+          }
+          None => self.general(&mut c, |lexer| lexer.lex_normal(byte))?,
+        },
       }
     }
+    self.store(&c);
     Ok(())
+  }
+
+  /// The hot state of the lexer, to run `fill` on.
+  #[inline(always)]
+  fn cursor(&self) -> Cursor<'src> {
+    Cursor {
+      bytes: self.src.as_bytes(),
+      source: self.maker.source,
+      offset: self.offset,
+      line: self.line,
+      len: self.len,
+      body_text: self.body_text,
+      nested: !self.delimiters.is_empty() || self.interpolation.is_some(),
+    }
+  }
+
+  /// Store the cursor's changes back in the lexer.
+  #[inline(always)]
+  fn store(&mut self, c: &Cursor<'src>) {
+    self.offset = c.offset;
+    self.line = c.line;
+    self.len = c.len;
+    self.body_text = c.body_text;
+  }
+
+  /// Run a general lexing method from `fill`.
+  #[inline(always)]
+  fn general(
+    &mut self,
+    c: &mut Cursor<'src>,
+    method: impl FnOnce(&mut Self) -> LexResult<'src>,
+  ) -> LexResult<'src> {
+    self.store(c);
+    let result = method(self);
+    *c = self.cursor();
+    result
+  }
+
+  /// Emit a token of `kind` over the cursor's next `length` bytes, which
+  /// hold no `\n`.
+  #[inline(always)]
+  fn emit(&mut self, c: &mut Cursor<'src>, kind: TokenKind, length: usize) -> Token<'src> {
+    // As in `TokenMaker::token`, positions are narrowed to `u32`.
+    let token = Token {
+      kind,
+      source: c.source,
+      offset: c.offset as u32,
+      length: length as u32,
+      line: c.line as u32,
+    };
+    c.offset += length;
+    match self.batch.get_mut(c.len) {
+      Some(slot) => {
+        *slot = token;
+        c.len += 1;
+      }
+      None => self.overflow.push(token),
+    }
+    token
+  }
+
+  /// Blanks within a line: whitespace, when handed out.
+  #[inline(always)]
+  fn blank<const SKIP: bool>(&mut self, c: &mut Cursor<'src>, width: usize) {
+    if SKIP || width == 0 {
+      c.offset += width;
+    } else {
+      self.emit(c, TokenKind::Whitespace, width);
+    }
+  }
+
+  /// Recipe text up to a `{{` or line end, then that `{{` or line end.
+  #[inline(always)]
+  fn hot_body_text<const SKIP: bool>(&mut self, c: &mut Cursor<'src>) -> LexResult<'src> {
+    let end = body_text_end(c.bytes, c.offset);
+    if end > c.offset {
+      let length = end - c.offset;
+      self.emit(c, TokenKind::Text, length);
+    }
+    match c.bytes.get(end) {
+      Some(b'{') => {
+        let opener = self.emit(c, TokenKind::InterpolationStart, 2);
+        self.interpolation = Some(opener);
+        c.body_text = false;
+        c.nested = true;
+        Ok(())
+      }
+      Some(b'\n') => self.hot_line_end::<SKIP>(c, 1),
+      Some(_) => self.hot_line_end::<SKIP>(c, 2),
+      None => Ok(()),
+    }
+  }
+
+  /// A line end of `length` bytes: `Eol` then the next line's indentation,
+  /// or whitespace inside a delimiter or interpolation.
+  #[inline(always)]
+  fn hot_line_end<const SKIP: bool>(
+    &mut self,
+    c: &mut Cursor<'src>,
+    length: usize,
+  ) -> LexResult<'src> {
+    if c.nested {
+      self.blank::<SKIP>(c, length);
+    } else {
+      self.emit(c, TokenKind::Eol, length);
+    }
+    // As `newline_at`: a `\n` ending the source starts no line.
+    if c.offset < c.bytes.len() {
+      c.line += 1;
+    }
+    if c.nested || (self.levels.len() == 1 && !matches!(c.peek(0), b' ' | b'\t')) {
+      return Ok(());
+    }
+    self.hot_indentation::<SKIP>(c)
+  }
+
+  /// The common cases of `lex_indentation`: another line of the current
+  /// level, the first line of a block, a blank line before the end of
+  /// every block.
+  #[inline(always)]
+  fn hot_indentation<const SKIP: bool>(&mut self, c: &mut Cursor<'src>) -> LexResult<'src> {
+    let end = blank_end(c.bytes, c.offset);
+    let width = end - c.offset;
+    let level = self.current_level();
+    match c.bytes.get(end) {
+      Some(b'\n')
+        if width == 0
+          && c.bytes.get(end + 1).is_some_and(|&next| !matches!(next, b' ' | b'\t' | b'\r' | b'\n')) =>
+      {
+        // An empty line, then one starting at column 0: every block ends.
+        self.hot_dedent_all(c);
+        return Ok(());
+      }
+      None | Some(b'\n' | b'\r') => {}
+      Some(_) if width == level.whitespace.len() => {
+        if same_whitespace(&c.bytes[c.offset..end], level.whitespace) {
+          self.blank::<SKIP>(c, width);
+          return Ok(());
+        }
+      }
+      Some(_) if self.levels.len() == 1 => {
+        let whitespace = &c.bytes[c.offset..end];
+        if !is_mixed(whitespace) {
+          let body = self.colon_since_dedent;
+          self.levels.push(Level { whitespace, body });
+          c.body_text = body;
+          self.emit(c, TokenKind::Indent, width);
+          return Ok(());
+        }
+      }
+      Some(_) => {}
+    }
+    self.general(c, Self::lex_indentation)
+  }
+
+  /// `dedent_to(0)`.
+  #[inline(always)]
+  fn hot_dedent_all(&mut self, c: &mut Cursor<'src>) {
+    while self.levels.len() > 1 {
+      self.levels.pop();
+      self.colon_since_dedent = false;
+      self.emit(c, TokenKind::Dedent, 0);
+    }
+    c.body_text = false;
   }
 
   #[inline(never)]
@@ -589,42 +840,9 @@ impl<'src> Lexer<'src> {
     )
   }
 
-  // ---- body text ----
-
-  /// The text of a recipe line up to the next `{{` or line end, then that
-  /// `{{` or line end.
-  fn lex_body_text(&mut self) -> LexResult<'src> {
-    let rest = self.rest();
-    let mut length = 0;
-    while let Some(&byte) = rest.get(length) {
-      if !TEXT_STOP[usize::from(byte)] {
-        length += 1;
-        continue;
-      }
-      match rest.get(length..).unwrap_or_default() {
-        [b'{', b'{', b'{', b'{', ..] => length += 4,
-        [b'{', b'{', ..] | [b'\n', ..] | [b'\r', b'\n', ..] => break,
-        _ => length += 1,
-      }
-    }
-    if length > 0 {
-      self.within_line(length, TokenKind::Text);
-    }
-    match rest.get(length..).unwrap_or_default() {
-      [b'{', b'{', ..] => {
-        let opener = self.within_line(2, TokenKind::InterpolationStart);
-        self.interpolation = Some(opener);
-        self.body_text = false;
-      }
-      [b'\n', ..] => return self.eol(1),
-      [b'\r', b'\n', ..] => return self.eol(2),
-      _ => {}
-    }
-    Ok(())
-  }
-
   // ---- normal mode ----
 
+  #[inline(never)]
   fn lex_normal(&mut self, byte: u8) -> LexResult<'src> {
     match byte {
       b' ' | b'\t' => self.lex_whitespace(),
@@ -634,34 +852,16 @@ impl<'src> Lexer<'src> {
       b'#' => self.lex_comment(),
       b'\\' => self.lex_backslash()?,
       b'a'..=b'z' | b'A'..=b'Z' | b'_' => self.lex_identifier()?,
-      b'!' => self.lex_operator(match self.peek(1) {
-        b'=' => (2, TokenKind::BangEquals),
-        b'~' => (2, TokenKind::BangTilde),
-        _ => (1, TokenKind::Bang),
-      }),
-      b'=' => self.lex_operator(match self.peek(1) {
-        b'=' => (2, TokenKind::EqualsEquals),
-        b'~' => (2, TokenKind::EqualsTilde),
-        _ => (1, TokenKind::Equals),
-      }),
-      b':' => match self.peek(1) {
-        b'=' => self.lex_operator((2, TokenKind::ColonEquals)),
-        b':' => self.lex_operator((2, TokenKind::ColonColon)),
-        _ => {
-          self.colon_since_dedent = true;
-          self.lex_operator((1, TokenKind::Colon));
+      b'!' | b'=' | b':' | b'+' | b'$' | b'*' | b',' | b'/' | b'?' | b'@' => {
+        if let Some((length, kind)) = operator(byte, self.peek(1)) {
+          if kind == TokenKind::Colon {
+            self.colon_since_dedent = true;
+          }
+          self.within_line(length, kind);
         }
-      },
-      b'+' if self.peek(1) == b'+' => self.lex_operator((2, TokenKind::PlusPlus)),
-      b'+' => self.lex_operator((1, TokenKind::Plus)),
+      }
       b'&' => self.lex_doubled(b'&', TokenKind::AmpersandAmpersand)?,
       b'|' => self.lex_doubled(b'|', TokenKind::BarBar)?,
-      b'$' => self.lex_operator((1, TokenKind::Dollar)),
-      b'*' => self.lex_operator((1, TokenKind::Asterisk)),
-      b',' => self.lex_operator((1, TokenKind::Comma)),
-      b'/' => self.lex_operator((1, TokenKind::Slash)),
-      b'?' => self.lex_operator((1, TokenKind::QuestionMark)),
-      b'@' => self.lex_operator((1, TokenKind::At)),
       b'(' => self.lex_open(DelimiterKind::Paren, TokenKind::ParenL),
       b'[' => self.lex_open(DelimiterKind::Bracket, TokenKind::BracketL),
       b'{' => self.lex_open(DelimiterKind::Brace, TokenKind::BraceL),
@@ -671,10 +871,6 @@ impl<'src> Lexer<'src> {
       _ => self.lex_other()?,
     }
     Ok(())
-  }
-
-  fn lex_operator(&mut self, (length, kind): (usize, TokenKind)) {
-    self.within_line(length, kind);
   }
 
   /// A byte order mark, or an error for a character no token starts with.
@@ -740,12 +936,7 @@ impl<'src> Lexer<'src> {
   }
 
   fn lex_comment(&mut self) {
-    let rest = self.rest();
-    let length = match memchr::memchr(b'\n', rest) {
-      Some(newline) if newline > 0 && rest[newline - 1] == b'\r' => newline - 1,
-      Some(newline) => newline,
-      None => rest.len(),
-    };
+    let length = comment_length(self.rest());
     self.within_line(length, TokenKind::Comment);
   }
 
@@ -766,7 +957,7 @@ impl<'src> Lexer<'src> {
     Err(self.error_here(1, kind))
   }
 
-  #[inline(always)]
+  #[inline(never)]
   fn lex_identifier(&mut self) -> LexResult<'src> {
     let rest = self.rest();
     let length = identifier_length(rest);
@@ -834,6 +1025,7 @@ impl<'src> Lexer<'src> {
 
   // ---- strings ----
 
+  #[inline(never)]
   fn lex_string(&mut self) -> LexResult<'src> {
     let rest = self.rest();
     // Called at a quote, so there is always one.
@@ -966,6 +1158,93 @@ fn identifier_length(text: &[u8]) -> usize {
   length
 }
 
+/// The operator (or punctuation) starting with `byte`, followed by `next`,
+/// when `byte` starts one by itself: its length and kind.
+#[inline(always)]
+fn operator(byte: u8, next: u8) -> Option<(usize, TokenKind)> {
+  Some(match (byte, next) {
+    (b'!', b'=') => (2, TokenKind::BangEquals),
+    (b'!', b'~') => (2, TokenKind::BangTilde),
+    (b'!', _) => (1, TokenKind::Bang),
+    (b'=', b'=') => (2, TokenKind::EqualsEquals),
+    (b'=', b'~') => (2, TokenKind::EqualsTilde),
+    (b'=', _) => (1, TokenKind::Equals),
+    (b':', b'=') => (2, TokenKind::ColonEquals),
+    (b':', b':') => (2, TokenKind::ColonColon),
+    (b':', _) => (1, TokenKind::Colon),
+    (b'+', b'+') => (2, TokenKind::PlusPlus),
+    (b'+', _) => (1, TokenKind::Plus),
+    (b'$', _) => (1, TokenKind::Dollar),
+    (b'*', _) => (1, TokenKind::Asterisk),
+    (b',', _) => (1, TokenKind::Comma),
+    (b'/', _) => (1, TokenKind::Slash),
+    (b'?', _) => (1, TokenKind::QuestionMark),
+    (b'@', _) => (1, TokenKind::At),
+    _ => return None,
+  })
+}
+
+/// The length of the comment starting `text`: up to its line end.
+fn comment_length(text: &[u8]) -> usize {
+  match memchr::memchr(b'\n', text) {
+    Some(newline) if newline > 0 && text[newline - 1] == b'\r' => newline - 1,
+    Some(newline) => newline,
+    None => text.len(),
+  }
+}
+
+/// Where the recipe text starting at `start` ends: at the next `{{`
+/// (`{{{{` is text) or line end.
+#[inline(always)]
+fn body_text_end(bytes: &[u8], start: usize) -> usize {
+  let mut end = start;
+  while let Some(&byte) = bytes.get(end) {
+    if !TEXT_STOP[usize::from(byte)] {
+      end += 1;
+      continue;
+    }
+    match bytes.get(end..).unwrap_or_default() {
+      [b'{', b'{', b'{', b'{', ..] => end += 4,
+      [b'{', b'{', ..] | [b'\n', ..] | [b'\r', b'\n', ..] => break,
+      _ => end += 1,
+    }
+  }
+  end
+}
+
+/// Where the identifier starting at `start` ends; its first byte is known
+/// to start one.
+#[inline(always)]
+fn identifier_end(bytes: &[u8], start: usize) -> usize {
+  start + identifier_length(bytes.get(start..).unwrap_or_default())
+}
+
+/// Where the spaces and tabs from `start` on end.
+#[inline(always)]
+fn blank_end(bytes: &[u8], start: usize) -> usize {
+  let mut end = start;
+  while let Some(b' ' | b'\t') = bytes.get(end) {
+    end += 1;
+  }
+  end
+}
+
+/// Pass a space the parser would not see anyway.
+#[inline(always)]
+fn skip_space<const SKIP: bool>(c: &mut Cursor<'_>) {
+  if SKIP && c.peek(0) == b' ' {
+    c.offset += 1;
+  }
+}
+
+/// The scan of the string starting `text`; `None` when unterminated.
+#[inline(always)]
+fn string_scan(text: &[u8]) -> Option<StringScan> {
+  let quote = Quote::opening(text)?;
+  let delimiter = quote.delimiter();
+  scan_string(text, delimiter.len(), delimiter, quote.has_escapes())
+}
+
 /// The number of spaces and tabs `text` starts with.
 fn blank_width(text: &[u8]) -> usize {
   text.iter().position(|&byte| byte != b' ' && byte != b'\t').unwrap_or(text.len())
@@ -1073,18 +1352,6 @@ const STRING_SPECIAL: [bool; 256] = {
   table[b'`' as usize] = true;
   table[b'\\' as usize] = true;
   table[b'\n' as usize] = true;
-  table
-};
-
-/// The bytes that start an identifier: ASCII letters and `_`.
-const IDENTIFIER_START: [bool; 256] = {
-  let mut table = [false; 256];
-  let mut byte = 0;
-  while byte < 256 {
-    let b = byte as u8;
-    table[byte] = b.is_ascii_alphabetic() || b == b'_';
-    byte += 1;
-  }
   table
 };
 
