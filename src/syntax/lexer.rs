@@ -417,8 +417,8 @@ impl<'src> Lexer<'src> {
         self.hot_body_text::<SKIP>(&mut c)?;
         continue;
       }
-      match byte {
-        b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+      match BYTE_CLASS[usize::from(byte)] {
+        ByteClass::Name => {
           let end = identifier_end(c.bytes, c.offset);
           if byte == b'f' && end == c.offset + 1 && matches!(c.peek(1), b'\'' | b'"') {
             self.general(&mut c, Self::lex_identifier)?;
@@ -430,17 +430,17 @@ impl<'src> Lexer<'src> {
           // passing it here spares a round of the loop.
           skip_space::<SKIP>(&mut c);
         }
-        b' ' | b'\t' => {
+        ByteClass::Blank => {
           let width = blank_end(c.bytes, c.offset) - c.offset;
           self.blank::<SKIP>(&mut c, width);
         }
-        b'\n' => self.hot_line_end::<SKIP>(&mut c, 1)?,
-        b'\r' if c.peek(1) == b'\n' => self.hot_line_end::<SKIP>(&mut c, 2)?,
-        b'#' => {
+        ByteClass::Newline => self.hot_line_end::<SKIP>(&mut c, 1)?,
+        ByteClass::Return if c.peek(1) == b'\n' => self.hot_line_end::<SKIP>(&mut c, 2)?,
+        ByteClass::Hash => {
           let length = comment_length(c.rest());
           self.emit(&mut c, TokenKind::Comment, length);
         }
-        b'\'' | b'"' => {
+        ByteClass::Quote => {
           let Some(scan) = string_scan(c.rest()) else {
             self.general(&mut c, Self::lex_string)?;
             continue;
@@ -449,7 +449,9 @@ impl<'src> Lexer<'src> {
           c.line += scan.newlines;
           skip_space::<SKIP>(&mut c);
         }
-        b'}' if c.peek(1) == b'}' && self.delimiters.is_empty() && self.interpolation.is_some() => {
+        ByteClass::BraceR
+          if c.peek(1) == b'}' && self.delimiters.is_empty() && self.interpolation.is_some() =>
+        {
           self.interpolation = None;
           self.emit(&mut c, TokenKind::InterpolationEnd, 2);
           c.nested = false;
@@ -540,26 +542,42 @@ impl<'src> Lexer<'src> {
     }
   }
 
-  /// Recipe text up to a `{{` or line end, then that `{{` or line end.
+  /// Recipe lines: their text, `{{`s and line ends, while the lexer stays
+  /// in recipe text and the batch has room. A `{{ name }}`, the commonest
+  /// interpolation, is lexed whole.
   #[inline(always)]
   fn hot_body_text<const SKIP: bool>(&mut self, c: &mut Cursor<'src>) -> LexResult<'src> {
-    let end = body_text_end(c.bytes, c.offset);
-    if end > c.offset {
-      let length = end - c.offset;
-      self.emit(c, TokenKind::Text, length);
-    }
-    match c.bytes.get(end) {
-      Some(b'{') => {
-        let opener = self.emit(c, TokenKind::InterpolationStart, 2);
-        self.interpolation = Some(opener);
-        c.body_text = false;
-        c.nested = true;
-        Ok(())
+    while c.len < BATCH {
+      let end = body_text_end(c.bytes, c.offset);
+      if end > c.offset {
+        let length = end - c.offset;
+        self.emit(c, TokenKind::Text, length);
       }
-      Some(b'\n') => self.hot_line_end::<SKIP>(c, 1),
-      Some(_) => self.hot_line_end::<SKIP>(c, 2),
-      None => Ok(()),
+      match c.bytes.get(end) {
+        Some(b'{') => {
+          if let Some((before, name, after)) = name_interpolation(c.bytes, end) {
+            self.emit(c, TokenKind::InterpolationStart, 2);
+            self.blank::<SKIP>(c, before);
+            self.emit(c, TokenKind::Identifier, name);
+            self.blank::<SKIP>(c, after);
+            self.emit(c, TokenKind::InterpolationEnd, 2);
+            continue;
+          }
+          let opener = self.emit(c, TokenKind::InterpolationStart, 2);
+          self.interpolation = Some(opener);
+          c.body_text = false;
+          c.nested = true;
+          return Ok(());
+        }
+        Some(b'\n') => self.hot_line_end::<SKIP>(c, 1)?,
+        Some(_) => self.hot_line_end::<SKIP>(c, 2)?,
+        None => return Ok(()),
+      }
+      if !c.body_text {
+        return Ok(());
+      }
     }
+    Ok(())
   }
 
   /// A line end of `length` bytes: `Eol` then the next line's indentation,
@@ -1212,6 +1230,23 @@ fn body_text_end(bytes: &[u8], start: usize) -> usize {
   end
 }
 
+/// The `{{ name }}` whose `{{` is at `at`, if that is what is there: the
+/// widths of the blanks before the name, of the name and of the blanks
+/// after it.
+#[inline(always)]
+fn name_interpolation(bytes: &[u8], at: usize) -> Option<(usize, usize, usize)> {
+  let start = blank_end(bytes, at + 2);
+  if !matches!(bytes.get(start)?, b'a'..=b'z' | b'A'..=b'Z' | b'_') {
+    return None;
+  }
+  let end = identifier_end(bytes, start);
+  let close = blank_end(bytes, end);
+  if bytes.get(close..close + 2)? != b"}}" {
+    return None;
+  }
+  Some((start - at - 2, end - start, close - end))
+}
+
 /// Where the identifier starting at `start` ends; its first byte is known
 /// to start one.
 #[inline(always)]
@@ -1331,6 +1366,42 @@ fn scan_format(text: &[u8], quote: Quote) -> FormatScan {
   }
   FormatScan::Unterminated
 }
+
+/// What a byte starts, for the dispatch of `Lexer::fill`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum ByteClass {
+  /// An identifier: an ASCII letter or `_`.
+  Name,
+  /// A space or tab.
+  Blank,
+  Newline,
+  Return,
+  Hash,
+  Quote,
+  BraceR,
+  /// Anything else: an operator, or a token lexed by `lex_normal`.
+  Other,
+}
+
+const BYTE_CLASS: [ByteClass; 256] = {
+  let mut table = [ByteClass::Other; 256];
+  let mut byte = 0;
+  while byte < 256 {
+    let b = byte as u8;
+    table[byte] = match b {
+      b'a'..=b'z' | b'A'..=b'Z' | b'_' => ByteClass::Name,
+      b' ' | b'\t' => ByteClass::Blank,
+      b'\n' => ByteClass::Newline,
+      b'\r' => ByteClass::Return,
+      b'#' => ByteClass::Hash,
+      b'\'' | b'"' => ByteClass::Quote,
+      b'}' => ByteClass::BraceR,
+      _ => ByteClass::Other,
+    };
+    byte += 1;
+  }
+  table
+};
 
 /// The bytes that continue an identifier: ASCII letters, digits, `_` and `-`.
 const IDENTIFIER_BYTE: [bool; 256] = {
