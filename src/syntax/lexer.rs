@@ -614,7 +614,10 @@ impl<'src> Lexer<'src> {
     match c.bytes.get(end) {
       Some(b'\n')
         if width == 0
-          && c.bytes.get(end + 1).is_some_and(|&next| !matches!(next, b' ' | b'\t' | b'\r' | b'\n')) =>
+          && c
+            .bytes
+            .get(end + 1)
+            .is_some_and(|&next| !matches!(next, b' ' | b'\t' | b'\r' | b'\n')) =>
       {
         // An empty line, then one starting at column 0: every block ends.
         self.hot_dedent_all(c);
@@ -856,6 +859,62 @@ impl<'src> Lexer<'src> {
         found: blanks_text(whitespace),
       },
     )
+  }
+
+  // ---- the reference lexer ----
+
+  /// Lex the whole source with the general methods alone, a byte at a
+  /// time: what `fill` must agree with. The tokens lexed, and the error.
+  #[cfg(test)]
+  fn lex_by_reference(mut self) -> (Vec<Token<'src>>, Option<Box<SyntaxError<'src>>>) {
+    let mut lex = || -> LexResult<'src> {
+      self.lex_line_start()?;
+      while let Some(&byte) = self.src.as_bytes().get(self.offset) {
+        if self.body_text {
+          self.lex_reference_body_text()?;
+        } else {
+          self.lex_normal(byte)?;
+        }
+      }
+      self.finish()
+    };
+    let error = lex().err();
+    let mut tokens = self.batch[..self.len].to_vec();
+    tokens.extend_from_slice(&self.overflow);
+    (tokens, error)
+  }
+
+  /// The text of a recipe line up to the next `{{` or line end, then that
+  /// `{{` or line end.
+  #[cfg(test)]
+  fn lex_reference_body_text(&mut self) -> LexResult<'src> {
+    let rest = self.rest();
+    let mut length = 0;
+    while let Some(&byte) = rest.get(length) {
+      if !TEXT_STOP[usize::from(byte)] {
+        length += 1;
+        continue;
+      }
+      match rest.get(length..).unwrap_or_default() {
+        [b'{', b'{', b'{', b'{', ..] => length += 4,
+        [b'{', b'{', ..] | [b'\n', ..] | [b'\r', b'\n', ..] => break,
+        _ => length += 1,
+      }
+    }
+    if length > 0 {
+      self.within_line(length, TokenKind::Text);
+    }
+    match rest.get(length..).unwrap_or_default() {
+      [b'{', b'{', ..] => {
+        let opener = self.within_line(2, TokenKind::InterpolationStart);
+        self.interpolation = Some(opener);
+        self.body_text = false;
+      }
+      [b'\n', ..] => return self.eol(1),
+      [b'\r', b'\n', ..] => return self.eol(2),
+      _ => {}
+    }
+    Ok(())
   }
 
   // ---- normal mode ----
@@ -2240,6 +2299,124 @@ mod tests {
       let rebuilt: String = tokens.iter().map(Token::lexeme).collect();
       assert_eq!(rebuilt, src);
       assert_eq!(tokens.last().map(|t| t.kind), Some(Eof));
+    }
+  }
+
+  /// A small deterministic generator of justfile-like text.
+  struct Fragments(u64);
+
+  impl Fragments {
+    fn below(&mut self, n: usize) -> usize {
+      self.0 =
+        self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+      ((self.0 >> 33) as usize) % n
+    }
+
+    fn text(&mut self) -> String {
+      const PIECES: &[&str] = &[
+        "a",
+        "foo",
+        "x-y_1",
+        "f",
+        "f'",
+        "f\"",
+        "'s'",
+        "\"d\\\"\"",
+        "'''t\n'''",
+        "\"\"\"u\n\"\"\"",
+        "`c`",
+        "```\nb\n```",
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\r\n",
+        "\r",
+        "\n\n",
+        "\n  ",
+        "\n\t",
+        "\n    ",
+        ":",
+        ":=",
+        "::",
+        "=",
+        "==",
+        "=~",
+        "!",
+        "!=",
+        "!~",
+        "+",
+        "++",
+        "*",
+        "/",
+        ",",
+        "?",
+        "@",
+        "$",
+        "&&",
+        "&",
+        "||",
+        "|",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        "{{",
+        "}}",
+        "{{{{",
+        "{{ x }}",
+        "{{y}}",
+        "#",
+        "# c\n",
+        "\\\n",
+        "\\",
+        "\u{feff}",
+        "é",
+        "%",
+        "a:\n  echo ",
+        "b x='1':\n\techo {{x}}\n",
+        "\nc:\n    {{ f(\"{{\") }} z\n\n",
+        "set y := true\n",
+      ];
+      let count = self.below(60);
+      (0..count).map(|_| PIECES[self.below(PIECES.len())]).collect()
+    }
+  }
+
+  /// The kind, offset, length and line of a token.
+  fn shape(token: &Token) -> (TokenKind, u32, u32, u32) {
+    (token.kind, token.offset, token.length, token.line)
+  }
+
+  #[test]
+  fn batches_lex_as_the_reference_lexer_does() {
+    let mut fragments = Fragments(7);
+    for _ in 0..4000 {
+      let text = fragments.text();
+      let src = text.repeat(1 + fragments.below(3) * 40);
+      let source: &'static Source = Box::leak(Box::new(Source::new(&src, "justfile")));
+      for significant in [false, true] {
+        let new = if significant { Lexer::significant } else { Lexer::new };
+        let (expected, error) = new(source).lex_by_reference();
+        let expected_error = error.map(|error| (error.to_string(), shape(&error.token)));
+        let mut lexer = new(source);
+        let mut tokens = Vec::new();
+        let error = loop {
+          match lexer.next_token() {
+            Ok(token) => {
+              tokens.push(shape(&token));
+              if token.kind == Eof {
+                break None;
+              }
+            }
+            Err(error) => break Some((error.to_string(), shape(&error.token))),
+          }
+        };
+        assert_eq!(tokens, expected.iter().map(shape).collect::<Vec<_>>(), "tokens of {src:?}");
+        assert_eq!(error, expected_error, "error of {src:?}");
+      }
     }
   }
 }
