@@ -417,7 +417,7 @@ impl<'src> Lexer<'src> {
         self.hot_body_text::<SKIP>(&mut c)?;
         continue;
       }
-      match BYTE_CLASS[usize::from(byte)] {
+      match info(byte).class {
         ByteClass::Name => {
           let end = identifier_end(c.bytes, c.offset);
           if byte == b'f' && end == c.offset + 1 && matches!(c.peek(1), b'\'' | b'"') {
@@ -891,7 +891,7 @@ impl<'src> Lexer<'src> {
     let rest = self.rest();
     let mut length = 0;
     while let Some(&byte) = rest.get(length) {
-      if !TEXT_STOP[usize::from(byte)] {
+      if !info(byte).text_stop {
         length += 1;
         continue;
       }
@@ -1209,7 +1209,7 @@ fn blanks_text(whitespace: &[u8]) -> String {
 /// The length of the identifier starting `text`, whose first byte is known
 /// to start one: four bytes a step while they last, then one.
 fn identifier_length(text: &[u8]) -> usize {
-  let continues = |byte: u8| IDENTIFIER_BYTE[usize::from(byte)];
+  let continues = |byte: u8| info(byte).continues_identifier;
   let mut length = 1;
   while let Some(&[a, b, c, d]) = text.get(length..length + 4) {
     if !continues(a) {
@@ -1276,7 +1276,7 @@ fn comment_length(text: &[u8]) -> usize {
 fn body_text_end(bytes: &[u8], start: usize) -> usize {
   let mut end = start;
   while let Some(&byte) = bytes.get(end) {
-    if !TEXT_STOP[usize::from(byte)] {
+    if !info(byte).text_stop {
       end += 1;
       continue;
     }
@@ -1376,7 +1376,7 @@ fn scan_string(text: &[u8], open: usize, delimiter: &[u8], escapes: bool) -> Opt
   let mut scan = StringScan { length: 0, newlines: 0 };
   let mut index = open;
   while let Some(&byte) = text.get(index) {
-    if !STRING_SPECIAL[usize::from(byte)] {
+    if !info(byte).string_special {
       index += 1;
       continue;
     }
@@ -1442,58 +1442,53 @@ enum ByteClass {
   Other,
 }
 
-const BYTE_CLASS: [ByteClass; 256] = {
-  let mut table = [ByteClass::Other; 256];
+/// What the lexer needs to know about a byte. One table for all of it: its
+/// address then takes one register in the lexer's loop, not one per table.
+#[derive(Copy, Clone, Debug)]
+struct ByteInfo {
+  class: ByteClass,
+  /// Continues an identifier: an ASCII letter or digit, `_` or `-`.
+  continues_identifier: bool,
+  /// A run of recipe text may stop at it: `{` (of `{{`), `\n`, `\r` (of `\r\n`).
+  text_stop: bool,
+  /// A string scan must look at it: a quote, backtick, `\` or `\n`.
+  string_special: bool,
+}
+
+const BYTE_INFO: [ByteInfo; 256] = {
+  let other = ByteInfo {
+    class: ByteClass::Other,
+    continues_identifier: false,
+    text_stop: false,
+    string_special: false,
+  };
+  let mut table = [other; 256];
   let mut byte = 0;
   while byte < 256 {
     let b = byte as u8;
-    table[byte] = match b {
-      b'a'..=b'z' | b'A'..=b'Z' | b'_' => ByteClass::Name,
-      b' ' | b'\t' => ByteClass::Blank,
-      b'\n' => ByteClass::Newline,
-      b'\r' => ByteClass::Return,
-      b'#' => ByteClass::Hash,
-      b'\'' | b'"' => ByteClass::Quote,
-      b'}' => ByteClass::BraceR,
-      _ => ByteClass::Other,
+    table[byte] = ByteInfo {
+      class: match b {
+        b'a'..=b'z' | b'A'..=b'Z' | b'_' => ByteClass::Name,
+        b' ' | b'\t' => ByteClass::Blank,
+        b'\n' => ByteClass::Newline,
+        b'\r' => ByteClass::Return,
+        b'#' => ByteClass::Hash,
+        b'\'' | b'"' => ByteClass::Quote,
+        b'}' => ByteClass::BraceR,
+        _ => ByteClass::Other,
+      },
+      continues_identifier: b.is_ascii_alphanumeric() || b == b'_' || b == b'-',
+      text_stop: matches!(b, b'{' | b'\n' | b'\r'),
+      string_special: matches!(b, b'\'' | b'"' | b'`' | b'\\' | b'\n'),
     };
     byte += 1;
   }
   table
 };
 
-/// The bytes that continue an identifier: ASCII letters, digits, `_` and `-`.
-const IDENTIFIER_BYTE: [bool; 256] = {
-  let mut table = [false; 256];
-  let mut byte = 0;
-  while byte < 256 {
-    let b = byte as u8;
-    table[byte] = b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
-    byte += 1;
-  }
-  table
-};
-
-/// The bytes a string scan must look at: quotes, backticks, `\` and `\n`.
-const STRING_SPECIAL: [bool; 256] = {
-  let mut table = [false; 256];
-  table[b'\'' as usize] = true;
-  table[b'"' as usize] = true;
-  table[b'`' as usize] = true;
-  table[b'\\' as usize] = true;
-  table[b'\n' as usize] = true;
-  table
-};
-
-/// The bytes at which a run of recipe text may stop: `{` (of `{{`), `\n`
-/// and `\r` (of `\r\n`).
-const TEXT_STOP: [bool; 256] = {
-  let mut table = [false; 256];
-  table[b'{' as usize] = true;
-  table[b'\n' as usize] = true;
-  table[b'\r' as usize] = true;
-  table
-};
+fn info(byte: u8) -> ByteInfo {
+  BYTE_INFO[usize::from(byte)]
+}
 
 #[cfg(test)]
 mod tests {
@@ -2279,7 +2274,7 @@ mod tests {
       for at in 1..20 {
         let mut text = vec![b'a'; 24];
         text[at] = byte;
-        let expected = if IDENTIFIER_BYTE[usize::from(byte)] { 24 } else { at };
+        let expected = if info(byte).continues_identifier { 24 } else { at };
         assert_eq!(identifier_length(&text), expected, "byte {byte:#x} at {at}");
         assert_eq!(identifier_length(&text[..=at]), expected.min(at + 1), "byte {byte:#x} last");
       }
