@@ -1274,19 +1274,25 @@ fn comment_length(text: &[u8]) -> usize {
 /// (`{{{{` is text) or line end.
 #[inline(always)]
 fn body_text_end(bytes: &[u8], start: usize) -> usize {
-  let mut end = start;
-  while let Some(&byte) = bytes.get(end) {
+  start + body_text_length(bytes.get(start..).unwrap_or_default())
+}
+
+/// The length of the recipe text starting `text`.
+#[inline(always)]
+fn body_text_length(text: &[u8]) -> usize {
+  let mut length = 0;
+  while let Some(&byte) = text.get(length) {
     if !info(byte).text_stop {
-      end += 1;
+      length += 1;
       continue;
     }
-    match bytes.get(end..).unwrap_or_default() {
-      [b'{', b'{', b'{', b'{', ..] => end += 4,
+    match text.get(length..).unwrap_or_default() {
+      [b'{', b'{', b'{', b'{', ..] => length += 4,
       [b'{', b'{', ..] | [b'\n', ..] | [b'\r', b'\n', ..] => break,
-      _ => end += 1,
+      _ => length += 1,
     }
   }
-  end
+  length
 }
 
 /// The `{{ name }}` whose `{{` is at `at`, if that is what is there: the
