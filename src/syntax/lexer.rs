@@ -180,14 +180,18 @@ impl<'src> Cursor<'src> {
 /// An incremental lexer: `next_token` lexes only as far as needed, a batch
 /// at a time, so the parser can consume tokens without the whole file's
 /// tokens in memory.
+///
+/// `repr(C)` with the batch first: the batch's address is the lexer's, so
+/// the lexing loop needs no register for it.
+#[repr(C)]
 pub struct Lexer<'src> {
-  src: &'src str,
-  maker: TokenMaker<'src>,
   /// Tokens lexed but not yet handed out: `batch[next..len]` (for
   /// `next_token`; the parser reads `batch[..len]` itself), then
   /// `overflow`. The batch is an array in the lexer itself, so that writing
   /// a token cannot (as far as the compiler knows) touch the lexer's state.
   batch: [Token<'src>; BATCH],
+  src: &'src str,
+  maker: TokenMaker<'src>,
   len: usize,
   next: usize,
   /// Tokens lexed once the batch was full: the rest of a step's tokens.
