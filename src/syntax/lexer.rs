@@ -500,7 +500,8 @@ impl<'src> Lexer<'src> {
     self.body_text = c.body_text;
   }
 
-  /// Run a general lexing method from `fill`.
+  /// Run a general lexing method from `fill`: the uncommon tokens, and
+  /// errors.
   #[inline(always)]
   fn general(
     &mut self,
@@ -1496,6 +1497,7 @@ const BYTE_INFO: [ByteInfo; 256] = {
   table
 };
 
+/// What the lexer needs to know about `byte`.
 fn info(byte: u8) -> ByteInfo {
   BYTE_INFO[usize::from(byte)]
 }
