@@ -148,17 +148,50 @@ impl<'src> TokenMaker<'src> {
   }
 }
 
+/// The part of the lexer `fill` reads and moves, held in locals while it
+/// runs (see `Lexer::cursor` and `Lexer::store`).
+#[derive(Copy, Clone, Debug)]
+struct Cursor<'src> {
+  bytes: &'src [u8],
+  source: &'src Source,
+  offset: usize,
+  line: usize,
+  /// Tokens in the batch.
+  len: usize,
+  body_text: bool,
+  /// Whether a delimiter or interpolation is open: a line end is then whitespace.
+  nested: bool,
+}
+
+impl<'src> Cursor<'src> {
+  /// The bytes from the cursor on.
+  #[inline(always)]
+  fn rest(&self) -> &'src [u8] {
+    self.bytes.get(self.offset..).unwrap_or_default()
+  }
+
+  /// The byte `ahead` bytes after the cursor, or 0 past the end.
+  #[inline(always)]
+  fn peek(&self, ahead: usize) -> u8 {
+    self.bytes.get(self.offset + ahead).copied().unwrap_or(0)
+  }
+}
+
 /// An incremental lexer: `next_token` lexes only as far as needed, a batch
 /// at a time, so the parser can consume tokens without the whole file's
 /// tokens in memory.
+///
+/// `repr(C)` with the batch first: the batch's address is the lexer's, so
+/// the lexing loop needs no register for it.
+#[repr(C)]
 pub struct Lexer<'src> {
-  src: &'src str,
-  maker: TokenMaker<'src>,
   /// Tokens lexed but not yet handed out: `batch[next..len]` (for
   /// `next_token`; the parser reads `batch[..len]` itself), then
   /// `overflow`. The batch is an array in the lexer itself, so that writing
   /// a token cannot (as far as the compiler knows) touch the lexer's state.
   batch: [Token<'src>; BATCH],
+  src: &'src str,
+  maker: TokenMaker<'src>,
   len: usize,
   next: usize,
   /// Tokens lexed once the batch was full: the rest of a step's tokens.
@@ -363,25 +396,269 @@ impl<'src> Lexer<'src> {
       self.at_file_start = false;
       self.lex_line_start()?;
     }
-    while self.len < BATCH {
-      let Some(&byte) = self.src.as_bytes().get(self.offset) else {
+    if self.skip_whitespace {
+      self.fill::<true>()
+    } else {
+      self.fill::<false>()
+    }
+  }
+
+  /// `fill_batch`, handing out whitespace unless `SKIP`.
+  ///
+  /// The cursor lives in a local `Cursor` while the loop runs: kept in
+  /// `self`, it would be stored and reloaded around every token written to
+  /// the batch. The common tokens are lexed right here; the rest by the
+  /// general methods, with the cursor stored back around each call
+  /// (`general`).
+  fn fill<const SKIP: bool>(&mut self) -> LexResult<'src> {
+    let mut c = self.cursor();
+    while c.len < BATCH {
+      let Some(&byte) = c.bytes.get(c.offset) else {
+        self.store(&c);
         return self.finish();
       };
-      if self.body_text {
-        self.lex_body_text()?;
-      } else if IDENTIFIER_START[usize::from(byte)] {
-        // The commonest token, checked before the general dispatch.
-        self.lex_identifier()?;
-        // Often followed by a blank, which the parser does not see:
-        // passing it here spares a round of the loop.
-        if self.skip_whitespace && self.peek(0) == b' ' {
-          self.offset += 1;
+      if c.body_text {
+        self.hot_body_text::<SKIP>(&mut c)?;
+        continue;
+      }
+      match info(byte).class {
+        ByteClass::Name => {
+          let end = identifier_end(c.bytes, c.offset);
+          if byte == b'f' && end == c.offset + 1 && matches!(c.peek(1), b'\'' | b'"') {
+            self.general(&mut c, Self::lex_identifier)?;
+            continue;
+          }
+          let length = end - c.offset;
+          self.emit(&mut c, TokenKind::Identifier, length);
+          // Often followed by a blank, which the parser does not see:
+          // passing it here spares a round of the loop.
+          skip_space::<SKIP>(&mut c);
         }
-      } else {
-        self.lex_normal(byte)?;
+        ByteClass::Blank => {
+          let width = blank_end(c.bytes, c.offset) - c.offset;
+          self.blank::<SKIP>(&mut c, width);
+        }
+        ByteClass::Newline => self.hot_line_end::<SKIP>(&mut c, 1)?,
+        ByteClass::Return if c.peek(1) == b'\n' => self.hot_line_end::<SKIP>(&mut c, 2)?,
+        ByteClass::Hash => {
+          let length = comment_length(c.rest());
+          self.emit(&mut c, TokenKind::Comment, length);
+        }
+        ByteClass::Quote => {
+          let Some(scan) = string_scan(c.rest()) else {
+            self.general(&mut c, Self::lex_string)?;
+            continue;
+          };
+          self.emit(&mut c, TokenKind::StringToken, scan.length);
+          c.line += scan.newlines;
+          skip_space::<SKIP>(&mut c);
+        }
+        ByteClass::BraceR
+          if c.peek(1) == b'}' && self.delimiters.is_empty() && self.interpolation.is_some() =>
+        {
+          self.interpolation = None;
+          self.emit(&mut c, TokenKind::InterpolationEnd, 2);
+          c.nested = false;
+          c.body_text = self.current_level().body;
+        }
+        _ => match operator(byte, c.peek(1)) {
+          Some((length, kind)) => {
+            if kind == TokenKind::Colon {
+              self.colon_since_dedent = true;
+            }
+            self.emit(&mut c, kind, length);
+            skip_space::<SKIP>(&mut c);
+          }
+          None => self.general(&mut c, |lexer| lexer.lex_normal(byte))?,
+        },
+      }
+    }
+    self.store(&c);
+    Ok(())
+  }
+
+  /// The hot state of the lexer, to run `fill` on.
+  #[inline(always)]
+  fn cursor(&self) -> Cursor<'src> {
+    Cursor {
+      bytes: self.src.as_bytes(),
+      source: self.maker.source,
+      offset: self.offset,
+      line: self.line,
+      len: self.len,
+      body_text: self.body_text,
+      nested: !self.delimiters.is_empty() || self.interpolation.is_some(),
+    }
+  }
+
+  /// Store the cursor's changes back in the lexer.
+  #[inline(always)]
+  fn store(&mut self, c: &Cursor<'src>) {
+    self.offset = c.offset;
+    self.line = c.line;
+    self.len = c.len;
+    self.body_text = c.body_text;
+  }
+
+  /// Run a general lexing method from `fill`: the uncommon tokens, and
+  /// errors.
+  #[inline(always)]
+  fn general(
+    &mut self,
+    c: &mut Cursor<'src>,
+    method: impl FnOnce(&mut Self) -> LexResult<'src>,
+  ) -> LexResult<'src> {
+    self.store(c);
+    let result = method(self);
+    *c = self.cursor();
+    result
+  }
+
+  /// Emit a token of `kind` over the cursor's next `length` bytes, which
+  /// hold no `\n`.
+  #[inline(always)]
+  fn emit(&mut self, c: &mut Cursor<'src>, kind: TokenKind, length: usize) -> Token<'src> {
+    // As in `TokenMaker::token`, positions are narrowed to `u32`.
+    let token = Token {
+      kind,
+      source: c.source,
+      offset: c.offset as u32,
+      length: length as u32,
+      line: c.line as u32,
+    };
+    c.offset += length;
+    match self.batch.get_mut(c.len) {
+      Some(slot) => {
+        *slot = token;
+        c.len += 1;
+      }
+      None => self.overflow.push(token),
+    }
+    token
+  }
+
+  /// Blanks within a line: whitespace, when handed out.
+  #[inline(always)]
+  fn blank<const SKIP: bool>(&mut self, c: &mut Cursor<'src>, width: usize) {
+    if SKIP || width == 0 {
+      c.offset += width;
+    } else {
+      self.emit(c, TokenKind::Whitespace, width);
+    }
+  }
+
+  /// Recipe lines: their text, `{{`s and line ends, while the lexer stays
+  /// in recipe text and the batch has room. A `{{ name }}`, the commonest
+  /// interpolation, is lexed whole.
+  #[inline(always)]
+  fn hot_body_text<const SKIP: bool>(&mut self, c: &mut Cursor<'src>) -> LexResult<'src> {
+    while c.len < BATCH {
+      let end = body_text_end(c.bytes, c.offset);
+      if end > c.offset {
+        let length = end - c.offset;
+        self.emit(c, TokenKind::Text, length);
+      }
+      match c.bytes.get(end) {
+        Some(b'{') => {
+          if let Some((before, name, after)) = name_interpolation(c.bytes, end) {
+            self.emit(c, TokenKind::InterpolationStart, 2);
+            self.blank::<SKIP>(c, before);
+            self.emit(c, TokenKind::Identifier, name);
+            self.blank::<SKIP>(c, after);
+            self.emit(c, TokenKind::InterpolationEnd, 2);
+            continue;
+          }
+          let opener = self.emit(c, TokenKind::InterpolationStart, 2);
+          self.interpolation = Some(opener);
+          c.body_text = false;
+          c.nested = true;
+          return Ok(());
+        }
+        Some(b'\n') => self.hot_line_end::<SKIP>(c, 1)?,
+        Some(_) => self.hot_line_end::<SKIP>(c, 2)?,
+        None => return Ok(()),
+      }
+      if !c.body_text {
+        return Ok(());
       }
     }
     Ok(())
+  }
+
+  /// A line end of `length` bytes: `Eol` then the next line's indentation,
+  /// or whitespace inside a delimiter or interpolation.
+  #[inline(always)]
+  fn hot_line_end<const SKIP: bool>(
+    &mut self,
+    c: &mut Cursor<'src>,
+    length: usize,
+  ) -> LexResult<'src> {
+    if c.nested {
+      self.blank::<SKIP>(c, length);
+    } else {
+      self.emit(c, TokenKind::Eol, length);
+    }
+    // As `newline_at`: a `\n` ending the source starts no line.
+    if c.offset < c.bytes.len() {
+      c.line += 1;
+    }
+    if c.nested || (self.levels.len() == 1 && !matches!(c.peek(0), b' ' | b'\t')) {
+      return Ok(());
+    }
+    self.hot_indentation::<SKIP>(c)
+  }
+
+  /// The common cases of `lex_indentation`: another line of the current
+  /// level, the first line of a block, a blank line before the end of
+  /// every block.
+  #[inline(always)]
+  fn hot_indentation<const SKIP: bool>(&mut self, c: &mut Cursor<'src>) -> LexResult<'src> {
+    let end = blank_end(c.bytes, c.offset);
+    let width = end - c.offset;
+    let level = self.current_level();
+    match c.bytes.get(end) {
+      Some(b'\n')
+        if width == 0
+          && c
+            .bytes
+            .get(end + 1)
+            .is_some_and(|&next| !matches!(next, b' ' | b'\t' | b'\r' | b'\n')) =>
+      {
+        // An empty line, then one starting at column 0: every block ends.
+        self.hot_dedent_all(c);
+        return Ok(());
+      }
+      None | Some(b'\n' | b'\r') => {}
+      Some(_) if width == level.whitespace.len() => {
+        if same_whitespace(&c.bytes[c.offset..end], level.whitespace) {
+          self.blank::<SKIP>(c, width);
+          return Ok(());
+        }
+      }
+      Some(_) if self.levels.len() == 1 => {
+        let whitespace = &c.bytes[c.offset..end];
+        if !is_mixed(whitespace) {
+          let body = self.colon_since_dedent;
+          self.levels.push(Level { whitespace, body });
+          c.body_text = body;
+          self.emit(c, TokenKind::Indent, width);
+          return Ok(());
+        }
+      }
+      Some(_) => {}
+    }
+    self.general(c, Self::lex_indentation)
+  }
+
+  /// `dedent_to(0)`.
+  #[inline(always)]
+  fn hot_dedent_all(&mut self, c: &mut Cursor<'src>) {
+    while self.levels.len() > 1 {
+      self.levels.pop();
+      self.colon_since_dedent = false;
+      self.emit(c, TokenKind::Dedent, 0);
+    }
+    c.body_text = false;
   }
 
   #[inline(never)]
@@ -589,15 +866,37 @@ impl<'src> Lexer<'src> {
     )
   }
 
-  // ---- body text ----
+  // ---- the reference lexer ----
+
+  /// Lex the whole source with the general methods alone, a byte at a
+  /// time: what `fill` must agree with. The tokens lexed, and the error.
+  #[cfg(test)]
+  fn lex_by_reference(mut self) -> (Vec<Token<'src>>, Option<Box<SyntaxError<'src>>>) {
+    let mut lex = || -> LexResult<'src> {
+      self.lex_line_start()?;
+      while let Some(&byte) = self.src.as_bytes().get(self.offset) {
+        if self.body_text {
+          self.lex_reference_body_text()?;
+        } else {
+          self.lex_normal(byte)?;
+        }
+      }
+      self.finish()
+    };
+    let error = lex().err();
+    let mut tokens = self.batch[..self.len].to_vec();
+    tokens.extend_from_slice(&self.overflow);
+    (tokens, error)
+  }
 
   /// The text of a recipe line up to the next `{{` or line end, then that
   /// `{{` or line end.
-  fn lex_body_text(&mut self) -> LexResult<'src> {
+  #[cfg(test)]
+  fn lex_reference_body_text(&mut self) -> LexResult<'src> {
     let rest = self.rest();
     let mut length = 0;
     while let Some(&byte) = rest.get(length) {
-      if !TEXT_STOP[usize::from(byte)] {
+      if !info(byte).text_stop {
         length += 1;
         continue;
       }
@@ -625,6 +924,7 @@ impl<'src> Lexer<'src> {
 
   // ---- normal mode ----
 
+  #[inline(never)]
   fn lex_normal(&mut self, byte: u8) -> LexResult<'src> {
     match byte {
       b' ' | b'\t' => self.lex_whitespace(),
@@ -634,34 +934,16 @@ impl<'src> Lexer<'src> {
       b'#' => self.lex_comment(),
       b'\\' => self.lex_backslash()?,
       b'a'..=b'z' | b'A'..=b'Z' | b'_' => self.lex_identifier()?,
-      b'!' => self.lex_operator(match self.peek(1) {
-        b'=' => (2, TokenKind::BangEquals),
-        b'~' => (2, TokenKind::BangTilde),
-        _ => (1, TokenKind::Bang),
-      }),
-      b'=' => self.lex_operator(match self.peek(1) {
-        b'=' => (2, TokenKind::EqualsEquals),
-        b'~' => (2, TokenKind::EqualsTilde),
-        _ => (1, TokenKind::Equals),
-      }),
-      b':' => match self.peek(1) {
-        b'=' => self.lex_operator((2, TokenKind::ColonEquals)),
-        b':' => self.lex_operator((2, TokenKind::ColonColon)),
-        _ => {
-          self.colon_since_dedent = true;
-          self.lex_operator((1, TokenKind::Colon));
+      b'!' | b'=' | b':' | b'+' | b'$' | b'*' | b',' | b'/' | b'?' | b'@' => {
+        if let Some((length, kind)) = operator(byte, self.peek(1)) {
+          if kind == TokenKind::Colon {
+            self.colon_since_dedent = true;
+          }
+          self.within_line(length, kind);
         }
-      },
-      b'+' if self.peek(1) == b'+' => self.lex_operator((2, TokenKind::PlusPlus)),
-      b'+' => self.lex_operator((1, TokenKind::Plus)),
+      }
       b'&' => self.lex_doubled(b'&', TokenKind::AmpersandAmpersand)?,
       b'|' => self.lex_doubled(b'|', TokenKind::BarBar)?,
-      b'$' => self.lex_operator((1, TokenKind::Dollar)),
-      b'*' => self.lex_operator((1, TokenKind::Asterisk)),
-      b',' => self.lex_operator((1, TokenKind::Comma)),
-      b'/' => self.lex_operator((1, TokenKind::Slash)),
-      b'?' => self.lex_operator((1, TokenKind::QuestionMark)),
-      b'@' => self.lex_operator((1, TokenKind::At)),
       b'(' => self.lex_open(DelimiterKind::Paren, TokenKind::ParenL),
       b'[' => self.lex_open(DelimiterKind::Bracket, TokenKind::BracketL),
       b'{' => self.lex_open(DelimiterKind::Brace, TokenKind::BraceL),
@@ -671,10 +953,6 @@ impl<'src> Lexer<'src> {
       _ => self.lex_other()?,
     }
     Ok(())
-  }
-
-  fn lex_operator(&mut self, (length, kind): (usize, TokenKind)) {
-    self.within_line(length, kind);
   }
 
   /// A byte order mark, or an error for a character no token starts with.
@@ -740,12 +1018,7 @@ impl<'src> Lexer<'src> {
   }
 
   fn lex_comment(&mut self) {
-    let rest = self.rest();
-    let length = match memchr::memchr(b'\n', rest) {
-      Some(newline) if newline > 0 && rest[newline - 1] == b'\r' => newline - 1,
-      Some(newline) => newline,
-      None => rest.len(),
-    };
+    let length = comment_length(self.rest());
     self.within_line(length, TokenKind::Comment);
   }
 
@@ -766,7 +1039,7 @@ impl<'src> Lexer<'src> {
     Err(self.error_here(1, kind))
   }
 
-  #[inline(always)]
+  #[inline(never)]
   fn lex_identifier(&mut self) -> LexResult<'src> {
     let rest = self.rest();
     let length = identifier_length(rest);
@@ -834,6 +1107,7 @@ impl<'src> Lexer<'src> {
 
   // ---- strings ----
 
+  #[inline(never)]
   fn lex_string(&mut self) -> LexResult<'src> {
     let rest = self.rest();
     // Called at a quote, so there is always one.
@@ -940,7 +1214,7 @@ fn blanks_text(whitespace: &[u8]) -> String {
 /// The length of the identifier starting `text`, whose first byte is known
 /// to start one: four bytes a step while they last, then one.
 fn identifier_length(text: &[u8]) -> usize {
-  let continues = |byte: u8| IDENTIFIER_BYTE[usize::from(byte)];
+  let continues = |byte: u8| info(byte).continues_identifier;
   let mut length = 1;
   while let Some(&[a, b, c, d]) = text.get(length..length + 4) {
     if !continues(a) {
@@ -964,6 +1238,116 @@ fn identifier_length(text: &[u8]) -> usize {
     length += 1;
   }
   length
+}
+
+/// The operator (or punctuation) starting with `byte`, followed by `next`,
+/// when `byte` starts one by itself: its length and kind.
+#[inline(always)]
+fn operator(byte: u8, next: u8) -> Option<(usize, TokenKind)> {
+  Some(match (byte, next) {
+    (b'!', b'=') => (2, TokenKind::BangEquals),
+    (b'!', b'~') => (2, TokenKind::BangTilde),
+    (b'!', _) => (1, TokenKind::Bang),
+    (b'=', b'=') => (2, TokenKind::EqualsEquals),
+    (b'=', b'~') => (2, TokenKind::EqualsTilde),
+    (b'=', _) => (1, TokenKind::Equals),
+    (b':', b'=') => (2, TokenKind::ColonEquals),
+    (b':', b':') => (2, TokenKind::ColonColon),
+    (b':', _) => (1, TokenKind::Colon),
+    (b'+', b'+') => (2, TokenKind::PlusPlus),
+    (b'+', _) => (1, TokenKind::Plus),
+    (b'$', _) => (1, TokenKind::Dollar),
+    (b'*', _) => (1, TokenKind::Asterisk),
+    (b',', _) => (1, TokenKind::Comma),
+    (b'/', _) => (1, TokenKind::Slash),
+    (b'?', _) => (1, TokenKind::QuestionMark),
+    (b'@', _) => (1, TokenKind::At),
+    _ => return None,
+  })
+}
+
+/// The length of the comment starting `text`: up to its line end.
+fn comment_length(text: &[u8]) -> usize {
+  match memchr::memchr(b'\n', text) {
+    Some(newline) if newline > 0 && text[newline - 1] == b'\r' => newline - 1,
+    Some(newline) => newline,
+    None => text.len(),
+  }
+}
+
+/// Where the recipe text starting at `start` ends: at the next `{{`
+/// (`{{{{` is text) or line end.
+#[inline(always)]
+fn body_text_end(bytes: &[u8], start: usize) -> usize {
+  start + body_text_length(bytes.get(start..).unwrap_or_default())
+}
+
+/// The length of the recipe text starting `text`.
+#[inline(always)]
+fn body_text_length(text: &[u8]) -> usize {
+  let mut length = 0;
+  while let Some(&byte) = text.get(length) {
+    if !info(byte).text_stop {
+      length += 1;
+      continue;
+    }
+    match text.get(length..).unwrap_or_default() {
+      [b'{', b'{', b'{', b'{', ..] => length += 4,
+      [b'{', b'{', ..] | [b'\n', ..] | [b'\r', b'\n', ..] => break,
+      _ => length += 1,
+    }
+  }
+  length
+}
+
+/// The `{{ name }}` whose `{{` is at `at`, if that is what is there: the
+/// widths of the blanks before the name, of the name and of the blanks
+/// after it.
+#[inline(always)]
+fn name_interpolation(bytes: &[u8], at: usize) -> Option<(usize, usize, usize)> {
+  let start = blank_end(bytes, at + 2);
+  if !matches!(bytes.get(start)?, b'a'..=b'z' | b'A'..=b'Z' | b'_') {
+    return None;
+  }
+  let end = identifier_end(bytes, start);
+  let close = blank_end(bytes, end);
+  if bytes.get(close..close + 2)? != b"}}" {
+    return None;
+  }
+  Some((start - at - 2, end - start, close - end))
+}
+
+/// Where the identifier starting at `start` ends; its first byte is known
+/// to start one.
+#[inline(always)]
+fn identifier_end(bytes: &[u8], start: usize) -> usize {
+  start + identifier_length(bytes.get(start..).unwrap_or_default())
+}
+
+/// Where the spaces and tabs from `start` on end.
+#[inline(always)]
+fn blank_end(bytes: &[u8], start: usize) -> usize {
+  let mut end = start;
+  while let Some(b' ' | b'\t') = bytes.get(end) {
+    end += 1;
+  }
+  end
+}
+
+/// Pass a space the parser would not see anyway.
+#[inline(always)]
+fn skip_space<const SKIP: bool>(c: &mut Cursor<'_>) {
+  if SKIP && c.peek(0) == b' ' {
+    c.offset += 1;
+  }
+}
+
+/// The scan of the string starting `text`; `None` when unterminated.
+#[inline(always)]
+fn string_scan(text: &[u8]) -> Option<StringScan> {
+  let quote = Quote::opening(text)?;
+  let delimiter = quote.delimiter();
+  scan_string(text, delimiter.len(), delimiter, quote.has_escapes())
 }
 
 /// The number of spaces and tabs `text` starts with.
@@ -1003,7 +1387,7 @@ fn scan_string(text: &[u8], open: usize, delimiter: &[u8], escapes: bool) -> Opt
   let mut scan = StringScan { length: 0, newlines: 0 };
   let mut index = open;
   while let Some(&byte) = text.get(index) {
-    if !STRING_SPECIAL[usize::from(byte)] {
+    if !info(byte).string_special {
       index += 1;
       continue;
     }
@@ -1053,50 +1437,70 @@ fn scan_format(text: &[u8], quote: Quote) -> FormatScan {
   FormatScan::Unterminated
 }
 
-/// The bytes that continue an identifier: ASCII letters, digits, `_` and `-`.
-const IDENTIFIER_BYTE: [bool; 256] = {
-  let mut table = [false; 256];
+/// What a byte starts, for the dispatch of `Lexer::fill`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum ByteClass {
+  /// An identifier: an ASCII letter or `_`.
+  Name,
+  /// A space or tab.
+  Blank,
+  Newline,
+  Return,
+  Hash,
+  Quote,
+  BraceR,
+  /// Anything else: an operator, or a token lexed by `lex_normal`.
+  Other,
+}
+
+/// What the lexer needs to know about a byte. One table for all of it: its
+/// address then takes one register in the lexer's loop, not one per table.
+#[derive(Copy, Clone, Debug)]
+struct ByteInfo {
+  class: ByteClass,
+  /// Continues an identifier: an ASCII letter or digit, `_` or `-`.
+  continues_identifier: bool,
+  /// A run of recipe text may stop at it: `{` (of `{{`), `\n`, `\r` (of `\r\n`).
+  text_stop: bool,
+  /// A string scan must look at it: a quote, backtick, `\` or `\n`.
+  string_special: bool,
+}
+
+const BYTE_INFO: [ByteInfo; 256] = {
+  let other = ByteInfo {
+    class: ByteClass::Other,
+    continues_identifier: false,
+    text_stop: false,
+    string_special: false,
+  };
+  let mut table = [other; 256];
   let mut byte = 0;
   while byte < 256 {
     let b = byte as u8;
-    table[byte] = b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    table[byte] = ByteInfo {
+      class: match b {
+        b'a'..=b'z' | b'A'..=b'Z' | b'_' => ByteClass::Name,
+        b' ' | b'\t' => ByteClass::Blank,
+        b'\n' => ByteClass::Newline,
+        b'\r' => ByteClass::Return,
+        b'#' => ByteClass::Hash,
+        b'\'' | b'"' => ByteClass::Quote,
+        b'}' => ByteClass::BraceR,
+        _ => ByteClass::Other,
+      },
+      continues_identifier: b.is_ascii_alphanumeric() || b == b'_' || b == b'-',
+      text_stop: matches!(b, b'{' | b'\n' | b'\r'),
+      string_special: matches!(b, b'\'' | b'"' | b'`' | b'\\' | b'\n'),
+    };
     byte += 1;
   }
   table
 };
 
-/// The bytes a string scan must look at: quotes, backticks, `\` and `\n`.
-const STRING_SPECIAL: [bool; 256] = {
-  let mut table = [false; 256];
-  table[b'\'' as usize] = true;
-  table[b'"' as usize] = true;
-  table[b'`' as usize] = true;
-  table[b'\\' as usize] = true;
-  table[b'\n' as usize] = true;
-  table
-};
-
-/// The bytes that start an identifier: ASCII letters and `_`.
-const IDENTIFIER_START: [bool; 256] = {
-  let mut table = [false; 256];
-  let mut byte = 0;
-  while byte < 256 {
-    let b = byte as u8;
-    table[byte] = b.is_ascii_alphabetic() || b == b'_';
-    byte += 1;
-  }
-  table
-};
-
-/// The bytes at which a run of recipe text may stop: `{` (of `{{`), `\n`
-/// and `\r` (of `\r\n`).
-const TEXT_STOP: [bool; 256] = {
-  let mut table = [false; 256];
-  table[b'{' as usize] = true;
-  table[b'\n' as usize] = true;
-  table[b'\r' as usize] = true;
-  table
-};
+/// What the lexer needs to know about `byte`.
+fn info(byte: u8) -> ByteInfo {
+  BYTE_INFO[usize::from(byte)]
+}
 
 #[cfg(test)]
 mod tests {
@@ -1882,7 +2286,7 @@ mod tests {
       for at in 1..20 {
         let mut text = vec![b'a'; 24];
         text[at] = byte;
-        let expected = if IDENTIFIER_BYTE[usize::from(byte)] { 24 } else { at };
+        let expected = if info(byte).continues_identifier { 24 } else { at };
         assert_eq!(identifier_length(&text), expected, "byte {byte:#x} at {at}");
         assert_eq!(identifier_length(&text[..=at]), expected.min(at + 1), "byte {byte:#x} last");
       }
@@ -1902,6 +2306,124 @@ mod tests {
       let rebuilt: String = tokens.iter().map(Token::lexeme).collect();
       assert_eq!(rebuilt, src);
       assert_eq!(tokens.last().map(|t| t.kind), Some(Eof));
+    }
+  }
+
+  /// A small deterministic generator of justfile-like text.
+  struct Fragments(u64);
+
+  impl Fragments {
+    fn below(&mut self, n: usize) -> usize {
+      self.0 =
+        self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+      ((self.0 >> 33) as usize) % n
+    }
+
+    fn text(&mut self) -> String {
+      const PIECES: &[&str] = &[
+        "a",
+        "foo",
+        "x-y_1",
+        "f",
+        "f'",
+        "f\"",
+        "'s'",
+        "\"d\\\"\"",
+        "'''t\n'''",
+        "\"\"\"u\n\"\"\"",
+        "`c`",
+        "```\nb\n```",
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\r\n",
+        "\r",
+        "\n\n",
+        "\n  ",
+        "\n\t",
+        "\n    ",
+        ":",
+        ":=",
+        "::",
+        "=",
+        "==",
+        "=~",
+        "!",
+        "!=",
+        "!~",
+        "+",
+        "++",
+        "*",
+        "/",
+        ",",
+        "?",
+        "@",
+        "$",
+        "&&",
+        "&",
+        "||",
+        "|",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        "{{",
+        "}}",
+        "{{{{",
+        "{{ x }}",
+        "{{y}}",
+        "#",
+        "# c\n",
+        "\\\n",
+        "\\",
+        "\u{feff}",
+        "é",
+        "%",
+        "a:\n  echo ",
+        "b x='1':\n\techo {{x}}\n",
+        "\nc:\n    {{ f(\"{{\") }} z\n\n",
+        "set y := true\n",
+      ];
+      let count = self.below(60);
+      (0..count).map(|_| PIECES[self.below(PIECES.len())]).collect()
+    }
+  }
+
+  /// The kind, offset, length and line of a token.
+  fn shape(token: &Token) -> (TokenKind, u32, u32, u32) {
+    (token.kind, token.offset, token.length, token.line)
+  }
+
+  #[test]
+  fn batches_lex_as_the_reference_lexer_does() {
+    let mut fragments = Fragments(7);
+    for _ in 0..4000 {
+      let text = fragments.text();
+      let src = text.repeat(1 + fragments.below(3) * 40);
+      let source: &'static Source = Box::leak(Box::new(Source::new(&src, "justfile")));
+      for significant in [false, true] {
+        let new = if significant { Lexer::significant } else { Lexer::new };
+        let (expected, error) = new(source).lex_by_reference();
+        let expected_error = error.map(|error| (error.to_string(), shape(&error.token)));
+        let mut lexer = new(source);
+        let mut tokens = Vec::new();
+        let error = loop {
+          match lexer.next_token() {
+            Ok(token) => {
+              tokens.push(shape(&token));
+              if token.kind == Eof {
+                break None;
+              }
+            }
+            Err(error) => break Some((error.to_string(), shape(&error.token))),
+          }
+        };
+        assert_eq!(tokens, expected.iter().map(shape).collect::<Vec<_>>(), "tokens of {src:?}");
+        assert_eq!(error, expected_error, "error of {src:?}");
+      }
     }
   }
 }
