@@ -107,6 +107,14 @@ pub struct Assignment<'src> {
   pub private: bool,
 }
 
+impl Assignment<'_> {
+  /// Listed by `--evaluate` and `--variables`: neither `[private]` nor
+  /// named with a leading `_`.
+  pub fn is_public(&self) -> bool {
+    !self.private && !self.name.lexeme().starts_with('_')
+  }
+}
+
 #[derive(Debug)]
 pub struct Alias<'src> {
   pub name: Name<'src>,

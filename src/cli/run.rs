@@ -12,7 +12,7 @@ use crate::cli::error::{Error, Report};
 use crate::cli::invocation::{self, ArgumentValue, Invocation, Parsed};
 use crate::color::{Painter, Stream};
 use crate::evaluation::evaluator::{Evaluator, RunContext, Site};
-use crate::evaluation::prepare::{prepare, recipe_demand, Demand, Eagerness};
+use crate::evaluation::prepare::{prepare, recipe_demand, Demand, Demanded, Eagerness};
 use crate::execution::error::ExecutionError;
 use crate::execution::runner::{History, Runner, Supplied};
 use crate::platform::exit::Exit;
@@ -345,12 +345,11 @@ fn evaluate<'src>(
   match &target {
     EvaluateTarget::Variable { path, module, name } => {
       if let Some((name, _)) = module.assignments.get_key_value(name.as_str()) {
-        demand.entry(path.clone()).or_default().insert(*name);
+        demand.insert(path.clone(), Demanded::Names([*name].into()));
       }
     }
-    EvaluateTarget::Module { path, module } => {
-      let names = crate::output::evaluate::listed_variable_names(module);
-      demand.entry(path.clone()).or_default().extend(names);
+    EvaluateTarget::Module { path, .. } => {
+      demand.insert(path.clone(), Demanded::Public);
     }
   }
   let states = prepare(&context, Eagerness::Lazy, &demand)?;
@@ -365,11 +364,18 @@ fn evaluate<'src>(
     EvaluateTarget::Module { path, module } => {
       let state = &states[&path];
       let evaluator = Evaluator::new(&context, state, None, Site::Assignment);
-      let mut values = Vec::new();
-      for assignment in crate::output::variables::public_assignments(module) {
-        let name = assignment.name.lexeme();
-        values.push((name, evaluator.variable(name, assignment.name)?));
+      let listed = crate::output::variables::public_assignment_indices(module);
+      for (name, _) in listed.iter().filter_map(|&index| module.assignments.entry_at(index)) {
+        evaluator.visit(name)?;
       }
+      let evaluated = state.values.all();
+      let values: Vec<(&str, &Value)> = listed
+        .iter()
+        .filter_map(|&index| {
+          let (name, _) = module.assignments.entry_at(index)?;
+          Some((name, evaluated.get(index)?.as_ref()?))
+        })
+        .collect();
       print(&evaluate_listing(module, &values, config.evaluate_format, color))?;
     }
   }

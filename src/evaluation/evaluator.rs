@@ -113,6 +113,11 @@ impl Values {
     self.lock().get(index).is_some_and(Option::is_some)
   }
 
+  /// Every value so far, by index, for reading many without copying them.
+  pub fn all(&self) -> std::sync::MutexGuard<'_, Vec<Option<Value>>> {
+    self.lock()
+  }
+
   pub fn set(&self, index: usize, value: Value) {
     if let Some(slot) = self.lock().get_mut(index) {
       *slot = Some(value);

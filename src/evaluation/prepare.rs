@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use super::error::EvaluationError;
 use super::evaluator::{referenced_variables, Evaluator, ModuleState, RunContext, Site, Values};
-use crate::analysis::model::{Justfile, Module, Recipe};
+use crate::analysis::model::{Assignment, Justfile, Module, Recipe};
 use crate::analysis::resolver::run_time_expressions;
 use crate::builtins::value::Value;
 use crate::evaluation::shell::module_shell;
@@ -15,8 +15,26 @@ use crate::evaluation::shell::module_shell;
 pub type States<'a, 'src> = BTreeMap<Vec<String>, ModuleState<'a, 'src>>;
 
 /// The variables a lazy module must evaluate besides its `eager` and
-/// exported ones, by module path. Only looked up, never listed.
-pub type Demand<'src> = BTreeMap<Vec<String>, HashSet<&'src str>>;
+/// exported ones, by module path.
+pub type Demand<'src> = BTreeMap<Vec<String>, Demanded<'src>>;
+
+/// The variables demanded of one module.
+#[derive(Debug)]
+pub enum Demanded<'src> {
+  /// These, by name (only looked up, never listed).
+  Names(HashSet<&'src str>),
+  /// Every public one (`--evaluate` of a whole module).
+  Public,
+}
+
+impl Demanded<'_> {
+  fn includes(&self, name: &str, assignment: &Assignment) -> bool {
+    match self {
+      Demanded::Names(names) => names.contains(name),
+      Demanded::Public => assignment.is_public(),
+    }
+  }
+}
 
 /// What the recipes invoked on the command line need:
 /// the variables referenced statically by them and by all their
@@ -27,7 +45,7 @@ pub fn recipe_demand<'a, 'src>(
   invoked: impl IntoIterator<Item = (&'a [String], &'a Recipe<'src>)>,
 ) -> Demand<'src> {
   let root = &justfile.root;
-  let mut demand = Demand::new();
+  let mut names: BTreeMap<Vec<String>, HashSet<&'src str>> = BTreeMap::new();
   let mut seen = BTreeSet::new();
   let mut pending: Vec<(&'a Module<'src>, &'a Recipe<'src>)> = invoked
     .into_iter()
@@ -38,7 +56,7 @@ pub fn recipe_demand<'a, 'src>(
     if !seen.insert(recipe.namepath.to_string()) {
       continue;
     }
-    let needed = demand.entry(module.path.clone()).or_default();
+    let needed = names.entry(module.path.clone()).or_default();
     let all: Vec<&str> = recipe.ast.parameters.iter().map(|p| p.name.lexeme()).collect();
     let skip_comments = module.settings.ignore_comments && !recipe.script;
     for (expression, in_scope) in run_time_expressions(recipe.ast, skip_comments) {
@@ -52,7 +70,7 @@ pub fn recipe_demand<'a, 'src>(
       }
     }
   }
-  demand
+  names.into_iter().map(|(path, names)| (path, Demanded::Names(names))).collect()
 }
 
 #[derive(Debug)]
@@ -166,7 +184,7 @@ fn prepare_module<'a, 'src>(
       || assignment.export
       || settings.export
       || assignment.eager
-      || demanded.is_some_and(|demanded| demanded.contains(name))
+      || demanded.is_some_and(|demanded| demanded.includes(name, assignment))
     {
       evaluator.visit(name)?;
     }

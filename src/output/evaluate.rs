@@ -7,7 +7,6 @@ use crate::analysis::lookup::{closest, lookup, suggest_submodule, Lookup, Sugges
 use crate::analysis::model::Module;
 use crate::builtins::value::Value;
 use crate::options::EvaluateFormat;
-use crate::output::variables::public_assignments;
 
 fn suggestion_line(suggestion: &Option<Suggestion>) -> String {
   suggestion.as_ref().map(|s| format!("\n{s}")).unwrap_or_default()
@@ -92,11 +91,6 @@ fn suggest_variable_or_submodule(module: &Module, name: &str) -> Option<Suggesti
   let variables = module.assignments.keys().map(|key| (key.to_string(), None));
   let modules = module.modules.keys().map(|key| (key.to_string(), None));
   closest(variables.chain(modules), name)
-}
-
-/// The names `--evaluate` prints for a module, sorted.
-pub fn listed_variable_names<'src>(module: &Module<'src>) -> Vec<&'src str> {
-  public_assignments(module).iter().map(|assignment| assignment.name.lexeme()).collect()
 }
 
 const GREEN: &str = "\x1b[32m";
@@ -192,10 +186,10 @@ fn push_shell_quoted(out: &mut String, value: &Value) {
 }
 
 /// The `--evaluate` listing of `module`'s non-private variables, given
-/// their evaluated values in listing order (`listed_variable_names`).
+/// their evaluated values in listing order (`variables::public_assignment_indices`).
 pub fn evaluate_listing(
   module: &Module,
-  values: &[(&str, Value)],
+  values: &[(&str, &Value)],
   format: EvaluateFormat,
   color: bool,
 ) -> String {

@@ -4,11 +4,14 @@ use crate::analysis::model::{Assignment, Justfile, Module};
 
 /// The non-private variables of a module, sorted by name.
 pub fn public_assignments<'a, 'src>(module: &'a Module<'src>) -> Vec<&'a Assignment<'src>> {
-  module.assignments.values().filter(|assignment| !is_private(assignment)).collect()
+  module.assignments.values().filter(|assignment| assignment.is_public()).collect()
 }
 
-fn is_private(assignment: &Assignment) -> bool {
-  assignment.private || assignment.name.lexeme().starts_with('_')
+/// The indices in the module's assignment table of `public_assignments`.
+pub fn public_assignment_indices(module: &Module) -> Vec<usize> {
+  let assignments = &module.assignments;
+  let public = |index: &usize| assignments.at(*index).is_some_and(Assignment::is_public);
+  assignments.sorted_indices().iter().map(|&index| index as usize).filter(public).collect()
 }
 
 /// Names of the root's non-private variables, space-separated, then `\n`.
