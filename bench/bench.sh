@@ -93,7 +93,7 @@ max_rss() {
 
 ratio() {
   if [[ "$1" =~ ^[0-9]+$ && "$2" =~ ^[0-9]+$ && "$2" -gt 0 ]]; then
-    awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'
+    awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'
   else
     echo -
   fi
