@@ -894,18 +894,7 @@ impl<'src> Lexer<'src> {
   #[cfg(test)]
   fn lex_reference_body_text(&mut self) -> LexResult<'src> {
     let rest = self.rest();
-    let mut length = 0;
-    while let Some(&byte) = rest.get(length) {
-      if !info(byte).text_stop {
-        length += 1;
-        continue;
-      }
-      match rest.get(length..).unwrap_or_default() {
-        [b'{', b'{', b'{', b'{', ..] => length += 4,
-        [b'{', b'{', ..] | [b'\n', ..] | [b'\r', b'\n', ..] => break,
-        _ => length += 1,
-      }
-    }
+    let length = body_text_length(rest);
     if length > 0 {
       self.within_line(length, TokenKind::Text);
     }
