@@ -285,23 +285,10 @@ fn sort_by_name<T>(entries: &[(&str, T)]) -> Box<[u32]> {
     common_prefix(&first.as_bytes()[..common], name.as_bytes())
   });
   // Bucket 0: the name that ends there; then one per byte value.
-  let digit = |name: &[u8]| name.get(common).map_or(0, |byte| usize::from(*byte) + 1);
-  let mut offsets = [0usize; 258];
-  for (name, _) in entries {
-    offsets[digit(name.as_bytes()) + 1] += 1;
-  }
-  for bucket in 1..offsets.len() {
-    offsets[bucket] += offsets[bucket - 1];
-  }
+  let digit = |index: &u32| name(*index).get(common).map_or(0, |byte| usize::from(*byte) + 1);
+  let indices: Vec<u32> = (0..).take(entries.len()).collect();
   let mut order = vec![0u32; entries.len()];
-  let mut next = offsets;
-  for ((name, _), index) in entries.iter().zip(0u32..) {
-    let slot = &mut next[digit(name.as_bytes())];
-    if let Some(target) = order.get_mut(*slot) {
-      *target = index;
-    }
-    *slot += 1;
-  }
+  let offsets = counting_sort(&indices, &mut order, digit);
   for bucket in offsets.windows(2) {
     if let Some(indices) = order.get_mut(bucket[0]..bucket[1]) {
       if indices.len() > 1 {
@@ -346,6 +333,27 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
   a.iter().zip(b).take_while(|(a, b)| a == b).count()
 }
 
+/// A stable counting sort of `items` into `out` by `digit`, which is below
+/// 257: where each digit's run starts in `out`, then where the last ends.
+fn counting_sort<T: Copy>(items: &[T], out: &mut [T], digit: impl Fn(&T) -> usize) -> [usize; 258] {
+  let mut starts = [0usize; 258];
+  for item in items {
+    starts[digit(item) + 1] += 1;
+  }
+  for bucket in 1..starts.len() {
+    starts[bucket] += starts[bucket - 1];
+  }
+  let mut next = starts;
+  for item in items {
+    let slot = &mut next[digit(item)];
+    if let Some(target) = out.get_mut(*slot) {
+      *target = *item;
+    }
+    *slot += 1;
+  }
+  starts
+}
+
 /// Twelve bytes of a name, zero-padded, then its index.
 #[derive(Clone, Copy, Default)]
 struct Key([u8; 16]);
@@ -378,23 +386,7 @@ fn radix_sort(keys: &mut Vec<Key>) {
     keys.iter().fold(0, |differing, key| differing | (u128::from_le_bytes(key.0) ^ first));
   let mut scratch = vec![Key::default(); keys.len()];
   for byte in (0..12).rev().filter(|byte| (differing >> (8 * byte)) as u8 != 0) {
-    let mut offsets = [0usize; 256];
-    for key in keys.iter() {
-      offsets[usize::from(key.0[byte])] += 1;
-    }
-    let mut next = 0;
-    for offset in &mut offsets {
-      let count = *offset;
-      *offset = next;
-      next += count;
-    }
-    for key in keys.iter() {
-      let slot = &mut offsets[usize::from(key.0[byte])];
-      if let Some(target) = scratch.get_mut(*slot) {
-        *target = *key;
-      }
-      *slot += 1;
-    }
+    counting_sort(keys, &mut scratch, |key| usize::from(key.0[byte]));
     std::mem::swap(keys, &mut scratch);
   }
 }
