@@ -2586,15 +2586,20 @@ mod streaming_tests {
     assert_eq!((error.token.line, error.token.column()), (4, 0));
   }
 
-  #[test]
-  fn streaming_and_slice_parsing_agree() {
-    let src = "# doc\n[private]\na x='1' *y: (b x) && c\n  echo {{x}}\n\nb z:\nc:\n";
+  /// Parsing `src` from the lexer and from its lexed tokens gives the same tree.
+  fn assert_streaming_and_slice_parsing_agree(src: String) {
     let source = sources::Source::new(src, "justfile");
     let trees = Trees::new();
     let tokens = crate::syntax::lexer::lex(&source).unwrap();
     let from_slice = format!("{:?}", parse(&tokens, &trees).unwrap());
     let streamed = format!("{:?}", parse_source(&source, &trees).unwrap());
     assert_eq!(from_slice, streamed);
+  }
+
+  #[test]
+  fn streaming_and_slice_parsing_agree() {
+    let src = "# doc\n[private]\na x='1' *y: (b x) && c\n  echo {{x}}\n\nb z:\nc:\n";
+    assert_streaming_and_slice_parsing_agree(src.into());
   }
 
   /// Items whose dispatch looks several tokens ahead, repeated so that the
@@ -2612,12 +2617,7 @@ mod streaming_tests {
 
   #[test]
   fn streaming_and_slice_parsing_agree_across_buffer_refills() {
-    let source = sources::Source::new(long_source(), "justfile");
-    let trees = Trees::new();
-    let tokens = crate::syntax::lexer::lex(&source).unwrap();
-    let from_slice = format!("{:?}", parse(&tokens, &trees).unwrap());
-    let streamed = format!("{:?}", parse_source(&source, &trees).unwrap());
-    assert_eq!(from_slice, streamed);
+    assert_streaming_and_slice_parsing_agree(long_source());
   }
 
   #[test]
