@@ -946,10 +946,6 @@ impl<'t, 'src> Parser<'t, 'src> {
   // Attributes
 
   fn parse_attribute_lines(&mut self) -> ParseResult<'src, Attributes<'src>> {
-    if self.peek_kind() != TokenKind::BracketL {
-      self.expected.insert(TokenKind::BracketL);
-      return Ok(Attributes::default());
-    }
     let mut list = Vec::new();
     while self.accept(TokenKind::BracketL).is_some() {
       loop {
