@@ -364,17 +364,17 @@ fn evaluate<'src>(
     EvaluateTarget::Module { path, module } => {
       let state = &states[&path];
       let evaluator = Evaluator::new(&context, state, None, Site::Assignment);
-      let listed = crate::output::variables::public_assignment_indices(module);
-      for (name, _) in listed.iter().filter_map(|&index| module.assignments.entry_at(index)) {
+      let listed: Vec<(usize, &str)> = crate::output::variables::public_assignment_indices(module)
+        .into_iter()
+        .filter_map(|index| Some((index, module.assignments.entry_at(index)?.0)))
+        .collect();
+      for (_, name) in &listed {
         evaluator.visit(name)?;
       }
       let evaluated = state.values.all();
       let values: Vec<(&str, &Value)> = listed
         .iter()
-        .filter_map(|&index| {
-          let (name, _) = module.assignments.entry_at(index)?;
-          Some((name, evaluated.get(index)?.as_ref()?))
-        })
+        .filter_map(|&(index, name)| Some((name, evaluated.get(index)?.as_ref()?)))
         .collect();
       print(&evaluate_listing(module, &values, config.evaluate_format, color))?;
     }
