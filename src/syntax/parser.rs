@@ -946,6 +946,10 @@ impl<'t, 'src> Parser<'t, 'src> {
   // Attributes
 
   fn parse_attribute_lines(&mut self) -> ParseResult<'src, Attributes<'src>> {
+    // Most items have none: skip the list and the arena.
+    if !self.next_is(TokenKind::BracketL) {
+      return Ok(Attributes::default());
+    }
     let mut list = Vec::new();
     while self.accept(TokenKind::BracketL).is_some() {
       loop {
