@@ -38,14 +38,14 @@ pub(crate) fn check<'src>(
 }
 
 fn first_text<'src>(line: &Line<'src>) -> Option<Token<'src>> {
-  match line.fragments.first() {
-    Some(Fragment::Text(token)) => Some(*token),
+  match line.first_fragment() {
+    Some(Fragment::Text(token)) => Some(token),
     _ => None,
   }
 }
 
 fn continues<'src>(line: &Line<'src>) -> bool {
-  matches!(line.fragments.last(), Some(Fragment::Text(token)) if token_bytes(token).ends_with(b"\\"))
+  matches!(line.last_fragment(), Some(Fragment::Text(token)) if token_bytes(&token).ends_with(b"\\"))
 }
 
 fn check_lines<'src>(

@@ -810,14 +810,12 @@ where
   for line in recipe.body {
     let comment = skip_comments
       && !continued
-      && matches!(line.fragments.first(), Some(Fragment::Text(text)) if text.lexeme().trim_start().starts_with('#'));
-    for fragment in line.fragments {
-      if let Fragment::Interpolation { expression, .. } = fragment {
-        visit(expression, all, !comment)?;
-      }
+      && matches!(line.first_fragment(), Some(Fragment::Text(text)) if text.lexeme().trim_start().starts_with('#'));
+    for interpolation in line.interpolations {
+      visit(interpolation.expression, all, !comment)?;
     }
     continued = skip_comments
-      && matches!(line.fragments.last(), Some(Fragment::Text(text)) if text.lexeme().ends_with('\\'));
+      && matches!(line.last_fragment(), Some(Fragment::Text(text)) if text.lexeme().ends_with('\\'));
   }
   Ok(())
 }

@@ -242,7 +242,7 @@ fn next_command<'src>(
     *index += 1;
     return Ok(None);
   }
-  let (prefix, sigils) = match first.fragments.first() {
+  let (prefix, sigils) = match first.first_fragment() {
     Some(Fragment::Text(token)) => {
       let lexeme = token.lexeme();
       let (rest, sigils) = strip_sigils(lexeme, guards);
@@ -256,14 +256,16 @@ fn next_command<'src>(
     let line = &lines[*index];
     *index += 1;
     let mut continues = false;
-    for (position, fragment) in line.fragments.iter().enumerate() {
+    let mut fragments = line.fragments().peekable();
+    let mut first = true;
+    while let Some(fragment) = fragments.next() {
       match fragment {
         Fragment::Text(token) => {
           let mut piece = token.lexeme().replace("{{{{", "{{");
-          if position == 0 && continued {
+          if first && continued {
             piece = piece.trim_start_matches([' ', '\t']).to_string();
           }
-          if position + 1 == line.fragments.len() && piece.ends_with('\\') {
+          if fragments.peek().is_none() && piece.ends_with('\\') {
             piece.pop();
             continues = true;
           }
@@ -273,16 +275,17 @@ fn next_command<'src>(
           text.push_str(&evaluator.evaluate(expression)?.joined());
         }
       }
+      first = false;
     }
     if !continues || *index >= lines.len() || lines[*index].is_empty() {
       // Sigils are ASCII and precede any `{{{{`, so the prefix is intact.
       text.drain(..prefix);
-      return Ok(Some(LogicalLine { text, sigils, line: line.number + 1 }));
+      return Ok(Some(LogicalLine { text, sigils, line: line.number() + 1 }));
     }
     continued = true;
   }
 }
 
 fn starts_with_hash(line: &Line<'_>) -> bool {
-  matches!(line.fragments.first(), Some(Fragment::Text(token)) if token.lexeme().starts_with('#'))
+  matches!(line.first_fragment(), Some(Fragment::Text(token)) if token.lexeme().starts_with('#'))
 }

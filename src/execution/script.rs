@@ -60,7 +60,7 @@ pub fn run<'src>(
   let mut lines: Vec<(usize, String)> = Vec::with_capacity(recipe.body().len());
   for line in recipe.body() {
     let mut text = String::new();
-    for fragment in line.fragments {
+    for fragment in line.fragments() {
       match fragment {
         Fragment::Text(token) => text.push_str(&token.lexeme().replace("{{{{", "{{")),
         Fragment::Interpolation { expression, .. } => {
@@ -68,7 +68,7 @@ pub fn run<'src>(
         }
       }
     }
-    lines.push((line.number, text));
+    lines.push((line.number(), text));
   }
 
   if !config.quiet && (config.dry_run || recipe.quiet()) {

@@ -391,7 +391,7 @@ fn recipe_json(out: &mut Writer, recipe: &Recipe) {
 }
 
 fn line_json(out: &mut Writer, line: &Line) {
-  out.array(line.fragments.iter().map(|fragment| {
+  out.array(line.fragments().map(|fragment| {
     With(move |out: &mut Writer| match fragment {
       Fragment::Text(token) => out.string(token.lexeme()),
       Fragment::Interpolation { expression, .. } => {

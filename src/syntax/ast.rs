@@ -327,17 +327,94 @@ impl Dependency<'_> {
   }
 }
 
-/// One physical body line (after the recipe's indentation). An empty
-/// `fragments` is a blank line. `number` is the 0-based source line.
+/// One physical body line (after the recipe's indentation). `text` spans
+/// the line up to its line end, interpolations included; only the
+/// interpolations are stored, the text between them is cut from `text` on
+/// demand (see `fragments`), which keeps a line of a large body small. A
+/// line without text or interpolations is a blank line.
 #[derive(Copy, Clone, Debug)]
 pub struct Line<'src> {
-  pub fragments: &'src [Fragment<'src>],
-  pub number: usize,
+  pub text: Token<'src>,
+  pub interpolations: &'src [Interpolation<'src>],
 }
 
-impl Line<'_> {
+/// `{{ expression }}` in a body line: `start..end` is its span in the file,
+/// from `{{` to just past `}}`.
+#[derive(Copy, Clone, Debug)]
+pub struct Interpolation<'src> {
+  pub start: u32,
+  pub end: u32,
+  pub expression: &'src Expression<'src>,
+}
+
+impl<'src> Line<'src> {
   pub fn is_empty(&self) -> bool {
-    self.fragments.is_empty()
+    self.text.length == 0
+  }
+
+  /// The 0-based source line.
+  pub fn number(&self) -> usize {
+    self.text.line as usize
+  }
+
+  /// The line's text pieces and interpolations, in order; a text piece is
+  /// never empty and never next to another one.
+  pub fn fragments(&self) -> Fragments<'src> {
+    Fragments { line: self.text, position: self.text.offset, interpolations: self.interpolations }
+  }
+
+  pub fn first_fragment(&self) -> Option<Fragment<'src>> {
+    self.fragments().next()
+  }
+
+  pub fn last_fragment(&self) -> Option<Fragment<'src>> {
+    self.fragments().last()
+  }
+}
+
+/// The fragments of a body line (see `Line::fragments`).
+#[derive(Clone)]
+pub struct Fragments<'src> {
+  line: Token<'src>,
+  position: u32,
+  interpolations: &'src [Interpolation<'src>],
+}
+
+impl<'src> Fragments<'src> {
+  /// The text from the current position to `end`, as a text token.
+  fn piece(&self, end: u32) -> Token<'src> {
+    let kind = super::token::TokenKind::Text;
+    Token { kind, offset: self.position, length: end - self.position, ..self.line }
+  }
+}
+
+impl<'src> Iterator for Fragments<'src> {
+  type Item = Fragment<'src>;
+
+  fn next(&mut self) -> Option<Fragment<'src>> {
+    let end = self.line.offset + self.line.length;
+    match self.interpolations.split_first() {
+      Some((next, _)) if self.position < next.start => {
+        let text = self.piece(next.start);
+        self.position = next.start;
+        Some(Fragment::Text(text))
+      }
+      Some((next, rest)) => {
+        // An interpolation may span lines; the text after it is on its last.
+        let span = self.line.source.text.as_bytes().get(next.start as usize..next.end as usize);
+        let newlines = memchr::memchr_iter(b'\n', span.unwrap_or_default()).count();
+        self.line.line += u32::try_from(newlines).unwrap_or(0);
+        self.position = next.end;
+        self.interpolations = rest;
+        Some(Fragment::Interpolation { expression: next.expression })
+      }
+      None if self.position < end => {
+        let text = self.piece(end);
+        self.position = end;
+        Some(Fragment::Text(text))
+      }
+      None => None,
+    }
   }
 }
 
@@ -345,7 +422,7 @@ impl Line<'_> {
 pub enum Fragment<'src> {
   /// Body text; `{{{{` inside it stands for `{{`.
   Text(Token<'src>),
-  /// `{{ expression }}`, on one line.
+  /// `{{ expression }}`.
   Interpolation { expression: &'src Expression<'src> },
 }
 

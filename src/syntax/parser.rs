@@ -208,8 +208,8 @@ struct Parser<'t, 'src> {
   /// arguments, setting lists): collected here and moved out into vectors
   /// of exact size.
   elements: Vec<Expression<'src>>,
-  /// Fragments of the body line being parsed.
-  fragments: Vec<Fragment<'src>>,
+  /// Interpolations of the body line being parsed.
+  interpolations: Vec<Interpolation<'src>>,
   /// Lines of the body being parsed.
   lines: Vec<Line<'src>>,
   /// Parameters of the recipe being parsed.
@@ -255,7 +255,7 @@ impl<'t, 'src> Parser<'t, 'src> {
       doc_candidate: None,
       at_line_start: true,
       elements: Vec::new(),
-      fragments: Vec::new(),
+      interpolations: Vec::new(),
       lines: Vec::new(),
       parameters: Vec::new(),
       dependencies: Vec::new(),
@@ -755,7 +755,7 @@ impl<'t, 'src> Parser<'t, 'src> {
       (&[][..], 0)
     };
     let shebang = body.first().is_some_and(|line| {
-      matches!(line.fragments.first(), Some(Fragment::Text(text)) if text.lexeme().starts_with("#!"))
+      matches!(line.first_fragment(), Some(Fragment::Text(text)) if text.lexeme().starts_with("#!"))
     });
     let has_body = !body.is_empty();
     check_recipe_attributes(&attributes, name)?;
@@ -902,21 +902,23 @@ impl<'t, 'src> Parser<'t, 'src> {
       if self.accept(TokenKind::Dedent).is_some() || self.peek_kind() == TokenKind::Eof {
         break;
       }
-      let number = self.peek().line as usize;
-      self.fragments.clear();
+      let start = self.peek();
+      let mut end = start.offset;
+      self.interpolations.clear();
       // Text, an interpolation or the end of the line, probed in that order.
       loop {
         match self.peek_kind() {
           TokenKind::Text => {
             let text = self.advance();
-            self.fragments.push(Fragment::Text(text));
+            end = text.offset + text.length;
           }
           TokenKind::InterpolationStart => {
-            self.advance();
+            let open = self.advance();
             let expression = self.expression()?;
             let expression = self.nodes.alloc(expression);
-            self.expect(TokenKind::InterpolationEnd)?;
-            self.fragments.push(Fragment::Interpolation { expression });
+            let close = self.expect(TokenKind::InterpolationEnd)?;
+            end = close.offset + close.length;
+            self.interpolations.push(Interpolation { start: open.offset, end, expression });
           }
           TokenKind::Eol => {
             self.advance();
@@ -931,8 +933,9 @@ impl<'t, 'src> Parser<'t, 'src> {
           }
         }
       }
-      let fragments = self.nodes.take(&mut self.fragments, 0);
-      self.lines.push(Line { fragments, number });
+      let text = Token { kind: TokenKind::Text, length: end - start.offset, ..start };
+      let interpolations = self.nodes.take(&mut self.interpolations, 0);
+      self.lines.push(Line { text, interpolations });
     }
     let mut trailing_blank_lines = 0;
     while self.lines.last().is_some_and(Line::is_empty) {
@@ -2399,10 +2402,37 @@ mod tests {
     assert_eq!(recipe.subsequents[0].star, Some(0));
     assert!(recipe.subsequents[0].is_mapped());
     assert!(recipe.shebang);
-    let numbers: Vec<_> = recipe.body.iter().map(|line| line.number).collect();
+    let numbers: Vec<_> = recipe.body.iter().map(|line| line.number()).collect();
     assert_eq!(numbers, [1, 2, 3, 4]);
     assert!(recipe.body[2].is_empty());
-    assert_eq!(recipe.body[1].fragments.len(), 3);
+    assert_eq!(recipe.body[1].fragments().count(), 3);
+  }
+
+  /// A body line stores its interpolations only; the text pieces between
+  /// them are cut from the line's text, each on its own line.
+  #[test]
+  fn body_line_fragments_are_its_text_pieces_and_interpolations() {
+    let recipe = only_recipe("foo:\n\t{{a}}{{b}} x {{{{ y {{\nc\n}}\\\n\t{{d}}\n");
+    let shape = |line: &Line| -> Vec<String> {
+      line
+        .fragments()
+        .map(|fragment| match fragment {
+          Fragment::Text(text) => format!("{:?}@{}", text.lexeme(), text.line),
+          Fragment::Interpolation { expression } => {
+            format!("{{{}}}", expression.first_token().lexeme())
+          }
+        })
+        .collect()
+    };
+    assert_eq!(shape(&recipe.body[0]), ["{a}", "{b}", "\" x {{{{ y \"@1", "{c}", "\"\\\\\"@3"]);
+    assert_eq!(shape(&recipe.body[1]), ["{d}"]);
+    let last =
+      |line: &Line| line.last_fragment().map(|fragment| matches!(fragment, Fragment::Text(_)));
+    assert_eq!((last(&recipe.body[0]), last(&recipe.body[1])), (Some(true), Some(false)));
+    assert_eq!(
+      recipe.body[0].first_fragment().map(|f| matches!(f, Fragment::Text(_))),
+      Some(false)
+    );
   }
 
   fn assignment_value(src: &str) -> Expression<'_> {

@@ -65,7 +65,7 @@ fn push_comment(out: &mut String, items: &[Item], index: usize, token: Token) {
 /// Whether a comment that follows a recipe in the item list trails its
 /// header (rather than standing on its own line after the body).
 fn is_header_comment(r: &Recipe, token: Token) -> bool {
-  r.body.first().is_none_or(|line| token.line as usize <= line.number)
+  r.body.first().is_none_or(|line| token.line as usize <= line.number())
 }
 
 /// A comment standing on its own line: verbatim, or a doc comment.
@@ -256,7 +256,7 @@ mod tests {
   use super::*;
   use crate::output::format::expression::tests::{string, token, var};
   use crate::syntax::ast::{
-    AttributeEntry, Dependency, Expression, Fragment, Line, Parameter, ParameterKind,
+    AttributeEntry, Dependency, Expression, Interpolation, Line, Parameter, ParameterKind,
   };
   use crate::syntax::token::{Token, TokenKind};
 
@@ -283,11 +283,11 @@ mod tests {
   }
 
   fn text_line(text: &'static str) -> Line<'static> {
-    Line { fragments: vec![Fragment::Text(token(TokenKind::Text, text))].leak(), number: 0 }
+    Line { text: token(TokenKind::Text, text), interpolations: &[] }
   }
 
   fn blank_line() -> Line<'static> {
-    Line { fragments: &[], number: 0 }
+    Line { text: token(TokenKind::Text, ""), interpolations: &[] }
   }
 
   fn recipe(n: &'static str, body: Vec<Line<'static>>) -> Recipe<'static> {
@@ -404,13 +404,13 @@ mod tests {
         blank_line(),
         blank_line(),
         Line {
-          fragments: vec![
-            Fragment::Text(token(TokenKind::Text, "echo ")),
-            Fragment::Interpolation { expression: Box::leak(Box::new(var("x"))) },
-            Fragment::Text(token(TokenKind::Text, " {{{{ braces")),
-          ]
+          text: token(TokenKind::Text, "echo {{x}} {{{{ braces"),
+          interpolations: vec![Interpolation {
+            start: 5,
+            end: 10,
+            expression: Box::leak(Box::new(var("x"))),
+          }]
           .leak(),
-          number: 0,
         },
         blank_line(),
         blank_line(),

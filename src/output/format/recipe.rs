@@ -124,7 +124,7 @@ pub fn push_header(out: &mut String, recipe: &Recipe) {
 }
 
 fn is_blank(line: &Line) -> bool {
-  line.fragments.iter().all(|fragment| match fragment {
+  line.fragments().all(|fragment| match fragment {
     Fragment::Text(token) => token.lexeme().bytes().all(|byte| byte == b' ' || byte == b'\t'),
     Fragment::Interpolation { .. } => false,
   })
@@ -141,7 +141,7 @@ pub fn has_body(recipe: &Recipe) -> bool {
 }
 
 fn push_line_content(out: &mut String, line: &Line) {
-  for fragment in line.fragments {
+  for fragment in line.fragments() {
     match fragment {
       Fragment::Text(token) => out.push_str(token.lexeme()),
       Fragment::Interpolation { expression, .. } => {
@@ -237,11 +237,7 @@ mod tests {
       .leak(),
       subsequents: vec![Dependency { path: vec![name("post")].leak(), arguments: &[], star: None }]
         .leak(),
-      body: vec![Line {
-        fragments: vec![Fragment::Text(token(TokenKind::Text, "echo hi"))].leak(),
-        number: 1,
-      }]
-      .leak(),
+      body: vec![Line { text: token(TokenKind::Text, "echo hi"), interpolations: &[] }].leak(),
       shebang: false,
     }
   }
