@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 pub use super::error::LoadError;
 pub use super::loader::{Arenas, LoadRequest};
@@ -103,7 +103,7 @@ fn check_unstable<'src>(module: &Module<'src>, unstable: bool) -> Result<(), Loa
 }
 
 /// One enabled item of the module, with the file it came from.
-static EMPTY_AST: ast::Ast<'static> = ast::Ast { items: Vec::new(), unstable_features: Vec::new() };
+static EMPTY_AST: LazyLock<ast::Ast<'static>> = LazyLock::new(ast::Ast::default);
 
 #[derive(Clone, Copy)]
 pub(crate) struct Entry<'src, 'f> {

@@ -12,19 +12,40 @@
 
 pub use super::attributes::AttributeKind;
 pub use super::settings::Setting;
-use super::token::Token;
+use std::sync::LazyLock;
+
+use super::sources::Source;
+use super::token::{Token, TokenKind};
 pub use crate::platform::signals::Signal;
 
 /// A name: an identifier token.
 pub type Name<'src> = Token<'src>;
 
 /// A whole file: a flat sequence of top-level entries.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Ast<'src> {
+  /// The file the tree was parsed from.
+  pub source: &'src Source,
   pub items: Vec<Item<'src>>,
   /// Features that make the module unstable, recorded while parsing, even
   /// for items disabled by OS attributes.
   pub unstable_features: Vec<UnstableFeature>,
+}
+
+/// The tree of an empty token list, from no file.
+impl Default for Ast<'_> {
+  fn default() -> Self {
+    static NO_SOURCE: LazyLock<Source> = LazyLock::new(|| Source::new("", ""));
+    Ast { source: &NO_SOURCE, items: Vec::new(), unstable_features: Vec::new() }
+  }
+}
+
+impl<'src> Ast<'src> {
+  /// The token of a comment item.
+  pub fn comment_token(&self, comment: Comment) -> Token<'src> {
+    let Comment { offset, length, line } = comment;
+    Token { kind: TokenKind::Comment, source: self.source, offset, length, line }
+  }
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -40,8 +61,8 @@ pub enum UnstableFeature {
 pub enum Item<'src> {
   Alias(&'src Alias<'src>),
   Assignment(&'src Assignment<'src>),
-  /// A `#` comment token (its lexeme includes the `#`).
-  Comment(Token<'src>),
+  /// A `#` comment (see `Ast::comment_token`).
+  Comment(Comment),
   /// One top-level line end.
   Eol,
   Function(&'src FunctionDefinition<'src>),
@@ -51,6 +72,25 @@ pub enum Item<'src> {
   Set(&'src Set<'src>),
   Unexport(&'src Unexport<'src>),
 }
+
+/// Where a `#` comment token is in its file (its lexeme includes the `#`):
+/// the token without its file, which the tree knows, so that an item stays
+/// two words.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Comment {
+  pub offset: u32,
+  pub length: u32,
+  pub line: u32,
+}
+
+impl Comment {
+  pub fn new(token: Token) -> Self {
+    Comment { offset: token.offset, length: token.length, line: token.line }
+  }
+}
+
+/// Items are the most numerous nodes after tokens.
+const _: () = assert!(std::mem::size_of::<Item>() == 16);
 
 /// The attributes written above an item, in source order.
 #[derive(Copy, Clone, Debug, Default)]

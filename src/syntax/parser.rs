@@ -200,6 +200,8 @@ struct Parser<'t, 'src> {
   depth: usize,
   items: Vec<Item<'src>>,
   unstable_features: Vec<UnstableFeature>,
+  /// The file being parsed.
+  file: &'src sources::Source,
   /// The comment line that would be the doc comment of a following recipe or module.
   doc_candidate: Option<Token<'src>>,
   /// Whether the previous top-level entry ended a line (or there is none).
@@ -244,6 +246,7 @@ fn is_repeatable(attribute: &Attribute) -> bool {
 impl<'t, 'src> Parser<'t, 'src> {
   fn new(source: Source<'t, 'src>, file: &'src sources::Source, nodes: Nodes<'src>) -> Self {
     Self {
+      file,
       tokens: TokenBuffer::new(source, file),
       nodes,
       started: false,
@@ -380,6 +383,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     }
     self.items.shrink_to_fit();
     Ok(Ast {
+      source: self.file,
       items: std::mem::take(&mut self.items),
       unstable_features: std::mem::take(&mut self.unstable_features),
     })
@@ -399,7 +403,7 @@ impl<'t, 'src> Parser<'t, 'src> {
   fn comment_line(&mut self, comment: Token<'src>) -> ParseResult<'src, ()> {
     let file_shebang = comment.line == 0 && comment.lexeme().starts_with("#!");
     self.doc_candidate = (self.at_line_start && !file_shebang).then_some(comment);
-    self.items.push(Item::Comment(comment));
+    self.items.push(Item::Comment(Comment::new(comment)));
     self.at_line_start = false;
     if !self.next_is(TokenKind::Eof) {
       self.expect(TokenKind::Eol)?;
@@ -422,7 +426,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     self.items.push(item);
     self.at_line_start = false;
     if let Some(comment) = comment {
-      self.items.push(Item::Comment(comment));
+      self.items.push(Item::Comment(Comment::new(comment)));
     }
     if eol {
       self.push_eol();
@@ -772,7 +776,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     })));
     self.at_line_start = false;
     if let Some(comment) = comment {
-      self.items.push(Item::Comment(comment));
+      self.items.push(Item::Comment(Comment::new(comment)));
     }
     if has_body {
       self.at_line_start = true;
@@ -2301,7 +2305,7 @@ mod tests {
       .map(|item| match item {
         Item::Alias(alias) => format!("alias {}", alias.name.lexeme()),
         Item::Assignment(assignment) => format!("assignment {}", assignment.name.lexeme()),
-        Item::Comment(comment) => format!("comment {}", comment.lexeme()),
+        Item::Comment(comment) => format!("comment {}", ast.comment_token(*comment).lexeme()),
         Item::Eol => "eol".to_string(),
         Item::Function(function) => format!("function {}", function.name.lexeme()),
         Item::Import(import) => format!("import {}", import.path.cooked),

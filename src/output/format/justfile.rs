@@ -17,7 +17,9 @@ pub fn format_justfile(ast: &Ast, indentation: &str) -> String {
   for (index, item) in ast.items.iter().enumerate() {
     match item {
       Item::Eol => push_line_end(&mut out),
-      Item::Comment(token) => push_comment(&mut out, &ast.items, index, *token),
+      Item::Comment(comment) => {
+        push_comment(&mut out, &ast.items, index, ast.comment_token(*comment))
+      }
       Item::Recipe(r) => push_recipe(&mut out, r, indentation),
       other => push_item(&mut out, other),
     }
@@ -46,11 +48,11 @@ fn finish(mut out: String) -> String {
 fn push_comment(out: &mut String, items: &[Item], index: usize, token: Token) {
   let text = token.lexeme().trim_end();
   match index.checked_sub(1).map(|i| &items[i]) {
-    Some(Item::Recipe(r)) if recipe::has_body(r) && is_header_comment(r, token) => {}
+    Some(Item::Recipe(r)) if recipe::has_body(r) && is_header_comment(r, token.line) => {}
     Some(Item::Recipe(r)) if recipe::has_body(r) => line_comment(out, items, index, token),
     Some(Item::Comment(header))
       if matches!(index.checked_sub(2).map(|i| &items[i]),
-        Some(Item::Recipe(r)) if recipe::has_body(r) && is_header_comment(r, *header)) =>
+        Some(Item::Recipe(r)) if recipe::has_body(r) && is_header_comment(r, header.line)) =>
     {
       line_comment(out, items, index, token);
     }
@@ -64,8 +66,8 @@ fn push_comment(out: &mut String, items: &[Item], index: usize, token: Token) {
 
 /// Whether a comment that follows a recipe in the item list trails its
 /// header (rather than standing on its own line after the body).
-fn is_header_comment(r: &Recipe, token: Token) -> bool {
-  r.body.first().is_none_or(|line| token.line as usize <= line.number())
+fn is_header_comment(r: &Recipe, comment_line: u32) -> bool {
+  r.body.first().is_none_or(|line| comment_line as usize <= line.number())
 }
 
 /// A comment standing on its own line: verbatim, or a doc comment.
@@ -255,17 +257,26 @@ pub fn indentation_setting(ast: &Ast) -> Option<String> {
 mod tests {
   use super::*;
   use crate::output::format::expression::tests::{string, token, var};
+  use crate::syntax::ast::Comment;
   use crate::syntax::ast::{
     AttributeEntry, Dependency, Expression, Interpolation, Line, Parameter, ParameterKind,
   };
+  use crate::syntax::sources::Source;
   use crate::syntax::token::{Token, TokenKind};
+  use std::sync::LazyLock;
 
   fn name(text: &'static str) -> Token<'static> {
     token(TokenKind::Identifier, text)
   }
 
-  fn comment(text: &'static str, line: usize) -> Item<'static> {
-    Item::Comment(Token { line: line as u32, ..token(TokenKind::Comment, text) })
+  /// The comments the tests use, in one file that every test tree is
+  /// parsed from: a comment item is a span of its tree's file.
+  const COMMENTS: &str = "# header comment\n#   Build it\n#   trailing   \n#!/usr/bin/env -S just --justfile\n#!also\n#not a doc   \n";
+  static COMMENT_SOURCE: LazyLock<Source> = LazyLock::new(|| Source::new(COMMENTS, "justfile"));
+
+  fn comment(text: &'static str, line: u32) -> Item<'static> {
+    let offset = COMMENTS.find(text).expect("the comment is one of COMMENTS") as u32;
+    Item::Comment(Comment { offset, length: text.len() as u32, line })
   }
 
   fn assignment(n: &'static str, value: Expression<'static>, export: bool) -> Item<'static> {
@@ -305,7 +316,7 @@ mod tests {
   }
 
   fn ast(items: Vec<Item<'static>>) -> Ast<'static> {
-    Ast { items, unstable_features: vec![] }
+    Ast { source: &COMMENT_SOURCE, items, unstable_features: vec![] }
   }
 
   fn eols(n: usize) -> Vec<Item<'static>> {
