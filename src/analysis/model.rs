@@ -422,7 +422,7 @@ impl<'src> Dependency<'src> {
 
   /// For a mapped dependency, the index of the argument mapped over.
   pub fn star(&self) -> Option<usize> {
-    self.ast.star
+    self.ast.star_index()
   }
 
   /// The path as written, joined with `::`.

@@ -486,10 +486,7 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
     self.stack.clear();
     self.disabled.clear();
     self.dependencies.clear();
-    let count = self
-      .recipes
-      .values_added()
-      .map(|recipe| recipe.ast.priors.len() + recipe.ast.subsequents.len());
+    let count = self.recipes.values_added().map(|recipe| recipe.ast.dependencies.len());
     self.dependencies.reserve_exact(count.sum());
     self.pending.clear();
     for index in order {
@@ -566,7 +563,7 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
     let mut priors: u32 = 0;
     // The last path component of the first mapped dependency.
     let mut mapped = None;
-    for (position, dependency) in ast.priors.iter().chain(ast.subsequents).enumerate() {
+    for (position, dependency) in ast.dependencies.iter().enumerate() {
       let Some(last) = dependency.path.last() else { continue };
       // Most dependencies are recipes of the same module.
       let local = match dependency.path {
@@ -616,7 +613,7 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
       if mapped.is_none() && dependency.is_mapped() {
         mapped = Some(*last);
       }
-      if position < ast.priors.len() {
+      if position < ast.prior_count as usize {
         priors += 1;
       }
     }
@@ -683,7 +680,7 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
       let mut changed = false;
       for (name, recipe) in self.recipes.in_added_order() {
         let mut needed: Vec<String> = disabled.get(name).cloned().unwrap_or_default();
-        for dependency in recipe.ast.priors.iter().chain(recipe.ast.subsequents) {
+        for dependency in recipe.ast.dependencies {
           if let [single] = dependency.path {
             if let Some(modules) = disabled.get(single.lexeme()) {
               needed.extend(modules.iter().cloned());
@@ -788,7 +785,7 @@ where
   F: FnMut(&'e Expression<'src>, usize, bool) -> Result<(), E>,
 {
   let all = recipe.parameters.len();
-  for dependency in recipe.priors.iter().chain(recipe.subsequents) {
+  for dependency in recipe.dependencies {
     for argument in dependency.arguments {
       visit(argument, all, true)?;
     }

@@ -89,8 +89,12 @@ impl Comment {
   }
 }
 
-/// Items are the most numerous nodes after tokens.
+// A large justfile is mostly these nodes; keep their sizes in view.
 const _: () = assert!(std::mem::size_of::<Item>() == 16);
+const _: () = assert!(std::mem::size_of::<Recipe>() == 112);
+const _: () = assert!(std::mem::size_of::<Dependency>() == 40);
+const _: () = assert!(std::mem::size_of::<Line>() == 40);
+const _: () = assert!(std::mem::size_of::<Interpolation>() == 16);
 
 /// The attributes written above an item, in source order.
 #[derive(Copy, Clone, Debug, Default)]
@@ -320,13 +324,25 @@ pub struct Recipe<'src> {
   pub quiet: bool,
   pub name: Name<'src>,
   pub parameters: &'src [Parameter<'src>],
-  /// Dependencies before `&&`.
-  pub priors: &'src [Dependency<'src>],
-  /// Dependencies after `&&`.
-  pub subsequents: &'src [Dependency<'src>],
+  /// The dependencies before `&&`, then those after it.
+  pub dependencies: &'src [Dependency<'src>],
+  /// How many of `dependencies` come before `&&`.
+  pub prior_count: u32,
   pub body: &'src [Line<'src>],
   /// Whether the body's first line starts with `#!`.
   pub shebang: bool,
+}
+
+impl<'src> Recipe<'src> {
+  /// The dependencies before `&&`.
+  pub fn priors(&self) -> &'src [Dependency<'src>] {
+    self.dependencies.get(..self.prior_count as usize).unwrap_or(self.dependencies)
+  }
+
+  /// The dependencies after `&&`.
+  pub fn subsequents(&self) -> &'src [Dependency<'src>] {
+    self.dependencies.get(self.prior_count as usize..).unwrap_or(&[])
+  }
 }
 
 #[derive(Copy, Clone, Debug)]
@@ -357,13 +373,18 @@ pub struct Dependency<'src> {
   pub arguments: &'src [Expression<'src>],
   /// For a mapped dependency `*(path … *ARG …)`, and only for one: the
   /// index of the starred argument in `arguments`.
-  pub star: Option<usize>,
+  pub star: Option<u32>,
 }
 
 impl Dependency<'_> {
   /// Written `*(path … *ARG …)`.
   pub fn is_mapped(&self) -> bool {
     self.star.is_some()
+  }
+
+  /// The index of the starred argument of a mapped dependency.
+  pub fn star_index(&self) -> Option<usize> {
+    self.star.map(|star| star as usize)
   }
 }
 

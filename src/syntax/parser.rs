@@ -744,7 +744,7 @@ impl<'t, 'src> Parser<'t, 'src> {
     let parameters = self.parameters(&attributes)?;
     check_arg_parameters(&attributes, parameters)?;
     self.expect(TokenKind::Colon)?;
-    let (priors, subsequents) = self.dependencies()?;
+    let (dependencies, prior_count) = self.dependencies()?;
 
     let comment = self.accept(TokenKind::Comment);
     self.expected.insert(TokenKind::Indent);
@@ -769,8 +769,8 @@ impl<'t, 'src> Parser<'t, 'src> {
       quiet,
       name,
       parameters,
-      priors,
-      subsequents,
+      dependencies,
+      prior_count,
       body,
       shebang,
     })));
@@ -828,15 +828,14 @@ impl<'t, 'src> Parser<'t, 'src> {
     }
   }
 
-  #[allow(clippy::type_complexity)]
-  fn dependencies(
-    &mut self,
-  ) -> ParseResult<'src, (&'src [Dependency<'src>], &'src [Dependency<'src>])> {
+  /// The dependencies before `&&`, then those after it, and how many come
+  /// before.
+  fn dependencies(&mut self) -> ParseResult<'src, (&'src [Dependency<'src>], u32)> {
     self.dependencies.clear();
     while let Some(dependency) = self.dependency()? {
       self.dependencies.push(dependency);
     }
-    let priors = self.nodes.take(&mut self.dependencies, 0);
+    let prior_count = u32::try_from(self.dependencies.len()).unwrap_or(u32::MAX);
     if self.accept(TokenKind::AmpersandAmpersand).is_some() {
       match self.dependency()? {
         Some(dependency) => self.dependencies.push(dependency),
@@ -846,7 +845,7 @@ impl<'t, 'src> Parser<'t, 'src> {
         self.dependencies.push(dependency);
       }
     }
-    Ok((priors, self.nodes.take(&mut self.dependencies, 0)))
+    Ok((self.nodes.take(&mut self.dependencies, 0), prior_count))
   }
 
   fn dependency(&mut self) -> ParseResult<'src, Option<Dependency<'src>>> {
@@ -882,7 +881,7 @@ impl<'t, 'src> Parser<'t, 'src> {
         if star.is_some() {
           return Err(error(asterisk, ParseErrorKind::MappedDependencyMultipleStars));
         }
-        star = Some(self.elements.len() - base);
+        star = Some(u32::try_from(self.elements.len() - base).unwrap_or(u32::MAX));
         self.value()?
       } else {
         self.expression()?
@@ -2400,11 +2399,11 @@ mod tests {
     assert_eq!(names, ["a", "b", "c"]);
     assert!(recipe.parameters[1].export && recipe.parameters[1].default.is_some());
     assert_eq!(recipe.parameters[2].kind, ParameterKind::Plus);
-    assert_eq!(recipe.priors.len(), 2);
-    assert_eq!(recipe.priors[1].path.len(), 2);
-    assert_eq!(recipe.priors[1].arguments.len(), 2);
-    assert_eq!(recipe.subsequents[0].star, Some(0));
-    assert!(recipe.subsequents[0].is_mapped());
+    assert_eq!(recipe.priors().len(), 2);
+    assert_eq!(recipe.priors()[1].path.len(), 2);
+    assert_eq!(recipe.priors()[1].arguments.len(), 2);
+    assert_eq!(recipe.subsequents()[0].star, Some(0));
+    assert!(recipe.subsequents()[0].is_mapped());
     assert!(recipe.shebang);
     let numbers: Vec<_> = recipe.body.iter().map(|line| line.number()).collect();
     assert_eq!(numbers, [1, 2, 3, 4]);
@@ -2698,7 +2697,7 @@ mod layout_tests {
     let ast = parse_source(&source, &trees).unwrap();
     let Some(Item::Recipe(recipe)) = ast.items.first() else { panic!("not a recipe") };
     let paths: Vec<Vec<&str>> = recipe
-      .priors
+      .priors()
       .iter()
       .map(|dependency| dependency.path.iter().map(|name| name.lexeme()).collect())
       .collect();

@@ -308,8 +308,8 @@ mod tests {
       quiet: false,
       name: name(n),
       parameters: &[],
-      priors: &[],
-      subsequents: &[],
+      dependencies: &[],
+      prior_count: 0,
       body: body.leak(),
       shebang: false,
     }
@@ -442,21 +442,21 @@ mod tests {
       kind: ParameterKind::Plus,
     }]
     .leak();
-    build.priors = vec![
+    build.dependencies = vec![
       Dependency {
         path: vec![name("check")].leak(),
         arguments: vec![var("env")].leak(),
         star: None,
       },
       Dependency { path: vec![name("m"), name("dep")].leak(), arguments: &[], star: None },
+      Dependency {
+        path: vec![name("clean")].leak(),
+        arguments: vec![var("a"), var("b")].leak(),
+        star: Some(1),
+      },
     ]
     .leak();
-    build.subsequents = vec![Dependency {
-      path: vec![name("clean")].leak(),
-      arguments: vec![var("a"), var("b")].leak(),
-      star: Some(1),
-    }]
-    .leak();
+    build.prior_count = 2;
     let items = vec![
       Item::Recipe(Box::leak(Box::new(build))),
       comment("# header comment", 0),

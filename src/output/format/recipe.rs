@@ -76,7 +76,7 @@ fn push_dependency(out: &mut String, dependency: &Dependency) {
   push_path(out, dependency.path);
   for (index, argument) in dependency.arguments.iter().enumerate() {
     out.push(' ');
-    if dependency.star == Some(index) {
+    if dependency.star_index() == Some(index) {
       out.push('*');
     }
     push_expression(out, argument);
@@ -94,13 +94,13 @@ fn push_header_with(out: &mut String, recipe: &Recipe, palette: Palette) {
     push_parameter(out, p, palette);
   }
   out.push(':');
-  for prior in recipe.priors {
+  for prior in recipe.priors() {
     out.push(' ');
     push_dependency(out, prior);
   }
-  if !recipe.subsequents.is_empty() {
+  if !recipe.subsequents().is_empty() {
     out.push_str(" &&");
-    for subsequent in recipe.subsequents {
+    for subsequent in recipe.subsequents() {
       out.push(' ');
       push_dependency(out, subsequent);
     }
@@ -229,14 +229,16 @@ mod tests {
         parameter("flags", ParameterKind::Star, false, None),
       ]
       .leak(),
-      priors: vec![Dependency {
-        path: vec![name("dep")].leak(),
-        arguments: vec![string("\"a\"", false), var("x")].leak(),
-        star: None,
-      }]
+      dependencies: vec![
+        Dependency {
+          path: vec![name("dep")].leak(),
+          arguments: vec![string("\"a\"", false), var("x")].leak(),
+          star: None,
+        },
+        Dependency { path: vec![name("post")].leak(), arguments: &[], star: None },
+      ]
       .leak(),
-      subsequents: vec![Dependency { path: vec![name("post")].leak(), arguments: &[], star: None }]
-        .leak(),
+      prior_count: 1,
       body: vec![Line { text: token(TokenKind::Text, "echo hi"), interpolations: &[] }].leak(),
       shebang: false,
     }
