@@ -320,7 +320,7 @@ impl<'src> Parameter<'src> {
   }
 
   pub fn default(&self) -> Option<&'src Expression<'src>> {
-    self.ast.default.as_ref()
+    self.ast.default
   }
 
   /// `$name`: exported to the recipe's commands.

@@ -717,15 +717,15 @@ mod tests {
     let mut n = param("n");
     n.options_mut().short = Some('n');
     n.options_mut().long = Some("n".into());
-    edit_param(&mut n, |p| p.default = Some(string("\"d\"")));
+    edit_param(&mut n, |p| p.default = Some(Box::leak(Box::new(string("\"d\"")))));
     let mut m = param("m");
     m.options_mut().short = Some('m');
     m.options_mut().multiple = true;
-    edit_param(&mut m, |p| p.default = Some(string("\"\"")));
+    edit_param(&mut m, |p| p.default = Some(Box::leak(Box::new(string("\"\"")))));
     let mut level = param("level");
     level.options_mut().long = Some("lvl".into());
     level.options_mut().patterns = vec!["[0-9]+".into()];
-    edit_param(&mut level, |p| p.default = Some(string("'1'")));
+    edit_param(&mut level, |p| p.default = Some(Box::leak(Box::new(string("'1'")))));
     add_recipes(
       &mut root,
       vec![

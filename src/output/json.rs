@@ -665,7 +665,7 @@ mod tests {
   fn recipe_with_parameters() {
     let mut root = module(&[]);
     let mut mode = param("mode");
-    edit_param(&mut mode, |p| p.default = Some(string("'debug'")));
+    edit_param(&mut mode, |p| p.default = Some(Box::leak(Box::new(string("'debug'")))));
     edit_param(&mut mode, |p| p.export = true);
     let mut flags = param("flags");
     edit_param(&mut flags, |p| p.kind = ParameterKind::Star);

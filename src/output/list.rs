@@ -755,9 +755,13 @@ mod tests {
   fn wide_justfile() -> Justfile<'static> {
     let mut root = module(&[]);
     let mut param1 = param("param1");
-    edit_param(&mut param1, |p| p.default = Some(string("'aaaaaaaaaaaaaaaaaaaa'")));
+    edit_param(&mut param1, |p| {
+      p.default = Some(Box::leak(Box::new(string("'aaaaaaaaaaaaaaaaaaaa'"))))
+    });
     let mut param2 = param("param2");
-    edit_param(&mut param2, |p| p.default = Some(string("'bbbbbbbbbbbbbbbbbbbbbbbbbb'")));
+    edit_param(&mut param2, |p| {
+      p.default = Some(Box::leak(Box::new(string("'bbbbbbbbbbbbbbbbbbbbbbbbbb'"))))
+    });
     let mut hidden = recipe(&[], "hidden", vec![]);
     hidden.private = true;
     add_recipes(

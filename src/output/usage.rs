@@ -241,12 +241,12 @@ mod tests {
     v.options_mut().short = Some('v');
     v.options_mut().value = Some(Box::leak(Box::new(string("\"1\""))));
     v.options_mut().help = Some("be loud".into());
-    edit_param(&mut v, |p| p.default = Some(string("\"\"")));
+    edit_param(&mut v, |p| p.default = Some(Box::leak(Box::new(string("\"\"")))));
     let mut level = param("level");
     level.options_mut().long = Some("lvl".into());
     level.options_mut().help = Some("the level".into());
     level.options_mut().patterns = vec!["[0-9]+".into()];
-    edit_param(&mut level, |p| p.default = Some(string("'1'")));
+    edit_param(&mut level, |p| p.default = Some(Box::leak(Box::new(string("'1'")))));
     let mut files = param("files");
     edit_param(&mut files, |p| p.kind = ParameterKind::Star);
     recipe(&[], "opts", vec![v, level, files])
@@ -257,7 +257,7 @@ mod tests {
     let mut n = param("n");
     n.options_mut().short = Some('n');
     let mut b = param("b");
-    edit_param(&mut b, |p| p.default = Some(string("'x'")));
+    edit_param(&mut b, |p| p.default = Some(Box::leak(Box::new(string("'x'")))));
     let mut c = param("c");
     edit_param(&mut c, |p| p.kind = ParameterKind::Plus);
     let cases = [

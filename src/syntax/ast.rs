@@ -95,6 +95,7 @@ const _: () = assert!(std::mem::size_of::<Recipe>() == 112);
 const _: () = assert!(std::mem::size_of::<Dependency>() == 40);
 const _: () = assert!(std::mem::size_of::<Line>() == 40);
 const _: () = assert!(std::mem::size_of::<Interpolation>() == 16);
+const _: () = assert!(std::mem::size_of::<Parameter>() == 40);
 
 /// The attributes written above an item, in source order.
 #[derive(Copy, Clone, Debug, Default)]
@@ -348,7 +349,8 @@ impl<'src> Recipe<'src> {
 #[derive(Copy, Clone, Debug)]
 pub struct Parameter<'src> {
   pub name: Name<'src>,
-  pub default: Option<Expression<'src>>,
+  /// Behind a reference: most parameters have none.
+  pub default: Option<&'src Expression<'src>>,
   pub export: bool,
   pub kind: ParameterKind,
 }

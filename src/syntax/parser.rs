@@ -810,8 +810,12 @@ impl<'t, 'src> Parser<'t, 'src> {
       }
       let export = self.accept(TokenKind::Dollar).is_some();
       let name = self.expect(TokenKind::Identifier)?;
-      let default =
-        if self.accept(TokenKind::Equals).is_some() { Some(self.value()?) } else { None };
+      let default = if self.accept(TokenKind::Equals).is_some() {
+        let value = self.value()?;
+        Some(self.nodes.alloc(value))
+      } else {
+        None
+      };
       let parameter = Parameter { name, default, export, kind };
       check_parameter_arg(attributes, &parameter)?;
       self.parameters.push(parameter);

@@ -437,7 +437,7 @@ mod tests {
     .leak();
     build.parameters = vec![Parameter {
       name: name("rest"),
-      default: Some(var("x")),
+      default: Some(Box::leak(Box::new(var("x")))),
       export: true,
       kind: ParameterKind::Plus,
     }]

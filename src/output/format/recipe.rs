@@ -214,7 +214,12 @@ mod tests {
     export: bool,
     default: Option<&'static str>,
   ) -> Parameter<'static> {
-    Parameter { name: name(n), default: default.map(|d| string(d, false)), export, kind }
+    Parameter {
+      name: name(n),
+      default: default.map(|d| &*Box::leak(Box::new(string(d, false)))),
+      export,
+      kind,
+    }
   }
 
   fn build() -> Recipe<'static> {
