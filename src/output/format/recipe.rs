@@ -124,10 +124,8 @@ pub fn push_header(out: &mut String, recipe: &Recipe) {
 }
 
 fn is_blank(line: &Line) -> bool {
-  line.fragments().all(|fragment| match fragment {
-    Fragment::Text(token) => token.lexeme().bytes().all(|byte| byte == b' ' || byte == b'\t'),
-    Fragment::Interpolation { .. } => false,
-  })
+  line.interpolations.is_empty()
+    && line.text.lexeme().bytes().all(|byte| byte == b' ' || byte == b'\t')
 }
 
 /// The body lines that are printed: everything up to the last non-blank line.
