@@ -271,12 +271,12 @@ impl<'src> Gate<'src, '_> {
         if comparisons.iter().any(|condition| std::ptr::eq(*condition, node)) {
           Ok(())
         } else {
-          gate(*token, "comparison operators require `set lists`")
+          gate(**token, "comparison operators require `set lists`")
         }
       }
       Conditional { keyword, condition, otherwise, .. } => {
         if otherwise.is_none() {
-          return gate(*keyword, "`if` without `else` requires `set lists`");
+          return gate(**keyword, "`if` without `else` requires `set lists`");
         }
         self.condition(condition, comparisons)
       }

@@ -115,8 +115,8 @@ pub fn condition<'src, C: ExpressionContext<'src> + ?Sized>(
   match operator {
     ComparisonOperator::Equal => Ok(lhs == rhs),
     ComparisonOperator::NotEqual => Ok(lhs != rhs),
-    ComparisonOperator::RegexMatch => regex_matches(context, &lhs, &rhs, *token),
-    ComparisonOperator::RegexMismatch => Ok(!regex_matches(context, &lhs, &rhs, *token)?),
+    ComparisonOperator::RegexMatch => regex_matches(context, &lhs, &rhs, **token),
+    ComparisonOperator::RegexMismatch => Ok(!regex_matches(context, &lhs, &rhs, **token)?),
   }
 }
 

@@ -96,6 +96,10 @@ const _: () = assert!(std::mem::size_of::<Dependency>() == 40);
 const _: () = assert!(std::mem::size_of::<Line>() == 40);
 const _: () = assert!(std::mem::size_of::<Interpolation>() == 16);
 const _: () = assert!(std::mem::size_of::<Parameter>() == 40);
+// Every interpolation and parameter default holds an expression. The string
+// literal variant is the largest and the tag goes in its `kind`, so every
+// other variant must fit in 40 bytes: rarely used tokens are behind a reference.
+const _: () = assert!(std::mem::size_of::<Expression>() == 48);
 
 /// The attributes written above an item, in source order.
 #[derive(Copy, Clone, Debug, Default)]
@@ -588,7 +592,7 @@ pub enum Expression<'src> {
     lhs: &'src Expression<'src>,
     rhs: &'src Expression<'src>,
     operator: ComparisonOperator,
-    token: Token<'src>,
+    token: &'src Token<'src>,
   },
   /// `a + b`
   Concatenation {
@@ -598,7 +602,7 @@ pub enum Expression<'src> {
   },
   /// `if c { a } else { b }`; `otherwise` None only with [lists].
   Conditional {
-    keyword: Token<'src>,
+    keyword: &'src Token<'src>,
     condition: &'src Expression<'src>,
     then: &'src Expression<'src>,
     otherwise: Option<&'src Expression<'src>>,
@@ -660,7 +664,8 @@ impl<'src> Expression<'src> {
       | Concatenation { lhs, .. }
       | ListConcatenation { lhs, .. }
       | Or { lhs, .. } => lhs.first_token(),
-      Assert { keyword, .. } | Conditional { keyword, .. } => *keyword,
+      Assert { keyword, .. } => *keyword,
+      Conditional { keyword, .. } => **keyword,
       Backtick { token, .. } => *token,
       Call { name, .. } | Variable { name } => *name,
       FormatString { start, .. } => start.token,

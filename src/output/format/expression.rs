@@ -209,7 +209,7 @@ pub(crate) mod tests {
       lhs: boxed(lhs),
       rhs: boxed(rhs),
       operator: ComparisonOperator::Equal,
-      token: token(TokenKind::EqualsEquals, "=="),
+      token: Box::leak(Box::new(token(TokenKind::EqualsEquals, "=="))),
     }
   }
 
@@ -219,7 +219,7 @@ pub(crate) mod tests {
     e: Option<Expression<'static>>,
   ) -> Expression<'static> {
     Expression::Conditional {
-      keyword: token(TokenKind::Identifier, "if"),
+      keyword: Box::leak(Box::new(token(TokenKind::Identifier, "if"))),
       condition: boxed(c),
       then: boxed(t),
       otherwise: e.map(boxed),
