@@ -475,7 +475,8 @@ impl Lister<'_> {
     // A section of ungrouped items (`None`) and one for each group, named
     // even if empty.
     let ungrouped = !filtered && section_items(&contents, None, show_aliases).next().is_some();
-    let sections = ungrouped.then_some(None).into_iter().chain(group_names.iter().map(|g| Some(g.as_str())));
+    let sections =
+      ungrouped.then_some(None).into_iter().chain(group_names.iter().map(|g| Some(g.as_str())));
     let headers = !group_names.is_empty();
     let mut first_submodule = true;
     for (index, section) in sections.enumerate() {
