@@ -15,6 +15,7 @@ use crate::evaluation::evaluator::{Evaluator, RunContext, Site};
 use crate::evaluation::prepare::{prepare, recipe_demand, Demand, Demanded, Eagerness};
 use crate::execution::error::ExecutionError;
 use crate::execution::runner::{History, Runner, Supplied};
+use crate::output::sink::{self, Sink};
 use crate::platform::exit::Exit;
 use crate::platform::signals;
 use crate::platform::stdio;
@@ -90,13 +91,44 @@ fn stdout_painter(config: &Config) -> Painter {
   Painter::new(config.color, Stream::Stdout)
 }
 
+const STDOUT_FAILED: &str = "failed to write to standard output";
+
 fn print(text: &str) -> Result {
-  print_or(text, "failed to write to standard output")
+  print_or(text, STDOUT_FAILED)
 }
 
 /// Print `text`, reporting a write error with `message`.
 fn print_or(text: &str, message: &str) -> Result {
-  stdio::stdout(text).map_err(|error| Error::message(format!("{message}: {error}")))
+  stdio::stdout(text).map_err(|error| write_error(message, error))
+}
+
+fn write_error(message: &str, error: std::io::Error) -> Error<'static> {
+  Error::message(format!("{message}: {error}"))
+}
+
+/// Print what `produce` produces as it does (a long listing or dump is
+/// never all in memory), reporting a write error as `print_or` does. An
+/// error of `produce` must come before it produces anything.
+fn print_streamed<'src>(
+  message: &str,
+  produce: impl FnOnce(&mut Sink) -> Outcome<'src>,
+) -> Outcome<'src> {
+  let mut stdout = stdio::PiecewiseStdout;
+  let mut out = Sink::chunked(&mut stdout, sink::CHUNK);
+  produce(&mut out)?;
+  stdio::quiet_on_broken_pipe(out.finish()).map_err(|error| write_error(message, error))
+}
+
+/// Print `--list`'s listing of the module at `path`.
+fn print_list<'src>(
+  config: &Config,
+  justfile: &Justfile<'src>,
+  path: &[String],
+  color: bool,
+) -> Outcome<'src> {
+  print_streamed(STDOUT_FAILED, |out| {
+    Ok(crate::output::list::write_list(out, justfile, config, path, color)?)
+  })
 }
 
 fn eprint(text: &str) -> Result {
@@ -200,9 +232,7 @@ fn compiled<'src>(config: &Config, search: Search, arenas: Arenas<'src>) -> Outc
     }
     Subcommand::Groups => print(&crate::output::groups::groups(&justfile, config))?,
     Subcommand::Variables => print(&crate::output::variables::variables(&justfile))?,
-    Subcommand::List { path } => {
-      print(&crate::output::list::list(&justfile, config, path, color)?)?
-    }
+    Subcommand::List { path } => print_list(config, &justfile, path, color)?,
     Subcommand::Usage { path } | Subcommand::Show { path }
       if crate::output::usage::path_components(path).is_empty() =>
     {
@@ -243,19 +273,23 @@ fn compiled<'src>(config: &Config, search: Search, arenas: Arenas<'src>) -> Outc
   Ok(())
 }
 
-fn dump(config: &Config, justfile: &Justfile) -> Result {
+fn dump<'src>(config: &Config, justfile: &Justfile<'src>) -> Outcome<'src> {
   match config.dump_format {
     // The reference's own message for this one.
-    DumpFormat::Json => {
-      print_or(&crate::output::json::dump_json(justfile), "failed to dump JSON to stdout")
-    }
+    DumpFormat::Json => print_streamed("failed to dump JSON to stdout", |out| {
+      crate::output::json::write_json(out, justfile);
+      Ok(())
+    }),
     DumpFormat::Just => {
       let indentation = config
         .indentation
         .clone()
         .or_else(|| justfile.root.settings.indentation.clone())
         .unwrap_or_else(|| "    ".into());
-      print(&crate::output::format::format_justfile(justfile.root.ast, &indentation))
+      print_streamed(STDOUT_FAILED, |out| {
+        crate::output::format::write_justfile(out, justfile.root.ast, &indentation);
+        Ok(())
+      })
     }
   }
 }
@@ -534,8 +568,7 @@ pub(super) fn run<'src>(
   loop {
     if let Some(path) = invocation::default_listing(&justfile, arguments, config) {
       let color = stdout_painter(config).active;
-      print(&crate::output::list::list(&justfile, config, &path, color)?)?;
-      return Ok(());
+      return print_list(config, &justfile, &path, color);
     }
     let (error, help) = match invocation::parse_command_line(&justfile, arguments, config) {
       Ok(Parsed::Run(invocations)) => {
@@ -572,7 +605,7 @@ fn print_help<'src>(
   let color = stdout_painter(config).active;
   match recipe {
     Some(recipe) => print(&crate::output::recipe_help::recipe_help(justfile, recipe, color)),
-    None => print(&crate::output::list::list(justfile, config, &module.path, color)?),
+    None => print_list(config, justfile, &module.path, color),
   }
 }
 

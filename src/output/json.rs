@@ -1,42 +1,33 @@
 //! `--dump --dump-format json` / `--json`:
 //! one line of compact JSON describing the compiled root module.
 //!
-//! Written straight into one string while walking the model: building a
-//! `serde_json::Value` tree first cost about as much again in allocations
-//! and map insertions, and held the whole tree in memory. Object keys are
+//! Written straight into the output text while walking the model, which
+//! is printed in chunks as it grows: building a `serde_json::Value` tree
+//! first cost about as much again in allocations and map insertions, and
+//! held the whole tree in memory. Object keys are
 //! constant text (`object!`), so each key is one fixed-size copy.
 
 use crate::analysis::lookup::{resolve_alias, AliasTarget};
 use crate::analysis::model::{
   Alias, Assignment, Dependency, Justfile, Module, Parameter, Recipe, Settings,
 };
+use crate::output::sink::Sink;
 use crate::syntax::ast::{
   ArgAttribute, Attribute, Expression, Fragment, Interpreter, Line, ParameterKind,
 };
 use crate::syntax::attributes::AttributeKind;
 
 /// The `--json` output, newline included.
-pub fn dump_json(justfile: &Justfile) -> String {
-  let mut out = Writer(String::with_capacity(estimated_size(&justfile.root)));
-  module_json(&mut out, &justfile.root);
-  out.0.push('\n');
-  out.0
-}
-
-/// A guess at the size of a module's JSON (parameter objects and body
-/// fragments make most of it), to allocate the text about once.
-fn estimated_size(module: &Module) -> usize {
-  let recipes: usize = module
-    .recipes
-    .values()
-    .map(|recipe| 320 + 224 * recipe.parameters.len() + 64 * recipe.body().len())
-    .sum();
-  let modules: usize = module.modules.values().map(estimated_size).sum();
-  1024 + recipes + 128 * module.assignments.len() + modules
+pub fn write_json(out: &mut Sink, justfile: &Justfile) {
+  // The writer holds the sink itself: one indirection less on every append.
+  let mut writer = Writer(std::mem::take(out));
+  module_json(&mut writer, &justfile.root);
+  writer.0.push('\n');
+  *out = writer.0;
 }
 
 /// Compact JSON output, escaped exactly like `serde_json`.
-struct Writer(String);
+struct Writer<'w>(Sink<'w>);
 
 /// Whether a JSON string of `bytes` needs an escape (a control character,
 /// `"` or `\`). Most strings do not and are short: they are checked eight
@@ -209,7 +200,7 @@ impl Json for Expression<'_> {
   }
 }
 
-impl Writer {
+impl Writer<'_> {
   fn null(&mut self) {
     self.0.push_str("null");
   }
@@ -285,6 +276,7 @@ impl Writer {
       self.string(key.as_ref());
       self.0.push(':');
       value.write(self);
+      self.0.end_piece();
     }
     self.0.push('}');
   }
@@ -616,6 +608,20 @@ fn settings_json(out: &mut Writer, settings: &Settings) {
 #[cfg(test)]
 mod tests {
   use super::*;
+
+  /// The JSON of `justfile`, which is the same written out in chunks of
+  /// one byte.
+  fn dump_json(justfile: &Justfile) -> String {
+    let mut whole = Sink::whole();
+    write_json(&mut whole, justfile);
+    let mut written = Vec::new();
+    let mut sink = Sink::chunked(&mut written, 1);
+    write_json(&mut sink, justfile);
+    sink.finish().expect("writes to a vector");
+    let text = whole.into_text();
+    assert_eq!(String::from_utf8(written).expect("UTF-8"), text);
+    text
+  }
 
   #[test]
   fn escape_check_agrees_with_bytes() {

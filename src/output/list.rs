@@ -12,6 +12,7 @@ use crate::analysis::lookup::{
 use crate::analysis::model::{Alias, Justfile, Module, Recipe};
 use crate::options::{AliasStyle, Options};
 use crate::output::format::expression::push_expression;
+use crate::output::sink::Sink;
 use crate::syntax::ast::{Attribute, ParameterKind};
 use crate::syntax::path::{is_identifier, split_colon_path};
 
@@ -71,13 +72,15 @@ pub fn resolve_module<'a, 'src>(
   Ok(module)
 }
 
-/// Lists the module at `path` as `--list` does.
-pub fn list(
+/// Lists the module at `path` as `--list` does. An error is found before
+/// any text is produced.
+pub fn write_list(
+  out: &mut Sink,
   justfile: &Justfile,
   config: &Options,
   path: &[String],
   color: bool,
-) -> Result<String, ListError> {
+) -> Result<(), ListError> {
   let module = resolve_module(justfile, path)?;
   let lister = Lister { config, color };
   if !config.groups.is_empty() {
@@ -86,15 +89,9 @@ pub fn list(
       return Err(ListError::UnknownGroup { group: missing.clone() });
     }
   }
-  let mut out = String::with_capacity(config.list_heading.len() + estimated_size(module));
   out.push_str(&config.list_heading);
-  lister.module(module, 0, true, &mut out, &mut String::new());
-  Ok(out)
-}
-
-/// A guess at the size of a module's listing, to allocate the text once.
-fn estimated_size(module: &Module) -> usize {
-  (module.recipes.len() + module.aliases.len() + module.modules.len()) * 112
+  lister.module(module, 0, true, out, &mut String::new());
+  Ok(())
 }
 
 /// Display width: East-Asian aware; TAB, line ends and other control
@@ -171,7 +168,7 @@ struct Entry<'e, 'a, 'src> {
   always_inline: bool,
 }
 
-/// One item of a section, written when the listing reaches it.
+/// One item of a section.
 enum Item<'a, 'src> {
   /// The recipe at this index of `Contents::recipes` and, in the separate
   /// alias style, its aliases after it.
@@ -179,11 +176,6 @@ enum Item<'a, 'src> {
   /// An alias whose target lives in another module.
   CrossAlias(&'a Alias<'src>, &'a Recipe<'src>),
   Submodule(&'a str, &'a Module<'src>),
-}
-
-struct Section<'a, 'src, 'g> {
-  name: Option<&'g str>,
-  items: Vec<Item<'a, 'src>>,
 }
 
 struct Lister<'c> {
@@ -320,16 +312,33 @@ impl<'a, 'src> Contents<'a, 'src> {
 /// the column width and again for each line) into one text.
 struct Signatures {
   text: String,
-  /// End in `text` and display width of each recipe's signature.
-  spans: Vec<(usize, usize)>,
+  /// End in `text` of each recipe's signature.
+  ends: Vec<usize>,
+  /// Whether all of `text` is ASCII of one column a character (usually
+  /// so): then each width is the length, and one check of the whole text
+  /// saves one per signature.
+  single_column: bool,
 }
 
 impl Signatures {
   /// The plain text and width of the signature of `Contents::recipes[index]`.
   fn get(&self, index: usize) -> (&str, usize) {
-    let start = index.checked_sub(1).map_or(0, |previous| self.spans[previous].0);
-    let (end, width) = self.spans[index];
-    (&self.text[start..end], width)
+    let start = index.checked_sub(1).map_or(0, |previous| self.ends[previous]);
+    let text = &self.text[start..self.ends[index]];
+    (text, self.width_of(text))
+  }
+
+  fn width_of(&self, text: &str) -> usize {
+    if self.single_column {
+      text.len()
+    } else {
+      display_width(text)
+    }
+  }
+
+  fn widths(&self) -> impl Iterator<Item = usize> + '_ {
+    let starts = std::iter::once(0).chain(self.ends.iter().copied());
+    starts.zip(&self.ends).map(|(start, &end)| self.width_of(&self.text[start..end]))
   }
 }
 
@@ -402,25 +411,22 @@ impl Lister<'_> {
   }
 
   fn signatures(&self, contents: &Contents) -> Signatures {
-    let mut signatures = Signatures {
-      text: String::with_capacity(contents.recipes.len() * 48),
-      spans: Vec::with_capacity(contents.recipes.len()),
-    };
-    for recipe in &contents.recipes {
-      let signature = Signature::Recipe(recipe);
-      self.push_signature::<false>(&mut signatures.text, signature);
-      signatures.spans.push((signatures.text.len(), 0));
+    // The text is allocated once, for the average length of a sample of
+    // the signatures.
+    const SAMPLE: usize = 64;
+    let count = contents.recipes.len();
+    let mut text = String::with_capacity(SAMPLE.min(count) * 48);
+    let mut ends = Vec::with_capacity(count);
+    for (index, recipe) in contents.recipes.iter().enumerate() {
+      if index == SAMPLE {
+        let projected = (text.len() / SAMPLE).saturating_mul(count + count / 16);
+        text.reserve_exact(projected.saturating_sub(text.len()));
+      }
+      self.push_signature::<false>(&mut text, Signature::Recipe(recipe));
+      ends.push(text.len());
     }
-    // Usually all of it is ASCII: then each width is the length, and one
-    // check of the whole text saves one per signature.
-    let single_column = is_single_column_ascii(signatures.text.as_bytes());
-    let mut start = 0;
-    for (end, width) in &mut signatures.spans {
-      let text = &signatures.text[start..*end];
-      *width = if single_column { text.len() } else { display_width(text) };
-      start = *end;
-    }
-    signatures
+    let single_column = is_single_column_ascii(text.as_bytes());
+    Signatures { text, ends, single_column }
   }
 
   /// The comment column: one past the widest entry of at most `MAX_WIDTH`.
@@ -431,8 +437,8 @@ impl Lister<'_> {
         width = width.max(entry_width);
       }
     };
-    for (_, entry_width) in &signatures.spans {
-      consider(*entry_width);
+    for entry_width in signatures.widths() {
+      consider(entry_width);
     }
     if self.show_aliases() {
       for (alias, recipe) in contents.local.iter().chain(&contents.cross) {
@@ -447,50 +453,12 @@ impl Lister<'_> {
     width
   }
 
-  fn sections<'a, 'src, 'g>(
-    &self,
-    contents: &Contents<'a, 'src>,
-    group_names: &'g [String],
-    filtered: bool,
-  ) -> Vec<Section<'a, 'src, 'g>> {
-    let recipes = contents.recipes.iter().enumerate();
-    let mut ungrouped = Section { name: None, items: Vec::with_capacity(contents.recipes.len()) };
-    for (index, _) in recipes.clone().filter(|(_, r)| recipe_groups(r).next().is_none()) {
-      ungrouped.items.push(Item::Recipe(index));
-    }
-    if self.show_aliases() {
-      for (alias, recipe) in &contents.cross {
-        ungrouped.items.push(Item::CrossAlias(alias, recipe));
-      }
-    }
-    for (name, submodule) in contents.submodules.iter().filter(|(_, m)| m.groups.is_empty()) {
-      ungrouped.items.push(Item::Submodule(name, submodule));
-    }
-
-    let mut sections = Vec::new();
-    if !ungrouped.items.is_empty() && !filtered {
-      sections.push(ungrouped);
-    }
-    for group in group_names {
-      let mut section = Section { name: Some(group.as_str()), items: Vec::new() };
-      for (index, _) in recipes.clone().filter(|(_, r)| in_group(r, group)) {
-        section.items.push(Item::Recipe(index));
-      }
-      for (name, submodule) in contents.submodules.iter().filter(|(_, m)| m.groups.contains(group))
-      {
-        section.items.push(Item::Submodule(name, submodule));
-      }
-      sections.push(section);
-    }
-    sections
-  }
-
   fn module(
     &self,
     module: &Module,
     depth: usize,
     filter: bool,
-    out: &mut String,
+    out: &mut Sink,
     scratch: &mut String,
   ) {
     let contents = Contents::new(module, self.config.unsorted);
@@ -502,15 +470,20 @@ impl Lister<'_> {
     } else {
       groups_of(module, &contents.recipes, &contents.submodules, self.config.unsorted)
     };
-    let sections = self.sections(&contents, &group_names, filtered);
     let prefix = self.config.list_prefix.repeat(depth + 1);
-    let headers = sections.iter().any(|section| section.name.is_some());
+    let show_aliases = self.show_aliases();
+    // A section of ungrouped items (`None`) and one for each group, named
+    // even if empty.
+    let ungrouped = !filtered && section_items(&contents, None, show_aliases).next().is_some();
+    let sections =
+      ungrouped.then_some(None).into_iter().chain(group_names.iter().map(|g| Some(g.as_str())));
+    let headers = !group_names.is_empty();
     let mut first_submodule = true;
-    for (index, section) in sections.iter().enumerate() {
+    for (index, section) in sections.enumerate() {
       if index > 0 {
         out.push('\n');
       }
-      if let Some(name) = section.name {
+      if let Some(name) = section {
         out.push_str(&prefix);
         paint_with(out, self.color, YELLOW_BOLD, |out| {
           out.push('[');
@@ -519,10 +492,10 @@ impl Lister<'_> {
         });
         out.push('\n');
       }
-      for item in &section.items {
+      for item in section_items(&contents, section, show_aliases) {
         match item {
           Item::Recipe(index) => {
-            self.recipe(*index, &contents, &signatures, &prefix, width, out, scratch)
+            self.recipe(index, &contents, &signatures, &prefix, width, out, scratch)
           }
           Item::CrossAlias(alias, recipe) => {
             let comment = format!("alias for `{}`", recipe.namepath);
@@ -552,6 +525,7 @@ impl Lister<'_> {
             self.entry(&entry, &prefix, width, out);
           }
         }
+        out.end_piece();
       }
     }
   }
@@ -694,6 +668,29 @@ impl Lister<'_> {
   }
 }
 
+/// The items of the ungrouped section (`None`) or of a group's section, in
+/// listing order: recipes, then (ungrouped) aliases to other modules, then
+/// submodules.
+fn section_items<'s, 'a, 'src>(
+  contents: &'s Contents<'a, 'src>,
+  section: Option<&'s str>,
+  show_aliases: bool,
+) -> impl Iterator<Item = Item<'a, 'src>> + 's {
+  let recipes = contents.recipes.iter().enumerate().filter(move |(_, recipe)| match section {
+    None => recipe_groups(recipe).next().is_none(),
+    Some(group) => in_group(recipe, group),
+  });
+  let cross = if section.is_none() && show_aliases { contents.cross.as_slice() } else { &[] };
+  let submodules = contents.submodules.iter().filter(move |(_, submodule)| match section {
+    None => submodule.groups.is_empty(),
+    Some(group) => submodule.groups.iter().any(|name| name == group),
+  });
+  recipes
+    .map(|(index, _)| Item::Recipe(index))
+    .chain(cross.iter().map(|(alias, recipe)| Item::CrossAlias(alias, recipe)))
+    .chain(submodules.map(|(name, submodule)| Item::Submodule(name, submodule)))
+}
+
 /// Splits doc text into plain and backtick segments (`true` = backticked);
 /// an unclosed backtick runs to the end.
 pub fn doc_segments(text: &str) -> Vec<(bool, &str)> {
@@ -785,10 +782,21 @@ mod tests {
     let mut config = Options::default_for("/tmp".into());
     configure(&mut config);
     let path: Vec<String> = path.iter().map(|p| p.to_string()).collect();
-    match list(justfile, &config, &path, false) {
-      Ok(text) => text,
+    let mut whole = Sink::whole();
+    let text = match write_list(&mut whole, justfile, &config, &path, false) {
+      Ok(()) => whole.into_text(),
       Err(error) => format!("error: {error}"),
+    };
+    // Written out after every line, the listing is the same.
+    let mut written = Vec::new();
+    let mut sink = Sink::chunked(&mut written, 1);
+    let streamed = write_list(&mut sink, justfile, &config, &path, false);
+    sink.finish().expect("writes to a vector");
+    match streamed {
+      Ok(()) => assert_eq!(String::from_utf8(written).expect("UTF-8"), text),
+      Err(_) => assert!(written.is_empty(), "{written:?}"),
     }
+    text
   }
 
   #[test]

@@ -10,6 +10,7 @@ pub mod groups;
 pub mod json;
 pub mod list;
 pub mod recipe_help;
+pub mod sink;
 pub mod summary;
 pub mod tree;
 pub mod usage;

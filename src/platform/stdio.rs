@@ -33,13 +33,32 @@ pub fn stderr_line(text: &str) -> io::Result<()> {
   stderr(&format!("{text}\n"))
 }
 
+/// Standard output for a long text written in pieces, unbuffered. Unlike
+/// `stdout`, it reports a broken pipe, so that the writer can stop
+/// producing what nobody reads; pass the final result through
+/// `quiet_on_broken_pipe`.
+pub struct PiecewiseStdout;
+
+impl Write for PiecewiseStdout {
+  fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+    borrowed_file(libc::STDOUT_FILENO).write(bytes)
+  }
+
+  fn flush(&mut self) -> io::Result<()> {
+    Ok(())
+  }
+}
+
 /// Write straight to the descriptor, unbuffered: `std::io::stdout` would
 /// report a closed descriptor (EBADF) as success.
 fn write_bytes(descriptor: libc::c_int, bytes: &[u8]) -> io::Result<()> {
+  quiet_on_broken_pipe(borrowed_file(descriptor).write_all(bytes))
+}
+
+fn borrowed_file(descriptor: libc::c_int) -> ManuallyDrop<File> {
   // SAFETY: the descriptor is only borrowed (never closed: `ManuallyDrop`);
-  // if it is not open, the write reports EBADF.
-  let mut file = ManuallyDrop::new(unsafe { File::from_raw_fd(descriptor) });
-  quiet_on_broken_pipe(file.write_all(bytes))
+  // if it is not open, a write reports EBADF.
+  ManuallyDrop::new(unsafe { File::from_raw_fd(descriptor) })
 }
 
 /// A broken pipe is not an error: the reader has seen all it wanted.

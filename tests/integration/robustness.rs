@@ -26,6 +26,7 @@ tests! {
   invalid_utf8_arguments_are_rejected_without_panicking,
   odd_arguments_and_environments_never_panic,
   const_chain_feeding_a_setting_is_evaluated_once_per_assignment,
+  output_longer_than_a_chunk_is_printed_whole_and_in_order,
   ;
   extensions:
   choose_with_a_huge_count_is_an_error_not_a_panic,
@@ -39,6 +40,8 @@ tests! {
   stdout_open_only_for_reading_is_an_error,
   #[cfg(target_os = "linux")]
   broken_pipe_ends_every_listing_quietly,
+  #[cfg(target_os = "linux")]
+  reader_stopping_early_ends_a_long_output_quietly,
   #[cfg(target_os = "linux")]
   full_device_on_stderr_fails_the_run,
   #[cfg(unix)]
@@ -80,7 +83,8 @@ use std::time::Duration;
 use just::analysis::analyzer::{compile, Arenas, LoadError, LoadRequest};
 use just::color::{Painter, Stream, UseColor};
 use just::output::diagnostic::excerpt;
-use just::output::format::{format_justfile, indentation_setting};
+use just::output::format::{format_justfile, indentation_setting, write_justfile};
+use just::output::sink::Sink;
 use just::syntax::sources::{Source, Sources, Trees};
 use just::syntax::token::TokenKind;
 use just::syntax::{lexer, parser};
@@ -796,6 +800,14 @@ fn check(src: &str, dir: &Path) -> Result<(), String> {
       STAGES[1].fetch_add(1, Ordering::Relaxed);
       let indentation = indentation_setting(&ast).unwrap_or_else(|| "    ".into());
       let once = format_justfile(&ast, &indentation);
+      let mut pieces = Vec::new();
+      let mut sink = Sink::chunked(&mut pieces, 1);
+      write_justfile(&mut sink, &ast, &indentation);
+      sink.finish().map_err(|error| error.to_string())?;
+      if pieces != once.as_bytes() {
+        let pieces = String::from_utf8_lossy(&pieces);
+        return Err(format!("written in pieces, the text differs:\n{pieces}\nwhole:\n{once}"));
+      }
       let once_source = Source::new(once.clone(), &path);
       let once_trees = Trees::new();
       let reparsed =
@@ -1351,6 +1363,76 @@ fn broken_pipe_ends_every_listing_quietly() {
       (Some(0), ""),
       "args {args:?}"
     );
+  }
+}
+
+/// A justfile whose listing, dump and JSON are each several times the
+/// chunk `just` writes at a time; it is its own dump.
+fn long_output_justfile() -> String {
+  (0..5000).map(|i| format!("# doc {i:04}\nr{i:04} a='x':\n    echo {i}\n")).collect()
+}
+
+fn output_longer_than_a_chunk_is_printed_whole_and_in_order() {
+  let dir = tempfile::tempdir().expect("tempdir");
+  let justfile = long_output_justfile();
+  std::fs::write(dir.path().join("justfile"), &justfile).expect("write");
+  let stdout = |args: &[&str]| {
+    let output = Command::new(binary())
+      .args(args)
+      .current_dir(dir.path())
+      .env("NO_COLOR", "1")
+      .output()
+      .expect("run just");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!((output.status.code(), stderr.as_ref()), (Some(0), ""), "{args:?}");
+    String::from_utf8(output.stdout).expect("UTF-8")
+  };
+  let listing: String = std::iter::once("Available recipes:\n".to_string())
+    .chain((0..5000).map(|i| format!("    r{i:04} a='x' # doc {i:04}\n")))
+    .collect();
+  assert_eq!(stdout(&["--list"]), listing);
+  assert_eq!(stdout(&["--dump"]), justfile);
+  let json = stdout(&["--dump", "--dump-format", "json"]);
+  let value: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+  assert_eq!(serde_json::to_string(&value).expect("serializes") + "\n", json);
+  let recipes = value["recipes"].as_object().expect("recipes");
+  let expected: Vec<(String, serde_json::Value)> =
+    (0..5000).map(|i| (format!("r{i:04}"), serde_json::json!([[format!("echo {i}")]]))).collect();
+  let found: Vec<(String, serde_json::Value)> =
+    recipes.iter().map(|(name, recipe)| (name.clone(), recipe["body"].clone())).collect();
+  assert_eq!(found, expected);
+}
+
+/// A reader that closes the pipe after the start of a long output: `just`
+/// stops there, quietly.
+#[cfg(target_os = "linux")]
+fn reader_stopping_early_ends_a_long_output_quietly() {
+  use std::io::Read;
+  let dir = tempfile::tempdir().expect("tempdir");
+  std::fs::write(dir.path().join("justfile"), long_output_justfile()).expect("write");
+  let cases: &[(&[&str], &str)] = &[
+    (&["--list"], "Available recipes:\n    r0000 a='x' # doc 0000\n"),
+    (&["--dump"], "# doc 0000\nr0000 a='x':\n    echo 0\n"),
+    (&["--dump", "--dump-format", "json"], "{\"assignments\":{},\"first\":\"r0000\","),
+  ];
+  for (args, start) in cases {
+    let mut child = Command::new(binary())
+      .args(*args)
+      .current_dir(dir.path())
+      .env("NO_COLOR", "1")
+      .stdout(Stdio::piped())
+      .stderr(Stdio::piped())
+      .spawn()
+      .expect("run just");
+    let mut read = vec![0; start.len()];
+    child.stdout.take().expect("stdout").read_exact(&mut read).expect("read the start");
+    let output = child.wait_with_output().expect("wait");
+    assert_eq!(
+      (String::from_utf8_lossy(&read).as_ref(), output.status.code()),
+      (*start, Some(0)),
+      "args {args:?}"
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "", "args {args:?}");
   }
 }
 

@@ -3,6 +3,7 @@
 use super::attributes;
 use super::expression::{push_expression, push_literal};
 use super::recipe;
+use crate::output::sink::Sink;
 use crate::syntax::ast::{
   Alias, Assignment, Ast, Attribute, Attributes, FunctionDefinition, Import, Item, ModuleItem,
   Recipe, Set, SettingValue,
@@ -12,19 +13,31 @@ use crate::syntax::token::Token;
 
 /// Format a parse tree; recipe bodies are indented with `indentation`.
 pub fn format_justfile(ast: &Ast, indentation: &str) -> String {
+  let mut out = Sink::whole();
   // Items average under 32 bytes of text (most are line ends).
-  let mut out = String::with_capacity(ast.items.len() * 32);
+  out.reserve(ast.items.len() * 32);
+  write_justfile(&mut out, ast, indentation);
+  out.into_text()
+}
+
+/// `format_justfile` into `out`, item by item.
+pub fn write_justfile(out: &mut Sink, ast: &Ast, indentation: &str) {
   for (index, item) in ast.items.iter().enumerate() {
     match item {
-      Item::Eol => push_line_end(&mut out),
-      Item::Comment(comment) => {
-        push_comment(&mut out, &ast.items, index, ast.comment_token(*comment))
+      // Line ends, most of the items, are not worth a look at the size.
+      Item::Eol => {
+        push_line_end(out);
+        continue;
       }
-      Item::Recipe(r) => push_recipe(&mut out, r, indentation),
-      other => push_item(&mut out, other),
+      Item::Comment(comment) => push_comment(out, &ast.items, index, ast.comment_token(*comment)),
+      Item::Recipe(r) => push_recipe(out, r, indentation),
+      other => push_item(out, other),
     }
+    // The line ends at the end stay: the next line end looks at them and
+    // `finish` drops them at the end of the text.
+    out.end_piece_writing(|text| text.trim_end_matches('\n').len());
   }
-  finish(out)
+  finish(out);
 }
 
 /// A line end, except that no more than one blank line is ever produced.
@@ -35,14 +48,13 @@ fn push_line_end(out: &mut String) {
 }
 
 /// Drop blank lines at the end; a non-empty output ends with one `\n`.
-fn finish(mut out: String) -> String {
-  if out.is_empty() {
-    return out;
+fn finish(out: &mut Sink) {
+  if out.produced_nothing() {
+    return;
   }
   let trimmed_len = out.trim_end_matches('\n').len();
   out.truncate(trimmed_len);
   out.push('\n');
-  out
 }
 
 fn push_comment(out: &mut String, items: &[Item], index: usize, token: Token) {

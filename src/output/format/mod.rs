@@ -9,7 +9,7 @@ pub mod recipe;
 
 pub use expression::literal_text;
 pub use fmt::{plan_format, run_format, write_atomically, FormatOutcome, FormatRequest};
-pub use justfile::{format_justfile, indentation_setting};
+pub use justfile::{format_justfile, indentation_setting, write_justfile};
 pub use recipe::show_recipe;
 
 #[cfg(test)]

@@ -1,17 +1,26 @@
 //! End-to-end formatting tests: source → lex → parse → canonical text.
 //! Expected outputs were produced by the reference binary's `--fmt`.
 
-use super::{format_justfile, indentation_setting};
+use super::{format_justfile, indentation_setting, write_justfile};
+use crate::output::sink::Sink;
 use crate::syntax::sources::{Source, Trees};
 use crate::syntax::{lexer, parser};
 
+/// The canonical text of `src`, which is the same written out after every
+/// item.
 fn format(src: &str) -> String {
   let source = Source::new(src, "justfile");
   let trees = Trees::new();
   let tokens = lexer::lex(&source).expect("lexes");
   let ast = parser::parse(&tokens, &trees).expect("parses");
   let indentation = indentation_setting(&ast).unwrap_or_else(|| "    ".into());
-  format_justfile(&ast, &indentation)
+  let formatted = format_justfile(&ast, &indentation);
+  let mut written = Vec::new();
+  let mut sink = Sink::chunked(&mut written, 1);
+  write_justfile(&mut sink, &ast, &indentation);
+  sink.finish().expect("writes to a vector");
+  assert_eq!(String::from_utf8(written).expect("UTF-8"), formatted, "written in pieces");
+  formatted
 }
 
 #[test]
