@@ -427,7 +427,7 @@ impl<'src> Line<'src> {
   /// The line's text pieces and interpolations, in order; a text piece is
   /// never empty and never next to another one.
   pub fn fragments(&self) -> Fragments<'src> {
-    Fragments { line: self.text, position: self.text.offset, interpolations: self.interpolations }
+    self.fragments_from(self.text.offset, self.interpolations)
   }
 
   pub fn first_fragment(&self) -> Option<Fragment<'src>> {
@@ -435,21 +435,44 @@ impl<'src> Line<'src> {
   }
 
   pub fn last_fragment(&self) -> Option<Fragment<'src>> {
-    self.fragments().last()
+    let Some(last) = self.interpolations.last() else {
+      return self.fragments().next();
+    };
+    let interpolation = Fragment::Interpolation { expression: last.expression };
+    self.fragments_from(last.end, &[]).next().or(Some(interpolation))
+  }
+
+  /// The fragments from `position` on, which is the start of a text piece
+  /// or of `interpolations`' first.
+  fn fragments_from(
+    &self,
+    position: u32,
+    interpolations: &'src [Interpolation<'src>],
+  ) -> Fragments<'src> {
+    Fragments { line: self.text, counted: self.text.offset, position, interpolations }
   }
 }
 
 /// The fragments of a body line (see `Line::fragments`).
 #[derive(Clone)]
 pub struct Fragments<'src> {
+  /// The line's text; its `line` is that of offset `counted`.
   line: Token<'src>,
+  counted: u32,
   position: u32,
   interpolations: &'src [Interpolation<'src>],
 }
 
 impl<'src> Fragments<'src> {
-  /// The text from the current position to `end`, as a text token.
-  fn piece(&self, end: u32) -> Token<'src> {
+  /// The text from the current position to `end`, as a text token. Only
+  /// interpolations span lines, so its line is the line's first plus the
+  /// line ends in the interpolations before it.
+  fn piece(&mut self, end: u32) -> Token<'src> {
+    let passed =
+      self.line.source.text.as_bytes().get(self.counted as usize..self.position as usize);
+    let newlines = passed.unwrap_or_default().iter().filter(|&&byte| byte == b'\n').count();
+    self.line.line += u32::try_from(newlines).unwrap_or(0);
+    self.counted = self.position;
     let kind = super::token::TokenKind::Text;
     Token { kind, offset: self.position, length: end - self.position, ..self.line }
   }
@@ -458,6 +481,7 @@ impl<'src> Fragments<'src> {
 impl<'src> Iterator for Fragments<'src> {
   type Item = Fragment<'src>;
 
+  #[inline]
   fn next(&mut self) -> Option<Fragment<'src>> {
     let end = self.line.offset + self.line.length;
     match self.interpolations.split_first() {
@@ -467,10 +491,6 @@ impl<'src> Iterator for Fragments<'src> {
         Some(Fragment::Text(text))
       }
       Some((next, rest)) => {
-        // An interpolation may span lines; the text after it is on its last.
-        let span = self.line.source.text.as_bytes().get(next.start as usize..next.end as usize);
-        let newlines = memchr::memchr_iter(b'\n', span.unwrap_or_default()).count();
-        self.line.line += u32::try_from(newlines).unwrap_or(0);
         self.position = next.end;
         self.interpolations = rest;
         Some(Fragment::Interpolation { expression: next.expression })
