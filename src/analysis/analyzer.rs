@@ -2,10 +2,9 @@
 
 #![allow(clippy::result_large_err)]
 
-use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, LazyLock};
+use std::sync::LazyLock;
 
 pub use super::error::LoadError;
 pub use super::loader::{Arenas, LoadRequest};
@@ -17,9 +16,10 @@ use super::loader::{self, LoadedFile, LoadedModule, ModuleTarget};
 use super::model::{self, Functions, Justfile, Module, Pooled, Settings, Table};
 use super::settings;
 use crate::builtins::value::Value;
-use crate::syntax::ast::{self, Attribute, AttributeEntry, Item, ParameterKind};
+use crate::syntax::ast::{self, Attribute, Item, ParameterKind};
 use crate::syntax::attributes::AttributeKind;
 use crate::syntax::settings::Setting;
+use crate::syntax::sources::{Nodes, Trees};
 use crate::syntax::token::Token;
 
 type CompileResult<'src, T> = Result<T, CompileError<'src>>;
@@ -38,6 +38,7 @@ pub fn compile<'src>(
     modules: loaded.modules.into_iter().map(Some).collect(),
     overrides: group_overrides(request),
     module_paths: Vec::new(),
+    trees: arenas.trees,
   };
   let root = analyze_module(&mut context, 0, Vec::new(), request.working_directory.to_path_buf())?;
   check_overrides(&root, request)?;
@@ -50,6 +51,9 @@ struct Context<'src> {
   overrides: BTreeMap<Vec<String>, BTreeMap<String, String>>,
   /// The path of each module analysed so far, by module id.
   module_paths: Vec<Vec<String>>,
+  /// Where the few texts analysis makes (namepaths in submodules, `[doc]`
+  /// values) go, to live as long as the parse trees.
+  trees: &'src Trees<'src>,
 }
 
 fn group_overrides(request: &LoadRequest) -> BTreeMap<Vec<String>, BTreeMap<String, String>> {
@@ -105,12 +109,11 @@ fn check_unstable<'src>(module: &Module<'src>, unstable: bool) -> Result<(), Loa
 /// One enabled item of the module, with the file it came from.
 static EMPTY_AST: LazyLock<ast::Ast<'static>> = LazyLock::new(ast::Ast::default);
 
+/// One enabled item of the module: which file and item of it.
 #[derive(Clone, Copy)]
 pub(crate) struct Entry<'src, 'f> {
   pub file: u32,
   pub index: u32,
-  /// The item's order number (see `LoadedFile<'src>::item_orders`).
-  pub order: u32,
   pub item: &'src Item<'src>,
   pub _files: std::marker::PhantomData<&'f ()>,
 }
@@ -130,6 +133,7 @@ fn analyze_module<'src>(
   let entries = module_entries(&loaded);
   let mut analyzer = ModuleAnalyzer {
     id,
+    trees: context.trees,
     files: &loaded.files,
     entries,
     path,
@@ -159,10 +163,9 @@ fn module_entries<'src, 'f>(loaded: &LoadedModule<'src>) -> Vec<Entry<'src, 'f>>
   let mut entries = Vec::with_capacity(count);
   for (file, loaded_file) in (0..).zip(&loaded.files) {
     let ast: &'src ast::Ast<'src> = loaded_file.ast;
-    for ((index, item), order) in (0..).zip(&ast.items).zip(&loaded_file.item_orders) {
+    for (index, item) in (0..).zip(&ast.items) {
       if counted(item) && item_enabled(item) {
-        let order = *order;
-        entries.push(Entry { file, index, order, item, _files: std::marker::PhantomData });
+        entries.push(Entry { file, index, item, _files: std::marker::PhantomData });
       }
     }
   }
@@ -210,6 +213,7 @@ impl NameKind {
 pub(crate) struct ModuleAnalyzer<'src, 'f> {
   /// The module's id (`Module::id`).
   pub id: usize,
+  trees: &'src Trees<'src>,
   pub files: &'f [LoadedFile<'src>],
   pub entries: Vec<Entry<'src, 'f>>,
   pub path: Vec<String>,
@@ -480,11 +484,8 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
     let mut recipes = Table::with_capacity(count);
     // The depth of the file of each chosen recipe, by index.
     let mut depths: Vec<usize> = Vec::with_capacity(count);
-    let count = self.entries.iter().map(|entry| match entry.item {
-      Item::Recipe(recipe) => recipe.parameters.len(),
-      _ => 0,
-    });
-    let mut parameters = Vec::with_capacity(count.sum());
+    let nodes = self.trees.nodes();
+    let mut namepaths = Namepaths::new(&self.path, &nodes);
     let mut items = 0;
     for entry in &self.entries {
       match entry.item {
@@ -494,25 +495,31 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
           }
         }
         Item::Recipe(recipe) => {
-          let doc = recipe_doc(recipe, evaluator)?;
-          let start = parameters.len();
-          super::parameters::build(recipe, evaluator, &mut parameters)?;
+          let doc = recipe_doc(recipe, evaluator, &nodes)?;
+          let parameter_options = super::parameters::options(recipe, evaluator)?;
           let order = match &orders {
             Some(orders) => orders.get(items).copied().unwrap_or_default(),
             None => items,
           };
           items += 1;
           let depth = self.depth(entry);
-          let name = recipe.name.lexeme();
-          let found = recipes.find(name);
+          let found = recipes.find(recipe.name.lexeme());
           if let Ok(index) = found {
             if depths[index] < depth {
               continue;
             }
           }
-          let script = is_script(recipe, settings);
-          let parameters = Pooled::pending(start..parameters.len());
-          let model = self.recipe_model(recipe, order, script, doc, parameters);
+          let model = model::Recipe {
+            namepath: namepaths.of(recipe.name.lexeme()),
+            doc,
+            parameter_options,
+            dependencies: Pooled::default(),
+            ast: recipe,
+            prior_count: 0,
+            order: u32::try_from(order).unwrap_or(u32::MAX),
+            private: is_private(recipe.name, &recipe.attributes),
+            script: is_script(recipe, settings),
+          };
           match found {
             Ok(index) => {
               depths[index] = depth;
@@ -520,17 +527,11 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
             }
             Err(vacant) => {
               depths.push(depth);
-              recipes.insert_vacant(vacant, name, model);
+              recipes.insert_vacant(vacant, model);
             }
           }
         }
         _ => {}
-      }
-    }
-    let pool = Arc::new(parameters);
-    for index in 0..recipes.len() {
-      if let Some(recipe) = recipes.at_mut(index) {
-        recipe.parameters.attach(&pool);
       }
     }
     Ok(recipes)
@@ -538,18 +539,20 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
 
   /// The `--unsorted` position of each recipe item, in item order: a file's
   /// recipes come before those of the files it imports. None: item order.
+  /// Files sorted by position and items by index are in the order of their
+  /// order numbers (see `loader::item_order`).
   fn recipe_orders(&self) -> Option<Vec<usize>> {
     let keys = || {
       self
         .entries
         .iter()
         .filter(|entry| matches!(entry.item, Item::Recipe(_)))
-        .map(|entry| (self.files[entry.file as usize].position, entry.order as usize))
+        .map(|entry| (self.files[entry.file as usize].position, entry.index))
     };
     if keys().is_sorted() {
       return None;
     }
-    let keys: Vec<(usize, usize)> = keys().collect();
+    let keys: Vec<(usize, u32)> = keys().collect();
     let mut sorted = keys.clone();
     sorted.sort_unstable();
     Some(keys.iter().map(|key| sorted.partition_point(|k| k < key)).collect())
@@ -589,17 +592,13 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       } else {
         depths.push(self.depth(entry));
       }
-      assignments.insert(
-        name,
-        model::Assignment {
-          name: assignment.name,
-          value: &assignment.value,
-          export: assignment.export,
-          eager: assignment.eager,
-          private: name.starts_with('_')
-            || has_attribute(&assignment.attributes, AttributeKind::Private),
-        },
-      );
+      assignments.insert(model::Assignment {
+        name: assignment.name,
+        value: &assignment.value,
+        export: assignment.export,
+        eager: assignment.eager,
+        private: is_private(assignment.name, &assignment.attributes),
+      });
     }
     if !self.unexports.is_empty() {
       for entry in &self.entries {
@@ -691,39 +690,6 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
     Ok(())
   }
 
-  fn recipe_model(
-    &self,
-    recipe: &'src ast::Recipe<'src>,
-    order: usize,
-    script: bool,
-    doc: Option<Cow<'src, str>>,
-    parameters: Pooled<model::Parameter<'src>>,
-  ) -> model::Recipe<'src> {
-    let mut attributes: Box<[AttributeEntry<'src>]> = Box::default();
-    if !recipe.attributes.list.is_empty() {
-      attributes = recipe.attributes.list.into();
-      attributes.sort_by_key(|entry| entry.attribute.name());
-    }
-    let name = recipe.name.lexeme();
-    let namepath = if self.path.is_empty() {
-      Cow::Borrowed(name)
-    } else {
-      Cow::Owned(self.path.iter().map(String::as_str).chain([name]).collect::<Vec<_>>().join("::"))
-    };
-    model::Recipe {
-      namepath,
-      attributes,
-      doc,
-      private: name.starts_with('_') || has_attribute(&recipe.attributes, AttributeKind::Private),
-      parameters,
-      dependencies: Pooled::default(),
-      prior_count: 0,
-      script,
-      order: u32::try_from(order).unwrap_or(u32::MAX),
-      ast: recipe,
-    }
-  }
-
   fn aliases(&self) -> BTreeMap<&'src str, model::Alias<'src>> {
     let mut aliases = BTreeMap::new();
     for entry in &self.entries {
@@ -735,8 +701,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
           name: alias.name,
           attributes: alias.attributes.list.iter().map(|entry| entry.attribute).collect(),
           target: alias.target.to_vec(),
-          private: name.starts_with('_')
-            || has_attribute(&alias.attributes, AttributeKind::Private),
+          private: is_private(alias.name, &alias.attributes),
         },
       );
     }
@@ -755,7 +720,8 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       .iter()
       .filter_map(|entry| match entry.item {
         Item::Recipe(recipe) if has_attribute(&recipe.attributes, AttributeKind::Default) => {
-          Some((entry.order as usize, &**recipe))
+          let order = loader::item_order(self.files, entry.file as usize, entry.index as usize);
+          Some((order, &**recipe))
         }
         _ => None,
       })
@@ -854,16 +820,53 @@ fn doc_attribute<'src>(
   Ok(None)
 }
 
+/// `[doc]`, whose value goes into the arena, else the doc comment.
 fn recipe_doc<'src>(
   recipe: &ast::Recipe<'src>,
   evaluator: &ConstEvaluator<'_, 'src>,
-) -> CompileResult<'src, Option<Cow<'src, str>>> {
+  nodes: &Nodes<'src>,
+) -> CompileResult<'src, Option<&'src str>> {
   let doc = match doc_attribute(&recipe.attributes, evaluator)? {
-    Some(Some(value)) => Some(Cow::Owned(value.joined().trim().to_string())),
+    Some(Some(value)) => Some(value.joined().trim().to_string()),
     Some(None) => None,
-    None => recipe.doc.map(Cow::Borrowed),
+    None => return Ok(recipe.doc.filter(|doc| !doc.is_empty())),
   };
-  Ok(doc.filter(|doc| !doc.is_empty()))
+  Ok(doc.filter(|doc| !doc.is_empty()).map(|doc| nodes.str(&doc)))
+}
+
+/// `[private]`, or a name starting with `_`.
+fn is_private(name: Token, attributes: &ast::Attributes) -> bool {
+  name.lexeme().starts_with('_') || has_attribute(attributes, AttributeKind::Private)
+}
+
+/// Recipe namepaths: in a submodule, the module path and the name joined
+/// with `::`, in the arena; in the root module, the name itself.
+struct Namepaths<'n, 'src> {
+  /// `a::b::` for module `a::b`; empty for the root.
+  prefix: String,
+  nodes: &'n Nodes<'src>,
+}
+
+impl<'n, 'src> Namepaths<'n, 'src> {
+  fn new(path: &[String], nodes: &'n Nodes<'src>) -> Self {
+    let mut prefix = String::new();
+    for name in path {
+      prefix.push_str(name);
+      prefix.push_str("::");
+    }
+    Namepaths { prefix, nodes }
+  }
+
+  fn of(&mut self, name: &'src str) -> &'src str {
+    if self.prefix.is_empty() {
+      return name;
+    }
+    let length = self.prefix.len();
+    self.prefix.push_str(name);
+    let namepath = self.nodes.str(&self.prefix);
+    self.prefix.truncate(length);
+    namepath
+  }
 }
 
 fn module_doc<'src>(

@@ -22,7 +22,7 @@ pub enum ArgumentError {
 /// The error for `found` values outside a parameter's `[arg(min, max)]`.
 pub fn value_count_error(
   recipe: &str,
-  parameter: &Parameter,
+  parameter: Parameter,
   found: usize,
 ) -> Option<ArgumentError> {
   let bound = match (parameter.min(), parameter.max()) {

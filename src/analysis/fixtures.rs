@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use crate::analysis::model::{Alias, Justfile, Module, Parameter, Recipe, Settings, Table};
+use crate::analysis::model::{Alias, Justfile, Module, ParameterOptions, Recipe, Settings, Table};
 use crate::syntax::ast::{self, Expression, ParameterKind, StringKind, StringLiteral};
 use crate::syntax::sources::Source;
 use crate::syntax::token::{Token, TokenKind};
@@ -30,57 +30,68 @@ pub fn string(source: &str) -> Expression<'static> {
   })
 }
 
-pub fn param(text: &str) -> Parameter<'static> {
+/// A parameter for `recipe`: its parse node and `[arg]` configuration.
+pub struct Param {
+  ast: ast::Parameter<'static>,
+  options: Option<ParameterOptions<'static>>,
+}
+
+impl Param {
+  /// The `[arg]` configuration, created empty if there is none.
+  pub fn options_mut(&mut self) -> &mut ParameterOptions<'static> {
+    self.options.get_or_insert_with(ParameterOptions::default)
+  }
+}
+
+pub fn param(text: &str) -> Param {
   let ast = ast::Parameter {
     name: name(text),
     default: None,
     export: false,
     kind: ParameterKind::Singular,
   };
-  Parameter { ast: Box::leak(Box::new(ast)), options: None }
+  Param { ast, options: None }
 }
 
-/// Change a parameter's parse node (a leaked copy of it).
-pub fn edit_param(
-  parameter: &mut Parameter<'static>,
-  change: impl FnOnce(&mut ast::Parameter<'static>),
-) {
-  let mut ast = *parameter.ast;
-  change(&mut ast);
-  parameter.ast = Box::leak(Box::new(ast));
+/// Change a parameter's parse node.
+pub fn edit_param(parameter: &mut Param, change: impl FnOnce(&mut ast::Parameter<'static>)) {
+  change(&mut parameter.ast);
 }
 
-pub fn recipe(
-  module_path: &[&str],
-  text: &str,
-  parameters: Vec<Parameter<'static>>,
-) -> Recipe<'static> {
+pub fn recipe(module_path: &[&str], text: &str, parameters: Vec<Param>) -> Recipe<'static> {
   let mut namepath: Vec<&str> = module_path.to_vec();
   namepath.push(text);
+  let asts: Vec<ast::Parameter<'static>> =
+    parameters.iter().map(|parameter| parameter.ast).collect();
+  let parameter_options = if parameters.iter().any(|parameter| parameter.options.is_some()) {
+    parameters.into_iter().map(|parameter| parameter.options.unwrap_or_default()).collect()
+  } else {
+    Box::default()
+  };
   Recipe {
-    namepath: namepath.join("::").into(),
-    attributes: Box::default(),
+    namepath: leak(&namepath.join("::")),
     doc: None,
-    private: text.starts_with('_'),
-    parameters: parameters.into(),
+    parameter_options,
     dependencies: Default::default(),
-    prior_count: 0,
-    script: false,
-    order: 0,
     ast: Box::leak(Box::new(ast::Recipe {
       attributes: ast::Attributes::default(),
       doc: None,
       quiet: false,
       name: name(text),
-      parameters: &[],
+      parameters: asts.leak(),
       dependencies: &[],
       prior_count: 0,
       body: &[],
       shebang: false,
     })),
+    prior_count: 0,
+    order: 0,
+    private: text.starts_with('_'),
+    script: false,
   }
 }
 
+/// Add a `[group]` to a recipe's parse node (a leaked copy of it).
 pub fn group(recipe: &mut Recipe<'static>, group: &str) {
   let source = format!("'{group}'");
   let literal = StringLiteral {
@@ -89,10 +100,11 @@ pub fn group(recipe: &mut Recipe<'static>, group: &str) {
     expand: false,
     cooked: group.to_string().leak(),
   };
-  let mut attributes = std::mem::take(&mut recipe.attributes).into_vec();
+  let mut attributes = recipe.ast.attributes.list.to_vec();
   attributes
     .push(ast::AttributeEntry { name: name("group"), attribute: ast::Attribute::Group(literal) });
-  recipe.attributes = attributes.into();
+  let attributes = ast::Attributes { list: attributes.leak() };
+  recipe.ast = Box::leak(Box::new(ast::Recipe { attributes, ..*recipe.ast }));
 }
 
 pub fn alias(text: &str, target: &[&str]) -> Alias<'static> {
@@ -139,11 +151,10 @@ fn leak(text: &str) -> &'static str {
 pub fn add_recipes(module: &mut Module<'static>, recipes: Vec<Recipe<'static>>) {
   for mut recipe in recipes {
     recipe.order = u32::try_from(module.recipes.len()).unwrap_or(u32::MAX);
-    let key = leak(recipe.name().lexeme());
     if module.default.is_none() {
-      module.default = Some(key);
+      module.default = Some(recipe.name().lexeme());
     }
-    module.recipes.insert(key, recipe);
+    module.recipes.insert(recipe);
   }
 }
 

@@ -39,13 +39,13 @@ pub(crate) struct LoadedFile<'src> {
   /// (file index, item index) of the `import` that loaded this file; `None`
   /// for the module's own file.
   importer: Option<(usize, usize)>,
-  /// Order number of the `import` that loaded this file: 0 for the module's
-  /// own file. Files in this order put each file before the files it
-  /// imports, and sibling imports in the order they are written.
+  /// Order number (see `item_order`) of the `import` that loaded this file:
+  /// 0 for the module's own file. Files in this order put each file before
+  /// the files it imports, and sibling imports in the order they are written.
   pub position: usize,
-  /// Order number of each item: its place when every import is expanded
-  /// where it is written. Numbers start at 1.
-  pub item_orders: Vec<u32>,
+  /// How many items the file stands for: its own and, transitively, those
+  /// of the files it imports.
+  expanded: usize,
 }
 
 /// What a `mod` item resolved to.
@@ -123,41 +123,49 @@ pub(crate) fn load<'src>(
     Ok::<(), LoadError<'src>>(())
   })?;
   for module in &mut loader.modules {
-    number_items(&mut module.files);
+    number_files(&mut module.files);
   }
   Ok(Loaded { modules: loader.modules })
 }
 
-/// Give every item its order number (see `LoadedFile`), walking the files as
-/// if each import were expanded in place. Iterative: import chains may be
-/// deeper than the call stack.
-fn number_items(files: &mut [LoadedFile]) {
-  let imported: HashMap<(usize, usize), usize> = files
-    .iter()
-    .enumerate()
-    .filter_map(|(file, loaded)| loaded.importer.map(|importer| (importer, file)))
+/// Give every file its size and position (see `LoadedFile`). A file comes
+/// after the file that imports it, so sizes add up from the last file and
+/// positions are set from the first.
+fn number_files(files: &mut [LoadedFile]) {
+  for file in (0..files.len()).rev() {
+    files[file].expanded += files[file].ast.items.len();
+    if let Some((importer, _)) = files[file].importer {
+      files[importer].expanded += files[file].expanded;
+    }
+  }
+  let mut imports: Vec<(usize, usize, usize)> = (0..)
+    .zip(&*files)
+    .filter_map(|(file, loaded)| loaded.importer.map(|(importer, item)| (importer, item, file)))
     .collect();
-  if imported.is_empty() {
-    // No imports: a single file, its items in order.
-    for file in files.iter_mut() {
-      file.item_orders.extend(1..=u32::try_from(file.ast.items.len()).unwrap_or(u32::MAX));
+  imports.sort_unstable();
+  // The items of the importer's earlier imports come between it and a file.
+  let mut before = 0;
+  for (position, &(importer, item, file)) in imports.iter().enumerate() {
+    if position == 0 || imports[position - 1].0 != importer {
+      before = 0;
     }
-    return;
+    files[file].position = files[importer].position + 1 + item + before;
+    before += files[file].expanded;
   }
-  let mut next = 1;
-  let mut stack: Vec<(usize, usize)> = if files.is_empty() { Vec::new() } else { vec![(0, 0)] };
-  while let Some((file, item)) = stack.pop() {
-    if item == files[file].ast.items.len() {
-      continue;
-    }
-    stack.push((file, item + 1));
-    files[file].item_orders.push(u32::try_from(next).unwrap_or(u32::MAX));
-    if let Some(&child) = imported.get(&(file, item)) {
-      files[child].position = next;
-      stack.push((child, 0));
-    }
-    next += 1;
-  }
+}
+
+/// The order number of item `index` of file `file` of a module: its place
+/// when every import is expanded where it is written. Numbers start at 1.
+pub(crate) fn item_order(files: &[LoadedFile], file: usize, index: usize) -> usize {
+  let imported_before: usize = files
+    .iter()
+    .filter(|loaded| {
+      loaded.importer.is_some_and(|(importer, item)| importer == file && item < index)
+    })
+    .map(|loaded| loaded.expanded)
+    .sum();
+  let position = files.get(file).map_or(0, |loaded| loaded.position);
+  position + 1 + index + imported_before
 }
 
 impl LoadedModule<'_> {
@@ -246,7 +254,7 @@ impl<'src> Loader<'src> {
       depth: work.depth,
       importer: work.importer,
       position: 0,
-      item_orders: Vec::with_capacity(ast.items.len()),
+      expanded: 0,
     });
     Ok(())
   }

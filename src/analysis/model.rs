@@ -2,14 +2,14 @@
 //! the root file, its imports and its modules, and what evaluation,
 //! execution and the listing subcommands consume.
 
-use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::{self, Debug, Formatter};
 use std::ops::{Deref, Range};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-pub use super::table::Table;
+use super::names::token_bytes;
+pub use super::table::{Named, Table};
 use crate::syntax::ast::{self, Attribute, Expression, Line, Name, ParameterKind};
 use crate::syntax::attributes::AttributeKind;
 
@@ -107,6 +107,16 @@ pub struct Assignment<'src> {
   pub private: bool,
 }
 
+impl<'src> Named<'src> for Assignment<'src> {
+  fn key(&self) -> &'src str {
+    self.name.lexeme()
+  }
+
+  fn key_bytes(&self) -> &'src [u8] {
+    token_bytes(&self.name)
+  }
+}
+
 impl Assignment<'_> {
   /// Listed by `--evaluate` and `--variables`: neither `[private]` nor
   /// named with a leading `_`.
@@ -130,29 +140,42 @@ impl Alias<'_> {
   }
 }
 
+/// A recipe of the model: what analysis adds to its parse node, which it
+/// reads the rest from (name, attributes, parameters, body, doc comment,
+/// sigils).
 #[derive(Debug)]
 pub struct Recipe<'src> {
   /// The module path plus name, joined with `::`: the name itself in the
-  /// root module.
-  pub namepath: Cow<'src, str>,
-  /// Attributes in canonical order.
-  pub attributes: Box<[ast::AttributeEntry<'src>]>,
+  /// root module, text in the `Trees` arena in a submodule.
+  pub namepath: &'src str,
   /// `[doc]` wins over the doc comment; None if empty.
-  pub doc: Option<Cow<'src, str>>,
-  /// `[private]`, or a name starting with `_`.
-  pub private: bool,
-  pub parameters: Pooled<Parameter<'src>>,
+  pub doc: Option<&'src str>,
+  /// The `[arg]` configuration of each parameter, by position; empty when
+  /// the recipe has no `[arg]` attribute.
+  pub parameter_options: Box<[ParameterOptions<'src>]>,
   /// The dependencies before `&&`, then those after it.
   pub dependencies: Pooled<Dependency<'src>>,
+  /// The parse node.
+  pub ast: &'src ast::Recipe<'src>,
   /// How many of `dependencies` come before `&&`.
   pub prior_count: u32,
-  /// Body starts with `#!`, or `[script]`, or `set default-script`; never with `[shell]`.
-  pub script: bool,
   /// Position among the module's recipes for `--unsorted`: own file first in
   /// source order, then imports in import order.
   pub order: u32,
-  /// The parse node: body, doc comment, sigils.
-  pub ast: &'src ast::Recipe<'src>,
+  /// `[private]`, or a name starting with `_`.
+  pub private: bool,
+  /// Body starts with `#!`, or `[script]`, or `set default-script`; never with `[shell]`.
+  pub script: bool,
+}
+
+impl<'src> Named<'src> for Recipe<'src> {
+  fn key(&self) -> &'src str {
+    self.ast.name.lexeme()
+  }
+
+  fn key_bytes(&self) -> &'src [u8] {
+    token_bytes(&self.ast.name)
+  }
 }
 
 impl<'src> Recipe<'src> {
@@ -190,13 +213,25 @@ impl<'src> Recipe<'src> {
     self.ast.shebang
   }
 
-  pub fn has_attribute(&self, kind: AttributeKind) -> bool {
-    self.attributes.iter().any(|entry| entry.attribute.kind() == kind)
+  /// The attributes in source order.
+  pub fn attributes(&self) -> &'src [ast::AttributeEntry<'src>] {
+    self.ast.attributes.list
   }
 
-  pub fn attribute(&self, kind: AttributeKind) -> Option<&Attribute<'src>> {
+  /// The attributes ordered by name (those of one name in source order).
+  pub fn attributes_by_name(&self) -> Vec<&'src ast::AttributeEntry<'src>> {
+    let mut sorted: Vec<&ast::AttributeEntry> = self.attributes().iter().collect();
+    sorted.sort_by_key(|entry| entry.attribute.name());
+    sorted
+  }
+
+  pub fn has_attribute(&self, kind: AttributeKind) -> bool {
+    self.attributes().iter().any(|entry| entry.attribute.kind() == kind)
+  }
+
+  pub fn attribute(&self, kind: AttributeKind) -> Option<&'src Attribute<'src>> {
     self
-      .attributes
+      .attributes()
       .iter()
       .find(|entry| entry.attribute.kind() == kind)
       .map(|entry| &entry.attribute)
@@ -204,7 +239,7 @@ impl<'src> Recipe<'src> {
 
   pub fn groups(&self) -> Vec<String> {
     self
-      .attributes
+      .attributes()
       .iter()
       .filter_map(|entry| match &entry.attribute {
         Attribute::Group(literal) => Some(literal.cooked.to_string()),
@@ -213,15 +248,20 @@ impl<'src> Recipe<'src> {
       .collect()
   }
 
+  /// The parameters, with their `[arg]` configuration.
+  pub fn parameters(&self) -> Parameters<'_, 'src> {
+    Parameters { ast: self.ast.parameters, options: &self.parameter_options }
+  }
+
   /// Minimum number of positional arguments.
   pub fn min_arguments(&self) -> usize {
-    self.parameters.iter().filter(|p| p.is_required_positional()).count()
+    self.parameters().iter().filter(|p| p.is_required_positional()).count()
   }
 
   /// Maximum number of positional arguments; None if unbounded.
   pub fn max_arguments(&self) -> Option<usize> {
-    let positional = self.parameters.iter().filter(|p| !p.is_option());
-    if self.parameters.iter().any(|p| !p.is_option() && p.kind().is_variadic()) {
+    let positional = self.parameters().iter().filter(|p| !p.is_option());
+    if self.parameters().iter().any(|p| !p.is_option() && p.kind().is_variadic()) {
       None
     } else {
       Some(positional.count())
@@ -230,7 +270,7 @@ impl<'src> Recipe<'src> {
 }
 
 /// A recipe's part of items kept for all the recipes of a module in one
-/// allocation (parameters, dependencies): a range of a shared pool.
+/// allocation (dependencies): a range of a shared pool.
 pub struct Pooled<T> {
   pool: Option<Arc<Vec<T>>>,
   start: u32,
@@ -269,13 +309,6 @@ impl<T> Deref for Pooled<T> {
   }
 }
 
-impl<T> From<Vec<T>> for Pooled<T> {
-  fn from(items: Vec<T>) -> Self {
-    let len = u32::try_from(items.len()).unwrap_or(0);
-    Pooled { pool: (len > 0).then(|| Arc::new(items)), start: 0, len }
-  }
-}
-
 impl<'p, T> IntoIterator for &'p Pooled<T> {
   type Item = &'p T;
   type IntoIter = std::slice::Iter<'p, T>;
@@ -291,12 +324,56 @@ impl<T: Debug> Debug for Pooled<T> {
   }
 }
 
-#[derive(Debug)]
-pub struct Parameter<'src> {
-  /// The parse node: name, default, `$`, kind.
+/// A recipe's parameters: the parse tree's, each with its `[arg]`
+/// configuration, if any.
+#[derive(Clone, Copy, Default)]
+pub struct Parameters<'r, 'src> {
+  ast: &'src [ast::Parameter<'src>],
+  /// By position; empty without `[arg]`.
+  options: &'r [ParameterOptions<'src>],
+}
+
+impl<'r, 'src> Parameters<'r, 'src> {
+  pub fn len(&self) -> usize {
+    self.ast.len()
+  }
+
+  pub fn is_empty(&self) -> bool {
+    self.ast.is_empty()
+  }
+
+  /// The parameter at `index`.
+  pub fn get(&self, index: usize) -> Option<Parameter<'r, 'src>> {
+    let ast = self.ast.get(index)?;
+    Some(Parameter { ast, options: self.options.get(index) })
+  }
+
+  pub fn iter(
+    &self,
+  ) -> impl DoubleEndedIterator<Item = Parameter<'r, 'src>> + ExactSizeIterator + Clone + use<'r, 'src>
+  {
+    let options = self.options;
+    self
+      .ast
+      .iter()
+      .enumerate()
+      .map(move |(index, ast)| Parameter { ast, options: options.get(index) })
+  }
+}
+
+impl Debug for Parameters<'_, '_> {
+  fn fmt(&self, f: &mut Formatter) -> fmt::Result {
+    f.debug_list().entries(self.iter()).finish()
+  }
+}
+
+/// A parameter: its parse node (name, default, `$`, kind) and what an
+/// `[arg(…)]` attribute configures.
+#[derive(Debug, Clone, Copy)]
+pub struct Parameter<'r, 'src> {
   pub ast: &'src ast::Parameter<'src>,
-  /// What an `[arg(…)]` attribute configures; None without one.
-  pub options: Option<Box<ParameterOptions<'src>>>,
+  /// None without `[arg]`.
+  options: Option<&'r ParameterOptions<'src>>,
 }
 
 /// A parameter's `[arg(…)]` configuration.
@@ -314,69 +391,64 @@ pub struct ParameterOptions<'src> {
   pub help: Option<String>,
 }
 
-impl<'src> Parameter<'src> {
-  pub fn name(&self) -> Name<'src> {
+impl<'r, 'src> Parameter<'r, 'src> {
+  pub fn name(self) -> Name<'src> {
     self.ast.name
   }
 
-  pub fn default(&self) -> Option<&'src Expression<'src>> {
+  pub fn default(self) -> Option<&'src Expression<'src>> {
     self.ast.default
   }
 
   /// `$name`: exported to the recipe's commands.
-  pub fn export(&self) -> bool {
+  pub fn export(self) -> bool {
     self.ast.export
   }
 
-  pub fn kind(&self) -> ParameterKind {
+  pub fn kind(self) -> ParameterKind {
     self.ast.kind
   }
 
-  /// The `[arg]` configuration, created empty if there is none.
-  pub fn options_mut(&mut self) -> &mut ParameterOptions<'src> {
-    self.options.get_or_insert_with(Box::default)
+  pub fn long(self) -> Option<&'r str> {
+    self.options?.long.as_deref()
   }
 
-  pub fn long(&self) -> Option<&str> {
-    self.options.as_ref()?.long.as_deref()
+  pub fn short(self) -> Option<char> {
+    self.options?.short
   }
 
-  pub fn short(&self) -> Option<char> {
-    self.options.as_ref()?.short
+  pub fn patterns(self) -> &'r [String] {
+    self.options.map_or(&[], |options| &options.patterns)
   }
 
-  pub fn patterns(&self) -> &[String] {
-    self.options.as_ref().map_or(&[], |options| &options.patterns)
+  pub fn value(self) -> Option<&'src Expression<'src>> {
+    self.options?.value
   }
 
-  pub fn value(&self) -> Option<&'src Expression<'src>> {
-    self.options.as_ref()?.value
+  pub fn flag(self) -> bool {
+    self.options.is_some_and(|options| options.flag)
   }
 
-  pub fn flag(&self) -> bool {
-    self.options.as_ref().is_some_and(|options| options.flag)
+  pub fn multiple(self) -> bool {
+    self.options.is_some_and(|options| options.multiple)
   }
 
-  pub fn multiple(&self) -> bool {
-    self.options.as_ref().is_some_and(|options| options.multiple)
+  pub fn min(self) -> Option<usize> {
+    self.options?.min
   }
 
-  pub fn min(&self) -> Option<usize> {
-    self.options.as_ref()?.min
+  pub fn max(self) -> Option<usize> {
+    self.options?.max
   }
 
-  pub fn max(&self) -> Option<usize> {
-    self.options.as_ref()?.max
-  }
-
-  pub fn help(&self) -> Option<&str> {
-    self.options.as_ref()?.help.as_deref()
+  pub fn help(self) -> Option<&'r str> {
+    self.options?.help.as_deref()
   }
 
   /// The first of `values` that fully matches none of the `[arg(pattern=…)]`
   /// patterns; None if all match or there are none.
   pub fn first_pattern_mismatch<'v>(
-    &self,
+    self,
     values: impl IntoIterator<Item = &'v str>,
   ) -> Option<&'v str> {
     if self.patterns().is_empty() {
@@ -390,11 +462,11 @@ impl<'src> Parameter<'src> {
     values.into_iter().find(|value| !regexes.iter().any(|regex| regex.is_match(value)))
   }
 
-  pub fn is_option(&self) -> bool {
+  pub fn is_option(self) -> bool {
     self.long().is_some() || self.short().is_some()
   }
 
-  pub fn is_required_positional(&self) -> bool {
+  pub fn is_required_positional(self) -> bool {
     !self.is_option()
       && self.default().is_none()
       && (self.kind() != ParameterKind::Star || self.min().unwrap_or(0) > 0)

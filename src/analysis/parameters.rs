@@ -8,8 +8,8 @@ use super::analyzer::error;
 use super::compile_error::CompileError;
 use super::const_eval::ConstEvaluator;
 use super::error::AnalysisErrorKind;
-use super::model::Parameter;
-use crate::syntax::ast::{self, ArgAttribute, Attribute, Recipe};
+use super::model::ParameterOptions;
+use crate::syntax::ast::{ArgAttribute, Attribute, Recipe};
 use crate::syntax::token::Token;
 
 type CompileResult<'src, T> = Result<T, CompileError<'src>>;
@@ -33,38 +33,37 @@ pub(crate) fn option_names<'r>(recipe: &'r Recipe) -> Vec<&'r str> {
   names
 }
 
-fn plain<'src>(parameter: &'src ast::Parameter<'src>) -> Parameter<'src> {
-  Parameter { ast: parameter, options: None }
-}
-
-/// The model's parameters: the parse tree's, configured by `[arg]`. The
-/// parser has already checked every `[arg]` rule that needs no evaluation
-/// (names, keys, combinations); what is left is evaluating `pattern` and
-/// `help` as constants.
-/// Appended to `parameters`.
-pub(crate) fn build<'src>(
+/// The `[arg]` configuration of each parameter, by position; empty for a
+/// recipe without `[arg]`, which is most of them. The parser has already
+/// checked every `[arg]` rule that needs no evaluation (names, keys,
+/// combinations); what is left is evaluating `pattern` and `help` as
+/// constants.
+pub(crate) fn options<'src>(
   recipe: &'src Recipe<'src>,
   evaluator: &ConstEvaluator<'_, 'src>,
-  parameters: &mut Vec<Parameter<'src>>,
-) -> CompileResult<'src, ()> {
-  let start = parameters.len();
-  parameters.extend(recipe.parameters.iter().map(plain));
-  let own = &mut parameters[start..];
+) -> CompileResult<'src, Box<[ParameterOptions<'src>]>> {
+  if arg_attributes(recipe).next().is_none() {
+    return Ok(Box::default());
+  }
+  let mut options: Vec<ParameterOptions> =
+    recipe.parameters.iter().map(|_| ParameterOptions::default()).collect();
   for (_, arg) in arg_attributes(recipe) {
-    if let Some(parameter) = own.iter_mut().find(|p| p.name().lexeme() == arg.name.cooked) {
-      configure(parameter, arg, evaluator)?;
+    let mut parameters = recipe.parameters.iter().zip(options.iter_mut());
+    if let Some((parameter, options)) = parameters.find(|(p, _)| p.name.lexeme() == arg.name.cooked)
+    {
+      configure(parameter.name.lexeme(), options, arg, evaluator)?;
     }
   }
-  Ok(())
+  Ok(options.into_boxed_slice())
 }
 
+/// Configure the parameter named `name` by its `[arg]`.
 fn configure<'src>(
-  parameter: &mut Parameter<'src>,
+  name: &'src str,
+  parameter: &mut ParameterOptions<'src>,
   arg: &'src ArgAttribute<'src>,
   evaluator: &ConstEvaluator<'_, 'src>,
 ) -> CompileResult<'src, ()> {
-  let name = parameter.name().lexeme();
-  let parameter = parameter.options_mut();
   parameter.long = arg.long.as_ref().map(|long| match &long.value {
     Some(literal) => literal.cooked.to_string(),
     None => name.to_string(),

@@ -11,7 +11,7 @@ use super::builtins;
 use super::compile_error::CompileError;
 use super::error::AnalysisErrorKind;
 use super::model::{
-  Alias, Assignment, Dependency, Functions, Module, Pooled, Recipe, Settings, Table,
+  Alias, Assignment, Dependency, Functions, Module, Named, Pooled, Recipe, Settings, Table,
 };
 use super::names::{same_name, token_bytes};
 use crate::syntax::ast::{self, Attribute, Expression, Fragment, Name};
@@ -320,7 +320,7 @@ impl<'src> VariableResolver<'src, '_> {
   }
 
   fn name(&self, index: usize) -> &'src str {
-    self.assignments.entry_at(index).map_or("", |(name, _)| name)
+    self.assignments.name_at(index).unwrap_or("")
   }
 
   fn call(&mut self, name: Token<'src>, arguments: usize) -> CompileResult<'src, ()> {
@@ -434,7 +434,7 @@ pub(crate) fn resolve_recipes<'src>(
         disabled_aliases.insert(*name, modules);
       }
       Target::Local(index) => {
-        let recipe = resolver.recipes.entry_at(index).map(|(name, _)| name);
+        let recipe = resolver.recipes.name_at(index);
         if let Some(modules) = recipe.and_then(|recipe| disabled.get(recipe)) {
           disabled_aliases.insert(*name, modules.clone());
         }
@@ -467,7 +467,7 @@ fn drop_disabled<'src>(
   dependencies: &mut [Dependency<'src>],
   disabled: &BTreeMap<&'src str, Vec<String>>,
 ) {
-  let renumbered = recipes.retain(|name, _| !disabled.contains_key(name));
+  let renumbered = recipes.retain(|recipe| !disabled.contains_key(recipe.key()));
   for dependency in dependencies {
     if dependency.module as usize == module {
       if let Some(Some(target)) = renumbered.get(dependency.target as usize) {
@@ -545,15 +545,17 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
   }
 
   fn name(&self, index: usize) -> &'src str {
-    self.recipes.entry_at(index).map_or("", |(name, _)| name)
+    self.recipes.name_at(index).unwrap_or("")
   }
 
   fn visit(&mut self, index: usize) -> CompileResult<'src, ()> {
     if self.marks[index] == Mark::Done {
       return Ok(());
     }
-    let Some((name, recipe)) = self.recipes.entry_at(index) else { return Ok(()) };
+    let Some(recipe) = self.recipes.at(index) else { return Ok(()) };
     let (ast, script) = (recipe.ast, recipe.script);
+    // For errors only.
+    let name = || ast.name.lexeme();
     self.marks[index] = Mark::OnStack;
     self.stack.push(index);
     let base = self.pending.len();
@@ -574,28 +576,29 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
       let (module, target) = match target {
         Target::Local(target) => {
           if target == index {
-            return Err(error(*last, AnalysisErrorKind::CircularRecipeSelf { recipe: name }));
+            return Err(error(*last, AnalysisErrorKind::CircularRecipeSelf { recipe: name() }));
           }
           if self.marks[target] == Mark::OnStack {
             if let Some(start) = self.stack.iter().position(|on_stack| *on_stack == target) {
               let mut circle: Vec<String> =
                 self.stack[start..].iter().map(|&index| self.name(index).to_string()).collect();
               circle.push(self.name(target).to_string());
-              return Err(error(*last, AnalysisErrorKind::CircularRecipe { recipe: name, circle }));
+              let kind = AnalysisErrorKind::CircularRecipe { recipe: name(), circle };
+              return Err(error(*last, kind));
             }
           }
           self.visit(target)?;
           (self.module, target)
         }
         Target::Disabled(modules) => {
-          self.disabled.entry(name).or_default().extend(modules);
+          self.disabled.entry(name()).or_default().extend(modules);
           continue;
         }
         Target::Unknown | Target::Module => {
           return Err(error(
             *last,
             AnalysisErrorKind::UnknownDependency {
-              recipe: name,
+              recipe: name(),
               dependency: path_string(dependency.path),
             },
           ));
@@ -678,7 +681,8 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
     }
     loop {
       let mut changed = false;
-      for (name, recipe) in self.recipes.in_added_order() {
+      for recipe in self.recipes.values_added() {
+        let name = recipe.key();
         let mut needed: Vec<String> = disabled.get(name).cloned().unwrap_or_default();
         for dependency in recipe.ast.dependencies {
           if let [single] = dependency.path {
@@ -920,10 +924,10 @@ impl Bounds {
   /// variadic parameter takes a list), a flag may be left out, and a `*`
   /// parameter with `[arg(min)]` must be given.
   fn of(target: &Recipe, lists: bool) -> Self {
-    let parameters: &[super::model::Parameter] = &target.parameters;
+    let parameters = target.parameters();
     let mut min = 0;
     let mut variadic = false;
-    for parameter in parameters {
+    for parameter in parameters.iter() {
       let (ast, kind) = (parameter.ast, parameter.kind());
       variadic |= kind.is_variadic();
       let required = if lists {

@@ -1,25 +1,44 @@
 //! A table of named items (recipes, assignments): the items in the order they
 //! were added, each with a fixed index that other nodes of the model store
 //! instead of its name, a hashed name → index map built once, and the name
-//! order listings and error reports use, computed on first use.
+//! order listings and error reports use, computed on first use. An item
+//! knows its own name (`Named`), so the table keeps no copy of it.
 
 use std::fmt::{self, Debug, Formatter};
+use std::marker::PhantomData;
 use std::ops::Index;
 use std::sync::OnceLock;
 
 use super::names::{same_name, token_bytes, word_at};
 use crate::syntax::token::Token;
 
+/// An item of a `Table`: its name, read from the item itself.
+pub trait Named<'src> {
+  fn key(&self) -> &'src str;
+
+  /// The name's bytes, for hashing, comparing and sorting: what `key`
+  /// gives, but it may skip `key`'s checks.
+  fn key_bytes(&self) -> &'src [u8] {
+    self.key().as_bytes()
+  }
+}
+
 pub struct Table<'src, T> {
-  entries: Vec<(&'src str, T)>,
+  entries: Vec<T>,
   index: NameIndex,
   /// Indices of `entries` in name order.
   sorted: OnceLock<Box<[u32]>>,
+  _names: PhantomData<&'src str>,
 }
 
 impl<T> Default for Table<'_, T> {
   fn default() -> Self {
-    Table { entries: Vec::new(), index: NameIndex::default(), sorted: OnceLock::new() }
+    Table {
+      entries: Vec::new(),
+      index: NameIndex::default(),
+      sorted: OnceLock::new(),
+      _names: PhantomData,
+    }
   }
 }
 
@@ -82,7 +101,12 @@ impl NameIndex {
   }
 
   /// The index of `name`, or the empty slot where it belongs.
-  fn probe<T>(&self, name: &[u8], hash: u64, entries: &[(&str, T)]) -> Result<u32, usize> {
+  fn probe<'src, T: Named<'src>>(
+    &self,
+    name: &[u8],
+    hash: u64,
+    entries: &[T],
+  ) -> Result<u32, usize> {
     let mask = self.slots.len().wrapping_sub(1);
     let tag = hash >> 32;
     let mut slot = hash as usize & mask;
@@ -93,7 +117,7 @@ impl NameIndex {
       }
       let index = (value as u32).wrapping_sub(1);
       if value >> 32 == tag
-        && entries.get(index as usize).is_some_and(|entry| same_name(entry.0.as_bytes(), name))
+        && entries.get(index as usize).is_some_and(|entry| same_name(entry.key_bytes(), name))
       {
         return Ok(index);
       }
@@ -101,7 +125,7 @@ impl NameIndex {
     }
   }
 
-  fn get<T>(&self, name: &[u8], entries: &[(&str, T)]) -> Option<u32> {
+  fn get<'src, T: Named<'src>>(&self, name: &[u8], entries: &[T]) -> Option<u32> {
     if self.slots.is_empty() {
       return None;
     }
@@ -115,18 +139,19 @@ impl NameIndex {
   }
 
   /// Index `entries` anew, with room for `capacity` names.
-  fn rebuild<T>(&mut self, entries: &[(&str, T)], capacity: usize) {
+  fn rebuild<'src, T: Named<'src>>(&mut self, entries: &[T], capacity: usize) {
     *self = NameIndex::with_capacity(capacity);
-    for (index, (name, _)) in (0..).zip(entries) {
-      let hash = hash(name.as_bytes());
-      if let Err(slot) = self.probe(name.as_bytes(), hash, entries) {
+    for (index, entry) in (0..).zip(entries) {
+      let name = entry.key_bytes();
+      let hash = hash(name);
+      if let Err(slot) = self.probe(name, hash, entries) {
         self.fill(slot, hash, index);
       }
     }
   }
 }
 
-impl<'src, T> Table<'src, T> {
+impl<'src, T: Named<'src>> Table<'src, T> {
   pub fn new() -> Self {
     Table::default()
   }
@@ -136,15 +161,16 @@ impl<'src, T> Table<'src, T> {
       entries: Vec::with_capacity(capacity),
       index: NameIndex::with_capacity(capacity),
       sorted: OnceLock::new(),
+      _names: PhantomData,
     }
   }
 
   /// Add an item, or replace the one of that name in place (keeping its index).
-  pub fn insert(&mut self, name: &'src str, value: T) -> Option<T> {
-    match self.find(name) {
+  pub fn insert(&mut self, value: T) -> Option<T> {
+    match self.find(value.key()) {
       Ok(index) => self.replace(index, value),
       Err(vacant) => {
-        self.insert_vacant(vacant, name, value);
+        self.insert_vacant(vacant, value);
         None
       }
     }
@@ -163,19 +189,19 @@ impl<'src, T> Table<'src, T> {
     }
   }
 
-  /// Add an item `find` did not find, with nothing added since.
-  pub fn insert_vacant(&mut self, vacant: Vacant, name: &'src str, value: T) {
+  /// Add an item `find` did not find (by its name), with nothing added since.
+  pub fn insert_vacant(&mut self, vacant: Vacant, value: T) {
     self.sorted = OnceLock::new();
     let index = u32::try_from(self.entries.len()).unwrap_or(u32::MAX - 1);
     self.index.fill(vacant.slot, vacant.hash, index);
-    self.entries.push((name, value));
+    self.entries.push(value);
   }
 
-  /// Replace the item with index `index`.
+  /// Replace the item with index `index` by one of the same name.
   pub fn replace(&mut self, index: usize, value: T) -> Option<T> {
     self.sorted = OnceLock::new();
     let entry = self.entries.get_mut(index)?;
-    Some(std::mem::replace(&mut entry.1, value))
+    Some(std::mem::replace(entry, value))
   }
 
   pub fn len(&self) -> usize {
@@ -197,12 +223,7 @@ impl<'src, T> Table<'src, T> {
   }
 
   pub fn get(&self, name: &str) -> Option<&T> {
-    self.get_key_value(name).map(|(_, value)| value)
-  }
-
-  pub fn get_key_value(&self, name: &str) -> Option<(&&'src str, &T)> {
-    let (name, value) = self.entries.get(self.index_of(name)?)?;
-    Some((name, value))
+    self.entries.get(self.index_of(name)?)
   }
 
   pub fn contains_key(&self, name: &str) -> bool {
@@ -211,16 +232,17 @@ impl<'src, T> Table<'src, T> {
 
   /// The item with index `index`.
   pub fn at(&self, index: usize) -> Option<&T> {
-    self.entries.get(index).map(|(_, value)| value)
+    self.entries.get(index)
   }
 
-  /// The name and item with index `index`.
-  pub fn entry_at(&self, index: usize) -> Option<(&'src str, &T)> {
-    self.entries.get(index).map(|(name, value)| (*name, value))
+  /// The name of the item with index `index`.
+  pub fn name_at(&self, index: usize) -> Option<&'src str> {
+    self.entries.get(index).map(T::key)
   }
 
+  /// The item with index `index`, to change anything but its name.
   pub fn at_mut(&mut self, index: usize) -> Option<&mut T> {
-    self.entries.get_mut(index).map(|(_, value)| value)
+    self.entries.get_mut(index)
   }
 
   /// Indices in name order.
@@ -230,33 +252,28 @@ impl<'src, T> Table<'src, T> {
 
   /// Items by name.
   pub fn iter(&self) -> Iter<'_, 'src, T> {
-    Iter { entries: &self.entries, indices: self.sorted_indices().iter() }
+    Iter { entries: &self.entries, indices: self.sorted_indices().iter(), _names: PhantomData }
   }
 
-  pub fn keys(&self) -> impl DoubleEndedIterator<Item = &&'src str> + Clone {
+  pub fn keys(&self) -> impl DoubleEndedIterator<Item = &'src str> + Clone + use<'_, 'src, T> {
     self.iter().map(|(name, _)| name)
   }
 
-  pub fn values(&self) -> impl DoubleEndedIterator<Item = &T> + Clone {
+  pub fn values(&self) -> impl DoubleEndedIterator<Item = &T> + Clone + use<'_, 'src, T> {
     self.iter().map(|(_, value)| value)
   }
 
   /// Items in the order they were added.
   pub fn values_added(&self) -> impl DoubleEndedIterator<Item = &T> + Clone {
-    self.entries.iter().map(|(_, value)| value)
-  }
-
-  /// Items in the order they were added.
-  pub fn in_added_order(&self) -> impl DoubleEndedIterator<Item = (&'src str, &T)> + Clone {
-    self.entries.iter().map(|(name, value)| (*name, value))
+    self.entries.iter()
   }
 
   /// Keep the items `keep` accepts; returns the new index of each old one.
-  pub fn retain(&mut self, mut keep: impl FnMut(&'src str, &T) -> bool) -> Vec<Option<u32>> {
+  pub fn retain(&mut self, mut keep: impl FnMut(&T) -> bool) -> Vec<Option<u32>> {
     let mut renumbered = Vec::with_capacity(self.entries.len());
     let mut next = 0;
-    for (name, value) in &self.entries {
-      if keep(name, value) {
+    for value in &self.entries {
+      if keep(value) {
         renumbered.push(Some(next));
         next += 1;
       } else {
@@ -278,12 +295,13 @@ impl<'src, T> Table<'src, T> {
 /// (`recipe-1`, `recipe-2`), but a few odd ones (`build`) shorten the prefix
 /// common to all of them: one pass of a counting sort on the first byte past
 /// that prefix splits them, then each bucket is sorted on its own.
-fn sort_by_name<T>(entries: &[(&str, T)]) -> Box<[u32]> {
-  let name = |index: u32| entries[index as usize].0.as_bytes();
-  let Some(((first, _), rest)) = entries.split_first() else { return Box::default() };
-  let common = rest.iter().fold(first.len(), |common, (name, _)| {
-    common_prefix(&first.as_bytes()[..common], name.as_bytes())
-  });
+fn sort_by_name<'src, T: Named<'src>>(entries: &[T]) -> Box<[u32]> {
+  let name = |index: u32| entries[index as usize].key_bytes();
+  let Some((first, rest)) = entries.split_first() else { return Box::default() };
+  let first = first.key_bytes();
+  let common = rest
+    .iter()
+    .fold(first.len(), |common, entry| common_prefix(&first[..common], entry.key_bytes()));
   // Bucket 0: the name that ends there; then one per byte value.
   let digit = |index: &u32| name(*index).get(common).map_or(0, |byte| usize::from(*byte) + 1);
   let indices: Vec<u32> = (0..).take(entries.len()).collect();
@@ -391,7 +409,7 @@ fn radix_sort(keys: &mut Vec<Key>) {
   }
 }
 
-impl<'src, T> Index<&str> for Table<'src, T> {
+impl<'src, T: Named<'src>> Index<&str> for Table<'src, T> {
   type Output = T;
 
   fn index(&self, name: &str) -> &T {
@@ -404,22 +422,23 @@ impl<'src, T> Index<&str> for Table<'src, T> {
 
 /// Items by name.
 pub struct Iter<'t, 'src, T> {
-  entries: &'t [(&'src str, T)],
+  entries: &'t [T],
   indices: std::slice::Iter<'t, u32>,
+  _names: PhantomData<&'src str>,
 }
 
 impl<T> Clone for Iter<'_, '_, T> {
   fn clone(&self) -> Self {
-    Iter { entries: self.entries, indices: self.indices.clone() }
+    Iter { entries: self.entries, indices: self.indices.clone(), _names: PhantomData }
   }
 }
 
-impl<'t, 'src, T> Iterator for Iter<'t, 'src, T> {
-  type Item = (&'t &'src str, &'t T);
+impl<'t, 'src, T: Named<'src>> Iterator for Iter<'t, 'src, T> {
+  type Item = (&'src str, &'t T);
 
   fn next(&mut self) -> Option<Self::Item> {
-    let (name, value) = &self.entries[*self.indices.next()? as usize];
-    Some((name, value))
+    let value = &self.entries[*self.indices.next()? as usize];
+    Some((value.key(), value))
   }
 
   fn size_hint(&self) -> (usize, Option<usize>) {
@@ -427,17 +446,17 @@ impl<'t, 'src, T> Iterator for Iter<'t, 'src, T> {
   }
 }
 
-impl<T> DoubleEndedIterator for Iter<'_, '_, T> {
+impl<'src, T: Named<'src>> DoubleEndedIterator for Iter<'_, 'src, T> {
   fn next_back(&mut self) -> Option<Self::Item> {
-    let (name, value) = &self.entries[*self.indices.next_back()? as usize];
-    Some((name, value))
+    let value = &self.entries[*self.indices.next_back()? as usize];
+    Some((value.key(), value))
   }
 }
 
-impl<T> ExactSizeIterator for Iter<'_, '_, T> {}
+impl<'src, T: Named<'src>> ExactSizeIterator for Iter<'_, 'src, T> {}
 
-impl<'t, 'src, T> IntoIterator for &'t Table<'src, T> {
-  type Item = (&'t &'src str, &'t T);
+impl<'t, 'src, T: Named<'src>> IntoIterator for &'t Table<'src, T> {
+  type Item = (&'src str, &'t T);
   type IntoIter = Iter<'t, 'src, T>;
 
   fn into_iter(self) -> Self::IntoIter {
@@ -445,7 +464,7 @@ impl<'t, 'src, T> IntoIterator for &'t Table<'src, T> {
   }
 }
 
-impl<T: Debug> Debug for Table<'_, T> {
+impl<'src, T: Named<'src> + Debug> Debug for Table<'src, T> {
   fn fmt(&self, f: &mut Formatter) -> fmt::Result {
     f.debug_map().entries(self.iter()).finish()
   }
@@ -455,24 +474,31 @@ impl<T: Debug> Debug for Table<'_, T> {
 mod tests {
   use super::*;
 
+  /// A name and a value.
+  impl<'s, V> Named<'s> for (&'s str, V) {
+    fn key(&self) -> &'s str {
+      self.0
+    }
+  }
+
   #[test]
   fn iterates_by_name_and_keeps_indices() {
     let mut table = Table::new();
     let names = ["recipe-10", "b", "recipe-1", "a-very-long-name-of-more-than-16-bytes-2", "", "a"];
     for (value, name) in names.iter().enumerate() {
-      table.insert(name, value);
+      table.insert((*name, value));
     }
-    table.insert("a-very-long-name-of-more-than-16-bytes-1", 9);
+    table.insert(("a-very-long-name-of-more-than-16-bytes-1", 9));
     let mut expected: Vec<&str> = names.to_vec();
     expected.push("a-very-long-name-of-more-than-16-bytes-1");
     expected.sort();
-    assert_eq!(table.keys().copied().collect::<Vec<_>>(), expected);
+    assert_eq!(table.keys().collect::<Vec<_>>(), expected);
     assert_eq!(table.index_of("b"), Some(1));
-    assert_eq!(table["recipe-1"], 2);
-    assert_eq!(table.insert("b", 7), Some(1));
-    assert_eq!(table.at(1), Some(&7));
+    assert_eq!(table["recipe-1"].1, 2);
+    assert_eq!(table.insert(("b", 7)), Some(("b", 1)));
+    assert_eq!(table.at(1), Some(&("b", 7)));
     assert!(table.get("c").is_none());
-    let renumbered = table.retain(|name, _| name != "b");
+    let renumbered = table.retain(|(name, _)| *name != "b");
     assert_eq!(renumbered[..3], [Some(0), None, Some(1)]);
     assert_eq!(table.index_of("recipe-1"), Some(1));
     assert_eq!(table.len(), 6);
@@ -485,21 +511,21 @@ mod tests {
     names.extend(["", "a", "ab", "a-common-prefix-of-more-than-twelve"].map(String::from));
     let mut table = Table::new();
     for (value, name) in names.iter().enumerate() {
-      table.insert(name.as_str(), value);
+      table.insert((name.as_str(), value));
     }
     let mut expected: Vec<&str> = names.iter().map(String::as_str).collect();
     expected.sort_unstable();
-    assert_eq!(table.keys().copied().collect::<Vec<_>>(), expected);
+    assert_eq!(table.keys().collect::<Vec<_>>(), expected);
     let mut prefixed = Table::new();
     let mut names_with_prefix: Vec<String> =
       (0..300).map(|i| format!("x{}", i * 11 % 301)).collect();
     names_with_prefix.push("x".to_string());
     for name in &names_with_prefix {
-      prefixed.insert(name.as_str(), ());
+      prefixed.insert((name.as_str(), ()));
     }
     let mut expected: Vec<&str> = names_with_prefix.iter().map(String::as_str).collect();
     expected.sort_unstable();
-    assert_eq!(prefixed.keys().copied().collect::<Vec<_>>(), expected);
+    assert_eq!(prefixed.keys().collect::<Vec<_>>(), expected);
     for (index, name) in names.iter().enumerate() {
       assert_eq!(table.index_of(name), Some(index), "{name}");
       assert_eq!(table.index_of(&format!("{name}x")), None, "{name}x");

@@ -205,7 +205,7 @@ fn module_of_previous_words<'a, 'src>(
 fn names_in_module(config: &Config, module: &Module) -> Vec<CompletionCandidate> {
   let mut out: Vec<CompletionCandidate> = listed_recipes(module, config.unsorted)
     .into_iter()
-    .map(|recipe| candidate(recipe.name().lexeme().to_owned(), recipe.doc.as_deref()))
+    .map(|recipe| candidate(recipe.name().lexeme().to_owned(), recipe.doc))
     .collect();
   out.extend(
     listed_submodules(module, config.unsorted)
@@ -233,7 +233,7 @@ fn candidate(value: String, doc: Option<&str>) -> CompletionCandidate {
 fn recipe_candidates(config: &Config, justfile: &Justfile) -> Vec<CompletionCandidate> {
   fn recipes(config: &Config, module: &Module, out: &mut Vec<CompletionCandidate>) {
     for recipe in listed_recipes(module, config.unsorted) {
-      out.push(candidate(recipe.namepath.to_string(), recipe.doc.as_deref()));
+      out.push(candidate(recipe.namepath.to_string(), recipe.doc));
     }
     for (_, submodule) in listed_submodules(module, config.unsorted) {
       recipes(config, submodule, out);
@@ -242,7 +242,7 @@ fn recipe_candidates(config: &Config, justfile: &Justfile) -> Vec<CompletionCand
   fn aliases(config: &Config, module: &Module, out: &mut Vec<CompletionCandidate>) {
     for alias in module.aliases.values().filter(|alias| is_public_alias(module, alias)) {
       let doc = match resolve_alias(module, alias) {
-        Some(AliasTarget::Recipe { recipe, .. }) => recipe.doc.as_deref(),
+        Some(AliasTarget::Recipe { recipe, .. }) => recipe.doc,
         _ => None,
       };
       let path: Vec<&str> =

@@ -372,7 +372,7 @@ fn bind_default<'a, 'src>(
   resolved: Resolved<'a, 'src>,
 ) -> Result<Invocation<'a, 'src>, InvocationError> {
   // Required options count here too; flags never do.
-  let min = (resolved.recipe.parameters.iter())
+  let min = (resolved.recipe.parameters().iter())
     .filter(|p| {
       !p.flag()
         && p.default().is_none()
@@ -422,11 +422,11 @@ pub fn default_listing(
 /// Per parameter, the values supplied (None = not supplied).
 pub type Bound = Vec<Option<Vec<ArgumentValue>>>;
 
-fn takes_value(parameter: &Parameter) -> bool {
+fn takes_value(parameter: Parameter) -> bool {
   !parameter.flag() && parameter.value().is_none()
 }
 
-fn accepts_many(parameter: &Parameter) -> bool {
+fn accepts_many(parameter: Parameter) -> bool {
   parameter.multiple() || parameter.kind().is_variadic()
 }
 
@@ -464,7 +464,7 @@ struct Binder<'r, 'src, 'w> {
 impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
   fn new(recipe: &'r Recipe<'src>, words: &'w [String]) -> Self {
     let positional = recipe
-      .parameters
+      .parameters()
       .iter()
       .enumerate()
       .filter(|(_, p)| !p.is_option())
@@ -473,7 +473,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
     Binder {
       recipe,
       words,
-      bound: vec![None; recipe.parameters.len()],
+      bound: vec![None; recipe.parameters().len()],
       index: 0,
       positional,
       next_positional: 0,
@@ -492,7 +492,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
     };
     let values = self.bound[slot].get_or_insert_with(Vec::new);
     values.push(ArgumentValue::Text(word.to_string()));
-    if !self.recipe.parameters[slot].kind().is_variadic() {
+    if self.recipe.parameters().get(slot).is_some_and(|p| !p.kind().is_variadic()) {
       self.next_positional += 1;
     }
     self.positional_count += 1;
@@ -500,7 +500,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
   }
 
   fn run(mut self) -> Result<(Bound, usize), BindFailure> {
-    let has_options = self.recipe.parameters.iter().any(Parameter::is_option);
+    let has_options = self.recipe.parameters().iter().any(Parameter::is_option);
     let mut options_ended = !has_options;
     while let Some(word) = self.words.get(self.index) {
       if !options_ended && word == "--" {
@@ -533,7 +533,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
       return Err(InvocationError::InvalidOption { argument: word.to_string() });
     }
     let written = format!("--{name}");
-    let slot = self.recipe.parameters.iter().position(|p| p.long() == Some(name));
+    let slot = self.recipe.parameters().iter().position(|p| p.long() == Some(name));
     let Some(slot) = slot else {
       return Err(InvocationError::UnknownOption { recipe: self.recipe_name(), option: written });
     };
@@ -552,12 +552,12 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
     let count = switches.chars().count();
     for (position, c) in switches.chars().enumerate() {
       let written = format!("-{c}");
-      let slot = self.recipe.parameters.iter().position(|p| p.short() == Some(c));
+      let slot = self.recipe.parameters().iter().position(|p| p.short() == Some(c));
       let Some(slot) = slot else {
         return Err(InvocationError::UnknownOption { recipe: self.recipe_name(), option: written });
       };
       let last = position + 1 == count;
-      if !last && takes_value(&self.recipe.parameters[slot]) {
+      if !last && self.recipe.parameters().get(slot).is_some_and(takes_value) {
         return Err(InvocationError::ValueOptionNotLast {
           recipe: self.recipe_name(),
           option: written,
@@ -574,7 +574,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
     written: &str,
     inline: Option<&str>,
   ) -> Result<(), InvocationError> {
-    let parameter = &self.recipe.parameters[slot];
+    let Some(parameter) = self.recipe.parameters().get(slot) else { return Ok(()) };
     let value = if takes_value(parameter) {
       match inline {
         Some(value) => ArgumentValue::Text(value.to_string()),
@@ -610,7 +610,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
   }
 
   fn check_missing(&self) -> Result<(), InvocationError> {
-    for (parameter, bound) in self.recipe.parameters.iter().zip(&self.bound) {
+    for (parameter, bound) in self.recipe.parameters().iter().zip(&self.bound) {
       let optional = bound.is_some()
         || parameter.default().is_some()
         || parameter.flag()
@@ -646,7 +646,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
   }
 
   fn check_values(&self) -> Result<(), InvocationError> {
-    for (parameter, bound) in self.recipe.parameters.iter().zip(&self.bound) {
+    for (parameter, bound) in self.recipe.parameters().iter().zip(&self.bound) {
       let Some(values) = bound else { continue };
       self.check_patterns(parameter, values)?;
       // A `value=` switch's count is known once its value is evaluated.
@@ -659,7 +659,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
 
   fn check_patterns(
     &self,
-    parameter: &Parameter,
+    parameter: Parameter,
     values: &[ArgumentValue],
   ) -> Result<(), InvocationError> {
     let texts = values.iter().filter_map(|value| match value {
@@ -680,7 +680,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
     }
   }
 
-  fn check_value_count(&self, parameter: &Parameter, found: usize) -> Result<(), InvocationError> {
+  fn check_value_count(&self, parameter: Parameter, found: usize) -> Result<(), InvocationError> {
     match value_count_error(&self.recipe_name(), parameter, found) {
       Some(error) => Err(error.into()),
       None => Ok(()),

@@ -378,8 +378,8 @@ fn evaluate<'src>(
   let mut demand = Demand::new();
   match &target {
     EvaluateTarget::Variable { path, module, name } => {
-      if let Some((name, _)) = module.assignments.get_key_value(name.as_str()) {
-        demand.insert(path.clone(), Demanded::Names([*name].into()));
+      if let Some(assignment) = module.assignments.get(name.as_str()) {
+        demand.insert(path.clone(), Demanded::Names([assignment.name.lexeme()].into()));
       }
     }
     EvaluateTarget::Module { path, .. } => {
@@ -400,7 +400,7 @@ fn evaluate<'src>(
       let evaluator = Evaluator::new(&context, state, None, Site::Assignment);
       let listed: Vec<(usize, &str)> = crate::output::variables::public_assignment_indices(module)
         .into_iter()
-        .filter_map(|index| Some((index, module.assignments.entry_at(index)?.0)))
+        .filter_map(|index| Some((index, module.assignments.name_at(index)?)))
         .collect();
       for (_, name) in &listed {
         evaluator.visit(name)?;
@@ -526,7 +526,7 @@ fn choosable(config: &Config, module: &crate::analysis::model::Module, out: &mut
 fn supplied(invocation: &Invocation) -> Vec<Supplied> {
   invocation
     .recipe
-    .parameters
+    .parameters()
     .iter()
     .zip(&invocation.arguments)
     .map(|(parameter, bound)| match bound {

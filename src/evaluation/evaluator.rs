@@ -284,7 +284,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     if let Some(scope) = self.recipe.filter(|_| self.site != Site::Assignment) {
       if self.site != Site::Default {
         let export_all = self.state.module.settings.export;
-        for (parameter, (name, value)) in scope.recipe.parameters.iter().zip(&scope.parameters) {
+        for (parameter, (name, value)) in scope.recipe.parameters().iter().zip(&scope.parameters) {
           if (parameter.export() || export_all) && !value.0.is_empty() {
             environment.set(name.to_string(), value.joined());
           }

@@ -175,7 +175,7 @@ pub fn recipe_directory<'src>(
   use crate::syntax::ast::Attribute;
   let recipe = scope.recipe;
   let entry = recipe
-    .attributes
+    .attributes()
     .iter()
     .find(|entry| entry.attribute.kind() == AttributeKind::WorkingDirectory);
   if let Some(Attribute::WorkingDirectory(expression)) = entry.map(|entry| &entry.attribute) {

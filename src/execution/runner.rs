@@ -96,7 +96,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     }
     let result = self.run_claimed(module, recipe, supplied, is_dependency, record, slots);
     record.finish(key, result.is_ok());
-    self.keep_going.absorb(&recipe.namepath, result)
+    self.keep_going.absorb(recipe.namepath, result)
   }
 
   fn run_claimed(
@@ -122,7 +122,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     if !config.no_deps {
       let priors = self.run_dependencies(state, &scope, recipe.priors(), record, slots, parallel);
       if let Err(ExecutionError::Unsuccessful { recipe: blocker }) = &priors {
-        self.keep_going.skip(&recipe.namepath, format!("needs `{blocker}`"));
+        self.keep_going.skip(recipe.namepath, format!("needs `{blocker}`"));
         self.skip_subsequents(recipe);
       }
       priors?;
@@ -237,7 +237,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
   ) -> Result<'src, (RecipeScope<'a, 'src>, Vec<String>)> {
     let mut positional = Vec::new();
     let mut scope = RecipeScope { recipe, parameters: Vec::new(), env: Vec::new(), is_dependency };
-    for entry in &recipe.attributes {
+    for entry in recipe.attributes() {
       if let Attribute::Env(key, value) = &entry.attribute {
         // The recipe scope (without parameters yet) gives `recipe_name()`,
         // `is_dependency()` and the earlier `[env]` variables.
@@ -249,8 +249,10 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
       }
     }
     let lists = state.lists();
-    for (parameter, supplied) in
-      recipe.parameters.iter().zip(supplied.into_iter().chain(std::iter::repeat(Supplied::Missing)))
+    for (parameter, supplied) in recipe
+      .parameters()
+      .iter()
+      .zip(supplied.into_iter().chain(std::iter::repeat(Supplied::Missing)))
     {
       let many = parameter.kind().is_variadic() || parameter.multiple();
       // An empty list from a dependency stands for no value at all.
@@ -393,7 +395,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     positional: &[String],
   ) -> Result<'src> {
     let recipe = scope.recipe;
-    let output = RecipeOutput::new(self.context.config, &recipe.namepath);
+    let output = RecipeOutput::new(self.context.config, recipe.namepath);
     if self.context.config.verbosity >= 1 && !self.context.config.quiet {
       let painter = self.context.stderr_painter();
       output
@@ -436,7 +438,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
 /// default, `value`, dependency argument), must fully match one pattern.
 fn check_patterns<'src>(
   recipe: &Recipe<'src>,
-  parameter: &crate::analysis::model::Parameter<'src>,
+  parameter: crate::analysis::model::Parameter<'_, 'src>,
   value: &Value,
 ) -> Result<'src> {
   match parameter.first_pattern_mismatch(value.0.iter().map(String::as_str)) {
@@ -456,7 +458,7 @@ fn check_patterns<'src>(
 /// `[arg(min=…, max=…)]`: the final value, whatever its source, is bounded.
 fn check_value_count<'src>(
   recipe: &Recipe<'src>,
-  parameter: &crate::analysis::model::Parameter<'src>,
+  parameter: crate::analysis::model::Parameter<'_, 'src>,
   value: &Value,
 ) -> Result<'src> {
   let recipe = recipe.name().lexeme();
@@ -467,9 +469,9 @@ fn check_value_count<'src>(
 }
 
 pub fn bind_positional(recipe: &Recipe<'_>, arguments: Vec<Value>, lists: bool) -> Vec<Supplied> {
-  let mut supplied = Vec::with_capacity(recipe.parameters.len());
+  let mut supplied = Vec::with_capacity(recipe.parameters().len());
   let mut arguments = arguments.into_iter();
-  for parameter in &recipe.parameters {
+  for parameter in recipe.parameters().iter() {
     if parameter.kind().is_variadic() && !lists {
       let rest: Vec<String> = arguments.by_ref().map(|value| value.joined()).collect();
       if rest.is_empty() {

@@ -150,7 +150,7 @@ pub fn run<'src>(
     Exit::Code(0) => {
       check_interrupted(recipe, false)?;
       match entry {
-        Some(entry) => entry.complete(&name, &recipe.namepath),
+        Some(entry) => entry.complete(&name, recipe.namepath),
         None => Ok(()),
       }
     }

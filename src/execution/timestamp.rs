@@ -15,7 +15,7 @@ pub fn format<'src>(
   recipe: &Recipe<'src>,
 ) -> Result<Option<String>, ExecutionError<'src>> {
   let entry =
-    recipe.attributes.iter().find(|entry| entry.attribute.kind() == AttributeKind::Timestamp);
+    recipe.attributes().iter().find(|entry| entry.attribute.kind() == AttributeKind::Timestamp);
   let format = match entry.map(|entry| (entry, &entry.attribute)) {
     Some((entry, Attribute::Timestamp(Some(expression)))) => {
       let value = evaluator.evaluate(expression)?;

@@ -660,13 +660,13 @@ fn model_facts() {
   let (sources, trees) = (Sources::new(), Trees::new());
   let root = compile(&request, Arenas { sources: &sources, trees: &trees }).expect("compiles").root;
   assert_eq!(root.default, Some("b"));
-  assert_eq!(root.recipes["b"].doc.as_deref(), Some("builds"));
+  assert_eq!(root.recipes["b"].doc, Some("builds"));
   assert!(root.recipes["a"].private);
   assert_eq!(root.recipes["c"].order, 2);
   assert_eq!(root.base_directory, directory.path());
   let sub = &root.modules["sub"];
   assert_eq!(sub.default, Some("z"));
-  assert_eq!(sub.recipes["z"].doc.as_deref(), Some("subdoc"));
+  assert_eq!(sub.recipes["z"].doc, Some("subdoc"));
   assert_eq!(sub.recipes["y"].namepath, "sub::y");
   assert_eq!(sub.path, vec!["sub".to_string()]);
   assert_eq!(root.module_order, vec!["sub"]);

@@ -35,7 +35,7 @@ fn collect<'a, 'src>(
   let mut seen = HashSet::new();
   let mut pending: Vec<&Recipe> = selected.iter().rev().copied().collect();
   while let Some(recipe) = pending.pop() {
-    if !seen.insert(recipe.namepath.as_ref()) {
+    if !seen.insert(recipe.namepath) {
       continue;
     }
     graph.nodes.push(recipe);
@@ -58,7 +58,7 @@ fn collect<'a, 'src>(
   }
   graph.aliases = recipe_aliases(&justfile.root)
     .into_iter()
-    .filter(|(_, target)| seen.contains(target.namepath.as_ref()))
+    .filter(|(_, target)| seen.contains(target.namepath))
     .map(|(alias, target)| (alias, target.namepath.to_string()))
     .collect();
   graph
@@ -100,7 +100,7 @@ fn dot_string(text: &str) -> String {
 fn dot(graph: &Graph) -> String {
   let mut out = String::from("digraph just {\n  node [shape=box];\n");
   for recipe in &graph.nodes {
-    let id = dot_string(&recipe.namepath);
+    let id = dot_string(recipe.namepath);
     out.push_str(&format!("  {id} [label={}];\n", dot_string(&node_label(recipe))));
   }
   for edge in &graph.edges {
@@ -175,7 +175,7 @@ fn mermaid(graph: &Graph) -> String {
   out
 }
 
-fn parameter_json(parameter: &Parameter) -> Json {
+fn parameter_json(parameter: Parameter) -> Json {
   let kind = match parameter.kind() {
     ParameterKind::Singular => "singular",
     ParameterKind::Plus => "plus",
@@ -197,13 +197,13 @@ fn json(graph: &Graph) -> String {
     .iter()
     .map(|recipe| {
       let attributes: Vec<String> = recipe
-        .attributes
-        .iter()
+        .attributes_by_name()
+        .into_iter()
         .map(|entry| crate::output::format::attributes::render(&entry.attribute))
         .collect();
       json!({
         "path": recipe.namepath,
-        "parameters": recipe.parameters.iter().map(parameter_json).collect::<Vec<_>>(),
+        "parameters": recipe.parameters().iter().map(parameter_json).collect::<Vec<_>>(),
         "attributes": attributes,
       })
     })

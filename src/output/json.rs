@@ -9,7 +9,7 @@
 
 use crate::analysis::lookup::{resolve_alias, AliasTarget};
 use crate::analysis::model::{
-  Alias, Assignment, Dependency, Justfile, Module, Parameter, Recipe, Settings,
+  Alias, Assignment, Dependency, Justfile, Module, Parameter, Parameters, Recipe, Settings,
 };
 use crate::output::sink::Sink;
 use crate::syntax::ast::{
@@ -337,7 +337,12 @@ fn assignment_json(out: &mut Writer, assignment: &Assignment) {
 
 fn alias_json(out: &mut Writer, alias: &Alias) {
   let attributes = With(|out: &mut Writer| {
-    out.array(alias.attributes.iter().map(|a| With(move |out| attribute_json(out, a, &[]))))
+    out.array(
+      alias
+        .attributes
+        .iter()
+        .map(|a| With(move |out| attribute_json(out, a, Parameters::default()))),
+    )
   });
   object!(out,
     "attributes" => attributes,
@@ -348,14 +353,14 @@ fn alias_json(out: &mut Writer, alias: &Alias) {
 
 fn recipe_json(out: &mut Writer, recipe: &Recipe) {
   let attributes = With(|out: &mut Writer| {
-    if recipe.attributes.is_empty() {
+    if recipe.attributes().is_empty() {
       out.0.push_str("[]");
       return;
     }
     out.array(
-      crate::syntax::attribute_order::sorted(&recipe.attributes)
+      crate::syntax::attribute_order::sorted(recipe.attributes())
         .into_iter()
-        .map(|entry| With(move |out| attribute_json(out, &entry.attribute, &recipe.parameters))),
+        .map(|entry| With(move |out| attribute_json(out, &entry.attribute, recipe.parameters()))),
     )
   });
   let body = With(|out: &mut Writer| {
@@ -365,19 +370,19 @@ fn recipe_json(out: &mut Writer, recipe: &Recipe) {
     out.array(recipe.dependencies.iter().map(|d| With(move |out| dependency_json(out, d))))
   });
   let parameters = With(|out: &mut Writer| {
-    out.array(recipe.parameters.iter().map(|p| With(move |out| parameter_json(out, p))))
+    out.array(recipe.parameters().iter().map(|p| With(move |out| parameter_json(out, p))))
   });
   object!(out,
     "attributes" => attributes,
     "body" => body,
     "dependencies" => dependencies,
-    "doc" => recipe.doc.as_deref(),
+    "doc" => recipe.doc,
     "name" => recipe.name().lexeme(),
     "parameters" => parameters,
     "priors" => recipe.priors().len(),
     "private" => recipe.private || recipe.name().lexeme().starts_with('_'),
     "quiet" => recipe.quiet(),
-    "namepath" => recipe.namepath.as_ref(),
+    "namepath" => recipe.namepath,
     "shebang" => recipe.shebang() || recipe.has_attribute(AttributeKind::Script),
   )
 }
@@ -412,11 +417,11 @@ fn kind_name(kind: ParameterKind) -> &'static str {
   }
 }
 
-fn patterns<'a>(parameter: &'a Parameter) -> Option<&'a [String]> {
+fn patterns<'r>(parameter: Parameter<'r, '_>) -> Option<&'r [String]> {
   Some(parameter.patterns()).filter(|patterns| !patterns.is_empty())
 }
 
-fn parameter_json(out: &mut Writer, parameter: &Parameter) {
+fn parameter_json(out: &mut Writer, parameter: Parameter) {
   object!(out,
     "default" => parameter.default(),
     "export" => parameter.export(),
@@ -439,7 +444,7 @@ fn interpreter_json(out: &mut Writer, interpreter: &Interpreter) {
   object!(out, "command" => interpreter.command.cooked, "arguments" => arguments)
 }
 
-fn arg_json(out: &mut Writer, arg: &ArgAttribute, parameters: &[Parameter]) {
+fn arg_json(out: &mut Writer, arg: &ArgAttribute, parameters: Parameters) {
   let parameter = parameters.iter().find(|p| p.name().lexeme() == arg.name.cooked);
   // A bare `short` is the whole parameter name here (only the parameter
   // object has the single character).
@@ -460,7 +465,7 @@ fn arg_json(out: &mut Writer, arg: &ArgAttribute, parameters: &[Parameter]) {
 }
 
 /// Attributes: unit ones as their name, others as one-key objects.
-fn attribute_json(out: &mut Writer, attribute: &Attribute, parameters: &[Parameter]) {
+fn attribute_json(out: &mut Writer, attribute: &Attribute, parameters: Parameters) {
   use Attribute::*;
   match attribute {
     Arg(_) | Cache(_) | Confirm(_) | Doc(_) | Timestamp(_) | Continue(_) | Env(..)
@@ -475,7 +480,7 @@ fn attribute_json(out: &mut Writer, attribute: &Attribute, parameters: &[Paramet
   }
 }
 
-fn attribute_value_json(out: &mut Writer, attribute: &Attribute, parameters: &[Parameter]) {
+fn attribute_value_json(out: &mut Writer, attribute: &Attribute, parameters: Parameters) {
   use Attribute::*;
   match attribute {
     Arg(arg) => arg_json(out, arg, parameters),
@@ -677,7 +682,7 @@ mod tests {
     edit_param(&mut flags, |p| p.kind = ParameterKind::Star);
     let mut build = recipe(&[], "build", vec![mode, flags]);
     group(&mut build, "dev");
-    build.doc = Some("Build it".into());
+    build.doc = Some("Build it");
     add_recipes(&mut root, vec![build]);
     add_alias(&mut root, alias("b", &["build"]));
     let json = dump_json(&justfile(root));

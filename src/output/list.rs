@@ -212,7 +212,7 @@ pub fn listed_submodules<'a, 'src>(
 
 /// The `[group]`s of a recipe, in attribute order.
 fn recipe_groups<'a>(recipe: &'a Recipe) -> impl Iterator<Item = &'a str> {
-  recipe.attributes.iter().filter_map(|entry| match &entry.attribute {
+  recipe.attributes().iter().filter_map(|entry| match &entry.attribute {
     Attribute::Group(literal) => Some(literal.cooked),
     _ => None,
   })
@@ -381,11 +381,11 @@ impl Lister<'_> {
       }
     };
     out.push_str(name);
-    if recipe.parameters.iter().any(|p| p.is_option()) {
+    if recipe.parameters().iter().any(|p| p.is_option()) {
       out.push(' ');
       paint(out, COLOR, CYAN, "[OPTIONS]");
     }
-    for parameter in recipe.parameters.iter().filter(|p| !p.is_option()) {
+    for parameter in recipe.parameters().iter().filter(|p| !p.is_option()) {
       out.push(' ');
       match parameter.kind() {
         ParameterKind::Singular => {}
@@ -549,7 +549,7 @@ impl Lister<'_> {
       signature: Signature::Recipe(recipe),
       plain,
       width: entry_width,
-      comment: recipe.doc.as_deref().filter(|doc| doc.chars().any(|c| !c.is_whitespace())),
+      comment: recipe.doc.filter(|doc| doc.chars().any(|c| !c.is_whitespace())),
       aliases,
       always_inline: false,
     };
@@ -726,7 +726,7 @@ mod tests {
   use crate::analysis::fixtures::*;
 
   fn documented(mut recipe: Recipe<'static>, doc: &str) -> Recipe<'static> {
-    recipe.doc = Some(doc.to_string().into());
+    recipe.doc = Some(doc.to_string().leak());
     recipe
   }
 

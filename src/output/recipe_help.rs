@@ -17,14 +17,14 @@ pub fn recipe_help(justfile: &Justfile, recipe: &Recipe, color: bool) -> String 
   sections.push(format!(
     "{} {}\n",
     heading("Usage:", color),
-    usage_line(recipe, &recipe.namepath, color)
+    usage_line(recipe, recipe.namepath, color)
   ));
-  let positionals: Vec<&Parameter> = recipe.parameters.iter().filter(|p| !p.is_option()).collect();
+  let positionals: Vec<Parameter> = recipe.parameters().iter().filter(|p| !p.is_option()).collect();
   if !positionals.is_empty() {
     let lines = positionals.iter().map(|p| argument_line(p, color) + &markers(p));
     sections.push(section("Arguments:", lines, color));
   }
-  let options: Vec<&Parameter> = recipe.parameters.iter().filter(|p| p.is_option()).collect();
+  let options: Vec<Parameter> = recipe.parameters().iter().filter(|p| p.is_option()).collect();
   if !options.is_empty() {
     let lines = options.iter().map(|p| option_line(p, color) + &markers(p));
     sections.push(section("Options:", lines, color));
@@ -87,8 +87,8 @@ fn detail_lines(justfile: &Justfile, recipe: &Recipe, color: bool) -> Vec<String
     lines.push(format!("{} {}\n", heading(title, color), groups.join(", ")));
   }
   let attributes: Vec<String> = recipe
-    .attributes
-    .iter()
+    .attributes_by_name()
+    .into_iter()
     .filter(|entry| {
       !matches!(entry.attribute, Attribute::Arg(_) | Attribute::Doc(_) | Attribute::Group(_))
     })

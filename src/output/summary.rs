@@ -29,7 +29,7 @@ fn collect(module: &Module, unsorted: bool, out: &mut String) {
     if !out.is_empty() {
       out.push(' ');
     }
-    out.push_str(&recipe.namepath);
+    out.push_str(recipe.namepath);
   }
   for (_, submodule) in listed_submodules(module, unsorted) {
     collect(submodule, unsorted, out);

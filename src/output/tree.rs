@@ -85,13 +85,13 @@ fn undepended_recipes<'a, 'src>(
   for recipe in all_recipes(&justfile.root, false) {
     for dependency in recipe.dependencies.iter() {
       if let Some(target) = dependency_target(justfile, dependency) {
-        depended.insert(target.namepath.as_ref());
+        depended.insert(target.namepath);
       }
     }
   }
   all_recipes(module, unsorted)
     .into_iter()
-    .filter(|recipe| !depended.contains(recipe.namepath.as_ref()))
+    .filter(|recipe| !depended.contains(recipe.namepath))
     .collect()
 }
 
@@ -170,7 +170,7 @@ pub fn tree(justfile: &Justfile, recipes: &[&Recipe], color: bool) -> String {
   let mut writer = TreeWriter { justfile, painter, out: String::new() };
   let mut record = Record::new();
   for recipe in recipes {
-    let node = Node { recipe: Some(recipe), path: &recipe.namepath, arguments: Vec::new() };
+    let node = Node { recipe: Some(recipe), path: recipe.namepath, arguments: Vec::new() };
     writer.node(&node, Edge::Root, false, "", "", &mut record);
   }
   writer.out

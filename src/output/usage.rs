@@ -116,7 +116,7 @@ fn push_parameter_token(line: &mut Line, parameter: &Parameter) {
 }
 
 fn has_options(recipe: &Recipe) -> bool {
-  recipe.parameters.iter().any(Parameter::is_option)
+  recipe.parameters().iter().any(Parameter::is_option)
 }
 
 /// `just PATH [OPTIONS] A [B] [C...]`, each word painted cyan.
@@ -129,9 +129,9 @@ pub fn usage_line(recipe: &Recipe, path: &str, color: bool) -> String {
     line.plain(" ");
     line.push(word_style(), "[OPTIONS]");
   }
-  for parameter in recipe.parameters.iter().filter(|p| !p.is_option()) {
+  for parameter in recipe.parameters().iter().filter(|p| !p.is_option()) {
     line.plain(" ");
-    push_parameter_token(&mut line, parameter);
+    push_parameter_token(&mut line, &parameter);
   }
   line.text
 }
@@ -191,8 +191,8 @@ pub(crate) fn heading(text: &str, color: bool) -> String {
 /// The `--usage` text of `recipe` named as `path` (without the alias line).
 pub fn usage(recipe: &Recipe, path: &str, color: bool) -> String {
   let mut out = format!("{} {}\n", heading("Usage:", color), usage_line(recipe, path, color));
-  let positionals: Vec<&Parameter> = recipe.parameters.iter().filter(|p| !p.is_option()).collect();
-  let options: Vec<&Parameter> = recipe.parameters.iter().filter(|p| p.is_option()).collect();
+  let positionals: Vec<Parameter> = recipe.parameters().iter().filter(|p| !p.is_option()).collect();
+  let options: Vec<Parameter> = recipe.parameters().iter().filter(|p| p.is_option()).collect();
   if !positionals.is_empty() {
     out.push_str(&format!("\n{}\n", heading("Arguments:", color)));
     for parameter in &positionals {

@@ -188,7 +188,7 @@ pub fn show_recipe(
     text.push_str(doc);
     text.push('\n');
   }
-  attributes::push_lines(&mut text, &recipe.attributes);
+  attributes::push_lines(&mut text, recipe.attributes());
   push_header_with(&mut text, recipe.ast, Palette { color });
   text.push('\n');
   push_body(&mut text, recipe.ast, indentation);
@@ -251,21 +251,22 @@ mod tests {
     ast: Recipe<'static>,
     attributes: Vec<Attribute<'static>>,
   ) -> model::Recipe<'static> {
+    let entries: Vec<AttributeEntry> = attributes
+      .into_iter()
+      .map(|attribute| AttributeEntry { name: name(attribute.name()), attribute })
+      .collect();
+    let ast = Recipe { attributes: Attributes { list: entries.leak() }, ..ast };
     let ast: &'static Recipe<'static> = Box::leak(Box::new(ast));
     model::Recipe {
-      namepath: "build".into(),
-      attributes: attributes
-        .into_iter()
-        .map(|attribute| AttributeEntry { name: name(attribute.name()), attribute })
-        .collect(),
-      doc: ast.doc.map(Into::into),
-      private: false,
-      parameters: Default::default(),
+      namepath: "build",
+      doc: ast.doc,
+      parameter_options: Box::default(),
       dependencies: Default::default(),
-      prior_count: 0,
-      script: false,
-      order: 0,
       ast,
+      prior_count: 0,
+      order: 0,
+      private: false,
+      script: false,
     }
   }
 
