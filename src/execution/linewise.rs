@@ -8,7 +8,7 @@ use super::{jobserver, timestamp};
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
 use crate::platform::exit::Exit;
 use crate::platform::signals;
-use crate::syntax::ast::{Fragment, Line};
+use crate::syntax::ast::{push_body_text, Fragment, Line};
 use crate::syntax::attributes::AttributeKind;
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
@@ -261,15 +261,17 @@ fn next_command<'src>(
     while let Some(fragment) = fragments.next() {
       match fragment {
         Fragment::Text(token) => {
-          let mut piece = token.lexeme().replace("{{{{", "{{");
+          let mut piece = token.lexeme();
           if first && continued {
-            piece = piece.trim_start_matches([' ', '\t']).to_string();
+            piece = piece.trim_start_matches([' ', '\t']);
           }
-          if fragments.peek().is_none() && piece.ends_with('\\') {
-            piece.pop();
-            continues = true;
+          if fragments.peek().is_none() {
+            if let Some(joined) = piece.strip_suffix('\\') {
+              piece = joined;
+              continues = true;
+            }
           }
-          text.push_str(&piece);
+          push_body_text(&mut text, piece);
         }
         Fragment::Interpolation { expression, .. } => {
           text.push_str(&evaluator.evaluate(expression)?.joined());

@@ -13,7 +13,7 @@ use super::{cache, jobserver, timestamp};
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
 use crate::evaluation::shell;
 use crate::platform::exit::Exit;
-use crate::syntax::ast::{Attribute, Fragment};
+use crate::syntax::ast::{push_body_text, Attribute, Fragment};
 use crate::syntax::attributes::AttributeKind;
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
@@ -62,7 +62,7 @@ pub fn run<'src>(
     let mut text = String::new();
     for fragment in line.fragments() {
       match fragment {
-        Fragment::Text(token) => text.push_str(&token.lexeme().replace("{{{{", "{{")),
+        Fragment::Text(token) => push_body_text(&mut text, token.lexeme()),
         Fragment::Interpolation { expression, .. } => {
           text.push_str(&evaluator.evaluate(expression)?.joined())
         }
