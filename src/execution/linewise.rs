@@ -8,8 +8,9 @@ use super::{jobserver, timestamp};
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
 use crate::platform::exit::Exit;
 use crate::platform::signals;
-use crate::syntax::ast::{push_body_text, Fragment, Line};
+use crate::syntax::ast::{Fragment, Line};
 use crate::syntax::attributes::AttributeKind;
+use crate::syntax::strings::unescape_braces;
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
 
@@ -271,7 +272,7 @@ fn next_command<'src>(
               continues = true;
             }
           }
-          push_body_text(&mut text, piece);
+          text.push_str(&unescape_braces(piece));
         }
         Fragment::Interpolation { expression, .. } => {
           text.push_str(&evaluator.evaluate(expression)?.joined());

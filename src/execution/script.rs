@@ -13,8 +13,9 @@ use super::{cache, jobserver, timestamp};
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
 use crate::evaluation::shell;
 use crate::platform::exit::Exit;
-use crate::syntax::ast::{push_body_text, Attribute, Fragment};
+use crate::syntax::ast::{Attribute, Fragment};
 use crate::syntax::attributes::AttributeKind;
+use crate::syntax::strings::unescape_braces;
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
 
@@ -62,7 +63,7 @@ pub fn run<'src>(
     let mut text = String::new();
     for fragment in line.fragments() {
       match fragment {
-        Fragment::Text(token) => push_body_text(&mut text, token.lexeme()),
+        Fragment::Text(token) => text.push_str(&unescape_braces(token.lexeme())),
         Fragment::Interpolation { expression, .. } => {
           text.push_str(&evaluator.evaluate(expression)?.joined())
         }

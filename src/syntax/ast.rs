@@ -505,15 +505,6 @@ impl<'src> Iterator for Fragments<'src> {
   }
 }
 
-/// Appends body text as a command gets it: `{{{{` stands for `{{`.
-pub fn push_body_text(out: &mut String, text: &str) {
-  if text.contains('{') {
-    out.push_str(&text.replace("{{{{", "{{"));
-  } else {
-    out.push_str(text);
-  }
-}
-
 #[derive(Copy, Clone, Debug)]
 pub enum Fragment<'src> {
   /// Body text; `{{{{` inside it stands for `{{`.

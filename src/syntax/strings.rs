@@ -1,5 +1,7 @@
 //! String literal processing: unindentation, escapes, shell expansion.
 
+use std::borrow::Cow;
+
 use super::ast::StringKind;
 use super::parse_error::ParseErrorKind;
 
@@ -41,11 +43,21 @@ pub fn cook_format_piece<'src>(
   kind: StringKind,
   raw: &str,
 ) -> Result<String, ParseErrorKind<'src>> {
-  let text = raw.replace("{{{{", "{{");
+  let text = unescape_braces(raw);
   if kind.processes_escapes() {
     process_escapes(&text)
   } else {
-    Ok(text)
+    Ok(text.into_owned())
+  }
+}
+
+/// Literal text between interpolations (recipe bodies, format strings),
+/// where `{{{{` stands for `{{`.
+pub fn unescape_braces(raw: &str) -> Cow<'_, str> {
+  if raw.contains('{') {
+    Cow::Owned(raw.replace("{{{{", "{{"))
+  } else {
+    Cow::Borrowed(raw)
   }
 }
 
