@@ -218,13 +218,6 @@ impl<'src> Recipe<'src> {
     self.ast.attributes.list
   }
 
-  /// The attributes ordered by name (those of one name in source order).
-  pub fn attributes_by_name(&self) -> Vec<&'src ast::AttributeEntry<'src>> {
-    let mut sorted: Vec<&ast::AttributeEntry> = self.attributes().iter().collect();
-    sorted.sort_by_key(|entry| entry.attribute.name());
-    sorted
-  }
-
   pub fn has_attribute(&self, kind: AttributeKind) -> bool {
     self.attributes().iter().any(|entry| entry.attribute.kind() == kind)
   }

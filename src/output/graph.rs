@@ -196,8 +196,7 @@ fn json(graph: &Graph) -> String {
     .nodes
     .iter()
     .map(|recipe| {
-      let attributes: Vec<String> = recipe
-        .attributes_by_name()
+      let attributes: Vec<String> = crate::syntax::attribute_order::sorted(recipe.attributes())
         .into_iter()
         .map(|entry| crate::output::format::attributes::render(&entry.attribute))
         .collect();

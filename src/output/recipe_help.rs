@@ -86,8 +86,7 @@ fn detail_lines(justfile: &Justfile, recipe: &Recipe, color: bool) -> Vec<String
     let title = if groups.len() == 1 { "Group:" } else { "Groups:" };
     lines.push(format!("{} {}\n", heading(title, color), groups.join(", ")));
   }
-  let attributes: Vec<String> = recipe
-    .attributes_by_name()
+  let attributes: Vec<String> = crate::syntax::attribute_order::sorted(recipe.attributes())
     .into_iter()
     .filter(|entry| {
       !matches!(entry.attribute, Attribute::Arg(_) | Attribute::Doc(_) | Attribute::Group(_))
