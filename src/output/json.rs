@@ -617,15 +617,7 @@ mod tests {
   /// The JSON of `justfile`, which is the same written out in chunks of
   /// one byte.
   fn dump_json(justfile: &Justfile) -> String {
-    let mut whole = Sink::whole();
-    write_json(&mut whole, justfile);
-    let mut written = Vec::new();
-    let mut sink = Sink::chunked(&mut written, 1);
-    write_json(&mut sink, justfile);
-    sink.finish().expect("writes to a vector");
-    let text = whole.into_text();
-    assert_eq!(String::from_utf8(written).expect("UTF-8"), text);
-    text
+    crate::output::sink::produced_whole_and_bytewise(|out| write_json(out, justfile)).0
   }
 
   #[test]

@@ -782,21 +782,14 @@ mod tests {
     let mut config = Options::default_for("/tmp".into());
     configure(&mut config);
     let path: Vec<String> = path.iter().map(|p| p.to_string()).collect();
-    let mut whole = Sink::whole();
-    let text = match write_list(&mut whole, justfile, &config, &path, false) {
-      Ok(()) => whole.into_text(),
+    // An error comes before any text: then nothing is written either.
+    let (text, result) = crate::output::sink::produced_whole_and_bytewise(|out| {
+      write_list(out, justfile, &config, &path, false)
+    });
+    match result {
+      Ok(()) => text,
       Err(error) => format!("error: {error}"),
-    };
-    // Written out after every line, the listing is the same.
-    let mut written = Vec::new();
-    let mut sink = Sink::chunked(&mut written, 1);
-    let streamed = write_list(&mut sink, justfile, &config, &path, false);
-    sink.finish().expect("writes to a vector");
-    match streamed {
-      Ok(()) => assert_eq!(String::from_utf8(written).expect("UTF-8"), text),
-      Err(_) => assert!(written.is_empty(), "{written:?}"),
     }
-    text
   }
 
   #[test]

@@ -117,6 +117,23 @@ impl<'w> Sink<'w> {
   }
 }
 
+/// What `produce` writes into a whole sink, and what it returns, having
+/// checked that written out a byte at a time it is the same text.
+#[cfg(test)]
+pub(crate) fn produced_whole_and_bytewise<R>(
+  mut produce: impl FnMut(&mut Sink) -> R,
+) -> (String, R) {
+  let mut whole = Sink::whole();
+  let result = produce(&mut whole);
+  let mut written = Vec::new();
+  let mut bytewise = Sink::chunked(&mut written, 1);
+  produce(&mut bytewise);
+  bytewise.finish().expect("writes to a vector");
+  let text = whole.into_text();
+  assert_eq!(String::from_utf8(written).expect("UTF-8"), text, "written a byte at a time");
+  (text, result)
+}
+
 impl Deref for Sink<'_> {
   type Target = String;
 

@@ -2,7 +2,7 @@
 //! Expected outputs were produced by the reference binary's `--fmt`.
 
 use super::{format_justfile, indentation_setting, write_justfile};
-use crate::output::sink::Sink;
+use crate::output::sink::produced_whole_and_bytewise;
 use crate::syntax::sources::{Source, Trees};
 use crate::syntax::{lexer, parser};
 
@@ -15,11 +15,8 @@ fn format(src: &str) -> String {
   let ast = parser::parse(&tokens, &trees).expect("parses");
   let indentation = indentation_setting(&ast).unwrap_or_else(|| "    ".into());
   let formatted = format_justfile(&ast, &indentation);
-  let mut written = Vec::new();
-  let mut sink = Sink::chunked(&mut written, 1);
-  write_justfile(&mut sink, &ast, &indentation);
-  sink.finish().expect("writes to a vector");
-  assert_eq!(String::from_utf8(written).expect("UTF-8"), formatted, "written in pieces");
+  let (written, ()) = produced_whole_and_bytewise(|out| write_justfile(out, &ast, &indentation));
+  assert_eq!(written, formatted);
   formatted
 }
 
