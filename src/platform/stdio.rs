@@ -34,9 +34,8 @@ pub fn stderr_line(text: &str) -> io::Result<()> {
 }
 
 /// Standard output for a long text written in pieces, unbuffered. Unlike
-/// `stdout`, it reports a broken pipe, so that the writer can stop
-/// producing what nobody reads; pass the final result through
-/// `quiet_on_broken_pipe`.
+/// `stdout`, it reports a broken pipe, so that the writer writes nothing
+/// more; pass the final result through `quiet_on_broken_pipe`.
 pub struct PiecewiseStdout;
 
 impl Write for PiecewiseStdout {

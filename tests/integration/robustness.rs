@@ -1404,7 +1404,7 @@ fn output_longer_than_a_chunk_is_printed_whole_and_in_order() {
 }
 
 /// A reader that closes the pipe after the start of a long output: `just`
-/// stops there, quietly.
+/// writes no more and ends quietly.
 #[cfg(target_os = "linux")]
 fn reader_stopping_early_ends_a_long_output_quietly() {
   use std::io::Read;
