@@ -136,8 +136,8 @@ pub fn is_public_recipe(module: &Module, recipe: &Recipe) -> bool {
 }
 
 pub fn is_public_alias(module: &Module, alias: &Alias) -> bool {
-  let name = alias.name.lexeme();
-  !alias.private && !name.starts_with('_') && !module.disabled.contains_key(name)
+  // `private` covers names starting with `_`.
+  !alias.private && !module.disabled.contains_key(alias.name.lexeme())
 }
 
 /// The closest public recipe, then recipe alias, within distance 2.

@@ -104,6 +104,7 @@ pub struct Assignment<'src> {
   pub value: &'src Expression<'src>,
   pub export: bool,
   pub eager: bool,
+  /// `[private]`, or a name starting with `_`.
   pub private: bool,
 }
 
@@ -118,10 +119,9 @@ impl<'src> Named<'src> for Assignment<'src> {
 }
 
 impl Assignment<'_> {
-  /// Listed by `--evaluate` and `--variables`: neither `[private]` nor
-  /// named with a leading `_`.
+  /// Listed by `--evaluate` and `--variables`.
   pub fn is_public(&self) -> bool {
-    !self.private && !self.name.lexeme().starts_with('_')
+    !self.private
   }
 }
 
@@ -131,6 +131,7 @@ pub struct Alias<'src> {
   pub attributes: Vec<Attribute<'src>>,
   /// Target path as written (`foo`, `sub::bar`).
   pub target: Vec<Name<'src>>,
+  /// `[private]`, or a name starting with `_`.
   pub private: bool,
 }
 

@@ -380,7 +380,7 @@ fn recipe_json(out: &mut Writer, recipe: &Recipe) {
     "name" => recipe.name().lexeme(),
     "parameters" => parameters,
     "priors" => recipe.priors().len(),
-    "private" => recipe.private || recipe.name().lexeme().starts_with('_'),
+    "private" => recipe.private,
     "quiet" => recipe.quiet(),
     "namepath" => recipe.namepath,
     "shebang" => recipe.shebang() || recipe.has_attribute(AttributeKind::Script),
