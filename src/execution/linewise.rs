@@ -2,7 +2,7 @@
 
 use std::process::{Command, Stdio};
 
-use super::error::ExecutionError;
+use super::error::{spawn_failure, ExecutionError};
 use super::output_mode::RecipeOutput;
 use super::{jobserver, timestamp};
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
@@ -81,8 +81,8 @@ pub fn run<'src>(
     // Only an error needs the name: no allocation per line.
     let name = || recipe.name().lexeme().to_string();
     let status = output
-      .run(&mut process, config.quiet)
-      .map_err(|source| spawn_error(name(), shell, source))?;
+      .run(context.supervisor, &mut process, config.quiet)
+      .map_err(|error| spawn_failure(error, |source| spawn_error(name(), shell, source)))?;
     let line = command.line;
 
     match Exit::of(status) {
@@ -98,7 +98,7 @@ pub fn run<'src>(
       }
       Exit::Unknown => return Err(ExecutionError::LineUnknown { recipe: name(), line }),
     }
-    check_interrupted(recipe, sigils.infallible)?;
+    check_interrupted(context, recipe, sigils.infallible)?;
   }
   Ok(())
 }
@@ -106,10 +106,11 @@ pub fn run<'src>(
 /// After a child succeeded: a recorded signal ends the run unless the line
 /// had `-` or the recipe continues on that signal.
 pub fn check_interrupted<'src>(
+  context: &RunContext<'_, 'src>,
   recipe: &crate::analysis::model::Recipe<'src>,
   infallible: bool,
 ) -> Result<'src> {
-  let Some(signal) = signals::take() else {
+  let Some(signal) = context.supervisor.take() else {
     return Ok(());
   };
   if infallible || continues_on(recipe, signal) {

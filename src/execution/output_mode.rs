@@ -14,7 +14,7 @@ use super::error::ExecutionError;
 use crate::color::{Painter, Stream};
 use crate::options::Options;
 pub use crate::options::OutputMode;
-use crate::platform::signals;
+use crate::platform::supervisor::{SpawnError, Supervisor};
 
 /// Held while writing, so that lines and blocks of concurrent recipes are
 /// never torn apart.
@@ -93,18 +93,22 @@ impl RecipeOutput {
     .map_err(|source| ExecutionError::Stderr { source })
   }
 
-  /// Spawn `command` as a tracked child and wait for it, routing its stdout
-  /// and stderr through this output. Stdin is always inherited, so a recipe
-  /// reading the terminal still can. Streams already redirected (`--quiet`)
-  /// are left alone.
-  pub fn run(&self, command: &mut Command, redirected: bool) -> io::Result<ExitStatus> {
+  /// Spawn `command` through `supervisor` and wait for it, routing its
+  /// stdout and stderr through this output. Stdin is always inherited, so a
+  /// recipe reading the terminal still can. Streams already redirected
+  /// (`--quiet`) are left alone.
+  pub fn run(
+    &self,
+    supervisor: &Supervisor,
+    command: &mut Command,
+    redirected: bool,
+  ) -> Result<ExitStatus, SpawnError> {
     if self.mode == OutputMode::Interleaved || redirected {
-      return signals::run(command);
+      return supervisor.run(command);
     }
     command.stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = signals::spawn(command)?;
-    let _guard = signals::ChildGuard::new(child.id());
-    let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
+    let mut running = supervisor.spawn(command)?;
+    let (stdout, stderr) = (running.child().stdout.take(), running.child().stderr.take());
     std::thread::scope(|threads| {
       let pumps = [
         stdout.map(|pipe| threads.spawn(move || self.pump(pipe, Stream::Stdout))),
@@ -118,10 +122,10 @@ impl RecipeOutput {
           Err(_) => failure = failure.or(Some(io::Error::other("output thread panicked"))),
         }
       }
-      let status = child.wait();
+      let status = running.wait();
       match failure {
-        Some(error) => Err(error),
-        None => status,
+        Some(error) => Err(SpawnError::Io(error)),
+        None => status.map_err(SpawnError::Io),
       }
     })
   }

@@ -1,7 +1,7 @@
 //! Running invocations: parameters, confirmation, dependencies in order with
 //! deduplication, then the body.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::BufRead;
 use std::sync::{Condvar, Mutex, MutexGuard};
 
@@ -35,14 +35,15 @@ type RunKey = (String, Vec<Supplied>);
 #[derive(Default)]
 pub struct History {
   completed: HashSet<RunKey>,
-  /// `--keep-going`: runs that failed or were skipped; not run again.
+  /// Runs that failed or were skipped: not run again, and their dependents
+  /// do not start.
   failed: HashSet<RunKey>,
 }
 
 pub struct Runner<'r, 'a, 'src> {
   pub context: &'r RunContext<'a, 'src>,
   pub states: &'r BTreeMap<Vec<String>, ModuleState<'a, 'src>>,
-  pub keep_going: KeepGoing<'src>,
+  pub keep_going: KeepGoing<'r, 'src>,
 }
 
 impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
@@ -50,7 +51,41 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     context: &'r RunContext<'a, 'src>,
     states: &'r BTreeMap<Vec<String>, ModuleState<'a, 'src>>,
   ) -> Self {
-    Runner { context, states, keep_going: KeepGoing::new(context.config.keep_going) }
+    let keep_going =
+      KeepGoing::new(context.config.keep_going, context.supervisor, context.stderr_painter());
+    Runner { context, states, keep_going }
+  }
+
+  /// `--keep-going`: learn the order in which the invoked recipes would run
+  /// one by one (each after its dependencies, before its subsequents), by
+  /// which failures are summarised and the exit status is chosen.
+  pub fn plan(&self, invoked: &[&'a Recipe<'src>]) {
+    if !self.keep_going.enabled() {
+      return;
+    }
+    enum Step<'a, 'src> {
+      Enter(&'a Recipe<'src>),
+      Place(&'a Recipe<'src>),
+    }
+    let mut ranks = HashMap::new();
+    let mut entered = HashSet::new();
+    let mut steps: Vec<Step> = invoked.iter().rev().map(|&recipe| Step::Enter(recipe)).collect();
+    while let Some(step) = steps.pop() {
+      match step {
+        Step::Place(recipe) => {
+          let rank = ranks.len();
+          ranks.entry(recipe.namepath.to_string()).or_insert(rank);
+        }
+        Step::Enter(recipe) if entered.insert(recipe.namepath) => {
+          let enter = |dependency| self.target(dependency).map(Step::Enter);
+          steps.extend(recipe.subsequents().iter().rev().filter_map(enter));
+          steps.push(Step::Place(recipe));
+          steps.extend(recipe.priors().iter().rev().filter_map(enter));
+        }
+        Step::Enter(_) => {}
+      }
+    }
+    self.keep_going.plan(ranks);
   }
 
   pub fn state(&self, module: &[String]) -> &'r ModuleState<'a, 'src> {
@@ -70,7 +105,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     is_dependency: bool,
     ran: &mut History,
   ) -> Result<'src> {
-    let record = Record::new(std::mem::take(ran), self.keep_going.enabled());
+    let record = Record::new(std::mem::take(ran));
     let slots = Slots::new(self.context.config.jobs);
     let result = self.run_recorded(module, recipe, supplied, is_dependency, &record, &slots);
     *ran = record.into_history();
@@ -141,7 +176,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     }
 
     if !config.no_deps {
-      let subsequent_record = Record::new(History::default(), self.keep_going.enabled());
+      let subsequent_record = Record::new(History::default());
       self.run_dependencies(
         state,
         &scope,
@@ -203,10 +238,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
         })
         .collect()
     });
-    for result in results {
-      outcome.add(result)?;
-    }
-    outcome.finish()
+    outcome.settle(results)
   }
 
   fn report_time(&self, _recipe: &Recipe<'src>) {}
@@ -511,22 +543,20 @@ struct Record {
 struct RecordState {
   history: History,
   running: HashSet<RunKey>,
-  /// `--keep-going`: remember failures, so they are not run again.
-  keep_failures: bool,
 }
 
 /// What the caller of `Record::claim` should do.
 enum Claim {
   Run,
   Done,
-  /// It failed or was skipped (only with `--keep-going`).
+  /// It failed or was skipped.
   Failed,
 }
 
 impl Record {
-  fn new(history: History, keep_failures: bool) -> Self {
+  fn new(history: History) -> Self {
     Record {
-      state: Mutex::new(RecordState { history, running: HashSet::new(), keep_failures }),
+      state: Mutex::new(RecordState { history, running: HashSet::new() }),
       changed: Condvar::new(),
     }
   }
@@ -536,8 +566,8 @@ impl Record {
   }
 
   /// Run `key` unless it already completed or finished running elsewhere
-  /// (failures are reported by that runner). With `--keep-going` a run that
-  /// failed is not repeated.
+  /// (failures are reported by that runner). A run that failed is not
+  /// repeated, and what waited for it learns that it failed.
   fn claim(&self, key: &RunKey) -> Claim {
     let mut state = self.lock();
     if state.history.completed.contains(key) {
@@ -565,7 +595,7 @@ impl Record {
     state.running.remove(&key);
     if success {
       state.history.completed.insert(key);
-    } else if state.keep_failures {
+    } else {
       state.history.failed.insert(key);
     }
     drop(state);

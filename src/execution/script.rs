@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::error::{stderr_line, ExecutionError};
+use super::error::{spawn_failure, stderr_line, ExecutionError};
 use super::linewise::{check_interrupted, recipe_directory};
 use super::output_mode::RecipeOutput;
 use super::{cache, jobserver, timestamp};
@@ -114,6 +114,9 @@ pub fn run<'src>(
     entry = Some(opened);
   }
 
+  // Until the directory is removed, a signal is recorded rather than
+  // ending `just` at once.
+  let _busy = context.supervisor.busy();
   let directory = temporary_directory(context, state)
     .map_err(|source| ExecutionError::TempDir { recipe: name.clone(), source })?;
   let path = directory.path().join(file_name(recipe, &executor));
@@ -140,16 +143,19 @@ pub fn run<'src>(
   evaluator.apply_environment(&mut process);
   jobserver::configure(&mut process);
 
-  let status = output.run(&mut process, false).map_err(|source| ExecutionError::ScriptSpawn {
-    recipe: name.clone(),
-    executor: executor.describe(),
-    source,
-  })?;
+  let status = output.run(context.supervisor, &mut process, false);
   drop(directory);
+  let status = status.map_err(|error| {
+    spawn_failure(error, |source| ExecutionError::ScriptSpawn {
+      recipe: name.clone(),
+      executor: executor.describe(),
+      source,
+    })
+  })?;
 
   match Exit::of(status) {
     Exit::Code(0) => {
-      check_interrupted(recipe, false)?;
+      check_interrupted(context, recipe, false)?;
       match entry {
         Some(entry) => entry.complete(&name, recipe.namepath),
         None => Ok(()),
