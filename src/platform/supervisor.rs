@@ -265,9 +265,16 @@ impl Shared {
   }
 
   /// A child ended: forget it, and take the terminal back when none runs.
-  fn unregister(&self, pid: Pid) {
+  /// A child the terminal's interrupt or quit key ended (the group had the
+  /// terminal, so `just` did not get the signal itself) interrupts the run
+  /// as if `just` had got it too.
+  fn unregister(&self, pid: Pid, status: Option<&ExitStatus>) {
     let mut state = self.lock();
     state.children.retain(|&child| child != pid);
+    if let Some(signal) = status.and_then(os::keyboard_signal).filter(|_| state.terminal_given) {
+      state.pending.get_or_insert(signal);
+      state.delivered.get_or_insert(signal);
+    }
     if state.children.is_empty() && state.terminal_given {
       state.terminal_given = false;
       if let Some(terminal) = &self.terminal {
@@ -320,7 +327,7 @@ impl Running<'_> {
       }
     };
     self.reaped = true;
-    self.shared.unregister(self.pid);
+    self.shared.unregister(self.pid, result.as_ref().ok());
     result
   }
 }

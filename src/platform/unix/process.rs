@@ -98,6 +98,12 @@ pub fn continue_group(group: Pid) -> io::Result<bool> {
   signal_group(group, CONTINUE)
 }
 
+/// The terminal's signal (interrupt or quit key) that ended a process, if
+/// one did.
+pub fn keyboard_signal(status: &ExitStatus) -> Option<i32> {
+  status.signal().filter(|&signal| signal == libc::SIGINT || signal == libc::SIGQUIT)
+}
+
 /// How a wait ended.
 pub enum Waited {
   Exited(ExitStatus),
