@@ -161,59 +161,69 @@ impl Drop for Run {
   }
 }
 
-/// Recipes that start many processes in a row, scripts among them (each
-/// with a temporary directory), then long ones carrying `marker`.
+/// Recipes that start several processes in a row, scripts among them (each
+/// with a temporary directory), then long ones carrying `marker`. Every
+/// process writes a line to `log` as soon as it runs.
 fn busy_justfile(marker: &str, parallel: bool) -> String {
   let attribute = if parallel { "[parallel]\n" } else { "" };
   format!(
     "{attribute}all: lines script long grandchild
 
 lines:
-  @true
-  @true
-  @true
-  @true
-  @true
+  @echo line >> log
+  @echo line >> log
 
 script:
   #!/bin/sh
-  true
+  echo script >> log
 
 long:
-  @sleep {marker}
+  @echo long >> log; sleep {marker}
 
 grandchild:
   #!/bin/sh
-  sleep {marker}; true
+  echo grandchild >> log; sleep {marker}; true
 "
   )
 }
 
-/// Send SIGINT at `delays` after the start of runs of `justfile`, half to
-/// `just` alone and half to its group, with and without a pause between
-/// each fork and the child's registration; then nothing may survive and no
+/// How many processes of a run have started.
+fn started(run: &Run) -> usize {
+  fs::read_to_string(run.directory.path().join("log")).map_or(0, |log| log.lines().count())
+}
+
+/// When to send SIGINT.
+#[derive(Clone, Copy, Debug)]
+enum When {
+  /// This long after `just` starts.
+  After(Duration),
+  /// As soon as the `n`th process runs, while `just` pauses between its
+  /// fork and its registration.
+  Spawn(usize),
+}
+
+/// Send SIGINT to runs of `busy_justfile` at many instants, half to `just`
+/// alone and half to its group; afterwards nothing may survive and no
 /// temporary directory may be left.
 fn interrupt_at_many_instants(parallel: bool, extra: &[&str]) {
-  let pauses = ["0", "40"];
-  let mut run_number = 0;
-  for pause in pauses {
-    for delay in [0, 5, 15, 30, 50, 80, 120, 170, 250, 400] {
-      run_number += 1;
-      let marker = marker(run_number + if parallel { 1000 } else { 0 } + extra.len() * 2000);
-      let mut run = Run::start(
-        &busy_justfile(&marker, parallel),
-        extra,
-        &[("JUST_TEST_SPAWN_PAUSE_MS", pause)],
-      );
-      std::thread::sleep(Duration::from_millis(delay));
-      run.signal(libc::SIGINT, run_number % 2 == 0);
-      let status = run.wait();
-      let context =
-        format!("pause {pause} ms, delay {delay} ms, status {status}\nstderr:\n{}", run.stderr());
-      assert!(status == 130 || status == 0, "{context}");
-      assert_eq!(survivors(&marker), Vec::new(), "{context}");
-      assert_eq!(run.scratch(), Vec::<String>::new(), "{context}");
+  let timed = [0, 5, 15, 30, 50, 80, 120, 170, 250, 400]
+    .map(|delay| When::After(Duration::from_millis(delay)));
+  let spawns = [1, 2, 3, 4].map(When::Spawn);
+  for (run_number, instant) in timed.into_iter().chain(spawns).enumerate() {
+    let pause = if matches!(instant, When::Spawn(_)) { "150" } else { "0" };
+    let marker = marker(run_number + if parallel { 100 } else { 0 } + extra.len() * 200);
+    let mut run =
+      Run::start(&busy_justfile(&marker, parallel), extra, &[("JUST_TEST_SPAWN_PAUSE_MS", pause)]);
+    match instant {
+      When::After(delay) => std::thread::sleep(delay),
+      When::Spawn(count) => wait_until("the process to start", || started(&run) >= count),
     }
+    run.signal(libc::SIGINT, run_number % 2 == 0);
+    let status = run.wait();
+    let context = format!("{instant:?}, status {status}\nstderr:\n{}", run.stderr());
+    assert!(status == 130 || status == 0, "{context}");
+    assert_eq!(survivors(&marker), Vec::new(), "{context}");
+    assert_eq!(run.scratch(), Vec::<String>::new(), "{context}");
   }
 }
 
