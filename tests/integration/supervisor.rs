@@ -400,21 +400,27 @@ impl Drop for Shell {
   }
 }
 
+/// Whether the recipe's process group is the terminal's foreground group
+/// (fields 5 and 8 of `/proc/PID/stat`), as a shell line.
+const FOREGROUND: &str =
+  "set -- $(cat /proc/$$/stat); if [ \"$5\" = \"$8\" ]; then where=foreground; else where=background; fi";
+
 fn interactive_recipe_reads_the_terminal_and_is_stopped_and_resumed() {
-  let justfile = "ask:\n  @echo ready; read -r answer; echo \"got $answer\"\n";
-  let Some(mut shell) = Shell::start(justfile) else {
+  let justfile = format!(
+    "ask:\n  @{FOREGROUND}; echo \"ready in the $where\"; read -r answer; {FOREGROUND}; echo \"got $answer in the $where\"\n"
+  );
+  let Some(mut shell) = Shell::start(&justfile) else {
     return;
   };
   shell.type_text("just ask\n");
-  let at = shell.expect_after(0, "ready");
+  let at = shell.expect_after(0, "ready in the foreground");
   // Ctrl-Z stops the recipe, and `just` with it: the shell has the
   // terminal again.
   shell.type_text("\x1a");
   let at = shell.expect_after(at, "Stopped");
   shell.type_text("fg\n");
-  let at = shell.expect_after(at, "just ask");
   shell.type_text("yes\n");
-  let at = shell.expect_after(at, "got yes");
+  let at = shell.expect_after(at, "got yes in the foreground");
   shell.type_text("echo \"status $?\"\n");
   shell.expect_after(at, "status 0");
   // Reading the terminal never stopped the recipe: only Ctrl-Z did.
