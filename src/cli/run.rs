@@ -14,6 +14,7 @@ use crate::color::{Painter, Stream};
 use crate::evaluation::evaluator::{Evaluator, RunContext, Site};
 use crate::evaluation::prepare::{prepare, recipe_demand, Demand, Demanded, Eagerness};
 use crate::execution::error::ExecutionError;
+use crate::execution::run::Run;
 use crate::execution::runner::{History, Runner, Supplied};
 use crate::output::sink::{self, Sink};
 use crate::platform::exit::Exit;
@@ -233,11 +234,13 @@ fn compiled<'src>(config: &Config, search: Search, arenas: Arenas<'src>) -> Outc
   let unstable = config.unstable || matches!(config.subcommand, Subcommand::Summary);
   let justfile = load(config, &search, unstable, arenas)?;
   let color = stdout_painter(config).active;
-  // Every process of the run (recipes, backticks, commands) is its child.
-  let supervisor = Supervisor::new(config.verbosity >= 1);
+  // Every process of the run (recipes, backticks, commands) is its
+  // supervisor's child.
+  let run = Run::new(config.verbosity >= 1, None);
+  let supervisor = &run.supervisor;
   if let Subcommand::Run { arguments } = &config.subcommand {
-    let run = RunRequest { config, arguments, arenas, supervisor: &supervisor, keep_model: true };
-    return self::run(&run, search, justfile);
+    let request = RunRequest { config, arguments, arenas, run: &run, keep_model: true };
+    return self::run(&request, search, justfile);
   }
   match &config.subcommand {
     Subcommand::Dump => dump(config, &justfile)?,
@@ -262,13 +265,13 @@ fn compiled<'src>(config: &Config, search: Search, arenas: Arenas<'src>) -> Outc
     }
     Subcommand::Show { path } => show(config, &justfile, path, color)?,
     Subcommand::Evaluate { path } => {
-      let context = context(config, &search, &justfile, &supervisor);
+      let context = context(config, &search, &justfile, supervisor);
       evaluate(&context, &justfile, path.as_deref(), color)?
     }
     Subcommand::Command { binary, arguments } => {
-      command(&context(config, &search, &justfile, &supervisor), binary, arguments)?
+      command(&context(config, &search, &justfile, supervisor), binary, arguments)?
     }
-    Subcommand::Choose => choose(config, &search, &justfile, &supervisor)?,
+    Subcommand::Choose => choose(config, &search, &justfile, &run)?,
     Subcommand::Tree { paths, all } => {
       let selected =
         crate::output::tree::selected_recipes(&justfile, paths, *all, config.unsorted)?;
@@ -494,8 +497,9 @@ fn choose<'src>(
   config: &Config,
   search: &Search,
   justfile: &Justfile<'src>,
-  supervisor: &Supervisor,
+  run: &Run,
 ) -> Outcome<'src> {
+  let supervisor = &run.supervisor;
   let mut candidates = Vec::new();
   choosable(config, &justfile.root, &mut candidates);
   if candidates.is_empty() {
@@ -551,7 +555,8 @@ fn choose<'src>(
   for line in stdout.lines() {
     let arguments: Vec<String> = line.split_whitespace().map(str::to_string).collect();
     let invocations = invocation::parse_invocations(justfile, &arguments, config)?;
-    run_invocations(&context(config, search, justfile, supervisor), justfile, invocations)?;
+    let context = context(config, search, justfile, supervisor);
+    run_invocations(&context, run, justfile, invocations)?;
   }
   Ok(())
 }
@@ -607,7 +612,8 @@ pub(super) struct RunRequest<'r, 'src> {
   pub config: &'r Config,
   pub arguments: &'r [String],
   pub arenas: Arenas<'src>,
-  pub supervisor: &'r Supervisor,
+  /// The run's supervisor, output sink, jobserver client and observer.
+  pub run: &'r Run,
   /// Leave the model for the process's exit to free (a one-off run) rather
   /// than tearing it down (`--watch`, which runs again).
   pub keep_model: bool,
@@ -632,7 +638,7 @@ fn run_model<'src>(
   search: Search,
   justfile: &mut Justfile<'src>,
 ) -> Outcome<'src> {
-  let RunRequest { config, arguments, arenas, supervisor, .. } = *request;
+  let RunRequest { config, arguments, arenas, run, .. } = *request;
   let origin = search.justfile.parent().unwrap_or(Path::new("/")).to_path_buf();
   let mut search = search;
   loop {
@@ -642,8 +648,8 @@ fn run_model<'src>(
     }
     let (error, help) = match invocation::parse_command_line(justfile, arguments, config) {
       Ok(Parsed::Run(invocations)) => {
-        let context = context(config, &search, justfile, supervisor);
-        return run_invocations(&context, justfile, invocations);
+        let context = context(config, &search, justfile, &run.supervisor);
+        return run_invocations(&context, run, justfile, invocations);
       }
       Ok(Parsed::Help(request)) => (request.replaces, Some((request.module, request.recipe))),
       Err(error) => (error, None),
@@ -717,6 +723,7 @@ fn fallback<'src>(
 
 fn run_invocations<'src>(
   context: &RunContext<'_, 'src>,
+  run: &Run,
   justfile: &Justfile<'src>,
   invocations: Vec<Invocation<'_, 'src>>,
 ) -> Outcome<'src> {
@@ -724,19 +731,20 @@ fn run_invocations<'src>(
     invocations.iter().map(|invocation| (&invocation.module_path[..], invocation.recipe));
   let demand = recipe_demand(justfile, invoked);
   let states = prepare(context, Eagerness::Normal, &demand)?;
-  crate::execution::jobserver::start(context.config)?;
-  let outcome = run_with(context, &states, &invocations);
+  run.jobserver.start(context.config)?;
+  let outcome = run_with(context, run, &states, &invocations);
   // Every jobserver token goes back before `just` exits.
-  crate::execution::jobserver::stop();
+  run.jobserver.stop();
   outcome
 }
 
 fn run_with<'src>(
   context: &RunContext<'_, 'src>,
+  run: &Run,
   states: &crate::evaluation::prepare::States<'_, 'src>,
   invocations: &[Invocation<'_, 'src>],
 ) -> Outcome<'src> {
-  let runner = Runner::new(context, states);
+  let runner = Runner::new(context, run, states);
   let invoked: Vec<_> = invocations.iter().map(|invocation| invocation.recipe).collect();
   runner.plan(&invoked);
   let mut ran = History::default();

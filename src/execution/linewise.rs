@@ -4,7 +4,8 @@ use std::process::{Command, Stdio};
 
 use super::error::{spawn_failure, ExecutionError};
 use super::output_mode::RecipeOutput;
-use super::{jobserver, timestamp};
+use super::run::Run;
+use super::timestamp;
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
 use crate::platform::exit::Exit;
 use crate::platform::signals;
@@ -25,10 +26,11 @@ struct LogicalLine {
 
 pub fn run<'src>(
   context: &RunContext<'_, 'src>,
+  run: &Run,
   state: &ModuleState<'_, 'src>,
   scope: &RecipeScope<'_, 'src>,
   positional: &[String],
-  output: &RecipeOutput,
+  output: &RecipeOutput<'_>,
 ) -> Result<'src> {
   let recipe = scope.recipe;
   let config = context.config;
@@ -73,7 +75,7 @@ pub fn run<'src>(
     }
     process.current_dir(&working_directory);
     environment.apply(&mut process);
-    jobserver::configure(&mut process);
+    run.jobserver.configure(&mut process);
     if config.quiet {
       process.stdout(Stdio::null()).stderr(Stdio::null());
     }
@@ -151,7 +153,7 @@ fn echo_line<'src>(
   context: &RunContext<'_, 'src>,
   text: &str,
   timestamp_format: Option<&str>,
-  output: &RecipeOutput,
+  output: &RecipeOutput<'_>,
 ) -> Result<'src> {
   let painter = context.stderr_painter();
   let style = painter.command_style();

@@ -6,9 +6,11 @@ use std::io::BufRead;
 use std::sync::{Condvar, Mutex, MutexGuard};
 
 use super::error::ExecutionError;
+use super::jobserver::{self, Jobserver};
 use super::keep_going::{KeepGoing, Outcome};
 use super::output_mode::RecipeOutput;
-use super::{jobserver, linewise, script};
+use super::run::Run;
+use super::{linewise, script};
 use crate::analysis::model::{Dependency, Recipe};
 use crate::builtins::value::Value;
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
@@ -42,6 +44,7 @@ pub struct History {
 
 pub struct Runner<'r, 'a, 'src> {
   pub context: &'r RunContext<'a, 'src>,
+  pub run: &'r Run,
   pub states: &'r BTreeMap<Vec<String>, ModuleState<'a, 'src>>,
   pub keep_going: KeepGoing<'r, 'src>,
 }
@@ -49,11 +52,12 @@ pub struct Runner<'r, 'a, 'src> {
 impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
   pub fn new(
     context: &'r RunContext<'a, 'src>,
+    run: &'r Run,
     states: &'r BTreeMap<Vec<String>, ModuleState<'a, 'src>>,
   ) -> Self {
     let keep_going =
       KeepGoing::new(context.config.keep_going, context.supervisor, context.stderr_painter());
-    Runner { context, states, keep_going }
+    Runner { context, run, states, keep_going }
   }
 
   /// `--keep-going`: learn the order in which the invoked recipes would run
@@ -106,7 +110,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     ran: &mut History,
   ) -> Result<'src> {
     let record = Record::new(std::mem::take(ran));
-    let slots = Slots::new(self.context.config.jobs);
+    let slots = Slots::new(self.context.config.jobs, &self.run.jobserver);
     let result = self.run_recorded(module, recipe, supplied, is_dependency, &record, &slots);
     *ran = record.into_history();
     result
@@ -119,7 +123,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     supplied: Vec<Supplied>,
     is_dependency: bool,
     record: &Record,
-    slots: &Slots,
+    slots: &Slots<'_>,
   ) -> Result<'src> {
     let key = (recipe.namepath.to_string(), supplied.clone());
     match record.claim(&key) {
@@ -141,7 +145,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     supplied: Vec<Supplied>,
     is_dependency: bool,
     record: &Record,
-    slots: &Slots,
+    slots: &Slots<'_>,
   ) -> Result<'src> {
     let state = self.state(module);
     let (scope, positional) = self.scope(state, recipe, supplied, is_dependency)?;
@@ -212,7 +216,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     scope: &RecipeScope<'a, 'src>,
     dependencies: &'a [Dependency<'src>],
     record: &Record,
-    slots: &Slots,
+    slots: &Slots<'_>,
     parallel: bool,
   ) -> Result<'src> {
     let mut outcome = Outcome::new(self.keep_going.enabled());
@@ -380,7 +384,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     scope: &RecipeScope<'a, 'src>,
     dependency: &'a Dependency<'src>,
     record: &Record,
-    slots: &Slots,
+    slots: &Slots<'_>,
   ) -> Result<'src> {
     let evaluator = Evaluator::new(self.context, state, Some(scope), Site::Dependency);
     let mut arguments = Vec::with_capacity(dependency.arguments().len());
@@ -427,7 +431,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     positional: &[String],
   ) -> Result<'src> {
     let recipe = scope.recipe;
-    let output = RecipeOutput::new(self.context.config, recipe.namepath);
+    let output = RecipeOutput::new(&self.run.output, self.context.config, recipe.namepath);
     if self.context.config.verbosity >= 1 && !self.context.config.quiet {
       let painter = self.context.stderr_painter();
       output
@@ -440,9 +444,9 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     }
     let start = std::time::Instant::now();
     let result = if recipe.script {
-      script::run(self.context, state, scope, positional, &output)
+      script::run(self.context, self.run, state, scope, positional, &output)
     } else {
-      linewise::run(self.context, state, scope, positional, &output)
+      linewise::run(self.context, self.run, state, scope, positional, &output)
     };
     let timing = if self.context.config.time {
       let painter = self.context.stderr_painter();
@@ -608,21 +612,22 @@ impl Record {
 }
 
 /// `--jobs N`: at most N recipe bodies run at once (unlimited if None).
-struct Slots {
+struct Slots<'j> {
   limit: Option<usize>,
+  jobserver: &'j Jobserver,
   used: Mutex<usize>,
   freed: Condvar,
 }
 
 struct Slot<'s> {
-  slots: Option<&'s Slots>,
+  slots: Option<&'s Slots<'s>>,
   /// `--jobserver`: the pool's slot, released on drop.
-  _token: jobserver::Token,
+  _token: jobserver::Token<'s>,
 }
 
-impl Slots {
-  fn new(limit: Option<usize>) -> Self {
-    Slots { limit, used: Mutex::new(0), freed: Condvar::new() }
+impl<'j> Slots<'j> {
+  fn new(limit: Option<usize>, jobserver: &'j Jobserver) -> Self {
+    Slots { limit, jobserver, used: Mutex::new(0), freed: Condvar::new() }
   }
 
   fn lock(&self) -> MutexGuard<'_, usize> {
@@ -632,7 +637,7 @@ impl Slots {
   /// A local slot (`--jobs`), then one of the jobserver pool.
   fn acquire<'src>(&self) -> Result<'src, Slot<'_>> {
     let Some(limit) = self.limit else {
-      return Ok(Slot { slots: None, _token: jobserver::acquire()? });
+      return Ok(Slot { slots: None, _token: self.jobserver.acquire()? });
     };
     let mut used = self.lock();
     while *used >= limit {
@@ -641,7 +646,7 @@ impl Slots {
     *used += 1;
     drop(used);
     let mut slot = Slot { slots: Some(self), _token: jobserver::Token::Unused };
-    slot._token = jobserver::acquire()?;
+    slot._token = self.jobserver.acquire()?;
     Ok(slot)
   }
 }

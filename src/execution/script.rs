@@ -9,7 +9,8 @@ use std::process::Command;
 use super::error::{spawn_failure, stderr_line, ExecutionError};
 use super::linewise::{check_interrupted, recipe_directory};
 use super::output_mode::RecipeOutput;
-use super::{cache, jobserver, timestamp};
+use super::run::Run;
+use super::{cache, timestamp};
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
 use crate::evaluation::shell;
 use crate::platform::exit::Exit;
@@ -42,10 +43,11 @@ impl Executor {
 
 pub fn run<'src>(
   context: &RunContext<'_, 'src>,
+  run: &Run,
   state: &ModuleState<'_, 'src>,
   scope: &RecipeScope<'_, 'src>,
   positional: &[String],
-  output: &RecipeOutput,
+  output: &RecipeOutput<'_>,
 ) -> Result<'src> {
   let recipe = scope.recipe;
   let config = context.config;
@@ -103,7 +105,7 @@ pub fn run<'src>(
       positional: positional_enabled.then(|| positional.to_vec()),
       working_directory: &working_directory,
     };
-    let opened = cache::open(context, &evaluator, scope, cache, &parts)?;
+    let opened = cache::open(context, run.observer.as_ref(), &evaluator, scope, cache, &parts)?;
     if opened.hit {
       if config.verbosity >= 1 && !config.quiet {
         let painter = context.stderr_painter();
@@ -141,7 +143,7 @@ pub fn run<'src>(
   }
   process.current_dir(&working_directory);
   evaluator.apply_environment(&mut process);
-  jobserver::configure(&mut process);
+  run.jobserver.configure(&mut process);
 
   let status = output.run(context.supervisor, &mut process, false);
   drop(directory);

@@ -17,8 +17,8 @@ use crate::analysis::analyzer::Arenas;
 use crate::cli::error::{Error, Report};
 use crate::color::{Painter, Stream};
 use crate::execution::cache;
+use crate::execution::run::Run;
 use crate::platform::exit::signal_status;
-use crate::platform::supervisor::Supervisor;
 use crate::search::Search;
 use crate::syntax::sources::{Sources, Trees};
 use events::Watcher;
@@ -52,7 +52,7 @@ pub fn watch(config: &Config, watch: &WatchConfig, search: Search, arguments: &[
     outputs: BTreeSet::new(),
   }));
   let observed = Arc::clone(&session);
-  cache::observe(Box::new(move |declared| lock(&observed).declare(declared)));
+  let observer: cache::Observer = Arc::new(move |declared| lock(&observed).declare(declared));
   let mut changes = Vec::new();
   loop {
     if !changes.is_empty() {
@@ -62,15 +62,15 @@ pub fn watch(config: &Config, watch: &WatchConfig, search: Search, arguments: &[
     let sources = Sources::new();
     let trees = Trees::new();
     let arenas = Arenas { sources: &sources, trees: &trees };
-    // A fresh supervisor per run: nothing of the last run carries over.
-    let supervisor = Supervisor::new(config.verbosity >= 1);
-    let run = RunRequest { config, arguments, arenas, supervisor: &supervisor, keep_model: false };
+    // A fresh run each time: nothing of the last one carries over.
+    let run = Run::new(config.verbosity >= 1, Some(Arc::clone(&observer)));
+    let request = RunRequest { config, arguments, arenas, run: &run, keep_model: false };
     events.set_running(true);
-    let ran = run_once(&run, &search, &session);
+    let ran = run_once(&request, &search, &session);
     events.set_running(false);
     let outcome = ran?;
-    let delivered = supervisor.delivered();
-    drop(supervisor);
+    let delivered = run.supervisor.delivered();
+    drop(run);
     if let Some(signal) = delivered {
       report(config, outcome)?;
       return Err(silent(signal_status(signal)));
