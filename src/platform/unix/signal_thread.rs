@@ -74,7 +74,8 @@ fn read_signals(fd: libc::c_int, deliver: fn(i32)) {
           "just: failed to read signals, signals now end `just` at once: {error}\n"
         ));
         for signal in HANDLED {
-          // SAFETY: restoring the default disposition.
+          // SAFETY: restoring the default disposition, which cannot fail for
+          // these signals.
           unsafe { libc::signal(signal, libc::SIG_DFL) };
         }
         return;
@@ -101,7 +102,8 @@ pub fn block_all_in_this_thread() -> io::Result<()> {
 /// Blocks SIGTTOU in the calling thread while `action` runs, so that `just`
 /// can hand the terminal over and take it back from the background.
 pub fn without_sigttou<T>(action: impl FnOnce() -> T) -> T {
-  // SAFETY: plain mask changes on initialised local sets.
+  // SAFETY: plain mask changes on initialised local sets. These calls fail
+  // only for an invalid signal number or `how`, and these are constants.
   unsafe {
     let mut set: libc::sigset_t = std::mem::zeroed();
     let mut old: libc::sigset_t = std::mem::zeroed();
