@@ -14,6 +14,7 @@ tests! {
   dependent_never_starts_after_its_dependency_failed,
   interrupted_keep_going_run_prints_the_summary_so_far,
   interactive_recipe_reads_the_terminal_and_is_stopped_and_resumed,
+  recipe_of_a_background_just_waits_for_fg_to_read_the_terminal,
   interrupt_key_on_the_terminal_ends_the_recipe_and_the_run,
 }
 
@@ -425,6 +426,25 @@ fn interactive_recipe_reads_the_terminal_and_is_stopped_and_resumed() {
   shell.expect_after(at, "status 0");
   // Reading the terminal never stopped the recipe: only Ctrl-Z did.
   assert_eq!(shell.screen().matches("Stopped").count(), 1, "{}", shell.screen());
+}
+
+/// `just &`: the recipe stops when it reads the terminal (as it would in
+/// `just`'s own group), `just` stops with it, and `fg` gives both the
+/// terminal.
+fn recipe_of_a_background_just_waits_for_fg_to_read_the_terminal() {
+  let justfile =
+    format!("ask:\n  @read -r answer; {FOREGROUND}; echo \"got $answer in the $where\"\n");
+  let Some(mut shell) = Shell::start(&justfile) else {
+    return;
+  };
+  // Job notices at once, not only before the next prompt.
+  shell.type_text("set -b; just ask &\n");
+  let at = shell.expect_after(0, "Stopped");
+  shell.type_text("fg\n");
+  shell.type_text("yes\n");
+  let at = shell.expect_after(at, "got yes in the foreground");
+  shell.type_text("echo \"status $?\"\n");
+  shell.expect_after(at, "status 0");
 }
 
 fn interrupt_key_on_the_terminal_ends_the_recipe_and_the_run() {
