@@ -234,11 +234,11 @@ fn compiled<'src>(config: &Config, search: Search, arenas: Arenas<'src>) -> Outc
   let unstable = config.unstable || matches!(config.subcommand, Subcommand::Summary);
   let justfile = load(config, &search, unstable, arenas)?;
   let color = stdout_painter(config).active;
-  // Every process of the run (recipes, backticks, commands) is its
+  // Every process of a run (recipes, backticks, commands) is its
   // supervisor's child.
-  let run = Run::new(config.verbosity >= 1, None);
-  let supervisor = &run.supervisor;
+  let new_run = || Run::new(config.verbosity >= 1, None);
   if let Subcommand::Run { arguments } = &config.subcommand {
+    let run = new_run();
     let request = RunRequest { config, arguments, arenas, run: &run, keep_model: true };
     return self::run(&request, search, justfile);
   }
@@ -265,13 +265,15 @@ fn compiled<'src>(config: &Config, search: Search, arenas: Arenas<'src>) -> Outc
     }
     Subcommand::Show { path } => show(config, &justfile, path, color)?,
     Subcommand::Evaluate { path } => {
-      let context = context(config, &search, &justfile, supervisor);
+      let run = new_run();
+      let context = context(config, &search, &justfile, &run.supervisor);
       evaluate(&context, &justfile, path.as_deref(), color)?
     }
     Subcommand::Command { binary, arguments } => {
-      command(&context(config, &search, &justfile, supervisor), binary, arguments)?
+      let run = new_run();
+      command(&context(config, &search, &justfile, &run.supervisor), binary, arguments)?
     }
-    Subcommand::Choose => choose(config, &search, &justfile, &run)?,
+    Subcommand::Choose => choose(config, &search, &justfile, &new_run())?,
     Subcommand::Tree { paths, all } => {
       let selected =
         crate::output::tree::selected_recipes(&justfile, paths, *all, config.unsorted)?;
