@@ -271,6 +271,16 @@ impl Shared {
   fn unregister(&self, pid: Pid, status: Option<&ExitStatus>) {
     let mut state = self.lock();
     state.children.retain(|&child| child != pid);
+    // A group with nobody left in it cannot be joined: the next child makes
+    // a new one. (Should the last process leave between this check and the
+    // next spawn, `spawn` starts over in a new group.)
+    if let Some(group) = state.group.filter(|_| state.children.is_empty()) {
+      match os::group_alive(group) {
+        Ok(true) => {}
+        Ok(false) => state.group = None,
+        Err(error) => note_failure("look for the recipes' processes", Err(error)),
+      }
+    }
     if let Some(signal) = status.and_then(os::keyboard_signal).filter(|_| state.terminal_given) {
       state.pending.get_or_insert(signal);
       state.delivered.get_or_insert(signal);
