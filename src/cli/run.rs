@@ -33,7 +33,6 @@ pub fn main() -> i32 {
   let config = match Config::from_args(std::env::args_os()) {
     Ok(config) => config,
     Err(ConfigError::Clap { source }) => {
-      install_signals();
       let stream = if source.use_stderr() { "error" } else { "output" };
       return match stdio::quiet_on_broken_pipe(source.print()) {
         Ok(()) => source.exit_code(),
@@ -44,7 +43,6 @@ pub fn main() -> i32 {
       };
     }
     Err(error) => {
-      install_signals();
       let painter = Painter::new(crate::color::UseColor::Auto, Stream::Stderr);
       // Nowhere is left to report a failure to print an error; the status says it.
       let _ = stdio::stderr(&Error::message(error.to_string()).render(&painter));
