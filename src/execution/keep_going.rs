@@ -38,6 +38,8 @@ pub struct Summary {
 /// The failures and skips of one run.
 pub struct KeepGoing<'r, 'src> {
   enabled: bool,
+  /// `--quiet`: failures are not printed as they happen.
+  quiet: bool,
   supervisor: &'r Supervisor,
   painter: Painter,
   report: Mutex<Report<'src>>,
@@ -54,8 +56,8 @@ struct Report<'src> {
 }
 
 impl<'r, 'src> KeepGoing<'r, 'src> {
-  pub fn new(enabled: bool, supervisor: &'r Supervisor, painter: Painter) -> Self {
-    KeepGoing { enabled, supervisor, painter, report: Mutex::new(Report::default()) }
+  pub fn new(enabled: bool, quiet: bool, supervisor: &'r Supervisor, painter: Painter) -> Self {
+    KeepGoing { enabled, quiet, supervisor, painter, report: Mutex::new(Report::default()) }
   }
 
   pub fn enabled(&self) -> bool {
@@ -118,7 +120,7 @@ impl<'r, 'src> KeepGoing<'r, 'src> {
   /// Print a failure's one-line message as it happens.
   fn announce(&self, error: &ExecutionError<'src>) {
     let message = error.to_string();
-    if message.is_empty() {
+    if message.is_empty() || self.quiet {
       return;
     }
     let line = message.lines().next().unwrap_or_default();

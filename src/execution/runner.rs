@@ -55,8 +55,9 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     run: &'r Run,
     states: &'r BTreeMap<Vec<String>, ModuleState<'a, 'src>>,
   ) -> Self {
-    let keep_going =
-      KeepGoing::new(context.config.keep_going, context.supervisor, context.stderr_painter());
+    let config = context.config;
+    let painter = context.stderr_painter();
+    let keep_going = KeepGoing::new(config.keep_going, config.quiet, context.supervisor, painter);
     Runner { context, run, states, keep_going }
   }
 
