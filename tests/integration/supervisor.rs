@@ -13,6 +13,7 @@ tests! {
   sigterm_reaches_grandchildren,
   dependent_never_starts_after_its_dependency_failed,
   interrupted_keep_going_run_prints_the_summary_so_far,
+  keep_going_prints_each_failure_when_it_happens,
   interactive_recipe_reads_the_terminal_and_is_stopped_and_resumed,
   recipe_of_a_background_just_waits_for_fg_to_read_the_terminal,
   interrupt_key_on_the_terminal_ends_the_recipe_and_the_run,
@@ -304,6 +305,21 @@ interrupted: the run was stopped by SIGINT
 "
   );
   assert_eq!(survivors(&marker), Vec::new());
+}
+
+/// `b` waits for a file that the test writes only once `a`'s failure is on
+/// standard error.
+fn keep_going_prints_each_failure_when_it_happens() {
+  let justfile = "a:\n  @exit 4\nb:\n  @while [ ! -e go ]; do sleep 0.01; done; echo b\n";
+  let mut run = Run::start(justfile, &["-k", "a", "b"], &[]);
+  wait_until("the failure of `a`", || run.stderr().contains("error: recipe `a` failed"));
+  fs::write(run.directory.path().join("go"), "").unwrap();
+  assert_eq!(run.wait(), 4);
+  assert_eq!(run.stdout(), "b\n");
+  assert_eq!(
+    run.stderr(),
+    "error: recipe `a` failed on line 2 with exit code 4\nfailed: recipe `a` (exit status 4)\n"
+  );
 }
 
 /// A bash with job control on a pseudo-terminal, as a user's interactive
