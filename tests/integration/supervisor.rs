@@ -15,6 +15,7 @@ tests! {
   interrupted_keep_going_run_prints_the_summary_so_far,
   keep_going_prints_each_failure_when_it_happens,
   interactive_recipe_reads_the_terminal_and_is_stopped_and_resumed,
+  interactive_recipe_of_a_just_run_by_a_script_is_stopped_and_resumed,
   recipe_of_a_background_just_waits_for_fg_to_read_the_terminal,
   interrupt_key_on_the_terminal_ends_the_recipe_and_the_run,
 }
@@ -423,13 +424,25 @@ const FOREGROUND: &str =
   "set -- $(cat /proc/$$/stat); if [ \"$5\" = \"$8\" ]; then where=foreground; else where=background; fi";
 
 fn interactive_recipe_reads_the_terminal_and_is_stopped_and_resumed() {
+  stop_and_resume("just ask");
+}
+
+/// `just` shares its process group with the script that runs it: Ctrl-Z
+/// stops them all, as a job.
+fn interactive_recipe_of_a_just_run_by_a_script_is_stopped_and_resumed() {
+  stop_and_resume("bash -c 'just ask; echo script went on'");
+}
+
+/// Type `command`, which runs the recipe `ask`; stop it with Ctrl-Z while it
+/// reads the terminal, continue it with `fg`, and answer.
+fn stop_and_resume(command: &str) {
   let justfile = format!(
     "ask:\n  @{FOREGROUND}; echo \"ready in the $where\"; read -r answer; {FOREGROUND}; echo \"got $answer in the $where\"\n"
   );
   let Some(mut shell) = Shell::start(&justfile) else {
     return;
   };
-  shell.type_text("just ask\n");
+  shell.type_text(&format!("{command}\n"));
   let at = shell.expect_after(0, "ready in the foreground");
   // Ctrl-Z stops the recipe, and `just` with it: the shell has the
   // terminal again.

@@ -126,12 +126,14 @@ pub fn wait(pid: Pid, job_control: bool) -> io::Result<Waited> {
   }
 }
 
-/// Stop `just` as the terminal's Ctrl-Z stops a job, so the shell that
-/// started it gets the terminal back; returns once `just` is continued.
+/// Stop `just`'s own process group as the terminal's Ctrl-Z would have
+/// (`just` may share it with a shell script that runs it), so the shell
+/// that started the job gets the terminal back; returns once `just` is
+/// continued.
 pub fn stop_self() -> io::Result<()> {
-  // SAFETY: raise(3) on the calling thread; SIGTSTP keeps its default
+  // SAFETY: kill(2) on our own process group; SIGTSTP keeps its default
   // disposition (stop the process).
-  check(unsafe { libc::raise(libc::SIGTSTP) }).map(drop)
+  check(unsafe { libc::kill(0, libc::SIGTSTP) }).map(drop)
 }
 
 /// End the process at once with `status`, running nothing else: what a
