@@ -126,7 +126,14 @@ pub fn run<'src>(
   }
 
   let mut process = match &executor {
-    Executor::Shebang { .. } => Command::new(&path),
+    Executor::Shebang { interpreter, argument } => {
+      crate::platform::command::shebang(&path, interpreter, argument.as_deref(), &config.cygpath)
+        .map_err(|source| ExecutionError::ScriptSpawn {
+          recipe: name.clone(),
+          executor: executor.describe(),
+          source,
+        })?
+    }
     Executor::Command { program, arguments } => {
       let mut process = Command::new(program);
       process.args(arguments).arg(&path);
@@ -226,7 +233,9 @@ fn script_text(lines: &[(usize, String)], shebang: bool) -> String {
   let mut iter = lines.iter().peekable();
   if shebang {
     while let Some((_, text)) = iter.next_if(|(_, text)| current == 0 || text.starts_with("#!")) {
-      out.push_str(text);
+      if crate::platform::command::SHEBANG_LINE_KEPT {
+        out.push_str(text);
+      }
       out.push('\n');
       current += 1;
     }

@@ -12,6 +12,8 @@
 //! the reference); cases marked `differs` and hand-written tests of our own
 //! extensions are then ignored. `JUST_RECORD=1 JUST_REFERENCE=/path/to/just`
 //! rewrites the expected outputs of the selected cases from the reference.
+//! `JUST_TEST_WINDOWS=/path/to/just.exe` runs the Windows cases
+//! (`tests/windows/`) instead, each through Wine.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -74,6 +76,10 @@ fn main() {
     }
   };
   let mut trials = cases::trials(&mode);
+  if cases::windows() {
+    // Only the Windows cases: the hand-written tests drive a native binary.
+    libtest_mimic::run(&arguments, harness::reject_duplicate_names(trials)).exit();
+  }
   for module_tests in [
     bash_completion::tests,
     changelog::tests,
