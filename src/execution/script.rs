@@ -128,11 +128,7 @@ pub fn run<'src>(
   let mut process = match &executor {
     Executor::Shebang { interpreter, argument } => {
       crate::platform::command::shebang(&path, interpreter, argument.as_deref(), &config.cygpath)
-        .map_err(|source| ExecutionError::ScriptSpawn {
-          recipe: name.clone(),
-          executor: executor.describe(),
-          source,
-        })?
+        .map_err(|error| shebang_error(&name, &config.cygpath, error))?
     }
     Executor::Command { program, arguments } => {
       let mut process = Command::new(program);
@@ -165,6 +161,23 @@ pub fn run<'src>(
     Exit::Code(code) => Err(ExecutionError::ScriptCode { recipe: name, code }),
     Exit::Signal(signal) => Err(ExecutionError::ScriptSignal { recipe: name, signal }),
     Exit::Unknown => Err(ExecutionError::ScriptUnknown { recipe: name }),
+  }
+}
+
+fn shebang_error<'src>(
+  recipe: &str,
+  cygpath: &Path,
+  error: crate::platform::command::ShebangError,
+) -> ExecutionError<'src> {
+  use crate::platform::command::ShebangError;
+  let (recipe, cygpath) = (recipe.to_owned(), cygpath.display().to_string());
+  match error {
+    ShebangError::CygpathNotFound(source) => {
+      ExecutionError::CygpathNotFound { recipe, cygpath, source }
+    }
+    ShebangError::CygpathFailed(message) => {
+      ExecutionError::CygpathFailed { recipe, cygpath, message }
+    }
   }
 }
 

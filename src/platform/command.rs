@@ -38,6 +38,16 @@ fn push_line(command: &mut Command, program: &str, line: &str) {
 /// line is left empty.
 pub const SHEBANG_LINE_KEPT: bool = cfg!(unix);
 
+/// Why a shebang script's interpreter could not be named on Windows.
+#[derive(Debug)]
+#[cfg_attr(unix, allow(dead_code))]
+pub enum ShebangError {
+  /// `cygpath` could not be started.
+  CygpathNotFound(io::Error),
+  /// `cygpath` ran but gave no path.
+  CygpathFailed(String),
+}
+
 /// The command running the shebang script at `path` whose `#!` line names
 /// `interpreter` (and `argument`).
 #[cfg(unix)]
@@ -46,7 +56,7 @@ pub fn shebang(
   _interpreter: &str,
   _argument: Option<&str>,
   _cygpath: &Path,
-) -> io::Result<Command> {
+) -> Result<Command, ShebangError> {
   Ok(Command::new(path))
 }
 
@@ -56,7 +66,7 @@ pub fn shebang(
   interpreter: &str,
   argument: Option<&str>,
   cygpath: &Path,
-) -> io::Result<Command> {
+) -> Result<Command, ShebangError> {
   let program = if interpreter.contains('/') {
     windows_path(interpreter, cygpath)?
   } else {
@@ -67,18 +77,42 @@ pub fn shebang(
   Ok(command)
 }
 
+/// The Unix (Cygwin or MSYS) spelling of a Windows path, for
+/// `invocation_directory()`: None on Unix, or when `cygpath` fails.
+#[cfg(unix)]
+pub fn unix_path(_path: &Path, _cygpath: &Path) -> Option<String> {
+  None
+}
+
+#[cfg(windows)]
+pub fn unix_path(path: &Path, cygpath: &Path) -> Option<String> {
+  convert(cygpath, "--unix", path.as_os_str()).ok()
+}
+
 /// `cygpath --windows PATH`, the Windows path of a Cygwin or MSYS path.
 #[cfg(windows)]
-fn windows_path(path: &str, cygpath: &Path) -> io::Result<String> {
+fn windows_path(path: &str, cygpath: &Path) -> Result<String, ShebangError> {
+  convert(cygpath, "--windows", path.as_ref())
+}
+
+/// `cygpath DIRECTION PATH`: its output, without the line end.
+#[cfg(windows)]
+fn convert(
+  cygpath: &Path,
+  direction: &str,
+  path: &std::ffi::OsStr,
+) -> Result<String, ShebangError> {
   let output = Command::new(cygpath)
-    .arg("--windows")
+    .arg(direction)
     .arg(path)
     .stdin(std::process::Stdio::null())
-    .stderr(std::process::Stdio::inherit())
-    .output()?;
+    .stderr(std::process::Stdio::null())
+    .output()
+    .map_err(ShebangError::CygpathNotFound)?;
   if !output.status.success() {
-    return Err(io::Error::other(format!("`{}` failed: {}", cygpath.display(), output.status)));
+    return Err(ShebangError::CygpathFailed(output.status.to_string()));
   }
-  let text = String::from_utf8(output.stdout).map_err(io::Error::other)?;
+  let text = String::from_utf8(output.stdout)
+    .map_err(|error| ShebangError::CygpathFailed(error.to_string()))?;
   Ok(text.trim_end_matches(['\r', '\n']).to_owned())
 }

@@ -277,7 +277,11 @@ impl Test {
       // A recipe may exit without reading stdin; a broken pipe is fine.
       let _ = stdin.write_all(self.stdin.as_bytes());
     }
-    let output = child.wait_with_output().map_err(|error| format!("wait for just: {error}"))?;
+    let output = if windows_binary().is_some() {
+      wait_with_deadline(child)?
+    } else {
+      child.wait_with_output().map_err(|error| format!("wait for just: {error}"))?
+    };
     Ok((
       String::from_utf8_lossy(&output.stdout).into_owned(),
       String::from_utf8_lossy(&output.stderr).into_owned(),
@@ -324,6 +328,27 @@ pub fn shown_path(path: &Path) -> String {
   match windows_binary() {
     Some(_) => format!("Z:{}", path.replace('/', "\\")),
     None => path.into_owned(),
+  }
+}
+
+/// How long a run under Wine may take before it counts as hung.
+const WINE_DEADLINE: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Wait for `child` and its output, for at most [`WINE_DEADLINE`]: a Windows
+/// process that hangs, or one that leaves the output pipes open, fails the
+/// test instead of stalling the suite.
+fn wait_with_deadline(mut child: std::process::Child) -> Result<std::process::Output, String> {
+  let (sender, receiver) = std::sync::mpsc::channel();
+  let id = child.id();
+  std::thread::spawn(move || {
+    let _ = sender.send(child.wait_with_output());
+  });
+  match receiver.recv_timeout(WINE_DEADLINE) {
+    Ok(output) => output.map_err(|error| format!("wait for just: {error}")),
+    Err(_) => {
+      let _ = Command::new("kill").arg(id.to_string()).status();
+      Err(format!("no end to the run within {} seconds", WINE_DEADLINE.as_secs()))
+    }
   }
 }
 

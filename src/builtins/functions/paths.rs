@@ -174,7 +174,12 @@ fn executable_candidates(
     }
     _ => vec![PathBuf::from(name)],
   };
-  candidates.into_iter().map(|candidate| resolve_candidate(&candidate, context)).collect()
+  let mut resolved = Vec::with_capacity(candidates.len());
+  for candidate in candidates {
+    let candidate = resolve_candidate(&candidate, context)?;
+    resolved.extend(crate::platform::fs::executable_names(candidate)?);
+  }
+  Ok(resolved)
 }
 
 fn resolve_candidate(

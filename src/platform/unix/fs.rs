@@ -17,6 +17,11 @@ pub fn is_executable(path: &Path) -> bool {
     .is_ok_and(|metadata| metadata.is_file() && metadata.permissions().mode() & 0o111 != 0)
 }
 
+/// The names under which `candidate` may be an executable: itself.
+pub fn executable_names(candidate: std::path::PathBuf) -> Result<Vec<std::path::PathBuf>, String> {
+  Ok(vec![candidate])
+}
+
 /// Makes `path` executable by its owner.
 pub fn make_executable(path: &Path) -> io::Result<()> {
   use std::os::unix::fs::PermissionsExt;

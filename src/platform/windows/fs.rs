@@ -9,7 +9,7 @@ use std::{
   fs::{File, Metadata, OpenOptions, Permissions},
   io,
   os::windows::{ffi::OsStrExt, io::AsRawHandle},
-  path::Path,
+  path::{Path, PathBuf},
 };
 
 use windows_sys::Win32::Foundation::HANDLE;
@@ -38,6 +38,28 @@ pub fn is_executable(path: &Path) -> bool {
   let mut kind = 0;
   // SAFETY: a NUL-terminated wide path and a local out-parameter.
   unsafe { GetBinaryTypeW(wide.as_ptr(), &mut kind) != 0 }
+}
+
+/// The names under which `candidate` may be an executable: itself, and,
+/// when it has no extension, itself with each extension of `PATHEXT`.
+pub fn executable_names(candidate: PathBuf) -> Result<Vec<PathBuf>, String> {
+  let Some(extensions) = std::env::var_os("PATHEXT").filter(|_| candidate.extension().is_none())
+  else {
+    return Ok(vec![candidate]);
+  };
+  let extensions = extensions.into_string().map_err(|text| {
+    format!("`PATHEXT` environment variable is not valid unicode: {}", text.to_string_lossy())
+  })?;
+  let mut names = vec![candidate.clone()];
+  for extension in extensions.split(';').filter(|entry| !entry.is_empty()) {
+    if !extension.starts_with('.') {
+      return Err(format!("`PATHEXT` entry `{extension}` does not start with `.`"));
+    }
+    let mut name = candidate.clone().into_os_string();
+    name.push(extension);
+    names.push(PathBuf::from(name));
+  }
+  Ok(names)
 }
 
 /// Nothing to do: whether a file runs depends on its name, not its mode.
