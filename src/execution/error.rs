@@ -38,7 +38,7 @@ pub enum ExecutionError<'src> {
   ScriptSpawn { recipe: String, executor: String, source: std::io::Error },
   /// Windows: the shebang interpreter's Unix path could not be translated.
   #[snafu(display(
-    "could not find `{cygpath}` executable to translate recipe `{recipe}` shebang interpreter path:\n{source}"
+    "could not find `cygpath` executable to translate recipe `{recipe}` shebang interpreter path:\n{source}"
   ))]
   CygpathNotFound { recipe: String, cygpath: String, source: std::io::Error },
   #[snafu(display(

@@ -8,7 +8,7 @@
 //!
 //! In arguments, environment values, written files and expected output,
 //! `{{TMP}}` stands for the temporary directory's
-//! (canonical) path. Set `TEST_JUST_BIN=/path/to/just` to run the tests
+//! (canonical) path (`{{TMP_ESCAPED}}` and `{{TMP_NAME}}`: see `fill`). Set `TEST_JUST_BIN=/path/to/just` to run the tests
 //! against another binary, e.g. the reference.
 //!
 //! With `JUST_TEST_WINDOWS=/path/to/just.exe` the binary is a Windows one,
@@ -33,6 +33,30 @@ use tempfile::TempDir;
 
 /// Placeholder for the temporary directory in expected output and arguments.
 pub const TMP: &str = "{{TMP}}";
+/// Placeholder for the temporary directory as a string escape writes it
+/// (each `\` doubled: Windows paths in `--evaluate` or JSON output).
+pub const TMP_ESCAPED: &str = "{{TMP_ESCAPED}}";
+/// Placeholder for the temporary directory's own name (Windows error
+/// locations name the justfile relative to its parent).
+pub const TMP_NAME: &str = "{{TMP_NAME}}";
+
+/// `text` with the placeholders replaced by the temporary directory `tmp`.
+pub fn fill(text: &str, tmp: &str) -> String {
+  text
+    .replace(TMP_ESCAPED, &tmp.replace('\\', "\\\\"))
+    .replace(TMP_NAME, tmp.rsplit(['/', '\\']).next().unwrap_or(tmp))
+    .replace(TMP, tmp)
+}
+
+/// `text` with the temporary directory `tmp` replaced by the placeholders
+/// (for recording); its bare name only when testing a Windows binary.
+pub fn abstract_tmp(text: &str, tmp: &str) -> String {
+  let text = text.replace(&tmp.replace('\\', "\\\\"), TMP_ESCAPED).replace(tmp, TMP);
+  match (windows_binary(), tmp.rsplit(['/', '\\']).next()) {
+    (Some(_), Some(name)) if !name.is_empty() => text.replace(name, TMP_NAME),
+    _ => text,
+  }
+}
 
 /// How one output stream is checked.
 #[derive(Clone, Debug)]
@@ -232,7 +256,7 @@ impl Test {
       write_file(&root.join("justfile"), justfile)?;
     }
     for (path, contents) in &self.files {
-      write_file(&root.join(path), &contents.replace(TMP, tmp))?;
+      write_file(&root.join(path), &fill(contents, tmp))?;
     }
     for dir in &self.dirs {
       create_dir(&root.join(dir))?;
@@ -264,13 +288,13 @@ impl Test {
     };
     command
       .current_dir(root.join(&self.current_dir))
-      .args(self.args.iter().map(|arg| arg.replace(TMP, tmp)))
+      .args(self.args.iter().map(|arg| fill(arg, tmp)))
       .stdin(Stdio::piped())
       .stdout(Stdio::piped())
       .stderr(Stdio::piped());
     clean_environment(&mut command);
     for (key, value) in &self.env {
-      command.env(key, value.replace(TMP, tmp));
+      command.env(key, fill(value, tmp));
     }
     let mut child = command.spawn().map_err(|error| format!("spawn just: {error}"))?;
     if let Some(mut stdin) = child.stdin.take() {
@@ -400,7 +424,7 @@ fn check_stream(label: &str, expect: &Expect, actual: &str, tmp: &str, problems:
   match expect {
     Expect::Any => {}
     Expect::Exact(expected) => {
-      let expected = expected.replace(TMP, tmp);
+      let expected = fill(expected, tmp);
       if expected != actual {
         let _ = writeln!(
           problems,

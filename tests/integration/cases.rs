@@ -41,7 +41,7 @@ use libtest_mimic::{Failed, Trial};
 use serde::Deserialize;
 use toml_edit::{DocumentMut, Item, Table, Value};
 
-use crate::common::{Test, TMP};
+use crate::common::Test;
 
 /// What the case trials do.
 pub enum Mode {
@@ -248,7 +248,7 @@ static REWRITE: Mutex<()> = Mutex::new(());
 fn record(path: &Path, case: &Case, reference: &Path) -> Result<(), String> {
   let output = case.test().binary(reference).capture()?;
   let tmp = crate::common::shown_path(&output.root);
-  let placeholder = |text: &str| text.replace(&tmp, TMP);
+  let placeholder = |text: &str| crate::common::abstract_tmp(text, &tmp);
   let mut expect_files = Vec::new();
   for file in case.expect_files.keys() {
     let contents = fs::read_to_string(output.root.join(file))

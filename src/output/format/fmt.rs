@@ -153,7 +153,10 @@ fn replace_by_rename(target: &Path, metadata: &Metadata, contents: &str) -> io::
     Err(error) if cannot_create_in_directory(&error) => return Ok(Replaced::NotPossible),
     Err(error) => return Err(error),
   };
-  let result = fill_temporary(&mut file, metadata, contents).and_then(|replaced| match replaced {
+  let filled = fill_temporary(&mut file, metadata, contents);
+  // Closed before the replacement: Windows does not rename an open file.
+  drop(file);
+  let result = filled.and_then(|replaced| match replaced {
     Replaced::Yes => platform_fs::replace(&temporary, target).map(|()| Replaced::Yes),
     Replaced::NotPossible => Ok(Replaced::NotPossible),
   });

@@ -22,6 +22,11 @@ pub fn executable_names(candidate: std::path::PathBuf) -> Result<Vec<std::path::
   Ok(vec![candidate])
 }
 
+/// `path` with every `.`, `..` and symbolic link resolved.
+pub fn physical_path(path: &Path) -> io::Result<std::path::PathBuf> {
+  fs::canonicalize(path)
+}
+
 /// Makes `path` executable by its owner.
 pub fn make_executable(path: &Path) -> io::Result<()> {
   use std::os::unix::fs::PermissionsExt;

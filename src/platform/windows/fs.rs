@@ -62,6 +62,21 @@ pub fn executable_names(candidate: PathBuf) -> Result<Vec<PathBuf>, String> {
   Ok(names)
 }
 
+/// `path` with every `.`, `..` and link resolved, spelled as the current
+/// directory is (`C:\dir`, `\\server\share`), not as the verbatim path
+/// `canonicalize` gives (`\\?\C:\dir`).
+pub fn physical_path(path: &Path) -> io::Result<PathBuf> {
+  let canonical = std::fs::canonicalize(path)?;
+  let Some(text) = canonical.to_str() else {
+    return Ok(canonical);
+  };
+  Ok(match text.strip_prefix(r"\\?\") {
+    Some(unc) if unc.starts_with(r"UNC\") => PathBuf::from(format!(r"\\{}", &unc[4..])),
+    Some(drive) if drive.as_bytes().get(1) == Some(&b':') => PathBuf::from(drive),
+    _ => canonical,
+  })
+}
+
 /// Nothing to do: whether a file runs depends on its name, not its mode.
 pub fn make_executable(_: &Path) -> io::Result<()> {
   Ok(())
