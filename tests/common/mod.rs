@@ -361,7 +361,7 @@ const WINE_DEADLINE: std::time::Duration = std::time::Duration::from_secs(120);
 /// Wait for `child` and its output, for at most [`WINE_DEADLINE`]: a Windows
 /// process that hangs, or one that leaves the output pipes open, fails the
 /// test instead of stalling the suite.
-fn wait_with_deadline(mut child: std::process::Child) -> Result<std::process::Output, String> {
+fn wait_with_deadline(child: std::process::Child) -> Result<std::process::Output, String> {
   let (sender, receiver) = std::sync::mpsc::channel();
   let id = child.id();
   std::thread::spawn(move || {
