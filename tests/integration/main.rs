@@ -65,6 +65,7 @@ mod robustness;
 mod standalone;
 mod terminal_color;
 mod watch;
+mod windows;
 
 fn main() {
   let arguments = libtest_mimic::Arguments::from_args();
@@ -77,7 +78,9 @@ fn main() {
   };
   let mut trials = cases::trials(&mode);
   if cases::windows() {
-    // Only the Windows cases: the hand-written tests drive a native binary.
+    // The Windows cases and tests: the other hand-written tests drive a
+    // native binary.
+    trials.extend(windows::tests());
     libtest_mimic::run(&arguments, harness::reject_duplicate_names(trials)).exit();
   }
   for module_tests in [

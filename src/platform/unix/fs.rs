@@ -53,10 +53,10 @@ pub fn lock_exclusive(file: &File) -> io::Result<()> {
   Ok(())
 }
 
-/// The bytes of an OS string as the operating system holds them.
-pub fn os_str_bytes(text: &OsStr) -> Vec<u8> {
+/// An OS string as the operating system holds it, as JSON: `{"Unix": [bytes]}`.
+pub fn os_string_json(text: &OsStr) -> serde_json::Value {
   use std::os::unix::ffi::OsStrExt;
-  text.as_bytes().to_vec()
+  serde_json::json!({ "Unix": text.as_bytes() })
 }
 
 /// Whether `path` (whose metadata is `metadata`) is the file's only name, so

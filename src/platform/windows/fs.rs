@@ -108,9 +108,10 @@ pub fn lock_exclusive(file: &File) -> io::Result<()> {
   Ok(())
 }
 
-/// The bytes of an OS string: its text, invalid UTF-16 replaced.
-pub fn os_str_bytes(text: &OsStr) -> Vec<u8> {
-  text.to_string_lossy().into_owned().into_bytes()
+/// An OS string as the operating system holds it, as JSON:
+/// `{"Windows": [UTF-16 code units]}`.
+pub fn os_string_json(text: &OsStr) -> serde_json::Value {
+  serde_json::json!({ "Windows": text.encode_wide().collect::<Vec<u16>>() })
 }
 
 /// Whether `path` is the file's only name (no hard links), so that
