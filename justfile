@@ -38,6 +38,23 @@ test-reference:
   [ -n "${JUST_REFERENCE:-}" ] || {{just_executable()}} reference
   TEST_JUST_BIN="${JUST_REFERENCE:-{{installed_reference}}}" cargo test --test integration
 
+# Build `just.exe` for Windows with Debian's Rust and MinGW (installed when missing)
+build-windows:
+  ./.ci/windows build
+
+# Build for Windows and run the Windows cases (tests/windows/) under Wine
+test-windows filter='':
+  ./.ci/windows test '{{filter}}'
+
+# Record the expected outputs of the Windows cases matching FILTER from just 1.58 for Windows
+capture-windows filter='':
+  ./.ci/windows capture '{{filter}}'
+
+# Lint the Windows build with clippy, denying warnings, and check the macOS builds
+lint-platforms:
+  ./.ci/windows clippy
+  ./.ci/windows check-macos
+
 # Install just 1.58, the reference for comparisons, into target/reference
 reference:
   [ -x target/reference/bin/just ] || cargo install just --version 1.58.0 --locked --root target/reference

@@ -25,6 +25,13 @@ pub(crate) mod text;
 const STACK_SIZE: usize = 1024 * 1024 * 1024;
 const _: () = assert!(STACK_SIZE >= syntax::parser::PARSER_STACK_SIZE);
 
+/// Start-up work the standard library's runtime set-up would do and `just`
+/// relies on (Unix: closed standard streams get `/dev/null`, `SIGPIPE` is
+/// ignored; Windows: consoles take ANSI escapes). Call it first.
+pub fn prepare_process() {
+  platform::prepare_process();
+}
+
 /// Run `just` with the process's arguments and environment; returns the exit status.
 pub fn run() -> i32 {
   let on_thread = std::thread::Builder::new()

@@ -136,9 +136,7 @@ impl CommandEnvironment {
 
 /// `SHELL ARGS... COMMAND` for running one command line through a shell.
 pub fn shell_command(program: &str, arguments: &[String], command_line: &str) -> Command {
-  let mut command = Command::new(program);
-  command.args(arguments).arg(command_line);
-  command
+  crate::platform::command::shell_line(program, arguments, command_line)
 }
 
 /// Whether the shell is a Windows shell that must not get the command twice

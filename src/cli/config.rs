@@ -460,7 +460,7 @@ fn split_module_path(path: Vec<String>) -> Vec<String> {
 /// other spelling never matches and silently lifts the bound.
 fn ceiling_directory(invocation_directory: &Path, ceiling: &Path) -> PathBuf {
   let absolute = invocation_directory.join(ceiling).lexiclean();
-  absolute.canonicalize().unwrap_or(absolute)
+  crate::platform::fs::physical_path(&absolute).unwrap_or(absolute)
 }
 
 fn apply_options(config: &mut Config, matches: &Matches) {

@@ -193,7 +193,7 @@ fn request(json: &str) -> Result {
   let response = match request {
     Request::EnvironmentVariable(name) => match std::env::var_os(name) {
       Some(value) => serde_json::json!({
-        "environment-variable": {"Unix": crate::platform::fs::os_str_bytes(&value)}
+        "environment-variable": crate::platform::fs::os_string_json(&value)
       }),
       None => serde_json::json!({"environment-variable": null}),
     },

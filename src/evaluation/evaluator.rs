@@ -322,6 +322,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     let function_context = functions::FunctionContext {
       working_directory: &self.state.working_directory,
       invocation_directory: &config.invocation_directory,
+      cygpath: &config.cygpath,
       justfile: &context.justfile_path,
       source_file: &source_file,
       module_file: &self.state.module.source,

@@ -10,6 +10,14 @@ pub fn module_shell(config: &Options, settings: &Settings) -> (String, Vec<Strin
     let arguments = config.shell_args.clone().unwrap_or_else(|| vec!["-cu".into()]);
     return (program, arguments);
   }
+  if crate::platform::WINDOWS {
+    if let Some((program, arguments)) = &settings.windows_shell {
+      return (program.clone(), arguments.clone());
+    }
+    if settings.windows_powershell {
+      return ("powershell.exe".into(), vec!["-NoLogo".into(), "-Command".into()]);
+    }
+  }
   if let Some((program, arguments)) = &settings.shell {
     return (program.clone(), arguments.clone());
   }

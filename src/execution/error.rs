@@ -37,6 +37,15 @@ pub enum ExecutionError<'src> {
   ShellIo { recipe: String, shell: String, source: std::io::Error },
   #[snafu(display("recipe `{recipe}` with {executor} execution error: {source}"))]
   ScriptSpawn { recipe: String, executor: String, source: std::io::Error },
+  /// Windows: the shebang interpreter's Unix path could not be translated.
+  #[snafu(display(
+    "could not find `cygpath` executable to translate recipe `{recipe}` shebang interpreter path:\n{source}"
+  ))]
+  CygpathNotFound { recipe: String, cygpath: String, source: std::io::Error },
+  #[snafu(display(
+    "`{cygpath}` could not translate recipe `{recipe}` shebang interpreter path: {message}"
+  ))]
+  CygpathFailed { recipe: String, cygpath: String, message: String },
   #[snafu(display("recipe `{recipe}` could not be run because of an IO error while trying to create a temporary directory or write a file to that directory: {source}"))]
   TempDir { recipe: String, source: std::io::Error },
   #[snafu(display("recipe `{recipe}` has invalid shebang `{line}`"))]

@@ -1,6 +1,6 @@
 //! Linewise recipes: each logical line run by its own shell.
 
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use super::error::{spawn_failure, ExecutionError};
 use super::output_mode::RecipeOutput;
@@ -67,8 +67,7 @@ pub fn run<'src>(
     }
 
     let (shell, arguments) = &state.shell;
-    let mut process = Command::new(shell);
-    process.args(arguments).arg(text);
+    let mut process = crate::builtins::process::shell_command(shell, arguments, text);
     if settings.positional_arguments || recipe.has_attribute(AttributeKind::PositionalArguments) {
       process.arg(recipe.name().lexeme());
       process.args(positional);

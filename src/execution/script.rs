@@ -131,7 +131,10 @@ pub fn run<'src>(
   }
 
   let mut process = match &executor {
-    Executor::Shebang { .. } => Command::new(&path),
+    Executor::Shebang { interpreter, argument } => {
+      crate::platform::command::shebang(&path, interpreter, argument.as_deref(), &config.cygpath)
+        .map_err(|error| shebang_error(&name, &config.cygpath, error))?
+    }
     Executor::Command { program, arguments } => {
       let mut process = Command::new(program);
       process.args(arguments).arg(&path);
@@ -166,6 +169,23 @@ pub fn run<'src>(
     Exit::Code(code) => Err(ExecutionError::ScriptCode { recipe: name, code }),
     Exit::Signal(signal) => Err(ExecutionError::ScriptSignal { recipe: name, signal }),
     Exit::Unknown => Err(ExecutionError::ScriptUnknown { recipe: name }),
+  }
+}
+
+fn shebang_error<'src>(
+  recipe: &str,
+  cygpath: &Path,
+  error: crate::platform::command::ShebangError,
+) -> ExecutionError<'src> {
+  use crate::platform::command::ShebangError;
+  let (recipe, cygpath) = (recipe.to_owned(), cygpath.display().to_string());
+  match error {
+    ShebangError::CygpathNotFound(source) => {
+      ExecutionError::CygpathNotFound { recipe, cygpath, source }
+    }
+    ShebangError::CygpathFailed(message) => {
+      ExecutionError::CygpathFailed { recipe, cygpath, message }
+    }
   }
 }
 
@@ -234,7 +254,9 @@ fn script_text(lines: &[(usize, String)], shebang: bool) -> String {
   let mut iter = lines.iter().peekable();
   if shebang {
     while let Some((_, text)) = iter.next_if(|(_, text)| current == 0 || text.starts_with("#!")) {
-      out.push_str(text);
+      if crate::platform::command::SHEBANG_LINE_KEPT {
+        out.push_str(text);
+      }
       out.push('\n');
       current += 1;
     }

@@ -1,17 +1,31 @@
-//! What depends on the operating system: signal handling, the process
-//! supervisor (process groups, the terminal, job control), child exit
-//! statuses, permission bits and file locks. The supervisor
-//! (`supervisor.rs`) and the signal wiring (`signals.rs`) are written
-//! against `os`, the operating system's module (`unix/`); a Windows port
-//! provides the same functions.
+//! What depends on the operating system: signal handling (console control
+//! events on Windows), the process supervisor (process groups, the
+//! terminal, job control; Job Objects on Windows), child exit statuses,
+//! permission bits, file locks and file replacement, the standard streams,
+//! and how a shell gets its command line. Everything else in the crate is
+//! the same on every platform. The supervisor (`supervisor.rs`) and the
+//! signal wiring are written against `os`, the operating system's module
+//! (`unix/`, `windows/`), which each provide the same functions.
 
+#[cfg(unix)]
+#[path = "unix/mod.rs"]
+mod os;
+#[cfg(windows)]
+#[path = "windows/mod.rs"]
+mod os;
+
+pub mod command;
 pub mod exit;
-pub mod fs;
+pub use os::fs;
 pub mod signals;
 pub mod stdio;
 pub mod supervisor;
 
-#[cfg(unix)]
-mod unix;
-#[cfg(unix)]
-use unix as os;
+/// Whether `just` is built for Windows, where `set windows-shell` and
+/// `set windows-powershell` choose the shell.
+pub const WINDOWS: bool = cfg!(windows);
+
+/// Start-up work the standard library's runtime would otherwise do.
+pub fn prepare_process() {
+  os::start::prepare();
+}

@@ -3,8 +3,8 @@
 //! (`platform::os`),
 //! which hands each to the supervisor of the run in progress. With no run
 //! in progress, or a run with nothing running, a handled signal ends `just`
-//! at once with 128 + signal, as just 1.58 does. Also the table of signal
-//! names.
+//! at once with 128 + signal, as just 1.58 does. Also the signal names
+//! (`os::signal_table`).
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
@@ -77,44 +77,12 @@ pub fn wait_for_any() -> std::io::Result<i32> {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Signal(pub i32);
 
-/// Every signal `just` names: its number, its name, and whether a recipe
-/// may continue after it (`[continue(NAME…)]`).
-const SIGNALS: &[(i32, &str, bool)] = &[
-  (libc::SIGHUP, "SIGHUP", true),
-  (libc::SIGINT, "SIGINT", true),
-  (libc::SIGQUIT, "SIGQUIT", true),
-  (libc::SIGILL, "SIGILL", false),
-  (libc::SIGTRAP, "SIGTRAP", false),
-  (libc::SIGABRT, "SIGABRT", false),
-  (libc::SIGBUS, "SIGBUS", false),
-  (libc::SIGFPE, "SIGFPE", false),
-  (libc::SIGKILL, "SIGKILL", false),
-  (libc::SIGUSR1, "SIGUSR1", false),
-  (libc::SIGSEGV, "SIGSEGV", false),
-  (libc::SIGUSR2, "SIGUSR2", false),
-  (libc::SIGPIPE, "SIGPIPE", false),
-  (libc::SIGALRM, "SIGALRM", false),
-  (libc::SIGTERM, "SIGTERM", false),
-  (libc::SIGCHLD, "SIGCHLD", false),
-  (libc::SIGCONT, "SIGCONT", false),
-  (libc::SIGSTOP, "SIGSTOP", false),
-  (libc::SIGTSTP, "SIGTSTP", false),
-  (libc::SIGTTIN, "SIGTTIN", false),
-  (libc::SIGTTOU, "SIGTTOU", false),
-  (libc::SIGURG, "SIGURG", false),
-  (libc::SIGXCPU, "SIGXCPU", false),
-  (libc::SIGXFSZ, "SIGXFSZ", false),
-  (libc::SIGVTALRM, "SIGVTALRM", false),
-  (libc::SIGPROF, "SIGPROF", false),
-  (libc::SIGWINCH, "SIGWINCH", false),
-  (libc::SIGIO, "SIGIO", false),
-  (libc::SIGSYS, "SIGSYS", false),
-];
+use super::os::signal_table::SIGNALS;
 
 impl Signal {
-  pub const HANGUP: Signal = Signal(libc::SIGHUP);
-  pub const INTERRUPT: Signal = Signal(libc::SIGINT);
-  pub const QUIT: Signal = Signal(libc::SIGQUIT);
+  pub const HANGUP: Signal = Signal(SIGNALS[0].0);
+  pub const INTERRUPT: Signal = Signal(SIGNALS[1].0);
+  pub const QUIT: Signal = Signal(SIGNALS[2].0);
 
   /// Its `SIG…` name, if the table has it.
   pub fn known_name(self) -> Option<&'static str> {

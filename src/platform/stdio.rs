@@ -3,29 +3,35 @@
 //! descriptor) is lost. A broken pipe is not an error: the reader has seen
 //! all it wanted (`just --list | head -1`).
 
-use std::fs::File;
 use std::io::{self, Write};
-use std::mem::ManuallyDrop;
-use std::os::fd::FromRawFd;
+
+use super::os::streams;
+
+/// A standard output stream.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Stream {
+  Stdout,
+  Stderr,
+}
 
 /// Write `text` to standard output.
 pub fn stdout(text: &str) -> io::Result<()> {
-  write_bytes(libc::STDOUT_FILENO, text.as_bytes())
+  write_bytes(Stream::Stdout, text.as_bytes())
 }
 
 /// Write `text` to standard error.
 pub fn stderr(text: &str) -> io::Result<()> {
-  write_bytes(libc::STDERR_FILENO, text.as_bytes())
+  write_bytes(Stream::Stderr, text.as_bytes())
 }
 
 /// Write raw `bytes` (a child's output, say) to standard output.
 pub fn stdout_bytes(bytes: &[u8]) -> io::Result<()> {
-  write_bytes(libc::STDOUT_FILENO, bytes)
+  write_bytes(Stream::Stdout, bytes)
 }
 
 /// Write raw `bytes` to standard error.
 pub fn stderr_bytes(bytes: &[u8]) -> io::Result<()> {
-  write_bytes(libc::STDERR_FILENO, bytes)
+  write_bytes(Stream::Stderr, bytes)
 }
 
 /// Write `text` and a line end to standard error.
@@ -40,7 +46,7 @@ pub struct PiecewiseStdout;
 
 impl Write for PiecewiseStdout {
   fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-    borrowed_file(libc::STDOUT_FILENO).write(bytes)
+    streams::write(Stream::Stdout, bytes)
   }
 
   fn flush(&mut self) -> io::Result<()> {
@@ -48,16 +54,22 @@ impl Write for PiecewiseStdout {
   }
 }
 
-/// Write straight to the descriptor, unbuffered: `std::io::stdout` would
-/// report a closed descriptor (EBADF) as success.
-fn write_bytes(descriptor: libc::c_int, bytes: &[u8]) -> io::Result<()> {
-  quiet_on_broken_pipe(borrowed_file(descriptor).write_all(bytes))
+/// Writes straight to the operating system, unbuffered: `std::io::stdout`
+/// would report a closed descriptor as success.
+struct Unbuffered(Stream);
+
+impl Write for Unbuffered {
+  fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+    streams::write(self.0, bytes)
+  }
+
+  fn flush(&mut self) -> io::Result<()> {
+    Ok(())
+  }
 }
 
-fn borrowed_file(descriptor: libc::c_int) -> ManuallyDrop<File> {
-  // SAFETY: the descriptor is only borrowed (never closed: `ManuallyDrop`);
-  // if it is not open, a write reports EBADF.
-  ManuallyDrop::new(unsafe { File::from_raw_fd(descriptor) })
+fn write_bytes(stream: Stream, bytes: &[u8]) -> io::Result<()> {
+  quiet_on_broken_pipe(Unbuffered(stream).write_all(bytes))
 }
 
 /// A broken pipe is not an error: the reader has seen all it wanted.

@@ -23,7 +23,11 @@
 //! ```
 //!
 //! `{{TMP}}` in args, env, files and expected output stands for the
-//! canonical temporary directory. A file that does not parse, or a case
+//! canonical temporary directory.
+//!
+//! The Windows cases, `tests/windows/**/*.toml`, have the same format; they
+//! run only when `JUST_TEST_WINDOWS` names a Windows binary (`just
+//! test-windows`), as `windows::<subject>::<name>`. A file that does not parse, or a case
 //! that is not well-formed, becomes a failing test naming it.
 
 use std::{
@@ -37,7 +41,7 @@ use libtest_mimic::{Failed, Trial};
 use serde::Deserialize;
 use toml_edit::{DocumentMut, Item, Table, Value};
 
-use crate::common::{Test, TMP};
+use crate::common::Test;
 
 /// What the case trials do.
 pub enum Mode {
@@ -150,9 +154,16 @@ impl Case {
   }
 }
 
-/// The directory holding the case files.
+/// The directory holding the case files: `tests/cases`, or `tests/windows`
+/// when the binary under test is a Windows one (`JUST_TEST_WINDOWS`).
 fn cases_directory() -> PathBuf {
-  Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("cases")
+  let folder = if windows() { "windows" } else { "cases" };
+  Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(folder)
+}
+
+/// Whether the suite runs the Windows cases under Wine.
+pub fn windows() -> bool {
+  crate::common::windows_binary().is_some()
 }
 
 /// One trial per case of every case file, in file order.
@@ -181,8 +192,11 @@ fn collect_case_files(directory: &Path, files: &mut Vec<PathBuf>) -> std::io::Re
 /// `settings/dotenv.toml` → `settings::dotenv`.
 fn subject(root: &Path, path: &Path) -> String {
   let relative = path.strip_prefix(root).unwrap_or(path).with_extension("");
-  let parts: Vec<String> =
+  let mut parts: Vec<String> =
     relative.components().map(|part| part.as_os_str().to_string_lossy().into_owned()).collect();
+  if windows() {
+    parts.insert(0, "windows".into());
+  }
   parts.join("::")
 }
 
@@ -233,8 +247,8 @@ static REWRITE: Mutex<()> = Mutex::new(());
 /// file as the expected output, leaving the rest of the file as it is.
 fn record(path: &Path, case: &Case, reference: &Path) -> Result<(), String> {
   let output = case.test().binary(reference).capture()?;
-  let tmp = output.root.to_string_lossy().into_owned();
-  let placeholder = |text: &str| text.replace(&tmp, TMP);
+  let tmp = crate::common::shown_path(&output.root);
+  let placeholder = |text: &str| crate::common::abstract_tmp(text, &tmp);
   let mut expect_files = Vec::new();
   for file in case.expect_files.keys() {
     let contents = fs::read_to_string(output.root.join(file))

@@ -12,6 +12,8 @@
 //! the reference); cases marked `differs` and hand-written tests of our own
 //! extensions are then ignored. `JUST_RECORD=1 JUST_REFERENCE=/path/to/just`
 //! rewrites the expected outputs of the selected cases from the reference.
+//! `JUST_TEST_WINDOWS=/path/to/just.exe` runs the Windows cases
+//! (`tests/windows/`) instead, each through Wine.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -64,6 +66,7 @@ mod standalone;
 mod supervisor;
 mod terminal_color;
 mod watch;
+mod windows;
 
 fn main() {
   let arguments = libtest_mimic::Arguments::from_args();
@@ -75,6 +78,12 @@ fn main() {
     }
   };
   let mut trials = cases::trials(&mode);
+  if cases::windows() {
+    // The Windows cases and tests: the other hand-written tests drive a
+    // native binary.
+    trials.extend(windows::tests());
+    libtest_mimic::run(&arguments, harness::reject_duplicate_names(trials)).exit();
+  }
   for module_tests in [
     bash_completion::tests,
     changelog::tests,

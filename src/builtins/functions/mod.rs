@@ -50,6 +50,8 @@ pub struct FunctionContext<'a> {
   /// W: the module's working directory.
   pub working_directory: &'a Path,
   pub invocation_directory: &'a Path,
+  /// `--cygpath`: the converter of Windows paths to Unix ones.
+  pub cygpath: &'a Path,
   /// The root justfile.
   pub justfile: &'a Path,
   /// The file containing the call.
@@ -98,6 +100,7 @@ impl<'a> FunctionContext<'a> {
     FunctionContext {
       working_directory: directory,
       invocation_directory: directory,
+      cygpath: Path::new("cygpath"),
       justfile,
       source_file: justfile,
       module_file: justfile,

@@ -20,9 +20,11 @@ fn path_text(path: &Path, what: &str) -> std::result::Result<String, String> {
 
 /// Lexical simplification of a `/`-separated path.
 pub fn clean(path: &str) -> String {
-  let rooted = path.starts_with('/');
+  // `/`, and on Windows `\` too; the result uses the platform's own.
+  let rooted = path.starts_with(std::path::is_separator);
+  let separator = std::path::MAIN_SEPARATOR_STR;
   let mut parts: Vec<&str> = Vec::new();
-  for part in path.split('/') {
+  for part in path.split(std::path::is_separator) {
     match part {
       "" | "." => {}
       ".." => match parts.last() {
@@ -36,9 +38,9 @@ pub fn clean(path: &str) -> String {
     }
   }
   match (rooted, parts.is_empty()) {
-    (true, _) => format!("/{}", parts.join("/")),
+    (true, _) => format!("{separator}{}", parts.join(separator)),
     (false, true) => ".".into(),
-    (false, false) => parts.join("/"),
+    (false, false) => parts.join(separator),
   }
 }
 
@@ -174,7 +176,12 @@ fn executable_candidates(
     }
     _ => vec![PathBuf::from(name)],
   };
-  candidates.into_iter().map(|candidate| resolve_candidate(&candidate, context)).collect()
+  let mut resolved = Vec::with_capacity(candidates.len());
+  for candidate in candidates {
+    let candidate = resolve_candidate(&candidate, context)?;
+    resolved.extend(crate::platform::fs::executable_names(candidate)?);
+  }
+  Ok(resolved)
 }
 
 fn resolve_candidate(

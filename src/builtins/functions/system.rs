@@ -72,6 +72,11 @@ fn parent_or_self(path: &Path) -> &Path {
 }
 
 pub fn invocation_directory(_: &[Value], context: &FunctionContext) -> Result {
+  if let Some(unix) =
+    crate::platform::command::unix_path(context.invocation_directory, context.cygpath)
+  {
+    return Ok(Value::string(unix));
+  }
   context.invocation_directory.to_str().map(Value::string).ok_or_else(|| {
     "error getting shell path: Error getting current directory: unicode decode error".into()
   })

@@ -2,8 +2,6 @@
 
 use std::fs::{self, File, Metadata, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
-use std::os::fd::AsRawFd;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::Path;
 
 use nu_ansi_term::Color as Ansi;
@@ -12,6 +10,7 @@ use similar::{Algorithm, ChangeTag, TextDiff};
 use super::justfile::format_justfile;
 use crate::color::Painter;
 use crate::output::diagnostic::error_line;
+use crate::platform::fs as platform_fs;
 use crate::syntax::ast::Ast;
 
 /// Everything `--fmt` needs to decide what to do.
@@ -130,7 +129,7 @@ pub fn diff(old: &str, new: &str, painter: Painter) -> String {
 pub fn write_atomically(path: &Path, contents: &str) -> io::Result<()> {
   let target = fs::canonicalize(path)?;
   let metadata = fs::metadata(&target)?;
-  if metadata.nlink() == 1 {
+  if platform_fs::is_only_link(&target, &metadata)? {
     match replace_by_rename(&target, &metadata, contents)? {
       Replaced::Yes => return Ok(()),
       Replaced::NotPossible => {}
@@ -149,14 +148,16 @@ fn replace_by_rename(target: &Path, metadata: &Metadata, contents: &str) -> io::
   let directory = target.parent().unwrap_or(Path::new("/"));
   let temporary =
     directory.join(format!(".justfile-fmt-{}-{:016x}", std::process::id(), rand::random::<u64>()));
-  let mut file = match OpenOptions::new().write(true).create_new(true).mode(0o600).open(&temporary)
-  {
+  let mut file = match platform_fs::create_private(&temporary) {
     Ok(file) => file,
     Err(error) if cannot_create_in_directory(&error) => return Ok(Replaced::NotPossible),
     Err(error) => return Err(error),
   };
-  let result = fill_temporary(&mut file, metadata, contents).and_then(|replaced| match replaced {
-    Replaced::Yes => fs::rename(&temporary, target).map(|()| Replaced::Yes),
+  let filled = fill_temporary(&mut file, metadata, contents);
+  // Closed before the replacement: Windows does not rename an open file.
+  drop(file);
+  let result = filled.and_then(|replaced| match replaced {
+    Replaced::Yes => platform_fs::replace(&temporary, target).map(|()| Replaced::Yes),
     Replaced::NotPossible => Ok(Replaced::NotPossible),
   });
   if !matches!(result, Ok(Replaced::Yes)) {
@@ -175,19 +176,11 @@ fn cannot_create_in_directory(error: &io::Error) -> bool {
 fn fill_temporary(file: &mut File, metadata: &Metadata, contents: &str) -> io::Result<Replaced> {
   file.write_all(contents.as_bytes())?;
   file.sync_all()?;
-  let current = file.metadata()?;
-  if (current.uid(), current.gid()) != (metadata.uid(), metadata.gid()) {
-    match std::os::unix::fs::fchown(&*file, Some(metadata.uid()), Some(metadata.gid())) {
-      Ok(()) => {}
-      Err(error) if error.kind() == io::ErrorKind::PermissionDenied => {
-        return Ok(Replaced::NotPossible);
-      }
-      Err(error) => return Err(error),
-    }
-  }
-  // After the owner: changing it clears set-user-ID and set-group-ID bits.
-  file.set_permissions(metadata.permissions())?;
-  Ok(Replaced::Yes)
+  Ok(if platform_fs::take_identity(file, metadata)? {
+    Replaced::Yes
+  } else {
+    Replaced::NotPossible
+  })
 }
 
 /// Rewrite the file itself. Its new length is allocated first, so a full
@@ -197,7 +190,7 @@ fn rewrite_in_place(target: &Path, contents: &str) -> io::Result<()> {
   let mut file = OpenOptions::new().read(true).write(true).open(target)?;
   let mut original = Vec::new();
   file.read_to_end(&mut original)?;
-  allocate(&file, contents.len())?;
+  platform_fs::allocate(&file, contents.len() as u64)?;
   match overwrite(&mut file, contents.as_bytes()) {
     Ok(()) => Ok(()),
     Err(error) => match overwrite(&mut file, &original) {
@@ -207,20 +200,6 @@ fn rewrite_in_place(target: &Path, contents: &str) -> io::Result<()> {
         format!("{error}; restoring the original text also failed: {restore}"),
       )),
     },
-  }
-}
-
-fn allocate(file: &File, length: usize) -> io::Result<()> {
-  let length = libc::off_t::try_from(length).map_err(io::Error::other)?;
-  if length == 0 {
-    return Ok(());
-  }
-  // SAFETY: a plain system call on an open descriptor.
-  match unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, length) } {
-    0 => Ok(()),
-    // Not supported by this file system: nothing can be secured in advance.
-    libc::EOPNOTSUPP | libc::EINVAL => Ok(()),
-    code => Err(io::Error::from_raw_os_error(code)),
   }
 }
 

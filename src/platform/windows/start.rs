@@ -1,0 +1,23 @@
+//! Start-up (Windows): consoles learn ANSI colours.
+
+use windows_sys::Win32::System::Console::{
+  GetConsoleMode, GetStdHandle, SetConsoleMode, ENABLE_VIRTUAL_TERMINAL_PROCESSING,
+  STD_ERROR_HANDLE, STD_OUTPUT_HANDLE,
+};
+
+/// Turns on virtual-terminal processing for standard output and error when
+/// they are consoles, so that colours and styles (ANSI escapes) show as
+/// such; where a console cannot (before Windows 10), it stays as it was.
+pub fn prepare() {
+  for id in [STD_OUTPUT_HANDLE, STD_ERROR_HANDLE] {
+    // SAFETY: queries and sets the mode of a standard handle, with a local
+    // out-parameter; a handle that is not a console fails harmlessly.
+    unsafe {
+      let handle = GetStdHandle(id);
+      let mut mode = 0;
+      if GetConsoleMode(handle, &mut mode) != 0 {
+        SetConsoleMode(handle, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING);
+      }
+    }
+  }
+}

@@ -1,0 +1,116 @@
+//! Windows behaviour that a case file cannot show, run in the Windows lane
+//! (`JUST_TEST_WINDOWS`) against `just.exe` under Wine: `--watch-restart`
+//! ends the recipe's whole process tree (a Job Object), not just the shell
+//! it started.
+
+use std::fs;
+use std::io::Read;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use libtest_mimic::Trial;
+
+use crate::common::{clean_environment, windows_binary};
+
+const DEADLINE: Duration = Duration::from_secs(60);
+
+pub fn tests() -> Vec<Trial> {
+  vec![crate::harness::trial(
+    module_path!(),
+    "watch_restart_ends_the_recipe_process_tree",
+    watch_restart_ends_the_recipe_process_tree,
+    false,
+  )]
+}
+
+/// The recipe's shell starts another cmd (its grandchild), which starts
+/// ping (a great-grandchild) to wait; a change of the justfile must end all
+/// three before the next run. Each is told apart by a mark in its command
+/// line: the temporary folder's name, or ping's count.
+fn watch_restart_ends_the_recipe_process_tree() {
+  let directory = tempfile::tempdir().unwrap();
+  let root = directory.path().canonicalize().unwrap();
+  let folder = root.file_name().unwrap().to_string_lossy().into_owned();
+  let ping = format!("ping -n {} 127.0.0.1", 100 + std::process::id() % 900);
+  let token = [folder.as_str(), ping.as_str()];
+  let justfile = format!(
+    "set windows-shell := [\"cmd.exe\", \"/c\"]\n\nrun:\n  @echo started\n  \
+     @cmd /c \"{ping} > nul & rem {folder}\"\n"
+  );
+  fs::write(root.join("justfile"), &justfile).unwrap();
+  let mut command = Command::new("wine");
+  command
+    .arg(windows_binary().unwrap())
+    .args(["--watch", "--watch-restart", "run"])
+    .current_dir(&root)
+    .stdin(Stdio::null())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::null());
+  clean_environment(&mut command);
+  let mut just = command.spawn().unwrap();
+  let stdout = collect(&mut just);
+
+  let result = std::panic::catch_unwind(|| {
+    wait_for(|| stdout.lock().unwrap().matches("started").count() == 1, "the first run");
+    wait_for(|| processes_naming(&token).len() >= 3, "the first run's three processes");
+    let first = processes_naming(&token);
+    fs::write(root.join("justfile"), format!("{justfile}\n")).unwrap();
+    wait_for(|| stdout.lock().unwrap().matches("started").count() == 2, "the second run");
+    wait_for(
+      || first.iter().all(|pid| !process_names(*pid, &token)),
+      "the first run's processes to end",
+    );
+  });
+  let _ = just.kill();
+  let _ = just.wait();
+  for pid in processes_naming(&token) {
+    let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+  }
+  if let Err(panic) = result {
+    std::panic::resume_unwind(panic);
+  }
+}
+
+fn collect(child: &mut Child) -> Arc<Mutex<String>> {
+  let text = Arc::new(Mutex::new(String::new()));
+  let mut pipe = child.stdout.take().unwrap();
+  let sink = Arc::clone(&text);
+  std::thread::spawn(move || {
+    let mut buffer = [0; 4096];
+    while let Ok(count @ 1..) = pipe.read(&mut buffer) {
+      sink.lock().unwrap().push_str(&String::from_utf8_lossy(&buffer[..count]));
+    }
+  });
+  text
+}
+
+#[track_caller]
+fn wait_for(condition: impl Fn() -> bool, what: &str) {
+  let start = Instant::now();
+  while !condition() {
+    assert!(start.elapsed() < DEADLINE, "waited {} seconds for {what}", DEADLINE.as_secs());
+    std::thread::sleep(Duration::from_millis(100));
+  }
+}
+
+/// The processes whose command line (as Wine sets it, for Windows
+/// processes: the Windows command line) contains one of `marks`.
+fn processes_naming(marks: &[&str]) -> Vec<u32> {
+  let Ok(entries) = fs::read_dir("/proc") else {
+    return Vec::new();
+  };
+  entries
+    .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+    .filter(|pid| process_names(*pid, marks))
+    .collect()
+}
+
+fn process_names(pid: u32, marks: &[&str]) -> bool {
+  fs::read(Path::new("/proc").join(pid.to_string()).join("cmdline")).is_ok_and(|line| {
+    // The words of the command line, each ended by a NUL.
+    let line = String::from_utf8_lossy(&line).replace('\0', " ");
+    marks.iter().any(|mark| line.contains(mark))
+  })
+}
