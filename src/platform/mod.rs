@@ -4,5 +4,6 @@
 
 pub mod exit;
 pub mod fs;
+pub mod mode;
 pub mod signals;
 pub mod stdio;
