@@ -10,6 +10,10 @@
 
 mod digest;
 mod inputs;
+mod shared;
+mod store;
+
+pub use shared::{Capture, Captured};
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Seek, Write};
@@ -47,6 +51,10 @@ pub struct Entry {
   path: PathBuf,
   working_directory: PathBuf,
   pub hit: bool,
+  /// A hit restored from the shared store: its output, to replay.
+  restored: Option<shared::Restored>,
+  /// The shared store to publish a run to, and the run's key there.
+  publish: Option<(std::sync::Arc<shared::Shared>, String)>,
 }
 
 /// Paths a `[cache]` recipe declared, resolved against its working
@@ -191,7 +199,27 @@ pub fn open<'src>(
   })?;
   let working_directory = parts.working_directory.to_path_buf();
   let hit = !contents.is_empty() && outputs_unchanged(&contents, &outputs, &working_directory);
-  Ok(Entry { file, outputs, path, working_directory, hit })
+  let mut entry =
+    Entry { file, outputs, path, working_directory, hit, restored: None, publish: None };
+  if let Some(shared) = shared::for_options(config) {
+    let mut key = key;
+    key["working_directory"] =
+      Json::from(shared::relative_directory(context.root_directory(), parts.working_directory));
+    let shared_hex = blake3::hash(key.to_string().as_bytes()).to_hex().to_string();
+    if let Some(found) = shared.lookup(&shared_hex) {
+      if let Some(restored) = shared.restore(&found, &entry.working_directory, &entry.outputs) {
+        entry.hit = true;
+        entry.restored = Some(restored);
+        entry.record(recipe.namepath)?;
+        return Ok(entry);
+      }
+    }
+    if shared.writable() {
+      entry.hit = false;
+      entry.publish = Some((shared, shared_hex));
+    }
+  }
+  Ok(entry)
 }
 
 /// Whether every output is what the entry recorded. An entry without
@@ -218,7 +246,52 @@ fn outputs_unchanged(contents: &str, outputs: &[String], working_directory: &Pat
 
 impl Entry {
   /// After a successful run: every output must exist, then record the recipe.
-  pub fn complete<'src>(mut self, recipe: &str, namepath: &str) -> Result<'src> {
+  pub fn complete<'src>(
+    mut self,
+    recipe: &str,
+    namepath: &str,
+    captured: Option<Captured>,
+  ) -> Result<'src> {
+    for output in &self.outputs {
+      if !self.working_directory.join(output).exists() {
+        return Err(message(format!("recipe `{recipe}` failed to create cache output `{output}`")));
+      }
+    }
+    self.record(namepath)?;
+    if let (Some((shared, key)), Some(mut captured)) = (self.publish.take(), captured) {
+      shared.publish(&key, namepath, &self.working_directory, &self.outputs, &mut captured);
+    }
+    Ok(())
+  }
+
+  /// Whether the run is captured for the shared store: then its standard
+  /// output and error go through `capture` while it runs.
+  pub fn capture<'src>(&self, process: &mut std::process::Command) -> Result<'src, Option<Capture>> {
+    if self.publish.is_none() {
+      return Ok(None);
+    }
+    Capture::start(process)
+      .map(Some)
+      .map_err(|error| message(format!("failed to capture recipe output: {error}")))
+  }
+
+  /// After a hit: say so with `-v`, and replay what a restored run printed.
+  pub fn skip<'src>(self, context: &RunContext<'_, 'src>) -> Result<'src> {
+    let config = context.config;
+    if config.verbosity >= 1 && !config.quiet {
+      let painter = context.stderr_painter();
+      stderr_line(&painter.banner("===> cache hit, skipping invocation"))?;
+    }
+    if let Some(restored) = self.restored {
+      let (stdout, stderr) = restored.replay();
+      stdout.map_err(|source| ExecutionError::Stdout { source })?;
+      stderr.map_err(|source| ExecutionError::Stderr { source })?;
+    }
+    Ok(())
+  }
+
+  /// Write the entry: the recipe and the digest of each output.
+  fn record<'src>(&mut self, namepath: &str) -> Result<'src> {
     let mut digests = Map::new();
     for output in &self.outputs {
       let path = self.working_directory.join(output);
@@ -226,7 +299,7 @@ impl Entry {
         message(format!("failed to read cache output `{}`: {error}", path.display()))
       })?;
       let Some(digest) = digest else {
-        return Err(message(format!("recipe `{recipe}` failed to create cache output `{output}`")));
+        continue;
       };
       digests.insert(output.clone(), Json::from(digest));
     }

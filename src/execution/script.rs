@@ -105,11 +105,7 @@ pub fn run<'src>(
     };
     let opened = cache::open(context, &evaluator, scope, cache, &parts)?;
     if opened.hit {
-      if config.verbosity >= 1 && !config.quiet {
-        let painter = context.stderr_painter();
-        stderr_line(&painter.banner("===> cache hit, skipping invocation"))?;
-      }
-      return Ok(());
+      return opened.skip(context);
     }
     entry = Some(opened);
   }
@@ -140,10 +136,24 @@ pub fn run<'src>(
   evaluator.apply_environment(&mut process);
   jobserver::configure(&mut process);
 
-  let status = output.run(&mut process, false).map_err(|source| ExecutionError::ScriptSpawn {
-    recipe: name.clone(),
-    executor: executor.describe(),
-    source,
+  let capture = match &entry {
+    Some(entry) => entry.capture(&mut process)?,
+    None => None,
+  };
+  let status =
+    output.run(&mut process, capture.is_some()).map_err(|source| ExecutionError::ScriptSpawn {
+      recipe: name.clone(),
+      executor: executor.describe(),
+      source,
+    })?;
+  // The command holds the write ends of the capture's pipes.
+  drop(process);
+  let captured = capture.map(cache::Capture::finish).transpose().map_err(|(stdout, source)| {
+    if stdout {
+      ExecutionError::Stdout { source }
+    } else {
+      ExecutionError::Stderr { source }
+    }
   })?;
   drop(directory);
 
@@ -151,7 +161,7 @@ pub fn run<'src>(
     Exit::Code(0) => {
       check_interrupted(recipe, false)?;
       match entry {
-        Some(entry) => entry.complete(&name, recipe.namepath),
+        Some(entry) => entry.complete(&name, recipe.namepath, captured),
         None => Ok(()),
       }
     }
