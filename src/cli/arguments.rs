@@ -337,7 +337,8 @@ fn options() -> Vec<Arg> {
       .conflicts_with(id::CACHE_URL),
     value(id::CACHE_URL, "URL", "Share `[cache]` results through this http://, https:// or s3:// store")
       .env("JUST_CACHE_URL"),
-    env_flag(id::CACHE_READ_ONLY, "JUST_CACHE_READ_ONLY", "Only read from the shared `[cache]` store"),
+    env_flag(id::CACHE_READ_ONLY, "JUST_CACHE_READ_ONLY", "Only read from the shared `[cache]` store")
+      .value_parser(FalseyValueParser::new()),
     value(id::CACHE_TIMEOUT, "SECONDS", "Give up on a silent shared `[cache]` store after SECONDS (default 10)")
       .env("JUST_CACHE_TIMEOUT")
       .value_parser(value_parser!(u64)),

@@ -266,7 +266,10 @@ impl Entry {
 
   /// Whether the run is captured for the shared store: then its standard
   /// output and error go through `capture` while it runs.
-  pub fn capture<'src>(&self, process: &mut std::process::Command) -> Result<'src, Option<Capture>> {
+  pub fn capture<'src>(
+    &self,
+    process: &mut std::process::Command,
+  ) -> Result<'src, Option<Capture>> {
     if self.publish.is_none() {
       return Ok(None);
     }

@@ -140,12 +140,9 @@ pub fn run<'src>(
     Some(entry) => entry.capture(&mut process)?,
     None => None,
   };
-  let status =
-    output.run(&mut process, capture.is_some()).map_err(|source| ExecutionError::ScriptSpawn {
-      recipe: name.clone(),
-      executor: executor.describe(),
-      source,
-    })?;
+  let status = output.run(&mut process, capture.is_some()).map_err(|source| {
+    ExecutionError::ScriptSpawn { recipe: name.clone(), executor: executor.describe(), source }
+  })?;
   // The command holds the write ends of the capture's pipes.
   drop(process);
   let captured = capture.map(cache::Capture::finish).transpose().map_err(|(stdout, source)| {

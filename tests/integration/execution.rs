@@ -198,7 +198,9 @@ fn cache_key_names_the_entry_file() {
 /// lists them in, so the key is the same on every machine.
 fn cache_input_globs_expand_in_name_order() {
   let output = Test::new()
-    .justfile("set unstable\nset lists\n[cache(inputs=['src/*.txt', 'top'])]\na:\n  #!/bin/sh\n  echo hi\n")
+    .justfile(
+      "set unstable\nset lists\n[cache(inputs=['src/*.txt', 'top'])]\na:\n  #!/bin/sh\n  echo hi\n",
+    )
     .write("src/c.txt", "c")
     .write("src/a.txt", "a")
     .write("src/b.txt", "b")

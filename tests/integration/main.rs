@@ -60,6 +60,7 @@ mod msrv;
 mod parallel_output;
 mod readme;
 mod robustness;
+mod shared_cache;
 mod standalone;
 mod terminal_color;
 mod watch;
@@ -89,6 +90,7 @@ fn main() {
     msrv::tests,
     parallel_output::tests,
     robustness::tests,
+    shared_cache::tests,
     terminal_color::tests,
     watch::tests,
   ] {

@@ -56,9 +56,10 @@ pub fn for_options(config: &Options) -> Option<Arc<Shared>> {
   };
   let timeout = config.cache_timeout.unwrap_or(DEFAULT_TIMEOUT);
   let mut opened = OPENED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-  if let Some((.., shared)) = opened.iter().find(|(l, r, t, _)| {
-    *l == location && *r == config.cache_read_only && *t == timeout
-  }) {
+  if let Some((.., shared)) = opened
+    .iter()
+    .find(|(l, r, t, _)| *l == location && *r == config.cache_read_only && *t == timeout)
+  {
     return Some(shared.clone());
   }
   let shared = Arc::new(match store::open(&location, Duration::from_secs(timeout)) {
@@ -370,7 +371,10 @@ impl Shared {
 impl Restored {
   /// Print what the recipe printed when it ran.
   pub fn replay(mut self) -> (io::Result<()>, io::Result<()>) {
-    (copy_out(&mut self.stdout, stdio::stdout_bytes), copy_out(&mut self.stderr, stdio::stderr_bytes))
+    (
+      copy_out(&mut self.stdout, stdio::stdout_bytes),
+      copy_out(&mut self.stderr, stdio::stderr_bytes),
+    )
   }
 }
 
@@ -391,7 +395,10 @@ fn copy_out(file: &mut File, write: fn(&[u8]) -> io::Result<()>) -> io::Result<(
 /// declared output, or a path that climbs.
 fn place<'a>(item: &'a Json, outputs: &[String]) -> Option<(usize, &'a str)> {
   let path = item["path"].as_str()?;
-  if Path::new(path).components().any(|component| !matches!(component, Component::Normal(_) | Component::CurDir)) {
+  if Path::new(path)
+    .components()
+    .any(|component| !matches!(component, Component::Normal(_) | Component::CurDir))
+  {
     return None;
   }
   outputs.iter().enumerate().find_map(|(index, output)| {

@@ -34,9 +34,7 @@ pub fn describe_error(error: &ureq::Error) -> StoreError {
   match error {
     ureq::Error::Status(status, _) => StoreError(format!("HTTP status {status}")),
     ureq::Error::Transport(transport) => StoreError(match transport.kind() {
-      ureq::ErrorKind::Io => {
-        "network error (timed out or connection lost)".to_string()
-      }
+      ureq::ErrorKind::Io => "network error (timed out or connection lost)".to_string(),
       kind => kind.to_string().to_lowercase(),
     }),
   }
@@ -44,7 +42,8 @@ pub fn describe_error(error: &ureq::Error) -> StoreError {
 
 impl HttpStore {
   pub fn new(url: &str, timeout: Duration) -> StoreResult<Self> {
-    let parsed = url::Url::parse(url).map_err(|error| StoreError(format!("invalid cache URL: {error}")))?;
+    let parsed =
+      url::Url::parse(url).map_err(|error| StoreError(format!("invalid cache URL: {error}")))?;
     let authorization = (!parsed.username().is_empty()).then(|| {
       let credentials = format!("{}:{}", parsed.username(), parsed.password().unwrap_or_default());
       format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(credentials))

@@ -44,16 +44,17 @@ impl S3Store {
     let region = variable("AWS_REGION")
       .or_else(|| variable("AWS_DEFAULT_REGION"))
       .unwrap_or_else(|| "us-east-1".into());
-    let (endpoint, style) = match variable("AWS_ENDPOINT_URL_S3").or_else(|| variable("AWS_ENDPOINT_URL")) {
-      Some(endpoint) => (endpoint, UrlStyle::Path),
-      None => (format!("https://s3.{region}.amazonaws.com"), UrlStyle::VirtualHost),
-    };
-    let endpoint = endpoint
-      .parse()
-      .map_err(|error| StoreError(format!("invalid S3 endpoint URL: {error}")))?;
+    let (endpoint, style) =
+      match variable("AWS_ENDPOINT_URL_S3").or_else(|| variable("AWS_ENDPOINT_URL")) {
+        Some(endpoint) => (endpoint, UrlStyle::Path),
+        None => (format!("https://s3.{region}.amazonaws.com"), UrlStyle::VirtualHost),
+      };
+    let endpoint =
+      endpoint.parse().map_err(|error| StoreError(format!("invalid S3 endpoint URL: {error}")))?;
     let bucket = Bucket::new(endpoint, style, name.to_string(), region)
       .map_err(|error| StoreError(format!("invalid S3 bucket `{name}`: {error}")))?;
-    let shown = if prefix.is_empty() { format!("s3://{name}") } else { format!("s3://{name}/{prefix}") };
+    let shown =
+      if prefix.is_empty() { format!("s3://{name}") } else { format!("s3://{name}/{prefix}") };
     Ok(S3Store {
       agent: agent(timeout),
       bucket,
