@@ -40,7 +40,6 @@ pub fn file(path: &Path) -> io::Result<blake3::Hash> {
       memmap2::MmapOptions::new()
         .offset(offset)
         .len(usize::try_from(size).map_err(io::Error::other)?)
-        .populate()
         .map(&file)?
     };
     hasher.update_rayon(&window);
