@@ -233,11 +233,21 @@ impl Shared {
         .map_err(io)?;
       let items = found.entry["outputs"].as_array().map(Vec::as_slice).unwrap_or_default();
       let mut directories = Vec::new();
+      let mut links: Vec<&str> = Vec::new();
       for item in items {
         let Some((index, relative)) = place(item, outputs) else {
           self.corrupt("entry outputs");
           return Ok(None);
         };
+        // Nothing is written through a link the entry made.
+        let path = item["path"].as_str().unwrap_or_default();
+        if links
+          .iter()
+          .any(|link| path.strip_prefix(link).is_some_and(|rest| rest.starts_with('/')))
+        {
+          self.corrupt("entry outputs");
+          return Ok(None);
+        }
         let mut staged = staging.path().join(index.to_string());
         if !relative.is_empty() {
           staged.push(relative);
@@ -252,6 +262,7 @@ impl Shared {
             directories.push((staged, item_mode));
           }
           Some("symlink") => {
+            links.push(path);
             let target = item["target"].as_str().unwrap_or_default();
             mode::symlink(Path::new(target), &staged).map_err(io)?;
           }
@@ -269,10 +280,8 @@ impl Shared {
           }
         }
       }
-      for (index, _) in outputs.iter().enumerate() {
-        if !staging.path().join(index.to_string()).exists()
-          && fs::symlink_metadata(staging.path().join(index.to_string())).is_err()
-        {
+      for index in 0..outputs.len() {
+        if fs::symlink_metadata(staging.path().join(index.to_string())).is_err() {
           self.corrupt("entry outputs");
           return Ok(None);
         }
