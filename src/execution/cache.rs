@@ -7,6 +7,13 @@
 //! `"outputs"`, the digest of each declared output, when it has any. A hit
 //! needs every output to be what that run left: an output changed since
 //! (an undo of the inputs, an edit) makes the recipe run again.
+//!
+//! With a shared store (`--cache-dir`, `--cache-url`, see `shared.rs`) the
+//! store decides first: its entry for the key, with the working directory
+//! taken relative to the justfile's, is restored and replayed; without one
+//! a writable store gets the run published, and a read-only or failing
+//! store leaves the decision to the local entry, which also serves as the
+//! lock for concurrent runs of the recipe in one checkout.
 
 mod digest;
 mod inputs;
