@@ -25,6 +25,13 @@ pub(crate) mod text;
 const STACK_SIZE: usize = 1024 * 1024 * 1024;
 const _: () = assert!(STACK_SIZE >= syntax::parser::PARSER_STACK_SIZE);
 
+/// The main of `just-cache-store`, the helper process that talks to network
+/// cache stores (`--cache-url`) for `just`; returns the exit status.
+pub fn serve_cache_store() -> i32 {
+  let arguments: Vec<String> = std::env::args().skip(1).collect();
+  execution::cache::serve_store(&arguments)
+}
+
 /// Run `just` with the process's arguments and environment; returns the exit status.
 pub fn run() -> i32 {
   let on_thread = std::thread::Builder::new()

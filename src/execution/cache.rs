@@ -21,6 +21,7 @@ mod shared;
 mod store;
 
 pub use shared::{Capture, Captured};
+pub use store::serve as serve_store;
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Seek, Write};

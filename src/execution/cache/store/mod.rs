@@ -7,11 +7,14 @@
 //! blobs named by the BLAKE3 hash of their bytes, and `ac/<hex>`, one per
 //! cache key, holding the hash of the key's entry blob. Every object is
 //! checked against its name when read, so a corrupt or partial object is
-//! never used.
+//! never used. The network stores run in a helper process (`helper.rs`).
 
 mod directory;
+mod helper;
 mod http;
 mod s3;
+
+pub use helper::serve;
 
 use std::io::{self, Read};
 use std::path::PathBuf;
@@ -53,15 +56,11 @@ pub fn open(location: &Location, timeout: Duration) -> StoreResult<(Box<dyn Stor
     Location::Directory(path) => {
       Ok((Box::new(directory::DirectoryStore::new(path.clone())), path.display().to_string()))
     }
-    Location::Url(url) if url.starts_with("s3://") => {
-      let store = s3::S3Store::new(url, timeout)?;
-      let described = store.describe();
-      Ok((Box::new(store), described))
-    }
-    Location::Url(url) if url.starts_with("http://") || url.starts_with("https://") => {
-      let store = http::HttpStore::new(url, timeout)?;
-      let described = store.describe();
-      Ok((Box::new(store), described))
+    Location::Url(url)
+      if ["s3://", "http://", "https://"].iter().any(|scheme| url.starts_with(scheme)) =>
+    {
+      let (store, shown) = helper::HelperStore::start(url, timeout)?;
+      Ok((Box::new(store), shown))
     }
     Location::Url(url) => Err(StoreError(format!(
       "unsupported cache URL scheme in `{}` (use http://, https:// or s3://)",
