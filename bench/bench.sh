@@ -214,7 +214,7 @@ if [ -x /usr/bin/time ]; then
   read -r ours_time ours_kib <<<"$(timed "$ours")"
   read -r ref_time ref_kib <<<"$(timed "$reference")"
   printf '%-12s time ours %ss, reference %ss, ratio %s (target ≤ 1); ' "cache-${cache_mb}MB" \
-    "$ours_time" "$ref_time" "$(awk -v a="$ours_time" -v b="$ref_time" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }')"
+    "$ours_time" "$ref_time" "$(awk -v a="$ours_time" -v b="$ref_time" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
   printf 'rss ours %s KiB, reference %s KiB, ratio %s (target < 65536 KiB)\n' \
     "$ours_kib" "$ref_kib" "$(ratio "$ours_kib" "$ref_kib")"
 fi
