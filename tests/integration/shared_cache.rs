@@ -24,6 +24,7 @@ tests! {
   http_store_unreachable_or_silent_never_fails_the_run,
   http_store_read_only_never_writes,
   http_store_concurrent_writers_of_one_entry,
+  network_store_without_its_helper_warns_once_and_runs,
   s3_store_is_shared_by_two_checkouts,
   s3_store_read_only_never_writes,
 }
@@ -434,6 +435,30 @@ fn http_store_concurrent_writers_of_one_entry() {
   assert_built(&workspace.just(&last, &["--cache-url", &url]), 0);
   assert_eq!(workspace.runs(), runs);
   assert_same_outputs(&checkouts[0], &last, "A\n");
+}
+
+fn network_store_without_its_helper_warns_once_and_runs() {
+  let workspace = Workspace::new();
+  let a = workspace.checkout("a", "A\n");
+  let alone = workspace.root.path().join("alone");
+  fs::create_dir(&alone).expect("directory");
+  let binary = alone.join("just");
+  fs::hard_link(crate::common::binary(), &binary)
+    .or_else(|_| fs::copy(crate::common::binary(), &binary).map(drop))
+    .expect("copy just");
+  // `just` alone: no helper beside it, none on PATH.
+  let mut command = Command::new(&binary);
+  command
+    .env_clear()
+    .env("PATH", "/usr/bin:/bin")
+    .env("NO_COLOR", "1")
+    .env("COUNTER", workspace.root.path().join("count"))
+    .current_dir(&a)
+    .args(["--cache-url", "https://cache.invalid/x", "build"])
+    .stdin(Stdio::null());
+  let output = command.output().expect("run just");
+  assert_built(&output, 1);
+  assert!(text(&output.stderr).contains("just-cache-store"), "{}", text(&output.stderr));
 }
 
 /// moto's S3 server with one bucket.
