@@ -73,18 +73,12 @@ pub struct Declared {
   pub outputs: Vec<PathBuf>,
 }
 
-type Observer = Box<dyn Fn(Declared) + Send + Sync>;
+/// Called with each recipe's paths as soon as they are known, before the
+/// recipe runs (`--watch`); part of the run.
+pub type Observer = std::sync::Arc<dyn Fn(Declared) + Send + Sync>;
 
-static OBSERVER: std::sync::OnceLock<Observer> = std::sync::OnceLock::new();
-
-/// Have `observer` called with each recipe's paths as soon as they are
-/// known, before the recipe runs. Only the first observer is kept.
-pub fn observe(observer: Observer) {
-  let _ = OBSERVER.set(observer);
-}
-
-fn declare(parts: &KeyParts<'_>, paths: &[String], as_output: bool) {
-  let Some(observer) = OBSERVER.get() else {
+fn declare(observer: Option<&Observer>, parts: &KeyParts<'_>, paths: &[String], as_output: bool) {
+  let Some(observer) = observer else {
     return;
   };
   let paths = paths.iter().map(|path| parts.working_directory.join(path)).collect();
@@ -111,6 +105,7 @@ pub fn attribute<'a, 'src>(scope: &RecipeScope<'a, 'src>) -> Option<&'a CacheAtt
 /// decide whether it is a hit.
 pub fn open<'src>(
   context: &RunContext<'_, 'src>,
+  observer: Option<&Observer>,
   evaluator: &Evaluator<'_, '_, 'src>,
   scope: &RecipeScope<'_, 'src>,
   cache: &CacheAttribute<'src>,
@@ -127,7 +122,7 @@ pub fn open<'src>(
       let value = evaluator.evaluate(&inputs.value)?;
       let files = inputs::expand(parts.working_directory, value.elements()).map_err(message)?;
       let names: Vec<String> = files.iter().map(|input| input.name.clone()).collect();
-      declare(parts, &names, false);
+      declare(observer, parts, &names, false);
       for input in files {
         let hash = hash_input(&input.path)?;
         map.insert(input.name, Json::from(hash.to_vec()));
@@ -140,7 +135,7 @@ pub fn open<'src>(
     Some(outputs) => evaluator.evaluate(&outputs.value)?.elements().to_vec(),
     None => Vec::new(),
   };
-  declare(parts, &outputs, true);
+  declare(observer, parts, &outputs, true);
 
   let mut environment = Map::new();
   let changes = evaluator.environment();

@@ -62,6 +62,7 @@ mod readme;
 mod robustness;
 mod shared_cache;
 mod standalone;
+mod supervisor;
 mod terminal_color;
 mod watch;
 
@@ -91,6 +92,7 @@ fn main() {
     parallel_output::tests,
     robustness::tests,
     shared_cache::tests,
+    supervisor::tests,
     terminal_color::tests,
     watch::tests,
   ] {
