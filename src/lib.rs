@@ -32,6 +32,13 @@ pub fn prepare_process() {
   platform::prepare_process();
 }
 
+/// The main of `just-cache-store`, the helper process that talks to network
+/// cache stores (`--cache-url`) for `just`; returns the exit status.
+pub fn serve_cache_store() -> i32 {
+  let arguments: Vec<String> = std::env::args().skip(1).collect();
+  execution::cache::serve_store(&arguments)
+}
+
 /// Run `just` with the process's arguments and environment; returns the exit status.
 pub fn run() -> i32 {
   let on_thread = std::thread::Builder::new()

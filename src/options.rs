@@ -39,6 +39,13 @@ pub struct Options {
   pub list_submodules: bool,
   pub no_aliases: bool,
   pub no_cache: bool,
+  /// `--cache-dir`: a directory shared stores cache entries in.
+  pub cache_dir: Option<PathBuf>,
+  /// `--cache-url`: an `http(s)://` or `s3://` shared store.
+  pub cache_url: Option<String>,
+  pub cache_read_only: bool,
+  /// `--cache-timeout`: seconds each network wait of the shared store may take.
+  pub cache_timeout: Option<u64>,
   pub no_deps: bool,
   pub no_dotenv: bool,
   pub one: bool,
@@ -98,6 +105,10 @@ impl Options {
       list_submodules: false,
       no_aliases: false,
       no_cache: false,
+      cache_dir: None,
+      cache_url: None,
+      cache_read_only: false,
+      cache_timeout: None,
       no_deps: false,
       no_dotenv: false,
       one: false,

@@ -49,6 +49,10 @@ pub mod id {
   pub const LIST_SUBMODULES: &str = "list-submodules";
   pub const NO_ALIASES: &str = "no-aliases";
   pub const NO_CACHE: &str = "no-cache";
+  pub const CACHE_DIR: &str = "cache-dir";
+  pub const CACHE_URL: &str = "cache-url";
+  pub const CACHE_READ_ONLY: &str = "cache-read-only";
+  pub const CACHE_TIMEOUT: &str = "cache-timeout";
   pub const NO_DEPS: &str = "no-deps";
   pub const NO_DOTENV: &str = "no-dotenv";
   pub const NO_HIGHLIGHT: &str = "no-highlight";
@@ -326,6 +330,18 @@ fn options() -> Vec<Arg> {
       .requires(id::LIST),
     env_flag(id::NO_ALIASES, "JUST_NO_ALIASES", "Leave aliases out of listings"),
     env_flag(id::NO_CACHE, "JUST_NO_CACHE", "Ignore the recipe cache"),
+    value(id::CACHE_DIR, "DIR", "Share `[cache]` results through this directory")
+      .env("JUST_CACHE_DIR")
+      .value_parser(value_parser!(std::path::PathBuf))
+      .value_hint(ValueHint::DirPath)
+      .conflicts_with(id::CACHE_URL),
+    value(id::CACHE_URL, "URL", "Share `[cache]` results through this http://, https:// or s3:// store")
+      .env("JUST_CACHE_URL"),
+    env_flag(id::CACHE_READ_ONLY, "JUST_CACHE_READ_ONLY", "Only read from the shared `[cache]` store")
+      .value_parser(FalseyValueParser::new()),
+    value(id::CACHE_TIMEOUT, "SECONDS", "Give up on a silent shared `[cache]` store after SECONDS (default 10)")
+      .env("JUST_CACHE_TIMEOUT")
+      .value_parser(value_parser!(u64)),
     env_flag(id::NO_DEPS, "JUST_NO_DEPS", "Skip recipe dependencies").alias("no-dependencies"),
     env_flag(id::NO_DOTENV, "JUST_NO_DOTENV", "Never load dotenv files"),
     env_flag(id::NO_HIGHLIGHT, "JUST_NO_HIGHLIGHT", "Echo recipe lines without bold")

@@ -519,6 +519,10 @@ fn apply_options(config: &mut Config, matches: &Matches) {
   config.list_submodules = flag(id::LIST_SUBMODULES);
   config.no_aliases = flag(id::NO_ALIASES);
   config.no_cache = flag(id::NO_CACHE);
+  config.cache_dir = path(matches, id::CACHE_DIR);
+  config.cache_url = string(matches, id::CACHE_URL);
+  config.cache_read_only = flag(id::CACHE_READ_ONLY);
+  config.cache_timeout = matches.get_one::<u64>(id::CACHE_TIMEOUT).copied();
   config.no_deps = flag(id::NO_DEPS);
   config.no_dotenv = flag(id::NO_DOTENV);
   config.one = flag(id::ONE);

@@ -3,7 +3,25 @@
 //! The key is a JSON object describing everything that determines a script
 //! recipe's run; its BLAKE3 hash names the entry file
 //! `<root justfile dir>/.justcache/<hex>.json`. An entry is empty while the
-//! recipe has not yet succeeded and `{"recipe":"PATH"}` afterwards.
+//! recipe has not yet succeeded and `{"recipe":"PATH"}` afterwards, with
+//! `"outputs"`, the digest of each declared output, when it has any. A hit
+//! needs every output to be what that run left: an output changed since
+//! (an undo of the inputs, an edit) makes the recipe run again.
+//!
+//! With a shared store (`--cache-dir`, `--cache-url`, see `shared.rs`) the
+//! store decides first: its entry for the key, with the working directory
+//! taken relative to the justfile's, is restored and replayed; without one
+//! a writable store gets the run published, and a read-only or failing
+//! store leaves the decision to the local entry, which also serves as the
+//! lock for concurrent runs of the recipe in one checkout.
+
+mod digest;
+mod inputs;
+mod shared;
+mod store;
+
+pub use shared::{Capture, Captured};
+pub use store::serve as serve_store;
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Seek, Write};
@@ -38,8 +56,13 @@ pub struct KeyParts<'e> {
 pub struct Entry {
   file: File,
   outputs: Vec<String>,
+  path: PathBuf,
   working_directory: PathBuf,
   pub hit: bool,
+  /// A hit restored from the shared store: its output, to replay.
+  restored: Option<shared::Restored>,
+  /// The shared store to publish a run to, and the run's key there.
+  publish: Option<(std::sync::Arc<shared::Shared>, String)>,
 }
 
 /// Paths a `[cache]` recipe declared, resolved against its working
@@ -97,13 +120,12 @@ pub fn open<'src>(
     Some(inputs) => {
       let mut map = Map::new();
       let value = evaluator.evaluate(&inputs.value)?;
-      let mut paths = value.elements().to_vec();
-      paths.sort();
-      paths.dedup();
-      declare(observer, parts, &paths, false);
-      for path in paths {
-        let hash = hash_input(&parts.working_directory.join(&path))?;
-        map.insert(path, Json::from(hash.to_vec()));
+      let files = inputs::expand(parts.working_directory, value.elements()).map_err(message)?;
+      let names: Vec<String> = files.iter().map(|input| input.name.clone()).collect();
+      declare(observer, parts, &names, false);
+      for input in files {
+        let hash = hash_input(&input.path)?;
+        map.insert(input.name, Json::from(hash.to_vec()));
       }
       Json::Object(map)
     }
@@ -179,26 +201,128 @@ pub fn open<'src>(
     message(format!("failed to read cache entry at `{}`: {error}", path.display()))
   })?;
   let working_directory = parts.working_directory.to_path_buf();
-  let hit =
-    !contents.is_empty() && outputs.iter().all(|output| working_directory.join(output).exists());
-  Ok(Entry { file, outputs, working_directory, hit })
+  let hit = !contents.is_empty() && outputs_unchanged(&contents, &outputs, &working_directory);
+  let mut entry =
+    Entry { file, outputs, path, working_directory, hit, restored: None, publish: None };
+  if let Some(shared) = shared::for_options(config) {
+    let mut key = key;
+    key["working_directory"] =
+      Json::from(shared::relative_directory(context.root_directory(), parts.working_directory));
+    let shared_hex = blake3::hash(key.to_string().as_bytes()).to_hex().to_string();
+    if let Some(found) = shared.lookup(&shared_hex) {
+      if let Some(restored) = shared.restore(&found, &entry.working_directory, &entry.outputs) {
+        entry.hit = true;
+        entry.restored = Some(restored);
+        entry.record(recipe.namepath)?;
+        return Ok(entry);
+      }
+    }
+    if shared.writable() {
+      entry.hit = false;
+      entry.publish = Some((shared, shared_hex));
+    }
+  }
+  Ok(entry)
+}
+
+/// Whether every output is what the entry recorded. An entry without
+/// digests (written by just 1.58) cannot tell, so it only hits when the
+/// recipe declares no outputs.
+fn outputs_unchanged(contents: &str, outputs: &[String], working_directory: &Path) -> bool {
+  if outputs.is_empty() {
+    return true;
+  }
+  let Ok(entry) = serde_json::from_str::<Json>(contents) else {
+    return false;
+  };
+  let Some(recorded) = entry.get("outputs").and_then(Json::as_object) else {
+    return false;
+  };
+  outputs.iter().all(|output| {
+    let Some(expected) = recorded.get(output).and_then(Json::as_str) else {
+      return false;
+    };
+    digest::output(&working_directory.join(output))
+      .is_ok_and(|digest| digest.as_deref() == Some(expected))
+  })
 }
 
 impl Entry {
   /// After a successful run: every output must exist, then record the recipe.
-  pub fn complete<'src>(mut self, recipe: &str, namepath: &str) -> Result<'src> {
+  pub fn complete<'src>(
+    mut self,
+    recipe: &str,
+    namepath: &str,
+    captured: Option<Captured>,
+  ) -> Result<'src> {
     for output in &self.outputs {
       if !self.working_directory.join(output).exists() {
         return Err(message(format!("recipe `{recipe}` failed to create cache output `{output}`")));
       }
     }
-    let text = json!({ "recipe": namepath }).to_string();
+    self.record(namepath)?;
+    if let (Some((shared, key)), Some(mut captured)) = (self.publish.take(), captured) {
+      shared.publish(&key, namepath, &self.working_directory, &self.outputs, &mut captured);
+    }
+    Ok(())
+  }
+
+  /// Whether the run is captured for the shared store: then its standard
+  /// output and error go through `capture` while it runs.
+  pub fn capture<'src>(
+    &self,
+    process: &mut std::process::Command,
+  ) -> Result<'src, Option<Capture>> {
+    if self.publish.is_none() {
+      return Ok(None);
+    }
+    Capture::start(process)
+      .map(Some)
+      .map_err(|error| message(format!("failed to capture recipe output: {error}")))
+  }
+
+  /// After a hit: say so with `-v`, and replay what a restored run printed.
+  pub fn skip<'src>(self, context: &RunContext<'_, 'src>) -> Result<'src> {
+    let config = context.config;
+    if config.verbosity >= 1 && !config.quiet {
+      let painter = context.stderr_painter();
+      stderr_line(&painter.banner("===> cache hit, skipping invocation"))?;
+    }
+    if let Some(restored) = self.restored {
+      let (stdout, stderr) = restored.replay();
+      stdout.map_err(|source| ExecutionError::Stdout { source })?;
+      stderr.map_err(|source| ExecutionError::Stderr { source })?;
+    }
+    Ok(())
+  }
+
+  /// Write the entry: the recipe and the digest of each output.
+  fn record<'src>(&mut self, namepath: &str) -> Result<'src> {
+    let mut digests = Map::new();
+    for output in &self.outputs {
+      let path = self.working_directory.join(output);
+      let digest = digest::output(&path).map_err(|error| {
+        message(format!("failed to read cache output `{}`: {error}", path.display()))
+      })?;
+      let Some(digest) = digest else {
+        continue;
+      };
+      digests.insert(output.clone(), Json::from(digest));
+    }
+    let mut entry = Map::new();
+    entry.insert("recipe".into(), Json::from(namepath));
+    if !digests.is_empty() {
+      entry.insert("outputs".into(), Json::Object(digests));
+    }
+    let text = Json::Object(entry).to_string();
     let write = |file: &mut File| -> std::io::Result<()> {
       file.set_len(0)?;
       file.rewind()?;
       file.write_all(text.as_bytes())
     };
-    write(&mut self.file).map_err(|error| message(format!("failed to write cache entry: {error}")))
+    write(&mut self.file).map_err(|error| {
+      message(format!("failed to write cache entry `{}`: {error}", self.path.display()))
+    })
   }
 }
 
@@ -208,10 +332,10 @@ fn hash_input<'src>(path: &Path) -> Result<'src, [u8; 32]> {
   if metadata.is_dir() {
     return Err(message(format!("cache input is directory: `{}`", path.display())));
   }
-  let contents = fs::read(path).map_err(|error| {
+  let hash = digest::file(path).map_err(|error| {
     message(format!("failed to read cache input `{}`: {error}", path.display()))
   })?;
-  Ok(*blake3::hash(&contents).as_bytes())
+  Ok(*hash.as_bytes())
 }
 
 /// `--clean [PATH…]`: delete entries (all, or those whose recipe path starts

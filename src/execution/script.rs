@@ -107,11 +107,7 @@ pub fn run<'src>(
     };
     let opened = cache::open(context, run.observer.as_ref(), &evaluator, scope, cache, &parts)?;
     if opened.hit {
-      if config.verbosity >= 1 && !config.quiet {
-        let painter = context.stderr_painter();
-        stderr_line(&painter.banner("===> cache hit, skipping invocation"))?;
-      }
-      return Ok(());
+      return opened.skip(context);
     }
     entry = Some(opened);
   }
@@ -148,7 +144,14 @@ pub fn run<'src>(
   evaluator.apply_environment(&mut process);
   run.jobserver.configure(&mut process);
 
-  let status = output.run(context.supervisor, &mut process, false);
+  let capture = match &entry {
+    Some(entry) => entry.capture(&mut process)?,
+    None => None,
+  };
+  let status = output.run(context.supervisor, &mut process, capture.is_some());
+  // The command holds the write ends of the capture's pipes.
+  drop(process);
+  let captured = capture.map(cache::Capture::finish).transpose();
   drop(directory);
   let status = status.map_err(|error| {
     spawn_failure(error, |source| ExecutionError::ScriptSpawn {
@@ -157,12 +160,19 @@ pub fn run<'src>(
       source,
     })
   })?;
+  let captured = captured.map_err(|(stdout, source)| {
+    if stdout {
+      ExecutionError::Stdout { source }
+    } else {
+      ExecutionError::Stderr { source }
+    }
+  })?;
 
   match Exit::of(status) {
     Exit::Code(0) => {
       check_interrupted(context, recipe, false)?;
       match entry {
-        Some(entry) => entry.complete(&name, recipe.namepath),
+        Some(entry) => entry.complete(&name, recipe.namepath, captured),
         None => Ok(()),
       }
     }

@@ -17,6 +17,7 @@ mod os;
 pub mod command;
 pub mod exit;
 pub use os::fs;
+pub mod mode;
 pub mod signals;
 pub mod stdio;
 pub mod supervisor;

@@ -22,6 +22,7 @@ tests! {
   ;
   extensions:
   script_tempdir_is_private_and_removed,
+  cache_input_globs_expand_in_name_order,
   sigint_to_just_alone_reaches_the_recipe,
 }
 
@@ -207,6 +208,33 @@ fn cache_key_names_the_entry_file() {
   assert_eq!(key["working_directory"], output.root.display().to_string());
   let entry = output.root.join(".justcache").join(format!("{hex}.json"));
   assert_eq!(std::fs::read_to_string(entry).expect("entry"), "{\"recipe\":\"a\"}");
+}
+
+/// Glob matches enter the key sorted by path, whatever order the directory
+/// lists them in, so the key is the same on every machine.
+fn cache_input_globs_expand_in_name_order() {
+  let output = Test::new()
+    .justfile(
+      "set unstable\nset lists\n[cache(inputs=['src/*.txt', 'top'])]\na:\n  #!/bin/sh\n  echo hi\n",
+    )
+    .write("src/c.txt", "c")
+    .write("src/a.txt", "a")
+    .write("src/b.txt", "b")
+    .write("src/d.md", "d")
+    .write("top", "t")
+    .arg("-vv")
+    .stdout("hi\n")
+    .any_stderr()
+    .run();
+  let stderr = &output.stderr;
+  let start = stderr.find("===> cache key ").expect("cache key banner") + "===> cache key ".len();
+  let json_start = start + 64 + ":\n".len();
+  let json_end = json_start + stderr[json_start..].find("\n}\n").expect("end of key") + 2;
+  let key: serde_json::Value = serde_json::from_str(&stderr[json_start..json_end]).expect("key");
+  let inputs = key["inputs"].as_object().expect("inputs");
+  let names: Vec<&str> = inputs.keys().map(String::as_str).collect();
+  assert_eq!(names, ["src/a.txt", "src/b.txt", "src/c.txt", "top"]);
+  assert_eq!(inputs["src/a.txt"], serde_json::json!(blake3::hash(b"a").as_bytes().to_vec()));
 }
 
 fn shebang_script_runs_from_temporary_file() {

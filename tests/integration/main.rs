@@ -62,6 +62,7 @@ mod msrv;
 mod parallel_output;
 mod readme;
 mod robustness;
+mod shared_cache;
 mod standalone;
 mod supervisor;
 mod terminal_color;
@@ -99,6 +100,7 @@ fn main() {
     msrv::tests,
     parallel_output::tests,
     robustness::tests,
+    shared_cache::tests,
     supervisor::tests,
     terminal_color::tests,
     watch::tests,

@@ -143,3 +143,9 @@ pub fn allocate(file: &File, length: u64) -> io::Result<()> {
 pub fn allocate(_file: &File, _length: u64) -> io::Result<()> {
   Ok(())
 }
+
+/// The bytes of an OS string as the operating system holds them.
+pub fn os_str_bytes(text: &OsStr) -> Vec<u8> {
+  use std::os::unix::ffi::OsStrExt;
+  text.as_bytes().to_vec()
+}

@@ -185,3 +185,8 @@ pub fn allocate(file: &File, length: u64) -> io::Result<()> {
 fn wide(text: &OsStr) -> Vec<u16> {
   text.encode_wide().chain(Some(0)).collect()
 }
+
+/// The bytes of an OS string: its UTF-8, with unpaired surrogates replaced.
+pub fn os_str_bytes(text: &OsStr) -> Vec<u8> {
+  text.to_string_lossy().into_owned().into_bytes()
+}

@@ -1,0 +1,51 @@
+//! A store in a directory: each object a file, written under a temporary
+//! name in the same directory and renamed into place, so readers see it
+//! whole or not at all.
+
+use std::fs::{self, File};
+use std::io::{self, Read};
+use std::path::PathBuf;
+
+use super::{Store, StoreError, StoreResult};
+
+pub struct DirectoryStore {
+  root: PathBuf,
+}
+
+impl DirectoryStore {
+  pub fn new(root: PathBuf) -> Self {
+    DirectoryStore { root }
+  }
+}
+
+impl Store for DirectoryStore {
+  fn get(&self, name: &str) -> StoreResult<Option<Box<dyn Read + Send>>> {
+    match File::open(self.root.join(name)) {
+      Ok(file) => Ok(Some(Box::new(file))),
+      Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+      Err(error) => Err(StoreError::io(&error)),
+    }
+  }
+
+  fn contains(&self, name: &str) -> StoreResult<bool> {
+    match fs::metadata(self.root.join(name)) {
+      Ok(_) => Ok(true),
+      Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(false),
+      Err(error) => Err(StoreError::io(&error)),
+    }
+  }
+
+  fn put(&self, name: &str, body: &mut dyn Read, _length: u64) -> StoreResult<()> {
+    let path = self.root.join(name);
+    let directory = path.parent().unwrap_or(&self.root);
+    let mut write = || -> io::Result<()> {
+      fs::create_dir_all(directory)?;
+      let mut staged = tempfile::Builder::new().prefix(".tmp-").tempfile_in(directory)?;
+      io::copy(body, &mut staged)?;
+      staged.as_file().sync_all()?;
+      staged.persist(&path).map_err(|error| error.error)?;
+      Ok(())
+    };
+    write().map_err(|error| StoreError::io(&error))
+  }
+}

@@ -1,0 +1,201 @@
+//! Network stores run in a helper process, `just-cache-store`, installed
+//! next to `just`: the HTTP and S3 clients (and their TLS stack) live in that
+//! executable only, so `just` itself starts exactly as fast as without them.
+//!
+//! `just-cache-store URL SECONDS` opens the store and answers one request
+//! per line on standard input, one reply line each on standard output:
+//!
+//! * `get NAME PATH`: write the object to the file PATH; `found` or `missing`;
+//! * `contains NAME`: `yes` or `no`;
+//! * `put NAME PATH`: store the file PATH as the object; `ok`;
+//!
+//! and `error MESSAGE` for any failure. The first line it prints is
+//! `ready DESCRIPTION` (the store's name without credentials) or `error
+//! MESSAGE`.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use super::{Store, StoreError, StoreResult};
+
+/// The helper's file name.
+const HELPER: &str = "just-cache-store";
+
+/// A store served by a helper process.
+pub struct HelperStore {
+  channel: Mutex<Channel>,
+}
+
+struct Channel {
+  input: ChildStdin,
+  output: BufReader<ChildStdout>,
+  _child: Child,
+}
+
+impl Channel {
+  fn ask(&mut self, request: &str) -> StoreResult<String> {
+    let lost = |_| StoreError("the cache store helper stopped".into());
+    writeln!(self.input, "{request}").and_then(|()| self.input.flush()).map_err(lost)?;
+    let mut reply = String::new();
+    match self.output.read_line(&mut reply) {
+      Ok(0) | Err(_) => Err(StoreError("the cache store helper stopped".into())),
+      Ok(_) => match reply.trim_end().split_once(' ') {
+        Some(("error", message)) => Err(StoreError(message.to_string())),
+        _ => Ok(reply.trim_end().to_string()),
+      },
+    }
+  }
+}
+
+/// Where the helper is: next to the running `just`, else on `PATH`.
+fn helper_program() -> PathBuf {
+  let name = format!("{HELPER}{}", std::env::consts::EXE_SUFFIX);
+  std::env::current_exe()
+    .ok()
+    .map(|exe| exe.with_file_name(&name))
+    .filter(|path| path.is_file())
+    .unwrap_or_else(|| PathBuf::from(name))
+}
+
+impl HelperStore {
+  /// Start the helper for `url`; the store's description, or why not.
+  pub fn start(url: &str, timeout: Duration) -> StoreResult<(Self, String)> {
+    let mut child = Command::new(helper_program())
+      .arg(url)
+      .arg(timeout.as_secs().to_string())
+      .stdin(Stdio::piped())
+      .stdout(Stdio::piped())
+      .stderr(Stdio::null())
+      .spawn()
+      .map_err(|error| {
+        StoreError(format!(
+          "cannot run `{HELPER}`, which `--cache-url` needs, next to `just` or on PATH: {error}"
+        ))
+      })?;
+    let (Some(input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
+      return Err(StoreError("the cache store helper has no pipes".into()));
+    };
+    let mut output = BufReader::new(output);
+    let mut first = String::new();
+    let _ = output.read_line(&mut first);
+    let first = first.trim_end();
+    match first.split_once(' ') {
+      Some(("ready", shown)) => {
+        let shown = shown.to_string();
+        let channel = Channel { input, output, _child: child };
+        Ok((HelperStore { channel: Mutex::new(channel) }, shown))
+      }
+      Some(("error", message)) => Err(StoreError(message.to_string())),
+      _ => Err(StoreError("the cache store helper did not start".into())),
+    }
+  }
+
+  fn ask(&self, request: &str) -> StoreResult<String> {
+    self.channel.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).ask(request)
+  }
+}
+
+fn unexpected(reply: &str) -> StoreError {
+  StoreError(format!("unexpected reply from the cache store helper: `{reply}`"))
+}
+
+impl Store for HelperStore {
+  fn get(&self, name: &str) -> StoreResult<Option<Box<dyn Read + Send>>> {
+    let staged = tempfile::NamedTempFile::new().map_err(|error| StoreError::io(&error))?;
+    match self.ask(&format!("get {name} {}", staged.path().display()))?.as_str() {
+      "found" => Ok(Some(Box::new(staged.into_file()))),
+      "missing" => Ok(None),
+      reply => Err(unexpected(reply)),
+    }
+  }
+
+  fn contains(&self, name: &str) -> StoreResult<bool> {
+    match self.ask(&format!("contains {name}"))?.as_str() {
+      "yes" => Ok(true),
+      "no" => Ok(false),
+      reply => Err(unexpected(reply)),
+    }
+  }
+
+  fn put(&self, name: &str, body: &mut dyn Read, _length: u64) -> StoreResult<()> {
+    let mut staged = tempfile::NamedTempFile::new().map_err(|error| StoreError::io(&error))?;
+    io::copy(body, &mut staged).map_err(|error| StoreError::io(&error))?;
+    match self.ask(&format!("put {name} {}", staged.path().display()))?.as_str() {
+      "ok" => Ok(()),
+      reply => Err(unexpected(reply)),
+    }
+  }
+}
+
+/// The helper's main: serve the store named by the arguments.
+pub fn serve(arguments: &[String]) -> i32 {
+  let stdout = io::stdout();
+  let mut out = stdout.lock();
+  let (Some(url), Some(seconds)) = (arguments.first(), arguments.get(1)) else {
+    let _ = writeln!(out, "error usage: {HELPER} URL SECONDS");
+    return 2;
+  };
+  let timeout = Duration::from_secs(seconds.parse().unwrap_or(10));
+  let opened: StoreResult<(Box<dyn Store>, String)> = if url.starts_with("s3://") {
+    super::s3::S3Store::new(url, timeout).map(|store| {
+      let shown = store.describe();
+      (Box::new(store) as Box<dyn Store>, shown)
+    })
+  } else {
+    super::http::HttpStore::new(url, timeout).map(|store| {
+      let shown = store.describe();
+      (Box::new(store) as Box<dyn Store>, shown)
+    })
+  };
+  let store = match opened {
+    Ok((store, shown)) => {
+      if writeln!(out, "ready {shown}").and_then(|()| out.flush()).is_err() {
+        return 1;
+      }
+      store
+    }
+    Err(error) => {
+      let _ = writeln!(out, "error {}", error.0);
+      return 1;
+    }
+  };
+  for line in io::stdin().lock().lines() {
+    let Ok(line) = line else {
+      return 1;
+    };
+    let reply = answer(store.as_ref(), &line).unwrap_or_else(|error| format!("error {}", error.0));
+    if writeln!(out, "{reply}").and_then(|()| out.flush()).is_err() {
+      return 1;
+    }
+  }
+  0
+}
+
+fn answer(store: &dyn Store, line: &str) -> StoreResult<String> {
+  let io = |error: io::Error| StoreError::io(&error);
+  let mut words = line.splitn(3, ' ');
+  match (words.next(), words.next(), words.next()) {
+    (Some("get"), Some(name), Some(path)) => match store.get(name)? {
+      Some(mut reader) => {
+        let mut file = File::create(Path::new(path)).map_err(io)?;
+        io::copy(&mut reader, &mut file).map_err(io)?;
+        Ok("found".into())
+      }
+      None => Ok("missing".into()),
+    },
+    (Some("contains"), Some(name), None) => {
+      Ok(if store.contains(name)? { "yes" } else { "no" }.into())
+    }
+    (Some("put"), Some(name), Some(path)) => {
+      let mut file = File::open(Path::new(path)).map_err(io)?;
+      let length = file.metadata().map_err(io)?.len();
+      store.put(name, &mut file, length)?;
+      Ok("ok".into())
+    }
+    _ => Err(StoreError(format!("unknown request `{line}`"))),
+  }
+}

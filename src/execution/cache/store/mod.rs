@@ -1,0 +1,70 @@
+//! Shared stores of cache entries: a directory several checkouts share
+//! (`--cache-dir`), an HTTP server answering GET/PUT/HEAD (`--cache-url
+//! http(s)://…`, the layout of Bazel's HTTP cache) or an S3 bucket
+//! (`--cache-url s3://bucket/prefix`).
+//!
+//! A store holds objects under two prefixes: `cas/<hex>`, content-addressed
+//! blobs named by the BLAKE3 hash of their bytes, and `ac/<hex>`, one per
+//! cache key, holding the hash of the key's entry blob. Every object is
+//! checked against its name when read, so a corrupt or partial object is
+//! never used. The network stores run in a helper process (`helper.rs`).
+
+mod directory;
+mod helper;
+mod http;
+mod s3;
+
+pub use helper::serve;
+
+use std::io::{self, Read};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Why a store operation failed, in words that never include credentials
+/// or signed URLs.
+#[derive(Debug)]
+pub struct StoreError(pub String);
+
+impl StoreError {
+  pub fn io(error: &io::Error) -> Self {
+    StoreError(error.to_string())
+  }
+}
+
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// A place objects are read from and written to.
+pub trait Store: Send + Sync {
+  /// The object's bytes, or `None` when the store has no such object.
+  fn get(&self, name: &str) -> StoreResult<Option<Box<dyn Read + Send>>>;
+  /// Whether the store has the object.
+  fn contains(&self, name: &str) -> StoreResult<bool>;
+  /// Write the object, whole or not at all.
+  fn put(&self, name: &str, body: &mut dyn Read, length: u64) -> StoreResult<()>;
+}
+
+/// Where the shared store is, from the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Location {
+  Directory(PathBuf),
+  Url(String),
+}
+
+/// Open the store at `location`; `timeout` bounds each network wait.
+pub fn open(location: &Location, timeout: Duration) -> StoreResult<(Box<dyn Store>, String)> {
+  match location {
+    Location::Directory(path) => {
+      Ok((Box::new(directory::DirectoryStore::new(path.clone())), path.display().to_string()))
+    }
+    Location::Url(url)
+      if ["s3://", "http://", "https://"].iter().any(|scheme| url.starts_with(scheme)) =>
+    {
+      let (store, shown) = helper::HelperStore::start(url, timeout)?;
+      Ok((Box::new(store), shown))
+    }
+    Location::Url(url) => Err(StoreError(format!(
+      "unsupported cache URL scheme in `{}` (use http://, https:// or s3://)",
+      url.split("://").next().unwrap_or_default()
+    ))),
+  }
+}
