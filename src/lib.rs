@@ -27,9 +27,15 @@ const _: () = assert!(STACK_SIZE >= syntax::parser::PARSER_STACK_SIZE);
 
 /// Start-up work the standard library's runtime set-up would do and `just`
 /// relies on (Unix: closed standard streams get `/dev/null`, `SIGPIPE` is
-/// ignored; Windows: consoles take ANSI escapes). Call it first.
-pub fn prepare_process() {
-  platform::prepare_process();
+/// ignored; Windows: consoles take ANSI escapes), and the command line is
+/// recorded. Call it first, with C `main`'s arguments.
+///
+/// # Safety
+///
+/// `argv` holds `argc` valid NUL-terminated strings, as C's `main` gets.
+pub unsafe fn prepare_process(argc: std::ffi::c_int, argv: *const *const std::ffi::c_char) {
+  // SAFETY: as the caller promises.
+  unsafe { platform::prepare_process(argc, argv) };
 }
 
 /// The main of `just-cache-store`, the helper process that talks to network

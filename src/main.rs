@@ -9,8 +9,9 @@
 use std::ffi::{c_char, c_int};
 
 #[unsafe(no_mangle)]
-extern "C" fn main(_argc: c_int, _argv: *const *const c_char) -> c_int {
-  just::prepare_process();
+extern "C" fn main(argc: c_int, argv: *const *const c_char) -> c_int {
+  // SAFETY: C's `main` gets `argc` valid strings in `argv`.
+  unsafe { just::prepare_process(argc, argv) };
   // `exit` flushes standard output, as returning from a Rust `main` would.
   std::process::exit(just::run());
 }

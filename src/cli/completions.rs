@@ -171,7 +171,7 @@ fn config_ignoring_environment(words: Vec<OsString>) -> Result<Config, ConfigErr
 /// The words of the command line being completed (`just -- just WORD…`),
 /// the current word last.
 fn completed_words() -> Option<Vec<OsString>> {
-  let args: Vec<OsString> = std::env::args_os().collect();
+  let args: Vec<OsString> = crate::platform::arguments();
   let start = args.iter().position(|arg| arg == "--")? + 1;
   args.get(start..).map(<[OsString]>::to_vec)
 }

@@ -27,6 +27,16 @@ pub mod supervisor;
 pub const WINDOWS: bool = cfg!(windows);
 
 /// Start-up work the standard library's runtime would otherwise do.
-pub fn prepare_process() {
-  os::start::prepare();
+///
+/// # Safety
+///
+/// `argv` holds `argc` valid NUL-terminated strings, as C's `main` gets.
+pub unsafe fn prepare_process(argc: std::ffi::c_int, argv: *const *const std::ffi::c_char) {
+  // SAFETY: as the caller promises.
+  unsafe { os::start::prepare(argc, argv) };
+}
+
+/// The process's command line, program name first.
+pub fn arguments() -> Vec<std::ffi::OsString> {
+  os::start::arguments()
 }

@@ -1,11 +1,27 @@
 //! What the standard library's runtime set-up would have done at start-up
 //! that `just` relies on (Unix).
 
-/// A standard stream that is closed gets `/dev/null`, so that no file opened
-/// later takes its descriptor and is read or written by recipes by mistake;
-/// writing to a closed pipe is an error to report, not a signal that kills
-/// `just` (children get the default disposition back when spawned).
-pub fn prepare() {
+use std::ffi::{c_char, c_int, CStr, OsString};
+use std::os::unix::ffi::OsStringExt;
+use std::sync::OnceLock;
+
+/// The command line C's `main` was given: the standard library reads it at
+/// start-up only with glibc, not with musl, whose static binaries would
+/// otherwise see no arguments at all.
+static ARGUMENTS: OnceLock<Vec<OsString>> = OnceLock::new();
+
+/// Records the command line; a standard stream that is closed gets
+/// `/dev/null`, so that no file opened later takes its descriptor and is
+/// read or written by recipes by mistake; writing to a closed pipe is an
+/// error to report, not a signal that kills `just` (children get the
+/// default disposition back when spawned).
+///
+/// # Safety
+///
+/// `argv` holds `argc` valid NUL-terminated strings, as C's `main` gets.
+pub unsafe fn prepare(argc: c_int, argv: *const *const c_char) {
+  // SAFETY: as the caller promises.
+  unsafe { record_arguments(argc, argv) };
   open_closed_standard_streams();
   // SAFETY: installs the `SIG_IGN` disposition; no handler code runs.
   unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
@@ -25,4 +41,26 @@ fn open_closed_standard_streams() {
       unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDWR) };
     }
   }
+}
+
+/// # Safety
+///
+/// As for [`prepare`].
+unsafe fn record_arguments(argc: c_int, argv: *const *const c_char) {
+  if argv.is_null() {
+    return;
+  }
+  let count = usize::try_from(argc).unwrap_or(0);
+  // SAFETY: `argv` has `argc` entries, each a NUL-terminated string.
+  let arguments = (0..count)
+    .map(|i| unsafe { *argv.add(i) })
+    .take_while(|argument| !argument.is_null())
+    .map(|argument| OsString::from_vec(unsafe { CStr::from_ptr(argument) }.to_bytes().to_vec()))
+    .collect();
+  let _ = ARGUMENTS.set(arguments);
+}
+
+/// The process's command line.
+pub fn arguments() -> Vec<OsString> {
+  ARGUMENTS.get().cloned().unwrap_or_else(|| std::env::args_os().collect())
 }

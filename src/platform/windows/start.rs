@@ -8,7 +8,12 @@ use windows_sys::Win32::System::Console::{
 /// Turns on virtual-terminal processing for standard output and error when
 /// they are consoles, so that colours and styles (ANSI escapes) show as
 /// such; where a console cannot (before Windows 10), it stays as it was.
-pub fn prepare() {
+///
+/// # Safety
+///
+/// Nothing to promise: C's arguments are not read (Windows keeps the
+/// command line as UTF-16, [`arguments`]).
+pub unsafe fn prepare(_argc: std::ffi::c_int, _argv: *const *const std::ffi::c_char) {
   for id in [STD_OUTPUT_HANDLE, STD_ERROR_HANDLE] {
     // SAFETY: queries and sets the mode of a standard handle, with a local
     // out-parameter; a handle that is not a console fails harmlessly.
@@ -20,4 +25,9 @@ pub fn prepare() {
       }
     }
   }
+}
+
+/// The process's command line.
+pub fn arguments() -> Vec<std::ffi::OsString> {
+  std::env::args_os().collect()
 }
