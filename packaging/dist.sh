@@ -78,10 +78,13 @@ build() {
     *-linux-musl)
       env+=("CARGO_TARGET_${upper}_LINKER=musl-gcc" "CC_${lower}=musl-gcc")
       # Rust's standard library for musl links LLVM's libunwind, which Debian
-      # does not ship for musl; GCC's unwinder has the same interface.
+      # does not ship for musl; GCC's unwinder has the same interface, given
+      # the one glibc function it needs.
       local unwind="$root/target/dist/musl-unwind"
-      mkdir -p "$unwind"
-      ln -sf "$(gcc -print-file-name=libgcc_eh.a)" "$unwind/libunwind.a"
+      rm -rf "$unwind" && mkdir -p "$unwind"
+      cp "$(gcc -print-file-name=libgcc_eh.a)" "$unwind/libunwind.a"
+      musl-gcc -O2 -c packaging/musl/dl_find_object.c -o "$unwind/dl_find_object.o"
+      ar rcs "$unwind/libunwind.a" "$unwind/dl_find_object.o"
       flags+=" -Clink-self-contained=no -Ctarget-feature=+crt-static -Lnative=$unwind"
       ;;
     *-windows-gnu)
@@ -146,6 +149,12 @@ done
 # binary that cannot run here takes them from the static Linux one.
 native=target/dist/x86_64-unknown-linux-musl/release/just
 [ -x "$native" ] || build x86_64-unknown-linux-musl
+# In an empty directory under a ceiling: a binary that lost its arguments
+# finds no justfile to run.
+empty=$(mktemp -d)
+answer=$(cd "$empty" && JUST_CEILING="$empty" "$root/$native" --version 2>&1 || true)
+rmdir "$empty"
+[ "$answer" = "just $version" ] || fail "the static binary answers \`--version\` with: $answer"
 for target in $targets; do
   python3 packaging/archive.py "$target" "target/dist/$target/release/just$(exe_suffix "$target")" \
     "$next" --documents-from "$native" >/dev/null
