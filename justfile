@@ -88,3 +88,7 @@ bench-check:
 bench-record:
   cargo build --release --locked
   ./bench/bench.sh --record target/release/just bench/baseline.txt
+
+# Build the release archives, the Debian package and SHA256SUMS into dist/
+dist:
+  ./packaging/dist.sh dist

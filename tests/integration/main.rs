@@ -51,6 +51,7 @@ mod bash_completion;
 mod changelog;
 mod cli;
 mod compat;
+mod dist;
 mod execution;
 mod format;
 mod functions;
@@ -90,6 +91,7 @@ fn main() {
     changelog::tests,
     cli::tests,
     compat::tests,
+    dist::tests,
     execution::tests,
     format::tests,
     functions::tests,
