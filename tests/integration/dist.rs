@@ -35,7 +35,11 @@ fn archive(target: &str, out: &Path) -> PathBuf {
     .env("SOURCE_DATE_EPOCH", EPOCH)
     .output()
     .expect("run python3 packaging/archive.py");
-  assert!(output.status.success(), "archive.py failed: {}", String::from_utf8_lossy(&output.stderr));
+  assert!(
+    output.status.success(),
+    "archive.py failed: {}",
+    String::from_utf8_lossy(&output.stderr)
+  );
   PathBuf::from(String::from_utf8(output.stdout).unwrap().trim())
 }
 
@@ -82,17 +86,24 @@ fn tar_archive_holds_the_binary_completions_man_page_readme_and_license() {
 
   let unpacked = tmp.path().join("unpacked");
   fs::create_dir(&unpacked).unwrap();
-  let status = Command::new("tar").arg("-xzf").arg(&path).arg("-C").arg(&unpacked).status().unwrap();
+  let status =
+    Command::new("tar").arg("-xzf").arg(&path).arg("-C").arg(&unpacked).status().unwrap();
   assert!(status.success());
   let folder = unpacked.join(&folder);
   assert_eq!(fs::read(folder.join("just")).unwrap(), fs::read(crate::common::binary()).unwrap());
   let helper = Path::new(&crate::common::binary()).with_file_name("just-cache-store");
   assert_eq!(fs::read(folder.join("just-cache-store")).unwrap(), fs::read(helper).unwrap());
-  assert_eq!(fs::read(folder.join("LICENSE")).unwrap(), fs::read(Path::new(ROOT).join("LICENSE")).unwrap());
+  assert_eq!(
+    fs::read(folder.join("LICENSE")).unwrap(),
+    fs::read(Path::new(ROOT).join("LICENSE")).unwrap()
+  );
   let from_binary = |arguments: &[&str]| -> Vec<u8> {
     Command::new(crate::common::binary()).args(arguments).output().unwrap().stdout
   };
-  assert_eq!(fs::read(folder.join("completions/_just")).unwrap(), from_binary(&["--completions", "zsh"]));
+  assert_eq!(
+    fs::read(folder.join("completions/_just")).unwrap(),
+    from_binary(&["--completions", "zsh"])
+  );
   assert_eq!(
     fs::read(folder.join("completions/just.ps1")).unwrap(),
     from_binary(&["--completions", "powershell"])
@@ -154,7 +165,8 @@ fn dist(out: &Path, environment: &[(&str, &str)]) -> Output {
 fn dist_names_a_missing_toolchain_and_writes_nothing() {
   let tmp = tempfile::tempdir().unwrap();
   let out = tmp.path().join("dist");
-  let output = dist(&out, &[("DIST_RUSTC", "/nonexistent/rustc"), ("DIST_CARGO", "/nonexistent/cargo")]);
+  let output =
+    dist(&out, &[("DIST_RUSTC", "/nonexistent/rustc"), ("DIST_CARGO", "/nonexistent/cargo")]);
   assert_eq!(String::from_utf8_lossy(&output.stdout), "");
   assert_eq!(
     String::from_utf8_lossy(&output.stderr),
