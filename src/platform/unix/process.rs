@@ -6,7 +6,7 @@ use std::io;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, Command, ExitStatus};
 
-use super::signal_thread::without_sigttou;
+use super::signal_thread::{continued, without_sigttou};
 
 pub type Pid = i32;
 
@@ -129,11 +129,20 @@ pub fn wait(pid: Pid, job_control: bool) -> io::Result<Waited> {
 /// Stop `just`'s own process group as the terminal's Ctrl-Z would have
 /// (`just` may share it with a shell script that runs it), so the shell
 /// that started the job gets the terminal back; returns once `just` is
-/// continued.
+/// continued. Any of `just`'s threads may take the signal, some time after
+/// `kill` returns, so this waits for the continuation to be counted (or,
+/// should the stop have been discarded, as it is for an orphaned group,
+/// for half a second of running).
 pub fn stop_self() -> io::Result<()> {
+  let before = continued();
   // SAFETY: kill(2) on our own process group; SIGTSTP keeps its default
-  // disposition (stop the process).
-  check(unsafe { libc::kill(0, libc::SIGTSTP) }).map(drop)
+  // disposition (stop).
+  check(unsafe { libc::kill(0, libc::SIGTSTP) })?;
+  let start = std::time::Instant::now();
+  while continued() == before && start.elapsed() < std::time::Duration::from_millis(500) {
+    std::thread::sleep(std::time::Duration::from_millis(1));
+  }
+  Ok(())
 }
 
 /// End the process at once with `status`, running nothing else: what a

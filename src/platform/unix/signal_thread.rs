@@ -1,17 +1,30 @@
 //! Signals as messages: the handler of each handled signal does nothing but
 //! write the signal's number, one byte, to a pipe (the self-pipe); a thread
 //! reads the pipe and hands each signal to the supervisor as an ordinary
-//! function call. Children start with the default dispositions (exec resets
-//! caught signals) and an unchanged signal mask.
+//! function call. SIGCONT's handler only counts continuations. Children
+//! start with the default dispositions (exec resets caught signals) and an
+//! unchanged signal mask.
 
 use std::io;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 
 /// The signals a run handles: hang-up, interrupt, quit and terminate.
 pub const HANDLED: [i32; 4] = [libc::SIGHUP, libc::SIGINT, libc::SIGQUIT, libc::SIGTERM];
 
 /// The self-pipe's write end, -1 until installed.
 static PIPE: AtomicI32 = AtomicI32::new(-1);
+
+/// How many times `just` was continued (SIGCONT) since installing.
+static CONTINUED: AtomicU64 = AtomicU64::new(0);
+
+extern "C" fn count_continue(_: libc::c_int) {
+  CONTINUED.fetch_add(1, Ordering::SeqCst);
+}
+
+/// How many times `just` was continued after a stop.
+pub fn continued() -> u64 {
+  CONTINUED.load(Ordering::SeqCst)
+}
 
 extern "C" fn handle(signal: libc::c_int) {
   let fd = PIPE.load(Ordering::Relaxed);
@@ -49,14 +62,20 @@ pub fn start(deliver: fn(i32)) -> io::Result<()> {
   let builder = std::thread::Builder::new().name("signals".into()).stack_size(64 * 1024);
   builder.spawn(move || read_signals(read, deliver))?;
   for signal in HANDLED {
-    // SAFETY: installing a handler that only writes to the self-pipe.
-    unsafe {
-      let mut action: libc::sigaction = std::mem::zeroed();
-      action.sa_sigaction = handle as extern "C" fn(libc::c_int) as usize;
-      action.sa_flags = libc::SA_RESTART;
-      check(libc::sigemptyset(&mut action.sa_mask))?;
-      check(libc::sigaction(signal, &action, std::ptr::null_mut()))?;
-    }
+    install_handler(signal, handle)?;
+  }
+  install_handler(libc::SIGCONT, count_continue)
+}
+
+fn install_handler(signal: libc::c_int, handler: extern "C" fn(libc::c_int)) -> io::Result<()> {
+  // SAFETY: installing a handler that only writes to the self-pipe or to an
+  // atomic counter.
+  unsafe {
+    let mut action: libc::sigaction = std::mem::zeroed();
+    action.sa_sigaction = handler as usize;
+    action.sa_flags = libc::SA_RESTART;
+    check(libc::sigemptyset(&mut action.sa_mask))?;
+    check(libc::sigaction(signal, &action, std::ptr::null_mut()))?;
   }
   Ok(())
 }
