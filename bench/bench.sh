@@ -10,7 +10,8 @@
 # `just reference` installs).
 #
 # The last column says whether the large-file commands print exactly what the
-# reference prints.
+# reference prints. At the end, the resident memory of a `--watch` that reruns
+# the large justfile 1,000 times (bench/watch_memory.py).
 #
 # Instructions are counted with callgrind (the `just` process only, not the
 # shells it spawns), peak memory with `/usr/bin/time -f %M`. Every run gets
@@ -184,3 +185,6 @@ printf '%-12s %14s %14s %6s %6s %10s %10s %6s\n' 50MB-rss - - - - \
   "$ours_rss" "$ref_rss" "$(ratio "$ours_rss" "$ref_rss")"
 printf '%-12s peak memory ÷ file size: ours %s, reference %s (target ≤ 10)\n' '' \
   "$(ratio "$ours_rss" "$size")" "$(ratio "$ref_rss" "$size")"
+
+# Resident memory of `--watch` over 1,000 reruns of the large justfile.
+python3 "$here/watch_memory.py" "$ours" 1000

@@ -44,8 +44,9 @@ pub fn run() -> i32 {
     })
     .map(|handle| {
       // The waiting thread blocks every signal, so that signals sent to the
-      // process reach the thread running `just`.
-      platform::signals::block_all_in_this_thread();
+      // process reach the other threads (their handlers, `sigwait`). Only
+      // an invalid argument could make this fail.
+      let _ = platform::signals::block_all_in_this_thread();
       handle.join().unwrap_or(101)
     });
   on_thread.unwrap_or_else(|_| cli::run::main())

@@ -2,13 +2,14 @@
 //! backticks, `shell()` and dotenv commands.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io;
+use std::io::{self, Read};
 use std::process::{Command, ExitStatus, Stdio};
 use std::string::FromUtf8Error;
 
 use snafu::Snafu;
 
 use crate::platform::exit::{signal_status, Exit};
+use crate::platform::supervisor::{SpawnError, Supervisor};
 
 #[derive(Debug, Snafu)]
 #[snafu(visibility(pub(crate)))]
@@ -56,26 +57,40 @@ impl ProcessError {
 }
 
 /// Run `command` (stdin inherited, stderr inherited or discarded when
-/// `quiet`) and return its stdout minus one trailing `\n` or `\r\n`.
-pub fn capture_stdout(command: &mut Command, quiet: bool) -> Result<String, ProcessError> {
+/// `quiet`) through `supervisor` and return its stdout minus one trailing
+/// `\n` or `\r\n`.
+pub fn capture_stdout(
+  supervisor: &Supervisor,
+  command: &mut Command,
+  quiet: bool,
+) -> Result<String, ProcessError> {
   command.stdin(Stdio::inherit()).stdout(Stdio::piped());
   command.stderr(if quiet { Stdio::null() } else { Stdio::inherit() });
-  let child = command.spawn().map_err(|source| ProcessError::Io { source })?;
-  // While the child runs, fatal signals are recorded instead of ending `just`.
-  let guard = crate::platform::signals::ChildGuard::new(child.id());
-  let output = child.wait_with_output().map_err(|source| ProcessError::Io { source })?;
-  drop(guard);
-  if let Some(error) = ProcessError::from_status(output.status) {
+  let mut running = supervisor.spawn(command).map_err(|error| match error {
+    SpawnError::Interrupted { signal } => interrupted(signal),
+    SpawnError::Io(source) => ProcessError::Io { source },
+  })?;
+  let mut stdout = Vec::new();
+  let read = match running.child().stdout.take() {
+    Some(mut pipe) => pipe.read_to_end(&mut stdout).map(drop),
+    None => Ok(()),
+  };
+  let status = running.wait().map_err(|source| ProcessError::Io { source })?;
+  read.map_err(|source| ProcessError::Io { source })?;
+  if let Some(error) = ProcessError::from_status(status) {
     return Err(error);
   }
-  if let Some(signal) = crate::platform::signals::take() {
-    let name = crate::platform::signals::name(signal).to_string();
-    return Err(ProcessError::Interrupted { name, signal });
+  // A signal handled while the child ran ends the run though it succeeded.
+  if let Some(signal) = supervisor.take() {
+    return Err(interrupted(signal));
   }
-  let mut text =
-    String::from_utf8(output.stdout).map_err(|source| ProcessError::Utf8 { source })?;
+  let mut text = String::from_utf8(stdout).map_err(|source| ProcessError::Utf8 { source })?;
   strip_one_line_ending(&mut text);
   Ok(text)
+}
+
+fn interrupted(signal: i32) -> ProcessError {
+  ProcessError::Interrupted { name: crate::platform::signals::name(signal).to_string(), signal }
 }
 
 fn strip_one_line_ending(text: &mut String) {
@@ -149,7 +164,11 @@ mod tests {
       ("true", ""),
     ];
     for (script, expected) in cases {
-      assert_eq!(capture_stdout(&mut sh(script), true).unwrap(), expected, "{script}");
+      assert_eq!(
+        capture_stdout(&Supervisor::detached(false), &mut sh(script), true).unwrap(),
+        expected,
+        "{script}"
+      );
     }
   }
 
@@ -165,7 +184,7 @@ mod tests {
       ),
     ];
     for (script, message, status) in cases {
-      let error = capture_stdout(&mut sh(script), true).unwrap_err();
+      let error = capture_stdout(&Supervisor::detached(false), &mut sh(script), true).unwrap_err();
       assert_eq!(error.to_string(), message);
       assert_eq!(error.exit_status(), status);
     }
@@ -173,7 +192,9 @@ mod tests {
 
   #[test]
   fn io_error() {
-    let error = capture_stdout(&mut Command::new("/nonexistent/program"), true).unwrap_err();
+    let error =
+      capture_stdout(&Supervisor::detached(false), &mut Command::new("/nonexistent/program"), true)
+        .unwrap_err();
     assert!(error.to_string().starts_with("error executing process: "), "{error}");
   }
 
@@ -186,7 +207,7 @@ mod tests {
     environment.set("JUST_TEST_B", "2");
     let mut command = sh("echo ${JUST_TEST_A:-none} $JUST_TEST_B");
     environment.apply(&mut command);
-    assert_eq!(capture_stdout(&mut command, true).unwrap(), "none 2");
+    assert_eq!(capture_stdout(&Supervisor::detached(false), &mut command, true).unwrap(), "none 2");
   }
 
   #[test]

@@ -6,6 +6,7 @@ use crate::color::Painter;
 use crate::evaluation::error::EvaluationError;
 use crate::evaluation::prepare::PrepareError;
 use crate::execution::error::ExecutionError;
+use crate::execution::keep_going::{Fate, Summary};
 use crate::output::diagnostic::{error_line, excerpt};
 use crate::syntax::token::Token;
 
@@ -87,8 +88,8 @@ impl<'src> Error<'src> {
   /// The text printed on stderr for this error.
   pub fn render(&self, painter: &Painter) -> String {
     if let Error::Execution(error) = self {
-      if let ExecutionError::KeptGoing { failures, skipped } = error.as_ref() {
-        return render_kept_going(failures, skipped, painter);
+      if let ExecutionError::KeptGoing { summary, stopped, signal, .. } = error.as_ref() {
+        return render_kept_going(summary, stopped.as_deref(), *signal, painter);
       }
     }
     self.render_report(&self.report(), painter)
@@ -135,18 +136,30 @@ fn execution_report<'src>(error: &ExecutionError<'src>) -> Report<'src> {
 /// `--keep-going`'s summary: each failure as it would be printed alone, then
 /// one line per skipped recipe.
 fn render_kept_going(
-  failures: &[ExecutionError],
-  skipped: &[(String, String)],
+  summary: &[Summary],
+  stopped: Option<&ExecutionError>,
+  signal: Option<&str>,
   painter: &Painter,
 ) -> String {
   let mut text = String::new();
-  for failure in failures {
-    text.push_str(&Error::message("").render_report(&execution_report(failure), painter));
+  if let Some(error) = stopped {
+    text.push_str(&Error::message("").render_report(&execution_report(error), painter));
   }
-  for (recipe, reason) in skipped {
+  for line in summary {
+    let (label, detail) = match &line.fate {
+      Fate::Failed { status } => ("failed", format!("exit status {status}")),
+      Fate::Skipped { reason } => ("skipped", reason.clone()),
+    };
     text.push_str(&format!(
-      "{}: recipe `{recipe}` ({reason})\n",
-      painter.paint(painter.command_style(), "skipped")
+      "{}: recipe `{}` ({detail})\n",
+      painter.paint(painter.command_style(), label),
+      line.recipe
+    ));
+  }
+  if let Some(signal) = signal {
+    text.push_str(&format!(
+      "{}: the run was stopped by {signal}\n",
+      painter.paint(painter.command_style(), "interrupted")
     ));
   }
   text

@@ -14,11 +14,13 @@ use crate::color::{Painter, Stream};
 use crate::evaluation::evaluator::{Evaluator, RunContext, Site};
 use crate::evaluation::prepare::{prepare, recipe_demand, Demand, Demanded, Eagerness};
 use crate::execution::error::ExecutionError;
+use crate::execution::run::Run;
 use crate::execution::runner::{History, Runner, Supplied};
 use crate::output::sink::{self, Sink};
 use crate::platform::exit::Exit;
 use crate::platform::signals;
 use crate::platform::stdio;
+use crate::platform::supervisor::{SpawnError, Supervisor};
 use crate::search::{self, Search};
 use crate::syntax::sources::{Sources, Trees};
 
@@ -47,10 +49,11 @@ pub fn main() -> i32 {
       return error.exit_code();
     }
   };
-  signals::install(config.verbosity);
+  // `--request signal` waits for signals itself.
   let result = if matches!(config.subcommand, Subcommand::Request { .. }) {
     Ok(())
   } else {
+    install_signals();
     warn_non_unicode(&config, "invocation directory", &config.invocation_directory)
   };
   // The texts and parse trees of every justfile loaded, which errors point into.
@@ -70,6 +73,15 @@ pub fn main() -> i32 {
     }
   };
   status
+}
+
+/// Start taking signals. Without the signal thread they stay blocked, so
+/// failing to start it is fatal.
+fn install_signals() {
+  if let Err(error) = signals::install() {
+    let _ = stdio::stderr(&format!("error: failed to handle signals: {error}\n"));
+    std::process::exit(1);
+  }
 }
 
 /// The reference's warning for a path that is not valid UTF-8.
@@ -185,18 +197,19 @@ fn request(json: &str) -> Result {
       }),
       None => serde_json::json!({"environment-variable": null}),
     },
-    Request::Signal => serde_json::json!({"signal": wait_for_signal()}),
+    Request::Signal => serde_json::json!({"signal": wait_for_signal()?}),
   };
   print(&response.to_string())
 }
 
 /// Block every signal, wait for one and return its name.
-fn wait_for_signal() -> String {
-  let signal = signals::wait_for_any();
-  match signals::Signal(signal).known_name() {
+fn wait_for_signal() -> Result<String> {
+  let signal = signals::wait_for_any()
+    .map_err(|error| Error::message(format!("failed to wait for a signal: {error}")))?;
+  Ok(match signals::Signal(signal).known_name() {
     Some(name) => name.to_owned(),
     None => format!("SIG{signal}"),
-  }
+  })
 }
 
 pub(super) fn load<'src>(
@@ -219,8 +232,13 @@ fn compiled<'src>(config: &Config, search: Search, arenas: Arenas<'src>) -> Outc
   let unstable = config.unstable || matches!(config.subcommand, Subcommand::Summary);
   let justfile = load(config, &search, unstable, arenas)?;
   let color = stdout_painter(config).active;
+  // Every process of a run (recipes, backticks, commands) is its
+  // supervisor's child.
+  let new_run = || Run::new(config.verbosity >= 1, None);
   if let Subcommand::Run { arguments } = &config.subcommand {
-    return run(config, search, justfile, arguments, arenas);
+    let run = new_run();
+    let request = RunRequest { config, arguments, arenas, run: &run, keep_model: true };
+    return self::run(&request, search, justfile);
   }
   match &config.subcommand {
     Subcommand::Dump => dump(config, &justfile)?,
@@ -244,11 +262,16 @@ fn compiled<'src>(config: &Config, search: Search, arenas: Arenas<'src>) -> Outc
       print(&crate::output::usage::usage_for_path(&justfile, path, color)?)?;
     }
     Subcommand::Show { path } => show(config, &justfile, path, color)?,
-    Subcommand::Evaluate { path } => evaluate(config, &search, &justfile, path.as_deref(), color)?,
-    Subcommand::Command { binary, arguments } => {
-      command(config, &search, &justfile, binary, arguments)?
+    Subcommand::Evaluate { path } => {
+      let run = new_run();
+      let context = context(config, &search, &justfile, &run.supervisor);
+      evaluate(&context, &justfile, path.as_deref(), color)?
     }
-    Subcommand::Choose => choose(config, &search, &justfile)?,
+    Subcommand::Command { binary, arguments } => {
+      let run = new_run();
+      command(&context(config, &search, &justfile, &run.supervisor), binary, arguments)?
+    }
+    Subcommand::Choose => choose(config, &search, &justfile, &new_run())?,
     Subcommand::Tree { paths, all } => {
       let selected =
         crate::output::tree::selected_recipes(&justfile, paths, *all, config.unsorted)?;
@@ -361,20 +384,26 @@ fn context<'a, 'src>(
   config: &'a Config,
   search: &Search,
   justfile: &'a Justfile<'src>,
+  supervisor: &'a Supervisor,
 ) -> RunContext<'a, 'src> {
-  RunContext::new(config, justfile, search.justfile.clone(), search.working_directory.clone())
+  RunContext::new(
+    config,
+    justfile,
+    search.justfile.clone(),
+    search.working_directory.clone(),
+    supervisor,
+  )
 }
 
 fn evaluate<'src>(
-  config: &Config,
-  search: &Search,
+  context: &RunContext<'_, 'src>,
   justfile: &Justfile<'src>,
   path: Option<&str>,
   color: bool,
 ) -> Outcome<'src> {
   use crate::output::evaluate::{evaluate_listing, resolve_evaluate_path, EvaluateTarget};
+  let config = context.config;
   let target = resolve_evaluate_path(&justfile.root, path)?;
-  let context = context(config, search, justfile);
   let mut demand = Demand::new();
   match &target {
     EvaluateTarget::Variable { path, module, name } => {
@@ -386,18 +415,18 @@ fn evaluate<'src>(
       demand.insert(path.clone(), Demanded::Public);
     }
   }
-  let states = prepare(&context, Eagerness::Lazy, &demand)?;
+  let states = prepare(context, Eagerness::Lazy, &demand)?;
   match target {
     EvaluateTarget::Variable { path, module, name } => {
       let state = &states[&path];
-      let evaluator = Evaluator::new(&context, state, None, Site::Assignment);
+      let evaluator = Evaluator::new(context, state, None, Site::Assignment);
       let assignment = &module.assignments[name.as_str()];
       let value = evaluator.variable(assignment.name.lexeme(), assignment.name)?;
       print(&crate::output::evaluate::evaluate_variable(&value))?;
     }
     EvaluateTarget::Module { path, module } => {
       let state = &states[&path];
-      let evaluator = Evaluator::new(&context, state, None, Site::Assignment);
+      let evaluator = Evaluator::new(context, state, None, Site::Assignment);
       let listed: Vec<(usize, &str)> = crate::output::variables::public_assignment_indices(module)
         .into_iter()
         .filter_map(|index| Some((index, module.assignments.name_at(index)?)))
@@ -417,16 +446,14 @@ fn evaluate<'src>(
 }
 
 fn command<'src>(
-  config: &Config,
-  search: &Search,
-  justfile: &Justfile<'src>,
+  context: &RunContext<'_, 'src>,
   binary: &str,
   arguments: &[String],
 ) -> Outcome<'src> {
-  let context = context(config, search, justfile);
-  let states = prepare(&context, Eagerness::Lazy, &Demand::new())?;
+  let config = context.config;
+  let states = prepare(context, Eagerness::Lazy, &Demand::new())?;
   let state = &states[&Vec::new()];
-  let evaluator = Evaluator::new(&context, state, None, Site::Body);
+  let evaluator = Evaluator::new(context, state, None, Site::Body);
   let mut process = if config.shell_command {
     let mut process = std::process::Command::new(&state.shell.0);
     process.args(&state.shell.1).arg(binary).args(arguments);
@@ -436,14 +463,19 @@ fn command<'src>(
     process.args(arguments);
     process
   };
-  process.current_dir(&search.working_directory);
+  process.current_dir(&context.working_directory);
   evaluator.apply_environment(&mut process);
   let words: Vec<String> = std::iter::once(binary)
     .chain(arguments.iter().map(String::as_str))
     .map(|w| format!("`{w}`"))
     .collect();
-  let status = signals::run(&mut process)
-    .map_err(|error| Error::message(format!("failed to invoke {}: {error}", words.join(" "))))?;
+  let status = match context.supervisor.run(&mut process) {
+    Ok(status) => status,
+    Err(SpawnError::Interrupted { signal }) => return Err(interrupted(signal)),
+    Err(SpawnError::Io(error)) => {
+      return Err(Error::message(format!("failed to invoke {}: {error}", words.join(" "))))
+    }
+  };
   if !status.success() {
     return Err(Error::Other(Box::new(Report {
       message: format!("command {} failed: {status}", words.join(" ")),
@@ -454,7 +486,20 @@ fn command<'src>(
   Ok(())
 }
 
-fn choose<'src>(config: &Config, search: &Search, justfile: &Justfile<'src>) -> Outcome<'src> {
+/// A process not started because the run is being interrupted: `just`
+/// exits as the signal would have ended it.
+fn interrupted(signal: i32) -> Error<'static> {
+  let status = crate::platform::exit::signal_status(signal);
+  Error::Other(Box::new(Report { status, silent: true, ..Report::default() }))
+}
+
+fn choose<'src>(
+  config: &Config,
+  search: &Search,
+  justfile: &Justfile<'src>,
+  run: &Run,
+) -> Outcome<'src> {
+  let supervisor = &run.supervisor;
   let mut candidates = Vec::new();
   choosable(config, &justfile.root, &mut candidates);
   if candidates.is_empty() {
@@ -481,29 +526,37 @@ fn choose<'src>(config: &Config, search: &Search, justfile: &Justfile<'src>) -> 
     words.push(chooser.to_string_lossy().into_owned());
     Error::message(format!("chooser `{}` invocation failed: {error}", words.join(" ")))
   };
-  let mut child = process.spawn().map_err(spawn_error)?;
-  let guard = signals::ChildGuard::new(child.id());
-  if let Some(mut stdin) = child.stdin.take() {
+  let mut running = match supervisor.spawn(&mut process) {
+    Ok(running) => running,
+    Err(SpawnError::Interrupted { signal }) => return Err(interrupted(signal)),
+    Err(SpawnError::Io(error)) => return Err(spawn_error(error)),
+  };
+  if let Some(mut stdin) = running.child().stdin.take() {
     let text: String = candidates.iter().map(|candidate| format!("{candidate}\n")).collect();
+    // A chooser that exits without reading everything is no error.
     let _ = stdin.write_all(text.as_bytes());
   }
-  let output = child.wait_with_output().map_err(spawn_error)?;
-  drop(guard);
-  if !output.status.success() {
-    if Exit::of(output.status) == Exit::Code(130) {
+  let mut chosen = Vec::new();
+  if let Some(mut stdout) = running.child().stdout.take() {
+    std::io::Read::read_to_end(&mut stdout, &mut chosen).map_err(spawn_error)?;
+  }
+  let status = running.wait().map_err(spawn_error)?;
+  if !status.success() {
+    if Exit::of(status) == Exit::Code(130) {
       return Ok(());
     }
     return Err(Error::Other(Box::new(Report {
-      message: format!("chooser `{}` failed: {}", chooser.to_string_lossy(), output.status),
-      status: Exit::of(output.status).status(),
+      message: format!("chooser `{}` failed: {}", chooser.to_string_lossy(), status),
+      status: Exit::of(status).status(),
       ..Report::default()
     })));
   }
-  let stdout = String::from_utf8_lossy(&output.stdout);
+  let stdout = String::from_utf8_lossy(&chosen);
   for line in stdout.lines() {
     let arguments: Vec<String> = line.split_whitespace().map(str::to_string).collect();
     let invocations = invocation::parse_invocations(justfile, &arguments, config)?;
-    run_invocations(config, search, justfile, invocations)?;
+    let context = context(config, search, justfile, supervisor);
+    run_invocations(&context, run, justfile, invocations)?;
   }
   Ok(())
 }
@@ -554,25 +607,49 @@ fn supplied(invocation: &Invocation) -> Vec<Supplied> {
     .collect()
 }
 
+/// What a run of recipes needs besides the justfile.
+pub(super) struct RunRequest<'r, 'src> {
+  pub config: &'r Config,
+  pub arguments: &'r [String],
+  pub arenas: Arenas<'src>,
+  /// The run's supervisor, output sink, jobserver client and observer.
+  pub run: &'r Run,
+  /// Leave the model for the process's exit to free (a one-off run) rather
+  /// than tearing it down (`--watch`, which runs again).
+  pub keep_model: bool,
+}
+
 pub(super) fn run<'src>(
-  config: &Config,
+  request: &RunRequest<'_, 'src>,
   search: Search,
   justfile: Justfile<'src>,
-  arguments: &[String],
-  arenas: Arenas<'src>,
 ) -> Outcome<'src> {
+  let mut justfile = justfile;
+  let outcome = run_model(request, search, &mut justfile);
+  if request.keep_model {
+    // The process exits after the run: tearing the tree down would only cost time.
+    std::mem::forget(justfile);
+  }
+  outcome
+}
+
+fn run_model<'src>(
+  request: &RunRequest<'_, 'src>,
+  search: Search,
+  justfile: &mut Justfile<'src>,
+) -> Outcome<'src> {
+  let RunRequest { config, arguments, arenas, run, .. } = *request;
   let origin = search.justfile.parent().unwrap_or(Path::new("/")).to_path_buf();
   let mut search = search;
-  // The process exits after the run: tearing the tree down would only cost time.
-  let mut justfile = std::mem::ManuallyDrop::new(justfile);
   loop {
-    if let Some(path) = invocation::default_listing(&justfile, arguments, config) {
+    if let Some(path) = invocation::default_listing(justfile, arguments, config) {
       let color = stdout_painter(config).active;
-      return print_list(config, &justfile, &path, color);
+      return print_list(config, justfile, &path, color);
     }
-    let (error, help) = match invocation::parse_command_line(&justfile, arguments, config) {
+    let (error, help) = match invocation::parse_command_line(justfile, arguments, config) {
       Ok(Parsed::Run(invocations)) => {
-        return run_invocations(config, &search, &justfile, invocations);
+        let context = context(config, &search, justfile, &run.supervisor);
+        return run_invocations(&context, run, justfile, invocations);
       }
       Ok(Parsed::Help(request)) => (request.replaces, Some((request.module, request.recipe))),
       Err(error) => (error, None),
@@ -581,7 +658,10 @@ pub(super) fn run<'src>(
     if error.is_unknown() && search.searched && justfile.root.settings.fallback {
       if let Some((next, next_justfile)) = fallback(config, &search, &origin, arenas)? {
         search = next;
-        justfile = std::mem::ManuallyDrop::new(next_justfile);
+        let previous = std::mem::replace(justfile, next_justfile);
+        if request.keep_model {
+          std::mem::forget(previous);
+        }
         continue;
       }
     }
@@ -589,7 +669,7 @@ pub(super) fn run<'src>(
       return Ok(());
     }
     return match help {
-      Some((module, recipe)) => print_help(config, &justfile, module, recipe),
+      Some((module, recipe)) => print_help(config, justfile, module, recipe),
       None => Err(error.into()),
     };
   }
@@ -642,35 +722,40 @@ fn fallback<'src>(
 }
 
 fn run_invocations<'src>(
-  config: &Config,
-  search: &Search,
+  context: &RunContext<'_, 'src>,
+  run: &Run,
   justfile: &Justfile<'src>,
   invocations: Vec<Invocation<'_, 'src>>,
 ) -> Outcome<'src> {
-  let context = context(config, search, justfile);
   let invoked =
     invocations.iter().map(|invocation| (&invocation.module_path[..], invocation.recipe));
   let demand = recipe_demand(justfile, invoked);
-  let states = prepare(&context, Eagerness::Normal, &demand)?;
-  crate::execution::jobserver::start(config)?;
-  let outcome = run_with(&context, &states, &invocations);
+  let states = prepare(context, Eagerness::Normal, &demand)?;
+  run.jobserver.start(context.config)?;
+  let outcome = run_with(context, run, &states, &invocations);
   // Every jobserver token goes back before `just` exits.
-  crate::execution::jobserver::stop();
+  run.jobserver.stop();
   outcome
 }
 
 fn run_with<'src>(
   context: &RunContext<'_, 'src>,
+  run: &Run,
   states: &crate::evaluation::prepare::States<'_, 'src>,
   invocations: &[Invocation<'_, 'src>],
 ) -> Outcome<'src> {
-  let runner = Runner::new(context, states);
+  let runner = Runner::new(context, run, states);
+  let invoked: Vec<_> = invocations.iter().map(|invocation| invocation.recipe).collect();
+  runner.plan(&invoked);
   let mut ran = History::default();
   for invocation in invocations {
     let supplied = supplied(invocation);
     match runner.run(&invocation.module_path, invocation.recipe, supplied, false, &mut ran) {
       Ok(()) => {}
       Err(ExecutionError::Unsuccessful { .. }) if runner.keep_going.enabled() => {}
+      Err(error) if runner.keep_going.enabled() => {
+        return Err(runner.keep_going.interrupted(error).into())
+      }
       Err(error) => return Err(error.into()),
     }
   }

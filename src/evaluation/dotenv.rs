@@ -50,6 +50,8 @@ pub struct DotenvOptions<'a> {
   /// The module's shell, for dotenv commands.
   pub shell_program: &'a str,
   pub shell_arguments: &'a [String],
+  /// Starts and tracks dotenv commands.
+  pub supervisor: &'a crate::platform::supervisor::Supervisor,
 }
 
 type Map = BTreeMap<String, String>;
@@ -104,7 +106,7 @@ fn load_commands(
   for command_line in commands {
     let mut command = shell_command(options.shell_program, options.shell_arguments, command_line);
     command.current_dir(options.base_directory);
-    let output = capture_stdout(&mut command, options.quiet)
+    let output = capture_stdout(options.supervisor, &mut command, options.quiet)
       .map_err(|source| DotenvError::Command { command: command_line.clone(), source })?;
     parse(output.as_bytes(), options.base_directory, &mut entries)?;
   }
@@ -227,6 +229,7 @@ mod tests {
         quiet: true,
         shell_program: "sh",
         shell_arguments: &self.shell_arguments,
+        supervisor: &crate::platform::supervisor::Supervisor::detached(false),
       };
       load(&options, &self.settings, &self.config)
         .map(|map| map.into_iter().collect())
@@ -348,6 +351,7 @@ mod tests {
       quiet: true,
       shell_program: "sh",
       shell_arguments: &fixture.shell_arguments,
+      supervisor: &crate::platform::supervisor::Supervisor::detached(false),
     };
     assert!(load(&options, &settings, &fixture.config).unwrap().is_empty());
   }

@@ -15,6 +15,7 @@ use crate::builtins::functions;
 use crate::builtins::process::CommandEnvironment;
 use crate::builtins::value::Value;
 use crate::options::Options;
+use crate::platform::supervisor::Supervisor;
 use crate::syntax::ast::Expression;
 use crate::syntax::token::Token;
 
@@ -33,6 +34,8 @@ pub struct RunContext<'a, 'src> {
   /// Painter for stderr (errors, echoed lines, banners), decided once per
   /// run rather than per echoed line: see `stderr_painter_for`.
   pub stderr_painter: crate::color::Painter,
+  /// Starts and tracks every process of the run.
+  pub supervisor: &'a Supervisor,
 }
 
 impl<'a, 'src> RunContext<'a, 'src> {
@@ -41,9 +44,10 @@ impl<'a, 'src> RunContext<'a, 'src> {
     justfile: &'a Justfile<'src>,
     justfile_path: PathBuf,
     working_directory: PathBuf,
+    supervisor: &'a Supervisor,
   ) -> Self {
     let stderr_painter = Self::stderr_painter_for(config);
-    RunContext { config, justfile, justfile_path, working_directory, stderr_painter }
+    RunContext { config, justfile, justfile_path, working_directory, stderr_painter, supervisor }
   }
 
   fn stderr_painter_for(config: &Options) -> crate::color::Painter {
@@ -248,7 +252,8 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
       return Ok(Value::string(format!("`{command}`")));
     }
     let mut process = self.shell_command(command);
-    crate::builtins::process::capture_stdout(&mut process, self.context.config.quiet)
+    let supervisor = self.context.supervisor;
+    crate::builtins::process::capture_stdout(supervisor, &mut process, self.context.config.quiet)
       .map(Value::string)
       .map_err(|error| backtick_error(token, error))
   }
@@ -335,6 +340,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
       shell_arguments: &self.state.shell.1,
       environment: &environment,
       quiet: config.quiet,
+      supervisor: Some(context.supervisor),
     };
     functions::check_list_arguments(name.lexeme(), &arguments)
       .map_err(|message| EvaluationError::WithToken { token: name, message })?;

@@ -136,6 +136,7 @@ fn prepare_module<'a, 'src>(
     quiet: context.config.quiet,
     shell_program: &shell.0,
     shell_arguments: &shell.1,
+    supervisor: context.supervisor,
   };
   let own = super::dotenv::load(&options, settings, context.config).map_err(|error| {
     PrepareError::Dotenv { message: error.to_string(), status: error.exit_status() }

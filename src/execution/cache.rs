@@ -50,18 +50,12 @@ pub struct Declared {
   pub outputs: Vec<PathBuf>,
 }
 
-type Observer = Box<dyn Fn(Declared) + Send + Sync>;
+/// Called with each recipe's paths as soon as they are known, before the
+/// recipe runs (`--watch`); part of the run.
+pub type Observer = std::sync::Arc<dyn Fn(Declared) + Send + Sync>;
 
-static OBSERVER: std::sync::OnceLock<Observer> = std::sync::OnceLock::new();
-
-/// Have `observer` called with each recipe's paths as soon as they are
-/// known, before the recipe runs. Only the first observer is kept.
-pub fn observe(observer: Observer) {
-  let _ = OBSERVER.set(observer);
-}
-
-fn declare(parts: &KeyParts<'_>, paths: &[String], as_output: bool) {
-  let Some(observer) = OBSERVER.get() else {
+fn declare(observer: Option<&Observer>, parts: &KeyParts<'_>, paths: &[String], as_output: bool) {
+  let Some(observer) = observer else {
     return;
   };
   let paths = paths.iter().map(|path| parts.working_directory.join(path)).collect();
@@ -88,6 +82,7 @@ pub fn attribute<'a, 'src>(scope: &RecipeScope<'a, 'src>) -> Option<&'a CacheAtt
 /// decide whether it is a hit.
 pub fn open<'src>(
   context: &RunContext<'_, 'src>,
+  observer: Option<&Observer>,
   evaluator: &Evaluator<'_, '_, 'src>,
   scope: &RecipeScope<'_, 'src>,
   cache: &CacheAttribute<'src>,
@@ -105,7 +100,7 @@ pub fn open<'src>(
       let mut paths = value.elements().to_vec();
       paths.sort();
       paths.dedup();
-      declare(parts, &paths, false);
+      declare(observer, parts, &paths, false);
       for path in paths {
         let hash = hash_input(&parts.working_directory.join(&path))?;
         map.insert(path, Json::from(hash.to_vec()));
@@ -118,7 +113,7 @@ pub fn open<'src>(
     Some(outputs) => evaluator.evaluate(&outputs.value)?.elements().to_vec(),
     None => Vec::new(),
   };
-  declare(parts, &outputs, true);
+  declare(observer, parts, &outputs, true);
 
   let mut environment = Map::new();
   let changes = evaluator.environment();

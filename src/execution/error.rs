@@ -4,6 +4,7 @@ use snafu::Snafu;
 
 use crate::evaluation::error::EvaluationError;
 use crate::platform::exit::signal_status;
+use crate::platform::supervisor::SpawnError;
 
 #[derive(Debug, Snafu)]
 #[snafu(visibility(pub))]
@@ -75,14 +76,33 @@ pub enum ExecutionError<'src> {
   /// `--keep-going`: the recipe failed or was skipped (already recorded).
   #[snafu(display("recipe `{recipe}` did not succeed"))]
   Unsuccessful { recipe: String },
-  /// `--keep-going`: the run ended with these failures (in the order they
-  /// happened) and skipped recipes (path, why).
-  #[snafu(display("{} recipes failed", failures.len()))]
-  KeptGoing { failures: Vec<ExecutionError<'src>>, skipped: Vec<(String, String)> },
+  /// `--keep-going`: the run ended with failures, or was stopped by a
+  /// signal (`stopped`, the error that stopped it, and the signal's name).
+  /// `summary` lists the recipes that failed or were skipped.
+  #[snafu(display("{} recipes did not succeed", summary.len()))]
+  KeptGoing {
+    summary: Vec<super::keep_going::Summary>,
+    status: i32,
+    stopped: Option<Box<ExecutionError<'src>>>,
+    signal: Option<&'static str>,
+  },
   #[snafu(display("failed to write to standard output: {source}"))]
   Stdout { source: std::io::Error },
   #[snafu(display("failed to write to standard error: {source}"))]
   Stderr { source: std::io::Error },
+}
+
+/// A process that failed to start: `io` describes an I/O error; a start
+/// refused because the run is being interrupted ends the run silently with
+/// the signal's status, as the signal would have ended `just`.
+pub fn spawn_failure<'src>(
+  error: SpawnError,
+  io: impl FnOnce(std::io::Error) -> ExecutionError<'src>,
+) -> ExecutionError<'src> {
+  match error {
+    SpawnError::Interrupted { signal } => ExecutionError::Silent { status: signal_status(signal) },
+    SpawnError::Io(source) => io(source),
+  }
 }
 
 /// Write a line to standard error, as a value on failure.
@@ -105,7 +125,7 @@ impl ExecutionError<'_> {
       Interrupted { number, .. } => signal_status(*number),
       Evaluation { error } => error.status(),
       Dotenv { status, .. } | Silent { status } => *status,
-      KeptGoing { failures, .. } => failures.first().map_or(1, ExecutionError::status),
+      KeptGoing { status, .. } => *status,
       _ => 1,
     }
   }

@@ -10,7 +10,7 @@
 //! starts further jobs only with tokens of the same pool.
 
 use std::process::Command;
-use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use jobserver::{Acquired, Client, HelperThread};
 
@@ -25,12 +25,6 @@ struct Pool {
   helper: HelperThread,
 }
 
-static POOL: Mutex<Option<Pool>> = Mutex::new(None);
-
-fn pool() -> MutexGuard<'static, Option<Pool>> {
-  POOL.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
 #[derive(Default)]
 struct Slots {
   /// Whether a recipe body runs with the implicit slot.
@@ -41,123 +35,151 @@ struct Slots {
   error: Option<String>,
 }
 
-static SLOTS: Mutex<Slots> =
-  Mutex::new(Slots { implicit_taken: false, tokens: Vec::new(), waiting: 0, error: None });
-static CHANGED: Condvar = Condvar::new();
-
-fn slots() -> MutexGuard<'static, Slots> {
-  SLOTS.lock().unwrap_or_else(PoisonError::into_inner)
+/// What the helper thread shares with the run.
+#[derive(Default)]
+pub struct Shared {
+  slots: Mutex<Slots>,
+  changed: Condvar,
 }
 
-/// Connect to the parent's jobserver or create one; no-op unless
-/// `--jobserver` was given.
-pub fn start<'src>(config: &Options) -> Result<(), ExecutionError<'src>> {
-  if !config.jobserver || pool().is_some() {
-    return Ok(());
+impl Shared {
+  fn slots(&self) -> MutexGuard<'_, Slots> {
+    self.slots.lock().unwrap_or_else(PoisonError::into_inner)
   }
-  let failure = |source: std::io::Error| ExecutionError::Message {
-    message: format!("could not set up the jobserver: {source}"),
-  };
-  // SAFETY: the descriptors named in MAKEFLAGS are only used if they are
-  // open pipes (checked), and nothing else in `just` uses them.
-  let inherited = unsafe { Client::from_env_ext(true) }.client.ok();
-  let client = match inherited {
-    Some(client) => client,
-    None => {
-      let slots = config.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-      });
-      Client::new(slots - 1).map_err(failure)?
-    }
-  };
-  let helper = client.clone().into_helper_thread(receive).map_err(failure)?;
-  *pool() = Some(Pool { client, helper });
-  Ok(())
 }
 
-/// Stop using the pool: the helper thread stops and every token it read
-/// goes back, so a parent `make` gets all its tokens back before `just`
-/// exits (a token read just before exit would otherwise be lost).
-pub fn stop() {
-  let stopped = pool().take();
-  drop(stopped);
-  let tokens = std::mem::take(&mut slots().tokens);
-  drop(tokens);
+/// A run's jobserver client: unused until `start`, released on drop.
+#[derive(Default)]
+pub struct Jobserver {
+  pool: Mutex<Option<Pool>>,
+  shared: Arc<Shared>,
+}
+
+impl Jobserver {
+  fn pool(&self) -> MutexGuard<'_, Option<Pool>> {
+    self.pool.lock().unwrap_or_else(PoisonError::into_inner)
+  }
+
+  /// Connect to the parent's jobserver or create one; no-op unless
+  /// `--jobserver` was given.
+  pub fn start<'src>(&self, config: &Options) -> Result<(), ExecutionError<'src>> {
+    let mut pool = self.pool();
+    if !config.jobserver || pool.is_some() {
+      return Ok(());
+    }
+    let failure = |source: std::io::Error| ExecutionError::Message {
+      message: format!("could not set up the jobserver: {source}"),
+    };
+    // SAFETY: the descriptors named in MAKEFLAGS are only used if they are
+    // open pipes (checked), and nothing else in `just` uses them.
+    let inherited = unsafe { Client::from_env_ext(true) }.client.ok();
+    let client = match inherited {
+      Some(client) => client,
+      None => {
+        let slots = config.jobs.unwrap_or_else(|| {
+          std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        });
+        Client::new(slots - 1).map_err(failure)?
+      }
+    };
+    let shared = Arc::clone(&self.shared);
+    let helper =
+      client.clone().into_helper_thread(move |token| receive(&shared, token)).map_err(failure)?;
+    *pool = Some(Pool { client, helper });
+    Ok(())
+  }
+
+  /// Stop using the pool: the helper thread stops and every token it read
+  /// goes back, so a parent `make` gets all its tokens back before `just`
+  /// exits (a token read just before exit would otherwise be lost).
+  pub fn stop(&self) {
+    let stopped = self.pool().take();
+    drop(stopped);
+    let tokens = std::mem::take(&mut self.shared.slots().tokens);
+    drop(tokens);
+  }
+
+  /// Hand the pool to a recipe's process (`MAKEFLAGS`, `MFLAGS`,
+  /// `CARGO_MAKEFLAGS` and the inherited descriptors).
+  pub fn configure(&self, command: &mut Command) {
+    if let Some(pool) = self.pool().as_ref() {
+      pool.client.configure_make(command);
+    }
+  }
+
+  /// Wait for a slot; without `--jobserver` returns at once.
+  pub fn acquire<'src>(&self) -> Result<Token<'_>, ExecutionError<'src>> {
+    let shared = &*self.shared;
+    let mut slots = shared.slots();
+    {
+      let pool = self.pool();
+      let Some(pool) = pool.as_ref() else {
+        return Ok(Token::Unused);
+      };
+      if !slots.implicit_taken {
+        slots.implicit_taken = true;
+        return Ok(Token::Implicit(shared));
+      }
+      slots.waiting += 1;
+      pool.helper.request_token();
+    }
+    let token = loop {
+      if let Some(error) = slots.error.take() {
+        break Err(ExecutionError::Message {
+          message: format!("could not get a jobserver token: {error}"),
+        });
+      }
+      if !slots.implicit_taken {
+        slots.implicit_taken = true;
+        break Ok(Token::Implicit(shared));
+      }
+      if let Some(token) = slots.tokens.pop() {
+        break Ok(Token::Pooled(token));
+      }
+      slots = shared.changed.wait(slots).unwrap_or_else(PoisonError::into_inner);
+    };
+    slots.waiting -= 1;
+    // Tokens beyond those still waited for go back to the pool.
+    let surplus = slots.tokens.len().saturating_sub(slots.waiting);
+    let surplus: Vec<Acquired> = slots.tokens.drain(..surplus).collect();
+    drop(slots);
+    drop(surplus);
+    token
+  }
+}
+
+impl Drop for Jobserver {
+  fn drop(&mut self) {
+    self.stop();
+  }
 }
 
 /// Called on the helper thread with each token read from the pool. A token
 /// nobody waits for any more goes straight back.
-fn receive(token: std::io::Result<Acquired>) {
-  let mut slots = slots();
+fn receive(shared: &Shared, token: std::io::Result<Acquired>) {
+  let mut slots = shared.slots();
   match token {
     Ok(token) if slots.waiting > slots.tokens.len() => slots.tokens.push(token),
     Ok(token) => drop(token),
     Err(error) => slots.error = Some(error.to_string()),
   }
   drop(slots);
-  CHANGED.notify_all();
-}
-
-/// Hand the pool to a recipe's process (`MAKEFLAGS`, `MFLAGS`,
-/// `CARGO_MAKEFLAGS` and the inherited descriptors).
-pub fn configure(command: &mut Command) {
-  if let Some(pool) = pool().as_ref() {
-    pool.client.configure_make(command);
-  }
+  shared.changed.notify_all();
 }
 
 /// One slot of the pool, held while a recipe body runs.
-pub enum Token {
+pub enum Token<'j> {
   /// No jobserver in use.
   Unused,
-  Implicit,
+  Implicit(&'j Shared),
   Pooled(#[allow(dead_code)] Acquired),
 }
 
-/// Wait for a slot; without `--jobserver` returns at once.
-pub fn acquire<'src>() -> Result<Token, ExecutionError<'src>> {
-  let mut slots = slots();
-  {
-    let pool = pool();
-    let Some(pool) = pool.as_ref() else {
-      return Ok(Token::Unused);
-    };
-    if !slots.implicit_taken {
-      slots.implicit_taken = true;
-      return Ok(Token::Implicit);
-    }
-    slots.waiting += 1;
-    pool.helper.request_token();
-  }
-  let token = loop {
-    if let Some(error) = slots.error.take() {
-      break Err(ExecutionError::Message {
-        message: format!("could not get a jobserver token: {error}"),
-      });
-    }
-    if !slots.implicit_taken {
-      slots.implicit_taken = true;
-      break Ok(Token::Implicit);
-    }
-    if let Some(token) = slots.tokens.pop() {
-      break Ok(Token::Pooled(token));
-    }
-    slots = CHANGED.wait(slots).unwrap_or_else(PoisonError::into_inner);
-  };
-  slots.waiting -= 1;
-  // Tokens beyond those still waited for go back to the pool.
-  let surplus = slots.tokens.len().saturating_sub(slots.waiting);
-  let surplus: Vec<Acquired> = slots.tokens.drain(..surplus).collect();
-  drop(slots);
-  drop(surplus);
-  token
-}
-
-impl Drop for Token {
+impl Drop for Token<'_> {
   fn drop(&mut self) {
-    if let Token::Implicit = self {
-      slots().implicit_taken = false;
-      CHANGED.notify_all();
+    if let Token::Implicit(shared) = self {
+      shared.slots().implicit_taken = false;
+      shared.changed.notify_all();
     }
   }
 }

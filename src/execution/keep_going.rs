@@ -1,30 +1,63 @@
 //! `--keep-going`: after a recipe fails, every recipe that does not depend
-//! on it still runs; the ones that do are skipped. Failures and skips are
-//! collected and reported together at the end. Signals still stop the run.
+//! on it still runs; the ones that do are skipped. Each failure is printed
+//! (its one-line message) when it happens; at the end a summary lists each
+//! recipe that failed or was skipped once, under its full path, in the
+//! order the recipes run in serially (the command line's order, each
+//! recipe after its dependencies in declaration order), and `just` exits
+//! with the status of the first failure in that order, whatever the timing
+//! of `[parallel]` recipes. A signal still stops the run; the summary so far
+//! is printed, and says so.
 
+use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use super::error::ExecutionError;
+use crate::color::Painter;
 use crate::platform::signals;
+use crate::platform::supervisor::Supervisor;
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
 
-/// The failures and skips of one run, in the order they happened.
-pub struct KeepGoing<'src> {
+/// What became of a recipe that did not simply succeed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fate {
+  /// It failed, with this exit status.
+  Failed { status: i32 },
+  /// It did not run, for this reason (`needs `x``, `runs after `x``).
+  Skipped { reason: String },
+}
+
+/// One line of the summary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+  /// The recipe's full path (`module::recipe`).
+  pub recipe: String,
+  pub fate: Fate,
+}
+
+/// The failures and skips of one run.
+pub struct KeepGoing<'r, 'src> {
   enabled: bool,
+  /// `--quiet`: failures are not printed as they happen.
+  quiet: bool,
+  supervisor: &'r Supervisor,
+  painter: Painter,
   report: Mutex<Report<'src>>,
 }
 
 #[derive(Default)]
 struct Report<'src> {
-  failures: Vec<ExecutionError<'src>>,
-  /// Recipe path and why it was skipped.
-  skipped: Vec<(String, String)>,
+  /// Each recipe's place in the serial order (`plan`).
+  ranks: HashMap<String, usize>,
+  /// By recipe path: a failure outranks a run, which outranks a skip.
+  fates: HashMap<String, Option<Fate>>,
+  /// The failure first in the serial order, for the exit status.
+  first: Option<(usize, ExecutionError<'src>)>,
 }
 
-impl<'src> KeepGoing<'src> {
-  pub fn new(enabled: bool) -> Self {
-    KeepGoing { enabled, report: Mutex::new(Report::default()) }
+impl<'r, 'src> KeepGoing<'r, 'src> {
+  pub fn new(enabled: bool, quiet: bool, supervisor: &'r Supervisor, painter: Painter) -> Self {
+    KeepGoing { enabled, quiet, supervisor, painter, report: Mutex::new(Report::default()) }
   }
 
   pub fn enabled(&self) -> bool {
@@ -35,48 +68,123 @@ impl<'src> KeepGoing<'src> {
     self.report.lock().unwrap_or_else(PoisonError::into_inner)
   }
 
+  /// Set the serial order: recipe paths as they would run one by one.
+  pub fn plan(&self, order: HashMap<String, usize>) {
+    if self.enabled {
+      self.lock().ranks = order;
+    }
+  }
+
+  /// Whether the run is being stopped by a signal.
+  fn stopping(&self, error: &ExecutionError<'_>) -> bool {
+    matches!(error, ExecutionError::Interrupted { .. })
+      || self.supervisor.pending().is_some()
+      || self.supervisor.delivered().is_some()
+  }
+
   /// Record the outcome of running `recipe` and turn a failure into
-  /// `Unsuccessful`, which its dependents see. Errors that must stop the run
-  /// (signals) pass through unchanged, as does everything when disabled.
+  /// `Unsuccessful`, which its dependents see; the failure's message is
+  /// printed now. Errors that must stop the run (signals) pass through
+  /// unchanged, as does everything when disabled.
   pub fn absorb(&self, recipe: &str, result: Result<'src>) -> Result<'src> {
+    if !self.enabled {
+      return result;
+    }
     let error = match result {
-      Err(error) if self.enabled && !stops_run(&error) => error,
-      other => return other,
+      Ok(()) => {
+        let mut report = self.lock();
+        let fate = report.fates.entry(recipe.to_string()).or_insert(None);
+        if matches!(fate, Some(Fate::Skipped { .. })) {
+          *fate = None;
+        }
+        return Ok(());
+      }
+      Err(error) if self.stopping(&error) => return Err(error),
+      Err(error) => error,
     };
     if !matches!(error, ExecutionError::Unsuccessful { .. }) {
-      self.lock().failures.push(error);
+      self.announce(&error);
+      let mut report = self.lock();
+      let rank = report.ranks.get(recipe).copied().unwrap_or(usize::MAX);
+      let fate = report.fates.entry(recipe.to_string()).or_insert(None);
+      if !matches!(fate, Some(Fate::Failed { .. })) {
+        *fate = Some(Fate::Failed { status: error.status() });
+      }
+      if report.first.as_ref().is_none_or(|(first, _)| rank < *first) {
+        report.first = Some((rank, error));
+      }
     }
     Err(ExecutionError::Unsuccessful { recipe: recipe.to_string() })
   }
 
-  /// Record that `recipe` will not run, and why.
+  /// Print a failure's one-line message as it happens.
+  fn announce(&self, error: &ExecutionError<'src>) {
+    let message = error.to_string();
+    if message.is_empty() || self.quiet {
+      return;
+    }
+    let line = message.lines().next().unwrap_or_default();
+    let text = format!("{}: {}\n", self.painter.error_label(), self.painter.message(line));
+    // A failure to write it surfaces when the summary is written.
+    let _ = crate::platform::stdio::stderr(&text);
+  }
+
+  /// Record that `recipe` will not run, and why (unless it ran or failed).
   pub fn skip(&self, recipe: &str, reason: String) {
-    let mut report = self.lock();
-    let entry = (recipe.to_string(), reason);
-    if !report.skipped.contains(&entry) {
-      report.skipped.push(entry);
+    if self.enabled {
+      self.lock().fates.entry(recipe.to_string()).or_insert(Some(Fate::Skipped { reason }));
     }
   }
 
-  /// The outcome of the run: Ok when nothing failed, otherwise every
-  /// failure and skip, which the command line renders together.
+  fn summary(report: &Report<'src>) -> Vec<Summary> {
+    let mut lines: Vec<(usize, Summary)> = report
+      .fates
+      .iter()
+      .filter_map(|(recipe, fate)| {
+        let rank = report.ranks.get(recipe).copied().unwrap_or(usize::MAX);
+        Some((rank, Summary { recipe: recipe.clone(), fate: fate.clone()? }))
+      })
+      .collect();
+    lines
+      .sort_by(|(a, first), (b, second)| a.cmp(b).then_with(|| first.recipe.cmp(&second.recipe)));
+    lines.into_iter().map(|(_, line)| line).collect()
+  }
+
+  /// The outcome of a run that ended: Ok when nothing failed, otherwise
+  /// the summary.
   pub fn finish(self) -> Result<'src> {
     let report = self.report.into_inner().unwrap_or_else(PoisonError::into_inner);
-    if report.failures.is_empty() {
-      return Ok(());
+    let summary = Self::summary(&report);
+    match report.first {
+      None => Ok(()),
+      Some((_, first)) => Err(ExecutionError::KeptGoing {
+        summary,
+        status: first.status(),
+        stopped: None,
+        signal: None,
+      }),
     }
-    Err(ExecutionError::KeptGoing { failures: report.failures, skipped: report.skipped })
+  }
+
+  /// The outcome of a run stopped by `error` (a signal): the error, the
+  /// summary so far, and the signal.
+  pub fn interrupted(self, error: ExecutionError<'src>) -> ExecutionError<'src> {
+    let signal = self.supervisor.delivered().or(self.supervisor.pending());
+    let report = self.report.into_inner().unwrap_or_else(PoisonError::into_inner);
+    ExecutionError::KeptGoing {
+      summary: Self::summary(&report),
+      status: error.status(),
+      stopped: Some(Box::new(error)),
+      signal: signal.map(signals::name),
+    }
   }
 }
 
-/// Interruption by a signal ends the run even with `--keep-going`.
-fn stops_run(error: &ExecutionError<'_>) -> bool {
-  matches!(error, ExecutionError::Interrupted { .. }) || signals::recorded().is_some()
-}
-
-/// Settles the results of several dependencies: without `--keep-going` the
-/// first error; with it, every result is looked at, a stopping error wins and
-/// otherwise the first `Unsuccessful` is kept for the end.
+/// Settles the results of several dependencies, in declaration order:
+/// without `--keep-going`, the first error, preferring a recipe's own
+/// failure to `Unsuccessful` (a dependency another thread saw fail); with
+/// it, a stopping error wins and otherwise the first `Unsuccessful` is kept
+/// for the end.
 pub struct Outcome<'src> {
   keep_going: bool,
   unsuccessful: Option<ExecutionError<'src>>,
@@ -96,6 +204,27 @@ impl<'src> Outcome<'src> {
       }
       other => other,
     }
+  }
+
+  /// Settle the results of dependencies that all ran (`[parallel]`).
+  pub fn settle(mut self, results: Vec<Result<'src>>) -> Result<'src> {
+    if self.keep_going {
+      for result in results {
+        self.add(result)?;
+      }
+      return self.finish();
+    }
+    let mut unsuccessful = None;
+    for result in results {
+      match result {
+        Ok(()) => {}
+        Err(error @ ExecutionError::Unsuccessful { .. }) => {
+          unsuccessful.get_or_insert(error);
+        }
+        Err(error) => return Err(error),
+      }
+    }
+    unsuccessful.map_or(Ok(()), Err)
   }
 
   pub fn finish(self) -> Result<'src> {

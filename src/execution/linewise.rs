@@ -2,9 +2,10 @@
 
 use std::process::Stdio;
 
-use super::error::ExecutionError;
+use super::error::{spawn_failure, ExecutionError};
 use super::output_mode::RecipeOutput;
-use super::{jobserver, timestamp};
+use super::run::Run;
+use super::timestamp;
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
 use crate::platform::exit::Exit;
 use crate::platform::signals;
@@ -25,10 +26,11 @@ struct LogicalLine {
 
 pub fn run<'src>(
   context: &RunContext<'_, 'src>,
+  run: &Run,
   state: &ModuleState<'_, 'src>,
   scope: &RecipeScope<'_, 'src>,
   positional: &[String],
-  output: &RecipeOutput,
+  output: &RecipeOutput<'_>,
 ) -> Result<'src> {
   let recipe = scope.recipe;
   let config = context.config;
@@ -72,7 +74,7 @@ pub fn run<'src>(
     }
     process.current_dir(&working_directory);
     environment.apply(&mut process);
-    jobserver::configure(&mut process);
+    run.jobserver.configure(&mut process);
     if config.quiet {
       process.stdout(Stdio::null()).stderr(Stdio::null());
     }
@@ -80,8 +82,8 @@ pub fn run<'src>(
     // Only an error needs the name: no allocation per line.
     let name = || recipe.name().lexeme().to_string();
     let status = output
-      .run(&mut process, config.quiet)
-      .map_err(|source| spawn_error(name(), shell, source))?;
+      .run(context.supervisor, &mut process, config.quiet)
+      .map_err(|error| spawn_failure(error, |source| spawn_error(name(), shell, source)))?;
     let line = command.line;
 
     match Exit::of(status) {
@@ -97,7 +99,7 @@ pub fn run<'src>(
       }
       Exit::Unknown => return Err(ExecutionError::LineUnknown { recipe: name(), line }),
     }
-    check_interrupted(recipe, sigils.infallible)?;
+    check_interrupted(context, recipe, sigils.infallible)?;
   }
   Ok(())
 }
@@ -105,10 +107,11 @@ pub fn run<'src>(
 /// After a child succeeded: a recorded signal ends the run unless the line
 /// had `-` or the recipe continues on that signal.
 pub fn check_interrupted<'src>(
+  context: &RunContext<'_, 'src>,
   recipe: &crate::analysis::model::Recipe<'src>,
   infallible: bool,
 ) -> Result<'src> {
-  let Some(signal) = signals::take() else {
+  let Some(signal) = context.supervisor.take() else {
     return Ok(());
   };
   if infallible || continues_on(recipe, signal) {
@@ -149,7 +152,7 @@ fn echo_line<'src>(
   context: &RunContext<'_, 'src>,
   text: &str,
   timestamp_format: Option<&str>,
-  output: &RecipeOutput,
+  output: &RecipeOutput<'_>,
 ) -> Result<'src> {
   let painter = context.stderr_painter();
   let style = painter.command_style();

@@ -7,6 +7,7 @@ pub mod jobserver;
 pub mod keep_going;
 pub mod linewise;
 pub mod output_mode;
+pub mod run;
 pub mod runner;
 pub mod script;
 pub mod timestamp;

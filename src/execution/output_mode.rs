@@ -14,15 +14,19 @@ use super::error::ExecutionError;
 use crate::color::{Painter, Stream};
 use crate::options::Options;
 pub use crate::options::OutputMode;
-use crate::platform::signals;
+use crate::platform::supervisor::{SpawnError, Supervisor};
 
-/// Held while writing, so that lines and blocks of concurrent recipes are
-/// never torn apart.
-static WRITING: Mutex<()> = Mutex::new(());
-
-/// Recipe names in the order their first prefix was painted: the index picks
-/// the colour.
-static NAMES: Mutex<Vec<String>> = Mutex::new(Vec::new());
+/// Where the recipes of one run write: one lock, so that lines and blocks
+/// of concurrent recipes are never torn apart, and the colours of their
+/// prefixes.
+#[derive(Default)]
+pub struct OutputSink {
+  /// Held while writing.
+  writing: Mutex<()>,
+  /// Recipe names in the order their first prefix was painted: the index
+  /// picks the colour.
+  names: Mutex<Vec<String>>,
+}
 
 const PALETTE: [Color; 6] =
   [Color::Cyan, Color::Yellow, Color::Green, Color::Purple, Color::Blue, Color::Red];
@@ -31,8 +35,8 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
   mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-fn colour_of(name: &str) -> Color {
-  let mut names = lock(&NAMES);
+fn colour_of(sink: &OutputSink, name: &str) -> Color {
+  let mut names = lock(&sink.names);
   let index = match names.iter().position(|known| known == name) {
     Some(index) => index,
     None => {
@@ -44,7 +48,8 @@ fn colour_of(name: &str) -> Color {
 }
 
 /// The output of one running recipe.
-pub struct RecipeOutput {
+pub struct RecipeOutput<'s> {
+  sink: &'s OutputSink,
   mode: OutputMode,
   name: String,
   stdout_prefix: Vec<u8>,
@@ -55,13 +60,13 @@ pub struct RecipeOutput {
   write_error: Mutex<Option<(Stream, io::Error)>>,
 }
 
-impl RecipeOutput {
-  pub fn new(config: &Options, name: &str) -> Self {
+impl<'s> RecipeOutput<'s> {
+  pub fn new(sink: &'s OutputSink, config: &Options, name: &str) -> Self {
     let prefix = |stream| {
       let label = format!("[{name}]");
       let painter = Painter::new(config.color, stream);
       let label =
-        if painter.active { painter.paint(colour_of(name).normal(), &label) } else { label };
+        if painter.active { painter.paint(colour_of(sink, name).normal(), &label) } else { label };
       format!("{label} ").into_bytes()
     };
     let (stdout_prefix, stderr_prefix) = match config.output {
@@ -69,6 +74,7 @@ impl RecipeOutput {
       _ => (Vec::new(), Vec::new()),
     };
     RecipeOutput {
+      sink,
       mode: config.output,
       name: name.to_string(),
       stdout_prefix,
@@ -93,18 +99,22 @@ impl RecipeOutput {
     .map_err(|source| ExecutionError::Stderr { source })
   }
 
-  /// Spawn `command` as a tracked child and wait for it, routing its stdout
-  /// and stderr through this output. Stdin is always inherited, so a recipe
-  /// reading the terminal still can. Streams already redirected (`--quiet`)
-  /// are left alone.
-  pub fn run(&self, command: &mut Command, redirected: bool) -> io::Result<ExitStatus> {
+  /// Spawn `command` through `supervisor` and wait for it, routing its
+  /// stdout and stderr through this output. Stdin is always inherited, so a
+  /// recipe reading the terminal still can. Streams already redirected
+  /// (`--quiet`) are left alone.
+  pub fn run(
+    &self,
+    supervisor: &Supervisor,
+    command: &mut Command,
+    redirected: bool,
+  ) -> Result<ExitStatus, SpawnError> {
     if self.mode == OutputMode::Interleaved || redirected {
-      return signals::run(command);
+      return supervisor.run(command);
     }
     command.stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = signals::spawn(command)?;
-    let _guard = signals::ChildGuard::new(child.id());
-    let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
+    let mut running = supervisor.spawn(command)?;
+    let (stdout, stderr) = (running.child().stdout.take(), running.child().stderr.take());
     std::thread::scope(|threads| {
       let pumps = [
         stdout.map(|pipe| threads.spawn(move || self.pump(pipe, Stream::Stdout))),
@@ -118,10 +128,10 @@ impl RecipeOutput {
           Err(_) => failure = failure.or(Some(io::Error::other("output thread panicked"))),
         }
       }
-      let status = child.wait();
+      let status = running.wait();
       match failure {
-        Some(error) => Err(error),
-        None => status,
+        Some(error) => Err(SpawnError::Io(error)),
+        None => status.map_err(SpawnError::Io),
       }
     })
   }
@@ -173,7 +183,7 @@ impl RecipeOutput {
     let mut bytes = Vec::with_capacity(prefix.len() + line.len());
     bytes.extend_from_slice(prefix);
     bytes.extend_from_slice(line);
-    let _writing = lock(&WRITING);
+    let _writing = lock(&self.sink.writing);
     write_to(stream, &bytes)
   }
 
@@ -206,7 +216,7 @@ impl RecipeOutput {
     }
     let stdout = |bytes: &[u8]| write_to(Stream::Stdout, bytes).map_err(|e| (Stream::Stdout, e));
     let github = std::env::var_os("GITHUB_ACTIONS").is_some_and(|value| value == "true");
-    let _writing = lock(&WRITING);
+    let _writing = lock(&self.sink.writing);
     if github {
       stdout(format!("::group::{}\n", self.name).as_bytes())?;
     }

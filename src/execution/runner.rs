@@ -1,14 +1,16 @@
 //! Running invocations: parameters, confirmation, dependencies in order with
 //! deduplication, then the body.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::BufRead;
 use std::sync::{Condvar, Mutex, MutexGuard};
 
 use super::error::ExecutionError;
+use super::jobserver::{self, Jobserver};
 use super::keep_going::{KeepGoing, Outcome};
 use super::output_mode::RecipeOutput;
-use super::{jobserver, linewise, script};
+use super::run::Run;
+use super::{linewise, script};
 use crate::analysis::model::{Dependency, Recipe};
 use crate::builtins::value::Value;
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
@@ -35,22 +37,60 @@ type RunKey = (String, Vec<Supplied>);
 #[derive(Default)]
 pub struct History {
   completed: HashSet<RunKey>,
-  /// `--keep-going`: runs that failed or were skipped; not run again.
+  /// Runs that failed or were skipped: not run again, and their dependents
+  /// do not start.
   failed: HashSet<RunKey>,
 }
 
 pub struct Runner<'r, 'a, 'src> {
   pub context: &'r RunContext<'a, 'src>,
+  pub run: &'r Run,
   pub states: &'r BTreeMap<Vec<String>, ModuleState<'a, 'src>>,
-  pub keep_going: KeepGoing<'src>,
+  pub keep_going: KeepGoing<'r, 'src>,
 }
 
 impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
   pub fn new(
     context: &'r RunContext<'a, 'src>,
+    run: &'r Run,
     states: &'r BTreeMap<Vec<String>, ModuleState<'a, 'src>>,
   ) -> Self {
-    Runner { context, states, keep_going: KeepGoing::new(context.config.keep_going) }
+    let config = context.config;
+    let painter = context.stderr_painter();
+    let keep_going = KeepGoing::new(config.keep_going, config.quiet, context.supervisor, painter);
+    Runner { context, run, states, keep_going }
+  }
+
+  /// `--keep-going`: learn the order in which the invoked recipes would run
+  /// one by one (each after its dependencies, before its subsequents), by
+  /// which failures are summarised and the exit status is chosen.
+  pub fn plan(&self, invoked: &[&'a Recipe<'src>]) {
+    if !self.keep_going.enabled() {
+      return;
+    }
+    enum Step<'a, 'src> {
+      Enter(&'a Recipe<'src>),
+      Place(&'a Recipe<'src>),
+    }
+    let mut ranks = HashMap::new();
+    let mut entered = HashSet::new();
+    let mut steps: Vec<Step> = invoked.iter().rev().map(|&recipe| Step::Enter(recipe)).collect();
+    while let Some(step) = steps.pop() {
+      match step {
+        Step::Place(recipe) => {
+          let rank = ranks.len();
+          ranks.entry(recipe.namepath.to_string()).or_insert(rank);
+        }
+        Step::Enter(recipe) if entered.insert(recipe.namepath) => {
+          let enter = |dependency| self.target(dependency).map(Step::Enter);
+          steps.extend(recipe.subsequents().iter().rev().filter_map(enter));
+          steps.push(Step::Place(recipe));
+          steps.extend(recipe.priors().iter().rev().filter_map(enter));
+        }
+        Step::Enter(_) => {}
+      }
+    }
+    self.keep_going.plan(ranks);
   }
 
   pub fn state(&self, module: &[String]) -> &'r ModuleState<'a, 'src> {
@@ -70,8 +110,8 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     is_dependency: bool,
     ran: &mut History,
   ) -> Result<'src> {
-    let record = Record::new(std::mem::take(ran), self.keep_going.enabled());
-    let slots = Slots::new(self.context.config.jobs);
+    let record = Record::new(std::mem::take(ran));
+    let slots = Slots::new(self.context.config.jobs, &self.run.jobserver);
     let result = self.run_recorded(module, recipe, supplied, is_dependency, &record, &slots);
     *ran = record.into_history();
     result
@@ -84,7 +124,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     supplied: Vec<Supplied>,
     is_dependency: bool,
     record: &Record,
-    slots: &Slots,
+    slots: &Slots<'_>,
   ) -> Result<'src> {
     let key = (recipe.namepath.to_string(), supplied.clone());
     match record.claim(&key) {
@@ -106,7 +146,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     supplied: Vec<Supplied>,
     is_dependency: bool,
     record: &Record,
-    slots: &Slots,
+    slots: &Slots<'_>,
   ) -> Result<'src> {
     let state = self.state(module);
     let (scope, positional) = self.scope(state, recipe, supplied, is_dependency)?;
@@ -141,7 +181,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     }
 
     if !config.no_deps {
-      let subsequent_record = Record::new(History::default(), self.keep_going.enabled());
+      let subsequent_record = Record::new(History::default());
       self.run_dependencies(
         state,
         &scope,
@@ -177,7 +217,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     scope: &RecipeScope<'a, 'src>,
     dependencies: &'a [Dependency<'src>],
     record: &Record,
-    slots: &Slots,
+    slots: &Slots<'_>,
     parallel: bool,
   ) -> Result<'src> {
     let mut outcome = Outcome::new(self.keep_going.enabled());
@@ -203,10 +243,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
         })
         .collect()
     });
-    for result in results {
-      outcome.add(result)?;
-    }
-    outcome.finish()
+    outcome.settle(results)
   }
 
   fn report_time(&self, _recipe: &Recipe<'src>) {}
@@ -348,7 +385,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     scope: &RecipeScope<'a, 'src>,
     dependency: &'a Dependency<'src>,
     record: &Record,
-    slots: &Slots,
+    slots: &Slots<'_>,
   ) -> Result<'src> {
     let evaluator = Evaluator::new(self.context, state, Some(scope), Site::Dependency);
     let mut arguments = Vec::with_capacity(dependency.arguments().len());
@@ -395,7 +432,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     positional: &[String],
   ) -> Result<'src> {
     let recipe = scope.recipe;
-    let output = RecipeOutput::new(self.context.config, recipe.namepath);
+    let output = RecipeOutput::new(&self.run.output, self.context.config, recipe.namepath);
     if self.context.config.verbosity >= 1 && !self.context.config.quiet {
       let painter = self.context.stderr_painter();
       output
@@ -408,9 +445,9 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     }
     let start = std::time::Instant::now();
     let result = if recipe.script {
-      script::run(self.context, state, scope, positional, &output)
+      script::run(self.context, self.run, state, scope, positional, &output)
     } else {
-      linewise::run(self.context, state, scope, positional, &output)
+      linewise::run(self.context, self.run, state, scope, positional, &output)
     };
     let timing = if self.context.config.time {
       let painter = self.context.stderr_painter();
@@ -511,22 +548,20 @@ struct Record {
 struct RecordState {
   history: History,
   running: HashSet<RunKey>,
-  /// `--keep-going`: remember failures, so they are not run again.
-  keep_failures: bool,
 }
 
 /// What the caller of `Record::claim` should do.
 enum Claim {
   Run,
   Done,
-  /// It failed or was skipped (only with `--keep-going`).
+  /// It failed or was skipped.
   Failed,
 }
 
 impl Record {
-  fn new(history: History, keep_failures: bool) -> Self {
+  fn new(history: History) -> Self {
     Record {
-      state: Mutex::new(RecordState { history, running: HashSet::new(), keep_failures }),
+      state: Mutex::new(RecordState { history, running: HashSet::new() }),
       changed: Condvar::new(),
     }
   }
@@ -536,8 +571,8 @@ impl Record {
   }
 
   /// Run `key` unless it already completed or finished running elsewhere
-  /// (failures are reported by that runner). With `--keep-going` a run that
-  /// failed is not repeated.
+  /// (failures are reported by that runner). A run that failed is not
+  /// repeated, and what waited for it learns that it failed.
   fn claim(&self, key: &RunKey) -> Claim {
     let mut state = self.lock();
     if state.history.completed.contains(key) {
@@ -565,7 +600,7 @@ impl Record {
     state.running.remove(&key);
     if success {
       state.history.completed.insert(key);
-    } else if state.keep_failures {
+    } else {
       state.history.failed.insert(key);
     }
     drop(state);
@@ -578,21 +613,22 @@ impl Record {
 }
 
 /// `--jobs N`: at most N recipe bodies run at once (unlimited if None).
-struct Slots {
+struct Slots<'j> {
   limit: Option<usize>,
+  jobserver: &'j Jobserver,
   used: Mutex<usize>,
   freed: Condvar,
 }
 
 struct Slot<'s> {
-  slots: Option<&'s Slots>,
+  slots: Option<&'s Slots<'s>>,
   /// `--jobserver`: the pool's slot, released on drop.
-  _token: jobserver::Token,
+  _token: jobserver::Token<'s>,
 }
 
-impl Slots {
-  fn new(limit: Option<usize>) -> Self {
-    Slots { limit, used: Mutex::new(0), freed: Condvar::new() }
+impl<'j> Slots<'j> {
+  fn new(limit: Option<usize>, jobserver: &'j Jobserver) -> Self {
+    Slots { limit, jobserver, used: Mutex::new(0), freed: Condvar::new() }
   }
 
   fn lock(&self) -> MutexGuard<'_, usize> {
@@ -602,7 +638,7 @@ impl Slots {
   /// A local slot (`--jobs`), then one of the jobserver pool.
   fn acquire<'src>(&self) -> Result<'src, Slot<'_>> {
     let Some(limit) = self.limit else {
-      return Ok(Slot { slots: None, _token: jobserver::acquire()? });
+      return Ok(Slot { slots: None, _token: self.jobserver.acquire()? });
     };
     let mut used = self.lock();
     while *used >= limit {
@@ -611,7 +647,7 @@ impl Slots {
     *used += 1;
     drop(used);
     let mut slot = Slot { slots: Some(self), _token: jobserver::Token::Unused };
-    slot._token = jobserver::acquire()?;
+    slot._token = self.jobserver.acquire()?;
     Ok(slot)
   }
 }

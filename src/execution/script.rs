@@ -6,10 +6,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::error::{stderr_line, ExecutionError};
+use super::error::{spawn_failure, stderr_line, ExecutionError};
 use super::linewise::{check_interrupted, recipe_directory};
 use super::output_mode::RecipeOutput;
-use super::{cache, jobserver, timestamp};
+use super::run::Run;
+use super::{cache, timestamp};
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
 use crate::evaluation::shell;
 use crate::platform::exit::Exit;
@@ -42,10 +43,11 @@ impl Executor {
 
 pub fn run<'src>(
   context: &RunContext<'_, 'src>,
+  run: &Run,
   state: &ModuleState<'_, 'src>,
   scope: &RecipeScope<'_, 'src>,
   positional: &[String],
-  output: &RecipeOutput,
+  output: &RecipeOutput<'_>,
 ) -> Result<'src> {
   let recipe = scope.recipe;
   let config = context.config;
@@ -103,7 +105,7 @@ pub fn run<'src>(
       positional: positional_enabled.then(|| positional.to_vec()),
       working_directory: &working_directory,
     };
-    let opened = cache::open(context, &evaluator, scope, cache, &parts)?;
+    let opened = cache::open(context, run.observer.as_ref(), &evaluator, scope, cache, &parts)?;
     if opened.hit {
       if config.verbosity >= 1 && !config.quiet {
         let painter = context.stderr_painter();
@@ -114,6 +116,9 @@ pub fn run<'src>(
     entry = Some(opened);
   }
 
+  // Until the directory is removed, a signal is recorded rather than
+  // ending `just` at once.
+  let _busy = context.supervisor.busy();
   let directory = temporary_directory(context, state)
     .map_err(|source| ExecutionError::TempDir { recipe: name.clone(), source })?;
   let path = directory.path().join(file_name(recipe, &executor));
@@ -141,18 +146,21 @@ pub fn run<'src>(
   }
   process.current_dir(&working_directory);
   evaluator.apply_environment(&mut process);
-  jobserver::configure(&mut process);
+  run.jobserver.configure(&mut process);
 
-  let status = output.run(&mut process, false).map_err(|source| ExecutionError::ScriptSpawn {
-    recipe: name.clone(),
-    executor: executor.describe(),
-    source,
-  })?;
+  let status = output.run(context.supervisor, &mut process, false);
   drop(directory);
+  let status = status.map_err(|error| {
+    spawn_failure(error, |source| ExecutionError::ScriptSpawn {
+      recipe: name.clone(),
+      executor: executor.describe(),
+      source,
+    })
+  })?;
 
   match Exit::of(status) {
     Exit::Code(0) => {
-      check_interrupted(recipe, false)?;
+      check_interrupted(context, recipe, false)?;
       match entry {
         Some(entry) => entry.complete(&name, recipe.namepath),
         None => Ok(()),

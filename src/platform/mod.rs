@@ -1,10 +1,11 @@
 //! What depends on the operating system: signal handling (console control
-//! events on Windows) and stopping process trees, child exit statuses,
+//! events on Windows), the process supervisor (process groups, the
+//! terminal, job control; Job Objects on Windows), child exit statuses,
 //! permission bits, file locks and file replacement, the standard streams,
 //! and how a shell gets its command line. Everything else in the crate is
-//! the same on every platform; each module here offers one interface with
-//! a Unix and a Windows implementation (`unix/`, `windows/`, and
-//! `signals.rs`, the Unix signal handling).
+//! the same on every platform. The supervisor (`supervisor.rs`) and the
+//! signal wiring are written against `os`, the operating system's module
+//! (`unix/`, `windows/`), which each provide the same functions.
 
 #[cfg(unix)]
 #[path = "unix/mod.rs"]
@@ -16,11 +17,9 @@ mod os;
 pub mod command;
 pub mod exit;
 pub use os::fs;
-#[cfg(unix)]
 pub mod signals;
-#[cfg(windows)]
-pub use os::signals;
 pub mod stdio;
+pub mod supervisor;
 
 /// Whether `just` is built for Windows, where `set windows-shell` and
 /// `set windows-powershell` choose the shell.

@@ -22,6 +22,7 @@ tests! {
   ;
   extensions:
   script_tempdir_is_private_and_removed,
+  sigint_to_just_alone_reaches_the_recipe,
 }
 
 fn just_binary() -> std::ffi::OsString {
@@ -67,13 +68,28 @@ fn run_with_signal(
   )
 }
 
-const SLEEPER: &str = "default:\n  @sleep 1\n  @echo after\n\n[continue]\ncont:\n  @sleep 1\n  @echo after\n\nscript:\n  #!/bin/sh\n  sleep 1\n  echo after\n";
+/// `default` is ended by any signal; the others ignore the signals `just`
+/// passes on, finish, and leave `just` to act on the signal.
+const SLEEPER: &str = "default:\n  @sleep 1\n  @echo after\n\n\
+  trapping:\n  @trap '' HUP INT QUIT; sleep 1\n  @echo after\n\n\
+  [continue]\ncont:\n  @trap '' HUP INT QUIT; sleep 1\n  @echo after\n\n\
+  script:\n  #!/bin/sh\n  trap '' INT\n  sleep 1\n  echo after\n";
 
 fn sigint_waits_for_child_then_reports_interruption() {
-  let (status, stdout, stderr) = run_with_signal(SLEEPER, &[], libc::SIGINT, false);
+  let (status, stdout, stderr) = run_with_signal(SLEEPER, &["trapping"], libc::SIGINT, false);
   assert_eq!(
     (status, stdout.as_str(), stderr.as_str()),
     (130, "", "error: interrupted by SIGINT\n")
+  );
+}
+
+/// just 1.58 passes on only SIGTERM: a SIGINT sent to `just` alone let
+/// `sleep` finish there.
+fn sigint_to_just_alone_reaches_the_recipe() {
+  let (status, stdout, stderr) = run_with_signal(SLEEPER, &[], libc::SIGINT, false);
+  assert_eq!(
+    (status, stdout.as_str(), stderr.as_str()),
+    (130, "", "error: recipe `default` was terminated on line 2 by signal 2\n")
   );
 }
 
@@ -93,7 +109,7 @@ fn sigterm_forwarding_note_with_verbose() {
 
 fn sighup_and_sigquit_statuses() {
   for (signal, status, name) in [(libc::SIGHUP, 129, "SIGHUP"), (libc::SIGQUIT, 131, "SIGQUIT")] {
-    let (actual, _, stderr) = run_with_signal(SLEEPER, &[], signal, false);
+    let (actual, _, stderr) = run_with_signal(SLEEPER, &["trapping"], signal, false);
     assert_eq!((actual, stderr), (status, format!("error: interrupted by {name}\n")));
   }
 }
@@ -120,7 +136,7 @@ fn script_recipe_finishes_then_reports_interruption() {
 }
 
 fn sigint_during_backtick() {
-  let justfile = "x := `sleep 1; echo v`\ndefault:\n  @echo {{x}}\n";
+  let justfile = "x := `trap '' INT; sleep 1; echo v`\ndefault:\n  @echo {{x}}\n";
   let (status, stdout, stderr) = run_with_signal(justfile, &[], libc::SIGINT, false);
   assert_eq!((status, stdout.as_str()), (130, ""));
   assert!(

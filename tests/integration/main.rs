@@ -63,6 +63,7 @@ mod parallel_output;
 mod readme;
 mod robustness;
 mod standalone;
+mod supervisor;
 mod terminal_color;
 mod watch;
 mod windows;
@@ -98,6 +99,7 @@ fn main() {
     msrv::tests,
     parallel_output::tests,
     robustness::tests,
+    supervisor::tests,
     terminal_color::tests,
     watch::tests,
   ] {

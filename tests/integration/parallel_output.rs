@@ -123,7 +123,8 @@ fn prefixed_recipe_still_reads_stdin() {
 
 /// `c` fails inside a `[parallel]` group while its siblings run to the end;
 /// `p` and `q` depend on it and are skipped; `d` and `after` do not and run;
-/// `last` fails later. The first failure's status wins.
+/// `last` fails later. Each failure is printed when it happens, then the
+/// summary in serial order; the first failure's status wins.
 fn keep_going_with_parallel_and_serial_failures() {
   Test::new()
     .justfile(
@@ -148,8 +149,10 @@ after:
     .stderr(
       "error: recipe `c` failed on line 6 with exit code 2
 error: recipe `last` failed on line 12 with exit code 7
+failed: recipe `c` (exit status 2)
 skipped: recipe `p` (needs `c`)
 skipped: recipe `q` (needs `p`)
+failed: recipe `last` (exit status 7)
 ",
     )
     .status(2)

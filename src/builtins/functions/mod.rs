@@ -81,6 +81,8 @@ pub struct FunctionContext<'a> {
   pub environment: &'a CommandEnvironment,
   /// `--quiet`: `shell()` stderr is discarded.
   pub quiet: bool,
+  /// Starts and tracks `shell()`'s process; None outside a run.
+  pub supervisor: Option<&'a crate::platform::supervisor::Supervisor>,
 }
 
 #[cfg(test)]
@@ -116,6 +118,7 @@ impl<'a> FunctionContext<'a> {
       shell_arguments: &DEFAULT_SHELL_ARGUMENTS,
       environment: &NO_ENVIRONMENT,
       quiet: false,
+      supervisor: None,
     }
   }
 }

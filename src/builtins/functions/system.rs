@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 use super::{text, FunctionContext};
 use crate::builtins::process::{capture_stdout, is_windows_shell};
 use crate::builtins::value::{quote_escaped, Value};
+use crate::platform::supervisor::Supervisor;
 
 type Result = std::result::Result<Value, String>;
 
@@ -202,7 +203,11 @@ pub fn shell(arguments: &[Value], context: &FunctionContext) -> Result {
   }
   command.args(words.iter().skip(1)).current_dir(context.working_directory);
   context.environment.apply(&mut command);
-  capture_stdout(&mut command, context.quiet).map(Value::string).map_err(|error| error.to_string())
+  let captured = match context.supervisor {
+    Some(supervisor) => capture_stdout(supervisor, &mut command, context.quiet),
+    None => capture_stdout(&Supervisor::detached(false), &mut command, context.quiet),
+  };
+  captured.map(Value::string).map_err(|error| error.to_string())
 }
 
 pub fn sha256(arguments: &[Value], _: &FunctionContext) -> Result {

@@ -12,12 +12,13 @@ use std::time::Duration;
 use lexiclean::Lexiclean;
 
 use super::config::{Config, WatchConfig};
+use super::run::RunRequest;
 use crate::analysis::analyzer::Arenas;
 use crate::cli::error::{Error, Report};
 use crate::color::{Painter, Stream};
 use crate::execution::cache;
+use crate::execution::run::Run;
 use crate::platform::exit::signal_status;
-use crate::platform::signals;
 use crate::search::Search;
 use crate::syntax::sources::{Sources, Trees};
 use events::Watcher;
@@ -40,9 +41,6 @@ struct Session {
 
 pub fn watch(config: &Config, watch: &WatchConfig, search: Search, arguments: &[String]) -> Result {
   let debounce = Duration::from_millis(watch.debounce_ms);
-  if watch.restart {
-    signals::use_process_groups();
-  }
   let (events, watcher) = events::start(debounce, watch.restart).map_err(Error::message)?;
   let session = Arc::new(Mutex::new(Session {
     watcher,
@@ -54,7 +52,7 @@ pub fn watch(config: &Config, watch: &WatchConfig, search: Search, arguments: &[
     outputs: BTreeSet::new(),
   }));
   let observed = Arc::clone(&session);
-  cache::observe(Box::new(move |declared| lock(&observed).declare(declared)));
+  let observer: cache::Observer = Arc::new(move |declared| lock(&observed).declare(declared));
   let mut changes = Vec::new();
   loop {
     if !changes.is_empty() {
@@ -64,16 +62,19 @@ pub fn watch(config: &Config, watch: &WatchConfig, search: Search, arguments: &[
     let sources = Sources::new();
     let trees = Trees::new();
     let arenas = Arenas { sources: &sources, trees: &trees };
+    // A fresh run each time: nothing of the last one carries over.
+    let run = Run::new(config.verbosity >= 1, Some(Arc::clone(&observer)));
+    let request = RunRequest { config, arguments, arenas, run: &run, keep_model: false };
     events.set_running(true);
-    let ran = run_once(config, &search, arguments, &session, arenas);
+    let ran = run_once(&request, &search, &session);
     events.set_running(false);
     let outcome = ran?;
-    if let Some(signal) = signals::take_delivered() {
+    let delivered = run.supervisor.delivered();
+    drop(run);
+    if let Some(signal) = delivered {
       report(config, outcome)?;
       return Err(silent(signal_status(signal)));
     }
-    // A restart's stop request, if the run did not consume it.
-    signals::take();
     if !events.was_stopped() {
       report(config, outcome)?;
     }
@@ -98,22 +99,18 @@ fn lock(session: &Mutex<Session>) -> std::sync::MutexGuard<'_, Session> {
 /// Load the justfile, watch it and what is known to matter, and run.
 /// Returns the run's outcome; fails only when watching fails.
 fn run_once<'src>(
-  config: &Config,
+  run: &RunRequest<'_, 'src>,
   search: &Search,
-  arguments: &[String],
   session: &Mutex<Session>,
-  arenas: Arenas<'src>,
 ) -> Result<std::result::Result<(), Error<'src>>> {
+  let (config, arenas) = (run.config, run.arenas);
   let loaded = super::run::load(config, search, config.unstable, arenas);
   {
     let mut session = lock(session);
     session.add_sources(arenas.sources);
     session.rewatch().map_err(Error::message)?;
   }
-  Ok(
-    loaded
-      .and_then(|justfile| super::run::run(config, search.clone(), justfile, arguments, arenas)),
-  )
+  Ok(loaded.and_then(|justfile| super::run::run(run, search.clone(), justfile)))
 }
 
 impl Session {

@@ -1,0 +1,29 @@
+//! A run of recipes as a value: what one run of `just` (or one rerun of
+//! `--watch`) owns besides its model — the process supervisor, the output
+//! sink, the jobserver client and the `[cache]` observer. Two runs share
+//! nothing; dropping a run releases all of it.
+
+use super::cache::Observer;
+use super::jobserver::Jobserver;
+use super::output_mode::OutputSink;
+use crate::platform::supervisor::Supervisor;
+
+pub struct Run {
+  pub supervisor: Supervisor,
+  pub output: OutputSink,
+  pub jobserver: Jobserver,
+  pub observer: Option<Observer>,
+}
+
+impl Run {
+  /// A run whose supervisor takes the process's signals; `verbose` notes
+  /// each SIGTERM passed on to a child.
+  pub fn new(verbose: bool, observer: Option<Observer>) -> Run {
+    Run {
+      supervisor: Supervisor::new(verbose),
+      output: OutputSink::default(),
+      jobserver: Jobserver::default(),
+      observer,
+    }
+  }
+}

@@ -1,0 +1,36 @@
+//! The signals `just` names, by this system's numbers.
+
+/// Every signal `just` names: its number, its name, and whether a recipe
+/// may continue after it (`[continue(NAME…)]`). The first three are SIGHUP,
+/// SIGINT and SIGQUIT.
+pub const SIGNALS: &[(i32, &str, bool)] = &[
+  (libc::SIGHUP, "SIGHUP", true),
+  (libc::SIGINT, "SIGINT", true),
+  (libc::SIGQUIT, "SIGQUIT", true),
+  (libc::SIGILL, "SIGILL", false),
+  (libc::SIGTRAP, "SIGTRAP", false),
+  (libc::SIGABRT, "SIGABRT", false),
+  (libc::SIGBUS, "SIGBUS", false),
+  (libc::SIGFPE, "SIGFPE", false),
+  (libc::SIGKILL, "SIGKILL", false),
+  (libc::SIGUSR1, "SIGUSR1", false),
+  (libc::SIGSEGV, "SIGSEGV", false),
+  (libc::SIGUSR2, "SIGUSR2", false),
+  (libc::SIGPIPE, "SIGPIPE", false),
+  (libc::SIGALRM, "SIGALRM", false),
+  (libc::SIGTERM, "SIGTERM", false),
+  (libc::SIGCHLD, "SIGCHLD", false),
+  (libc::SIGCONT, "SIGCONT", false),
+  (libc::SIGSTOP, "SIGSTOP", false),
+  (libc::SIGTSTP, "SIGTSTP", false),
+  (libc::SIGTTIN, "SIGTTIN", false),
+  (libc::SIGTTOU, "SIGTTOU", false),
+  (libc::SIGURG, "SIGURG", false),
+  (libc::SIGXCPU, "SIGXCPU", false),
+  (libc::SIGXFSZ, "SIGXFSZ", false),
+  (libc::SIGVTALRM, "SIGVTALRM", false),
+  (libc::SIGPROF, "SIGPROF", false),
+  (libc::SIGWINCH, "SIGWINCH", false),
+  (libc::SIGIO, "SIGIO", false),
+  (libc::SIGSYS, "SIGSYS", false),
+];

@@ -1,0 +1,133 @@
+//! Signals as messages: the handler of each handled signal does nothing but
+//! write the signal's number, one byte, to a pipe (the self-pipe); a thread
+//! reads the pipe and hands each signal to the supervisor as an ordinary
+//! function call. Children start with the default dispositions (exec resets
+//! caught signals) and an unchanged signal mask.
+
+use std::io;
+use std::sync::atomic::{AtomicI32, Ordering};
+
+/// The signals a run handles: hang-up, interrupt, quit and terminate.
+pub const HANDLED: [i32; 4] = [libc::SIGHUP, libc::SIGINT, libc::SIGQUIT, libc::SIGTERM];
+
+/// The self-pipe's write end, -1 until installed.
+static PIPE: AtomicI32 = AtomicI32::new(-1);
+
+extern "C" fn handle(signal: libc::c_int) {
+  let fd = PIPE.load(Ordering::Relaxed);
+  // Signal numbers are below 64: one byte each.
+  let byte = signal as u8;
+  // SAFETY: errno is saved and restored around write(2), which is
+  // async-signal-safe; the pipe does not block, and a full pipe only loses
+  // a repetition (the reader delivers whatever it has read by then).
+  unsafe {
+    let errno = *libc::__errno_location();
+    libc::write(fd, (&raw const byte).cast(), 1);
+    *libc::__errno_location() = errno;
+  }
+}
+
+fn check(result: libc::c_int) -> io::Result<libc::c_int> {
+  if result == -1 {
+    Err(io::Error::last_os_error())
+  } else {
+    Ok(result)
+  }
+}
+
+/// Create the self-pipe, start the thread that reads it and calls `deliver`
+/// with each signal, and install the handlers.
+pub fn start(deliver: fn(i32)) -> io::Result<()> {
+  let mut fds = [0; 2];
+  // SAFETY: pipe2 writes two descriptors into the local array.
+  check(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) })?;
+  let [read, write] = fds;
+  // SAFETY: fcntl on the descriptor just created.
+  check(unsafe { libc::fcntl(write, libc::F_SETFL, libc::O_NONBLOCK) })?;
+  PIPE.store(write, Ordering::Relaxed);
+  // Delivering takes a lock and maybe writes a note: a small stack will do.
+  let builder = std::thread::Builder::new().name("signals".into()).stack_size(64 * 1024);
+  builder.spawn(move || read_signals(read, deliver))?;
+  for signal in HANDLED {
+    // SAFETY: installing a handler that only writes to the self-pipe.
+    unsafe {
+      let mut action: libc::sigaction = std::mem::zeroed();
+      action.sa_sigaction = handle as extern "C" fn(libc::c_int) as usize;
+      action.sa_flags = libc::SA_RESTART;
+      check(libc::sigemptyset(&mut action.sa_mask))?;
+      check(libc::sigaction(signal, &action, std::ptr::null_mut()))?;
+    }
+  }
+  Ok(())
+}
+
+fn read_signals(fd: libc::c_int, deliver: fn(i32)) {
+  let mut byte = 0u8;
+  loop {
+    // SAFETY: reading one byte into a local.
+    match unsafe { libc::read(fd, (&raw mut byte).cast(), 1) } {
+      1 => deliver(i32::from(byte)),
+      -1 if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => {}
+      _ => {
+        let error = io::Error::last_os_error();
+        let _ = crate::platform::stdio::stderr(&format!(
+          "just: failed to read signals, signals now end `just` at once: {error}\n"
+        ));
+        for signal in HANDLED {
+          // SAFETY: restoring the default disposition, which cannot fail for
+          // these signals.
+          unsafe { libc::signal(signal, libc::SIG_DFL) };
+        }
+        return;
+      }
+    }
+  }
+}
+
+/// Blocks every signal in the calling thread.
+pub fn block_all_in_this_thread() -> io::Result<()> {
+  // SAFETY: initialising a local signal set.
+  let set = unsafe {
+    let mut set: libc::sigset_t = std::mem::zeroed();
+    libc::sigfillset(&mut set);
+    set
+  };
+  // SAFETY: pthread_sigmask with an initialised set.
+  match unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) } {
+    0 => Ok(()),
+    code => Err(io::Error::from_raw_os_error(code)),
+  }
+}
+
+/// Blocks SIGTTOU in the calling thread while `action` runs, so that `just`
+/// can hand the terminal over and take it back from the background.
+pub fn without_sigttou<T>(action: impl FnOnce() -> T) -> T {
+  // SAFETY: plain mask changes on initialised local sets. These calls fail
+  // only for an invalid signal number or `how`, and these are constants.
+  unsafe {
+    let mut set: libc::sigset_t = std::mem::zeroed();
+    let mut old: libc::sigset_t = std::mem::zeroed();
+    libc::sigemptyset(&mut set);
+    libc::sigaddset(&mut set, libc::SIGTTOU);
+    libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
+    let result = action();
+    libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+    result
+  }
+}
+
+/// Blocks every signal in the calling thread and waits for one; returns its
+/// number (`--request signal`).
+pub fn wait_for_any() -> io::Result<i32> {
+  block_all_in_this_thread()?;
+  // SAFETY: plain libc calls on a locally owned, initialised signal set.
+  unsafe {
+    let mut set: libc::sigset_t = std::mem::zeroed();
+    libc::sigfillset(&mut set);
+    let mut signal: libc::c_int = 0;
+    match libc::sigwait(&set, &mut signal) {
+      0 => Ok(signal),
+      code => Err(io::Error::from_raw_os_error(code)),
+    }
+  }
+}

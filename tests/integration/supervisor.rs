@@ -1,0 +1,491 @@
+//! The process supervisor, driven for real: signals at many instants of a
+//! run (around each spawn too), hundreds of children, grandchildren, the
+//! scheduler's knowledge of failures, and a pseudo-terminal with a job
+//! control shell. Every wait has a deadline; nothing sleeps long.
+
+tests! {
+  ;
+  extensions:
+  sigint_at_any_instant_leaves_no_process_and_no_temp_dir,
+  sigint_at_any_instant_of_a_parallel_run_leaves_nothing,
+  sigint_at_any_instant_of_a_watch_run_leaves_nothing,
+  two_hundred_parallel_recipes_are_all_interrupted,
+  sigterm_reaches_grandchildren,
+  dependent_never_starts_after_its_dependency_failed,
+  interrupted_keep_going_run_prints_the_summary_so_far,
+  keep_going_prints_each_failure_when_it_happens,
+  interactive_recipe_reads_the_terminal_and_is_stopped_and_resumed,
+  interactive_recipe_of_a_just_run_by_a_script_is_stopped_and_resumed,
+  recipe_of_a_background_just_waits_for_fg_to_read_the_terminal,
+  interrupt_key_on_the_terminal_ends_the_recipe_and_the_run,
+}
+
+use std::fs;
+use std::io::{Read, Write};
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const DEADLINE: Duration = Duration::from_secs(30);
+
+fn just() -> &'static str {
+  env!("CARGO_BIN_EXE_just")
+}
+
+/// A marker unique to one run, written into the arguments of every
+/// long-lived recipe process (as a `sleep` duration), so that survivors can
+/// be found in `/proc` whoever their parent is now.
+fn marker(run: usize) -> String {
+  format!("{}.{:05}{run:04}", 20, std::process::id() % 100_000)
+}
+
+/// The pids of live processes whose command line contains `marker`.
+fn survivors(marker: &str) -> Vec<(i32, String)> {
+  let mut found = Vec::new();
+  for entry in fs::read_dir("/proc").unwrap().flatten() {
+    let Some(pid) = entry.file_name().to_str().and_then(|name| name.parse::<i32>().ok()) else {
+      continue;
+    };
+    let Ok(bytes) = fs::read(entry.path().join("cmdline")) else {
+      continue;
+    };
+    let line = String::from_utf8_lossy(&bytes).replace('\0', " ");
+    if line.contains(marker) {
+      found.push((pid, line));
+    }
+  }
+  found
+}
+
+/// Poll until `condition` holds; panic with `what` at the deadline.
+fn wait_until(what: &str, mut condition: impl FnMut() -> bool) {
+  let start = Instant::now();
+  while !condition() {
+    assert!(start.elapsed() < DEADLINE, "timed out waiting for {what}");
+    std::thread::sleep(Duration::from_millis(5));
+  }
+}
+
+fn collect(mut stream: impl Read + Send + 'static) -> Arc<Mutex<String>> {
+  let text = Arc::new(Mutex::new(String::new()));
+  let sink = Arc::clone(&text);
+  std::thread::spawn(move || {
+    let mut buffer = [0u8; 4096];
+    while let Ok(count @ 1..) = stream.read(&mut buffer) {
+      sink.lock().unwrap().push_str(&String::from_utf8_lossy(&buffer[..count]));
+    }
+  });
+  text
+}
+
+/// A `just` started in a project of its own, in a process group of its own
+/// (as a shell's job), with its output collected.
+struct Run {
+  child: Child,
+  stdout: Arc<Mutex<String>>,
+  stderr: Arc<Mutex<String>>,
+  directory: tempfile::TempDir,
+}
+
+impl Run {
+  fn start(justfile: &str, args: &[&str], env: &[(&str, &str)]) -> Run {
+    let directory = tempfile::tempdir().unwrap();
+    fs::write(directory.path().join("justfile"), justfile).unwrap();
+    fs::create_dir(directory.path().join("scratch")).unwrap();
+    let mut child = Command::new(just())
+      .args(["--tempdir", "scratch"])
+      .args(args)
+      .current_dir(directory.path())
+      .env_clear()
+      .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+      .env("NO_COLOR", "1")
+      .envs(env.iter().copied())
+      .stdin(Stdio::null())
+      .stdout(Stdio::piped())
+      .stderr(Stdio::piped())
+      .process_group(0)
+      .spawn()
+      .unwrap();
+    let stdout = collect(child.stdout.take().unwrap());
+    let stderr = collect(child.stderr.take().unwrap());
+    Run { child, stdout, stderr, directory }
+  }
+
+  fn pid(&self) -> i32 {
+    i32::try_from(self.child.id()).unwrap()
+  }
+
+  /// Signal `just` alone, or its whole group as a terminal would.
+  fn signal(&self, signal: i32, group: bool) {
+    let target = if group { -self.pid() } else { self.pid() };
+    // SAFETY: kill on our own child or its group.
+    unsafe { libc::kill(target, signal) };
+  }
+
+  fn stderr(&self) -> String {
+    self.stderr.lock().unwrap().clone()
+  }
+
+  fn stdout(&self) -> String {
+    self.stdout.lock().unwrap().clone()
+  }
+
+  /// Wait for `just` to exit: its status (128 + signal if killed).
+  fn wait(&mut self) -> i32 {
+    let start = Instant::now();
+    loop {
+      if let Some(status) = self.child.try_wait().unwrap() {
+        // Let the collectors catch the last output.
+        std::thread::sleep(Duration::from_millis(20));
+        return status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
+      }
+      assert!(start.elapsed() < DEADLINE, "just did not exit\nstderr:\n{}", self.stderr());
+      std::thread::sleep(Duration::from_millis(5));
+    }
+  }
+
+  fn scratch(&self) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(self.directory.path().join("scratch"))
+      .unwrap()
+      .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+      .collect();
+    names.sort();
+    names
+  }
+}
+
+impl Drop for Run {
+  fn drop(&mut self) {
+    self.signal(libc::SIGKILL, true);
+    let _ = self.child.wait();
+  }
+}
+
+/// Recipes that start several processes in a row, scripts among them (each
+/// with a temporary directory), then long ones carrying `marker`. Every
+/// process writes a line to `log` as soon as it runs.
+fn busy_justfile(marker: &str, parallel: bool) -> String {
+  let attribute = if parallel { "[parallel]\n" } else { "" };
+  format!(
+    "{attribute}all: lines script long grandchild
+
+lines:
+  @echo line >> log
+  @echo line >> log
+
+script:
+  #!/bin/sh
+  echo script >> log
+
+long:
+  @echo long >> log; sleep {marker}
+
+grandchild:
+  #!/bin/sh
+  echo grandchild >> log; sleep {marker}; true
+"
+  )
+}
+
+/// How many processes of a run have started.
+fn started(run: &Run) -> usize {
+  fs::read_to_string(run.directory.path().join("log")).map_or(0, |log| log.lines().count())
+}
+
+/// When to send SIGINT.
+#[derive(Clone, Copy, Debug)]
+enum When {
+  /// This long after `just` starts.
+  After(Duration),
+  /// As soon as the `n`th process runs, while `just` pauses between its
+  /// fork and its registration.
+  Spawn(usize),
+}
+
+/// Send SIGINT to runs of `busy_justfile` at many instants, half to `just`
+/// alone and half to its group; afterwards nothing may survive and no
+/// temporary directory may be left.
+fn interrupt_at_many_instants(parallel: bool, extra: &[&str]) {
+  let timed = [0, 5, 15, 30, 50, 80, 120, 170, 250, 400]
+    .map(|delay| When::After(Duration::from_millis(delay)));
+  let spawns = [1, 2, 3, 4].map(When::Spawn);
+  for (run_number, instant) in timed.into_iter().chain(spawns).enumerate() {
+    let pause = if matches!(instant, When::Spawn(_)) { "150" } else { "0" };
+    let marker = marker(run_number + if parallel { 100 } else { 0 } + extra.len() * 200);
+    let mut run =
+      Run::start(&busy_justfile(&marker, parallel), extra, &[("JUST_TEST_SPAWN_PAUSE_MS", pause)]);
+    match instant {
+      When::After(delay) => std::thread::sleep(delay),
+      When::Spawn(count) => wait_until("the process to start", || started(&run) >= count),
+    }
+    run.signal(libc::SIGINT, run_number % 2 == 0);
+    let status = run.wait();
+    let context = format!("{instant:?}, status {status}\nstderr:\n{}", run.stderr());
+    assert!(status == 130 || status == 0, "{context}");
+    assert_eq!(survivors(&marker), Vec::new(), "{context}");
+    assert_eq!(run.scratch(), Vec::<String>::new(), "{context}");
+  }
+}
+
+fn sigint_at_any_instant_leaves_no_process_and_no_temp_dir() {
+  interrupt_at_many_instants(false, &[]);
+}
+
+fn sigint_at_any_instant_of_a_parallel_run_leaves_nothing() {
+  interrupt_at_many_instants(true, &[]);
+}
+
+fn sigint_at_any_instant_of_a_watch_run_leaves_nothing() {
+  interrupt_at_many_instants(true, &["--watch"]);
+}
+
+fn two_hundred_parallel_recipes_are_all_interrupted() {
+  let marker = marker(9000);
+  let names: Vec<String> = (0..200).map(|index| format!("r{index}")).collect();
+  let mut justfile = format!("[parallel]\nall: {}\n", names.join(" "));
+  for name in &names {
+    justfile.push_str(&format!("{name}:\n  @sleep {marker}; true\n"));
+  }
+  let mut run = Run::start(&justfile, &["--jobs", "200"], &[]);
+  // Every shell has started its `sleep`.
+  wait_until("200 sleeping recipes", || {
+    survivors(&marker).iter().filter(|(_, line)| line.starts_with("sleep")).count() == 200
+  });
+  run.signal(libc::SIGINT, false);
+  let status = run.wait();
+  assert_eq!(status, 130, "{}", run.stderr());
+  assert_eq!(survivors(&marker), Vec::new());
+  assert_eq!(run.scratch(), Vec::<String>::new());
+}
+
+/// just 1.58 ends the shell but leaves its `sleep` running.
+fn sigterm_reaches_grandchildren() {
+  let marker = marker(9001);
+  let mut run = Run::start(&format!("default:\n  @sleep {marker}; true\n"), &[], &[]);
+  wait_until("the sleep", || !survivors(&marker).is_empty());
+  run.signal(libc::SIGTERM, false);
+  assert_eq!(run.wait(), 143, "{}", run.stderr());
+  assert_eq!(survivors(&marker), Vec::new());
+  assert_eq!(run.stderr(), "error: recipe `default` was terminated on line 2 by signal 15\n");
+}
+
+fn dependent_never_starts_after_its_dependency_failed() {
+  // The comment keeps the line numbers of the serial variant the same.
+  for (round, attribute) in
+    (0..50).flat_map(|round| [(round, "[parallel]\n"), (round, "# serial\n")])
+  {
+    let justfile =
+      format!("{attribute}all: a b c\na:\n  @exit 3\nb: a\n  @echo b ran\nc: b\n  @echo c ran\n");
+    let mut run = Run::start(&justfile, &[], &[]);
+    let status = run.wait();
+    let context =
+      format!("round {round} {attribute}: stdout {:?}, stderr {:?}", run.stdout(), run.stderr());
+    assert_eq!(status, 3, "{context}");
+    assert_eq!(run.stdout(), "", "{context}");
+    assert_eq!(run.stderr(), "error: recipe `a` failed on line 4 with exit code 3\n", "{context}");
+  }
+}
+
+fn interrupted_keep_going_run_prints_the_summary_so_far() {
+  let marker = marker(9002);
+  let justfile = format!("all: a b c\na:\n  @exit 4\nb:\n  @sleep {marker}\nc:\n  @echo c\n");
+  let mut run = Run::start(&justfile, &["-k"], &[]);
+  wait_until("the sleep", || !survivors(&marker).is_empty());
+  run.signal(libc::SIGINT, true);
+  assert_eq!(run.wait(), 130, "{}", run.stderr());
+  assert_eq!(run.stdout(), "");
+  assert_eq!(
+    run.stderr(),
+    "error: recipe `a` failed on line 3 with exit code 4
+error: recipe `b` was terminated on line 5 by signal 2
+failed: recipe `a` (exit status 4)
+interrupted: the run was stopped by SIGINT
+"
+  );
+  assert_eq!(survivors(&marker), Vec::new());
+}
+
+/// `b` waits for a file that the test writes only once `a`'s failure is on
+/// standard error.
+fn keep_going_prints_each_failure_when_it_happens() {
+  let justfile = "a:\n  @exit 4\nb:\n  @while [ ! -e go ]; do sleep 0.01; done; echo b\n";
+  let mut run = Run::start(justfile, &["-k", "a", "b"], &[]);
+  wait_until("the failure of `a`", || run.stderr().contains("error: recipe `a` failed"));
+  fs::write(run.directory.path().join("go"), "").unwrap();
+  assert_eq!(run.wait(), 4);
+  assert_eq!(run.stdout(), "b\n");
+  assert_eq!(
+    run.stderr(),
+    "error: recipe `a` failed on line 2 with exit code 4\nfailed: recipe `a` (exit status 4)\n"
+  );
+}
+
+/// A bash with job control on a pseudo-terminal, as a user's interactive
+/// shell: commands are typed into the terminal and its screen is read.
+struct Shell {
+  child: Child,
+  master: fs::File,
+  screen: Arc<Mutex<String>>,
+  _directory: tempfile::TempDir,
+}
+
+impl Shell {
+  fn start(justfile: &str) -> Option<Shell> {
+    let bash = ["/bin/bash", "/usr/bin/bash"].into_iter().find(|path| Path::new(path).exists())?;
+    let directory = tempfile::tempdir().unwrap();
+    fs::write(directory.path().join("justfile"), justfile).unwrap();
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: openpty writes two descriptors; the name, termios and window
+    // size are left to the defaults.
+    let opened = unsafe {
+      libc::openpty(
+        &mut master,
+        &mut slave,
+        std::ptr::null_mut(),
+        std::ptr::null(),
+        std::ptr::null(),
+      )
+    };
+    assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
+    // SAFETY: both descriptors were just opened and are owned here.
+    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    let just_directory = PathBuf::from(just()).parent().unwrap().to_path_buf();
+    let path =
+      format!("{}:{}", just_directory.display(), std::env::var("PATH").unwrap_or_default());
+    let mut command = Command::new(bash);
+    command
+      .args(["--norc", "--noprofile", "--noediting", "-i"])
+      .current_dir(directory.path())
+      .env_clear()
+      .env("PATH", path)
+      .env("PS1", "$ ")
+      .env("TERM", "dumb")
+      .env("NO_COLOR", "1")
+      .stdin(Stdio::from(slave.try_clone().unwrap()))
+      .stdout(Stdio::from(slave.try_clone().unwrap()))
+      .stderr(Stdio::from(slave));
+    // SAFETY: setsid and ioctl in the child before exec: the shell leads a
+    // session whose controlling terminal is the pseudo-terminal.
+    unsafe {
+      command.pre_exec(|| {
+        if libc::setsid() == -1 || libc::ioctl(0, libc::TIOCSCTTY, 0) == -1 {
+          return Err(std::io::Error::last_os_error());
+        }
+        Ok(())
+      });
+    }
+    let child = command.spawn().unwrap();
+    let master = fs::File::from(master);
+    let screen = collect(master.try_clone().unwrap());
+    let shell = Shell { child, master, screen, _directory: directory };
+    shell.expect("$ ");
+    Some(shell)
+  }
+
+  fn screen(&self) -> String {
+    self.screen.lock().unwrap().clone()
+  }
+
+  fn type_text(&mut self, text: &str) {
+    self.master.write_all(text.as_bytes()).unwrap();
+  }
+
+  /// Wait for `text` to appear on the screen after what was there before.
+  fn expect_after(&self, from: usize, text: &str) -> usize {
+    let start = Instant::now();
+    loop {
+      let screen = self.screen();
+      if let Some(at) = screen.get(from..).and_then(|rest| rest.find(text)) {
+        return from + at + text.len();
+      }
+      assert!(start.elapsed() < DEADLINE, "timed out waiting for {text:?}\nscreen:\n{screen}");
+      std::thread::sleep(Duration::from_millis(5));
+    }
+  }
+
+  fn expect(&self, text: &str) -> usize {
+    self.expect_after(0, text)
+  }
+}
+
+impl Drop for Shell {
+  fn drop(&mut self) {
+    let _ = self.child.kill();
+    let _ = self.child.wait();
+  }
+}
+
+/// Whether the recipe's process group is the terminal's foreground group
+/// (fields 5 and 8 of `/proc/PID/stat`), as a shell line.
+const FOREGROUND: &str =
+  "set -- $(cat /proc/$$/stat); if [ \"$5\" = \"$8\" ]; then where=foreground; else where=background; fi";
+
+fn interactive_recipe_reads_the_terminal_and_is_stopped_and_resumed() {
+  stop_and_resume("just ask");
+}
+
+/// `just` shares its process group with the script that runs it: Ctrl-Z
+/// stops them all, as a job.
+fn interactive_recipe_of_a_just_run_by_a_script_is_stopped_and_resumed() {
+  stop_and_resume("bash -c 'just ask; echo script went on'");
+}
+
+/// Type `command`, which runs the recipe `ask`; stop it with Ctrl-Z while it
+/// reads the terminal, continue it with `fg`, and answer.
+fn stop_and_resume(command: &str) {
+  let justfile = format!(
+    "ask:\n  @{FOREGROUND}; echo \"ready in the $where\"; read -r answer; {FOREGROUND}; echo \"got $answer in the $where\"\n"
+  );
+  let Some(mut shell) = Shell::start(&justfile) else {
+    return;
+  };
+  shell.type_text(&format!("{command}\n"));
+  let at = shell.expect_after(0, "ready in the foreground");
+  // Ctrl-Z stops the recipe, and `just` with it: the shell has the
+  // terminal again.
+  shell.type_text("\x1a");
+  let at = shell.expect_after(at, "Stopped");
+  shell.type_text("fg\n");
+  shell.type_text("yes\n");
+  let at = shell.expect_after(at, "got yes in the foreground");
+  shell.type_text("echo \"status $?\"\n");
+  shell.expect_after(at, "status 0");
+  // Reading the terminal never stopped the recipe: only Ctrl-Z did.
+  assert_eq!(shell.screen().matches("Stopped").count(), 1, "{}", shell.screen());
+}
+
+/// `just &`: the recipe stops when it reads the terminal (as it would in
+/// `just`'s own group), `just` stops with it, and `fg` gives both the
+/// terminal.
+fn recipe_of_a_background_just_waits_for_fg_to_read_the_terminal() {
+  let justfile =
+    format!("ask:\n  @read -r answer; {FOREGROUND}; echo \"got $answer in the $where\"\n");
+  let Some(mut shell) = Shell::start(&justfile) else {
+    return;
+  };
+  // Job notices at once, not only before the next prompt.
+  shell.type_text("set -b; just ask &\n");
+  let at = shell.expect_after(0, "Stopped");
+  shell.type_text("fg\n");
+  shell.type_text("yes\n");
+  let at = shell.expect_after(at, "got yes in the foreground");
+  shell.type_text("echo \"status $?\"\n");
+  shell.expect_after(at, "status 0");
+}
+
+fn interrupt_key_on_the_terminal_ends_the_recipe_and_the_run() {
+  let justfile = "slow: && after\n  @echo ready; sleep 20\nafter:\n  @echo after\n";
+  let Some(mut shell) = Shell::start(justfile) else {
+    return;
+  };
+  shell.type_text("just slow\n");
+  let at = shell.expect_after(0, "ready");
+  shell.type_text("\x03");
+  let at = shell.expect_after(at, "error: recipe `slow` was terminated on line 2 by signal 2");
+  shell.type_text("echo \"status $?\"\n");
+  shell.expect_after(at, "status 130");
+  assert!(!shell.screen().contains("after\r\n"), "{}", shell.screen());
+}
