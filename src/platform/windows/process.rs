@@ -70,8 +70,7 @@ pub fn spawn(
   };
   // SAFETY: both handles are open: the job's by the table or above, the
   // child's by `child`.
-  let assigned = if unsafe { AssignProcessToJobObject(job, child.as_raw_handle() as HANDLE) } == 0
-  {
+  let assigned = if unsafe { AssignProcessToJobObject(job, child.as_raw_handle() as HANDLE) } == 0 {
     Err(io::Error::last_os_error())
   } else {
     resume(child.id())
