@@ -34,10 +34,54 @@ extern "C" fn handle(signal: libc::c_int) {
   // async-signal-safe; the pipe does not block, and a full pipe only loses
   // a repetition (the reader delivers whatever it has read by then).
   unsafe {
-    let errno = *libc::__errno_location();
+    let errno = *errno_location();
     libc::write(fd, (&raw const byte).cast(), 1);
-    *libc::__errno_location() = errno;
+    *errno_location() = errno;
   }
+}
+
+/// Where the calling thread's `errno` lives (its name differs by libc).
+#[cfg(target_os = "linux")]
+unsafe fn errno_location() -> *mut libc::c_int {
+  // SAFETY: always valid for the calling thread.
+  unsafe { libc::__errno_location() }
+}
+
+#[cfg(any(target_vendor = "apple", target_os = "freebsd", target_os = "dragonfly"))]
+unsafe fn errno_location() -> *mut libc::c_int {
+  // SAFETY: always valid for the calling thread.
+  unsafe { libc::__error() }
+}
+
+#[cfg(any(target_os = "android", target_os = "openbsd", target_os = "netbsd"))]
+unsafe fn errno_location() -> *mut libc::c_int {
+  // SAFETY: always valid for the calling thread.
+  unsafe { libc::__errno() }
+}
+
+/// A pipe whose ends are closed on exec.
+#[cfg(not(target_vendor = "apple"))]
+fn cloexec_pipe() -> io::Result<[libc::c_int; 2]> {
+  let mut fds = [0; 2];
+  // SAFETY: pipe2 writes two descriptors into the local array.
+  check(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) })?;
+  Ok(fds)
+}
+
+/// A pipe whose ends are closed on exec. macOS has no pipe2: the flag is
+/// set right after, which is enough because `just` takes signals before it
+/// starts any process.
+#[cfg(target_vendor = "apple")]
+fn cloexec_pipe() -> io::Result<[libc::c_int; 2]> {
+  let mut fds = [0; 2];
+  // SAFETY: pipe writes two descriptors into the local array; fcntl on them.
+  unsafe {
+    check(libc::pipe(fds.as_mut_ptr()))?;
+    for fd in fds {
+      check(libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC))?;
+    }
+  }
+  Ok(fds)
 }
 
 fn check(result: libc::c_int) -> io::Result<libc::c_int> {
@@ -51,10 +95,7 @@ fn check(result: libc::c_int) -> io::Result<libc::c_int> {
 /// Create the self-pipe, start the thread that reads it and calls `deliver`
 /// with each signal, and install the handlers.
 pub fn start(deliver: fn(i32)) -> io::Result<()> {
-  let mut fds = [0; 2];
-  // SAFETY: pipe2 writes two descriptors into the local array.
-  check(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) })?;
-  let [read, write] = fds;
+  let [read, write] = cloexec_pipe()?;
   // SAFETY: fcntl on the descriptor just created.
   check(unsafe { libc::fcntl(write, libc::F_SETFL, libc::O_NONBLOCK) })?;
   PIPE.store(write, Ordering::Relaxed);

@@ -134,10 +134,10 @@ pub fn create_private(path: &Path) -> io::Result<File> {
   OpenOptions::new().write(true).create_new(true).open(path)
 }
 
-/// Gives `file` the read-only flag of `original`; its owner and security
-/// descriptor are taken over by [`replace`].
-pub fn take_identity(file: &File, original: &Metadata) -> io::Result<bool> {
-  file.set_permissions(original.permissions())?;
+/// Nothing to do: [`replace`] gives the new file the original's attributes
+/// (the read-only flag among them) and security descriptor. (A read-only
+/// temporary file could not even be removed after a failed replacement.)
+pub fn take_identity(_file: &File, _original: &Metadata) -> io::Result<bool> {
   Ok(true)
 }
 

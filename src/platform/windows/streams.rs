@@ -12,9 +12,10 @@ use windows_sys::Win32::System::Console::{
 
 use crate::platform::stdio::Stream;
 
-/// Write some of `bytes` to the stream's handle. A console gets them through
-/// the standard library's console writer, which converts UTF-8 to the
-/// console's UTF-16; a file or pipe gets the bytes as they are. A missing
+/// Write some of `bytes` to the stream's handle. A console gets UTF-8 text
+/// through the standard library's console writer, which converts it to the
+/// console's UTF-16, and other bytes (a child's output in the ANSI code
+/// page, say) as they are, as a file or pipe does. A missing
 /// handle is reported (ERROR_INVALID_HANDLE), not taken for success as
 /// `std::io::stdout` does.
 pub fn write(stream: Stream, bytes: &[u8]) -> io::Result<usize> {
@@ -24,7 +25,7 @@ pub fn write(stream: Stream, bytes: &[u8]) -> io::Result<usize> {
   };
   // SAFETY: GetStdHandle only reads the process's standard handles.
   let handle = unsafe { GetStdHandle(id) };
-  if is_console(handle) {
+  if is_console(handle) && std::str::from_utf8(bytes).is_ok() {
     return write_console(stream, bytes);
   }
   // SAFETY: the handle is only borrowed (never closed: `ManuallyDrop`); an
