@@ -4,5 +4,6 @@
 
 pub mod exit;
 pub mod fs;
+pub mod pipe;
 pub mod signals;
 pub mod stdio;
