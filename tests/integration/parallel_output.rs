@@ -16,6 +16,7 @@ tests! {
   prefixed_recipe_ends_when_its_shell_exits,
   grouped_recipe_ends_when_its_shell_exits,
   grouped_output_beyond_memory_goes_to_a_temporary_file,
+  running_out_of_descriptors_is_a_clear_error,
 }
 
 use std::os::unix::process::CommandExt;
@@ -286,4 +287,32 @@ fn grouped_output_beyond_memory_goes_to_a_temporary_file() {
     shell_with_deadline(&read(directory.path(), "justfile"), "$JUST --output grouped r > out");
   assert_eq!(status, Some(0));
   assert_eq!(read(directory.path(), "out").len(), 6_000_005);
+}
+
+/// 200 recipes at once need more pipes than 64 descriptors allow: the run
+/// fails saying so, every mode alike, and does not hang or panic.
+fn running_out_of_descriptors_is_a_clear_error() {
+  let mut justfile = String::from("[parallel]\nall:");
+  for index in 0..200 {
+    justfile.push_str(&format!(" r{index}"));
+  }
+  justfile.push('\n');
+  for index in 0..200 {
+    justfile.push_str(&format!("r{index}:\n  @sleep 0.2; echo {index}\n"));
+  }
+  for mode in ["prefixed", "grouped"] {
+    let (status, directory) = shell_with_deadline(
+      &justfile,
+      &format!("ulimit -n 64; $JUST --jobs 200 --output {mode} all > out 2> err; echo $? > status"),
+    );
+    assert_eq!(status, Some(0), "{mode}: just did not end");
+    let err = read(directory.path(), "err");
+    assert_eq!(read(directory.path(), "status"), "1\n", "{mode}: {err}");
+    let first = err.lines().next().unwrap_or_default();
+    assert!(
+      first.starts_with("error: recipe `r") && first.ends_with("Too many open files (os error 24)"),
+      "{mode}: {err}"
+    );
+    assert!(!err.contains("panicked"), "{mode}: {err}");
+  }
 }
