@@ -44,7 +44,7 @@ impl<'src> KeepGoing<'src> {
       other => return other,
     };
     if !matches!(error, ExecutionError::Unsuccessful { .. }) {
-      self.lock().failures.push(error);
+      self.lock().failures.push(error.naming(recipe));
     }
     Err(ExecutionError::Unsuccessful { recipe: recipe.to_string() })
   }
