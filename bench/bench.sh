@@ -184,3 +184,29 @@ printf '%-12s %14s %14s %6s %6s %10s %10s %6s\n' 50MB-rss - - - - \
   "$ours_rss" "$ref_rss" "$(ratio "$ours_rss" "$ref_rss")"
 printf '%-12s peak memory ÷ file size: ours %s, reference %s (target ≤ 10)\n' '' \
   "$(ratio "$ours_rss" "$size")" "$(ratio "$ref_rss" "$size")"
+
+# The new features on large cases, ours only (just 1.58 has none of them):
+# seconds and peak memory, which must grow with the output, not faster.
+timed() {
+  local dir=$1 label=$2
+  shift 2
+  run "$dir" /usr/bin/time -f '%e %M' -o "$work/timed" bash -c "$*" >/dev/null 2>&1 || true
+  read -r seconds rss <"$work/timed"
+  printf '%-44s %8ss %10s KiB\n' "$label" "$seconds" "$rss"
+}
+python3 "$here/generate.py" "$work/bigchain" bigchain >/dev/null
+python3 "$here/generate.py" "$work/output" output >/dev/null
+echo
+echo "new features on large cases (ours)              seconds   peak memory"
+timed bigchain '--graph mermaid, 100,000-recipe chain' \
+  "$ours --graph --graph-format mermaid chain-99999 | wc -c"
+timed bigchain '--graph dot, 100,000-recipe chain' "$ours --graph chain-99999 | wc -c"
+timed bigchain '--tree, 10,000 of the chain (200 MB out)' "$ours --tree chain-9999 | wc -c"
+timed bigchain '--tree, 100,000 chain, first 100 MB' \
+  "$ours --tree chain-99999 | head -c 100000000 | wc -c"
+for mode in interleaved prefixed grouped; do
+  timed output "a 20 MB line, --output $mode" "$ours --output $mode line | wc -c"
+done
+for mode in interleaved prefixed grouped; do
+  timed output "256 MiB of lines, --output $mode" "$ours --output $mode lines | wc -c"
+done

@@ -489,7 +489,7 @@ fn dependency_views() -> Vec<Arg> {
     view(id::GRAPH, "Print the dependency graph of recipes for tools (see --graph-format)"),
   ]);
   args.push(
-    flag(id::ALL, "With `--tree`/`--graph`: start from every recipe nothing depends on")
+    flag(id::ALL, "With `--tree`/`--graph` and no recipe: include private recipes among the roots")
       .requires(id::DEPENDENCY_VIEW),
   );
   args.push(

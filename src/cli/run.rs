@@ -119,6 +119,23 @@ fn print_streamed<'src>(
   stdio::quiet_on_broken_pipe(out.finish()).map_err(|error| write_error(message, error))
 }
 
+/// The recipes `--tree`/`--graph` start from: the named ones, in every
+/// spelling running takes (`api serve`, `api::serve`, recipes with their
+/// arguments), else module paths; without names, the root recipes.
+fn dependency_view_recipes<'a, 'src>(
+  config: &Config,
+  justfile: &'a Justfile<'src>,
+  paths: &[String],
+  all: bool,
+) -> Outcome<'src, Vec<&'a Recipe<'src>>> {
+  if !paths.is_empty() {
+    if let Ok(invocations) = invocation::parse_invocations(justfile, paths, &config.options) {
+      return Ok(invocations.into_iter().map(|invocation| invocation.recipe).collect());
+    }
+  }
+  Ok(crate::output::tree::selected_recipes(justfile, paths, all, config.unsorted)?)
+}
+
 /// Print `--list`'s listing of the module at `path`.
 fn print_list<'src>(
   config: &Config,
@@ -250,14 +267,18 @@ fn compiled<'src>(config: &Config, search: Search, arenas: Arenas<'src>) -> Outc
     }
     Subcommand::Choose => choose(config, &search, &justfile)?,
     Subcommand::Tree { paths, all } => {
-      let selected =
-        crate::output::tree::selected_recipes(&justfile, paths, *all, config.unsorted)?;
-      print(&crate::output::tree::tree(&justfile, &selected, color))?;
+      let selected = dependency_view_recipes(config, &justfile, paths, *all)?;
+      print_streamed(STDOUT_FAILED, |out| {
+        crate::output::tree::write_tree(out, &justfile, &selected, color);
+        Ok(())
+      })?;
     }
     Subcommand::Graph { paths, all, format } => {
-      let selected =
-        crate::output::tree::selected_recipes(&justfile, paths, *all, config.unsorted)?;
-      print(&crate::output::graph::graph(&justfile, &selected, *format))?;
+      let selected = dependency_view_recipes(config, &justfile, paths, *all)?;
+      print_streamed(STDOUT_FAILED, |out| {
+        crate::output::graph::write_graph(out, &justfile, &selected, *format);
+        Ok(())
+      })?;
     }
     Subcommand::Clean { paths } => {
       let directory = search.justfile.parent().unwrap_or(Path::new("/"));
