@@ -496,7 +496,8 @@ fn dependency_views() -> Vec<Arg> {
     value(id::GRAPH_FORMAT, "FORMAT", "Output format of `--graph`")
       .env("JUST_GRAPH_FORMAT")
       .value_parser(choices(["dot", "json", "mermaid"]))
-      .default_value("dot"),
+      .default_value("dot")
+      .requires(id::GRAPH),
   );
   args
 }
