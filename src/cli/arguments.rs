@@ -137,6 +137,10 @@ pub const COMPLETION_SHELLS: &[&str] = &["bash", "elvish", "fish", "nushell", "p
 /// The complete `just` command line.
 pub fn command() -> Command {
   header()
+    .after_help(
+      "`just --help RECIPE` prints a recipe's help (its doc, usage, parameters and \
+       dependencies); `just --help MODULE` a module's doc and recipes.",
+    )
     .args(options())
     .arg(arguments())
     .next_help_heading("Commands")

@@ -266,6 +266,7 @@ fn compiled<'src>(config: &Config, search: Search, arenas: Arenas<'src>) -> Outc
       command(config, &search, &justfile, binary, arguments)?
     }
     Subcommand::Choose => choose(config, &search, &justfile)?,
+    Subcommand::Help { path } => help_for_path(config, &justfile, path)?,
     Subcommand::Tree { paths, all } => {
       let selected = dependency_view_recipes(config, &justfile, paths, *all)?;
       print_streamed(STDOUT_FAILED, |out| {
@@ -626,8 +627,29 @@ fn print_help<'src>(
   let color = stdout_painter(config).active;
   match recipe {
     Some(recipe) => print(&crate::output::recipe_help::recipe_help(justfile, recipe, color)),
-    None => print_list(config, justfile, &module.path, color),
+    None => {
+      if let Some(doc) = module.doc.as_deref().filter(|_| !module.path.is_empty()) {
+        let painter = Painter { active: color, command_color: None, highlight: true };
+        print(&format!("{}\n\n", painter.doc(doc)))?;
+      }
+      print_list(config, justfile, &module.path, color)
+    }
   }
+}
+
+/// `just --help PATH`: the help of the module or recipe at `PATH`, in any
+/// spelling running takes (`api serve`, `api::serve`, an alias).
+fn help_for_path<'src>(
+  config: &Config,
+  justfile: &Justfile<'src>,
+  path: &[String],
+) -> Outcome<'src> {
+  let components = crate::output::usage::path_components(path);
+  if let Some(module) = justfile.root.find_module(&components) {
+    return print_help(config, justfile, module, None);
+  }
+  let resolved = crate::output::usage::resolve_recipe_path(justfile, path)?;
+  print_help(config, justfile, resolved.module, Some(resolved.recipe))
 }
 
 /// `set fallback`: the next justfile up, compiled.
