@@ -12,6 +12,7 @@ tests! {
   no_color_turns_automatic_colour_off,
   help_on_a_terminal_uses_the_palette,
   usage_errors_on_a_terminal_use_the_palette,
+  watch_clear_clears_a_terminal_before_the_first_run,
 }
 
 use std::ffi::CStr;
@@ -140,4 +141,13 @@ fn color_always_wins_over_no_color() {
   let dir = failing_justfile();
   let output = run_on_terminal(dir.path(), &["--color", "always"], &[("NO_COLOR", "1")]);
   assert!(output.starts_with("\x1b[1;31merror\x1b[0m"), "{output:?}");
+}
+
+/// `--clear` clears the terminal before the first run too (here the run
+/// fails at once: the recipe is unknown).
+fn watch_clear_clears_a_terminal_before_the_first_run() {
+  let dir = tempfile::tempdir().expect("temporary directory");
+  std::fs::write(dir.path().join("justfile"), "a:\n").expect("write justfile");
+  let output = run_on_terminal(dir.path(), &["--watch", "--clear", "nosuch"], &[("NO_COLOR", "1")]);
+  assert_eq!(output, "\x1b[H\x1b[2J\x1b[3Jerror: justfile does not contain recipe `nosuch`\n");
 }
