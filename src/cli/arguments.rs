@@ -510,8 +510,7 @@ fn dependency_view_options() -> Vec<Arg> {
   vec![
     flag(id::ALL, "With `--tree`/`--graph` and no recipe: include private recipes among the roots")
       .requires(id::DEPENDENCY_VIEW),
-    value(id::GRAPH_FORMAT, "FORMAT", "Output format of `--graph`")
-      .env("JUST_GRAPH_FORMAT")
+    value(id::GRAPH_FORMAT, "FORMAT", "Output format of `--graph` (else $JUST_GRAPH_FORMAT)")
       .value_parser(choices(["dot", "json", "mermaid"]))
       .default_value("dot")
       .requires(id::GRAPH),

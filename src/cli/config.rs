@@ -471,14 +471,32 @@ fn dependency_view(
     return Ok(Some(Subcommand::Tree { paths, all }));
   }
   if matches.value_source(id::GRAPH).is_some() {
-    let format = match string(matches, id::GRAPH_FORMAT).as_deref() {
-      Some("json") => GraphFormat::Json,
-      Some("mermaid") => GraphFormat::Mermaid,
-      _ => GraphFormat::Dot,
-    };
+    let format = graph_format(matches)?;
     return Ok(Some(Subcommand::Graph { paths, all, format }));
   }
   Ok(None)
+}
+
+/// `--graph-format`, else `JUST_GRAPH_FORMAT`, else `dot`. The variable is
+/// read here rather than by clap, for which a value from the environment
+/// would make `--graph-format`'s need of `--graph` apply to every run.
+fn graph_format(matches: &Matches) -> Result<GraphFormat, ConfigError> {
+  let given = match matches.value_source(id::GRAPH_FORMAT) {
+    Some(clap::parser::ValueSource::CommandLine) => string(matches, id::GRAPH_FORMAT),
+    _ => std::env::var("JUST_GRAPH_FORMAT").ok(),
+  };
+  match given.as_deref() {
+    Some("json") => Ok(GraphFormat::Json),
+    Some("mermaid") => Ok(GraphFormat::Mermaid),
+    None | Some("dot") => Ok(GraphFormat::Dot),
+    Some(other) => {
+      let message = format!(
+        "invalid value '{other}' for '--graph-format <FORMAT>' (from JUST_GRAPH_FORMAT)\n  [possible values: dot, json, mermaid]"
+      );
+      let source = arguments::command().error(clap::error::ErrorKind::InvalidValue, message);
+      Err(ConfigError::Clap { source })
+    }
+  }
 }
 
 /// `--list 'a b'`: a single word containing spaces is split on whitespace.

@@ -139,8 +139,7 @@ impl Targets {
     if !self.covers(directory) {
       return Vec::new();
     }
-    let mut below = Targets::default();
-    below.outputs = self.outputs.clone();
+    let mut below = Targets { outputs: self.outputs.clone(), ..Targets::default() };
     below.walk(directory);
     below.directories.into_iter().filter(|path| !self.ignores.is_ignored(path, true)).collect()
   }
