@@ -210,3 +210,10 @@ done
 for mode in interleaved prefixed grouped; do
   timed output "256 MiB of lines, --output $mode" "$ours --output $mode lines | wc -c"
 done
+
+# `--watch` set-up on a tree of 20,000 directories: seconds until it waits.
+mkdir -p "$work/dirs"
+printf 'a:\n  @true\n' >"$work/dirs/justfile"
+(cd "$work/dirs" && for i in $(seq 200); do for j in $(seq 100); do echo "d$i/e$j"; done; done | xargs mkdir -p)
+timed dirs '--watch set-up, 20,000 directories' \
+  "$ours -w a 2> err & pid=\$!; until grep -q waiting err; do sleep 0.01; done; kill -INT \$pid; wait \$pid"
