@@ -222,3 +222,36 @@ if [ -x /usr/bin/time ]; then
   printf 'rss ours %s KiB, reference %s KiB, ratio %s (target < 65536 KiB)\n' \
     "$ours_kib" "$ref_kib" "$(ratio "$ours_kib" "$ref_kib")"
 fi
+
+# The new features on large cases, ours only (just 1.58 has none of them):
+# seconds and peak memory, which must grow with the output, not faster.
+timed_ours() {
+  local dir=$1 label=$2
+  shift 2
+  run "$dir" /usr/bin/time -f '%e %M' -o "$work/timed" bash -c "$*" >/dev/null 2>&1 || true
+  read -r seconds rss <"$work/timed"
+  printf '%-44s %8ss %10s KiB\n' "$label" "$seconds" "$rss"
+}
+python3 "$here/generate.py" "$work/bigchain" bigchain >/dev/null
+python3 "$here/generate.py" "$work/output" output >/dev/null
+echo
+echo "new features on large cases (ours)              seconds   peak memory"
+timed_ours bigchain '--graph mermaid, 100,000-recipe chain' \
+  "$ours --graph --graph-format mermaid chain-99999 | wc -c"
+timed_ours bigchain '--graph dot, 100,000-recipe chain' "$ours --graph chain-99999 | wc -c"
+timed_ours bigchain '--tree, 10,000 of the chain (200 MB out)' "$ours --tree chain-9999 | wc -c"
+timed_ours bigchain '--tree, 100,000 chain, first 100 MB' \
+  "$ours --tree chain-99999 | head -c 100000000 | wc -c"
+for mode in interleaved prefixed grouped; do
+  timed_ours output "a 20 MB line, --output $mode" "$ours --output $mode line | wc -c"
+done
+for mode in interleaved prefixed grouped; do
+  timed_ours output "256 MiB of lines, --output $mode" "$ours --output $mode lines | wc -c"
+done
+
+# `--watch` set-up on a tree of 20,000 directories: seconds until it waits.
+mkdir -p "$work/dirs"
+printf 'a:\n  @true\n' >"$work/dirs/justfile"
+(cd "$work/dirs" && for i in $(seq 200); do for j in $(seq 100); do echo "d$i/e$j"; done; done | xargs mkdir -p)
+timed_ours dirs '--watch set-up, 20,000 directories' \
+  "$ours -w a 2> err & pid=\$!; until grep -q waiting err; do sleep 0.01; done; kill -INT \$pid; wait \$pid"

@@ -12,6 +12,8 @@ Writes OUTPUT_DIR/justfile. KIND (default `large`):
   chain   500 recipes, each depending on the one before; run `chain-499`
   params  a recipe `many` with 500 parameters with defaults
   huge    the recipes of `large` repeated to about 50 MB
+  bigchain 100,000 recipes without bodies, each depending on the one before
+  output  recipes printing a 20 MB line (`line`) and 256 MiB of lines (`lines`)
 
 The output depends only on the arguments, so instruction counts of runs on
 it are comparable between machines and commits.
@@ -24,6 +26,7 @@ RECIPES = 10_000
 ASSIGNMENTS = 2_000
 LONG_LINES = 1_000
 CHAIN = 500
+BIG_CHAIN = 100_000
 PARAMS = 500
 HUGE_BYTES = 50_000_000
 
@@ -77,6 +80,22 @@ def chain():
   return lines
 
 
+def bigchain():
+  lines = []
+  for i in range(BIG_CHAIN):
+    lines += [f"chain-{i}:{f' chain-{i - 1}' if i else ''}", ""]
+  return lines
+
+
+def output():
+  return [
+    "line:",
+    "  @head -c 20000000 /dev/zero | tr '\\0' x; echo",
+    "lines:",
+    "  @head -c 268435456 /dev/zero | tr '\\0' '\\n'",
+  ]
+
+
 def params():
   names = " ".join(f"p{i}='{i}'" for i in range(PARAMS))
   return [f"many {names}:", "  @true"]
@@ -93,7 +112,7 @@ def huge():
   return lines
 
 
-KINDS = {f.__name__: f for f in (large, tiny, long, chain, params, huge)}
+KINDS = {f.__name__: f for f in (large, tiny, long, chain, params, huge, bigchain, output)}
 
 
 def main():

@@ -37,3 +37,30 @@ mod tests {
     assert_eq!(count(2, "value", "values"), "2 values");
   }
 }
+
+/// `text` with control characters (C0, DEL and C1, which can start terminal
+/// escape sequences) written as `\u{…}`, so that a file name cannot drive
+/// the terminal it is printed on.
+pub fn escape_control(text: &str) -> std::borrow::Cow<'_, str> {
+  if !text.chars().any(char::is_control) {
+    return std::borrow::Cow::Borrowed(text);
+  }
+  let mut out = String::with_capacity(text.len() + 8);
+  for c in text.chars() {
+    if c.is_control() {
+      out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+    } else {
+      out.push(c);
+    }
+  }
+  std::borrow::Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod escape_tests {
+  #[test]
+  fn control_characters_are_escaped() {
+    assert_eq!(super::escape_control("a\x1b[2Jb\n\u{9b}c"), "a\\u{1b}[2Jb\\u{a}\\u{9b}c");
+    assert_eq!(super::escape_control("plain é"), "plain é");
+  }
+}

@@ -123,3 +123,28 @@ impl<'src> ExpressionContext<'src> for ConstEvaluator<'_, 'src> {
     Failure::Error(error(keyword, AnalysisErrorKind::AssertFailed { message }))
   }
 }
+
+/// The value of `expression` in `module` when it is a constant: no
+/// backtick, no function call, and no variable among `unknown` (the
+/// parameters of the recipe it appears in, which have no value yet). None
+/// otherwise. Overrides from the command line are not applied.
+pub fn constant_value<'src>(
+  module: &super::model::Module<'src>,
+  unknown: &[&str],
+  expression: &Expression<'src>,
+) -> Option<Value> {
+  let mut names_unknown = false;
+  let _ = super::resolver::walk(expression, &mut |node| {
+    if let Expression::Variable { name } = node {
+      names_unknown |= unknown.contains(&name.lexeme());
+    }
+    Ok::<(), ()>(())
+  });
+  if names_unknown {
+    return None;
+  }
+  let overrides = BTreeMap::new();
+  ConstEvaluator::new(&module.assignments, &overrides, module.settings.lists)
+    .evaluate(expression)
+    .ok()
+}

@@ -5,7 +5,7 @@ pub mod argument_error;
 mod body;
 mod builtins;
 pub mod compile_error;
-mod const_eval;
+pub mod const_eval;
 pub mod error;
 #[cfg(test)]
 pub(crate) mod fixtures;

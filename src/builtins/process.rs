@@ -127,6 +127,9 @@ impl CommandEnvironment {
   }
 
   pub fn apply(&self, command: &mut Command) {
+    // `JUST_WATCH` applies to the `just` it was given to, never to a
+    // nested one in a recipe, which would watch and never return.
+    command.env_remove("JUST_WATCH");
     for name in &self.remove {
       command.env_remove(name);
     }

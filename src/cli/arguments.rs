@@ -141,11 +141,14 @@ pub const COMPLETION_SHELLS: &[&str] = &["bash", "elvish", "fish", "nushell", "p
 /// The complete `just` command line.
 pub fn command() -> Command {
   header()
+    .after_help(
+      "`just --help RECIPE` prints a recipe's help (its doc, usage, parameters and \
+       dependencies); `just --help MODULE` a module's doc and recipes.",
+    )
     .args(options())
     .arg(arguments())
     .next_help_heading("Commands")
-    .args(subcommands())
-    .args(dependency_views())
+    .args(by_long_name([subcommands(), dependency_views()].concat()))
     .group(ArgGroup::new(id::DEPENDENCY_VIEW).args([id::TREE, id::GRAPH]))
 }
 
@@ -239,7 +242,7 @@ fn value(name: &'static str, value_name: &'static str, help: &'static str) -> Ar
 }
 
 fn options() -> Vec<Arg> {
-  vec![
+  let options: Vec<Arg> = vec![
     value(id::ALIAS_STYLE, "ALIAS_STYLE", "How `--list` shows aliases")
       .env("JUST_ALIAS_STYLE")
       .value_parser(choices(["left", "right", "separate"]))
@@ -309,7 +312,7 @@ fn options() -> Vec<Arg> {
     value(id::INDENTATION, "INDENTATION", "Indentation of recipe bodies when formatting")
       .env("JUST_INDENTATION")
       .value_parser(parse_indentation),
-    value(id::JOBS, "N", "Run at most N recipes at once in `[parallel]` recipes")
+    value(id::JOBS, "N", "Run at most N recipes at once in `[parallel]` recipes [default: no limit; with `--jobserver`, the number of CPUs]")
       .env("JUST_JOBS")
       .value_parser(value_parser!(NonZeroUsize)),
     value(id::JUSTFILE, "JUSTFILE", "Use this justfile (`-` reads it from standard input)")
@@ -347,7 +350,7 @@ fn options() -> Vec<Arg> {
     env_flag(id::NO_HIGHLIGHT, "JUST_NO_HIGHLIGHT", "Echo recipe lines without bold")
       .overrides_with(id::HIGHLIGHT),
     env_flag(id::ONE, "JUST_ONE", "Refuse more than one recipe invocation"),
-    env_flag(id::QUIET, "JUST_QUIET", "Print nothing but what recipes print").short('q'),
+    env_flag(id::QUIET, "JUST_QUIET", "Print nothing: neither `just`'s own messages nor the output of recipes").short('q'),
     Arg::new(id::SET)
       .long(id::SET)
       .num_args(2)
@@ -398,7 +401,16 @@ fn options() -> Vec<Arg> {
   ]
   .into_iter()
   .chain(watch_options())
-  .collect()
+  .chain(dependency_view_options())
+  .collect();
+  by_long_name(options)
+}
+
+/// Options and commands are listed in the order of their long names, as
+/// in just 1.58's `--help`.
+fn by_long_name(mut args: Vec<Arg>) -> Vec<Arg> {
+  args.sort_by(|a, b| a.get_long().cmp(&b.get_long()));
+  args
 }
 
 /// Watch mode: run the recipes again whenever what they depend on changes.
@@ -489,7 +501,7 @@ fn subcommands() -> Vec<Arg> {
   with_subcommand_conflicts(commands)
 }
 
-/// `--tree` and `--graph`, with their options.
+/// `--tree` and `--graph`.
 fn dependency_views() -> Vec<Arg> {
   let view = |name: &'static str, help: &'static str| {
     Arg::new(name)
@@ -500,21 +512,25 @@ fn dependency_views() -> Vec<Arg> {
       .action(ArgAction::Append)
       .help(help)
   };
-  let mut args = with_subcommand_conflicts(vec![
-    view(id::TREE, "Print the dependency tree of recipes (default: the default recipe)"),
+  with_subcommand_conflicts(vec![
+    view(
+      id::TREE,
+      "Print the dependency tree of recipes (default: every recipe nothing depends on)",
+    ),
     view(id::GRAPH, "Print the dependency graph of recipes for tools (see --graph-format)"),
-  ]);
-  args.push(
-    flag(id::ALL, "With `--tree`/`--graph`: start from every recipe nothing depends on")
+  ])
+}
+
+/// The options of `--tree` and `--graph`.
+fn dependency_view_options() -> Vec<Arg> {
+  vec![
+    flag(id::ALL, "With `--tree`/`--graph` and no recipe: include private recipes among the roots")
       .requires(id::DEPENDENCY_VIEW),
-  );
-  args.push(
-    value(id::GRAPH_FORMAT, "FORMAT", "Output format of `--graph`")
-      .env("JUST_GRAPH_FORMAT")
+    value(id::GRAPH_FORMAT, "FORMAT", "Output format of `--graph` (else $JUST_GRAPH_FORMAT)")
       .value_parser(choices(["dot", "json", "mermaid"]))
-      .default_value("dot"),
-  );
-  args
+      .default_value("dot")
+      .requires(id::GRAPH),
+  ]
 }
 
 /// Makes each subcommand flag conflict with every other one.

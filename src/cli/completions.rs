@@ -58,10 +58,21 @@ pub fn completions(shell: &str) -> Result<String, CompletionsError> {
 /// Answer a completion request if `JUST_COMPLETE` is set (clap_complete's
 /// dynamic protocol: `just -- just WORD…`); otherwise return.
 pub fn complete_env() {
-  clap_complete::CompleteEnv::with_factory(arguments::command)
+  clap_complete::CompleteEnv::with_factory(completion_command)
     .var("JUST_COMPLETE")
     .shells(Shells(&[&Bash, &env::Elvish, &env::Fish, &env::Powershell, &env::Zsh]))
     .complete();
+}
+
+/// The command line as completion sees it: `--tree` and `--graph` take one
+/// recipe path, so that right after them only recipe paths are offered, once
+/// (with any number allowed, clap offers them as the option's values, again
+/// as recipe words, and then every flag); further words complete as recipe
+/// words do.
+fn completion_command() -> clap::Command {
+  arguments::command()
+    .mut_arg(arguments::id::TREE, |arg| arg.num_args(1))
+    .mut_arg(arguments::id::GRAPH, |arg| arg.num_args(1))
 }
 
 /// Bash: clap_complete's registration, plus `BASH_COLONS`.

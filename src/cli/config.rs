@@ -73,6 +73,10 @@ pub enum Subcommand {
     path: Vec<String>,
   },
   Variables,
+  /// `--help RECIPE_PATH` / `--help MODULE_PATH`.
+  Help {
+    path: Vec<String>,
+  },
   /// `--tree [RECIPE_PATH…]`.
   Tree {
     paths: Vec<String>,
@@ -164,12 +168,45 @@ impl Config {
   /// `JUST_*` environment. The invocation directory is the current directory.
   pub fn from_args<I: IntoIterator<Item = OsString>>(args: I) -> Result<Config, ConfigError> {
     let args: Vec<OsString> = args.into_iter().collect();
-    let matches = arguments::command_for(&args)
-      .try_get_matches_from(args)
-      .map_err(|source| ConfigError::Clap { source })?;
+    let matches = match arguments::command_for(&args).try_get_matches_from(&args) {
+      Ok(matches) => matches,
+      Err(source) if source.kind() == clap::error::ErrorKind::DisplayHelp => {
+        return Self::help_for(&args).unwrap_or(Err(ConfigError::Clap { source }));
+      }
+      Err(source) => return Err(ConfigError::Clap { source }),
+    };
     let invocation_directory =
       std::env::current_dir().map_err(|source| ConfigError::CurrentDirectory { source })?;
     Self::from_matches(&matches, invocation_directory)
+  }
+
+  /// `just --help RECIPE…` / `just --help MODULE…`: the command line without
+  /// its help word names recipes to run; None when it does not (plain
+  /// `--help`, or help with another command).
+  fn help_for(args: &[OsString]) -> Option<Result<Config, ConfigError>> {
+    let end = args.iter().position(|word| word == "--").unwrap_or(args.len());
+    for index in (1..end).filter(|&index| args[index] == "--help" || args[index] == "-h") {
+      let mut rest = args.to_vec();
+      rest.remove(index);
+      let Ok(matches) = arguments::command().try_get_matches_from(&rest) else {
+        continue;
+      };
+      let directory = match std::env::current_dir() {
+        Ok(directory) => directory,
+        Err(source) => return Some(Err(ConfigError::CurrentDirectory { source })),
+      };
+      return match Self::from_matches(&matches, directory) {
+        Ok(mut config) => match &config.subcommand {
+          Subcommand::Run { arguments } if !arguments.is_empty() && config.watch.is_none() => {
+            config.subcommand = Subcommand::Help { path: arguments.clone() };
+            Some(Ok(config))
+          }
+          _ => None,
+        },
+        Err(_) => None,
+      };
+    }
+    None
   }
 
   /// Build the configuration from parsed matches, relative to `invocation_directory`.
@@ -434,14 +471,32 @@ fn dependency_view(
     return Ok(Some(Subcommand::Tree { paths, all }));
   }
   if matches.value_source(id::GRAPH).is_some() {
-    let format = match string(matches, id::GRAPH_FORMAT).as_deref() {
-      Some("json") => GraphFormat::Json,
-      Some("mermaid") => GraphFormat::Mermaid,
-      _ => GraphFormat::Dot,
-    };
+    let format = graph_format(matches)?;
     return Ok(Some(Subcommand::Graph { paths, all, format }));
   }
   Ok(None)
+}
+
+/// `--graph-format`, else `JUST_GRAPH_FORMAT`, else `dot`. The variable is
+/// read here rather than by clap, for which a value from the environment
+/// would make `--graph-format`'s need of `--graph` apply to every run.
+fn graph_format(matches: &Matches) -> Result<GraphFormat, ConfigError> {
+  let given = match matches.value_source(id::GRAPH_FORMAT) {
+    Some(clap::parser::ValueSource::CommandLine) => string(matches, id::GRAPH_FORMAT),
+    _ => std::env::var("JUST_GRAPH_FORMAT").ok(),
+  };
+  match given.as_deref() {
+    Some("json") => Ok(GraphFormat::Json),
+    Some("mermaid") => Ok(GraphFormat::Mermaid),
+    None | Some("dot") => Ok(GraphFormat::Dot),
+    Some(other) => {
+      let message = format!(
+        "invalid value '{other}' for '--graph-format <FORMAT>' (from JUST_GRAPH_FORMAT)\n  [possible values: dot, json, mermaid]"
+      );
+      let source = arguments::command().error(clap::error::ErrorKind::InvalidValue, message);
+      Err(ConfigError::Clap { source })
+    }
+  }
 }
 
 /// `--list 'a b'`: a single word containing spaces is split on whitespace.

@@ -131,6 +131,23 @@ fn print_streamed<'src>(
   stdio::quiet_on_broken_pipe(out.finish()).map_err(|error| write_error(message, error))
 }
 
+/// The recipes `--tree`/`--graph` start from: the named ones, in every
+/// spelling running takes (`api serve`, `api::serve`, recipes with their
+/// arguments), else module paths; without names, the root recipes.
+fn dependency_view_recipes<'a, 'src>(
+  config: &Config,
+  justfile: &'a Justfile<'src>,
+  paths: &[String],
+  all: bool,
+) -> Outcome<'src, Vec<&'a Recipe<'src>>> {
+  if !paths.is_empty() {
+    if let Ok(invocations) = invocation::parse_invocations(justfile, paths, &config.options) {
+      return Ok(invocations.into_iter().map(|invocation| invocation.recipe).collect());
+    }
+  }
+  Ok(crate::output::tree::selected_recipes(justfile, paths, all, config.unsorted)?)
+}
+
 /// Print `--list`'s listing of the module at `path`.
 fn print_list<'src>(
   config: &Config,
@@ -272,15 +289,20 @@ fn compiled<'src>(config: &Config, search: Search, arenas: Arenas<'src>) -> Outc
       command(&context(config, &search, &justfile, &run.supervisor), binary, arguments)?
     }
     Subcommand::Choose => choose(config, &search, &justfile, &new_run())?,
+    Subcommand::Help { path } => help_for_path(config, &justfile, path)?,
     Subcommand::Tree { paths, all } => {
-      let selected =
-        crate::output::tree::selected_recipes(&justfile, paths, *all, config.unsorted)?;
-      print(&crate::output::tree::tree(&justfile, &selected, color))?;
+      let selected = dependency_view_recipes(config, &justfile, paths, *all)?;
+      print_streamed(STDOUT_FAILED, |out| {
+        crate::output::tree::write_tree(out, &justfile, &selected, color);
+        Ok(())
+      })?;
     }
     Subcommand::Graph { paths, all, format } => {
-      let selected =
-        crate::output::tree::selected_recipes(&justfile, paths, *all, config.unsorted)?;
-      print(&crate::output::graph::graph(&justfile, &selected, *format))?;
+      let selected = dependency_view_recipes(config, &justfile, paths, *all)?;
+      print_streamed(STDOUT_FAILED, |out| {
+        crate::output::graph::write_graph(out, &justfile, &selected, *format);
+        Ok(())
+      })?;
     }
     Subcommand::Clean { paths } => {
       let directory = search.justfile.parent().unwrap_or(Path::new("/"));
@@ -685,8 +707,29 @@ fn print_help<'src>(
   let color = stdout_painter(config).active;
   match recipe {
     Some(recipe) => print(&crate::output::recipe_help::recipe_help(justfile, recipe, color)),
-    None => print_list(config, justfile, &module.path, color),
+    None => {
+      if let Some(doc) = module.doc.as_deref().filter(|_| !module.path.is_empty()) {
+        let painter = Painter { active: color, command_color: None, highlight: true };
+        print(&format!("{}\n\n", painter.doc(doc)))?;
+      }
+      print_list(config, justfile, &module.path, color)
+    }
   }
+}
+
+/// `just --help PATH`: the help of the module or recipe at `PATH`, in any
+/// spelling running takes (`api serve`, `api::serve`, an alias).
+fn help_for_path<'src>(
+  config: &Config,
+  justfile: &Justfile<'src>,
+  path: &[String],
+) -> Outcome<'src> {
+  let components = crate::output::usage::path_components(path);
+  if let Some(module) = justfile.root.find_module(&components) {
+    return print_help(config, justfile, module, None);
+  }
+  let resolved = crate::output::usage::resolve_recipe_path(justfile, path)?;
+  print_help(config, justfile, resolved.module, Some(resolved.recipe))
 }
 
 /// `set fallback`: the next justfile up, compiled.

@@ -130,6 +130,31 @@ impl ExecutionError<'_> {
     }
   }
 
+  /// The same error naming its recipe by `path` (`web::test`), as
+  /// `--keep-going` reports failures of recipes from several modules.
+  pub fn naming(mut self, path: &str) -> Self {
+    use ExecutionError::*;
+    match &mut self {
+      LineCode { recipe, .. }
+      | LineSignal { recipe, .. }
+      | LineUnknown { recipe, .. }
+      | ScriptCode { recipe, .. }
+      | ScriptSignal { recipe, .. }
+      | ScriptUnknown { recipe }
+      | Guard { recipe, .. }
+      | ShellNotFound { recipe, .. }
+      | ShellPermission { recipe, .. }
+      | ShellIo { recipe, .. }
+      | ScriptSpawn { recipe, .. }
+      | TempDir { recipe, .. }
+      | InvalidShebang { recipe, .. }
+      | EmptyList { recipe, .. }
+      | NotConfirmed { recipe } => *recipe = path.to_string(),
+      _ => {}
+    }
+    self
+  }
+
   /// Whether this is the failure of a recipe's own command (suppressible by
   /// `[no-exit-message]`).
   pub fn is_recipe_failure(&self) -> bool {

@@ -103,6 +103,7 @@ impl<'r, 'src> KeepGoing<'r, 'src> {
       Err(error) => error,
     };
     if !matches!(error, ExecutionError::Unsuccessful { .. }) {
+      let error = error.naming(recipe);
       self.announce(&error);
       let mut report = self.lock();
       let rank = report.ranks.get(recipe).copied().unwrap_or(usize::MAX);

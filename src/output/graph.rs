@@ -1,12 +1,13 @@
 //! `--graph`: the dependency graph of recipes as Graphviz DOT, a Mermaid
 //! flowchart or JSON.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{json, Value as Json};
 
 use crate::analysis::model::{Justfile, Parameter, Recipe};
 use crate::options::GraphFormat;
+use crate::output::sink::Sink;
 use crate::output::tree::{dependency_arguments, dependency_target, recipe_aliases};
 use crate::syntax::ast::ParameterKind;
 use crate::syntax::attributes::AttributeKind;
@@ -64,13 +65,14 @@ fn collect<'a, 'src>(
   graph
 }
 
-/// The `--graph` text of the recipes reachable from `selected`.
-pub fn graph(justfile: &Justfile, selected: &[&Recipe], format: GraphFormat) -> String {
+/// Append the `--graph` text of the recipes reachable from `selected` to
+/// `out`, a line at a time (JSON as one piece).
+pub fn write_graph(out: &mut Sink, justfile: &Justfile, selected: &[&Recipe], format: GraphFormat) {
   let graph = collect(justfile, selected);
   match format {
-    GraphFormat::Dot => dot(&graph),
-    GraphFormat::Mermaid => mermaid(&graph),
-    GraphFormat::Json => json(&graph),
+    GraphFormat::Dot => dot(out, &graph),
+    GraphFormat::Mermaid => mermaid(out, &graph),
+    GraphFormat::Json => out.push_str(&json(&graph)),
   }
 }
 
@@ -97,11 +99,12 @@ fn dot_string(text: &str) -> String {
   format!("\"{escaped}\"")
 }
 
-fn dot(graph: &Graph) -> String {
-  let mut out = String::from("digraph just {\n  node [shape=box];\n");
+fn dot(out: &mut Sink, graph: &Graph) {
+  out.push_str("digraph just {\n  node [shape=box];\n");
   for recipe in &graph.nodes {
     let id = dot_string(recipe.namepath);
     out.push_str(&format!("  {id} [label={}];\n", dot_string(&node_label(recipe))));
+    out.end_piece();
   }
   for edge in &graph.edges {
     let mut attributes = Vec::new();
@@ -119,6 +122,7 @@ fn dot(graph: &Graph) -> String {
       dot_string(&edge.from),
       dot_string(&edge.to)
     ));
+    out.end_piece();
   }
   for (alias, target) in &graph.aliases {
     let id = dot_string(&format!("alias {alias}"));
@@ -127,9 +131,9 @@ fn dot(graph: &Graph) -> String {
       "  {id} -> {} [style=dotted, arrowhead=empty, label=\"alias\"];\n",
       dot_string(target)
     ));
+    out.end_piece();
   }
   out.push_str("}\n");
-  out
 }
 
 /// Mermaid label text: quotes, `#`, `&`, `<`, `>` and backticks (which would
@@ -151,15 +155,15 @@ fn mermaid_text(text: &str) -> String {
   out
 }
 
-fn mermaid(graph: &Graph) -> String {
-  let mut out = String::from("flowchart TD\n");
+fn mermaid(out: &mut Sink, graph: &Graph) {
+  out.push_str("flowchart TD\n");
   // Recipe paths contain `::` and `-`, which Mermaid ids cannot: number them.
-  let id = |path: &str| {
-    let index = graph.nodes.iter().position(|recipe| recipe.namepath == path).unwrap_or_default();
-    format!("r{index}")
-  };
+  let index: HashMap<&str, usize> =
+    graph.nodes.iter().enumerate().map(|(index, recipe)| (recipe.namepath, index)).collect();
+  let id = |path: &str| format!("r{}", index.get(path).copied().unwrap_or_default());
   for (index, recipe) in graph.nodes.iter().enumerate() {
     out.push_str(&format!("  r{index}[\"{}\"]\n", mermaid_text(&node_label(recipe))));
+    out.end_piece();
   }
   for edge in &graph.edges {
     let arrow = if edge.subsequent { "-.->" } else { "-->" };
@@ -167,12 +171,13 @@ fn mermaid(graph: &Graph) -> String {
     let label =
       if label.is_empty() { String::new() } else { format!("|\"{}\"|", mermaid_text(&label)) };
     out.push_str(&format!("  {} {arrow}{label} {}\n", id(&edge.from), id(&edge.to)));
+    out.end_piece();
   }
   for (index, (alias, target)) in graph.aliases.iter().enumerate() {
     out.push_str(&format!("  a{index}([\"{}\"])\n", mermaid_text(alias)));
     out.push_str(&format!("  a{index} -.->|alias| {}\n", id(target)));
+    out.end_piece();
   }
-  out
 }
 
 fn parameter_json(parameter: Parameter) -> Json {

@@ -2,7 +2,7 @@
 
 use crate::analysis::model::{Justfile, Parameter, Recipe};
 use crate::color::Painter;
-use crate::output::usage::{argument_line, heading, option_line, usage_line};
+use crate::output::usage::{argument_parts, heading, option_parts, usage_line};
 use crate::syntax::ast::{Attribute, ParameterKind};
 use crate::syntax::attributes::AttributeKind;
 
@@ -21,13 +21,13 @@ pub fn recipe_help(justfile: &Justfile, recipe: &Recipe, color: bool) -> String 
   ));
   let positionals: Vec<Parameter> = recipe.parameters().iter().filter(|p| !p.is_option()).collect();
   if !positionals.is_empty() {
-    let lines = positionals.iter().map(|p| argument_line(p, color) + &markers(p));
-    sections.push(section("Arguments:", lines, color));
+    let lines = aligned(&positionals, argument_parts, color);
+    sections.push(section("Arguments:", lines.into_iter(), color));
   }
   let options: Vec<Parameter> = recipe.parameters().iter().filter(|p| p.is_option()).collect();
   if !options.is_empty() {
-    let lines = options.iter().map(|p| option_line(p, color) + &markers(p));
-    sections.push(section("Options:", lines, color));
+    let lines = aligned(&options, option_parts, color);
+    sections.push(section("Options:", lines.into_iter(), color));
   }
   let dependencies = dependency_lines(justfile, recipe);
   if !dependencies.is_empty() {
@@ -38,6 +38,30 @@ pub fn recipe_help(justfile: &Justfile, recipe: &Recipe, color: bool) -> String 
     sections.push(details.concat());
   }
   sections.join("\n")
+}
+
+/// Parameter lines with their details in one column, two spaces after the
+/// widest name (widths measured without colour).
+fn aligned(
+  parameters: &[Parameter],
+  parts: fn(&Parameter, bool) -> (String, String),
+  color: bool,
+) -> Vec<String> {
+  let width = |parameter: &Parameter| parts(parameter, false).0.chars().count();
+  let column = parameters.iter().map(width).max().unwrap_or(0) + 2;
+  parameters
+    .iter()
+    .map(|parameter| {
+      let (name, details) = parts(parameter, color);
+      let details = details + &markers(parameter);
+      let details = details.trim_start();
+      if details.is_empty() {
+        name
+      } else {
+        format!("{name}{}{details}", " ".repeat(column - width(parameter)))
+      }
+    })
+    .collect()
 }
 
 fn section(title: &str, lines: impl Iterator<Item = String>, color: bool) -> String {

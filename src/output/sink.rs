@@ -95,6 +95,12 @@ impl<'w> Sink<'w> {
     }
   }
 
+  /// Whether writing out failed (a broken pipe, say): nothing more will
+  /// be written, so a producer may stop.
+  pub fn failed(&self) -> bool {
+    self.destination.as_ref().is_some_and(|destination| destination.result.is_err())
+  }
+
   /// Whether no text at all has been produced.
   pub fn produced_nothing(&self) -> bool {
     self.text.is_empty() && !self.destination.as_ref().is_some_and(|d| d.passed)

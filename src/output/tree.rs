@@ -5,14 +5,17 @@ use std::collections::HashSet;
 
 use nu_ansi_term::{Color as Ansi, Style};
 
+use crate::analysis::const_eval::constant_value;
 use crate::analysis::lookup::{resolve_alias, AliasTarget, LookupError};
 use crate::analysis::model::{Dependency, Justfile, Module, Recipe};
 use crate::color::Painter;
+use crate::output::sink::Sink;
+use crate::syntax::ast::Expression;
 use crate::syntax::attributes::AttributeKind;
 use crate::syntax::path::split_colon_path;
 
-/// The recipes a `--tree`/`--graph` starts from: the named ones; else the
-/// default recipe; else (or with `--all`) every recipe nothing depends on.
+/// The recipes a `--tree`/`--graph` starts from: the named ones; else every
+/// public recipe nothing depends on (with `all`, private ones too).
 pub fn selected_recipes<'a, 'src>(
   justfile: &'a Justfile<'src>,
   paths: &[String],
@@ -26,11 +29,8 @@ pub fn selected_recipes<'a, 'src>(
     }
     return Ok(selected);
   }
-  let root = &justfile.root;
-  match root.default.and_then(|name| root.recipes.get(name)) {
-    Some(recipe) if !all => Ok(vec![recipe]),
-    _ => Ok(undepended_recipes(justfile, root, unsorted)),
-  }
+  let roots = undepended_recipes(justfile, &justfile.root, unsorted);
+  Ok(roots.into_iter().filter(|recipe| all || !recipe.private).collect())
 }
 
 /// A recipe path (aliases followed), or a module path: the module's default
@@ -154,99 +154,143 @@ enum Edge {
   Subsequent,
 }
 
-/// What already ran: the recipe path and its arguments as written.
+/// What already ran: the recipe path and its arguments, each by its value
+/// where it is a constant, else as written.
 type Record = HashSet<(String, Vec<String>)>;
 
-struct TreeWriter<'a, 'src> {
+struct TreeWriter<'o, 'w, 'a, 'src> {
   justfile: &'a Justfile<'src>,
   painter: Painter,
-  out: String,
+  out: &'o mut Sink<'w>,
+  /// The indentation of the current line: one shared buffer, grown and cut
+  /// back as the walk goes down and up, so a deep tree costs memory in
+  /// proportion to its depth, not to its depth squared.
+  indent: String,
 }
 
-/// The `--tree` text for `recipes`, which run in this order as one
-/// command line would run them.
-pub fn tree(justfile: &Justfile, recipes: &[&Recipe], color: bool) -> String {
+/// Append the `--tree` text for `recipes` to `out`, a line at a time; stops
+/// early once `out` cannot be written any more.
+pub fn write_tree(out: &mut Sink, justfile: &Justfile, recipes: &[&Recipe], color: bool) {
   let painter = Painter { active: color, command_color: None, highlight: true };
-  let mut writer = TreeWriter { justfile, painter, out: String::new() };
+  let mut writer = TreeWriter { justfile, painter, out, indent: String::new() };
   let mut record = Record::new();
   for recipe in recipes {
-    let node = Node { recipe: Some(recipe), path: recipe.namepath, arguments: Vec::new() };
-    writer.node(&node, Edge::Root, false, "", "", &mut record);
+    let node =
+      Node { recipe: Some(recipe), path: recipe.namepath, arguments: Vec::new(), key: Vec::new() };
+    writer.node(&node, Edge::Root, false, "", &mut record);
   }
-  writer.out
 }
 
 struct Node<'r, 'a, 'src> {
   /// None: the target is disabled by an absent optional module.
   recipe: Option<&'a Recipe<'src>>,
   path: &'r str,
+  /// As written, for display.
   arguments: Vec<String>,
+  /// As compared, for `(see above)`.
+  key: Vec<String>,
 }
 
-impl TreeWriter<'_, '_> {
+impl TreeWriter<'_, '_, '_, '_> {
   fn mark(&self, text: &str) -> String {
     self.painter.paint(Ansi::Purple.normal(), text)
   }
 
   /// Writes the node's line after `branch`, then (unless it already ran)
-  /// its dependencies, each line starting with `indent`.
-  fn node(
-    &mut self,
-    node: &Node,
-    edge: Edge,
-    parallel: bool,
-    branch: &str,
-    indent: &str,
-    record: &mut Record,
-  ) {
-    let key = (node.path.to_string(), node.arguments.clone());
-    let repeated = record.contains(&key);
-    let mut line = format!("{indent}{branch}");
-    if edge == Edge::Subsequent {
-      line.push_str(&self.mark("&&"));
-      line.push(' ');
+  /// its dependencies.
+  fn node(&mut self, node: &Node, edge: Edge, parallel: bool, branch: &str, record: &mut Record) {
+    if self.out.failed() {
+      return;
     }
-    line.push_str(&self.painter.paint(Style::new().bold(), node.path));
+    let key = (node.path.to_string(), node.key.clone());
+    let repeated = record.contains(&key);
+    self.out.push_str(&self.indent);
+    self.out.push_str(branch);
+    if edge == Edge::Subsequent {
+      let mark = self.mark("&&");
+      self.out.push_str(&mark);
+      self.out.push(' ');
+    }
+    let path = self.painter.paint(Style::new().bold(), node.path);
+    self.out.push_str(&path);
     for argument in &node.arguments {
-      line.push(' ');
-      line.push_str(&self.painter.paint(Ansi::Cyan.normal(), argument));
+      let argument = self.painter.paint(Ansi::Cyan.normal(), argument);
+      self.out.push(' ');
+      self.out.push_str(&argument);
     }
     if parallel {
-      line.push_str(&format!(" {}", self.mark("(parallel)")));
+      let mark = self.mark("(parallel)");
+      self.out.push(' ');
+      self.out.push_str(&mark);
     }
-    let Some(recipe) = node.recipe else {
-      self.out.push_str(&format!("{line} {}\n", self.mark("(unavailable)")));
+    let note = match node.recipe {
+      None => Some("(unavailable)"),
+      Some(_) if repeated => Some("(see above)"),
+      Some(_) => None,
+    };
+    if let Some(note) = note {
+      let mark = self.mark(note);
+      self.out.push(' ');
+      self.out.push_str(&mark);
+    }
+    self.out.push('\n');
+    self.out.end_piece();
+    let Some(recipe) = node.recipe.filter(|_| !repeated) else {
       return;
     };
-    if repeated {
-      self.out.push_str(&format!("{line} {}\n", self.mark("(see above)")));
-      return;
-    }
-    self.out.push_str(&line);
-    self.out.push('\n');
     record.insert(key);
-    self.dependencies(recipe, branch, indent, record);
+    let depth = self.indent.len();
+    match branch {
+      "" => {}
+      "└── " => self.indent.push_str("    "),
+      _ => self.indent.push_str("│   "),
+    }
+    self.dependencies(recipe, record);
+    self.indent.truncate(depth);
   }
 
-  fn dependencies(&mut self, recipe: &Recipe, branch: &str, indent: &str, record: &mut Record) {
-    let child_indent = match branch {
-      "" => indent.to_string(),
-      "└── " => format!("{indent}    "),
-      _ => format!("{indent}│   "),
-    };
+  fn dependencies(&mut self, recipe: &Recipe, record: &mut Record) {
     let parallel = recipe.has_attribute(AttributeKind::Parallel);
     let count = recipe.priors().len() + recipe.subsequents().len();
     let edges = (recipe.priors().iter().map(|d| (d, Edge::Prior)))
       .chain(recipe.subsequents().iter().map(|d| (d, Edge::Subsequent)));
+    let module = module_of(self.justfile, recipe);
     // Subsequents run with a fresh record of their own.
     let mut subsequent_record = Record::new();
     for (index, (dependency, edge)) in edges.enumerate() {
       let branch = if index + 1 == count { "└── " } else { "├── " };
       let target = dependency_target(self.justfile, dependency);
       let path = dependency_path(self.justfile, dependency);
-      let node = Node { recipe: target, path: &path, arguments: dependency_arguments(dependency) };
+      let key =
+        dependency.arguments().iter().map(|argument| argument_key(module, recipe, argument));
+      let node = Node {
+        recipe: target,
+        path: &path,
+        arguments: dependency_arguments(dependency),
+        key: key.collect(),
+      };
       let record = if edge == Edge::Prior { &mut *record } else { &mut subsequent_record };
-      self.node(&node, edge, parallel, branch, &child_indent, record);
+      self.node(&node, edge, parallel, branch, record);
     }
+  }
+}
+
+/// The module a recipe belongs to.
+fn module_of<'a, 'src>(justfile: &'a Justfile<'src>, recipe: &Recipe) -> Option<&'a Module<'src>> {
+  let mut path: Vec<String> = recipe.namepath.split("::").map(String::from).collect();
+  path.pop();
+  justfile.root.find_module(&path)
+}
+
+/// How a dependency argument is compared: its value when it is a constant
+/// (`'x'`, `"x"` and `'' + 'x'` are the same), else its text, which is all
+/// that is known before the recipe's parameters have values.
+fn argument_key(module: Option<&Module>, recipe: &Recipe, argument: &Expression) -> String {
+  let text = || format!("text {argument}");
+  let parameters: Vec<&str> =
+    recipe.parameters().iter().map(|parameter| parameter.name().lexeme()).collect();
+  match module.and_then(|module| constant_value(module, &parameters, argument)) {
+    Some(value) => format!("value {:?}", value.0),
+    None => text(),
   }
 }

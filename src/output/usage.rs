@@ -154,14 +154,26 @@ fn details(parameter: &Parameter, show_default: bool) -> String {
 }
 
 pub(crate) fn argument_line(parameter: &Parameter, color: bool) -> String {
+  let (name, details) = argument_parts(parameter, color);
+  name + &details
+}
+
+/// An `Arguments:` line in two parts: `  NAME` and its details (help text,
+/// default, pattern), each starting with a space.
+pub(crate) fn argument_parts(parameter: &Parameter, color: bool) -> (String, String) {
   let mut line = Line::new(color);
   line.plain("  ");
   push_parameter_token(&mut line, parameter);
-  line.plain(&details(parameter, true));
-  line.text
+  (line.text, details(parameter, true))
 }
 
 pub(crate) fn option_line(parameter: &Parameter, color: bool) -> String {
+  let (flags, details) = option_parts(parameter, color);
+  flags + &details
+}
+
+/// An `Options:` line in two parts: `  -s, --long VALUE` and its details.
+pub(crate) fn option_parts(parameter: &Parameter, color: bool) -> (String, String) {
   let mut line = Line::new(color);
   let style = Ansi::Green.normal();
   line.plain("  ");
@@ -178,8 +190,7 @@ pub(crate) fn option_line(parameter: &Parameter, color: bool) -> String {
     line.plain(" ");
     line.push(word_style(), parameter.name().lexeme());
   }
-  line.plain(&details(parameter, parameter.value().is_none()));
-  line.text
+  (line.text, details(parameter, parameter.value().is_none()))
 }
 
 pub(crate) fn heading(text: &str, color: bool) -> String {

@@ -18,6 +18,7 @@ pub mod command;
 pub mod exit;
 pub use os::fs;
 pub mod mode;
+pub mod pipe;
 pub mod signals;
 pub mod stdio;
 pub mod supervisor;

@@ -51,7 +51,7 @@ fn render_with_dot(source: &str) -> (bool, String, String) {
 }
 
 fn graph_dot_output_renders_with_graphviz_without_warnings() {
-  for args in [&["--graph", "--all"][..], &["--graph"], &["--graph", "sub-mod::leaf-x", "t"]] {
+  for args in [&["--graph", "--all"][..], &["--graph"], &["--graph", "t", "sub-mod::leaf-x"]] {
     let output = Test::new()
       .justfile(JUSTFILE)
       .write("sub-mod/justfile", MODULE)

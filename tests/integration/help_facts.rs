@@ -11,6 +11,10 @@ tests! {
   justfile_name_may_be_repeated,
   clean_arguments_restrict_to_a_recipe_path,
   dotenv_filename_defaults_to_dot_env,
+  options_and_commands_are_in_order_of_their_long_names,
+  all_and_graph_format_are_options,
+  jobs_shows_its_default,
+  quiet_says_it_silences_recipes_too,
 }
 
 use std::process::Command;
@@ -65,4 +69,52 @@ fn clean_arguments_restrict_to_a_recipe_path() {
 
 fn dotenv_filename_defaults_to_dot_env() {
   assert_says("Look for a dotenv file with this name instead of `.env`");
+}
+
+/// New flags sit with their peers: options, and commands, in the order of
+/// their long names (the help texts' own mentions of flags aside, each
+/// entry starts a line).
+fn options_and_commands_are_in_order_of_their_long_names() {
+  let output = Command::new(env!("CARGO_BIN_EXE_just"))
+    .arg("--help")
+    .env("NO_COLOR", "1")
+    .output()
+    .expect("run just --help");
+  let text = String::from_utf8(output.stdout).expect("UTF-8 help");
+  let (options, commands) = text.split_once("\nCommands:\n").expect("a Commands heading");
+  let entries = |section: &str| -> Vec<String> {
+    section
+      .lines()
+      .filter_map(|line| {
+        let line = line.trim_start();
+        let line = if line.starts_with('-') && !line.starts_with("--") { &line[4..] } else { line };
+        line.strip_prefix("--").map(|rest| rest.split([' ', ',']).next().unwrap_or("").to_string())
+      })
+      .filter(|name| !["help", "version"].contains(&name.as_str()))
+      .collect()
+  };
+  for (name, section) in [("options", options), ("commands", commands)] {
+    let names = entries(section);
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted, "{name} out of order");
+  }
+  assert!(entries(options).contains(&"watch-restart".to_string()));
+}
+
+fn all_and_graph_format_are_options() {
+  let help = help();
+  let (options, commands) = help.split_once(" Commands: ").expect("a Commands heading");
+  for flag in ["--all ", "--graph-format <FORMAT>"] {
+    assert!(options.contains(flag), "{flag} is not among the options");
+    assert!(!commands.contains(flag), "{flag} is among the commands");
+  }
+}
+
+fn jobs_shows_its_default() {
+  assert_says("--jobs <N> Run at most N recipes at once in `[parallel]` recipes [default: no limit; with `--jobserver`, the number of CPUs]");
+}
+
+fn quiet_says_it_silences_recipes_too() {
+  assert_says("-q, --quiet Print nothing: neither `just`'s own messages nor the output of recipes");
 }

@@ -11,9 +11,18 @@ tests! {
   prefixed_passes_binary_and_partial_lines_through,
   prefixed_recipe_still_reads_stdin,
   keep_going_with_parallel_and_serial_failures,
+  prefixed_stops_when_the_reader_goes_away,
+  grouped_stops_when_the_reader_goes_away,
+  prefixed_recipe_ends_when_its_shell_exits,
+  grouped_recipe_ends_when_its_shell_exits,
+  grouped_output_beyond_memory_goes_to_a_temporary_file,
+  running_out_of_descriptors_is_a_clear_error,
 }
 
+use std::os::unix::process::CommandExt;
+use std::path::Path;
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use crate::common::Test;
 
@@ -108,7 +117,7 @@ fn prefixed_passes_binary_and_partial_lines_through() {
     .stdin(Stdio::null())
     .output()
     .expect("run just");
-  assert_eq!(raw.stdout, b"[bytes] a\xff\x00b\r\n[bytes] last");
+  assert_eq!(raw.stdout, b"[bytes] a\xff\x00b\r\n[bytes] last\n");
   assert_eq!(raw.status.code(), Some(0));
 }
 
@@ -168,4 +177,145 @@ fn without_keep_going_parallel_failure_stops_the_run() {
     .stderr("error: recipe `c` failed on line 5 with exit code 2\n")
     .status(2)
     .run();
+}
+
+/// Run `script` with `sh` in a new temporary directory holding `justfile`,
+/// `$JUST` naming the binary under test; kill it at a deadline. Its status
+/// (None if the deadline passed), and the directory's path.
+fn shell_with_deadline(justfile: &str, script: &str) -> (Option<i32>, tempfile::TempDir) {
+  let directory = tempfile::tempdir().unwrap();
+  std::fs::write(directory.path().join("justfile"), justfile).unwrap();
+  let mut child = Command::new("sh")
+    .args(["-c", script])
+    .current_dir(directory.path())
+    .env("JUST", env!("CARGO_BIN_EXE_just"))
+    .env("NO_COLOR", "1")
+    .env_remove("JUST_OUTPUT")
+    .stdin(Stdio::null())
+    .process_group(0)
+    .spawn()
+    .unwrap();
+  let deadline = Instant::now() + Duration::from_secs(20);
+  let status = loop {
+    if let Some(status) = child.try_wait().unwrap() {
+      break status.code();
+    }
+    if Instant::now() > deadline {
+      // SAFETY: plain kill of the process group the child leads.
+      unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
+      let _ = child.wait();
+      break None;
+    }
+    std::thread::sleep(Duration::from_millis(20));
+  };
+  (status, directory)
+}
+
+fn read(directory: &Path, name: &str) -> String {
+  std::fs::read_to_string(directory.join(name)).unwrap_or_default()
+}
+
+/// Like `interleaved`, where `yes` itself gets SIGPIPE: the recipe's output
+/// stops being read, the recipe fails on SIGPIPE, `just` says so.
+fn prefixed_stops_when_the_reader_goes_away() {
+  let (status, directory) = shell_with_deadline(
+    "r:\n  yes\n",
+    "$JUST --output prefixed r 2>err | head -1 > out; echo $? > status",
+  );
+  assert_eq!(status, Some(0), "the pipeline never ended");
+  assert_eq!(read(directory.path(), "out"), "[r] y\n");
+  assert_eq!(
+    read(directory.path(), "err"),
+    "[r] yes\nerror: recipe `r` failed on line 2 with exit code 141\n"
+  );
+}
+
+/// A reader that goes away before anything was written stops `grouped`
+/// too, rather than holding output for ever.
+fn grouped_stops_when_the_reader_goes_away() {
+  let (status, directory) =
+    shell_with_deadline("r:\n  yes\n", "$JUST --output grouped r 2>err | true");
+  assert_eq!(status, Some(0), "the pipeline never ended");
+  assert_eq!(
+    read(directory.path(), "err"),
+    "yes\nerror: recipe `r` failed on line 2 with exit code 141\n"
+  );
+}
+
+const BACKGROUND: &str = "
+r:
+  @sleep 100 & echo $! > pid
+  @echo done
+";
+
+/// A background process the recipe left holds the recipe's pipes, but the
+/// recipe (and `just`) ends when its shell exits.
+fn recipe_ends_when_its_shell_exits(mode: &str, expected: &str) {
+  let (status, directory) =
+    shell_with_deadline(BACKGROUND, &format!("$JUST --output {mode} r > out 2>&1"));
+  if let Ok(pid) = read(directory.path(), "pid").trim().parse::<i32>() {
+    // SAFETY: plain kill of the background process the recipe started.
+    unsafe { libc::kill(pid, libc::SIGKILL) };
+  }
+  assert_eq!(status, Some(0), "just waited for the background process");
+  assert_eq!(read(directory.path(), "out"), expected);
+}
+
+fn prefixed_recipe_ends_when_its_shell_exits() {
+  recipe_ends_when_its_shell_exits("prefixed", "[r] done\n");
+}
+
+fn grouped_recipe_ends_when_its_shell_exits() {
+  recipe_ends_when_its_shell_exits("grouped", "done\n");
+}
+
+/// Past a few MiB a recipe's held output goes to a temporary file: with an
+/// unusable temporary directory the output is still all there, in order,
+/// and the run fails saying why.
+fn grouped_output_beyond_memory_goes_to_a_temporary_file() {
+  let (status, directory) = shell_with_deadline(
+    "r:\n  @head -c 6000000 /dev/zero | tr '\\0' x\n  @echo\n  @echo end\n",
+    "$JUST --output grouped --tempdir missing r > out 2> err; echo $? > status",
+  );
+  assert_eq!(status, Some(0));
+  let out = read(directory.path(), "out");
+  assert_eq!(out.len(), 6_000_005);
+  assert!(out.ends_with("x\nend\n"));
+  assert_eq!(read(directory.path(), "status"), "1\n");
+  assert!(read(directory.path(), "err").starts_with(
+    "error: recipe `r` could not be run because of an IO error while trying to create a temporary directory"
+  ));
+  // With a usable one, the same output and success.
+  let (status, directory) =
+    shell_with_deadline(&read(directory.path(), "justfile"), "$JUST --output grouped r > out");
+  assert_eq!(status, Some(0));
+  assert_eq!(read(directory.path(), "out").len(), 6_000_005);
+}
+
+/// 200 recipes at once need more pipes than 64 descriptors allow: the run
+/// fails saying so, every mode alike, and does not hang or panic.
+fn running_out_of_descriptors_is_a_clear_error() {
+  let mut justfile = String::from("[parallel]\nall:");
+  for index in 0..200 {
+    justfile.push_str(&format!(" r{index}"));
+  }
+  justfile.push('\n');
+  for index in 0..200 {
+    justfile.push_str(&format!("r{index}:\n  @sleep 0.2; echo {index}\n"));
+  }
+  for mode in ["prefixed", "grouped"] {
+    let (status, directory) = shell_with_deadline(
+      &justfile,
+      &format!("ulimit -n 64; $JUST --jobs 200 --output {mode} all > out 2> err; echo $? > status"),
+    );
+    assert_eq!(status, Some(0), "{mode}: just did not end");
+    let err = read(directory.path(), "err");
+    assert_eq!(read(directory.path(), "status"), "1\n", "{mode}: {err}");
+    let first = err.lines().next().unwrap_or_default();
+    assert!(
+      first.starts_with("error: recipe `r") && first.ends_with("Too many open files (os error 24)"),
+      "{mode}: {err}"
+    );
+    assert!(!err.contains("panicked"), "{mode}: {err}");
+  }
 }

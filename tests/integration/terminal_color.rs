@@ -12,6 +12,7 @@ tests! {
   no_color_turns_automatic_colour_off,
   help_on_a_terminal_uses_the_palette,
   usage_errors_on_a_terminal_use_the_palette,
+  watch_clear_clears_a_terminal_before_the_first_run,
 }
 
 use std::ffi::CStr;
@@ -45,11 +46,30 @@ fn run_on_terminal(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -
   let mut child = command.spawn().expect("start just");
   // Drop our copies of the terminal's far end so reading ends with the child.
   drop(command);
+  // A `just` that never ends (a watch that should have failed) is killed
+  // at a deadline, so the test fails instead of hanging.
+  let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+  let watchdog = {
+    let (done, pid) = (std::sync::Arc::clone(&done), child.id() as i32);
+    std::thread::spawn(move || {
+      let start = std::time::Instant::now();
+      while !done.load(std::sync::atomic::Ordering::SeqCst) {
+        if start.elapsed() > std::time::Duration::from_secs(20) {
+          // SAFETY: plain kill of the child this test started.
+          unsafe { libc::kill(pid, libc::SIGKILL) };
+          return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+      }
+    })
+  };
   let mut output = Vec::new();
   // On Linux, reading the master after the child has gone fails with EIO
   // instead of returning end of file; what was read before stands.
   let _ = master.read_to_end(&mut output);
   child.wait().expect("wait for just");
+  done.store(true, std::sync::atomic::Ordering::SeqCst);
+  let _ = watchdog.join();
   String::from_utf8(output).expect("UTF-8 output").replace("\r\n", "\n")
 }
 
@@ -140,4 +160,13 @@ fn color_always_wins_over_no_color() {
   let dir = failing_justfile();
   let output = run_on_terminal(dir.path(), &["--color", "always"], &[("NO_COLOR", "1")]);
   assert!(output.starts_with("\x1b[1;31merror\x1b[0m"), "{output:?}");
+}
+
+/// `--clear` clears the terminal before the first run too (here the run
+/// fails at once: the recipe is unknown).
+fn watch_clear_clears_a_terminal_before_the_first_run() {
+  let dir = tempfile::tempdir().expect("temporary directory");
+  std::fs::write(dir.path().join("justfile"), "a:\n").expect("write justfile");
+  let output = run_on_terminal(dir.path(), &["--watch", "--clear", "nosuch"], &[("NO_COLOR", "1")]);
+  assert_eq!(output, "\x1b[H\x1b[2J\x1b[3Jerror: justfile does not contain recipe `nosuch`\n");
 }

@@ -12,6 +12,13 @@ tests! {
   interrupt_while_running_ends_with_130_and_leaves_nothing_behind,
   interrupt_while_waiting_ends_with_130,
   quiet_watch_prints_nothing,
+  writes_during_a_run_do_not_start_the_next_one,
+  unknown_recipe_fails_at_once,
+  justfile_from_standard_input_is_a_clear_error,
+  renamed_justfile_ends_watching,
+  directory_created_under_a_glob_is_watched,
+  file_names_in_messages_are_escaped,
+  idle_watch_does_not_wake_up,
 }
 
 use std::fs;
@@ -270,7 +277,8 @@ fn interrupt_while_waiting_ends_with_130() {
   assert_eq!(watching.stdout(), "hi\nagain\n");
   assert_eq!(
     watching.stderr(),
-    format!("{WAITING}\x1b[H\x1b[2J\x1b[3J[watch] justfile changed\n{WAITING}")
+    // `--clear` never writes escape codes into a redirected stream.
+    format!("{WAITING}[watch] justfile changed\n{WAITING}")
   );
 }
 
@@ -287,4 +295,104 @@ fn quiet_watch_prints_nothing() {
   watching.wait_for("the second run", |_, _| seen("two"));
   assert_eq!(watching.stdout(), "");
   assert_eq!(watching.stderr(), "");
+}
+
+/// watchexec's rule: the run's own writes (to a file in the watched tree)
+/// and whatever else happens while it runs do not start the next run; a
+/// change after it does.
+fn writes_during_a_run_do_not_start_the_next_one() {
+  let justfile = "log:\n  @echo run >> log.txt\n  @echo ran\n";
+  let watching = Watching::start(&[("justfile", justfile), ("a.txt", "0")], &["--watch", "log"]);
+  watching.wait_for_runs(1);
+  watching.write("a.txt", "1");
+  watching.wait_for_runs(2);
+  assert_eq!(watching.stdout(), "ran\nran\n");
+  let stderr = watching.stderr();
+  let changes: Vec<&str> = stderr.lines().filter(|line| line.ends_with("changed")).collect();
+  assert_eq!(changes, ["[watch] a.txt changed"], "{stderr}");
+}
+
+fn unknown_recipe_fails_at_once() {
+  let mut watching = Watching::start(&[("justfile", "a:\n  @echo a\n")], &["-w", "nosuch"]);
+  assert_eq!(watching.wait_exit(), 1);
+  assert_eq!(watching.stderr(), "error: justfile does not contain recipe `nosuch`\n");
+}
+
+fn justfile_from_standard_input_is_a_clear_error() {
+  let mut watching = Watching::start(&[], &["-w", "-f", "-", "a"]);
+  assert_eq!(watching.wait_exit(), 1);
+  assert_eq!(
+    watching.stderr(),
+    "error: `--watch` cannot watch a justfile read from standard input (`--justfile -`): name a file\n"
+  );
+}
+
+fn renamed_justfile_ends_watching() {
+  let mut watching = Watching::start(&[("justfile", "a:\n  @echo a\n")], &["-w", "a"]);
+  watching.wait_for_runs(1);
+  fs::rename(watching.path("justfile"), watching.path("justfile.old")).unwrap();
+  assert_eq!(watching.wait_exit(), 1);
+  let expected = format!(
+    "error: justfile `{}` was renamed, removed or moved away; stopped watching\n",
+    watching.path("justfile").display()
+  );
+  assert!(watching.stderr().ends_with(&expected), "{}", watching.stderr());
+}
+
+/// A directory made after the watch began, under a `--watch-path` glob, is
+/// watched: a file written in it starts a run (written again until then,
+/// as the new directory's watch is set up a moment after it appears).
+fn directory_created_under_a_glob_is_watched() {
+  let justfile = "a:\n  @echo ran\n";
+  let watching = Watching::start(
+    &[("justfile", justfile), ("src/.keep", "")],
+    &["-w", "--watch-path", "src/**/*.txt", "a"],
+  );
+  watching.wait_for_runs(1);
+  fs::create_dir(watching.path("src/new")).unwrap();
+  let start = Instant::now();
+  while !watching.stdout().contains("ran\nran\n") {
+    assert!(start.elapsed() < DEADLINE, "no run after a write in the new directory");
+    watching.write("src/new/a.txt", "x");
+    std::thread::sleep(Duration::from_millis(100));
+  }
+  assert!(watching.stderr().contains("[watch] src/new/a.txt changed\n"), "{}", watching.stderr());
+}
+
+fn file_names_in_messages_are_escaped() {
+  let watching = Watching::start(&[("justfile", "a:\n  @echo ran\n")], &["-w", "a"]);
+  watching.wait_for_runs(1);
+  watching.write("x\x1b[2Jy", "");
+  watching.wait_for_runs(2);
+  assert!(watching.stderr().contains("[watch] x\\u{1b}[2Jy changed\n"), "{:?}", watching.stderr());
+}
+
+/// Context switches of every thread of `pid`.
+fn switches(pid: u32) -> u64 {
+  let tasks = fs::read_dir(format!("/proc/{pid}/task")).unwrap();
+  tasks
+    .flatten()
+    .filter_map(|task| fs::read_to_string(task.path().join("status")).ok())
+    .flat_map(|status| {
+      status
+        .lines()
+        .filter(|line| line.contains("ctxt_switches"))
+        .filter_map(|line| line.split_whitespace().last()?.parse::<u64>().ok())
+        .collect::<Vec<_>>()
+    })
+    .sum()
+}
+
+/// Waiting for changes, nothing wakes up: over a second (a measurement
+/// window, not a wait for something), a handful of context switches at
+/// most, where a polling loop makes dozens.
+fn idle_watch_does_not_wake_up() {
+  let watching =
+    Watching::start(&[("justfile", "a:\n  @echo ran\n")], &["-w", "--watch-debounce", "0", "a"]);
+  watching.wait_for_runs(1);
+  std::thread::sleep(Duration::from_millis(200));
+  let before = switches(watching.child.id());
+  std::thread::sleep(Duration::from_secs(1));
+  let after = switches(watching.child.id());
+  assert!(after - before <= 3, "{} context switches in a second of idling", after - before);
 }

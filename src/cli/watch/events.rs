@@ -1,14 +1,16 @@
-//! File events, debounced by `notify-debouncer-full`, filtered by the
-//! current [`Targets`] and handed to the watch loop; with `--watch-restart`
-//! they also stop the run in progress.
+//! File events from `notify`, filtered by the current [`Targets`], gathered
+//! into bursts and handed to the watch loop; with `--watch-restart` they also
+//! stop the run in progress. Without it, what happens while a run goes on
+//! (the run's own writes above all) never starts the next run, as in
+//! watchexec. Nothing wakes up while nothing changes: `notify`'s thread
+//! blocks on the kernel, the loop on a condition variable.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use notify::{EventKind, RecommendedWatcher, RecursiveMode};
-use notify_debouncer_full::{new_debouncer, DebounceEventResult, Debouncer, RecommendedCache};
+use notify::{Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher as _};
 
 use super::targets::Targets;
 use crate::platform::signals;
@@ -23,7 +25,13 @@ struct State {
   changes: Vec<PathBuf>,
   last_change: Option<Instant>,
   running: bool,
+  /// A run ended, and the events it caused are still on their way: until
+  /// the marker written at its end comes through (events arrive in order).
+  draining: bool,
   stopping: bool,
+  /// Directories created under a watched tree or glob since they were
+  /// last collected: the loop watches them.
+  created: Vec<PathBuf>,
   /// The last error the watcher reported, printed by the loop.
   error: Option<String>,
 }
@@ -32,6 +40,8 @@ struct Shared {
   state: Mutex<State>,
   wake: Condvar,
   restart: bool,
+  /// A file in a private watched directory, written at the end of each run.
+  marker: PathBuf,
 }
 
 impl Shared {
@@ -49,41 +59,79 @@ pub struct Events {
 
 /// The watches themselves.
 pub struct Watcher {
-  debouncer: Debouncer<RecommendedWatcher, RecommendedCache>,
+  watcher: RecommendedWatcher,
   watched: BTreeSet<PathBuf>,
+  /// Directories that could not be watched, each reported once.
+  warned: BTreeSet<PathBuf>,
   shared: Arc<Shared>,
+  /// Holds the marker; removed with the watcher.
+  _private: tempfile::TempDir,
 }
 
 pub fn start(debounce: Duration, restart: bool) -> Result<(Events, Watcher), String> {
-  let shared = Arc::new(Shared { state: Mutex::default(), wake: Condvar::new(), restart });
+  let failed = |error: &dyn std::fmt::Display| format!("failed to start watching files: {error}");
+  let private = tempfile::Builder::new().prefix("just-watch-").tempdir().map_err(|e| failed(&e))?;
+  let marker = private.path().join("run-ended");
+  let state = Mutex::default();
+  let shared = Arc::new(Shared { state, wake: Condvar::new(), restart, marker });
   let handler_shared = Arc::clone(&shared);
-  let debouncer = new_debouncer(debounce, None, move |result: DebounceEventResult| {
+  let mut watcher = notify::recommended_watcher(move |result: notify::Result<Event>| {
     receive(&handler_shared, result);
   })
-  .map_err(|error| format!("failed to start watching files: {error}"))?;
+  .map_err(|error| failed(&error))?;
+  watcher.watch(private.path(), RecursiveMode::NonRecursive).map_err(|error| failed(&error))?;
   let events = Events { shared: Arc::clone(&shared), debounce };
-  Ok((events, Watcher { debouncer, watched: BTreeSet::new(), shared }))
+  let watched = BTreeSet::new();
+  let watcher = Watcher { watcher, watched, warned: BTreeSet::new(), shared, _private: private };
+  Ok((events, watcher))
 }
 
 impl Watcher {
   /// Watch what `targets` names (and stop watching what it no longer does).
+  /// A directory that cannot be watched (unreadable, say) is reported once
+  /// and left out; watching goes on.
   pub fn watch(&mut self, targets: Targets) -> Result<(), String> {
-    let watcher = &mut self.debouncer;
-    for gone in self.watched.difference(&targets.directories) {
-      let _ = watcher.unwatch(gone);
+    let gone: Vec<PathBuf> = self.watched.difference(&targets.directories).cloned().collect();
+    for directory in gone {
+      let _ = self.watcher.unwatch(&directory);
+      self.watched.remove(&directory);
     }
-    for directory in targets.directories.difference(&self.watched) {
-      match watcher.watch(directory, RecursiveMode::NonRecursive) {
-        Ok(()) => {}
+    let new: Vec<PathBuf> = targets.directories.difference(&self.watched).cloned().collect();
+    self.shared.lock().targets = targets;
+    self.add(new)
+  }
+
+  /// Watch directories created since the targets were listed (and those
+  /// below them), where the targets say they matter.
+  pub fn add_created(&mut self, created: Vec<PathBuf>) -> Result<(), String> {
+    let new: Vec<PathBuf> = {
+      let state = self.shared.lock();
+      created.iter().flat_map(|directory| state.targets.directories_below(directory)).collect()
+    };
+    let new = new.into_iter().filter(|directory| !self.watched.contains(directory)).collect();
+    self.add(new)
+  }
+
+  fn add(&mut self, directories: Vec<PathBuf>) -> Result<(), String> {
+    for directory in directories {
+      match self.watcher.watch(&directory, RecursiveMode::NonRecursive) {
+        Ok(()) => {
+          self.watched.insert(directory);
+        }
         // Removed since it was listed: its parent's event covers it.
-        Err(error) if !directory.exists() => drop(error),
+        Err(_) if !directory.exists() => {}
         Err(error) => {
-          return Err(format!("failed to watch `{}`: {error}", directory.display()));
+          if self.warned.insert(directory.clone()) {
+            let message = format!(
+              "[watch] warning: cannot watch `{}`, going on without it: {error}\n",
+              crate::text::escape_control(&directory.to_string_lossy())
+            );
+            crate::platform::stdio::stderr(&message)
+              .map_err(|error| format!("failed to write to standard error: {error}"))?;
+          }
         }
       }
     }
-    self.watched = targets.directories.clone();
-    self.shared.lock().targets = targets;
     Ok(())
   }
 
@@ -102,6 +150,8 @@ impl Events {
     if running {
       state.changes.clear();
       state.stopping = false;
+    } else {
+      state.draining = std::fs::write(&self.shared.marker, "").is_ok();
     }
     self.shared.wake.notify_all();
   }
@@ -112,11 +162,23 @@ impl Events {
   }
 
   /// Wait for a burst of relevant changes to end; returns its paths.
-  pub fn next_burst(&self) -> Result<Vec<PathBuf>, String> {
+  /// Directories created meanwhile are handed to `created` to be watched.
+  pub fn next_burst(
+    &self,
+    mut created: impl FnMut(Vec<PathBuf>) -> Result<(), String>,
+  ) -> Result<Vec<PathBuf>, String> {
     let mut state = self.shared.lock();
     loop {
       if let Some(error) = state.error.take() {
         return Err(error);
+      }
+      if !state.created.is_empty() {
+        let directories = std::mem::take(&mut state.created);
+        // Watching talks to `notify`'s thread, which may wait for this lock.
+        drop(state);
+        created(directories)?;
+        state = self.shared.lock();
+        continue;
       }
       let Some(last) = state.last_change.filter(|_| !state.changes.is_empty()) else {
         state = self.shared.wake.wait(state).unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -138,25 +200,43 @@ impl Events {
   }
 }
 
-/// The debouncer's callback: keep the relevant paths and wake the loop.
-fn receive(shared: &Shared, result: DebounceEventResult) {
+/// `notify`'s callback: keep the relevant paths and wake the loop.
+fn receive(shared: &Shared, result: notify::Result<Event>) {
   let mut state = shared.lock();
-  let events = match result {
-    Ok(events) => events,
-    Err(errors) => {
-      let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
-      state.error = Some(format!("failed to watch files: {}", text.join("; ")));
+  let event = match result {
+    Ok(event) => event,
+    Err(error) => {
+      state.error = Some(format!("failed to watch files: {error}"));
       shared.wake.notify_all();
       return;
     }
   };
+  if event.paths.contains(&shared.marker) {
+    if !matches!(event.kind, EventKind::Access(_)) {
+      state.draining = false;
+    }
+    return;
+  }
   // Reading a file is no change (and recipes read their inputs).
-  let relevant: Vec<PathBuf> = events
-    .into_iter()
-    .filter(|event| !matches!(event.event.kind, EventKind::Access(_)))
-    .flat_map(|event| event.event.paths)
-    .filter(|path| state.targets.is_relevant(path))
-    .collect();
+  if matches!(event.kind, EventKind::Access(_)) {
+    return;
+  }
+  if matches!(event.kind, EventKind::Create(_)) {
+    let directories: Vec<PathBuf> = (event.paths.iter())
+      .filter(|path| path.is_dir() && state.targets.covers(path))
+      .cloned()
+      .collect();
+    if !directories.is_empty() {
+      state.created.extend(directories);
+      shared.wake.notify_all();
+    }
+  }
+  let busy = state.running || state.draining;
+  if busy && !shared.restart {
+    return;
+  }
+  let relevant: Vec<PathBuf> =
+    event.paths.into_iter().filter(|path| state.targets.is_relevant(path)).collect();
   if relevant.is_empty() {
     return;
   }

@@ -40,6 +40,12 @@ struct Session {
 }
 
 pub fn watch(config: &Config, watch: &WatchConfig, search: Search, arguments: &[String]) -> Result {
+  if matches!(config.search, crate::options::SearchConfig::Stdin { .. }) {
+    return Err(Error::message(
+      "`--watch` cannot watch a justfile read from standard input (`--justfile -`): name a file"
+        .to_string(),
+    ));
+  }
   let debounce = Duration::from_millis(watch.debounce_ms);
   let (events, watcher) = events::start(debounce, watch.restart).map_err(Error::message)?;
   let session = Arc::new(Mutex::new(Session {
@@ -54,10 +60,9 @@ pub fn watch(config: &Config, watch: &WatchConfig, search: Search, arguments: &[
   let observed = Arc::clone(&session);
   let observer: cache::Observer = Arc::new(move |declared| lock(&observed).declare(declared));
   let mut changes = Vec::new();
+  let mut first = true;
   loop {
-    if !changes.is_empty() {
-      announce(config, watch, &changes)?;
-    }
+    announce(config, watch, &changes)?;
     // Each run reads the justfiles afresh into arenas of its own.
     let sources = Sources::new();
     let trees = Trees::new();
@@ -71,6 +76,13 @@ pub fn watch(config: &Config, watch: &WatchConfig, search: Search, arguments: &[
     let outcome = ran?;
     let delivered = run.supervisor.delivered();
     drop(run);
+    // Recipes the justfile does not have, or wrong arguments, fail at once,
+    // as without `--watch`: no change to a file can mend the command line.
+    let outcome = match outcome {
+      Err(Error::Invocation(error)) if first => return Err(Error::Invocation(error)),
+      outcome => outcome,
+    };
+    first = false;
     if let Some(signal) = delivered {
       report(config, outcome)?;
       return Err(silent(signal_status(signal)));
@@ -85,10 +97,13 @@ pub fn watch(config: &Config, watch: &WatchConfig, search: Search, arguments: &[
         session.rewatch().map_err(Error::message)?;
       }
     }
+    justfile_present(&search)?;
     if !config.quiet {
       status_line("[watch] waiting for changes\n")?;
     }
-    changes = events.next_burst().map_err(Error::message)?;
+    let created = |directories| lock(&session).watcher.add_created(directories);
+    changes = events.next_burst(created).map_err(Error::message)?;
+    justfile_present(&search)?;
   }
 }
 
@@ -171,9 +186,23 @@ fn silent(status: i32) -> Error<'static> {
   Error::Other(Box::new(Report { status, silent: true, ..Report::default() }))
 }
 
-/// One line before a new run: what changed (the first path, how many more).
+/// A justfile renamed, removed or moved away with its directory leaves
+/// nothing to watch: say so and end.
+fn justfile_present(search: &Search) -> Result {
+  if search.justfile.is_file() {
+    return Ok(());
+  }
+  Err(Error::message(format!(
+    "justfile `{}` was renamed, removed or moved away; stopped watching",
+    crate::text::escape_control(&search.justfile.to_string_lossy())
+  )))
+}
+
+/// Before each run: with `--clear`, clear a terminal (never a redirected
+/// stream); after changes, one line naming them (the first path, how many
+/// more), file names escaped.
 fn announce(config: &Config, watch: &WatchConfig, changes: &[PathBuf]) -> Result {
-  if watch.clear {
+  if watch.clear && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
     status_line("\x1b[H\x1b[2J\x1b[3J")?;
   }
   let Some(first) = changes.first() else {
@@ -183,8 +212,9 @@ fn announce(config: &Config, watch: &WatchConfig, changes: &[PathBuf]) -> Result
     return Ok(());
   }
   let first = first.strip_prefix(&config.invocation_directory).unwrap_or(first);
+  let first = crate::text::escape_control(&first.to_string_lossy()).into_owned();
   match changes.len() - 1 {
-    0 => status_line(&format!("[watch] {} changed\n", first.display())),
-    more => status_line(&format!("[watch] {} and {more} more changed\n", first.display())),
+    0 => status_line(&format!("[watch] {first} changed\n")),
+    more => status_line(&format!("[watch] {first} and {more} more changed\n")),
   }
 }

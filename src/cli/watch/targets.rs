@@ -26,6 +26,8 @@ pub struct Targets {
   trees: Vec<PathBuf>,
   /// `--watch-path` globs, as absolute patterns.
   globs: GlobSet,
+  /// The directories the globs' matches are all under.
+  glob_bases: Vec<PathBuf>,
   /// `[cache]` outputs: never relevant, nor anything below them.
   outputs: Vec<PathBuf>,
   ignores: Ignores,
@@ -79,6 +81,7 @@ impl Targets {
     if targets.files.is_empty() && targets.trees.is_empty() && glob_bases.is_empty() {
       targets.trees.push(request.justfile_directory.to_path_buf());
     }
+    targets.glob_bases = glob_bases.clone();
     let walked: Vec<PathBuf> = targets.trees.iter().cloned().chain(glob_bases).collect();
     for root in &walked {
       targets.ignores.add_ancestors(root);
@@ -119,6 +122,26 @@ impl Targets {
         }
       }
     }
+  }
+
+  /// Whether `path` is under a watched tree or glob base and not ignored:
+  /// a directory created there is watched too.
+  pub fn covers(&self, path: &Path) -> bool {
+    let under = self.trees.iter().chain(&self.glob_bases).any(|root| path.starts_with(root));
+    under
+      && !self.outputs.iter().any(|output| path.starts_with(output))
+      && !self.ignores.is_ignored(path, true)
+  }
+
+  /// `directory` and the directories below it that git does not ignore,
+  /// when the targets cover it.
+  pub fn directories_below(&self, directory: &Path) -> Vec<PathBuf> {
+    if !self.covers(directory) {
+      return Vec::new();
+    }
+    let mut below = Targets { outputs: self.outputs.clone(), ..Targets::default() };
+    below.walk(directory);
+    below.directories.into_iter().filter(|path| !self.ignores.is_ignored(path, true)).collect()
   }
 
   /// Whether a change of `path` calls for a new run.

@@ -1,0 +1,144 @@
+//! Reading a child's output pipe until the child is done with it: until the
+//! pipe closes, or, once its shell has exited, until what is already in the
+//! pipe is read (a background process the recipe left running may keep the
+//! pipe open for ever), or until the reader of the stream the output goes to
+//! has gone away (a closed pipe: `just … | head -1`).
+
+use std::io;
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
+
+/// At most this much is still read from a pipe after its shell exited: a
+/// background process writing without pause cannot hold the recipe.
+const DRAIN_LIMIT: usize = 1 << 20;
+
+/// A one-shot signal that wakes every [`Source`] waiting on it: "the shell
+/// has exited, read what is there and stop".
+pub struct Stop {
+  read: OwnedFd,
+  write: OwnedFd,
+}
+
+impl Stop {
+  pub fn new() -> io::Result<Self> {
+    let mut fds = [0 as RawFd; 2];
+    // SAFETY: `pipe2` fills the two-element array on success.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } != 0 {
+      return Err(io::Error::last_os_error());
+    }
+    // SAFETY: both descriptors were just created and are owned by nobody else.
+    let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    Ok(Stop { read, write })
+  }
+
+  /// Wake the readers. The byte is never read, so the signal stays raised.
+  pub fn raise(&self) {
+    // SAFETY: writes one byte from a local to a descriptor we own; a full
+    // pipe (EAGAIN) means it is raised already.
+    unsafe { libc::write(self.write.as_raw_fd(), b"!".as_ptr().cast(), 1) };
+  }
+}
+
+/// One of a child's output pipes, read on behalf of `destination` (1 or 2).
+pub struct Source<'a, P: AsFd> {
+  pipe: P,
+  stop: &'a Stop,
+  destination: RawFd,
+  /// Bytes read since the stop was raised, or None before.
+  drained: Option<usize>,
+}
+
+impl<'a, P: AsFd> Source<'a, P> {
+  pub fn new(pipe: P, stop: &'a Stop, destination: RawFd) -> io::Result<Self> {
+    set_nonblocking(pipe.as_fd())?;
+    Ok(Source { pipe, stop, destination, drained: None })
+  }
+
+  /// The next bytes of the pipe, or None when the child is done with it or
+  /// nobody reads the destination any more. Dropping the source then closes
+  /// the pipe, so a child still writing gets SIGPIPE, as it would writing to
+  /// the closed destination itself.
+  pub fn read(&mut self, buffer: &mut [u8]) -> io::Result<Option<usize>> {
+    loop {
+      if self.drained.is_none() {
+        match self.wait()? {
+          Wake::Data => {}
+          Wake::Stop => self.drained = Some(0),
+          Wake::ReaderGone => return Ok(None),
+        }
+      }
+      // SAFETY: reads into the caller's buffer, within its length.
+      let count = unsafe {
+        libc::read(self.pipe.as_fd().as_raw_fd(), buffer.as_mut_ptr().cast(), buffer.len())
+      };
+      if count < 0 {
+        let error = io::Error::last_os_error();
+        match error.kind() {
+          io::ErrorKind::Interrupted => continue,
+          io::ErrorKind::WouldBlock if self.drained.is_none() => continue,
+          io::ErrorKind::WouldBlock => return Ok(None),
+          _ => return Err(error),
+        }
+      }
+      let count = count as usize;
+      if count == 0 {
+        return Ok(None);
+      }
+      if let Some(drained) = &mut self.drained {
+        if *drained >= DRAIN_LIMIT {
+          return Ok(None);
+        }
+        *drained += count;
+      }
+      return Ok(Some(count));
+    }
+  }
+
+  /// Block until the pipe has data (or closed), the stop is raised, or the
+  /// destination lost its reader.
+  fn wait(&self) -> io::Result<Wake> {
+    let mut fds = [
+      poll_fd(self.pipe.as_fd(), libc::POLLIN),
+      poll_fd(self.stop.read.as_fd(), libc::POLLIN),
+      libc::pollfd { fd: self.destination, events: 0, revents: 0 },
+    ];
+    loop {
+      // SAFETY: polls a local array of initialised entries, its length given.
+      let ready = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, -1) };
+      if ready >= 0 {
+        break;
+      }
+      let error = io::Error::last_os_error();
+      if error.kind() != io::ErrorKind::Interrupted {
+        return Err(error);
+      }
+    }
+    if fds[2].revents & (libc::POLLERR | libc::POLLHUP) != 0 {
+      return Ok(Wake::ReaderGone);
+    }
+    if fds[0].revents != 0 {
+      return Ok(Wake::Data);
+    }
+    Ok(if fds[1].revents != 0 { Wake::Stop } else { Wake::Data })
+  }
+}
+
+enum Wake {
+  Data,
+  Stop,
+  ReaderGone,
+}
+
+fn poll_fd(fd: BorrowedFd<'_>, events: libc::c_short) -> libc::pollfd {
+  libc::pollfd { fd: fd.as_raw_fd(), events, revents: 0 }
+}
+
+fn set_nonblocking(fd: BorrowedFd<'_>) -> io::Result<()> {
+  // SAFETY: reads and sets the status flags of a descriptor we hold.
+  unsafe {
+    let flags = libc::fcntl(fd.as_raw_fd(), libc::F_GETFL);
+    if flags < 0 || libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
+      return Err(io::Error::last_os_error());
+    }
+  }
+  Ok(())
+}
