@@ -8,7 +8,6 @@
 
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
-use std::os::fd::AsFd;
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -19,7 +18,7 @@ use super::error::ExecutionError;
 use crate::color::{Painter, Stream};
 use crate::options::Options;
 pub use crate::options::OutputMode;
-use crate::platform::pipe::{Source, Stop};
+use crate::platform::pipe::{ChildPipe, Destination, Source, Stop};
 use crate::platform::supervisor::{SpawnError, Supervisor};
 
 /// Where the recipes of one run write: one lock, so that lines and blocks
@@ -250,10 +249,10 @@ impl<'s> RecipeOutput<'s> {
   }
 
   /// Copy one of the child's streams until the child is done with it.
-  fn pump(&self, pipe: impl AsFd, stop: &Stop, stream: Stream) -> io::Result<()> {
+  fn pump(&self, pipe: impl ChildPipe, stop: &Stop, stream: Stream) -> io::Result<()> {
     let destination = match stream {
-      Stream::Stdout => libc::STDOUT_FILENO,
-      Stream::Stderr => libc::STDERR_FILENO,
+      Stream::Stdout => Destination::Stdout,
+      Stream::Stderr => Destination::Stderr,
     };
     let mut source = Source::new(pipe, stop, destination)?;
     let mut buffer = [0u8; 8192];

@@ -18,7 +18,7 @@ pub mod command;
 pub mod exit;
 pub use os::fs;
 pub mod mode;
-pub mod pipe;
+pub use os::pipe;
 pub mod signals;
 pub mod stdio;
 pub mod supervisor;

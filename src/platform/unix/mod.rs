@@ -5,6 +5,7 @@
 //! against these functions only; `windows/` provides the same ones.
 
 pub mod fs;
+pub mod pipe;
 pub mod process;
 pub mod signal_table;
 pub mod signal_thread;

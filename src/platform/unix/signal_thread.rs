@@ -61,7 +61,7 @@ unsafe fn errno_location() -> *mut libc::c_int {
 
 /// A pipe whose ends are closed on exec.
 #[cfg(not(target_vendor = "apple"))]
-fn cloexec_pipe() -> io::Result<[libc::c_int; 2]> {
+pub(super) fn cloexec_pipe() -> io::Result<[libc::c_int; 2]> {
   let mut fds = [0; 2];
   // SAFETY: pipe2 writes two descriptors into the local array.
   check(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) })?;
@@ -69,10 +69,11 @@ fn cloexec_pipe() -> io::Result<[libc::c_int; 2]> {
 }
 
 /// A pipe whose ends are closed on exec. macOS has no pipe2: the flag is
-/// set right after, which is enough because `just` takes signals before it
-/// starts any process.
+/// set right after: enough for the self-pipe, made before `just` starts any
+/// process; a pipe made during a run may reach a child started at the same
+/// instant, which holds it until it ends.
 #[cfg(target_vendor = "apple")]
-fn cloexec_pipe() -> io::Result<[libc::c_int; 2]> {
+pub(super) fn cloexec_pipe() -> io::Result<[libc::c_int; 2]> {
   let mut fds = [0; 2];
   // SAFETY: pipe writes two descriptors into the local array; fcntl on them.
   unsafe {

@@ -3,6 +3,7 @@
 //! console control events), with the same functions as `unix/`.
 
 pub mod fs;
+pub mod pipe;
 pub mod process;
 pub mod signal_table;
 pub mod signal_thread;

@@ -132,15 +132,10 @@ impl Store for HelperStore {
 }
 
 /// The helper's main: serve the store named by the arguments.
-pub fn serve(arguments: &[String]) -> i32 {
-  let stdout = io::stdout();
-  let mut out = stdout.lock();
-  let (Some(url), Some(seconds)) = (arguments.first(), arguments.get(1)) else {
-    let _ = writeln!(out, "error usage: {HELPER} URL SECONDS");
-    return 2;
-  };
-  let timeout = Duration::from_secs(seconds.parse().unwrap_or(10));
-  let opened: StoreResult<(Box<dyn Store>, String)> = if url.starts_with("s3://") {
+/// The HTTP or S3 store at `url`.
+#[cfg(feature = "network-stores")]
+fn open_network_store(url: &str, timeout: Duration) -> StoreResult<(Box<dyn Store>, String)> {
+  if url.starts_with("s3://") {
     super::s3::S3Store::new(url, timeout).map(|store| {
       let shown = store.describe();
       (Box::new(store) as Box<dyn Store>, shown)
@@ -150,7 +145,23 @@ pub fn serve(arguments: &[String]) -> i32 {
       let shown = store.describe();
       (Box::new(store) as Box<dyn Store>, shown)
     })
+  }
+}
+
+#[cfg(not(feature = "network-stores"))]
+fn open_network_store(_url: &str, _timeout: Duration) -> StoreResult<(Box<dyn Store>, String)> {
+  Err(StoreError("this build has no network cache stores (feature `network-stores`)".into()))
+}
+
+pub fn serve(arguments: &[String]) -> i32 {
+  let stdout = io::stdout();
+  let mut out = stdout.lock();
+  let (Some(url), Some(seconds)) = (arguments.first(), arguments.get(1)) else {
+    let _ = writeln!(out, "error usage: {HELPER} URL SECONDS");
+    return 2;
   };
+  let timeout = Duration::from_secs(seconds.parse().unwrap_or(10));
+  let opened = open_network_store(url, timeout);
   let store = match opened {
     Ok((store, shown)) => {
       if writeln!(out, "ready {shown}").and_then(|()| out.flush()).is_err() {

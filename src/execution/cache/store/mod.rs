@@ -11,7 +11,9 @@
 
 mod directory;
 mod helper;
+#[cfg(feature = "network-stores")]
 mod http;
+#[cfg(feature = "network-stores")]
 mod s3;
 
 pub use helper::serve;

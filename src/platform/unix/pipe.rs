@@ -11,6 +11,18 @@ use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 /// background process writing without pause cannot hold the recipe.
 const DRAIN_LIMIT: usize = 1 << 20;
 
+/// A child's output pipe.
+pub trait ChildPipe: AsFd {}
+
+impl<T: AsFd> ChildPipe for T {}
+
+/// Where `just` passes a pipe's bytes on.
+#[derive(Copy, Clone)]
+pub enum Destination {
+  Stdout,
+  Stderr,
+}
+
 /// A one-shot signal that wakes every [`Source`] waiting on it: "the shell
 /// has exited, read what is there and stop".
 pub struct Stop {
@@ -20,13 +32,11 @@ pub struct Stop {
 
 impl Stop {
   pub fn new() -> io::Result<Self> {
-    let mut fds = [0 as RawFd; 2];
-    // SAFETY: `pipe2` fills the two-element array on success.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } != 0 {
-      return Err(io::Error::last_os_error());
-    }
+    let fds = super::signal_thread::cloexec_pipe()?;
     // SAFETY: both descriptors were just created and are owned by nobody else.
     let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    set_nonblocking(read.as_fd())?;
+    set_nonblocking(write.as_fd())?;
     Ok(Stop { read, write })
   }
 
@@ -48,8 +58,12 @@ pub struct Source<'a, P: AsFd> {
 }
 
 impl<'a, P: AsFd> Source<'a, P> {
-  pub fn new(pipe: P, stop: &'a Stop, destination: RawFd) -> io::Result<Self> {
+  pub fn new(pipe: P, stop: &'a Stop, destination: Destination) -> io::Result<Self> {
     set_nonblocking(pipe.as_fd())?;
+    let destination = match destination {
+      Destination::Stdout => libc::STDOUT_FILENO,
+      Destination::Stderr => libc::STDERR_FILENO,
+    };
     Ok(Source { pipe, stop, destination, drained: None })
   }
 

@@ -1,0 +1,57 @@
+//! Reading a child's output pipe (Windows): until the pipe closes, or the
+//! reader of the stream the output goes to has gone away (a write there
+//! fails and ends the recipe's output). Anonymous pipes cannot be waited on
+//! together with an event, so a background process the recipe left running
+//! holds its output until it ends, as with just 1.58.
+
+use std::io::{self, Read};
+
+/// A child's output pipe.
+pub trait ChildPipe: Read {}
+
+impl<T: Read> ChildPipe for T {}
+
+/// Where `just` passes a pipe's bytes on.
+#[derive(Copy, Clone)]
+pub enum Destination {
+  Stdout,
+  Stderr,
+}
+
+/// "The shell has exited": a blocking read of a pipe cannot be woken, so
+/// nothing listens for it on Windows.
+pub struct Stop;
+
+impl Stop {
+  pub fn new() -> io::Result<Self> {
+    Ok(Stop)
+  }
+
+  pub fn raise(&self) {}
+}
+
+/// One of a child's output pipes.
+pub struct Source<'a, P: ChildPipe> {
+  pipe: P,
+  _stop: &'a Stop,
+}
+
+impl<'a, P: ChildPipe> Source<'a, P> {
+  pub fn new(pipe: P, stop: &'a Stop, _destination: Destination) -> io::Result<Self> {
+    Ok(Source { pipe, _stop: stop })
+  }
+
+  /// The next bytes of the pipe, or None when it closed.
+  pub fn read(&mut self, buffer: &mut [u8]) -> io::Result<Option<usize>> {
+    loop {
+      match self.pipe.read(buffer) {
+        Ok(0) => return Ok(None),
+        Ok(count) => return Ok(Some(count)),
+        Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+        // A closed pipe is the end of the output.
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => return Ok(None),
+        Err(error) => return Err(error),
+      }
+    }
+  }
+}
