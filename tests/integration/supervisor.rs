@@ -26,6 +26,7 @@ use std::os::fd::{FromRawFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -69,24 +70,28 @@ fn wait_until(what: &str, mut condition: impl FnMut() -> bool) {
   }
 }
 
-fn collect(mut stream: impl Read + Send + 'static) -> Arc<Mutex<String>> {
-  let text = Arc::new(Mutex::new(String::new()));
-  let sink = Arc::clone(&text);
+/// What a stream carried so far, and whether it has ended.
+type Collected = Arc<(Mutex<String>, AtomicBool)>;
+
+fn collect(mut stream: impl Read + Send + 'static) -> Collected {
+  let collected: Collected = Arc::default();
+  let sink = Arc::clone(&collected);
   std::thread::spawn(move || {
     let mut buffer = [0u8; 4096];
     while let Ok(count @ 1..) = stream.read(&mut buffer) {
-      sink.lock().unwrap().push_str(&String::from_utf8_lossy(&buffer[..count]));
+      sink.0.lock().unwrap().push_str(&String::from_utf8_lossy(&buffer[..count]));
     }
+    sink.1.store(true, Ordering::SeqCst);
   });
-  text
+  collected
 }
 
 /// A `just` started in a project of its own, in a process group of its own
 /// (as a shell's job), with its output collected.
 struct Run {
   child: Child,
-  stdout: Arc<Mutex<String>>,
-  stderr: Arc<Mutex<String>>,
+  stdout: Collected,
+  stderr: Collected,
   directory: tempfile::TempDir,
 }
 
@@ -126,11 +131,11 @@ impl Run {
   }
 
   fn stderr(&self) -> String {
-    self.stderr.lock().unwrap().clone()
+    self.stderr.0.lock().unwrap().clone()
   }
 
   fn stdout(&self) -> String {
-    self.stdout.lock().unwrap().clone()
+    self.stdout.0.lock().unwrap().clone()
   }
 
   /// Wait for `just` to exit: its status (128 + signal if killed).
@@ -138,8 +143,14 @@ impl Run {
     let start = Instant::now();
     loop {
       if let Some(status) = self.child.try_wait().unwrap() {
-        // Let the collectors catch the last output.
-        std::thread::sleep(Duration::from_millis(20));
+        // The last output: until both streams end (a survivor holding one
+        // open fails the test later, so this wait is bounded).
+        let ended = Instant::now();
+        while !(self.stdout.1.load(Ordering::SeqCst) && self.stderr.1.load(Ordering::SeqCst))
+          && ended.elapsed() < Duration::from_secs(5)
+        {
+          std::thread::sleep(Duration::from_millis(5));
+        }
         return status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
       }
       assert!(start.elapsed() < DEADLINE, "just did not exit\nstderr:\n{}", self.stderr());
@@ -328,7 +339,7 @@ fn keep_going_prints_each_failure_when_it_happens() {
 struct Shell {
   child: Child,
   master: fs::File,
-  screen: Arc<Mutex<String>>,
+  screen: Collected,
   _directory: tempfile::TempDir,
 }
 
@@ -386,7 +397,7 @@ impl Shell {
   }
 
   fn screen(&self) -> String {
-    self.screen.lock().unwrap().clone()
+    self.screen.0.lock().unwrap().clone()
   }
 
   fn type_text(&mut self, text: &str) {
