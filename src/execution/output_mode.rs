@@ -280,22 +280,32 @@ impl<'s> RecipeOutput<'s> {
       return Ok(());
     };
     let (complete, rest) = chunk.split_at(last + 1);
-    let mut result = Ok(());
+    // Every line the chunk completes, each after its prefix, in one write.
+    let prefix = self.prefix(stream);
     let mut lines = complete.split_inclusive(|&byte| byte == b'\n');
+    let mut bytes = Vec::with_capacity(pending.len() + complete.len() + prefix.len() * 8);
     if !pending.is_empty() {
       if let Some(first) = lines.next() {
-        pending.extend_from_slice(first);
-        result = self.write_line(stream, &pending);
+        bytes.extend_from_slice(prefix);
+        bytes.extend_from_slice(&pending);
+        bytes.extend_from_slice(first);
         pending.clear();
       }
     }
     for line in lines {
-      if result.is_ok() {
-        result = self.write_line(stream, line);
-      }
+      bytes.extend_from_slice(prefix);
+      bytes.extend_from_slice(line);
     }
     pending.extend_from_slice(rest);
-    result
+    let _writing = lock(&WRITING);
+    write_to(stream, &bytes)
+  }
+
+  fn prefix(&self, stream: Stream) -> &[u8] {
+    match stream {
+      Stream::Stdout => &self.stdout_prefix,
+      Stream::Stderr => &self.stderr_prefix,
+    }
   }
 
   /// `prefixed`: end the stream's unfinished line, if any.
@@ -311,12 +321,9 @@ impl<'s> RecipeOutput<'s> {
   }
 
   /// `prefixed`: one line, prefix first, in one write while no other recipe
-  /// writes.
+  /// writes (`relay` writes the lines of a chunk the same way, together).
   fn write_line(&self, stream: Stream, line: &[u8]) -> io::Result<()> {
-    let prefix = match stream {
-      Stream::Stdout => &self.stdout_prefix,
-      Stream::Stderr => &self.stderr_prefix,
-    };
+    let prefix = self.prefix(stream);
     let mut bytes = Vec::with_capacity(prefix.len() + line.len());
     bytes.extend_from_slice(prefix);
     bytes.extend_from_slice(line);
