@@ -297,7 +297,7 @@ impl<'s> RecipeOutput<'s> {
       bytes.extend_from_slice(line);
     }
     pending.extend_from_slice(rest);
-    let _writing = lock(&WRITING);
+    let _writing = lock(&self.sink.writing);
     write_to(stream, &bytes)
   }
 
