@@ -85,7 +85,7 @@ build() {
       cp "$(gcc -print-file-name=libgcc_eh.a)" "$unwind/libunwind.a"
       musl-gcc -O2 -c packaging/musl/dl_find_object.c -o "$unwind/dl_find_object.o"
       ar rcs "$unwind/libunwind.a" "$unwind/dl_find_object.o"
-      flags+=" -Clink-self-contained=no -Ctarget-feature=+crt-static -Lnative=$unwind"
+      flags+=" -Clink-self-contained=no -Ctarget-feature=+crt-static -Crelocation-model=static -Lnative=$unwind"
       ;;
     *-windows-gnu)
       env+=("CARGO_TARGET_${upper}_LINKER=x86_64-w64-mingw32-gcc" "CC_${lower}=x86_64-w64-mingw32-gcc")
@@ -156,6 +156,10 @@ empty=$(mktemp -d)
 answer=$(cd "$empty" && JUST_CEILING="$empty" "$root/$native" --version 2>&1 || true)
 rmdir "$empty"
 [ "$answer" = "just $version" ] || fail "the static binary answers \`--version\` with: $answer"
+# Static: no program interpreter, so it runs where musl is not installed.
+if LC_ALL=C readelf -l "$native" | grep -q INTERP; then
+  fail "$native is not static: it needs a program interpreter"
+fi
 for target in $targets; do
   python3 packaging/archive.py "$target" "target/dist/$target/release/just$(exe_suffix "$target")" \
     "$next" --documents-from "$native" >/dev/null
