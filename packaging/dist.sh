@@ -121,6 +121,10 @@ deb() {
   sed "s/@VERSION@/$version/g; s/@DATE@/$(date -u -R -d "@$epoch")/g" \
     packaging/debian/changelog | gzip -n -9 >"$package/usr/share/doc/just/changelog.Debian.gz"
   cp packaging/debian/copyright "$package/usr/share/doc/just/copyright"
+  # Both executables are static on purpose: they run on any Linux.
+  mkdir -p "$package/usr/share/lintian/overrides"
+  printf 'just: statically-linked-binary [usr/bin/just]\njust: statically-linked-binary [usr/bin/just-cache-store]\n' \
+    >"$package/usr/share/lintian/overrides/just"
   normalize "$package"
   chmod 0755 "$package"/usr/bin/*
   local size
