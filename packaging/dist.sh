@@ -143,6 +143,10 @@ epoch=$(git log -1 --format=%ct)
 export SOURCE_DATE_EPOCH=$epoch
 stage="$root/target/dist/stage"
 next="$out.next"
+# One run at a time: a second one would remove the first's staging folder.
+mkdir -p target/dist
+exec 9>target/dist/lock
+flock -n 9 || fail "another \`just dist\` is running (target/dist/lock)"
 rm -rf "$next" && mkdir -p "$next" "$stage"
 trap 'rm -rf "$next"' EXIT
 
