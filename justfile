@@ -92,3 +92,7 @@ bench-record:
 # Build the release archives, the Debian package and SHA256SUMS into dist/
 dist:
   ./packaging/dist.sh dist
+
+# Check the packages in dist/: checksums, contents, static binaries that run, lintian, Wine
+dist-verify:
+  eval "$(.ci/windows-toolchain)" && ./packaging/verify.sh dist
