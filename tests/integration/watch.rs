@@ -19,6 +19,7 @@ tests! {
   directory_created_under_a_glob_is_watched,
   file_names_in_messages_are_escaped,
   idle_watch_does_not_wake_up,
+  unreadable_subdirectory_is_warned_about_once_and_watching_goes_on,
 }
 
 use std::fs;
@@ -44,12 +45,21 @@ struct Watching {
 impl Watching {
   /// Write `files` into a new temporary directory and start `just ARGS` there.
   fn start(files: &[(&str, &str)], args: &[&str]) -> Watching {
+    Watching::start_with(files, |_| Command::new(env!("CARGO_BIN_EXE_just")), args)
+  }
+
+  /// As `start`, with the command `command` makes in the directory.
+  fn start_with(
+    files: &[(&str, &str)],
+    command: impl FnOnce(&Path) -> Command,
+    args: &[&str],
+  ) -> Watching {
     let directory = tempfile::tempdir().unwrap();
     let root = directory.path().canonicalize().unwrap();
     for (path, contents) in files {
       write(&root.join(path), contents);
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_just"))
+    let mut child = command(&root)
       .args(args)
       .current_dir(&root)
       .env_clear()
@@ -395,4 +405,57 @@ fn idle_watch_does_not_wake_up() {
   std::thread::sleep(Duration::from_secs(1));
   let after = switches(watching.child.id());
   assert!(after - before <= 3, "{} context switches in a second of idling", after - before);
+}
+
+/// A subdirectory `just` may not read cannot be watched: one warning, at
+/// the first run only, and the rest of the tree is watched as before. Root
+/// reads everything, so as root `just` runs as `nobody` (through
+/// `setpriv`), from a copy of the binary that user can reach.
+fn unreadable_subdirectory_is_warned_about_once_and_watching_goes_on() {
+  use std::os::unix::fs::PermissionsExt;
+  let files = [
+    ("justfile", "a:\n  @echo ran\n"),
+    ("open/deep/file.txt", "0"),
+    ("locked/inner/secret.txt", "0"),
+    ("open/zz/file.txt", "0"),
+    (".gitignore", "/just-copy\n/tmp/\n"),
+  ];
+  let command = |root: &Path| {
+    let locked = root.join("locked");
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+      return Command::new(env!("CARGO_BIN_EXE_just"));
+    }
+    // Both copies are in the project, ignored by git.
+    let directory = root;
+    fs::set_permissions(directory, fs::Permissions::from_mode(0o755)).unwrap();
+    let binary = directory.join("just-copy");
+    fs::copy(env!("CARGO_BIN_EXE_just"), &binary).unwrap();
+    // Somewhere `nobody` may create its private directory.
+    let temporary = directory.join("tmp");
+    fs::create_dir(&temporary).unwrap();
+    std::os::unix::fs::chown(&temporary, Some(65534), Some(65534)).unwrap();
+    let mut command = Command::new("setpriv");
+    command.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--", "env"]);
+    command.arg(format!("TMPDIR={}", temporary.display())).arg(binary);
+    command
+  };
+  let mut watching = Watching::start_with(&files, command, &["-w", "a"]);
+  watching.wait_for_runs(1);
+  watching.write("open/deep/file.txt", "1");
+  watching.wait_for_runs(2);
+  watching.write("open/zz/file.txt", "2");
+  watching.wait_for_runs(3);
+  watching.signal_job(libc::SIGINT);
+  assert_eq!(watching.wait_exit(), 130);
+  assert_eq!(watching.stdout(), "ran\nran\nran\n");
+  assert_eq!(
+    watching.stderr(),
+    format!(
+      "[watch] warning: cannot watch `{}`, going on without it: Permission denied (os error 13)\n\
+       {WAITING}[watch] open/deep/file.txt changed\n{WAITING}[watch] open/zz/file.txt changed\n{WAITING}",
+      watching.path("locked").display()
+    )
+  );
 }

@@ -123,8 +123,9 @@ impl Watcher {
         Err(error) => {
           if self.warned.insert(directory.clone()) {
             let message = format!(
-              "[watch] warning: cannot watch `{}`, going on without it: {error}\n",
-              crate::text::escape_control(&directory.to_string_lossy())
+              "[watch] warning: cannot watch `{}`, going on without it: {}\n",
+              crate::text::escape_control(&directory.to_string_lossy()),
+              reason(&error)
             );
             crate::platform::stdio::stderr(&message)
               .map_err(|error| format!("failed to write to standard error: {error}"))?;
@@ -197,6 +198,16 @@ impl Events {
         .map(|(state, _)| state)
         .unwrap_or_else(|poisoned| poisoned.into_inner().0);
     }
+  }
+}
+
+/// What went wrong, without the paths `notify` appends (the message names
+/// the directory).
+fn reason(error: &notify::Error) -> String {
+  match &error.kind {
+    notify::ErrorKind::Io(error) => error.to_string(),
+    notify::ErrorKind::Generic(text) => text.clone(),
+    _ => error.to_string(),
   }
 }
 
