@@ -6,11 +6,12 @@
 //! does not ignore (so build output such as `target/` costs nothing).
 
 use std::collections::BTreeSet;
+use std::fs;
 use std::path::{Path, PathBuf};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
-use ignore::{Match, WalkBuilder};
+use ignore::Match;
 use lexiclean::Lexiclean;
 
 /// The watched paths of one round, and the rules that filter its events.
@@ -97,28 +98,39 @@ impl Targets {
   }
 
   /// Add every directory below `root` that git does not ignore, reading the
-  /// `.gitignore` files met on the way.
+  /// `.gitignore` files met on the way. One `read_dir` per directory: the
+  /// listing shows which directories have a `.gitignore` or are a
+  /// repository's top, and the kind of each entry (a symbolic link is not
+  /// followed). A directory that cannot be read is listed all the same:
+  /// watching it fails and is reported then, once.
   fn walk(&mut self, root: &Path) {
-    let outputs = self.outputs.clone();
-    let walker = WalkBuilder::new(root)
-      .standard_filters(false)
-      .hidden(false)
-      .git_ignore(true)
-      .git_exclude(true)
-      .git_global(true)
-      .require_git(false)
-      .parents(true)
-      .filter_entry(move |entry| {
-        entry.file_name() != ".git" && !outputs.iter().any(|output| entry.path() == output)
-      })
-      .build();
-    for entry in walker.flatten() {
-      let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
-      if is_dir {
-        self.directories.insert(entry.path().to_path_buf());
-      } else if entry.file_name() == ".gitignore" {
-        if let Some(directory) = entry.path().parent() {
-          self.ignores.add_file(directory, entry.path());
+    self.directories.insert(root.to_path_buf());
+    let mut pending = vec![root.to_path_buf()];
+    let mut children = Vec::new();
+    while let Some(directory) = pending.pop() {
+      let Ok(entries) = fs::read_dir(&directory) else {
+        continue;
+      };
+      for entry in entries.flatten() {
+        let Ok(kind) = entry.file_type() else {
+          continue;
+        };
+        let name = entry.file_name();
+        if kind.is_dir() {
+          if name == ".git" {
+            self.ignores.add_file(&directory, &entry.path().join("info/exclude"));
+          } else {
+            children.push(entry.path());
+          }
+        } else if name == ".gitignore" {
+          self.ignores.add_file(&directory, &entry.path());
+        }
+      }
+      for child in children.drain(..) {
+        let skipped = self.outputs.iter().any(|output| child == *output)
+          || self.ignores.is_ignored(&child, true);
+        if !skipped && self.directories.insert(child.clone()) {
+          pending.push(child);
         }
       }
     }
