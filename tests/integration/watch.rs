@@ -39,6 +39,8 @@ struct Watching {
   root: PathBuf,
   stdout: Arc<Mutex<String>>,
   stderr: Arc<Mutex<String>>,
+  /// `just`'s `TMPDIR`.
+  temporary: tempfile::TempDir,
   _directory: tempfile::TempDir,
 }
 
@@ -59,11 +61,13 @@ impl Watching {
     for (path, contents) in files {
       write(&root.join(path), contents);
     }
+    let temporary = tempfile::tempdir().unwrap();
     let mut child = command(&root)
       .args(args)
       .current_dir(&root)
       .env_clear()
       .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+      .env("TMPDIR", temporary.path())
       .env("NO_COLOR", "1")
       .stdin(Stdio::null())
       .stdout(Stdio::piped())
@@ -75,7 +79,7 @@ impl Watching {
       .unwrap();
     let stdout = collect(child.stdout.take().unwrap());
     let stderr = collect(child.stderr.take().unwrap());
-    Watching { child, root, stdout, stderr, _directory: directory }
+    Watching { child, root, stdout, stderr, temporary, _directory: directory }
   }
 
   fn path(&self, relative: &str) -> PathBuf {
@@ -285,6 +289,8 @@ fn interrupt_while_waiting_ends_with_130() {
   unsafe { libc::kill(watching.child.id() as i32, libc::SIGINT) };
   assert_eq!(watching.wait_exit(), 130);
   assert_eq!(watching.stdout(), "hi\nagain\n");
+  let left: Vec<_> = fs::read_dir(watching.temporary.path()).unwrap().flatten().collect();
+  assert!(left.is_empty(), "temporary files left behind: {left:?}");
   assert_eq!(
     watching.stderr(),
     // `--clear` never writes escape codes into a redirected stream.

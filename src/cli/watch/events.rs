@@ -5,7 +5,7 @@
 //! watchexec. Nothing wakes up while nothing changes: the watcher's thread
 //! blocks on the kernel, the loop on a condition variable.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -59,7 +59,7 @@ pub struct Events {
 /// The watches themselves.
 pub struct Watcher {
   watcher: DirectoryWatcher,
-  watched: BTreeSet<PathBuf>,
+  watched: HashSet<PathBuf>,
   /// Directories that could not be watched, each reported once.
   warned: BTreeSet<PathBuf>,
   shared: Arc<Shared>,
@@ -71,6 +71,7 @@ pub fn start(debounce: Duration, restart: bool) -> Result<(Events, Watcher), Str
   let failed = |error: &dyn std::fmt::Display| format!("failed to start watching files: {error}");
   let private = tempfile::Builder::new().prefix("just-watch-").tempdir().map_err(|e| failed(&e))?;
   let marker = private.path().join("run-ended");
+  signals::remove_at_exit(private.path().to_path_buf());
   let state = Mutex::default();
   let shared = Arc::new(Shared { state, wake: Condvar::new(), restart, marker });
   let handler_shared = Arc::clone(&shared);
@@ -78,7 +79,7 @@ pub fn start(debounce: Duration, restart: bool) -> Result<(Events, Watcher), Str
     .map_err(|error| failed(&error))?;
   watcher.watch(private.path()).map_err(|error| failed(&error))?;
   let events = Events { shared: Arc::clone(&shared), debounce };
-  let watched = BTreeSet::new();
+  let watched = HashSet::new();
   let watcher = Watcher { watcher, watched, warned: BTreeSet::new(), shared, _private: private };
   Ok((events, watcher))
 }
@@ -110,6 +111,7 @@ impl Watcher {
   }
 
   fn add(&mut self, directories: Vec<PathBuf>) -> Result<(), String> {
+    let mut failures = BTreeSet::new();
     for directory in directories {
       match self.watcher.watch(&directory) {
         Ok(()) => {
@@ -118,16 +120,21 @@ impl Watcher {
         // Removed since it was listed: its parent's event covers it.
         Err(_) if !directory.exists() => {}
         Err(error) => {
-          if self.warned.insert(directory.clone()) {
-            let message = format!(
-              "[watch] warning: cannot watch `{}`, going on without it: {error}\n",
-              crate::text::escape_control(&directory.to_string_lossy()),
-            );
-            crate::platform::stdio::stderr(&message)
-              .map_err(|error| format!("failed to write to standard error: {error}"))?;
+          if !self.warned.contains(&directory) {
+            failures.insert((directory, error.to_string()));
           }
         }
       }
+    }
+    // In path order, whatever the order of the watches.
+    for (directory, error) in failures {
+      let message = format!(
+        "[watch] warning: cannot watch `{}`, going on without it: {error}\n",
+        crate::text::escape_control(&directory.to_string_lossy()),
+      );
+      self.warned.insert(directory);
+      crate::platform::stdio::stderr(&message)
+        .map_err(|error| format!("failed to write to standard error: {error}"))?;
     }
     Ok(())
   }

@@ -5,7 +5,7 @@
 //! file itself would lose), a tree through each of its directories that git
 //! does not ignore (so build output such as `target/` costs nothing).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -17,8 +17,9 @@ use lexiclean::Lexiclean;
 /// The watched paths of one round, and the rules that filter its events.
 #[derive(Default)]
 pub struct Targets {
-  /// Directories to watch (non-recursively).
-  pub directories: BTreeSet<PathBuf>,
+  /// Directories to watch (non-recursively); hashed, as tens of thousands
+  /// of paths compare slowly.
+  pub directories: HashSet<PathBuf>,
   /// Justfiles, imports and modules: always relevant.
   sources: BTreeSet<PathBuf>,
   /// Named files (`[cache]` inputs, `--watch-path FILE`): relevant even if ignored.
