@@ -128,8 +128,7 @@ impl Targets {
         }
       }
       for child in children.drain(..) {
-        let skipped = self.outputs.iter().any(|output| child == *output)
-          || self.ignores.is_ignored(&child, true);
+        let skipped = self.outputs.contains(&child) || self.ignores.is_ignored(&child, true);
         if !skipped && self.directories.insert(child.clone()) {
           pending.push(child);
         }
