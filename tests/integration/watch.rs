@@ -27,6 +27,7 @@ use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -37,8 +38,8 @@ const WAITING: &str = "[watch] waiting for changes\n";
 struct Watching {
   child: Child,
   root: PathBuf,
-  stdout: Arc<Mutex<String>>,
-  stderr: Arc<Mutex<String>>,
+  stdout: Stream,
+  stderr: Stream,
   /// `just`'s `TMPDIR`.
   temporary: tempfile::TempDir,
   _directory: tempfile::TempDir,
@@ -91,11 +92,17 @@ impl Watching {
   }
 
   fn stdout(&self) -> String {
-    self.stdout.lock().unwrap().clone()
+    self.stdout.text.lock().unwrap().clone()
   }
 
   fn stderr(&self) -> String {
-    self.stderr.lock().unwrap().clone()
+    self.stderr.text.lock().unwrap().clone()
+  }
+
+  /// Wait until standard output is `expected`: it is read on a thread of
+  /// its own, which may lag behind standard error's.
+  fn expect_stdout(&self, expected: &str) {
+    self.wait_for(&format!("standard output {expected:?}"), |stdout, _| stdout == expected);
   }
 
   /// Poll until `condition(stdout, stderr)` holds; panic at the deadline.
@@ -127,7 +134,9 @@ impl Watching {
   fn wait_exit(&mut self) -> i32 {
     let start = Instant::now();
     loop {
-      if let Some(status) = self.child.try_wait().unwrap() {
+      let closed =
+        self.stdout.closed.load(Ordering::SeqCst) && self.stderr.closed.load(Ordering::SeqCst);
+      if let Some(status) = self.child.try_wait().unwrap().filter(|_| closed) {
         use std::os::unix::process::ExitStatusExt;
         return status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
       }
@@ -149,16 +158,24 @@ fn write(path: &Path, contents: &str) {
   fs::write(path, contents).unwrap();
 }
 
-fn collect(mut stream: impl Read + Send + 'static) -> Arc<Mutex<String>> {
+/// One of `just`'s output streams as read so far, and whether it has ended.
+struct Stream {
+  text: Arc<Mutex<String>>,
+  closed: Arc<AtomicBool>,
+}
+
+fn collect(mut stream: impl Read + Send + 'static) -> Stream {
   let text = Arc::new(Mutex::new(String::new()));
-  let sink = Arc::clone(&text);
+  let closed = Arc::new(AtomicBool::new(false));
+  let (sink, ended) = (Arc::clone(&text), Arc::clone(&closed));
   std::thread::spawn(move || {
     let mut buffer = [0u8; 4096];
     while let Ok(count @ 1..) = stream.read(&mut buffer) {
       sink.lock().unwrap().push_str(&String::from_utf8_lossy(&buffer[..count]));
     }
+    ended.store(true, Ordering::SeqCst);
   });
-  text
+  Stream { text, closed }
 }
 
 /// Whether a process with this pid file's pid is still alive.
@@ -184,7 +201,7 @@ fn changed_cache_input_runs_the_recipe_again() {
   watching.wait_for_runs(1);
   watching.write("src.txt", "two");
   watching.wait_for_runs(2);
-  assert_eq!(watching.stdout(), "built one\nbuilt two\n");
+  watching.expect_stdout("built one\nbuilt two\n");
   assert!(watching.stderr().contains(&format!("{WAITING}[watch] src.txt changed\n")));
 }
 
@@ -203,7 +220,7 @@ fn ignored_files_git_directory_and_cache_outputs_do_not_trigger() {
   watching.write("out.txt", "a cache output");
   watching.write("src.txt", "two");
   watching.wait_for_runs(2);
-  assert_eq!(watching.stdout(), "built one\nbuilt two\n");
+  watching.expect_stdout("built one\nbuilt two\n");
   let stderr = watching.stderr();
   let changes: Vec<&str> = stderr.lines().filter(|line| line.ends_with("changed")).collect();
   assert_eq!(changes, ["[watch] src.txt changed"]);
@@ -221,7 +238,7 @@ fn burst_of_fifty_writes_runs_once() {
   }
   watching.wait_for("the run after the burst", |stdout, _| stdout.contains("50\n"));
   watching.wait_for_runs(2);
-  assert_eq!(watching.stdout(), "0\n50\n");
+  watching.expect_stdout("0\n50\n");
   assert_eq!(watching.stderr().matches("changed\n").count(), 1);
 }
 
@@ -231,10 +248,13 @@ fn restart_stops_a_long_running_recipe() {
   let files =
     [("justfile", justfile), ("a.txt", "one"), (".gitignore", "pids/\n"), ("pids/.keep", "")];
   let watching = Watching::start(&files, &["--watch", "--watch-restart", "serve"]);
-  watching.wait_for("the first start", |_, _| watching.path("pids/one").exists());
+  // A pid file exists before `echo` has written to it: wait for the whole line.
+  let pid_written =
+    |name: &str| fs::read_to_string(watching.path(name)).is_ok_and(|pid| pid.ends_with('\n'));
+  watching.wait_for("the first start", |_, _| pid_written("pids/one"));
   watching.write("a.txt", "two");
-  watching.wait_for("the restart", |_, _| watching.path("pids/two").exists());
-  assert_eq!(watching.stdout(), "start one\nstart two\n");
+  watching.wait_for("the restart", |_, _| pid_written("pids/two"));
+  watching.expect_stdout("start one\nstart two\n");
   assert!(!alive(&watching.path("pids/one")), "the first run's process still runs");
   assert!(alive(&watching.path("pids/two")));
   assert!(watching.stderr().ends_with("[watch] a.txt changed\n"), "{}", watching.stderr());
@@ -247,7 +267,7 @@ fn justfile_syntax_error_is_printed_and_a_fix_is_picked_up() {
   watching.wait_for_runs(2);
   watching.write("justfile", "hello:\n  @echo two\n");
   watching.wait_for_runs(3);
-  assert_eq!(watching.stdout(), "one\ntwo\n");
+  watching.expect_stdout("one\ntwo\n");
   assert_eq!(
     watching.stderr(),
     format!(
@@ -328,7 +348,7 @@ fn writes_during_a_run_do_not_start_the_next_one() {
   watching.wait_for_runs(1);
   watching.write("a.txt", "1");
   watching.wait_for_runs(2);
-  assert_eq!(watching.stdout(), "ran\nran\n");
+  watching.expect_stdout("ran\nran\n");
   let stderr = watching.stderr();
   let changes: Vec<&str> = stderr.lines().filter(|line| line.ends_with("changed")).collect();
   assert_eq!(changes, ["[watch] a.txt changed"], "{stderr}");
