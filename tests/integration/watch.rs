@@ -20,6 +20,7 @@ tests! {
   file_names_in_messages_are_escaped,
   idle_watch_does_not_wake_up,
   unreadable_subdirectory_is_warned_about_once_and_watching_goes_on,
+  watch_limit_is_one_warning_for_all_directories_over_it,
 }
 
 use std::fs;
@@ -488,6 +489,37 @@ fn unreadable_subdirectory_is_warned_about_once_and_watching_goes_on() {
       "[watch] warning: cannot watch `{}`, going on without it: Permission denied (os error 13)\n\
        {WAITING}[watch] open/deep/file.txt changed\n{WAITING}[watch] open/zz/file.txt changed\n{WAITING}",
       watching.path("locked").display()
+    )
+  );
+}
+
+/// Past the system's limit on watches, one warning counts the directories
+/// left out, and the run goes on. The limit is lowered to four watches (the
+/// watch's private directory and three of the ten directories) in a user
+/// namespace of `just`'s own, which leaves the system's alone.
+fn watch_limit_is_one_warning_for_all_directories_over_it() {
+  let mut files = vec![("justfile", "a:\n  @echo ran\n")];
+  let names: Vec<String> = (1..=9).map(|i| format!("d{i}/.keep")).collect();
+  files.extend(names.iter().map(|name| (name.as_str(), "")));
+  let command = |_: &Path| {
+    let mut command = Command::new("unshare");
+    command
+      .args(["--user", "--map-root-user", "sh", "-c"])
+      .arg(r#"echo 4 > /proc/sys/user/max_inotify_watches && exec "$0" "$@""#)
+      .arg(env!("CARGO_BIN_EXE_just"));
+    command
+  };
+  let mut watching = Watching::start_with(&files, command, &["-w", "a"]);
+  watching.wait_for_runs(1);
+  watching.signal_job(libc::SIGINT);
+  assert_eq!(watching.wait_exit(), 130);
+  assert_eq!(watching.stdout(), "ran\n");
+  assert_eq!(
+    watching.stderr(),
+    format!(
+      "[watch] warning: the system's limit on watches is reached (No space left on device (os \
+       error 28)): 7 directories not watched (on Linux, raise `fs.inotify.max_user_watches`)\n\
+       {WAITING}"
     )
   );
 }

@@ -112,6 +112,8 @@ impl Watcher {
 
   fn add(&mut self, directories: Vec<PathBuf>) -> Result<(), String> {
     let mut failures = BTreeSet::new();
+    // Directories past the system's limit on watches: one warning for all.
+    let mut over_limit: Option<(usize, String)> = None;
     for directory in directories {
       match self.watcher.watch(&directory) {
         Ok(()) => {
@@ -119,6 +121,11 @@ impl Watcher {
         }
         // Removed since it was listed: its parent's event covers it.
         Err(_) if !directory.exists() => {}
+        Err(error) if error.kind() == std::io::ErrorKind::StorageFull => {
+          if self.warned.insert(directory) {
+            over_limit.get_or_insert((0, error.to_string())).0 += 1;
+          }
+        }
         Err(error) => {
           if !self.warned.contains(&directory) {
             failures.insert((directory, error.to_string()));
@@ -126,15 +133,24 @@ impl Watcher {
         }
       }
     }
+    let write = |message: &str| {
+      crate::platform::stdio::stderr(message)
+        .map_err(|error| format!("failed to write to standard error: {error}"))
+    };
     // In path order, whatever the order of the watches.
     for (directory, error) in failures {
-      let message = format!(
+      write(&format!(
         "[watch] warning: cannot watch `{}`, going on without it: {error}\n",
         crate::text::escape_control(&directory.to_string_lossy()),
-      );
+      ))?;
       self.warned.insert(directory);
-      crate::platform::stdio::stderr(&message)
-        .map_err(|error| format!("failed to write to standard error: {error}"))?;
+    }
+    if let Some((count, error)) = over_limit {
+      let directories = if count == 1 { "directory" } else { "directories" };
+      write(&format!(
+        "[watch] warning: the system's limit on watches is reached ({error}): {count} \
+         {directories} not watched (on Linux, raise `fs.inotify.max_user_watches`)\n"
+      ))?;
     }
     Ok(())
   }
