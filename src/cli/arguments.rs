@@ -447,7 +447,7 @@ fn subcommands() -> Vec<Arg> {
       .action(ArgAction::Append)
       .conflicts_with(id::ARGUMENTS)
       .help(
-        "Delete `[cache]` results; with RECIPE_PATH (`a::b` or `a b`), only of recipes under it",
+        "Delete `[cache]` results, and those in the `--cache-dir` store; with RECIPE_PATH (`a::b` or `a b`), only of recipes under it",
       ),
     Arg::new(id::COMMAND)
       .long(id::COMMAND)

@@ -306,9 +306,16 @@ fn compiled<'src>(config: &Config, search: Search, arenas: Arenas<'src>) -> Outc
     }
     Subcommand::Clean { paths } => {
       let directory = search.justfile.parent().unwrap_or(Path::new("/"));
-      let message = crate::execution::cache::clean(directory, paths).map_err(Error::message)?;
+      let mut messages =
+        vec![crate::execution::cache::clean(directory, paths).map_err(Error::message)?];
+      if let Some(store) = crate::execution::cache::shared_directory(config) {
+        messages
+          .push(crate::execution::cache::clean_shared(&store, paths).map_err(Error::message)?);
+      }
       if !config.quiet {
-        eprint_line(&message)?;
+        for message in messages {
+          eprint_line(&message)?;
+        }
       }
     }
     _ => {}

@@ -15,12 +15,15 @@
 //! store leaves the decision to the local entry, which also serves as the
 //! lock for concurrent runs of the recipe in one checkout.
 
+mod clean;
 mod digest;
 mod inputs;
+mod miss;
 mod shared;
 mod store;
 
-pub use shared::{Capture, Captured};
+pub use clean::{local as clean, shared as clean_shared};
+pub use shared::{shared_directory, Capture, Captured};
 pub use store::serve as serve_store;
 
 use std::fs::{self, File, OpenOptions};
@@ -37,6 +40,20 @@ use crate::syntax::attributes::AttributeKind;
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
 
 pub const DIRECTORY: &str = ".justcache";
+
+/// Files written into a new `.justcache`, as build tools do: git ignores
+/// the directory, and backup tools that follow the Cache Directory Tagging
+/// specification skip it.
+const MARKERS: [(&str, &str); 2] = [
+  (".gitignore", "# Created by just: the recipe cache stays out of git.\n*\n"),
+  (
+    "CACHEDIR.TAG",
+    "Signature: 8a477f597d28d172789f06886806bc55\n\
+     # This file is a cache directory tag created by just.\n\
+     # For information about cache directory tags, see:\n\
+     #\thttps://bford.info/cachedir/\n",
+  ),
+];
 
 /// How the script is run, as recorded in the key.
 pub enum KeyExecutor<'e> {
@@ -55,6 +72,8 @@ pub struct KeyParts<'e> {
 /// A locked cache entry for one run of a recipe.
 pub struct Entry {
   file: File,
+  /// Each input's name and digest, recorded for `-v` to compare with.
+  inputs: Vec<(String, String)>,
   outputs: Vec<String>,
   path: PathBuf,
   working_directory: PathBuf,
@@ -116,6 +135,7 @@ pub fn open<'src>(
     Some(extra) => Json::from(evaluator.evaluate(&extra.value)?.elements().to_vec()),
     None => Json::Null,
   };
+  let mut digests = Vec::new();
   let inputs = match &cache.inputs {
     Some(inputs) => {
       let mut map = Map::new();
@@ -125,6 +145,7 @@ pub fn open<'src>(
       declare(observer, parts, &names, false);
       for input in files {
         let hash = hash_input(&input.path)?;
+        digests.push((input.name.clone(), blake3::Hash::from(hash).to_hex().to_string()));
         map.insert(input.name, Json::from(hash.to_vec()));
       }
       Json::Object(map)
@@ -181,9 +202,7 @@ pub fn open<'src>(
   }
 
   let directory = context.root_directory().join(DIRECTORY);
-  fs::create_dir_all(&directory).map_err(|error| {
-    message(format!("failed to create cache directory `{}`: {error}", directory.display()))
-  })?;
+  create_directory(&directory)?;
   let path = directory.join(format!("{hex}.json"));
   let open_error = |error: std::io::Error| {
     message(format!("failed to open cache entry `{}`: {error}", path.display()))
@@ -201,9 +220,28 @@ pub fn open<'src>(
     message(format!("failed to read cache entry at `{}`: {error}", path.display()))
   })?;
   let working_directory = parts.working_directory.to_path_buf();
-  let hit = !contents.is_empty() && outputs_unchanged(&contents, &outputs, &working_directory);
-  let mut entry =
-    Entry { file, outputs, path, working_directory, hit, restored: None, publish: None };
+  let stale = if contents.is_empty() {
+    None
+  } else {
+    miss::stale_output(&contents, &outputs, &working_directory)
+  };
+  let hit = !contents.is_empty() && stale.is_none();
+  let verbose = config.verbosity >= 1 && !config.quiet;
+  let mut reason = if hit || !verbose {
+    None
+  } else {
+    Some(stale.unwrap_or_else(|| miss::without_entry(&directory, recipe.namepath, &digests)))
+  };
+  let mut entry = Entry {
+    file,
+    inputs: digests,
+    outputs,
+    path,
+    working_directory,
+    hit,
+    restored: None,
+    publish: None,
+  };
   if let Some(shared) = shared::for_options(config) {
     let mut key = key;
     key["working_directory"] =
@@ -218,33 +256,40 @@ pub fn open<'src>(
       }
     }
     if shared.writable() {
+      if entry.hit && verbose {
+        reason = Some(format!("no entry in shared cache `{}`", shared.shown()));
+      }
       entry.hit = false;
       entry.publish = Some((shared, shared_hex));
     }
   }
+  if let Some(reason) = reason.filter(|_| !entry.hit) {
+    let painter = context.stderr_painter();
+    stderr_line(&painter.banner(&format!("===> cache miss, {reason}")))?;
+  }
   Ok(entry)
 }
 
-/// Whether every output is what the entry recorded. An entry without
-/// digests (written by just 1.58) cannot tell, so it only hits when the
-/// recipe declares no outputs.
-fn outputs_unchanged(contents: &str, outputs: &[String], working_directory: &Path) -> bool {
-  if outputs.is_empty() {
-    return true;
+/// Create `.justcache` and the markers in it that are missing.
+fn create_directory<'src>(directory: &Path) -> Result<'src> {
+  fs::create_dir_all(directory).map_err(|error| {
+    message(format!("failed to create cache directory `{}`: {error}", directory.display()))
+  })?;
+  for (name, contents) in MARKERS {
+    let path = directory.join(name);
+    let written = OpenOptions::new()
+      .write(true)
+      .create_new(true)
+      .open(&path)
+      .and_then(|mut file| file.write_all(contents.as_bytes()));
+    match written {
+      Err(error) if error.kind() != std::io::ErrorKind::AlreadyExists => {
+        return Err(message(format!("failed to write `{}`: {error}", path.display())));
+      }
+      _ => {}
+    }
   }
-  let Ok(entry) = serde_json::from_str::<Json>(contents) else {
-    return false;
-  };
-  let Some(recorded) = entry.get("outputs").and_then(Json::as_object) else {
-    return false;
-  };
-  outputs.iter().all(|output| {
-    let Some(expected) = recorded.get(output).and_then(Json::as_str) else {
-      return false;
-    };
-    digest::output(&working_directory.join(output))
-      .is_ok_and(|digest| digest.as_deref() == Some(expected))
-  })
+  Ok(())
 }
 
 impl Entry {
@@ -311,6 +356,11 @@ impl Entry {
     }
     let mut entry = Map::new();
     entry.insert("recipe".into(), Json::from(namepath));
+    if !self.inputs.is_empty() {
+      let inputs =
+        self.inputs.iter().map(|(name, digest)| (name.clone(), Json::from(digest.clone())));
+      entry.insert("inputs".into(), Json::Object(inputs.collect()));
+    }
     if !digests.is_empty() {
       entry.insert("outputs".into(), Json::Object(digests));
     }
@@ -336,60 +386,4 @@ fn hash_input<'src>(path: &Path) -> Result<'src, [u8; 32]> {
     message(format!("failed to read cache input `{}`: {error}", path.display()))
   })?;
   Ok(*hash.as_bytes())
-}
-
-/// `--clean [PATH…]`: delete entries (all, or those whose recipe path starts
-/// with the given components). Returns the message for stderr.
-pub fn clean(justfile_directory: &Path, words: &[String]) -> std::result::Result<String, String> {
-  let directory = justfile_directory.join(DIRECTORY);
-  let entries = match fs::read_dir(&directory) {
-    Ok(entries) => entries,
-    Err(_) => return Ok("recipe cache not found".into()),
-  };
-  let prefix: Vec<&str> = words.iter().flat_map(|word| word.split("::")).collect();
-  let mut removed = 0usize;
-  let mut names: Vec<PathBuf> = entries.filter_map(|entry| entry.ok().map(|e| e.path())).collect();
-  names.sort();
-  for path in names {
-    let Some(name) = path.file_name().and_then(|name| name.to_str()) else {
-      continue;
-    };
-    if !is_entry_name(name) {
-      continue;
-    }
-    if !prefix.is_empty() {
-      let contents = fs::read_to_string(&path)
-        .map_err(|error| format!("failed to read cache entry at `{}`: {error}", path.display()))?;
-      if !contents.is_empty() {
-        let recipe = serde_json::from_str::<Json>(&contents)
-          .ok()
-          .and_then(|value| value.get("recipe").and_then(Json::as_str).map(str::to_string));
-        let Some(recipe) = recipe else {
-          continue;
-        };
-        let components: Vec<&str> = recipe.split("::").collect();
-        if !components.starts_with(&prefix) {
-          continue;
-        }
-      }
-    }
-    fs::remove_file(&path)
-      .map_err(|error| format!("failed to remove cache entry `{}`: {error}", path.display()))?;
-    removed += 1;
-  }
-  if fs::read_dir(&directory).is_ok_and(|mut entries| entries.next().is_none()) {
-    let _ = fs::remove_dir(&directory);
-  }
-  Ok(if removed == 1 {
-    "removed 1 cache entry".into()
-  } else {
-    format!("removed {removed} cache entries")
-  })
-}
-
-fn is_entry_name(name: &str) -> bool {
-  name.strip_suffix(".json").is_some_and(|stem| {
-    stem.len() == 64
-      && stem.bytes().all(|byte| byte.is_ascii_digit() || (b'a'..=b'f').contains(&byte))
-  })
 }

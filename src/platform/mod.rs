@@ -22,6 +22,7 @@ pub use os::pipe;
 pub mod signals;
 pub mod stdio;
 pub mod supervisor;
+pub mod watcher;
 
 /// Whether `just` is built for Windows, where `set windows-shell` and
 /// `set windows-powershell` choose the shell.

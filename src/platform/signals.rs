@@ -31,10 +31,22 @@ pub(super) fn detach(shared: &Arc<Shared>) {
   }
 }
 
+/// Directories to remove before a signal ends `just` at once.
+static REMOVE_AT_EXIT: Mutex<Vec<std::path::PathBuf>> = Mutex::new(Vec::new());
+
+/// Remove `directory` (a private temporary one) if a signal ends `just` at
+/// once, which skips the destructors that would remove it.
+pub fn remove_at_exit(directory: std::path::PathBuf) {
+  REMOVE_AT_EXIT.lock().unwrap_or_else(PoisonError::into_inner).push(directory);
+}
+
 /// Called on the signal thread with each handled signal.
 fn deliver(signal: i32) {
   let attached = current().clone();
   if !attached.is_some_and(|shared| shared.deliver(signal)) {
+    for directory in REMOVE_AT_EXIT.lock().unwrap_or_else(PoisonError::into_inner).iter() {
+      let _ = std::fs::remove_dir_all(directory);
+    }
     super::os::process::exit_now(super::exit::signal_status(signal));
   }
 }

@@ -64,7 +64,7 @@ fn justfile_name_may_be_repeated() {
 }
 
 fn clean_arguments_restrict_to_a_recipe_path() {
-  assert_says("--clean [<RECIPE_PATH>...] Delete `[cache]` results; with RECIPE_PATH (`a::b` or `a b`), only of recipes under it");
+  assert_says("--clean [<RECIPE_PATH>...] Delete `[cache]` results, and those in the `--cache-dir` store; with RECIPE_PATH (`a::b` or `a b`), only of recipes under it");
 }
 
 fn dotenv_filename_defaults_to_dot_env() {

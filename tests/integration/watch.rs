@@ -19,6 +19,8 @@ tests! {
   directory_created_under_a_glob_is_watched,
   file_names_in_messages_are_escaped,
   idle_watch_does_not_wake_up,
+  unreadable_subdirectory_is_warned_about_once_and_watching_goes_on,
+  watch_limit_is_one_warning_for_all_directories_over_it,
 }
 
 use std::fs;
@@ -26,6 +28,7 @@ use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -36,24 +39,37 @@ const WAITING: &str = "[watch] waiting for changes\n";
 struct Watching {
   child: Child,
   root: PathBuf,
-  stdout: Arc<Mutex<String>>,
-  stderr: Arc<Mutex<String>>,
+  stdout: Stream,
+  stderr: Stream,
+  /// `just`'s `TMPDIR`.
+  temporary: tempfile::TempDir,
   _directory: tempfile::TempDir,
 }
 
 impl Watching {
   /// Write `files` into a new temporary directory and start `just ARGS` there.
   fn start(files: &[(&str, &str)], args: &[&str]) -> Watching {
+    Watching::start_with(files, |_| Command::new(env!("CARGO_BIN_EXE_just")), args)
+  }
+
+  /// As `start`, with the command `command` makes in the directory.
+  fn start_with(
+    files: &[(&str, &str)],
+    command: impl FnOnce(&Path) -> Command,
+    args: &[&str],
+  ) -> Watching {
     let directory = tempfile::tempdir().unwrap();
     let root = directory.path().canonicalize().unwrap();
     for (path, contents) in files {
       write(&root.join(path), contents);
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_just"))
+    let temporary = tempfile::tempdir().unwrap();
+    let mut child = command(&root)
       .args(args)
       .current_dir(&root)
       .env_clear()
       .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+      .env("TMPDIR", temporary.path())
       .env("NO_COLOR", "1")
       .stdin(Stdio::null())
       .stdout(Stdio::piped())
@@ -65,7 +81,7 @@ impl Watching {
       .unwrap();
     let stdout = collect(child.stdout.take().unwrap());
     let stderr = collect(child.stderr.take().unwrap());
-    Watching { child, root, stdout, stderr, _directory: directory }
+    Watching { child, root, stdout, stderr, temporary, _directory: directory }
   }
 
   fn path(&self, relative: &str) -> PathBuf {
@@ -77,11 +93,17 @@ impl Watching {
   }
 
   fn stdout(&self) -> String {
-    self.stdout.lock().unwrap().clone()
+    self.stdout.text.lock().unwrap().clone()
   }
 
   fn stderr(&self) -> String {
-    self.stderr.lock().unwrap().clone()
+    self.stderr.text.lock().unwrap().clone()
+  }
+
+  /// Wait until standard output is `expected`: it is read on a thread of
+  /// its own, which may lag behind standard error's.
+  fn expect_stdout(&self, expected: &str) {
+    self.wait_for(&format!("standard output {expected:?}"), |stdout, _| stdout == expected);
   }
 
   /// Poll until `condition(stdout, stderr)` holds; panic at the deadline.
@@ -113,7 +135,9 @@ impl Watching {
   fn wait_exit(&mut self) -> i32 {
     let start = Instant::now();
     loop {
-      if let Some(status) = self.child.try_wait().unwrap() {
+      let closed =
+        self.stdout.closed.load(Ordering::SeqCst) && self.stderr.closed.load(Ordering::SeqCst);
+      if let Some(status) = self.child.try_wait().unwrap().filter(|_| closed) {
         use std::os::unix::process::ExitStatusExt;
         return status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
       }
@@ -135,16 +159,24 @@ fn write(path: &Path, contents: &str) {
   fs::write(path, contents).unwrap();
 }
 
-fn collect(mut stream: impl Read + Send + 'static) -> Arc<Mutex<String>> {
+/// One of `just`'s output streams as read so far, and whether it has ended.
+struct Stream {
+  text: Arc<Mutex<String>>,
+  closed: Arc<AtomicBool>,
+}
+
+fn collect(mut stream: impl Read + Send + 'static) -> Stream {
   let text = Arc::new(Mutex::new(String::new()));
-  let sink = Arc::clone(&text);
+  let closed = Arc::new(AtomicBool::new(false));
+  let (sink, ended) = (Arc::clone(&text), Arc::clone(&closed));
   std::thread::spawn(move || {
     let mut buffer = [0u8; 4096];
     while let Ok(count @ 1..) = stream.read(&mut buffer) {
       sink.lock().unwrap().push_str(&String::from_utf8_lossy(&buffer[..count]));
     }
+    ended.store(true, Ordering::SeqCst);
   });
-  text
+  Stream { text, closed }
 }
 
 /// Whether a process with this pid file's pid is still alive.
@@ -170,7 +202,7 @@ fn changed_cache_input_runs_the_recipe_again() {
   watching.wait_for_runs(1);
   watching.write("src.txt", "two");
   watching.wait_for_runs(2);
-  assert_eq!(watching.stdout(), "built one\nbuilt two\n");
+  watching.expect_stdout("built one\nbuilt two\n");
   assert!(watching.stderr().contains(&format!("{WAITING}[watch] src.txt changed\n")));
 }
 
@@ -189,7 +221,7 @@ fn ignored_files_git_directory_and_cache_outputs_do_not_trigger() {
   watching.write("out.txt", "a cache output");
   watching.write("src.txt", "two");
   watching.wait_for_runs(2);
-  assert_eq!(watching.stdout(), "built one\nbuilt two\n");
+  watching.expect_stdout("built one\nbuilt two\n");
   let stderr = watching.stderr();
   let changes: Vec<&str> = stderr.lines().filter(|line| line.ends_with("changed")).collect();
   assert_eq!(changes, ["[watch] src.txt changed"]);
@@ -207,7 +239,7 @@ fn burst_of_fifty_writes_runs_once() {
   }
   watching.wait_for("the run after the burst", |stdout, _| stdout.contains("50\n"));
   watching.wait_for_runs(2);
-  assert_eq!(watching.stdout(), "0\n50\n");
+  watching.expect_stdout("0\n50\n");
   assert_eq!(watching.stderr().matches("changed\n").count(), 1);
 }
 
@@ -217,10 +249,13 @@ fn restart_stops_a_long_running_recipe() {
   let files =
     [("justfile", justfile), ("a.txt", "one"), (".gitignore", "pids/\n"), ("pids/.keep", "")];
   let watching = Watching::start(&files, &["--watch", "--watch-restart", "serve"]);
-  watching.wait_for("the first start", |_, _| watching.path("pids/one").exists());
+  // A pid file exists before `echo` has written to it: wait for the whole line.
+  let pid_written =
+    |name: &str| fs::read_to_string(watching.path(name)).is_ok_and(|pid| pid.ends_with('\n'));
+  watching.wait_for("the first start", |_, _| pid_written("pids/one"));
   watching.write("a.txt", "two");
-  watching.wait_for("the restart", |_, _| watching.path("pids/two").exists());
-  assert_eq!(watching.stdout(), "start one\nstart two\n");
+  watching.wait_for("the restart", |_, _| pid_written("pids/two"));
+  watching.expect_stdout("start one\nstart two\n");
   assert!(!alive(&watching.path("pids/one")), "the first run's process still runs");
   assert!(alive(&watching.path("pids/two")));
   assert!(watching.stderr().ends_with("[watch] a.txt changed\n"), "{}", watching.stderr());
@@ -233,7 +268,7 @@ fn justfile_syntax_error_is_printed_and_a_fix_is_picked_up() {
   watching.wait_for_runs(2);
   watching.write("justfile", "hello:\n  @echo two\n");
   watching.wait_for_runs(3);
-  assert_eq!(watching.stdout(), "one\ntwo\n");
+  watching.expect_stdout("one\ntwo\n");
   assert_eq!(
     watching.stderr(),
     format!(
@@ -275,6 +310,8 @@ fn interrupt_while_waiting_ends_with_130() {
   unsafe { libc::kill(watching.child.id() as i32, libc::SIGINT) };
   assert_eq!(watching.wait_exit(), 130);
   assert_eq!(watching.stdout(), "hi\nagain\n");
+  let left: Vec<_> = fs::read_dir(watching.temporary.path()).unwrap().flatten().collect();
+  assert!(left.is_empty(), "temporary files left behind: {left:?}");
   assert_eq!(
     watching.stderr(),
     // `--clear` never writes escape codes into a redirected stream.
@@ -291,8 +328,14 @@ fn quiet_watch_prints_nothing() {
     |text: &str| fs::read_to_string(watching.path("seen/a.txt")).is_ok_and(|seen| seen == text);
   // Files are watched from before the first run on.
   watching.wait_for("the first run", |_, _| seen("one"));
-  watching.write("a.txt", "two");
-  watching.wait_for("the second run", |_, _| seen("two"));
+  // Nothing says when the run has ended, and a change before that starts
+  // no run: write until one does.
+  let start = Instant::now();
+  while !seen("two") {
+    assert!(start.elapsed() < DEADLINE, "no run after the change");
+    watching.write("a.txt", "two");
+    std::thread::sleep(Duration::from_millis(100));
+  }
   assert_eq!(watching.stdout(), "");
   assert_eq!(watching.stderr(), "");
 }
@@ -306,7 +349,7 @@ fn writes_during_a_run_do_not_start_the_next_one() {
   watching.wait_for_runs(1);
   watching.write("a.txt", "1");
   watching.wait_for_runs(2);
-  assert_eq!(watching.stdout(), "ran\nran\n");
+  watching.expect_stdout("ran\nran\n");
   let stderr = watching.stderr();
   let changes: Vec<&str> = stderr.lines().filter(|line| line.ends_with("changed")).collect();
   assert_eq!(changes, ["[watch] a.txt changed"], "{stderr}");
@@ -395,4 +438,88 @@ fn idle_watch_does_not_wake_up() {
   std::thread::sleep(Duration::from_secs(1));
   let after = switches(watching.child.id());
   assert!(after - before <= 3, "{} context switches in a second of idling", after - before);
+}
+
+/// A subdirectory `just` may not read cannot be watched: one warning, at
+/// the first run only, and the rest of the tree is watched as before. Root
+/// reads everything, so as root `just` runs as `nobody` (through
+/// `setpriv`), from a copy of the binary that user can reach.
+fn unreadable_subdirectory_is_warned_about_once_and_watching_goes_on() {
+  use std::os::unix::fs::PermissionsExt;
+  let files = [
+    ("justfile", "a:\n  @echo ran\n"),
+    ("open/deep/file.txt", "0"),
+    ("locked/inner/secret.txt", "0"),
+    ("open/zz/file.txt", "0"),
+    (".gitignore", "/just-copy\n/tmp/\n"),
+  ];
+  let command = |root: &Path| {
+    let locked = root.join("locked");
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+      return Command::new(env!("CARGO_BIN_EXE_just"));
+    }
+    // Both copies are in the project, ignored by git.
+    let directory = root;
+    fs::set_permissions(directory, fs::Permissions::from_mode(0o755)).unwrap();
+    let binary = directory.join("just-copy");
+    fs::copy(env!("CARGO_BIN_EXE_just"), &binary).unwrap();
+    // Somewhere `nobody` may create its private directory.
+    let temporary = directory.join("tmp");
+    fs::create_dir(&temporary).unwrap();
+    std::os::unix::fs::chown(&temporary, Some(65534), Some(65534)).unwrap();
+    let mut command = Command::new("setpriv");
+    command.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--", "env"]);
+    command.arg(format!("TMPDIR={}", temporary.display())).arg(binary);
+    command
+  };
+  let mut watching = Watching::start_with(&files, command, &["-w", "a"]);
+  watching.wait_for_runs(1);
+  watching.write("open/deep/file.txt", "1");
+  watching.wait_for_runs(2);
+  watching.write("open/zz/file.txt", "2");
+  watching.wait_for_runs(3);
+  watching.signal_job(libc::SIGINT);
+  assert_eq!(watching.wait_exit(), 130);
+  assert_eq!(watching.stdout(), "ran\nran\nran\n");
+  assert_eq!(
+    watching.stderr(),
+    format!(
+      "[watch] warning: cannot watch `{}`, going on without it: Permission denied (os error 13)\n\
+       {WAITING}[watch] open/deep/file.txt changed\n{WAITING}[watch] open/zz/file.txt changed\n{WAITING}",
+      watching.path("locked").display()
+    )
+  );
+}
+
+/// Past the system's limit on watches, one warning counts the directories
+/// left out, and the run goes on. The limit is lowered to four watches (the
+/// watch's private directory and three of the ten directories) in a user
+/// namespace of `just`'s own, which leaves the system's alone.
+fn watch_limit_is_one_warning_for_all_directories_over_it() {
+  let mut files = vec![("justfile", "a:\n  @echo ran\n")];
+  let names: Vec<String> = (1..=9).map(|i| format!("d{i}/.keep")).collect();
+  files.extend(names.iter().map(|name| (name.as_str(), "")));
+  let command = |_: &Path| {
+    let mut command = Command::new("unshare");
+    command
+      .args(["--user", "--map-root-user", "sh", "-c"])
+      .arg(r#"echo 4 > /proc/sys/user/max_inotify_watches && exec "$0" "$@""#)
+      .arg(env!("CARGO_BIN_EXE_just"));
+    command
+  };
+  let mut watching = Watching::start_with(&files, command, &["-w", "a"]);
+  watching.wait_for_runs(1);
+  watching.signal_job(libc::SIGINT);
+  assert_eq!(watching.wait_exit(), 130);
+  assert_eq!(watching.stdout(), "ran\n");
+  assert_eq!(
+    watching.stderr(),
+    format!(
+      "[watch] warning: the system's limit on watches is reached (No space left on device (os \
+       error 28)): 7 directories not watched (on Linux, raise `fs.inotify.max_user_watches`)\n\
+       {WAITING}"
+    )
+  );
 }

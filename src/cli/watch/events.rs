@@ -1,19 +1,18 @@
-//! File events from `notify`, filtered by the current [`Targets`], gathered
+//! File events from the platform's directory watcher, filtered by the current [`Targets`], gathered
 //! into bursts and handed to the watch loop; with `--watch-restart` they also
 //! stop the run in progress. Without it, what happens while a run goes on
 //! (the run's own writes above all) never starts the next run, as in
-//! watchexec. Nothing wakes up while nothing changes: `notify`'s thread
+//! watchexec. Nothing wakes up while nothing changes: the watcher's thread
 //! blocks on the kernel, the loop on a condition variable.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use notify::{Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher as _};
-
 use super::targets::Targets;
 use crate::platform::signals;
+use crate::platform::watcher::{Change, ChangeKind, DirectoryWatcher};
 
 /// How long stopped recipes get between SIGTERM and SIGKILL.
 const GRACE: Duration = Duration::from_secs(2);
@@ -59,8 +58,8 @@ pub struct Events {
 
 /// The watches themselves.
 pub struct Watcher {
-  watcher: RecommendedWatcher,
-  watched: BTreeSet<PathBuf>,
+  watcher: DirectoryWatcher,
+  watched: HashSet<PathBuf>,
   /// Directories that could not be watched, each reported once.
   warned: BTreeSet<PathBuf>,
   shared: Arc<Shared>,
@@ -72,16 +71,15 @@ pub fn start(debounce: Duration, restart: bool) -> Result<(Events, Watcher), Str
   let failed = |error: &dyn std::fmt::Display| format!("failed to start watching files: {error}");
   let private = tempfile::Builder::new().prefix("just-watch-").tempdir().map_err(|e| failed(&e))?;
   let marker = private.path().join("run-ended");
+  signals::remove_at_exit(private.path().to_path_buf());
   let state = Mutex::default();
   let shared = Arc::new(Shared { state, wake: Condvar::new(), restart, marker });
   let handler_shared = Arc::clone(&shared);
-  let mut watcher = notify::recommended_watcher(move |result: notify::Result<Event>| {
-    receive(&handler_shared, result);
-  })
-  .map_err(|error| failed(&error))?;
-  watcher.watch(private.path(), RecursiveMode::NonRecursive).map_err(|error| failed(&error))?;
+  let mut watcher = DirectoryWatcher::new(Box::new(move |result| receive(&handler_shared, result)))
+    .map_err(|error| failed(&error))?;
+  watcher.watch(private.path()).map_err(|error| failed(&error))?;
   let events = Events { shared: Arc::clone(&shared), debounce };
-  let watched = BTreeSet::new();
+  let watched = HashSet::new();
   let watcher = Watcher { watcher, watched, warned: BTreeSet::new(), shared, _private: private };
   Ok((events, watcher))
 }
@@ -93,7 +91,7 @@ impl Watcher {
   pub fn watch(&mut self, targets: Targets) -> Result<(), String> {
     let gone: Vec<PathBuf> = self.watched.difference(&targets.directories).cloned().collect();
     for directory in gone {
-      let _ = self.watcher.unwatch(&directory);
+      self.watcher.unwatch(&directory);
       self.watched.remove(&directory);
     }
     let new: Vec<PathBuf> = targets.directories.difference(&self.watched).cloned().collect();
@@ -102,35 +100,57 @@ impl Watcher {
   }
 
   /// Watch directories created since the targets were listed (and those
-  /// below them), where the targets say they matter.
+  /// below them), where the targets say they matter. One created where a
+  /// watched directory was removed is watched afresh.
   pub fn add_created(&mut self, created: Vec<PathBuf>) -> Result<(), String> {
     let new: Vec<PathBuf> = {
       let state = self.shared.lock();
       created.iter().flat_map(|directory| state.targets.directories_below(directory)).collect()
     };
-    let new = new.into_iter().filter(|directory| !self.watched.contains(directory)).collect();
     self.add(new)
   }
 
   fn add(&mut self, directories: Vec<PathBuf>) -> Result<(), String> {
+    let mut failures = BTreeSet::new();
+    // Directories past the system's limit on watches: one warning for all.
+    let mut over_limit: Option<(usize, String)> = None;
     for directory in directories {
-      match self.watcher.watch(&directory, RecursiveMode::NonRecursive) {
+      match self.watcher.watch(&directory) {
         Ok(()) => {
           self.watched.insert(directory);
         }
         // Removed since it was listed: its parent's event covers it.
         Err(_) if !directory.exists() => {}
+        Err(error) if error.kind() == std::io::ErrorKind::StorageFull => {
+          if self.warned.insert(directory) {
+            over_limit.get_or_insert((0, error.to_string())).0 += 1;
+          }
+        }
         Err(error) => {
-          if self.warned.insert(directory.clone()) {
-            let message = format!(
-              "[watch] warning: cannot watch `{}`, going on without it: {error}\n",
-              crate::text::escape_control(&directory.to_string_lossy())
-            );
-            crate::platform::stdio::stderr(&message)
-              .map_err(|error| format!("failed to write to standard error: {error}"))?;
+          if !self.warned.contains(&directory) {
+            failures.insert((directory, error.to_string()));
           }
         }
       }
+    }
+    let write = |message: &str| {
+      crate::platform::stdio::stderr(message)
+        .map_err(|error| format!("failed to write to standard error: {error}"))
+    };
+    // In path order, whatever the order of the watches.
+    for (directory, error) in failures {
+      write(&format!(
+        "[watch] warning: cannot watch `{}`, going on without it: {error}\n",
+        crate::text::escape_control(&directory.to_string_lossy()),
+      ))?;
+      self.warned.insert(directory);
+    }
+    if let Some((count, error)) = over_limit {
+      let directories = if count == 1 { "directory" } else { "directories" };
+      write(&format!(
+        "[watch] warning: the system's limit on watches is reached ({error}): {count} \
+         {directories} not watched (on Linux, raise `fs.inotify.max_user_watches`)\n"
+      ))?;
     }
     Ok(())
   }
@@ -174,7 +194,7 @@ impl Events {
       }
       if !state.created.is_empty() {
         let directories = std::mem::take(&mut state.created);
-        // Watching talks to `notify`'s thread, which may wait for this lock.
+        // Watching may talk to the watcher's thread, which may wait for this lock.
         drop(state);
         created(directories)?;
         state = self.shared.lock();
@@ -200,28 +220,28 @@ impl Events {
   }
 }
 
-/// `notify`'s callback: keep the relevant paths and wake the loop.
-fn receive(shared: &Shared, result: notify::Result<Event>) {
+/// The watcher's handler: keep the relevant paths and wake the loop.
+fn receive(shared: &Shared, result: Result<Change, String>) {
   let mut state = shared.lock();
   let event = match result {
     Ok(event) => event,
     Err(error) => {
-      state.error = Some(format!("failed to watch files: {error}"));
+      state.error = Some(error);
       shared.wake.notify_all();
       return;
     }
   };
   if event.paths.contains(&shared.marker) {
-    if !matches!(event.kind, EventKind::Access(_)) {
+    if event.kind != ChangeKind::Access {
       state.draining = false;
     }
     return;
   }
   // Reading a file is no change (and recipes read their inputs).
-  if matches!(event.kind, EventKind::Access(_)) {
+  if event.kind == ChangeKind::Access {
     return;
   }
-  if matches!(event.kind, EventKind::Create(_)) {
+  if event.kind == ChangeKind::Create {
     let directories: Vec<PathBuf> = (event.paths.iter())
       .filter(|path| path.is_dir() && state.targets.covers(path))
       .cloned()

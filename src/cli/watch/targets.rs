@@ -5,19 +5,22 @@
 //! file itself would lose), a tree through each of its directories that git
 //! does not ignore (so build output such as `target/` costs nothing).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
+use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
-use ignore::{Match, WalkBuilder};
+use ignore::Match;
 use lexiclean::Lexiclean;
 
 /// The watched paths of one round, and the rules that filter its events.
 #[derive(Default)]
 pub struct Targets {
-  /// Directories to watch (non-recursively).
-  pub directories: BTreeSet<PathBuf>,
+  /// Directories to watch (non-recursively); hashed, as tens of thousands
+  /// of paths compare slowly.
+  pub directories: HashSet<PathBuf>,
   /// Justfiles, imports and modules: always relevant.
   sources: BTreeSet<PathBuf>,
   /// Named files (`[cache]` inputs, `--watch-path FILE`): relevant even if ignored.
@@ -97,30 +100,33 @@ impl Targets {
   }
 
   /// Add every directory below `root` that git does not ignore, reading the
-  /// `.gitignore` files met on the way.
+  /// `.gitignore` files met on the way. One `read_dir` per directory, a
+  /// level of the tree at a time, the directories of a large level read on
+  /// every core (the ignore rules are then applied in order): the listing
+  /// shows which directories have a `.gitignore` or are a repository's top,
+  /// and the kind of each entry (a symbolic link is not followed). A
+  /// directory that cannot be read is listed all the same: watching it
+  /// fails and is reported then, once.
   fn walk(&mut self, root: &Path) {
-    let outputs = self.outputs.clone();
-    let walker = WalkBuilder::new(root)
-      .standard_filters(false)
-      .hidden(false)
-      .git_ignore(true)
-      .git_exclude(true)
-      .git_global(true)
-      .require_git(false)
-      .parents(true)
-      .filter_entry(move |entry| {
-        entry.file_name() != ".git" && !outputs.iter().any(|output| entry.path() == output)
-      })
-      .build();
-    for entry in walker.flatten() {
-      let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
-      if is_dir {
-        self.directories.insert(entry.path().to_path_buf());
-      } else if entry.file_name() == ".gitignore" {
-        if let Some(directory) = entry.path().parent() {
-          self.ignores.add_file(directory, entry.path());
+    self.directories.insert(root.to_path_buf());
+    let mut level = vec![root.to_path_buf()];
+    while !level.is_empty() {
+      let mut next = Vec::new();
+      for listing in list_all(level) {
+        if listing.repository {
+          self.ignores.add_file(&listing.directory, &listing.directory.join(".git/info/exclude"));
+        }
+        if listing.gitignore {
+          self.ignores.add_file(&listing.directory, &listing.directory.join(".gitignore"));
+        }
+        for child in listing.children {
+          let skipped = self.outputs.contains(&child) || self.ignores.is_ignored(&child, true);
+          if !skipped && self.directories.insert(child.clone()) {
+            next.push(child);
+          }
         }
       }
+      level = next;
     }
   }
 
@@ -158,6 +164,85 @@ impl Targets {
     let watched = self.trees.iter().any(|tree| path.starts_with(tree)) || self.globs.is_match(path);
     watched && !self.ignores.is_ignored(path, path.is_dir())
   }
+}
+
+/// What a directory's listing tells the walk.
+struct Listing {
+  directory: PathBuf,
+  /// Its subdirectories, `.git` aside.
+  children: Vec<PathBuf>,
+  gitignore: bool,
+  /// It has a `.git` directory.
+  repository: bool,
+}
+
+fn list(directory: PathBuf) -> Listing {
+  let mut listing =
+    Listing { directory, children: Vec::new(), gitignore: false, repository: false };
+  let Ok(entries) = fs::read_dir(&listing.directory) else {
+    return listing;
+  };
+  for entry in entries.flatten() {
+    let Ok(kind) = entry.file_type() else {
+      continue;
+    };
+    let name = entry.file_name();
+    if kind.is_dir() {
+      if name == ".git" {
+        listing.repository = true;
+      } else {
+        listing.children.push(entry.path());
+      }
+    } else if name == ".gitignore" {
+      listing.gitignore = true;
+    }
+  }
+  listing
+}
+
+/// Below this many directories a level is listed on one thread.
+const PARALLEL_LEVEL: usize = 256;
+
+/// The listings of `directories`, in their order. A large level is
+/// listed by a thread per core, taking chunks from a shared queue (the
+/// calling thread too, so the work gets done even where no thread starts).
+fn list_all(directories: Vec<PathBuf>) -> Vec<Listing> {
+  let threads = std::thread::available_parallelism().map_or(1, usize::from).min(8);
+  if threads < 2 || directories.len() < PARALLEL_LEVEL {
+    return directories.into_iter().map(list).collect();
+  }
+  let size = directories.len().div_ceil(threads * 4);
+  let mut chunks = Vec::new();
+  let mut rest = directories;
+  while !rest.is_empty() {
+    let tail = rest.split_off(size.min(rest.len()));
+    chunks.push((chunks.len(), rest));
+    rest = tail;
+  }
+  let queue = Mutex::new(chunks);
+  let done = Mutex::new(Vec::new());
+  let work = || loop {
+    let Some((index, chunk)) = lock(&queue).pop() else {
+      break;
+    };
+    let listings: Vec<Listing> = chunk.into_iter().map(list).collect();
+    lock(&done).push((index, listings));
+  };
+  std::thread::scope(|scope| {
+    let work = &work;
+    for _ in 1..threads {
+      // A thread that cannot start leaves its share to the others.
+      let _ = std::thread::Builder::new().spawn_scoped(scope, work);
+    }
+    work();
+  });
+  let mut done = done.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+  done.sort_by_key(|(index, _)| *index);
+  done.into_iter().flat_map(|(_, listings)| listings).collect()
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+  mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn is_glob(text: &str) -> bool {

@@ -45,12 +45,15 @@ type Opened = (Location, bool, u64, Arc<Shared>);
 
 static OPENED: Mutex<Vec<Opened>> = Mutex::new(Vec::new());
 
+/// The `--cache-dir` store the options name, if any.
+pub fn shared_directory(config: &Options) -> Option<PathBuf> {
+  config.cache_dir.as_ref().map(|directory| config.invocation_directory.join(directory).lexiclean())
+}
+
 /// The shared store the options name, opened once per distinct options.
 pub fn for_options(config: &Options) -> Option<Arc<Shared>> {
-  let location = match (&config.cache_dir, &config.cache_url) {
-    (Some(directory), _) => {
-      Location::Directory(config.invocation_directory.join(directory).lexiclean())
-    }
+  let location = match (shared_directory(config), &config.cache_url) {
+    (Some(directory), _) => Location::Directory(directory),
     (None, Some(url)) => Location::Url(url.clone()),
     (None, None) => return None,
   };
@@ -116,6 +119,11 @@ pub struct Captured {
 }
 
 impl Shared {
+  /// The store as messages name it.
+  pub fn shown(&self) -> &str {
+    &self.shown
+  }
+
   pub fn writable(&self) -> bool {
     !self.read_only && self.usable()
   }

@@ -1,0 +1,186 @@
+//! `--clean [PATH…]`: delete the entries of `.justcache` (all, or those
+//! whose recipe path starts with the given components), and with a
+//! `--cache-dir` store the same entries there, with the blobs no remaining
+//! entry uses. A network store is never cleaned.
+
+use std::collections::HashSet;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value as Json;
+
+use super::{DIRECTORY, MARKERS};
+
+type Result<T = String> = std::result::Result<T, String>;
+
+/// Clean `.justcache` next to the root justfile. Returns the message for
+/// stderr.
+pub fn local(justfile_directory: &Path, words: &[String]) -> Result {
+  let directory = justfile_directory.join(DIRECTORY);
+  let Ok(entries) = fs::read_dir(&directory) else {
+    return Ok("recipe cache not found".into());
+  };
+  let prefix = prefix(words);
+  let mut removed = 0usize;
+  let mut names: Vec<PathBuf> = entries.filter_map(|entry| entry.ok().map(|e| e.path())).collect();
+  names.sort();
+  for path in names {
+    let Some(name) = path.file_name().and_then(|name| name.to_str()) else {
+      continue;
+    };
+    if !is_entry_name(name) {
+      continue;
+    }
+    if !prefix.is_empty() {
+      let contents = fs::read_to_string(&path)
+        .map_err(|error| format!("failed to read cache entry at `{}`: {error}", path.display()))?;
+      if !contents.is_empty() && !recipe_is_under(recipe_of(&contents).as_deref(), &prefix) {
+        continue;
+      }
+    }
+    fs::remove_file(&path)
+      .map_err(|error| format!("failed to remove cache entry `{}`: {error}", path.display()))?;
+    removed += 1;
+  }
+  remove_if_only_markers(&directory)?;
+  Ok(count(removed, "cache entry", "cache entries", ""))
+}
+
+/// A directory left with nothing but the markers `just` wrote is removed
+/// whole, as just 1.58 removes an emptied `.justcache`.
+fn remove_if_only_markers(directory: &Path) -> Result<()> {
+  let Ok(entries) = fs::read_dir(directory) else {
+    return Ok(());
+  };
+  let mut markers = Vec::new();
+  for entry in entries.flatten() {
+    let name = entry.file_name();
+    if !MARKERS.iter().any(|(marker, _)| name == *marker) {
+      return Ok(());
+    }
+    markers.push(entry.path());
+  }
+  for marker in markers {
+    fs::remove_file(&marker)
+      .map_err(|error| format!("failed to remove `{}`: {error}", marker.display()))?;
+  }
+  let _ = fs::remove_dir(directory);
+  Ok(())
+}
+
+/// Clean a `--cache-dir` store: remove the `ac/` records of the selected
+/// recipes, then every `cas/` blob no remaining entry names.
+pub fn shared(store: &Path, words: &[String]) -> Result {
+  let shown = store.display();
+  let records_directory = store.join("ac");
+  let blobs_directory = store.join("cas");
+  if !store.is_dir() {
+    return Ok(format!("shared cache `{shown}` not found"));
+  }
+  let failed = |doing: &str, path: &Path, error: io::Error| {
+    format!("failed to {doing} `{}`: {error}", path.display())
+  };
+  let prefix = prefix(words);
+  let mut removed = 0usize;
+  let mut live = HashSet::new();
+  for record in
+    sorted_files(&records_directory).map_err(|e| failed("read", &records_directory, e))?
+  {
+    let entry = read_entry(&record, &blobs_directory);
+    let selected = prefix.is_empty()
+      || entry.as_ref().is_some_and(|(_, entry)| {
+        recipe_is_under(entry.get("recipe").and_then(Json::as_str), &prefix)
+      });
+    if selected {
+      fs::remove_file(&record).map_err(|error| failed("remove", &record, error))?;
+      removed += 1;
+    } else if let Some((hex, entry)) = entry {
+      live.insert(hex);
+      live.extend(blobs_of(&entry));
+    }
+  }
+  for blob in sorted_files(&blobs_directory).map_err(|e| failed("read", &blobs_directory, e))? {
+    let name = blob.file_name().and_then(|name| name.to_str()).unwrap_or_default();
+    // Anything else there, such as a blob still being written, is left.
+    if is_blob_name(name) && !live.contains(name) {
+      fs::remove_file(&blob).map_err(|error| failed("remove", &blob, error))?;
+    }
+  }
+  for directory in [&records_directory, &blobs_directory] {
+    if fs::read_dir(directory).is_ok_and(|mut entries| entries.next().is_none()) {
+      let _ = fs::remove_dir(directory);
+    }
+  }
+  Ok(count(removed, "shared cache entry", "shared cache entries", &format!(" from `{shown}`")))
+}
+
+/// The files of a directory (none if it does not exist), by name.
+fn sorted_files(directory: &Path) -> io::Result<Vec<PathBuf>> {
+  let entries = match fs::read_dir(directory) {
+    Ok(entries) => entries,
+    Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+    Err(error) => return Err(error),
+  };
+  let mut files = Vec::new();
+  for entry in entries {
+    let entry = entry?;
+    if entry.file_type()?.is_file() {
+      files.push(entry.path());
+    }
+  }
+  files.sort();
+  Ok(files)
+}
+
+/// The entry an `ac/` record names: its blob's name and contents.
+fn read_entry(record: &Path, blobs: &Path) -> Option<(String, Json)> {
+  let hex = fs::read_to_string(record).ok()?.trim().to_string();
+  if hex.is_empty() || hex.contains(['/', '\\', '.']) {
+    return None;
+  }
+  let entry = serde_json::from_slice(&fs::read(blobs.join(&hex)).ok()?).ok()?;
+  Some((hex, entry))
+}
+
+/// The blobs an entry names: its captured output and its output files.
+fn blobs_of(entry: &Json) -> Vec<String> {
+  let mut blobs: Vec<String> = ["stdout", "stderr"]
+    .iter()
+    .filter_map(|stream| entry[stream].as_str().map(str::to_string))
+    .collect();
+  if let Some(outputs) = entry["outputs"].as_array() {
+    blobs.extend(outputs.iter().filter_map(|item| item["blob"].as_str().map(str::to_string)));
+  }
+  blobs
+}
+
+fn prefix(words: &[String]) -> Vec<&str> {
+  words.iter().flat_map(|word| word.split("::")).collect()
+}
+
+fn recipe_of(contents: &str) -> Option<String> {
+  serde_json::from_str::<Json>(contents)
+    .ok()
+    .and_then(|value| value.get("recipe").and_then(Json::as_str).map(str::to_string))
+}
+
+fn recipe_is_under(recipe: Option<&str>, prefix: &[&str]) -> bool {
+  recipe.is_some_and(|recipe| recipe.split("::").collect::<Vec<_>>().starts_with(prefix))
+}
+
+fn count(removed: usize, one: &str, many: &str, suffix: &str) -> String {
+  if removed == 1 {
+    format!("removed 1 {one}{suffix}")
+  } else {
+    format!("removed {removed} {many}{suffix}")
+  }
+}
+
+fn is_blob_name(name: &str) -> bool {
+  name.len() == 64 && name.bytes().all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+pub fn is_entry_name(name: &str) -> bool {
+  name.strip_suffix(".json").is_some_and(is_blob_name)
+}

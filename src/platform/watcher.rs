@@ -1,0 +1,34 @@
+//! Watching directories, each non-recursively, for changes to their
+//! entries: on Linux through inotify itself (one system call per
+//! directory, from the calling thread), elsewhere through `notify`.
+//! Changes reach a handler on a thread of the watcher's own.
+
+#[cfg(target_os = "linux")]
+#[path = "watcher/inotify.rs"]
+mod backend;
+#[cfg(not(target_os = "linux"))]
+#[path = "watcher/notify.rs"]
+mod backend;
+
+pub use backend::DirectoryWatcher;
+
+/// What happened to a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChangeKind {
+  /// Created, or moved in.
+  Create,
+  /// Read, or closed after writing: no change of its own.
+  Access,
+  /// Written, removed, renamed or its metadata changed.
+  Other,
+}
+
+/// A change to one or more paths.
+#[derive(Debug)]
+pub struct Change {
+  pub kind: ChangeKind,
+  pub paths: Vec<std::path::PathBuf>,
+}
+
+/// Receives each change, or the error that ended watching.
+pub type Handler = Box<dyn FnMut(Result<Change, String>) + Send>;
