@@ -5,6 +5,7 @@ pub mod completions;
 pub mod config;
 pub mod edit;
 pub mod error;
+pub mod flags;
 pub mod init;
 pub mod invocation;
 pub mod man;
