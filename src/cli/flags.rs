@@ -532,9 +532,9 @@ pub const FLAGS: &[Flag] = &[
   switch(YES, "JUST_YES", "Confirm every recipe without asking"),
 ];
 
-/// The flag with this id (long name).
-pub fn flag(id: &str) -> Option<&'static Flag> {
-  FLAGS.binary_search_by(|flag| flag.long.cmp(id)).ok().map(|index| &FLAGS[index])
+/// The position in `FLAGS` of the flag with this id (long name).
+pub fn index(id: &str) -> Option<usize> {
+  FLAGS.binary_search_by(|flag| flag.long.cmp(id)).ok()
 }
 
 /// The flags `flag` may not be used with, `EVERY_COMMAND` expanded.
@@ -581,7 +581,7 @@ mod tests {
         flag.conflicts.iter().chain(&flag.requires).chain(&flag.overrides).copied();
       for other in named {
         assert!(
-          [ARGUMENTS, EVERY_COMMAND, DEPENDENCY_VIEW].contains(&other) || super::flag(other).is_some(),
+          [ARGUMENTS, EVERY_COMMAND, DEPENDENCY_VIEW].contains(&other) || index(other).is_some(),
           "{}: {other}",
           flag.long
         );

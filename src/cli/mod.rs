@@ -10,5 +10,6 @@ pub mod init;
 pub mod invocation;
 pub mod man;
 pub mod positional;
+pub mod quick;
 pub mod run;
 pub mod watch;
