@@ -428,6 +428,21 @@ mod tests {
     });
   }
 
+  /// The defaults of the options are the table's; `Options::default_for`,
+  /// which the stages' tests use, must agree with them.
+  #[test]
+  fn options_default_to_the_table() {
+    without_flag_variables(|| {
+      let directory = PathBuf::from("/inv/dir");
+      let quick = parse(&[OsString::from("just")]).expect("a bare `just` is parsed quickly");
+      let from_table = Config::from_given(&quick, directory.clone()).unwrap();
+      assert_eq!(format!("{from_table:?}"), format!("{:?}", Config::default_for(directory)));
+      for flag in FLAGS.iter().filter(|flag| flag.default.is_some()) {
+        assert_eq!(quick.string(flag.long).as_deref(), flag.default, "{}", flag.long);
+      }
+    });
+  }
+
   #[test]
   fn a_flag_variable_leaves_the_line_to_clap() {
     let _guard = crate::cli::config::tests::ENVIRONMENT
