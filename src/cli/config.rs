@@ -172,7 +172,7 @@ impl Config {
     if let Some(quick) = quick::parse(&args) {
       let invocation_directory =
         std::env::current_dir().map_err(|source| ConfigError::CurrentDirectory { source })?;
-      return Self::from_given(&quick, invocation_directory);
+      return Self::from_given(&quick.with_arguments(args), invocation_directory);
     }
     let matches = match arguments::command_for(&args).try_get_matches_from(&args) {
       Ok(matches) => matches,
@@ -232,7 +232,7 @@ impl Config {
     let positional = Positional::from_values(positional_words(matches));
     let overrides = collect_overrides(matches, &positional)?;
     let search = search_config(matches, &positional, &invocation_directory)?;
-    let subcommand = subcommand(matches, &positional, &overrides)?;
+    let subcommand = subcommand(matches, positional, &overrides)?;
 
     let mut config = Config::default_for(invocation_directory);
     config.subcommand = subcommand;
@@ -260,6 +260,11 @@ pub(crate) trait Given {
   fn command_words(&self, id: &str) -> Vec<OsString>;
   /// The pairs of `--set`.
   fn pairs(&self, id: &str) -> Vec<(String, String)>;
+  /// The values of `ARGUMENTS`, which only the one reader of them
+  /// (`positional_words`) asks for, so they may be handed over.
+  fn take_arguments(&self) -> Option<Vec<String>> {
+    self.values(id::ARGUMENTS)
+  }
 }
 
 /// Parsed matches, read so that an option the command line definition left
@@ -351,7 +356,7 @@ fn positional_words(matches: &dyn Given) -> Vec<String> {
   for flag in [id::TREE, id::GRAPH] {
     // Recipe paths may also follow other options: `--graph --graph-format json a`.
     if matches.on_command_line(flag) {
-      return [strings(matches, flag), strings(matches, id::ARGUMENTS)].concat();
+      return [strings(matches, flag), matches.take_arguments().unwrap_or_default()].concat();
     }
   }
   for flag in [id::LIST, id::SHOW, id::USAGE, id::CLEAN] {
@@ -359,7 +364,7 @@ fn positional_words(matches: &dyn Given) -> Vec<String> {
       return strings(matches, flag);
     }
   }
-  strings(matches, id::ARGUMENTS)
+  matches.take_arguments().unwrap_or_default()
 }
 
 fn strings(matches: &dyn Given, name: &str) -> Vec<String> {
@@ -426,10 +431,10 @@ fn search_config(
 
 fn subcommand(
   matches: &dyn Given,
-  positional: &Positional,
+  positional: Positional,
   overrides: &[Override],
 ) -> Result<Subcommand, ConfigError> {
-  let arguments = positional.arguments.clone();
+  let arguments = positional.arguments;
   let reject_stray = |subcommand: &'static str, stray: &[String], check_overrides: bool| {
     let overrides: Vec<String> = if check_overrides {
       overrides.iter().map(Override::to_string).collect()
@@ -527,13 +532,12 @@ fn dependency_view(
       arguments: arguments.to_vec(),
     });
   }
-  let paths = arguments.to_vec();
   if matches.on_command_line(id::TREE) {
-    return Ok(Some(Subcommand::Tree { paths, all }));
+    return Ok(Some(Subcommand::Tree { paths: arguments.to_vec(), all }));
   }
   if matches.on_command_line(id::GRAPH) {
     let format = graph_format(matches)?;
-    return Ok(Some(Subcommand::Graph { paths, all, format }));
+    return Ok(Some(Subcommand::Graph { paths: arguments.to_vec(), all, format }));
   }
   Ok(None)
 }

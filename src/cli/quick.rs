@@ -16,23 +16,28 @@ use crate::cli::flags::{self, id, Kind, Takes, FLAGS};
 #[derive(Debug)]
 pub struct Quick {
   occurrences: Vec<Vec<Vec<String>>>,
-  arguments: Option<Vec<String>>,
+  /// Where the positional words start, if there are any.
+  arguments_start: Option<usize>,
+  /// The positional words, once `with_arguments` has them; handed over by
+  /// `take_arguments`.
+  arguments: std::cell::RefCell<Option<Vec<String>>>,
 }
 
 /// The flags `words` (the program name first) give, or None when clap must
 /// parse them.
 pub fn parse(words: &[OsString]) -> Option<Quick> {
-  if FLAGS.iter().filter_map(|flag| flag.env).any(|name| std::env::var_os(name).is_some()) {
-    return None;
-  }
   let words = words.iter().skip(1).map(|word| word.to_str()).collect::<Option<Vec<&str>>>()?;
-  let mut quick = Quick { occurrences: vec![Vec::new(); FLAGS.len()], arguments: None };
+  let mut quick = Quick {
+    occurrences: vec![Vec::new(); FLAGS.len()],
+    arguments_start: None,
+    arguments: std::cell::RefCell::new(None),
+  };
   let mut next = 0;
   while let Some(&word) = words.get(next) {
     next += 1;
     if word == "--" {
       if next < words.len() {
-        quick.arguments = Some(words[next..].iter().map(|&word| word.to_owned()).collect());
+        quick.arguments_start = Some(next + 1);
       }
       break;
     }
@@ -62,14 +67,33 @@ pub fn parse(words: &[OsString]) -> Option<Quick> {
     } else if word.is_empty() || word == "-" {
       return None;
     } else {
-      quick.arguments = Some(words[next - 1..].iter().map(|&word| word.to_owned()).collect());
+      quick.arguments_start = Some(next);
       break;
     }
   }
-  quick.relations_hold().then_some(quick)
+  (quick.relations_hold() && !flag_variable_set()).then_some(quick)
+}
+
+/// Whether a `JUST_*` variable of a flag is set. One pass over the
+/// environment, and a look-up per flag only when it has a `JUST_` name.
+fn flag_variable_set() -> bool {
+  std::env::vars_os().any(|(name, _)| {
+    name.as_encoded_bytes().starts_with(b"JUST_")
+      && FLAGS.iter().any(|flag| flag.env.is_some_and(|env| name == env))
+  })
 }
 
 impl Quick {
+  /// Takes the positional words from `words`, the command line `parse`
+  /// read, without copying them.
+  pub fn with_arguments(self, words: Vec<OsString>) -> Quick {
+    if let Some(start) = self.arguments_start {
+      let arguments = words.into_iter().skip(start).filter_map(|word| word.into_string().ok());
+      *self.arguments.borrow_mut() = Some(arguments.collect());
+    }
+    self
+  }
+
   /// Records an occurrence of `FLAGS[index]`, its values `inline`
   /// (`--name=value`) or the words from `words[next]`; returns the index of
   /// the word after them, or None to decline.
@@ -119,7 +143,7 @@ impl Quick {
   /// given has the one it requires.
   fn relations_hold(&self) -> bool {
     let given = |name: &str| match name {
-      id::ARGUMENTS => self.arguments.is_some(),
+      id::ARGUMENTS => self.arguments_start.is_some(),
       id::DEPENDENCY_VIEW => self.given(id::TREE) || self.given(id::GRAPH),
       name => self.given(name),
     };
@@ -177,7 +201,7 @@ fn valid(value: &str, kind: Kind) -> Option<&str> {
 impl Given for Quick {
   fn on_command_line(&self, id: &str) -> bool {
     match id {
-      id::ARGUMENTS => self.arguments.is_some(),
+      id::ARGUMENTS => self.arguments_start.is_some(),
       id => self.given(id),
     }
   }
@@ -192,7 +216,7 @@ impl Given for Quick {
 
   fn values(&self, id: &str) -> Option<Vec<String>> {
     if id == id::ARGUMENTS {
-      return self.arguments.clone();
+      return self.arguments.borrow().clone();
     }
     let index = index_of(id)?;
     match &self.occurrences[index][..] {
@@ -219,6 +243,10 @@ impl Given for Quick {
 
   fn command_words(&self, _id: &str) -> Vec<OsString> {
     Vec::new()
+  }
+
+  fn take_arguments(&self) -> Option<Vec<String>> {
+    self.arguments.borrow_mut().take()
   }
 
   fn pairs(&self, id: &str) -> Vec<(String, String)> {
@@ -297,7 +325,7 @@ mod tests {
     let words: Vec<OsString> =
       std::iter::once("just").chain(words.iter().map(String::as_str)).map(OsString::from).collect();
     let directory = PathBuf::from("/inv/dir");
-    let quick = parse(&words).map(|quick| {
+    let quick = parse(&words).map(|quick| quick.with_arguments(words.clone())).map(|quick| {
       let given = quick.occurrences.iter().map(|occurrences| !occurrences.is_empty()).collect();
       (format!("{:?}", Config::from_given(&quick, directory.clone())), given)
     });
@@ -434,7 +462,8 @@ mod tests {
   fn options_default_to_the_table() {
     without_flag_variables(|| {
       let directory = PathBuf::from("/inv/dir");
-      let quick = parse(&[OsString::from("just")]).expect("a bare `just` is parsed quickly");
+      let words = vec![OsString::from("just")];
+      let quick = parse(&words).expect("a bare `just` is parsed quickly").with_arguments(words);
       let from_table = Config::from_given(&quick, directory.clone()).unwrap();
       assert_eq!(format!("{from_table:?}"), format!("{:?}", Config::default_for(directory)));
       for flag in FLAGS.iter().filter(|flag| flag.default.is_some()) {

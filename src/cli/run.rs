@@ -30,7 +30,7 @@ type Outcome<'src, T = ()> = std::result::Result<T, Error<'src>>;
 
 pub fn main() -> i32 {
   super::completions::complete_env();
-  let config = match Config::from_args(crate::platform::arguments()) {
+  let config = match Config::from_args(crate::platform::take_arguments()) {
     Ok(config) => config,
     Err(ConfigError::Clap { source }) => {
       let stream = if source.use_stderr() { "error" } else { "output" };
