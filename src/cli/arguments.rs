@@ -15,8 +15,8 @@ use clap_complete::engine::{ArgValueCandidates, ArgValueCompleter, PathCompleter
 use std::{ffi::OsString, num::NonZeroUsize};
 
 use crate::cli::completions;
-pub use crate::cli::flags::{id, COMPLETION_SHELLS};
 use crate::cli::flags::{self, Completer, Flag, Kind, Takes, FLAGS};
+pub use crate::cli::flags::{id, COMPLETION_SHELLS};
 
 /// The complete `just` command line.
 pub fn command() -> Command {

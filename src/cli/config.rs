@@ -626,9 +626,9 @@ fn apply_options(config: &mut Config, matches: &dyn Given) {
   config.highlight = !flag(id::NO_HIGHLIGHT);
   config.indentation = string(matches, id::INDENTATION);
   config.jobs = matches.positive(id::JOBS);
-  config.justfile_names = matches.values(id::JUSTFILE_NAME).map(|values| {
-    values.iter().flat_map(|value| value.split(',')).map(str::to_owned).collect()
-  });
+  config.justfile_names = matches
+    .values(id::JUSTFILE_NAME)
+    .map(|values| values.iter().flat_map(|value| value.split(',')).map(str::to_owned).collect());
   if let Some(heading) = string(matches, id::LIST_HEADING) {
     config.list_heading = heading;
   }

@@ -577,8 +577,7 @@ mod tests {
   #[test]
   fn relations_name_flags() {
     for flag in FLAGS {
-      let named =
-        flag.conflicts.iter().chain(&flag.requires).chain(&flag.overrides).copied();
+      let named = flag.conflicts.iter().chain(&flag.requires).chain(&flag.overrides).copied();
       for other in named {
         assert!(
           [ARGUMENTS, EVERY_COMMAND, DEPENDENCY_VIEW].contains(&other) || index(other).is_some(),

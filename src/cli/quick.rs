@@ -46,7 +46,8 @@ pub fn parse(words: &[OsString]) -> Option<Quick> {
         Some((name, value)) => (name, Some(value)),
         None => (long, None),
       };
-      let index = FLAGS.iter().position(|flag| flag.long == name || flag.aliases.contains(&name))?;
+      let index =
+        FLAGS.iter().position(|flag| flag.long == name || flag.aliases.contains(&name))?;
       next = quick.take(index, inline, &words, next)?;
     } else if let Some(shorts) = word.strip_prefix('-').filter(|shorts| !shorts.is_empty()) {
       let indices = shorts
@@ -107,7 +108,9 @@ impl Quick {
     let flag = &FLAGS[index];
     let values = match flag.takes {
       Takes::Switch | Takes::FalseySwitch | Takes::Count if inline.is_none() => Vec::new(),
-      Takes::Value(_, kind) | Takes::Values(_, kind) => vec![valid(value(inline, words, &mut next)?, kind)?],
+      Takes::Value(_, kind) | Takes::Values(_, kind) => {
+        vec![valid(value(inline, words, &mut next)?, kind)?]
+      }
       Takes::Pair(..) if inline.is_none() => {
         let name = value(None, words, &mut next)?;
         vec![name, value(None, words, &mut next)?]
@@ -147,11 +150,11 @@ impl Quick {
       id::DEPENDENCY_VIEW => self.given(id::TREE) || self.given(id::GRAPH),
       name => self.given(name),
     };
-    FLAGS.iter().zip(&self.occurrences).filter(|(_, occurrences)| !occurrences.is_empty()).all(
-      |(flag, _)| {
-        !flags::conflicts(flag).any(given) && flag.requires.is_none_or(given)
-      },
-    )
+    FLAGS
+      .iter()
+      .zip(&self.occurrences)
+      .filter(|(_, occurrences)| !occurrences.is_empty())
+      .all(|(flag, _)| !flags::conflicts(flag).any(given) && flag.requires.is_none_or(given))
   }
 
   fn given(&self, id: &str) -> bool {
@@ -282,13 +285,74 @@ mod tests {
   /// Words that are not flags: recipes, overrides, search directories,
   /// values valid and invalid for some flag, and odd words.
   const WORDS: &[&str] = &[
-    "build", "default", "x", "a=b", "sub::x=1", "0::x=1", "x=", "..", ".", "../build", "dir/",
-    "a/b", "sub::r", "a b", "-", "--", "", "-x", "--frob", "left", "right", "separate", "json",
-    "just", "shell", "3", "0", "07", "+3", "100", "18446744073709551616", " ", "\t", "  ",
-    "always", "never", "auto", "red", "mermaid", "dot", "bash", "nu", "ZSH", "a,b", "--help",
-    "-h", "--version", "-V", "-nu", "-vv", "-fjustfile", "-qn", "-lu", "-uv", "--list=x",
-    "--dry-run=true", "--color=never", "--set=a", "--justfile=", "interleaved", "grouped",
-    "%s", "-E", "--eval", "--format", "--initialize", "--no-dependencies", "--no-deps=1",
+    "build",
+    "default",
+    "x",
+    "a=b",
+    "sub::x=1",
+    "0::x=1",
+    "x=",
+    "..",
+    ".",
+    "../build",
+    "dir/",
+    "a/b",
+    "sub::r",
+    "a b",
+    "-",
+    "--",
+    "",
+    "-x",
+    "--frob",
+    "left",
+    "right",
+    "separate",
+    "json",
+    "just",
+    "shell",
+    "3",
+    "0",
+    "07",
+    "+3",
+    "100",
+    "18446744073709551616",
+    " ",
+    "\t",
+    "  ",
+    "always",
+    "never",
+    "auto",
+    "red",
+    "mermaid",
+    "dot",
+    "bash",
+    "nu",
+    "ZSH",
+    "a,b",
+    "--help",
+    "-h",
+    "--version",
+    "-V",
+    "-nu",
+    "-vv",
+    "-fjustfile",
+    "-qn",
+    "-lu",
+    "-uv",
+    "--list=x",
+    "--dry-run=true",
+    "--color=never",
+    "--set=a",
+    "--justfile=",
+    "interleaved",
+    "grouped",
+    "%s",
+    "-E",
+    "--eval",
+    "--format",
+    "--initialize",
+    "--no-dependencies",
+    "--no-deps=1",
   ];
 
   /// Every spelling of every flag, with and without an inline value.
@@ -315,13 +379,16 @@ mod tests {
     }
   }
 
+  /// The quick parser's configuration and which flags it found given.
+  type QuickResult = (String, Vec<bool>);
+
   /// What `Config::from_args` makes of `words` through each parser: the
   /// quick parser's configuration (None if it declined) with the flags it
   /// found given, and clap's (`command`).
   fn both(
     command: &mut clap::Command,
     words: &[String],
-  ) -> (Option<(String, Vec<bool>)>, Result<String, String>) {
+  ) -> (Option<QuickResult>, Result<String, String>) {
     let words: Vec<OsString> =
       std::iter::once("just").chain(words.iter().map(String::as_str)).map(OsString::from).collect();
     let directory = PathBuf::from("/inv/dir");
@@ -416,7 +483,11 @@ mod tests {
         }
       }
       eprintln!("{accepted} of {} lines parsed quickly", lines.len());
-      assert!(accepted > lines.len() / 5, "only {accepted} of {} lines parsed quickly", lines.len());
+      assert!(
+        accepted > lines.len() / 5,
+        "only {accepted} of {} lines parsed quickly",
+        lines.len()
+      );
       let declined: Vec<&str> = FLAGS
         .iter()
         .zip(&accepted_flags)
