@@ -52,12 +52,19 @@ scenarios=(
   "--evaluate|large|--evaluate|0.10"
   "--version|tiny|--version|0.60"
   "run-@true|tiny||0.60"
+  "just|small||0.50"
+  "just-RECIPE|small|build|0.50"
+  "just-f-FILE|small|-f justfile build|0.50"
+  "just--list|small|--list|0.50"
+  "just-VAR=x|small|name=x greet|0.50"
+  "just--summary|small|--summary|0.50"
+  "1000-args|small|build $(seq -s ' ' 1 1000)|0.50"
   "1000-lines|long|long|0.50"
   "500-chain|chain|chain-499|0.50"
   "500-params|params|many $(seq -s ' ' 0 249)|1.00"
 )
 
-for kind in large tiny long chain params; do
+for kind in large tiny small long chain params; do
   python3 "$here/generate.py" "$work/$kind" "$kind" >/dev/null
 done
 
@@ -119,7 +126,7 @@ fi
 if [ "$mode" = check ]; then
   baseline=$2
   failed=0
-  printf '%-12s %15s %15s %7s\n' scenario 'instr now' baseline ratio
+  printf '%-14s %15s %15s %7s\n' scenario 'instr now' baseline ratio
   for scenario in "${scenarios[@]}"; do
     IFS='|' read -r name kind args _ <<<"$scenario"
     expected=$(awk -v n="$name" '$1 == n { print $2 }' "$baseline")
@@ -134,7 +141,7 @@ if [ "$mode" = check ]; then
       verdict='  REGRESSION (> 5%)'
       failed=1
     fi
-    printf '%-12s %15s %15s %7s%s\n' "$name" "$now" "${expected:--}" "$r" "$verdict"
+    printf '%-14s %15s %15s %7s%s\n' "$name" "$now" "${expected:--}" "$r" "$verdict"
   done
   exit "$failed"
 fi
@@ -155,7 +162,7 @@ same_output() {
   fi
 }
 
-printf '%-12s %14s %14s %6s %6s %10s %10s %6s %8s\n' \
+printf '%-14s %14s %14s %6s %6s %10s %10s %6s %8s\n' \
   scenario 'instr ours' 'instr ref' ratio target 'rss ours' 'rss ref' ratio output
 for scenario in "${scenarios[@]}"; do
   IFS='|' read -r name kind args target <<<"$scenario"
@@ -171,7 +178,7 @@ for scenario in "${scenarios[@]}"; do
     # shellcheck disable=SC2086
     output=$(same_output "$kind" $args)
   fi
-  printf '%-12s %14s %14s %6s %6s %10s %10s %6s %8s\n' "$name" \
+  printf '%-14s %14s %14s %6s %6s %10s %10s %6s %8s\n' "$name" \
     "$ours_instr" "$ref_instr" "$(ratio "$ours_instr" "$ref_instr")" "$target" \
     "$ours_rss" "$ref_rss" "$(ratio "$ours_rss" "$ref_rss")" "$output"
 done
@@ -181,9 +188,9 @@ python3 "$here/generate.py" "$work/huge" huge >/dev/null
 size=$(($(wc -c <"$work/huge/justfile") / 1024))
 ours_rss=$(max_rss huge "$ours" --summary)
 ref_rss=$(max_rss huge "$reference" --summary)
-printf '%-12s %14s %14s %6s %6s %10s %10s %6s\n' 50MB-rss - - - - \
+printf '%-14s %14s %14s %6s %6s %10s %10s %6s\n' 50MB-rss - - - - \
   "$ours_rss" "$ref_rss" "$(ratio "$ours_rss" "$ref_rss")"
-printf '%-12s peak memory ÷ file size: ours %s, reference %s (target ≤ 10)\n' '' \
+printf '%-14s peak memory ÷ file size: ours %s, reference %s (target ≤ 10)\n' '' \
   "$(ratio "$ours_rss" "$size")" "$(ratio "$ref_rss" "$size")"
 
 # Resident memory of `--watch` over 1,000 reruns of the large justfile.
@@ -217,7 +224,7 @@ timed() {
 if [ -x /usr/bin/time ]; then
   read -r ours_time ours_kib <<<"$(timed "$ours")"
   read -r ref_time ref_kib <<<"$(timed "$reference")"
-  printf '%-12s time ours %ss, reference %ss, ratio %s (target ≤ 1); ' "cache-${cache_mb}MB" \
+  printf '%-14s time ours %ss, reference %ss, ratio %s (target ≤ 1); ' "cache-${cache_mb}MB" \
     "$ours_time" "$ref_time" "$(awk -v a="$ours_time" -v b="$ref_time" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
   printf 'rss ours %s KiB, reference %s KiB, ratio %s (target < 65536 KiB)\n' \
     "$ours_kib" "$ref_kib" "$(ratio "$ours_kib" "$ref_kib")"

@@ -8,6 +8,8 @@ Writes OUTPUT_DIR/justfile. KIND (default `large`):
   large   10,000 recipes (doc comments, parameters, dependencies), 2,000
           assignments and a recipe `long` with 1,000 lines
   tiny    a two-line justfile whose only recipe runs `@true`
+  small   a typical small justfile: a variable, a default recipe, a recipe
+          with a variadic parameter, doc comments and a dependency
   long    2,000 assignments and the 1,000-line recipe `long` alone
   chain   500 recipes, each depending on the one before; run `chain-499`
   params  a recipe `many` with 500 parameters with defaults
@@ -69,6 +71,24 @@ def tiny():
   return ["default:", "  @true"]
 
 
+def small():
+  return [
+    'name := "world"',
+    "",
+    "# Run the tests",
+    "default: build",
+    "  @true",
+    "",
+    "# Build with extra arguments",
+    "build *args:",
+    "  @true",
+    "",
+    "# Greet someone",
+    "greet who=name:",
+    "  @true",
+  ]
+
+
 def long():
   return [*assignments(), "", *long_recipe()]
 
@@ -112,7 +132,7 @@ def huge():
   return lines
 
 
-KINDS = {f.__name__: f for f in (large, tiny, long, chain, params, huge, bigchain, output)}
+KINDS = {f.__name__: f for f in (large, tiny, small, long, chain, params, huge, bigchain, output)}
 
 
 def main():

@@ -20,6 +20,7 @@ use crate::{
   cli::{
     arguments::{self, id},
     positional::Positional,
+    quick,
   },
   color::UseColor,
 };
@@ -168,6 +169,11 @@ impl Config {
   /// `JUST_*` environment. The invocation directory is the current directory.
   pub fn from_args<I: IntoIterator<Item = OsString>>(args: I) -> Result<Config, ConfigError> {
     let args: Vec<OsString> = args.into_iter().collect();
+    if let Some(quick) = quick::parse(&args) {
+      let invocation_directory =
+        std::env::current_dir().map_err(|source| ConfigError::CurrentDirectory { source })?;
+      return Self::from_given(&quick.with_arguments(args), invocation_directory);
+    }
     let matches = match arguments::command_for(&args).try_get_matches_from(&args) {
       Ok(matches) => matches,
       Err(source) if source.kind() == clap::error::ErrorKind::DisplayHelp => {
@@ -214,11 +220,19 @@ impl Config {
     matches: &ArgMatches,
     invocation_directory: PathBuf,
   ) -> Result<Config, ConfigError> {
-    let matches = &Matches(matches);
+    Self::from_given(&Matches(matches), invocation_directory)
+  }
+
+  /// Build the configuration from what the command line gives each flag
+  /// (clap's matches or the quick parser's), relative to `invocation_directory`.
+  pub(crate) fn from_given(
+    matches: &dyn Given,
+    invocation_directory: PathBuf,
+  ) -> Result<Config, ConfigError> {
     let positional = Positional::from_values(positional_words(matches));
     let overrides = collect_overrides(matches, &positional)?;
     let search = search_config(matches, &positional, &invocation_directory)?;
-    let subcommand = subcommand(matches, &positional, &overrides)?;
+    let subcommand = subcommand(matches, positional, &overrides)?;
 
     let mut config = Config::default_for(invocation_directory);
     config.subcommand = subcommand;
@@ -226,6 +240,30 @@ impl Config {
     config.overrides = overrides;
     apply_options(&mut config, matches);
     Ok(config)
+  }
+}
+
+/// What the command line and the environment give each flag (by id), with
+/// each flag's default where it has one: the values `from_given` reads.
+pub(crate) trait Given {
+  /// Whether the command line gives the flag (not the environment or a default).
+  fn on_command_line(&self, id: &str) -> bool;
+  fn get_flag(&self, id: &str) -> bool;
+  fn get_count(&self, id: &str) -> u8;
+  /// Every value of a text flag (or of `ARGUMENTS`), None when it has none.
+  fn values(&self, id: &str) -> Option<Vec<String>>;
+  fn string(&self, id: &str) -> Option<String>;
+  fn path(&self, id: &str) -> Option<PathBuf>;
+  fn number(&self, id: &str) -> Option<u64>;
+  fn positive(&self, id: &str) -> Option<usize>;
+  /// The words of `--command`.
+  fn command_words(&self, id: &str) -> Vec<OsString>;
+  /// The pairs of `--set`.
+  fn pairs(&self, id: &str) -> Vec<(String, String)>;
+  /// The values of `ARGUMENTS`, which only the one reader of them
+  /// (`positional_words`) asks for, so they may be handed over.
+  fn take_arguments(&self) -> Option<Vec<String>> {
+    self.values(id::ARGUMENTS)
   }
 }
 
@@ -242,14 +280,6 @@ impl Matches<'_> {
     self.contains_id(id).then(|| self.0.value_source(id)).flatten()
   }
 
-  fn get_flag(&self, id: &str) -> bool {
-    self.get_one::<bool>(id).copied().unwrap_or(false)
-  }
-
-  fn get_count(&self, id: &str) -> u8 {
-    self.get_one::<u8>(id).copied().unwrap_or(0)
-  }
-
   fn get_one<T: Clone + Send + Sync + 'static>(&self, id: &str) -> Option<&T> {
     self.0.try_get_one::<T>(id).unwrap_or_else(left_out)
   }
@@ -260,12 +290,56 @@ impl Matches<'_> {
   ) -> Option<clap::parser::ValuesRef<'_, T>> {
     self.0.try_get_many::<T>(id).unwrap_or_else(left_out)
   }
+}
 
-  fn get_occurrences<T: Clone + Send + Sync + 'static>(
-    &self,
-    id: &str,
-  ) -> Option<impl Iterator<Item = impl Iterator<Item = &T>>> {
-    self.0.try_get_occurrences::<T>(id).unwrap_or_else(left_out)
+impl Given for Matches<'_> {
+  fn on_command_line(&self, id: &str) -> bool {
+    self.value_source(id) == Some(clap::parser::ValueSource::CommandLine)
+  }
+
+  fn get_flag(&self, id: &str) -> bool {
+    self.get_one::<bool>(id).copied().unwrap_or(false)
+  }
+
+  fn get_count(&self, id: &str) -> u8 {
+    self.get_one::<u8>(id).copied().unwrap_or(0)
+  }
+
+  fn values(&self, id: &str) -> Option<Vec<String>> {
+    self.get_many::<String>(id).map(|values| values.cloned().collect())
+  }
+
+  fn string(&self, id: &str) -> Option<String> {
+    self.get_one::<String>(id).cloned()
+  }
+
+  fn path(&self, id: &str) -> Option<PathBuf> {
+    self.get_one::<PathBuf>(id).cloned()
+  }
+
+  fn number(&self, id: &str) -> Option<u64> {
+    self.get_one::<u64>(id).copied()
+  }
+
+  fn positive(&self, id: &str) -> Option<usize> {
+    self.get_one::<std::num::NonZeroUsize>(id).map(|number| number.get())
+  }
+
+  fn command_words(&self, id: &str) -> Vec<OsString> {
+    self.get_many::<OsString>(id).into_iter().flatten().cloned().collect()
+  }
+
+  fn pairs(&self, id: &str) -> Vec<(String, String)> {
+    self
+      .0
+      .try_get_occurrences::<String>(id)
+      .unwrap_or_else(left_out)
+      .map(|occurrences| {
+        occurrences
+          .filter_map(|mut pair| Some((pair.next()?.clone(), pair.next()?.clone())))
+          .collect()
+      })
+      .unwrap_or_default()
   }
 }
 
@@ -278,31 +352,31 @@ fn left_out<T: Default>(error: clap::parser::MatchesError) -> T {
 
 /// The words processed as positional arguments: the values of `--list`,
 /// `--show`, `--usage` or `--clean` when given, otherwise `ARGUMENTS`.
-fn positional_words(matches: &Matches) -> Vec<String> {
+fn positional_words(matches: &dyn Given) -> Vec<String> {
   for flag in [id::TREE, id::GRAPH] {
     // Recipe paths may also follow other options: `--graph --graph-format json a`.
-    if matches.value_source(flag).is_some() {
-      return [strings(matches, flag), strings(matches, id::ARGUMENTS)].concat();
+    if matches.on_command_line(flag) {
+      return [strings(matches, flag), matches.take_arguments().unwrap_or_default()].concat();
     }
   }
   for flag in [id::LIST, id::SHOW, id::USAGE, id::CLEAN] {
-    if matches.value_source(flag).is_some() {
+    if matches.on_command_line(flag) {
       return strings(matches, flag);
     }
   }
-  strings(matches, id::ARGUMENTS)
+  matches.take_arguments().unwrap_or_default()
 }
 
-fn strings(matches: &Matches, name: &str) -> Vec<String> {
-  matches.get_many::<String>(name).map(|values| values.cloned().collect()).unwrap_or_default()
+fn strings(matches: &dyn Given, name: &str) -> Vec<String> {
+  matches.values(name).unwrap_or_default()
 }
 
-fn string(matches: &Matches, name: &str) -> Option<String> {
-  matches.get_one::<String>(name).cloned()
+fn string(matches: &dyn Given, name: &str) -> Option<String> {
+  matches.string(name)
 }
 
-fn path(matches: &Matches, name: &str) -> Option<PathBuf> {
-  matches.get_one::<PathBuf>(name).cloned()
+fn path(matches: &dyn Given, name: &str) -> Option<PathBuf> {
+  matches.path(name)
 }
 
 fn parse_override(name: &str, value: &str) -> Result<Override, ConfigError> {
@@ -313,17 +387,10 @@ fn parse_override(name: &str, value: &str) -> Result<Override, ConfigError> {
 
 /// `--set` values first, then positional overrides.
 fn collect_overrides(
-  matches: &Matches,
+  matches: &dyn Given,
   positional: &Positional,
 ) -> Result<Vec<Override>, ConfigError> {
-  let set_pairs: Vec<(String, String)> = matches
-    .get_occurrences::<String>(id::SET)
-    .map(|occurrences| {
-      occurrences
-        .filter_map(|mut pair| Some((pair.next()?.clone(), pair.next()?.clone())))
-        .collect()
-    })
-    .unwrap_or_default();
+  let set_pairs = matches.pairs(id::SET);
   set_pairs
     .iter()
     .chain(&positional.overrides)
@@ -332,7 +399,7 @@ fn collect_overrides(
 }
 
 fn search_config(
-  matches: &Matches,
+  matches: &dyn Given,
   positional: &Positional,
   invocation_directory: &Path,
 ) -> Result<SearchConfig, ConfigError> {
@@ -363,11 +430,11 @@ fn search_config(
 }
 
 fn subcommand(
-  matches: &Matches,
-  positional: &Positional,
+  matches: &dyn Given,
+  positional: Positional,
   overrides: &[Override],
 ) -> Result<Subcommand, ConfigError> {
-  let arguments = positional.arguments.clone();
+  let arguments = positional.arguments;
   let reject_stray = |subcommand: &'static str, stray: &[String], check_overrides: bool| {
     let overrides: Vec<String> = if check_overrides {
       overrides.iter().map(Override::to_string).collect()
@@ -384,11 +451,10 @@ fn subcommand(
     reject_stray(name, &arguments, true).map(|()| subcommand)
   };
 
-  if matches.value_source(id::COMMAND).is_some() {
+  if matches.on_command_line(id::COMMAND) {
     let mut words = matches
-      .get_many::<OsString>(id::COMMAND)
+      .command_words(id::COMMAND)
       .into_iter()
-      .flatten()
       .map(|word| word.to_string_lossy().into_owned());
     let binary = words.next().unwrap_or_default();
     return Ok(Subcommand::Command { binary, arguments: words.collect() });
@@ -403,16 +469,16 @@ fn subcommand(
     Some(_) => Ok(arguments),
     None => Err(ConfigError::InvalidModulePath { path: arguments.join(" ") }),
   };
-  if matches.value_source(id::LIST).is_some() {
+  if matches.on_command_line(id::LIST) {
     return Ok(Subcommand::List { path: split_module_path(module_path(arguments)?) });
   }
-  if matches.value_source(id::SHOW).is_some() {
+  if matches.on_command_line(id::SHOW) {
     return Ok(Subcommand::Show { path: module_path(arguments)? });
   }
-  if matches.value_source(id::USAGE).is_some() {
+  if matches.on_command_line(id::USAGE) {
     return Ok(Subcommand::Usage { path: module_path(arguments)? });
   }
-  if matches.value_source(id::CLEAN).is_some() {
+  if matches.on_command_line(id::CLEAN) {
     return Ok(Subcommand::Clean { paths: module_path(arguments)? });
   }
   if matches.get_flag(id::EVALUATE) {
@@ -455,7 +521,7 @@ fn subcommand(
 
 /// `--tree` or `--graph`, if given; `--all` takes no recipe paths.
 fn dependency_view(
-  matches: &Matches,
+  matches: &dyn Given,
   arguments: &[String],
 ) -> Result<Option<Subcommand>, ConfigError> {
   let all = matches.get_flag(id::ALL);
@@ -466,13 +532,12 @@ fn dependency_view(
       arguments: arguments.to_vec(),
     });
   }
-  let paths = arguments.to_vec();
-  if matches.value_source(id::TREE).is_some() {
-    return Ok(Some(Subcommand::Tree { paths, all }));
+  if matches.on_command_line(id::TREE) {
+    return Ok(Some(Subcommand::Tree { paths: arguments.to_vec(), all }));
   }
-  if matches.value_source(id::GRAPH).is_some() {
+  if matches.on_command_line(id::GRAPH) {
     let format = graph_format(matches)?;
-    return Ok(Some(Subcommand::Graph { paths, all, format }));
+    return Ok(Some(Subcommand::Graph { paths: arguments.to_vec(), all, format }));
   }
   Ok(None)
 }
@@ -480,10 +545,10 @@ fn dependency_view(
 /// `--graph-format`, else `JUST_GRAPH_FORMAT`, else `dot`. The variable is
 /// read here rather than by clap, for which a value from the environment
 /// would make `--graph-format`'s need of `--graph` apply to every run.
-fn graph_format(matches: &Matches) -> Result<GraphFormat, ConfigError> {
-  let given = match matches.value_source(id::GRAPH_FORMAT) {
-    Some(clap::parser::ValueSource::CommandLine) => string(matches, id::GRAPH_FORMAT),
-    _ => std::env::var("JUST_GRAPH_FORMAT").ok(),
+fn graph_format(matches: &dyn Given) -> Result<GraphFormat, ConfigError> {
+  let given = match matches.on_command_line(id::GRAPH_FORMAT) {
+    true => string(matches, id::GRAPH_FORMAT),
+    false => std::env::var("JUST_GRAPH_FORMAT").ok(),
   };
   match given.as_deref() {
     Some("json") => Ok(GraphFormat::Json),
@@ -518,7 +583,7 @@ fn ceiling_directory(invocation_directory: &Path, ceiling: &Path) -> PathBuf {
   crate::platform::fs::physical_path(&absolute).unwrap_or(absolute)
 }
 
-fn apply_options(config: &mut Config, matches: &Matches) {
+fn apply_options(config: &mut Config, matches: &dyn Given) {
   let flag = |name: &str| matches.get_flag(name);
 
   config.alias_style = match string(matches, id::ALIAS_STYLE).as_deref() {
@@ -544,8 +609,7 @@ fn apply_options(config: &mut Config, matches: &Matches) {
   config.default_list = flag(id::DEFAULT_LIST);
   config.dotenv_command = strings(matches, id::DOTENV_COMMAND);
   config.dotenv_filename = strings(matches, id::DOTENV_FILENAME);
-  config.dotenv_path =
-    matches.get_many::<String>(id::DOTENV_PATH).into_iter().flatten().map(PathBuf::from).collect();
+  config.dotenv_path = strings(matches, id::DOTENV_PATH).into_iter().map(PathBuf::from).collect();
   config.dry_run = flag(id::DRY_RUN);
   config.dump_format =
     if flag(id::JSON) || string(matches, id::DUMP_FORMAT).as_deref() == Some("json") {
@@ -561,10 +625,10 @@ fn apply_options(config: &mut Config, matches: &Matches) {
   config.groups = strings(matches, id::GROUP);
   config.highlight = !flag(id::NO_HIGHLIGHT);
   config.indentation = string(matches, id::INDENTATION);
-  config.jobs = matches.get_one::<std::num::NonZeroUsize>(id::JOBS).map(|jobs| jobs.get());
+  config.jobs = matches.positive(id::JOBS);
   config.justfile_names = matches
-    .get_many::<String>(id::JUSTFILE_NAME)
-    .map(|values| values.flat_map(|value| value.split(',')).map(str::to_owned).collect());
+    .values(id::JUSTFILE_NAME)
+    .map(|values| values.iter().flat_map(|value| value.split(',')).map(str::to_owned).collect());
   if let Some(heading) = string(matches, id::LIST_HEADING) {
     config.list_heading = heading;
   }
@@ -577,13 +641,13 @@ fn apply_options(config: &mut Config, matches: &Matches) {
   config.cache_dir = path(matches, id::CACHE_DIR);
   config.cache_url = string(matches, id::CACHE_URL);
   config.cache_read_only = flag(id::CACHE_READ_ONLY);
-  config.cache_timeout = matches.get_one::<u64>(id::CACHE_TIMEOUT).copied();
+  config.cache_timeout = matches.number(id::CACHE_TIMEOUT);
   config.no_deps = flag(id::NO_DEPS);
   config.no_dotenv = flag(id::NO_DOTENV);
   config.one = flag(id::ONE);
   config.quiet = flag(id::QUIET);
   config.shell = string(matches, id::SHELL);
-  config.shell_args = if matches.value_source(id::SHELL_ARG).is_some() {
+  config.shell_args = if matches.on_command_line(id::SHELL_ARG) {
     Some(strings(matches, id::SHELL_ARG))
   } else if flag(id::CLEAR_SHELL_ARGS) {
     Some(Vec::new())
@@ -610,7 +674,7 @@ fn apply_options(config: &mut Config, matches: &Matches) {
   config.jobserver = flag(id::JOBSERVER);
   config.watch = flag(id::WATCH).then(|| WatchConfig {
     clear: flag(id::WATCH_CLEAR),
-    debounce_ms: matches.get_one::<u64>(id::WATCH_DEBOUNCE).copied().unwrap_or(100),
+    debounce_ms: matches.number(id::WATCH_DEBOUNCE).unwrap_or(100),
     paths: strings(matches, id::WATCH_PATH),
     restart: flag(id::WATCH_RESTART),
   });

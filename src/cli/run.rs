@@ -9,7 +9,7 @@ use crate::analysis::analyzer::{compile, Arenas, LoadRequest};
 use crate::analysis::model::{Justfile, Module, Recipe};
 use crate::builtins::value::Value;
 use crate::cli::error::{Error, Report};
-use crate::cli::invocation::{self, ArgumentValue, Invocation, Parsed};
+use crate::cli::invocation::{self, ArgumentValue, Bound, Invocation, Parsed};
 use crate::color::{Painter, Stream};
 use crate::evaluation::evaluator::{Evaluator, RunContext, Site};
 use crate::evaluation::prepare::{prepare, recipe_demand, Demand, Demanded, Eagerness};
@@ -30,7 +30,7 @@ type Outcome<'src, T = ()> = std::result::Result<T, Error<'src>>;
 
 pub fn main() -> i32 {
   super::completions::complete_env();
-  let config = match Config::from_args(crate::platform::arguments()) {
+  let config = match Config::from_args(crate::platform::take_arguments()) {
     Ok(config) => config,
     Err(ConfigError::Clap { source }) => {
       let stream = if source.use_stderr() { "error" } else { "output" };
@@ -605,12 +605,11 @@ fn choosable(config: &Config, module: &crate::analysis::model::Module, out: &mut
 }
 
 /// Convert what the command line bound into what the runner takes.
-fn supplied(invocation: &Invocation) -> Vec<Supplied> {
-  invocation
-    .recipe
+fn supplied(recipe: &Recipe, arguments: Bound) -> Vec<Supplied> {
+  recipe
     .parameters()
     .iter()
-    .zip(&invocation.arguments)
+    .zip(arguments)
     .map(|(parameter, bound)| match bound {
       None => Supplied::Missing,
       Some(values) => {
@@ -618,9 +617,9 @@ fn supplied(invocation: &Invocation) -> Vec<Supplied> {
           return Supplied::Switch(values.len());
         }
         let texts: Vec<String> = values
-          .iter()
+          .into_iter()
           .map(|value| match value {
-            ArgumentValue::Text(text) => text.clone(),
+            ArgumentValue::Text(text) => text,
             ArgumentValue::Flag | ArgumentValue::Fixed => "true".into(),
           })
           .collect();
@@ -782,7 +781,7 @@ fn run_invocations<'src>(
   let demand = recipe_demand(justfile, invoked);
   let states = prepare(context, Eagerness::Normal, &demand)?;
   run.jobserver.start(context.config)?;
-  let outcome = run_with(context, run, &states, &invocations);
+  let outcome = run_with(context, run, &states, invocations);
   // Every jobserver token goes back before `just` exits.
   run.jobserver.stop();
   outcome
@@ -792,14 +791,14 @@ fn run_with<'src>(
   context: &RunContext<'_, 'src>,
   run: &Run,
   states: &crate::evaluation::prepare::States<'_, 'src>,
-  invocations: &[Invocation<'_, 'src>],
+  invocations: Vec<Invocation<'_, 'src>>,
 ) -> Outcome<'src> {
   let runner = Runner::new(context, run, states);
   let invoked: Vec<_> = invocations.iter().map(|invocation| invocation.recipe).collect();
   runner.plan(&invoked);
   let mut ran = History::default();
   for invocation in invocations {
-    let supplied = supplied(invocation);
+    let supplied = supplied(invocation.recipe, invocation.arguments);
     match runner.run(&invocation.module_path, invocation.recipe, supplied, false, &mut ran) {
       Ok(()) => {}
       Err(ExecutionError::Unsuccessful { .. }) if runner.keep_going.enabled() => {}

@@ -30,8 +30,9 @@ pub enum Supplied {
   Switch(usize),
 }
 
-/// Identity of a completed run: the recipe's path and the supplied arguments.
-type RunKey = (String, Vec<Supplied>);
+/// Identity of a completed run: the recipe's path and the supplied arguments
+/// (shared, so that a record's sets hold it without a copy).
+type RunKey = std::sync::Arc<(String, Vec<Supplied>)>;
 
 /// What the command-line invocations run so far left behind.
 #[derive(Default)]
@@ -126,7 +127,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     record: &Record,
     slots: &Slots<'_>,
   ) -> Result<'src> {
-    let key = (recipe.namepath.to_string(), supplied.clone());
+    let key = std::sync::Arc::new((recipe.namepath.to_string(), supplied.clone()));
     match record.claim(&key) {
       Claim::Run => {}
       Claim::Done => return Ok(()),

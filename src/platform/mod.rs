@@ -42,3 +42,9 @@ pub unsafe fn prepare_process(argc: std::ffi::c_int, argv: *const *const std::ff
 pub fn arguments() -> Vec<std::ffi::OsString> {
   os::start::arguments()
 }
+
+/// The process's command line, program name first, for the one reader that
+/// keeps it (the run); `arguments` afterwards may not see it.
+pub fn take_arguments() -> Vec<std::ffi::OsString> {
+  os::start::take_arguments()
+}

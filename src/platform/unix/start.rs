@@ -3,12 +3,12 @@
 
 use std::ffi::{c_char, c_int, CStr, OsString};
 use std::os::unix::ffi::OsStringExt;
-use std::sync::OnceLock;
+use std::sync::Mutex;
 
 /// The command line C's `main` was given: the standard library reads it at
 /// start-up only with glibc, not with musl, whose static binaries would
 /// otherwise see no arguments at all.
-static ARGUMENTS: OnceLock<Vec<OsString>> = OnceLock::new();
+static ARGUMENTS: Mutex<Option<Vec<OsString>>> = Mutex::new(None);
 
 /// Records the command line; a standard stream that is closed gets
 /// `/dev/null`, so that no file opened later takes its descriptor and is
@@ -57,10 +57,18 @@ unsafe fn record_arguments(argc: c_int, argv: *const *const c_char) {
     .take_while(|argument| !argument.is_null())
     .map(|argument| OsString::from_vec(unsafe { CStr::from_ptr(argument) }.to_bytes().to_vec()))
     .collect();
-  let _ = ARGUMENTS.set(arguments);
+  *ARGUMENTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(arguments);
 }
 
 /// The process's command line.
 pub fn arguments() -> Vec<OsString> {
-  ARGUMENTS.get().cloned().unwrap_or_else(|| std::env::args_os().collect())
+  let recorded = ARGUMENTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
+  recorded.unwrap_or_else(|| std::env::args_os().collect())
+}
+
+/// The process's command line, handed over without a copy; later calls get
+/// it from the standard library (glibc) or nothing (musl).
+pub fn take_arguments() -> Vec<OsString> {
+  let recorded = ARGUMENTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
+  recorded.unwrap_or_else(|| std::env::args_os().collect())
 }

@@ -31,3 +31,8 @@ pub unsafe fn prepare(_argc: std::ffi::c_int, _argv: *const *const std::ffi::c_c
 pub fn arguments() -> Vec<std::ffi::OsString> {
   std::env::args_os().collect()
 }
+
+/// The process's command line (as `arguments`: nothing is kept to hand over).
+pub fn take_arguments() -> Vec<std::ffi::OsString> {
+  arguments()
+}

@@ -1,0 +1,590 @@
+//! The command-line vocabulary: every option and command of `just`, each
+//! defined once in `FLAGS` (long name, short name, aliases, environment
+//! variable, what it takes, default, help, relations to other flags).
+//! `arguments.rs` builds clap's command (and so `--help`, errors,
+//! completions and the man page) from it; `quick.rs` parses the common
+//! command lines with it without building that command.
+
+/// Flag ids: a flag's id is its long name. Positional words use `ARGUMENTS`.
+pub mod id {
+  pub const ALIAS_STYLE: &str = "alias-style";
+  pub const ALLOW_MISSING: &str = "allow-missing";
+  pub const ARGUMENTS: &str = "ARGUMENTS";
+  pub const CEILING: &str = "ceiling";
+  pub const CHECK: &str = "check";
+  pub const CHOOSER: &str = "chooser";
+  pub const CLEAR_SHELL_ARGS: &str = "clear-shell-args";
+  pub const COLOR: &str = "color";
+  pub const COMMAND_COLOR: &str = "command-color";
+  pub const COMPLETE_ALIASES: &str = "complete-aliases";
+  pub const CYGPATH: &str = "cygpath";
+  pub const DEFAULT_LIST: &str = "default-list";
+  pub const DOTENV_COMMAND: &str = "dotenv-command";
+  pub const DOTENV_FILENAME: &str = "dotenv-filename";
+  pub const DOTENV_PATH: &str = "dotenv-path";
+  pub const DRY_RUN: &str = "dry-run";
+  pub const DUMP_FORMAT: &str = "dump-format";
+  pub const EVALUATE_FORMAT: &str = "evaluate-format";
+  pub const EXPLAIN: &str = "explain";
+  pub const GLOBAL_JUSTFILE: &str = "global-justfile";
+  pub const GROUP: &str = "group";
+  pub const HIGHLIGHT: &str = "highlight";
+  pub const INDENTATION: &str = "indentation";
+  pub const JOBS: &str = "jobs";
+  pub const JUSTFILE: &str = "justfile";
+  pub const JUSTFILE_NAME: &str = "justfile-name";
+  pub const LIST_HEADING: &str = "list-heading";
+  pub const LIST_PREFIX: &str = "list-prefix";
+  pub const LIST_SUBMODULES: &str = "list-submodules";
+  pub const NO_ALIASES: &str = "no-aliases";
+  pub const NO_CACHE: &str = "no-cache";
+  pub const CACHE_DIR: &str = "cache-dir";
+  pub const CACHE_URL: &str = "cache-url";
+  pub const CACHE_READ_ONLY: &str = "cache-read-only";
+  pub const CACHE_TIMEOUT: &str = "cache-timeout";
+  pub const NO_DEPS: &str = "no-deps";
+  pub const NO_DOTENV: &str = "no-dotenv";
+  pub const NO_HIGHLIGHT: &str = "no-highlight";
+  pub const ONE: &str = "one";
+  pub const QUIET: &str = "quiet";
+  pub const SET: &str = "set";
+  pub const SHELL: &str = "shell";
+  pub const SHELL_ARG: &str = "shell-arg";
+  pub const SHELL_COMMAND: &str = "shell-command";
+  pub const TEMPDIR: &str = "tempdir";
+  pub const TIME: &str = "time";
+  pub const TIMESTAMP: &str = "timestamp";
+  pub const TIMESTAMP_FORMAT: &str = "timestamp-format";
+  pub const UNSORTED: &str = "unsorted";
+  pub const UNSTABLE: &str = "unstable";
+  pub const VERBOSE: &str = "verbose";
+  pub const WORKING_DIRECTORY: &str = "working-directory";
+  pub const YES: &str = "yes";
+  // Running many recipes: failure handling, output of concurrent recipes, make jobserver.
+  pub const KEEP_GOING: &str = "keep-going";
+  pub const OUTPUT: &str = "output";
+  pub const JOBSERVER: &str = "jobserver";
+
+  pub const WATCH: &str = "watch";
+  pub const WATCH_CLEAR: &str = "clear";
+  pub const WATCH_DEBOUNCE: &str = "watch-debounce";
+  pub const WATCH_PATH: &str = "watch-path";
+  pub const WATCH_RESTART: &str = "watch-restart";
+
+  pub const CHANGELOG: &str = "changelog";
+  pub const CHOOSE: &str = "choose";
+  pub const CLEAN: &str = "clean";
+  pub const COMMAND: &str = "command";
+  pub const COMPLETIONS: &str = "completions";
+  pub const DUMP: &str = "dump";
+  pub const EDIT: &str = "edit";
+  pub const EVALUATE: &str = "evaluate";
+  pub const FORMAT: &str = "fmt";
+  pub const GROUPS: &str = "groups";
+  pub const INIT: &str = "init";
+  pub const JSON: &str = "json";
+  pub const LIST: &str = "list";
+  pub const MAN: &str = "man";
+  pub const REQUEST: &str = "request";
+  pub const SHOW: &str = "show";
+  pub const SUMMARY: &str = "summary";
+  pub const USAGE: &str = "usage";
+  pub const VARIABLES: &str = "variables";
+
+  // Dependency views: `--tree`, `--graph`.
+  pub const ALL: &str = "all";
+  pub const GRAPH: &str = "graph";
+  pub const GRAPH_FORMAT: &str = "graph-format";
+  pub const TREE: &str = "tree";
+  /// The group of `--tree` and `--graph`, which `--all` requires.
+  pub const DEPENDENCY_VIEW: &str = "dependency-view";
+
+  /// In a `conflicts` list: every command (`Flag::command`).
+  pub const EVERY_COMMAND: &str = "<every command>";
+}
+
+use id::*;
+
+/// One option or command.
+#[derive(Debug)]
+pub struct Flag {
+  /// The long name, which is also its id.
+  pub long: &'static str,
+  pub short: Option<char>,
+  /// Other long names, not shown in `--help`.
+  pub aliases: &'static [&'static str],
+  /// The `JUST_*` variable that gives it when the command line does not.
+  pub env: Option<&'static str>,
+  pub takes: Takes,
+  /// The value when neither the command line nor the environment gives one.
+  pub default: Option<&'static str>,
+  pub help: &'static str,
+  /// Listed under "Commands"; conflicts with every other command.
+  pub command: bool,
+  /// Flags (or `ARGUMENTS`, or `EVERY_COMMAND`) it may not be used with.
+  pub conflicts: &'static [&'static str],
+  /// A flag (or group) it is only valid with.
+  pub requires: Option<&'static str>,
+  /// A flag it replaces when given after it (and that replaces it).
+  pub overrides: Option<&'static str>,
+  pub hidden: bool,
+  pub completer: Completer,
+}
+
+/// What a flag takes on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Takes {
+  /// Nothing: given or not. From the environment: `true` or `false`.
+  Switch,
+  /// Nothing. From the environment: anything but a false word (`0`, `false`,
+  /// `no`, `off`, `n`, `f`, empty).
+  FalseySwitch,
+  /// Nothing, counted (`-vv`).
+  Count,
+  /// One value, given once.
+  Value(&'static str, Kind),
+  /// One value per occurrence, repeatable.
+  Values(&'static str, Kind),
+  /// One value per occurrence, repeatable, which may start with `-`.
+  HyphenValues(&'static str),
+  /// Two values per occurrence, repeatable (`--set NAME VALUE`).
+  Pair(&'static str, &'static str),
+  /// At least `min` words, repeatable (`--list [MODULE]...`).
+  Words(&'static str, usize),
+  /// A command and its arguments: every word after it (`--command`).
+  Rest(&'static str),
+}
+
+/// The values a flag accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+  Text,
+  Path,
+  /// One of these words.
+  Choice(&'static [&'static str]),
+  /// A completion shell, in any case (`nu` for `nushell`).
+  Shell,
+  /// A number above zero.
+  Positive,
+  /// A number.
+  Number,
+  /// A non-empty run of only spaces or only tabs.
+  Indentation,
+}
+
+/// What completion offers for a flag's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Completer {
+  Nothing,
+  File,
+  Directory,
+  AnyPath,
+  Groups,
+  Variables,
+  RecipePaths,
+}
+
+pub const COMPLETION_SHELLS: &[&str] = &["bash", "elvish", "fish", "nushell", "powershell", "zsh"];
+
+const fn option(long: &'static str, takes: Takes, help: &'static str) -> Flag {
+  Flag {
+    long,
+    short: None,
+    aliases: &[],
+    env: None,
+    takes,
+    default: None,
+    help,
+    command: false,
+    conflicts: &[],
+    requires: None,
+    overrides: None,
+    hidden: false,
+    completer: Completer::Nothing,
+  }
+}
+
+const fn command(long: &'static str, takes: Takes, help: &'static str) -> Flag {
+  Flag { command: true, ..option(long, takes, help) }
+}
+
+const fn switch(long: &'static str, env: &'static str, help: &'static str) -> Flag {
+  Flag { env: Some(env), ..option(long, Takes::Switch, help) }
+}
+
+const fn text(long: &'static str, name: &'static str, help: &'static str) -> Flag {
+  option(long, Takes::Value(name, Kind::Text), help)
+}
+
+const fn path(long: &'static str, name: &'static str, help: &'static str) -> Flag {
+  option(long, Takes::Value(name, Kind::Path), help)
+}
+
+const fn choice(
+  long: &'static str,
+  name: &'static str,
+  words: &'static [&'static str],
+  help: &'static str,
+) -> Flag {
+  option(long, Takes::Value(name, Kind::Choice(words)), help)
+}
+
+/// Every option and command, in the order of their long names (as `--help`
+/// lists them).
+pub const FLAGS: &[Flag] = &[
+  Flag {
+    env: Some("JUST_ALIAS_STYLE"),
+    default: Some("right"),
+    conflicts: &[NO_ALIASES],
+    ..choice(ALIAS_STYLE, "ALIAS_STYLE", &["left", "right", "separate"], "How `--list` shows aliases")
+  },
+  Flag {
+    requires: Some(DEPENDENCY_VIEW),
+    ..option(ALL, Takes::Switch, "With `--tree`/`--graph` and no recipe: include private recipes among the roots")
+  },
+  switch(ALLOW_MISSING, "JUST_ALLOW_MISSING", "Succeed silently on unknown recipes and modules"),
+  Flag {
+    env: Some("JUST_CACHE_DIR"),
+    conflicts: &[CACHE_URL],
+    completer: Completer::Directory,
+    ..path(CACHE_DIR, "DIR", "Share `[cache]` results through this directory")
+  },
+  Flag {
+    env: Some("JUST_CACHE_READ_ONLY"),
+    ..option(CACHE_READ_ONLY, Takes::FalseySwitch, "Only read from the shared `[cache]` store")
+  },
+  Flag {
+    env: Some("JUST_CACHE_TIMEOUT"),
+    ..option(CACHE_TIMEOUT, Takes::Value("SECONDS", Kind::Number), "Give up on a silent shared `[cache]` store after SECONDS (default 10)")
+  },
+  Flag {
+    env: Some("JUST_CACHE_URL"),
+    ..text(CACHE_URL, "URL", "Share `[cache]` results through this http://, https:// or s3:// store")
+  },
+  Flag {
+    env: Some("JUST_CEILING"),
+    completer: Completer::Directory,
+    ..path(CEILING, "CEILING", "Stop the justfile search after this directory")
+  },
+  command(CHANGELOG, Takes::Switch, "Print the changelog"),
+  Flag {
+    requires: Some(FORMAT),
+    ..option(CHECK, Takes::Switch, "With `--fmt`: change nothing; exit 0 if the justfile is formatted, else print a diff and exit 1")
+  },
+  command(CHOOSE, Takes::Switch, "Pick recipes to run with a chooser: `--chooser`, else $JUST_CHOOSER, else `fzf`"),
+  Flag {
+    env: Some("JUST_CHOOSER"),
+    completer: Completer::File,
+    ..path(CHOOSER, "CHOOSER", "Program `--choose` runs to pick recipes (default `fzf`)")
+  },
+  Flag {
+    conflicts: &[ARGUMENTS],
+    ..command(CLEAN, Takes::Words("RECIPE_PATH", 0), "Delete `[cache]` results, and those in the `--cache-dir` store; with RECIPE_PATH (`a::b` or `a b`), only of recipes under it")
+  },
+  Flag {
+    requires: Some(WATCH),
+    ..option(WATCH_CLEAR, Takes::Switch, "With `--watch`: clear the screen before each run")
+  },
+  Flag {
+    overrides: Some(SHELL_ARG),
+    ..option(CLEAR_SHELL_ARGS, Takes::Switch, "Use no shell arguments")
+  },
+  Flag {
+    env: Some("JUST_COLOR"),
+    default: Some("auto"),
+    ..choice(COLOR, "COLOR", &["always", "auto", "never"], "When to use colour")
+  },
+  Flag {
+    short: Some('c'),
+    ..command(COMMAND, Takes::Rest("COMMAND"), "Run COMMAND with the justfile's working directory, dotenv, overrides and exports")
+  },
+  Flag {
+    env: Some("JUST_COMMAND_COLOR"),
+    ..choice(COMMAND_COLOR, "COMMAND_COLOR", &["black", "blue", "cyan", "green", "purple", "red", "yellow"], "Colour of echoed recipe lines")
+  },
+  switch(COMPLETE_ALIASES, "JUST_COMPLETE_ALIASES", "Offer aliases when completing"),
+  command(COMPLETIONS, Takes::Value("SHELL", Kind::Shell), "Print the completion script for SHELL"),
+  Flag {
+    env: Some("JUST_CYGPATH"),
+    default: Some("cygpath"),
+    completer: Completer::File,
+    ..path(CYGPATH, "CYGPATH", "Path converter used on Windows")
+  },
+  switch(DEFAULT_LIST, "JUST_DEFAULT_LIST", "List recipes when none is given"),
+  Flag {
+    env: Some("JUST_DOTENV_COMMAND"),
+    conflicts: &[DOTENV_FILENAME, DOTENV_PATH, NO_DOTENV],
+    ..option(DOTENV_COMMAND, Takes::Values("COMMAND", Kind::Text), "Load the output of COMMAND as a dotenv file")
+  },
+  Flag {
+    short: Some('F'),
+    conflicts: &[DOTENV_PATH],
+    ..option(DOTENV_FILENAME, Takes::Values("DOTENV_FILENAME", Kind::Text), "Look for a dotenv file with this name instead of `.env`")
+  },
+  Flag {
+    short: Some('E'),
+    completer: Completer::File,
+    ..option(DOTENV_PATH, Takes::Values("DOTENV_PATH", Kind::Text), "Load this dotenv file instead of searching for one")
+  },
+  Flag {
+    short: Some('n'),
+    conflicts: &[QUIET],
+    ..switch(DRY_RUN, "JUST_DRY_RUN", "Print commands without running them")
+  },
+  command(DUMP, Takes::Switch, "Print the justfile"),
+  Flag {
+    env: Some("JUST_DUMP_FORMAT"),
+    default: Some("just"),
+    conflicts: &[JSON],
+    ..choice(DUMP_FORMAT, "FORMAT", &["json", "just"], "Output format of `--dump`")
+  },
+  Flag {
+    short: Some('e'),
+    ..command(EDIT, Takes::Switch, "Open the justfile in $VISUAL or $EDITOR (default `vim`)")
+  },
+  Flag {
+    aliases: &["eval"],
+    ..command(EVALUATE, Takes::Switch, "Print the values of variables (or of the one named)")
+  },
+  Flag {
+    env: Some("JUST_EVALUATE_FORMAT"),
+    default: Some("just"),
+    ..choice(EVALUATE_FORMAT, "FORMAT", &["just", "shell"], "Output format of `--evaluate`")
+  },
+  switch(EXPLAIN, "JUST_EXPLAIN", "Print a recipe's doc comment before running it"),
+  Flag {
+    aliases: &["format"],
+    ..command(FORMAT, Takes::Switch, "Rewrite the justfile in canonical form")
+  },
+  Flag {
+    short: Some('g'),
+    conflicts: &[JUSTFILE, WORKING_DIRECTORY],
+    ..option(GLOBAL_JUSTFILE, Takes::Switch, "Use the user's global justfile")
+  },
+  Flag {
+    completer: Completer::RecipePaths,
+    ..command(GRAPH, Takes::Words("RECIPE_PATH", 0), "Print the dependency graph of recipes for tools (see --graph-format)")
+  },
+  Flag {
+    default: Some("dot"),
+    requires: Some(GRAPH),
+    ..choice(GRAPH_FORMAT, "FORMAT", &["dot", "json", "mermaid"], "Output format of `--graph` (else $JUST_GRAPH_FORMAT)")
+  },
+  Flag {
+    env: Some("JUST_GROUP"),
+    requires: Some(LIST),
+    completer: Completer::Groups,
+    ..option(GROUP, Takes::Values("GROUP", Kind::Text), "Only list recipes of this group")
+  },
+  command(GROUPS, Takes::Switch, "List the recipe groups"),
+  Flag {
+    overrides: Some(NO_HIGHLIGHT),
+    ..switch(HIGHLIGHT, "JUST_HIGHLIGHT", "Echo recipe lines in bold")
+  },
+  Flag {
+    env: Some("JUST_INDENTATION"),
+    ..option(INDENTATION, Takes::Value("INDENTATION", Kind::Indentation), "Indentation of recipe bodies when formatting")
+  },
+  Flag {
+    aliases: &["initialize"],
+    ..command(INIT, Takes::Switch, "Create a justfile in the project root")
+  },
+  Flag {
+    env: Some("JUST_JOBS"),
+    ..option(JOBS, Takes::Value("N", Kind::Positive), "Run at most N recipes at once in `[parallel]` recipes [default: no limit; with `--jobserver`, the number of CPUs]")
+  },
+  switch(JOBSERVER, "JUST_JOBSERVER", "Share the `--jobs` slots with make and cargo run by recipes, or use those of a parent make"),
+  command(JSON, Takes::Switch, "Print the justfile as JSON"),
+  Flag {
+    short: Some('f'),
+    env: Some("JUST_JUSTFILE"),
+    completer: Completer::File,
+    ..path(JUSTFILE, "JUSTFILE", "Use this justfile (`-` reads it from standard input)")
+  },
+  Flag {
+    env: Some("JUST_JUSTFILE_NAME"),
+    ..option(JUSTFILE_NAME, Takes::Values("NAME", Kind::Text), "Search for justfiles with these comma-separated names (may be repeated)")
+  },
+  Flag {
+    short: Some('k'),
+    ..switch(KEEP_GOING, "JUST_KEEP_GOING", "After a failure, run every recipe that does not depend on it")
+  },
+  Flag {
+    short: Some('l'),
+    conflicts: &[ARGUMENTS],
+    ..command(LIST, Takes::Words("MODULE", 0), "List the recipes of MODULE, or of the root module")
+  },
+  Flag {
+    env: Some("JUST_LIST_HEADING"),
+    default: Some("Available recipes:\n"),
+    ..text(LIST_HEADING, "TEXT", "Text printed before the recipe list")
+  },
+  Flag {
+    env: Some("JUST_LIST_PREFIX"),
+    default: Some("    "),
+    ..text(LIST_PREFIX, "TEXT", "Text printed before each listed recipe")
+  },
+  Flag {
+    requires: Some(LIST),
+    ..switch(LIST_SUBMODULES, "JUST_LIST_SUBMODULES", "Also list recipes of submodules")
+  },
+  command(MAN, Takes::Switch, "Print the man page"),
+  switch(NO_ALIASES, "JUST_NO_ALIASES", "Leave aliases out of listings"),
+  switch(NO_CACHE, "JUST_NO_CACHE", "Ignore the recipe cache"),
+  Flag { aliases: &["no-dependencies"], ..switch(NO_DEPS, "JUST_NO_DEPS", "Skip recipe dependencies") },
+  switch(NO_DOTENV, "JUST_NO_DOTENV", "Never load dotenv files"),
+  Flag {
+    overrides: Some(HIGHLIGHT),
+    ..switch(NO_HIGHLIGHT, "JUST_NO_HIGHLIGHT", "Echo recipe lines without bold")
+  },
+  switch(ONE, "JUST_ONE", "Refuse more than one recipe invocation"),
+  Flag {
+    env: Some("JUST_OUTPUT"),
+    default: Some("interleaved"),
+    ..choice(OUTPUT, "MODE", &["interleaved", "prefixed", "grouped"], "Output of recipe commands: as written, each line prefixed with `[recipe] `, or held per recipe")
+  },
+  Flag {
+    short: Some('q'),
+    ..switch(QUIET, "JUST_QUIET", "Print nothing: neither `just`'s own messages nor the output of recipes")
+  },
+  Flag { hidden: true, ..command(REQUEST, Takes::Value("REQUEST", Kind::Text), "Answer an internal JSON request") },
+  Flag {
+    completer: Completer::Variables,
+    ..option(SET, Takes::Pair("VARIABLE", "VALUE"), "Set VARIABLE to VALUE")
+  },
+  text(SHELL, "SHELL", "Run recipe lines and backticks with this shell"),
+  Flag {
+    overrides: Some(CLEAR_SHELL_ARGS),
+    ..option(SHELL_ARG, Takes::HyphenValues("SHELL_ARG"), "Pass this argument to the shell")
+  },
+  Flag {
+    requires: Some(COMMAND),
+    ..option(SHELL_COMMAND, Takes::Switch, "With `--command`: run the command through the shell")
+  },
+  Flag {
+    short: Some('s'),
+    conflicts: &[ARGUMENTS],
+    completer: Completer::RecipePaths,
+    ..command(SHOW, Takes::Words("RECIPE_PATH", 1), "Print the source of a recipe")
+  },
+  command(SUMMARY, Takes::Switch, "Print the names of the recipes on one line"),
+  Flag {
+    env: Some("JUST_TEMPDIR"),
+    completer: Completer::Directory,
+    ..path(TEMPDIR, "TEMPDIR", "Directory for temporary files")
+  },
+  switch(TIME, "JUST_TIME", "Report how long each recipe took"),
+  switch(TIMESTAMP, "JUST_TIMESTAMP", "Prefix echoed lines with the time"),
+  Flag {
+    env: Some("JUST_TIMESTAMP_FORMAT"),
+    default: Some("%H:%M:%S"),
+    ..text(TIMESTAMP_FORMAT, "TIMESTAMP_FORMAT", "strftime format of `--timestamp`")
+  },
+  Flag {
+    completer: Completer::RecipePaths,
+    ..command(TREE, Takes::Words("RECIPE_PATH", 0), "Print the dependency tree of recipes (default: every recipe nothing depends on)")
+  },
+  Flag {
+    short: Some('u'),
+    ..switch(UNSORTED, "JUST_UNSORTED", "Keep source order in listings")
+  },
+  Flag {
+    env: Some("JUST_UNSTABLE"),
+    ..option(UNSTABLE, Takes::FalseySwitch, "Allow unstable features")
+  },
+  Flag {
+    conflicts: &[ARGUMENTS],
+    completer: Completer::RecipePaths,
+    ..command(USAGE, Takes::Words("RECIPE_PATH", 1), "Print how to call a recipe")
+  },
+  command(VARIABLES, Takes::Switch, "Print the names of the variables"),
+  Flag {
+    short: Some('v'),
+    env: Some("JUST_VERBOSE"),
+    ..option(VERBOSE, Takes::Count, "Say more (repeat for even more)")
+  },
+  Flag {
+    short: Some('w'),
+    conflicts: &[EVERY_COMMAND],
+    ..switch(WATCH, "JUST_WATCH", "Run again whenever inputs or the justfile change")
+  },
+  Flag {
+    default: Some("100"),
+    requires: Some(WATCH),
+    ..option(WATCH_DEBOUNCE, Takes::Value("MS", Kind::Number), "With `--watch`: wait for MS quiet milliseconds")
+  },
+  Flag {
+    requires: Some(WATCH),
+    completer: Completer::AnyPath,
+    ..option(WATCH_PATH, Takes::Values("PATH", Kind::Text), "With `--watch`: also watch this file, directory or glob")
+  },
+  Flag {
+    requires: Some(WATCH),
+    ..option(WATCH_RESTART, Takes::Switch, "With `--watch`: stop running recipes when changes arrive")
+  },
+  Flag {
+    short: Some('d'),
+    env: Some("JUST_WORKING_DIRECTORY"),
+    requires: Some(JUSTFILE),
+    completer: Completer::Directory,
+    ..path(WORKING_DIRECTORY, "WORKING_DIRECTORY", "Run in this directory (needs --justfile)")
+  },
+  switch(YES, "JUST_YES", "Confirm every recipe without asking"),
+];
+
+/// The position in `FLAGS` of the flag with this id (long name).
+pub fn index(id: &str) -> Option<usize> {
+  FLAGS.binary_search_by(|flag| flag.long.cmp(id)).ok()
+}
+
+/// The flags `flag` may not be used with, `EVERY_COMMAND` expanded.
+pub fn conflicts(flag: &Flag) -> impl Iterator<Item = &'static str> + '_ {
+  let mut own: Vec<&'static str> = Vec::new();
+  for &other in flag.conflicts {
+    if other == EVERY_COMMAND {
+      own.extend(commands());
+    } else {
+      own.push(other);
+    }
+  }
+  let commands = flag.command.then(commands).into_iter().flatten();
+  own.into_iter().chain(commands.filter(move |&other| other != flag.long))
+}
+
+/// The ids of the commands.
+pub fn commands() -> impl Iterator<Item = &'static str> {
+  FLAGS.iter().filter(|flag| flag.command).map(|flag| flag.long)
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn flags_are_in_order_of_their_long_names() {
+    for pair in FLAGS.windows(2) {
+      assert!(pair[0].long < pair[1].long, "{} before {}", pair[0].long, pair[1].long);
+    }
+  }
+
+  #[test]
+  fn commands_have_no_defaults_or_environment() {
+    for flag in FLAGS.iter().filter(|flag| flag.command) {
+      assert!(flag.default.is_none() && flag.env.is_none(), "{}", flag.long);
+    }
+  }
+
+  #[test]
+  fn relations_name_flags() {
+    for flag in FLAGS {
+      let named = flag.conflicts.iter().chain(&flag.requires).chain(&flag.overrides).copied();
+      for other in named {
+        assert!(
+          [ARGUMENTS, EVERY_COMMAND, DEPENDENCY_VIEW].contains(&other) || index(other).is_some(),
+          "{}: {other}",
+          flag.long
+        );
+      }
+    }
+  }
+}
