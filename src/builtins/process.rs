@@ -129,7 +129,11 @@ impl CommandEnvironment {
   pub fn apply(&self, command: &mut Command) {
     // `JUST_WATCH` applies to the `just` it was given to, never to a
     // nested one in a recipe, which would watch and never return.
-    command.env_remove("JUST_WATCH");
+    // Removing a variable makes the child's environment a copy built for
+    // every spawn, so only when there is one to remove.
+    if std::env::var_os("JUST_WATCH").is_some() {
+      command.env_remove("JUST_WATCH");
+    }
     for name in &self.remove {
       command.env_remove(name);
     }
