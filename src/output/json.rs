@@ -476,7 +476,9 @@ fn attribute_json(out: &mut Writer, attribute: &Attribute, parameters: Parameter
       attribute_value_json(out, attribute, parameters);
       out.0.push('}');
     }
-    _ => out.string(attribute.name()),
+    Android | Default | Dragonfly | ExitMessage | Freebsd | Linux | Macos | Netbsd | NoCd
+    | NoExitMessage | NoQuiet | Openbsd | Parallel | PositionalArguments | Private | Shell
+    | Unix | Windows => out.string(attribute.name()),
   }
 }
 
@@ -499,7 +501,10 @@ fn attribute_value_json(out: &mut Writer, attribute: &Attribute, parameters: Par
       None => out.null(),
     },
     WorkingDirectory(expression) => expression.write(out),
-    _ => {}
+    // Written as their name alone, by `attribute_json`.
+    Android | Default | Dragonfly | ExitMessage | Freebsd | Linux | Macos | Netbsd | NoCd
+    | NoExitMessage | NoQuiet | Openbsd | Parallel | PositionalArguments | Private | Shell
+    | Unix | Windows => {}
   }
 }
 

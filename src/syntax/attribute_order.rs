@@ -18,13 +18,25 @@ pub fn sorted<'a, 'src>(entries: &'a [AttributeEntry<'src>]) -> Vec<&'a Attribut
 }
 
 fn compare(a: &Attribute, b: &Attribute) -> Ordering {
-  a.name().cmp(b.name()).then_with(|| match (a, b) {
-    (Attribute::Group(a), Attribute::Group(b)) => compare_literals(a, b),
-    (Attribute::Metadata(a), Attribute::Metadata(b)) => compare_literal_lists(a, b),
-    (Attribute::Env(a, _), Attribute::Env(b, _)) => compare_env_keys(a, b),
-    (Attribute::Arg(a), Attribute::Arg(b)) => compare_args(a, b),
-    _ => Ordering::Equal,
-  })
+  a.name().cmp(b.name()).then_with(|| same_name(a, b))
+}
+
+/// Two attributes of the same name; only repeatable ones have an order.
+fn same_name(a: &Attribute, b: &Attribute) -> Ordering {
+  use Attribute::*;
+  match (a, b) {
+    (Group(a), Group(b)) => compare_literals(a, b),
+    (Metadata(a), Metadata(b)) => compare_literal_lists(a, b),
+    (Env(a, _), Env(b, _)) => compare_env_keys(a, b),
+    (Arg(a), Arg(b)) => compare_args(a, b),
+    (
+      Android | Arg(_) | Cache(_) | Confirm(_) | Continue(_) | Default | Doc(_) | Dragonfly
+      | Env(..) | ExitMessage | Extension(_) | Freebsd | Group(_) | Linux | Macos | Metadata(_)
+      | Netbsd | NoCd | NoExitMessage | NoQuiet | Openbsd | Parallel | PositionalArguments
+      | Private | Script(_) | Shell | Timestamp(_) | Unix | Windows | WorkingDirectory(_),
+      _,
+    ) => Ordering::Equal,
+  }
 }
 
 fn position(token: Token) -> (usize, usize) {

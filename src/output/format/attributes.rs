@@ -64,7 +64,9 @@ fn arguments(attribute: &Attribute) -> Option<Vec<String>> {
     Metadata(literals) => Some(literals.iter().map(literal_text).collect()),
     Script(interpreter) => interpreter.as_ref().map(interpreter_arguments),
     WorkingDirectory(e) => Some(vec![e.to_string()]),
-    _ => None,
+    Android | Default | Dragonfly | ExitMessage | Freebsd | Linux | Macos | Netbsd | NoCd
+    | NoExitMessage | NoQuiet | Openbsd | Parallel | PositionalArguments | Private | Shell
+    | Unix | Windows => None,
   }
 }
 

@@ -19,13 +19,6 @@ pub(super) fn arity_description(min: usize, max: Option<usize>) -> String {
   }
 }
 
-pub(super) fn is_repeatable(attribute: &Attribute) -> bool {
-  matches!(
-    attribute,
-    Attribute::Arg(_) | Attribute::Env(..) | Attribute::Group(_) | Attribute::Metadata(_)
-  )
-}
-
 impl<'src> Parser<'_, 'src> {
   // ---------------------------------------------------------------------
   // Attributes
@@ -472,7 +465,7 @@ pub(super) fn check_duplicate<'src>(
         ));
       }
     }
-    attribute if is_repeatable(attribute) => {}
+    attribute if attribute.kind().is_repeatable() => {}
     attribute => {
       let mut same = same_name;
       if let Some(first) = first(&mut same) {
