@@ -693,6 +693,7 @@ fn section_items<'s, 'a, 'src>(
 
 /// Splits doc text into plain and backtick segments (`true` = backticked);
 /// an unclosed backtick runs to the end.
+#[cfg(test)]
 pub fn doc_segments(text: &str) -> Vec<(bool, &str)> {
   let mut segments = Vec::new();
   for_each_doc_segment(text, |ticked, segment| segments.push((ticked, segment)));

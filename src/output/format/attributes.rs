@@ -5,9 +5,10 @@ use crate::syntax::ast::{
   ArgAttribute, Attribute, AttributeEntry, CacheAttribute, Expression, Interpreter, Keyed,
   StringLiteral,
 };
-pub use crate::syntax::attribute_order::{compare_args, sorted};
+pub use crate::syntax::attribute_order::sorted;
 
 /// Each attribute on its own line: `[NAME(ARGS)]\n`.
+#[cfg(test)]
 pub fn render_lines(entries: &[AttributeEntry]) -> String {
   let mut text = String::new();
   push_lines(&mut text, entries);

@@ -7,8 +7,7 @@ pub mod fmt;
 pub mod justfile;
 pub mod recipe;
 
-pub use expression::literal_text;
-pub use fmt::{plan_format, run_format, write_atomically, FormatOutcome, FormatRequest};
+pub use fmt::{run_format, FormatRequest};
 pub use justfile::{format_justfile, indentation_setting, write_justfile};
 pub use recipe::show_recipe;
 

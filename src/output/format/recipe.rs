@@ -107,6 +107,7 @@ fn push_header_with(out: &mut String, recipe: &Recipe, palette: Palette) {
   }
 }
 
+#[cfg(test)]
 fn header_with(recipe: &Recipe, palette: Palette) -> String {
   let mut text = String::new();
   push_header_with(&mut text, recipe, palette);
@@ -114,6 +115,7 @@ fn header_with(recipe: &Recipe, palette: Palette) -> String {
 }
 
 /// The header line without its line end.
+#[cfg(test)]
 pub fn header(recipe: &Recipe) -> String {
   header_with(recipe, Palette { color: false })
 }

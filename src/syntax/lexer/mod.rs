@@ -261,11 +261,6 @@ impl<'src> Lexer<'src> {
     Self { skip_whitespace: true, ..Self::new(source) }
   }
 
-  /// The file being lexed.
-  pub fn source(&self) -> &'src Source {
-    self.maker.source
-  }
-
   /// The next token; after `Eof`, `Eof` again.
   pub fn next_token(&mut self) -> Result<Token<'src>, SyntaxError<'src>> {
     if self.next < self.len {
