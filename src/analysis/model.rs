@@ -9,12 +9,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::names::token_bytes;
-pub use super::table::{Named, Table};
+pub(crate) use super::table::{Named, Table};
 use crate::syntax::ast::{self, Attribute, Expression, Line, Name, ParameterKind};
 use crate::syntax::attributes::AttributeKind;
 
 /// User-defined functions by name.
-pub type Functions<'src> = BTreeMap<&'src str, &'src ast::FunctionDefinition<'src>>;
+pub(crate) type Functions<'src> = BTreeMap<&'src str, &'src ast::FunctionDefinition<'src>>;
 
 /// The root module and, through it, every submodule.
 #[derive(Debug)]

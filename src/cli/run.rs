@@ -28,7 +28,7 @@ type Result<T = ()> = std::result::Result<T, Error<'static>>;
 /// A result whose error may point into the run's justfiles.
 type Outcome<'src, T = ()> = std::result::Result<T, Error<'src>>;
 
-pub fn main() -> i32 {
+pub(crate) fn main() -> i32 {
   super::completions::complete_env();
   let config = match Config::from_args(crate::platform::arguments()) {
     Ok(config) => config,

@@ -21,7 +21,7 @@ type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
 
 /// What the command line or a dependency supplied for one parameter.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Supplied {
+pub(crate) enum Supplied {
   /// Nothing: use the default (or empty for `*`).
   Missing,
   Value(Value),
@@ -35,14 +35,14 @@ type RunKey = (String, Vec<Supplied>);
 
 /// What the command-line invocations run so far left behind.
 #[derive(Default)]
-pub struct History {
+pub(crate) struct History {
   completed: HashSet<RunKey>,
   /// Runs that failed or were skipped: not run again, and their dependents
   /// do not start.
   failed: HashSet<RunKey>,
 }
 
-pub struct Runner<'r, 'a, 'src> {
+pub(crate) struct Runner<'r, 'a, 'src> {
   pub context: &'r RunContext<'a, 'src>,
   pub run: &'r Run,
   pub states: &'r BTreeMap<Vec<String>, ModuleState<'a, 'src>>,
@@ -50,7 +50,7 @@ pub struct Runner<'r, 'a, 'src> {
 }
 
 impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
-  pub fn new(
+  pub(crate) fn new(
     context: &'r RunContext<'a, 'src>,
     run: &'r Run,
     states: &'r BTreeMap<Vec<String>, ModuleState<'a, 'src>>,
@@ -64,7 +64,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
   /// `--keep-going`: learn the order in which the invoked recipes would run
   /// one by one (each after its dependencies, before its subsequents), by
   /// which failures are summarised and the exit status is chosen.
-  pub fn plan(&self, invoked: &[&'a Recipe<'src>]) {
+  pub(crate) fn plan(&self, invoked: &[&'a Recipe<'src>]) {
     if !self.keep_going.enabled() {
       return;
     }
@@ -93,7 +93,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     self.keep_going.plan(ranks);
   }
 
-  pub fn state(&self, module: &[String]) -> &'r ModuleState<'a, 'src> {
+  pub(crate) fn state(&self, module: &[String]) -> &'r ModuleState<'a, 'src> {
     match self.states.get(module) {
       Some(state) => state,
       None => &self.states[&Vec::new()],
@@ -102,7 +102,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
 
   /// Run an invocation with the record of what already completed in this
   /// run; `ran` is updated afterwards.
-  pub fn run(
+  pub(crate) fn run(
     &self,
     module: &[String],
     recipe: &'a Recipe<'src>,
@@ -505,7 +505,11 @@ fn check_value_count<'src>(
   }
 }
 
-pub fn bind_positional(recipe: &Recipe<'_>, arguments: Vec<Value>, lists: bool) -> Vec<Supplied> {
+pub(crate) fn bind_positional(
+  recipe: &Recipe<'_>,
+  arguments: Vec<Value>,
+  lists: bool,
+) -> Vec<Supplied> {
   let mut supplied = Vec::with_capacity(recipe.parameters().len());
   let mut arguments = arguments.into_iter();
   for parameter in recipe.parameters().iter() {

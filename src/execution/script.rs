@@ -41,7 +41,7 @@ impl Executor {
   }
 }
 
-pub fn run<'src>(
+pub(crate) fn run<'src>(
   context: &RunContext<'_, 'src>,
   run: &Run,
   state: &ModuleState<'_, 'src>,

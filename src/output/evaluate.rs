@@ -13,7 +13,7 @@ fn suggestion_line(suggestion: &Option<Suggestion>) -> String {
 }
 
 #[derive(Debug, Snafu)]
-pub enum EvaluateError {
+pub(crate) enum EvaluateError {
   #[snafu(display(
     "justfile does not contain variable or submodule `{name}`{}",
     suggestion_line(suggestion)
@@ -28,7 +28,7 @@ pub enum EvaluateError {
 }
 
 /// What `--evaluate PATH` names.
-pub enum EvaluateTarget<'a, 'src> {
+pub(crate) enum EvaluateTarget<'a, 'src> {
   /// Print this module's variables (the listing).
   Module { path: Vec<String>, module: &'a Module<'src> },
   /// Print this variable's raw value, no newline.
@@ -36,7 +36,7 @@ pub enum EvaluateTarget<'a, 'src> {
 }
 
 /// Resolves `--evaluate [PATH]` (`::` allowed, module aliases followed).
-pub fn resolve_evaluate_path<'a, 'src>(
+pub(crate) fn resolve_evaluate_path<'a, 'src>(
   root: &'a Module<'src>,
   path: Option<&str>,
 ) -> Result<EvaluateTarget<'a, 'src>, EvaluateError> {
@@ -79,7 +79,7 @@ pub fn resolve_evaluate_path<'a, 'src>(
 /// The names of an `--evaluate` path: space-separated words, or one word
 /// split on `::`; None unless every one is a name (an empty path is invalid,
 /// a blank one names the root).
-pub fn module_path_components(path: &str) -> Option<Vec<&str>> {
+pub(crate) fn module_path_components(path: &str) -> Option<Vec<&str>> {
   if path.is_empty() {
     return None;
   }
@@ -187,7 +187,7 @@ fn push_shell_quoted(out: &mut String, value: &Value) {
 
 /// The `--evaluate` listing of `module`'s non-private variables, given
 /// their evaluated values in listing order (`variables::public_assignment_indices`).
-pub fn evaluate_listing(
+pub(crate) fn evaluate_listing(
   module: &Module,
   values: &[(&str, &Value)],
   format: EvaluateFormat,
@@ -223,7 +223,7 @@ pub fn evaluate_listing(
 }
 
 /// `--evaluate NAME`: the raw value, no trailing newline.
-pub fn evaluate_variable(value: &Value) -> String {
+pub(crate) fn evaluate_variable(value: &Value) -> String {
   value.joined()
 }
 

@@ -18,7 +18,7 @@ use crate::syntax::ast::{
 use crate::syntax::attributes::AttributeKind;
 
 /// The `--json` output, newline included.
-pub fn write_json(out: &mut Sink, justfile: &Justfile) {
+pub(crate) fn write_json(out: &mut Sink, justfile: &Justfile) {
   // The writer holds the sink itself: one indirection less on every append.
   let mut writer = Writer(std::mem::take(out));
   module_json(&mut writer, &justfile.root);

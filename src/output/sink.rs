@@ -6,7 +6,7 @@ use std::io;
 use std::ops::{Deref, DerefMut};
 
 /// How much text is collected before it is written out: a pipe's buffer.
-pub const CHUNK: usize = 64 * 1024;
+pub(crate) const CHUNK: usize = 64 * 1024;
 
 /// Room beyond a chunk for the piece that fills it.
 const SLACK: usize = 4 * 1024;

@@ -8,16 +8,16 @@
 // with `'src` references (see `sources::Nodes`), so no node owns heap data.
 // Node sizes are asserted below `Item`: a large justfile is mostly nodes.
 
-pub use super::attributes::AttributeKind;
-pub use super::settings::Setting;
+pub(crate) use super::attributes::AttributeKind;
+pub(crate) use super::settings::Setting;
 use std::sync::LazyLock;
 
 use super::sources::Source;
 use super::token::{Token, TokenKind};
-pub use crate::platform::signals::Signal;
+pub(crate) use crate::platform::signals::Signal;
 
 /// A name: an identifier token.
-pub type Name<'src> = Token<'src>;
+pub(crate) type Name<'src> = Token<'src>;
 
 /// A whole file: a flat sequence of top-level entries.
 #[derive(Clone, Debug)]

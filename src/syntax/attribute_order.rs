@@ -11,7 +11,9 @@ use super::ast::{
 use super::token::Token;
 
 /// The attributes in canonical order: by name, then per-name rules.
-pub fn sorted<'a, 'src>(entries: &'a [AttributeEntry<'src>]) -> Vec<&'a AttributeEntry<'src>> {
+pub(crate) fn sorted<'a, 'src>(
+  entries: &'a [AttributeEntry<'src>],
+) -> Vec<&'a AttributeEntry<'src>> {
   let mut sorted: Vec<&AttributeEntry> = entries.iter().collect();
   sorted.sort_by(|a, b| compare(&a.attribute, &b.attribute));
   sorted
@@ -101,7 +103,7 @@ fn bound(keyed: &Option<Keyed<(StringLiteral, usize)>>) -> Option<usize> {
 /// Also decides which of two `[arg]`s claiming one option is blamed. Equal
 /// long names always conflict, so the tie-breaks after the name (bare `long`
 /// first, then the literal's position) only show in that error.
-pub fn compare_args(a: &ArgAttribute, b: &ArgAttribute) -> Ordering {
+pub(crate) fn compare_args(a: &ArgAttribute, b: &ArgAttribute) -> Ordering {
   let long_position = |arg: &ArgAttribute| {
     arg.long.as_ref().and_then(|long| long.value.as_ref()).map(|literal| position(literal.token))
   };

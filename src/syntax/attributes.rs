@@ -129,7 +129,7 @@ attribute_kinds! {
 
 /// Pairs of attributes a recipe may not carry together, in the order they
 /// are checked and named in the error.
-pub const CONFLICTS: [(AttributeKind, AttributeKind); 3] = [
+pub(crate) const CONFLICTS: [(AttributeKind, AttributeKind); 3] = [
   (AttributeKind::NoCd, AttributeKind::WorkingDirectory),
   (AttributeKind::ExitMessage, AttributeKind::NoExitMessage),
   (AttributeKind::Script, AttributeKind::Shell),

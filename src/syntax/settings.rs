@@ -67,7 +67,7 @@ settings! {
 
 /// When a pair of `CONFLICTS` excludes each other.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Conflict {
+pub(crate) enum Conflict {
   /// Whatever their values.
   Always,
   /// When the second is set to true.
@@ -75,7 +75,7 @@ pub enum Conflict {
 }
 
 /// The settings that may not be set together, in either order.
-pub const CONFLICTS: &[(Setting, Setting, Conflict)] = &[
+pub(crate) const CONFLICTS: &[(Setting, Setting, Conflict)] = &[
   (Setting::DotenvCommand, Setting::DotenvFilename, Conflict::Always),
   (Setting::DotenvCommand, Setting::DotenvPath, Conflict::Always),
   (Setting::DotenvCommand, Setting::DotenvLoad, Conflict::WhenTrue),

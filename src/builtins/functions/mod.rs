@@ -17,7 +17,7 @@ use crate::builtins::process::CommandEnvironment;
 use crate::builtins::value::Value;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Arity {
+pub(crate) enum Arity {
   Exact(usize),
   /// From the first to the second count, inclusive.
   Optional(usize, usize),
@@ -25,7 +25,7 @@ pub enum Arity {
 }
 
 impl Arity {
-  pub fn accepts(self, count: usize) -> bool {
+  pub(crate) fn accepts(self, count: usize) -> bool {
     match self {
       Arity::Exact(n) => count == n,
       Arity::Optional(low, high) => (low..=high).contains(&count),
@@ -46,7 +46,7 @@ impl Display for Arity {
 
 /// Everything built-in functions may need from the evaluator.
 #[derive(Debug, Clone)]
-pub struct FunctionContext<'a> {
+pub(crate) struct FunctionContext<'a> {
   /// W: the module's working directory.
   pub working_directory: &'a Path,
   pub invocation_directory: &'a Path,
@@ -96,7 +96,7 @@ static DEFAULT_SHELL_ARGUMENTS: [String; 0] = [];
 impl<'a> FunctionContext<'a> {
   /// A context for a top-level assignment of the root module in `directory`
   /// with default options (`sh -cu`, no lists, no recipe).
-  pub fn new(directory: &'a Path, justfile: &'a Path) -> Self {
+  pub(crate) fn new(directory: &'a Path, justfile: &'a Path) -> Self {
     FunctionContext {
       working_directory: directory,
       invocation_directory: directory,
@@ -145,14 +145,14 @@ macro_rules! functions {
   )*) => {
     /// A built-in function.
     #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-    pub enum Function {
+    pub(crate) enum Function {
       $($function,)*
     }
 
     impl Function {
       /// Every built-in function, in table order.
       #[cfg(test)]
-      pub const ALL: &'static [Function] = &[$(Function::$function,)*];
+      pub(crate) const ALL: &'static [Function] = &[$(Function::$function,)*];
 
       /// The function of a canonical name (see `canonical_name`).
       fn from_canonical_name(name: &str) -> Option<Function> {
@@ -164,7 +164,7 @@ macro_rules! functions {
 
       /// The canonical name.
       #[cfg(test)]
-      pub fn name(self) -> &'static str {
+      pub(crate) fn name(self) -> &'static str {
         match self {
           $(Function::$function => $name,)*
         }
@@ -289,7 +289,7 @@ functions! {
 
 impl Function {
   /// The function called `name` as written (`_dir` suffixes included).
-  pub fn from_name(name: &str) -> Option<Function> {
+  pub(crate) fn from_name(name: &str) -> Option<Function> {
     Function::from_canonical_name(&canonical_name(name))
   }
 
@@ -297,19 +297,19 @@ impl Function {
     &BUILTINS[self as usize]
   }
 
-  pub fn arity(self) -> Arity {
+  pub(crate) fn arity(self) -> Arity {
     self.builtin().arity
   }
 
   /// Whether the function may only be called under `set lists`.
-  pub fn requires_lists(self) -> bool {
+  pub(crate) fn requires_lists(self) -> bool {
     self.builtin().requires_lists
   }
 }
 
 /// Applies the `_dir` → `_directory` and `_dir_native` →
 /// `_directory_native` suffix rewriting.
-pub fn canonical_name(name: &str) -> Cow<'_, str> {
+pub(crate) fn canonical_name(name: &str) -> Cow<'_, str> {
   if let Some(stem) = name.strip_suffix("_dir") {
     Cow::Owned(format!("{stem}_directory"))
   } else if let Some(stem) = name.strip_suffix("_dir_native") {
@@ -325,7 +325,11 @@ fn lookup(name: &str) -> Option<&'static Builtin> {
 
 /// Call built-in `name` (as written). Err holds the MESSAGE that follows
 /// ``call to function `NAME` failed: ``.
-pub fn call(name: &str, arguments: Vec<Value>, context: &FunctionContext) -> Result<Value, String> {
+pub(crate) fn call(
+  name: &str,
+  arguments: Vec<Value>,
+  context: &FunctionContext,
+) -> Result<Value, String> {
   let Some(builtin) = lookup(name) else {
     return Err(format!("call to undefined function `{name}`"));
   };
@@ -342,7 +346,7 @@ pub fn call(name: &str, arguments: Vec<Value>, context: &FunctionContext) -> Res
 
 /// The list-argument check of `call`, on its own: its message is reported
 /// without the ``call to function `NAME` failed: `` prefix.
-pub fn check_list_arguments(name: &str, arguments: &[Value]) -> Result<(), String> {
+pub(crate) fn check_list_arguments(name: &str, arguments: &[Value]) -> Result<(), String> {
   match lookup(name) {
     Some(builtin) => check_string_parameters(name, builtin, arguments),
     None => Ok(()),

@@ -15,7 +15,7 @@ use lexiclean::Lexiclean;
 
 /// The watched paths of one round, and the rules that filter its events.
 #[derive(Default)]
-pub struct Targets {
+pub(super) struct Targets {
   /// Directories to watch (non-recursively).
   pub directories: BTreeSet<PathBuf>,
   /// Justfiles, imports and modules: always relevant.
@@ -34,7 +34,7 @@ pub struct Targets {
 }
 
 /// Where the paths to watch come from.
-pub struct Request<'a> {
+pub(super) struct Request<'a> {
   pub invocation_directory: &'a Path,
   pub justfile_directory: &'a Path,
   pub watch_paths: &'a [String],
@@ -44,7 +44,7 @@ pub struct Request<'a> {
 }
 
 impl Targets {
-  pub fn new(request: &Request) -> Result<Targets, String> {
+  pub(super) fn new(request: &Request) -> Result<Targets, String> {
     let mut targets = Targets {
       sources: request.sources.clone(),
       files: request.inputs.clone(),
@@ -126,7 +126,7 @@ impl Targets {
 
   /// Whether `path` is under a watched tree or glob base and not ignored:
   /// a directory created there is watched too.
-  pub fn covers(&self, path: &Path) -> bool {
+  pub(super) fn covers(&self, path: &Path) -> bool {
     let under = self.trees.iter().chain(&self.glob_bases).any(|root| path.starts_with(root));
     under
       && !self.outputs.iter().any(|output| path.starts_with(output))
@@ -135,7 +135,7 @@ impl Targets {
 
   /// `directory` and the directories below it that git does not ignore,
   /// when the targets cover it.
-  pub fn directories_below(&self, directory: &Path) -> Vec<PathBuf> {
+  pub(super) fn directories_below(&self, directory: &Path) -> Vec<PathBuf> {
     if !self.covers(directory) {
       return Vec::new();
     }
@@ -145,7 +145,7 @@ impl Targets {
   }
 
   /// Whether a change of `path` calls for a new run.
-  pub fn is_relevant(&self, path: &Path) -> bool {
+  pub(super) fn is_relevant(&self, path: &Path) -> bool {
     if self.sources.contains(path) {
       return true;
     }

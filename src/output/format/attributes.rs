@@ -5,18 +5,18 @@ use crate::syntax::ast::{
   ArgAttribute, Attribute, AttributeEntry, CacheAttribute, Expression, Interpreter, Keyed,
   StringLiteral,
 };
-pub use crate::syntax::attribute_order::sorted;
+pub(crate) use crate::syntax::attribute_order::sorted;
 
 /// Each attribute on its own line: `[NAME(ARGS)]\n`.
 #[cfg(test)]
-pub fn render_lines(entries: &[AttributeEntry]) -> String {
+pub(crate) fn render_lines(entries: &[AttributeEntry]) -> String {
   let mut text = String::new();
   push_lines(&mut text, entries);
   text
 }
 
 /// Appends each attribute on its own line (see `render_lines`).
-pub fn push_lines(out: &mut String, entries: &[AttributeEntry]) {
+pub(crate) fn push_lines(out: &mut String, entries: &[AttributeEntry]) {
   if entries.is_empty() {
     return;
   }
@@ -28,7 +28,7 @@ pub fn push_lines(out: &mut String, entries: &[AttributeEntry]) {
 }
 
 /// The text between the brackets: `name` or `name(ARGS)`.
-pub fn render(attribute: &Attribute) -> String {
+pub(crate) fn render(attribute: &Attribute) -> String {
   let mut text = String::new();
   push_render(&mut text, attribute);
   text
@@ -71,7 +71,7 @@ fn arguments(attribute: &Attribute) -> Option<Vec<String>> {
   }
 }
 
-pub fn interpreter_arguments(interpreter: &Interpreter) -> Vec<String> {
+pub(crate) fn interpreter_arguments(interpreter: &Interpreter) -> Vec<String> {
   std::iter::once(&interpreter.command).chain(interpreter.arguments).map(literal_text).collect()
 }
 

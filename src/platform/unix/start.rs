@@ -19,7 +19,7 @@ static ARGUMENTS: OnceLock<Vec<OsString>> = OnceLock::new();
 /// # Safety
 ///
 /// `argv` holds `argc` valid NUL-terminated strings, as C's `main` gets.
-pub unsafe fn prepare(argc: c_int, argv: *const *const c_char) {
+pub(crate) unsafe fn prepare(argc: c_int, argv: *const *const c_char) {
   // SAFETY: as the caller promises.
   unsafe { record_arguments(argc, argv) };
   open_closed_standard_streams();
@@ -61,6 +61,6 @@ unsafe fn record_arguments(argc: c_int, argv: *const *const c_char) {
 }
 
 /// The process's command line.
-pub fn arguments() -> Vec<OsString> {
+pub(crate) fn arguments() -> Vec<OsString> {
   ARGUMENTS.get().cloned().unwrap_or_else(|| std::env::args_os().collect())
 }

@@ -139,7 +139,7 @@ enum FormatScan {
 /// this many (plus the dedents of one line), so a file's tokens are never
 /// all in memory, while handing one out costs only a read from the batch.
 /// The parser reads the batch in place (see `refill`).
-pub const BATCH: usize = 256;
+pub(crate) const BATCH: usize = 256;
 
 /// What the tokens of one source share, and the one place tokens are made.
 #[derive(Copy, Clone, Debug)]
@@ -194,7 +194,7 @@ impl<'src> Cursor<'src> {
 /// `repr(C)` with the batch first: the batch's address is the lexer's, so
 /// the lexing loop needs no register for it.
 #[repr(C)]
-pub struct Lexer<'src> {
+pub(crate) struct Lexer<'src> {
   /// Tokens lexed but not yet handed out: `batch[next..len]` (for
   /// `next_token`; the parser reads `batch[..len]` itself), then
   /// `overflow`. The batch is an array in the lexer itself, so that writing
@@ -233,7 +233,7 @@ pub struct Lexer<'src> {
 }
 
 impl<'src> Lexer<'src> {
-  pub fn new(source: &'src Source) -> Self {
+  pub(crate) fn new(source: &'src Source) -> Self {
     let maker = TokenMaker { source };
     Self {
       src: &source.text,
@@ -257,12 +257,12 @@ impl<'src> Lexer<'src> {
   }
 
   /// A lexer that hands out only significant tokens: what the parser reads.
-  pub fn significant(source: &'src Source) -> Self {
+  pub(crate) fn significant(source: &'src Source) -> Self {
     Self { skip_whitespace: true, ..Self::new(source) }
   }
 
   /// The next token; after `Eof`, `Eof` again.
-  pub fn next_token(&mut self) -> Result<Token<'src>, SyntaxError<'src>> {
+  pub(crate) fn next_token(&mut self) -> Result<Token<'src>, SyntaxError<'src>> {
     if self.next < self.len {
       // `next < len <= BATCH`: the remainder only spares a bounds check.
       let token = self.batch[self.next % BATCH];
@@ -298,7 +298,7 @@ impl<'src> Lexer<'src> {
 
   /// The batch, read in place by the parser: `batch()[..batch_len()]`.
   #[inline(always)]
-  pub fn batch(&self) -> &[Token<'src>; BATCH] {
+  pub(crate) fn batch(&self) -> &[Token<'src>; BATCH] {
     &self.batch
   }
 
@@ -307,7 +307,7 @@ impl<'src> Lexer<'src> {
   /// an `Eof`; a lexical error ends them early, with an `Eof` where it was
   /// met, and waits for `lex_rest`.
   #[inline(never)]
-  pub fn refill(&mut self, keep: usize) -> usize {
+  pub(crate) fn refill(&mut self, keep: usize) -> usize {
     self.keep_from(keep);
     if !self.overflow.is_empty() {
       self.take_overflow();
@@ -322,7 +322,11 @@ impl<'src> Lexer<'src> {
   /// `refill` from already lexed `tokens` instead of from the source,
   /// dropping whitespace. Tokens that end without an `Eof` get one after
   /// their last.
-  pub fn replay(&mut self, keep: usize, tokens: &mut std::slice::Iter<'_, Token<'src>>) -> usize {
+  pub(crate) fn replay(
+    &mut self,
+    keep: usize,
+    tokens: &mut std::slice::Iter<'_, Token<'src>>,
+  ) -> usize {
     let last = self.len.checked_sub(1).map_or(self.batch[0], |last| self.batch[last]);
     self.keep_from(keep);
     if self.done {
@@ -347,7 +351,7 @@ impl<'src> Lexer<'src> {
   }
 
   /// After `refill`: lex the rest of the file; the first lexical error, if any.
-  pub fn lex_rest(&mut self) -> Option<SyntaxError<'src>> {
+  pub(crate) fn lex_rest(&mut self) -> Option<SyntaxError<'src>> {
     while !self.done {
       self.len = 0;
       self.overflow.clear();

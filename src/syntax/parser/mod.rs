@@ -34,7 +34,7 @@ use self::expressions::*;
 const MAX_DEPTH: usize = 256;
 
 /// Stack of the parsing thread. Only touched pages are committed.
-pub const PARSER_STACK_SIZE: usize = 256 * 1024 * 1024;
+pub(crate) const PARSER_STACK_SIZE: usize = 256 * 1024 * 1024;
 
 /// Parse the tokens of one file (as returned by `lexer::lex`).
 #[allow(clippy::result_large_err)]
@@ -55,7 +55,7 @@ pub fn parse<'src>(
 /// in the file still wins over any parse error. The tree's nodes go into
 /// `trees`.
 #[allow(clippy::result_large_err)]
-pub fn parse_source<'src>(
+pub(crate) fn parse_source<'src>(
   file: &'src sources::Source,
   trees: &'src Trees<'src>,
 ) -> Result<Ast<'src>, SyntaxError<'src>> {
@@ -90,14 +90,14 @@ thread_local! {
 
 /// Declare that this thread's stack is at least `PARSER_STACK_SIZE`, so
 /// parsing on it runs in place.
-pub fn on_large_stack() {
+pub(crate) fn on_large_stack() {
   ON_PARSER_STACK.set(true);
 }
 
 /// Run `run` on a thread whose stack is big enough for parsing, or in place
 /// if already on one or if no such thread can be started. Callers that parse
 /// many files wrap the whole loop in this: one thread, not one per file.
-pub fn on_parser_stack<T: Send, F: FnOnce() -> T + Send>(run: F) -> T {
+pub(crate) fn on_parser_stack<T: Send, F: FnOnce() -> T + Send>(run: F) -> T {
   if ON_PARSER_STACK.get() {
     return run();
   }
