@@ -269,25 +269,22 @@ pub(crate) fn tangle(markdown: &str) -> String {
       Some(content) => (content.strip_suffix('\r').unwrap_or(content), "\n"),
       None => (line, ""),
     };
-    let keep = match open {
-      Some((character, length, is_just)) => {
-        let closes = fence(content).is_some_and(|fence| {
-          fence.character == character && fence.length >= length && fence.info.trim().is_empty()
-        });
-        if closes {
-          open = None;
-          false
-        } else {
-          is_just
-        }
-      }
-      None => {
-        if let Some(fence) = fence(content) {
-          let is_just = fence.indent == 0 && fence.info.split_whitespace().next() == Some("just");
-          open = Some((fence.character, fence.length, is_just));
-        }
+    let keep = if let Some((character, length, is_just)) = open {
+      let closes = fence(content).is_some_and(|fence| {
+        fence.character == character && fence.length >= length && fence.info.trim().is_empty()
+      });
+      if closes {
+        open = None;
         false
+      } else {
+        is_just
       }
+    } else {
+      if let Some(fence) = fence(content) {
+        let is_just = fence.indent == 0 && fence.info.split_whitespace().next() == Some("just");
+        open = Some((fence.character, fence.length, is_just));
+      }
+      false
     };
     if keep {
       output.push_str(content);

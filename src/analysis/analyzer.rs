@@ -29,6 +29,11 @@ pub(crate) fn error<'src>(token: Token<'src>, kind: AnalysisErrorKind<'src>) -> 
 }
 
 /// Load the root justfile, its imports and modules, and analyse them.
+///
+/// # Errors
+///
+/// The first error reading a file, or in a file (lexical, syntax or
+/// analysis), in the order just 1.58 reports them.
 pub fn compile<'src>(
   request: &LoadRequest,
   arenas: Arenas<'src>,
@@ -172,7 +177,7 @@ fn module_entries<'src, 'f>(loaded: &LoadedModule<'src>) -> Vec<Entry<'src, 'f>>
   entries
 }
 
-fn item_enabled<'src>(item: &Item<'src>) -> bool {
+fn item_enabled(item: &Item<'_>) -> bool {
   match item_attributes(item) {
     Some(attributes) => attributes.list.is_empty() || attributes.enabled(),
     None => true,
@@ -770,7 +775,7 @@ fn check_parameters<'src>(recipe: &ast::Recipe<'src>) -> CompileResult<'src, ()>
   let options = super::parameters::option_names(recipe);
   let mut defaulted = false;
   let duplicate = first_duplicate(recipe.parameters, |parameter| parameter.name)
-    .map(|parameter| parameter as *const ast::Parameter);
+    .map(std::ptr::from_ref::<ast::Parameter>);
   for parameter in recipe.parameters {
     if duplicate.is_some_and(|duplicate| std::ptr::eq(duplicate, parameter)) {
       return Err(error(
@@ -805,6 +810,8 @@ pub(crate) fn is_script<'src>(recipe: &ast::Recipe<'src>, settings: &Settings<'s
 }
 
 /// The const value of a `[doc]` attribute: `None` = no attribute.
+// `Some(None)`, a bare `[doc]`, hides the doc comment: three cases.
+#[allow(clippy::option_option)]
 fn doc_attribute<'src>(
   attributes: &ast::Attributes<'src>,
   evaluator: &ConstEvaluator<'_, 'src>,

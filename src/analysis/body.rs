@@ -44,7 +44,7 @@ fn first_text<'src>(line: &Line<'src>) -> Option<Token<'src>> {
   }
 }
 
-fn continues<'src>(line: &Line<'src>) -> bool {
+fn continues(line: &Line<'_>) -> bool {
   matches!(line.last_fragment(), Some(Fragment::Text(token)) if token_bytes(&token).ends_with(b"\\"))
 }
 

@@ -72,7 +72,7 @@ pub(crate) fn recipe(module_path: &[&str], text: &str, parameters: Vec<Param>) -
     namepath: leak(&namepath.join("::")),
     doc: None,
     parameter_options,
-    dependencies: Default::default(),
+    dependencies: crate::analysis::model::Pooled::default(),
     ast: Box::leak(Box::new(ast::Recipe {
       attributes: ast::Attributes::default(),
       doc: None,

@@ -24,7 +24,7 @@ impl Display for Suggestion {
   }
 }
 
-fn suggestion_line(suggestion: &Option<Suggestion>) -> String {
+fn suggestion_line(suggestion: Option<&Suggestion>) -> String {
   suggestion.as_ref().map(|s| format!("\n{s}")).unwrap_or_default()
 }
 
@@ -36,9 +36,9 @@ fn absent_modules_phrase(modules: &[String]) -> String {
 /// A path on the command line that names nothing runnable.
 #[derive(Debug, Snafu)]
 pub(crate) enum LookupError {
-  #[snafu(display("justfile does not contain recipe `{path}`{}", suggestion_line(suggestion)))]
+  #[snafu(display("justfile does not contain recipe `{path}`{}", suggestion_line(suggestion.as_ref())))]
   UnknownRecipe { path: String, suggestion: Option<Suggestion> },
-  #[snafu(display("justfile does not contain submodule `{path}`{}", suggestion_line(suggestion)))]
+  #[snafu(display("justfile does not contain submodule `{path}`{}", suggestion_line(suggestion.as_ref())))]
   UnknownSubmodule { path: String, suggestion: Option<Suggestion> },
   #[snafu(display("expected submodule at `{path}` but found recipe"))]
   ExpectedSubmodule { path: String },

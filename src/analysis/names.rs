@@ -1,6 +1,6 @@
 //! A fast hash set of names for the analyzer's bookkeeping. Names are short
 //! and come from the user's own justfile, so a simple multiplicative hash
-//! (in the style of FxHash) is enough and much cheaper than SipHash. Its
+//! (in the style of `FxHash`) is enough and much cheaper than `SipHash`. Its
 //! last step mixes the high bits into the low ones, which pick the bucket:
 //! without it, names that differ only near their end (`recipe-1234`,
 //! `recipe-1243`) would crowd into the same buckets.

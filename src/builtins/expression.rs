@@ -61,7 +61,7 @@ pub(crate) fn evaluate<'src, C: ExpressionContext<'src> + ?Sized>(
     }
     List { elements, .. } => {
       let mut flattened = Vec::new();
-      for element in elements.iter() {
+      for element in *elements {
         flattened.extend(evaluate(context, element)?.0);
       }
       Ok(Value(flattened))

@@ -55,7 +55,7 @@ pub(crate) fn completions(shell: &str) -> Result<String, CompletionsError> {
   Ok(script.to_owned())
 }
 
-/// Answer a completion request if `JUST_COMPLETE` is set (clap_complete's
+/// Answer a completion request if `JUST_COMPLETE` is set (`clap_complete`'s
 /// dynamic protocol: `just -- just WORD…`); otherwise return.
 pub(crate) fn complete_env() {
   clap_complete::CompleteEnv::with_factory(completion_command)
@@ -75,7 +75,7 @@ fn completion_command() -> clap::Command {
     .mut_arg(arguments::id::GRAPH, |arg| arg.num_args(1))
 }
 
-/// Bash: clap_complete's registration, plus `BASH_COLONS`.
+/// Bash: `clap_complete`'s registration, plus `BASH_COLONS`.
 struct Bash;
 
 /// Bash splits words at `:` (it is in `COMP_WORDBREAKS`), so `mod::recipe`

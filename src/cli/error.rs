@@ -33,7 +33,7 @@ pub(crate) struct Report<'src> {
   pub silent: bool,
 }
 
-impl<'src> Report<'src> {
+impl Report<'_> {
   pub(crate) fn message(message: impl Into<String>) -> Self {
     Report { message: message.into(), status: 1, ..Report::default() }
   }
@@ -237,13 +237,13 @@ impl<'src> From<crate::analysis::error::LoadError<'src>> for Error<'src> {
   }
 }
 
-impl<'src> From<crate::cli::invocation::InvocationError> for Error<'src> {
+impl From<crate::cli::invocation::InvocationError> for Error<'_> {
   fn from(error: crate::cli::invocation::InvocationError) -> Self {
     Error::Invocation(Box::new(error))
   }
 }
 
-impl<'src> From<crate::analysis::lookup::LookupError> for Error<'src> {
+impl From<crate::analysis::lookup::LookupError> for Error<'_> {
   fn from(error: crate::analysis::lookup::LookupError) -> Self {
     crate::cli::invocation::InvocationError::from(error).into()
   }

@@ -576,18 +576,17 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
   ) -> Result<(), InvocationError> {
     let Some(parameter) = self.recipe.parameters().get(slot) else { return Ok(()) };
     let value = if takes_value(parameter) {
-      match inline {
-        Some(value) => ArgumentValue::Text(value.to_string()),
-        None => {
-          let Some(next) = self.words.get(self.index) else {
-            return Err(InvocationError::MissingOptionValue {
-              recipe: self.recipe_name(),
-              option: written.to_string(),
-            });
-          };
-          self.index += 1;
-          ArgumentValue::Text(next.clone())
-        }
+      if let Some(value) = inline {
+        ArgumentValue::Text(value.to_string())
+      } else {
+        let Some(next) = self.words.get(self.index) else {
+          return Err(InvocationError::MissingOptionValue {
+            recipe: self.recipe_name(),
+            option: written.to_string(),
+          });
+        };
+        self.index += 1;
+        ArgumentValue::Text(next.clone())
       }
     } else if inline.is_some() {
       return Err(InvocationError::FlagTakesNoValue {

@@ -282,11 +282,11 @@ fn compiled<'src>(config: &Config, search: Search, arenas: Arenas<'src>) -> Outc
     Subcommand::Evaluate { path } => {
       let run = new_run();
       let context = context(config, &search, &justfile, &run.supervisor);
-      evaluate(&context, &justfile, path.as_deref(), color)?
+      evaluate(&context, &justfile, path.as_deref(), color)?;
     }
     Subcommand::Command { binary, arguments } => {
       let run = new_run();
-      command(&context(config, &search, &justfile, &run.supervisor), binary, arguments)?
+      command(&context(config, &search, &justfile, &run.supervisor), binary, arguments)?;
     }
     Subcommand::Choose => choose(config, &search, &justfile, &new_run())?,
     Subcommand::Help { path } => help_for_path(config, &justfile, path)?,
@@ -705,15 +705,14 @@ fn print_help<'src>(
   recipe: Option<&Recipe>,
 ) -> Outcome<'src> {
   let color = stdout_painter(config).active;
-  match recipe {
-    Some(recipe) => print(&crate::output::recipe_help::recipe_help(justfile, recipe, color)),
-    None => {
-      if let Some(doc) = module.doc.as_deref().filter(|_| !module.path.is_empty()) {
-        let painter = Painter { active: color, command_color: None, highlight: true };
-        print(&format!("{}\n\n", painter.doc(doc)))?;
-      }
-      print_list(config, justfile, &module.path, color)
+  if let Some(recipe) = recipe {
+    print(&crate::output::recipe_help::recipe_help(justfile, recipe, color))
+  } else {
+    if let Some(doc) = module.doc.as_deref().filter(|_| !module.path.is_empty()) {
+      let painter = Painter { active: color, command_color: None, highlight: true };
+      print(&format!("{}\n\n", painter.doc(doc)))?;
     }
+    print_list(config, justfile, &module.path, color)
   }
 }
 

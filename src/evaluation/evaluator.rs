@@ -93,7 +93,7 @@ pub(crate) struct ModuleState<'a, 'src> {
   pub unexports: Vec<String>,
 }
 
-impl<'a, 'src> ModuleState<'a, 'src> {
+impl ModuleState<'_, '_> {
   pub(crate) fn lists(&self) -> bool {
     self.module.settings.lists
   }

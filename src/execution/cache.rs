@@ -347,9 +347,8 @@ pub(crate) fn clean(
   words: &[String],
 ) -> std::result::Result<String, String> {
   let directory = justfile_directory.join(DIRECTORY);
-  let entries = match fs::read_dir(&directory) {
-    Ok(entries) => entries,
-    Err(_) => return Ok("recipe cache not found".into()),
+  let Ok(entries) = fs::read_dir(&directory) else {
+    return Ok("recipe cache not found".into());
   };
   let prefix: Vec<&str> = words.iter().flat_map(|word| word.split("::")).collect();
   let mut removed = 0usize;

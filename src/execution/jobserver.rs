@@ -73,14 +73,13 @@ impl Jobserver {
     // SAFETY: the descriptors named in MAKEFLAGS are only used if they are
     // open pipes (checked), and nothing else in `just` uses them.
     let inherited = unsafe { Client::from_env_ext(true) }.client.ok();
-    let client = match inherited {
-      Some(client) => client,
-      None => {
-        let slots = config.jobs.unwrap_or_else(|| {
-          std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-        });
-        Client::new(slots - 1).map_err(failure)?
-      }
+    let client = if let Some(client) = inherited {
+      client
+    } else {
+      let slots = config.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+      });
+      Client::new(slots - 1).map_err(failure)?
     };
     let shared = Arc::clone(&self.shared);
     let helper =

@@ -42,12 +42,11 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 fn colour_of(sink: &OutputSink, name: &str) -> Color {
   let mut names = lock(&sink.names);
-  let index = match names.iter().position(|known| known == name) {
-    Some(index) => index,
-    None => {
-      names.push(name.to_string());
-      names.len() - 1
-    }
+  let index = if let Some(index) = names.iter().position(|known| known == name) {
+    index
+  } else {
+    names.push(name.to_string());
+    names.len() - 1
   };
   PALETTE[index % PALETTE.len()]
 }

@@ -397,22 +397,19 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     };
     let module = self.dependency_module(dependency);
     let target_lists = self.state(module).lists();
-    match dependency.star() {
-      Some(star) => {
-        let elements = arguments[star].0.clone();
-        let mut outcome = Outcome::new(self.keep_going.enabled());
-        for element in elements {
-          let mut arguments = arguments.clone();
-          arguments[star] = Value::string(element);
-          let supplied = bind_positional(target, arguments, target_lists);
-          outcome.add(self.run_recorded(module, target, supplied, true, record, slots))?;
-        }
-        outcome.finish()
-      }
-      None => {
+    if let Some(star) = dependency.star() {
+      let elements = arguments[star].0.clone();
+      let mut outcome = Outcome::new(self.keep_going.enabled());
+      for element in elements {
+        let mut arguments = arguments.clone();
+        arguments[star] = Value::string(element);
         let supplied = bind_positional(target, arguments, target_lists);
-        self.run_recorded(module, target, supplied, true, record, slots)
+        outcome.add(self.run_recorded(module, target, supplied, true, record, slots))?;
       }
+      outcome.finish()
+    } else {
+      let supplied = bind_positional(target, arguments, target_lists);
+      self.run_recorded(module, target, supplied, true, record, slots)
     }
   }
 
@@ -651,7 +648,12 @@ impl<'j> Slots<'j> {
     *used += 1;
     drop(used);
     let mut slot = Slot { slots: Some(self), _token: jobserver::Token::Unused };
-    slot._token = self.jobserver.acquire()?;
+    // The slot exists first, so that a failure to acquire still gives its
+    // place back when the slot drops.
+    #[allow(clippy::used_underscore_binding)]
+    {
+      slot._token = self.jobserver.acquire()?;
+    }
     Ok(slot)
   }
 }

@@ -67,7 +67,7 @@ pub(crate) fn run<'src>(
       match fragment {
         Fragment::Text(token) => text.push_str(&unescape_braces(token.lexeme())),
         Fragment::Interpolation { expression, .. } => {
-          text.push_str(&evaluator.evaluate(expression)?.joined())
+          text.push_str(&evaluator.evaluate(expression)?.joined());
         }
       }
     }

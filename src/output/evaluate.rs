@@ -8,7 +8,7 @@ use crate::analysis::model::Module;
 use crate::builtins::value::Value;
 use crate::options::EvaluateFormat;
 
-fn suggestion_line(suggestion: &Option<Suggestion>) -> String {
+fn suggestion_line(suggestion: Option<&Suggestion>) -> String {
   suggestion.as_ref().map(|s| format!("\n{s}")).unwrap_or_default()
 }
 
@@ -16,10 +16,10 @@ fn suggestion_line(suggestion: &Option<Suggestion>) -> String {
 pub(crate) enum EvaluateError {
   #[snafu(display(
     "justfile does not contain variable or submodule `{name}`{}",
-    suggestion_line(suggestion)
+    suggestion_line(suggestion.as_ref())
   ))]
   UnknownVariableOrSubmodule { name: String, suggestion: Option<Suggestion> },
-  #[snafu(display("justfile does not contain submodule `{name}`{}", suggestion_line(suggestion)))]
+  #[snafu(display("justfile does not contain submodule `{name}`{}", suggestion_line(suggestion.as_ref())))]
   UnknownSubmodule { name: String, suggestion: Option<Suggestion> },
   #[snafu(display("invalid module path `{path}`"))]
   InvalidModulePath { path: String },
@@ -166,7 +166,8 @@ fn push_value(out: &mut String, value: &Value, color: bool) {
   }
 }
 
-/// `"VALUE"` for the shell format, with `! " $ \ `` ` `` backslash-escaped.
+/// `"VALUE"` for the shell format, with `!`, `"`, `$`, `\` and backticks
+/// backslash-escaped.
 #[cfg(test)]
 fn shell_quoted(value: &Value) -> String {
   let mut out = String::new();

@@ -18,7 +18,7 @@ use crate::syntax::path::{is_identifier, split_colon_path};
 
 const MAX_WIDTH: usize = 50;
 
-fn suggestion_line(suggestion: &Option<Suggestion>) -> String {
+fn suggestion_line(suggestion: Option<&Suggestion>) -> String {
   suggestion.as_ref().map(|s| format!("\n{s}")).unwrap_or_default()
 }
 
@@ -26,7 +26,7 @@ fn suggestion_line(suggestion: &Option<Suggestion>) -> String {
 pub(crate) enum ListError {
   #[snafu(display("invalid module path `{path}`"))]
   InvalidModulePath { path: String },
-  #[snafu(display("justfile does not contain submodule `{path}`{}", suggestion_line(suggestion)))]
+  #[snafu(display("justfile does not contain submodule `{path}`{}", suggestion_line(suggestion.as_ref())))]
   UnknownSubmodule { path: String, suggestion: Option<Suggestion> },
   #[snafu(display("optional module `{path}` is absent"))]
   AbsentModule { path: String },
@@ -109,7 +109,7 @@ pub(crate) fn display_width(text: &str) -> usize {
 fn is_single_column_ascii(bytes: &[u8]) -> bool {
   let mut other = false;
   for &byte in bytes {
-    other |= (byte >= 0x80) | (byte == b'\r');
+    other |= (byte >= 0x80) || (byte == b'\r');
   }
   !other
 }
@@ -498,7 +498,7 @@ impl Lister<'_> {
       for item in section_items(&contents, section, show_aliases) {
         match item {
           Item::Recipe(index) => {
-            self.recipe(index, &contents, &signatures, &prefix, width, out, scratch)
+            self.recipe(index, &contents, &signatures, &prefix, width, out, scratch);
           }
           Item::CrossAlias(alias, recipe) => {
             let comment = format!("alias for `{}`", recipe.namepath);
@@ -757,11 +757,11 @@ mod tests {
     let mut root = module(&[]);
     let mut param1 = param("param1");
     edit_param(&mut param1, |p| {
-      p.default = Some(Box::leak(Box::new(string("'aaaaaaaaaaaaaaaaaaaa'"))))
+      p.default = Some(Box::leak(Box::new(string("'aaaaaaaaaaaaaaaaaaaa'"))));
     });
     let mut param2 = param("param2");
     edit_param(&mut param2, |p| {
-      p.default = Some(Box::leak(Box::new(string("'bbbbbbbbbbbbbbbbbbbbbbbbbb'"))))
+      p.default = Some(Box::leak(Box::new(string("'bbbbbbbbbbbbbbbbbbbbbbbbbb'"))));
     });
     let mut hidden = recipe(&[], "hidden", vec![]);
     hidden.private = true;

@@ -111,7 +111,11 @@ impl<'w> Sink<'w> {
     self.text
   }
 
-  /// Writes out the rest; the first write error, if any.
+  /// Writes out the rest.
+  ///
+  /// # Errors
+  ///
+  /// The first write error, if any.
   pub fn finish(mut self) -> io::Result<()> {
     match &mut self.destination {
       Some(destination) => {

@@ -86,7 +86,7 @@ fn undepended_recipes<'a, 'src>(
 ) -> Vec<&'a Recipe<'src>> {
   let mut depended = HashSet::new();
   for recipe in all_recipes(&justfile.root, false) {
-    for dependency in recipe.dependencies.iter() {
+    for dependency in &recipe.dependencies {
       if let Some(target) = dependency_target(justfile, dependency) {
         depended.insert(target.namepath);
       }

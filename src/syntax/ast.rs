@@ -468,7 +468,7 @@ impl<'src> Fragments<'src> {
   fn piece(&mut self, end: u32) -> Token<'src> {
     let passed =
       self.line.source.text.as_bytes().get(self.counted as usize..self.position as usize);
-    let newlines = passed.unwrap_or_default().iter().filter(|&&byte| byte == b'\n').count();
+    let newlines = memchr::memchr_iter(b'\n', passed.unwrap_or_default()).count();
     self.line.line += u32::try_from(newlines).unwrap_or(0);
     self.counted = self.position;
     let kind = super::token::TokenKind::Text;
@@ -555,7 +555,7 @@ pub struct StringLiteral<'src> {
 }
 
 /// A piece of a format string `f'…{{ e }}…'`: the literal text pieces are
-/// tokens (FormatStringStart / Continue / End, or a plain string for `f'…'`
+/// tokens (`FormatStringStart` / Continue / End, or a plain string for `f'…'`
 /// without interpolations); `cooked` is the escape-processed text.
 #[derive(Copy, Clone, Debug)]
 pub struct FormatPiece<'src> {

@@ -81,7 +81,7 @@ fn compare_env_keys(a: &Expression, b: &Expression) -> Ordering {
   }
 }
 
-fn key_position<T>(keyed: &Option<Keyed<T>>) -> Option<(usize, usize)> {
+fn key_position<T>(keyed: Option<&Keyed<T>>) -> Option<(usize, usize)> {
   keyed.as_ref().map(|k| position(k.key))
 }
 
@@ -96,7 +96,7 @@ fn is_bare_long(arg: &ArgAttribute) -> bool {
   arg.long.as_ref().is_some_and(|long| long.value.is_none())
 }
 
-fn bound(keyed: &Option<Keyed<(StringLiteral, usize)>>) -> Option<usize> {
+fn bound(keyed: Option<&Keyed<(StringLiteral, usize)>>) -> Option<usize> {
   keyed.as_ref().map(|k| k.value.1)
 }
 
@@ -107,14 +107,14 @@ pub(crate) fn compare_args(a: &ArgAttribute, b: &ArgAttribute) -> Ordering {
   let long_position = |arg: &ArgAttribute| {
     arg.long.as_ref().and_then(|long| long.value.as_ref()).map(|literal| position(literal.token))
   };
-  key_position(&a.flag)
-    .cmp(&key_position(&b.flag))
-    .then_with(|| key_position(&a.help).cmp(&key_position(&b.help)))
+  key_position(a.flag.as_ref())
+    .cmp(&key_position(b.flag.as_ref()))
+    .then_with(|| key_position(a.help.as_ref()).cmp(&key_position(b.help.as_ref())))
     .then_with(|| long_name(a).cmp(&long_name(b)))
     .then_with(|| is_bare_long(b).cmp(&is_bare_long(a)))
     .then_with(|| long_position(a).cmp(&long_position(b)))
-    .then_with(|| bound(&a.max).cmp(&bound(&b.max)))
-    .then_with(|| bound(&a.min).cmp(&bound(&b.min)))
-    .then_with(|| key_position(&a.multiple).cmp(&key_position(&b.multiple)))
+    .then_with(|| bound(a.max.as_ref()).cmp(&bound(b.max.as_ref())))
+    .then_with(|| bound(a.min.as_ref()).cmp(&bound(b.min.as_ref())))
+    .then_with(|| key_position(a.multiple.as_ref()).cmp(&key_position(b.multiple.as_ref())))
     .then_with(|| a.name.cooked.cmp(b.name.cooked))
 }

@@ -160,13 +160,13 @@ impl Test {
   }
 
   pub(crate) fn stdin(mut self, stdin: &str) -> Self {
-    self.stdin = stdin.to_owned();
+    stdin.clone_into(&mut self.stdin);
     self
   }
 
   /// Run in this directory, relative to the temporary directory (created if missing).
   pub(crate) fn current_dir(mut self, dir: &str) -> Self {
-    self.current_dir = dir.to_owned();
+    dir.clone_into(&mut self.current_dir);
     self
   }
 
@@ -367,12 +367,11 @@ fn wait_with_deadline(child: std::process::Child) -> Result<std::process::Output
   std::thread::spawn(move || {
     let _ = sender.send(child.wait_with_output());
   });
-  match receiver.recv_timeout(WINE_DEADLINE) {
-    Ok(output) => output.map_err(|error| format!("wait for just: {error}")),
-    Err(_) => {
-      let _ = Command::new("kill").arg(id.to_string()).status();
-      Err(format!("no end to the run within {} seconds", WINE_DEADLINE.as_secs()))
-    }
+  if let Ok(output) = receiver.recv_timeout(WINE_DEADLINE) {
+    output.map_err(|error| format!("wait for just: {error}"))
+  } else {
+    let _ = Command::new("kill").arg(id.to_string()).status();
+    Err(format!("no end to the run within {} seconds", WINE_DEADLINE.as_secs()))
   }
 }
 

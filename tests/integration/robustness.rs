@@ -678,7 +678,7 @@ const SEEDS: &[&str] = &[
 
 fn mutate(rng: &mut Rng, input: &str) -> String {
   let mut chars: Vec<char> = input.chars().collect();
-  for _ in 0..1 + rng.below(4) {
+  for _ in 0..=rng.below(4) {
     let len = chars.len();
     match rng.below(7) {
       0 if len > 0 => {
@@ -771,7 +771,7 @@ fn check(src: &str, dir: &Path) -> Result<(), String> {
     Ok(tokens) => tokens,
     Err(error) => {
       if std::env::var_os("ROBUST_VERBOSE").is_some() {
-        eprintln!("LEX {}", error);
+        eprintln!("LEX {error}");
       }
       let _ = (error.to_string(), excerpt(&painter(), &error.token));
       return Ok(());
@@ -788,7 +788,7 @@ fn check(src: &str, dir: &Path) -> Result<(), String> {
   match parse(&tokens, &trees) {
     Err(error) => {
       if std::env::var_os("ROBUST_VERBOSE").is_some() {
-        eprintln!("PARSE {}", error);
+        eprintln!("PARSE {error}");
       }
       let _ = (error.to_string(), excerpt(&painter(), &error.token));
     }

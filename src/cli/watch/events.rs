@@ -194,8 +194,7 @@ impl Events {
         .shared
         .wake
         .wait_timeout(state, quiet_until - now)
-        .map(|(state, _)| state)
-        .unwrap_or_else(|poisoned| poisoned.into_inner().0);
+        .map_or_else(|poisoned| poisoned.into_inner().0, |(state, _)| state);
     }
   }
 }

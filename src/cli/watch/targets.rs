@@ -81,7 +81,7 @@ impl Targets {
     if targets.files.is_empty() && targets.trees.is_empty() && glob_bases.is_empty() {
       targets.trees.push(request.justfile_directory.to_path_buf());
     }
-    targets.glob_bases = glob_bases.clone();
+    targets.glob_bases.clone_from(&glob_bases);
     let walked: Vec<PathBuf> = targets.trees.iter().cloned().chain(glob_bases).collect();
     for root in &walked {
       targets.ignores.add_ancestors(root);

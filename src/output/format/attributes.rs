@@ -48,8 +48,8 @@ fn push_render(out: &mut String, attribute: &Attribute) {
   }
 }
 
-fn optional_expression(expression: &Option<Expression>) -> Option<Vec<String>> {
-  expression.as_ref().map(|e| vec![e.to_string()])
+fn optional_expression(expression: Option<&Expression>) -> Option<Vec<String>> {
+  expression.map(|e| vec![e.to_string()])
 }
 
 fn arguments(attribute: &Attribute) -> Option<Vec<String>> {
@@ -57,7 +57,7 @@ fn arguments(attribute: &Attribute) -> Option<Vec<String>> {
   match attribute {
     Arg(arg) => Some(arg_arguments(arg)),
     Cache(cache) => cache_arguments(cache),
-    Confirm(e) | Doc(e) | Timestamp(e) => optional_expression(e),
+    Confirm(e) | Doc(e) | Timestamp(e) => optional_expression(e.as_ref()),
     Continue([]) => None,
     Continue(signals) => Some(signals.iter().map(|s| format!("\"{}\"", s.name())).collect()),
     Env(key, value) => Some(vec![key.to_string(), value.to_string()]),
@@ -86,9 +86,9 @@ fn cache_arguments(cache: &CacheAttribute) -> Option<Vec<String>> {
 
 fn optional_literal_key(
   name: &str,
-  keyed: &Option<Keyed<Option<StringLiteral>>>,
+  keyed: Option<&Keyed<Option<StringLiteral>>>,
 ) -> Option<String> {
-  keyed.as_ref().map(|k| match &k.value {
+  keyed.map(|k| match &k.value {
     Some(literal) => format!("{name}={}", literal_text(literal)),
     None => name.to_string(),
   })
@@ -104,8 +104,8 @@ fn arg_arguments(arg: &ArgAttribute) -> Vec<String> {
   let present = |name: &str, keyed: &Option<Keyed<()>>| keyed.as_ref().map(|_| name.to_string());
   [
     Some(literal_text(&arg.name)),
-    optional_literal_key("long", &arg.long),
-    optional_literal_key("short", &arg.short),
+    optional_literal_key("long", arg.long.as_ref()),
+    optional_literal_key("short", arg.short.as_ref()),
     expression_key("pattern", &arg.pattern),
     expression_key("value", &arg.value),
     present("flag", &arg.flag),
@@ -211,6 +211,8 @@ mod tests {
   }
 
   #[test]
+  // `a`, `b`, … are the `[arg]`s in the order they are written.
+  #[allow(clippy::many_single_char_names)]
   fn orders_and_renders_args() {
     let bound = |line, column, n: usize| (literal("\"n\"", false, line, column), n);
     let mut args = vec![];

@@ -69,7 +69,7 @@ fn push_compound(out: &mut String, expression: &Expression) {
     }
     Concatenation { lhs, rhs, .. } => push_binary(out, lhs, " + ", rhs),
     Conditional { condition, then, otherwise, .. } => {
-      push_conditional(out, condition, then, otherwise.as_deref())
+      push_conditional(out, condition, then, otherwise.as_deref());
     }
     FormatString { start, parts, .. } => push_format_string(out, start, parts),
     Group { contents, .. } => {

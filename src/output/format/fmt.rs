@@ -240,7 +240,7 @@ mod tests {
     assert_eq!(diff("x:=\"1\"", "x := \"1\"\n", painter(false)), "-x:=\"1\"\n+x := \"1\"\n");
   }
 
-  fn request<'a>(source: &'a str, print_only: bool, check: bool, quiet: bool) -> FormatRequest<'a> {
+  fn request(source: &str, print_only: bool, check: bool, quiet: bool) -> FormatRequest<'_> {
     FormatRequest {
       source,
       path: Path::new("/p/justfile"),

@@ -263,7 +263,7 @@ mod tests {
       namepath: "build",
       doc: ast.doc,
       parameter_options: Box::default(),
-      dependencies: Default::default(),
+      dependencies: model::Pooled::default(),
       ast,
       prior_count: 0,
       order: 0,

@@ -51,11 +51,11 @@ pub(crate) fn spawn(
         // stop it. A failure leaves the work to the parent's call.
         let mut set: libc::sigset_t = std::mem::zeroed();
         let mut old: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        libc::sigaddset(&mut set, libc::SIGTTOU);
-        libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
+        libc::sigemptyset(&raw mut set);
+        libc::sigaddset(&raw mut set, libc::SIGTTOU);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &raw const set, &raw mut old);
         libc::tcsetpgrp(fd, libc::getpgrp());
-        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+        libc::pthread_sigmask(libc::SIG_SETMASK, &raw const old, std::ptr::null_mut());
         Ok(())
       });
     }
@@ -117,8 +117,8 @@ pub(crate) fn wait(pid: Pid, job_control: bool) -> io::Result<Waited> {
   loop {
     let mut status: libc::c_int = 0;
     // SAFETY: waitpid writes the status into a local.
-    match check(unsafe { libc::waitpid(pid, &mut status, flags) }) {
-      Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+    match check(unsafe { libc::waitpid(pid, &raw mut status, flags) }) {
+      Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
       Err(error) => return Err(error),
       Ok(_) if libc::WIFSTOPPED(status) => return Ok(Waited::Stopped),
       Ok(_) => return Ok(Waited::Exited(ExitStatus::from_raw(status))),

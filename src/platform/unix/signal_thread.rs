@@ -116,8 +116,8 @@ fn install_handler(signal: libc::c_int, handler: extern "C" fn(libc::c_int)) -> 
     let mut action: libc::sigaction = std::mem::zeroed();
     action.sa_sigaction = handler as usize;
     action.sa_flags = libc::SA_RESTART;
-    check(libc::sigemptyset(&mut action.sa_mask))?;
-    check(libc::sigaction(signal, &action, std::ptr::null_mut()))?;
+    check(libc::sigemptyset(&raw mut action.sa_mask))?;
+    check(libc::sigaction(signal, &raw const action, std::ptr::null_mut()))?;
   }
   Ok(())
 }
@@ -150,11 +150,11 @@ pub(crate) fn block_all_in_this_thread() -> io::Result<()> {
   // SAFETY: initialising a local signal set.
   let set = unsafe {
     let mut set: libc::sigset_t = std::mem::zeroed();
-    libc::sigfillset(&mut set);
+    libc::sigfillset(&raw mut set);
     set
   };
   // SAFETY: pthread_sigmask with an initialised set.
-  match unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) } {
+  match unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &raw const set, std::ptr::null_mut()) } {
     0 => Ok(()),
     code => Err(io::Error::from_raw_os_error(code)),
   }
@@ -168,11 +168,11 @@ pub(crate) fn without_sigttou<T>(action: impl FnOnce() -> T) -> T {
   unsafe {
     let mut set: libc::sigset_t = std::mem::zeroed();
     let mut old: libc::sigset_t = std::mem::zeroed();
-    libc::sigemptyset(&mut set);
-    libc::sigaddset(&mut set, libc::SIGTTOU);
-    libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
+    libc::sigemptyset(&raw mut set);
+    libc::sigaddset(&raw mut set, libc::SIGTTOU);
+    libc::pthread_sigmask(libc::SIG_BLOCK, &raw const set, &raw mut old);
     let result = action();
-    libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+    libc::pthread_sigmask(libc::SIG_SETMASK, &raw const old, std::ptr::null_mut());
     result
   }
 }
@@ -184,9 +184,9 @@ pub(crate) fn wait_for_any() -> io::Result<i32> {
   // SAFETY: plain libc calls on a locally owned, initialised signal set.
   unsafe {
     let mut set: libc::sigset_t = std::mem::zeroed();
-    libc::sigfillset(&mut set);
+    libc::sigfillset(&raw mut set);
     let mut signal: libc::c_int = 0;
-    match libc::sigwait(&set, &mut signal) {
+    match libc::sigwait(&raw const set, &raw mut signal) {
       0 => Ok(signal),
       code => Err(io::Error::from_raw_os_error(code)),
     }

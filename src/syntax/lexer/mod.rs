@@ -27,6 +27,10 @@ use self::scan::*;
 
 /// Tokenize a whole file. Concatenating the lexemes of the returned tokens
 /// reproduces `src` exactly; the last token is `Eof`.
+///
+/// # Errors
+///
+/// The first lexical error.
 pub fn lex(source: &Source) -> Result<Vec<Token<'_>>, SyntaxError<'_>> {
   let mut lexer = Lexer::new(source);
   let mut tokens = Vec::new();

@@ -268,9 +268,7 @@ pub(super) fn unknown_keys<'src>(
   }
 }
 
-pub(super) fn build_cache<'src>(
-  mut keywords: Keywords<'src>,
-) -> ParseResult<'src, CacheAttribute<'src>> {
+pub(super) fn build_cache(mut keywords: Keywords<'_>) -> ParseResult<'_, CacheAttribute<'_>> {
   let extra = required_value(take_key(&mut keywords, "extra"))?;
   let inputs = required_value(take_key(&mut keywords, "inputs"))?;
   let outputs = required_value(take_key(&mut keywords, "outputs"))?;

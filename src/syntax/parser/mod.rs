@@ -37,6 +37,10 @@ const MAX_DEPTH: usize = 256;
 pub(crate) const PARSER_STACK_SIZE: usize = 256 * 1024 * 1024;
 
 /// Parse the tokens of one file (as returned by `lexer::lex`).
+///
+/// # Errors
+///
+/// The first syntax error, or the first lexical error in the tokens.
 #[allow(clippy::result_large_err)]
 pub fn parse<'src>(
   tokens: &[Token<'src>],
@@ -117,7 +121,7 @@ pub(crate) fn on_parser_stack<T: Send, F: FnOnce() -> T + Send>(run: F) -> T {
   });
   match on_thread.flatten() {
     Some(value) => value,
-    None => take().map(|run| run()).unwrap_or_else(|| unreachable!("`run` is taken only once")),
+    None => take().map_or_else(|| unreachable!("`run` is taken only once"), |run| run()),
   }
 }
 

@@ -221,7 +221,7 @@ fn errors() {
     match parse_text(src) {
       Ok(_) => failures.push(format!("{src:?}: parsed, expected {expected}")),
       Err(actual) if actual != expected => {
-        failures.push(format!("{src:?}:\n  expected {expected}\n  actual   {actual}"))
+        failures.push(format!("{src:?}:\n  expected {expected}\n  actual   {actual}"));
       }
       Err(_) => {}
     }
@@ -494,7 +494,7 @@ fn shape(expression: &Expression) -> String {
     ),
     FormatString { start, parts, .. } => {
       let mut text = format!("f[{}", start.cooked);
-      for (expression, piece) in parts.iter() {
+      for (expression, piece) in *parts {
         text += &format!(" {} {}", shape(expression), piece.cooked);
       }
       text + "]"
@@ -611,7 +611,7 @@ fn recursion_depth() {
 
 /// Differential-testing helper: `PARSE_PROBE=file1:file2 cargo test … probe -- --ignored`.
 #[test]
-#[ignore]
+#[ignore = "a differential-testing helper, run by hand with PARSE_PROBE"]
 fn probe() {
   let files = std::env::var("PARSE_PROBE").unwrap_or_default();
   for file in files.split(':').filter(|f| !f.is_empty()) {
