@@ -135,6 +135,11 @@ pub(crate) const CONFLICTS: [(AttributeKind, AttributeKind); 3] = [
   (AttributeKind::Script, AttributeKind::Shell),
 ];
 
+/// Attributes only a script recipe (`[script]`, a shebang, `set
+/// default-script`) may carry, in canonical order, which is the order their
+/// errors are reported in.
+pub(crate) const SCRIPT_ONLY: [AttributeKind; 2] = [AttributeKind::Cache, AttributeKind::Extension];
+
 impl AttributeKind {
   fn info(self) -> &'static Info {
     &TABLE[self as usize]
