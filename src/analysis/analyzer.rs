@@ -717,7 +717,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
   fn default_recipe(
     &self,
     recipes: &Table<'src, model::Recipe<'src>>,
-  ) -> CompileResult<'src, Option<&'src str>> {
+  ) -> CompileResult<'src, Option<usize>> {
     // Imports count as inlined where they are written: the second `[default]`
     // in that order is the one reported.
     let mut marked: Vec<(usize, &ast::Recipe<'src>)> = self
@@ -738,8 +738,12 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
         AnalysisErrorKind::DuplicateDefault { recipe: recipe.name.lexeme() },
       ));
     }
-    if let Some((_, recipe)) = marked.first() {
-      return Ok(Some(recipe.name.lexeme()));
+    // A `[default]` recipe disabled by an absent optional module leaves the
+    // choice to the first recipe, as in just 1.58.
+    if let Some(index) =
+      marked.first().and_then(|(_, recipe)| recipes.index_of(recipe.name.lexeme()))
+    {
+      return Ok(Some(index));
     }
     let first = self
       .entries
@@ -749,7 +753,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
         Item::Recipe(recipe) => Some(recipe.name.lexeme()),
         _ => None,
       })
-      .find(|name| recipes.contains_key(name));
+      .find_map(|name| recipes.index_of(name));
     Ok(first)
   }
 }

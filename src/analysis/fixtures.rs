@@ -151,10 +151,11 @@ fn leak(text: &str) -> &'static str {
 pub(crate) fn add_recipes(module: &mut Module<'static>, recipes: Vec<Recipe<'static>>) {
   for mut recipe in recipes {
     recipe.order = u32::try_from(module.recipes.len()).unwrap_or(u32::MAX);
-    if module.default.is_none() {
-      module.default = Some(recipe.name().lexeme());
-    }
+    let name = recipe.name().lexeme();
     module.recipes.insert(recipe);
+    if module.default.is_none() {
+      module.default = module.recipes.index_of(name);
+    }
   }
 }
 

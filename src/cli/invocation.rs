@@ -147,7 +147,7 @@ fn default_recipe<'a, 'src>(
   module: &'a Module<'src>,
   module_path: Vec<String>,
 ) -> Result<Resolved<'a, 'src>, InvocationError> {
-  let recipe = match module.default.and_then(|name| module.recipes.get(name)) {
+  let recipe = match module.default_recipe() {
     Some(recipe) => recipe,
     None if module.recipes.is_empty() => return Err(InvocationError::NoRecipes),
     None => return Err(InvocationError::NoDefaultRecipe),

@@ -311,7 +311,7 @@ fn module_json(out: &mut Writer, module: &Module) {
   let no_warnings: [bool; 0] = [];
   object!(out,
     "assignments" => assignments,
-    "first" => module.default,
+    "first" => module.default_recipe().map(|recipe| recipe.name().lexeme()),
     "doc" => module.doc,
     "groups" => groups,
     "module_path" => module.path.join("::"),

@@ -43,7 +43,7 @@ fn named_recipes<'a, 'src>(
   let components: Option<Vec<String>> =
     split_colon_path(path).map(|components| components.into_iter().map(String::from).collect());
   if let Some(module) = components.and_then(|components| justfile.root.find_module(&components)) {
-    return Ok(match module.default.and_then(|name| module.recipes.get(name)) {
+    return Ok(match module.default_recipe() {
       Some(recipe) => vec![recipe],
       None => undepended_recipes(justfile, module, unsorted),
     });
