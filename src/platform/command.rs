@@ -61,7 +61,7 @@ pub(crate) fn shebang(
 }
 
 #[cfg(windows)]
-pub fn shebang(
+pub(crate) fn shebang(
   path: &Path,
   interpreter: &str,
   argument: Option<&str>,
@@ -85,7 +85,7 @@ pub(crate) fn unix_path(_path: &Path, _cygpath: &Path) -> Option<String> {
 }
 
 #[cfg(windows)]
-pub fn unix_path(path: &Path, cygpath: &Path) -> Option<String> {
+pub(crate) fn unix_path(path: &Path, cygpath: &Path) -> Option<String> {
   convert(cygpath, "--unix", path.as_os_str()).ok()
 }
 

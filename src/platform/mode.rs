@@ -12,7 +12,7 @@ pub(crate) fn of(metadata: &Metadata) -> u32 {
 }
 
 #[cfg(not(unix))]
-pub fn of(metadata: &Metadata) -> u32 {
+pub(crate) fn of(metadata: &Metadata) -> u32 {
   if metadata.permissions().readonly() {
     0o444
   } else {
@@ -28,7 +28,7 @@ pub(crate) fn set(path: &Path, mode: u32) -> io::Result<()> {
 }
 
 #[cfg(not(unix))]
-pub fn set(_: &Path, _: u32) -> io::Result<()> {
+pub(crate) fn set(_: &Path, _: u32) -> io::Result<()> {
   Ok(())
 }
 
@@ -39,6 +39,6 @@ pub(crate) fn symlink(target: &Path, link: &Path) -> io::Result<()> {
 }
 
 #[cfg(not(unix))]
-pub fn symlink(target: &Path, link: &Path) -> io::Result<()> {
+pub(crate) fn symlink(target: &Path, link: &Path) -> io::Result<()> {
   std::os::windows::fs::symlink_file(target, link)
 }
