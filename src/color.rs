@@ -91,7 +91,7 @@ fn is_terminal(stream: Stream) -> bool {
   }
 }
 
-pub fn command_color_by_name(name: &str) -> Option<Ansi> {
+pub(crate) fn command_color_by_name(name: &str) -> Option<Ansi> {
   Some(match name {
     "black" => Ansi::Black,
     "blue" => Ansi::Blue,

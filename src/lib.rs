@@ -5,18 +5,34 @@
 //! (`analysis`) → evaluate (`evaluation`) → execute (`execution`), with
 //! `output` rendering listings, formatted justfiles and errors.
 
-pub mod analysis;
-pub(crate) mod builtins;
-pub(crate) mod cli;
-pub mod color;
-pub(crate) mod evaluation;
-pub(crate) mod execution;
-pub(crate) mod options;
-pub mod output;
-pub(crate) mod platform;
-pub(crate) mod search;
-pub mod syntax;
-pub(crate) mod text;
+mod analysis;
+mod builtins;
+mod cli;
+mod color;
+mod evaluation;
+mod execution;
+mod options;
+mod output;
+mod platform;
+mod search;
+mod syntax;
+mod text;
+
+// The library's surface. `prepare_process`, `run` and `serve_cache_store`
+// (below) are the executables' (`src/main.rs`, `src/bin/`); the rest is
+// what the integration tests (`tests/integration/robustness.rs`) and the
+// fuzz targets (`fuzz/`) drive: lexing, parsing and formatting a source,
+// loading and analysing a justfile, and rendering an error's excerpt.
+// Everything else is private to the crate.
+pub use analysis::analyzer::{compile, Arenas, LoadError, LoadRequest};
+pub use color::{Painter, Stream, UseColor};
+pub use output::diagnostic::excerpt;
+pub use output::format::{format_justfile, indentation_setting, write_justfile};
+pub use output::sink::Sink;
+pub use syntax::lexer::lex;
+pub use syntax::parser::parse;
+pub use syntax::sources::{Source, Sources, Trees};
+pub use syntax::token::TokenKind;
 
 /// Stack of the thread that runs `just`. Analysis, evaluation and dependency
 /// resolution recurse once per nesting level or chain link (long `+` chains,

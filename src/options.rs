@@ -6,7 +6,7 @@ use std::{ffi::OsString, path::PathBuf};
 use crate::color::UseColor;
 
 #[derive(Debug, Clone)]
-pub struct Options {
+pub(crate) struct Options {
   pub search: SearchConfig,
   /// The process's absolute current directory when `just` started.
   pub invocation_directory: PathBuf,
@@ -74,7 +74,7 @@ pub struct Options {
 
 impl Options {
   /// Every option at its default.
-  pub fn default_for(invocation_directory: PathBuf) -> Self {
+  pub(crate) fn default_for(invocation_directory: PathBuf) -> Self {
     Options {
       search: SearchConfig::FromInvocationDirectory,
       invocation_directory,
@@ -152,7 +152,7 @@ impl std::fmt::Display for Override {
 
 /// `--watch` and its companions.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WatchConfig {
+pub(crate) struct WatchConfig {
   pub clear: bool,
   pub debounce_ms: u64,
   pub paths: Vec<String>,
@@ -160,7 +160,7 @@ pub struct WatchConfig {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SearchConfig {
+pub(crate) enum SearchConfig {
   /// Upward search from the invocation directory.
   FromInvocationDirectory,
   /// Upward search from a search-directory prefix (`just ../build`), joined
@@ -175,7 +175,7 @@ pub enum SearchConfig {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum AliasStyle {
+pub(crate) enum AliasStyle {
   Left,
   #[default]
   Right,
@@ -183,14 +183,14 @@ pub enum AliasStyle {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum DumpFormat {
+pub(crate) enum DumpFormat {
   Json,
   #[default]
   Just,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum EvaluateFormat {
+pub(crate) enum EvaluateFormat {
   #[default]
   Just,
   Shell,
@@ -198,7 +198,7 @@ pub enum EvaluateFormat {
 
 /// How the output of concurrently running recipes is written.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
-pub enum OutputMode {
+pub(crate) enum OutputMode {
   #[default]
   Interleaved,
   Prefixed,
@@ -207,7 +207,7 @@ pub enum OutputMode {
 
 /// `--graph-format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum GraphFormat {
+pub(crate) enum GraphFormat {
   #[default]
   Dot,
   Json,

@@ -13,14 +13,14 @@ use tempfile::TempDir;
 use crate::options::{Options, SearchConfig};
 
 /// The default names of a justfile, matched ASCII-case-insensitively.
-pub const DEFAULT_NAMES: &[&str] = &["justfile", ".justfile"];
+pub(crate) const DEFAULT_NAMES: &[&str] = &["justfile", ".justfile"];
 
 /// Directory entries that mark a project root.
 const PROJECT_ROOT_MARKERS: &[&str] = &[".bzr", ".git", ".hg", ".svn", "_darcs"];
 
 /// The located justfile.
 #[derive(Debug, Clone)]
-pub struct Search {
+pub(crate) struct Search {
   /// Absolute path of the justfile as `justfile()` shows it (for stdin and
   /// Markdown justfiles: the `justfile` written to a temporary directory).
   pub justfile: PathBuf,
@@ -35,7 +35,7 @@ pub struct Search {
 }
 
 #[derive(Debug, Snafu)]
-pub enum SearchError {
+pub(crate) enum SearchError {
   #[snafu(display("I/O error at `{}`: {source}", directory.display()))]
   Io { directory: PathBuf, source: io::Error },
   #[snafu(display(
@@ -59,7 +59,7 @@ pub enum SearchError {
 }
 
 /// Locate the justfile the configuration asks for.
-pub fn find(config: &Options) -> Result<Search, SearchError> {
+pub(crate) fn find(config: &Options) -> Result<Search, SearchError> {
   match &config.search {
     SearchConfig::FromInvocationDirectory => {
       search_upward_from(&config.invocation_directory, config)
@@ -150,7 +150,7 @@ fn with_temporary_justfile(
 
 /// The justfile in `from` or its nearest ancestor (stopping after the
 /// ceiling), or None. Used for the initial search and for `set fallback`.
-pub fn find_upward(from: &Path, config: &Options) -> Result<Option<PathBuf>, SearchError> {
+pub(crate) fn find_upward(from: &Path, config: &Options) -> Result<Option<PathBuf>, SearchError> {
   let names = justfile_names(config);
   for directory in from.ancestors() {
     if let Some(justfile) = candidate_in(directory, &names)? {
@@ -197,7 +197,7 @@ fn candidate_in(directory: &Path, names: &[String]) -> Result<Option<PathBuf>, S
 
 /// The first ancestor of `start` (itself included, stopping after the
 /// ceiling) containing a version-control marker; `start` when there is none.
-pub fn project_root(start: &Path, ceiling: Option<&Path>) -> PathBuf {
+pub(crate) fn project_root(start: &Path, ceiling: Option<&Path>) -> PathBuf {
   for directory in start.ancestors() {
     let is_root = PROJECT_ROOT_MARKERS
       .iter()
@@ -261,7 +261,7 @@ fn fence(line: &str) -> Option<Fence<'_>> {
 /// Markdown → justfile source: lines inside fenced `just` code blocks whose
 /// opening fence is at column 0 are kept, every other line becomes empty, so
 /// line numbers are preserved.
-pub fn tangle(markdown: &str) -> String {
+pub(crate) fn tangle(markdown: &str) -> String {
   let mut output = String::with_capacity(markdown.len());
   let mut open: Option<(char, usize, bool)> = None;
   for line in markdown.split_inclusive('\n') {
@@ -269,25 +269,22 @@ pub fn tangle(markdown: &str) -> String {
       Some(content) => (content.strip_suffix('\r').unwrap_or(content), "\n"),
       None => (line, ""),
     };
-    let keep = match open {
-      Some((character, length, is_just)) => {
-        let closes = fence(content).is_some_and(|fence| {
-          fence.character == character && fence.length >= length && fence.info.trim().is_empty()
-        });
-        if closes {
-          open = None;
-          false
-        } else {
-          is_just
-        }
-      }
-      None => {
-        if let Some(fence) = fence(content) {
-          let is_just = fence.indent == 0 && fence.info.split_whitespace().next() == Some("just");
-          open = Some((fence.character, fence.length, is_just));
-        }
+    let keep = if let Some((character, length, is_just)) = open {
+      let closes = fence(content).is_some_and(|fence| {
+        fence.character == character && fence.length >= length && fence.info.trim().is_empty()
+      });
+      if closes {
+        open = None;
         false
+      } else {
+        is_just
       }
+    } else {
+      if let Some(fence) = fence(content) {
+        let is_just = fence.indent == 0 && fence.info.split_whitespace().next() == Some("just");
+        open = Some((fence.character, fence.length, is_just));
+      }
+      false
     };
     if keep {
       output.push_str(content);

@@ -2,7 +2,7 @@
 
 /// A "ticked list" (README of the spec): `` `a` ``, `` `a` and `b` ``,
 /// `` `a`, `b`, and `c` `` — with `or` instead of `and` for alternatives.
-pub fn ticked<S: AsRef<str>>(items: &[S], conjunction: &str) -> String {
+pub(crate) fn ticked<S: AsRef<str>>(items: &[S], conjunction: &str) -> String {
   let ticked: Vec<String> = items.iter().map(|item| format!("`{}`", item.as_ref())).collect();
   match ticked.as_slice() {
     [] => String::new(),
@@ -13,7 +13,7 @@ pub fn ticked<S: AsRef<str>>(items: &[S], conjunction: &str) -> String {
 }
 
 /// `0 arguments`, `1 argument`, `2 arguments`.
-pub fn count(n: usize, singular: &str, plural: &str) -> String {
+pub(crate) fn count(n: usize, singular: &str, plural: &str) -> String {
   format!("{n} {}", if n == 1 { singular } else { plural })
 }
 
@@ -41,7 +41,7 @@ mod tests {
 /// `text` with control characters (C0, DEL and C1, which can start terminal
 /// escape sequences) written as `\u{…}`, so that a file name cannot drive
 /// the terminal it is printed on.
-pub fn escape_control(text: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn escape_control(text: &str) -> std::borrow::Cow<'_, str> {
   if !text.chars().any(char::is_control) {
     return std::borrow::Cow::Borrowed(text);
   }

@@ -8,10 +8,9 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use just::analysis::analyzer::{compile, Arenas, LoadError, LoadRequest};
-use just::color::{Painter, Stream, UseColor};
-use just::output::diagnostic::excerpt;
-use just::syntax::sources::{Sources, Trees};
+use just::{
+  compile, excerpt, Arenas, LoadError, LoadRequest, Painter, Sources, Stream, Trees, UseColor,
+};
 use libfuzzer_sys::fuzz_target;
 
 fn directory() -> &'static PathBuf {

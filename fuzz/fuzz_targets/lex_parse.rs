@@ -7,19 +7,17 @@
 
 #![no_main]
 
-use just::output::format::{format_justfile, indentation_setting};
-use just::syntax::sources::{Source, Trees};
-use just::syntax::{lexer, parser};
+use just::{format_justfile, indentation_setting, lex, parse, Source, Trees};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
   let Ok(src) = std::str::from_utf8(data) else { return };
   let source = Source::new(src, "justfile");
   let trees = Trees::new();
-  let Ok(tokens) = lexer::lex(&source) else { return };
+  let Ok(tokens) = lex(&source) else { return };
   let rebuilt: String = tokens.iter().map(|token| token.lexeme()).collect();
   assert_eq!(rebuilt, src, "lexemes do not rebuild the source");
-  let Ok(ast) = parser::parse(&tokens, &trees) else { return };
+  let Ok(ast) = parse(&tokens, &trees) else { return };
   let indentation = indentation_setting(&ast).unwrap_or_else(|| "    ".into());
   let once = format_justfile(&ast, &indentation);
   let once_source = Source::new(once.clone(), "justfile");
@@ -27,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
   // A lone `\r` kept after a body line's new indentation can end a line
   // for the lexer, so that the output no longer lexes or parses, as with
   // the reference.
-  let reparsed = lexer::lex(&once_source).and_then(|tokens| parser::parse(&tokens, &once_trees));
+  let reparsed = lex(&once_source).and_then(|tokens| parse(&tokens, &once_trees));
   let ast = match reparsed {
     Ok(ast) => ast,
     Err(_) if once.contains('\r') => return,

@@ -29,6 +29,11 @@ pub(crate) fn error<'src>(token: Token<'src>, kind: AnalysisErrorKind<'src>) -> 
 }
 
 /// Load the root justfile, its imports and modules, and analyse them.
+///
+/// # Errors
+///
+/// The first error reading a file, or in a file (lexical, syntax or
+/// analysis), in the order just 1.58 reports them.
 pub fn compile<'src>(
   request: &LoadRequest,
   arenas: Arenas<'src>,
@@ -172,7 +177,7 @@ fn module_entries<'src, 'f>(loaded: &LoadedModule<'src>) -> Vec<Entry<'src, 'f>>
   entries
 }
 
-fn item_enabled<'src>(item: &Item<'src>) -> bool {
+fn item_enabled(item: &Item<'_>) -> bool {
   match item_attributes(item) {
     Some(attributes) => attributes.list.is_empty() || attributes.enabled(),
     None => true,
@@ -712,7 +717,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
   fn default_recipe(
     &self,
     recipes: &Table<'src, model::Recipe<'src>>,
-  ) -> CompileResult<'src, Option<&'src str>> {
+  ) -> CompileResult<'src, Option<usize>> {
     // Imports count as inlined where they are written: the second `[default]`
     // in that order is the one reported.
     let mut marked: Vec<(usize, &ast::Recipe<'src>)> = self
@@ -733,8 +738,12 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
         AnalysisErrorKind::DuplicateDefault { recipe: recipe.name.lexeme() },
       ));
     }
-    if let Some((_, recipe)) = marked.first() {
-      return Ok(Some(recipe.name.lexeme()));
+    // A `[default]` recipe disabled by an absent optional module leaves the
+    // choice to the first recipe, as in just 1.58.
+    if let Some(index) =
+      marked.first().and_then(|(_, recipe)| recipes.index_of(recipe.name.lexeme()))
+    {
+      return Ok(Some(index));
     }
     let first = self
       .entries
@@ -744,7 +753,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
         Item::Recipe(recipe) => Some(recipe.name.lexeme()),
         _ => None,
       })
-      .find(|name| recipes.contains_key(name));
+      .find_map(|name| recipes.index_of(name));
     Ok(first)
   }
 }
@@ -770,7 +779,7 @@ fn check_parameters<'src>(recipe: &ast::Recipe<'src>) -> CompileResult<'src, ()>
   let options = super::parameters::option_names(recipe);
   let mut defaulted = false;
   let duplicate = first_duplicate(recipe.parameters, |parameter| parameter.name)
-    .map(|parameter| parameter as *const ast::Parameter);
+    .map(std::ptr::from_ref::<ast::Parameter>);
   for parameter in recipe.parameters {
     if duplicate.is_some_and(|duplicate| std::ptr::eq(duplicate, parameter)) {
       return Err(error(
@@ -805,6 +814,8 @@ pub(crate) fn is_script<'src>(recipe: &ast::Recipe<'src>, settings: &Settings<'s
 }
 
 /// The const value of a `[doc]` attribute: `None` = no attribute.
+// `Some(None)`, a bare `[doc]`, hides the doc comment: three cases.
+#[allow(clippy::option_option)]
 fn doc_attribute<'src>(
   attributes: &ast::Attributes<'src>,
   evaluator: &ConstEvaluator<'_, 'src>,

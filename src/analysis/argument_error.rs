@@ -6,7 +6,7 @@ use snafu::Snafu;
 use super::model::Parameter;
 
 #[derive(Debug, Snafu)]
-pub enum ArgumentError {
+pub(crate) enum ArgumentError {
   #[snafu(display(
     "argument `{argument}` passed to recipe `{recipe}` parameter `{parameter}` does not match pattern {}",
     crate::text::ticked(patterns, "or")
@@ -20,7 +20,7 @@ pub enum ArgumentError {
 }
 
 /// The error for `found` values outside a parameter's `[arg(min, max)]`.
-pub fn value_count_error(
+pub(crate) fn value_count_error(
   recipe: &str,
   parameter: Parameter,
   found: usize,

@@ -8,7 +8,7 @@ use super::compile_error::CompileError;
 use super::error::AnalysisErrorKind;
 use super::names::token_bytes;
 use crate::syntax::ast::{Fragment, Line, Recipe};
-use crate::syntax::attributes::AttributeKind;
+use crate::syntax::attributes::SCRIPT_ONLY;
 use crate::syntax::token::Token;
 
 type CompileResult<'src, T> = Result<T, CompileError<'src>>;
@@ -22,8 +22,7 @@ pub(crate) fn check<'src>(
   if !script {
     check_lines(recipe.body, guards, ignore_comments)?;
   }
-  // `cache` is reported before `extension` (canonical order).
-  for kind in [AttributeKind::Cache, AttributeKind::Extension] {
+  for kind in SCRIPT_ONLY {
     if !script && recipe.attributes.list.iter().any(|entry| entry.attribute.kind() == kind) {
       return Err(error(
         recipe.name,
@@ -44,7 +43,7 @@ fn first_text<'src>(line: &Line<'src>) -> Option<Token<'src>> {
   }
 }
 
-fn continues<'src>(line: &Line<'src>) -> bool {
+fn continues(line: &Line<'_>) -> bool {
   matches!(line.last_fragment(), Some(Fragment::Text(token)) if token_bytes(&token).ends_with(b"\\"))
 }
 

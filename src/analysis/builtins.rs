@@ -1,26 +1,18 @@
 //! The analyzer's view of built-in functions and constants.
 
-use crate::builtins::{constants, functions};
-use functions::Arity;
+use crate::builtins::constants;
+use crate::builtins::functions::Function;
 
-/// `Err(expected)` (e.g. `1 to 2`) when `count` arguments do not fit; None
-/// when `name` is no built-in.
+/// `Err(expected)` (e.g. `1 to 2`) when `count` arguments do not fit the
+/// function's arity in the table; None when `name` is no built-in.
 pub(crate) fn check_arity(name: &str, count: usize) -> Option<Result<(), String>> {
-  let arity = functions::arity(name)?;
-  let fits = match arity {
-    Arity::Exact(n) => count == n,
-    Arity::Optional(low, high) => (low..=high).contains(&count),
-    Arity::AtLeast(low) => count >= low,
-  };
-  Some(if fits { Ok(()) } else { Err(arity.to_string()) })
+  let arity = Function::from_name(name)?.arity();
+  Some(if arity.accepts(count) { Ok(()) } else { Err(arity.to_string()) })
 }
 
-pub(crate) fn canonical_name(name: &str) -> String {
-  functions::canonical_name(name).into_owned()
-}
-
+/// Whether `name` is a built-in function that needs `set lists`.
 pub(crate) fn requires_lists(name: &str) -> bool {
-  functions::requires_lists(name)
+  Function::from_name(name).is_some_and(Function::requires_lists)
 }
 
 pub(crate) fn constant(name: &str) -> Option<&'static str> {

@@ -25,7 +25,7 @@ pub(crate) enum Failure<'src> {
 }
 
 impl<'src> Failure<'src> {
-  pub fn into_error(self) -> CompileError<'src> {
+  pub(crate) fn into_error(self) -> CompileError<'src> {
     match self {
       Failure::NonConst(error) | Failure::Error(error) => error,
     }
@@ -49,7 +49,7 @@ fn error<'src>(token: Token<'src>, kind: AnalysisErrorKind<'src>) -> CompileErro
 }
 
 impl<'a, 'src> ConstEvaluator<'a, 'src> {
-  pub fn new(
+  pub(crate) fn new(
     assignments: &'a Table<'src, Assignment<'src>>,
     overrides: &'a BTreeMap<String, String>,
     lists: bool,
@@ -58,14 +58,14 @@ impl<'a, 'src> ConstEvaluator<'a, 'src> {
   }
 
   /// Evaluate a const expression, reporting the first error.
-  pub fn evaluate_const(
+  pub(crate) fn evaluate_const(
     &self,
     expression: &Expression<'src>,
   ) -> std::result::Result<Value, CompileError<'src>> {
     self.evaluate(expression).map_err(Failure::into_error)
   }
 
-  pub fn evaluate(&self, expression: &Expression<'src>) -> Result<'src, Value> {
+  pub(crate) fn evaluate(&self, expression: &Expression<'src>) -> Result<'src, Value> {
     expression::evaluate(self, expression)
   }
 
@@ -128,7 +128,7 @@ impl<'src> ExpressionContext<'src> for ConstEvaluator<'_, 'src> {
 /// backtick, no function call, and no variable among `unknown` (the
 /// parameters of the recipe it appears in, which have no value yet). None
 /// otherwise. Overrides from the command line are not applied.
-pub fn constant_value<'src>(
+pub(crate) fn constant_value<'src>(
   module: &super::model::Module<'src>,
   unknown: &[&str],
   expression: &Expression<'src>,

@@ -157,7 +157,7 @@ impl<'src> From<CompileError<'src>> for LoadError<'src> {
   }
 }
 
-pub fn unstable_feature_message(feature: UnstableFeature) -> &'static str {
+pub(crate) fn unstable_feature_message(feature: UnstableFeature) -> &'static str {
   match feature {
     UnstableFeature::CachedRecipes => "cached recipes are currently unstable",
     UnstableFeature::Lists => "the `lists` setting is currently unstable",

@@ -8,18 +8,18 @@ use crate::syntax::ast::{self, Expression, ParameterKind, StringKind, StringLite
 use crate::syntax::sources::Source;
 use crate::syntax::token::{Token, TokenKind};
 
-pub fn token(text: &str, kind: TokenKind) -> Token<'static> {
+pub(crate) fn token(text: &str, kind: TokenKind) -> Token<'static> {
   // Fixtures live for the whole test process.
   let source: &'static Source = Box::leak(Box::new(Source::new(text, "justfile")));
   Token::new(kind, source, 0, text.len(), 0)
 }
 
-pub fn name(text: &str) -> Token<'static> {
+pub(crate) fn name(text: &str) -> Token<'static> {
   token(text, TokenKind::Identifier)
 }
 
 /// A string literal expression written as `source` (quotes included).
-pub fn string(source: &str) -> Expression<'static> {
+pub(crate) fn string(source: &str) -> Expression<'static> {
   let cooked = source[1..source.len() - 1].to_string();
   let kind = if source.starts_with('"') { StringKind::CookedDouble } else { StringKind::RawSingle };
   Expression::StringLiteral(StringLiteral {
@@ -31,19 +31,19 @@ pub fn string(source: &str) -> Expression<'static> {
 }
 
 /// A parameter for `recipe`: its parse node and `[arg]` configuration.
-pub struct Param {
+pub(crate) struct Param {
   ast: ast::Parameter<'static>,
   options: Option<ParameterOptions<'static>>,
 }
 
 impl Param {
   /// The `[arg]` configuration, created empty if there is none.
-  pub fn options_mut(&mut self) -> &mut ParameterOptions<'static> {
+  pub(crate) fn options_mut(&mut self) -> &mut ParameterOptions<'static> {
     self.options.get_or_insert_with(ParameterOptions::default)
   }
 }
 
-pub fn param(text: &str) -> Param {
+pub(crate) fn param(text: &str) -> Param {
   let ast = ast::Parameter {
     name: name(text),
     default: None,
@@ -54,11 +54,11 @@ pub fn param(text: &str) -> Param {
 }
 
 /// Change a parameter's parse node.
-pub fn edit_param(parameter: &mut Param, change: impl FnOnce(&mut ast::Parameter<'static>)) {
+pub(crate) fn edit_param(parameter: &mut Param, change: impl FnOnce(&mut ast::Parameter<'static>)) {
   change(&mut parameter.ast);
 }
 
-pub fn recipe(module_path: &[&str], text: &str, parameters: Vec<Param>) -> Recipe<'static> {
+pub(crate) fn recipe(module_path: &[&str], text: &str, parameters: Vec<Param>) -> Recipe<'static> {
   let mut namepath: Vec<&str> = module_path.to_vec();
   namepath.push(text);
   let asts: Vec<ast::Parameter<'static>> =
@@ -72,7 +72,7 @@ pub fn recipe(module_path: &[&str], text: &str, parameters: Vec<Param>) -> Recip
     namepath: leak(&namepath.join("::")),
     doc: None,
     parameter_options,
-    dependencies: Default::default(),
+    dependencies: crate::analysis::model::Pooled::default(),
     ast: Box::leak(Box::new(ast::Recipe {
       attributes: ast::Attributes::default(),
       doc: None,
@@ -92,7 +92,7 @@ pub fn recipe(module_path: &[&str], text: &str, parameters: Vec<Param>) -> Recip
 }
 
 /// Add a `[group]` to a recipe's parse node (a leaked copy of it).
-pub fn group(recipe: &mut Recipe<'static>, group: &str) {
+pub(crate) fn group(recipe: &mut Recipe<'static>, group: &str) {
   let source = format!("'{group}'");
   let literal = StringLiteral {
     token: token(&source, TokenKind::StringToken),
@@ -107,7 +107,7 @@ pub fn group(recipe: &mut Recipe<'static>, group: &str) {
   recipe.ast = Box::leak(Box::new(ast::Recipe { attributes, ..*recipe.ast }));
 }
 
-pub fn alias(text: &str, target: &[&str]) -> Alias<'static> {
+pub(crate) fn alias(text: &str, target: &[&str]) -> Alias<'static> {
   Alias {
     name: name(text),
     attributes: Vec::new(),
@@ -116,7 +116,7 @@ pub fn alias(text: &str, target: &[&str]) -> Alias<'static> {
   }
 }
 
-pub fn module(path: &[&str]) -> Module<'static> {
+pub(crate) fn module(path: &[&str]) -> Module<'static> {
   Module {
     id: 0,
     path: path.iter().map(|p| p.to_string()).collect(),
@@ -148,28 +148,29 @@ fn leak(text: &str) -> &'static str {
 }
 
 /// Adds recipes in source order; the first becomes the default.
-pub fn add_recipes(module: &mut Module<'static>, recipes: Vec<Recipe<'static>>) {
+pub(crate) fn add_recipes(module: &mut Module<'static>, recipes: Vec<Recipe<'static>>) {
   for mut recipe in recipes {
     recipe.order = u32::try_from(module.recipes.len()).unwrap_or(u32::MAX);
-    if module.default.is_none() {
-      module.default = Some(recipe.name().lexeme());
-    }
+    let name = recipe.name().lexeme();
     module.recipes.insert(recipe);
+    if module.default.is_none() {
+      module.default = module.recipes.index_of(name);
+    }
   }
 }
 
-pub fn add_alias(module: &mut Module<'static>, alias: Alias<'static>) {
+pub(crate) fn add_alias(module: &mut Module<'static>, alias: Alias<'static>) {
   module.aliases.insert(leak(alias.name.lexeme()), alias);
 }
 
-pub fn add_module(parent: &mut Module<'static>, text: &str, child: Module<'static>) {
+pub(crate) fn add_module(parent: &mut Module<'static>, text: &str, child: Module<'static>) {
   let key = leak(text);
   parent.module_order.push(key);
   parent.modules.insert(key, child);
 }
 
 /// Numbers the modules depth-first, as the analyzer does.
-pub fn justfile(mut root: Module<'static>) -> Justfile<'static> {
+pub(crate) fn justfile(mut root: Module<'static>) -> Justfile<'static> {
   fn number(module: &mut Module<'static>, paths: &mut Vec<Vec<String>>) {
     module.id = paths.len();
     paths.push(module.path.clone());

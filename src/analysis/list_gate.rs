@@ -161,8 +161,7 @@ impl<'src> Precheck<'src, '_> {
   }
 
   fn requires_lists(&self, function: &str) -> bool {
-    !self.functions.contains_key(function)
-      && builtins::requires_lists(&builtins::canonical_name(function))
+    !self.functions.contains_key(function) && builtins::requires_lists(function)
   }
 }
 
@@ -283,9 +282,7 @@ impl<'src> Gate<'src, '_> {
       Assert { condition, .. } => self.condition(condition, comparisons),
       Call { name, .. } => {
         let function = name.lexeme();
-        if !self.functions.contains_key(function)
-          && builtins::requires_lists(&builtins::canonical_name(function))
-        {
+        if !self.functions.contains_key(function) && builtins::requires_lists(function) {
           return Err(error(*name, AnalysisErrorKind::FunctionRequiresLists { function }));
         }
         Ok(())

@@ -305,25 +305,22 @@ fn locate_module<'src>(
   path: Option<&StringLiteral<'src>>,
   optional: bool,
 ) -> CompileResult<'src, Option<PathBuf>> {
-  let candidates = match path {
-    Some(literal) => {
-      let base = expand_path(directory, literal.cooked);
-      if base.is_file() {
-        vec![base]
-      } else {
-        directory_candidates(&base)
-      }
+  let candidates = if let Some(literal) = path {
+    let base = expand_path(directory, literal.cooked);
+    if base.is_file() {
+      vec![base]
+    } else {
+      directory_candidates(&base)
     }
-    None => {
-      let mut found: Vec<PathBuf> = Vec::new();
-      // A directory in a candidate's place counts: reading it fails later.
-      let file = directory.join(format!("{}.just", name.lexeme()));
-      if file.exists() {
-        found.push(file);
-      }
-      found.extend(directory_candidates(&directory.join(name.lexeme())));
-      found
+  } else {
+    let mut found: Vec<PathBuf> = Vec::new();
+    // A directory in a candidate's place counts: reading it fails later.
+    let file = directory.join(format!("{}.just", name.lexeme()));
+    if file.exists() {
+      found.push(file);
     }
+    found.extend(directory_candidates(&directory.join(name.lexeme())));
+    found
   };
   match candidates.len() {
     0 if optional => Ok(None),

@@ -9,7 +9,7 @@ use super::model::{Alias, Module, Recipe};
 
 /// A "Did you mean …?" hint.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Suggestion {
+pub(crate) struct Suggestion {
   pub name: String,
   /// For an alias: its target path.
   pub target: Option<String>,
@@ -24,7 +24,7 @@ impl Display for Suggestion {
   }
 }
 
-fn suggestion_line(suggestion: &Option<Suggestion>) -> String {
+fn suggestion_line(suggestion: Option<&Suggestion>) -> String {
   suggestion.as_ref().map(|s| format!("\n{s}")).unwrap_or_default()
 }
 
@@ -35,10 +35,10 @@ fn absent_modules_phrase(modules: &[String]) -> String {
 
 /// A path on the command line that names nothing runnable.
 #[derive(Debug, Snafu)]
-pub enum LookupError {
-  #[snafu(display("justfile does not contain recipe `{path}`{}", suggestion_line(suggestion)))]
+pub(crate) enum LookupError {
+  #[snafu(display("justfile does not contain recipe `{path}`{}", suggestion_line(suggestion.as_ref())))]
   UnknownRecipe { path: String, suggestion: Option<Suggestion> },
-  #[snafu(display("justfile does not contain submodule `{path}`{}", suggestion_line(suggestion)))]
+  #[snafu(display("justfile does not contain submodule `{path}`{}", suggestion_line(suggestion.as_ref())))]
   UnknownSubmodule { path: String, suggestion: Option<Suggestion> },
   #[snafu(display("expected submodule at `{path}` but found recipe"))]
   ExpectedSubmodule { path: String },
@@ -53,7 +53,7 @@ pub enum LookupError {
 impl LookupError {
   /// Unknown recipe / submodule / absent module: what `--allow-missing` and
   /// `set fallback` react to.
-  pub fn is_missing(&self) -> bool {
+  pub(crate) fn is_missing(&self) -> bool {
     matches!(
       self,
       LookupError::UnknownRecipe { .. }
@@ -62,19 +62,19 @@ impl LookupError {
     )
   }
 
-  pub fn is_unknown(&self) -> bool {
+  pub(crate) fn is_unknown(&self) -> bool {
     matches!(self, LookupError::UnknownRecipe { .. } | LookupError::UnknownSubmodule { .. })
   }
 }
 
 /// What an alias points at.
-pub enum AliasTarget<'a, 'src> {
+pub(crate) enum AliasTarget<'a, 'src> {
   Module(&'a Module<'src>),
   Recipe { module: &'a Module<'src>, recipe: &'a Recipe<'src> },
 }
 
 /// Follows an alias declared in `module` to its target.
-pub fn resolve_alias<'a, 'src>(
+pub(crate) fn resolve_alias<'a, 'src>(
   module: &'a Module<'src>,
   alias: &Alias<'src>,
 ) -> Option<AliasTarget<'a, 'src>> {
@@ -91,7 +91,7 @@ pub fn resolve_alias<'a, 'src>(
 }
 
 /// Result of looking a name up in a module; modules win over recipes.
-pub enum Lookup<'a, 'src> {
+pub(crate) enum Lookup<'a, 'src> {
   Module(&'a Module<'src>),
   Recipe { module: &'a Module<'src>, recipe: &'a Recipe<'src> },
   DisabledRecipe(Vec<String>),
@@ -100,7 +100,7 @@ pub enum Lookup<'a, 'src> {
   Unknown,
 }
 
-pub fn lookup<'a, 'src>(module: &'a Module<'src>, name: &str) -> Lookup<'a, 'src> {
+pub(crate) fn lookup<'a, 'src>(module: &'a Module<'src>, name: &str) -> Lookup<'a, 'src> {
   if let Some(submodule) = module.modules.get(name) {
     return Lookup::Module(submodule);
   }
@@ -129,19 +129,19 @@ pub fn lookup<'a, 'src>(module: &'a Module<'src>, name: &str) -> Lookup<'a, 'src
   Lookup::Unknown
 }
 
-pub fn is_public_recipe(module: &Module, recipe: &Recipe) -> bool {
+pub(crate) fn is_public_recipe(module: &Module, recipe: &Recipe) -> bool {
   // `private` covers names starting with `_`.
   !recipe.private
     && (module.disabled.is_empty() || !module.disabled.contains_key(recipe.name().lexeme()))
 }
 
-pub fn is_public_alias(module: &Module, alias: &Alias) -> bool {
+pub(crate) fn is_public_alias(module: &Module, alias: &Alias) -> bool {
   // `private` covers names starting with `_`.
   !alias.private && !module.disabled.contains_key(alias.name.lexeme())
 }
 
 /// The closest public recipe, then recipe alias, within distance 2.
-pub fn suggest_recipe(module: &Module, name: &str) -> Option<Suggestion> {
+pub(crate) fn suggest_recipe(module: &Module, name: &str) -> Option<Suggestion> {
   let recipes = module
     .recipes
     .values()
@@ -160,12 +160,12 @@ fn alias_target_name(alias: &Alias) -> Option<String> {
   alias.target.last().map(|name| name.lexeme().to_string())
 }
 
-pub fn suggest_submodule(module: &Module, name: &str) -> Option<Suggestion> {
+pub(crate) fn suggest_submodule(module: &Module, name: &str) -> Option<Suggestion> {
   closest(module.modules.keys().map(|key| (key.to_string(), None)), name)
 }
 
 /// The first candidate with the smallest Levenshtein distance, if < 3.
-pub fn closest(
+pub(crate) fn closest(
   candidates: impl Iterator<Item = (String, Option<String>)>,
   name: &str,
 ) -> Option<Suggestion> {

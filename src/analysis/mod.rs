@@ -1,20 +1,20 @@
 //! Parse trees of the root file, its imports and modules → an analysed `Justfile`.
 
-pub mod analyzer;
-pub mod argument_error;
+pub(crate) mod analyzer;
+pub(crate) mod argument_error;
 mod body;
 mod builtins;
-pub mod compile_error;
-pub mod const_eval;
-pub mod error;
+pub(crate) mod compile_error;
+pub(crate) mod const_eval;
+pub(crate) mod error;
 #[cfg(test)]
 pub(crate) mod fixtures;
 mod list_gate;
-pub mod loader;
-pub mod lookup;
-pub mod model;
+pub(crate) mod loader;
+pub(crate) mod lookup;
+pub(crate) mod model;
 mod names;
 mod parameters;
 pub(crate) mod resolver;
 mod settings;
-pub mod table;
+pub(crate) mod table;

@@ -9,12 +9,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::names::token_bytes;
-pub use super::table::{Named, Table};
+pub(crate) use super::table::{Named, Table};
 use crate::syntax::ast::{self, Attribute, Expression, Line, Name, ParameterKind};
 use crate::syntax::attributes::AttributeKind;
 
 /// User-defined functions by name.
-pub type Functions<'src> = BTreeMap<&'src str, &'src ast::FunctionDefinition<'src>>;
+pub(crate) type Functions<'src> = BTreeMap<&'src str, &'src ast::FunctionDefinition<'src>>;
 
 /// The root module and, through it, every submodule.
 #[derive(Debug)]
@@ -70,8 +70,8 @@ pub struct Module<'src> {
   pub disabled: BTreeMap<&'src str, Vec<String>>,
   pub settings: Settings<'src>,
   pub unexports: BTreeSet<&'src str>,
-  /// The default recipe's name.
-  pub default: Option<&'src str>,
+  /// The default recipe: its index in `recipes` (see `default_recipe`).
+  pub default: Option<usize>,
   /// Features this module uses that need `--unstable` / `set unstable`.
   pub unstable_features: BTreeSet<ast::UnstableFeature>,
   /// Source order of submodules (by `mod` statement position).
@@ -84,6 +84,11 @@ pub struct Module<'src> {
 }
 
 impl<'src> Module<'src> {
+  /// `[default]`, else the first recipe of the module's own file.
+  pub fn default_recipe(&self) -> Option<&Recipe<'src>> {
+    self.default.and_then(|index| self.recipes.at(index))
+  }
+
   /// The submodule a command-line module path (`foo::bar` of an override)
   /// names, where any component may be an alias of a module
   /// (`alias f := foo`, `alias fb := foo::bar`).

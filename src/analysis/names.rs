@@ -1,6 +1,6 @@
 //! A fast hash set of names for the analyzer's bookkeeping. Names are short
 //! and come from the user's own justfile, so a simple multiplicative hash
-//! (in the style of FxHash) is enough and much cheaper than SipHash. Its
+//! (in the style of `FxHash`) is enough and much cheaper than `SipHash`. Its
 //! last step mixes the high bits into the low ones, which pick the bucket:
 //! without it, names that differ only near their end (`recipe-1234`,
 //! `recipe-1243`) would crowd into the same buckets.
@@ -11,7 +11,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use crate::syntax::token::Token;
 
 #[derive(Default, Clone, Copy)]
-pub struct NameHasher(u64);
+pub(super) struct NameHasher(u64);
 
 const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 
@@ -97,7 +97,7 @@ pub(crate) fn same_name(a: &[u8], b: &[u8]) -> bool {
   }
 }
 
-pub type NameSet<'a> = HashSet<&'a str, BuildHasherDefault<NameHasher>>;
+pub(super) type NameSet<'a> = HashSet<&'a str, BuildHasherDefault<NameHasher>>;
 
 #[cfg(test)]
 mod tests {

@@ -9,8 +9,9 @@ use super::const_eval::ConstEvaluator;
 use super::error::AnalysisErrorKind;
 use super::model::{Assignment, Functions, Settings, Table};
 use super::resolver::check_names_and_calls;
+use crate::builtins::value::Value;
 use crate::syntax::ast::{Expression, Set, SettingValue};
-use crate::syntax::settings::Setting;
+use crate::syntax::settings::{Conflict, Setting, CONFLICTS};
 
 type CompileResult<'src, T> = Result<T, CompileError<'src>>;
 
@@ -26,12 +27,15 @@ pub(crate) fn incompatible(
   later: Setting,
   later_set: &Set,
 ) -> bool {
-  use Setting::*;
-  let conflicts = |a: Setting, b: Setting, b_set: &Set| match (a, b) {
-    (DotenvCommand, DotenvFilename | DotenvPath) => true,
-    (DotenvCommand, DotenvLoad | DotenvRequired) => boolean(b_set),
-    (WorkingDirectory, NoCd) => boolean(b_set),
-    _ => false,
+  let conflicts = |a: Setting, b: Setting, b_set: &Set| {
+    CONFLICTS.iter().any(|&(first, second, conflict)| {
+      first == a
+        && second == b
+        && match conflict {
+          Conflict::Always => true,
+          Conflict::WhenTrue => boolean(b_set),
+        }
+    })
   };
   conflicts(earlier, later, later_set) || conflicts(later, earlier, earlier_set)
 }
@@ -72,76 +76,103 @@ fn apply<'src>(
   set: &Set<'src>,
   evaluator: &ConstEvaluator<'_, 'src>,
 ) -> CompileResult<'src, ()> {
-  let name = set.name.lexeme();
-  match &set.value {
-    SettingValue::Boolean { value, .. } => set_boolean(settings, set.setting, *value),
-    SettingValue::Literal(literal) => {
-      if set.setting == Setting::Indentation {
-        settings.indentation = Some(literal.cooked.to_string());
-      }
-    }
-    SettingValue::List(elements) => {
-      let mut values = Vec::new();
-      for element in elements.iter() {
-        values.extend(evaluator.evaluate_const(element)?.0);
-      }
-      let mut values = values.into_iter();
-      let Some(command) = values.next() else {
-        return Err(error(set.name, AnalysisErrorKind::EmptyListSetting { setting: name }));
-      };
-      let interpreter = Some((command, values.collect()));
-      match set.setting {
-        Setting::Shell => settings.shell = interpreter,
-        Setting::WindowsShell => settings.windows_shell = interpreter,
-        Setting::ScriptInterpreter => settings.script_interpreter = interpreter,
-        _ => {}
-      }
-    }
-    SettingValue::Expression(expression) => {
-      let value = evaluator.evaluate_const(expression)?;
-      let single = || match value.as_single() {
-        Some(single) => Ok(single.to_string()),
-        None => Err(error(
-          set.name,
-          AnalysisErrorKind::ListSettingValue { value: value.show(), setting: name },
-        )),
-      };
-      match set.setting {
-        Setting::DotenvCommand => settings.dotenv_command = value.0.clone(),
-        Setting::DotenvFilename => settings.dotenv_filename = value.0.clone(),
-        Setting::DotenvPath => settings.dotenv_path = value.0.clone(),
-        Setting::Tempdir => settings.tempdir = Some(single()?),
-        Setting::WorkingDirectory => settings.working_directory = Some(single()?),
-        _ => {}
-      }
-    }
+  use Setting::*;
+  // One arm per setting: a new one does not compile until it is applied
+  // here. The parser has checked that the value has the setting's type
+  // (`Setting::value_type`).
+  match set.setting {
+    AllowDuplicateRecipes => settings.allow_duplicate_recipes = boolean(set),
+    AllowDuplicateVariables => settings.allow_duplicate_variables = boolean(set),
+    DefaultList => settings.default_list = boolean(set),
+    DefaultScript => settings.default_script = boolean(set),
+    DotenvCommand => settings.dotenv_command = values(set, evaluator)?,
+    DotenvFilename => settings.dotenv_filename = values(set, evaluator)?,
+    DotenvLoad => settings.dotenv_load = boolean(set),
+    DotenvOverride => settings.dotenv_override = boolean(set),
+    DotenvPath => settings.dotenv_path = values(set, evaluator)?,
+    DotenvRequired => settings.dotenv_required = boolean(set),
+    Export => settings.export = boolean(set),
+    Fallback => settings.fallback = boolean(set),
+    Guards => settings.guards = boolean(set),
+    IgnoreComments => settings.ignore_comments = boolean(set),
+    Indentation => settings.indentation = literal(set).map(str::to_string),
+    Lazy => settings.lazy = boolean(set),
+    Lists => settings.lists = boolean(set),
+    // Checked against this version by the parser.
+    MinimumVersion => {}
+    NoCd => settings.no_cd = boolean(set),
+    NoExitMessage => settings.no_exit_message = boolean(set),
+    PositionalArguments => settings.positional_arguments = boolean(set),
+    Quiet => settings.quiet = boolean(set),
+    ScriptInterpreter => settings.script_interpreter = interpreter(set, evaluator)?,
+    Shell => settings.shell = interpreter(set, evaluator)?,
+    Tempdir => settings.tempdir = single(set, evaluator)?,
+    Unstable => settings.unstable = boolean(set),
+    WindowsPowershell => settings.windows_powershell = boolean(set),
+    WindowsShell => settings.windows_shell = interpreter(set, evaluator)?,
+    WorkingDirectory => settings.working_directory = single(set, evaluator)?,
   }
   Ok(())
 }
 
-fn set_boolean<'src>(settings: &mut Settings<'src>, setting: Setting, value: bool) {
-  use Setting::*;
-  let field = match setting {
-    AllowDuplicateRecipes => &mut settings.allow_duplicate_recipes,
-    AllowDuplicateVariables => &mut settings.allow_duplicate_variables,
-    DefaultList => &mut settings.default_list,
-    DefaultScript => &mut settings.default_script,
-    DotenvLoad => &mut settings.dotenv_load,
-    DotenvOverride => &mut settings.dotenv_override,
-    DotenvRequired => &mut settings.dotenv_required,
-    Export => &mut settings.export,
-    Fallback => &mut settings.fallback,
-    Guards => &mut settings.guards,
-    IgnoreComments => &mut settings.ignore_comments,
-    Lazy => &mut settings.lazy,
-    Lists => &mut settings.lists,
-    NoCd => &mut settings.no_cd,
-    NoExitMessage => &mut settings.no_exit_message,
-    PositionalArguments => &mut settings.positional_arguments,
-    Quiet => &mut settings.quiet,
-    Unstable => &mut settings.unstable,
-    WindowsPowershell => &mut settings.windows_powershell,
-    _ => return,
+/// The text of `set NAME := 'LITERAL'`.
+fn literal<'src>(set: &Set<'src>) -> Option<&'src str> {
+  match &set.value {
+    SettingValue::Literal(literal) => Some(literal.cooked),
+    SettingValue::Boolean { .. } | SettingValue::Expression(_) | SettingValue::List(_) => None,
+  }
+}
+
+/// The values of `set NAME := EXPRESSION` (a list when `lists` is set).
+fn values<'src>(
+  set: &Set<'src>,
+  evaluator: &ConstEvaluator<'_, 'src>,
+) -> CompileResult<'src, Vec<String>> {
+  Ok(value(set, evaluator)?.map(|value| value.0).unwrap_or_default())
+}
+
+fn value<'src>(
+  set: &Set<'src>,
+  evaluator: &ConstEvaluator<'_, 'src>,
+) -> CompileResult<'src, Option<Value>> {
+  match &set.value {
+    SettingValue::Expression(expression) => evaluator.evaluate_const(expression).map(Some),
+    SettingValue::Boolean { .. } | SettingValue::Literal(_) | SettingValue::List(_) => Ok(None),
+  }
+}
+
+/// The value of `set NAME := EXPRESSION`, which must be a single string.
+fn single<'src>(
+  set: &Set<'src>,
+  evaluator: &ConstEvaluator<'_, 'src>,
+) -> CompileResult<'src, Option<String>> {
+  let Some(value) = value(set, evaluator)? else {
+    return Ok(None);
   };
-  *field = value;
+  match value.as_single() {
+    Some(single) => Ok(Some(single.to_string())),
+    None => Err(error(
+      set.name,
+      AnalysisErrorKind::ListSettingValue { value: value.show(), setting: set.name.lexeme() },
+    )),
+  }
+}
+
+/// The command and arguments of `set NAME := [COMMAND, ARGUMENT…]`.
+fn interpreter<'src>(
+  set: &Set<'src>,
+  evaluator: &ConstEvaluator<'_, 'src>,
+) -> CompileResult<'src, Option<(String, Vec<String>)>> {
+  let mut values = Vec::new();
+  for element in expressions(set) {
+    values.extend(evaluator.evaluate_const(element)?.0);
+  }
+  let mut values = values.into_iter();
+  let Some(command) = values.next() else {
+    return Err(error(
+      set.name,
+      AnalysisErrorKind::EmptyListSetting { setting: set.name.lexeme() },
+    ));
+  };
+  Ok(Some((command, values.collect())))
 }

@@ -491,7 +491,7 @@ mod tests {
     table.insert(("a-very-long-name-of-more-than-16-bytes-1", 9));
     let mut expected: Vec<&str> = names.to_vec();
     expected.push("a-very-long-name-of-more-than-16-bytes-1");
-    expected.sort();
+    expected.sort_unstable();
     assert_eq!(table.keys().collect::<Vec<_>>(), expected);
     assert_eq!(table.index_of("b"), Some(1));
     assert_eq!(table["recipe-1"].1, 2);

@@ -33,7 +33,7 @@ const CONSTANTS: &[(&str, &str)] = &[
 ];
 
 /// The value of constant `name`, if it is one.
-pub fn constant(name: &str) -> Option<&'static str> {
+pub(crate) fn constant(name: &str) -> Option<&'static str> {
   CONSTANTS.iter().find(|(constant, _)| *constant == name).map(|(_, value)| *value)
 }
 

@@ -10,7 +10,7 @@ use crate::syntax::strings::unindent;
 use crate::syntax::token::Token;
 
 /// What an expression is evaluated against.
-pub trait ExpressionContext<'src> {
+pub(crate) trait ExpressionContext<'src> {
   type Error;
 
   /// Whether `set lists` is on where the expression is written.
@@ -30,7 +30,7 @@ pub trait ExpressionContext<'src> {
   fn assert_failed(&self, keyword: Token<'src>, message: String) -> Self::Error;
 }
 
-pub fn evaluate<'src, C: ExpressionContext<'src> + ?Sized>(
+pub(crate) fn evaluate<'src, C: ExpressionContext<'src> + ?Sized>(
   context: &C,
   expression: &Expression<'src>,
 ) -> Result<Value, C::Error> {
@@ -61,7 +61,7 @@ pub fn evaluate<'src, C: ExpressionContext<'src> + ?Sized>(
     }
     List { elements, .. } => {
       let mut flattened = Vec::new();
-      for element in elements.iter() {
+      for element in *elements {
         flattened.extend(evaluate(context, element)?.0);
       }
       Ok(Value(flattened))
@@ -104,7 +104,7 @@ pub fn evaluate<'src, C: ExpressionContext<'src> + ?Sized>(
 
 /// An `if`/`assert` condition: a comparison, or (with lists) any value's
 /// truthiness.
-pub fn condition<'src, C: ExpressionContext<'src> + ?Sized>(
+pub(crate) fn condition<'src, C: ExpressionContext<'src> + ?Sized>(
   context: &C,
   expression: &Expression<'src>,
 ) -> Result<bool, C::Error> {

@@ -3,9 +3,9 @@
 //! and `shell()` capture). Nothing here knows the justfile model, so both
 //! analysis (const evaluation, name checks) and evaluation use it.
 
-pub mod constants;
-pub mod expression;
-pub mod functions;
-pub mod operators;
-pub mod process;
-pub mod value;
+pub(crate) mod constants;
+pub(crate) mod expression;
+pub(crate) mod functions;
+pub(crate) mod operators;
+pub(crate) mod process;
+pub(crate) mod value;

@@ -7,7 +7,7 @@ use regex::Regex;
 use super::value::Value;
 
 /// `+` and `/` on values: pairwise, or one element against many.
-pub fn broadcast(
+pub(crate) fn broadcast(
   lhs: &Value,
   rhs: &Value,
   symbol: &str,
@@ -34,7 +34,7 @@ pub fn broadcast(
 }
 
 /// `=~`: whether some element of `lhs` matches some regex of `rhs`.
-pub fn regex_matches(lhs: &Value, rhs: &Value) -> Result<bool, String> {
+pub(crate) fn regex_matches(lhs: &Value, rhs: &Value) -> Result<bool, String> {
   for pattern in rhs.elements() {
     let regex = Regex::new(pattern).map_err(|error| error.to_string())?;
     if lhs.elements().iter().any(|element| regex.is_match(element)) {

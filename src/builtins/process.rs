@@ -13,7 +13,7 @@ use crate::platform::supervisor::{SpawnError, Supervisor};
 
 #[derive(Debug, Snafu)]
 #[snafu(visibility(pub(crate)))]
-pub enum ProcessError {
+pub(crate) enum ProcessError {
   #[snafu(display("process exited with status code {code}"))]
   ExitCode { code: i32 },
   #[snafu(display("process terminated by signal {signal}"))]
@@ -32,7 +32,7 @@ pub enum ProcessError {
 impl ProcessError {
   /// The exit status `just` should use: the child's code, 128 + signal, else
   /// 1 (also when `just` itself was interrupted; backticks use 128 + signal).
-  pub fn exit_status(&self) -> i32 {
+  pub(crate) fn exit_status(&self) -> i32 {
     match self {
       ProcessError::ExitCode { code } => *code,
       ProcessError::Signal { signal } => signal_status(*signal),
@@ -44,7 +44,7 @@ impl ProcessError {
   }
 
   /// Classify a finished child's status; None if it succeeded.
-  pub fn from_status(status: ExitStatus) -> Option<ProcessError> {
+  pub(crate) fn from_status(status: ExitStatus) -> Option<ProcessError> {
     if status.success() {
       return None;
     }
@@ -59,7 +59,7 @@ impl ProcessError {
 /// Run `command` (stdin inherited, stderr inherited or discarded when
 /// `quiet`) through `supervisor` and return its stdout minus one trailing
 /// `\n` or `\r\n`.
-pub fn capture_stdout(
+pub(crate) fn capture_stdout(
   supervisor: &Supervisor,
   command: &mut Command,
   quiet: bool,
@@ -104,29 +104,29 @@ fn strip_one_line_ending(text: &mut String) {
 /// Environment changes for a child: names removed, then variables set.
 /// Build it in this order: dotenv, unexports and exports, `[env]`; a later `set`/`remove` cancels an earlier one.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct CommandEnvironment {
+pub(crate) struct CommandEnvironment {
   pub set: BTreeMap<String, String>,
   pub remove: BTreeSet<String>,
 }
 
 impl CommandEnvironment {
-  pub const fn new() -> Self {
+  pub(crate) const fn new() -> Self {
     CommandEnvironment { set: BTreeMap::new(), remove: BTreeSet::new() }
   }
 
-  pub fn set(&mut self, name: impl Into<String>, value: impl Into<String>) {
+  pub(crate) fn set(&mut self, name: impl Into<String>, value: impl Into<String>) {
     let name = name.into();
     self.remove.remove(&name);
     self.set.insert(name, value.into());
   }
 
-  pub fn remove(&mut self, name: impl Into<String>) {
+  pub(crate) fn remove(&mut self, name: impl Into<String>) {
     let name = name.into();
     self.set.remove(&name);
     self.remove.insert(name);
   }
 
-  pub fn apply(&self, command: &mut Command) {
+  pub(crate) fn apply(&self, command: &mut Command) {
     // `JUST_WATCH` applies to the `just` it was given to, never to a
     // nested one in a recipe, which would watch and never return.
     // Removing a variable makes the child's environment a copy built for
@@ -142,13 +142,13 @@ impl CommandEnvironment {
 }
 
 /// `SHELL ARGS... COMMAND` for running one command line through a shell.
-pub fn shell_command(program: &str, arguments: &[String], command_line: &str) -> Command {
+pub(crate) fn shell_command(program: &str, arguments: &[String], command_line: &str) -> Command {
   crate::platform::command::shell_line(program, arguments, command_line)
 }
 
 /// Whether the shell is a Windows shell that must not get the command twice
 /// (as `$0`) when running `shell()`.
-pub fn is_windows_shell(program: &str) -> bool {
+pub(crate) fn is_windows_shell(program: &str) -> bool {
   let file_name = program.rsplit(['/', '\\']).next().unwrap_or(program);
   matches!(file_name, "cmd" | "cmd.exe" | "powershell" | "powershell.exe" | "pwsh" | "pwsh.exe")
 }

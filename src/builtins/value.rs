@@ -4,19 +4,19 @@
 use std::fmt::{self, Display, Formatter};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Value(pub Vec<String>);
+pub(crate) struct Value(pub Vec<String>);
 
 impl Value {
-  pub fn string(s: impl Into<String>) -> Self {
+  pub(crate) fn string(s: impl Into<String>) -> Self {
     Value(vec![s.into()])
   }
 
-  pub fn empty_list() -> Self {
+  pub(crate) fn empty_list() -> Self {
     Value(Vec::new())
   }
 
   /// Canonical boolean: `"true"`/`"false"` without lists, `"true"`/`[]` with.
-  pub fn boolean(value: bool, lists: bool) -> Self {
+  pub(crate) fn boolean(value: bool, lists: bool) -> Self {
     match (value, lists) {
       (true, _) => Value::string("true"),
       (false, false) => Value::string("false"),
@@ -24,12 +24,12 @@ impl Value {
     }
   }
 
-  pub fn elements(&self) -> &[String] {
+  pub(crate) fn elements(&self) -> &[String] {
     &self.0
   }
 
   /// The single string of a one-element value.
-  pub fn as_single(&self) -> Option<&str> {
+  pub(crate) fn as_single(&self) -> Option<&str> {
     match self.0.as_slice() {
       [single] => Some(single),
       _ => None,
@@ -37,7 +37,7 @@ impl Value {
   }
 
   /// Elements joined by single spaces (how interpolations print lists).
-  pub fn joined(&self) -> String {
+  pub(crate) fn joined(&self) -> String {
     match self.0.as_slice() {
       [single] => single.clone(),
       elements => elements.join(" "),
@@ -45,12 +45,12 @@ impl Value {
   }
 
   /// True iff non-empty (with lists).
-  pub fn is_truthy(&self) -> bool {
+  pub(crate) fn is_truthy(&self) -> bool {
     !self.0.is_empty()
   }
 
   /// `show()` notation: `"a"`, `["a", "b"]`, `[]`.
-  pub fn show(&self) -> String {
+  pub(crate) fn show(&self) -> String {
     match self.0.as_slice() {
       [single] => quote_escaped(single),
       elements => {
@@ -62,7 +62,7 @@ impl Value {
 }
 
 /// `"…"` with `\\ \" \n \r \t` escaped.
-pub fn quote_escaped(s: &str) -> String {
+pub(crate) fn quote_escaped(s: &str) -> String {
   let mut out = String::with_capacity(s.len() + 2);
   out.push('"');
   for c in s.chars() {

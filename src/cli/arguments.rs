@@ -16,10 +16,10 @@ use std::{ffi::OsString, num::NonZeroUsize};
 
 use crate::cli::completions;
 use crate::cli::flags::{self, Completer, Flag, Kind, Takes, FLAGS};
-pub use crate::cli::flags::{id, COMPLETION_SHELLS};
+pub(crate) use crate::cli::flags::{id, COMPLETION_SHELLS};
 
 /// The complete `just` command line.
-pub fn command() -> Command {
+pub(crate) fn command() -> Command {
   header()
     .after_help(
       "`just --help RECIPE` prints a recipe's help (its doc, usage, parameters and \
@@ -39,7 +39,7 @@ pub fn command() -> Command {
 /// building and defaulting the others; a leading `--version` needs no
 /// options at all. Otherwise the complete definition.
 /// Readers of the matches treat an option left out as not given.
-pub fn command_for(words: &[OsString]) -> Command {
+pub(crate) fn command_for(words: &[OsString]) -> Command {
   // clap answers a leading `--version` before reading any further word.
   if words.get(1).is_some_and(is_version_flag) {
     return header();

@@ -19,7 +19,7 @@ use crate::search;
 use crate::syntax::sources::{Sources, Trees};
 
 #[derive(Debug, Snafu)]
-pub enum CompletionsError {
+pub(crate) enum CompletionsError {
   #[snafu(display("unknown completion shell `{shell}`"))]
   UnknownShell { shell: String },
 }
@@ -38,7 +38,7 @@ export extern "just" [
 /// The completion script for `shell` (any case). Except for nushell it only
 /// registers `just` itself, started with `JUST_COMPLETE=<shell>`, as the
 /// completer (dynamic completion, see `dynamic`).
-pub fn completions(shell: &str) -> Result<String, CompletionsError> {
+pub(crate) fn completions(shell: &str) -> Result<String, CompletionsError> {
   let script = match shell.to_ascii_lowercase().as_str() {
     "bash" => "eval \"$(JUST_COMPLETE=bash just)\"\n",
     "elvish" => "eval (E:JUST_COMPLETE=elvish just | slurp)\n",
@@ -55,9 +55,9 @@ pub fn completions(shell: &str) -> Result<String, CompletionsError> {
   Ok(script.to_owned())
 }
 
-/// Answer a completion request if `JUST_COMPLETE` is set (clap_complete's
+/// Answer a completion request if `JUST_COMPLETE` is set (`clap_complete`'s
 /// dynamic protocol: `just -- just WORD…`); otherwise return.
-pub fn complete_env() {
+pub(crate) fn complete_env() {
   clap_complete::CompleteEnv::with_factory(completion_command)
     .var("JUST_COMPLETE")
     .shells(Shells(&[&Bash, &env::Elvish, &env::Fish, &env::Powershell, &env::Zsh]))
@@ -75,7 +75,7 @@ fn completion_command() -> clap::Command {
     .mut_arg(arguments::id::GRAPH, |arg| arg.num_args(1))
 }
 
-/// Bash: clap_complete's registration, plus `BASH_COLONS`.
+/// Bash: `clap_complete`'s registration, plus `BASH_COLONS`.
 struct Bash;
 
 /// Bash splits words at `:` (it is in `COMP_WORDBREAKS`), so `mod::recipe`
@@ -281,7 +281,7 @@ fn variable_names(justfile: &Justfile) -> Vec<String> {
 
 /// Positional words: recipe paths, `NAME=` overrides, then file paths; after
 /// a module's path given as separate words, the names inside that module.
-pub fn complete_arguments(current: &OsStr) -> Vec<CompletionCandidate> {
+pub(crate) fn complete_arguments(current: &OsStr) -> Vec<CompletionCandidate> {
   with_context(|config, justfile| arguments_in(config, justfile, current)).unwrap_or_default()
 }
 
@@ -302,12 +302,12 @@ fn arguments_in(config: &Config, justfile: &Justfile, current: &OsStr) -> Vec<Co
 }
 
 /// `--show` / `--usage`: recipe paths.
-pub fn recipe_paths() -> Vec<CompletionCandidate> {
+pub(crate) fn recipe_paths() -> Vec<CompletionCandidate> {
   with_context(recipe_candidates).unwrap_or_default()
 }
 
 /// `--set`'s first value: variable names.
-pub fn variables() -> Vec<CompletionCandidate> {
+pub(crate) fn variables() -> Vec<CompletionCandidate> {
   if previous_word().as_deref() != Some(OsStr::new("--set")) {
     return Vec::new();
   }
@@ -318,7 +318,7 @@ pub fn variables() -> Vec<CompletionCandidate> {
 }
 
 /// `--group`: group names.
-pub fn groups() -> Vec<CompletionCandidate> {
+pub(crate) fn groups() -> Vec<CompletionCandidate> {
   with_context(|config, justfile| {
     module_groups(&justfile.root, config.unsorted)
       .into_iter()

@@ -11,7 +11,7 @@ use clap::ArgMatches;
 use lexiclean::Lexiclean;
 use snafu::Snafu;
 
-pub use crate::options::{
+pub(crate) use crate::options::{
   AliasStyle, DumpFormat, EvaluateFormat, GraphFormat, Options, OutputMode, Override, SearchConfig,
   WatchConfig,
 };
@@ -28,13 +28,13 @@ use crate::{
 /// What the command line asks for: the command, and the options every
 /// stage reads (`Config` dereferences to them).
 #[derive(Debug, Clone)]
-pub struct Config {
+pub(crate) struct Config {
   pub subcommand: Subcommand,
   pub options: Options,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Subcommand {
+pub(crate) enum Subcommand {
   /// Run recipes: the ordinary arguments after overrides and search directory.
   Run {
     arguments: Vec<String>,
@@ -94,7 +94,7 @@ pub enum Subcommand {
 impl Config {
   /// A configuration with every option at its default, for tests and for
   /// stages that need one before the command line is parsed.
-  pub fn default_for(invocation_directory: PathBuf) -> Self {
+  pub(crate) fn default_for(invocation_directory: PathBuf) -> Self {
     Config {
       subcommand: Subcommand::Run { arguments: Vec::new() },
       options: Options::default_for(invocation_directory),
@@ -118,7 +118,7 @@ impl std::ops::DerefMut for Config {
 
 /// Why the command line could not be turned into a `Config`.
 #[derive(Debug, Snafu)]
-pub enum ConfigError {
+pub(crate) enum ConfigError {
   /// A command-line syntax error, or `--help`/`--version`. Print it with
   /// `source.print()` (help and version go to stdout) and exit with
   /// `source.exit_code()` (2 for errors, 0 for help and version).
@@ -143,7 +143,7 @@ pub enum ConfigError {
 
 impl ConfigError {
   /// The process exit status this error calls for.
-  pub fn exit_code(&self) -> i32 {
+  pub(crate) fn exit_code(&self) -> i32 {
     match self {
       ConfigError::Clap { source } => source.exit_code(),
       _ => 1,
@@ -167,7 +167,9 @@ fn unexpected_words(overrides: &[String], arguments: &[String]) -> String {
 impl Config {
   /// Parse the command line (`args` includes the program name) and the
   /// `JUST_*` environment. The invocation directory is the current directory.
-  pub fn from_args<I: IntoIterator<Item = OsString>>(args: I) -> Result<Config, ConfigError> {
+  pub(crate) fn from_args<I: IntoIterator<Item = OsString>>(
+    args: I,
+  ) -> Result<Config, ConfigError> {
     let args: Vec<OsString> = args.into_iter().collect();
     if let Some(quick) = quick::parse(&args) {
       let invocation_directory =
@@ -216,7 +218,7 @@ impl Config {
   }
 
   /// Build the configuration from parsed matches, relative to `invocation_directory`.
-  pub fn from_matches(
+  pub(crate) fn from_matches(
     matches: &ArgMatches,
     invocation_directory: PathBuf,
   ) -> Result<Config, ConfigError> {
@@ -546,9 +548,10 @@ fn dependency_view(
 /// read here rather than by clap, for which a value from the environment
 /// would make `--graph-format`'s need of `--graph` apply to every run.
 fn graph_format(matches: &dyn Given) -> Result<GraphFormat, ConfigError> {
-  let given = match matches.on_command_line(id::GRAPH_FORMAT) {
-    true => string(matches, id::GRAPH_FORMAT),
-    false => std::env::var("JUST_GRAPH_FORMAT").ok(),
+  let given = if matches.on_command_line(id::GRAPH_FORMAT) {
+    string(matches, id::GRAPH_FORMAT)
+  } else {
+    std::env::var("JUST_GRAPH_FORMAT").ok()
   };
   match given.as_deref() {
     Some("json") => Ok(GraphFormat::Json),

@@ -15,7 +15,7 @@ use crate::{
 };
 
 #[derive(Debug, Snafu)]
-pub enum EditError {
+pub(crate) enum EditError {
   #[snafu(display("{source}"))]
   Search { source: SearchError },
   #[snafu(display("editor `{}` invocation failed: {source}", editor.to_string_lossy()))]
@@ -26,7 +26,7 @@ pub enum EditError {
 
 impl EditError {
   /// The editor's own exit code (128 + signal when killed), else 1.
-  pub fn exit_code(&self) -> i32 {
+  pub(crate) fn exit_code(&self) -> i32 {
     match self {
       EditError::Status { status, .. } => Exit::of(*status).status(),
       _ => 1,
@@ -35,14 +35,14 @@ impl EditError {
 }
 
 /// `$VISUAL`, else `$EDITOR`, else `vim`; used as a program name, unsplit.
-pub fn editor() -> OsString {
+pub(crate) fn editor() -> OsString {
   std::env::var_os("VISUAL")
     .or_else(|| std::env::var_os("EDITOR"))
     .unwrap_or_else(|| OsString::from("vim"))
 }
 
 /// Locate the justfile (without parsing it) and run the editor on it.
-pub fn edit(config: &Config) -> Result<(), EditError> {
+pub(crate) fn edit(config: &Config) -> Result<(), EditError> {
   let search = search::find(config).map_err(|source| EditError::Search { source })?;
   let editor = editor();
   let status = Command::new(&editor)

@@ -11,7 +11,7 @@ use crate::output::diagnostic::{error_line, excerpt};
 use crate::syntax::token::Token;
 
 #[derive(Debug)]
-pub enum Error<'src> {
+pub(crate) enum Error<'src> {
   Compile(Box<CompileError<'src>>),
   Evaluation(Box<EvaluationError<'src>>),
   Execution(Box<ExecutionError<'src>>),
@@ -22,7 +22,7 @@ pub enum Error<'src> {
 
 /// The parts of a rendered error.
 #[derive(Debug, Default)]
-pub struct Report<'src> {
+pub(crate) struct Report<'src> {
   pub message: String,
   pub suggestion: Option<String>,
   pub usage: Option<String>,
@@ -33,18 +33,18 @@ pub struct Report<'src> {
   pub silent: bool,
 }
 
-impl<'src> Report<'src> {
-  pub fn message(message: impl Into<String>) -> Self {
+impl Report<'_> {
+  pub(crate) fn message(message: impl Into<String>) -> Self {
     Report { message: message.into(), status: 1, ..Report::default() }
   }
 }
 
 impl<'src> Error<'src> {
-  pub fn message(message: impl Into<String>) -> Self {
+  pub(crate) fn message(message: impl Into<String>) -> Self {
     Error::Other(Box::new(Report::message(message)))
   }
 
-  pub fn report(&self) -> Report<'src> {
+  pub(crate) fn report(&self) -> Report<'src> {
     match self {
       Error::Compile(error) => Report {
         message: error.to_string(),
@@ -81,12 +81,12 @@ impl<'src> Error<'src> {
     }
   }
 
-  pub fn status(&self) -> i32 {
+  pub(crate) fn status(&self) -> i32 {
     self.report().status
   }
 
   /// The text printed on stderr for this error.
-  pub fn render(&self, painter: &Painter) -> String {
+  pub(crate) fn render(&self, painter: &Painter) -> String {
     if let Error::Execution(error) = self {
       if let ExecutionError::KeptGoing { summary, stopped, signal, .. } = error.as_ref() {
         return render_kept_going(summary, stopped.as_deref(), *signal, painter);
@@ -237,13 +237,13 @@ impl<'src> From<crate::analysis::error::LoadError<'src>> for Error<'src> {
   }
 }
 
-impl<'src> From<crate::cli::invocation::InvocationError> for Error<'src> {
+impl From<crate::cli::invocation::InvocationError> for Error<'_> {
   fn from(error: crate::cli::invocation::InvocationError) -> Self {
     Error::Invocation(Box::new(error))
   }
 }
 
-impl<'src> From<crate::analysis::lookup::LookupError> for Error<'src> {
+impl From<crate::analysis::lookup::LookupError> for Error<'_> {
   fn from(error: crate::analysis::lookup::LookupError) -> Self {
     crate::cli::invocation::InvocationError::from(error).into()
   }

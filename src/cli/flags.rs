@@ -6,108 +6,108 @@
 //! command lines with it without building that command.
 
 /// Flag ids: a flag's id is its long name. Positional words use `ARGUMENTS`.
-pub mod id {
-  pub const ALIAS_STYLE: &str = "alias-style";
-  pub const ALLOW_MISSING: &str = "allow-missing";
-  pub const ARGUMENTS: &str = "ARGUMENTS";
-  pub const CEILING: &str = "ceiling";
-  pub const CHECK: &str = "check";
-  pub const CHOOSER: &str = "chooser";
-  pub const CLEAR_SHELL_ARGS: &str = "clear-shell-args";
-  pub const COLOR: &str = "color";
-  pub const COMMAND_COLOR: &str = "command-color";
-  pub const COMPLETE_ALIASES: &str = "complete-aliases";
-  pub const CYGPATH: &str = "cygpath";
-  pub const DEFAULT_LIST: &str = "default-list";
-  pub const DOTENV_COMMAND: &str = "dotenv-command";
-  pub const DOTENV_FILENAME: &str = "dotenv-filename";
-  pub const DOTENV_PATH: &str = "dotenv-path";
-  pub const DRY_RUN: &str = "dry-run";
-  pub const DUMP_FORMAT: &str = "dump-format";
-  pub const EVALUATE_FORMAT: &str = "evaluate-format";
-  pub const EXPLAIN: &str = "explain";
-  pub const GLOBAL_JUSTFILE: &str = "global-justfile";
-  pub const GROUP: &str = "group";
-  pub const HIGHLIGHT: &str = "highlight";
-  pub const INDENTATION: &str = "indentation";
-  pub const JOBS: &str = "jobs";
-  pub const JUSTFILE: &str = "justfile";
-  pub const JUSTFILE_NAME: &str = "justfile-name";
-  pub const LIST_HEADING: &str = "list-heading";
-  pub const LIST_PREFIX: &str = "list-prefix";
-  pub const LIST_SUBMODULES: &str = "list-submodules";
-  pub const NO_ALIASES: &str = "no-aliases";
-  pub const NO_CACHE: &str = "no-cache";
-  pub const CACHE_DIR: &str = "cache-dir";
-  pub const CACHE_URL: &str = "cache-url";
-  pub const CACHE_READ_ONLY: &str = "cache-read-only";
-  pub const CACHE_TIMEOUT: &str = "cache-timeout";
-  pub const NO_DEPS: &str = "no-deps";
-  pub const NO_DOTENV: &str = "no-dotenv";
-  pub const NO_HIGHLIGHT: &str = "no-highlight";
-  pub const ONE: &str = "one";
-  pub const QUIET: &str = "quiet";
-  pub const SET: &str = "set";
-  pub const SHELL: &str = "shell";
-  pub const SHELL_ARG: &str = "shell-arg";
-  pub const SHELL_COMMAND: &str = "shell-command";
-  pub const TEMPDIR: &str = "tempdir";
-  pub const TIME: &str = "time";
-  pub const TIMESTAMP: &str = "timestamp";
-  pub const TIMESTAMP_FORMAT: &str = "timestamp-format";
-  pub const UNSORTED: &str = "unsorted";
-  pub const UNSTABLE: &str = "unstable";
-  pub const VERBOSE: &str = "verbose";
-  pub const WORKING_DIRECTORY: &str = "working-directory";
-  pub const YES: &str = "yes";
+pub(crate) mod id {
+  pub(crate) const ALIAS_STYLE: &str = "alias-style";
+  pub(crate) const ALLOW_MISSING: &str = "allow-missing";
+  pub(crate) const ARGUMENTS: &str = "ARGUMENTS";
+  pub(crate) const CEILING: &str = "ceiling";
+  pub(crate) const CHECK: &str = "check";
+  pub(crate) const CHOOSER: &str = "chooser";
+  pub(crate) const CLEAR_SHELL_ARGS: &str = "clear-shell-args";
+  pub(crate) const COLOR: &str = "color";
+  pub(crate) const COMMAND_COLOR: &str = "command-color";
+  pub(crate) const COMPLETE_ALIASES: &str = "complete-aliases";
+  pub(crate) const CYGPATH: &str = "cygpath";
+  pub(crate) const DEFAULT_LIST: &str = "default-list";
+  pub(crate) const DOTENV_COMMAND: &str = "dotenv-command";
+  pub(crate) const DOTENV_FILENAME: &str = "dotenv-filename";
+  pub(crate) const DOTENV_PATH: &str = "dotenv-path";
+  pub(crate) const DRY_RUN: &str = "dry-run";
+  pub(crate) const DUMP_FORMAT: &str = "dump-format";
+  pub(crate) const EVALUATE_FORMAT: &str = "evaluate-format";
+  pub(crate) const EXPLAIN: &str = "explain";
+  pub(crate) const GLOBAL_JUSTFILE: &str = "global-justfile";
+  pub(crate) const GROUP: &str = "group";
+  pub(crate) const HIGHLIGHT: &str = "highlight";
+  pub(crate) const INDENTATION: &str = "indentation";
+  pub(crate) const JOBS: &str = "jobs";
+  pub(crate) const JUSTFILE: &str = "justfile";
+  pub(crate) const JUSTFILE_NAME: &str = "justfile-name";
+  pub(crate) const LIST_HEADING: &str = "list-heading";
+  pub(crate) const LIST_PREFIX: &str = "list-prefix";
+  pub(crate) const LIST_SUBMODULES: &str = "list-submodules";
+  pub(crate) const NO_ALIASES: &str = "no-aliases";
+  pub(crate) const NO_CACHE: &str = "no-cache";
+  pub(crate) const CACHE_DIR: &str = "cache-dir";
+  pub(crate) const CACHE_URL: &str = "cache-url";
+  pub(crate) const CACHE_READ_ONLY: &str = "cache-read-only";
+  pub(crate) const CACHE_TIMEOUT: &str = "cache-timeout";
+  pub(crate) const NO_DEPS: &str = "no-deps";
+  pub(crate) const NO_DOTENV: &str = "no-dotenv";
+  pub(crate) const NO_HIGHLIGHT: &str = "no-highlight";
+  pub(crate) const ONE: &str = "one";
+  pub(crate) const QUIET: &str = "quiet";
+  pub(crate) const SET: &str = "set";
+  pub(crate) const SHELL: &str = "shell";
+  pub(crate) const SHELL_ARG: &str = "shell-arg";
+  pub(crate) const SHELL_COMMAND: &str = "shell-command";
+  pub(crate) const TEMPDIR: &str = "tempdir";
+  pub(crate) const TIME: &str = "time";
+  pub(crate) const TIMESTAMP: &str = "timestamp";
+  pub(crate) const TIMESTAMP_FORMAT: &str = "timestamp-format";
+  pub(crate) const UNSORTED: &str = "unsorted";
+  pub(crate) const UNSTABLE: &str = "unstable";
+  pub(crate) const VERBOSE: &str = "verbose";
+  pub(crate) const WORKING_DIRECTORY: &str = "working-directory";
+  pub(crate) const YES: &str = "yes";
   // Running many recipes: failure handling, output of concurrent recipes, make jobserver.
-  pub const KEEP_GOING: &str = "keep-going";
-  pub const OUTPUT: &str = "output";
-  pub const JOBSERVER: &str = "jobserver";
+  pub(crate) const KEEP_GOING: &str = "keep-going";
+  pub(crate) const OUTPUT: &str = "output";
+  pub(crate) const JOBSERVER: &str = "jobserver";
 
-  pub const WATCH: &str = "watch";
-  pub const WATCH_CLEAR: &str = "clear";
-  pub const WATCH_DEBOUNCE: &str = "watch-debounce";
-  pub const WATCH_PATH: &str = "watch-path";
-  pub const WATCH_RESTART: &str = "watch-restart";
+  pub(crate) const WATCH: &str = "watch";
+  pub(crate) const WATCH_CLEAR: &str = "clear";
+  pub(crate) const WATCH_DEBOUNCE: &str = "watch-debounce";
+  pub(crate) const WATCH_PATH: &str = "watch-path";
+  pub(crate) const WATCH_RESTART: &str = "watch-restart";
 
-  pub const CHANGELOG: &str = "changelog";
-  pub const CHOOSE: &str = "choose";
-  pub const CLEAN: &str = "clean";
-  pub const COMMAND: &str = "command";
-  pub const COMPLETIONS: &str = "completions";
-  pub const DUMP: &str = "dump";
-  pub const EDIT: &str = "edit";
-  pub const EVALUATE: &str = "evaluate";
-  pub const FORMAT: &str = "fmt";
-  pub const GROUPS: &str = "groups";
-  pub const INIT: &str = "init";
-  pub const JSON: &str = "json";
-  pub const LIST: &str = "list";
-  pub const MAN: &str = "man";
-  pub const REQUEST: &str = "request";
-  pub const SHOW: &str = "show";
-  pub const SUMMARY: &str = "summary";
-  pub const USAGE: &str = "usage";
-  pub const VARIABLES: &str = "variables";
+  pub(crate) const CHANGELOG: &str = "changelog";
+  pub(crate) const CHOOSE: &str = "choose";
+  pub(crate) const CLEAN: &str = "clean";
+  pub(crate) const COMMAND: &str = "command";
+  pub(crate) const COMPLETIONS: &str = "completions";
+  pub(crate) const DUMP: &str = "dump";
+  pub(crate) const EDIT: &str = "edit";
+  pub(crate) const EVALUATE: &str = "evaluate";
+  pub(crate) const FORMAT: &str = "fmt";
+  pub(crate) const GROUPS: &str = "groups";
+  pub(crate) const INIT: &str = "init";
+  pub(crate) const JSON: &str = "json";
+  pub(crate) const LIST: &str = "list";
+  pub(crate) const MAN: &str = "man";
+  pub(crate) const REQUEST: &str = "request";
+  pub(crate) const SHOW: &str = "show";
+  pub(crate) const SUMMARY: &str = "summary";
+  pub(crate) const USAGE: &str = "usage";
+  pub(crate) const VARIABLES: &str = "variables";
 
   // Dependency views: `--tree`, `--graph`.
-  pub const ALL: &str = "all";
-  pub const GRAPH: &str = "graph";
-  pub const GRAPH_FORMAT: &str = "graph-format";
-  pub const TREE: &str = "tree";
+  pub(crate) const ALL: &str = "all";
+  pub(crate) const GRAPH: &str = "graph";
+  pub(crate) const GRAPH_FORMAT: &str = "graph-format";
+  pub(crate) const TREE: &str = "tree";
   /// The group of `--tree` and `--graph`, which `--all` requires.
-  pub const DEPENDENCY_VIEW: &str = "dependency-view";
+  pub(crate) const DEPENDENCY_VIEW: &str = "dependency-view";
 
   /// In a `conflicts` list: every command (`Flag::command`).
-  pub const EVERY_COMMAND: &str = "<every command>";
+  pub(crate) const EVERY_COMMAND: &str = "<every command>";
 }
 
 use id::*;
 
 /// One option or command.
 #[derive(Debug)]
-pub struct Flag {
+pub(crate) struct Flag {
   /// The long name, which is also its id.
   pub long: &'static str,
   pub short: Option<char>,
@@ -133,7 +133,7 @@ pub struct Flag {
 
 /// What a flag takes on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Takes {
+pub(crate) enum Takes {
   /// Nothing: given or not. From the environment: `true` or `false`.
   Switch,
   /// Nothing. From the environment: anything but a false word (`0`, `false`,
@@ -157,7 +157,7 @@ pub enum Takes {
 
 /// The values a flag accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
   Text,
   Path,
   /// One of these words.
@@ -174,7 +174,7 @@ pub enum Kind {
 
 /// What completion offers for a flag's values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Completer {
+pub(crate) enum Completer {
   Nothing,
   File,
   Directory,
@@ -184,7 +184,8 @@ pub enum Completer {
   RecipePaths,
 }
 
-pub const COMPLETION_SHELLS: &[&str] = &["bash", "elvish", "fish", "nushell", "powershell", "zsh"];
+pub(crate) const COMPLETION_SHELLS: &[&str] =
+  &["bash", "elvish", "fish", "nushell", "powershell", "zsh"];
 
 const fn option(long: &'static str, takes: Takes, help: &'static str) -> Flag {
   Flag {
@@ -231,7 +232,7 @@ const fn choice(
 
 /// Every option and command, in the order of their long names (as `--help`
 /// lists them).
-pub const FLAGS: &[Flag] = &[
+pub(crate) const FLAGS: &[Flag] = &[
   Flag {
     env: Some("JUST_ALIAS_STYLE"),
     default: Some("right"),
@@ -533,12 +534,12 @@ pub const FLAGS: &[Flag] = &[
 ];
 
 /// The position in `FLAGS` of the flag with this id (long name).
-pub fn index(id: &str) -> Option<usize> {
+pub(crate) fn index(id: &str) -> Option<usize> {
   FLAGS.binary_search_by(|flag| flag.long.cmp(id)).ok()
 }
 
 /// The flags `flag` may not be used with, `EVERY_COMMAND` expanded.
-pub fn conflicts(flag: &Flag) -> impl Iterator<Item = &'static str> + '_ {
+pub(crate) fn conflicts(flag: &Flag) -> impl Iterator<Item = &'static str> + '_ {
   let mut own: Vec<&'static str> = Vec::new();
   for &other in flag.conflicts {
     if other == EVERY_COMMAND {
@@ -552,7 +553,7 @@ pub fn conflicts(flag: &Flag) -> impl Iterator<Item = &'static str> + '_ {
 }
 
 /// The ids of the commands.
-pub fn commands() -> impl Iterator<Item = &'static str> {
+pub(crate) fn commands() -> impl Iterator<Item = &'static str> {
   FLAGS.iter().filter(|flag| flag.command).map(|flag| flag.long)
 }
 

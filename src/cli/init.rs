@@ -14,10 +14,11 @@ use crate::{
 };
 
 /// The exact text written by `--init`.
-pub const INIT_JUSTFILE: &str = "# https://just.systems\n\ndefault:\n    echo 'Hello, world!'\n";
+pub(crate) const INIT_JUSTFILE: &str =
+  "# https://just.systems\n\ndefault:\n    echo 'Hello, world!'\n";
 
 #[derive(Debug, Snafu)]
-pub enum InitError {
+pub(crate) enum InitError {
   #[snafu(display("justfile `{}` already exists", path.display()))]
   AlreadyExists { path: PathBuf },
   #[snafu(display("cannot initialize global justfile"))]
@@ -32,7 +33,7 @@ pub enum InitError {
 
 /// Write the starter justfile; returns the message for stderr (without a
 /// trailing newline; the caller suppresses it under `--quiet`).
-pub fn init(config: &Config) -> Result<String, InitError> {
+pub(crate) fn init(config: &Config) -> Result<String, InitError> {
   let path = target(config)?;
   write_new(&path)?;
   Ok(format!("wrote justfile to `{}`", path.display()))
@@ -40,7 +41,7 @@ pub fn init(config: &Config) -> Result<String, InitError> {
 
 /// Where `--init` writes: the `-f` path, or the first justfile name in the
 /// project root of the search start.
-pub fn target(config: &Config) -> Result<PathBuf, InitError> {
+pub(crate) fn target(config: &Config) -> Result<PathBuf, InitError> {
   let start = match &config.search {
     SearchConfig::WithJustfile { justfile, .. } => return Ok(justfile.clone()),
     SearchConfig::Stdin { .. } => return Err(InitError::Stdin),

@@ -13,7 +13,7 @@ use crate::syntax::path::split_colon_path;
 
 /// What the command line supplied for one parameter value.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ArgumentValue {
+pub(crate) enum ArgumentValue {
   Text(String),
   /// A `flag` option was given: its value is `true`.
   Flag,
@@ -23,7 +23,7 @@ pub enum ArgumentValue {
 
 /// One recipe to run, with the arguments bound to its parameters.
 #[derive(Debug)]
-pub struct Invocation<'a, 'src> {
+pub(crate) struct Invocation<'a, 'src> {
   /// Module path of the recipe (`[]` for the root).
   pub module_path: Vec<String>,
   pub recipe: &'a Recipe<'src>,
@@ -45,13 +45,13 @@ fn count_phrase(found: usize, min: usize, max: Option<usize>) -> String {
 
 /// `just PATH ARGS…` of a count error, plain and coloured.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UsageLine {
+pub(crate) struct UsageLine {
   pub plain: String,
   pub colored: String,
 }
 
 #[derive(Debug, Snafu)]
-pub enum InvocationError {
+pub(crate) enum InvocationError {
   #[snafu(transparent)]
   Lookup { source: LookupError },
   #[snafu(transparent)]
@@ -96,7 +96,7 @@ pub enum InvocationError {
 
 impl InvocationError {
   /// The `usage:` block printed after a count error, if any.
-  pub fn usage_block(&self, color: bool) -> Option<String> {
+  pub(crate) fn usage_block(&self, color: bool) -> Option<String> {
     match self {
       InvocationError::ArgumentCount { usage, .. } => Some(if color {
         format!("\x1b[1;33musage:\x1b[0m\n    {}\n", usage.colored)
@@ -109,11 +109,11 @@ impl InvocationError {
 
   /// Unknown recipe / submodule / absent module: what `--allow-missing` and
   /// `set fallback` react to.
-  pub fn is_missing(&self) -> bool {
+  pub(crate) fn is_missing(&self) -> bool {
     matches!(self, InvocationError::Lookup { source } if source.is_missing())
   }
 
-  pub fn is_unknown(&self) -> bool {
+  pub(crate) fn is_unknown(&self) -> bool {
     matches!(self, InvocationError::Lookup { source } if source.is_unknown())
   }
 }
@@ -147,7 +147,7 @@ fn default_recipe<'a, 'src>(
   module: &'a Module<'src>,
   module_path: Vec<String>,
 ) -> Result<Resolved<'a, 'src>, InvocationError> {
-  let recipe = match module.default.and_then(|name| module.recipes.get(name)) {
+  let recipe = match module.default_recipe() {
     Some(recipe) => recipe,
     None if module.recipes.is_empty() => return Err(InvocationError::NoRecipes),
     None => return Err(InvocationError::NoDefaultRecipe),
@@ -246,7 +246,7 @@ fn resolve_next<'a, 'src>(
 // Invocations
 
 /// Turns the ordinary arguments into invocations.
-pub fn parse_invocations<'a, 'src>(
+pub(crate) fn parse_invocations<'a, 'src>(
   justfile: &'a Justfile<'src>,
   arguments: &[String],
   config: &Options,
@@ -259,7 +259,7 @@ pub fn parse_invocations<'a, 'src>(
 
 /// What the ordinary arguments ask for.
 #[derive(Debug)]
-pub enum Parsed<'a, 'src> {
+pub(crate) enum Parsed<'a, 'src> {
   Run(Vec<Invocation<'a, 'src>>),
   Help(HelpRequest<'a, 'src>),
 }
@@ -267,7 +267,7 @@ pub enum Parsed<'a, 'src> {
 /// `RECIPE --help`, `RECIPE -h` or `MODULE --help` where the plain
 /// invocation rules reject that word with `replaces`.
 #[derive(Debug)]
-pub struct HelpRequest<'a, 'src> {
+pub(crate) struct HelpRequest<'a, 'src> {
   pub module: &'a Module<'src>,
   /// None: help for the module (its recipe listing).
   pub recipe: Option<&'a Recipe<'src>>,
@@ -281,7 +281,7 @@ fn is_help_word(word: &str) -> bool {
 
 /// Like `parse_invocations`, but a `--help`/`-h` that no parameter takes is
 /// a request for help (unless a `--` came before it).
-pub fn parse_command_line<'a, 'src>(
+pub(crate) fn parse_command_line<'a, 'src>(
   justfile: &'a Justfile<'src>,
   arguments: &[String],
   config: &Options,
@@ -390,7 +390,7 @@ fn bind_default<'a, 'src>(
 }
 
 /// When the run should list a module instead: the module path to list.
-pub fn default_listing(
+pub(crate) fn default_listing(
   justfile: &Justfile,
   arguments: &[String],
   config: &Options,
@@ -420,7 +420,7 @@ pub fn default_listing(
 // Binding
 
 /// Per parameter, the values supplied (None = not supplied).
-pub type Bound = Vec<Option<Vec<ArgumentValue>>>;
+pub(crate) type Bound = Vec<Option<Vec<ArgumentValue>>>;
 
 fn takes_value(parameter: Parameter) -> bool {
   !parameter.flag() && parameter.value().is_none()
@@ -576,18 +576,17 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
   ) -> Result<(), InvocationError> {
     let Some(parameter) = self.recipe.parameters().get(slot) else { return Ok(()) };
     let value = if takes_value(parameter) {
-      match inline {
-        Some(value) => ArgumentValue::Text(value.to_string()),
-        None => {
-          let Some(next) = self.words.get(self.index) else {
-            return Err(InvocationError::MissingOptionValue {
-              recipe: self.recipe_name(),
-              option: written.to_string(),
-            });
-          };
-          self.index += 1;
-          ArgumentValue::Text(next.clone())
-        }
+      if let Some(value) = inline {
+        ArgumentValue::Text(value.to_string())
+      } else {
+        let Some(next) = self.words.get(self.index) else {
+          return Err(InvocationError::MissingOptionValue {
+            recipe: self.recipe_name(),
+            option: written.to_string(),
+          });
+        };
+        self.index += 1;
+        ArgumentValue::Text(next.clone())
       }
     } else if inline.is_some() {
       return Err(InvocationError::FlagTakesNoValue {
@@ -690,7 +689,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
 
 /// Binds as many of `words` as the recipe takes; returns the bound values
 /// and the number of words consumed.
-pub fn bind_arguments(
+pub(crate) fn bind_arguments(
   recipe: &Recipe,
   words: &[String],
 ) -> Result<(Bound, usize), InvocationError> {

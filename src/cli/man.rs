@@ -3,11 +3,11 @@
 use crate::cli::arguments;
 
 /// The project's changelog, embedded at build time.
-pub const CHANGELOG: &str = include_str!("../../CHANGELOG.md");
+pub(crate) const CHANGELOG: &str = include_str!("../../CHANGELOG.md");
 
 /// The roff man page generated from the flag definitions, with EXAMPLES and
 /// EXIT STATUS sections before VERSION.
-pub fn man() -> String {
+pub(crate) fn man() -> String {
   let mut buffer = Vec::new();
   // Rendering into a Vec cannot fail.
   let _ = clap_mangen::Man::new(arguments::command()).render(&mut buffer);
@@ -62,7 +62,7 @@ A recipe, or \fBjust\fR, was ended by signal \fIN\fR (130 for Ctrl\-C).
 "#;
 
 /// The text `--changelog` prints.
-pub fn changelog() -> &'static str {
+pub(crate) fn changelog() -> &'static str {
   CHANGELOG
 }
 

@@ -1,15 +1,15 @@
 //! The command line: flag definitions, configuration, the top-level driver.
 
-pub mod arguments;
-pub mod completions;
-pub mod config;
-pub mod edit;
-pub mod error;
-pub mod flags;
-pub mod init;
-pub mod invocation;
-pub mod man;
-pub mod positional;
-pub mod quick;
-pub mod run;
-pub mod watch;
+pub(crate) mod arguments;
+pub(crate) mod completions;
+pub(crate) mod config;
+pub(crate) mod edit;
+pub(crate) mod error;
+pub(crate) mod flags;
+pub(crate) mod init;
+pub(crate) mod invocation;
+pub(crate) mod man;
+pub(crate) mod positional;
+pub(crate) mod quick;
+pub(crate) mod run;
+pub(crate) mod watch;

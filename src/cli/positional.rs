@@ -3,7 +3,7 @@
 
 /// The positional words of one invocation, split.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Positional {
+pub(crate) struct Positional {
   /// `(NAME, VALUE)` pairs, NAME unvalidated (see `split_override_name`).
   pub overrides: Vec<(String, String)>,
   /// A `.`/`..` word or the head of a word containing `/`, `/` included.
@@ -12,7 +12,7 @@ pub struct Positional {
 }
 
 impl Positional {
-  pub fn from_values<I, S>(values: I) -> Self
+  pub(crate) fn from_values<I, S>(values: I) -> Self
   where
     I: IntoIterator<Item = S>,
     S: Into<String>,

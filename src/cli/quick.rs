@@ -14,7 +14,7 @@ use crate::cli::flags::{self, id, Kind, Takes, FLAGS};
 /// What a command line gives each flag: the values of each occurrence, in
 /// the order of `FLAGS`, and the positional words.
 #[derive(Debug)]
-pub struct Quick {
+pub(crate) struct Quick {
   occurrences: Vec<Vec<Vec<String>>>,
   /// Where the positional words start, if there are any.
   arguments_start: Option<usize>,
@@ -25,7 +25,7 @@ pub struct Quick {
 
 /// The flags `words` (the program name first) give, or None when clap must
 /// parse them.
-pub fn parse(words: &[OsString]) -> Option<Quick> {
+pub(crate) fn parse(words: &[OsString]) -> Option<Quick> {
   let words = words.iter().skip(1).map(|word| word.to_str()).collect::<Option<Vec<&str>>>()?;
   let mut quick = Quick {
     occurrences: vec![Vec::new(); FLAGS.len()],
@@ -87,7 +87,7 @@ fn flag_variable_set() -> bool {
 impl Quick {
   /// Takes the positional words from `words`, the command line `parse`
   /// read, without copying them.
-  pub fn with_arguments(self, words: Vec<OsString>) -> Quick {
+  pub(crate) fn with_arguments(self, words: Vec<OsString>) -> Quick {
     if let Some(start) = self.arguments_start {
       let arguments = words.into_iter().skip(start).filter_map(|word| word.into_string().ok());
       *self.arguments.borrow_mut() = Some(arguments.collect());

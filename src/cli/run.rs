@@ -28,7 +28,7 @@ type Result<T = ()> = std::result::Result<T, Error<'static>>;
 /// A result whose error may point into the run's justfiles.
 type Outcome<'src, T = ()> = std::result::Result<T, Error<'src>>;
 
-pub fn main() -> i32 {
+pub(crate) fn main() -> i32 {
   super::completions::complete_env();
   let config = match Config::from_args(crate::platform::take_arguments()) {
     Ok(config) => config,
@@ -282,11 +282,11 @@ fn compiled<'src>(config: &Config, search: Search, arenas: Arenas<'src>) -> Outc
     Subcommand::Evaluate { path } => {
       let run = new_run();
       let context = context(config, &search, &justfile, &run.supervisor);
-      evaluate(&context, &justfile, path.as_deref(), color)?
+      evaluate(&context, &justfile, path.as_deref(), color)?;
     }
     Subcommand::Command { binary, arguments } => {
       let run = new_run();
-      command(&context(config, &search, &justfile, &run.supervisor), binary, arguments)?
+      command(&context(config, &search, &justfile, &run.supervisor), binary, arguments)?;
     }
     Subcommand::Choose => choose(config, &search, &justfile, &new_run())?,
     Subcommand::Help { path } => help_for_path(config, &justfile, path)?,
@@ -711,15 +711,14 @@ fn print_help<'src>(
   recipe: Option<&Recipe>,
 ) -> Outcome<'src> {
   let color = stdout_painter(config).active;
-  match recipe {
-    Some(recipe) => print(&crate::output::recipe_help::recipe_help(justfile, recipe, color)),
-    None => {
-      if let Some(doc) = module.doc.as_deref().filter(|_| !module.path.is_empty()) {
-        let painter = Painter { active: color, command_color: None, highlight: true };
-        print(&format!("{}\n\n", painter.doc(doc)))?;
-      }
-      print_list(config, justfile, &module.path, color)
+  if let Some(recipe) = recipe {
+    print(&crate::output::recipe_help::recipe_help(justfile, recipe, color))
+  } else {
+    if let Some(doc) = module.doc.as_deref().filter(|_| !module.path.is_empty()) {
+      let painter = Painter { active: color, command_color: None, highlight: true };
+      print(&format!("{}\n\n", painter.doc(doc)))?;
     }
+    print_list(config, justfile, &module.path, color)
   }
 }
 

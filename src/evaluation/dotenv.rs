@@ -11,7 +11,7 @@ use crate::builtins::process::{capture_stdout, shell_command, ProcessError};
 use crate::options::Options;
 
 #[derive(Debug, Snafu)]
-pub enum DotenvError {
+pub(crate) enum DotenvError {
   #[snafu(display("dotenv command `{command}` failed: {source}"))]
   Command { command: String, source: ProcessError },
   #[snafu(display("failed to load environment file from `{}`: {detail}", path.display()))]
@@ -28,7 +28,7 @@ pub enum DotenvError {
 
 impl DotenvError {
   /// Exit status: a failed dotenv command's own status, else 1.
-  pub fn exit_status(&self) -> i32 {
+  pub(crate) fn exit_status(&self) -> i32 {
     match self {
       DotenvError::Command { source, .. } => source.exit_status(),
       _ => 1,
@@ -39,7 +39,7 @@ impl DotenvError {
 /// Per-module facts dotenv loading needs besides the settings and the
 /// command line.
 #[derive(Debug, Clone, Copy)]
-pub struct DotenvOptions<'a> {
+pub(crate) struct DotenvOptions<'a> {
   /// The module's base directory (without `set working-directory`).
   pub base_directory: &'a Path,
   pub is_root: bool,
@@ -58,7 +58,7 @@ type Map = BTreeMap<String, String>;
 
 /// The module's dotenv variables (only those absent from the process
 /// environment unless `dotenv-override`).
-pub fn load(
+pub(crate) fn load(
   options: &DotenvOptions,
   settings: &Settings,
   config: &Options,

@@ -8,7 +8,7 @@ use crate::syntax::token::Token;
 
 #[derive(Debug, Snafu)]
 #[snafu(visibility(pub))]
-pub enum EvaluationError<'src> {
+pub(crate) enum EvaluationError<'src> {
   #[snafu(display("assert failed: {message}"))]
   Assert { token: Token<'src>, message: String },
   #[snafu(display("backtick failed with exit code {code}"))]
@@ -28,7 +28,7 @@ pub enum EvaluationError<'src> {
 }
 
 impl<'src> EvaluationError<'src> {
-  pub fn token(&self) -> Option<Token<'src>> {
+  pub(crate) fn token(&self) -> Option<Token<'src>> {
     use EvaluationError::*;
     match self {
       Assert { token, .. }
@@ -41,7 +41,7 @@ impl<'src> EvaluationError<'src> {
     }
   }
 
-  pub fn status(&self) -> i32 {
+  pub(crate) fn status(&self) -> i32 {
     use EvaluationError::*;
     match self {
       BacktickCode { code, .. } => *code,

@@ -24,7 +24,7 @@ type Result<'src, T> = std::result::Result<T, EvaluationError<'src>>;
 const MAX_FUNCTION_DEPTH: usize = 256;
 
 /// What one run shares: the configuration and the whole justfile.
-pub struct RunContext<'a, 'src> {
+pub(crate) struct RunContext<'a, 'src> {
   pub config: &'a Options,
   pub justfile: &'a Justfile<'src>,
   /// Absolute path of the root justfile (what `justfile()` returns).
@@ -39,7 +39,7 @@ pub struct RunContext<'a, 'src> {
 }
 
 impl<'a, 'src> RunContext<'a, 'src> {
-  pub fn new(
+  pub(crate) fn new(
     config: &'a Options,
     justfile: &'a Justfile<'src>,
     justfile_path: PathBuf,
@@ -61,23 +61,23 @@ impl<'a, 'src> RunContext<'a, 'src> {
 
 impl RunContext<'_, '_> {
   /// Directory of the root justfile; token display paths are relative to it.
-  pub fn root_directory(&self) -> &Path {
+  pub(crate) fn root_directory(&self) -> &Path {
     self.justfile_path.parent().unwrap_or(Path::new("/"))
   }
 
   /// Painter for stderr (errors, echoed lines, banners).
-  pub fn stderr_painter(&self) -> crate::color::Painter {
+  pub(crate) fn stderr_painter(&self) -> crate::color::Painter {
     self.stderr_painter
   }
 
   /// Absolute path of the file a token came from.
-  pub fn token_file(&self, token: &Token) -> PathBuf {
+  pub(crate) fn token_file(&self, token: &Token) -> PathBuf {
     self.root_directory().join(token.path())
   }
 }
 
 /// Per-module evaluation state.
-pub struct ModuleState<'a, 'src> {
+pub(crate) struct ModuleState<'a, 'src> {
   pub module: &'a Module<'src>,
   /// Dotenv variables, merged over the parent module's.
   pub dotenv: BTreeMap<String, String>,
@@ -93,36 +93,36 @@ pub struct ModuleState<'a, 'src> {
   pub unexports: Vec<String>,
 }
 
-impl<'a, 'src> ModuleState<'a, 'src> {
-  pub fn lists(&self) -> bool {
+impl ModuleState<'_, '_> {
+  pub(crate) fn lists(&self) -> bool {
     self.module.settings.lists
   }
 }
 
 /// The values of a module's assignments, by index in its assignment table,
 /// filled as they are evaluated.
-pub struct Values(Mutex<Vec<Option<Value>>>);
+pub(crate) struct Values(Mutex<Vec<Option<Value>>>);
 
 impl Values {
   /// No value yet for any of `count` assignments.
-  pub fn new(count: usize) -> Self {
+  pub(crate) fn new(count: usize) -> Self {
     Values(Mutex::new(vec![None; count]))
   }
 
-  pub fn get(&self, index: usize) -> Option<Value> {
+  pub(crate) fn get(&self, index: usize) -> Option<Value> {
     self.lock().get(index).cloned().flatten()
   }
 
-  pub fn contains(&self, index: usize) -> bool {
+  pub(crate) fn contains(&self, index: usize) -> bool {
     self.lock().get(index).is_some_and(Option::is_some)
   }
 
   /// Every value so far, by index, for reading many without copying them.
-  pub fn all(&self) -> std::sync::MutexGuard<'_, Vec<Option<Value>>> {
+  pub(crate) fn all(&self) -> std::sync::MutexGuard<'_, Vec<Option<Value>>> {
     self.lock()
   }
 
-  pub fn set(&self, index: usize, value: Value) {
+  pub(crate) fn set(&self, index: usize, value: Value) {
     if let Some(slot) = self.lock().get_mut(index) {
       *slot = Some(value);
     }
@@ -138,7 +138,7 @@ impl Values {
 
 /// Which exported names a command evaluated here sees.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Site {
+pub(crate) enum Site {
   /// A top-level assignment: only dotenv and ancestors' exports.
   Assignment,
   /// A parameter default: own exports and `[env]`, no exported parameters.
@@ -150,7 +150,7 @@ pub enum Site {
 }
 
 /// The recipe-level part of a scope.
-pub struct RecipeScope<'a, 'src> {
+pub(crate) struct RecipeScope<'a, 'src> {
   pub recipe: &'a Recipe<'src>,
   pub parameters: Vec<(&'src str, Value)>,
   /// `[env]` variables, in application order.
@@ -158,7 +158,7 @@ pub struct RecipeScope<'a, 'src> {
   pub is_dependency: bool,
 }
 
-pub struct Evaluator<'e, 'a, 'src> {
+pub(crate) struct Evaluator<'e, 'a, 'src> {
   pub context: &'e RunContext<'a, 'src>,
   pub state: &'e ModuleState<'a, 'src>,
   pub recipe: Option<&'e RecipeScope<'a, 'src>>,
@@ -169,7 +169,7 @@ pub struct Evaluator<'e, 'a, 'src> {
 }
 
 impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
-  pub fn new(
+  pub(crate) fn new(
     context: &'e RunContext<'a, 'src>,
     state: &'e ModuleState<'a, 'src>,
     recipe: Option<&'e RecipeScope<'a, 'src>>,
@@ -179,7 +179,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
   }
 
   /// The value of a module variable, evaluating its assignment on first use.
-  pub fn variable(&self, name: &'src str, token: Token<'src>) -> Result<'src, Value> {
+  pub(crate) fn variable(&self, name: &'src str, token: Token<'src>) -> Result<'src, Value> {
     if let Some(index) = self.state.module.assignments.index_of(name) {
       if let Some(value) = self.state.values.get(index) {
         return Ok(value);
@@ -216,7 +216,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     self.variable(text, name)
   }
 
-  pub fn evaluate(&self, expression: &Expression<'src>) -> Result<'src, Value> {
+  pub(crate) fn evaluate(&self, expression: &Expression<'src>) -> Result<'src, Value> {
     expression::evaluate(self, expression)
   }
 
@@ -260,7 +260,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
 
   /// A `std::process::Command` running `command` through the module's shell
   /// in W with the environment of this site.
-  pub fn shell_command(&self, command: &str) -> std::process::Command {
+  pub(crate) fn shell_command(&self, command: &str) -> std::process::Command {
     let (program, arguments) = &self.state.shell;
     let mut process = std::process::Command::new(program);
     process.args(arguments).arg(command).current_dir(&self.state.working_directory);
@@ -269,7 +269,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
   }
 
   /// Environment changes for commands evaluated at this site.
-  pub fn environment(&self) -> CommandEnvironment {
+  pub(crate) fn environment(&self) -> CommandEnvironment {
     let mut environment = CommandEnvironment::new();
     for (key, value) in &self.state.dotenv {
       environment.set(key.clone(), value.clone());
@@ -307,7 +307,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     environment
   }
 
-  pub fn apply_environment(&self, process: &mut std::process::Command) {
+  pub(crate) fn apply_environment(&self, process: &mut std::process::Command) {
     self.environment().apply(process);
   }
 
@@ -370,7 +370,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
   /// (in order of appearance, through user-function bodies, whether or not a
   /// branch is taken), then the assignment itself. Overridden and already
   /// evaluated assignments are left alone.
-  pub fn visit(&self, name: &'src str) -> Result<'src, ()> {
+  pub(crate) fn visit(&self, name: &'src str) -> Result<'src, ()> {
     let Some(index) = self.state.module.assignments.index_of(name) else { return Ok(()) };
     if self.state.values.contains(index) {
       return Ok(());
@@ -422,7 +422,7 @@ impl<'src> ExpressionContext<'src> for Evaluator<'_, '_, 'src> {
 /// appearance, including those in the bodies of the user functions it calls
 /// (each function body walked once per call chain); names in `scope` are
 /// parameters and not variables.
-pub fn referenced_variables<'src>(
+pub(crate) fn referenced_variables<'src>(
   expression: &Expression<'src>,
   scope: &[&str],
   functions: &Functions<'src>,
@@ -465,7 +465,7 @@ fn collect_references<'src>(
   }
 }
 
-pub fn backtick_error(
+pub(crate) fn backtick_error(
   token: Token<'_>,
   error: crate::builtins::process::ProcessError,
 ) -> EvaluationError<'_> {

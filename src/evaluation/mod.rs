@@ -1,7 +1,7 @@
 //! Dotenv loading, and evaluation of assignments and recipe expressions.
 
-pub mod dotenv;
-pub mod error;
-pub mod evaluator;
-pub mod prepare;
-pub mod shell;
+pub(crate) mod dotenv;
+pub(crate) mod error;
+pub(crate) mod evaluator;
+pub(crate) mod prepare;
+pub(crate) mod shell;

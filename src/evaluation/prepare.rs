@@ -12,15 +12,15 @@ use crate::analysis::resolver::run_time_expressions;
 use crate::builtins::value::Value;
 use crate::evaluation::shell::module_shell;
 
-pub type States<'a, 'src> = BTreeMap<Vec<String>, ModuleState<'a, 'src>>;
+pub(crate) type States<'a, 'src> = BTreeMap<Vec<String>, ModuleState<'a, 'src>>;
 
 /// The variables a lazy module must evaluate besides its `eager` and
 /// exported ones, by module path.
-pub type Demand<'src> = BTreeMap<Vec<String>, Demanded<'src>>;
+pub(crate) type Demand<'src> = BTreeMap<Vec<String>, Demanded<'src>>;
 
 /// The variables demanded of one module.
 #[derive(Debug)]
-pub enum Demanded<'src> {
+pub(crate) enum Demanded<'src> {
   /// These, by name (only looked up, never listed).
   Names(HashSet<&'src str>),
   /// Every public one (`--evaluate` of a whole module).
@@ -40,7 +40,7 @@ impl Demanded<'_> {
 /// the variables referenced statically by them and by all their
 /// dependencies, prior and subsequent, transitively, in parameter defaults,
 /// dependency arguments, attributes, bodies and called function bodies.
-pub fn recipe_demand<'a, 'src>(
+pub(crate) fn recipe_demand<'a, 'src>(
   justfile: &'a Justfile<'src>,
   invoked: impl IntoIterator<Item = (&'a [String], &'a Recipe<'src>)>,
 ) -> Demand<'src> {
@@ -74,7 +74,7 @@ pub fn recipe_demand<'a, 'src>(
 }
 
 #[derive(Debug)]
-pub enum PrepareError<'src> {
+pub(crate) enum PrepareError<'src> {
   Evaluation(EvaluationError<'src>),
   Dotenv { message: String, status: i32 },
 }
@@ -87,7 +87,7 @@ impl<'src> From<EvaluationError<'src>> for PrepareError<'src> {
 
 /// Which modules to prepare and how eagerly.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Eagerness {
+pub(crate) enum Eagerness {
   /// Evaluate every assignment unless the module is lazy.
   Normal,
   /// `--evaluate`, `--command`: only what is used.
@@ -96,7 +96,7 @@ pub enum Eagerness {
 
 /// Prepare every module; lazy modules evaluate only their `eager` and
 /// exported assignments and those in `demand`, each with what it references.
-pub fn prepare<'a, 'src>(
+pub(crate) fn prepare<'a, 'src>(
   context: &RunContext<'a, 'src>,
   eagerness: Eagerness,
   demand: &Demand<'src>,

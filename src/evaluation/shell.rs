@@ -4,7 +4,7 @@ use crate::analysis::model::Settings;
 use crate::options::Options;
 
 /// The shell program and its arguments for a module.
-pub fn module_shell(config: &Options, settings: &Settings) -> (String, Vec<String>) {
+pub(crate) fn module_shell(config: &Options, settings: &Settings) -> (String, Vec<String>) {
   if config.shell.is_some() || config.shell_args.is_some() {
     let program = config.shell.clone().unwrap_or_else(|| "sh".into());
     let arguments = config.shell_args.clone().unwrap_or_else(|| vec!["-cu".into()]);
@@ -25,6 +25,6 @@ pub fn module_shell(config: &Options, settings: &Settings) -> (String, Vec<Strin
 }
 
 /// The interpreter for `[script]` and `default-script` recipes.
-pub fn script_interpreter(settings: &Settings) -> (String, Vec<String>) {
+pub(crate) fn script_interpreter(settings: &Settings) -> (String, Vec<String>) {
   settings.script_interpreter.clone().unwrap_or_else(|| ("sh".into(), vec!["-eu".into()]))
 }

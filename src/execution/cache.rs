@@ -22,9 +22,9 @@ mod miss;
 mod shared;
 mod store;
 
-pub use clean::{local as clean, shared as clean_shared};
-pub use shared::{shared_directory, Capture, Captured};
-pub use store::serve as serve_store;
+pub(crate) use clean::{local as clean, shared as clean_shared};
+pub(crate) use shared::{shared_directory, Capture, Captured};
+pub(crate) use store::serve as serve_store;
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Seek, Write};
@@ -39,7 +39,7 @@ use crate::syntax::attributes::AttributeKind;
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
 
-pub const DIRECTORY: &str = ".justcache";
+pub(crate) const DIRECTORY: &str = ".justcache";
 
 /// Files written into a new `.justcache`, as build tools do: git ignores
 /// the directory, and backup tools that follow the Cache Directory Tagging
@@ -56,13 +56,13 @@ const MARKERS: [(&str, &str); 2] = [
 ];
 
 /// How the script is run, as recorded in the key.
-pub enum KeyExecutor<'e> {
+pub(crate) enum KeyExecutor<'e> {
   Shebang { interpreter: &'e str, argument: Option<&'e str> },
   Command { command: &'e str, arguments: &'e [String] },
 }
 
 /// What a script recipe contributes to its cache key.
-pub struct KeyParts<'e> {
+pub(crate) struct KeyParts<'e> {
   pub body: &'e [String],
   pub executor: KeyExecutor<'e>,
   pub positional: Option<Vec<String>>,
@@ -70,7 +70,7 @@ pub struct KeyParts<'e> {
 }
 
 /// A locked cache entry for one run of a recipe.
-pub struct Entry {
+pub(crate) struct Entry {
   file: File,
   /// Each input's name and digest, recorded for `-v` to compare with.
   inputs: Vec<(String, String)>,
@@ -87,14 +87,14 @@ pub struct Entry {
 /// Paths a `[cache]` recipe declared, resolved against its working
 /// directory: what `--watch` watches (inputs) and ignores (outputs).
 #[derive(Debug, Default)]
-pub struct Declared {
+pub(crate) struct Declared {
   pub inputs: Vec<PathBuf>,
   pub outputs: Vec<PathBuf>,
 }
 
 /// Called with each recipe's paths as soon as they are known, before the
 /// recipe runs (`--watch`); part of the run.
-pub type Observer = std::sync::Arc<dyn Fn(Declared) + Send + Sync>;
+pub(crate) type Observer = std::sync::Arc<dyn Fn(Declared) + Send + Sync>;
 
 fn declare(observer: Option<&Observer>, parts: &KeyParts<'_>, paths: &[String], as_output: bool) {
   let Some(observer) = observer else {
@@ -113,7 +113,9 @@ fn message<'src>(message: String) -> ExecutionError<'src> {
 }
 
 /// The `[cache]` attribute of a recipe, if any.
-pub fn attribute<'a, 'src>(scope: &RecipeScope<'a, 'src>) -> Option<&'a CacheAttribute<'src>> {
+pub(crate) fn attribute<'a, 'src>(
+  scope: &RecipeScope<'a, 'src>,
+) -> Option<&'a CacheAttribute<'src>> {
   match scope.recipe.attribute(AttributeKind::Cache) {
     Some(Attribute::Cache(cache)) => Some(cache),
     _ => None,
@@ -122,7 +124,7 @@ pub fn attribute<'a, 'src>(scope: &RecipeScope<'a, 'src>) -> Option<&'a CacheAtt
 
 /// Build the key, print it with `-vv`, create and lock the entry file and
 /// decide whether it is a hit.
-pub fn open<'src>(
+pub(crate) fn open<'src>(
   context: &RunContext<'_, 'src>,
   observer: Option<&Observer>,
   evaluator: &Evaluator<'_, '_, 'src>,
@@ -294,7 +296,7 @@ fn create_directory<'src>(directory: &Path) -> Result<'src> {
 
 impl Entry {
   /// After a successful run: every output must exist, then record the recipe.
-  pub fn complete<'src>(
+  pub(crate) fn complete<'src>(
     mut self,
     recipe: &str,
     namepath: &str,
@@ -314,7 +316,7 @@ impl Entry {
 
   /// Whether the run is captured for the shared store: then its standard
   /// output and error go through `capture` while it runs.
-  pub fn capture<'src>(
+  pub(crate) fn capture<'src>(
     &self,
     process: &mut std::process::Command,
   ) -> Result<'src, Option<Capture>> {
@@ -327,7 +329,7 @@ impl Entry {
   }
 
   /// After a hit: say so with `-v`, and replay what a restored run printed.
-  pub fn skip<'src>(self, context: &RunContext<'_, 'src>) -> Result<'src> {
+  pub(crate) fn skip<'src>(self, context: &RunContext<'_, 'src>) -> Result<'src> {
     let config = context.config;
     if config.verbosity >= 1 && !config.quiet {
       let painter = context.stderr_painter();

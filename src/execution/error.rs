@@ -8,7 +8,7 @@ use crate::platform::supervisor::SpawnError;
 
 #[derive(Debug, Snafu)]
 #[snafu(visibility(pub))]
-pub enum ExecutionError<'src> {
+pub(crate) enum ExecutionError<'src> {
   #[snafu(display("recipe `{recipe}` failed on line {line} with exit code {code}"))]
   LineCode { recipe: String, line: usize, code: i32 },
   #[snafu(display("recipe `{recipe}` was terminated on line {line} by signal {signal}"))]
@@ -95,7 +95,7 @@ pub enum ExecutionError<'src> {
 /// A process that failed to start: `io` describes an I/O error; a start
 /// refused because the run is being interrupted ends the run silently with
 /// the signal's status, as the signal would have ended `just`.
-pub fn spawn_failure<'src>(
+pub(crate) fn spawn_failure<'src>(
   error: SpawnError,
   io: impl FnOnce(std::io::Error) -> ExecutionError<'src>,
 ) -> ExecutionError<'src> {
@@ -106,7 +106,7 @@ pub fn spawn_failure<'src>(
 }
 
 /// Write a line to standard error, as a value on failure.
-pub fn stderr_line<'src>(text: &str) -> Result<(), ExecutionError<'src>> {
+pub(crate) fn stderr_line<'src>(text: &str) -> Result<(), ExecutionError<'src>> {
   crate::platform::stdio::stderr_line(text).map_err(|source| ExecutionError::Stderr { source })
 }
 
@@ -117,7 +117,7 @@ impl<'src> From<EvaluationError<'src>> for ExecutionError<'src> {
 }
 
 impl ExecutionError<'_> {
-  pub fn status(&self) -> i32 {
+  pub(crate) fn status(&self) -> i32 {
     use ExecutionError::*;
     match self {
       LineCode { code, .. } | ScriptCode { code, .. } => *code,
@@ -132,7 +132,7 @@ impl ExecutionError<'_> {
 
   /// The same error naming its recipe by `path` (`web::test`), as
   /// `--keep-going` reports failures of recipes from several modules.
-  pub fn naming(mut self, path: &str) -> Self {
+  pub(crate) fn naming(mut self, path: &str) -> Self {
     use ExecutionError::*;
     match &mut self {
       LineCode { recipe, .. }
@@ -157,7 +157,7 @@ impl ExecutionError<'_> {
 
   /// Whether this is the failure of a recipe's own command (suppressible by
   /// `[no-exit-message]`).
-  pub fn is_recipe_failure(&self) -> bool {
+  pub(crate) fn is_recipe_failure(&self) -> bool {
     use ExecutionError::*;
     matches!(
       self,

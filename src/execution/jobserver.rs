@@ -37,7 +37,7 @@ struct Slots {
 
 /// What the helper thread shares with the run.
 #[derive(Default)]
-pub struct Shared {
+pub(crate) struct Shared {
   slots: Mutex<Slots>,
   changed: Condvar,
 }
@@ -50,7 +50,7 @@ impl Shared {
 
 /// A run's jobserver client: unused until `start`, released on drop.
 #[derive(Default)]
-pub struct Jobserver {
+pub(crate) struct Jobserver {
   pool: Mutex<Option<Pool>>,
   shared: Arc<Shared>,
 }
@@ -62,7 +62,7 @@ impl Jobserver {
 
   /// Connect to the parent's jobserver or create one; no-op unless
   /// `--jobserver` was given.
-  pub fn start<'src>(&self, config: &Options) -> Result<(), ExecutionError<'src>> {
+  pub(crate) fn start<'src>(&self, config: &Options) -> Result<(), ExecutionError<'src>> {
     let mut pool = self.pool();
     if !config.jobserver || pool.is_some() {
       return Ok(());
@@ -73,14 +73,13 @@ impl Jobserver {
     // SAFETY: the descriptors named in MAKEFLAGS are only used if they are
     // open pipes (checked), and nothing else in `just` uses them.
     let inherited = unsafe { Client::from_env_ext(true) }.client.ok();
-    let client = match inherited {
-      Some(client) => client,
-      None => {
-        let slots = config.jobs.unwrap_or_else(|| {
-          std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-        });
-        Client::new(slots - 1).map_err(failure)?
-      }
+    let client = if let Some(client) = inherited {
+      client
+    } else {
+      let slots = config.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+      });
+      Client::new(slots - 1).map_err(failure)?
     };
     let shared = Arc::clone(&self.shared);
     let helper =
@@ -92,7 +91,7 @@ impl Jobserver {
   /// Stop using the pool: the helper thread stops and every token it read
   /// goes back, so a parent `make` gets all its tokens back before `just`
   /// exits (a token read just before exit would otherwise be lost).
-  pub fn stop(&self) {
+  pub(crate) fn stop(&self) {
     let stopped = self.pool().take();
     drop(stopped);
     let tokens = std::mem::take(&mut self.shared.slots().tokens);
@@ -101,14 +100,14 @@ impl Jobserver {
 
   /// Hand the pool to a recipe's process (`MAKEFLAGS`, `MFLAGS`,
   /// `CARGO_MAKEFLAGS` and the inherited descriptors).
-  pub fn configure(&self, command: &mut Command) {
+  pub(crate) fn configure(&self, command: &mut Command) {
     if let Some(pool) = self.pool().as_ref() {
       pool.client.configure_make(command);
     }
   }
 
   /// Wait for a slot; without `--jobserver` returns at once.
-  pub fn acquire<'src>(&self) -> Result<Token<'_>, ExecutionError<'src>> {
+  pub(crate) fn acquire<'src>(&self) -> Result<Token<'_>, ExecutionError<'src>> {
     let shared = &*self.shared;
     let mut slots = shared.slots();
     {
@@ -168,7 +167,7 @@ fn receive(shared: &Shared, token: std::io::Result<Acquired>) {
 }
 
 /// One slot of the pool, held while a recipe body runs.
-pub enum Token<'j> {
+pub(crate) enum Token<'j> {
   /// No jobserver in use.
   Unused,
   Implicit(&'j Shared),

@@ -20,7 +20,7 @@ type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
 
 /// What became of a recipe that did not simply succeed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Fate {
+pub(crate) enum Fate {
   /// It failed, with this exit status.
   Failed { status: i32 },
   /// It did not run, for this reason (`needs `x``, `runs after `x``).
@@ -29,14 +29,14 @@ pub enum Fate {
 
 /// One line of the summary.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Summary {
+pub(crate) struct Summary {
   /// The recipe's full path (`module::recipe`).
   pub recipe: String,
   pub fate: Fate,
 }
 
 /// The failures and skips of one run.
-pub struct KeepGoing<'r, 'src> {
+pub(crate) struct KeepGoing<'r, 'src> {
   enabled: bool,
   /// `--quiet`: failures are not printed as they happen.
   quiet: bool,
@@ -56,11 +56,16 @@ struct Report<'src> {
 }
 
 impl<'r, 'src> KeepGoing<'r, 'src> {
-  pub fn new(enabled: bool, quiet: bool, supervisor: &'r Supervisor, painter: Painter) -> Self {
+  pub(crate) fn new(
+    enabled: bool,
+    quiet: bool,
+    supervisor: &'r Supervisor,
+    painter: Painter,
+  ) -> Self {
     KeepGoing { enabled, quiet, supervisor, painter, report: Mutex::new(Report::default()) }
   }
 
-  pub fn enabled(&self) -> bool {
+  pub(crate) fn enabled(&self) -> bool {
     self.enabled
   }
 
@@ -69,7 +74,7 @@ impl<'r, 'src> KeepGoing<'r, 'src> {
   }
 
   /// Set the serial order: recipe paths as they would run one by one.
-  pub fn plan(&self, order: HashMap<String, usize>) {
+  pub(crate) fn plan(&self, order: HashMap<String, usize>) {
     if self.enabled {
       self.lock().ranks = order;
     }
@@ -86,7 +91,7 @@ impl<'r, 'src> KeepGoing<'r, 'src> {
   /// `Unsuccessful`, which its dependents see; the failure's message is
   /// printed now. Errors that must stop the run (signals) pass through
   /// unchanged, as does everything when disabled.
-  pub fn absorb(&self, recipe: &str, result: Result<'src>) -> Result<'src> {
+  pub(crate) fn absorb(&self, recipe: &str, result: Result<'src>) -> Result<'src> {
     if !self.enabled {
       return result;
     }
@@ -131,7 +136,7 @@ impl<'r, 'src> KeepGoing<'r, 'src> {
   }
 
   /// Record that `recipe` will not run, and why (unless it ran or failed).
-  pub fn skip(&self, recipe: &str, reason: String) {
+  pub(crate) fn skip(&self, recipe: &str, reason: String) {
     if self.enabled {
       self.lock().fates.entry(recipe.to_string()).or_insert(Some(Fate::Skipped { reason }));
     }
@@ -153,7 +158,7 @@ impl<'r, 'src> KeepGoing<'r, 'src> {
 
   /// The outcome of a run that ended: Ok when nothing failed, otherwise
   /// the summary.
-  pub fn finish(self) -> Result<'src> {
+  pub(crate) fn finish(self) -> Result<'src> {
     let report = self.report.into_inner().unwrap_or_else(PoisonError::into_inner);
     let summary = Self::summary(&report);
     match report.first {
@@ -169,7 +174,7 @@ impl<'r, 'src> KeepGoing<'r, 'src> {
 
   /// The outcome of a run stopped by `error` (a signal): the error, the
   /// summary so far, and the signal.
-  pub fn interrupted(self, error: ExecutionError<'src>) -> ExecutionError<'src> {
+  pub(crate) fn interrupted(self, error: ExecutionError<'src>) -> ExecutionError<'src> {
     let signal = self.supervisor.delivered().or(self.supervisor.pending());
     let report = self.report.into_inner().unwrap_or_else(PoisonError::into_inner);
     ExecutionError::KeptGoing {
@@ -186,18 +191,18 @@ impl<'r, 'src> KeepGoing<'r, 'src> {
 /// failure to `Unsuccessful` (a dependency another thread saw fail); with
 /// it, a stopping error wins and otherwise the first `Unsuccessful` is kept
 /// for the end.
-pub struct Outcome<'src> {
+pub(crate) struct Outcome<'src> {
   keep_going: bool,
   unsuccessful: Option<ExecutionError<'src>>,
 }
 
 impl<'src> Outcome<'src> {
-  pub fn new(keep_going: bool) -> Self {
+  pub(crate) fn new(keep_going: bool) -> Self {
     Outcome { keep_going, unsuccessful: None }
   }
 
   /// Err means stop now.
-  pub fn add(&mut self, result: Result<'src>) -> Result<'src> {
+  pub(crate) fn add(&mut self, result: Result<'src>) -> Result<'src> {
     match result {
       Err(error @ ExecutionError::Unsuccessful { .. }) if self.keep_going => {
         self.unsuccessful.get_or_insert(error);
@@ -208,7 +213,7 @@ impl<'src> Outcome<'src> {
   }
 
   /// Settle the results of dependencies that all ran (`[parallel]`).
-  pub fn settle(mut self, results: Vec<Result<'src>>) -> Result<'src> {
+  pub(crate) fn settle(mut self, results: Vec<Result<'src>>) -> Result<'src> {
     if self.keep_going {
       for result in results {
         self.add(result)?;
@@ -228,7 +233,7 @@ impl<'src> Outcome<'src> {
     unsuccessful.map_or(Ok(()), Err)
   }
 
-  pub fn finish(self) -> Result<'src> {
+  pub(crate) fn finish(self) -> Result<'src> {
     match self.unsuccessful {
       Some(error) => Err(error),
       None => Ok(()),

@@ -24,7 +24,7 @@ struct LogicalLine {
   line: usize,
 }
 
-pub fn run<'src>(
+pub(crate) fn run<'src>(
   context: &RunContext<'_, 'src>,
   run: &Run,
   state: &ModuleState<'_, 'src>,
@@ -106,7 +106,7 @@ pub fn run<'src>(
 
 /// After a child succeeded: a recorded signal ends the run unless the line
 /// had `-` or the recipe continues on that signal.
-pub fn check_interrupted<'src>(
+pub(crate) fn check_interrupted<'src>(
   context: &RunContext<'_, 'src>,
   recipe: &crate::analysis::model::Recipe<'src>,
   infallible: bool,
@@ -133,7 +133,7 @@ fn continues_on(recipe: &crate::analysis::model::Recipe<'_>, signal: i32) -> boo
   }
 }
 
-pub fn spawn_error<'src>(
+pub(crate) fn spawn_error<'src>(
   recipe: String,
   shell: &str,
   source: std::io::Error,
@@ -170,7 +170,7 @@ fn echo_line<'src>(
 }
 
 /// The directory a recipe's commands run in.
-pub fn recipe_directory<'src>(
+pub(crate) fn recipe_directory<'src>(
   context: &RunContext<'_, 'src>,
   state: &ModuleState<'_, 'src>,
   scope: &RecipeScope<'_, 'src>,

@@ -1,13 +1,13 @@
 //! Running recipes: invocations, dependency order, linewise and script
 //! execution, signals.
 
-pub mod cache;
-pub mod error;
-pub mod jobserver;
-pub mod keep_going;
-pub mod linewise;
-pub mod output_mode;
-pub mod run;
-pub mod runner;
-pub mod script;
-pub mod timestamp;
+pub(crate) mod cache;
+pub(crate) mod error;
+pub(crate) mod jobserver;
+pub(crate) mod keep_going;
+pub(crate) mod linewise;
+pub(crate) mod output_mode;
+pub(crate) mod run;
+pub(crate) mod runner;
+pub(crate) mod script;
+pub(crate) mod timestamp;

@@ -17,7 +17,7 @@ use nu_ansi_term::Color;
 use super::error::ExecutionError;
 use crate::color::{Painter, Stream};
 use crate::options::Options;
-pub use crate::options::OutputMode;
+pub(crate) use crate::options::OutputMode;
 use crate::platform::pipe::{ChildPipe, Destination, Source, Stop};
 use crate::platform::supervisor::{SpawnError, Supervisor};
 
@@ -25,7 +25,7 @@ use crate::platform::supervisor::{SpawnError, Supervisor};
 /// of concurrent recipes are never torn apart, and the colours of their
 /// prefixes.
 #[derive(Default)]
-pub struct OutputSink {
+pub(crate) struct OutputSink {
   /// Held while writing.
   writing: Mutex<()>,
   /// Recipe names in the order their first prefix was painted: the index
@@ -42,12 +42,11 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 fn colour_of(sink: &OutputSink, name: &str) -> Color {
   let mut names = lock(&sink.names);
-  let index = match names.iter().position(|known| known == name) {
-    Some(index) => index,
-    None => {
-      names.push(name.to_string());
-      names.len() - 1
-    }
+  let index = if let Some(index) = names.iter().position(|known| known == name) {
+    index
+  } else {
+    names.push(name.to_string());
+    names.len() - 1
   };
   PALETTE[index % PALETTE.len()]
 }
@@ -57,7 +56,7 @@ fn colour_of(sink: &OutputSink, name: &str) -> Color {
 const HELD_IN_MEMORY: usize = 4 << 20;
 
 /// The output of one running recipe.
-pub struct RecipeOutput<'s> {
+pub(crate) struct RecipeOutput<'s> {
   sink: &'s OutputSink,
   mode: OutputMode,
   name: String,
@@ -167,7 +166,7 @@ fn write_record(file: &mut impl Write, stream: Stream, bytes: &[u8]) -> io::Resu
 }
 
 impl<'s> RecipeOutput<'s> {
-  pub fn new(sink: &'s OutputSink, config: &Options, name: &str) -> Self {
+  pub(crate) fn new(sink: &'s OutputSink, config: &Options, name: &str) -> Self {
     let prefix = |stream| {
       let label = format!("[{name}]");
       let painter = Painter::new(config.color, stream);
@@ -194,7 +193,7 @@ impl<'s> RecipeOutput<'s> {
 
   /// A line `just` itself writes for the recipe: an echoed command, a
   /// timestamp, a banner.
-  pub fn stderr_line<'src>(&self, text: &str) -> Result<(), ExecutionError<'src>> {
+  pub(crate) fn stderr_line<'src>(&self, text: &str) -> Result<(), ExecutionError<'src>> {
     let line = format!("{text}\n");
     match self.mode {
       OutputMode::Interleaved => write_to(Stream::Stderr, line.as_bytes()),
@@ -212,7 +211,7 @@ impl<'s> RecipeOutput<'s> {
   /// (`--quiet`) are left alone. The command is over when its process
   /// exits: what it wrote until then is passed on, and a background process
   /// it left running does not hold the recipe.
-  pub fn run(
+  pub(crate) fn run(
     &self,
     supervisor: &Supervisor,
     command: &mut Command,
@@ -339,7 +338,7 @@ impl<'s> RecipeOutput<'s> {
   /// the held block, if any, in one piece (in GitHub Actions inside
   /// `::group::`/`::endgroup::`). Reports the first failure to pass the
   /// recipe's output on.
-  pub fn finish<'src>(&self) -> Result<(), ExecutionError<'src>> {
+  pub(crate) fn finish<'src>(&self) -> Result<(), ExecutionError<'src>> {
     let spill_error = lock(&self.block).spill_error.take();
     let ended = match self.mode {
       OutputMode::Prefixed => [Stream::Stdout, Stream::Stderr]

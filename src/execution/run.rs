@@ -8,7 +8,7 @@ use super::jobserver::Jobserver;
 use super::output_mode::OutputSink;
 use crate::platform::supervisor::Supervisor;
 
-pub struct Run {
+pub(crate) struct Run {
   pub supervisor: Supervisor,
   pub output: OutputSink,
   pub jobserver: Jobserver,
@@ -18,7 +18,7 @@ pub struct Run {
 impl Run {
   /// A run whose supervisor takes the process's signals; `verbose` notes
   /// each SIGTERM passed on to a child.
-  pub fn new(verbose: bool, observer: Option<Observer>) -> Run {
+  pub(crate) fn new(verbose: bool, observer: Option<Observer>) -> Run {
     Run {
       supervisor: Supervisor::new(verbose),
       output: OutputSink::default(),

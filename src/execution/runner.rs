@@ -21,7 +21,7 @@ type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
 
 /// What the command line or a dependency supplied for one parameter.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Supplied {
+pub(crate) enum Supplied {
   /// Nothing: use the default (or empty for `*`).
   Missing,
   Value(Value),
@@ -36,14 +36,14 @@ type RunKey = std::sync::Arc<(String, Vec<Supplied>)>;
 
 /// What the command-line invocations run so far left behind.
 #[derive(Default)]
-pub struct History {
+pub(crate) struct History {
   completed: HashSet<RunKey>,
   /// Runs that failed or were skipped: not run again, and their dependents
   /// do not start.
   failed: HashSet<RunKey>,
 }
 
-pub struct Runner<'r, 'a, 'src> {
+pub(crate) struct Runner<'r, 'a, 'src> {
   pub context: &'r RunContext<'a, 'src>,
   pub run: &'r Run,
   pub states: &'r BTreeMap<Vec<String>, ModuleState<'a, 'src>>,
@@ -51,7 +51,7 @@ pub struct Runner<'r, 'a, 'src> {
 }
 
 impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
-  pub fn new(
+  pub(crate) fn new(
     context: &'r RunContext<'a, 'src>,
     run: &'r Run,
     states: &'r BTreeMap<Vec<String>, ModuleState<'a, 'src>>,
@@ -65,7 +65,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
   /// `--keep-going`: learn the order in which the invoked recipes would run
   /// one by one (each after its dependencies, before its subsequents), by
   /// which failures are summarised and the exit status is chosen.
-  pub fn plan(&self, invoked: &[&'a Recipe<'src>]) {
+  pub(crate) fn plan(&self, invoked: &[&'a Recipe<'src>]) {
     if !self.keep_going.enabled() {
       return;
     }
@@ -94,7 +94,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     self.keep_going.plan(ranks);
   }
 
-  pub fn state(&self, module: &[String]) -> &'r ModuleState<'a, 'src> {
+  pub(crate) fn state(&self, module: &[String]) -> &'r ModuleState<'a, 'src> {
     match self.states.get(module) {
       Some(state) => state,
       None => &self.states[&Vec::new()],
@@ -103,7 +103,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
 
   /// Run an invocation with the record of what already completed in this
   /// run; `ran` is updated afterwards.
-  pub fn run(
+  pub(crate) fn run(
     &self,
     module: &[String],
     recipe: &'a Recipe<'src>,
@@ -398,22 +398,19 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     };
     let module = self.dependency_module(dependency);
     let target_lists = self.state(module).lists();
-    match dependency.star() {
-      Some(star) => {
-        let elements = arguments[star].0.clone();
-        let mut outcome = Outcome::new(self.keep_going.enabled());
-        for element in elements {
-          let mut arguments = arguments.clone();
-          arguments[star] = Value::string(element);
-          let supplied = bind_positional(target, arguments, target_lists);
-          outcome.add(self.run_recorded(module, target, supplied, true, record, slots))?;
-        }
-        outcome.finish()
-      }
-      None => {
+    if let Some(star) = dependency.star() {
+      let elements = arguments[star].0.clone();
+      let mut outcome = Outcome::new(self.keep_going.enabled());
+      for element in elements {
+        let mut arguments = arguments.clone();
+        arguments[star] = Value::string(element);
         let supplied = bind_positional(target, arguments, target_lists);
-        self.run_recorded(module, target, supplied, true, record, slots)
+        outcome.add(self.run_recorded(module, target, supplied, true, record, slots))?;
       }
+      outcome.finish()
+    } else {
+      let supplied = bind_positional(target, arguments, target_lists);
+      self.run_recorded(module, target, supplied, true, record, slots)
     }
   }
 
@@ -506,7 +503,11 @@ fn check_value_count<'src>(
   }
 }
 
-pub fn bind_positional(recipe: &Recipe<'_>, arguments: Vec<Value>, lists: bool) -> Vec<Supplied> {
+pub(crate) fn bind_positional(
+  recipe: &Recipe<'_>,
+  arguments: Vec<Value>,
+  lists: bool,
+) -> Vec<Supplied> {
   let mut supplied = Vec::with_capacity(recipe.parameters().len());
   let mut arguments = arguments.into_iter();
   for parameter in recipe.parameters().iter() {
@@ -648,7 +649,12 @@ impl<'j> Slots<'j> {
     *used += 1;
     drop(used);
     let mut slot = Slot { slots: Some(self), _token: jobserver::Token::Unused };
-    slot._token = self.jobserver.acquire()?;
+    // The slot exists first, so that a failure to acquire still gives its
+    // place back when the slot drops.
+    #[allow(clippy::used_underscore_binding)]
+    {
+      slot._token = self.jobserver.acquire()?;
+    }
     Ok(slot)
   }
 }

@@ -41,7 +41,7 @@ impl Executor {
   }
 }
 
-pub fn run<'src>(
+pub(crate) fn run<'src>(
   context: &RunContext<'_, 'src>,
   run: &Run,
   state: &ModuleState<'_, 'src>,
@@ -67,7 +67,7 @@ pub fn run<'src>(
       match fragment {
         Fragment::Text(token) => text.push_str(&unescape_braces(token.lexeme())),
         Fragment::Interpolation { expression, .. } => {
-          text.push_str(&evaluator.evaluate(expression)?.joined())
+          text.push_str(&evaluator.evaluate(expression)?.joined());
         }
       }
     }

@@ -9,7 +9,7 @@ use crate::syntax::ast::Attribute;
 use crate::syntax::attributes::AttributeKind;
 
 /// The timestamp format in effect for a recipe, validated; None if off.
-pub fn format<'src>(
+pub(crate) fn format<'src>(
   context: &RunContext<'_, 'src>,
   evaluator: &Evaluator<'_, '_, 'src>,
   recipe: &Recipe<'src>,
@@ -42,7 +42,7 @@ pub fn format<'src>(
   }
 }
 
-pub fn validate<'src>(format: &str) -> Result<(), ExecutionError<'src>> {
+pub(crate) fn validate<'src>(format: &str) -> Result<(), ExecutionError<'src>> {
   if StrftimeItems::new(format).any(|item| matches!(item, Item::Error)) {
     return Err(ExecutionError::TimestampFormat { format: format.to_string() });
   }

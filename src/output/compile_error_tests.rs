@@ -659,13 +659,13 @@ fn model_facts() {
   let request = stable_request(&justfile, directory.path());
   let (sources, trees) = (Sources::new(), Trees::new());
   let root = compile(&request, Arenas { sources: &sources, trees: &trees }).expect("compiles").root;
-  assert_eq!(root.default, Some("b"));
+  assert_eq!(root.default_recipe().map(|recipe| recipe.name().lexeme()), Some("b"));
   assert_eq!(root.recipes["b"].doc, Some("builds"));
   assert!(root.recipes["a"].private);
   assert_eq!(root.recipes["c"].order, 2);
   assert_eq!(root.base_directory, directory.path());
   let sub = &root.modules["sub"];
-  assert_eq!(sub.default, Some("z"));
+  assert_eq!(sub.default_recipe().map(|recipe| recipe.name().lexeme()), Some("z"));
   assert_eq!(sub.recipes["z"].doc, Some("subdoc"));
   assert_eq!(sub.recipes["y"].namepath, "sub::y");
   assert_eq!(sub.path, vec!["sub".to_string()]);
@@ -685,7 +685,7 @@ fn pipeline_runs_twice_in_one_process() {
     let (sources, trees) = (Sources::new(), Trees::new());
     let root =
       compile(&request, Arenas { sources: &sources, trees: &trees }).expect("compiles").root;
-    defaults.push(root.default.map(str::to_owned));
+    defaults.push(root.default_recipe().map(|recipe| recipe.name().lexeme().to_owned()));
     assert_eq!(sources.iter().map(|source| source.text.as_str()).collect::<Vec<_>>(), [text]);
   }
   assert_eq!(defaults, [Some("first".to_owned()), Some("second".to_owned())]);

@@ -8,7 +8,7 @@ use crate::color::Painter;
 use crate::syntax::token::Token;
 
 /// `error: MESSAGE\n`, each line of a multi-line message kept as is.
-pub fn error_line(painter: &Painter, message: &str) -> String {
+pub(crate) fn error_line(painter: &Painter, message: &str) -> String {
   format!("{}: {}\n", painter.error_label(), painter.message(message))
 }
 

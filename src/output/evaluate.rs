@@ -8,18 +8,18 @@ use crate::analysis::model::Module;
 use crate::builtins::value::Value;
 use crate::options::EvaluateFormat;
 
-fn suggestion_line(suggestion: &Option<Suggestion>) -> String {
+fn suggestion_line(suggestion: Option<&Suggestion>) -> String {
   suggestion.as_ref().map(|s| format!("\n{s}")).unwrap_or_default()
 }
 
 #[derive(Debug, Snafu)]
-pub enum EvaluateError {
+pub(crate) enum EvaluateError {
   #[snafu(display(
     "justfile does not contain variable or submodule `{name}`{}",
-    suggestion_line(suggestion)
+    suggestion_line(suggestion.as_ref())
   ))]
   UnknownVariableOrSubmodule { name: String, suggestion: Option<Suggestion> },
-  #[snafu(display("justfile does not contain submodule `{name}`{}", suggestion_line(suggestion)))]
+  #[snafu(display("justfile does not contain submodule `{name}`{}", suggestion_line(suggestion.as_ref())))]
   UnknownSubmodule { name: String, suggestion: Option<Suggestion> },
   #[snafu(display("invalid module path `{path}`"))]
   InvalidModulePath { path: String },
@@ -28,7 +28,7 @@ pub enum EvaluateError {
 }
 
 /// What `--evaluate PATH` names.
-pub enum EvaluateTarget<'a, 'src> {
+pub(crate) enum EvaluateTarget<'a, 'src> {
   /// Print this module's variables (the listing).
   Module { path: Vec<String>, module: &'a Module<'src> },
   /// Print this variable's raw value, no newline.
@@ -36,7 +36,7 @@ pub enum EvaluateTarget<'a, 'src> {
 }
 
 /// Resolves `--evaluate [PATH]` (`::` allowed, module aliases followed).
-pub fn resolve_evaluate_path<'a, 'src>(
+pub(crate) fn resolve_evaluate_path<'a, 'src>(
   root: &'a Module<'src>,
   path: Option<&str>,
 ) -> Result<EvaluateTarget<'a, 'src>, EvaluateError> {
@@ -79,7 +79,7 @@ pub fn resolve_evaluate_path<'a, 'src>(
 /// The names of an `--evaluate` path: space-separated words, or one word
 /// split on `::`; None unless every one is a name (an empty path is invalid,
 /// a blank one names the root).
-pub fn module_path_components(path: &str) -> Option<Vec<&str>> {
+pub(crate) fn module_path_components(path: &str) -> Option<Vec<&str>> {
   if path.is_empty() {
     return None;
   }
@@ -166,7 +166,8 @@ fn push_value(out: &mut String, value: &Value, color: bool) {
   }
 }
 
-/// `"VALUE"` for the shell format, with `! " $ \ `` ` `` backslash-escaped.
+/// `"VALUE"` for the shell format, with `!`, `"`, `$`, `\` and backticks
+/// backslash-escaped.
 #[cfg(test)]
 fn shell_quoted(value: &Value) -> String {
   let mut out = String::new();
@@ -187,7 +188,7 @@ fn push_shell_quoted(out: &mut String, value: &Value) {
 
 /// The `--evaluate` listing of `module`'s non-private variables, given
 /// their evaluated values in listing order (`variables::public_assignment_indices`).
-pub fn evaluate_listing(
+pub(crate) fn evaluate_listing(
   module: &Module,
   values: &[(&str, &Value)],
   format: EvaluateFormat,
@@ -223,7 +224,7 @@ pub fn evaluate_listing(
 }
 
 /// `--evaluate NAME`: the raw value, no trailing newline.
-pub fn evaluate_variable(value: &Value) -> String {
+pub(crate) fn evaluate_variable(value: &Value) -> String {
   value.joined()
 }
 

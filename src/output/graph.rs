@@ -67,7 +67,12 @@ fn collect<'a, 'src>(
 
 /// Append the `--graph` text of the recipes reachable from `selected` to
 /// `out`, a line at a time (JSON as one piece).
-pub fn write_graph(out: &mut Sink, justfile: &Justfile, selected: &[&Recipe], format: GraphFormat) {
+pub(crate) fn write_graph(
+  out: &mut Sink,
+  justfile: &Justfile,
+  selected: &[&Recipe],
+  format: GraphFormat,
+) {
   let graph = collect(justfile, selected);
   match format {
     GraphFormat::Dot => dot(out, &graph),

@@ -18,7 +18,7 @@ use crate::syntax::ast::{
 use crate::syntax::attributes::AttributeKind;
 
 /// The `--json` output, newline included.
-pub fn write_json(out: &mut Sink, justfile: &Justfile) {
+pub(crate) fn write_json(out: &mut Sink, justfile: &Justfile) {
   // The writer holds the sink itself: one indirection less on every append.
   let mut writer = Writer(std::mem::take(out));
   module_json(&mut writer, &justfile.root);
@@ -102,27 +102,27 @@ struct With<F: Fn(&mut Writer)>(F);
 impl<F: Fn(&mut Writer)> Json for With<F> {
   #[inline]
   fn write(&self, out: &mut Writer) {
-    (self.0)(out)
+    (self.0)(out);
   }
 }
 
 impl Json for str {
   #[inline]
   fn write(&self, out: &mut Writer) {
-    out.string(self)
+    out.string(self);
   }
 }
 
 impl Json for String {
   #[inline]
   fn write(&self, out: &mut Writer) {
-    out.string(self)
+    out.string(self);
   }
 }
 
 impl Json for std::borrow::Cow<'_, str> {
   fn write(&self, out: &mut Writer) {
-    out.string(self)
+    out.string(self);
   }
 }
 
@@ -161,14 +161,14 @@ impl Json for usize {
 impl<T: Json + ?Sized> Json for &T {
   #[inline]
   fn write(&self, out: &mut Writer) {
-    (**self).write(out)
+    (**self).write(out);
   }
 }
 
 impl<T: Json + ?Sized> Json for Box<T> {
   #[inline]
   fn write(&self, out: &mut Writer) {
-    (**self).write(out)
+    (**self).write(out);
   }
 }
 
@@ -184,19 +184,19 @@ impl<T: Json> Json for Option<T> {
 
 impl<T: Json> Json for [T] {
   fn write(&self, out: &mut Writer) {
-    out.array(self.iter())
+    out.array(self.iter());
   }
 }
 
 impl<T: Json> Json for Vec<T> {
   fn write(&self, out: &mut Writer) {
-    out.array(self.iter())
+    out.array(self.iter());
   }
 }
 
 impl Json for Expression<'_> {
   fn write(&self, out: &mut Writer) {
-    expression_json(out, self)
+    expression_json(out, self);
   }
 }
 
@@ -286,10 +286,10 @@ fn module_json(out: &mut Writer, module: &Module) {
   let assignments = With(|out: &mut Writer| {
     out.map(
       module.assignments.iter().map(|(name, a)| (name, With(move |out| assignment_json(out, a)))),
-    )
+    );
   });
   let modules = With(|out: &mut Writer| {
-    out.map(module.modules.iter().map(|(name, m)| (name, With(move |out| module_json(out, m)))))
+    out.map(module.modules.iter().map(|(name, m)| (name, With(move |out| module_json(out, m)))));
   });
   let aliases = With(|out: &mut Writer| {
     out.map(
@@ -298,10 +298,10 @@ fn module_json(out: &mut Writer, module: &Module) {
         .iter()
         .filter(|(_, alias)| !matches!(resolve_alias(module, alias), Some(AliasTarget::Module(_))))
         .map(|(name, a)| (name, With(move |out| alias_json(out, a)))),
-    )
+    );
   });
   let recipes = With(|out: &mut Writer| {
-    out.map(module.recipes.iter().map(|(name, r)| (name, With(move |out| recipe_json(out, r)))))
+    out.map(module.recipes.iter().map(|(name, r)| (name, With(move |out| recipe_json(out, r)))));
   });
   // Like a recipe's `[group]`s, the module's are listed sorted by name.
   let mut groups: Vec<&String> = module.groups.iter().collect();
@@ -311,7 +311,7 @@ fn module_json(out: &mut Writer, module: &Module) {
   let no_warnings: [bool; 0] = [];
   object!(out,
     "assignments" => assignments,
-    "first" => module.default,
+    "first" => module.default_recipe().map(|recipe| recipe.name().lexeme()),
     "doc" => module.doc,
     "groups" => groups,
     "module_path" => module.path.join("::"),
@@ -322,7 +322,7 @@ fn module_json(out: &mut Writer, module: &Module) {
     "source" => module.source.to_string_lossy().as_ref(),
     "unexports" => unexports,
     "warnings" => no_warnings.as_slice(),
-  )
+  );
 }
 
 fn assignment_json(out: &mut Writer, assignment: &Assignment) {
@@ -332,7 +332,7 @@ fn assignment_json(out: &mut Writer, assignment: &Assignment) {
     "name" => assignment.name.lexeme(),
     "private" => assignment.private,
     "value" => assignment.value,
-  )
+  );
 }
 
 fn alias_json(out: &mut Writer, alias: &Alias) {
@@ -342,13 +342,13 @@ fn alias_json(out: &mut Writer, alias: &Alias) {
         .attributes
         .iter()
         .map(|a| With(move |out| attribute_json(out, a, Parameters::default()))),
-    )
+    );
   });
   object!(out,
     "attributes" => attributes,
     "name" => alias.name.lexeme(),
     "target" => alias.target.last().map(|name| name.lexeme()),
-  )
+  );
 }
 
 fn recipe_json(out: &mut Writer, recipe: &Recipe) {
@@ -361,16 +361,16 @@ fn recipe_json(out: &mut Writer, recipe: &Recipe) {
       crate::syntax::attribute_order::sorted(recipe.attributes())
         .into_iter()
         .map(|entry| With(move |out| attribute_json(out, &entry.attribute, recipe.parameters()))),
-    )
+    );
   });
   let body = With(|out: &mut Writer| {
-    out.array(recipe.body().iter().map(|l| With(move |out| line_json(out, l))))
+    out.array(recipe.body().iter().map(|l| With(move |out| line_json(out, l))));
   });
   let dependencies = With(|out: &mut Writer| {
-    out.array(recipe.dependencies.iter().map(|d| With(move |out| dependency_json(out, d))))
+    out.array(recipe.dependencies.iter().map(|d| With(move |out| dependency_json(out, d))));
   });
   let parameters = With(|out: &mut Writer| {
-    out.array(recipe.parameters().iter().map(|p| With(move |out| parameter_json(out, p))))
+    out.array(recipe.parameters().iter().map(|p| With(move |out| parameter_json(out, p))));
   });
   object!(out,
     "attributes" => attributes,
@@ -384,7 +384,7 @@ fn recipe_json(out: &mut Writer, recipe: &Recipe) {
     "quiet" => recipe.quiet(),
     "namepath" => recipe.namepath,
     "shebang" => recipe.shebang() || recipe.has_attribute(AttributeKind::Script),
-  )
+  );
 }
 
 fn line_json(out: &mut Writer, line: &Line) {
@@ -397,7 +397,7 @@ fn line_json(out: &mut Writer, line: &Line) {
         out.0.push(']');
       }
     })
-  }))
+  }));
 }
 
 fn dependency_json(out: &mut Writer, dependency: &Dependency) {
@@ -406,7 +406,7 @@ fn dependency_json(out: &mut Writer, dependency: &Dependency) {
     "arguments" => dependency.arguments(),
     "recipe" => recipe,
     "star" => dependency.star(),
-  )
+  );
 }
 
 fn kind_name(kind: ParameterKind) -> &'static str {
@@ -436,12 +436,12 @@ fn parameter_json(out: &mut Writer, parameter: Parameter) {
     "pattern" => patterns(parameter),
     "short" => parameter.short().map(|short| short.to_string()),
     "value" => parameter.value(),
-  )
+  );
 }
 
 fn interpreter_json(out: &mut Writer, interpreter: &Interpreter) {
   let arguments: Vec<&str> = interpreter.arguments.iter().map(|a| a.cooked).collect();
-  object!(out, "command" => interpreter.command.cooked, "arguments" => arguments)
+  object!(out, "command" => interpreter.command.cooked, "arguments" => arguments);
 }
 
 fn arg_json(out: &mut Writer, arg: &ArgAttribute, parameters: Parameters) {
@@ -461,7 +461,7 @@ fn arg_json(out: &mut Writer, arg: &ArgAttribute, parameters: Parameters) {
     "pattern" => parameter.and_then(patterns),
     "short" => short,
     "value" => arg.value.as_ref().map(|value| &value.value),
-  )
+  );
 }
 
 /// Attributes: unit ones as their name, others as one-key objects.
@@ -476,7 +476,9 @@ fn attribute_json(out: &mut Writer, attribute: &Attribute, parameters: Parameter
       attribute_value_json(out, attribute, parameters);
       out.0.push('}');
     }
-    _ => out.string(attribute.name()),
+    Android | Default | Dragonfly | ExitMessage | Freebsd | Linux | Macos | Netbsd | NoCd
+    | NoExitMessage | NoQuiet | Openbsd | Parallel | PositionalArguments | Private | Shell
+    | Unix | Windows => out.string(attribute.name()),
   }
 }
 
@@ -499,7 +501,10 @@ fn attribute_value_json(out: &mut Writer, attribute: &Attribute, parameters: Par
       None => out.null(),
     },
     WorkingDirectory(expression) => expression.write(out),
-    _ => {}
+    // Written as their name alone, by `attribute_json`.
+    Android | Default | Dragonfly | ExitMessage | Freebsd | Linux | Macos | Netbsd | NoCd
+    | NoExitMessage | NoQuiet | Openbsd | Parallel | PositionalArguments | Private | Shell
+    | Unix | Windows => {}
   }
 }
 
@@ -513,7 +518,7 @@ fn expression_json(out: &mut Writer, expression: &Expression) {
     Call { name, arguments } => {
       out.0.push_str("[\"call\",");
       out.string(name.lexeme());
-      for argument in arguments.iter() {
+      for argument in *arguments {
         out.0.push(',');
         expression_json(out, argument);
       }
@@ -530,12 +535,12 @@ fn expression_json(out: &mut Writer, expression: &Expression) {
     }
     Concatenation { lhs, rhs, .. } => tagged!(out, "concatenate", lhs, rhs),
     Conditional { condition, then, otherwise, .. } => {
-      tagged!(out, "if", condition, then, otherwise)
+      tagged!(out, "if", condition, then, otherwise);
     }
     FormatString { start, parts, .. } => {
       out.0.push_str("[\"format\",");
       out.string(start.cooked);
-      for (expression, piece) in parts.iter() {
+      for (expression, piece) in *parts {
         out.0.push(',');
         expression_json(out, expression);
         out.0.push(',');
@@ -547,7 +552,7 @@ fn expression_json(out: &mut Writer, expression: &Expression) {
     Join { lhs, rhs, .. } => tagged!(out, "join", lhs, rhs),
     List { elements, .. } => {
       out.0.push_str("[\"list\"");
-      for element in elements.iter() {
+      for element in *elements {
         out.0.push(',');
         expression_json(out, element);
       }
@@ -561,7 +566,7 @@ fn expression_json(out: &mut Writer, expression: &Expression) {
   }
 }
 
-fn shell_json(shell: &Option<(String, Vec<String>)>) -> impl Json + '_ {
+fn shell_json(shell: Option<&(String, Vec<String>)>) -> impl Json + '_ {
   With(move |out: &mut Writer| match shell {
     Some((command, arguments)) => object!(out, "command" => command, "arguments" => arguments),
     None => out.null(),
@@ -579,35 +584,68 @@ fn dotenv_list_json(values: &[String]) -> impl Json + '_ {
 }
 
 fn settings_json(out: &mut Writer, settings: &Settings) {
+  // Destructured, so that a new setting does not compile until it is
+  // listed here (or left out on purpose, as the reference does).
+  let Settings {
+    allow_duplicate_recipes,
+    allow_duplicate_variables,
+    default_list,
+    default_script,
+    dotenv_command,
+    dotenv_filename,
+    dotenv_load,
+    dotenv_override,
+    dotenv_path,
+    dotenv_required,
+    export,
+    fallback,
+    guards,
+    ignore_comments,
+    indentation,
+    lazy,
+    lists,
+    no_cd,
+    no_exit_message,
+    positional_arguments,
+    quiet,
+    script_interpreter: _,
+    shell,
+    tempdir,
+    unstable,
+    windows_powershell,
+    windows_shell,
+    working_directory,
+    _marker: _,
+  } = settings;
   object!(out,
-    "allow_duplicate_recipes" => settings.allow_duplicate_recipes,
-    "allow_duplicate_variables" => settings.allow_duplicate_variables,
-    "default_list" => settings.default_list,
-    "default_script" => settings.default_script,
-    "dotenv_command" => settings.dotenv_command,
-    "dotenv_filename" => dotenv_list_json(&settings.dotenv_filename),
-    "dotenv_load" => settings.dotenv_load,
-    "dotenv_override" => settings.dotenv_override,
-    "dotenv_path" => dotenv_list_json(&settings.dotenv_path),
-    "dotenv_required" => settings.dotenv_required,
-    "export" => settings.export,
-    "fallback" => settings.fallback,
-    "guards" => settings.guards,
-    "ignore_comments" => settings.ignore_comments,
-    "indentation" => settings.indentation,
-    "lazy" => settings.lazy,
-    "lists" => settings.lists,
-    "no_cd" => settings.no_cd,
-    "no_exit_message" => settings.no_exit_message,
-    "positional_arguments" => settings.positional_arguments,
-    "quiet" => settings.quiet,
-    "shell" => shell_json(&settings.shell),
-    "tempdir" => settings.tempdir,
-    "unstable" => settings.unstable,
-    "windows_powershell" => settings.windows_powershell,
-    "windows_shell" => shell_json(&settings.windows_shell),
-    "working_directory" => settings.working_directory,
-  )
+    "allow_duplicate_recipes" => allow_duplicate_recipes,
+    "allow_duplicate_variables" => allow_duplicate_variables,
+    "default_list" => default_list,
+    "default_script" => default_script,
+    "dotenv_command" => dotenv_command,
+    "dotenv_filename" => dotenv_list_json(dotenv_filename),
+    "dotenv_load" => dotenv_load,
+    "dotenv_override" => dotenv_override,
+    "dotenv_path" => dotenv_list_json(dotenv_path),
+    "dotenv_required" => dotenv_required,
+    "export" => export,
+    "fallback" => fallback,
+    "guards" => guards,
+    "ignore_comments" => ignore_comments,
+    "indentation" => indentation,
+    "lazy" => lazy,
+    "lists" => lists,
+    "no_cd" => no_cd,
+    "no_exit_message" => no_exit_message,
+    "positional_arguments" => positional_arguments,
+    "quiet" => quiet,
+    "shell" => shell_json(shell.as_ref()),
+    "tempdir" => tempdir,
+    "unstable" => unstable,
+    "windows_powershell" => windows_powershell,
+    "windows_shell" => shell_json(windows_shell.as_ref()),
+    "working_directory" => working_directory,
+  );
 }
 
 #[cfg(test)]

@@ -18,15 +18,15 @@ use crate::syntax::path::{is_identifier, split_colon_path};
 
 const MAX_WIDTH: usize = 50;
 
-fn suggestion_line(suggestion: &Option<Suggestion>) -> String {
+fn suggestion_line(suggestion: Option<&Suggestion>) -> String {
   suggestion.as_ref().map(|s| format!("\n{s}")).unwrap_or_default()
 }
 
 #[derive(Debug, Snafu)]
-pub enum ListError {
+pub(crate) enum ListError {
   #[snafu(display("invalid module path `{path}`"))]
   InvalidModulePath { path: String },
-  #[snafu(display("justfile does not contain submodule `{path}`{}", suggestion_line(suggestion)))]
+  #[snafu(display("justfile does not contain submodule `{path}`{}", suggestion_line(suggestion.as_ref())))]
   UnknownSubmodule { path: String, suggestion: Option<Suggestion> },
   #[snafu(display("optional module `{path}` is absent"))]
   AbsentModule { path: String },
@@ -36,7 +36,7 @@ pub enum ListError {
 
 /// Resolves a `--list` module path (words, one `::` word, or one word with
 /// spaces); module aliases are followed.
-pub fn resolve_module<'a, 'src>(
+pub(crate) fn resolve_module<'a, 'src>(
   justfile: &'a Justfile<'src>,
   path: &[String],
 ) -> Result<&'a Module<'src>, ListError> {
@@ -74,7 +74,7 @@ pub fn resolve_module<'a, 'src>(
 
 /// Lists the module at `path` as `--list` does. An error is found before
 /// any text is produced.
-pub fn write_list(
+pub(crate) fn write_list(
   out: &mut Sink,
   justfile: &Justfile,
   config: &Options,
@@ -96,7 +96,7 @@ pub fn write_list(
 
 /// Display width: East-Asian aware; TAB, line ends and other control
 /// characters count 1 (`\r\n` counts 1 as a whole).
-pub fn display_width(text: &str) -> usize {
+pub(crate) fn display_width(text: &str) -> usize {
   if is_single_column_ascii(text.as_bytes()) {
     text.len()
   } else {
@@ -109,7 +109,7 @@ pub fn display_width(text: &str) -> usize {
 fn is_single_column_ascii(bytes: &[u8]) -> bool {
   let mut other = false;
   for &byte in bytes {
-    other |= (byte >= 0x80) | (byte == b'\r');
+    other |= (byte >= 0x80) || (byte == b'\r');
   }
   !other
 }
@@ -184,7 +184,10 @@ struct Lister<'c> {
 }
 
 /// Public recipes in listing order.
-pub fn listed_recipes<'a, 'src>(module: &'a Module<'src>, unsorted: bool) -> Vec<&'a Recipe<'src>> {
+pub(crate) fn listed_recipes<'a, 'src>(
+  module: &'a Module<'src>,
+  unsorted: bool,
+) -> Vec<&'a Recipe<'src>> {
   let mut recipes: Vec<&Recipe> = Vec::with_capacity(module.recipes.len());
   recipes.extend(module.recipes.values().filter(|recipe| is_public_recipe(module, recipe)));
   if unsorted {
@@ -194,7 +197,7 @@ pub fn listed_recipes<'a, 'src>(module: &'a Module<'src>, unsorted: bool) -> Vec
 }
 
 /// Public submodules in listing order, with their names.
-pub fn listed_submodules<'a, 'src>(
+pub(crate) fn listed_submodules<'a, 'src>(
   module: &'a Module<'src>,
   unsorted: bool,
 ) -> Vec<(&'a str, &'a Module<'src>)> {
@@ -224,7 +227,7 @@ fn in_group(recipe: &Recipe, group: &str) -> bool {
 
 /// The public groups of a module, sorted by name, or with `unsorted` by the
 /// position of the first recipe or `mod` statement carrying them (ties by name).
-pub fn module_groups(module: &Module, unsorted: bool) -> Vec<String> {
+pub(crate) fn module_groups(module: &Module, unsorted: bool) -> Vec<String> {
   let recipes = listed_recipes(module, false);
   let submodules = listed_submodules(module, false);
   groups_of(module, &recipes, &submodules, unsorted)
@@ -495,7 +498,7 @@ impl Lister<'_> {
       for item in section_items(&contents, section, show_aliases) {
         match item {
           Item::Recipe(index) => {
-            self.recipe(index, &contents, &signatures, &prefix, width, out, scratch)
+            self.recipe(index, &contents, &signatures, &prefix, width, out, scratch);
           }
           Item::CrossAlias(alias, recipe) => {
             let comment = format!("alias for `{}`", recipe.namepath);
@@ -693,7 +696,8 @@ fn section_items<'s, 'a, 'src>(
 
 /// Splits doc text into plain and backtick segments (`true` = backticked);
 /// an unclosed backtick runs to the end.
-pub fn doc_segments(text: &str) -> Vec<(bool, &str)> {
+#[cfg(test)]
+pub(crate) fn doc_segments(text: &str) -> Vec<(bool, &str)> {
   let mut segments = Vec::new();
   for_each_doc_segment(text, |ticked, segment| segments.push((ticked, segment)));
   segments
@@ -753,11 +757,11 @@ mod tests {
     let mut root = module(&[]);
     let mut param1 = param("param1");
     edit_param(&mut param1, |p| {
-      p.default = Some(Box::leak(Box::new(string("'aaaaaaaaaaaaaaaaaaaa'"))))
+      p.default = Some(Box::leak(Box::new(string("'aaaaaaaaaaaaaaaaaaaa'"))));
     });
     let mut param2 = param("param2");
     edit_param(&mut param2, |p| {
-      p.default = Some(Box::leak(Box::new(string("'bbbbbbbbbbbbbbbbbbbbbbbbbb'"))))
+      p.default = Some(Box::leak(Box::new(string("'bbbbbbbbbbbbbbbbbbbbbbbbbb'"))));
     });
     let mut hidden = recipe(&[], "hidden", vec![]);
     hidden.private = true;

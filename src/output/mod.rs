@@ -2,16 +2,16 @@
 
 #[cfg(test)]
 mod compile_error_tests;
-pub mod diagnostic;
-pub mod evaluate;
-pub mod format;
-pub mod graph;
-pub mod groups;
-pub mod json;
-pub mod list;
-pub mod recipe_help;
-pub mod sink;
-pub mod summary;
-pub mod tree;
-pub mod usage;
-pub mod variables;
+pub(crate) mod diagnostic;
+pub(crate) mod evaluate;
+pub(crate) mod format;
+pub(crate) mod graph;
+pub(crate) mod groups;
+pub(crate) mod json;
+pub(crate) mod list;
+pub(crate) mod recipe_help;
+pub(crate) mod sink;
+pub(crate) mod summary;
+pub(crate) mod tree;
+pub(crate) mod usage;
+pub(crate) mod variables;

@@ -8,7 +8,7 @@ use crate::syntax::attributes::AttributeKind;
 
 /// Doc, usage line, parameters and options, dependencies, group,
 /// attributes and aliases of `recipe`.
-pub fn recipe_help(justfile: &Justfile, recipe: &Recipe, color: bool) -> String {
+pub(crate) fn recipe_help(justfile: &Justfile, recipe: &Recipe, color: bool) -> String {
   let painter = Painter { active: color, command_color: None, highlight: true };
   let mut sections = Vec::new();
   if let Some(doc) = &recipe.doc {

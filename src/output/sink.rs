@@ -6,7 +6,7 @@ use std::io;
 use std::ops::{Deref, DerefMut};
 
 /// How much text is collected before it is written out: a pipe's buffer.
-pub const CHUNK: usize = 64 * 1024;
+pub(crate) const CHUNK: usize = 64 * 1024;
 
 /// Room beyond a chunk for the piece that fills it.
 const SLACK: usize = 4 * 1024;
@@ -111,7 +111,11 @@ impl<'w> Sink<'w> {
     self.text
   }
 
-  /// Writes out the rest; the first write error, if any.
+  /// Writes out the rest.
+  ///
+  /// # Errors
+  ///
+  /// The first write error, if any.
   pub fn finish(mut self) -> io::Result<()> {
     match &mut self.destination {
       Some(destination) => {

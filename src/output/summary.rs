@@ -7,7 +7,7 @@ use crate::output::list::{listed_recipes, listed_submodules};
 /// Public recipe paths of the root and, depth-first, of every public
 /// submodule, space-separated, with a trailing newline. Empty: `"\n"`
 /// (the caller then reports `justfile contains no recipes`).
-pub fn summary(justfile: &Justfile, unsorted: bool) -> String {
+pub(crate) fn summary(justfile: &Justfile, unsorted: bool) -> String {
   let mut out = String::with_capacity(justfile.root.recipes.len() * 16 + 1);
   collect(&justfile.root, unsorted, &mut out);
   out.push('\n');
@@ -15,7 +15,7 @@ pub fn summary(justfile: &Justfile, unsorted: bool) -> String {
 }
 
 /// True if `--summary` has nothing to print.
-pub fn summary_is_empty(justfile: &Justfile) -> bool {
+pub(crate) fn summary_is_empty(justfile: &Justfile) -> bool {
   !has_listed_recipe(&justfile.root)
 }
 

@@ -16,7 +16,7 @@ use crate::syntax::path::split_colon_path;
 
 /// The recipes a `--tree`/`--graph` starts from: the named ones; else every
 /// public recipe nothing depends on (with `all`, private ones too).
-pub fn selected_recipes<'a, 'src>(
+pub(crate) fn selected_recipes<'a, 'src>(
   justfile: &'a Justfile<'src>,
   paths: &[String],
   all: bool,
@@ -43,7 +43,7 @@ fn named_recipes<'a, 'src>(
   let components: Option<Vec<String>> =
     split_colon_path(path).map(|components| components.into_iter().map(String::from).collect());
   if let Some(module) = components.and_then(|components| justfile.root.find_module(&components)) {
-    return Ok(match module.default.and_then(|name| module.recipes.get(name)) {
+    return Ok(match module.default_recipe() {
       Some(recipe) => vec![recipe],
       None => undepended_recipes(justfile, module, unsorted),
     });
@@ -54,7 +54,10 @@ fn named_recipes<'a, 'src>(
 
 /// Every enabled recipe of `module` and its submodules, module by module:
 /// by name, or in source order with `unsorted`.
-pub fn all_recipes<'a, 'src>(module: &'a Module<'src>, unsorted: bool) -> Vec<&'a Recipe<'src>> {
+pub(crate) fn all_recipes<'a, 'src>(
+  module: &'a Module<'src>,
+  unsorted: bool,
+) -> Vec<&'a Recipe<'src>> {
   let mut recipes: Vec<&Recipe> = module
     .recipes
     .values()
@@ -83,7 +86,7 @@ fn undepended_recipes<'a, 'src>(
 ) -> Vec<&'a Recipe<'src>> {
   let mut depended = HashSet::new();
   for recipe in all_recipes(&justfile.root, false) {
-    for dependency in recipe.dependencies.iter() {
+    for dependency in &recipe.dependencies {
       if let Some(target) = dependency_target(justfile, dependency) {
         depended.insert(target.namepath);
       }
@@ -97,7 +100,9 @@ fn undepended_recipes<'a, 'src>(
 
 /// Every alias of a recipe, as its path (`sub::b`) with its target, module
 /// by module in name order.
-pub fn recipe_aliases<'a, 'src>(module: &'a Module<'src>) -> Vec<(String, &'a Recipe<'src>)> {
+pub(crate) fn recipe_aliases<'a, 'src>(
+  module: &'a Module<'src>,
+) -> Vec<(String, &'a Recipe<'src>)> {
   let mut aliases = Vec::new();
   for alias in module.aliases.values() {
     if module.disabled.contains_key(alias.name.lexeme()) {
@@ -117,7 +122,7 @@ pub fn recipe_aliases<'a, 'src>(module: &'a Module<'src>) -> Vec<(String, &'a Re
 
 /// The recipe a dependency names; None only for a recipe disabled by an
 /// absent optional module.
-pub fn dependency_target<'a, 'src>(
+pub(crate) fn dependency_target<'a, 'src>(
   justfile: &'a Justfile<'src>,
   dependency: &Dependency<'src>,
 ) -> Option<&'a Recipe<'src>> {
@@ -126,7 +131,7 @@ pub fn dependency_target<'a, 'src>(
 
 /// The path of the recipe a dependency names, as resolved; as written when
 /// the target is unavailable.
-pub fn dependency_path(justfile: &Justfile, dependency: &Dependency) -> String {
+pub(crate) fn dependency_path(justfile: &Justfile, dependency: &Dependency) -> String {
   match dependency_target(justfile, dependency) {
     Some(target) => target.namepath.to_string(),
     None => dependency.path_string(),
@@ -134,7 +139,7 @@ pub fn dependency_path(justfile: &Justfile, dependency: &Dependency) -> String {
 }
 
 /// The arguments a dependency passes, as written (`*` marks the one mapped over).
-pub fn dependency_arguments(dependency: &Dependency) -> Vec<String> {
+pub(crate) fn dependency_arguments(dependency: &Dependency) -> Vec<String> {
   dependency
     .arguments()
     .iter()
@@ -170,7 +175,7 @@ struct TreeWriter<'o, 'w, 'a, 'src> {
 
 /// Append the `--tree` text for `recipes` to `out`, a line at a time; stops
 /// early once `out` cannot be written any more.
-pub fn write_tree(out: &mut Sink, justfile: &Justfile, recipes: &[&Recipe], color: bool) {
+pub(crate) fn write_tree(out: &mut Sink, justfile: &Justfile, recipes: &[&Recipe], color: bool) {
   let painter = Painter { active: color, command_color: None, highlight: true };
   let mut writer = TreeWriter { justfile, painter, out, indent: String::new() };
   let mut record = Record::new();

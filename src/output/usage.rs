@@ -10,7 +10,7 @@ use crate::color::Painter;
 use crate::syntax::ast::ParameterKind;
 
 /// A recipe named on the command line by `--show` / `--usage`.
-pub struct RecipePath<'a, 'src> {
+pub(crate) struct RecipePath<'a, 'src> {
   pub module: &'a Module<'src>,
   pub recipe: &'a Recipe<'src>,
   /// The alias named, if the path's last component was a recipe alias.
@@ -21,7 +21,7 @@ pub struct RecipePath<'a, 'src> {
 
 /// The components of a path given as words: one `::` word, one word with
 /// spaces, or several words.
-pub fn path_components(path: &[String]) -> Vec<String> {
+pub(crate) fn path_components(path: &[String]) -> Vec<String> {
   crate::syntax::path::module_path(path).unwrap_or_else(|| path.to_vec())
 }
 
@@ -33,7 +33,7 @@ fn typed_path(path: &[String]) -> String {
 }
 
 /// Resolves a `--show` / `--usage` path to a recipe (aliases followed).
-pub fn resolve_recipe_path<'a, 'src>(
+pub(crate) fn resolve_recipe_path<'a, 'src>(
   justfile: &'a Justfile<'src>,
   path: &[String],
 ) -> Result<RecipePath<'a, 'src>, LookupError> {
@@ -120,7 +120,7 @@ fn has_options(recipe: &Recipe) -> bool {
 }
 
 /// `just PATH [OPTIONS] A [B] [C...]`, each word painted cyan.
-pub fn usage_line(recipe: &Recipe, path: &str, color: bool) -> String {
+pub(crate) fn usage_line(recipe: &Recipe, path: &str, color: bool) -> String {
   let mut line = Line::new(color);
   line.push(word_style(), "just");
   line.plain(" ");
@@ -200,7 +200,7 @@ pub(crate) fn heading(text: &str, color: bool) -> String {
 }
 
 /// The `--usage` text of `recipe` named as `path` (without the alias line).
-pub fn usage(recipe: &Recipe, path: &str, color: bool) -> String {
+pub(crate) fn usage(recipe: &Recipe, path: &str, color: bool) -> String {
   let mut out = format!("{} {}\n", heading("Usage:", color), usage_line(recipe, path, color));
   let positionals: Vec<Parameter> = recipe.parameters().iter().filter(|p| !p.is_option()).collect();
   let options: Vec<Parameter> = recipe.parameters().iter().filter(|p| p.is_option()).collect();
@@ -226,7 +226,7 @@ pub fn usage(recipe: &Recipe, path: &str, color: bool) -> String {
 
 /// The whole `--usage PATH` output: alias declaration (if an alias was
 /// named) then the usage text.
-pub fn usage_for_path(
+pub(crate) fn usage_for_path(
   justfile: &Justfile,
   path: &[String],
   color: bool,

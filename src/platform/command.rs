@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// `SHELL ARGUMENTS… LINE`.
-pub fn shell_line(program: &str, arguments: &[String], line: &str) -> Command {
+pub(crate) fn shell_line(program: &str, arguments: &[String], line: &str) -> Command {
   let mut command = Command::new(program);
   command.args(arguments);
   push_line(&mut command, program, line);
@@ -36,12 +36,12 @@ fn push_line(command: &mut Command, program: &str, line: &str) {
 /// Whether a shebang script keeps its `#!` line's text: on Windows the
 /// interpreter is run explicitly and may not understand it (cmd), so the
 /// line is left empty.
-pub const SHEBANG_LINE_KEPT: bool = cfg!(unix);
+pub(crate) const SHEBANG_LINE_KEPT: bool = cfg!(unix);
 
 /// Why a shebang script's interpreter could not be named on Windows.
 #[derive(Debug)]
 #[cfg_attr(unix, allow(dead_code))]
-pub enum ShebangError {
+pub(crate) enum ShebangError {
   /// `cygpath` could not be started.
   CygpathNotFound(io::Error),
   /// `cygpath` ran but gave no path.
@@ -51,7 +51,7 @@ pub enum ShebangError {
 /// The command running the shebang script at `path` whose `#!` line names
 /// `interpreter` (and `argument`).
 #[cfg(unix)]
-pub fn shebang(
+pub(crate) fn shebang(
   path: &Path,
   _interpreter: &str,
   _argument: Option<&str>,
@@ -61,7 +61,7 @@ pub fn shebang(
 }
 
 #[cfg(windows)]
-pub fn shebang(
+pub(crate) fn shebang(
   path: &Path,
   interpreter: &str,
   argument: Option<&str>,
@@ -80,12 +80,12 @@ pub fn shebang(
 /// The Unix (Cygwin or MSYS) spelling of a Windows path, for
 /// `invocation_directory()`: None on Unix, or when `cygpath` fails.
 #[cfg(unix)]
-pub fn unix_path(_path: &Path, _cygpath: &Path) -> Option<String> {
+pub(crate) fn unix_path(_path: &Path, _cygpath: &Path) -> Option<String> {
   None
 }
 
 #[cfg(windows)]
-pub fn unix_path(path: &Path, cygpath: &Path) -> Option<String> {
+pub(crate) fn unix_path(path: &Path, cygpath: &Path) -> Option<String> {
   convert(cygpath, "--unix", path.as_os_str()).ok()
 }
 

@@ -4,12 +4,12 @@
 use std::process::ExitStatus;
 
 /// The status of a process killed by `signal`.
-pub const fn signal_status(signal: i32) -> i32 {
+pub(crate) const fn signal_status(signal: i32) -> i32 {
   128 + signal
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Exit {
+pub(crate) enum Exit {
   Code(i32),
   Signal(i32),
   /// Neither a code nor a signal (a stopped process).
@@ -17,7 +17,7 @@ pub enum Exit {
 }
 
 impl Exit {
-  pub fn of(status: ExitStatus) -> Exit {
+  pub(crate) fn of(status: ExitStatus) -> Exit {
     match (status.code(), signal_of(status)) {
       (Some(code), _) => Exit::Code(code),
       (None, Some(signal)) => Exit::Signal(signal),
@@ -26,7 +26,7 @@ impl Exit {
   }
 
   /// The status `just` exits with: the code, 128 + the signal, else 1.
-  pub fn status(self) -> i32 {
+  pub(crate) fn status(self) -> i32 {
     match self {
       Exit::Code(code) => code,
       Exit::Signal(signal) => signal_status(signal),

@@ -14,37 +14,37 @@ mod os;
 #[path = "windows/mod.rs"]
 mod os;
 
-pub mod command;
-pub mod exit;
-pub use os::fs;
-pub mod mode;
-pub use os::pipe;
-pub mod signals;
-pub mod stdio;
-pub mod supervisor;
-pub mod watcher;
+pub(crate) mod command;
+pub(crate) mod exit;
+pub(crate) use os::fs;
+pub(crate) mod mode;
+pub(crate) use os::pipe;
+pub(crate) mod signals;
+pub(crate) mod stdio;
+pub(crate) mod supervisor;
+pub(crate) mod watcher;
 
 /// Whether `just` is built for Windows, where `set windows-shell` and
 /// `set windows-powershell` choose the shell.
-pub const WINDOWS: bool = cfg!(windows);
+pub(crate) const WINDOWS: bool = cfg!(windows);
 
 /// Start-up work the standard library's runtime would otherwise do.
 ///
 /// # Safety
 ///
 /// `argv` holds `argc` valid NUL-terminated strings, as C's `main` gets.
-pub unsafe fn prepare_process(argc: std::ffi::c_int, argv: *const *const std::ffi::c_char) {
+pub(crate) unsafe fn prepare_process(argc: std::ffi::c_int, argv: *const *const std::ffi::c_char) {
   // SAFETY: as the caller promises.
   unsafe { os::start::prepare(argc, argv) };
 }
 
 /// The process's command line, program name first.
-pub fn arguments() -> Vec<std::ffi::OsString> {
+pub(crate) fn arguments() -> Vec<std::ffi::OsString> {
   os::start::arguments()
 }
 
 /// The process's command line, program name first, for the one reader that
 /// keeps it (the run); `arguments` afterwards may not see it.
-pub fn take_arguments() -> Vec<std::ffi::OsString> {
+pub(crate) fn take_arguments() -> Vec<std::ffi::OsString> {
   os::start::take_arguments()
 }

@@ -6,13 +6,13 @@ use std::{fs::Metadata, io, path::Path};
 
 /// The permission bits of a file or directory.
 #[cfg(unix)]
-pub fn of(metadata: &Metadata) -> u32 {
+pub(crate) fn of(metadata: &Metadata) -> u32 {
   use std::os::unix::fs::PermissionsExt;
   metadata.permissions().mode() & 0o7777
 }
 
 #[cfg(not(unix))]
-pub fn of(metadata: &Metadata) -> u32 {
+pub(crate) fn of(metadata: &Metadata) -> u32 {
   if metadata.permissions().readonly() {
     0o444
   } else {
@@ -22,23 +22,23 @@ pub fn of(metadata: &Metadata) -> u32 {
 
 /// Give `path` the permission bits `mode`.
 #[cfg(unix)]
-pub fn set(path: &Path, mode: u32) -> io::Result<()> {
+pub(crate) fn set(path: &Path, mode: u32) -> io::Result<()> {
   use std::os::unix::fs::PermissionsExt;
   std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode & 0o7777))
 }
 
 #[cfg(not(unix))]
-pub fn set(_: &Path, _: u32) -> io::Result<()> {
+pub(crate) fn set(_: &Path, _: u32) -> io::Result<()> {
   Ok(())
 }
 
 /// Make a symbolic link at `link` pointing to `target`.
 #[cfg(unix)]
-pub fn symlink(target: &Path, link: &Path) -> io::Result<()> {
+pub(crate) fn symlink(target: &Path, link: &Path) -> io::Result<()> {
   std::os::unix::fs::symlink(target, link)
 }
 
 #[cfg(not(unix))]
-pub fn symlink(target: &Path, link: &Path) -> io::Result<()> {
+pub(crate) fn symlink(target: &Path, link: &Path) -> io::Result<()> {
   std::os::windows::fs::symlink_file(target, link)
 }

@@ -36,7 +36,7 @@ static REMOVE_AT_EXIT: Mutex<Vec<std::path::PathBuf>> = Mutex::new(Vec::new());
 
 /// Remove `directory` (a private temporary one) if a signal ends `just` at
 /// once, which skips the destructors that would remove it.
-pub fn remove_at_exit(directory: std::path::PathBuf) {
+pub(crate) fn remove_at_exit(directory: std::path::PathBuf) {
   REMOVE_AT_EXIT.lock().unwrap_or_else(PoisonError::into_inner).push(directory);
 }
 
@@ -53,12 +53,12 @@ fn deliver(signal: i32) {
 
 /// Start handling signals: until a run attaches its supervisor, a handled
 /// signal ends `just` at once.
-pub fn install() -> std::io::Result<()> {
+pub(crate) fn install() -> std::io::Result<()> {
   signal_thread::start(deliver)
 }
 
 /// Stop the run in progress as a SIGTERM would (`--watch-restart`).
-pub fn request_stop() {
+pub(crate) fn request_stop() {
   let attached = current().clone();
   if let Some(shared) = attached {
     shared.request_stop();
@@ -66,7 +66,7 @@ pub fn request_stop() {
 }
 
 /// SIGKILL what the run in progress still runs after a stop request.
-pub fn kill_children() {
+pub(crate) fn kill_children() {
   let attached = current().clone();
   if let Some(shared) = attached {
     shared.kill();
@@ -75,13 +75,13 @@ pub fn kill_children() {
 
 /// Blocks every signal in the calling thread, so that signals sent to the
 /// process are taken by the signal thread.
-pub fn block_all_in_this_thread() -> std::io::Result<()> {
+pub(crate) fn block_all_in_this_thread() -> std::io::Result<()> {
   signal_thread::block_all_in_this_thread()
 }
 
 /// Blocks every signal in the calling thread and waits for one; returns its
 /// number.
-pub fn wait_for_any() -> std::io::Result<i32> {
+pub(crate) fn wait_for_any() -> std::io::Result<i32> {
   signal_thread::wait_for_any()
 }
 
@@ -116,6 +116,6 @@ impl Signal {
 }
 
 /// The name of a signal number, else "signal".
-pub fn name(signal: i32) -> &'static str {
+pub(crate) fn name(signal: i32) -> &'static str {
   Signal(signal).name()
 }

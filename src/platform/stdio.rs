@@ -9,40 +9,40 @@ use super::os::streams;
 
 /// A standard output stream.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Stream {
+pub(crate) enum Stream {
   Stdout,
   Stderr,
 }
 
 /// Write `text` to standard output.
-pub fn stdout(text: &str) -> io::Result<()> {
+pub(crate) fn stdout(text: &str) -> io::Result<()> {
   write_bytes(Stream::Stdout, text.as_bytes())
 }
 
 /// Write `text` to standard error.
-pub fn stderr(text: &str) -> io::Result<()> {
+pub(crate) fn stderr(text: &str) -> io::Result<()> {
   write_bytes(Stream::Stderr, text.as_bytes())
 }
 
 /// Write raw `bytes` (a child's output, say) to standard output.
-pub fn stdout_bytes(bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn stdout_bytes(bytes: &[u8]) -> io::Result<()> {
   write_bytes(Stream::Stdout, bytes)
 }
 
 /// Write raw `bytes` to standard error.
-pub fn stderr_bytes(bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn stderr_bytes(bytes: &[u8]) -> io::Result<()> {
   write_bytes(Stream::Stderr, bytes)
 }
 
 /// Write `text` and a line end to standard error.
-pub fn stderr_line(text: &str) -> io::Result<()> {
+pub(crate) fn stderr_line(text: &str) -> io::Result<()> {
   stderr(&format!("{text}\n"))
 }
 
 /// Standard output for a long text written in pieces, unbuffered. Unlike
 /// `stdout`, it reports a broken pipe, so that the writer writes nothing
 /// more; pass the final result through `quiet_on_broken_pipe`.
-pub struct PiecewiseStdout;
+pub(crate) struct PiecewiseStdout;
 
 impl Write for PiecewiseStdout {
   fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
@@ -73,7 +73,7 @@ fn write_bytes(stream: Stream, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// A broken pipe is not an error: the reader has seen all it wanted.
-pub fn quiet_on_broken_pipe(result: io::Result<()>) -> io::Result<()> {
+pub(crate) fn quiet_on_broken_pipe(result: io::Result<()>) -> io::Result<()> {
   match result {
     Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
     result => result,

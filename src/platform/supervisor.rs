@@ -35,7 +35,7 @@ const SETTLE: Duration = Duration::from_secs(2);
 const SPAWN_PAUSE_VARIABLE: &str = "JUST_TEST_SPAWN_PAUSE_MS";
 
 /// The process supervisor of one run.
-pub struct Supervisor {
+pub(crate) struct Supervisor {
   shared: Arc<Shared>,
   attached: bool,
 }
@@ -71,7 +71,7 @@ struct State {
 
 /// Why a process was not started.
 #[derive(Debug)]
-pub enum SpawnError {
+pub(crate) enum SpawnError {
   /// A signal is pending: the run is being interrupted.
   Interrupted {
     signal: i32,
@@ -82,7 +82,7 @@ pub enum SpawnError {
 impl Supervisor {
   /// The supervisor of a run, receiving the process's signals until it is
   /// dropped. `verbose` notes each SIGTERM passed on to a child.
-  pub fn new(verbose: bool) -> Supervisor {
+  pub(crate) fn new(verbose: bool) -> Supervisor {
     let mut supervisor = Supervisor::detached(verbose);
     super::signals::attach(Arc::clone(&supervisor.shared));
     supervisor.attached = true;
@@ -90,7 +90,7 @@ impl Supervisor {
   }
 
   /// A supervisor that receives no signals (tests, helpers without a run).
-  pub fn detached(verbose: bool) -> Supervisor {
+  pub(crate) fn detached(verbose: bool) -> Supervisor {
     let spawn_pause = std::env::var(SPAWN_PAUSE_VARIABLE)
       .ok()
       .and_then(|text| text.parse().ok())
@@ -106,13 +106,13 @@ impl Supervisor {
 
   /// Mark work that must run to its end, not be cut short by a signal, though
   /// no child runs (a script's temporary directory exists).
-  pub fn busy(&self) -> Busy<'_> {
+  pub(crate) fn busy(&self) -> Busy<'_> {
     self.shared.lock().busy += 1;
     Busy { shared: &self.shared }
   }
 
   /// Start `command` in the run's process group and register it.
-  pub fn spawn(&self, command: &mut Command) -> Result<Running<'_>, SpawnError> {
+  pub(crate) fn spawn(&self, command: &mut Command) -> Result<Running<'_>, SpawnError> {
     let shared = &*self.shared;
     let mut state = shared.lock();
     if let Some(signal) = state.pending {
@@ -144,22 +144,22 @@ impl Supervisor {
   }
 
   /// Start `command` and wait for it.
-  pub fn run(&self, command: &mut Command) -> Result<ExitStatus, SpawnError> {
+  pub(crate) fn run(&self, command: &mut Command) -> Result<ExitStatus, SpawnError> {
     self.spawn(command)?.wait().map_err(SpawnError::Io)
   }
 
   /// Take the pending signal, if any: the run has acted on it.
-  pub fn take(&self) -> Option<i32> {
+  pub(crate) fn take(&self) -> Option<i32> {
     self.shared.lock().pending.take()
   }
 
   /// The pending signal, if any, left pending.
-  pub fn pending(&self) -> Option<i32> {
+  pub(crate) fn pending(&self) -> Option<i32> {
     self.shared.lock().pending
   }
 
   /// The first signal delivered to `just` during this run.
-  pub fn delivered(&self) -> Option<i32> {
+  pub(crate) fn delivered(&self) -> Option<i32> {
     self.shared.lock().delivered
   }
 
@@ -295,7 +295,7 @@ impl Shared {
 }
 
 /// Marks work a signal must not cut short; see [`Supervisor::busy`].
-pub struct Busy<'s> {
+pub(crate) struct Busy<'s> {
   shared: &'s Shared,
 }
 
@@ -306,7 +306,7 @@ impl Drop for Busy<'_> {
 }
 
 /// A registered child. Dropping it waits for the child.
-pub struct Running<'s> {
+pub(crate) struct Running<'s> {
   shared: &'s Shared,
   child: Child,
   pid: Pid,
@@ -315,12 +315,12 @@ pub struct Running<'s> {
 
 impl Running<'_> {
   /// The child, for its pipes.
-  pub fn child(&mut self) -> &mut Child {
+  pub(crate) fn child(&mut self) -> &mut Child {
     &mut self.child
   }
 
   /// Wait for the child to end.
-  pub fn wait(mut self) -> io::Result<ExitStatus> {
+  pub(crate) fn wait(mut self) -> io::Result<ExitStatus> {
     self.reap()
   }
 

@@ -10,11 +10,11 @@ mod backend;
 #[path = "watcher/notify.rs"]
 mod backend;
 
-pub use backend::DirectoryWatcher;
+pub(crate) use backend::DirectoryWatcher;
 
 /// What happened to a path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ChangeKind {
+pub(crate) enum ChangeKind {
   /// Created, or moved in.
   Create,
   /// Read, or closed after writing: no change of its own.
@@ -25,10 +25,10 @@ pub enum ChangeKind {
 
 /// A change to one or more paths.
 #[derive(Debug)]
-pub struct Change {
+pub(crate) struct Change {
   pub kind: ChangeKind,
   pub paths: Vec<std::path::PathBuf>,
 }
 
 /// Receives each change, or the error that ended watching.
-pub type Handler = Box<dyn FnMut(Result<Change, String>) + Send>;
+pub(crate) type Handler = Box<dyn FnMut(Result<Change, String>) + Send>;

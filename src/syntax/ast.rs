@@ -8,16 +8,16 @@
 // with `'src` references (see `sources::Nodes`), so no node owns heap data.
 // Node sizes are asserted below `Item`: a large justfile is mostly nodes.
 
-pub use super::attributes::AttributeKind;
-pub use super::settings::Setting;
+pub(crate) use super::attributes::AttributeKind;
+pub(crate) use super::settings::Setting;
 use std::sync::LazyLock;
 
 use super::sources::Source;
 use super::token::{Token, TokenKind};
-pub use crate::platform::signals::Signal;
+pub(crate) use crate::platform::signals::Signal;
 
 /// A name: an identifier token.
-pub type Name<'src> = Token<'src>;
+pub(crate) type Name<'src> = Token<'src>;
 
 /// A whole file: a flat sequence of top-level entries.
 #[derive(Clone, Debug)]
@@ -468,6 +468,8 @@ impl<'src> Fragments<'src> {
   fn piece(&mut self, end: u32) -> Token<'src> {
     let passed =
       self.line.source.text.as_bytes().get(self.counted as usize..self.position as usize);
+    // The pieces are short: a plain count costs less than memchr's set-up.
+    #[allow(clippy::naive_bytecount)]
     let newlines = passed.unwrap_or_default().iter().filter(|&&byte| byte == b'\n').count();
     self.line.line += u32::try_from(newlines).unwrap_or(0);
     self.counted = self.position;
@@ -555,7 +557,7 @@ pub struct StringLiteral<'src> {
 }
 
 /// A piece of a format string `f'…{{ e }}…'`: the literal text pieces are
-/// tokens (FormatStringStart / Continue / End, or a plain string for `f'…'`
+/// tokens (`FormatStringStart` / Continue / End, or a plain string for `f'…'`
 /// without interpolations); `cooked` is the escape-processed text.
 #[derive(Copy, Clone, Debug)]
 pub struct FormatPiece<'src> {

@@ -11,20 +11,34 @@ use super::ast::{
 use super::token::Token;
 
 /// The attributes in canonical order: by name, then per-name rules.
-pub fn sorted<'a, 'src>(entries: &'a [AttributeEntry<'src>]) -> Vec<&'a AttributeEntry<'src>> {
+pub(crate) fn sorted<'a, 'src>(
+  entries: &'a [AttributeEntry<'src>],
+) -> Vec<&'a AttributeEntry<'src>> {
   let mut sorted: Vec<&AttributeEntry> = entries.iter().collect();
   sorted.sort_by(|a, b| compare(&a.attribute, &b.attribute));
   sorted
 }
 
 fn compare(a: &Attribute, b: &Attribute) -> Ordering {
-  a.name().cmp(b.name()).then_with(|| match (a, b) {
-    (Attribute::Group(a), Attribute::Group(b)) => compare_literals(a, b),
-    (Attribute::Metadata(a), Attribute::Metadata(b)) => compare_literal_lists(a, b),
-    (Attribute::Env(a, _), Attribute::Env(b, _)) => compare_env_keys(a, b),
-    (Attribute::Arg(a), Attribute::Arg(b)) => compare_args(a, b),
-    _ => Ordering::Equal,
-  })
+  a.name().cmp(b.name()).then_with(|| same_name(a, b))
+}
+
+/// Two attributes of the same name; only repeatable ones have an order.
+fn same_name(a: &Attribute, b: &Attribute) -> Ordering {
+  use Attribute::*;
+  match (a, b) {
+    (Group(a), Group(b)) => compare_literals(a, b),
+    (Metadata(a), Metadata(b)) => compare_literal_lists(a, b),
+    (Env(a, _), Env(b, _)) => compare_env_keys(a, b),
+    (Arg(a), Arg(b)) => compare_args(a, b),
+    (
+      Android | Arg(_) | Cache(_) | Confirm(_) | Continue(_) | Default | Doc(_) | Dragonfly
+      | Env(..) | ExitMessage | Extension(_) | Freebsd | Group(_) | Linux | Macos | Metadata(_)
+      | Netbsd | NoCd | NoExitMessage | NoQuiet | Openbsd | Parallel | PositionalArguments
+      | Private | Script(_) | Shell | Timestamp(_) | Unix | Windows | WorkingDirectory(_),
+      _,
+    ) => Ordering::Equal,
+  }
 }
 
 fn position(token: Token) -> (usize, usize) {
@@ -67,7 +81,7 @@ fn compare_env_keys(a: &Expression, b: &Expression) -> Ordering {
   }
 }
 
-fn key_position<T>(keyed: &Option<Keyed<T>>) -> Option<(usize, usize)> {
+fn key_position<T>(keyed: Option<&Keyed<T>>) -> Option<(usize, usize)> {
   keyed.as_ref().map(|k| position(k.key))
 }
 
@@ -82,25 +96,25 @@ fn is_bare_long(arg: &ArgAttribute) -> bool {
   arg.long.as_ref().is_some_and(|long| long.value.is_none())
 }
 
-fn bound(keyed: &Option<Keyed<(StringLiteral, usize)>>) -> Option<usize> {
+fn bound(keyed: Option<&Keyed<(StringLiteral, usize)>>) -> Option<usize> {
   keyed.as_ref().map(|k| k.value.1)
 }
 
 /// Also decides which of two `[arg]`s claiming one option is blamed. Equal
 /// long names always conflict, so the tie-breaks after the name (bare `long`
 /// first, then the literal's position) only show in that error.
-pub fn compare_args(a: &ArgAttribute, b: &ArgAttribute) -> Ordering {
+pub(crate) fn compare_args(a: &ArgAttribute, b: &ArgAttribute) -> Ordering {
   let long_position = |arg: &ArgAttribute| {
     arg.long.as_ref().and_then(|long| long.value.as_ref()).map(|literal| position(literal.token))
   };
-  key_position(&a.flag)
-    .cmp(&key_position(&b.flag))
-    .then_with(|| key_position(&a.help).cmp(&key_position(&b.help)))
+  key_position(a.flag.as_ref())
+    .cmp(&key_position(b.flag.as_ref()))
+    .then_with(|| key_position(a.help.as_ref()).cmp(&key_position(b.help.as_ref())))
     .then_with(|| long_name(a).cmp(&long_name(b)))
     .then_with(|| is_bare_long(b).cmp(&is_bare_long(a)))
     .then_with(|| long_position(a).cmp(&long_position(b)))
-    .then_with(|| bound(&a.max).cmp(&bound(&b.max)))
-    .then_with(|| bound(&a.min).cmp(&bound(&b.min)))
-    .then_with(|| key_position(&a.multiple).cmp(&key_position(&b.multiple)))
+    .then_with(|| bound(a.max.as_ref()).cmp(&bound(b.max.as_ref())))
+    .then_with(|| bound(a.min.as_ref()).cmp(&bound(b.min.as_ref())))
+    .then_with(|| key_position(a.multiple.as_ref()).cmp(&key_position(b.multiple.as_ref())))
     .then_with(|| a.name.cooked.cmp(b.name.cooked))
 }

@@ -40,6 +40,8 @@ struct Info {
   max: Option<usize>,
   /// Takes `key` / `key=value` arguments besides positional ones.
   keyed: bool,
+  /// May appear more than once on one item.
+  repeatable: bool,
   annotates: &'static [ItemKind],
   /// OS attributes: whether the attribute names this platform.
   os: Option<bool>,
@@ -65,7 +67,7 @@ const ANY: &[ItemKind] = &[
 macro_rules! attribute_kinds {
   ($(
     $kind:ident => $name:literal, ($min:literal, $max:expr), keyed: $keyed:literal,
-      $annotates:expr, os: $os:expr;
+      repeatable: $repeatable:literal, $annotates:expr, os: $os:expr;
   )*) => {
     #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
     pub enum AttributeKind {
@@ -79,51 +81,64 @@ macro_rules! attribute_kinds {
 
     /// Indexed by `AttributeKind as usize`.
     const TABLE: &[Info] = &[$(
-      Info { name: $name, min: $min, max: $max, keyed: $keyed, annotates: $annotates, os: $os },
+      Info {
+        name: $name,
+        min: $min,
+        max: $max,
+        keyed: $keyed,
+        repeatable: $repeatable,
+        annotates: $annotates,
+        os: $os,
+      },
     )*];
   };
 }
 
 attribute_kinds! {
-  Android => "android", (0, Some(0)), keyed: false, ANY, os: Some(cfg!(target_os = "android"));
-  Arg => "arg", (1, Some(1)), keyed: true, RECIPE, os: None;
-  Cache => "cache", (0, Some(0)), keyed: true, RECIPE, os: None;
-  Confirm => "confirm", (0, Some(1)), keyed: false, RECIPE, os: None;
-  Continue => "continue", (0, None), keyed: false, RECIPE, os: None;
-  Default => "default", (0, Some(0)), keyed: false, RECIPE, os: None;
-  Doc => "doc", (0, Some(1)), keyed: false, RECIPE_MODULE, os: None;
-  Dragonfly => "dragonfly", (0, Some(0)), keyed: false, ANY, os: Some(cfg!(target_os = "dragonfly"));
-  Env => "env", (2, Some(2)), keyed: false, RECIPE, os: None;
-  ExitMessage => "exit-message", (0, Some(0)), keyed: false, RECIPE, os: None;
-  Extension => "extension", (1, Some(1)), keyed: false, RECIPE, os: None;
-  Freebsd => "freebsd", (0, Some(0)), keyed: false, ANY, os: Some(cfg!(target_os = "freebsd"));
-  Group => "group", (1, Some(1)), keyed: false, RECIPE_MODULE, os: None;
-  Linux => "linux", (0, Some(0)), keyed: false, ANY, os: Some(cfg!(target_os = "linux"));
-  Macos => "macos", (0, Some(0)), keyed: false, ANY, os: Some(cfg!(target_os = "macos"));
-  Metadata => "metadata", (1, None), keyed: false, RECIPE, os: None;
-  Netbsd => "netbsd", (0, Some(0)), keyed: false, ANY, os: Some(cfg!(target_os = "netbsd"));
-  NoCd => "no-cd", (0, Some(0)), keyed: false, RECIPE, os: None;
-  NoExitMessage => "no-exit-message", (0, Some(0)), keyed: false, RECIPE, os: None;
-  NoQuiet => "no-quiet", (0, Some(0)), keyed: false, RECIPE, os: None;
-  Openbsd => "openbsd", (0, Some(0)), keyed: false, ANY, os: Some(cfg!(target_os = "openbsd"));
-  Parallel => "parallel", (0, Some(0)), keyed: false, RECIPE, os: None;
-  PositionalArguments => "positional-arguments", (0, Some(0)), keyed: false, RECIPE, os: None;
-  Private => "private", (0, Some(0)), keyed: false, NAMED, os: None;
-  Script => "script", (0, None), keyed: false, RECIPE, os: None;
-  Shell => "shell", (0, Some(0)), keyed: false, RECIPE, os: None;
-  Timestamp => "timestamp", (0, Some(1)), keyed: false, RECIPE, os: None;
-  Unix => "unix", (0, Some(0)), keyed: false, ANY, os: Some(cfg!(unix));
-  Windows => "windows", (0, Some(0)), keyed: false, ANY, os: Some(cfg!(windows));
-  WorkingDirectory => "working-directory", (1, Some(1)), keyed: false, RECIPE, os: None;
+  Android => "android", (0, Some(0)), keyed: false, repeatable: false, ANY, os: Some(cfg!(target_os = "android"));
+  Arg => "arg", (1, Some(1)), keyed: true, repeatable: true, RECIPE, os: None;
+  Cache => "cache", (0, Some(0)), keyed: true, repeatable: false, RECIPE, os: None;
+  Confirm => "confirm", (0, Some(1)), keyed: false, repeatable: false, RECIPE, os: None;
+  Continue => "continue", (0, None), keyed: false, repeatable: false, RECIPE, os: None;
+  Default => "default", (0, Some(0)), keyed: false, repeatable: false, RECIPE, os: None;
+  Doc => "doc", (0, Some(1)), keyed: false, repeatable: false, RECIPE_MODULE, os: None;
+  Dragonfly => "dragonfly", (0, Some(0)), keyed: false, repeatable: false, ANY, os: Some(cfg!(target_os = "dragonfly"));
+  Env => "env", (2, Some(2)), keyed: false, repeatable: true, RECIPE, os: None;
+  ExitMessage => "exit-message", (0, Some(0)), keyed: false, repeatable: false, RECIPE, os: None;
+  Extension => "extension", (1, Some(1)), keyed: false, repeatable: false, RECIPE, os: None;
+  Freebsd => "freebsd", (0, Some(0)), keyed: false, repeatable: false, ANY, os: Some(cfg!(target_os = "freebsd"));
+  Group => "group", (1, Some(1)), keyed: false, repeatable: true, RECIPE_MODULE, os: None;
+  Linux => "linux", (0, Some(0)), keyed: false, repeatable: false, ANY, os: Some(cfg!(target_os = "linux"));
+  Macos => "macos", (0, Some(0)), keyed: false, repeatable: false, ANY, os: Some(cfg!(target_os = "macos"));
+  Metadata => "metadata", (1, None), keyed: false, repeatable: true, RECIPE, os: None;
+  Netbsd => "netbsd", (0, Some(0)), keyed: false, repeatable: false, ANY, os: Some(cfg!(target_os = "netbsd"));
+  NoCd => "no-cd", (0, Some(0)), keyed: false, repeatable: false, RECIPE, os: None;
+  NoExitMessage => "no-exit-message", (0, Some(0)), keyed: false, repeatable: false, RECIPE, os: None;
+  NoQuiet => "no-quiet", (0, Some(0)), keyed: false, repeatable: false, RECIPE, os: None;
+  Openbsd => "openbsd", (0, Some(0)), keyed: false, repeatable: false, ANY, os: Some(cfg!(target_os = "openbsd"));
+  Parallel => "parallel", (0, Some(0)), keyed: false, repeatable: false, RECIPE, os: None;
+  PositionalArguments => "positional-arguments", (0, Some(0)), keyed: false, repeatable: false, RECIPE, os: None;
+  Private => "private", (0, Some(0)), keyed: false, repeatable: false, NAMED, os: None;
+  Script => "script", (0, None), keyed: false, repeatable: false, RECIPE, os: None;
+  Shell => "shell", (0, Some(0)), keyed: false, repeatable: false, RECIPE, os: None;
+  Timestamp => "timestamp", (0, Some(1)), keyed: false, repeatable: false, RECIPE, os: None;
+  Unix => "unix", (0, Some(0)), keyed: false, repeatable: false, ANY, os: Some(cfg!(unix));
+  Windows => "windows", (0, Some(0)), keyed: false, repeatable: false, ANY, os: Some(cfg!(windows));
+  WorkingDirectory => "working-directory", (1, Some(1)), keyed: false, repeatable: false, RECIPE, os: None;
 }
 
 /// Pairs of attributes a recipe may not carry together, in the order they
 /// are checked and named in the error.
-pub const CONFLICTS: [(AttributeKind, AttributeKind); 3] = [
+pub(crate) const CONFLICTS: [(AttributeKind, AttributeKind); 3] = [
   (AttributeKind::NoCd, AttributeKind::WorkingDirectory),
   (AttributeKind::ExitMessage, AttributeKind::NoExitMessage),
   (AttributeKind::Script, AttributeKind::Shell),
 ];
+
+/// Attributes only a script recipe (`[script]`, a shebang, `set
+/// default-script`) may carry, in canonical order, which is the order their
+/// errors are reported in.
+pub(crate) const SCRIPT_ONLY: [AttributeKind; 2] = [AttributeKind::Cache, AttributeKind::Extension];
 
 impl AttributeKind {
   fn info(self) -> &'static Info {
@@ -147,6 +162,11 @@ impl AttributeKind {
 
   pub fn is_keyed(self) -> bool {
     self.info().keyed
+  }
+
+  /// Whether an item may carry the attribute more than once.
+  pub fn is_repeatable(self) -> bool {
+    self.info().repeatable
   }
 
   pub fn annotates(self, item: ItemKind) -> bool {

@@ -63,7 +63,7 @@ fn visible_whitespace(whitespace: &str) -> String {
 }
 
 /// How the character after a `\` is shown in an invalid-escape message.
-pub fn escaped_character(character: char) -> String {
+pub(crate) fn escaped_character(character: char) -> String {
   match character {
     '`' => "\\`".to_owned(),
     '\\' | '\'' | '"' => character.to_string(),

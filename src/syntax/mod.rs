@@ -1,15 +1,15 @@
 //! Source text → tokens → parse tree.
 
-pub mod ast;
-pub mod attribute_order;
-pub mod attributes;
-pub mod lex_error;
-pub mod lexer;
-pub mod parse_error;
-pub mod parser;
-pub mod path;
-pub mod settings;
-pub mod sources;
-pub mod strings;
-pub mod syntax_error;
-pub mod token;
+pub(crate) mod ast;
+pub(crate) mod attribute_order;
+pub(crate) mod attributes;
+pub(crate) mod lex_error;
+pub(crate) mod lexer;
+pub(crate) mod parse_error;
+pub(crate) mod parser;
+pub(crate) mod path;
+pub(crate) mod settings;
+pub(crate) mod sources;
+pub(crate) mod strings;
+pub(crate) mod syntax_error;
+pub(crate) mod token;

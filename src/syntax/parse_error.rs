@@ -139,7 +139,7 @@ pub enum ParseErrorKind<'src> {
 }
 
 /// `0 arguments`, `1 argument`, `2 arguments`, …
-pub fn arguments(count: usize) -> String {
+pub(crate) fn arguments(count: usize) -> String {
   if count == 1 {
     "1 argument".to_string()
   } else {
@@ -148,7 +148,7 @@ pub fn arguments(count: usize) -> String {
 }
 
 /// `a`, `a or b`, `a, b, or c`.
-pub fn expected_list(expected: KindSet) -> String {
+pub(crate) fn expected_list(expected: KindSet) -> String {
   let names: Vec<&str> = expected.kinds().map(TokenKind::name).collect();
   match names.as_slice() {
     [] => String::new(),

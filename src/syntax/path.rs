@@ -2,21 +2,21 @@
 //! in one word, or `a b c` as separate words (or one word with spaces).
 
 /// A justfile identifier: `[A-Za-z_][A-Za-z0-9_-]*`.
-pub fn is_identifier(text: &str) -> bool {
+pub(crate) fn is_identifier(text: &str) -> bool {
   let mut chars = text.chars();
   matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
     && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 /// Splits `a::b::c` into identifiers; None if any component is not one.
-pub fn split_colon_path(word: &str) -> Option<Vec<&str>> {
+pub(crate) fn split_colon_path(word: &str) -> Option<Vec<&str>> {
   let components: Vec<&str> = word.split("::").collect();
   components.iter().all(|component| is_identifier(component)).then_some(components)
 }
 
 /// The components named by `words`: a single word is split on `::`, several
 /// words are one component each. None when a component is not an identifier.
-pub fn path_of_words<'a>(words: &[&'a str]) -> Option<Vec<&'a str>> {
+pub(crate) fn path_of_words<'a>(words: &[&'a str]) -> Option<Vec<&'a str>> {
   match words {
     [word] => split_colon_path(word),
     words => words.iter().all(|word| is_identifier(word)).then(|| words.to_vec()),
@@ -25,7 +25,7 @@ pub fn path_of_words<'a>(words: &[&'a str]) -> Option<Vec<&'a str>> {
 
 /// The components of a `--list`, `--show`, `--usage` or `--clean` path: one
 /// word containing whitespace is split on it first.
-pub fn module_path(words: &[String]) -> Option<Vec<String>> {
+pub(crate) fn module_path(words: &[String]) -> Option<Vec<String>> {
   let words: Vec<&str> = match words {
     [word] if word.contains(char::is_whitespace) => word.split_whitespace().collect(),
     words => words.iter().map(String::as_str).collect(),
@@ -34,7 +34,7 @@ pub fn module_path(words: &[String]) -> Option<Vec<String>> {
 }
 
 /// Splits an override name `a::b::x` into its module path and variable name.
-pub fn split_override_name(name: &str) -> Option<(Vec<String>, String)> {
+pub(crate) fn split_override_name(name: &str) -> Option<(Vec<String>, String)> {
   let mut components: Vec<String> =
     split_colon_path(name)?.into_iter().map(str::to_owned).collect();
   let variable = components.pop()?;

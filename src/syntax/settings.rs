@@ -65,6 +65,24 @@ settings! {
   WorkingDirectory => "working-directory", Expression;
 }
 
+/// When a pair of `CONFLICTS` excludes each other.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Conflict {
+  /// Whatever their values.
+  Always,
+  /// When the second is set to true.
+  WhenTrue,
+}
+
+/// The settings that may not be set together, in either order.
+pub(crate) const CONFLICTS: &[(Setting, Setting, Conflict)] = &[
+  (Setting::DotenvCommand, Setting::DotenvFilename, Conflict::Always),
+  (Setting::DotenvCommand, Setting::DotenvPath, Conflict::Always),
+  (Setting::DotenvCommand, Setting::DotenvLoad, Conflict::WhenTrue),
+  (Setting::DotenvCommand, Setting::DotenvRequired, Conflict::WhenTrue),
+  (Setting::WorkingDirectory, Setting::NoCd, Conflict::WhenTrue),
+];
+
 impl Setting {
   pub fn from_name(name: &str) -> Option<Setting> {
     Setting::ALL.iter().copied().find(|setting| setting.name() == name)

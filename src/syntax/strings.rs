@@ -6,7 +6,7 @@ use super::ast::StringKind;
 use super::parse_error::ParseErrorKind;
 
 /// The kind of a string token, from its opening delimiter.
-pub fn string_kind(lexeme: &str) -> StringKind {
+pub(crate) fn string_kind(lexeme: &str) -> StringKind {
   if lexeme.starts_with("'''") {
     StringKind::RawIndented
   } else if lexeme.starts_with("\"\"\"") {
@@ -19,7 +19,7 @@ pub fn string_kind(lexeme: &str) -> StringKind {
 }
 
 /// The text between the delimiters of a string or backtick lexeme.
-pub fn contents(lexeme: &str, delimiter_len: usize) -> &str {
+pub(crate) fn contents(lexeme: &str, delimiter_len: usize) -> &str {
   if lexeme.len() < delimiter_len * 2 {
     return "";
   }
@@ -28,7 +28,7 @@ pub fn contents(lexeme: &str, delimiter_len: usize) -> &str {
 
 /// Cook the contents of a (non-format) string literal: unindent indented
 /// kinds, then process escapes of `"` kinds.
-pub fn cook<'src>(kind: StringKind, raw: &str) -> Result<String, ParseErrorKind<'src>> {
+pub(crate) fn cook<'src>(kind: StringKind, raw: &str) -> Result<String, ParseErrorKind<'src>> {
   let text = if kind.is_indented() { unindent(raw) } else { raw.to_string() };
   if kind.processes_escapes() {
     process_escapes(&text)
@@ -39,7 +39,7 @@ pub fn cook<'src>(kind: StringKind, raw: &str) -> Result<String, ParseErrorKind<
 
 /// Cook one literal piece of a format string: `{{{{` stands for `{{`, then
 /// escapes for `"` kinds. Unindentation happens after evaluation.
-pub fn cook_format_piece<'src>(
+pub(crate) fn cook_format_piece<'src>(
   kind: StringKind,
   raw: &str,
 ) -> Result<String, ParseErrorKind<'src>> {
@@ -53,7 +53,7 @@ pub fn cook_format_piece<'src>(
 
 /// Literal text between interpolations (recipe bodies, format strings),
 /// where `{{{{` stands for `{{`.
-pub fn unescape_braces(raw: &str) -> Cow<'_, str> {
+pub(crate) fn unescape_braces(raw: &str) -> Cow<'_, str> {
   if raw.contains('{') {
     Cow::Owned(raw.replace("{{{{", "{{"))
   } else {
@@ -81,7 +81,7 @@ fn common_prefix<'a>(a: &'a str, b: &str) -> &'a str {
 
 /// Remove the common indentation of the non-blank lines; drop a blank first
 /// and last line.
-pub fn unindent(text: &str) -> String {
+pub(crate) fn unindent(text: &str) -> String {
   let lines: Vec<&str> = text.split_inclusive('\n').collect();
   let indentation = lines
     .iter()
@@ -123,7 +123,7 @@ fn render_escaped(c: char) -> String {
 }
 
 /// Process the escape sequences of a `"` string.
-pub fn process_escapes<'src>(text: &str) -> Result<String, ParseErrorKind<'src>> {
+pub(crate) fn process_escapes<'src>(text: &str) -> Result<String, ParseErrorKind<'src>> {
   let mut result = String::with_capacity(text.len());
   let mut chars = text.chars().peekable();
   while let Some(c) = chars.next() {
@@ -184,7 +184,7 @@ fn unicode_escape<'src>(
 
 /// Expand `$VAR`, `${VAR}`, `${VAR:-default}` and a leading `~` from the
 /// process environment.
-pub fn shell_expand<'src>(text: &str) -> Result<String, ParseErrorKind<'src>> {
+pub(crate) fn shell_expand<'src>(text: &str) -> Result<String, ParseErrorKind<'src>> {
   shellexpand::full(text)
     .map(|expanded| expanded.into_owned())
     .map_err(|error| ParseErrorKind::ShellExpansion { message: error.to_string() })
@@ -266,7 +266,7 @@ mod tests {
 
 /// What is wrong with an indentation value (`set indentation`, `--indentation`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum IndentationProblem {
+pub(crate) enum IndentationProblem {
   Empty,
   NotWhitespace,
   Mixed,
@@ -283,7 +283,7 @@ impl std::fmt::Display for IndentationProblem {
 }
 
 /// An indentation is a run of the character it starts with, a space or a tab.
-pub fn check_indentation(value: &str) -> Result<(), IndentationProblem> {
+pub(crate) fn check_indentation(value: &str) -> Result<(), IndentationProblem> {
   let mut chars = value.chars();
   match chars.next() {
     None => Err(IndentationProblem::Empty),

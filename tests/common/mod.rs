@@ -32,16 +32,16 @@ use regex::Regex;
 use tempfile::TempDir;
 
 /// Placeholder for the temporary directory in expected output and arguments.
-pub const TMP: &str = "{{TMP}}";
+pub(crate) const TMP: &str = "{{TMP}}";
 /// Placeholder for the temporary directory as a string escape writes it
 /// (each `\` doubled: Windows paths in `--evaluate` or JSON output).
-pub const TMP_ESCAPED: &str = "{{TMP_ESCAPED}}";
+pub(crate) const TMP_ESCAPED: &str = "{{TMP_ESCAPED}}";
 /// Placeholder for the temporary directory's own name (Windows error
 /// locations name the justfile relative to its parent).
-pub const TMP_NAME: &str = "{{TMP_NAME}}";
+pub(crate) const TMP_NAME: &str = "{{TMP_NAME}}";
 
 /// `text` with the placeholders replaced by the temporary directory `tmp`.
-pub fn fill(text: &str, tmp: &str) -> String {
+pub(crate) fn fill(text: &str, tmp: &str) -> String {
   text
     .replace(TMP_ESCAPED, &tmp.replace('\\', "\\\\"))
     .replace(TMP_NAME, tmp.rsplit(['/', '\\']).next().unwrap_or(tmp))
@@ -50,7 +50,7 @@ pub fn fill(text: &str, tmp: &str) -> String {
 
 /// `text` with the temporary directory `tmp` replaced by the placeholders
 /// (for recording); its bare name only when testing a Windows binary.
-pub fn abstract_tmp(text: &str, tmp: &str) -> String {
+pub(crate) fn abstract_tmp(text: &str, tmp: &str) -> String {
   let text = text.replace(&tmp.replace('\\', "\\\\"), TMP_ESCAPED).replace(tmp, TMP);
   match (windows_binary(), tmp.rsplit(['/', '\\']).next()) {
     (Some(_), Some(name)) if !name.is_empty() => text.replace(name, TMP_NAME),
@@ -60,7 +60,7 @@ pub fn abstract_tmp(text: &str, tmp: &str) -> String {
 
 /// How one output stream is checked.
 #[derive(Clone, Debug)]
-pub enum Expect {
+pub(crate) enum Expect {
   /// Exactly this text (after `{{TMP}}` substitution).
   Exact(String),
   /// The whole stream matches this regular expression (after `{{TMP}}`
@@ -71,7 +71,7 @@ pub enum Expect {
 }
 
 /// What a finished run produced, for further checks.
-pub struct Output {
+pub(crate) struct Output {
   pub tempdir: TempDir,
   pub root: PathBuf,
   pub stdout: String,
@@ -80,7 +80,7 @@ pub struct Output {
 }
 
 /// Builder for one run of the binary under test.
-pub struct Test {
+pub(crate) struct Test {
   justfile: Option<String>,
   files: Vec<(String, String)>,
   dirs: Vec<String>,
@@ -102,7 +102,7 @@ impl Default for Test {
 }
 
 impl Test {
-  pub fn new() -> Self {
+  pub(crate) fn new() -> Self {
     Test {
       justfile: None,
       files: Vec::new(),
@@ -120,102 +120,102 @@ impl Test {
   }
 
   /// Run this binary instead of the one under test.
-  pub fn binary(mut self, path: impl Into<OsString>) -> Self {
+  pub(crate) fn binary(mut self, path: impl Into<OsString>) -> Self {
     self.binary = Some(path.into());
     self
   }
 
-  pub fn justfile(mut self, contents: &str) -> Self {
+  pub(crate) fn justfile(mut self, contents: &str) -> Self {
     self.justfile = Some(contents.to_owned());
     self
   }
 
   /// Write a file (parents created) relative to the temporary directory;
   /// `{{TMP}}` in the contents is substituted.
-  pub fn write(mut self, path: &str, contents: &str) -> Self {
+  pub(crate) fn write(mut self, path: &str, contents: &str) -> Self {
     self.files.push((path.to_owned(), contents.to_owned()));
     self
   }
 
   /// Create a directory (and parents) relative to the temporary directory.
-  pub fn dir(mut self, path: &str) -> Self {
+  pub(crate) fn dir(mut self, path: &str) -> Self {
     self.dirs.push(path.to_owned());
     self
   }
 
   /// Append arguments; `{{TMP}}` in them is replaced by the temporary directory.
-  pub fn args<S: AsRef<str>>(mut self, args: &[S]) -> Self {
+  pub(crate) fn args<S: AsRef<str>>(mut self, args: &[S]) -> Self {
     self.args.extend(args.iter().map(|arg| arg.as_ref().to_owned()));
     self
   }
 
-  pub fn arg(self, arg: &str) -> Self {
+  pub(crate) fn arg(self, arg: &str) -> Self {
     self.args(&[arg])
   }
 
   /// Set an environment variable; `{{TMP}}` in the value is substituted.
-  pub fn env(mut self, key: &str, value: &str) -> Self {
+  pub(crate) fn env(mut self, key: &str, value: &str) -> Self {
     self.env.push((key.to_owned(), value.to_owned()));
     self
   }
 
-  pub fn stdin(mut self, stdin: &str) -> Self {
-    self.stdin = stdin.to_owned();
+  pub(crate) fn stdin(mut self, stdin: &str) -> Self {
+    stdin.clone_into(&mut self.stdin);
     self
   }
 
   /// Run in this directory, relative to the temporary directory (created if missing).
-  pub fn current_dir(mut self, dir: &str) -> Self {
-    self.current_dir = dir.to_owned();
+  pub(crate) fn current_dir(mut self, dir: &str) -> Self {
+    dir.clone_into(&mut self.current_dir);
     self
   }
 
-  pub fn stdout(mut self, expected: &str) -> Self {
+  pub(crate) fn stdout(mut self, expected: &str) -> Self {
     self.stdout = Expect::Exact(expected.to_owned());
     self
   }
 
-  pub fn stderr(mut self, expected: &str) -> Self {
+  pub(crate) fn stderr(mut self, expected: &str) -> Self {
     self.stderr = Expect::Exact(expected.to_owned());
     self
   }
 
   /// The whole of stdout must match this regular expression.
-  pub fn stdout_regex(mut self, pattern: &str) -> Self {
+  pub(crate) fn stdout_regex(mut self, pattern: &str) -> Self {
     self.stdout = Expect::Matches(pattern.to_owned());
     self
   }
 
   /// The whole of stderr must match this regular expression.
-  pub fn stderr_regex(mut self, pattern: &str) -> Self {
+  pub(crate) fn stderr_regex(mut self, pattern: &str) -> Self {
     self.stderr = Expect::Matches(pattern.to_owned());
     self
   }
 
-  pub fn any_stdout(mut self) -> Self {
+  pub(crate) fn any_stdout(mut self) -> Self {
     self.stdout = Expect::Any;
     self
   }
 
-  pub fn any_stderr(mut self) -> Self {
+  pub(crate) fn any_stderr(mut self) -> Self {
     self.stderr = Expect::Any;
     self
   }
 
-  pub fn status(mut self, status: i32) -> Self {
+  pub(crate) fn status(mut self, status: i32) -> Self {
     self.status = status;
     self
   }
 
   /// After the run, this file must exist with exactly these contents.
-  pub fn expect_file(mut self, path: &str, contents: &str) -> Self {
+  pub(crate) fn expect_file(mut self, path: &str, contents: &str) -> Self {
     self.expect_files.push((path.to_owned(), contents.to_owned()));
     self
   }
 
   /// Run and panic with a readable diff on any mismatch.
   #[track_caller]
-  pub fn run(self) -> Output {
+  pub(crate) fn run(self) -> Output {
     match self.try_run() {
       Ok(output) => output,
       Err(message) => panic!("{message}"),
@@ -223,7 +223,7 @@ impl Test {
   }
 
   /// Run without checking anything, for recording what a binary prints.
-  pub fn capture(&self) -> Result<Output, String> {
+  pub(crate) fn capture(&self) -> Result<Output, String> {
     let tempdir = tempfile::tempdir().map_err(|error| format!("tempdir: {error}"))?;
     let root =
       tempdir.path().canonicalize().map_err(|error| format!("canonicalize tempdir: {error}"))?;
@@ -234,7 +234,7 @@ impl Test {
   }
 
   /// Run and describe every mismatch instead of panicking.
-  pub fn try_run(self) -> Result<Output, String> {
+  pub(crate) fn try_run(self) -> Result<Output, String> {
     let Output { tempdir, root, stdout, stderr, status } = self.capture()?;
     let tmp = shown_path(&root);
     let mut problems = String::new();
@@ -334,20 +334,20 @@ impl Test {
 /// The binary under test: ours, or `$TEST_JUST_BIN` (e.g. the reference
 /// binary, to check that the captured tables are still right), or the
 /// Windows binary `$JUST_TEST_WINDOWS`.
-pub fn binary() -> std::ffi::OsString {
+pub(crate) fn binary() -> std::ffi::OsString {
   windows_binary()
     .or_else(|| std::env::var_os("TEST_JUST_BIN"))
     .unwrap_or_else(|| env!("CARGO_BIN_EXE_just").into())
 }
 
 /// The Windows binary to run under Wine (`$JUST_TEST_WINDOWS`), if any.
-pub fn windows_binary() -> Option<OsString> {
+pub(crate) fn windows_binary() -> Option<OsString> {
   std::env::var_os("JUST_TEST_WINDOWS").filter(|value| !value.is_empty())
 }
 
 /// A path as the binary under test sees it: under Wine, Unix paths are on
 /// drive `Z:` with `\` separators.
-pub fn shown_path(path: &Path) -> String {
+pub(crate) fn shown_path(path: &Path) -> String {
   let path = path.to_string_lossy();
   match windows_binary() {
     Some(_) => format!("Z:{}", path.replace('/', "\\")),
@@ -367,12 +367,11 @@ fn wait_with_deadline(child: std::process::Child) -> Result<std::process::Output
   std::thread::spawn(move || {
     let _ = sender.send(child.wait_with_output());
   });
-  match receiver.recv_timeout(WINE_DEADLINE) {
-    Ok(output) => output.map_err(|error| format!("wait for just: {error}")),
-    Err(_) => {
-      let _ = Command::new("kill").arg(id.to_string()).status();
-      Err(format!("no end to the run within {} seconds", WINE_DEADLINE.as_secs()))
-    }
+  if let Ok(output) = receiver.recv_timeout(WINE_DEADLINE) {
+    output.map_err(|error| format!("wait for just: {error}"))
+  } else {
+    let _ = Command::new("kill").arg(id.to_string()).status();
+    Err(format!("no end to the run within {} seconds", WINE_DEADLINE.as_secs()))
   }
 }
 
@@ -388,7 +387,7 @@ fn wine_disturbed(stderr: &str) -> bool {
 /// Keep only PATH and HOME (and Wine's own settings), so the outcome does
 /// not depend on the caller's environment (no `JUST_*` variables, no
 /// colour).
-pub fn clean_environment(command: &mut Command) {
+pub(crate) fn clean_environment(command: &mut Command) {
   command.env_clear();
   for key in ["PATH", "HOME", "WINEPREFIX", "WINEDEBUG", "WINEDLLOVERRIDES"] {
     if let Some(value) = std::env::var_os(key) {

@@ -44,7 +44,7 @@ use toml_edit::{DocumentMut, Item, Table, Value};
 use crate::common::Test;
 
 /// What the case trials do.
-pub enum Mode {
+pub(crate) enum Mode {
   /// Compare with the expected outputs.
   Check,
   /// Rewrite the expected outputs from this reference binary.
@@ -54,7 +54,7 @@ pub enum Mode {
 impl Mode {
   /// `JUST_RECORD` set to anything but `0` or empty asks for recording, from
   /// the binary named by `JUST_REFERENCE`.
-  pub fn from_environment() -> Result<Mode, String> {
+  pub(crate) fn from_environment() -> Result<Mode, String> {
     let recording =
       std::env::var_os("JUST_RECORD").is_some_and(|value| value != "0" && !value.is_empty());
     if !recording {
@@ -72,7 +72,7 @@ impl Mode {
   }
 }
 
-pub fn recording() -> bool {
+pub(crate) fn recording() -> bool {
   matches!(Mode::from_environment(), Ok(Mode::Record(_)))
 }
 
@@ -162,12 +162,12 @@ fn cases_directory() -> PathBuf {
 }
 
 /// Whether the suite runs the Windows cases under Wine.
-pub fn windows() -> bool {
+pub(crate) fn windows() -> bool {
   crate::common::windows_binary().is_some()
 }
 
 /// One trial per case of every case file, in file order.
-pub fn trials(mode: &Mode) -> Vec<Trial> {
+pub(crate) fn trials(mode: &Mode) -> Vec<Trial> {
   let root = cases_directory();
   let mut files = Vec::new();
   if let Err(error) = collect_case_files(&root, &mut files) {

@@ -18,7 +18,7 @@ use std::{
 use crate::common::{binary, clean_environment};
 
 trait RunCleanly {
-  /// Runs with only PATH, HOME and NO_COLOR=1 set and no standard input.
+  /// Runs with only PATH, HOME and `NO_COLOR=1` set and no standard input.
   fn run_cleanly(&mut self) -> Output;
 }
 

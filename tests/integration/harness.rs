@@ -5,14 +5,14 @@ use std::collections::BTreeMap;
 use libtest_mimic::{Failed, Trial};
 
 /// Whether the suite runs against another binary than ours (`TEST_JUST_BIN`).
-pub fn against_other_binary() -> bool {
+pub(crate) fn against_other_binary() -> bool {
   std::env::var_os("TEST_JUST_BIN").is_some()
 }
 
 /// A trial for a plain test function, which fails by panicking. `module` is
 /// the caller's `module_path!()`; the crate name is dropped from it. While
 /// recording expected outputs only table cases run.
-pub fn trial(module: &str, name: &str, test: fn(), extension: bool) -> Trial {
+pub(crate) fn trial(module: &str, name: &str, test: fn(), extension: bool) -> Trial {
   let module = module.split_once("::").map_or(module, |(_, rest)| rest);
   Trial::test(format!("{module}::{name}"), move || {
     test();
@@ -23,7 +23,7 @@ pub fn trial(module: &str, name: &str, test: fn(), extension: bool) -> Trial {
 
 /// Replaces every group of trials sharing a name by one failing trial of that
 /// name, so a duplicate can neither hide a test nor go unnoticed.
-pub fn reject_duplicate_names(trials: Vec<Trial>) -> Vec<Trial> {
+pub(crate) fn reject_duplicate_names(trials: Vec<Trial>) -> Vec<Trial> {
   let mut by_name: BTreeMap<String, Vec<Trial>> = BTreeMap::new();
   for trial in trials {
     by_name.entry(trial.name().to_owned()).or_default().push(trial);

@@ -29,7 +29,7 @@ macro_rules! tests {
   ) => {
     // One push per test, since each may carry its own `#[cfg]`.
     #[allow(clippy::vec_init_then_push)]
-    pub fn tests() -> Vec<libtest_mimic::Trial> {
+    pub(crate) fn tests() -> Vec<libtest_mimic::Trial> {
       let mut trials = Vec::new();
       $(
         $(#[$attribute])*

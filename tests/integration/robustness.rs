@@ -80,14 +80,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Once};
 use std::time::Duration;
 
-use just::analysis::analyzer::{compile, Arenas, LoadError, LoadRequest};
-use just::color::{Painter, Stream, UseColor};
-use just::output::diagnostic::excerpt;
-use just::output::format::{format_justfile, indentation_setting, write_justfile};
-use just::output::sink::Sink;
-use just::syntax::sources::{Source, Sources, Trees};
-use just::syntax::token::TokenKind;
-use just::syntax::{lexer, parser};
+use just::{
+  compile, excerpt, format_justfile, indentation_setting, lex, parse, write_justfile, Arenas,
+  LoadError, LoadRequest, Painter, Sink, Source, Sources, Stream, TokenKind, Trees, UseColor,
+};
 
 // ---------------------------------------------------------------------------
 // Deterministic random generation.
@@ -682,7 +678,7 @@ const SEEDS: &[&str] = &[
 
 fn mutate(rng: &mut Rng, input: &str) -> String {
   let mut chars: Vec<char> = input.chars().collect();
-  for _ in 0..1 + rng.below(4) {
+  for _ in 0..=rng.below(4) {
     let len = chars.len();
     match rng.below(7) {
       0 if len > 0 => {
@@ -771,11 +767,11 @@ fn check(src: &str, dir: &Path) -> Result<(), String> {
   let path = dir.join("justfile");
   let source = Source::new(src, &path);
   let trees = Trees::new();
-  let tokens = match lexer::lex(&source) {
+  let tokens = match lex(&source) {
     Ok(tokens) => tokens,
     Err(error) => {
       if std::env::var_os("ROBUST_VERBOSE").is_some() {
-        eprintln!("LEX {}", error);
+        eprintln!("LEX {error}");
       }
       let _ = (error.to_string(), excerpt(&painter(), &error.token));
       return Ok(());
@@ -789,10 +785,10 @@ fn check(src: &str, dir: &Path) -> Result<(), String> {
   if tokens.last().map(|token| token.kind) != Some(TokenKind::Eof) {
     return Err("last token is not Eof".into());
   }
-  match parser::parse(&tokens, &trees) {
+  match parse(&tokens, &trees) {
     Err(error) => {
       if std::env::var_os("ROBUST_VERBOSE").is_some() {
-        eprintln!("PARSE {}", error);
+        eprintln!("PARSE {error}");
       }
       let _ = (error.to_string(), excerpt(&painter(), &error.token));
     }
@@ -810,8 +806,7 @@ fn check(src: &str, dir: &Path) -> Result<(), String> {
       }
       let once_source = Source::new(once.clone(), &path);
       let once_trees = Trees::new();
-      let reparsed =
-        lexer::lex(&once_source).and_then(|tokens| parser::parse(&tokens, &once_trees));
+      let reparsed = lex(&once_source).and_then(|tokens| parse(&tokens, &once_trees));
       match reparsed {
         Err(error) => {
           return Err(format!("formatted output does not parse ({error}):\n{once}"));

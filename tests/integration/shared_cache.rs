@@ -1,5 +1,5 @@
 //! The shared `[cache]` store against real servers on 127.0.0.1, started by
-//! the tests: nginx with WebDAV for `--cache-url http://…`, moto's S3 server
+//! the tests: nginx with `WebDAV` for `--cache-url http://…`, moto's S3 server
 //! for `--cache-url s3://…`, and a plain directory for `--cache-dir`. A
 //! missing server program fails the test (`.ci/run` installs both).
 
@@ -188,7 +188,7 @@ fn wait_for_port(port: u16, child: &mut Child, what: &str) {
   }
 }
 
-/// nginx serving WebDAV PUT from `data`, in the foreground, as one process.
+/// nginx serving `WebDAV` PUT from `data`, in the foreground, as one process.
 struct Nginx {
   child: Child,
   port: u16,
@@ -509,7 +509,7 @@ impl Drop for S3 {
 fn s3_store_is_shared_by_two_checkouts() {
   let s3 = S3::start();
   shares_between_checkouts(&["--cache-url", "s3://bucket/team/cache"], |command| {
-    s3.configure(command)
+    s3.configure(command);
   });
   assert!(s3.objects().contains("<Key>team/cache/ac/"), "{}", s3.objects());
 }

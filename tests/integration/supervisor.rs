@@ -353,8 +353,8 @@ impl Shell {
     // size are left to the defaults.
     let opened = unsafe {
       libc::openpty(
-        &mut master,
-        &mut slave,
+        &raw mut master,
+        &raw mut slave,
         std::ptr::null_mut(),
         std::ptr::null(),
         std::ptr::null(),

@@ -16,7 +16,7 @@ use crate::common::{clean_environment, windows_binary};
 
 const DEADLINE: Duration = Duration::from_secs(60);
 
-pub fn tests() -> Vec<Trial> {
+pub(crate) fn tests() -> Vec<Trial> {
   vec![crate::harness::trial(
     module_path!(),
     "watch_restart_ends_the_recipe_process_tree",

@@ -17,7 +17,7 @@ use crate::builtins::process::CommandEnvironment;
 use crate::builtins::value::Value;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Arity {
+pub(crate) enum Arity {
   Exact(usize),
   /// From the first to the second count, inclusive.
   Optional(usize, usize),
@@ -25,7 +25,7 @@ pub enum Arity {
 }
 
 impl Arity {
-  pub fn accepts(self, count: usize) -> bool {
+  pub(crate) fn accepts(self, count: usize) -> bool {
     match self {
       Arity::Exact(n) => count == n,
       Arity::Optional(low, high) => (low..=high).contains(&count),
@@ -46,7 +46,7 @@ impl Display for Arity {
 
 /// Everything built-in functions may need from the evaluator.
 #[derive(Debug, Clone)]
-pub struct FunctionContext<'a> {
+pub(crate) struct FunctionContext<'a> {
   /// W: the module's working directory.
   pub working_directory: &'a Path,
   pub invocation_directory: &'a Path,
@@ -96,7 +96,7 @@ static DEFAULT_SHELL_ARGUMENTS: [String; 0] = [];
 impl<'a> FunctionContext<'a> {
   /// A context for a top-level assignment of the root module in `directory`
   /// with default options (`sh -cu`, no lists, no recipe).
-  pub fn new(directory: &'a Path, justfile: &'a Path) -> Self {
+  pub(crate) fn new(directory: &'a Path, justfile: &'a Path) -> Self {
     FunctionContext {
       working_directory: directory,
       invocation_directory: directory,
@@ -125,132 +125,191 @@ impl<'a> FunctionContext<'a> {
 
 type Implementation = fn(&[Value], &FunctionContext) -> Result<Value, String>;
 
+/// What the table says about one built-in function: its signature and its
+/// implementation.
 struct Builtin {
-  name: &'static str,
   arity: Arity,
   /// Indices of parameters that accept any list; the others need one string.
   value_parameters: &'static [usize],
+  /// Only callable under `set lists`.
+  requires_lists: bool,
   implementation: Implementation,
 }
 
-const fn builtin(
-  name: &'static str,
-  arity: Arity,
-  value_parameters: &'static [usize],
-  implementation: Implementation,
-) -> Builtin {
-  Builtin { name, arity, value_parameters, implementation }
+/// Defines `Function` and its table from one list, so that a function and
+/// its row cannot disagree.
+macro_rules! functions {
+  ($(
+    $function:ident => $name:literal, $arity:expr, values: $values:expr, lists: $lists:literal,
+      $implementation:path;
+  )*) => {
+    /// A built-in function.
+    #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+    pub(crate) enum Function {
+      $($function,)*
+    }
+
+    impl Function {
+      /// Every built-in function, in table order.
+      #[cfg(test)]
+      pub(crate) const ALL: &'static [Function] = &[$(Function::$function,)*];
+
+      /// The function of a canonical name (see `canonical_name`).
+      fn from_canonical_name(name: &str) -> Option<Function> {
+        match name {
+          $($name => Some(Function::$function),)*
+          _ => None,
+        }
+      }
+
+      /// The canonical name.
+      #[cfg(test)]
+      pub(crate) fn name(self) -> &'static str {
+        match self {
+          $(Function::$function => $name,)*
+        }
+      }
+    }
+
+    /// Indexed by `Function as usize`.
+    const BUILTINS: &[Builtin] = &[$(
+      Builtin {
+        arity: $arity,
+        value_parameters: $values,
+        requires_lists: $lists,
+        implementation: $implementation,
+      },
+    )*];
+  };
 }
 
 use Arity::{AtLeast, Exact, Optional};
 
-const BUILTINS: &[Builtin] = &[
+functions! {
   // system information
-  builtin("arch", Exact(0), &[], system::arch),
-  builtin("os", Exact(0), &[], system::os),
-  builtin("os_family", Exact(0), &[], system::os_family),
-  builtin("num_cpus", Exact(0), &[], system::num_cpus),
+  Arch => "arch", Exact(0), values: &[], lists: false, system::arch;
+  Os => "os", Exact(0), values: &[], lists: false, system::os;
+  OsFamily => "os_family", Exact(0), values: &[], lists: false, system::os_family;
+  NumCpus => "num_cpus", Exact(0), values: &[], lists: false, system::num_cpus;
   // environment
-  builtin("env", Optional(1, 2), &[0, 1], system::env),
-  builtin("env_var", Exact(1), &[0], system::env),
-  builtin("env_var_or_default", Exact(2), &[0, 1], system::env),
+  Env => "env", Optional(1, 2), values: &[0, 1], lists: false, system::env;
+  EnvVar => "env_var", Exact(1), values: &[0], lists: false, system::env;
+  EnvVarOrDefault => "env_var_or_default", Exact(2), values: &[0, 1], lists: false, system::env;
   // invocation, justfile and module paths
-  builtin("invocation_directory", Exact(0), &[], system::invocation_directory),
-  builtin("invocation_directory_native", Exact(0), &[], system::invocation_directory_native),
-  builtin("justfile", Exact(0), &[], system::justfile),
-  builtin("justfile_directory", Exact(0), &[], system::justfile_directory),
-  builtin("source_file", Exact(0), &[], system::source_file),
-  builtin("source_directory", Exact(0), &[], system::source_directory),
-  builtin("module_file", Exact(0), &[], system::module_file),
-  builtin("module_directory", Exact(0), &[], system::module_directory),
-  builtin("module_path", Exact(0), &[], system::module_path),
-  builtin("recipe_name", Exact(0), &[], system::recipe_name),
-  builtin("is_dependency", Exact(0), &[], system::is_dependency),
+  InvocationDirectory => "invocation_directory", Exact(0), values: &[], lists: false, system::invocation_directory;
+  InvocationDirectoryNative => "invocation_directory_native", Exact(0), values: &[], lists: false, system::invocation_directory_native;
+  Justfile => "justfile", Exact(0), values: &[], lists: false, system::justfile;
+  JustfileDirectory => "justfile_directory", Exact(0), values: &[], lists: false, system::justfile_directory;
+  SourceFile => "source_file", Exact(0), values: &[], lists: false, system::source_file;
+  SourceDirectory => "source_directory", Exact(0), values: &[], lists: false, system::source_directory;
+  ModuleFile => "module_file", Exact(0), values: &[], lists: false, system::module_file;
+  ModuleDirectory => "module_directory", Exact(0), values: &[], lists: false, system::module_directory;
+  ModulePath => "module_path", Exact(0), values: &[], lists: false, system::module_path;
+  RecipeName => "recipe_name", Exact(0), values: &[], lists: false, system::recipe_name;
+  IsDependency => "is_dependency", Exact(0), values: &[], lists: false, system::is_dependency;
   // just process
-  builtin("just_executable", Exact(0), &[], system::just_executable),
-  builtin("just_pid", Exact(0), &[], system::just_pid),
-  builtin("just_version", Exact(0), &[], system::just_version),
-  builtin("num_jobs", Exact(0), &[], system::num_jobs),
+  JustExecutable => "just_executable", Exact(0), values: &[], lists: false, system::just_executable;
+  JustPid => "just_pid", Exact(0), values: &[], lists: false, system::just_pid;
+  JustVersion => "just_version", Exact(0), values: &[], lists: false, system::just_version;
+  NumJobs => "num_jobs", Exact(0), values: &[], lists: true, system::num_jobs;
   // user directories
-  builtin("cache_directory", Exact(0), &[], system::cache_directory),
-  builtin("config_directory", Exact(0), &[], system::config_directory),
-  builtin("config_local_directory", Exact(0), &[], system::config_local_directory),
-  builtin("data_directory", Exact(0), &[], system::data_directory),
-  builtin("data_local_directory", Exact(0), &[], system::data_local_directory),
-  builtin("executable_directory", Exact(0), &[], system::executable_directory),
-  builtin("home_directory", Exact(0), &[], system::home_directory),
-  builtin("runtime_directory", Exact(0), &[], system::runtime_directory),
+  CacheDirectory => "cache_directory", Exact(0), values: &[], lists: false, system::cache_directory;
+  ConfigDirectory => "config_directory", Exact(0), values: &[], lists: false, system::config_directory;
+  ConfigLocalDirectory => "config_local_directory", Exact(0), values: &[], lists: false, system::config_local_directory;
+  DataDirectory => "data_directory", Exact(0), values: &[], lists: false, system::data_directory;
+  DataLocalDirectory => "data_local_directory", Exact(0), values: &[], lists: false, system::data_local_directory;
+  ExecutableDirectory => "executable_directory", Exact(0), values: &[], lists: false, system::executable_directory;
+  HomeDirectory => "home_directory", Exact(0), values: &[], lists: false, system::home_directory;
+  RuntimeDirectory => "runtime_directory", Exact(0), values: &[], lists: false, system::runtime_directory;
   // external commands
-  builtin("shell", AtLeast(1), &[], system::shell),
-  builtin("which", Exact(1), &[], paths::which),
-  builtin("require", Exact(1), &[], paths::require),
+  Shell => "shell", AtLeast(1), values: &[], lists: false, system::shell;
+  Which => "which", Exact(1), values: &[], lists: true, paths::which;
+  Require => "require", Exact(1), values: &[], lists: false, paths::require;
   // strings
-  builtin("append", Exact(2), &[1], strings::append),
-  builtin("prepend", Exact(2), &[1], strings::prepend),
-  builtin("encode_uri_component", Exact(1), &[], strings::encode_uri_component),
-  builtin("quote", Exact(1), &[0], strings::quote),
-  builtin("replace", Exact(3), &[], strings::replace),
-  builtin("replace_regex", Exact(3), &[], strings::replace_regex),
-  builtin("trim", Exact(1), &[], strings::trim),
-  builtin("trim_start", Exact(1), &[], strings::trim_start),
-  builtin("trim_end", Exact(1), &[], strings::trim_end),
-  builtin("trim_start_match", Exact(2), &[], strings::trim_start_match),
-  builtin("trim_start_matches", Exact(2), &[], strings::trim_start_matches),
-  builtin("trim_end_match", Exact(2), &[], strings::trim_end_match),
-  builtin("trim_end_matches", Exact(2), &[], strings::trim_end_matches),
-  builtin("len", Exact(1), &[0], strings::len),
+  Append => "append", Exact(2), values: &[1], lists: false, strings::append;
+  Prepend => "prepend", Exact(2), values: &[1], lists: false, strings::prepend;
+  EncodeUriComponent => "encode_uri_component", Exact(1), values: &[], lists: false, strings::encode_uri_component;
+  Quote => "quote", Exact(1), values: &[0], lists: false, strings::quote;
+  Replace => "replace", Exact(3), values: &[], lists: false, strings::replace;
+  ReplaceRegex => "replace_regex", Exact(3), values: &[], lists: false, strings::replace_regex;
+  Trim => "trim", Exact(1), values: &[], lists: false, strings::trim;
+  TrimStart => "trim_start", Exact(1), values: &[], lists: false, strings::trim_start;
+  TrimEnd => "trim_end", Exact(1), values: &[], lists: false, strings::trim_end;
+  TrimStartMatch => "trim_start_match", Exact(2), values: &[], lists: false, strings::trim_start_match;
+  TrimStartMatches => "trim_start_matches", Exact(2), values: &[], lists: false, strings::trim_start_matches;
+  TrimEndMatch => "trim_end_match", Exact(2), values: &[], lists: false, strings::trim_end_match;
+  TrimEndMatches => "trim_end_matches", Exact(2), values: &[], lists: false, strings::trim_end_matches;
+  Len => "len", Exact(1), values: &[0], lists: false, strings::len;
   // case conversion
-  builtin("lowercase", Exact(1), &[], strings::lowercase),
-  builtin("uppercase", Exact(1), &[], strings::uppercase),
-  builtin("capitalize", Exact(1), &[], strings::capitalize),
-  builtin("snakecase", Exact(1), &[], strings::snakecase),
-  builtin("kebabcase", Exact(1), &[], strings::kebabcase),
-  builtin("shoutysnakecase", Exact(1), &[], strings::shoutysnakecase),
-  builtin("shoutykebabcase", Exact(1), &[], strings::shoutykebabcase),
-  builtin("lowercamelcase", Exact(1), &[], strings::lowercamelcase),
-  builtin("uppercamelcase", Exact(1), &[], strings::uppercamelcase),
-  builtin("titlecase", Exact(1), &[], strings::titlecase),
+  Lowercase => "lowercase", Exact(1), values: &[], lists: false, strings::lowercase;
+  Uppercase => "uppercase", Exact(1), values: &[], lists: false, strings::uppercase;
+  Capitalize => "capitalize", Exact(1), values: &[], lists: false, strings::capitalize;
+  Snakecase => "snakecase", Exact(1), values: &[], lists: false, strings::snakecase;
+  Kebabcase => "kebabcase", Exact(1), values: &[], lists: false, strings::kebabcase;
+  Shoutysnakecase => "shoutysnakecase", Exact(1), values: &[], lists: false, strings::shoutysnakecase;
+  Shoutykebabcase => "shoutykebabcase", Exact(1), values: &[], lists: false, strings::shoutykebabcase;
+  Lowercamelcase => "lowercamelcase", Exact(1), values: &[], lists: false, strings::lowercamelcase;
+  Uppercamelcase => "uppercamelcase", Exact(1), values: &[], lists: false, strings::uppercamelcase;
+  Titlecase => "titlecase", Exact(1), values: &[], lists: false, strings::titlecase;
   // paths
-  builtin("absolute_path", Exact(1), &[0], paths::absolute_path),
-  builtin("canonicalize", Exact(1), &[], paths::canonicalize),
-  builtin("extension", Exact(1), &[], paths::extension),
-  builtin("file_name", Exact(1), &[], paths::file_name),
-  builtin("file_stem", Exact(1), &[], paths::file_stem),
-  builtin("parent_directory", Exact(1), &[], paths::parent_directory),
-  builtin("without_extension", Exact(1), &[], paths::without_extension),
-  builtin("clean", Exact(1), &[], paths::clean_function),
-  builtin("join", AtLeast(2), &[], paths::join),
+  AbsolutePath => "absolute_path", Exact(1), values: &[0], lists: false, paths::absolute_path;
+  Canonicalize => "canonicalize", Exact(1), values: &[], lists: false, paths::canonicalize;
+  Extension => "extension", Exact(1), values: &[], lists: false, paths::extension;
+  FileName => "file_name", Exact(1), values: &[], lists: false, paths::file_name;
+  FileStem => "file_stem", Exact(1), values: &[], lists: false, paths::file_stem;
+  ParentDirectory => "parent_directory", Exact(1), values: &[], lists: false, paths::parent_directory;
+  WithoutExtension => "without_extension", Exact(1), values: &[], lists: false, paths::without_extension;
+  Clean => "clean", Exact(1), values: &[], lists: false, paths::clean_function;
+  Join => "join", AtLeast(2), values: &[], lists: false, paths::join;
   // filesystem
-  builtin("path_exists", Exact(1), &[], paths::path_exists),
-  builtin("read", Exact(1), &[], paths::read),
+  PathExists => "path_exists", Exact(1), values: &[], lists: false, paths::path_exists;
+  Read => "read", Exact(1), values: &[], lists: false, paths::read;
   // hashing, uuid, random
-  builtin("sha256", Exact(1), &[], system::sha256),
-  builtin("sha256_file", Exact(1), &[], paths::sha256_file),
-  builtin("blake3", Exact(1), &[], system::blake3),
-  builtin("blake3_file", Exact(1), &[], paths::blake3_file),
-  builtin("uuid", Exact(0), &[], system::uuid),
-  builtin("choose", Exact(2), &[], system::choose),
+  Sha256 => "sha256", Exact(1), values: &[], lists: false, system::sha256;
+  Sha256File => "sha256_file", Exact(1), values: &[], lists: false, paths::sha256_file;
+  Blake3 => "blake3", Exact(1), values: &[], lists: false, system::blake3;
+  Blake3File => "blake3_file", Exact(1), values: &[], lists: false, paths::blake3_file;
+  Uuid => "uuid", Exact(0), values: &[], lists: false, system::uuid;
+  Choose => "choose", Exact(2), values: &[], lists: false, system::choose;
   // date and time
-  builtin("datetime", Exact(1), &[], system::datetime),
-  builtin("datetime_utc", Exact(1), &[], system::datetime_utc),
+  Datetime => "datetime", Exact(1), values: &[], lists: false, system::datetime;
+  DatetimeUtc => "datetime_utc", Exact(1), values: &[], lists: false, system::datetime_utc;
   // semver
-  builtin("semver_matches", Exact(2), &[], system::semver_matches),
+  SemverMatches => "semver_matches", Exact(2), values: &[], lists: false, system::semver_matches;
   // styles
-  builtin("style", Optional(1, 2), &[0], style::style),
+  Style => "style", Optional(1, 2), values: &[0], lists: false, style::style;
   // errors
-  builtin("error", Exact(1), &[], system::error),
+  Error => "error", Exact(1), values: &[], lists: false, system::error;
   // lists
-  builtin("bool", Exact(1), &[0], strings::bool),
-  builtin("join_list", Optional(1, 2), &[0], strings::join_list),
-  builtin("show", Exact(1), &[0], strings::show),
-  builtin("split", Optional(1, 2), &[], strings::split),
-];
+  Bool => "bool", Exact(1), values: &[0], lists: true, strings::bool;
+  JoinList => "join_list", Optional(1, 2), values: &[0], lists: true, strings::join_list;
+  Show => "show", Exact(1), values: &[0], lists: true, strings::show;
+  Split => "split", Optional(1, 2), values: &[], lists: true, strings::split;
+}
 
-const LIST_FUNCTIONS: &[&str] = &["bool", "join_list", "num_jobs", "show", "split", "which"];
+impl Function {
+  /// The function called `name` as written (`_dir` suffixes included).
+  pub(crate) fn from_name(name: &str) -> Option<Function> {
+    Function::from_canonical_name(&canonical_name(name))
+  }
+
+  fn builtin(self) -> &'static Builtin {
+    &BUILTINS[self as usize]
+  }
+
+  pub(crate) fn arity(self) -> Arity {
+    self.builtin().arity
+  }
+
+  /// Whether the function may only be called under `set lists`.
+  pub(crate) fn requires_lists(self) -> bool {
+    self.builtin().requires_lists
+  }
+}
 
 /// Applies the `_dir` → `_directory` and `_dir_native` →
 /// `_directory_native` suffix rewriting.
-pub fn canonical_name(name: &str) -> Cow<'_, str> {
+pub(crate) fn canonical_name(name: &str) -> Cow<'_, str> {
   if let Some(stem) = name.strip_suffix("_dir") {
     Cow::Owned(format!("{stem}_directory"))
   } else if let Some(stem) = name.strip_suffix("_dir_native") {
@@ -261,23 +320,16 @@ pub fn canonical_name(name: &str) -> Cow<'_, str> {
 }
 
 fn lookup(name: &str) -> Option<&'static Builtin> {
-  let canonical = canonical_name(name);
-  BUILTINS.iter().find(|builtin| builtin.name == canonical)
-}
-
-/// The arity of built-in `name` (as written); None if it is not a built-in.
-pub fn arity(name: &str) -> Option<Arity> {
-  lookup(name).map(|builtin| builtin.arity)
-}
-
-/// Whether built-in `name` (as written) needs `set lists`.
-pub fn requires_lists(name: &str) -> bool {
-  LIST_FUNCTIONS.contains(&canonical_name(name).as_ref())
+  Function::from_name(name).map(Function::builtin)
 }
 
 /// Call built-in `name` (as written). Err holds the MESSAGE that follows
 /// ``call to function `NAME` failed: ``.
-pub fn call(name: &str, arguments: Vec<Value>, context: &FunctionContext) -> Result<Value, String> {
+pub(crate) fn call(
+  name: &str,
+  arguments: Vec<Value>,
+  context: &FunctionContext,
+) -> Result<Value, String> {
   let Some(builtin) = lookup(name) else {
     return Err(format!("call to undefined function `{name}`"));
   };
@@ -294,7 +346,7 @@ pub fn call(name: &str, arguments: Vec<Value>, context: &FunctionContext) -> Res
 
 /// The list-argument check of `call`, on its own: its message is reported
 /// without the ``call to function `NAME` failed: `` prefix.
-pub fn check_list_arguments(name: &str, arguments: &[Value]) -> Result<(), String> {
+pub(crate) fn check_list_arguments(name: &str, arguments: &[Value]) -> Result<(), String> {
   match lookup(name) {
     Some(builtin) => check_string_parameters(name, builtin, arguments),
     None => Ok(()),
@@ -356,6 +408,16 @@ pub(crate) mod tests {
   }
 
   #[test]
+  fn names_round_trip() {
+    for (index, &function) in Function::ALL.iter().enumerate() {
+      assert_eq!(function as usize, index);
+      assert_eq!(Function::from_name(function.name()), Some(function));
+    }
+    assert_eq!(Function::from_name("home_dir"), Some(Function::HomeDirectory));
+    assert_eq!(Function::from_name("nope"), None);
+  }
+
+  #[test]
   fn canonical_names() {
     let cases = [
       ("home_dir", "home_directory"),
@@ -368,6 +430,14 @@ pub(crate) mod tests {
     for (name, expected) in cases {
       assert_eq!(canonical_name(name), expected);
     }
+  }
+
+  fn arity(name: &str) -> Option<Arity> {
+    Function::from_name(name).map(Function::arity)
+  }
+
+  fn requires_lists(name: &str) -> bool {
+    Function::from_name(name).is_some_and(Function::requires_lists)
   }
 
   #[test]
@@ -390,9 +460,14 @@ pub(crate) mod tests {
 
   #[test]
   fn list_gated_names() {
-    for name in LIST_FUNCTIONS {
+    let gated: Vec<&str> = Function::ALL
+      .iter()
+      .filter(|function| function.requires_lists())
+      .map(|function| function.name())
+      .collect();
+    assert_eq!(gated, ["num_jobs", "which", "bool", "join_list", "show", "split"]);
+    for name in gated {
       assert!(requires_lists(name));
-      assert!(arity(name).is_some());
     }
     assert!(!requires_lists("len"));
     assert!(!requires_lists("env"));

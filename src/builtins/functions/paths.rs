@@ -19,7 +19,7 @@ fn path_text(path: &Path, what: &str) -> std::result::Result<String, String> {
 }
 
 /// Lexical simplification of a `/`-separated path.
-pub fn clean(path: &str) -> String {
+pub(super) fn clean(path: &str) -> String {
   // `/`, and on Windows `\` too; the result uses the platform's own.
   let rooted = path.starts_with(std::path::is_separator);
   let separator = std::path::MAIN_SEPARATOR_STR;
@@ -44,11 +44,11 @@ pub fn clean(path: &str) -> String {
   }
 }
 
-pub fn clean_function(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn clean_function(arguments: &[Value], _: &FunctionContext) -> Result {
   Ok(Value::string(clean(text(arguments, 0))))
 }
 
-pub fn absolute_path(arguments: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn absolute_path(arguments: &[Value], context: &FunctionContext) -> Result {
   let elements = arguments.first().map_or(&[][..], Value::elements);
   let mut absolute = Vec::with_capacity(elements.len());
   for element in elements {
@@ -58,7 +58,7 @@ pub fn absolute_path(arguments: &[Value], context: &FunctionContext) -> Result {
   Ok(Value(absolute))
 }
 
-pub fn canonicalize(arguments: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn canonicalize(arguments: &[Value], context: &FunctionContext) -> Result {
   let path = text(arguments, 0);
   let canonical = context
     .working_directory
@@ -72,21 +72,21 @@ fn lossy(os: Option<&std::ffi::OsStr>) -> Option<String> {
   os.map(|os| os.to_string_lossy().into_owned())
 }
 
-pub fn extension(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn extension(arguments: &[Value], _: &FunctionContext) -> Result {
   let path = text(arguments, 0);
   lossy(Path::new(path).extension())
     .map(Value::string)
     .ok_or_else(|| format!("could not extract extension from `{path}`"))
 }
 
-pub fn file_name(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn file_name(arguments: &[Value], _: &FunctionContext) -> Result {
   let path = text(arguments, 0);
   lossy(Path::new(path).file_name())
     .map(Value::string)
     .ok_or_else(|| format!("could not extract file name from `{path}`"))
 }
 
-pub fn file_stem(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn file_stem(arguments: &[Value], _: &FunctionContext) -> Result {
   let path = text(arguments, 0);
   lossy(Path::new(path).file_stem())
     .map(Value::string)
@@ -100,7 +100,7 @@ fn dot_if_empty(path: &Path) -> String {
   }
 }
 
-pub fn parent_directory(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn parent_directory(arguments: &[Value], _: &FunctionContext) -> Result {
   let path = text(arguments, 0);
   Path::new(path)
     .parent()
@@ -108,7 +108,7 @@ pub fn parent_directory(arguments: &[Value], _: &FunctionContext) -> Result {
     .ok_or_else(|| format!("could not extract parent directory from `{path}`"))
 }
 
-pub fn without_extension(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn without_extension(arguments: &[Value], _: &FunctionContext) -> Result {
   let path = text(arguments, 0);
   let parent =
     Path::new(path).parent().ok_or_else(|| format!("could not extract parent from `{path}`"))?;
@@ -118,7 +118,7 @@ pub fn without_extension(arguments: &[Value], _: &FunctionContext) -> Result {
   Ok(Value::string(parent.join(stem).to_string_lossy().into_owned()))
 }
 
-pub fn join(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn join(arguments: &[Value], _: &FunctionContext) -> Result {
   let mut path = PathBuf::new();
   for index in 0..arguments.len() {
     path.push(text(arguments, index));
@@ -126,20 +126,20 @@ pub fn join(arguments: &[Value], _: &FunctionContext) -> Result {
   Ok(Value::string(path.to_string_lossy().into_owned()))
 }
 
-pub fn path_exists(arguments: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn path_exists(arguments: &[Value], context: &FunctionContext) -> Result {
   let path = text(arguments, 0);
   let exists = !path.is_empty() && context.working_directory.join(path).exists();
   Ok(Value::boolean(exists, context.lists))
 }
 
-pub fn read(arguments: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn read(arguments: &[Value], context: &FunctionContext) -> Result {
   let path = text(arguments, 0);
   std::fs::read_to_string(context.working_directory.join(path))
     .map(Value::string)
     .map_err(|error| format!("I/O error reading `{path}`: {error}"))
 }
 
-pub fn sha256_file(arguments: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn sha256_file(arguments: &[Value], context: &FunctionContext) -> Result {
   let path = context.working_directory.join(text(arguments, 0));
   let mut file =
     File::open(&path).map_err(|error| format!("failed to open `{}`: {error}", path.display()))?;
@@ -150,7 +150,7 @@ pub fn sha256_file(arguments: &[Value], context: &FunctionContext) -> Result {
   Ok(Value::string(format!("{:x}", Sha256::digest(&contents))))
 }
 
-pub fn blake3_file(arguments: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn blake3_file(arguments: &[Value], context: &FunctionContext) -> Result {
   let path = context.working_directory.join(text(arguments, 0));
   let hash = |path: &Path| -> std::io::Result<blake3::Hash> {
     let mut hasher = blake3::Hasher::new();
@@ -204,11 +204,11 @@ fn find_executable(
   Ok(None)
 }
 
-pub fn which(arguments: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn which(arguments: &[Value], context: &FunctionContext) -> Result {
   Ok(find_executable(text(arguments, 0), context)?.map_or_else(Value::empty_list, Value::string))
 }
 
-pub fn require(arguments: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn require(arguments: &[Value], context: &FunctionContext) -> Result {
   let name = text(arguments, 0);
   find_executable(name, context)?
     .map(Value::string)

@@ -36,17 +36,17 @@ fn affix_each(
   }
 }
 
-pub fn append(arguments: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn append(arguments: &[Value], context: &FunctionContext) -> Result {
   let suffix = text(arguments, 0);
   affix_each(arguments, context, |word| format!("{word}{suffix}"))
 }
 
-pub fn prepend(arguments: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn prepend(arguments: &[Value], context: &FunctionContext) -> Result {
   let prefix = text(arguments, 0);
   affix_each(arguments, context, |word| format!("{prefix}{word}"))
 }
 
-pub fn encode_uri_component(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn encode_uri_component(arguments: &[Value], _: &FunctionContext) -> Result {
   single(arguments, 0, |s| {
     let mut encoded = String::with_capacity(s.len());
     for byte in s.bytes() {
@@ -64,66 +64,66 @@ fn shell_quote(s: &str) -> String {
   format!("'{}'", s.replace('\'', "'\\''"))
 }
 
-pub fn quote(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn quote(arguments: &[Value], _: &FunctionContext) -> Result {
   Ok(Value(value_argument(arguments, 0).iter().map(|s| shell_quote(s)).collect()))
 }
 
-pub fn replace(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn replace(arguments: &[Value], _: &FunctionContext) -> Result {
   let (from, to) = (text(arguments, 1), text(arguments, 2));
   single(arguments, 0, |s| s.replace(from, to))
 }
 
-pub fn replace_regex(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn replace_regex(arguments: &[Value], _: &FunctionContext) -> Result {
   let regex = Regex::new(text(arguments, 1)).map_err(|error| error.to_string())?;
   let replacement = text(arguments, 2);
   single(arguments, 0, |s| regex.replace_all(s, replacement).into_owned())
 }
 
-pub fn trim(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn trim(arguments: &[Value], _: &FunctionContext) -> Result {
   single(arguments, 0, |s| s.trim().to_owned())
 }
 
-pub fn trim_start(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn trim_start(arguments: &[Value], _: &FunctionContext) -> Result {
   single(arguments, 0, |s| s.trim_start().to_owned())
 }
 
-pub fn trim_end(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn trim_end(arguments: &[Value], _: &FunctionContext) -> Result {
   single(arguments, 0, |s| s.trim_end().to_owned())
 }
 
-pub fn trim_start_match(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn trim_start_match(arguments: &[Value], _: &FunctionContext) -> Result {
   let pattern = text(arguments, 1);
   single(arguments, 0, |s| s.strip_prefix(pattern).unwrap_or(s).to_owned())
 }
 
-pub fn trim_start_matches(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn trim_start_matches(arguments: &[Value], _: &FunctionContext) -> Result {
   let pattern = text(arguments, 1);
   single(arguments, 0, |s| s.trim_start_matches(pattern).to_owned())
 }
 
-pub fn trim_end_match(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn trim_end_match(arguments: &[Value], _: &FunctionContext) -> Result {
   let pattern = text(arguments, 1);
   single(arguments, 0, |s| s.strip_suffix(pattern).unwrap_or(s).to_owned())
 }
 
-pub fn trim_end_matches(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn trim_end_matches(arguments: &[Value], _: &FunctionContext) -> Result {
   let pattern = text(arguments, 1);
   single(arguments, 0, |s| s.trim_end_matches(pattern).to_owned())
 }
 
-pub fn len(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn len(arguments: &[Value], _: &FunctionContext) -> Result {
   Ok(Value::string(value_argument(arguments, 0).len().to_string()))
 }
 
-pub fn lowercase(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn lowercase(arguments: &[Value], _: &FunctionContext) -> Result {
   single(arguments, 0, str::to_lowercase)
 }
 
-pub fn uppercase(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn uppercase(arguments: &[Value], _: &FunctionContext) -> Result {
   single(arguments, 0, str::to_uppercase)
 }
 
-pub fn capitalize(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn capitalize(arguments: &[Value], _: &FunctionContext) -> Result {
   single(arguments, 0, |s| {
     let mut chars = s.chars();
     match chars.next() {
@@ -133,35 +133,35 @@ pub fn capitalize(arguments: &[Value], _: &FunctionContext) -> Result {
   })
 }
 
-pub fn snakecase(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn snakecase(arguments: &[Value], _: &FunctionContext) -> Result {
   single(arguments, 0, str::to_snake_case)
 }
 
-pub fn kebabcase(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn kebabcase(arguments: &[Value], _: &FunctionContext) -> Result {
   single(arguments, 0, str::to_kebab_case)
 }
 
-pub fn shoutysnakecase(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn shoutysnakecase(arguments: &[Value], _: &FunctionContext) -> Result {
   single(arguments, 0, str::to_shouty_snake_case)
 }
 
-pub fn shoutykebabcase(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn shoutykebabcase(arguments: &[Value], _: &FunctionContext) -> Result {
   single(arguments, 0, str::to_shouty_kebab_case)
 }
 
-pub fn lowercamelcase(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn lowercamelcase(arguments: &[Value], _: &FunctionContext) -> Result {
   single(arguments, 0, str::to_lower_camel_case)
 }
 
-pub fn uppercamelcase(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn uppercamelcase(arguments: &[Value], _: &FunctionContext) -> Result {
   single(arguments, 0, str::to_upper_camel_case)
 }
 
-pub fn titlecase(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn titlecase(arguments: &[Value], _: &FunctionContext) -> Result {
   single(arguments, 0, str::to_title_case)
 }
 
-pub fn bool(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn bool(arguments: &[Value], _: &FunctionContext) -> Result {
   match value_argument(arguments, 0) {
     [] => Ok(Value::boolean(false, true)),
     [single] => match single.as_str() {
@@ -173,16 +173,16 @@ pub fn bool(arguments: &[Value], _: &FunctionContext) -> Result {
   }
 }
 
-pub fn join_list(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn join_list(arguments: &[Value], _: &FunctionContext) -> Result {
   let separator = if arguments.len() > 1 { text(arguments, 1) } else { " " };
   Ok(Value::string(value_argument(arguments, 0).join(separator)))
 }
 
-pub fn show(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn show(arguments: &[Value], _: &FunctionContext) -> Result {
   Ok(Value::string(arguments.first().map(Value::show).unwrap_or_default()))
 }
 
-pub fn split(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn split(arguments: &[Value], _: &FunctionContext) -> Result {
   let s = text(arguments, 0);
   let pieces: Vec<String> = if arguments.len() < 2 {
     s.split_whitespace().map(str::to_owned).collect()

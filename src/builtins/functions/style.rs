@@ -143,7 +143,7 @@ fn rgb(hex: &str) -> Option<[u8; 3]> {
   }
 }
 
-pub fn style(arguments: &[Value], context: &FunctionContext) -> Result<Value, String> {
+pub(super) fn style(arguments: &[Value], context: &FunctionContext) -> Result<Value, String> {
   let mut style = Style::default();
   for token in arguments.first().map_or(&[][..], Value::elements) {
     style.apply(token, context)?;

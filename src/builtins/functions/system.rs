@@ -15,25 +15,25 @@ use crate::platform::supervisor::Supervisor;
 
 type Result = std::result::Result<Value, String>;
 
-pub fn arch(_: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn arch(_: &[Value], _: &FunctionContext) -> Result {
   Ok(Value::string(std::env::consts::ARCH))
 }
 
-pub fn os(_: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn os(_: &[Value], _: &FunctionContext) -> Result {
   Ok(Value::string(std::env::consts::OS))
 }
 
-pub fn os_family(_: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn os_family(_: &[Value], _: &FunctionContext) -> Result {
   Ok(Value::string(std::env::consts::FAMILY))
 }
 
-pub fn num_cpus(_: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn num_cpus(_: &[Value], _: &FunctionContext) -> Result {
   let count = std::thread::available_parallelism().map_or(1, usize::from);
   Ok(Value::string(count.to_string()))
 }
 
 /// `env`, `env_var` and `env_var_or_default`: the first key that is set.
-pub fn env(arguments: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn env(arguments: &[Value], context: &FunctionContext) -> Result {
   let keys = arguments.first().map_or(&[][..], Value::elements);
   for key in keys {
     if let Some(value) = context.dotenv.get(key) {
@@ -71,7 +71,7 @@ fn parent_or_self(path: &Path) -> &Path {
   path.parent().unwrap_or(path)
 }
 
-pub fn invocation_directory(_: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn invocation_directory(_: &[Value], context: &FunctionContext) -> Result {
   if let Some(unix) =
     crate::platform::command::unix_path(context.invocation_directory, context.cygpath)
   {
@@ -82,15 +82,15 @@ pub fn invocation_directory(_: &[Value], context: &FunctionContext) -> Result {
   })
 }
 
-pub fn invocation_directory_native(_: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn invocation_directory_native(_: &[Value], context: &FunctionContext) -> Result {
   path_value(context.invocation_directory, "invocation directory")
 }
 
-pub fn justfile(_: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn justfile(_: &[Value], context: &FunctionContext) -> Result {
   path_value(context.justfile, "justfile path")
 }
 
-pub fn justfile_directory(_: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn justfile_directory(_: &[Value], context: &FunctionContext) -> Result {
   let parent = context.justfile.parent().ok_or_else(|| {
     format!(
       "could not resolve justfile directory, justfile `{}` had no parent",
@@ -100,52 +100,52 @@ pub fn justfile_directory(_: &[Value], context: &FunctionContext) -> Result {
   path_value(parent, "justfile directory")
 }
 
-pub fn source_file(_: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn source_file(_: &[Value], context: &FunctionContext) -> Result {
   path_value(context.source_file, "source file path")
 }
 
-pub fn source_directory(_: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn source_directory(_: &[Value], context: &FunctionContext) -> Result {
   path_value(parent_or_self(context.source_file), "source file path")
 }
 
-pub fn module_file(_: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn module_file(_: &[Value], context: &FunctionContext) -> Result {
   path_value(context.module_file, "module file path")
 }
 
-pub fn module_directory(_: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn module_directory(_: &[Value], context: &FunctionContext) -> Result {
   path_value(parent_or_self(context.module_file), "module directory")
 }
 
-pub fn module_path(_: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn module_path(_: &[Value], context: &FunctionContext) -> Result {
   Ok(Value::string(context.module_path.join("::")))
 }
 
-pub fn recipe_name(_: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn recipe_name(_: &[Value], context: &FunctionContext) -> Result {
   context
     .recipe_name
     .map(Value::string)
     .ok_or_else(|| "`recipe_name()` can only be used within a recipe".into())
 }
 
-pub fn is_dependency(_: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn is_dependency(_: &[Value], context: &FunctionContext) -> Result {
   Ok(Value::boolean(context.is_dependency, context.lists))
 }
 
-pub fn just_executable(_: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn just_executable(_: &[Value], _: &FunctionContext) -> Result {
   let executable = std::env::current_exe()
     .map_err(|error| format!("error getting current executable: {error}"))?;
   path_value(&executable, "executable path")
 }
 
-pub fn just_pid(_: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn just_pid(_: &[Value], _: &FunctionContext) -> Result {
   Ok(Value::string(std::process::id().to_string()))
 }
 
-pub fn just_version(_: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn just_version(_: &[Value], _: &FunctionContext) -> Result {
   Ok(Value::string(env!("CARGO_PKG_VERSION")))
 }
 
-pub fn num_jobs(_: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn num_jobs(_: &[Value], context: &FunctionContext) -> Result {
   Ok(context.jobs.map_or_else(Value::empty_list, |jobs| Value::string(jobs.to_string())))
 }
 
@@ -156,40 +156,40 @@ fn user_directory(directory: Option<PathBuf>, name: &str) -> Result {
   })
 }
 
-pub fn cache_directory(_: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn cache_directory(_: &[Value], _: &FunctionContext) -> Result {
   user_directory(dirs::cache_dir(), "cache")
 }
 
-pub fn config_directory(_: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn config_directory(_: &[Value], _: &FunctionContext) -> Result {
   user_directory(dirs::config_dir(), "config")
 }
 
-pub fn config_local_directory(_: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn config_local_directory(_: &[Value], _: &FunctionContext) -> Result {
   user_directory(dirs::config_local_dir(), "local config")
 }
 
-pub fn data_directory(_: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn data_directory(_: &[Value], _: &FunctionContext) -> Result {
   user_directory(dirs::data_dir(), "data")
 }
 
-pub fn data_local_directory(_: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn data_local_directory(_: &[Value], _: &FunctionContext) -> Result {
   user_directory(dirs::data_local_dir(), "local data")
 }
 
-pub fn executable_directory(_: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn executable_directory(_: &[Value], _: &FunctionContext) -> Result {
   user_directory(dirs::executable_dir(), "executable")
 }
 
-pub fn home_directory(_: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn home_directory(_: &[Value], _: &FunctionContext) -> Result {
   user_directory(dirs::home_dir(), "home")
 }
 
-pub fn runtime_directory(_: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn runtime_directory(_: &[Value], _: &FunctionContext) -> Result {
   user_directory(dirs::runtime_dir(), "runtime")
 }
 
 /// `shell(command, args...)`: not run under dry run.
-pub fn shell(arguments: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn shell(arguments: &[Value], context: &FunctionContext) -> Result {
   let words: Vec<&str> = (0..arguments.len()).map(|index| text(arguments, index)).collect();
   if context.dry_run {
     let rendered: Vec<String> = words.iter().map(|word| quote_escaped(word)).collect();
@@ -210,19 +210,19 @@ pub fn shell(arguments: &[Value], context: &FunctionContext) -> Result {
   captured.map(Value::string).map_err(|error| error.to_string())
 }
 
-pub fn sha256(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn sha256(arguments: &[Value], _: &FunctionContext) -> Result {
   Ok(Value::string(format!("{:x}", Sha256::digest(text(arguments, 0).as_bytes()))))
 }
 
-pub fn blake3(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn blake3(arguments: &[Value], _: &FunctionContext) -> Result {
   Ok(Value::string(blake3::hash(text(arguments, 0).as_bytes()).to_hex().to_string()))
 }
 
-pub fn uuid(_: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn uuid(_: &[Value], _: &FunctionContext) -> Result {
   Ok(Value::string(uuid::Uuid::new_v4().to_string()))
 }
 
-pub fn choose(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn choose(arguments: &[Value], _: &FunctionContext) -> Result {
   let (count, alphabet) = (text(arguments, 0), text(arguments, 1));
   let characters: Vec<char> = alphabet.chars().collect();
   if characters.is_empty() {
@@ -262,15 +262,15 @@ where
   Ok(Value::string(formatted))
 }
 
-pub fn datetime(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn datetime(arguments: &[Value], _: &FunctionContext) -> Result {
   format_time(Local::now(), text(arguments, 0))
 }
 
-pub fn datetime_utc(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn datetime_utc(arguments: &[Value], _: &FunctionContext) -> Result {
   format_time(Utc::now(), text(arguments, 0))
 }
 
-pub fn semver_matches(arguments: &[Value], context: &FunctionContext) -> Result {
+pub(super) fn semver_matches(arguments: &[Value], context: &FunctionContext) -> Result {
   let requirement = semver::VersionReq::parse(text(arguments, 1))
     .map_err(|error| format!("invalid semver requirement: {error}"))?;
   let version = semver::Version::parse(text(arguments, 0))
@@ -278,7 +278,7 @@ pub fn semver_matches(arguments: &[Value], context: &FunctionContext) -> Result 
   Ok(Value::boolean(requirement.matches(&version), context.lists))
 }
 
-pub fn error(arguments: &[Value], _: &FunctionContext) -> Result {
+pub(super) fn error(arguments: &[Value], _: &FunctionContext) -> Result {
   Err(text(arguments, 0).to_owned())
 }
 

@@ -51,13 +51,13 @@ impl Shared {
 
 /// The stream of relevant changes, and the runs they interrupt.
 #[derive(Clone)]
-pub struct Events {
+pub(super) struct Events {
   shared: Arc<Shared>,
   debounce: Duration,
 }
 
 /// The watches themselves.
-pub struct Watcher {
+pub(super) struct Watcher {
   watcher: DirectoryWatcher,
   watched: HashSet<PathBuf>,
   /// Directories that could not be watched, each reported once.
@@ -67,7 +67,7 @@ pub struct Watcher {
   _private: tempfile::TempDir,
 }
 
-pub fn start(debounce: Duration, restart: bool) -> Result<(Events, Watcher), String> {
+pub(super) fn start(debounce: Duration, restart: bool) -> Result<(Events, Watcher), String> {
   let failed = |error: &dyn std::fmt::Display| format!("failed to start watching files: {error}");
   let private = tempfile::Builder::new().prefix("just-watch-").tempdir().map_err(|e| failed(&e))?;
   let marker = private.path().join("run-ended");
@@ -88,7 +88,7 @@ impl Watcher {
   /// Watch what `targets` names (and stop watching what it no longer does).
   /// A directory that cannot be watched (unreadable, say) is reported once
   /// and left out; watching goes on.
-  pub fn watch(&mut self, targets: Targets) -> Result<(), String> {
+  pub(super) fn watch(&mut self, targets: Targets) -> Result<(), String> {
     let gone: Vec<PathBuf> = self.watched.difference(&targets.directories).cloned().collect();
     for directory in gone {
       self.watcher.unwatch(&directory);
@@ -102,7 +102,7 @@ impl Watcher {
   /// Watch directories created since the targets were listed (and those
   /// below them), where the targets say they matter. One created where a
   /// watched directory was removed is watched afresh.
-  pub fn add_created(&mut self, created: Vec<PathBuf>) -> Result<(), String> {
+  pub(super) fn add_created(&mut self, created: Vec<PathBuf>) -> Result<(), String> {
     let new: Vec<PathBuf> = {
       let state = self.shared.lock();
       created.iter().flat_map(|directory| state.targets.directories_below(directory)).collect()
@@ -156,7 +156,7 @@ impl Watcher {
   }
 
   /// Hand an error met while the run goes on to the loop.
-  pub fn fail(&self, error: String) {
+  pub(super) fn fail(&self, error: String) {
     self.shared.lock().error = Some(error);
     self.shared.wake.notify_all();
   }
@@ -164,7 +164,7 @@ impl Watcher {
 
 impl Events {
   /// Mark the start or the end of a run.
-  pub fn set_running(&self, running: bool) {
+  pub(super) fn set_running(&self, running: bool) {
     let mut state = self.shared.lock();
     state.running = running;
     if running {
@@ -177,13 +177,13 @@ impl Events {
   }
 
   /// Whether the run that just ended was stopped for a restart.
-  pub fn was_stopped(&self) -> bool {
+  pub(super) fn was_stopped(&self) -> bool {
     self.shared.lock().stopping
   }
 
   /// Wait for a burst of relevant changes to end; returns its paths.
   /// Directories created meanwhile are handed to `created` to be watched.
-  pub fn next_burst(
+  pub(super) fn next_burst(
     &self,
     mut created: impl FnMut(Vec<PathBuf>) -> Result<(), String>,
   ) -> Result<Vec<PathBuf>, String> {
@@ -214,8 +214,7 @@ impl Events {
         .shared
         .wake
         .wait_timeout(state, quiet_until - now)
-        .map(|(state, _)| state)
-        .unwrap_or_else(|poisoned| poisoned.into_inner().0);
+        .map_or_else(|poisoned| poisoned.into_inner().0, |(state, _)| state);
     }
   }
 }

@@ -39,7 +39,12 @@ struct Session {
   outputs: BTreeSet<PathBuf>,
 }
 
-pub fn watch(config: &Config, watch: &WatchConfig, search: Search, arguments: &[String]) -> Result {
+pub(crate) fn watch(
+  config: &Config,
+  watch: &WatchConfig,
+  search: Search,
+  arguments: &[String],
+) -> Result {
   if matches!(config.search, crate::options::SearchConfig::Stdin { .. }) {
     return Err(Error::message(
       "`--watch` cannot watch a justfile read from standard input (`--justfile -`): name a file"

@@ -17,7 +17,7 @@ use lexiclean::Lexiclean;
 
 /// The watched paths of one round, and the rules that filter its events.
 #[derive(Default)]
-pub struct Targets {
+pub(super) struct Targets {
   /// Directories to watch (non-recursively); hashed, as tens of thousands
   /// of paths compare slowly.
   pub directories: HashSet<PathBuf>,
@@ -37,7 +37,7 @@ pub struct Targets {
 }
 
 /// Where the paths to watch come from.
-pub struct Request<'a> {
+pub(super) struct Request<'a> {
   pub invocation_directory: &'a Path,
   pub justfile_directory: &'a Path,
   pub watch_paths: &'a [String],
@@ -47,7 +47,7 @@ pub struct Request<'a> {
 }
 
 impl Targets {
-  pub fn new(request: &Request) -> Result<Targets, String> {
+  pub(super) fn new(request: &Request) -> Result<Targets, String> {
     let mut targets = Targets {
       sources: request.sources.clone(),
       files: request.inputs.clone(),
@@ -84,7 +84,7 @@ impl Targets {
     if targets.files.is_empty() && targets.trees.is_empty() && glob_bases.is_empty() {
       targets.trees.push(request.justfile_directory.to_path_buf());
     }
-    targets.glob_bases = glob_bases.clone();
+    targets.glob_bases.clone_from(&glob_bases);
     let walked: Vec<PathBuf> = targets.trees.iter().cloned().chain(glob_bases).collect();
     for root in &walked {
       targets.ignores.add_ancestors(root);
@@ -132,7 +132,7 @@ impl Targets {
 
   /// Whether `path` is under a watched tree or glob base and not ignored:
   /// a directory created there is watched too.
-  pub fn covers(&self, path: &Path) -> bool {
+  pub(super) fn covers(&self, path: &Path) -> bool {
     let under = self.trees.iter().chain(&self.glob_bases).any(|root| path.starts_with(root));
     under
       && !self.outputs.iter().any(|output| path.starts_with(output))
@@ -141,7 +141,7 @@ impl Targets {
 
   /// `directory` and the directories below it that git does not ignore,
   /// when the targets cover it.
-  pub fn directories_below(&self, directory: &Path) -> Vec<PathBuf> {
+  pub(super) fn directories_below(&self, directory: &Path) -> Vec<PathBuf> {
     if !self.covers(directory) {
       return Vec::new();
     }
@@ -151,7 +151,7 @@ impl Targets {
   }
 
   /// Whether a change of `path` calls for a new run.
-  pub fn is_relevant(&self, path: &Path) -> bool {
+  pub(super) fn is_relevant(&self, path: &Path) -> bool {
     if self.sources.contains(path) {
       return true;
     }

@@ -16,7 +16,7 @@ type Result<T = String> = std::result::Result<T, String>;
 
 /// Clean `.justcache` next to the root justfile. Returns the message for
 /// stderr.
-pub fn local(justfile_directory: &Path, words: &[String]) -> Result {
+pub(crate) fn local(justfile_directory: &Path, words: &[String]) -> Result {
   let directory = justfile_directory.join(DIRECTORY);
   let Ok(entries) = fs::read_dir(&directory) else {
     return Ok("recipe cache not found".into());
@@ -71,7 +71,7 @@ fn remove_if_only_markers(directory: &Path) -> Result<()> {
 
 /// Clean a `--cache-dir` store: remove the `ac/` records of the selected
 /// recipes, then every `cas/` blob no remaining entry names.
-pub fn shared(store: &Path, words: &[String]) -> Result {
+pub(crate) fn shared(store: &Path, words: &[String]) -> Result {
   let shown = store.display();
   let records_directory = store.join("ac");
   let blobs_directory = store.join("cas");
@@ -181,6 +181,6 @@ fn is_blob_name(name: &str) -> bool {
   name.len() == 64 && name.bytes().all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'))
 }
 
-pub fn is_entry_name(name: &str) -> bool {
+pub(super) fn is_entry_name(name: &str) -> bool {
   name.strip_suffix(".json").is_some_and(is_blob_name)
 }

@@ -20,7 +20,7 @@ const WINDOW: u64 = 16 << 20;
 const SMALL: u64 = 256 << 10;
 
 /// The BLAKE3 hash of a file's contents.
-pub fn file(path: &Path) -> io::Result<blake3::Hash> {
+pub(super) fn file(path: &Path) -> io::Result<blake3::Hash> {
   let mut file = File::open(path)?;
   let length = file.metadata()?.len();
   let mut hasher = blake3::Hasher::new();
@@ -50,7 +50,7 @@ pub fn file(path: &Path) -> io::Result<blake3::Hash> {
 
 /// The digest of an output: what is at `path` (file, directory tree or
 /// symbolic link) with its permission bits, or `None` when nothing is there.
-pub fn output(path: &Path) -> io::Result<Option<String>> {
+pub(super) fn output(path: &Path) -> io::Result<Option<String>> {
   let metadata = match fs::symlink_metadata(path) {
     Ok(metadata) => metadata,
     Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),

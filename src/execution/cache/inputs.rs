@@ -11,14 +11,14 @@ fn is_pattern(working_directory: &Path, path: &str) -> bool {
 }
 
 /// An input file: the path as the key names it, and where it is.
-pub struct Input {
+pub(super) struct Input {
   pub name: String,
   pub path: PathBuf,
 }
 
 /// Expand `paths` against `working_directory`: the inputs sorted by name,
 /// each once. A pattern that matches no file is an error naming it.
-pub fn expand(working_directory: &Path, paths: &[String]) -> Result<Vec<Input>, String> {
+pub(super) fn expand(working_directory: &Path, paths: &[String]) -> Result<Vec<Input>, String> {
   let mut inputs = Vec::new();
   for path in paths {
     if is_pattern(working_directory, path) {

@@ -15,7 +15,7 @@ use super::digest;
 /// `None` when every output is (a hit). An entry without digests (written
 /// by just 1.58) cannot tell, so it only hits when the recipe declares no
 /// outputs.
-pub fn stale_output(
+pub(super) fn stale_output(
   contents: &str,
   outputs: &[String],
   working_directory: &Path,
@@ -38,7 +38,7 @@ pub fn stale_output(
 
 /// Why a key has no entry: the inputs that differ from those of the
 /// recipe's latest entry in `directory`, or plainly no entry.
-pub fn without_entry(directory: &Path, recipe: &str, inputs: &[(String, String)]) -> String {
+pub(super) fn without_entry(directory: &Path, recipe: &str, inputs: &[(String, String)]) -> String {
   let Some(previous) = latest_inputs(directory, recipe) else {
     return "no entry".into();
   };

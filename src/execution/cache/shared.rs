@@ -33,7 +33,7 @@ const DEFAULT_TIMEOUT: u64 = 10;
 const LARGEST_ENTRY: u64 = 64 << 20;
 
 /// The run's shared store.
-pub struct Shared {
+pub(super) struct Shared {
   store: Option<Box<dyn Store>>,
   shown: String,
   read_only: bool,
@@ -46,12 +46,12 @@ type Opened = (Location, bool, u64, Arc<Shared>);
 static OPENED: Mutex<Vec<Opened>> = Mutex::new(Vec::new());
 
 /// The `--cache-dir` store the options name, if any.
-pub fn shared_directory(config: &Options) -> Option<PathBuf> {
+pub(crate) fn shared_directory(config: &Options) -> Option<PathBuf> {
   config.cache_dir.as_ref().map(|directory| config.invocation_directory.join(directory).lexiclean())
 }
 
 /// The shared store the options name, opened once per distinct options.
-pub fn for_options(config: &Options) -> Option<Arc<Shared>> {
+pub(super) fn for_options(config: &Options) -> Option<Arc<Shared>> {
   let location = match (shared_directory(config), &config.cache_url) {
     (Some(directory), _) => Location::Directory(directory),
     (None, Some(url)) => Location::Url(url.clone()),
@@ -90,12 +90,12 @@ pub fn for_options(config: &Options) -> Option<Arc<Shared>> {
 }
 
 /// What a lookup found.
-pub struct Found {
+pub(super) struct Found {
   entry: Json,
 }
 
 /// A restored entry's captured output, ready to replay.
-pub struct Restored {
+pub(super) struct Restored {
   stdout: File,
   stderr: File,
   _staging: tempfile::TempDir,
@@ -107,28 +107,28 @@ struct Tee {
 }
 
 /// The recipe's standard output and error while it runs.
-pub struct Capture {
+pub(crate) struct Capture {
   stdout: Tee,
   stderr: Tee,
 }
 
 /// What a finished recipe printed.
-pub struct Captured {
+pub(crate) struct Captured {
   stdout: File,
   stderr: File,
 }
 
 impl Shared {
   /// The store as messages name it.
-  pub fn shown(&self) -> &str {
+  pub(super) fn shown(&self) -> &str {
     &self.shown
   }
 
-  pub fn writable(&self) -> bool {
+  pub(super) fn writable(&self) -> bool {
     !self.read_only && self.usable()
   }
 
-  pub fn usable(&self) -> bool {
+  pub(super) fn usable(&self) -> bool {
     self.store.is_some() && !self.failed.load(Ordering::Relaxed)
   }
 
@@ -190,7 +190,7 @@ impl Shared {
   }
 
   /// The entry published for `key`, checked against its hash.
-  pub fn lookup(&self, key: &str) -> Option<Found> {
+  pub(super) fn lookup(&self, key: &str) -> Option<Found> {
     let store = self.store()?;
     let result = (|| -> Result<Option<Found>, StoreError> {
       let record = format!("ac/{key}");
@@ -227,7 +227,7 @@ impl Shared {
 
   /// Put the entry's outputs in place (replacing what is there) and keep
   /// its output for replay. `None` when the entry cannot be used (warned).
-  pub fn restore(
+  pub(super) fn restore(
     &self,
     found: &Found,
     working_directory: &Path,
@@ -326,7 +326,7 @@ impl Shared {
   }
 
   /// Publish a successful run: blobs first, then the entry, then its record.
-  pub fn publish(
+  pub(super) fn publish(
     &self,
     key: &str,
     recipe: &str,
@@ -387,7 +387,7 @@ impl Shared {
 
 impl Restored {
   /// Print what the recipe printed when it ran.
-  pub fn replay(mut self) -> (io::Result<()>, io::Result<()>) {
+  pub(super) fn replay(mut self) -> (io::Result<()>, io::Result<()>) {
     (
       copy_out(&mut self.stdout, stdio::stdout_bytes),
       copy_out(&mut self.stderr, stdio::stderr_bytes),
@@ -466,7 +466,7 @@ fn is_hex(text: &str) -> bool {
 impl Capture {
   /// Send the recipe's standard output and error through pipes that copy
   /// them to ours and to files.
-  pub fn start(process: &mut std::process::Command) -> io::Result<Capture> {
+  pub(crate) fn start(process: &mut std::process::Command) -> io::Result<Capture> {
     let (stdout_reader, stdout_writer) = io::pipe()?;
     let (stderr_reader, stderr_writer) = io::pipe()?;
     process.stdout(stdout_writer).stderr(stderr_writer);
@@ -479,7 +479,7 @@ impl Capture {
   /// Wait for both streams to close (the caller has dropped the command,
   /// which holds the pipes' write ends). A failure to pass the output on
   /// is returned with the stream it hit.
-  pub fn finish(self) -> Result<Captured, (bool, io::Error)> {
+  pub(crate) fn finish(self) -> Result<Captured, (bool, io::Error)> {
     let stdout = self.stdout.finish().map_err(|error| (true, error))?;
     let stderr = self.stderr.finish().map_err(|error| (false, error))?;
     Ok(Captured { stdout, stderr })
@@ -521,7 +521,7 @@ impl Tee {
 
 /// The working directory relative to the justfile's, with `/` between
 /// components, for a key that is the same in every checkout.
-pub fn relative_directory(root: &Path, working_directory: &Path) -> String {
+pub(super) fn relative_directory(root: &Path, working_directory: &Path) -> String {
   match working_directory.strip_prefix(root) {
     Ok(relative) => {
       let parts: Vec<_> =

@@ -5,17 +5,18 @@ use crate::syntax::ast::{
   ArgAttribute, Attribute, AttributeEntry, CacheAttribute, Expression, Interpreter, Keyed,
   StringLiteral,
 };
-pub use crate::syntax::attribute_order::{compare_args, sorted};
+pub(crate) use crate::syntax::attribute_order::sorted;
 
 /// Each attribute on its own line: `[NAME(ARGS)]\n`.
-pub fn render_lines(entries: &[AttributeEntry]) -> String {
+#[cfg(test)]
+pub(crate) fn render_lines(entries: &[AttributeEntry]) -> String {
   let mut text = String::new();
   push_lines(&mut text, entries);
   text
 }
 
 /// Appends each attribute on its own line (see `render_lines`).
-pub fn push_lines(out: &mut String, entries: &[AttributeEntry]) {
+pub(crate) fn push_lines(out: &mut String, entries: &[AttributeEntry]) {
   if entries.is_empty() {
     return;
   }
@@ -27,7 +28,7 @@ pub fn push_lines(out: &mut String, entries: &[AttributeEntry]) {
 }
 
 /// The text between the brackets: `name` or `name(ARGS)`.
-pub fn render(attribute: &Attribute) -> String {
+pub(crate) fn render(attribute: &Attribute) -> String {
   let mut text = String::new();
   push_render(&mut text, attribute);
   text
@@ -47,8 +48,8 @@ fn push_render(out: &mut String, attribute: &Attribute) {
   }
 }
 
-fn optional_expression(expression: &Option<Expression>) -> Option<Vec<String>> {
-  expression.as_ref().map(|e| vec![e.to_string()])
+fn optional_expression(expression: Option<&Expression>) -> Option<Vec<String>> {
+  expression.map(|e| vec![e.to_string()])
 }
 
 fn arguments(attribute: &Attribute) -> Option<Vec<String>> {
@@ -56,7 +57,7 @@ fn arguments(attribute: &Attribute) -> Option<Vec<String>> {
   match attribute {
     Arg(arg) => Some(arg_arguments(arg)),
     Cache(cache) => cache_arguments(cache),
-    Confirm(e) | Doc(e) | Timestamp(e) => optional_expression(e),
+    Confirm(e) | Doc(e) | Timestamp(e) => optional_expression(e.as_ref()),
     Continue([]) => None,
     Continue(signals) => Some(signals.iter().map(|s| format!("\"{}\"", s.name())).collect()),
     Env(key, value) => Some(vec![key.to_string(), value.to_string()]),
@@ -64,11 +65,13 @@ fn arguments(attribute: &Attribute) -> Option<Vec<String>> {
     Metadata(literals) => Some(literals.iter().map(literal_text).collect()),
     Script(interpreter) => interpreter.as_ref().map(interpreter_arguments),
     WorkingDirectory(e) => Some(vec![e.to_string()]),
-    _ => None,
+    Android | Default | Dragonfly | ExitMessage | Freebsd | Linux | Macos | Netbsd | NoCd
+    | NoExitMessage | NoQuiet | Openbsd | Parallel | PositionalArguments | Private | Shell
+    | Unix | Windows => None,
   }
 }
 
-pub fn interpreter_arguments(interpreter: &Interpreter) -> Vec<String> {
+pub(crate) fn interpreter_arguments(interpreter: &Interpreter) -> Vec<String> {
   std::iter::once(&interpreter.command).chain(interpreter.arguments).map(literal_text).collect()
 }
 
@@ -83,9 +86,9 @@ fn cache_arguments(cache: &CacheAttribute) -> Option<Vec<String>> {
 
 fn optional_literal_key(
   name: &str,
-  keyed: &Option<Keyed<Option<StringLiteral>>>,
+  keyed: Option<&Keyed<Option<StringLiteral>>>,
 ) -> Option<String> {
-  keyed.as_ref().map(|k| match &k.value {
+  keyed.map(|k| match &k.value {
     Some(literal) => format!("{name}={}", literal_text(literal)),
     None => name.to_string(),
   })
@@ -101,8 +104,8 @@ fn arg_arguments(arg: &ArgAttribute) -> Vec<String> {
   let present = |name: &str, keyed: &Option<Keyed<()>>| keyed.as_ref().map(|_| name.to_string());
   [
     Some(literal_text(&arg.name)),
-    optional_literal_key("long", &arg.long),
-    optional_literal_key("short", &arg.short),
+    optional_literal_key("long", arg.long.as_ref()),
+    optional_literal_key("short", arg.short.as_ref()),
     expression_key("pattern", &arg.pattern),
     expression_key("value", &arg.value),
     present("flag", &arg.flag),
@@ -208,6 +211,8 @@ mod tests {
   }
 
   #[test]
+  // `a`, `b`, … are the `[arg]`s in the order they are written.
+  #[allow(clippy::many_single_char_names)]
   fn orders_and_renders_args() {
     let bound = |line, column, n: usize| (literal("\"n\"", false, line, column), n);
     let mut args = vec![];

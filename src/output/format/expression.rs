@@ -7,14 +7,14 @@ use crate::syntax::ast::{Expression, FormatPiece, StringLiteral};
 use crate::syntax::token::Token;
 
 /// A string literal exactly as written, with its `x` prefix when shell-expanded.
-pub fn literal_text(literal: &StringLiteral) -> String {
+pub(crate) fn literal_text(literal: &StringLiteral) -> String {
   let mut text = String::new();
   push_literal(&mut text, literal);
   text
 }
 
 /// Appends a string literal exactly as written (see `literal_text`).
-pub fn push_literal(out: &mut String, literal: &StringLiteral) {
+pub(crate) fn push_literal(out: &mut String, literal: &StringLiteral) {
   push_prefixed(out, literal.expand, 'x', literal.token);
 }
 
@@ -32,7 +32,7 @@ fn push_prefixed(out: &mut String, enabled: bool, prefix: char, token: Token) {
 /// through here, straight into the caller's buffer; `Display` wraps it.
 /// Leaves, most of any tree, are written inline; the rest by `push_compound`.
 #[inline]
-pub fn push_expression(out: &mut String, expression: &Expression) {
+pub(crate) fn push_expression(out: &mut String, expression: &Expression) {
   match expression {
     Expression::Variable { name } => out.push_str(name.lexeme()),
     Expression::StringLiteral(literal) => push_literal(out, literal),
@@ -69,7 +69,7 @@ fn push_compound(out: &mut String, expression: &Expression) {
     }
     Concatenation { lhs, rhs, .. } => push_binary(out, lhs, " + ", rhs),
     Conditional { condition, then, otherwise, .. } => {
-      push_conditional(out, condition, then, otherwise.as_deref())
+      push_conditional(out, condition, then, otherwise.as_deref());
     }
     FormatString { start, parts, .. } => push_format_string(out, start, parts),
     Group { contents, .. } => {
@@ -164,17 +164,17 @@ pub(crate) mod tests {
   use crate::syntax::token::TokenKind;
 
   /// A token whose lexeme is `text` (its own source).
-  pub fn token(kind: TokenKind, text: &'static str) -> Token<'static> {
+  pub(crate) fn token(kind: TokenKind, text: &'static str) -> Token<'static> {
     // Fixtures live for the whole test process.
     let source: &'static Source = Box::leak(Box::new(Source::new(text, "justfile")));
     Token::new(kind, source, 0, text.len(), 0)
   }
 
-  pub fn var(name: &'static str) -> Expression<'static> {
+  pub(crate) fn var(name: &'static str) -> Expression<'static> {
     Expression::Variable { name: token(TokenKind::Identifier, name) }
   }
 
-  pub fn string(text: &'static str, expand: bool) -> Expression<'static> {
+  pub(crate) fn string(text: &'static str, expand: bool) -> Expression<'static> {
     let kind = if text.starts_with('"') { StringKind::CookedDouble } else { StringKind::RawSingle };
     Expression::StringLiteral(StringLiteral {
       token: token(TokenKind::StringToken, text),

@@ -14,7 +14,7 @@ use crate::platform::fs as platform_fs;
 use crate::syntax::ast::Ast;
 
 /// Everything `--fmt` needs to decide what to do.
-pub struct FormatRequest<'a> {
+pub(crate) struct FormatRequest<'a> {
   /// The text that was parsed (extracted source for Markdown).
   pub source: &'a str,
   /// The justfile's path, shown in messages and written to.
@@ -32,7 +32,7 @@ pub struct FormatRequest<'a> {
 
 /// What `--fmt` prints and does.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct FormatOutcome {
+pub(crate) struct FormatOutcome {
   pub stdout: String,
   pub stderr: String,
   /// New contents for the justfile, if it must be rewritten.
@@ -41,7 +41,7 @@ pub struct FormatOutcome {
 }
 
 /// Decide the outcome without touching the file system.
-pub fn plan_format(request: &FormatRequest, ast: &Ast) -> FormatOutcome {
+pub(crate) fn plan_format(request: &FormatRequest, ast: &Ast) -> FormatOutcome {
   let formatted = format_justfile(ast, request.indentation);
   let unchanged = formatted == request.source;
   if request.check {
@@ -77,7 +77,7 @@ fn check_outcome(request: &FormatRequest, formatted: &str, unchanged: bool) -> F
 }
 
 /// Plan, then write the file if needed; a failed write becomes an error outcome.
-pub fn run_format(request: &FormatRequest, ast: &Ast) -> FormatOutcome {
+pub(crate) fn run_format(request: &FormatRequest, ast: &Ast) -> FormatOutcome {
   let mut outcome = plan_format(request, ast);
   if let Some(contents) = outcome.write.take() {
     if let Err(error) = write_atomically(request.path, &contents) {
@@ -93,7 +93,7 @@ pub fn run_format(request: &FormatRequest, ast: &Ast) -> FormatOutcome {
 }
 
 /// Line diff of `old` → `new` (patience), ` `/`-`/`+` prefixes; lines end in `\n` (or `\r`).
-pub fn diff(old: &str, new: &str, painter: Painter) -> String {
+pub(crate) fn diff(old: &str, new: &str, painter: Painter) -> String {
   let text_diff = TextDiff::configure().algorithm(Algorithm::Patience).diff_lines(old, new);
   let mut out = String::new();
   for change in text_diff.iter_all_changes() {
@@ -126,7 +126,7 @@ pub fn diff(old: &str, new: &str, painter: Painter) -> String {
 /// unless a rename would change the file's identity (hard links, an owner
 /// that cannot be given back) or the directory is not writable: then the
 /// file is rewritten in place, after its new length has been allocated.
-pub fn write_atomically(path: &Path, contents: &str) -> io::Result<()> {
+pub(crate) fn write_atomically(path: &Path, contents: &str) -> io::Result<()> {
   let target = fs::canonicalize(path)?;
   let metadata = fs::metadata(&target)?;
   if platform_fs::is_only_link(&target, &metadata)? {
@@ -240,7 +240,7 @@ mod tests {
     assert_eq!(diff("x:=\"1\"", "x := \"1\"\n", painter(false)), "-x:=\"1\"\n+x := \"1\"\n");
   }
 
-  fn request<'a>(source: &'a str, print_only: bool, check: bool, quiet: bool) -> FormatRequest<'a> {
+  fn request(source: &str, print_only: bool, check: bool, quiet: bool) -> FormatRequest<'_> {
     FormatRequest {
       source,
       path: Path::new("/p/justfile"),

@@ -1,16 +1,15 @@
 //! The canonical text form of justfiles: expression
 //! rendering, `--dump`/`--fmt` output, `--show` and the `--fmt` command.
 
-pub mod attributes;
-pub mod expression;
-pub mod fmt;
-pub mod justfile;
-pub mod recipe;
+pub(crate) mod attributes;
+pub(crate) mod expression;
+pub(crate) mod fmt;
+pub(crate) mod justfile;
+pub(crate) mod recipe;
 
-pub use expression::literal_text;
-pub use fmt::{plan_format, run_format, write_atomically, FormatOutcome, FormatRequest};
+pub(crate) use fmt::{run_format, FormatRequest};
 pub use justfile::{format_justfile, indentation_setting, write_justfile};
-pub use recipe::show_recipe;
+pub(crate) use recipe::show_recipe;
 
 #[cfg(test)]
 mod tests;

@@ -107,6 +107,7 @@ fn push_header_with(out: &mut String, recipe: &Recipe, palette: Palette) {
   }
 }
 
+#[cfg(test)]
 fn header_with(recipe: &Recipe, palette: Palette) -> String {
   let mut text = String::new();
   push_header_with(&mut text, recipe, palette);
@@ -114,12 +115,13 @@ fn header_with(recipe: &Recipe, palette: Palette) -> String {
 }
 
 /// The header line without its line end.
-pub fn header(recipe: &Recipe) -> String {
+#[cfg(test)]
+pub(crate) fn header(recipe: &Recipe) -> String {
   header_with(recipe, Palette { color: false })
 }
 
 /// Appends the header line without its line end.
-pub fn push_header(out: &mut String, recipe: &Recipe) {
+pub(crate) fn push_header(out: &mut String, recipe: &Recipe) {
   push_header_with(out, recipe, Palette { color: false });
 }
 
@@ -129,12 +131,12 @@ fn is_blank(line: &Line) -> bool {
 }
 
 /// The body lines that are printed: everything up to the last non-blank line.
-pub fn printed_lines<'a, 'src>(recipe: &'a Recipe<'src>) -> &'a [Line<'src>] {
+pub(crate) fn printed_lines<'a, 'src>(recipe: &'a Recipe<'src>) -> &'a [Line<'src>] {
   let end = recipe.body.iter().rposition(|line| !is_blank(line)).map_or(0, |i| i + 1);
   &recipe.body[..end]
 }
 
-pub fn has_body(recipe: &Recipe) -> bool {
+pub(crate) fn has_body(recipe: &Recipe) -> bool {
   !printed_lines(recipe).is_empty()
 }
 
@@ -152,12 +154,12 @@ fn push_line_content(out: &mut String, line: &Line) {
 }
 
 /// Appends the body lines, each ending in `\n`; blank lines stay empty.
-pub fn push_body(out: &mut String, recipe: &Recipe, indentation: &str) {
+pub(crate) fn push_body(out: &mut String, recipe: &Recipe, indentation: &str) {
   push_lines(out, printed_lines(recipe), indentation);
 }
 
 /// Appends `lines` (a recipe's `printed_lines`) as `push_body` does.
-pub fn push_lines(out: &mut String, lines: &[Line], indentation: &str) {
+pub(crate) fn push_lines(out: &mut String, lines: &[Line], indentation: &str) {
   for line in lines {
     if !is_blank(line) {
       out.push_str(indentation);
@@ -168,7 +170,7 @@ pub fn push_lines(out: &mut String, lines: &[Line], indentation: &str) {
 }
 
 /// `--show`: optional alias line, doc comment, attributes, header and body.
-pub fn show_recipe(
+pub(crate) fn show_recipe(
   recipe: &model::Recipe,
   alias: Option<&model::Alias>,
   alias_target_path: &str,
@@ -261,7 +263,7 @@ mod tests {
       namepath: "build",
       doc: ast.doc,
       parameter_options: Box::default(),
-      dependencies: Default::default(),
+      dependencies: model::Pooled::default(),
       ast,
       prior_count: 0,
       order: 0,

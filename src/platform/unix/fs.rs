@@ -11,24 +11,26 @@ use std::{
 };
 
 /// Whether `path` is a file that may be executed.
-pub fn is_executable(path: &Path) -> bool {
+pub(crate) fn is_executable(path: &Path) -> bool {
   use std::os::unix::fs::PermissionsExt;
   fs::metadata(path)
     .is_ok_and(|metadata| metadata.is_file() && metadata.permissions().mode() & 0o111 != 0)
 }
 
 /// The names under which `candidate` may be an executable: itself.
-pub fn executable_names(candidate: std::path::PathBuf) -> Result<Vec<std::path::PathBuf>, String> {
+pub(crate) fn executable_names(
+  candidate: std::path::PathBuf,
+) -> Result<Vec<std::path::PathBuf>, String> {
   Ok(vec![candidate])
 }
 
 /// `path` with every `.`, `..` and symbolic link resolved.
-pub fn physical_path(path: &Path) -> io::Result<std::path::PathBuf> {
+pub(crate) fn physical_path(path: &Path) -> io::Result<std::path::PathBuf> {
   fs::canonicalize(path)
 }
 
 /// Makes `path` executable by its owner.
-pub fn make_executable(path: &Path) -> io::Result<()> {
+pub(crate) fn make_executable(path: &Path) -> io::Result<()> {
   use std::os::unix::fs::PermissionsExt;
   let mut permissions = fs::metadata(path)?.permissions();
   permissions.set_mode(permissions.mode() | 0o100);
@@ -37,14 +39,14 @@ pub fn make_executable(path: &Path) -> io::Result<()> {
 
 /// Permissions that let only the owner in (0700 on Unix); None where the
 /// platform's defaults already keep a user's temporary files private.
-pub fn private_directory_permissions() -> Option<Permissions> {
+pub(crate) fn private_directory_permissions() -> Option<Permissions> {
   use std::os::unix::fs::PermissionsExt;
   Some(Permissions::from_mode(0o700))
 }
 
 /// Blocks until this process holds the exclusive advisory lock on `file`;
 /// the lock is released when the file is closed.
-pub fn lock_exclusive(file: &File) -> io::Result<()> {
+pub(crate) fn lock_exclusive(file: &File) -> io::Result<()> {
   use std::os::unix::io::AsRawFd;
   // SAFETY: flock on a file descriptor that `file` owns for the whole call.
   if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
@@ -54,25 +56,25 @@ pub fn lock_exclusive(file: &File) -> io::Result<()> {
 }
 
 /// An OS string as the operating system holds it, as JSON: `{"Unix": [bytes]}`.
-pub fn os_string_json(text: &OsStr) -> serde_json::Value {
+pub(crate) fn os_string_json(text: &OsStr) -> serde_json::Value {
   use std::os::unix::ffi::OsStrExt;
   serde_json::json!({ "Unix": text.as_bytes() })
 }
 
 /// Whether `path` (whose metadata is `metadata`) is the file's only name, so
 /// that replacing it by rename keeps every name pointing at the new text.
-pub fn is_only_link(_path: &Path, metadata: &Metadata) -> io::Result<bool> {
+pub(crate) fn is_only_link(_path: &Path, metadata: &Metadata) -> io::Result<bool> {
   Ok(metadata.nlink() == 1)
 }
 
 /// Creates the file `path`, which must not exist, readable by its owner only.
-pub fn create_private(path: &Path) -> io::Result<File> {
+pub(crate) fn create_private(path: &Path) -> io::Result<File> {
   OpenOptions::new().write(true).create_new(true).mode(0o600).open(path)
 }
 
 /// Gives `file` the owner, group and mode of `original` (`Ok(false)` when
 /// the owner cannot be given back), for a replacement of that file.
-pub fn take_identity(file: &File, original: &Metadata) -> io::Result<bool> {
+pub(crate) fn take_identity(file: &File, original: &Metadata) -> io::Result<bool> {
   let current = file.metadata()?;
   if (current.uid(), current.gid()) != (original.uid(), original.gid()) {
     match std::os::unix::fs::fchown(file, Some(original.uid()), Some(original.gid())) {
@@ -87,7 +89,7 @@ pub fn take_identity(file: &File, original: &Metadata) -> io::Result<bool> {
 }
 
 /// Puts `replacement` in the place of `target`, in one step.
-pub fn replace(replacement: &Path, target: &Path) -> io::Result<()> {
+pub(crate) fn replace(replacement: &Path, target: &Path) -> io::Result<()> {
   fs::rename(replacement, target)
 }
 
@@ -95,7 +97,7 @@ pub fn replace(replacement: &Path, target: &Path) -> io::Result<()> {
 /// fails here rather than halfway through a rewrite. Where the file system
 /// cannot reserve space, nothing is reserved.
 #[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
-pub fn allocate(file: &File, length: u64) -> io::Result<()> {
+pub(crate) fn allocate(file: &File, length: u64) -> io::Result<()> {
   use std::os::unix::io::AsRawFd;
   let length = libc::off_t::try_from(length).map_err(io::Error::other)?;
   if length == 0 {
@@ -145,7 +147,7 @@ pub fn allocate(_file: &File, _length: u64) -> io::Result<()> {
 }
 
 /// The bytes of an OS string as the operating system holds them.
-pub fn os_str_bytes(text: &OsStr) -> Vec<u8> {
+pub(crate) fn os_str_bytes(text: &OsStr) -> Vec<u8> {
   use std::os::unix::ffi::OsStrExt;
   text.as_bytes().to_vec()
 }

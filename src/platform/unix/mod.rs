@@ -4,10 +4,10 @@
 //! that turns signals into messages). `platform::supervisor` is written
 //! against these functions only; `windows/` provides the same ones.
 
-pub mod fs;
-pub mod pipe;
-pub mod process;
-pub mod signal_table;
-pub mod signal_thread;
-pub mod start;
-pub mod streams;
+pub(crate) mod fs;
+pub(crate) mod pipe;
+pub(super) mod process;
+pub(super) mod signal_table;
+pub(super) mod signal_thread;
+pub(super) mod start;
+pub(super) mod streams;

@@ -12,26 +12,26 @@ use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 const DRAIN_LIMIT: usize = 1 << 20;
 
 /// A child's output pipe.
-pub trait ChildPipe: AsFd {}
+pub(crate) trait ChildPipe: AsFd {}
 
 impl<T: AsFd> ChildPipe for T {}
 
 /// Where `just` passes a pipe's bytes on.
 #[derive(Copy, Clone)]
-pub enum Destination {
+pub(crate) enum Destination {
   Stdout,
   Stderr,
 }
 
 /// A one-shot signal that wakes every [`Source`] waiting on it: "the shell
 /// has exited, read what is there and stop".
-pub struct Stop {
+pub(crate) struct Stop {
   read: OwnedFd,
   write: OwnedFd,
 }
 
 impl Stop {
-  pub fn new() -> io::Result<Self> {
+  pub(crate) fn new() -> io::Result<Self> {
     let fds = super::signal_thread::cloexec_pipe()?;
     // SAFETY: both descriptors were just created and are owned by nobody else.
     let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
@@ -41,7 +41,7 @@ impl Stop {
   }
 
   /// Wake the readers. The byte is never read, so the signal stays raised.
-  pub fn raise(&self) {
+  pub(crate) fn raise(&self) {
     // SAFETY: writes one byte from a local to a descriptor we own; a full
     // pipe (EAGAIN) means it is raised already.
     unsafe { libc::write(self.write.as_raw_fd(), b"!".as_ptr().cast(), 1) };
@@ -49,7 +49,7 @@ impl Stop {
 }
 
 /// One of a child's output pipes, read on behalf of `destination` (1 or 2).
-pub struct Source<'a, P: AsFd> {
+pub(crate) struct Source<'a, P: AsFd> {
   pipe: P,
   stop: &'a Stop,
   destination: RawFd,
@@ -58,7 +58,7 @@ pub struct Source<'a, P: AsFd> {
 }
 
 impl<'a, P: AsFd> Source<'a, P> {
-  pub fn new(pipe: P, stop: &'a Stop, destination: Destination) -> io::Result<Self> {
+  pub(crate) fn new(pipe: P, stop: &'a Stop, destination: Destination) -> io::Result<Self> {
     set_nonblocking(pipe.as_fd())?;
     let destination = match destination {
       Destination::Stdout => libc::STDOUT_FILENO,
@@ -71,7 +71,7 @@ impl<'a, P: AsFd> Source<'a, P> {
   /// nobody reads the destination any more. Dropping the source then closes
   /// the pipe, so a child still writing gets SIGPIPE, as it would writing to
   /// the closed destination itself.
-  pub fn read(&mut self, buffer: &mut [u8]) -> io::Result<Option<usize>> {
+  pub(crate) fn read(&mut self, buffer: &mut [u8]) -> io::Result<Option<usize>> {
     loop {
       if self.drained.is_none() {
         match self.wait()? {

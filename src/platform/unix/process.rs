@@ -8,11 +8,11 @@ use std::process::{Child, Command, ExitStatus};
 
 use super::signal_thread::{continued, without_sigttou};
 
-pub type Pid = i32;
+pub(crate) type Pid = i32;
 
 /// The signals the supervisor passes on to the run's process group.
-pub const TERMINATE: i32 = libc::SIGTERM;
-pub const KILL: i32 = libc::SIGKILL;
+pub(crate) const TERMINATE: i32 = libc::SIGTERM;
+pub(crate) const KILL: i32 = libc::SIGKILL;
 const CONTINUE: i32 = libc::SIGCONT;
 
 fn check(result: libc::c_int) -> io::Result<libc::c_int> {
@@ -34,7 +34,7 @@ fn is(error: &io::Error, code: libc::c_int) -> bool {
 /// written can be briefly "busy" (ETXTBSY) when another thread forked while
 /// its write descriptor was open: that child holds the descriptor until its
 /// own exec, a matter of milliseconds, so the start is retried for a while.
-pub fn spawn(
+pub(crate) fn spawn(
   command: &mut Command,
   group: Option<Pid>,
   terminal: Option<&Terminal>,
@@ -51,11 +51,11 @@ pub fn spawn(
         // stop it. A failure leaves the work to the parent's call.
         let mut set: libc::sigset_t = std::mem::zeroed();
         let mut old: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        libc::sigaddset(&mut set, libc::SIGTTOU);
-        libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
+        libc::sigemptyset(&raw mut set);
+        libc::sigaddset(&raw mut set, libc::SIGTTOU);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &raw const set, &raw mut old);
         libc::tcsetpgrp(fd, libc::getpgrp());
-        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+        libc::pthread_sigmask(libc::SIG_SETMASK, &raw const old, std::ptr::null_mut());
         Ok(())
       });
     }
@@ -74,12 +74,12 @@ pub fn spawn(
 
 /// Whether starting a process in an existing group failed because the group
 /// is gone (every process in it has ended).
-pub fn group_is_gone(error: &io::Error) -> bool {
+pub(crate) fn group_is_gone(error: &io::Error) -> bool {
   is(error, libc::EPERM) || is(error, libc::ESRCH)
 }
 
 /// Send `signal` to every process of `group`; false if none is left.
-pub fn signal_group(group: Pid, signal: i32) -> io::Result<bool> {
+pub(crate) fn signal_group(group: Pid, signal: i32) -> io::Result<bool> {
   // SAFETY: plain kill(2) on a negative (group) id.
   match check(unsafe { libc::kill(-group, signal) }) {
     Ok(_) => Ok(true),
@@ -89,36 +89,36 @@ pub fn signal_group(group: Pid, signal: i32) -> io::Result<bool> {
 }
 
 /// Whether any process of `group` is still alive (zombies included).
-pub fn group_alive(group: Pid) -> io::Result<bool> {
+pub(crate) fn group_alive(group: Pid) -> io::Result<bool> {
   signal_group(group, 0)
 }
 
 /// Continue a stopped group.
-pub fn continue_group(group: Pid) -> io::Result<bool> {
+pub(crate) fn continue_group(group: Pid) -> io::Result<bool> {
   signal_group(group, CONTINUE)
 }
 
 /// The terminal's signal (interrupt or quit key) that ended a process, if
 /// one did.
-pub fn keyboard_signal(status: &ExitStatus) -> Option<i32> {
+pub(crate) fn keyboard_signal(status: &ExitStatus) -> Option<i32> {
   status.signal().filter(|&signal| signal == libc::SIGINT || signal == libc::SIGQUIT)
 }
 
 /// How a wait ended.
-pub enum Waited {
+pub(crate) enum Waited {
   Exited(ExitStatus),
   /// Stopped by a job-control signal (only reported with job control).
   Stopped,
 }
 
 /// Wait for child `pid` to end, or, with `job_control`, to stop.
-pub fn wait(pid: Pid, job_control: bool) -> io::Result<Waited> {
+pub(crate) fn wait(pid: Pid, job_control: bool) -> io::Result<Waited> {
   let flags = if job_control { libc::WUNTRACED } else { 0 };
   loop {
     let mut status: libc::c_int = 0;
     // SAFETY: waitpid writes the status into a local.
-    match check(unsafe { libc::waitpid(pid, &mut status, flags) }) {
-      Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+    match check(unsafe { libc::waitpid(pid, &raw mut status, flags) }) {
+      Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
       Err(error) => return Err(error),
       Ok(_) if libc::WIFSTOPPED(status) => return Ok(Waited::Stopped),
       Ok(_) => return Ok(Waited::Exited(ExitStatus::from_raw(status))),
@@ -133,7 +133,7 @@ pub fn wait(pid: Pid, job_control: bool) -> io::Result<Waited> {
 /// `kill` returns, so this waits for the continuation to be counted (or,
 /// should the stop have been discarded, as it is for an orphaned group,
 /// for half a second of running).
-pub fn stop_self() -> io::Result<()> {
+pub(crate) fn stop_self() -> io::Result<()> {
   let before = continued();
   // SAFETY: kill(2) on our own process group; SIGTSTP keeps its default
   // disposition (stop).
@@ -147,13 +147,13 @@ pub fn stop_self() -> io::Result<()> {
 
 /// End the process at once with `status`, running nothing else: what a
 /// fatal signal does while `just` has nothing to clean up.
-pub fn exit_now(status: i32) -> ! {
+pub(crate) fn exit_now(status: i32) -> ! {
   // SAFETY: _exit(2) ends the process.
   unsafe { libc::_exit(status) }
 }
 
 /// The controlling terminal on standard input, for job control.
-pub struct Terminal {
+pub(crate) struct Terminal {
   /// A close-on-exec duplicate of standard input, so a child whose own
   /// standard input is a pipe can still reach the terminal.
   fd: libc::c_int,
@@ -161,7 +161,7 @@ pub struct Terminal {
 
 impl Terminal {
   /// The terminal, if standard input is `just`'s controlling terminal.
-  pub fn open() -> Option<Terminal> {
+  pub(crate) fn open() -> Option<Terminal> {
     // SAFETY: isatty, tcgetpgrp and fcntl on descriptor 0 only read it.
     unsafe {
       if libc::isatty(0) != 1 || libc::tcgetpgrp(0) == -1 {
@@ -173,7 +173,7 @@ impl Terminal {
   }
 
   /// Whether `just`'s own group is the terminal's foreground group.
-  pub fn is_foreground(&self) -> bool {
+  pub(crate) fn is_foreground(&self) -> bool {
     // SAFETY: plain queries.
     unsafe { libc::tcgetpgrp(self.fd) == libc::getpgrp() }
   }
@@ -181,7 +181,7 @@ impl Terminal {
   /// Make `group` the foreground group. A group that is already gone is
   /// no error. SIGTTOU is blocked meanwhile, so this works from the
   /// background too.
-  pub fn give(&self, group: Pid) -> io::Result<()> {
+  pub(crate) fn give(&self, group: Pid) -> io::Result<()> {
     // SAFETY: tcsetpgrp on our own descriptor.
     let result = without_sigttou(|| check(unsafe { libc::tcsetpgrp(self.fd, group) }));
     match result {
@@ -191,7 +191,7 @@ impl Terminal {
   }
 
   /// Make `just`'s own group the foreground group again.
-  pub fn take_back(&self) -> io::Result<()> {
+  pub(crate) fn take_back(&self) -> io::Result<()> {
     // SAFETY: tcsetpgrp on our own descriptor with our own group.
     without_sigttou(|| check(unsafe { libc::tcsetpgrp(self.fd, libc::getpgrp()) })).map(drop)
   }

@@ -3,7 +3,7 @@
 /// Every signal `just` names: its number, its name, and whether a recipe
 /// may continue after it (`[continue(NAME…)]`). The first three are SIGHUP,
 /// SIGINT and SIGQUIT.
-pub const SIGNALS: &[(i32, &str, bool)] = &[
+pub(crate) const SIGNALS: &[(i32, &str, bool)] = &[
   (libc::SIGHUP, "SIGHUP", true),
   (libc::SIGINT, "SIGINT", true),
   (libc::SIGQUIT, "SIGQUIT", true),

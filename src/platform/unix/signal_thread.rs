@@ -9,7 +9,7 @@ use std::io;
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 
 /// The signals a run handles: hang-up, interrupt, quit and terminate.
-pub const HANDLED: [i32; 4] = [libc::SIGHUP, libc::SIGINT, libc::SIGQUIT, libc::SIGTERM];
+pub(crate) const HANDLED: [i32; 4] = [libc::SIGHUP, libc::SIGINT, libc::SIGQUIT, libc::SIGTERM];
 
 /// The self-pipe's write end, -1 until installed.
 static PIPE: AtomicI32 = AtomicI32::new(-1);
@@ -22,7 +22,7 @@ extern "C" fn count_continue(_: libc::c_int) {
 }
 
 /// How many times `just` was continued after a stop.
-pub fn continued() -> u64 {
+pub(crate) fn continued() -> u64 {
   CONTINUED.load(Ordering::SeqCst)
 }
 
@@ -95,7 +95,7 @@ fn check(result: libc::c_int) -> io::Result<libc::c_int> {
 
 /// Create the self-pipe, start the thread that reads it and calls `deliver`
 /// with each signal, and install the handlers.
-pub fn start(deliver: fn(i32)) -> io::Result<()> {
+pub(crate) fn start(deliver: fn(i32)) -> io::Result<()> {
   let [read, write] = cloexec_pipe()?;
   // SAFETY: fcntl on the descriptor just created.
   check(unsafe { libc::fcntl(write, libc::F_SETFL, libc::O_NONBLOCK) })?;
@@ -116,8 +116,8 @@ fn install_handler(signal: libc::c_int, handler: extern "C" fn(libc::c_int)) -> 
     let mut action: libc::sigaction = std::mem::zeroed();
     action.sa_sigaction = handler as usize;
     action.sa_flags = libc::SA_RESTART;
-    check(libc::sigemptyset(&mut action.sa_mask))?;
-    check(libc::sigaction(signal, &action, std::ptr::null_mut()))?;
+    check(libc::sigemptyset(&raw mut action.sa_mask))?;
+    check(libc::sigaction(signal, &raw const action, std::ptr::null_mut()))?;
   }
   Ok(())
 }
@@ -146,15 +146,15 @@ fn read_signals(fd: libc::c_int, deliver: fn(i32)) {
 }
 
 /// Blocks every signal in the calling thread.
-pub fn block_all_in_this_thread() -> io::Result<()> {
+pub(crate) fn block_all_in_this_thread() -> io::Result<()> {
   // SAFETY: initialising a local signal set.
   let set = unsafe {
     let mut set: libc::sigset_t = std::mem::zeroed();
-    libc::sigfillset(&mut set);
+    libc::sigfillset(&raw mut set);
     set
   };
   // SAFETY: pthread_sigmask with an initialised set.
-  match unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) } {
+  match unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &raw const set, std::ptr::null_mut()) } {
     0 => Ok(()),
     code => Err(io::Error::from_raw_os_error(code)),
   }
@@ -162,31 +162,31 @@ pub fn block_all_in_this_thread() -> io::Result<()> {
 
 /// Blocks SIGTTOU in the calling thread while `action` runs, so that `just`
 /// can hand the terminal over and take it back from the background.
-pub fn without_sigttou<T>(action: impl FnOnce() -> T) -> T {
+pub(crate) fn without_sigttou<T>(action: impl FnOnce() -> T) -> T {
   // SAFETY: plain mask changes on initialised local sets. These calls fail
   // only for an invalid signal number or `how`, and these are constants.
   unsafe {
     let mut set: libc::sigset_t = std::mem::zeroed();
     let mut old: libc::sigset_t = std::mem::zeroed();
-    libc::sigemptyset(&mut set);
-    libc::sigaddset(&mut set, libc::SIGTTOU);
-    libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
+    libc::sigemptyset(&raw mut set);
+    libc::sigaddset(&raw mut set, libc::SIGTTOU);
+    libc::pthread_sigmask(libc::SIG_BLOCK, &raw const set, &raw mut old);
     let result = action();
-    libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+    libc::pthread_sigmask(libc::SIG_SETMASK, &raw const old, std::ptr::null_mut());
     result
   }
 }
 
 /// Blocks every signal in the calling thread and waits for one; returns its
 /// number (`--request signal`).
-pub fn wait_for_any() -> io::Result<i32> {
+pub(crate) fn wait_for_any() -> io::Result<i32> {
   block_all_in_this_thread()?;
   // SAFETY: plain libc calls on a locally owned, initialised signal set.
   unsafe {
     let mut set: libc::sigset_t = std::mem::zeroed();
-    libc::sigfillset(&mut set);
+    libc::sigfillset(&raw mut set);
     let mut signal: libc::c_int = 0;
-    match libc::sigwait(&set, &mut signal) {
+    match libc::sigwait(&raw const set, &raw mut signal) {
       0 => Ok(signal),
       code => Err(io::Error::from_raw_os_error(code)),
     }

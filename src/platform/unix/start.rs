@@ -19,7 +19,7 @@ static ARGUMENTS: Mutex<Option<Vec<OsString>>> = Mutex::new(None);
 /// # Safety
 ///
 /// `argv` holds `argc` valid NUL-terminated strings, as C's `main` gets.
-pub unsafe fn prepare(argc: c_int, argv: *const *const c_char) {
+pub(crate) unsafe fn prepare(argc: c_int, argv: *const *const c_char) {
   // SAFETY: as the caller promises.
   unsafe { record_arguments(argc, argv) };
   open_closed_standard_streams();
@@ -61,14 +61,14 @@ unsafe fn record_arguments(argc: c_int, argv: *const *const c_char) {
 }
 
 /// The process's command line.
-pub fn arguments() -> Vec<OsString> {
+pub(crate) fn arguments() -> Vec<OsString> {
   let recorded = ARGUMENTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
   recorded.unwrap_or_else(|| std::env::args_os().collect())
 }
 
 /// The process's command line, handed over without a copy; later calls get
 /// it from the standard library (glibc) or nothing (musl).
-pub fn take_arguments() -> Vec<OsString> {
+pub(crate) fn take_arguments() -> Vec<OsString> {
   let recorded = ARGUMENTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
   recorded.unwrap_or_else(|| std::env::args_os().collect())
 }

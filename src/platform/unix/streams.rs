@@ -9,7 +9,7 @@ use crate::platform::stdio::Stream;
 
 /// Write some of `bytes` straight to the descriptor: `std::io::stdout`
 /// would report a closed descriptor (EBADF) as success.
-pub fn write(stream: Stream, bytes: &[u8]) -> io::Result<usize> {
+pub(crate) fn write(stream: Stream, bytes: &[u8]) -> io::Result<usize> {
   let descriptor = match stream {
     Stream::Stdout => libc::STDOUT_FILENO,
     Stream::Stderr => libc::STDERR_FILENO,

@@ -27,7 +27,7 @@ fn mask() -> WatchMask {
 
 type Paths = Arc<Mutex<HashMap<WatchDescriptor, PathBuf>>>;
 
-pub struct DirectoryWatcher {
+pub(crate) struct DirectoryWatcher {
   watches: Watches,
   /// The directory of each watch, shared with the reading thread.
   paths: Paths,
@@ -39,7 +39,7 @@ fn lock(paths: &Paths) -> MutexGuard<'_, HashMap<WatchDescriptor, PathBuf>> {
 }
 
 impl DirectoryWatcher {
-  pub fn new(handler: Handler) -> io::Result<DirectoryWatcher> {
+  pub(crate) fn new(handler: Handler) -> io::Result<DirectoryWatcher> {
     let inotify = Inotify::init()?;
     let watches = inotify.watches();
     let paths = Paths::default();
@@ -51,7 +51,7 @@ impl DirectoryWatcher {
   }
 
   /// Watch `directory`'s entries (again, after it was replaced).
-  pub fn watch(&mut self, directory: &Path) -> io::Result<()> {
+  pub(crate) fn watch(&mut self, directory: &Path) -> io::Result<()> {
     // Held while adding, so that the reader knows the watch of any event.
     let mut paths = lock(&self.paths);
     let descriptor = self.watches.add(directory, mask())?;
@@ -60,7 +60,7 @@ impl DirectoryWatcher {
     Ok(())
   }
 
-  pub fn unwatch(&mut self, directory: &Path) {
+  pub(crate) fn unwatch(&mut self, directory: &Path) {
     if let Some(descriptor) = self.descriptors.remove(directory) {
       let mut paths = lock(&self.paths);
       // Still the watch of this directory (not of another path to it).

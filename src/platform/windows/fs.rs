@@ -22,7 +22,7 @@ use windows_sys::Win32::System::IO::OVERLAPPED;
 
 /// Whether `path` is a file that may be executed: its extension is one of
 /// `PATHEXT`'s, or, without an extension, it is an executable image.
-pub fn is_executable(path: &Path) -> bool {
+pub(crate) fn is_executable(path: &Path) -> bool {
   if !path.is_file() {
     return false;
   }
@@ -37,12 +37,12 @@ pub fn is_executable(path: &Path) -> bool {
   let wide = wide(path.as_os_str());
   let mut kind = 0;
   // SAFETY: a NUL-terminated wide path and a local out-parameter.
-  unsafe { GetBinaryTypeW(wide.as_ptr(), &mut kind) != 0 }
+  unsafe { GetBinaryTypeW(wide.as_ptr(), &raw mut kind) != 0 }
 }
 
 /// The names under which `candidate` may be an executable: itself, and,
 /// when it has no extension, itself with each extension of `PATHEXT`.
-pub fn executable_names(candidate: PathBuf) -> Result<Vec<PathBuf>, String> {
+pub(crate) fn executable_names(candidate: PathBuf) -> Result<Vec<PathBuf>, String> {
   let Some(extensions) = std::env::var_os("PATHEXT").filter(|_| candidate.extension().is_none())
   else {
     return Ok(vec![candidate]);
@@ -65,7 +65,7 @@ pub fn executable_names(candidate: PathBuf) -> Result<Vec<PathBuf>, String> {
 /// `path` with every `.`, `..` and link resolved, spelled as the current
 /// directory is (`C:\dir`, `\\server\share`), not as the verbatim path
 /// `canonicalize` gives (`\\?\C:\dir`).
-pub fn physical_path(path: &Path) -> io::Result<PathBuf> {
+pub(crate) fn physical_path(path: &Path) -> io::Result<PathBuf> {
   let canonical = std::fs::canonicalize(path)?;
   let Some(text) = canonical.to_str() else {
     return Ok(canonical);
@@ -78,18 +78,18 @@ pub fn physical_path(path: &Path) -> io::Result<PathBuf> {
 }
 
 /// Nothing to do: whether a file runs depends on its name, not its mode.
-pub fn make_executable(_: &Path) -> io::Result<()> {
+pub(crate) fn make_executable(_: &Path) -> io::Result<()> {
   Ok(())
 }
 
 /// None: a user's temporary folder is private to them already.
-pub fn private_directory_permissions() -> Option<Permissions> {
+pub(crate) fn private_directory_permissions() -> Option<Permissions> {
   None
 }
 
 /// Blocks until this process holds the exclusive lock on `file`; the lock
 /// is released when the file is closed.
-pub fn lock_exclusive(file: &File) -> io::Result<()> {
+pub(crate) fn lock_exclusive(file: &File) -> io::Result<()> {
   // SAFETY: an open handle, a zeroed OVERLAPPED (offset 0) for the call.
   let locked = unsafe {
     let mut overlapped: OVERLAPPED = std::mem::zeroed();
@@ -99,7 +99,7 @@ pub fn lock_exclusive(file: &File) -> io::Result<()> {
       0,
       u32::MAX,
       u32::MAX,
-      &mut overlapped,
+      &raw mut overlapped,
     )
   };
   if locked == 0 {
@@ -110,18 +110,18 @@ pub fn lock_exclusive(file: &File) -> io::Result<()> {
 
 /// An OS string as the operating system holds it, as JSON:
 /// `{"Windows": [UTF-16 code units]}`.
-pub fn os_string_json(text: &OsStr) -> serde_json::Value {
+pub(crate) fn os_string_json(text: &OsStr) -> serde_json::Value {
   serde_json::json!({ "Windows": text.encode_wide().collect::<Vec<u16>>() })
 }
 
 /// Whether `path` is the file's only name (no hard links), so that
 /// replacing it keeps every name pointing at the new text.
-pub fn is_only_link(path: &Path, _metadata: &Metadata) -> io::Result<bool> {
+pub(crate) fn is_only_link(path: &Path, _metadata: &Metadata) -> io::Result<bool> {
   let file = File::open(path)?;
   // SAFETY: an open handle and a local out-parameter.
   unsafe {
     let mut information: BY_HANDLE_FILE_INFORMATION = std::mem::zeroed();
-    if GetFileInformationByHandle(file.as_raw_handle() as HANDLE, &mut information) == 0 {
+    if GetFileInformationByHandle(file.as_raw_handle() as HANDLE, &raw mut information) == 0 {
       return Err(io::Error::last_os_error());
     }
     Ok(information.nNumberOfLinks == 1)
@@ -130,20 +130,20 @@ pub fn is_only_link(path: &Path, _metadata: &Metadata) -> io::Result<bool> {
 
 /// Creates the file `path`, which must not exist (in the user's folder, so
 /// private to them by inheritance).
-pub fn create_private(path: &Path) -> io::Result<File> {
+pub(crate) fn create_private(path: &Path) -> io::Result<File> {
   OpenOptions::new().write(true).create_new(true).open(path)
 }
 
 /// Nothing to do: [`replace`] gives the new file the original's attributes
 /// (the read-only flag among them) and security descriptor. (A read-only
 /// temporary file could not even be removed after a failed replacement.)
-pub fn take_identity(_file: &File, _original: &Metadata) -> io::Result<bool> {
+pub(crate) fn take_identity(_file: &File, _original: &Metadata) -> io::Result<bool> {
   Ok(true)
 }
 
 /// Puts `replacement` in the place of `target`, keeping the target's
 /// attributes, security descriptor and creation time.
-pub fn replace(replacement: &Path, target: &Path) -> io::Result<()> {
+pub(crate) fn replace(replacement: &Path, target: &Path) -> io::Result<()> {
   let (target, replacement) = (wide(target.as_os_str()), wide(replacement.as_os_str()));
   // SAFETY: NUL-terminated wide paths; no backup file, no reserved pointers.
   let replaced = unsafe {
@@ -164,7 +164,7 @@ pub fn replace(replacement: &Path, target: &Path) -> io::Result<()> {
 
 /// Reserves disk space for `length` bytes of `file`, so that a full disk
 /// fails here rather than halfway through a rewrite.
-pub fn allocate(file: &File, length: u64) -> io::Result<()> {
+pub(crate) fn allocate(file: &File, length: u64) -> io::Result<()> {
   let mut information =
     FILE_ALLOCATION_INFO { AllocationSize: i64::try_from(length).map_err(io::Error::other)? };
   // SAFETY: an open handle and a correctly sized information block.
@@ -187,6 +187,6 @@ fn wide(text: &OsStr) -> Vec<u16> {
 }
 
 /// The bytes of an OS string: its UTF-8, with unpaired surrogates replaced.
-pub fn os_str_bytes(text: &OsStr) -> Vec<u8> {
+pub(crate) fn os_str_bytes(text: &OsStr) -> Vec<u8> {
   text.to_string_lossy().into_owned().into_bytes()
 }

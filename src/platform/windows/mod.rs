@@ -2,10 +2,10 @@
 //! streams, and what the process supervisor stands on (Job Objects, waiting,
 //! console control events), with the same functions as `unix/`.
 
-pub mod fs;
-pub mod pipe;
-pub mod process;
-pub mod signal_table;
-pub mod signal_thread;
-pub mod start;
-pub mod streams;
+pub(crate) mod fs;
+pub(crate) mod pipe;
+pub(super) mod process;
+pub(super) mod signal_table;
+pub(super) mod signal_thread;
+pub(super) mod start;
+pub(super) mod streams;

@@ -7,42 +7,42 @@
 use std::io::{self, Read};
 
 /// A child's output pipe.
-pub trait ChildPipe: Read {}
+pub(crate) trait ChildPipe: Read {}
 
 impl<T: Read> ChildPipe for T {}
 
 /// Where `just` passes a pipe's bytes on.
 #[derive(Copy, Clone)]
-pub enum Destination {
+pub(crate) enum Destination {
   Stdout,
   Stderr,
 }
 
 /// "The shell has exited": a blocking read of a pipe cannot be woken, so
 /// nothing listens for it on Windows.
-pub struct Stop;
+pub(crate) struct Stop;
 
 impl Stop {
-  pub fn new() -> io::Result<Self> {
+  pub(crate) fn new() -> io::Result<Self> {
     Ok(Stop)
   }
 
-  pub fn raise(&self) {}
+  pub(crate) fn raise(&self) {}
 }
 
 /// One of a child's output pipes.
-pub struct Source<'a, P: ChildPipe> {
+pub(crate) struct Source<'a, P: ChildPipe> {
   pipe: P,
   _stop: &'a Stop,
 }
 
 impl<'a, P: ChildPipe> Source<'a, P> {
-  pub fn new(pipe: P, stop: &'a Stop, _destination: Destination) -> io::Result<Self> {
+  pub(crate) fn new(pipe: P, stop: &'a Stop, _destination: Destination) -> io::Result<Self> {
     Ok(Source { pipe, _stop: stop })
   }
 
   /// The next bytes of the pipe, or None when it closed.
-  pub fn read(&mut self, buffer: &mut [u8]) -> io::Result<Option<usize>> {
+  pub(crate) fn read(&mut self, buffer: &mut [u8]) -> io::Result<Option<usize>> {
     loop {
       match self.pipe.read(buffer) {
         Ok(0) => return Ok(None),

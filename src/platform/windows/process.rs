@@ -27,9 +27,9 @@ use windows_sys::Win32::System::Threading::{
   THREAD_SUSPEND_RESUME,
 };
 
-pub use super::signal_table::{KILL, TERMINATE};
+pub(crate) use super::signal_table::{KILL, TERMINATE};
 
-pub type Pid = u32;
+pub(crate) type Pid = u32;
 
 /// The Job Object of each group, by the group's id (handles kept as
 /// integers: a raw handle is not `Send`).
@@ -48,7 +48,7 @@ fn gone() -> io::Error {
 }
 
 /// Start `command` in the job of `group`, or in a new job when None.
-pub fn spawn(
+pub(crate) fn spawn(
   command: &mut Command,
   group: Option<Pid>,
   _terminal: Option<&Terminal>,
@@ -110,7 +110,7 @@ fn resume(pid: u32) -> io::Result<()> {
     }
     let mut entry: THREADENTRY32 = std::mem::zeroed();
     entry.dwSize = std::mem::size_of::<THREADENTRY32>() as u32;
-    let mut more = Thread32First(snapshot, &mut entry) != 0;
+    let mut more = Thread32First(snapshot, &raw mut entry) != 0;
     let mut result = Err(io::Error::other("no thread to resume"));
     while more {
       if entry.th32OwnerProcessID == pid {
@@ -123,7 +123,7 @@ fn resume(pid: u32) -> io::Result<()> {
           CloseHandle(thread);
         }
       }
-      more = Thread32Next(snapshot, &mut entry) != 0;
+      more = Thread32Next(snapshot, &raw mut entry) != 0;
     }
     CloseHandle(snapshot);
     result
@@ -132,13 +132,13 @@ fn resume(pid: u32) -> io::Result<()> {
 
 /// Whether starting a process in an existing group failed because its job
 /// has ended.
-pub fn group_is_gone(error: &io::Error) -> bool {
+pub(crate) fn group_is_gone(error: &io::Error) -> bool {
   error.kind() == io::ErrorKind::NotFound
 }
 
 /// End every process of `group` for a stop or kill; false if its job is
 /// gone. Console events (SIGINT, SIGHUP) reached the children already.
-pub fn signal_group(group: Pid, signal: i32) -> io::Result<bool> {
+pub(crate) fn signal_group(group: Pid, signal: i32) -> io::Result<bool> {
   let Some(job) = job_of(group) else {
     return Ok(false);
   };
@@ -154,7 +154,7 @@ pub fn signal_group(group: Pid, signal: i32) -> io::Result<bool> {
 
 /// Whether any process of `group` is still running. A job with none left
 /// is closed and forgotten.
-pub fn group_alive(group: Pid) -> io::Result<bool> {
+pub(crate) fn group_alive(group: Pid) -> io::Result<bool> {
   let Some(job) = job_of(group) else {
     return Ok(false);
   };
@@ -187,17 +187,17 @@ pub fn group_alive(group: Pid) -> io::Result<bool> {
 }
 
 /// No job control on Windows: nothing is ever stopped.
-pub fn continue_group(_group: Pid) -> io::Result<bool> {
+pub(crate) fn continue_group(_group: Pid) -> io::Result<bool> {
   Ok(true)
 }
 
 /// Children get the console's Ctrl-C themselves, and so does `just`.
-pub fn keyboard_signal(_status: &ExitStatus) -> Option<i32> {
+pub(crate) fn keyboard_signal(_status: &ExitStatus) -> Option<i32> {
   None
 }
 
 /// How a wait ended.
-pub enum Waited {
+pub(crate) enum Waited {
   Exited(ExitStatus),
   /// Never reported on Windows, which has no job control.
   #[allow(dead_code)]
@@ -205,7 +205,7 @@ pub enum Waited {
 }
 
 /// Wait for child `pid` to end.
-pub fn wait(pid: Pid, _job_control: bool) -> io::Result<Waited> {
+pub(crate) fn wait(pid: Pid, _job_control: bool) -> io::Result<Waited> {
   // SAFETY: the process handle is opened, waited on, read and closed here;
   // the child is not reaped by anyone else meanwhile (its `Child` holds its
   // own handle, so the id is not reused).
@@ -216,7 +216,7 @@ pub fn wait(pid: Pid, _job_control: bool) -> io::Result<Waited> {
     }
     let mut code = 0u32;
     let result = if WaitForSingleObject(process, INFINITE) == WAIT_FAILED
-      || GetExitCodeProcess(process, &mut code) == 0
+      || GetExitCodeProcess(process, &raw mut code) == 0
     {
       Err(io::Error::last_os_error())
     } else {
@@ -228,12 +228,12 @@ pub fn wait(pid: Pid, _job_control: bool) -> io::Result<Waited> {
 }
 
 /// No job control on Windows.
-pub fn stop_self() -> io::Result<()> {
+pub(crate) fn stop_self() -> io::Result<()> {
   Ok(())
 }
 
 /// End the process at once with `status`.
-pub fn exit_now(status: i32) -> ! {
+pub(crate) fn exit_now(status: i32) -> ! {
   // SAFETY: ends the process; nothing of ours is left half-written that the
   // exit status would not already report.
   unsafe { ExitProcess(status as u32) }
@@ -241,22 +241,22 @@ pub fn exit_now(status: i32) -> ! {
 
 /// A console has no foreground group to give: there is never a terminal to
 /// hand over.
-pub struct Terminal(Infallible);
+pub(crate) struct Terminal(Infallible);
 
 impl Terminal {
-  pub fn open() -> Option<Terminal> {
+  pub(crate) fn open() -> Option<Terminal> {
     None
   }
 
-  pub fn is_foreground(&self) -> bool {
+  pub(crate) fn is_foreground(&self) -> bool {
     match self.0 {}
   }
 
-  pub fn give(&self, _group: Pid) -> io::Result<()> {
+  pub(crate) fn give(&self, _group: Pid) -> io::Result<()> {
     match self.0 {}
   }
 
-  pub fn take_back(&self) -> io::Result<()> {
+  pub(crate) fn take_back(&self) -> io::Result<()> {
     match self.0 {}
   }
 }

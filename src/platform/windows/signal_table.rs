@@ -6,7 +6,7 @@
 /// Every signal `just` names: its number, its name, and whether a recipe
 /// may continue after it (`[continue(NAME…)]`). The first three are SIGHUP,
 /// SIGINT and SIGQUIT.
-pub const SIGNALS: &[(i32, &str, bool)] = &[
+pub(crate) const SIGNALS: &[(i32, &str, bool)] = &[
   (SIGHUP, "SIGHUP", true),
   (SIGINT, "SIGINT", true),
   (3, "SIGQUIT", true),
@@ -38,7 +38,7 @@ pub const SIGNALS: &[(i32, &str, bool)] = &[
   (31, "SIGSYS", false),
 ];
 
-pub const SIGHUP: i32 = 1;
-pub const SIGINT: i32 = 2;
-pub const KILL: i32 = 9;
-pub const TERMINATE: i32 = 15;
+pub(crate) const SIGHUP: i32 = 1;
+pub(crate) const SIGINT: i32 = 2;
+pub(crate) const KILL: i32 = 9;
+pub(crate) const TERMINATE: i32 = 15;

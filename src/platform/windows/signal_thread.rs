@@ -56,19 +56,19 @@ fn install_handler() -> io::Result<()> {
 }
 
 /// Start handing console events to `deliver`.
-pub fn start(deliver: fn(i32)) -> io::Result<()> {
+pub(crate) fn start(deliver: fn(i32)) -> io::Result<()> {
   let _ = DELIVER.set(deliver);
   install_handler()
 }
 
 /// Console events are not delivered to the threads of the process: there is
 /// nothing to block.
-pub fn block_all_in_this_thread() -> io::Result<()> {
+pub(crate) fn block_all_in_this_thread() -> io::Result<()> {
   Ok(())
 }
 
 /// Waits for a console event; returns its signal number.
-pub fn wait_for_any() -> io::Result<i32> {
+pub(crate) fn wait_for_any() -> io::Result<i32> {
   WAITING.store(true, Ordering::SeqCst);
   install_handler()?;
   let mut lock = WAKE.0.lock().unwrap_or_else(PoisonError::into_inner);

@@ -13,14 +13,14 @@ use windows_sys::Win32::System::Console::{
 ///
 /// Nothing to promise: C's arguments are not read (Windows keeps the
 /// command line as UTF-16, [`arguments`]).
-pub unsafe fn prepare(_argc: std::ffi::c_int, _argv: *const *const std::ffi::c_char) {
+pub(crate) unsafe fn prepare(_argc: std::ffi::c_int, _argv: *const *const std::ffi::c_char) {
   for id in [STD_OUTPUT_HANDLE, STD_ERROR_HANDLE] {
     // SAFETY: queries and sets the mode of a standard handle, with a local
     // out-parameter; a handle that is not a console fails harmlessly.
     unsafe {
       let handle = GetStdHandle(id);
       let mut mode = 0;
-      if GetConsoleMode(handle, &mut mode) != 0 {
+      if GetConsoleMode(handle, &raw mut mode) != 0 {
         SetConsoleMode(handle, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING);
       }
     }
@@ -28,7 +28,7 @@ pub unsafe fn prepare(_argc: std::ffi::c_int, _argv: *const *const std::ffi::c_c
 }
 
 /// The process's command line.
-pub fn arguments() -> Vec<std::ffi::OsString> {
+pub(crate) fn arguments() -> Vec<std::ffi::OsString> {
   std::env::args_os().collect()
 }
 

@@ -16,9 +16,9 @@ use crate::platform::stdio::Stream;
 /// through the standard library's console writer, which converts it to the
 /// console's UTF-16, and other bytes (a child's output in the ANSI code
 /// page, say) as they are, as a file or pipe does. A missing
-/// handle is reported (ERROR_INVALID_HANDLE), not taken for success as
+/// handle is reported (`ERROR_INVALID_HANDLE`), not taken for success as
 /// `std::io::stdout` does.
-pub fn write(stream: Stream, bytes: &[u8]) -> io::Result<usize> {
+pub(crate) fn write(stream: Stream, bytes: &[u8]) -> io::Result<usize> {
   let id = match stream {
     Stream::Stdout => STD_OUTPUT_HANDLE,
     Stream::Stderr => STD_ERROR_HANDLE,
@@ -49,5 +49,5 @@ fn write_console(stream: Stream, bytes: &[u8]) -> io::Result<usize> {
 fn is_console(handle: HANDLE) -> bool {
   let mut mode = 0;
   // SAFETY: a query on a handle with a local out-parameter.
-  unsafe { GetConsoleMode(handle, &mut mode) != 0 }
+  unsafe { GetConsoleMode(handle, &raw mut mode) != 0 }
 }

@@ -8,12 +8,12 @@ use std::path::PathBuf;
 
 use super::{Store, StoreError, StoreResult};
 
-pub struct DirectoryStore {
+pub(super) struct DirectoryStore {
   root: PathBuf,
 }
 
 impl DirectoryStore {
-  pub fn new(root: PathBuf) -> Self {
+  pub(super) fn new(root: PathBuf) -> Self {
     DirectoryStore { root }
   }
 }

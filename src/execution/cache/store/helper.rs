@@ -26,7 +26,7 @@ use super::{Store, StoreError, StoreResult};
 const HELPER: &str = "just-cache-store";
 
 /// A store served by a helper process.
-pub struct HelperStore {
+pub(super) struct HelperStore {
   channel: Mutex<Channel>,
 }
 
@@ -63,7 +63,7 @@ fn helper_program() -> PathBuf {
 
 impl HelperStore {
   /// Start the helper for `url`; the store's description, or why not.
-  pub fn start(url: &str, timeout: Duration) -> StoreResult<(Self, String)> {
+  pub(super) fn start(url: &str, timeout: Duration) -> StoreResult<(Self, String)> {
     let mut child = Command::new(helper_program())
       .arg(url)
       .arg(timeout.as_secs().to_string())
@@ -153,7 +153,7 @@ fn open_network_store(_url: &str, _timeout: Duration) -> StoreResult<(Box<dyn St
   Err(StoreError("this build has no network cache stores (feature `network-stores`)".into()))
 }
 
-pub fn serve(arguments: &[String]) -> i32 {
+pub(crate) fn serve(arguments: &[String]) -> i32 {
   let stdout = io::stdout();
   let mut out = stdout.lock();
   let (Some(url), Some(seconds)) = (arguments.first(), arguments.get(1)) else {

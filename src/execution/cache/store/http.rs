@@ -1,5 +1,5 @@
 //! A store behind plain HTTP: `GET`, `HEAD` and `PUT` of `BASE/cas/<hex>`
-//! and `BASE/ac/<hex>`, as nginx with WebDAV, bazel-remote or a bucket
+//! and `BASE/ac/<hex>`, as nginx with `WebDAV`, bazel-remote or a bucket
 //! behind HTTP serve them. User name and password in the URL become a basic
 //! `Authorization` header and never appear in messages.
 
@@ -10,7 +10,7 @@ use base64::Engine as _;
 
 use super::{Store, StoreError, StoreResult};
 
-pub struct HttpStore {
+pub(super) struct HttpStore {
   agent: ureq::Agent,
   base: String,
   authorization: Option<String>,
@@ -19,7 +19,7 @@ pub struct HttpStore {
 
 /// An agent whose every wait (connecting, each read, each write) ends
 /// after `timeout`.
-pub fn agent(timeout: Duration) -> ureq::Agent {
+pub(super) fn agent(timeout: Duration) -> ureq::Agent {
   ureq::AgentBuilder::new()
     .timeout_connect(timeout)
     .timeout_read(timeout)
@@ -30,7 +30,7 @@ pub fn agent(timeout: Duration) -> ureq::Agent {
 
 /// The words for a failed request: its status or the kind of transport
 /// failure, never its URL.
-pub fn describe_error(error: &ureq::Error) -> StoreError {
+pub(super) fn describe_error(error: &ureq::Error) -> StoreError {
   match error {
     ureq::Error::Status(status, _) => StoreError(format!("HTTP status {status}")),
     ureq::Error::Transport(transport) => StoreError(match transport.kind() {
@@ -41,7 +41,7 @@ pub fn describe_error(error: &ureq::Error) -> StoreError {
 }
 
 impl HttpStore {
-  pub fn new(url: &str, timeout: Duration) -> StoreResult<Self> {
+  pub(super) fn new(url: &str, timeout: Duration) -> StoreResult<Self> {
     let parsed =
       url::Url::parse(url).map_err(|error| StoreError(format!("invalid cache URL: {error}")))?;
     let authorization = (!parsed.username().is_empty()).then(|| {
@@ -57,7 +57,7 @@ impl HttpStore {
     Ok(HttpStore { agent: agent(timeout), shown: base.clone(), base, authorization })
   }
 
-  pub fn describe(&self) -> String {
+  pub(super) fn describe(&self) -> String {
     self.shown.clone()
   }
 

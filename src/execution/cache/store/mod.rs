@@ -16,7 +16,7 @@ mod http;
 #[cfg(feature = "network-stores")]
 mod s3;
 
-pub use helper::serve;
+pub(crate) use helper::serve;
 
 use std::io::{self, Read};
 use std::path::PathBuf;
@@ -25,18 +25,18 @@ use std::time::Duration;
 /// Why a store operation failed, in words that never include credentials
 /// or signed URLs.
 #[derive(Debug)]
-pub struct StoreError(pub String);
+pub(super) struct StoreError(pub String);
 
 impl StoreError {
-  pub fn io(error: &io::Error) -> Self {
+  pub(super) fn io(error: &io::Error) -> Self {
     StoreError(error.to_string())
   }
 }
 
-pub type StoreResult<T> = Result<T, StoreError>;
+pub(super) type StoreResult<T> = Result<T, StoreError>;
 
 /// A place objects are read from and written to.
-pub trait Store: Send + Sync {
+pub(super) trait Store: Send + Sync {
   /// The object's bytes, or `None` when the store has no such object.
   fn get(&self, name: &str) -> StoreResult<Option<Box<dyn Read + Send>>>;
   /// Whether the store has the object.
@@ -47,13 +47,16 @@ pub trait Store: Send + Sync {
 
 /// Where the shared store is, from the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Location {
+pub(super) enum Location {
   Directory(PathBuf),
   Url(String),
 }
 
 /// Open the store at `location`; `timeout` bounds each network wait.
-pub fn open(location: &Location, timeout: Duration) -> StoreResult<(Box<dyn Store>, String)> {
+pub(super) fn open(
+  location: &Location,
+  timeout: Duration,
+) -> StoreResult<(Box<dyn Store>, String)> {
   match location {
     Location::Directory(path) => {
       Ok((Box::new(directory::DirectoryStore::new(path.clone())), path.display().to_string()))

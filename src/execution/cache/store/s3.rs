@@ -21,7 +21,7 @@ use super::{Store, StoreError, StoreResult};
 /// How long a signed request stays valid.
 const SIGNED_FOR: Duration = Duration::from_secs(600);
 
-pub struct S3Store {
+pub(super) struct S3Store {
   agent: ureq::Agent,
   bucket: Bucket,
   credentials: Option<Credentials>,
@@ -34,7 +34,7 @@ fn variable(name: &str) -> Option<String> {
 }
 
 impl S3Store {
-  pub fn new(url: &str, timeout: Duration) -> StoreResult<Self> {
+  pub(super) fn new(url: &str, timeout: Duration) -> StoreResult<Self> {
     let rest = url.trim_start_matches("s3://");
     let (name, prefix) = rest.split_once('/').unwrap_or((rest, ""));
     if name.is_empty() {
@@ -64,7 +64,7 @@ impl S3Store {
     })
   }
 
-  pub fn describe(&self) -> String {
+  pub(super) fn describe(&self) -> String {
     self.shown.clone()
   }
 
