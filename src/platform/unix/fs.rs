@@ -112,7 +112,7 @@ pub(crate) fn allocate(file: &File, length: u64) -> io::Result<()> {
 }
 
 #[cfg(target_vendor = "apple")]
-pub fn allocate(file: &File, length: u64) -> io::Result<()> {
+pub(crate) fn allocate(file: &File, length: u64) -> io::Result<()> {
   use std::os::unix::io::AsRawFd;
   let current = file.metadata()?.len();
   let Some(extra) = length.checked_sub(current).filter(|extra| *extra > 0) else {
@@ -142,7 +142,7 @@ pub fn allocate(file: &File, length: u64) -> io::Result<()> {
   target_os = "freebsd",
   target_vendor = "apple"
 )))]
-pub fn allocate(_file: &File, _length: u64) -> io::Result<()> {
+pub(crate) fn allocate(_file: &File, _length: u64) -> io::Result<()> {
   Ok(())
 }
 

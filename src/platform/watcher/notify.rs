@@ -8,7 +8,7 @@ use notify::{Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher as _};
 
 use super::{Change, ChangeKind, Handler};
 
-pub struct DirectoryWatcher {
+pub(crate) struct DirectoryWatcher {
   watcher: RecommendedWatcher,
 }
 
@@ -22,7 +22,7 @@ fn io_error(error: notify::Error) -> io::Error {
 }
 
 impl DirectoryWatcher {
-  pub fn new(mut handler: Handler) -> io::Result<DirectoryWatcher> {
+  pub(crate) fn new(mut handler: Handler) -> io::Result<DirectoryWatcher> {
     let watcher = notify::recommended_watcher(move |result: notify::Result<Event>| {
       handler(match result {
         Ok(event) => Ok(Change {
@@ -40,11 +40,11 @@ impl DirectoryWatcher {
     Ok(DirectoryWatcher { watcher })
   }
 
-  pub fn watch(&mut self, directory: &Path) -> io::Result<()> {
+  pub(crate) fn watch(&mut self, directory: &Path) -> io::Result<()> {
     self.watcher.watch(directory, RecursiveMode::NonRecursive).map_err(io_error)
   }
 
-  pub fn unwatch(&mut self, directory: &Path) {
+  pub(crate) fn unwatch(&mut self, directory: &Path) {
     let _ = self.watcher.unwatch(directory);
   }
 }

@@ -33,6 +33,6 @@ pub(crate) fn arguments() -> Vec<std::ffi::OsString> {
 }
 
 /// The process's command line (as `arguments`: nothing is kept to hand over).
-pub fn take_arguments() -> Vec<std::ffi::OsString> {
+pub(crate) fn take_arguments() -> Vec<std::ffi::OsString> {
   arguments()
 }
