@@ -236,7 +236,8 @@ timed_ours() {
   local dir=$1 label=$2
   shift 2
   run "$dir" /usr/bin/time -f '%e %M' -o "$work/timed" bash -c "$*" >/dev/null 2>&1 || true
-  read -r seconds rss <"$work/timed"
+  # The last line: before it, time notes a command's non-zero status.
+  read -r seconds rss < <(tail -n 1 "$work/timed")
   printf '%-44s %8ss %10s KiB\n' "$label" "$seconds" "$rss"
 }
 python3 "$here/generate.py" "$work/bigchain" bigchain >/dev/null
