@@ -131,7 +131,7 @@ impl CommandEnvironment {
     // nested one in a recipe, which would watch and never return.
     // Removing a variable makes the child's environment a copy built for
     // every spawn, so only when there is one to remove.
-    if std::env::var_os("JUST_WATCH").is_some() {
+    if just_watch_is_set() {
       command.env_remove("JUST_WATCH");
     }
     for name in &self.remove {
@@ -139,6 +139,13 @@ impl CommandEnvironment {
     }
     command.envs(&self.set);
   }
+}
+
+/// Whether `just` was given `JUST_WATCH`, looked up once: `just` never
+/// changes its own environment.
+fn just_watch_is_set() -> bool {
+  static SET: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+  *SET.get_or_init(|| std::env::var_os("JUST_WATCH").is_some())
 }
 
 /// `SHELL ARGS... COMMAND` for running one command line through a shell.

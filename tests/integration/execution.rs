@@ -189,6 +189,17 @@ fn time_flag_reports_duration() {
     .run();
 }
 
+/// The hex digest and the JSON of the `===> cache key HEX:` banner `-vv`
+/// prints.
+fn cache_key(stderr: &str) -> (&str, serde_json::Value) {
+  let start = stderr.find("===> cache key ").expect("cache key banner") + "===> cache key ".len();
+  let hex = &stderr[start..start + 64];
+  let json_start = start + 64 + ":\n".len();
+  let json_end = json_start + stderr[json_start..].find("\n}\n").expect("end of key") + 2;
+  let key = serde_json::from_str(&stderr[json_start..json_end]).expect("key");
+  (hex, key)
+}
+
 fn cache_key_names_the_entry_file() {
   let output = Test::new()
     .justfile("set unstable\n[cache(extra=\"x\")]\na:\n  #!/bin/sh\n  echo hi\n")
@@ -196,12 +207,7 @@ fn cache_key_names_the_entry_file() {
     .stdout("hi\n")
     .any_stderr()
     .run();
-  let stderr = &output.stderr;
-  let start = stderr.find("===> cache key ").expect("cache key banner") + "===> cache key ".len();
-  let hex = &stderr[start..start + 64];
-  let json_start = start + 64 + ":\n".len();
-  let json_end = json_start + stderr[json_start..].find("\n}\n").expect("end of key") + 2;
-  let key: serde_json::Value = serde_json::from_str(&stderr[json_start..json_end]).expect("key");
+  let (hex, key) = cache_key(&output.stderr);
   assert_eq!(blake3::hash(key.to_string().as_bytes()).to_hex().as_str(), hex);
   assert_eq!(key["recipe"], "a");
   assert_eq!(key["extra"], serde_json::json!(["x"]));
@@ -226,11 +232,7 @@ fn cache_input_globs_expand_in_name_order() {
     .stdout("hi\n")
     .any_stderr()
     .run();
-  let stderr = &output.stderr;
-  let start = stderr.find("===> cache key ").expect("cache key banner") + "===> cache key ".len();
-  let json_start = start + 64 + ":\n".len();
-  let json_end = json_start + stderr[json_start..].find("\n}\n").expect("end of key") + 2;
-  let key: serde_json::Value = serde_json::from_str(&stderr[json_start..json_end]).expect("key");
+  let (_, key) = cache_key(&output.stderr);
   let inputs = key["inputs"].as_object().expect("inputs");
   let names: Vec<&str> = inputs.keys().map(String::as_str).collect();
   assert_eq!(names, ["src/a.txt", "src/b.txt", "src/c.txt", "top"]);
