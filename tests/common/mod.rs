@@ -14,7 +14,7 @@
 //! With `JUST_TEST_WINDOWS=/path/to/just.exe` the binary is a Windows one,
 //! run through `wine`: `{{TMP}}` then stands for the directory as Windows
 //! programs see it (`Z:\tmp\…`), and a run that Wine itself disturbed
-//! (see `wine_disturbed`) is retried.
+//! (see `wine_disturbed` and `silent_failure_unexpected`) is retried.
 
 #![allow(dead_code)]
 
@@ -269,11 +269,26 @@ impl Test {
     loop {
       let (stdout, stderr, status) = self.execute_once(root, tmp)?;
       attempts += 1;
-      if attempts < 4 && windows_binary().is_some() && wine_disturbed(&stderr) {
+      if attempts < 4
+        && windows_binary().is_some()
+        && (wine_disturbed(&stderr) || self.silent_failure_unexpected(&stdout, &stderr, status))
+      {
         continue;
       }
       return Ok((stdout, stderr, status));
     }
+  }
+
+  /// A run that failed without a word on either stream when the case
+  /// expects otherwise: `just` always says why it fails, so the launch
+  /// failed, and Wine (whose own messages `WINEDEBUG=-all` silences) is to
+  /// blame.
+  fn silent_failure_unexpected(&self, stdout: &str, stderr: &str, status: i32) -> bool {
+    let silent = |expect: &Expect| matches!(expect, Expect::Exact(text) if text.is_empty());
+    status != 0
+      && stdout.is_empty()
+      && stderr.is_empty()
+      && !(status == self.status && silent(&self.stdout) && silent(&self.stderr))
   }
 
   fn execute_once(&self, root: &Path, tmp: &str) -> Result<(String, String, i32), String> {
