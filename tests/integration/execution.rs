@@ -23,6 +23,7 @@ tests! {
   extensions:
   script_tempdir_is_private_and_removed,
   cache_input_globs_expand_in_name_order,
+  cache_inputs_of_every_size_hash_to_the_blake3_of_their_contents,
   sigint_to_just_alone_reaches_the_recipe,
 }
 
@@ -237,6 +238,32 @@ fn cache_input_globs_expand_in_name_order() {
   let names: Vec<&str> = inputs.keys().map(String::as_str).collect();
   assert_eq!(names, ["src/a.txt", "src/b.txt", "src/c.txt", "top"]);
   assert_eq!(inputs["src/a.txt"], serde_json::json!(blake3::hash(b"a").as_bytes().to_vec()));
+}
+
+/// A small input is read, a middling one mapped, and a large one hashed in
+/// pieces on every core; each enters the key as the BLAKE3 hash of its
+/// whole contents.
+fn cache_inputs_of_every_size_hash_to_the_blake3_of_their_contents() {
+  let text = |length: usize| -> String {
+    (0..length).map(|i| char::from(b'a' + u8::try_from((i * 7 + i / 4093) % 26).unwrap())).collect()
+  };
+  let (small, middling, large) = (text(1000), text(1 << 20), text((9 << 20) + 3));
+  let output = Test::new()
+    .justfile(
+      "set unstable\nset lists\n[cache(inputs=['small', 'middling', 'large'])]\na:\n  #!/bin/sh\n  echo hi\n",
+    )
+    .write("small", &small)
+    .write("middling", &middling)
+    .write("large", &large)
+    .arg("-vv")
+    .stdout("hi\n")
+    .any_stderr()
+    .run();
+  let (_, key) = cache_key(&output.stderr);
+  for (name, contents) in [("small", &small), ("middling", &middling), ("large", &large)] {
+    let expected = serde_json::json!(blake3::hash(contents.as_bytes()).as_bytes().to_vec());
+    assert_eq!(key["inputs"][name], expected, "{name}");
+  }
 }
 
 fn shebang_script_runs_from_temporary_file() {
