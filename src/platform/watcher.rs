@@ -21,6 +21,9 @@ pub(crate) enum ChangeKind {
   Access,
   /// Written, removed, renamed or its metadata changed.
   Other,
+  /// Changes were lost (the system's queue of them overflowed): anything
+  /// watched may have changed. No paths.
+  Lost,
 }
 
 /// A change to one or more paths.

@@ -21,6 +21,7 @@ tests! {
   idle_watch_does_not_wake_up,
   unreadable_subdirectory_is_warned_about_once_and_watching_goes_on,
   watch_limit_is_one_warning_for_all_directories_over_it,
+  lost_changes_run_the_recipe_again,
 }
 
 use std::fs;
@@ -521,5 +522,33 @@ fn watch_limit_is_one_warning_for_all_directories_over_it() {
        error 28)): 7 directories not watched (on Linux, raise `fs.inotify.max_user_watches`)\n\
        {WAITING}"
     )
+  );
+}
+
+/// More changes than the kernel queues while `just` is stopped: the
+/// change to the input is among those lost, and the next run starts
+/// anyway, saying why.
+fn lost_changes_run_the_recipe_again() {
+  let queue: usize = fs::read_to_string("/proc/sys/fs/inotify/max_queued_events")
+    .map_or(16384, |text| text.trim().parse().unwrap());
+  let watching =
+    Watching::start(&[("justfile", CACHED), ("src.txt", "one")], &["--watch", "build"]);
+  watching.wait_for_runs(1);
+  // SAFETY: stopping and continuing our own child.
+  unsafe { libc::kill(watching.child.id() as i32, libc::SIGSTOP) };
+  // Each write is at least two events (created, closed after writing).
+  for i in 0..queue {
+    fs::write(watching.path(&format!("noise-{i}")), "").unwrap();
+  }
+  watching.write("src.txt", "two");
+  // SAFETY: as above.
+  unsafe { libc::kill(watching.child.id() as i32, libc::SIGCONT) };
+  watching.wait_for_runs(2);
+  watching.expect_stdout("built one\nbuilt two\n");
+  let stderr = watching.stderr();
+  let after_first = &stderr[stderr.find(WAITING).unwrap() + WAITING.len()..];
+  assert_eq!(
+    after_first,
+    format!("[watch] too many changes at once to tell which; running again\n{WAITING}")
   );
 }

@@ -20,8 +20,8 @@ const GRACE: Duration = Duration::from_secs(2);
 #[derive(Default)]
 struct State {
   targets: Targets,
-  /// Relevant changes since the last run started, in arrival order.
-  changes: Vec<PathBuf>,
+  /// Relevant changes since the last run started.
+  changes: Burst,
   last_change: Option<Instant>,
   running: bool,
   /// A run ended, and the events it caused are still on their way: until
@@ -46,6 +46,28 @@ struct Shared {
 impl Shared {
   fn lock(&self) -> MutexGuard<'_, State> {
     self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+  }
+}
+
+/// The relevant changes of a burst.
+#[derive(Default)]
+pub(super) struct Burst {
+  /// The changed paths, in arrival order, each once.
+  pub paths: Vec<PathBuf>,
+  seen: HashSet<PathBuf>,
+  /// Changes were lost, so which paths changed is not known.
+  pub lost: bool,
+}
+
+impl Burst {
+  fn add(&mut self, path: PathBuf) {
+    if self.seen.insert(path.clone()) {
+      self.paths.push(path);
+    }
+  }
+
+  fn is_empty(&self) -> bool {
+    self.paths.is_empty() && !self.lost
   }
 }
 
@@ -168,7 +190,7 @@ impl Events {
     let mut state = self.shared.lock();
     state.running = running;
     if running {
-      state.changes.clear();
+      state.changes = Burst::default();
       state.stopping = false;
     } else {
       state.draining = std::fs::write(&self.shared.marker, "").is_ok();
@@ -181,12 +203,12 @@ impl Events {
     self.shared.lock().stopping
   }
 
-  /// Wait for a burst of relevant changes to end; returns its paths.
+  /// Wait for a burst of relevant changes to end, and return it.
   /// Directories created meanwhile are handed to `created` to be watched.
   pub(super) fn next_burst(
     &self,
     mut created: impl FnMut(Vec<PathBuf>) -> Result<(), String>,
-  ) -> Result<Vec<PathBuf>, String> {
+  ) -> Result<Burst, String> {
     let mut state = self.shared.lock();
     loop {
       if let Some(error) = state.error.take() {
@@ -254,14 +276,18 @@ fn receive(shared: &Shared, result: Result<Change, String>) {
   if busy && !shared.restart {
     return;
   }
-  let relevant: Vec<PathBuf> =
-    event.paths.into_iter().filter(|path| state.targets.is_relevant(path)).collect();
-  if relevant.is_empty() {
-    return;
-  }
-  for path in relevant {
-    if !state.changes.contains(&path) {
-      state.changes.push(path);
+  if event.kind == ChangeKind::Lost {
+    // Lost changes may include relevant ones; directories created meanwhile
+    // are watched when the next run lists the targets again.
+    state.changes.lost = true;
+  } else {
+    let relevant: Vec<PathBuf> =
+      event.paths.into_iter().filter(|path| state.targets.is_relevant(path)).collect();
+    if relevant.is_empty() {
+      return;
+    }
+    for path in relevant {
+      state.changes.add(path);
     }
   }
   state.last_change = Some(Instant::now());

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use lexiclean::Lexiclean;
 
+use self::events::Burst;
 use super::config::{Config, WatchConfig};
 use super::run::RunRequest;
 use crate::analysis::analyzer::Arenas;
@@ -64,7 +65,7 @@ pub(crate) fn watch(
   }));
   let observed = Arc::clone(&session);
   let observer: cache::Observer = Arc::new(move |declared| lock(&observed).declare(declared));
-  let mut changes = Vec::new();
+  let mut changes = Burst::default();
   let mut first = true;
   loop {
     announce(config, watch, &changes)?;
@@ -205,17 +206,21 @@ fn justfile_present(search: &Search) -> Result {
 
 /// Before each run: with `--clear`, clear a terminal (never a redirected
 /// stream); after changes, one line naming them (the first path, how many
-/// more), file names escaped.
-fn announce(config: &Config, watch: &WatchConfig, changes: &[PathBuf]) -> Result {
+/// more), file names escaped, or saying that changes were lost.
+fn announce(config: &Config, watch: &WatchConfig, changes: &Burst) -> Result {
   if watch.clear && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
     status_line("\x1b[H\x1b[2J\x1b[3J")?;
   }
-  let Some(first) = changes.first() else {
-    return Ok(());
-  };
   if config.quiet {
     return Ok(());
   }
+  if changes.lost {
+    return status_line("[watch] too many changes at once to tell which; running again\n");
+  }
+  let Some(first) = changes.paths.first() else {
+    return Ok(());
+  };
+  let changes = &changes.paths;
   let first = first.strip_prefix(&config.invocation_directory).unwrap_or(first);
   let first = crate::text::escape_control(&first.to_string_lossy()).into_owned();
   match changes.len() - 1 {

@@ -89,6 +89,10 @@ fn read(mut inotify: Inotify, paths: &Paths, mut handler: Handler) {
     {
       let mut paths = lock(paths);
       for event in events {
+        if event.mask.contains(EventMask::Q_OVERFLOW) {
+          changes.push(Change { kind: ChangeKind::Lost, paths: Vec::new() });
+          continue;
+        }
         if event.mask.contains(EventMask::IGNORED) {
           paths.remove(&event.wd);
           continue;

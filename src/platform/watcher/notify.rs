@@ -27,6 +27,7 @@ impl DirectoryWatcher {
       handler(match result {
         Ok(event) => Ok(Change {
           kind: match event.kind {
+            _ if event.need_rescan() => ChangeKind::Lost,
             EventKind::Create(_) => ChangeKind::Create,
             EventKind::Access(_) => ChangeKind::Access,
             _ => ChangeKind::Other,
