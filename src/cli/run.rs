@@ -594,7 +594,7 @@ fn choose<'src>(
 fn choosable(config: &Config, module: &crate::analysis::model::Module, out: &mut Vec<String>) {
   for recipe in crate::output::list::listed_recipes(module, config.unsorted) {
     let in_group =
-      config.groups.is_empty() || recipe.groups().iter().any(|group| config.groups.contains(group));
+      config.groups.is_empty() || recipe.groups().iter().any(|group| config.groups.iter().any(|wanted| wanted == group));
     if recipe.min_arguments() == 0 && in_group {
       out.push(recipe.namepath.replace("::", " "));
     }
