@@ -30,6 +30,11 @@ macro_rules! flags {
           self.0 & (1 << Bit::$bit as u16) != 0
         }
       )*
+
+      /// Every flag's getter, by name.
+      #[cfg(test)]
+      const GETTERS: &'static [(&'static str, fn(Flags) -> bool)] =
+        &[$((stringify!($getter), Flags::$getter),)*];
     }
   };
 }
@@ -273,5 +278,187 @@ impl<'src> Decision<'src> {
     if self.collect {
       set(self.effects.values_mut());
     }
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use crate::syntax::ast::{AttributeKind, Item};
+  use crate::syntax::sources::{Source, Trees};
+
+  /// The attributes of recipe `foo x` with `attributes` written above it.
+  fn parse(attributes: &str) -> &'static [AttributeEntry<'static>] {
+    let text = format!("[{attributes}]\nfoo x:\n  echo\n");
+    // Leaked: the test process ends soon.
+    let source: &'static Source = Box::leak(Box::new(Source::new(text, "justfile")));
+    let trees: &'static Trees<'static> = Box::leak(Box::new(Trees::new()));
+    let ast = crate::syntax::parser::parse_source(source, trees)
+      .unwrap_or_else(|error| panic!("[{attributes}]: {error}"));
+    let recipe = ast.items.iter().find_map(|item| match item {
+      Item::Recipe(recipe) => Some(*recipe),
+      _ => None,
+    });
+    recipe.map_or(&[], |recipe| recipe.attributes.list)
+  }
+
+  /// What `effects` sets: the flags by name, then the values that are not
+  /// empty as `values.FIELD`.
+  fn describe(effects: &Effects) -> Vec<&'static str> {
+    let mut set: Vec<&'static str> = Flags::GETTERS
+      .iter()
+      .filter(|(_, getter)| getter(effects.flags))
+      .map(|(name, _)| *name)
+      .collect();
+    // Destructured without `..`: a new field must be described here.
+    let Values {
+      arguments,
+      parameters,
+      cache,
+      confirm,
+      continue_on,
+      doc,
+      environment,
+      extension,
+      groups,
+      interpreter,
+      timestamp,
+      working_directory,
+    } = effects.values();
+    let values = [
+      ("values.arguments", !arguments.is_empty()),
+      ("values.parameters", !parameters.is_empty()),
+      ("values.cache", cache.is_some()),
+      ("values.confirm", confirm.is_some()),
+      ("values.continue_on", !continue_on.is_empty()),
+      ("values.doc", doc.is_some()),
+      ("values.environment", !environment.is_empty()),
+      ("values.extension", extension.is_some()),
+      ("values.groups", !groups.is_empty()),
+      ("values.interpreter", interpreter.is_some()),
+      ("values.timestamp", timestamp.is_some()),
+      ("values.working_directory", working_directory.is_some()),
+    ];
+    set.extend(values.iter().filter(|(_, present)| *present).map(|(name, _)| *name));
+    set
+  }
+
+  /// An attribute of kind `kind` as written, and what it sets besides the
+  /// OS flags. Exhaustive: a new kind needs its case.
+  fn case(kind: AttributeKind) -> (&'static str, &'static [&'static str]) {
+    use AttributeKind::*;
+    match kind {
+      Android => ("android", &[]),
+      Arg => ("arg('x', long)", &["values.arguments"]),
+      Cache => ("cache", &["values.cache"]),
+      Confirm => ("confirm('Sure?')", &["values.confirm"]),
+      Continue => ("continue", &["values.continue_on"]),
+      Default => ("default", &["default"]),
+      Doc => ("doc('Builds.')", &["doc", "values.doc"]),
+      Dragonfly => ("dragonfly", &[]),
+      Env => ("env('A', 'b')", &["values.environment"]),
+      ExitMessage => ("exit-message", &["exit_message"]),
+      Extension => ("extension('.py')", &["values.extension"]),
+      Freebsd => ("freebsd", &[]),
+      Group => ("group('g')", &["values.groups"]),
+      Linux => ("linux", &[]),
+      Macos => ("macos", &[]),
+      // Only shown: it has no effect.
+      Metadata => ("metadata('m')", &[]),
+      Netbsd => ("netbsd", &[]),
+      NoCd => ("no-cd", &["no_cd"]),
+      NoExitMessage => ("no-exit-message", &["no_exit_message"]),
+      NoQuiet => ("no-quiet", &["no_quiet"]),
+      Openbsd => ("openbsd", &[]),
+      Parallel => ("parallel", &["parallel"]),
+      PositionalArguments => ("positional-arguments", &["positional_arguments"]),
+      Private => ("private", &["private"]),
+      Script => ("script('python3')", &["script", "values.interpreter"]),
+      Shell => ("shell", &["shell"]),
+      Timestamp => ("timestamp", &["values.timestamp"]),
+      Unix => ("unix", &[]),
+      Windows => ("windows", &[]),
+      WorkingDirectory => ("working-directory('dir')", &["values.working_directory"]),
+    }
+  }
+
+  #[test]
+  fn each_attribute_sets_exactly_its_effect() {
+    for &kind in AttributeKind::ALL {
+      let (written, expected) = case(kind);
+      let list = parse(written);
+      assert_eq!(list.len(), 1, "[{written}]");
+      assert_eq!(list[0].attribute.kind(), kind, "[{written}]");
+      let mut expected = expected.to_vec();
+      if kind.is_os() {
+        expected.insert(0, "os_named");
+        if kind.matches_platform() {
+          expected.insert(1, "os_matched");
+        }
+      }
+      let effects = Effects::of(list);
+      assert_eq!(describe(&effects), expected, "[{written}]");
+      assert_eq!(Effects::flags_of(list), effects.flags, "[{written}]");
+      // Flags alone allocate nothing.
+      let only_flags = expected.iter().all(|name| !name.starts_with("values."));
+      assert_eq!(effects.values.is_none(), only_flags, "[{written}]");
+    }
+  }
+
+  #[test]
+  fn optional_arguments() {
+    let cases: [(&str, &[&str]); 4] = [
+      ("doc", &["doc"]),
+      ("script", &["script"]),
+      ("confirm", &["values.confirm"]),
+      ("timestamp('%H')", &["values.timestamp"]),
+    ];
+    for (written, expected) in cases {
+      assert_eq!(describe(&Effects::of(parse(written))), expected, "[{written}]");
+    }
+  }
+
+  #[test]
+  fn values_are_typed() {
+    let list = parse(
+      "group('a'), group('b'), env('K', 'v'), env('L', 'w'), extension('.sh'), \
+       continue('SIGHUP'), working-directory('d'), timestamp, confirm, script('sh', '-e'), \
+       arg('x', short)",
+    );
+    let effects = Effects::of(list);
+    let values = effects.values();
+    assert_eq!(values.groups, ["a", "b"]);
+    let tokens: Vec<&str> = values.environment.iter().map(|env| env.token.lexeme()).collect();
+    assert_eq!(tokens, ["env", "env"]);
+    assert_eq!(values.extension, Some(".sh"));
+    assert_eq!(values.continue_on, [Signal::HANGUP]);
+    assert_eq!(
+      values.working_directory.map(|directory| directory.token.lexeme()),
+      Some("working-directory")
+    );
+    assert!(values.timestamp.is_some_and(|timestamp| timestamp.format.is_none()));
+    assert!(values.confirm.is_some_and(|confirm| confirm.prompt.is_none()));
+    assert_eq!(values.interpreter.map(|interpreter| interpreter.command.cooked), Some("sh"));
+    assert_eq!(values.arguments.len(), 1);
+    assert!(values.parameters.is_empty());
+    assert_eq!(Effects::of(parse("continue")).values().continue_on, [Signal::INTERRUPT]);
+  }
+
+  #[test]
+  fn os_attributes_enable_the_item_on_a_platform_they_name() {
+    let os: Vec<AttributeKind> =
+      AttributeKind::ALL.iter().copied().filter(|kind| kind.is_os()).collect();
+    for &first in &os {
+      for &second in &os {
+        if first == second {
+          continue;
+        }
+        let list = parse(&format!("{}, {}", first.name(), second.name()));
+        let expected = first.matches_platform() || second.matches_platform();
+        assert_eq!(Effects::flags_of(list).enabled(), expected, "{first:?} {second:?}");
+      }
+    }
+    assert!(Effects::flags_of(parse("private")).enabled());
+    assert!(Effects::flags_of(&[]).enabled());
   }
 }

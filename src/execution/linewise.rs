@@ -54,9 +54,8 @@ pub(crate) fn run<'src>(
     }
 
     let quiet_line = sigils.quiet ^ recipe.quiet();
-    let silenced = quiet_line
-      || (settings.quiet && !recipe.effects.flags.no_quiet())
-      || config.quiet;
+    let silenced =
+      quiet_line || (settings.quiet && !recipe.effects.flags.no_quiet()) || config.quiet;
     let echo = config.dry_run || config.verbosity >= 1 || timestamp_format.is_some() || !silenced;
     if echo {
       echo_line(context, text, timestamp_format.as_deref(), output)?;

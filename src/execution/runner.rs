@@ -255,8 +255,8 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     error: ExecutionError<'src>,
   ) -> ExecutionError<'src> {
     let flags = recipe.effects.flags;
-    let silent = flags.no_exit_message()
-      || (state.module.settings.no_exit_message && !flags.exit_message());
+    let silent =
+      flags.no_exit_message() || (state.module.settings.no_exit_message && !flags.exit_message());
     if silent && error.is_recipe_failure() {
       ExecutionError::Silent { status: error.status() }
     } else {

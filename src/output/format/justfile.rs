@@ -1,9 +1,9 @@
 //! The canonical text of one file, for `--dump` and `--fmt`.
 
 use super::attributes;
-use crate::analysis::effects::{self, Effects};
 use super::expression::{push_expression, push_literal};
 use super::recipe;
+use crate::analysis::effects::{self, Effects};
 use crate::output::sink::Sink;
 use crate::syntax::ast::{
   Alias, Assignment, Ast, FunctionDefinition, Import, Item, ModuleItem, Recipe, Set, SettingValue,

@@ -199,8 +199,8 @@ pub(crate) fn show_recipe(
 #[cfg(test)]
 mod tests {
   use super::*;
-  use crate::output::format::expression::tests::{string, token, var};
   use crate::analysis::effects::Effects;
+  use crate::output::format::expression::tests::{string, token, var};
   use crate::syntax::ast::{Attribute, AttributeEntry, Attributes};
   use crate::syntax::token::{Token, TokenKind};
 
