@@ -498,9 +498,9 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
         Item::Recipe(recipe) => {
           let mut effects = Effects::of(recipe.attributes.list);
           let doc = recipe_doc(recipe, &effects, evaluator, &nodes)?;
-          let parameters =
-            super::parameters::options(recipe, &effects.values().arguments, evaluator)?;
-          if !parameters.is_empty() {
+          let arguments = &effects.values().arguments;
+          if !arguments.is_empty() {
+            let parameters = super::parameters::options(recipe, arguments, evaluator)?;
             effects.values_mut().parameters = parameters;
           }
           let order = match &orders {
@@ -725,7 +725,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       .entries
       .iter()
       .filter_map(|entry| match entry.item {
-        Item::Recipe(recipe) if Effects::flags_of(recipe.attributes.list).default() => {
+        Item::Recipe(recipe) if Effects::flags_of(recipe.attributes.list).default_recipe() => {
           let order = loader::item_order(self.files, entry.file as usize, entry.index as usize);
           Some((order, &**recipe))
         }

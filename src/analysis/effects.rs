@@ -41,7 +41,7 @@ macro_rules! flags {
 
 flags! {
   /// `[default]`: the module's default recipe.
-  DEFAULT => default;
+  DEFAULT => default_recipe;
   /// `[doc]`, with or without a value: it replaces the doc comment.
   DOC => doc;
   /// `[exit-message]`: a failure is reported even under `set no-exit-message`.
@@ -164,13 +164,22 @@ pub struct Effects<'src> {
 
 impl<'src> Effects<'src> {
   /// The effects of `list`, an item's attributes.
+  #[inline]
   pub(crate) fn of(list: &'src [AttributeEntry<'src>]) -> Self {
+    // Most items have no attributes: no call then.
+    if list.is_empty() {
+      return Effects::default();
+    }
     decide(list, true)
   }
 
   /// The flags of `list` alone: the same decisions, without collecting any
   /// values, so nothing is allocated.
+  #[inline]
   pub(crate) fn flags_of(list: &'src [AttributeEntry<'src>]) -> Flags {
+    if list.is_empty() {
+      return Flags::default();
+    }
     decide(list, false).flags
   }
 
@@ -185,7 +194,7 @@ impl<'src> Effects<'src> {
 
 /// Whether OS attributes leave the item enabled on this platform.
 pub(crate) fn enabled(attributes: &Attributes) -> bool {
-  attributes.list.is_empty() || Effects::flags_of(attributes.list).enabled()
+  Effects::flags_of(attributes.list).enabled()
 }
 
 /// The one place that decides what each attribute does. Which items an
@@ -353,7 +362,7 @@ mod tests {
       Cache => ("cache", &["values.cache"]),
       Confirm => ("confirm('Sure?')", &["values.confirm"]),
       Continue => ("continue", &["values.continue_on"]),
-      Default => ("default", &["default"]),
+      Default => ("default", &["default_recipe"]),
       Doc => ("doc('Builds.')", &["doc", "values.doc"]),
       Dragonfly => ("dragonfly", &[]),
       Env => ("env('A', 'b')", &["values.environment"]),

@@ -34,18 +34,15 @@ pub(crate) fn option_names<'r>(recipe: &'r Recipe) -> Vec<&'r str> {
 }
 
 /// The `[arg]` configuration of each parameter, by position, from the
-/// recipe's `[arg]`s (`arguments`); empty for a recipe without `[arg]`, which
-/// is most of them. The parser has already checked every `[arg]` rule that
-/// needs no evaluation (names, keys, combinations); what is left is
-/// evaluating `pattern` and `help` as constants.
+/// recipe's `[arg]`s (`arguments`, not empty: most recipes have none and
+/// skip this). The parser has already checked every `[arg]` rule that needs
+/// no evaluation (names, keys, combinations); what is left is evaluating
+/// `pattern` and `help` as constants.
 pub(crate) fn options<'src>(
   recipe: &'src Recipe<'src>,
   arguments: &[&'src ArgAttribute<'src>],
   evaluator: &ConstEvaluator<'_, 'src>,
 ) -> CompileResult<'src, Vec<ParameterOptions<'src>>> {
-  if arguments.is_empty() {
-    return Ok(Vec::new());
-  }
   let mut options: Vec<ParameterOptions> =
     recipe.parameters.iter().map(|_| ParameterOptions::default()).collect();
   for arg in arguments {
