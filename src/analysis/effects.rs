@@ -193,6 +193,8 @@ impl<'src> Effects<'src> {
 }
 
 /// Whether OS attributes leave the item enabled on this platform.
+// Out of line: the loops over every item that ask it stay small.
+#[inline(never)]
 pub(crate) fn enabled(attributes: &Attributes) -> bool {
   Effects::flags_of(attributes.list).enabled()
 }
