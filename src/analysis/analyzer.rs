@@ -11,13 +11,13 @@ pub use super::loader::{Arenas, LoadRequest};
 
 use super::compile_error::{CompileError, CompileErrorKind};
 use super::const_eval::ConstEvaluator;
+use super::effects::{Effects, Flags};
 use super::error::AnalysisErrorKind;
 use super::loader::{self, LoadedFile, LoadedModule, ModuleTarget};
 use super::model::{self, Functions, Justfile, Module, Pooled, Settings, Table};
 use super::settings;
 use crate::builtins::value::Value;
-use crate::syntax::ast::{self, Attribute, Item, ParameterKind};
-use crate::syntax::attributes::AttributeKind;
+use crate::syntax::ast::{self, Item, ParameterKind};
 use crate::syntax::settings::Setting;
 use crate::syntax::sources::{Nodes, Trees};
 use crate::syntax::token::Token;
@@ -179,7 +179,7 @@ fn module_entries<'src, 'f>(loaded: &LoadedModule<'src>) -> Vec<Entry<'src, 'f>>
 
 fn item_enabled(item: &Item<'_>) -> bool {
   match item_attributes(item) {
-    Some(attributes) => attributes.list.is_empty() || attributes.enabled(),
+    Some(attributes) => super::effects::enabled(attributes),
     None => true,
   }
 }
@@ -260,10 +260,6 @@ fn redefinition<'src>(
     }
   };
   error(later.1, kind)
-}
-
-fn has_attribute(attributes: &ast::Attributes, kind: AttributeKind) -> bool {
-  attributes.list.iter().any(|entry| entry.attribute.kind() == kind)
 }
 
 impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
@@ -500,8 +496,13 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
           }
         }
         Item::Recipe(recipe) => {
-          let doc = recipe_doc(recipe, evaluator, &nodes)?;
-          let parameter_options = super::parameters::options(recipe, evaluator)?;
+          let mut effects = Effects::of(recipe.attributes.list);
+          let doc = recipe_doc(recipe, &effects, evaluator, &nodes)?;
+          let arguments = &effects.values().arguments;
+          if !arguments.is_empty() {
+            let parameters = super::parameters::options(recipe, arguments, evaluator)?;
+            effects.values_mut().parameters = parameters;
+          }
           let order = match &orders {
             Some(orders) => orders.get(items).copied().unwrap_or_default(),
             None => items,
@@ -517,13 +518,13 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
           let model = model::Recipe {
             namepath: namepaths.of(recipe.name.lexeme()),
             doc,
-            parameter_options,
             dependencies: Pooled::default(),
             ast: recipe,
             prior_count: 0,
             order: u32::try_from(order).unwrap_or(u32::MAX),
-            private: is_private(recipe.name, &recipe.attributes),
-            script: is_script(recipe, settings),
+            private: is_private(recipe.name, effects.flags),
+            script: script(effects.flags, recipe, settings),
+            effects,
           };
           match found {
             Ok(index) => {
@@ -602,7 +603,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
         value: &assignment.value,
         export: assignment.export,
         eager: assignment.eager,
-        private: is_private(assignment.name, &assignment.attributes),
+        private: is_private(assignment.name, Effects::flags_of(assignment.attributes.list)),
       });
     }
     if !self.unexports.is_empty() {
@@ -706,7 +707,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
           name: alias.name,
           attributes: alias.attributes.list.iter().map(|entry| entry.attribute).collect(),
           target: alias.target.to_vec(),
-          private: is_private(alias.name, &alias.attributes),
+          private: is_private(alias.name, Effects::flags_of(alias.attributes.list)),
         },
       );
     }
@@ -724,7 +725,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       .entries
       .iter()
       .filter_map(|entry| match entry.item {
-        Item::Recipe(recipe) if has_attribute(&recipe.attributes, AttributeKind::Default) => {
+        Item::Recipe(recipe) if Effects::flags_of(recipe.attributes.list).default_recipe() => {
           let order = loader::item_order(self.files, entry.file as usize, entry.index as usize);
           Some((order, &**recipe))
         }
@@ -805,39 +806,39 @@ fn check_parameters<'src>(recipe: &ast::Recipe<'src>) -> CompileResult<'src, ()>
   Ok(())
 }
 
-pub(crate) fn is_script<'src>(recipe: &ast::Recipe<'src>, settings: &Settings<'src>) -> bool {
-  let attributes = &recipe.attributes;
-  if has_attribute(attributes, AttributeKind::Shell) {
-    return false;
-  }
-  has_attribute(attributes, AttributeKind::Script) || recipe.shebang || settings.default_script
+pub(crate) fn is_script<'src>(recipe: &'src ast::Recipe<'src>, settings: &Settings<'src>) -> bool {
+  script(Effects::flags_of(recipe.attributes.list), recipe, settings)
+}
+
+/// Body starts with `#!`, or `[script]`, or `set default-script`; never with `[shell]`.
+fn script(flags: Flags, recipe: &ast::Recipe, settings: &Settings) -> bool {
+  !flags.shell() && (flags.script() || recipe.shebang || settings.default_script)
 }
 
 /// The const value of a `[doc]` attribute: `None` = no attribute.
 // `Some(None)`, a bare `[doc]`, hides the doc comment: three cases.
 #[allow(clippy::option_option)]
 fn doc_attribute<'src>(
-  attributes: &ast::Attributes<'src>,
+  effects: &Effects<'src>,
   evaluator: &ConstEvaluator<'_, 'src>,
 ) -> CompileResult<'src, Option<Option<Value>>> {
-  for entry in attributes.list {
-    if let Attribute::Doc(expression) = &entry.attribute {
-      return Ok(Some(match expression {
-        Some(expression) => Some(evaluator.evaluate_const(expression)?),
-        None => None,
-      }));
-    }
+  if !effects.flags.doc() {
+    return Ok(None);
   }
-  Ok(None)
+  Ok(Some(match effects.values().doc {
+    Some(expression) => Some(evaluator.evaluate_const(expression)?),
+    None => None,
+  }))
 }
 
 /// `[doc]`, whose value goes into the arena, else the doc comment.
 fn recipe_doc<'src>(
   recipe: &ast::Recipe<'src>,
+  effects: &Effects<'src>,
   evaluator: &ConstEvaluator<'_, 'src>,
   nodes: &Nodes<'src>,
 ) -> CompileResult<'src, Option<&'src str>> {
-  let doc = match doc_attribute(&recipe.attributes, evaluator)? {
+  let doc = match doc_attribute(effects, evaluator)? {
     Some(Some(value)) => Some(value.joined().trim().to_string()),
     Some(None) => None,
     None => return Ok(recipe.doc.filter(|doc| !doc.is_empty())),
@@ -846,8 +847,8 @@ fn recipe_doc<'src>(
 }
 
 /// `[private]`, or a name starting with `_`.
-fn is_private(name: Token, attributes: &ast::Attributes) -> bool {
-  name.lexeme().starts_with('_') || has_attribute(attributes, AttributeKind::Private)
+fn is_private(name: Token, flags: Flags) -> bool {
+  name.lexeme().starts_with('_') || flags.private()
 }
 
 /// Recipe namepaths: in a submodule, the module path and the name joined
@@ -885,21 +886,14 @@ fn module_doc<'src>(
   item: &ast::ModuleItem<'src>,
   evaluator: &ConstEvaluator<'_, 'src>,
 ) -> CompileResult<'src, ()> {
-  module.doc = match doc_attribute(&item.attributes, evaluator)? {
+  let effects = Effects::of(item.attributes.list);
+  module.doc = match doc_attribute(&effects, evaluator)? {
     Some(Some(value)) if value.elements().is_empty() => None,
     Some(Some(value)) => Some(value.joined()),
     Some(None) => None,
     None => item.doc.map(str::to_string),
   };
-  module.groups = item
-    .attributes
-    .list
-    .iter()
-    .filter_map(|entry| match &entry.attribute {
-      Attribute::Group(literal) => Some(literal.cooked.to_string()),
-      _ => None,
-    })
-    .collect();
-  module.private = has_attribute(&item.attributes, AttributeKind::Private);
+  module.groups = effects.values().groups.iter().map(|group| (*group).to_string()).collect();
+  module.private = effects.flags.private();
   Ok(())
 }

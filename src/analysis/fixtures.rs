@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
+use crate::analysis::effects::Effects;
 use crate::analysis::model::{Alias, Justfile, Module, ParameterOptions, Recipe, Settings, Table};
 use crate::syntax::ast::{self, Expression, ParameterKind, StringKind, StringLiteral};
 use crate::syntax::sources::Source;
@@ -63,15 +64,15 @@ pub(crate) fn recipe(module_path: &[&str], text: &str, parameters: Vec<Param>) -
   namepath.push(text);
   let asts: Vec<ast::Parameter<'static>> =
     parameters.iter().map(|parameter| parameter.ast).collect();
-  let parameter_options = if parameters.iter().any(|parameter| parameter.options.is_some()) {
-    parameters.into_iter().map(|parameter| parameter.options.unwrap_or_default()).collect()
-  } else {
-    Box::default()
-  };
+  let mut effects = Effects::default();
+  if parameters.iter().any(|parameter| parameter.options.is_some()) {
+    effects.values_mut().parameters =
+      parameters.into_iter().map(|parameter| parameter.options.unwrap_or_default()).collect();
+  }
   Recipe {
     namepath: leak(&namepath.join("::")),
     doc: None,
-    parameter_options,
+    effects,
     dependencies: crate::analysis::model::Pooled::default(),
     ast: Box::leak(Box::new(ast::Recipe {
       attributes: ast::Attributes::default(),
@@ -105,6 +106,7 @@ pub(crate) fn group(recipe: &mut Recipe<'static>, group: &str) {
     .push(ast::AttributeEntry { name: name("group"), attribute: ast::Attribute::Group(literal) });
   let attributes = ast::Attributes { list: attributes.leak() };
   recipe.ast = Box::leak(Box::new(ast::Recipe { attributes, ..*recipe.ast }));
+  recipe.effects.values_mut().groups.push(literal.cooked);
 }
 
 pub(crate) fn alias(text: &str, target: &[&str]) -> Alias<'static> {

@@ -204,7 +204,7 @@ impl<'src> Loader<'src> {
 
     for (item_index, item) in ast.items.iter().enumerate() {
       match item {
-        Item::Import(import) if import.attributes.enabled() => {
+        Item::Import(import) if super::effects::enabled(&import.attributes) => {
           let Some(path) = locate_import(&directory, &import.path, import.optional)? else {
             continue;
           };
@@ -221,7 +221,7 @@ impl<'src> Loader<'src> {
             }));
           }
         }
-        Item::Module(module) if module.attributes.enabled() => {
+        Item::Module(module) if super::effects::enabled(&module.attributes) => {
           let found =
             locate_module(&directory, module.name, module.path.as_ref(), module.optional)?;
           let target = match found {

@@ -6,6 +6,7 @@ mod body;
 mod builtins;
 pub(crate) mod compile_error;
 pub(crate) mod const_eval;
+pub(crate) mod effects;
 pub(crate) mod error;
 #[cfg(test)]
 pub(crate) mod fixtures;

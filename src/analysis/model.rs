@@ -8,10 +8,10 @@ use std::ops::{Deref, Range};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use super::effects::Effects;
 use super::names::token_bytes;
 pub(crate) use super::table::{Named, Table};
 use crate::syntax::ast::{self, Attribute, Expression, Line, Name, ParameterKind};
-use crate::syntax::attributes::AttributeKind;
 
 /// User-defined functions by name.
 pub(crate) type Functions<'src> = BTreeMap<&'src str, &'src ast::FunctionDefinition<'src>>;
@@ -147,8 +147,8 @@ impl Alias<'_> {
 }
 
 /// A recipe of the model: what analysis adds to its parse node, which it
-/// reads the rest from (name, attributes, parameters, body, doc comment,
-/// sigils).
+/// reads the rest from (name, attributes as written, parameters, body, doc
+/// comment, sigils).
 #[derive(Debug)]
 pub struct Recipe<'src> {
   /// The module path plus name, joined with `::`: the name itself in the
@@ -156,9 +156,9 @@ pub struct Recipe<'src> {
   pub namepath: &'src str,
   /// `[doc]` wins over the doc comment; None if empty.
   pub doc: Option<&'src str>,
-  /// The `[arg]` configuration of each parameter, by position; empty when
-  /// the recipe has no `[arg]` attribute.
-  pub parameter_options: Box<[ParameterOptions<'src>]>,
+  /// What its attributes do, `[arg]` configurations of its parameters
+  /// included.
+  pub effects: Effects<'src>,
   /// The dependencies before `&&`, then those after it.
   pub dependencies: Pooled<Dependency<'src>>,
   /// The parse node.
@@ -219,37 +219,20 @@ impl<'src> Recipe<'src> {
     self.ast.shebang
   }
 
-  /// The attributes in source order.
+  /// The attributes as written, in source order (what they do is in
+  /// `effects`).
   pub fn attributes(&self) -> &'src [ast::AttributeEntry<'src>] {
     self.ast.attributes.list
   }
 
-  pub fn has_attribute(&self, kind: AttributeKind) -> bool {
-    self.attributes().iter().any(|entry| entry.attribute.kind() == kind)
-  }
-
-  pub fn attribute(&self, kind: AttributeKind) -> Option<&'src Attribute<'src>> {
-    self
-      .attributes()
-      .iter()
-      .find(|entry| entry.attribute.kind() == kind)
-      .map(|entry| &entry.attribute)
-  }
-
-  pub fn groups(&self) -> Vec<String> {
-    self
-      .attributes()
-      .iter()
-      .filter_map(|entry| match &entry.attribute {
-        Attribute::Group(literal) => Some(literal.cooked.to_string()),
-        _ => None,
-      })
-      .collect()
+  /// The `[group]`s, in source order.
+  pub fn groups(&self) -> &[&'src str] {
+    &self.effects.values().groups
   }
 
   /// The parameters, with their `[arg]` configuration.
   pub fn parameters(&self) -> Parameters<'_, 'src> {
-    Parameters { ast: self.ast.parameters, options: &self.parameter_options }
+    Parameters { ast: self.ast.parameters, options: &self.effects.values().parameters }
   }
 
   /// Minimum number of positional arguments.
@@ -377,7 +360,7 @@ pub struct Parameter<'r, 'src> {
 
 /// A parameter's `[arg(…)]` configuration.
 #[derive(Debug, Default)]
-pub struct ParameterOptions<'src> {
+pub(crate) struct ParameterOptions<'src> {
   pub long: Option<String>,
   pub short: Option<char>,
   /// Patterns (evaluated at compile time), anchored when checked.

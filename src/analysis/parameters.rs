@@ -33,28 +33,26 @@ pub(crate) fn option_names<'r>(recipe: &'r Recipe) -> Vec<&'r str> {
   names
 }
 
-/// The `[arg]` configuration of each parameter, by position; empty for a
-/// recipe without `[arg]`, which is most of them. The parser has already
-/// checked every `[arg]` rule that needs no evaluation (names, keys,
-/// combinations); what is left is evaluating `pattern` and `help` as
-/// constants.
+/// The `[arg]` configuration of each parameter, by position, from the
+/// recipe's `[arg]`s (`arguments`, not empty: most recipes have none and
+/// skip this). The parser has already checked every `[arg]` rule that needs
+/// no evaluation (names, keys, combinations); what is left is evaluating
+/// `pattern` and `help` as constants.
 pub(crate) fn options<'src>(
   recipe: &'src Recipe<'src>,
+  arguments: &[&'src ArgAttribute<'src>],
   evaluator: &ConstEvaluator<'_, 'src>,
-) -> CompileResult<'src, Box<[ParameterOptions<'src>]>> {
-  if arg_attributes(recipe).next().is_none() {
-    return Ok(Box::default());
-  }
+) -> CompileResult<'src, Vec<ParameterOptions<'src>>> {
   let mut options: Vec<ParameterOptions> =
     recipe.parameters.iter().map(|_| ParameterOptions::default()).collect();
-  for (_, arg) in arg_attributes(recipe) {
+  for arg in arguments {
     let mut parameters = recipe.parameters.iter().zip(options.iter_mut());
     if let Some((parameter, options)) = parameters.find(|(p, _)| p.name.lexeme() == arg.name.cooked)
     {
       configure(parameter.name.lexeme(), options, arg, evaluator)?;
     }
   }
-  Ok(options.into_boxed_slice())
+  Ok(options)
 }
 
 /// Configure the parameter named `name` by its `[arg]`.

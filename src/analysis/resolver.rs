@@ -898,7 +898,32 @@ fn attribute_expressions<'e, 'src>(
       .flatten()
       .map(|keyed| (&keyed.value, Parameters))
       .collect(),
-    _ => Vec::new(),
+    Attribute::Android
+    | Attribute::Confirm(None)
+    | Attribute::Continue(_)
+    | Attribute::Default
+    | Attribute::Doc(None)
+    | Attribute::Dragonfly
+    | Attribute::ExitMessage
+    | Attribute::Extension(_)
+    | Attribute::Freebsd
+    | Attribute::Group(_)
+    | Attribute::Linux
+    | Attribute::Macos
+    | Attribute::Metadata(_)
+    | Attribute::Netbsd
+    | Attribute::NoCd
+    | Attribute::NoExitMessage
+    | Attribute::NoQuiet
+    | Attribute::Openbsd
+    | Attribute::Parallel
+    | Attribute::PositionalArguments
+    | Attribute::Private
+    | Attribute::Script(_)
+    | Attribute::Shell
+    | Attribute::Timestamp(None)
+    | Attribute::Unix
+    | Attribute::Windows => Vec::new(),
   }
 }
 

@@ -593,8 +593,8 @@ fn choose<'src>(
 /// Public recipes needing no arguments, root first then submodules depth-first.
 fn choosable(config: &Config, module: &crate::analysis::model::Module, out: &mut Vec<String>) {
   for recipe in crate::output::list::listed_recipes(module, config.unsorted) {
-    let in_group =
-      config.groups.is_empty() || recipe.groups().iter().any(|group| config.groups.contains(group));
+    let in_group = config.groups.is_empty()
+      || recipe.groups().iter().any(|group| config.groups.iter().any(|wanted| wanted == group));
     if recipe.min_arguments() == 0 && in_group {
       out.push(recipe.namepath.replace("::", " "));
     }

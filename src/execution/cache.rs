@@ -34,8 +34,7 @@ use serde_json::{json, Map, Value as Json};
 
 use super::error::{stderr_line, ExecutionError};
 use crate::evaluation::evaluator::{Evaluator, RecipeScope, RunContext};
-use crate::syntax::ast::{Attribute, CacheAttribute};
-use crate::syntax::attributes::AttributeKind;
+use crate::syntax::ast::CacheAttribute;
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
 
@@ -116,10 +115,7 @@ fn message<'src>(message: String) -> ExecutionError<'src> {
 pub(crate) fn attribute<'a, 'src>(
   scope: &RecipeScope<'a, 'src>,
 ) -> Option<&'a CacheAttribute<'src>> {
-  match scope.recipe.attribute(AttributeKind::Cache) {
-    Some(Attribute::Cache(cache)) => Some(cache),
-    _ => None,
-  }
+  scope.recipe.effects.values().cache
 }
 
 /// Build the key, print it with `-vv`, create and lock the entry file and
@@ -177,10 +173,7 @@ pub(crate) fn open<'src>(
       json!({"type": "command", "command": command, "arguments": arguments})
     }
   };
-  let extension = match recipe.attribute(AttributeKind::Extension) {
-    Some(Attribute::Extension(extension)) => Json::from(extension.cooked),
-    _ => Json::Null,
-  };
+  let extension = recipe.effects.values().extension.map_or(Json::Null, Json::from);
   let key = json!({
     "body": parts.body,
     "environment": environment,

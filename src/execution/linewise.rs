@@ -10,7 +10,6 @@ use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunConte
 use crate::platform::exit::Exit;
 use crate::platform::signals;
 use crate::syntax::ast::{Fragment, Line};
-use crate::syntax::attributes::AttributeKind;
 use crate::syntax::strings::unescape_braces;
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
@@ -55,9 +54,8 @@ pub(crate) fn run<'src>(
     }
 
     let quiet_line = sigils.quiet ^ recipe.quiet();
-    let silenced = quiet_line
-      || (settings.quiet && !recipe.has_attribute(AttributeKind::NoQuiet))
-      || config.quiet;
+    let silenced =
+      quiet_line || (settings.quiet && !recipe.effects.flags.no_quiet()) || config.quiet;
     let echo = config.dry_run || config.verbosity >= 1 || timestamp_format.is_some() || !silenced;
     if echo {
       echo_line(context, text, timestamp_format.as_deref(), output)?;
@@ -68,7 +66,7 @@ pub(crate) fn run<'src>(
 
     let (shell, arguments) = &state.shell;
     let mut process = crate::builtins::process::shell_command(shell, arguments, text);
-    if settings.positional_arguments || recipe.has_attribute(AttributeKind::PositionalArguments) {
+    if settings.positional_arguments || recipe.effects.flags.positional_arguments() {
       process.arg(recipe.name().lexeme());
       process.args(positional);
     }
@@ -121,16 +119,7 @@ pub(crate) fn check_interrupted<'src>(
 }
 
 fn continues_on(recipe: &crate::analysis::model::Recipe<'_>, signal: i32) -> bool {
-  use crate::syntax::ast::{Attribute, Signal};
-  let Some(Attribute::Continue(list)) = recipe.attribute(AttributeKind::Continue) else {
-    return false;
-  };
-  let signal = Signal(signal);
-  if list.is_empty() {
-    signal == Signal::INTERRUPT
-  } else {
-    list.contains(&signal)
-  }
+  recipe.effects.values().continue_on.contains(&crate::syntax::ast::Signal(signal))
 }
 
 pub(crate) fn spawn_error<'src>(
@@ -175,30 +164,22 @@ pub(crate) fn recipe_directory<'src>(
   state: &ModuleState<'_, 'src>,
   scope: &RecipeScope<'_, 'src>,
 ) -> Result<'src, std::path::PathBuf> {
-  use crate::syntax::ast::Attribute;
   let recipe = scope.recipe;
-  let entry = recipe
-    .attributes()
-    .iter()
-    .find(|entry| entry.attribute.kind() == AttributeKind::WorkingDirectory);
-  if let Some(Attribute::WorkingDirectory(expression)) = entry.map(|entry| &entry.attribute) {
-    let value = Evaluator::new(context, state, Some(scope), Site::Body).evaluate(expression)?;
+  if let Some(directory) = recipe.effects.values().working_directory {
+    let value = Evaluator::new(context, state, Some(scope), Site::Body).evaluate(directory.path)?;
     let Some(path) = value.as_single() else {
       let message =
         format!("list value {} used as a `[working-directory]` attribute", value.show());
-      return Err(match entry {
-        Some(entry) => ExecutionError::Evaluation {
-          error: crate::evaluation::error::EvaluationError::WithToken {
-            token: entry.name,
-            message,
-          },
+      return Err(ExecutionError::Evaluation {
+        error: crate::evaluation::error::EvaluationError::WithToken {
+          token: directory.token,
+          message,
         },
-        None => ExecutionError::Message { message },
       });
     };
     return Ok(state.working_directory.join(path));
   }
-  if recipe.has_attribute(AttributeKind::NoCd) || state.module.settings.no_cd {
+  if recipe.effects.flags.no_cd() || state.module.settings.no_cd {
     return Ok(context.config.invocation_directory.clone());
   }
   Ok(state.working_directory.clone())

@@ -14,8 +14,7 @@ use super::{linewise, script};
 use crate::analysis::model::{Dependency, Recipe};
 use crate::builtins::value::Value;
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
-use crate::syntax::ast::{Attribute, ParameterKind};
-use crate::syntax::attributes::AttributeKind;
+use crate::syntax::ast::ParameterKind;
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
 
@@ -153,13 +152,13 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     let (scope, positional) = self.scope(state, recipe, supplied, is_dependency)?;
 
     if !self.context.config.yes {
-      if let Some(Attribute::Confirm(prompt)) = recipe.attribute(AttributeKind::Confirm) {
-        self.confirm(state, &scope, prompt.as_ref())?;
+      if let Some(confirm) = recipe.effects.values().confirm {
+        self.confirm(state, &scope, confirm.prompt)?;
       }
     }
 
     let config = self.context.config;
-    let parallel = recipe.has_attribute(AttributeKind::Parallel);
+    let parallel = recipe.effects.flags.parallel();
     if !config.no_deps {
       let priors = self.run_dependencies(state, &scope, recipe.priors(), record, slots, parallel);
       if let Err(ExecutionError::Unsuccessful { recipe: blocker }) = &priors {
@@ -255,9 +254,9 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     state: &ModuleState<'a, 'src>,
     error: ExecutionError<'src>,
   ) -> ExecutionError<'src> {
-    let silent = recipe.has_attribute(AttributeKind::NoExitMessage)
-      || (state.module.settings.no_exit_message
-        && !recipe.has_attribute(AttributeKind::ExitMessage));
+    let flags = recipe.effects.flags;
+    let silent =
+      flags.no_exit_message() || (state.module.settings.no_exit_message && !flags.exit_message());
     if silent && error.is_recipe_failure() {
       ExecutionError::Silent { status: error.status() }
     } else {
@@ -275,16 +274,14 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
   ) -> Result<'src, (RecipeScope<'a, 'src>, Vec<String>)> {
     let mut positional = Vec::new();
     let mut scope = RecipeScope { recipe, parameters: Vec::new(), env: Vec::new(), is_dependency };
-    for entry in recipe.attributes() {
-      if let Attribute::Env(key, value) = &entry.attribute {
-        // The recipe scope (without parameters yet) gives `recipe_name()`,
-        // `is_dependency()` and the earlier `[env]` variables.
-        let evaluator = Evaluator::new(self.context, state, Some(&scope), Site::Body);
-        let key = evaluator.evaluate(key)?;
-        let key = single(key, "env` attribute name", entry.name)?;
-        let value = evaluator.evaluate(value)?;
-        scope.env.push((key, if value.0.is_empty() { None } else { Some(value.joined()) }));
-      }
+    for env in &recipe.effects.values().environment {
+      // The recipe scope (without parameters yet) gives `recipe_name()`,
+      // `is_dependency()` and the earlier `[env]` variables.
+      let evaluator = Evaluator::new(self.context, state, Some(&scope), Site::Body);
+      let key = evaluator.evaluate(env.name)?;
+      let key = single(key, "env` attribute name", env.token)?;
+      let value = evaluator.evaluate(env.value)?;
+      scope.env.push((key, if value.0.is_empty() { None } else { Some(value.joined()) }));
     }
     let lists = state.lists();
     for (parameter, supplied) in recipe

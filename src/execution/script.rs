@@ -14,8 +14,7 @@ use super::{cache, timestamp};
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
 use crate::evaluation::shell;
 use crate::platform::exit::Exit;
-use crate::syntax::ast::{Attribute, Fragment};
-use crate::syntax::attributes::AttributeKind;
+use crate::syntax::ast::Fragment;
 use crate::syntax::strings::unescape_braces;
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
@@ -85,8 +84,8 @@ pub(crate) fn run<'src>(
   }
 
   let executor = executor(state, recipe, &lines)?;
-  let positional_enabled = state.module.settings.positional_arguments
-    || recipe.has_attribute(AttributeKind::PositionalArguments);
+  let positional_enabled =
+    state.module.settings.positional_arguments || recipe.effects.flags.positional_arguments();
   let working_directory = recipe_directory(context, state, scope)?;
 
   let mut entry = None;
@@ -204,18 +203,15 @@ fn executor<'src>(
   recipe: &crate::analysis::model::Recipe<'src>,
   lines: &[(usize, String)],
 ) -> Result<'src, Executor> {
-  match recipe.attribute(AttributeKind::Script) {
-    Some(Attribute::Script(Some(interpreter))) => {
-      return Ok(Executor::Command {
-        program: interpreter.command.cooked.to_string(),
-        arguments: interpreter.arguments.iter().map(|a| a.cooked.to_string()).collect(),
-      })
-    }
-    Some(Attribute::Script(None)) => {
-      let (program, arguments) = shell::script_interpreter(&state.module.settings);
-      return Ok(Executor::Command { program, arguments });
-    }
-    _ => {}
+  if let Some(interpreter) = recipe.effects.values().interpreter {
+    return Ok(Executor::Command {
+      program: interpreter.command.cooked.to_string(),
+      arguments: interpreter.arguments.iter().map(|a| a.cooked.to_string()).collect(),
+    });
+  }
+  if recipe.effects.flags.script() {
+    let (program, arguments) = shell::script_interpreter(&state.module.settings);
+    return Ok(Executor::Command { program, arguments });
   }
   if recipe.shebang() {
     let first = lines.first().map(|(_, text)| text.as_str()).unwrap_or_default();
@@ -238,8 +234,8 @@ fn executor<'src>(
 
 fn file_name(recipe: &crate::analysis::model::Recipe<'_>, executor: &Executor) -> String {
   let mut name = recipe.name().lexeme().to_string();
-  if let Some(Attribute::Extension(extension)) = recipe.attribute(AttributeKind::Extension) {
-    name.push_str(extension.cooked);
+  if let Some(extension) = recipe.effects.values().extension {
+    name.push_str(extension);
     return name;
   }
   let program = match executor {

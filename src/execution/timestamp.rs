@@ -5,8 +5,6 @@ use chrono::format::{Item, StrftimeItems};
 use super::error::ExecutionError;
 use crate::analysis::model::Recipe;
 use crate::evaluation::evaluator::{Evaluator, RunContext};
-use crate::syntax::ast::Attribute;
-use crate::syntax::attributes::AttributeKind;
 
 /// The timestamp format in effect for a recipe, validated; None if off.
 pub(crate) fn format<'src>(
@@ -14,24 +12,23 @@ pub(crate) fn format<'src>(
   evaluator: &Evaluator<'_, '_, 'src>,
   recipe: &Recipe<'src>,
 ) -> Result<Option<String>, ExecutionError<'src>> {
-  let entry =
-    recipe.attributes().iter().find(|entry| entry.attribute.kind() == AttributeKind::Timestamp);
-  let format = match entry.map(|entry| (entry, &entry.attribute)) {
-    Some((entry, Attribute::Timestamp(Some(expression)))) => {
+  let timestamp = recipe.effects.values().timestamp;
+  let format = match timestamp.map(|timestamp| (timestamp.token, timestamp.format)) {
+    Some((token, Some(expression))) => {
       let value = evaluator.evaluate(expression)?;
       let Some(format) = value.as_single() else {
         return Err(ExecutionError::Evaluation {
           error: crate::evaluation::error::EvaluationError::WithToken {
-            token: entry.name,
+            token,
             message: format!("list value {} used as a `[timestamp]` attribute", value.show()),
           },
         });
       };
       Some(format.to_string())
     }
-    Some((_, Attribute::Timestamp(None))) => Some(context.config.timestamp_format.clone()),
-    _ if context.config.timestamp => Some(context.config.timestamp_format.clone()),
-    _ => None,
+    Some((_, None)) => Some(context.config.timestamp_format.clone()),
+    None if context.config.timestamp => Some(context.config.timestamp_format.clone()),
+    None => None,
   };
   match format {
     Some(format) => {

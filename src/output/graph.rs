@@ -10,7 +10,6 @@ use crate::options::GraphFormat;
 use crate::output::sink::Sink;
 use crate::output::tree::{dependency_arguments, dependency_target, recipe_aliases};
 use crate::syntax::ast::ParameterKind;
-use crate::syntax::attributes::AttributeKind;
 
 /// The recipes reachable from the selected ones, the dependencies between
 /// them and the aliases of any of them.
@@ -82,7 +81,7 @@ pub(crate) fn write_graph(
 }
 
 fn node_label(recipe: &Recipe) -> String {
-  if recipe.has_attribute(AttributeKind::Parallel) {
+  if recipe.effects.flags.parallel() {
     format!("{} [parallel]", recipe.namepath)
   } else {
     recipe.namepath.to_string()

@@ -15,7 +15,6 @@ use crate::output::sink::Sink;
 use crate::syntax::ast::{
   ArgAttribute, Attribute, Expression, Fragment, Interpreter, Line, ParameterKind,
 };
-use crate::syntax::attributes::AttributeKind;
 
 /// The `--json` output, newline included.
 pub(crate) fn write_json(out: &mut Sink, justfile: &Justfile) {
@@ -383,7 +382,7 @@ fn recipe_json(out: &mut Writer, recipe: &Recipe) {
     "private" => recipe.private,
     "quiet" => recipe.quiet(),
     "namepath" => recipe.namepath,
-    "shebang" => recipe.shebang() || recipe.has_attribute(AttributeKind::Script),
+    "shebang" => recipe.shebang() || recipe.effects.flags.script(),
   );
 }
 

@@ -13,7 +13,7 @@ use crate::analysis::model::{Alias, Justfile, Module, Recipe};
 use crate::options::{AliasStyle, Options};
 use crate::output::format::expression::push_expression;
 use crate::output::sink::Sink;
-use crate::syntax::ast::{Attribute, ParameterKind};
+use crate::syntax::ast::ParameterKind;
 use crate::syntax::path::{is_identifier, split_colon_path};
 
 const MAX_WIDTH: usize = 50;
@@ -215,10 +215,7 @@ pub(crate) fn listed_submodules<'a, 'src>(
 
 /// The `[group]`s of a recipe, in attribute order.
 fn recipe_groups<'a>(recipe: &'a Recipe) -> impl Iterator<Item = &'a str> {
-  recipe.attributes().iter().filter_map(|entry| match &entry.attribute {
-    Attribute::Group(literal) => Some(literal.cooked),
-    _ => None,
-  })
+  recipe.groups().iter().copied()
 }
 
 fn in_group(recipe: &Recipe, group: &str) -> bool {

@@ -4,7 +4,6 @@ use crate::analysis::model::{Justfile, Parameter, Recipe};
 use crate::color::Painter;
 use crate::output::usage::{argument_parts, heading, option_parts, usage_line};
 use crate::syntax::ast::{Attribute, ParameterKind};
-use crate::syntax::attributes::AttributeKind;
 
 /// Doc, usage line, parameters and options, dependencies, group,
 /// attributes and aliases of `recipe`.
@@ -102,6 +101,41 @@ fn dependency_lines(justfile: &Justfile, recipe: &Recipe) -> Vec<String> {
     .collect()
 }
 
+/// Whether the `Attributes:` line lists an attribute: `[arg]`, `[doc]` and
+/// `[group]` show elsewhere in the help.
+fn listed(attribute: &Attribute) -> bool {
+  match attribute {
+    Attribute::Arg(_) | Attribute::Doc(_) | Attribute::Group(_) => false,
+    Attribute::Android
+    | Attribute::Cache(_)
+    | Attribute::Confirm(_)
+    | Attribute::Continue(_)
+    | Attribute::Default
+    | Attribute::Dragonfly
+    | Attribute::Env(..)
+    | Attribute::ExitMessage
+    | Attribute::Extension(_)
+    | Attribute::Freebsd
+    | Attribute::Linux
+    | Attribute::Macos
+    | Attribute::Metadata(_)
+    | Attribute::Netbsd
+    | Attribute::NoCd
+    | Attribute::NoExitMessage
+    | Attribute::NoQuiet
+    | Attribute::Openbsd
+    | Attribute::Parallel
+    | Attribute::PositionalArguments
+    | Attribute::Private
+    | Attribute::Script(_)
+    | Attribute::Shell
+    | Attribute::Timestamp(_)
+    | Attribute::Unix
+    | Attribute::Windows
+    | Attribute::WorkingDirectory(_) => true,
+  }
+}
+
 /// `Group:`, `Attributes:` and `Aliases:` lines, those that apply.
 fn detail_lines(justfile: &Justfile, recipe: &Recipe, color: bool) -> Vec<String> {
   let mut lines = Vec::new();
@@ -112,12 +146,10 @@ fn detail_lines(justfile: &Justfile, recipe: &Recipe, color: bool) -> Vec<String
   }
   let attributes: Vec<String> = crate::syntax::attribute_order::sorted(recipe.attributes())
     .into_iter()
-    .filter(|entry| {
-      !matches!(entry.attribute, Attribute::Arg(_) | Attribute::Doc(_) | Attribute::Group(_))
-    })
+    .filter(|entry| listed(&entry.attribute))
     .map(|entry| format!("[{}]", crate::output::format::attributes::render(&entry.attribute)))
     .collect();
-  let private = recipe.private && !recipe.has_attribute(AttributeKind::Private);
+  let private = recipe.private && !recipe.effects.flags.private();
   let attributes = if private {
     [attributes, vec!["private (name starts with `_`)".to_string()]].concat()
   } else {

@@ -11,7 +11,6 @@ use crate::analysis::model::{Dependency, Justfile, Module, Recipe};
 use crate::color::Painter;
 use crate::output::sink::Sink;
 use crate::syntax::ast::Expression;
-use crate::syntax::attributes::AttributeKind;
 use crate::syntax::path::split_colon_path;
 
 /// The recipes a `--tree`/`--graph` starts from: the named ones; else every
@@ -255,7 +254,7 @@ impl TreeWriter<'_, '_, '_, '_> {
   }
 
   fn dependencies(&mut self, recipe: &Recipe, record: &mut Record) {
-    let parallel = recipe.has_attribute(AttributeKind::Parallel);
+    let parallel = recipe.effects.flags.parallel();
     let count = recipe.priors().len() + recipe.subsequents().len();
     let edges = (recipe.priors().iter().map(|d| (d, Edge::Prior)))
       .chain(recipe.subsequents().iter().map(|d| (d, Edge::Subsequent)));

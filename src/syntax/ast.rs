@@ -105,15 +105,6 @@ pub struct Attributes<'src> {
   pub list: &'src [AttributeEntry<'src>],
 }
 
-impl Attributes<'_> {
-  /// OS attributes enable an item only if one of them matches this
-  /// platform; an item without any is always enabled.
-  pub fn enabled(&self) -> bool {
-    let mut os = self.list.iter().map(|entry| &entry.attribute).filter(|a| a.is_os()).peekable();
-    os.peek().is_none() || os.any(Attribute::matches_platform)
-  }
-}
-
 #[derive(Copy, Clone, Debug)]
 pub struct AttributeEntry<'src> {
   /// The attribute's name token (for errors, line numbers, sorting ties).
@@ -202,11 +193,6 @@ impl Attribute<'_> {
   /// Whether an OS attribute names this platform (`unix` matches every Unix).
   pub fn matches_platform(&self) -> bool {
     self.kind().matches_platform()
-  }
-
-  /// OS attributes enable or disable an item.
-  pub fn is_os(&self) -> bool {
-    self.kind().is_os()
   }
 }
 

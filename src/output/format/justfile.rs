@@ -3,10 +3,10 @@
 use super::attributes;
 use super::expression::{push_expression, push_literal};
 use super::recipe;
+use crate::analysis::effects::{self, Effects};
 use crate::output::sink::Sink;
 use crate::syntax::ast::{
-  Alias, Assignment, Ast, Attribute, Attributes, FunctionDefinition, Import, Item, ModuleItem,
-  Recipe, Set, SettingValue,
+  Alias, Assignment, Ast, FunctionDefinition, Import, Item, ModuleItem, Recipe, Set, SettingValue,
 };
 use crate::syntax::settings::Setting;
 use crate::syntax::token::Token;
@@ -105,7 +105,7 @@ fn doc_comment_text<'src>(
     (Some(Item::Eol), Some(Item::Module(m))) => &m.attributes,
     _ => return None,
   };
-  if has_doc_attribute(attributes) {
+  if Effects::flags_of(attributes.list).doc() {
     return None;
   }
   let lexeme = token.lexeme();
@@ -114,10 +114,6 @@ fn doc_comment_text<'src>(
   }
   let text = lexeme.strip_prefix('#').unwrap_or(lexeme).trim();
   (!text.is_empty()).then_some(text)
-}
-
-fn has_doc_attribute(attributes: &Attributes) -> bool {
-  attributes.list.iter().any(|entry| matches!(entry.attribute, Attribute::Doc(_)))
 }
 
 fn push_recipe(out: &mut String, r: &Recipe, indentation: &str) {
@@ -255,7 +251,7 @@ fn push_set(out: &mut String, set: &Set) {
 /// `--fmt` indentation default).
 pub fn indentation_setting(ast: &Ast) -> Option<String> {
   ast.items.iter().find_map(|item| match item {
-    Item::Set(set) if set.setting == Setting::Indentation && set.attributes.enabled() => {
+    Item::Set(set) if set.setting == Setting::Indentation && effects::enabled(&set.attributes) => {
       match &set.value {
         SettingValue::Literal(literal) => Some(literal.cooked.to_string()),
         _ => None,
@@ -271,7 +267,8 @@ mod tests {
   use crate::output::format::expression::tests::{string, token, var};
   use crate::syntax::ast::Comment;
   use crate::syntax::ast::{
-    AttributeEntry, Dependency, Expression, Interpolation, Line, Parameter, ParameterKind,
+    Attribute, AttributeEntry, Attributes, Dependency, Expression, Interpolation, Line, Parameter,
+    ParameterKind,
   };
   use crate::syntax::sources::Source;
   use crate::syntax::token::{Token, TokenKind};

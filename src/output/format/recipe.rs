@@ -6,7 +6,6 @@ use super::attributes;
 use super::expression::push_expression;
 use crate::analysis::model;
 use crate::syntax::ast::{Dependency, Fragment, Line, Name, Parameter, ParameterKind, Recipe};
-use crate::syntax::attributes::AttributeKind;
 
 /// Paints parameter pieces for `--show` when colour is on.
 #[derive(Copy, Clone)]
@@ -185,7 +184,7 @@ pub(crate) fn show_recipe(
     text.push_str(alias_target_path);
     text.push('\n');
   }
-  if let Some(doc) = recipe.doc_comment().filter(|_| !recipe.has_attribute(AttributeKind::Doc)) {
+  if let Some(doc) = recipe.doc_comment().filter(|_| !recipe.effects.flags.doc()) {
     text.push_str("# ");
     text.push_str(doc);
     text.push('\n');
@@ -200,6 +199,7 @@ pub(crate) fn show_recipe(
 #[cfg(test)]
 mod tests {
   use super::*;
+  use crate::analysis::effects::Effects;
   use crate::output::format::expression::tests::{string, token, var};
   use crate::syntax::ast::{Attribute, AttributeEntry, Attributes};
   use crate::syntax::token::{Token, TokenKind};
@@ -262,7 +262,7 @@ mod tests {
     model::Recipe {
       namepath: "build",
       doc: ast.doc,
-      parameter_options: Box::default(),
+      effects: Effects::of(ast.attributes.list),
       dependencies: model::Pooled::default(),
       ast,
       prior_count: 0,
