@@ -13,7 +13,7 @@ use super::compile_error::{CompileError, CompileErrorKind};
 use super::const_eval::ConstEvaluator;
 use super::error::AnalysisErrorKind;
 use super::loader::{self, LoadedFile, LoadedModule, ModuleTarget};
-use super::model::{self, Functions, Justfile, Module, Pooled, Settings, Table};
+use super::model::{self, Bindings, Functions, Justfile, Module, Pooled, Settings, Table};
 use super::settings;
 use crate::builtins::value::Value;
 use crate::syntax::ast::{self, Attribute, Item, ParameterKind};
@@ -44,11 +44,12 @@ pub fn compile<'src>(
     overrides: group_overrides(request),
     module_paths: Vec::new(),
     trees: arenas.trees,
+    bindings: Bindings::with_slots(arenas.trees.slot_count()),
   };
   let root = analyze_module(&mut context, 0, Vec::new(), request.working_directory.to_path_buf())?;
   check_overrides(&root, request)?;
   check_unstable(&root, request.unstable)?;
-  Ok(Justfile { root, module_paths: context.module_paths })
+  Ok(Justfile { root, module_paths: context.module_paths, bindings: context.bindings })
 }
 
 struct Context<'src> {
@@ -59,6 +60,9 @@ struct Context<'src> {
   /// Where the few texts analysis makes (namepaths in submodules, `[doc]`
   /// values) go, to live as long as the parse trees.
   trees: &'src Trees<'src>,
+  /// What each variable reference and call of the modules analysed so far
+  /// is bound to.
+  bindings: Bindings,
 }
 
 fn group_overrides(request: &LoadRequest) -> BTreeMap<Vec<String>, BTreeMap<String, String>> {
@@ -153,7 +157,7 @@ fn analyze_module<'src>(
     sets: BTreeMap::new(),
   };
   analyzer.walk(context, &loaded)?;
-  analyzer.finish(base_directory)
+  analyzer.finish(base_directory, &mut context.bindings)
 }
 
 /// The enabled items of every file of a module, in order.
@@ -411,7 +415,11 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
   }
 
   /// Everything after the walk.
-  fn finish(mut self, base_directory: PathBuf) -> CompileResult<'src, Module<'src>> {
+  fn finish(
+    mut self,
+    base_directory: PathBuf,
+    bindings: &mut Bindings,
+  ) -> CompileResult<'src, Module<'src>> {
     let assignments = self.assignments()?;
     let functions = self.functions()?;
     let lists = self.bool_setting(Setting::Lists);
@@ -446,6 +454,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
     )?;
     let default = self.default_recipe(&resolved.recipes)?;
     self.order_modules();
+    bindings.bind_module(&assignments, &functions, &resolved.recipes);
 
     let unstable_features =
       self.files.iter().flat_map(|file| file.ast.unstable_features.iter().copied()).collect();
@@ -621,7 +630,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
 
   /// Function redefinitions and duplicate parameters.
   fn functions(&self) -> CompileResult<'src, Functions<'src>> {
-    let mut functions: Functions<'src> = BTreeMap::new();
+    let mut functions: BTreeMap<&'src str, &'src ast::FunctionDefinition<'src>> = BTreeMap::new();
     for entry in &self.entries {
       let Item::Function(function) = entry.item else { continue };
       let name = function.name.lexeme();
@@ -652,7 +661,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       }
       functions.insert(name, function);
     }
-    Ok(functions)
+    Ok(Functions::from_map(functions))
   }
 
   /// Recipe name conflicts, extra leading whitespace, sigils, script-only

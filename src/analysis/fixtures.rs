@@ -3,7 +3,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use crate::analysis::model::{Alias, Justfile, Module, ParameterOptions, Recipe, Settings, Table};
+use crate::analysis::model::{
+  Alias, Bindings, Functions, Justfile, Module, ParameterOptions, Recipe, Settings, Table,
+};
 use crate::syntax::ast::{self, Expression, ParameterKind, StringKind, StringLiteral};
 use crate::syntax::sources::Source;
 use crate::syntax::token::{Token, TokenKind};
@@ -127,7 +129,7 @@ pub(crate) fn module(path: &[&str]) -> Module<'static> {
     groups: Vec::new(),
     private: false,
     assignments: Table::new(),
-    functions: BTreeMap::new(),
+    functions: Functions::default(),
     recipes: Table::new(),
     aliases: BTreeMap::new(),
     modules: BTreeMap::new(),
@@ -180,5 +182,5 @@ pub(crate) fn justfile(mut root: Module<'static>) -> Justfile<'static> {
   }
   let mut module_paths = Vec::new();
   number(&mut root, &mut module_paths);
-  Justfile { root, module_paths }
+  Justfile { root, module_paths, bindings: Bindings::default() }
 }

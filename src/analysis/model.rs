@@ -8,13 +8,47 @@ use std::ops::{Deref, Range};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+pub(crate) use super::bindings::{Binding, Bindings};
 use super::names::token_bytes;
 pub(crate) use super::table::{Named, Table};
 use crate::syntax::ast::{self, Attribute, Expression, Line, Name, ParameterKind};
 use crate::syntax::attributes::AttributeKind;
 
-/// User-defined functions by name.
-pub(crate) type Functions<'src> = BTreeMap<&'src str, &'src ast::FunctionDefinition<'src>>;
+/// A module's user-defined functions in name order; an index into them is
+/// a function's id (`Binding::UserFunction`).
+#[derive(Debug, Default)]
+pub struct Functions<'src> {
+  sorted: Vec<&'src ast::FunctionDefinition<'src>>,
+}
+
+impl<'src> Functions<'src> {
+  /// The functions of a map by name.
+  pub(crate) fn from_map(map: BTreeMap<&'src str, &'src ast::FunctionDefinition<'src>>) -> Self {
+    Functions { sorted: map.into_values().collect() }
+  }
+
+  pub fn index_of(&self, name: &str) -> Option<usize> {
+    self.sorted.binary_search_by(|function| function.name.lexeme().cmp(name)).ok()
+  }
+
+  pub fn get(&self, name: &str) -> Option<&'src ast::FunctionDefinition<'src>> {
+    self.index_of(name).and_then(|index| self.at(index))
+  }
+
+  pub fn contains_key(&self, name: &str) -> bool {
+    self.index_of(name).is_some()
+  }
+
+  /// The function with id `index`.
+  pub fn at(&self, index: usize) -> Option<&'src ast::FunctionDefinition<'src>> {
+    self.sorted.get(index).copied()
+  }
+
+  /// In name order.
+  pub fn values(&self) -> impl Iterator<Item = &'src ast::FunctionDefinition<'src>> + '_ {
+    self.sorted.iter().copied()
+  }
+}
 
 /// The root module and, through it, every submodule.
 #[derive(Debug)]
@@ -22,6 +56,9 @@ pub struct Justfile<'src> {
   pub root: Module<'src>,
   /// The path of each module, by `Module::id`.
   pub module_paths: Vec<Vec<String>>,
+  /// What every variable reference and call evaluated at run time is bound
+  /// to, by its `Slot`.
+  pub bindings: Bindings,
 }
 
 impl<'src> Justfile<'src> {

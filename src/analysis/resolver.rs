@@ -177,7 +177,7 @@ pub(crate) fn check_name<'src>(
   functions: &Functions<'src>,
 ) -> CompileResult<'src, ()> {
   match node {
-    Expression::Variable { name } => {
+    Expression::Variable { name, .. } => {
       let variable = name.lexeme();
       if scope.contains(variable)
         || assignments.contains_key(variable)
@@ -188,7 +188,7 @@ pub(crate) fn check_name<'src>(
         Err(error(*name, AnalysisErrorKind::UndefinedVariable { variable }))
       }
     }
-    Expression::Call { name, arguments } => check_call(*name, arguments.len(), functions),
+    Expression::Call { name, arguments, .. } => check_call(**name, arguments.len(), functions),
     _ => Ok(()),
   }
 }
@@ -282,8 +282,8 @@ impl<'src> VariableResolver<'src, '_> {
     })?;
     for position in start..self.references.len() {
       match self.references[position] {
-        Expression::Variable { name } => self.variable(*name, scope)?,
-        Expression::Call { name, arguments } => self.call(*name, arguments.len())?,
+        Expression::Variable { name, .. } => self.variable(*name, scope)?,
+        Expression::Call { name, arguments, .. } => self.call(**name, arguments.len())?,
         _ => {}
       }
     }
@@ -326,7 +326,7 @@ impl<'src> VariableResolver<'src, '_> {
   fn call(&mut self, name: Token<'src>, arguments: usize) -> CompileResult<'src, ()> {
     check_call(name, arguments, self.functions)?;
     let function = name.lexeme();
-    let Some(&definition) = self.functions.get(function) else { return Ok(()) };
+    let Some(definition) = self.functions.get(function) else { return Ok(()) };
     if self.calling.contains(&function) {
       return Ok(());
     }

@@ -330,9 +330,20 @@ pub(crate) fn call(
   arguments: Vec<Value>,
   context: &FunctionContext,
 ) -> Result<Value, String> {
-  let Some(builtin) = lookup(name) else {
+  let Some(function) = Function::from_name(name) else {
     return Err(format!("call to undefined function `{name}`"));
   };
+  call_function(function, name, arguments, context)
+}
+
+/// Call built-in `function`, written `name`. Err as for `call`.
+pub(crate) fn call_function(
+  function: Function,
+  name: &str,
+  arguments: Vec<Value>,
+  context: &FunctionContext,
+) -> Result<Value, String> {
+  let builtin = function.builtin();
   if !builtin.arity.accepts(arguments.len()) {
     return Err(format!(
       "function `{name}` called with {} but takes {}",
@@ -351,6 +362,15 @@ pub(crate) fn check_list_arguments(name: &str, arguments: &[Value]) -> Result<()
     Some(builtin) => check_string_parameters(name, builtin, arguments),
     None => Ok(()),
   }
+}
+
+/// `check_list_arguments` of built-in `function`, written `name`.
+pub(crate) fn check_function_list_arguments(
+  function: Function,
+  name: &str,
+  arguments: &[Value],
+) -> Result<(), String> {
+  check_string_parameters(name, function.builtin(), arguments)
 }
 
 fn argument_count(count: usize) -> String {

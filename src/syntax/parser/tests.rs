@@ -480,7 +480,7 @@ fn shape(expression: &Expression) -> String {
     Or { lhs, rhs, .. } => format!("(|| {} {})", shape(lhs), shape(rhs)),
     Assert { condition, .. } => format!("(assert {})", shape(condition)),
     Backtick { command, .. } => format!("`{command}`"),
-    Call { name, arguments } => format!("({} {})", name.lexeme(), joined(arguments)),
+    Call { name, arguments, .. } => format!("({} {})", name.lexeme(), joined(arguments)),
     Comparison { lhs, rhs, operator, .. } => {
       format!("({} {} {})", operator.symbol(), shape(lhs), shape(rhs))
     }
@@ -505,7 +505,7 @@ fn shape(expression: &Expression) -> String {
     List { elements, .. } => format!("[{}]", joined(elements)),
     Not { operand, .. } => format!("(! {})", shape(operand)),
     StringLiteral(literal) => literal.cooked.to_string(),
-    Variable { name } => name.lexeme().to_string(),
+    Variable { name, .. } => name.lexeme().to_string(),
   }
 }
 
