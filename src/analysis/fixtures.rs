@@ -4,7 +4,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use crate::analysis::model::{
-  Alias, Bindings, Functions, Justfile, Module, ParameterOptions, Recipe, Settings, Table,
+  Alias, Bindings, Functions, Justfile, Module, ParameterOptions, Recipe, Settings, Submodules,
+  Table,
 };
 use crate::syntax::ast::{self, Expression, ParameterKind, StringKind, StringLiteral};
 use crate::syntax::sources::Source;
@@ -132,15 +133,15 @@ pub(crate) fn module(path: &[&str]) -> Module<'static> {
     functions: Functions::default(),
     recipes: Table::new(),
     aliases: BTreeMap::new(),
-    modules: BTreeMap::new(),
+    modules: Submodules::default(),
     absent_modules: BTreeSet::new(),
     disabled: BTreeMap::new(),
     settings: Settings::default(),
     unexports: BTreeSet::new(),
     default: None,
     unstable_features: BTreeSet::new(),
-    module_order: Vec::new(),
-    module_positions: BTreeMap::new(),
+    order: 0,
+    position: 0,
     disabled_aliases: BTreeSet::new(),
   }
 }
@@ -165,9 +166,12 @@ pub(crate) fn add_alias(module: &mut Module<'static>, alias: Alias<'static>) {
   module.aliases.insert(leak(alias.name.lexeme()), alias);
 }
 
-pub(crate) fn add_module(parent: &mut Module<'static>, text: &str, child: Module<'static>) {
+/// Adds a submodule after the others in source order, not placed among
+/// the recipes.
+pub(crate) fn add_module(parent: &mut Module<'static>, text: &str, mut child: Module<'static>) {
   let key = leak(text);
-  parent.module_order.push(key);
+  child.order = u32::try_from(parent.modules.len()).unwrap_or(u32::MAX);
+  child.position = usize::MAX;
   parent.modules.insert(key, child);
 }
 
@@ -182,5 +186,6 @@ pub(crate) fn justfile(mut root: Module<'static>) -> Justfile<'static> {
   }
   let mut module_paths = Vec::new();
   number(&mut root, &mut module_paths);
-  Justfile { root, module_paths, bindings: Bindings::default() }
+  let module_routes = Justfile::routes(&root);
+  Justfile { root, module_paths, module_routes, bindings: Bindings::default() }
 }

@@ -56,6 +56,9 @@ pub struct Justfile<'src> {
   pub root: Module<'src>,
   /// The path of each module, by `Module::id`.
   pub module_paths: Vec<Vec<String>>,
+  /// How to reach each module from the root, by `Module::id`: the index of
+  /// each submodule on the way in its parent's `modules`.
+  pub module_routes: Vec<Vec<u32>>,
   /// What every variable reference and call evaluated at run time is bound
   /// to, by its `Slot`.
   pub bindings: Bindings,
@@ -64,7 +67,28 @@ pub struct Justfile<'src> {
 impl<'src> Justfile<'src> {
   /// The module with id `id`.
   pub fn module(&self, id: usize) -> Option<&Module<'src>> {
-    self.root.find_module(self.module_paths.get(id)?)
+    let route = self.module_routes.get(id)?;
+    route.iter().try_fold(&self.root, |module, &index| module.modules.at(index as usize))
+  }
+
+  /// `module_routes` of the modules under `root`.
+  pub(crate) fn routes(root: &Module<'src>) -> Vec<Vec<u32>> {
+    fn walk(module: &Module, route: &mut Vec<u32>, routes: &mut Vec<Vec<u32>>) {
+      if routes.len() <= module.id {
+        routes.resize_with(module.id + 1, Vec::new);
+      }
+      if let Some(slot) = routes.get_mut(module.id) {
+        slot.clone_from(route);
+      }
+      for (index, submodule) in module.modules.values().enumerate() {
+        route.push(u32::try_from(index).unwrap_or(u32::MAX));
+        walk(submodule, route, routes);
+        route.pop();
+      }
+    }
+    let mut routes = Vec::new();
+    walk(root, &mut Vec::new(), &mut routes);
+    routes
   }
 
   /// The recipe a dependency names; None only for a recipe disabled by an
@@ -99,7 +123,7 @@ pub struct Module<'src> {
   /// Indices into this table are recipe ids: `Dependency::target`.
   pub recipes: Table<'src, Recipe<'src>>,
   pub aliases: BTreeMap<&'src str, Alias<'src>>,
-  pub modules: BTreeMap<&'src str, Module<'src>>,
+  pub modules: Submodules<'src>,
   /// Names of `mod?` modules whose file is absent.
   pub absent_modules: BTreeSet<&'src str>,
   /// Recipes and aliases disabled because they (transitively) depend on an
@@ -111,11 +135,13 @@ pub struct Module<'src> {
   pub default: Option<usize>,
   /// Features this module uses that need `--unstable` / `set unstable`.
   pub unstable_features: BTreeSet<ast::UnstableFeature>,
-  /// Source order of submodules (by `mod` statement position).
-  pub module_order: Vec<&'src str>,
-  /// Position of each submodule's `mod` statement in the sequence of
-  /// `Recipe::order`: the number of the module's recipe items before it.
-  pub module_positions: BTreeMap<&'src str, usize>,
+  /// The place of this module's `mod` statement among its siblings' in
+  /// source order (for `--unsorted`); 0 for the root.
+  pub order: u32,
+  /// Position of this module's `mod` statement in the sequence of its
+  /// parent's `Recipe::order`: the number of the parent's recipe items
+  /// before it.
+  pub position: usize,
   /// The names in `disabled` that are aliases.
   pub disabled_aliases: BTreeSet<&'src str>,
 }
@@ -137,6 +163,82 @@ impl<'src> Module<'src> {
       let alias = module.aliases.get(name.as_str())?;
       alias.target.iter().try_fold(module, |module, name| module.modules.get(name.lexeme()))
     })
+  }
+}
+
+/// A module's submodules in name order; an index into them is a step of a
+/// `Justfile::module_routes` route.
+#[derive(Debug, Default)]
+pub struct Submodules<'src> {
+  entries: Vec<(&'src str, Module<'src>)>,
+}
+
+impl<'src> Submodules<'src> {
+  /// The modules of `entries` (name, module), in any order, names distinct.
+  pub(crate) fn new(mut entries: Vec<(&'src str, Module<'src>)>) -> Self {
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    Submodules { entries }
+  }
+
+  pub fn index_of(&self, name: &str) -> Option<usize> {
+    self.entries.binary_search_by(|(key, _)| (*key).cmp(name)).ok()
+  }
+
+  pub fn get(&self, name: &str) -> Option<&Module<'src>> {
+    self.at(self.index_of(name)?)
+  }
+
+  pub fn get_mut(&mut self, name: &str) -> Option<&mut Module<'src>> {
+    let index = self.index_of(name)?;
+    self.entries.get_mut(index).map(|(_, module)| module)
+  }
+
+  pub fn contains_key(&self, name: &str) -> bool {
+    self.index_of(name).is_some()
+  }
+
+  /// The submodule at `index` in name order.
+  pub fn at(&self, index: usize) -> Option<&Module<'src>> {
+    self.entries.get(index).map(|(_, module)| module)
+  }
+
+  pub fn len(&self) -> usize {
+    self.entries.len()
+  }
+
+  pub fn is_empty(&self) -> bool {
+    self.entries.is_empty()
+  }
+
+  /// Names and modules, by name.
+  pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&'src str, &Module<'src>)> + Clone {
+    self.entries.iter().map(|(name, module)| (*name, module))
+  }
+
+  pub fn keys(&self) -> impl DoubleEndedIterator<Item = &'src str> + Clone + '_ {
+    self.entries.iter().map(|(name, _)| *name)
+  }
+
+  pub fn values(&self) -> impl DoubleEndedIterator<Item = &Module<'src>> + Clone {
+    self.entries.iter().map(|(_, module)| module)
+  }
+
+  pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut Module<'src>> {
+    self.entries.iter_mut().map(|(_, module)| module)
+  }
+
+  /// Add a module named `name` (not yet there).
+  #[cfg(test)]
+  pub(crate) fn insert(&mut self, name: &'src str, module: Module<'src>) {
+    let index = self.entries.partition_point(|(key, _)| *key < name);
+    self.entries.insert(index, (name, module));
+  }
+
+  /// Names and modules in source order (`Module::order`).
+  pub fn in_source_order(&self) -> Vec<(&'src str, &Module<'src>)> {
+    let mut entries: Vec<_> = self.iter().collect();
+    entries.sort_by_key(|(_, module)| module.order);
+    entries
   }
 }
 

@@ -11,7 +11,8 @@ use super::builtins;
 use super::compile_error::CompileError;
 use super::error::AnalysisErrorKind;
 use super::model::{
-  Alias, Assignment, Dependency, Functions, Module, Named, Pooled, Recipe, Settings, Table,
+  Alias, Assignment, Dependency, Functions, Module, Named, Pooled, Recipe, Settings, Submodules,
+  Table,
 };
 use super::names::{same_name, token_bytes};
 use crate::syntax::ast::{self, Attribute, Expression, Fragment, Name};
@@ -365,7 +366,7 @@ struct RecipeResolver<'src, 'a> {
   recipes: Table<'src, Recipe<'src>>,
   assignments: &'a Assignments<'src>,
   functions: &'a Functions<'src>,
-  modules: &'a BTreeMap<&'src str, Module<'src>>,
+  modules: &'a Submodules<'src>,
   absent: &'a BTreeSet<&'src str>,
   settings: &'a Settings<'src>,
   /// The names in every recipe are known to be defined.
@@ -392,7 +393,7 @@ pub(crate) fn resolve_recipes<'src>(
   mut aliases: BTreeMap<&'src str, Alias<'src>>,
   assignments: &Assignments<'src>,
   functions: &Functions<'src>,
-  modules: &BTreeMap<&'src str, Module<'src>>,
+  modules: &Submodules<'src>,
   absent: &BTreeSet<&'src str>,
   settings: &Settings<'src>,
   names_checked: bool,

@@ -454,18 +454,13 @@ fn evaluate<'src>(
     EvaluateTarget::Module { module } => {
       let Some(state) = states.get(module.id) else { return Ok(()) };
       let evaluator = Evaluator::new(context, state, None, Site::Assignment);
-      let listed: Vec<(usize, &str)> = crate::output::variables::public_assignment_indices(module)
-        .into_iter()
-        .filter_map(|index| Some((index, module.assignments.name_at(index)?)))
-        .collect();
-      for &(index, _) in &listed {
+      let listed = crate::output::variables::public_assignment_indices(module);
+      for &index in &listed {
         evaluator.visit(index)?;
       }
       let evaluated = state.values.all();
-      let values: Vec<(&str, &Value)> = listed
-        .iter()
-        .filter_map(|&(index, name)| Some((name, evaluated.get(index)?.as_ref()?)))
-        .collect();
+      let values: Vec<(usize, &Value)> =
+        listed.iter().filter_map(|&index| Some((index, evaluated.get(index)?.as_ref()?))).collect();
       print(&evaluate_listing(module, &values, config.evaluate_format, color))?;
     }
   }

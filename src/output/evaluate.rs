@@ -4,7 +4,7 @@
 use snafu::Snafu;
 
 use crate::analysis::lookup::{closest, lookup, suggest_submodule, Lookup, Suggestion};
-use crate::analysis::model::Module;
+use crate::analysis::model::{Assignment, Module};
 use crate::builtins::value::Value;
 use crate::options::EvaluateFormat;
 
@@ -185,16 +185,23 @@ fn push_shell_quoted(out: &mut String, value: &Value) {
 }
 
 /// The `--evaluate` listing of `module`'s non-private variables, given
-/// their evaluated values in listing order (`variables::public_assignment_indices`).
+/// their evaluated values by assignment index, in listing order
+/// (`variables::public_assignment_indices`).
 pub(crate) fn evaluate_listing(
   module: &Module,
-  values: &[(&str, &Value)],
+  values: &[(usize, &Value)],
   format: EvaluateFormat,
   color: bool,
 ) -> String {
-  let width = values.iter().map(|(name, _)| name.chars().count()).max().unwrap_or(0);
+  let values: Vec<(&Assignment, &Value)> = values
+    .iter()
+    .filter_map(|&(index, value)| Some((module.assignments.at(index)?, value)))
+    .collect();
+  let name = |assignment: &Assignment| assignment.name.lexeme().chars().count();
+  let width = values.iter().map(|(assignment, _)| name(assignment)).max().unwrap_or(0);
   let mut out = String::with_capacity(values.len() * (width + 32));
-  for (name, value) in values {
+  for (assignment, value) in values {
+    let name = assignment.name.lexeme();
     match format {
       EvaluateFormat::Just => {
         out.push_str(name);
@@ -206,9 +213,7 @@ pub(crate) fn evaluate_listing(
         out.push('\n');
       }
       EvaluateFormat::Shell => {
-        let exported = module.settings.export
-          || module.assignments.get(name).is_some_and(|assignment| assignment.export);
-        if exported {
+        if module.settings.export || assignment.export {
           out.push_str("export ");
         }
         out.extend(name.chars().map(|c| if c == '-' { '_' } else { c }));
