@@ -151,3 +151,91 @@ impl<'src> Binder<'_, '_, 'src> {
 fn narrow(index: usize) -> u32 {
   u32::try_from(index).unwrap_or(u32::MAX)
 }
+
+#[cfg(test)]
+mod tests {
+  use std::path::Path;
+
+  use super::*;
+  use crate::analysis::analyzer::compile;
+  use crate::analysis::loader::{Arenas, LoadRequest};
+  use crate::analysis::resolver::for_each_expression;
+  use crate::syntax::sources::{Sources, Trees};
+
+  /// `text` as the root justfile (given, not read), with `set unstable`.
+  fn compiled<'src>(text: &str, arenas: Arenas<'src>) -> crate::analysis::model::Justfile<'src> {
+    let request = LoadRequest {
+      justfile: Path::new("/nonexistent/justfile"),
+      source: Some(text.to_string()),
+      working_directory: Path::new("/nonexistent"),
+      overrides: &[],
+      unstable: true,
+    };
+    compile(&request, arenas).expect("compiles")
+  }
+
+  /// The binding of every variable and call of the root module's recipe
+  /// `recipe` (in walk order), written as `name=binding`.
+  fn recipe_bindings(text: &str, recipe: &str) -> Vec<String> {
+    let (sources, trees) = (Sources::new(), Trees::new());
+    let justfile = compiled(text, Arenas { sources: &sources, trees: &trees });
+    let recipe = justfile.root.recipes.get(recipe).expect("recipe");
+    let mut out = Vec::new();
+    let _ = for_each_expression::<(), _>(recipe.ast, false, &mut |expression, _, _| {
+      walk::<(), _>(expression, &mut |node| {
+        if let Expression::Variable { name, slot } = node {
+          out.push(format!("{}={:?}", name.lexeme(), justfile.bindings.get(*slot)));
+        }
+        if let Expression::Call { name, slot, .. } = node {
+          out.push(format!("{}()={:?}", name.lexeme(), justfile.bindings.get(*slot)));
+        }
+        Ok(())
+      })
+    });
+    out
+  }
+
+  #[test]
+  fn recipe_names_bind_to_parameters_then_assignments_then_constants() {
+    let text = "b := 'B'\na := 'A'\nr a x=a y=b:\n  echo {{a}} {{x}} {{b}} {{HEX}} {{y}}\n";
+    assert_eq!(
+      recipe_bindings(text, "r"),
+      [
+        "a=Parameter(0)",
+        "b=Assignment(0)",
+        "a=Parameter(0)",
+        "x=Parameter(1)",
+        "b=Assignment(0)",
+        "HEX=Constant(0)",
+        "y=Parameter(2)",
+      ]
+    );
+  }
+
+  #[test]
+  fn calls_bind_to_user_functions_before_builtins() {
+    let text =
+      "uppercase(s) := s\nf(x) := x\nr:\n  echo {{uppercase('a')}} {{f('b')}} {{lowercase('C')}}\n";
+    let lowercase = format!("lowercase()=Builtin({:?})", Function::Lowercase);
+    assert_eq!(
+      recipe_bindings(text, "r"),
+      ["uppercase()=UserFunction(1)", "f()=UserFunction(0)", lowercase.as_str()]
+    );
+  }
+
+  #[test]
+  fn function_bodies_bind_their_parameters() {
+    let text = "x := 'X'\nf(y, x) := x + y + HEX\nr:\n  echo {{f('a', 'b')}}\n";
+    let (sources, trees) = (Sources::new(), Trees::new());
+    let justfile = compiled(text, Arenas { sources: &sources, trees: &trees });
+    let function = justfile.root.functions.get("f").expect("function");
+    let mut out = Vec::new();
+    let _ = walk::<(), _>(&function.body, &mut |node| {
+      if let Expression::Variable { name, slot } = node {
+        out.push(format!("{}={:?}", name.lexeme(), justfile.bindings.get(*slot)));
+      }
+      Ok(())
+    });
+    assert_eq!(out, ["x=FunctionParameter(1)", "y=FunctionParameter(0)", "HEX=Constant(0)"]);
+  }
+}
