@@ -180,8 +180,9 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     Evaluator { context, state, recipe, site, function: None, function_parameters: None, depth: 0 }
   }
 
-  /// The value of a module variable, evaluating its assignment on first use.
-  pub(crate) fn variable(&self, name: &'src str, token: Token<'src>) -> Result<'src, Value> {
+  /// The value of the module variable or constant `name`, evaluating an
+  /// assignment on first use.
+  fn variable_by_name(&self, name: &'src str, token: Token<'src>) -> Result<'src, Value> {
     if let Some(index) = self.state.module.assignments.index_of(name) {
       return self.assignment_value(index);
     }
@@ -229,8 +230,10 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     }
   }
 
-  /// A reference analysis did not bind (none that it checks): looked up by
-  /// name, as the binding would have been made.
+  /// A reference whose binding does not apply here, looked up by name as
+  /// before analysis bound names: every checked expression is bound, and a
+  /// parameter binding applies unless it names a parameter not bound yet
+  /// (an `[arg(value)]` naming a later parameter).
   fn lookup_by_name(&self, name: Token<'src>) -> Result<'src, Value> {
     let text = name.lexeme();
     if let Some(function) = self.function {
@@ -243,7 +246,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
         return Ok(value.clone());
       }
     }
-    self.variable(text, name)
+    self.variable_by_name(text, name)
   }
 
   pub(crate) fn evaluate(&self, expression: &Expression<'src>) -> Result<'src, Value> {
