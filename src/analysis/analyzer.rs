@@ -13,9 +13,7 @@ use super::compile_error::{CompileError, CompileErrorKind};
 use super::const_eval::ConstEvaluator;
 use super::error::AnalysisErrorKind;
 use super::loader::{self, LoadedFile, LoadedModule, ModuleTarget};
-use super::model::{
-  self, Bindings, Functions, Justfile, Module, Pooled, Settings, Submodules, Table,
-};
+use super::model::{self, Functions, Justfile, Module, Pooled, Settings, Submodules, Table};
 use super::settings;
 use crate::builtins::value::Value;
 use crate::syntax::ast::{self, Attribute, Item, ParameterKind};
@@ -46,18 +44,11 @@ pub fn compile<'src>(
     overrides: group_overrides(request),
     module_paths: Vec::new(),
     trees: arenas.trees,
-    bindings: Bindings::with_slots(arenas.trees.slot_count()),
   };
   let root = analyze_module(&mut context, 0, Vec::new(), request.working_directory.to_path_buf())?;
   check_overrides(&root, request)?;
   check_unstable(&root, request.unstable)?;
-  let module_routes = Justfile::routes(&root);
-  Ok(Justfile {
-    root,
-    module_paths: context.module_paths,
-    module_routes,
-    bindings: context.bindings,
-  })
+  Ok(Justfile::new(root, context.module_paths, arenas.trees.slot_count()))
 }
 
 struct Context<'src> {
@@ -68,9 +59,6 @@ struct Context<'src> {
   /// Where the few texts analysis makes (namepaths in submodules, `[doc]`
   /// values) go, to live as long as the parse trees.
   trees: &'src Trees<'src>,
-  /// What each variable reference and call of the modules analysed so far
-  /// is bound to.
-  bindings: Bindings,
 }
 
 fn group_overrides(request: &LoadRequest) -> BTreeMap<Vec<String>, BTreeMap<String, String>> {
@@ -165,7 +153,7 @@ fn analyze_module<'src>(
     sets: BTreeMap::new(),
   };
   analyzer.walk(context, &loaded)?;
-  analyzer.finish(base_directory, &mut context.bindings)
+  analyzer.finish(base_directory)
 }
 
 /// The enabled items of every file of a module, in order.
@@ -428,11 +416,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
   }
 
   /// Everything after the walk.
-  fn finish(
-    mut self,
-    base_directory: PathBuf,
-    bindings: &mut Bindings,
-  ) -> CompileResult<'src, Module<'src>> {
+  fn finish(mut self, base_directory: PathBuf) -> CompileResult<'src, Module<'src>> {
     self.modules = Submodules::new(std::mem::take(&mut self.walked_modules));
     let assignments = self.assignments()?;
     let functions = self.functions()?;
@@ -468,7 +452,6 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
     )?;
     let default = self.default_recipe(&resolved.recipes)?;
     self.order_modules();
-    bindings.bind_module(&assignments, &functions, &resolved.recipes);
 
     let unstable_features =
       self.files.iter().flat_map(|file| file.ast.unstable_features.iter().copied()).collect();

@@ -4,7 +4,7 @@
 //! assignment, constant or function the name means there. Evaluation reads
 //! it and never looks a name up again.
 
-use super::model::{Assignment, Functions, Recipe, Table};
+use super::model::{Assignment, Functions, Module, Recipe, Table};
 use super::names::{same_name, token_bytes};
 use super::resolver::{for_each_expression, walk};
 use crate::builtins::constants;
@@ -35,12 +35,19 @@ pub(crate) enum Binding {
 
 /// The binding of every slot of a run.
 #[derive(Debug, Default)]
-pub struct Bindings(Vec<Binding>);
+pub(crate) struct Bindings(Vec<Binding>);
 
 impl Bindings {
-  /// Room for `count` slots, none bound yet.
-  pub(crate) fn with_slots(count: usize) -> Self {
-    Bindings(vec![Binding::Unbound; count])
+  /// The bindings of every module under `root`, in trees with `count`
+  /// slots: made once the modules have passed their checks.
+  pub(crate) fn of(root: &Module<'_>, count: usize) -> Self {
+    let mut bindings = Bindings(vec![Binding::Unbound; count]);
+    let mut pending = vec![root];
+    while let Some(module) = pending.pop() {
+      bindings.bind_module(&module.assignments, &module.functions, &module.recipes);
+      pending.extend(module.modules.values());
+    }
+    bindings
   }
 
   pub(crate) fn get(&self, slot: Slot) -> Binding {
@@ -55,7 +62,7 @@ impl Bindings {
 
   /// Bind every name in the expressions a module evaluates at run time: its
   /// assignments, the bodies of its functions and its recipes' expressions.
-  pub(crate) fn bind_module<'src>(
+  fn bind_module<'src>(
     &mut self,
     assignments: &Table<'src, Assignment<'src>>,
     functions: &Functions<'src>,
@@ -184,10 +191,10 @@ mod tests {
     let _ = for_each_expression::<(), _>(recipe.ast, false, &mut |expression, _, _| {
       walk::<(), _>(expression, &mut |node| {
         if let Expression::Variable { name, slot } = node {
-          out.push(format!("{}={:?}", name.lexeme(), justfile.bindings.get(*slot)));
+          out.push(format!("{}={:?}", name.lexeme(), justfile.bindings().get(*slot)));
         }
         if let Expression::Call { name, slot, .. } = node {
-          out.push(format!("{}()={:?}", name.lexeme(), justfile.bindings.get(*slot)));
+          out.push(format!("{}()={:?}", name.lexeme(), justfile.bindings().get(*slot)));
         }
         Ok(())
       })
@@ -232,7 +239,7 @@ mod tests {
     let mut out = Vec::new();
     let _ = walk::<(), _>(&function.body, &mut |node| {
       if let Expression::Variable { name, slot } = node {
-        out.push(format!("{}={:?}", name.lexeme(), justfile.bindings.get(*slot)));
+        out.push(format!("{}={:?}", name.lexeme(), justfile.bindings().get(*slot)));
       }
       Ok(())
     });

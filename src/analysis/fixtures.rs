@@ -4,8 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use crate::analysis::model::{
-  Alias, Bindings, Functions, Justfile, Module, ParameterOptions, Recipe, Settings, Submodules,
-  Table,
+  Alias, Functions, Justfile, Module, ParameterOptions, Recipe, Settings, Submodules, Table,
 };
 use crate::syntax::ast::{self, Expression, ParameterKind, StringKind, StringLiteral};
 use crate::syntax::sources::Source;
@@ -186,6 +185,5 @@ pub(crate) fn justfile(mut root: Module<'static>) -> Justfile<'static> {
   }
   let mut module_paths = Vec::new();
   number(&mut root, &mut module_paths);
-  let module_routes = Justfile::routes(&root);
-  Justfile { root, module_paths, module_routes, bindings: Bindings::default() }
+  Justfile::new(root, module_paths, 0)
 }

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::{self, Debug, Formatter};
 use std::ops::{Deref, Range};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 pub(crate) use super::bindings::{Binding, Bindings};
 use super::names::token_bytes;
@@ -59,12 +59,27 @@ pub struct Justfile<'src> {
   /// How to reach each module from the root, by `Module::id`: the index of
   /// each submodule on the way in its parent's `modules`.
   pub module_routes: Vec<Vec<u32>>,
+  /// How many slots the run's parse trees have.
+  slot_count: usize,
   /// What every variable reference and call evaluated at run time is bound
-  /// to, by its `Slot`.
-  pub bindings: Bindings,
+  /// to, by its `Slot`: made on first use, so that the commands that
+  /// evaluate nothing (listings, dumps) do not pay for it.
+  bindings: OnceLock<Bindings>,
 }
 
 impl<'src> Justfile<'src> {
+  /// The analysed `root` and its submodules, numbered by `module_paths`,
+  /// from trees with `slot_count` slots.
+  pub(crate) fn new(root: Module<'src>, module_paths: Vec<Vec<String>>, slot_count: usize) -> Self {
+    let module_routes = Justfile::routes(&root);
+    Justfile { root, module_paths, module_routes, slot_count, bindings: OnceLock::new() }
+  }
+
+  /// What each variable reference and call means where it is written.
+  pub(crate) fn bindings(&self) -> &Bindings {
+    self.bindings.get_or_init(|| Bindings::of(&self.root, self.slot_count))
+  }
+
   /// The module with id `id`.
   pub fn module(&self, id: usize) -> Option<&Module<'src>> {
     let route = self.module_routes.get(id)?;
@@ -72,7 +87,7 @@ impl<'src> Justfile<'src> {
   }
 
   /// `module_routes` of the modules under `root`.
-  pub(crate) fn routes(root: &Module<'src>) -> Vec<Vec<u32>> {
+  fn routes(root: &Module<'src>) -> Vec<Vec<u32>> {
     fn walk(module: &Module, route: &mut Vec<u32>, routes: &mut Vec<Vec<u32>>) {
       if routes.len() <= module.id {
         routes.resize_with(module.id + 1, Vec::new);

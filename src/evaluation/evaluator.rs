@@ -212,7 +212,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
 
   /// The value of a variable reference, by what analysis bound it to.
   fn lookup(&self, name: Token<'src>, slot: Slot) -> Result<'src, Value> {
-    let value = match self.context.justfile.bindings.get(slot) {
+    let value = match self.context.justfile.bindings().get(slot) {
       Binding::FunctionParameter(index) => {
         self.function_parameters.as_ref().and_then(|values| values.get(index as usize)).cloned()
       }
@@ -264,7 +264,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
       values.push(self.evaluate(argument)?);
     }
     let functions = &self.state.module.functions;
-    let user = match self.context.justfile.bindings.get(slot) {
+    let user = match self.context.justfile.bindings().get(slot) {
       Binding::UserFunction(index) => functions.at(index as usize),
       Binding::Builtin(function) => return self.call_builtin(name, Some(function), values),
       _ => functions.get(name.lexeme()),
@@ -432,7 +432,7 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     let Some(assignment) = self.state.module.assignments.at(index) else { return Ok(()) };
     // Most values are plain strings, which reference nothing.
     if !matches!(assignment.value, Expression::StringLiteral(_)) {
-      let bindings = &self.context.justfile.bindings;
+      let bindings = self.context.justfile.bindings();
       let functions = &self.state.module.functions;
       for reference in referenced_assignments(assignment.value, bindings, functions) {
         self.visit(reference)?;

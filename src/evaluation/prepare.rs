@@ -69,7 +69,7 @@ pub(crate) fn recipe_demand<'a, 'src>(
   let mut pending: Vec<(&'a Module<'src>, &'a Recipe<'src>)> =
     invoked.into_iter().filter_map(|(id, recipe)| Some((justfile.module(id)?, recipe))).collect();
   pending.reverse();
-  let bindings = &justfile.bindings;
+  let bindings = justfile.bindings();
   while let Some((module, recipe)) = pending.pop() {
     if !seen.insert((module.id, std::ptr::from_ref(recipe))) {
       continue;
