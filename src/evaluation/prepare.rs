@@ -122,8 +122,30 @@ pub(crate) fn prepare<'a, 'src>(
   let root = &context.justfile.root;
   let parent =
     Inherited { dotenv: BTreeMap::new(), exports: Vec::new(), unexports: Vec::new(), lazy: false };
-  prepare_module(context, root, &parent, eagerness, demand, &mut states)?;
+  let overrides = resolve_overrides(context);
+  prepare_module(context, root, &parent, eagerness, demand, &overrides, &mut states)?;
   Ok(states)
+}
+
+/// An override on the command line, as the module id and assignment index
+/// it sets and the value.
+type Override<'c> = (usize, usize, &'c str);
+
+/// The overrides in the order they apply: by (path as written, name), the
+/// last of equal ones winning, so that through module aliases the greatest
+/// path wins. Names are looked up here, once.
+fn resolve_overrides<'c>(context: &RunContext<'c, '_>) -> Vec<Override<'c>> {
+  let mut overrides = BTreeMap::new();
+  for override_ in &context.config.overrides {
+    overrides.insert((&override_.module_path, &override_.name), &override_.value);
+  }
+  overrides
+    .into_iter()
+    .filter_map(|((path, name), value)| {
+      let module = context.justfile.root.find_module(path)?;
+      Some((module.id, module.assignments.index_of(name)?, value.as_str()))
+    })
+    .collect()
 }
 
 struct Inherited {
@@ -139,6 +161,7 @@ fn prepare_module<'a, 'src>(
   parent: &Inherited,
   eagerness: Eagerness,
   demand: &Demand,
+  overrides: &[Override<'_>],
   states: &mut States<'a, 'src>,
 ) -> Result<(), PrepareError<'src>> {
   let settings = &module.settings;
@@ -165,19 +188,10 @@ fn prepare_module<'a, 'src>(
     None => module.base_directory.clone(),
   };
 
-  // Overrides by (path as written, name), the last of equal ones winning;
-  // applied in that order, so that through module aliases the greatest path wins.
-  let mut overrides = BTreeMap::new();
-  for override_ in &context.config.overrides {
-    overrides.insert((&override_.module_path, &override_.name), &override_.value);
-  }
   let values = Values::new(module.assignments.len());
-  for ((path, name), value) in overrides {
-    let target = context.justfile.root.find_module(path);
-    if target.is_some_and(|target| target.path == module.path) {
-      if let Some(index) = module.assignments.index_of(name) {
-        values.set(index, Value::string(value.clone()));
-      }
+  for (id, index, value) in overrides {
+    if *id == module.id {
+      values.set(*index, Value::string(value.to_string()));
     }
   }
 
@@ -227,7 +241,7 @@ fn prepare_module<'a, 'src>(
   states.insert(module.id, state);
 
   for submodule in module.modules.values() {
-    prepare_module(context, submodule, &inherited, eagerness, demand, states)?;
+    prepare_module(context, submodule, &inherited, eagerness, demand, overrides, states)?;
   }
   Ok(())
 }
