@@ -1,8 +1,15 @@
 //! What each variable reference and function call is bound to, decided once
-//! by analysis: the parser numbers every `Variable` and `Call` node (its
-//! `Slot`), and this table, indexed by slot, says which parameter,
+//! from the checked model: the parser numbers every `Variable` and `Call`
+//! node (its `Slot`), and this table, indexed by slot, says which parameter,
 //! assignment, constant or function the name means there. Evaluation reads
 //! it and never looks a name up again.
+//!
+//! A run binds what it may evaluate, once: a module's assignments and
+//! function bodies when it is prepared, a recipe's expressions when it is
+//! demanded or run. Listings and dumps bind nothing, and `--evaluate` no
+//! recipe.
+
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::model::{Assignment, Functions, Module, Recipe, Table};
 use super::names::{same_name, token_bytes};
@@ -15,9 +22,9 @@ use crate::syntax::token::Token;
 /// What the name of a `Variable` or `Call` node means where it is written.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) enum Binding {
-  /// Not bound by analysis: a node of an expression that is never evaluated
-  /// at run time (settings, `[doc]`, `[arg(pattern, help)]`), or made
-  /// outside the parser.
+  /// Not bound (yet): a node of an expression that is never evaluated at run
+  /// time (settings, `[doc]`, `[arg(pattern, help)]`), of a recipe not run,
+  /// or made outside the parser. Evaluation then looks the name up itself.
   #[default]
   Unbound,
   /// The recipe parameter at this index.
@@ -33,56 +40,85 @@ pub(crate) enum Binding {
   Builtin(Function),
 }
 
-/// The binding of every slot of a run.
+/// A binding in one word: the kind in the top three bits, the index below.
+const KIND_SHIFT: u32 = 29;
+const INDEX_MASK: u32 = (1 << KIND_SHIFT) - 1;
+
+impl Binding {
+  fn pack(self) -> u32 {
+    let (kind, index) = match self {
+      Binding::Unbound => return 0,
+      Binding::Parameter(index) => (1, index),
+      Binding::FunctionParameter(index) => (2, index),
+      Binding::Assignment(index) => (3, index),
+      Binding::Constant(id) => (4, id),
+      Binding::UserFunction(index) => (5, index),
+      Binding::Builtin(function) => (6, function as u32),
+    };
+    // An index too large to pack stays unbound: looked up by name.
+    if index > INDEX_MASK {
+      return 0;
+    }
+    kind << KIND_SHIFT | index
+  }
+
+  fn unpack(word: u32) -> Binding {
+    let index = word & INDEX_MASK;
+    match word >> KIND_SHIFT {
+      1 => Binding::Parameter(index),
+      2 => Binding::FunctionParameter(index),
+      3 => Binding::Assignment(index),
+      4 => Binding::Constant(index),
+      5 => Binding::UserFunction(index),
+      6 => Function::from_index(index as usize).map_or(Binding::Unbound, Binding::Builtin),
+      _ => Binding::Unbound,
+    }
+  }
+}
+
+/// The binding of every slot of a run. Threads that run recipes in
+/// parallel may bind the same recipe at once: they store the same words.
 #[derive(Debug, Default)]
-pub(crate) struct Bindings(Vec<Binding>);
+pub(crate) struct Bindings(Vec<AtomicU32>);
 
 impl Bindings {
-  /// The bindings of every module under `root`, in trees with `count`
-  /// slots: made once the modules have passed their checks.
-  pub(crate) fn of(root: &Module<'_>, count: usize) -> Self {
-    let mut bindings = Bindings(vec![Binding::Unbound; count]);
-    let mut pending = vec![root];
-    while let Some(module) = pending.pop() {
-      bindings.bind_module(&module.assignments, &module.functions, &module.recipes);
-      pending.extend(module.modules.values());
-    }
-    bindings
+  /// Room for `count` slots, none bound yet.
+  pub(crate) fn with_slots(count: usize) -> Self {
+    Bindings((0..count).map(|_| AtomicU32::new(0)).collect())
   }
 
   pub(crate) fn get(&self, slot: Slot) -> Binding {
-    self.0.get(slot.index()).copied().unwrap_or_default()
+    self
+      .0
+      .get(slot.index())
+      .map_or(Binding::Unbound, |word| Binding::unpack(word.load(Ordering::Relaxed)))
   }
 
-  fn set(&mut self, slot: Slot, binding: Binding) {
-    if let Some(entry) = self.0.get_mut(slot.index()) {
-      *entry = binding;
+  fn set(&self, slot: Slot, binding: Binding) {
+    if let Some(word) = self.0.get(slot.index()) {
+      word.store(binding.pack(), Ordering::Relaxed);
     }
   }
 
-  /// Bind every name in the expressions a module evaluates at run time: its
-  /// assignments, the bodies of its functions and its recipes' expressions.
-  fn bind_module<'src>(
-    &mut self,
-    assignments: &Table<'src, Assignment<'src>>,
-    functions: &Functions<'src>,
-    recipes: &Table<'src, Recipe<'src>>,
-  ) {
-    let mut binder = Binder { bindings: self, assignments, functions };
-    for assignment in assignments.values_added() {
+  /// Bind the names in a module's assignments and function bodies.
+  pub(crate) fn bind_module(&self, module: &Module<'_>) {
+    let binder = Binder::new(self, module);
+    for assignment in module.assignments.values_added() {
       binder.expression(assignment.value, Scope::Module);
     }
-    for function in functions.values() {
+    for function in module.functions.values() {
       binder.expression(&function.body, Scope::Function(function.parameters));
     }
-    for recipe in recipes.values_added() {
-      let parameters = recipe.ast.parameters;
-      let _ = for_each_expression::<(), _>(recipe.ast, false, &mut |expression, in_scope, _| {
-        let scope = Scope::Recipe(parameters.get(..in_scope).unwrap_or(&[]));
-        binder.expression(expression, scope);
-        Ok(())
-      });
-    }
+  }
+
+  /// Bind the names in the expressions of `recipe`, of `module`.
+  pub(crate) fn bind_recipe(&self, module: &Module<'_>, recipe: &Recipe<'_>) {
+    let binder = Binder::new(self, module);
+    let parameters = recipe.ast.parameters;
+    let _ = for_each_expression::<(), _>(recipe.ast, false, &mut |expression, in_scope, _| {
+      binder.expression(expression, Scope::Recipe(parameters.get(..in_scope).unwrap_or(&[])));
+      Ok(())
+    });
   }
 }
 
@@ -97,13 +133,17 @@ enum Scope<'a, 'src> {
 }
 
 struct Binder<'b, 'a, 'src> {
-  bindings: &'b mut Bindings,
+  bindings: &'b Bindings,
   assignments: &'a Table<'src, Assignment<'src>>,
   functions: &'a Functions<'src>,
 }
 
-impl<'src> Binder<'_, '_, 'src> {
-  fn expression(&mut self, expression: &Expression<'src>, scope: Scope<'_, 'src>) {
+impl<'b, 'a, 'src> Binder<'b, 'a, 'src> {
+  fn new(bindings: &'b Bindings, module: &'a Module<'src>) -> Self {
+    Binder { bindings, assignments: &module.assignments, functions: &module.functions }
+  }
+
+  fn expression(&self, expression: &Expression<'src>, scope: Scope<'_, 'src>) {
     let _ = walk::<(), _>(expression, &mut |node| {
       match node {
         Expression::Variable { name, slot } => {
@@ -187,6 +227,7 @@ mod tests {
     let (sources, trees) = (Sources::new(), Trees::new());
     let justfile = compiled(text, Arenas { sources: &sources, trees: &trees });
     let recipe = justfile.root.recipes.get(recipe).expect("recipe");
+    justfile.bind_recipe(&justfile.root, recipe);
     let mut out = Vec::new();
     let _ = for_each_expression::<(), _>(recipe.ast, false, &mut |expression, _, _| {
       walk::<(), _>(expression, &mut |node| {
@@ -231,11 +272,46 @@ mod tests {
   }
 
   #[test]
+  fn bindings_pack_into_one_word() {
+    let mut bindings = vec![
+      Binding::Unbound,
+      Binding::Parameter(0),
+      Binding::FunctionParameter(7),
+      Binding::Assignment(INDEX_MASK),
+      Binding::Constant(28),
+      Binding::UserFunction(3),
+    ];
+    bindings.extend(Function::ALL.iter().copied().map(Binding::Builtin));
+    for binding in bindings {
+      assert_eq!(Binding::unpack(binding.pack()), binding);
+    }
+    assert_eq!(Binding::Assignment(INDEX_MASK + 1).pack(), 0);
+  }
+
+  #[test]
+  fn a_recipe_is_bound_when_asked() {
+    let (sources, trees) = (Sources::new(), Trees::new());
+    let justfile =
+      compiled("x := 'X'\nr:\n  echo {{x}}\n", Arenas { sources: &sources, trees: &trees });
+    let recipe = justfile.root.recipes.get("r").expect("recipe");
+    let slot = match recipe.ast.body[0].interpolations[0].expression {
+      Expression::Variable { slot, .. } => *slot,
+      _ => Slot::NONE,
+    };
+    assert_eq!(justfile.bindings().get(slot), Binding::Unbound);
+    justfile.bind_module(&justfile.root);
+    assert_eq!(justfile.bindings().get(slot), Binding::Unbound);
+    justfile.bind_recipe(&justfile.root, recipe);
+    assert_eq!(justfile.bindings().get(slot), Binding::Assignment(0));
+  }
+
+  #[test]
   fn function_bodies_bind_their_parameters() {
     let text = "x := 'X'\nf(y, x) := x + y + HEX\nr:\n  echo {{f('a', 'b')}}\n";
     let (sources, trees) = (Sources::new(), Trees::new());
     let justfile = compiled(text, Arenas { sources: &sources, trees: &trees });
     let function = justfile.root.functions.get("f").expect("function");
+    justfile.bind_module(&justfile.root);
     let mut out = Vec::new();
     let _ = walk::<(), _>(&function.body, &mut |node| {
       if let Expression::Variable { name, slot } = node {

@@ -61,9 +61,9 @@ pub struct Justfile<'src> {
   pub module_routes: Vec<Vec<u32>>,
   /// How many slots the run's parse trees have.
   slot_count: usize,
-  /// What every variable reference and call evaluated at run time is bound
-  /// to, by its `Slot`: made on first use, so that the commands that
-  /// evaluate nothing (listings, dumps) do not pay for it.
+  /// What the variable references and calls bound so far mean, by `Slot`:
+  /// made on first use, so that the commands that evaluate nothing
+  /// (listings, dumps) do not pay for it.
   bindings: OnceLock<Bindings>,
 }
 
@@ -75,9 +75,21 @@ impl<'src> Justfile<'src> {
     Justfile { root, module_paths, module_routes, slot_count, bindings: OnceLock::new() }
   }
 
-  /// What each variable reference and call means where it is written.
+  /// What each variable reference and call bound so far means where it is
+  /// written (see `bind_module`, `bind_recipe`).
   pub(crate) fn bindings(&self) -> &Bindings {
-    self.bindings.get_or_init(|| Bindings::of(&self.root, self.slot_count))
+    self.bindings.get_or_init(|| Bindings::with_slots(self.slot_count))
+  }
+
+  /// Bind the names of a module's assignments and function bodies, before
+  /// they are evaluated.
+  pub(crate) fn bind_module(&self, module: &Module<'src>) {
+    self.bindings().bind_module(module);
+  }
+
+  /// Bind the names of a recipe's expressions, before they are evaluated.
+  pub(crate) fn bind_recipe(&self, module: &Module<'src>, recipe: &Recipe<'src>) {
+    self.bindings().bind_recipe(module, recipe);
   }
 
   /// The module with id `id`.

@@ -74,6 +74,7 @@ pub(crate) fn recipe_demand<'a, 'src>(
     if !seen.insert((module.id, std::ptr::from_ref(recipe))) {
       continue;
     }
+    justfile.bind_recipe(module, recipe);
     let needed = demand.entry(module.id).or_default();
     let skip_comments = module.settings.ignore_comments && !recipe.script;
     for (expression, _) in run_time_expressions(recipe.ast, skip_comments) {
@@ -166,6 +167,7 @@ fn prepare_module<'a, 'src>(
 ) -> Result<(), PrepareError<'src>> {
   let settings = &module.settings;
   let shell = module_shell(context.config, settings);
+  context.justfile.bind_module(module);
 
   let mut dotenv = parent.dotenv.clone();
   let options = super::dotenv::DotenvOptions {

@@ -150,6 +150,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
   ) -> Result<'src> {
     // `prepare` gives every module a state.
     let Some(state) = self.state(module) else { return Ok(()) };
+    self.context.justfile.bind_recipe(state.module, recipe);
     let (scope, positional) = self.scope(state, recipe, supplied, is_dependency)?;
 
     if !self.context.config.yes {

@@ -151,7 +151,6 @@ macro_rules! functions {
 
     impl Function {
       /// Every built-in function, in table order.
-      #[cfg(test)]
       pub(crate) const ALL: &'static [Function] = &[$(Function::$function,)*];
 
       /// The function of a canonical name (see `canonical_name`).
@@ -291,6 +290,11 @@ impl Function {
   /// The function called `name` as written (`_dir` suffixes included).
   pub(crate) fn from_name(name: &str) -> Option<Function> {
     Function::from_canonical_name(&canonical_name(name))
+  }
+
+  /// The function at `index` of the table (`function as usize`).
+  pub(crate) fn from_index(index: usize) -> Option<Function> {
+    Function::ALL.get(index).copied()
   }
 
   fn builtin(self) -> &'static Builtin {
