@@ -148,12 +148,21 @@ impl<'src> Nodes<'src> {
   }
 
   /// A new slot number for a variable reference or call.
+  #[inline]
   pub fn slot(&self) -> Slot {
-    let mut next = self.next.get();
+    let next = self.next.get();
     if next == self.end.get() {
-      next = self.slots.fetch_add(SLOT_BLOCK, Ordering::Relaxed);
-      self.end.set(next.saturating_add(SLOT_BLOCK));
+      return self.reserve_slots();
     }
+    self.next.set(next + 1);
+    Slot(next)
+  }
+
+  /// A new block of slots, and its first.
+  #[cold]
+  fn reserve_slots(&self) -> Slot {
+    let next = self.slots.fetch_add(SLOT_BLOCK, Ordering::Relaxed);
+    self.end.set(next.saturating_add(SLOT_BLOCK));
     self.next.set(next.saturating_add(1));
     Slot(next)
   }

@@ -622,3 +622,24 @@ fn probe() {
     }
   }
 }
+
+#[test]
+fn doc_comment_trim_agrees_with_str_trim() {
+  let texts = [
+    "",
+    " ",
+    " doc",
+    "  doc  ",
+    "\tdoc\t",
+    "\u{0b}doc\u{0b}",
+    " \u{0b} doc",
+    "\u{a0}doc\u{a0}",
+    " \u{2003}doc",
+    "doc \u{3000}",
+    " é ",
+    "é",
+  ];
+  for text in texts {
+    assert_eq!(trim(text), text.trim(), "{text:?}");
+  }
+}
