@@ -144,6 +144,10 @@ impl<'b, 'a, 'src> Binder<'b, 'a, 'src> {
   }
 
   fn expression(&self, expression: &Expression<'src>, scope: Scope<'_, 'src>) {
+    // Most defaults and many values are plain strings.
+    if matches!(expression, Expression::StringLiteral(_)) {
+      return;
+    }
     let _ = walk::<(), _>(expression, &mut |node| {
       match node {
         Expression::Variable { name, slot } => {

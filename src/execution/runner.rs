@@ -149,8 +149,9 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     slots: &Slots<'_>,
   ) -> Result<'src> {
     // `prepare` gives every module a state.
+    // The recipe's names were bound when the run's demand was computed
+    // (`prepare::recipe_demand`, over every recipe it can run).
     let Some(state) = self.state(module) else { return Ok(()) };
-    self.context.justfile.bind_recipe(state.module, recipe);
     let (scope, positional) = self.scope(state, recipe, supplied, is_dependency)?;
 
     if !self.context.config.yes {
