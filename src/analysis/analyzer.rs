@@ -14,7 +14,7 @@ use super::const_eval::ConstEvaluator;
 use super::effects::{Effects, Flags};
 use super::error::AnalysisErrorKind;
 use super::loader::{self, LoadedFile, LoadedModule, ModuleTarget};
-use super::model::{self, Functions, Justfile, Module, Pooled, Settings, Table};
+use super::model::{self, Functions, Justfile, Module, Pooled, Settings, Submodules, Table};
 use super::settings;
 use crate::builtins::value::Value;
 use crate::syntax::ast::{self, Item, ParameterKind};
@@ -48,7 +48,7 @@ pub fn compile<'src>(
   let root = analyze_module(&mut context, 0, Vec::new(), request.working_directory.to_path_buf())?;
   check_overrides(&root, request)?;
   check_unstable(&root, request.unstable)?;
-  Ok(Justfile { root, module_paths: context.module_paths })
+  Ok(Justfile::new(root, context.module_paths, arenas.trees.slot_count()))
 }
 
 struct Context<'src> {
@@ -144,10 +144,10 @@ fn analyze_module<'src>(
     path,
     overrides,
     names: BTreeMap::new(),
-    modules: BTreeMap::new(),
+    walked_modules: Vec::new(),
+    modules: Submodules::default(),
     module_items: BTreeMap::new(),
     module_order: Vec::new(),
-    module_positions: BTreeMap::new(),
     absent_modules: BTreeSet::new(),
     unexports: BTreeMap::new(),
     sets: BTreeMap::new(),
@@ -225,10 +225,11 @@ pub(crate) struct ModuleAnalyzer<'src, 'f> {
   pub overrides: BTreeMap<String, String>,
   /// Aliases and modules seen by the walk: name → (kind, token).
   names: BTreeMap<&'src str, (NameKind, Token<'src>)>,
-  modules: BTreeMap<&'src str, Module<'src>>,
+  /// The submodules as the walk meets them, then (`finish`) in `modules`.
+  walked_modules: Vec<(&'src str, Module<'src>)>,
+  modules: Submodules<'src>,
   module_items: BTreeMap<&'src str, &'f ast::ModuleItem<'src>>,
   module_order: Vec<&'src str>,
-  module_positions: BTreeMap<&'src str, usize>,
   absent_modules: BTreeSet<&'src str>,
   unexports: BTreeMap<&'src str, Token<'src>>,
   /// Setting name → its enabled `set` item.
@@ -308,8 +309,9 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
   }
 
   /// Submodules are ordered by the offset of their name in whichever file
-  /// declares them, as if in the module's own file; `module_positions` places
-  /// them among the recipes, whose first ones are those of the own file.
+  /// declares them, as if in the module's own file (`Module::order`);
+  /// `Module::position` places them among the recipes, whose first ones are
+  /// those of the own file.
   fn order_modules(&mut self) {
     if self.module_order.is_empty() {
       return;
@@ -327,9 +329,12 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
     let offset =
       |name: &&'src str| items.get(name).map_or(usize::MAX, |item| item.name.offset as usize);
     self.module_order.sort_by_key(|name| (offset(name), *name));
-    for name in &self.module_order {
+    for (order, name) in self.module_order.iter().enumerate() {
       let position = own_offsets.partition_point(|own| *own < offset(name));
-      self.module_positions.insert(name, position);
+      if let Some(submodule) = self.modules.get_mut(name) {
+        submodule.order = u32::try_from(order).unwrap_or(u32::MAX);
+        submodule.position = position;
+      }
     }
   }
 
@@ -359,7 +364,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
         let directory =
           source.as_ref().and_then(|p| p.parent().map(Path::to_path_buf)).unwrap_or_default();
         let module = analyze_module(context, *index, path, directory)?;
-        self.modules.insert(name, module);
+        self.walked_modules.push((name, module));
         self.module_items.insert(name, item);
         self.module_order.push(name);
       }
@@ -408,6 +413,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
 
   /// Everything after the walk.
   fn finish(mut self, base_directory: PathBuf) -> CompileResult<'src, Module<'src>> {
+    self.modules = Submodules::new(std::mem::take(&mut self.walked_modules));
     let assignments = self.assignments()?;
     let functions = self.functions()?;
     let lists = self.bool_setting(Setting::Lists);
@@ -466,8 +472,8 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       unexports: self.unexports.keys().copied().collect(),
       default,
       unstable_features,
-      module_order: std::mem::take(&mut self.module_order),
-      module_positions: std::mem::take(&mut self.module_positions),
+      order: 0,
+      position: 0,
       disabled_aliases: resolved.disabled_aliases,
     })
   }
@@ -622,7 +628,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
 
   /// Function redefinitions and duplicate parameters.
   fn functions(&self) -> CompileResult<'src, Functions<'src>> {
-    let mut functions: Functions<'src> = BTreeMap::new();
+    let mut functions: BTreeMap<&'src str, &'src ast::FunctionDefinition<'src>> = BTreeMap::new();
     for entry in &self.entries {
       let Item::Function(function) = entry.item else { continue };
       let name = function.name.lexeme();
@@ -653,7 +659,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       }
       functions.insert(name, function);
     }
-    Ok(functions)
+    Ok(Functions::from_map(functions))
   }
 
   /// Recipe name conflicts, extra leading whitespace, sigils, script-only

@@ -13,7 +13,7 @@ use super::compile_error::{CompileError, CompileErrorKind};
 use super::error::AnalysisErrorKind;
 use super::model::{Assignment, Table};
 use crate::builtins::value::Value;
-use crate::syntax::ast::Expression;
+use crate::syntax::ast::{Expression, Slot};
 use crate::syntax::token::Token;
 
 /// Why const evaluation failed: something non-const was reached (which a
@@ -97,13 +97,15 @@ impl<'a, 'src> ConstEvaluator<'a, 'src> {
 }
 
 impl<'src> ExpressionContext<'src> for ConstEvaluator<'_, 'src> {
+  // Const evaluation is part of analysis, which resolves names: it looks
+  // them up by name and ignores the slots it has not filled yet.
   type Error = Failure<'src>;
 
   fn lists(&self) -> bool {
     self.lists
   }
 
-  fn variable(&self, name: Token<'src>) -> Result<'src, Value> {
+  fn variable(&self, name: Token<'src>, _slot: Slot) -> Result<'src, Value> {
     ConstEvaluator::variable(self, name)
   }
 
@@ -111,7 +113,12 @@ impl<'src> ExpressionContext<'src> for ConstEvaluator<'_, 'src> {
     Err(Failure::NonConst(error(token, AnalysisErrorKind::ConstBacktick)))
   }
 
-  fn call(&self, name: Token<'src>, _arguments: &[Expression<'src>]) -> Result<'src, Value> {
+  fn call(
+    &self,
+    name: Token<'src>,
+    _slot: Slot,
+    _arguments: &[Expression<'src>],
+  ) -> Result<'src, Value> {
     Err(Failure::NonConst(error(name, AnalysisErrorKind::ConstFunctionCall)))
   }
 
@@ -135,7 +142,7 @@ pub(crate) fn constant_value<'src>(
 ) -> Option<Value> {
   let mut names_unknown = false;
   let _ = super::resolver::walk(expression, &mut |node| {
-    if let Expression::Variable { name } = node {
+    if let Expression::Variable { name, .. } = node {
       names_unknown |= unknown.contains(&name.lexeme());
     }
     Ok::<(), ()>(())

@@ -4,7 +4,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use crate::analysis::effects::Effects;
-use crate::analysis::model::{Alias, Justfile, Module, ParameterOptions, Recipe, Settings, Table};
+use crate::analysis::model::{
+  Alias, Functions, Justfile, Module, ParameterOptions, Recipe, Settings, Submodules, Table,
+};
 use crate::syntax::ast::{self, Expression, ParameterKind, StringKind, StringLiteral};
 use crate::syntax::sources::Source;
 use crate::syntax::token::{Token, TokenKind};
@@ -129,18 +131,18 @@ pub(crate) fn module(path: &[&str]) -> Module<'static> {
     groups: Vec::new(),
     private: false,
     assignments: Table::new(),
-    functions: BTreeMap::new(),
+    functions: Functions::default(),
     recipes: Table::new(),
     aliases: BTreeMap::new(),
-    modules: BTreeMap::new(),
+    modules: Submodules::default(),
     absent_modules: BTreeSet::new(),
     disabled: BTreeMap::new(),
     settings: Settings::default(),
     unexports: BTreeSet::new(),
     default: None,
     unstable_features: BTreeSet::new(),
-    module_order: Vec::new(),
-    module_positions: BTreeMap::new(),
+    order: 0,
+    position: 0,
     disabled_aliases: BTreeSet::new(),
   }
 }
@@ -165,9 +167,12 @@ pub(crate) fn add_alias(module: &mut Module<'static>, alias: Alias<'static>) {
   module.aliases.insert(leak(alias.name.lexeme()), alias);
 }
 
-pub(crate) fn add_module(parent: &mut Module<'static>, text: &str, child: Module<'static>) {
+/// Adds a submodule after the others in source order, not placed among
+/// the recipes.
+pub(crate) fn add_module(parent: &mut Module<'static>, text: &str, mut child: Module<'static>) {
   let key = leak(text);
-  parent.module_order.push(key);
+  child.order = u32::try_from(parent.modules.len()).unwrap_or(u32::MAX);
+  child.position = usize::MAX;
   parent.modules.insert(key, child);
 }
 
@@ -182,5 +187,5 @@ pub(crate) fn justfile(mut root: Module<'static>) -> Justfile<'static> {
   }
   let mut module_paths = Vec::new();
   number(&mut root, &mut module_paths);
-  Justfile { root, module_paths }
+  Justfile::new(root, module_paths, 0)
 }

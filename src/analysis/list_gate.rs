@@ -82,7 +82,7 @@ impl<'src> Precheck<'src, '_> {
   fn passes(&self, expression: &Expression<'src>, scope: Scope<'_, 'src>, names: bool) -> bool {
     match expression {
       Expression::StringLiteral(_) | Expression::Backtick { .. } => true,
-      Expression::Variable { name } if !names || scope.contains_token(name) => true,
+      Expression::Variable { name, .. } if !names || scope.contains_token(name) => true,
       _ => self.passes_node(expression, scope, names),
     }
   }
@@ -101,13 +101,13 @@ impl<'src> Precheck<'src, '_> {
       || !names || check_name(expression, scope, self.assignments, self.functions).is_ok();
     match expression {
       StringLiteral(_) | Backtick { .. } => true,
-      Variable { name } => {
+      Variable { name, .. } => {
         !names
           || scope.contains_token(name)
           || self.assignments.index_of_token(name).is_some()
           || named()
       }
-      Call { name, arguments } => {
+      Call { name, arguments, .. } => {
         !(self.gate && self.requires_lists(name.lexeme()))
           && named()
           && arguments.iter().all(|argument| self.passes(argument, scope, names))
@@ -283,7 +283,7 @@ impl<'src> Gate<'src, '_> {
       Call { name, .. } => {
         let function = name.lexeme();
         if !self.functions.contains_key(function) && builtins::requires_lists(function) {
-          return Err(error(*name, AnalysisErrorKind::FunctionRequiresLists { function }));
+          return Err(error(**name, AnalysisErrorKind::FunctionRequiresLists { function }));
         }
         Ok(())
       }

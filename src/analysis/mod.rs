@@ -2,6 +2,7 @@
 
 pub(crate) mod analyzer;
 pub(crate) mod argument_error;
+pub(crate) mod bindings;
 mod body;
 mod builtins;
 pub(crate) mod compile_error;

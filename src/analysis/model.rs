@@ -6,15 +6,49 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::{self, Debug, Formatter};
 use std::ops::{Deref, Range};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
+pub(crate) use super::bindings::{Binding, Bindings};
 use super::effects::Effects;
 use super::names::token_bytes;
 pub(crate) use super::table::{Named, Table};
 use crate::syntax::ast::{self, Attribute, Expression, Line, Name, ParameterKind};
 
-/// User-defined functions by name.
-pub(crate) type Functions<'src> = BTreeMap<&'src str, &'src ast::FunctionDefinition<'src>>;
+/// A module's user-defined functions in name order; an index into them is
+/// a function's id (`Binding::UserFunction`).
+#[derive(Debug, Default)]
+pub struct Functions<'src> {
+  sorted: Vec<&'src ast::FunctionDefinition<'src>>,
+}
+
+impl<'src> Functions<'src> {
+  /// The functions of a map by name.
+  pub(crate) fn from_map(map: BTreeMap<&'src str, &'src ast::FunctionDefinition<'src>>) -> Self {
+    Functions { sorted: map.into_values().collect() }
+  }
+
+  pub fn index_of(&self, name: &str) -> Option<usize> {
+    self.sorted.binary_search_by(|function| function.name.lexeme().cmp(name)).ok()
+  }
+
+  pub fn get(&self, name: &str) -> Option<&'src ast::FunctionDefinition<'src>> {
+    self.index_of(name).and_then(|index| self.at(index))
+  }
+
+  pub fn contains_key(&self, name: &str) -> bool {
+    self.index_of(name).is_some()
+  }
+
+  /// The function with id `index`.
+  pub fn at(&self, index: usize) -> Option<&'src ast::FunctionDefinition<'src>> {
+    self.sorted.get(index).copied()
+  }
+
+  /// In name order.
+  pub fn values(&self) -> impl Iterator<Item = &'src ast::FunctionDefinition<'src>> + '_ {
+    self.sorted.iter().copied()
+  }
+}
 
 /// The root module and, through it, every submodule.
 #[derive(Debug)]
@@ -22,12 +56,66 @@ pub struct Justfile<'src> {
   pub root: Module<'src>,
   /// The path of each module, by `Module::id`.
   pub module_paths: Vec<Vec<String>>,
+  /// How to reach each module from the root, by `Module::id`: the index of
+  /// each submodule on the way in its parent's `modules`.
+  pub module_routes: Vec<Vec<u32>>,
+  /// How many slots the run's parse trees have.
+  slot_count: usize,
+  /// What the variable references and calls bound so far mean, by `Slot`:
+  /// made on first use, so that the commands that evaluate nothing
+  /// (listings, dumps) do not pay for it.
+  bindings: OnceLock<Bindings>,
 }
 
 impl<'src> Justfile<'src> {
+  /// The analysed `root` and its submodules, numbered by `module_paths`,
+  /// from trees with `slot_count` slots.
+  pub(crate) fn new(root: Module<'src>, module_paths: Vec<Vec<String>>, slot_count: usize) -> Self {
+    let module_routes = Justfile::routes(&root);
+    Justfile { root, module_paths, module_routes, slot_count, bindings: OnceLock::new() }
+  }
+
+  /// What each variable reference and call bound so far means where it is
+  /// written (see `bind_module`, `bind_recipe`).
+  pub(crate) fn bindings(&self) -> &Bindings {
+    self.bindings.get_or_init(|| Bindings::with_slots(self.slot_count))
+  }
+
+  /// Bind the names of a module's assignments and function bodies, before
+  /// they are evaluated.
+  pub(crate) fn bind_module(&self, module: &Module<'src>) {
+    self.bindings().bind_module(module);
+  }
+
+  /// Bind the names of a recipe's expressions, before they are evaluated.
+  pub(crate) fn bind_recipe(&self, module: &Module<'src>, recipe: &Recipe<'src>) {
+    self.bindings().bind_recipe(module, recipe);
+  }
+
   /// The module with id `id`.
   pub fn module(&self, id: usize) -> Option<&Module<'src>> {
-    self.root.find_module(self.module_paths.get(id)?)
+    let route = self.module_routes.get(id)?;
+    route.iter().try_fold(&self.root, |module, &index| module.modules.at(index as usize))
+  }
+
+  /// `module_routes` of the modules under `root`.
+  fn routes(root: &Module<'src>) -> Vec<Vec<u32>> {
+    fn walk(module: &Module, route: &mut Vec<u32>, routes: &mut Vec<Vec<u32>>) {
+      if routes.len() <= module.id {
+        routes.resize_with(module.id + 1, Vec::new);
+      }
+      if let Some(slot) = routes.get_mut(module.id) {
+        slot.clone_from(route);
+      }
+      for (index, submodule) in module.modules.values().enumerate() {
+        route.push(u32::try_from(index).unwrap_or(u32::MAX));
+        walk(submodule, route, routes);
+        route.pop();
+      }
+    }
+    let mut routes = Vec::new();
+    walk(root, &mut Vec::new(), &mut routes);
+    routes
   }
 
   /// The recipe a dependency names; None only for a recipe disabled by an
@@ -62,7 +150,7 @@ pub struct Module<'src> {
   /// Indices into this table are recipe ids: `Dependency::target`.
   pub recipes: Table<'src, Recipe<'src>>,
   pub aliases: BTreeMap<&'src str, Alias<'src>>,
-  pub modules: BTreeMap<&'src str, Module<'src>>,
+  pub modules: Submodules<'src>,
   /// Names of `mod?` modules whose file is absent.
   pub absent_modules: BTreeSet<&'src str>,
   /// Recipes and aliases disabled because they (transitively) depend on an
@@ -74,11 +162,13 @@ pub struct Module<'src> {
   pub default: Option<usize>,
   /// Features this module uses that need `--unstable` / `set unstable`.
   pub unstable_features: BTreeSet<ast::UnstableFeature>,
-  /// Source order of submodules (by `mod` statement position).
-  pub module_order: Vec<&'src str>,
-  /// Position of each submodule's `mod` statement in the sequence of
-  /// `Recipe::order`: the number of the module's recipe items before it.
-  pub module_positions: BTreeMap<&'src str, usize>,
+  /// The place of this module's `mod` statement among its siblings' in
+  /// source order (for `--unsorted`); 0 for the root.
+  pub order: u32,
+  /// Position of this module's `mod` statement in the sequence of its
+  /// parent's `Recipe::order`: the number of the parent's recipe items
+  /// before it.
+  pub position: usize,
   /// The names in `disabled` that are aliases.
   pub disabled_aliases: BTreeSet<&'src str>,
 }
@@ -100,6 +190,82 @@ impl<'src> Module<'src> {
       let alias = module.aliases.get(name.as_str())?;
       alias.target.iter().try_fold(module, |module, name| module.modules.get(name.lexeme()))
     })
+  }
+}
+
+/// A module's submodules in name order; an index into them is a step of a
+/// `Justfile::module_routes` route.
+#[derive(Debug, Default)]
+pub struct Submodules<'src> {
+  entries: Vec<(&'src str, Module<'src>)>,
+}
+
+impl<'src> Submodules<'src> {
+  /// The modules of `entries` (name, module), in any order, names distinct.
+  pub(crate) fn new(mut entries: Vec<(&'src str, Module<'src>)>) -> Self {
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    Submodules { entries }
+  }
+
+  pub fn index_of(&self, name: &str) -> Option<usize> {
+    self.entries.binary_search_by(|(key, _)| (*key).cmp(name)).ok()
+  }
+
+  pub fn get(&self, name: &str) -> Option<&Module<'src>> {
+    self.at(self.index_of(name)?)
+  }
+
+  pub fn get_mut(&mut self, name: &str) -> Option<&mut Module<'src>> {
+    let index = self.index_of(name)?;
+    self.entries.get_mut(index).map(|(_, module)| module)
+  }
+
+  pub fn contains_key(&self, name: &str) -> bool {
+    self.index_of(name).is_some()
+  }
+
+  /// The submodule at `index` in name order.
+  pub fn at(&self, index: usize) -> Option<&Module<'src>> {
+    self.entries.get(index).map(|(_, module)| module)
+  }
+
+  pub fn len(&self) -> usize {
+    self.entries.len()
+  }
+
+  pub fn is_empty(&self) -> bool {
+    self.entries.is_empty()
+  }
+
+  /// Names and modules, by name.
+  pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&'src str, &Module<'src>)> + Clone {
+    self.entries.iter().map(|(name, module)| (*name, module))
+  }
+
+  pub fn keys(&self) -> impl DoubleEndedIterator<Item = &'src str> + Clone + '_ {
+    self.entries.iter().map(|(name, _)| *name)
+  }
+
+  pub fn values(&self) -> impl DoubleEndedIterator<Item = &Module<'src>> + Clone {
+    self.entries.iter().map(|(_, module)| module)
+  }
+
+  pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut Module<'src>> {
+    self.entries.iter_mut().map(|(_, module)| module)
+  }
+
+  /// Add a module named `name` (not yet there).
+  #[cfg(test)]
+  pub(crate) fn insert(&mut self, name: &'src str, module: Module<'src>) {
+    let index = self.entries.partition_point(|(key, _)| *key < name);
+    self.entries.insert(index, (name, module));
+  }
+
+  /// Names and modules in source order (`Module::order`).
+  pub fn in_source_order(&self) -> Vec<(&'src str, &Module<'src>)> {
+    let mut entries: Vec<_> = self.iter().collect();
+    entries.sort_by_key(|(_, module)| module.order);
+    entries
   }
 }
 

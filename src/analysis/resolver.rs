@@ -11,7 +11,8 @@ use super::builtins;
 use super::compile_error::CompileError;
 use super::error::AnalysisErrorKind;
 use super::model::{
-  Alias, Assignment, Dependency, Functions, Module, Named, Pooled, Recipe, Settings, Table,
+  Alias, Assignment, Dependency, Functions, Module, Named, Pooled, Recipe, Settings, Submodules,
+  Table,
 };
 use super::names::{same_name, token_bytes};
 use crate::syntax::ast::{self, Attribute, Expression, Fragment, Name};
@@ -177,7 +178,7 @@ pub(crate) fn check_name<'src>(
   functions: &Functions<'src>,
 ) -> CompileResult<'src, ()> {
   match node {
-    Expression::Variable { name } => {
+    Expression::Variable { name, .. } => {
       let variable = name.lexeme();
       if scope.contains(variable)
         || assignments.contains_key(variable)
@@ -188,7 +189,7 @@ pub(crate) fn check_name<'src>(
         Err(error(*name, AnalysisErrorKind::UndefinedVariable { variable }))
       }
     }
-    Expression::Call { name, arguments } => check_call(*name, arguments.len(), functions),
+    Expression::Call { name, arguments, .. } => check_call(**name, arguments.len(), functions),
     _ => Ok(()),
   }
 }
@@ -282,8 +283,8 @@ impl<'src> VariableResolver<'src, '_> {
     })?;
     for position in start..self.references.len() {
       match self.references[position] {
-        Expression::Variable { name } => self.variable(*name, scope)?,
-        Expression::Call { name, arguments } => self.call(*name, arguments.len())?,
+        Expression::Variable { name, .. } => self.variable(*name, scope)?,
+        Expression::Call { name, arguments, .. } => self.call(**name, arguments.len())?,
         _ => {}
       }
     }
@@ -326,7 +327,7 @@ impl<'src> VariableResolver<'src, '_> {
   fn call(&mut self, name: Token<'src>, arguments: usize) -> CompileResult<'src, ()> {
     check_call(name, arguments, self.functions)?;
     let function = name.lexeme();
-    let Some(&definition) = self.functions.get(function) else { return Ok(()) };
+    let Some(definition) = self.functions.get(function) else { return Ok(()) };
     if self.calling.contains(&function) {
       return Ok(());
     }
@@ -365,7 +366,7 @@ struct RecipeResolver<'src, 'a> {
   recipes: Table<'src, Recipe<'src>>,
   assignments: &'a Assignments<'src>,
   functions: &'a Functions<'src>,
-  modules: &'a BTreeMap<&'src str, Module<'src>>,
+  modules: &'a Submodules<'src>,
   absent: &'a BTreeSet<&'src str>,
   settings: &'a Settings<'src>,
   /// The names in every recipe are known to be defined.
@@ -392,7 +393,7 @@ pub(crate) fn resolve_recipes<'src>(
   mut aliases: BTreeMap<&'src str, Alias<'src>>,
   assignments: &Assignments<'src>,
   functions: &Functions<'src>,
-  modules: &BTreeMap<&'src str, Module<'src>>,
+  modules: &Submodules<'src>,
   absent: &BTreeSet<&'src str>,
   settings: &Settings<'src>,
   names_checked: bool,

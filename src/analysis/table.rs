@@ -255,6 +255,15 @@ impl<'src, T: Named<'src>> Table<'src, T> {
     Iter { entries: &self.entries, indices: self.sorted_indices().iter(), _names: PhantomData }
   }
 
+  /// Items by name, each with its index.
+  pub fn indexed(&self) -> impl DoubleEndedIterator<Item = (usize, &T)> + Clone + use<'_, 'src, T> {
+    let entries = &self.entries;
+    self.sorted_indices().iter().filter_map(move |&index| {
+      let index = index as usize;
+      entries.get(index).map(|entry| (index, entry))
+    })
+  }
+
   pub fn keys(&self) -> impl DoubleEndedIterator<Item = &'src str> + Clone + use<'_, 'src, T> {
     self.iter().map(|(name, _)| name)
   }

@@ -34,7 +34,18 @@ const CONSTANTS: &[(&str, &str)] = &[
 
 /// The value of constant `name`, if it is one.
 pub(crate) fn constant(name: &str) -> Option<&'static str> {
-  CONSTANTS.iter().find(|(constant, _)| *constant == name).map(|(_, value)| *value)
+  id(name).and_then(value)
+}
+
+/// The id of constant `name`, if it is one: what analysis binds a name to.
+pub(crate) fn id(name: &str) -> Option<u32> {
+  let index = CONSTANTS.iter().position(|(constant, _)| *constant == name)?;
+  u32::try_from(index).ok()
+}
+
+/// The value of the constant with id `id`.
+pub(crate) fn value(id: u32) -> Option<&'static str> {
+  CONSTANTS.get(id as usize).map(|(_, value)| *value)
 }
 
 #[cfg(test)]

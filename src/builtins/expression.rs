@@ -5,7 +5,7 @@
 
 use super::operators;
 use super::value::Value;
-use crate::syntax::ast::{ComparisonOperator, Expression, FormatPiece, StringKind};
+use crate::syntax::ast::{ComparisonOperator, Expression, FormatPiece, Slot, StringKind};
 use crate::syntax::strings::unindent;
 use crate::syntax::token::Token;
 
@@ -16,13 +16,19 @@ pub(crate) trait ExpressionContext<'src> {
   /// Whether `set lists` is on where the expression is written.
   fn lists(&self) -> bool;
 
-  fn variable(&self, name: Token<'src>) -> Result<Value, Self::Error>;
+  /// A variable reference: `slot` is where analysis recorded its binding.
+  fn variable(&self, name: Token<'src>, slot: Slot) -> Result<Value, Self::Error>;
 
   fn backtick(&self, token: Token<'src>, command: &str) -> Result<Value, Self::Error>;
 
   /// A call of a built-in or user function; the context evaluates the
   /// arguments (with `evaluate`) if it allows the call at all.
-  fn call(&self, name: Token<'src>, arguments: &[Expression<'src>]) -> Result<Value, Self::Error>;
+  fn call(
+    &self,
+    name: Token<'src>,
+    slot: Slot,
+    arguments: &[Expression<'src>],
+  ) -> Result<Value, Self::Error>;
 
   /// An operator (`+`, `/`, `=~`) refused its operands.
   fn operator_error(&self, operator: Token<'src>, message: String) -> Self::Error;
@@ -39,8 +45,8 @@ pub(crate) fn evaluate<'src, C: ExpressionContext<'src> + ?Sized>(
     StringLiteral(literal) => Ok(Value::string(literal.cooked)),
     FormatString { start, kind, parts } => format_string(context, start.cooked, *kind, parts),
     Backtick { token, command } => context.backtick(*token, command),
-    Call { name, arguments } => context.call(*name, arguments),
-    Variable { name } => context.variable(*name),
+    Call { name, arguments, slot } => context.call(**name, *slot, arguments),
+    Variable { name, slot } => context.variable(*name, *slot),
     Group { contents, .. } => evaluate(context, contents),
     Concatenation { lhs, rhs, operator } => {
       let (lhs, rhs) = (evaluate(context, lhs)?, evaluate(context, rhs)?);

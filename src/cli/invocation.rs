@@ -24,8 +24,8 @@ pub(crate) enum ArgumentValue {
 /// One recipe to run, with the arguments bound to its parameters.
 #[derive(Debug)]
 pub(crate) struct Invocation<'a, 'src> {
-  /// Module path of the recipe (`[]` for the root).
-  pub module_path: Vec<String>,
+  /// `Module::id` of the recipe's module.
+  pub module: usize,
   pub recipe: &'a Recipe<'src>,
   /// One entry per parameter, in declaration order; `None` = not supplied
   /// (the runner evaluates the default).
@@ -123,7 +123,6 @@ impl InvocationError {
 
 /// A resolved recipe path: the recipe and its module, plus the module path.
 struct Resolved<'a, 'src> {
-  module_path: Vec<String>,
   module: &'a Module<'src>,
   recipe: &'a Recipe<'src>,
   /// The recipe is a module's default (no explicit recipe named).
@@ -145,20 +144,13 @@ fn lookup_failure(lookup: Lookup, name: &str, path: &str) -> InvocationError {
 
 fn default_recipe<'a, 'src>(
   module: &'a Module<'src>,
-  module_path: Vec<String>,
 ) -> Result<Resolved<'a, 'src>, InvocationError> {
   let recipe = match module.default_recipe() {
     Some(recipe) => recipe,
     None if module.recipes.is_empty() => return Err(InvocationError::NoRecipes),
     None => return Err(InvocationError::NoDefaultRecipe),
   };
-  Ok(Resolved { module_path, module, recipe, default: true })
-}
-
-fn recipe_module_path(recipe: &Recipe) -> Vec<String> {
-  let mut path: Vec<String> = recipe.namepath.split("::").map(str::to_string).collect();
-  path.pop();
-  path
+  Ok(Resolved { module, recipe, default: true })
 }
 
 /// Resolves one colon-form word (`a::b::c`).
@@ -171,18 +163,13 @@ fn resolve_colon_word<'a, 'src>(
   let unknown = || LookupError::UnknownRecipe { path: word.to_string(), suggestion: None };
   let components = split_colon_path(trimmed).ok_or_else(unknown)?;
   let mut module = root;
-  let mut module_path = Vec::new();
   for (index, component) in components.iter().enumerate() {
     let so_far = components[..=index].join("::");
     let last = index + 1 == components.len();
     match lookup(module, component) {
-      Lookup::Module(submodule) => {
-        module = submodule;
-        module_path.clone_from(&submodule.path);
-      }
+      Lookup::Module(submodule) => module = submodule,
       Lookup::Recipe { module, recipe } if last => {
-        let module_path = recipe_module_path(recipe);
-        return Ok(Resolved { module_path, module, recipe, default: false });
+        return Ok(Resolved { module, recipe, default: false });
       }
       Lookup::Recipe { .. } => return Err(LookupError::ExpectedSubmodule { path: so_far }.into()),
       Lookup::Unknown if !last => {
@@ -196,7 +183,7 @@ fn resolve_colon_word<'a, 'src>(
       other => return Err(lookup_failure(other, component, &so_far)),
     }
   }
-  default_recipe(module, module_path)
+  default_recipe(module)
 }
 
 /// Resolves word-form paths (`foo bar`); returns the number of words used.
@@ -205,31 +192,26 @@ fn resolve_words<'a, 'src>(
   words: &[String],
 ) -> Result<(Resolved<'a, 'src>, usize), InvocationError> {
   let mut module = root;
-  let mut module_path = Vec::new();
   for (index, word) in words.iter().enumerate() {
     let so_far = words[..=index].join(" ");
     match lookup(module, word) {
-      Lookup::Module(submodule) => {
-        module = submodule;
-        module_path.clone_from(&submodule.path);
-      }
+      Lookup::Module(submodule) => module = submodule,
       Lookup::Recipe { module, recipe } => {
-        let module_path = recipe_module_path(recipe);
-        return Ok((Resolved { module_path, module, recipe, default: false }, index + 1));
+        return Ok((Resolved { module, recipe, default: false }, index + 1));
       }
       Lookup::Unknown => {
         let suggestion = suggest_recipe(module, word);
         return Err(LookupError::UnknownRecipe { path: so_far, suggestion }.into());
       }
       Lookup::AbsentModule => {
-        let mut path = module_path.clone();
+        let mut path = module.path.clone();
         path.push(word.clone());
         return Err(LookupError::AbsentModule { path: path.join("::") }.into());
       }
       other => return Err(lookup_failure(other, word, &so_far)),
     }
   }
-  Ok((default_recipe(module, module_path)?, words.len()))
+  Ok((default_recipe(module)?, words.len()))
 }
 
 fn resolve_next<'a, 'src>(
@@ -289,7 +271,7 @@ pub(crate) fn parse_command_line<'a, 'src>(
   let root = &justfile.root;
   let mut invocations = Vec::new();
   if arguments.is_empty() {
-    let resolved = default_recipe(root, Vec::new())?;
+    let resolved = default_recipe(root)?;
     invocations.push(bind_default(resolved)?);
   }
   let help_allowed = |rest: &[String], offset: usize| {
@@ -329,11 +311,7 @@ pub(crate) fn parse_command_line<'a, 'src>(
         return Ok(Parsed::Help(help_request(resolved, replaces)));
       }
     }
-    invocations.push(Invocation {
-      module_path: resolved.module_path,
-      recipe: resolved.recipe,
-      arguments,
-    });
+    invocations.push(Invocation { module: resolved.module.id, recipe: resolved.recipe, arguments });
   }
   if config.one && invocations.len() > 1 {
     return Err(InvocationError::TooManyInvocations { found: invocations.len() });
@@ -386,7 +364,7 @@ fn bind_default<'a, 'src>(
     });
   }
   let (arguments, _) = bind_arguments(resolved.recipe, &[])?;
-  Ok(Invocation { module_path: resolved.module_path, recipe: resolved.recipe, arguments })
+  Ok(Invocation { module: resolved.module.id, recipe: resolved.recipe, arguments })
 }
 
 /// When the run should list a module instead: the module path to list.

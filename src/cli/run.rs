@@ -435,39 +435,32 @@ fn evaluate<'src>(
   let target = resolve_evaluate_path(&justfile.root, path)?;
   let mut demand = Demand::new();
   match &target {
-    EvaluateTarget::Variable { path, module, name } => {
-      if let Some(assignment) = module.assignments.get(name.as_str()) {
-        demand.insert(path.clone(), Demanded::Names([assignment.name.lexeme()].into()));
-      }
+    EvaluateTarget::Variable { module, index } => {
+      demand.insert(module.id, Demanded::Assignments([*index].into()));
     }
-    EvaluateTarget::Module { path, .. } => {
-      demand.insert(path.clone(), Demanded::Public);
+    EvaluateTarget::Module { module } => {
+      demand.insert(module.id, Demanded::Public);
     }
   }
   let states = prepare(context, Eagerness::Lazy, &demand)?;
   match target {
-    EvaluateTarget::Variable { path, module, name } => {
-      let state = &states[&path];
+    EvaluateTarget::Variable { module, index } => {
+      // `prepare` gives every module a state.
+      let Some(state) = states.get(module.id) else { return Ok(()) };
       let evaluator = Evaluator::new(context, state, None, Site::Assignment);
-      let assignment = &module.assignments[name.as_str()];
-      let value = evaluator.variable(assignment.name.lexeme(), assignment.name)?;
+      let value = evaluator.assignment_value(index)?;
       print(&crate::output::evaluate::evaluate_variable(&value))?;
     }
-    EvaluateTarget::Module { path, module } => {
-      let state = &states[&path];
+    EvaluateTarget::Module { module } => {
+      let Some(state) = states.get(module.id) else { return Ok(()) };
       let evaluator = Evaluator::new(context, state, None, Site::Assignment);
-      let listed: Vec<(usize, &str)> = crate::output::variables::public_assignment_indices(module)
-        .into_iter()
-        .filter_map(|index| Some((index, module.assignments.name_at(index)?)))
-        .collect();
-      for (_, name) in &listed {
-        evaluator.visit(name)?;
+      let listed = crate::output::variables::public_assignment_indices(module);
+      for &index in &listed {
+        evaluator.visit(index)?;
       }
       let evaluated = state.values.all();
-      let values: Vec<(&str, &Value)> = listed
-        .iter()
-        .filter_map(|&(index, name)| Some((name, evaluated.get(index)?.as_ref()?)))
-        .collect();
+      let values: Vec<(usize, &Value)> =
+        listed.iter().filter_map(|&index| Some((index, evaluated.get(index)?.as_ref()?))).collect();
       print(&evaluate_listing(module, &values, config.evaluate_format, color))?;
     }
   }
@@ -481,7 +474,7 @@ fn command<'src>(
 ) -> Outcome<'src> {
   let config = context.config;
   let states = prepare(context, Eagerness::Lazy, &Demand::new())?;
-  let state = &states[&Vec::new()];
+  let Some(state) = states.get(0) else { return Ok(()) };
   let evaluator = Evaluator::new(context, state, None, Site::Body);
   let mut process = if config.shell_command {
     let mut process = std::process::Command::new(&state.shell.0);
@@ -775,8 +768,7 @@ fn run_invocations<'src>(
   justfile: &Justfile<'src>,
   invocations: Vec<Invocation<'_, 'src>>,
 ) -> Outcome<'src> {
-  let invoked =
-    invocations.iter().map(|invocation| (&invocation.module_path[..], invocation.recipe));
+  let invoked = invocations.iter().map(|invocation| (invocation.module, invocation.recipe));
   let demand = recipe_demand(justfile, invoked);
   let states = prepare(context, Eagerness::Normal, &demand)?;
   run.jobserver.start(context.config)?;
@@ -798,7 +790,7 @@ fn run_with<'src>(
   let mut ran = History::default();
   for invocation in invocations {
     let supplied = supplied(invocation.recipe, invocation.arguments);
-    match runner.run(&invocation.module_path, invocation.recipe, supplied, false, &mut ran) {
+    match runner.run(invocation.module, invocation.recipe, supplied, false, &mut ran) {
       Ok(()) => {}
       Err(ExecutionError::Unsuccessful { .. }) if runner.keep_going.enabled() => {}
       Err(error) if runner.keep_going.enabled() => {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::error::EvaluationError;
-use crate::analysis::model::{Functions, Justfile, Module, Recipe};
+use crate::analysis::model::{Binding, Bindings, Functions, Justfile, Module, Recipe};
 use crate::analysis::resolver::walk;
 use crate::builtins::constants;
 use crate::builtins::expression::{self, ExpressionContext};
@@ -16,7 +16,7 @@ use crate::builtins::process::CommandEnvironment;
 use crate::builtins::value::Value;
 use crate::options::Options;
 use crate::platform::supervisor::Supervisor;
-use crate::syntax::ast::Expression;
+use crate::syntax::ast::{Expression, FunctionDefinition, Slot};
 use crate::syntax::token::Token;
 
 type Result<'src, T> = std::result::Result<T, EvaluationError<'src>>;
@@ -163,8 +163,10 @@ pub(crate) struct Evaluator<'e, 'a, 'src> {
   pub state: &'e ModuleState<'a, 'src>,
   pub recipe: Option<&'e RecipeScope<'a, 'src>>,
   pub site: Site,
-  /// Bound parameters of the user function being evaluated, if any.
-  function_parameters: Option<Vec<(&'src str, Value)>>,
+  /// The user function being evaluated, if any, and its arguments by
+  /// parameter index.
+  function: Option<&'src FunctionDefinition<'src>>,
+  function_parameters: Option<Vec<Value>>,
   depth: usize,
 }
 
@@ -175,23 +177,29 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     recipe: Option<&'e RecipeScope<'a, 'src>>,
     site: Site,
   ) -> Self {
-    Evaluator { context, state, recipe, site, function_parameters: None, depth: 0 }
+    Evaluator { context, state, recipe, site, function: None, function_parameters: None, depth: 0 }
   }
 
-  /// The value of a module variable, evaluating its assignment on first use.
-  pub(crate) fn variable(&self, name: &'src str, token: Token<'src>) -> Result<'src, Value> {
+  /// The value of the module variable or constant `name`, evaluating an
+  /// assignment on first use.
+  fn variable_by_name(&self, name: &'src str, token: Token<'src>) -> Result<'src, Value> {
     if let Some(index) = self.state.module.assignments.index_of(name) {
-      if let Some(value) = self.state.values.get(index) {
-        return Ok(value);
-      }
-      let value = self.evaluate_assignment(index)?;
-      self.state.values.set(index, value.clone());
-      return Ok(value);
+      return self.assignment_value(index);
     }
     if let Some(constant) = constants::constant(name) {
       return Ok(Value::string(constant));
     }
     Err(EvaluationError::WithToken { token, message: format!("variable `{name}` not defined") })
+  }
+
+  /// The value of the module's assignment at `index`, evaluated on first use.
+  pub(crate) fn assignment_value(&self, index: usize) -> Result<'src, Value> {
+    if let Some(value) = self.state.values.get(index) {
+      return Ok(value);
+    }
+    let value = self.evaluate_assignment(index)?;
+    self.state.values.set(index, value.clone());
+    Ok(value)
   }
 
   /// The value of the module's assignment at `index`, evaluated afresh.
@@ -202,18 +210,43 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     Evaluator::new(self.context, self.state, None, Site::Assignment).evaluate(assignment.value)
   }
 
-  fn lookup(&self, name: Token<'src>) -> Result<'src, Value> {
+  /// The value of a variable reference, by what analysis bound it to.
+  fn lookup(&self, name: Token<'src>, slot: Slot) -> Result<'src, Value> {
+    let value = match self.context.justfile.bindings().get(slot) {
+      Binding::FunctionParameter(index) => {
+        self.function_parameters.as_ref().and_then(|values| values.get(index as usize)).cloned()
+      }
+      Binding::Parameter(index) if self.function_parameters.is_none() => self
+        .recipe
+        .and_then(|scope| scope.parameters.get(index as usize))
+        .map(|(_, value)| value.clone()),
+      Binding::Assignment(index) => return self.assignment_value(index as usize),
+      Binding::Constant(id) => constants::value(id).map(Value::string),
+      _ => None,
+    };
+    match value {
+      Some(value) => Ok(value),
+      None => self.lookup_by_name(name),
+    }
+  }
+
+  /// A reference whose binding does not apply here, looked up by name as
+  /// before analysis bound names: every checked expression is bound, and a
+  /// parameter binding applies unless it names a parameter not bound yet
+  /// (an `[arg(value)]` naming a later parameter).
+  fn lookup_by_name(&self, name: Token<'src>) -> Result<'src, Value> {
     let text = name.lexeme();
-    if let Some(parameters) = &self.function_parameters {
-      if let Some((_, value)) = parameters.iter().find(|(n, _)| *n == text) {
-        return Ok(value.clone());
+    if let Some(function) = self.function {
+      let values = self.function_parameters.as_deref().unwrap_or(&[]);
+      if let Some(index) = function.parameters.iter().position(|p| p.lexeme() == text) {
+        return Ok(values.get(index).cloned().unwrap_or_default());
       }
     } else if let Some(scope) = self.recipe {
       if let Some((_, value)) = scope.parameters.iter().rev().find(|(n, _)| *n == text) {
         return Ok(value.clone());
       }
     }
-    self.variable(text, name)
+    self.variable_by_name(text, name)
   }
 
   pub(crate) fn evaluate(&self, expression: &Expression<'src>) -> Result<'src, Value> {
@@ -223,28 +256,33 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
   fn call_function(
     &self,
     name: Token<'src>,
+    slot: Slot,
     arguments: &[Expression<'src>],
   ) -> Result<'src, Value> {
     let mut values = Vec::with_capacity(arguments.len());
     for argument in arguments {
       values.push(self.evaluate(argument)?);
     }
-    if let Some(function) = self.state.module.functions.get(name.lexeme()) {
-      if self.depth + 1 >= MAX_FUNCTION_DEPTH {
-        return Err(EvaluationError::Recursion { function: name.lexeme().to_string() });
-      }
-      let parameters = function.parameters.iter().map(|p| p.lexeme()).zip(values).collect();
-      let inner = Evaluator {
-        context: self.context,
-        state: self.state,
-        recipe: self.recipe,
-        site: self.site,
-        function_parameters: Some(parameters),
-        depth: self.depth + 1,
-      };
-      return inner.evaluate(&function.body);
+    let functions = &self.state.module.functions;
+    let user = match self.context.justfile.bindings().get(slot) {
+      Binding::UserFunction(index) => functions.at(index as usize),
+      Binding::Builtin(function) => return self.call_builtin(name, Some(function), values),
+      _ => functions.get(name.lexeme()),
+    };
+    let Some(function) = user else { return self.call_builtin(name, None, values) };
+    if self.depth + 1 >= MAX_FUNCTION_DEPTH {
+      return Err(EvaluationError::Recursion { function: name.lexeme().to_string() });
     }
-    self.call_builtin(name, values)
+    let inner = Evaluator {
+      context: self.context,
+      state: self.state,
+      recipe: self.recipe,
+      site: self.site,
+      function: Some(function),
+      function_parameters: Some(values),
+      depth: self.depth + 1,
+    };
+    inner.evaluate(&function.body)
   }
 
   fn run_backtick(&self, token: Token<'src>, command: &str) -> Result<'src, Value> {
@@ -311,7 +349,13 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     self.environment().apply(process);
   }
 
-  fn call_builtin(&self, name: Token<'src>, arguments: Vec<Value>) -> Result<'src, Value> {
+  /// Built-in `function` (as bound by analysis), else the one `name` names.
+  fn call_builtin(
+    &self,
+    name: Token<'src>,
+    function: Option<functions::Function>,
+    arguments: Vec<Value>,
+  ) -> Result<'src, Value> {
     let context = self.context;
     let config = context.config;
     let environment = self.environment();
@@ -342,10 +386,20 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
       quiet: config.quiet,
       supervisor: Some(context.supervisor),
     };
-    functions::check_list_arguments(name.lexeme(), &arguments)
-      .map_err(|message| EvaluationError::WithToken { token: name, message })?;
-    functions::call(name.lexeme(), arguments, &function_context).map_err(|message| {
-      EvaluationError::FunctionCall { token: name, function: name.lexeme().to_string(), message }
+    let written = name.lexeme();
+    let checked = match function {
+      Some(function) => functions::check_function_list_arguments(function, written, &arguments),
+      None => functions::check_list_arguments(written, &arguments),
+    };
+    checked.map_err(|message| EvaluationError::WithToken { token: name, message })?;
+    let result = match function {
+      Some(function) => functions::call_function(function, written, arguments, &function_context),
+      None => functions::call(written, arguments, &function_context),
+    };
+    result.map_err(|message| EvaluationError::FunctionCall {
+      token: name,
+      function: written.to_string(),
+      message,
     })
   }
 
@@ -353,9 +407,10 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
   fn own_exports(&self) -> Vec<(String, String)> {
     let module = self.state.module;
     let mut out = Vec::new();
-    for (name, assignment) in &module.assignments {
+    for (index, assignment) in module.assignments.indexed() {
       if assignment.export || module.settings.export {
-        if let Ok(value) = self.variable(name, assignment.name) {
+        let name = assignment.name.lexeme();
+        if let Ok(value) = self.assignment_value(index) {
           if !value.0.is_empty() {
             out.push((name.to_string(), value.joined()));
           }
@@ -365,20 +420,21 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     out
   }
 
-  /// Evaluate an assignment the way preparation visits it:
+  /// Evaluate the assignment at `index` the way preparation visits it:
   /// first, depth-first, the variables its expression references statically
   /// (in order of appearance, through user-function bodies, whether or not a
   /// branch is taken), then the assignment itself. Overridden and already
   /// evaluated assignments are left alone.
-  pub(crate) fn visit(&self, name: &'src str) -> Result<'src, ()> {
-    let Some(index) = self.state.module.assignments.index_of(name) else { return Ok(()) };
+  pub(crate) fn visit(&self, index: usize) -> Result<'src, ()> {
     if self.state.values.contains(index) {
       return Ok(());
     }
     let Some(assignment) = self.state.module.assignments.at(index) else { return Ok(()) };
     // Most values are plain strings, which reference nothing.
     if !matches!(assignment.value, Expression::StringLiteral(_)) {
-      for reference in referenced_variables(assignment.value, &[], &self.state.module.functions) {
+      let bindings = self.context.justfile.bindings();
+      let functions = &self.state.module.functions;
+      for reference in referenced_assignments(assignment.value, bindings, functions) {
         self.visit(reference)?;
       }
     }
@@ -397,16 +453,21 @@ impl<'src> ExpressionContext<'src> for Evaluator<'_, '_, 'src> {
     self.state.lists()
   }
 
-  fn variable(&self, name: Token<'src>) -> Result<'src, Value> {
-    self.lookup(name)
+  fn variable(&self, name: Token<'src>, slot: Slot) -> Result<'src, Value> {
+    self.lookup(name, slot)
   }
 
   fn backtick(&self, token: Token<'src>, command: &str) -> Result<'src, Value> {
     self.run_backtick(token, command)
   }
 
-  fn call(&self, name: Token<'src>, arguments: &[Expression<'src>]) -> Result<'src, Value> {
-    self.call_function(name, arguments)
+  fn call(
+    &self,
+    name: Token<'src>,
+    slot: Slot,
+    arguments: &[Expression<'src>],
+  ) -> Result<'src, Value> {
+    self.call_function(name, slot, arguments)
   }
 
   fn operator_error(&self, token: Token<'src>, message: String) -> EvaluationError<'src> {
@@ -418,46 +479,43 @@ impl<'src> ExpressionContext<'src> for Evaluator<'_, '_, 'src> {
   }
 }
 
-/// The variable names an expression references statically, in order of
-/// appearance, including those in the bodies of the user functions it calls
-/// (each function body walked once per call chain); names in `scope` are
-/// parameters and not variables.
-pub(crate) fn referenced_variables<'src>(
-  expression: &Expression<'src>,
-  scope: &[&str],
-  functions: &Functions<'src>,
-) -> Vec<&'src str> {
+/// The module assignments an expression references statically, by index,
+/// in order of appearance, including those in the bodies of the user
+/// functions it calls (each function body walked once per call chain).
+pub(crate) fn referenced_assignments(
+  expression: &Expression<'_>,
+  bindings: &Bindings,
+  functions: &Functions<'_>,
+) -> Vec<usize> {
   let mut out = Vec::new();
-  collect_references(expression, scope, functions, &mut Vec::new(), &mut out);
+  collect_references(expression, bindings, functions, &mut Vec::new(), &mut out);
   out
 }
 
-fn collect_references<'src>(
-  expression: &Expression<'src>,
-  scope: &[&str],
-  functions: &Functions<'src>,
-  calling: &mut Vec<&'src str>,
-  out: &mut Vec<&'src str>,
+fn collect_references(
+  expression: &Expression<'_>,
+  bindings: &Bindings,
+  functions: &Functions<'_>,
+  calling: &mut Vec<u32>,
+  out: &mut Vec<usize>,
 ) {
   let mut references = Vec::new();
   let _ = walk(expression, &mut |expression| -> std::result::Result<(), ()> {
-    if matches!(expression, Expression::Variable { .. } | Expression::Call { .. }) {
-      references.push(expression);
+    if let Expression::Variable { slot, .. } | Expression::Call { slot, .. } = expression {
+      references.push(bindings.get(*slot));
     }
     Ok(())
   });
   for reference in references {
     match reference {
-      Expression::Variable { name } if !scope.contains(&name.lexeme()) => out.push(name.lexeme()),
-      Expression::Call { name, .. } => {
-        let function = name.lexeme();
-        let Some(definition) = functions.get(function) else { continue };
+      Binding::Assignment(index) => out.push(index as usize),
+      Binding::UserFunction(function) => {
+        let Some(definition) = functions.at(function as usize) else { continue };
         if calling.contains(&function) {
           continue;
         }
-        let parameters: Vec<&str> = definition.parameters.iter().map(|p| p.lexeme()).collect();
         calling.push(function);
-        collect_references(&definition.body, &parameters, functions, calling, out);
+        collect_references(&definition.body, bindings, functions, calling, out);
         calling.pop();
       }
       _ => {}

@@ -3,34 +3,51 @@
 //! assignments (all of them, or under `set lazy` only the demanded, eager and
 //! exported ones), each after what it references.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, HashSet};
 
 use super::error::EvaluationError;
-use super::evaluator::{referenced_variables, Evaluator, ModuleState, RunContext, Site, Values};
+use super::evaluator::{referenced_assignments, Evaluator, ModuleState, RunContext, Site, Values};
 use crate::analysis::model::{Assignment, Justfile, Module, Recipe};
 use crate::analysis::resolver::run_time_expressions;
 use crate::builtins::value::Value;
 use crate::evaluation::shell::module_shell;
 
-pub(crate) type States<'a, 'src> = BTreeMap<Vec<String>, ModuleState<'a, 'src>>;
+/// The evaluation state of every module, by `Module::id`.
+pub(crate) struct States<'a, 'src>(Vec<Option<ModuleState<'a, 'src>>>);
+
+impl<'a, 'src> States<'a, 'src> {
+  /// The state of the module with id `id`; the root's when there is none.
+  pub(crate) fn get(&self, id: usize) -> Option<&ModuleState<'a, 'src>> {
+    self.0.get(id).and_then(Option::as_ref)
+  }
+
+  fn insert(&mut self, id: usize, state: ModuleState<'a, 'src>) {
+    if self.0.len() <= id {
+      self.0.resize_with(id + 1, || None);
+    }
+    if let Some(slot) = self.0.get_mut(id) {
+      *slot = Some(state);
+    }
+  }
+}
 
 /// The variables a lazy module must evaluate besides its `eager` and
-/// exported ones, by module path.
-pub(crate) type Demand<'src> = BTreeMap<Vec<String>, Demanded<'src>>;
+/// exported ones, by module id.
+pub(crate) type Demand = BTreeMap<usize, Demanded>;
 
 /// The variables demanded of one module.
 #[derive(Debug)]
-pub(crate) enum Demanded<'src> {
-  /// These, by name (only looked up, never listed).
-  Names(HashSet<&'src str>),
+pub(crate) enum Demanded {
+  /// These, by index in the module's assignments.
+  Assignments(HashSet<usize>),
   /// Every public one (`--evaluate` of a whole module).
   Public,
 }
 
-impl Demanded<'_> {
-  fn includes(&self, name: &str, assignment: &Assignment) -> bool {
+impl Demanded {
+  fn includes(&self, index: usize, assignment: &Assignment) -> bool {
     match self {
-      Demanded::Names(names) => names.contains(name),
+      Demanded::Assignments(indices) => indices.contains(&index),
       Demanded::Public => assignment.is_public(),
     }
   }
@@ -40,27 +57,28 @@ impl Demanded<'_> {
 /// the variables referenced statically by them and by all their
 /// dependencies, prior and subsequent, transitively, in parameter defaults,
 /// dependency arguments, attributes, bodies and called function bodies.
+/// Each invoked recipe comes with its module's id.
 pub(crate) fn recipe_demand<'a, 'src>(
   justfile: &'a Justfile<'src>,
-  invoked: impl IntoIterator<Item = (&'a [String], &'a Recipe<'src>)>,
-) -> Demand<'src> {
-  let root = &justfile.root;
-  let mut names: BTreeMap<Vec<String>, HashSet<&'src str>> = BTreeMap::new();
-  let mut seen = BTreeSet::new();
-  let mut pending: Vec<(&'a Module<'src>, &'a Recipe<'src>)> = invoked
-    .into_iter()
-    .filter_map(|(path, recipe)| Some((root.find_module(path)?, recipe)))
-    .collect();
+  invoked: impl IntoIterator<Item = (usize, &'a Recipe<'src>)>,
+) -> Demand {
+  let mut demand: BTreeMap<usize, HashSet<usize>> = BTreeMap::new();
+  // Recipes visited, by module id and address: a recipe is one item of
+  // its module's table.
+  let mut seen: HashSet<(usize, *const Recipe<'src>)> = HashSet::new();
+  let mut pending: Vec<(&'a Module<'src>, &'a Recipe<'src>)> =
+    invoked.into_iter().filter_map(|(id, recipe)| Some((justfile.module(id)?, recipe))).collect();
   pending.reverse();
+  let bindings = justfile.bindings();
   while let Some((module, recipe)) = pending.pop() {
-    if !seen.insert(recipe.namepath.to_string()) {
+    if !seen.insert((module.id, std::ptr::from_ref(recipe))) {
       continue;
     }
-    let needed = names.entry(module.path.clone()).or_default();
-    let all: Vec<&str> = recipe.ast.parameters.iter().map(|p| p.name.lexeme()).collect();
+    justfile.bind_recipe(module, recipe);
+    let needed = demand.entry(module.id).or_default();
     let skip_comments = module.settings.ignore_comments && !recipe.script;
-    for (expression, in_scope) in run_time_expressions(recipe.ast, skip_comments) {
-      needed.extend(referenced_variables(expression, &all[..in_scope], &module.functions));
+    for (expression, _) in run_time_expressions(recipe.ast, skip_comments) {
+      needed.extend(referenced_assignments(expression, bindings, &module.functions));
     }
     for dependency in recipe.dependencies.iter().rev() {
       if let Some(target) = justfile.module(dependency.module as usize) {
@@ -70,7 +88,7 @@ pub(crate) fn recipe_demand<'a, 'src>(
       }
     }
   }
-  names.into_iter().map(|(path, names)| (path, Demanded::Names(names))).collect()
+  demand.into_iter().map(|(id, indices)| (id, Demanded::Assignments(indices))).collect()
 }
 
 #[derive(Debug)]
@@ -99,14 +117,36 @@ pub(crate) enum Eagerness {
 pub(crate) fn prepare<'a, 'src>(
   context: &RunContext<'a, 'src>,
   eagerness: Eagerness,
-  demand: &Demand<'src>,
+  demand: &Demand,
 ) -> Result<States<'a, 'src>, PrepareError<'src>> {
-  let mut states = BTreeMap::new();
+  let mut states = States(Vec::with_capacity(context.justfile.module_paths.len()));
   let root = &context.justfile.root;
   let parent =
     Inherited { dotenv: BTreeMap::new(), exports: Vec::new(), unexports: Vec::new(), lazy: false };
-  prepare_module(context, root, &parent, eagerness, demand, &mut states)?;
+  let overrides = resolve_overrides(context);
+  prepare_module(context, root, &parent, eagerness, demand, &overrides, &mut states)?;
   Ok(states)
+}
+
+/// An override on the command line, as the module id and assignment index
+/// it sets and the value.
+type Override<'c> = (usize, usize, &'c str);
+
+/// The overrides in the order they apply: by (path as written, name), the
+/// last of equal ones winning, so that through module aliases the greatest
+/// path wins. Names are looked up here, once.
+fn resolve_overrides<'c>(context: &RunContext<'c, '_>) -> Vec<Override<'c>> {
+  let mut overrides = BTreeMap::new();
+  for override_ in &context.config.overrides {
+    overrides.insert((&override_.module_path, &override_.name), &override_.value);
+  }
+  overrides
+    .into_iter()
+    .filter_map(|((path, name), value)| {
+      let module = context.justfile.root.find_module(path)?;
+      Some((module.id, module.assignments.index_of(name)?, value.as_str()))
+    })
+    .collect()
 }
 
 struct Inherited {
@@ -121,11 +161,13 @@ fn prepare_module<'a, 'src>(
   module: &'a Module<'src>,
   parent: &Inherited,
   eagerness: Eagerness,
-  demand: &Demand<'src>,
+  demand: &Demand,
+  overrides: &[Override<'_>],
   states: &mut States<'a, 'src>,
 ) -> Result<(), PrepareError<'src>> {
   let settings = &module.settings;
   let shell = module_shell(context.config, settings);
+  context.justfile.bind_module(module);
 
   let mut dotenv = parent.dotenv.clone();
   let options = super::dotenv::DotenvOptions {
@@ -148,19 +190,10 @@ fn prepare_module<'a, 'src>(
     None => module.base_directory.clone(),
   };
 
-  // Overrides by (path as written, name), the last of equal ones winning;
-  // applied in that order, so that through module aliases the greatest path wins.
-  let mut overrides = BTreeMap::new();
-  for override_ in &context.config.overrides {
-    overrides.insert((&override_.module_path, &override_.name), &override_.value);
-  }
   let values = Values::new(module.assignments.len());
-  for ((path, name), value) in overrides {
-    let target = context.justfile.root.find_module(path);
-    if target.is_some_and(|target| target.path == module.path) {
-      if let Some(index) = module.assignments.index_of(name) {
-        values.set(index, Value::string(value.clone()));
-      }
+  for (id, index, value) in overrides {
+    if *id == module.id {
+      values.set(*index, Value::string(value.to_string()));
     }
   }
 
@@ -179,22 +212,23 @@ fn prepare_module<'a, 'src>(
 
   let lazy = parent.lazy || settings.lazy || eagerness == Eagerness::Lazy;
   let evaluator = Evaluator::new(context, &state, None, Site::Assignment);
-  let demanded = demand.get(&module.path);
-  for (name, assignment) in &module.assignments {
+  let demanded = demand.get(&module.id);
+  for (index, assignment) in module.assignments.indexed() {
     if !lazy
       || assignment.export
       || settings.export
       || assignment.eager
-      || demanded.is_some_and(|demanded| demanded.includes(name, assignment))
+      || demanded.is_some_and(|demanded| demanded.includes(index, assignment))
     {
-      evaluator.visit(name)?;
+      evaluator.visit(index)?;
     }
   }
 
   let mut exports = parent.exports.clone();
-  for (name, assignment) in &module.assignments {
+  for (index, assignment) in module.assignments.indexed() {
     if assignment.export || settings.export {
-      let value = evaluator.variable(name, assignment.name)?;
+      let name = assignment.name.lexeme();
+      let value = evaluator.assignment_value(index)?;
       if !value.0.is_empty() {
         exports.push((name.to_string(), value.joined()));
       }
@@ -206,10 +240,10 @@ fn prepare_module<'a, 'src>(
     unexports: state.unexports.clone(),
     lazy: parent.lazy || settings.lazy,
   };
-  states.insert(module.path.clone(), state);
+  states.insert(module.id, state);
 
   for submodule in module.modules.values() {
-    prepare_module(context, submodule, &inherited, eagerness, demand, states)?;
+    prepare_module(context, submodule, &inherited, eagerness, demand, overrides, states)?;
   }
   Ok(())
 }

@@ -1,7 +1,7 @@
 //! Running invocations: parameters, confirmation, dependencies in order with
 //! deduplication, then the body.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::io::BufRead;
 use std::sync::{Condvar, Mutex, MutexGuard};
 
@@ -14,6 +14,7 @@ use super::{linewise, script};
 use crate::analysis::model::{Dependency, Recipe};
 use crate::builtins::value::Value;
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
+use crate::evaluation::prepare::States;
 use crate::syntax::ast::ParameterKind;
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
@@ -45,7 +46,7 @@ pub(crate) struct History {
 pub(crate) struct Runner<'r, 'a, 'src> {
   pub context: &'r RunContext<'a, 'src>,
   pub run: &'r Run,
-  pub states: &'r BTreeMap<Vec<String>, ModuleState<'a, 'src>>,
+  pub states: &'r States<'a, 'src>,
   pub keep_going: KeepGoing<'r, 'src>,
 }
 
@@ -53,7 +54,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
   pub(crate) fn new(
     context: &'r RunContext<'a, 'src>,
     run: &'r Run,
-    states: &'r BTreeMap<Vec<String>, ModuleState<'a, 'src>>,
+    states: &'r States<'a, 'src>,
   ) -> Self {
     let config = context.config;
     let painter = context.stderr_painter();
@@ -93,18 +94,16 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     self.keep_going.plan(ranks);
   }
 
-  pub(crate) fn state(&self, module: &[String]) -> &'r ModuleState<'a, 'src> {
-    match self.states.get(module) {
-      Some(state) => state,
-      None => &self.states[&Vec::new()],
-    }
+  /// The state of the module with id `module`.
+  pub(crate) fn state(&self, module: usize) -> Option<&'r ModuleState<'a, 'src>> {
+    self.states.get(module).or_else(|| self.states.get(0))
   }
 
   /// Run an invocation with the record of what already completed in this
   /// run; `ran` is updated afterwards.
   pub(crate) fn run(
     &self,
-    module: &[String],
+    module: usize,
     recipe: &'a Recipe<'src>,
     supplied: Vec<Supplied>,
     is_dependency: bool,
@@ -119,7 +118,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
 
   fn run_recorded(
     &self,
-    module: &[String],
+    module: usize,
     recipe: &'a Recipe<'src>,
     supplied: Vec<Supplied>,
     is_dependency: bool,
@@ -141,14 +140,17 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
 
   fn run_claimed(
     &self,
-    module: &[String],
+    module: usize,
     recipe: &'a Recipe<'src>,
     supplied: Vec<Supplied>,
     is_dependency: bool,
     record: &Record,
     slots: &Slots<'_>,
   ) -> Result<'src> {
-    let state = self.state(module);
+    // `prepare` gives every module a state.
+    // The recipe's names were bound when the run's demand was computed
+    // (`prepare::recipe_demand`, over every recipe it can run).
+    let Some(state) = self.state(module) else { return Ok(()) };
     let (scope, positional) = self.scope(state, recipe, supplied, is_dependency)?;
 
     if !self.context.config.yes {
@@ -393,8 +395,8 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     let Some(target) = self.target(dependency) else {
       return Ok(());
     };
-    let module = self.dependency_module(dependency);
-    let target_lists = self.state(module).lists();
+    let module = dependency.module as usize;
+    let target_lists = self.state(module).is_some_and(ModuleState::lists);
     if let Some(star) = dependency.star() {
       let elements = arguments[star].0.clone();
       let mut outcome = Outcome::new(self.keep_going.enabled());
@@ -412,12 +414,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
   }
 
   fn target(&self, dependency: &Dependency<'src>) -> Option<&'a Recipe<'src>> {
-    self.state(self.dependency_module(dependency)).module.recipes.at(dependency.target as usize)
-  }
-
-  /// The path of the module of a dependency's target.
-  fn dependency_module(&self, dependency: &Dependency<'src>) -> &'a [String] {
-    self.context.justfile.module_paths.get(dependency.module as usize).map_or(&[], Vec::as_slice)
+    self.state(dependency.module as usize)?.module.recipes.at(dependency.target as usize)
   }
 
   fn run_body(

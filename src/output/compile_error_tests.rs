@@ -664,12 +664,15 @@ fn model_facts() {
   assert!(root.recipes["a"].private);
   assert_eq!(root.recipes["c"].order, 2);
   assert_eq!(root.base_directory, directory.path());
-  let sub = &root.modules["sub"];
+  let sub = root.modules.get("sub").expect("submodule");
   assert_eq!(sub.default_recipe().map(|recipe| recipe.name().lexeme()), Some("z"));
   assert_eq!(sub.recipes["z"].doc, Some("subdoc"));
   assert_eq!(sub.recipes["y"].namepath, "sub::y");
   assert_eq!(sub.path, vec!["sub".to_string()]);
-  assert_eq!(root.module_order, vec!["sub"]);
+  assert_eq!(
+    root.modules.in_source_order().iter().map(|(name, _)| *name).collect::<Vec<_>>(),
+    ["sub"]
+  );
 }
 
 /// Each run owns its sources and trees: a second run in the same process,

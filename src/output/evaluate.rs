@@ -4,7 +4,7 @@
 use snafu::Snafu;
 
 use crate::analysis::lookup::{closest, lookup, suggest_submodule, Lookup, Suggestion};
-use crate::analysis::model::Module;
+use crate::analysis::model::{Assignment, Module};
 use crate::builtins::value::Value;
 use crate::options::EvaluateFormat;
 
@@ -30,9 +30,10 @@ pub(crate) enum EvaluateError {
 /// What `--evaluate PATH` names.
 pub(crate) enum EvaluateTarget<'a, 'src> {
   /// Print this module's variables (the listing).
-  Module { path: Vec<String>, module: &'a Module<'src> },
-  /// Print this variable's raw value, no newline.
-  Variable { path: Vec<String>, module: &'a Module<'src>, name: String },
+  Module { module: &'a Module<'src> },
+  /// Print this variable's raw value, no newline: the assignment at `index`
+  /// of `module`.
+  Variable { module: &'a Module<'src>, index: usize },
 }
 
 /// Resolves `--evaluate [PATH]` (`::` allowed, module aliases followed).
@@ -41,24 +42,21 @@ pub(crate) fn resolve_evaluate_path<'a, 'src>(
   path: Option<&str>,
 ) -> Result<EvaluateTarget<'a, 'src>, EvaluateError> {
   let Some(path) = path else {
-    return Ok(EvaluateTarget::Module { path: Vec::new(), module: root });
+    return Ok(EvaluateTarget::Module { module: root });
   };
   let Some(components) = module_path_components(path) else {
     return Err(EvaluateError::InvalidModulePath { path: path.to_string() });
   };
   let mut module = root;
-  let mut module_path = Vec::new();
   for (index, component) in components.iter().enumerate() {
     let last = index + 1 == components.len();
-    if last && module.assignments.contains_key(component) {
-      let name = component.to_string();
-      return Ok(EvaluateTarget::Variable { path: module_path, module, name });
+    if last {
+      if let Some(variable) = module.assignments.index_of(component) {
+        return Ok(EvaluateTarget::Variable { module, index: variable });
+      }
     }
     match lookup(module, component) {
-      Lookup::Module(submodule) => {
-        module = submodule;
-        module_path.clone_from(&submodule.path);
-      }
+      Lookup::Module(submodule) => module = submodule,
       Lookup::AbsentModule => {
         return Err(EvaluateError::AbsentModule { path: components[..=index].join("::") });
       }
@@ -73,7 +71,7 @@ pub(crate) fn resolve_evaluate_path<'a, 'src>(
       }
     }
   }
-  Ok(EvaluateTarget::Module { path: module_path, module })
+  Ok(EvaluateTarget::Module { module })
 }
 
 /// The names of an `--evaluate` path: space-separated words, or one word
@@ -187,16 +185,23 @@ fn push_shell_quoted(out: &mut String, value: &Value) {
 }
 
 /// The `--evaluate` listing of `module`'s non-private variables, given
-/// their evaluated values in listing order (`variables::public_assignment_indices`).
+/// their evaluated values by assignment index, in listing order
+/// (`variables::public_assignment_indices`).
 pub(crate) fn evaluate_listing(
   module: &Module,
-  values: &[(&str, &Value)],
+  values: &[(usize, &Value)],
   format: EvaluateFormat,
   color: bool,
 ) -> String {
-  let width = values.iter().map(|(name, _)| name.chars().count()).max().unwrap_or(0);
+  let values: Vec<(&Assignment, &Value)> = values
+    .iter()
+    .filter_map(|&(index, value)| Some((module.assignments.at(index)?, value)))
+    .collect();
+  let name = |assignment: &Assignment| assignment.name.lexeme().chars().count();
+  let width = values.iter().map(|(assignment, _)| name(assignment)).max().unwrap_or(0);
   let mut out = String::with_capacity(values.len() * (width + 32));
-  for (name, value) in values {
+  for (assignment, value) in values {
+    let name = assignment.name.lexeme();
     match format {
       EvaluateFormat::Just => {
         out.push_str(name);
@@ -208,9 +213,7 @@ pub(crate) fn evaluate_listing(
         out.push('\n');
       }
       EvaluateFormat::Shell => {
-        let exported = module.settings.export
-          || module.assignments.get(name).is_some_and(|assignment| assignment.export);
-        if exported {
+        if module.settings.export || assignment.export {
           out.push_str("export ");
         }
         out.extend(name.chars().map(|c| if c == '-' { '_' } else { c }));

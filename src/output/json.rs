@@ -514,7 +514,7 @@ fn expression_json(out: &mut Writer, expression: &Expression) {
     And { lhs, rhs, .. } => tagged!(out, "and", lhs, rhs),
     Assert { condition, message, .. } => tagged!(out, "assert", condition, message),
     Backtick { command, .. } => tagged!(out, "evaluate", command),
-    Call { name, arguments } => {
+    Call { name, arguments, .. } => {
       out.0.push_str("[\"call\",");
       out.string(name.lexeme());
       for argument in *arguments {
@@ -561,7 +561,7 @@ fn expression_json(out: &mut Writer, expression: &Expression) {
     Not { operand, .. } => tagged!(out, "not", operand),
     Or { lhs, rhs, .. } => tagged!(out, "or", lhs, rhs),
     StringLiteral(literal) => out.string(literal.cooked),
-    Variable { name } => tagged!(out, "variable", name.lexeme()),
+    Variable { name, .. } => tagged!(out, "variable", name.lexeme()),
   }
 }
 

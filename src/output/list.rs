@@ -201,16 +201,9 @@ pub(crate) fn listed_submodules<'a, 'src>(
   module: &'a Module<'src>,
   unsorted: bool,
 ) -> Vec<(&'a str, &'a Module<'src>)> {
-  let mut names: Vec<&str> = module.modules.keys().copied().collect();
-  if unsorted {
-    names.sort_by_key(|name| module.module_order.iter().position(|n| n == name));
-  }
-  names
-    .into_iter()
-    .filter_map(|name| module.modules.get_key_value(name))
-    .filter(|(_, submodule)| !submodule.private)
-    .map(|(name, submodule)| (*name, submodule))
-    .collect()
+  let submodules =
+    if unsorted { module.modules.in_source_order() } else { module.modules.iter().collect() };
+  submodules.into_iter().filter(|(_, submodule)| !submodule.private).collect()
 }
 
 /// The `[group]`s of a recipe, in attribute order.
@@ -227,23 +220,17 @@ fn in_group(recipe: &Recipe, group: &str) -> bool {
 pub(crate) fn module_groups(module: &Module, unsorted: bool) -> Vec<String> {
   let recipes = listed_recipes(module, false);
   let submodules = listed_submodules(module, false);
-  groups_of(module, &recipes, &submodules, unsorted)
+  groups_of(&recipes, &submodules, unsorted)
 }
 
-/// `module_groups` of the given public recipes and submodules of `module`.
-fn groups_of(
-  module: &Module,
-  recipes: &[&Recipe],
-  submodules: &[(&str, &Module)],
-  unsorted: bool,
-) -> Vec<String> {
+/// `module_groups` of the given public recipes and submodules of a module.
+fn groups_of(recipes: &[&Recipe], submodules: &[(&str, &Module)], unsorted: bool) -> Vec<String> {
   let mut first: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
   let recipe_groups =
     recipes.iter().flat_map(|r| recipe_groups(r).map(move |group| (group, (r.order as usize, 1))));
-  let submodule_groups = submodules.iter().flat_map(|(name, m)| {
-    let position = module.module_positions.get(name).copied().unwrap_or(usize::MAX);
-    m.groups.iter().map(move |group| (group.as_str(), (position, 0)))
-  });
+  let submodule_groups = submodules
+    .iter()
+    .flat_map(|(_, m)| m.groups.iter().map(move |group| (group.as_str(), (m.position, 0))));
   for (group, key) in recipe_groups.chain(submodule_groups) {
     let entry = first.entry(group).or_insert(key);
     *entry = (*entry).min(key);
@@ -468,7 +455,7 @@ impl Lister<'_> {
     let group_names = if filtered {
       self.config.groups.clone()
     } else {
-      groups_of(module, &contents.recipes, &contents.submodules, self.config.unsorted)
+      groups_of(&contents.recipes, &contents.submodules, self.config.unsorted)
     };
     let prefix = self.config.list_prefix.repeat(depth + 1);
     let show_aliases = self.show_aliases();

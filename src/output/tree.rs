@@ -65,14 +65,10 @@ pub(crate) fn all_recipes<'a, 'src>(
   if unsorted {
     recipes.sort_by_key(|recipe| recipe.order);
   }
-  let mut names: Vec<&str> = module.modules.keys().copied().collect();
-  if unsorted {
-    names.sort_by_key(|name| module.module_order.iter().position(|n| n == name));
-  }
-  for name in names {
-    if let Some(submodule) = module.modules.get(name) {
-      recipes.extend(all_recipes(submodule, unsorted));
-    }
+  let submodules =
+    if unsorted { module.modules.in_source_order() } else { module.modules.iter().collect() };
+  for (_, submodule) in submodules {
+    recipes.extend(all_recipes(submodule, unsorted));
   }
   recipes
 }
@@ -179,8 +175,13 @@ pub(crate) fn write_tree(out: &mut Sink, justfile: &Justfile, recipes: &[&Recipe
   let mut writer = TreeWriter { justfile, painter, out, indent: String::new() };
   let mut record = Record::new();
   for recipe in recipes {
-    let node =
-      Node { recipe: Some(recipe), path: recipe.namepath, arguments: Vec::new(), key: Vec::new() };
+    let node = Node {
+      recipe: Some(recipe),
+      module: module_of(justfile, recipe),
+      path: recipe.namepath,
+      arguments: Vec::new(),
+      key: Vec::new(),
+    };
     writer.node(&node, Edge::Root, false, "", &mut record);
   }
 }
@@ -188,6 +189,8 @@ pub(crate) fn write_tree(out: &mut Sink, justfile: &Justfile, recipes: &[&Recipe
 struct Node<'r, 'a, 'src> {
   /// None: the target is disabled by an absent optional module.
   recipe: Option<&'a Recipe<'src>>,
+  /// The recipe's module.
+  module: Option<&'a Module<'src>>,
   path: &'r str,
   /// As written, for display.
   arguments: Vec<String>,
@@ -249,16 +252,15 @@ impl TreeWriter<'_, '_, '_, '_> {
       "└── " => self.indent.push_str("    "),
       _ => self.indent.push_str("│   "),
     }
-    self.dependencies(recipe, record);
+    self.dependencies(recipe, node.module, record);
     self.indent.truncate(depth);
   }
 
-  fn dependencies(&mut self, recipe: &Recipe, record: &mut Record) {
+  fn dependencies(&mut self, recipe: &Recipe, module: Option<&Module>, record: &mut Record) {
     let parallel = recipe.effects.flags.parallel();
     let count = recipe.priors().len() + recipe.subsequents().len();
     let edges = (recipe.priors().iter().map(|d| (d, Edge::Prior)))
       .chain(recipe.subsequents().iter().map(|d| (d, Edge::Subsequent)));
-    let module = module_of(self.justfile, recipe);
     // Subsequents run with a fresh record of their own.
     let mut subsequent_record = Record::new();
     for (index, (dependency, edge)) in edges.enumerate() {
@@ -269,6 +271,7 @@ impl TreeWriter<'_, '_, '_, '_> {
         dependency.arguments().iter().map(|argument| argument_key(module, recipe, argument));
       let node = Node {
         recipe: target,
+        module: self.justfile.module(dependency.module as usize),
         path: &path,
         arguments: dependency_arguments(dependency),
         key: key.collect(),
@@ -279,7 +282,7 @@ impl TreeWriter<'_, '_, '_, '_> {
   }
 }
 
-/// The module a recipe belongs to.
+/// The module of a recipe a tree starts from.
 fn module_of<'a, 'src>(justfile: &'a Justfile<'src>, recipe: &Recipe) -> Option<&'a Module<'src>> {
   let mut path: Vec<String> = recipe.namepath.split("::").map(String::from).collect();
   path.pop();

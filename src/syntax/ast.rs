@@ -589,10 +589,13 @@ pub enum Expression<'src> {
     token: Token<'src>,
     command: &'src str,
   },
-  /// `name(arguments…)`; resolved to a built-in or user function during analysis.
+  /// `name(arguments…)`; resolved to a built-in or user function during
+  /// analysis, which records what in its binding table at `slot`. The name
+  /// is behind a reference to keep every expression small.
   Call {
-    name: Name<'src>,
+    name: &'src Name<'src>,
     arguments: &'src [Expression<'src>],
+    slot: Slot,
   },
   Comparison {
     lhs: &'src Expression<'src>,
@@ -655,9 +658,28 @@ pub enum Expression<'src> {
     operator: Token<'src>,
   },
   StringLiteral(StringLiteral<'src>),
+  /// A name; analysis records what it is bound to (a parameter, an
+  /// assignment, a constant) in its binding table at `slot`.
   Variable {
     name: Name<'src>,
+    slot: Slot,
   },
+}
+
+/// The number of a variable reference or call in a run: the parser numbers
+/// them (see `Nodes::slot`), and analysis keeps what each is bound to in a
+/// table indexed by it, so later stages never look a name up again.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Slot(pub u32);
+
+impl Slot {
+  /// A node made outside the parser (tests, the formatter's fixtures):
+  /// bound to nothing.
+  pub const NONE: Slot = Slot(u32::MAX);
+
+  pub fn index(self) -> usize {
+    self.0 as usize
+  }
 }
 
 impl<'src> Expression<'src> {
@@ -673,7 +695,8 @@ impl<'src> Expression<'src> {
       Assert { keyword, .. } => *keyword,
       Conditional { keyword, .. } => **keyword,
       Backtick { token, .. } => *token,
-      Call { name, .. } | Variable { name } => *name,
+      Call { name, .. } => **name,
+      Variable { name, .. } => *name,
       FormatString { start, .. } => start.token,
       Group { open, .. } => *open,
       Join { lhs, operator, .. } => lhs.as_ref().map_or(*operator, |lhs| lhs.first_token()),

@@ -6,10 +6,12 @@
 //! and are freed with it. Nothing is global: a second pair of arenas is a
 //! second, independent run.
 
+use std::cell::Cell;
 use std::fmt::{self, Debug, Formatter};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
 
-use super::ast::Ast;
+use super::ast::{Ast, Slot};
 
 /// A source file: its text and the path diagnostics show for it.
 pub struct Source {
@@ -61,6 +63,8 @@ impl Sources {
 pub struct Trees<'src> {
   arena: elsa::sync::FrozenVec<Box<Ast<'src>>>,
   nodes: bumpalo_herd::Herd,
+  /// The next free `Slot` number of the run.
+  slots: AtomicU32,
 }
 
 impl<'src> Trees<'src> {
@@ -75,15 +79,40 @@ impl<'src> Trees<'src> {
   /// An allocator of nodes that live as long as this arena. Each parsing
   /// thread takes its own.
   pub fn nodes(&'src self) -> Nodes<'src> {
-    Nodes { member: self.nodes.get() }
+    Nodes { member: self.nodes.get(), slots: &self.slots, next: Cell::new(0), end: Cell::new(0) }
+  }
+
+  /// How many slots the parsers have handed out: every `Slot` of the run's
+  /// trees is below this.
+  pub fn slot_count(&self) -> usize {
+    self.slots.load(Ordering::Relaxed) as usize
   }
 }
+
+/// Slots a parser reserves at a time; it gives back what it did not use.
+const SLOT_BLOCK: u32 = 64;
 
 /// Allocates parse-tree nodes in a `Trees` arena. Nodes are never dropped
 /// one by one, so only types without drop glue (no owned heap data) may be
 /// allocated: a node that owned a `Vec` would leak it.
 pub struct Nodes<'src> {
   member: bumpalo_herd::Member<'src>,
+  /// The arena's slot counter, and the block of it this allocator holds.
+  slots: &'src AtomicU32,
+  next: Cell<u32>,
+  end: Cell<u32>,
+}
+
+impl Drop for Nodes<'_> {
+  /// Give back the unused rest of the block, if no one reserved after it
+  /// (always so when files are parsed one after the other), so slots stay
+  /// dense.
+  fn drop(&mut self) {
+    let (next, end) = (self.next.get(), self.end.get());
+    if next < end {
+      let _ = self.slots.compare_exchange(end, next, Ordering::Relaxed, Ordering::Relaxed);
+    }
+  }
 }
 
 impl<'src> Nodes<'src> {
@@ -116,6 +145,26 @@ impl<'src> Nodes<'src> {
 
   pub fn str(&self, text: &str) -> &'src str {
     self.member.alloc_str(text)
+  }
+
+  /// A new slot number for a variable reference or call.
+  #[inline]
+  pub fn slot(&self) -> Slot {
+    let next = self.next.get();
+    if next == self.end.get() {
+      return self.reserve_slots();
+    }
+    self.next.set(next + 1);
+    Slot(next)
+  }
+
+  /// A new block of slots, and its first.
+  #[cold]
+  fn reserve_slots(&self) -> Slot {
+    let next = self.slots.fetch_add(SLOT_BLOCK, Ordering::Relaxed);
+    self.end.set(next.saturating_add(SLOT_BLOCK));
+    self.next.set(next.saturating_add(1));
+    Slot(next)
   }
 }
 

@@ -151,7 +151,6 @@ macro_rules! functions {
 
     impl Function {
       /// Every built-in function, in table order.
-      #[cfg(test)]
       pub(crate) const ALL: &'static [Function] = &[$(Function::$function,)*];
 
       /// The function of a canonical name (see `canonical_name`).
@@ -293,6 +292,11 @@ impl Function {
     Function::from_canonical_name(&canonical_name(name))
   }
 
+  /// The function at `index` of the table (`function as usize`).
+  pub(crate) fn from_index(index: usize) -> Option<Function> {
+    Function::ALL.get(index).copied()
+  }
+
   fn builtin(self) -> &'static Builtin {
     &BUILTINS[self as usize]
   }
@@ -330,9 +334,20 @@ pub(crate) fn call(
   arguments: Vec<Value>,
   context: &FunctionContext,
 ) -> Result<Value, String> {
-  let Some(builtin) = lookup(name) else {
+  let Some(function) = Function::from_name(name) else {
     return Err(format!("call to undefined function `{name}`"));
   };
+  call_function(function, name, arguments, context)
+}
+
+/// Call built-in `function`, written `name`. Err as for `call`.
+pub(crate) fn call_function(
+  function: Function,
+  name: &str,
+  arguments: Vec<Value>,
+  context: &FunctionContext,
+) -> Result<Value, String> {
+  let builtin = function.builtin();
   if !builtin.arity.accepts(arguments.len()) {
     return Err(format!(
       "function `{name}` called with {} but takes {}",
@@ -351,6 +366,15 @@ pub(crate) fn check_list_arguments(name: &str, arguments: &[Value]) -> Result<()
     Some(builtin) => check_string_parameters(name, builtin, arguments),
     None => Ok(()),
   }
+}
+
+/// `check_list_arguments` of built-in `function`, written `name`.
+pub(crate) fn check_function_list_arguments(
+  function: Function,
+  name: &str,
+  arguments: &[Value],
+) -> Result<(), String> {
+  check_string_parameters(name, function.builtin(), arguments)
 }
 
 fn argument_count(count: usize) -> String {

@@ -34,7 +34,7 @@ fn push_prefixed(out: &mut String, enabled: bool, prefix: char, token: Token) {
 #[inline]
 pub(crate) fn push_expression(out: &mut String, expression: &Expression) {
   match expression {
-    Expression::Variable { name } => out.push_str(name.lexeme()),
+    Expression::Variable { name, .. } => out.push_str(name.lexeme()),
     Expression::StringLiteral(literal) => push_literal(out, literal),
     compound => push_compound(out, compound),
   }
@@ -54,7 +54,7 @@ fn push_compound(out: &mut String, expression: &Expression) {
       out.push(')');
     }
     Backtick { token, .. } => out.push_str(token.lexeme()),
-    Call { name, arguments } => {
+    Call { name, arguments, .. } => {
       out.push_str(name.lexeme());
       out.push('(');
       push_separated(out, arguments);
@@ -94,7 +94,7 @@ fn push_compound(out: &mut String, expression: &Expression) {
     }
     Or { lhs, rhs, .. } => push_binary(out, lhs, " || ", rhs),
     StringLiteral(literal) => push_literal(out, literal),
-    Variable { name } => out.push_str(name.lexeme()),
+    Variable { name, .. } => out.push_str(name.lexeme()),
   }
 }
 
@@ -159,7 +159,7 @@ impl Display for Expression<'_> {
 #[cfg(test)]
 pub(crate) mod tests {
   use super::*;
-  use crate::syntax::ast::{ComparisonOperator, StringKind};
+  use crate::syntax::ast::{ComparisonOperator, Slot, StringKind};
   use crate::syntax::sources::Source;
   use crate::syntax::token::TokenKind;
 
@@ -171,7 +171,7 @@ pub(crate) mod tests {
   }
 
   pub(crate) fn var(name: &'static str) -> Expression<'static> {
-    Expression::Variable { name: token(TokenKind::Identifier, name) }
+    Expression::Variable { name: token(TokenKind::Identifier, name), slot: Slot::NONE }
   }
 
   pub(crate) fn string(text: &'static str, expand: bool) -> Expression<'static> {
@@ -201,7 +201,11 @@ pub(crate) mod tests {
   }
 
   fn call(name: &'static str, arguments: Vec<Expression<'static>>) -> Expression<'static> {
-    Expression::Call { name: token(TokenKind::Identifier, name), arguments: arguments.leak() }
+    Expression::Call {
+      name: Box::leak(Box::new(token(TokenKind::Identifier, name))),
+      arguments: arguments.leak(),
+      slot: Slot::NONE,
+    }
   }
 
   fn equal(lhs: Expression<'static>, rhs: Expression<'static>) -> Expression<'static> {

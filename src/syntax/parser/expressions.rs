@@ -60,7 +60,7 @@ impl<'src> Parser<'_, 'src> {
       Expression::StringLiteral(string_literal(&self.nodes, token, false)?)
     } else {
       self.expected.insert(ParenL);
-      Expression::Variable { name: token }
+      Expression::Variable { name: token, slot: self.nodes.slot() }
     };
     self.probe_all(&[
       Slash,
@@ -296,9 +296,10 @@ impl<'src> Parser<'_, 'src> {
     let name = self.advance();
     if self.accept(TokenKind::ParenL).is_some() {
       let arguments = self.sequence(TokenKind::ParenR)?;
-      return Ok(Expression::Call { name, arguments });
+      let name = self.nodes.alloc(name);
+      return Ok(Expression::Call { name, arguments, slot: self.nodes.slot() });
     }
-    Ok(Expression::Variable { name })
+    Ok(Expression::Variable { name, slot: self.nodes.slot() })
   }
 
   pub(super) fn assert(&mut self) -> ParseResult<'src, Expression<'src>> {

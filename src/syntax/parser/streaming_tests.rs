@@ -9,13 +9,14 @@ fn lexical_error_after_a_parse_error_wins() {
   assert_eq!((error.token.line, error.token.column()), (4, 0));
 }
 
-/// Parsing `src` from the lexer and from its lexed tokens gives the same tree.
+/// Parsing `src` from the lexer and from its lexed tokens gives the same tree
+/// (each in an arena of its own: a run numbers its slots across its trees).
 fn assert_streaming_and_slice_parsing_agree(src: String) {
   let source = sources::Source::new(src, "justfile");
-  let trees = Trees::new();
+  let (sliced, streaming) = (Trees::new(), Trees::new());
   let tokens = crate::syntax::lexer::lex(&source).unwrap();
-  let from_slice = format!("{:?}", parse(&tokens, &trees).unwrap());
-  let streamed = format!("{:?}", parse_source(&source, &trees).unwrap());
+  let from_slice = format!("{:?}", parse(&tokens, &sliced).unwrap());
+  let streamed = format!("{:?}", parse_source(&source, &streaming).unwrap());
   assert_eq!(from_slice, streamed);
 }
 
@@ -47,11 +48,11 @@ fn streaming_and_slice_parsing_agree_across_buffer_refills() {
 fn tokens_without_eof_end_as_if_they_had_one() {
   let src = "a := 'x'\nb:\n  echo {{a}}\n";
   let source = sources::Source::new(src, "justfile");
-  let trees = Trees::new();
+  let (trees, other) = (Trees::new(), Trees::new());
   let tokens = crate::syntax::lexer::lex(&source).unwrap();
   assert_eq!(tokens.last().map(|token| token.kind), Some(TokenKind::Eof));
   let with_eof = format!("{:?}", parse(&tokens, &trees).unwrap());
-  let without_eof = format!("{:?}", parse(&tokens[..tokens.len() - 1], &trees).unwrap());
+  let without_eof = format!("{:?}", parse(&tokens[..tokens.len() - 1], &other).unwrap());
   assert_eq!(with_eof, without_eof);
   let truncated = parse(&tokens[..3], &trees).unwrap_err();
   let last = tokens[2];

@@ -480,7 +480,7 @@ fn shape(expression: &Expression) -> String {
     Or { lhs, rhs, .. } => format!("(|| {} {})", shape(lhs), shape(rhs)),
     Assert { condition, .. } => format!("(assert {})", shape(condition)),
     Backtick { command, .. } => format!("`{command}`"),
-    Call { name, arguments } => format!("({} {})", name.lexeme(), joined(arguments)),
+    Call { name, arguments, .. } => format!("({} {})", name.lexeme(), joined(arguments)),
     Comparison { lhs, rhs, operator, .. } => {
       format!("({} {} {})", operator.symbol(), shape(lhs), shape(rhs))
     }
@@ -505,7 +505,7 @@ fn shape(expression: &Expression) -> String {
     List { elements, .. } => format!("[{}]", joined(elements)),
     Not { operand, .. } => format!("(! {})", shape(operand)),
     StringLiteral(literal) => literal.cooked.to_string(),
-    Variable { name } => name.lexeme().to_string(),
+    Variable { name, .. } => name.lexeme().to_string(),
   }
 }
 
@@ -620,5 +620,26 @@ fn probe() {
       Ok(_) => println!("PROBE {file}: ok"),
       Err(e) => println!("PROBE {file}: {e}"),
     }
+  }
+}
+
+#[test]
+fn doc_comment_trim_agrees_with_str_trim() {
+  let texts = [
+    "",
+    " ",
+    " doc",
+    "  doc  ",
+    "\tdoc\t",
+    "\u{0b}doc\u{0b}",
+    " \u{0b} doc",
+    "\u{a0}doc\u{a0}",
+    " \u{2003}doc",
+    "doc \u{3000}",
+    " é ",
+    "é",
+  ];
+  for text in texts {
+    assert_eq!(trim(text), text.trim(), "{text:?}");
   }
 }
