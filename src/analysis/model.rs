@@ -350,7 +350,18 @@ impl<'src> Named<'src> for Recipe<'src> {
   }
 }
 
+/// A recipe's identity while the model lives: where the recipe is in it,
+/// which never moves, so the same for every path to the recipe and
+/// different for every other recipe. Later stages key what they keep per
+/// recipe by it, and never compare names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct RecipeId(usize);
+
 impl<'src> Recipe<'src> {
+  pub(crate) fn id(&self) -> RecipeId {
+    RecipeId(std::ptr::from_ref(self).addr())
+  }
+
   /// The name token, from the parse node.
   pub fn name(&self) -> Name<'src> {
     self.ast.name

@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use super::error::ExecutionError;
+use crate::analysis::model::{Recipe, RecipeId};
 use crate::color::Painter;
 use crate::platform::signals;
 use crate::platform::supervisor::Supervisor;
@@ -48,9 +49,10 @@ pub(crate) struct KeepGoing<'r, 'src> {
 #[derive(Default)]
 struct Report<'src> {
   /// Each recipe's place in the serial order (`plan`).
-  ranks: HashMap<String, usize>,
-  /// By recipe path: a failure outranks a run, which outranks a skip.
-  fates: HashMap<String, Option<Fate>>,
+  ranks: HashMap<RecipeId, usize>,
+  /// Each recipe's path and fate: a failure outranks a run, which outranks
+  /// a skip.
+  fates: HashMap<RecipeId, (&'src str, Option<Fate>)>,
   /// The failure first in the serial order, for the exit status.
   first: Option<(usize, ExecutionError<'src>)>,
 }
@@ -74,7 +76,7 @@ impl<'r, 'src> KeepGoing<'r, 'src> {
   }
 
   /// Set the serial order: recipe paths as they would run one by one.
-  pub(crate) fn plan(&self, order: HashMap<String, usize>) {
+  pub(crate) fn plan(&self, order: HashMap<RecipeId, usize>) {
     if self.enabled {
       self.lock().ranks = order;
     }
@@ -91,14 +93,15 @@ impl<'r, 'src> KeepGoing<'r, 'src> {
   /// `Unsuccessful`, which its dependents see; the failure's message is
   /// printed now. Errors that must stop the run (signals) pass through
   /// unchanged, as does everything when disabled.
-  pub(crate) fn absorb(&self, recipe: &str, result: Result<'src>) -> Result<'src> {
+  pub(crate) fn absorb(&self, recipe: &Recipe<'src>, result: Result<'src>) -> Result<'src> {
     if !self.enabled {
       return result;
     }
+    let (id, path) = (recipe.id(), recipe.namepath);
     let error = match result {
       Ok(()) => {
         let mut report = self.lock();
-        let fate = report.fates.entry(recipe.to_string()).or_insert(None);
+        let (_, fate) = report.fates.entry(id).or_insert((path, None));
         if matches!(fate, Some(Fate::Skipped { .. })) {
           *fate = None;
         }
@@ -108,11 +111,11 @@ impl<'r, 'src> KeepGoing<'r, 'src> {
       Err(error) => error,
     };
     if !matches!(error, ExecutionError::Unsuccessful { .. }) {
-      let error = error.naming(recipe);
+      let error = error.naming(path);
       self.announce(&error);
       let mut report = self.lock();
-      let rank = report.ranks.get(recipe).copied().unwrap_or(usize::MAX);
-      let fate = report.fates.entry(recipe.to_string()).or_insert(None);
+      let rank = report.ranks.get(&id).copied().unwrap_or(usize::MAX);
+      let (_, fate) = report.fates.entry(id).or_insert((path, None));
       if !matches!(fate, Some(Fate::Failed { .. })) {
         *fate = Some(Fate::Failed { status: error.status() });
       }
@@ -120,7 +123,7 @@ impl<'r, 'src> KeepGoing<'r, 'src> {
         report.first = Some((rank, error));
       }
     }
-    Err(ExecutionError::Unsuccessful { recipe: recipe.to_string() })
+    Err(ExecutionError::Unsuccessful { recipe: path.to_string() })
   }
 
   /// Print a failure's one-line message as it happens.
@@ -136,9 +139,10 @@ impl<'r, 'src> KeepGoing<'r, 'src> {
   }
 
   /// Record that `recipe` will not run, and why (unless it ran or failed).
-  pub(crate) fn skip(&self, recipe: &str, reason: String) {
+  pub(crate) fn skip(&self, recipe: &Recipe<'src>, reason: String) {
     if self.enabled {
-      self.lock().fates.entry(recipe.to_string()).or_insert(Some(Fate::Skipped { reason }));
+      let skipped = (recipe.namepath, Some(Fate::Skipped { reason }));
+      self.lock().fates.entry(recipe.id()).or_insert(skipped);
     }
   }
 
@@ -146,9 +150,9 @@ impl<'r, 'src> KeepGoing<'r, 'src> {
     let mut lines: Vec<(usize, Summary)> = report
       .fates
       .iter()
-      .filter_map(|(recipe, fate)| {
-        let rank = report.ranks.get(recipe).copied().unwrap_or(usize::MAX);
-        Some((rank, Summary { recipe: recipe.clone(), fate: fate.clone()? }))
+      .filter_map(|(id, (path, fate))| {
+        let rank = report.ranks.get(id).copied().unwrap_or(usize::MAX);
+        Some((rank, Summary { recipe: (*path).to_string(), fate: fate.clone()? }))
       })
       .collect();
     lines

@@ -6,6 +6,7 @@
 //! process exits, and its output stops being read when nobody reads the
 //! stream it goes to, as a command writing there itself would be stopped.
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::Path;
@@ -15,6 +16,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use nu_ansi_term::Color;
 
 use super::error::ExecutionError;
+use crate::analysis::model::{Recipe, RecipeId};
 use crate::color::{Painter, Stream};
 use crate::options::Options;
 pub(crate) use crate::options::OutputMode;
@@ -28,9 +30,9 @@ use crate::platform::supervisor::{SpawnError, Supervisor};
 pub(crate) struct OutputSink {
   /// Held while writing.
   writing: Mutex<()>,
-  /// Recipe names in the order their first prefix was painted: the index
-  /// picks the colour.
-  names: Mutex<Vec<String>>,
+  /// The recipes whose prefix was painted, each numbered in the order of
+  /// the first: the number picks the colour.
+  painted: Mutex<HashMap<RecipeId, usize>>,
 }
 
 const PALETTE: [Color; 6] =
@@ -40,15 +42,10 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
   mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-fn colour_of(sink: &OutputSink, name: &str) -> Color {
-  let mut names = lock(&sink.names);
-  let index = if let Some(index) = names.iter().position(|known| known == name) {
-    index
-  } else {
-    names.push(name.to_string());
-    names.len() - 1
-  };
-  PALETTE[index % PALETTE.len()]
+fn colour_of(sink: &OutputSink, recipe: RecipeId) -> Color {
+  let mut painted = lock(&sink.painted);
+  let next = painted.len();
+  PALETTE[*painted.entry(recipe).or_insert(next) % PALETTE.len()]
 }
 
 /// A recipe's `grouped` output beyond this many bytes goes to a temporary
@@ -166,12 +163,16 @@ fn write_record(file: &mut impl Write, stream: Stream, bytes: &[u8]) -> io::Resu
 }
 
 impl<'s> RecipeOutput<'s> {
-  pub(crate) fn new(sink: &'s OutputSink, config: &Options, name: &str) -> Self {
+  pub(crate) fn new(sink: &'s OutputSink, config: &Options, recipe: &Recipe<'_>) -> Self {
+    let name = recipe.namepath;
     let prefix = |stream| {
       let label = format!("[{name}]");
       let painter = Painter::new(config.color, stream);
-      let label =
-        if painter.active { painter.paint(colour_of(sink, name).normal(), &label) } else { label };
+      let label = if painter.active {
+        painter.paint(colour_of(sink, recipe.id()).normal(), &label)
+      } else {
+        label
+      };
       format!("{label} ").into_bytes()
     };
     let (stdout_prefix, stderr_prefix) = match config.output {

@@ -11,7 +11,7 @@ use super::keep_going::{KeepGoing, Outcome};
 use super::output_mode::RecipeOutput;
 use super::run::Run;
 use super::{linewise, script};
-use crate::analysis::model::{Dependency, Recipe};
+use crate::analysis::model::{Dependency, Recipe, RecipeId};
 use crate::builtins::value::Value;
 use crate::evaluation::evaluator::{Evaluator, ModuleState, RecipeScope, RunContext, Site};
 use crate::evaluation::prepare::States;
@@ -30,9 +30,9 @@ pub(crate) enum Supplied {
   Switch(usize),
 }
 
-/// Identity of a completed run: the recipe's path and the supplied arguments
+/// Identity of a completed run: the recipe and the supplied arguments
 /// (shared, so that a record's sets hold it without a copy).
-type RunKey = std::sync::Arc<(String, Vec<Supplied>)>;
+type RunKey = std::sync::Arc<(RecipeId, Vec<Supplied>)>;
 
 /// What the command-line invocations run so far left behind.
 #[derive(Default)]
@@ -80,9 +80,9 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
       match step {
         Step::Place(recipe) => {
           let rank = ranks.len();
-          ranks.entry(recipe.namepath.to_string()).or_insert(rank);
+          ranks.entry(recipe.id()).or_insert(rank);
         }
-        Step::Enter(recipe) if entered.insert(recipe.namepath) => {
+        Step::Enter(recipe) if entered.insert(recipe.id()) => {
           let enter = |dependency| self.target(dependency).map(Step::Enter);
           steps.extend(recipe.subsequents().iter().rev().filter_map(enter));
           steps.push(Step::Place(recipe));
@@ -125,7 +125,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     record: &Record,
     slots: &Slots<'_>,
   ) -> Result<'src> {
-    let key = std::sync::Arc::new((recipe.namepath.to_string(), supplied.clone()));
+    let key = std::sync::Arc::new((recipe.id(), supplied.clone()));
     match record.claim(&key) {
       Claim::Run => {}
       Claim::Done => return Ok(()),
@@ -135,7 +135,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     }
     let result = self.run_claimed(module, recipe, supplied, is_dependency, record, slots);
     record.finish(key, result.is_ok());
-    self.keep_going.absorb(recipe.namepath, result)
+    self.keep_going.absorb(recipe, result)
   }
 
   fn run_claimed(
@@ -164,7 +164,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     if !config.no_deps {
       let priors = self.run_dependencies(state, &scope, recipe.priors(), record, slots, parallel);
       if let Err(ExecutionError::Unsuccessful { recipe: blocker }) = &priors {
-        self.keep_going.skip(recipe.namepath, format!("needs `{blocker}`"));
+        self.keep_going.skip(recipe, format!("needs `{blocker}`"));
         self.skip_subsequents(recipe);
       }
       priors?;
@@ -196,18 +196,11 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     Ok(())
   }
 
-  /// `--keep-going`: the subsequents of a recipe that failed or was skipped.
+  /// `--keep-going`: the subsequents of a recipe that failed or was skipped
+  /// (those of an absent optional module never run, and are not reported).
   fn skip_subsequents(&self, recipe: &Recipe<'src>) {
-    for subsequent in recipe.subsequents() {
-      let reason = format!("runs after `{}`", recipe.namepath);
-      self.keep_going.skip(&self.dependency_path(subsequent), reason);
-    }
-  }
-
-  fn dependency_path(&self, dependency: &Dependency<'src>) -> String {
-    match self.target(dependency) {
-      Some(target) => target.namepath.to_string(),
-      None => dependency.path_string(),
+    for subsequent in recipe.subsequents().iter().filter_map(|dependency| self.target(dependency)) {
+      self.keep_going.skip(subsequent, format!("runs after `{}`", recipe.namepath));
     }
   }
 
@@ -424,7 +417,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     positional: &[String],
   ) -> Result<'src> {
     let recipe = scope.recipe;
-    let output = RecipeOutput::new(&self.run.output, self.context.config, recipe.namepath);
+    let output = RecipeOutput::new(&self.run.output, self.context.config, recipe);
     if self.context.config.verbosity >= 1 && !self.context.config.quiet {
       let painter = self.context.stderr_painter();
       output
