@@ -138,17 +138,10 @@ fn hash_mapped(file: &File, start: u64, size: u64, hasher: &mut blake3::Hasher) 
 }
 
 /// The root hash of a file of `length` bytes from its pieces' chaining
-/// values (at least two), merged as BLAKE3's tree joins subtrees: the left
-/// one is the largest power of two of chunks shorter than the whole.
+/// values (at least two).
 fn root(values: &[ChainingValue], piece: u64, length: u64) -> blake3::Hash {
-  let left = blake3::hazmat::left_subtree_len(length);
-  let split = usize::try_from(left / piece).unwrap_or(values.len());
-  let (left_values, right_values) = values.split_at(split);
-  merge_subtrees_root(
-    &subtree(left_values, piece, left),
-    &subtree(right_values, piece, length - left),
-    Mode::Hash,
-  )
+  let (left, right) = children(values, piece, length);
+  merge_subtrees_root(&left, &right, Mode::Hash)
 }
 
 /// The chaining value of the subtree over `values`' pieces, `length` bytes.
@@ -156,14 +149,18 @@ fn subtree(values: &[ChainingValue], piece: u64, length: u64) -> ChainingValue {
   if let [value] = values {
     return *value;
   }
+  let (left, right) = children(values, piece, length);
+  merge_subtrees_non_root(&left, &right, Mode::Hash)
+}
+
+/// The chaining values of the two subtrees BLAKE3's tree joins into one of
+/// `length` bytes: the left one is the largest power of two of chunks
+/// shorter than the whole.
+fn children(values: &[ChainingValue], piece: u64, length: u64) -> (ChainingValue, ChainingValue) {
   let left = blake3::hazmat::left_subtree_len(length);
   let split = usize::try_from(left / piece).unwrap_or(values.len());
   let (left_values, right_values) = values.split_at(split);
-  merge_subtrees_non_root(
-    &subtree(left_values, piece, left),
-    &subtree(right_values, piece, length - left),
-    Mode::Hash,
-  )
+  (subtree(left_values, piece, left), subtree(right_values, piece, length - left))
 }
 
 /// The digest of an output: what is at `path` (file, directory tree or
