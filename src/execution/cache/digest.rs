@@ -10,7 +10,6 @@ use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use blake3::hazmat::{
   merge_subtrees_non_root, merge_subtrees_root, ChainingValue, HasherExt, Mode,
@@ -66,7 +65,7 @@ fn file_on(path: &Path, cores: usize) -> io::Result<blake3::Hash> {
   }
   let piece = piece_size(length, cores);
   let pieces = usize::try_from(length.div_ceil(piece)).map_err(io::Error::other)?;
-  let values = hash_pieces(path, length, piece, pieces, cores.min(pieces))?;
+  let values = hash_pieces(&file, length, piece, pieces, cores.min(pieces))?;
   Ok(root(&values, piece, length))
 }
 
@@ -79,41 +78,40 @@ fn piece_size(length: u64, cores: usize) -> u64 {
 }
 
 /// The chaining value of every piece, in order, hashed by `workers` threads
-/// that take the next piece as they finish one.
+/// that share the open file and take the next piece as they finish one.
 fn hash_pieces(
-  path: &Path,
+  file: &File,
   length: u64,
   piece: u64,
   pieces: usize,
   workers: usize,
 ) -> io::Result<Vec<ChainingValue>> {
-  let values = Mutex::new(vec![[0; 32]; pieces]);
   let next = AtomicUsize::new(0);
+  let worker = || -> io::Result<Vec<(usize, ChainingValue)>> {
+    let mut hashed = Vec::new();
+    loop {
+      let index = next.fetch_add(1, Ordering::Relaxed);
+      if index >= pieces {
+        return Ok(hashed);
+      }
+      let start = index as u64 * piece;
+      let mut hasher = blake3::Hasher::new();
+      hasher.set_input_offset(start);
+      hash_mapped(file, start, piece.min(length - start), &mut hasher)?;
+      hashed.push((index, hasher.finalize_non_root()));
+    }
+  };
+  let mut values = vec![[0; 32]; pieces];
   std::thread::scope(|scope| {
-    let threads = (0..workers)
-      .map(|_| {
-        scope.spawn(|| -> io::Result<()> {
-          let file = File::open(path)?;
-          loop {
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            if index >= pieces {
-              return Ok(());
-            }
-            let start = index as u64 * piece;
-            let mut hasher = blake3::Hasher::new();
-            hasher.set_input_offset(start);
-            hash_mapped(&file, start, piece.min(length - start), &mut hasher)?;
-            let value = hasher.finalize_non_root();
-            values.lock().map_err(|_| io::Error::other("a hashing thread failed"))?[index] = value;
-          }
-        })
-      })
-      .collect::<Vec<_>>();
-    threads.into_iter().try_for_each(|thread| {
-      thread.join().map_err(|_| io::Error::other("a hashing thread failed"))?
-    })
-  })?;
-  values.into_inner().map_err(|_| io::Error::other("a hashing thread failed"))
+    let threads = (0..workers).map(|_| scope.spawn(worker)).collect::<Vec<_>>();
+    for thread in threads {
+      let hashed = thread.join().map_err(|_| io::Error::other("a hashing thread failed"))??;
+      for (index, value) in hashed {
+        values[index] = value;
+      }
+    }
+    Ok(values)
+  })
 }
 
 /// Hash `size` bytes of `file` from `start`, a mapped window at a time.
