@@ -373,14 +373,6 @@ fn strings(matches: &dyn Given, name: &str) -> Vec<String> {
   matches.values(name).unwrap_or_default()
 }
 
-fn string(matches: &dyn Given, name: &str) -> Option<String> {
-  matches.string(name)
-}
-
-fn path(matches: &dyn Given, name: &str) -> Option<PathBuf> {
-  matches.path(name)
-}
-
 fn parse_override(name: &str, value: &str) -> Result<Override, ConfigError> {
   let (module_path, name) = split_override_name(name)
     .ok_or_else(|| ConfigError::InvalidOverridePath { path: name.to_owned() })?;
@@ -405,8 +397,8 @@ fn search_config(
   positional: &Positional,
   invocation_directory: &Path,
 ) -> Result<SearchConfig, ConfigError> {
-  let justfile = path(matches, id::JUSTFILE);
-  let working_directory = path(matches, id::WORKING_DIRECTORY);
+  let justfile = matches.path(id::JUSTFILE);
+  let working_directory = matches.path(id::WORKING_DIRECTORY);
   let global = matches.get_flag(id::GLOBAL_JUSTFILE);
 
   if positional.search_directory.is_some()
@@ -461,10 +453,10 @@ fn subcommand(
     let binary = words.next().unwrap_or_default();
     return Ok(Subcommand::Command { binary, arguments: words.collect() });
   }
-  if let Some(json) = string(matches, id::REQUEST) {
+  if let Some(json) = matches.string(id::REQUEST) {
     return Ok(Subcommand::Request { json });
   }
-  if let Some(shell) = string(matches, id::COMPLETIONS) {
+  if let Some(shell) = matches.string(id::COMPLETIONS) {
     return nothing(Subcommand::Completions { shell: shell.to_lowercase() }, "--completions");
   }
   let module_path = |arguments: Vec<String>| match module_path(&arguments) {
@@ -549,7 +541,7 @@ fn dependency_view(
 /// would make `--graph-format`'s need of `--graph` apply to every run.
 fn graph_format(matches: &dyn Given) -> Result<GraphFormat, ConfigError> {
   let given = if matches.on_command_line(id::GRAPH_FORMAT) {
-    string(matches, id::GRAPH_FORMAT)
+    matches.string(id::GRAPH_FORMAT)
   } else {
     std::env::var("JUST_GRAPH_FORMAT").ok()
   };
@@ -589,24 +581,25 @@ fn ceiling_directory(invocation_directory: &Path, ceiling: &Path) -> PathBuf {
 fn apply_options(config: &mut Config, matches: &dyn Given) {
   let flag = |name: &str| matches.get_flag(name);
 
-  config.alias_style = match string(matches, id::ALIAS_STYLE).as_deref() {
+  config.alias_style = match matches.string(id::ALIAS_STYLE).as_deref() {
     Some("left") => AliasStyle::Left,
     Some("separate") => AliasStyle::Separate,
     _ => AliasStyle::Right,
   };
   config.allow_missing = flag(id::ALLOW_MISSING);
-  config.ceiling = path(matches, id::CEILING)
+  config.ceiling = matches
+    .path(id::CEILING)
     .map(|ceiling| ceiling_directory(&config.invocation_directory, &ceiling));
   config.check = flag(id::CHECK);
-  config.chooser = path(matches, id::CHOOSER).map(PathBuf::into_os_string);
-  config.color = match string(matches, id::COLOR).as_deref() {
+  config.chooser = matches.path(id::CHOOSER).map(PathBuf::into_os_string);
+  config.color = match matches.string(id::COLOR).as_deref() {
     Some("always") => UseColor::Always,
     Some("never") => UseColor::Never,
     _ => UseColor::Auto,
   };
-  config.command_color = string(matches, id::COMMAND_COLOR);
+  config.command_color = matches.string(id::COMMAND_COLOR);
   config.complete_aliases = flag(id::COMPLETE_ALIASES);
-  if let Some(cygpath) = path(matches, id::CYGPATH) {
+  if let Some(cygpath) = matches.path(id::CYGPATH) {
     config.cygpath = cygpath;
   }
   config.default_list = flag(id::DEFAULT_LIST);
@@ -615,41 +608,41 @@ fn apply_options(config: &mut Config, matches: &dyn Given) {
   config.dotenv_path = strings(matches, id::DOTENV_PATH).into_iter().map(PathBuf::from).collect();
   config.dry_run = flag(id::DRY_RUN);
   config.dump_format =
-    if flag(id::JSON) || string(matches, id::DUMP_FORMAT).as_deref() == Some("json") {
+    if flag(id::JSON) || matches.string(id::DUMP_FORMAT).as_deref() == Some("json") {
       DumpFormat::Json
     } else {
       DumpFormat::Just
     };
-  config.evaluate_format = match string(matches, id::EVALUATE_FORMAT).as_deref() {
+  config.evaluate_format = match matches.string(id::EVALUATE_FORMAT).as_deref() {
     Some("shell") => EvaluateFormat::Shell,
     _ => EvaluateFormat::Just,
   };
   config.explain = flag(id::EXPLAIN);
   config.groups = strings(matches, id::GROUP);
   config.highlight = !flag(id::NO_HIGHLIGHT);
-  config.indentation = string(matches, id::INDENTATION);
+  config.indentation = matches.string(id::INDENTATION);
   config.jobs = matches.positive(id::JOBS);
   config.justfile_names = matches
     .values(id::JUSTFILE_NAME)
     .map(|values| values.iter().flat_map(|value| value.split(',')).map(str::to_owned).collect());
-  if let Some(heading) = string(matches, id::LIST_HEADING) {
+  if let Some(heading) = matches.string(id::LIST_HEADING) {
     config.list_heading = heading;
   }
-  if let Some(prefix) = string(matches, id::LIST_PREFIX) {
+  if let Some(prefix) = matches.string(id::LIST_PREFIX) {
     config.list_prefix = prefix;
   }
   config.list_submodules = flag(id::LIST_SUBMODULES);
   config.no_aliases = flag(id::NO_ALIASES);
   config.no_cache = flag(id::NO_CACHE);
-  config.cache_dir = path(matches, id::CACHE_DIR);
-  config.cache_url = string(matches, id::CACHE_URL);
+  config.cache_dir = matches.path(id::CACHE_DIR);
+  config.cache_url = matches.string(id::CACHE_URL);
   config.cache_read_only = flag(id::CACHE_READ_ONLY);
   config.cache_timeout = matches.number(id::CACHE_TIMEOUT);
   config.no_deps = flag(id::NO_DEPS);
   config.no_dotenv = flag(id::NO_DOTENV);
   config.one = flag(id::ONE);
   config.quiet = flag(id::QUIET);
-  config.shell = string(matches, id::SHELL);
+  config.shell = matches.string(id::SHELL);
   config.shell_args = if matches.on_command_line(id::SHELL_ARG) {
     Some(strings(matches, id::SHELL_ARG))
   } else if flag(id::CLEAR_SHELL_ARGS) {
@@ -658,10 +651,10 @@ fn apply_options(config: &mut Config, matches: &dyn Given) {
     None
   };
   config.shell_command = flag(id::SHELL_COMMAND);
-  config.tempdir = path(matches, id::TEMPDIR);
+  config.tempdir = matches.path(id::TEMPDIR);
   config.time = flag(id::TIME);
   config.timestamp = flag(id::TIMESTAMP);
-  if let Some(format) = string(matches, id::TIMESTAMP_FORMAT) {
+  if let Some(format) = matches.string(id::TIMESTAMP_FORMAT) {
     config.timestamp_format = format;
   }
   config.unsorted = flag(id::UNSORTED);
@@ -669,7 +662,7 @@ fn apply_options(config: &mut Config, matches: &dyn Given) {
   config.verbosity = matches.get_count(id::VERBOSE);
   config.yes = flag(id::YES);
   config.keep_going = flag(id::KEEP_GOING);
-  config.output = match string(matches, id::OUTPUT).as_deref() {
+  config.output = match matches.string(id::OUTPUT).as_deref() {
     Some("prefixed") => OutputMode::Prefixed,
     Some("grouped") => OutputMode::Grouped,
     _ => OutputMode::Interleaved,

@@ -135,7 +135,7 @@ impl Quick {
     if values.iter().any(|value| value.is_empty()) || self.occurrences[index].len() >= 100 {
       return None;
     }
-    if let Some(overridden) = flag.overrides.and_then(index_of) {
+    if let Some(overridden) = flag.overrides.and_then(flags::index) {
       self.occurrences[overridden].clear();
     }
     self.occurrences[index].push(values.into_iter().map(str::to_owned).collect());
@@ -158,11 +158,11 @@ impl Quick {
   }
 
   fn given(&self, id: &str) -> bool {
-    index_of(id).is_some_and(|index| !self.occurrences[index].is_empty())
+    flags::index(id).is_some_and(|index| !self.occurrences[index].is_empty())
   }
 
   fn last(&self, id: &str) -> Option<&str> {
-    let index = index_of(id)?;
+    let index = flags::index(id)?;
     match self.occurrences[index].last() {
       Some(values) => values.last().map(String::as_str),
       None => FLAGS[index].default,
@@ -179,10 +179,6 @@ fn value<'a>(inline: Option<&'a str>, words: &[&'a str], next: &mut usize) -> Op
   let word = words.get(*next).filter(|word| !word.starts_with('-') || **word == "-")?;
   *next += 1;
   Some(word)
-}
-
-fn index_of(id: &str) -> Option<usize> {
-  flags::index(id)
 }
 
 /// `value` if clap accepts it for a flag taking `kind` as it is.
@@ -214,14 +210,14 @@ impl Given for Quick {
   }
 
   fn get_count(&self, id: &str) -> u8 {
-    index_of(id).map_or(0, |index| self.occurrences[index].len() as u8)
+    flags::index(id).map_or(0, |index| self.occurrences[index].len() as u8)
   }
 
   fn values(&self, id: &str) -> Option<Vec<String>> {
     if id == id::ARGUMENTS {
       return self.arguments.borrow().clone();
     }
-    let index = index_of(id)?;
+    let index = flags::index(id)?;
     match &self.occurrences[index][..] {
       [] => FLAGS[index].default.map(|default| vec![default.to_owned()]),
       occurrences => Some(occurrences.iter().flatten().cloned().collect()),
@@ -253,7 +249,7 @@ impl Given for Quick {
   }
 
   fn pairs(&self, id: &str) -> Vec<(String, String)> {
-    let Some(index) = index_of(id) else { return Vec::new() };
+    let Some(index) = flags::index(id) else { return Vec::new() };
     self.occurrences[index]
       .iter()
       .filter_map(|pair| Some((pair.first()?.clone(), pair.get(1)?.clone())))

@@ -387,11 +387,11 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
       supervisor: Some(context.supervisor),
     };
     let written = name.lexeme();
-    let checked = match function {
-      Some(function) => functions::check_function_list_arguments(function, written, &arguments),
-      None => functions::check_list_arguments(written, &arguments),
-    };
-    checked.map_err(|message| EvaluationError::WithToken { token: name, message })?;
+    let function = function.or_else(|| functions::Function::from_name(written));
+    if let Some(function) = function {
+      functions::check_function_list_arguments(function, written, &arguments)
+        .map_err(|message| EvaluationError::WithToken { token: name, message })?;
+    }
     let result = match function {
       Some(function) => functions::call_function(function, written, arguments, &function_context),
       None => functions::call(written, arguments, &function_context),

@@ -323,10 +323,6 @@ pub(crate) fn canonical_name(name: &str) -> Cow<'_, str> {
   }
 }
 
-fn lookup(name: &str) -> Option<&'static Builtin> {
-  Function::from_name(name).map(Function::builtin)
-}
-
 /// Call built-in `name` (as written). Err holds the MESSAGE that follows
 /// ``call to function `NAME` failed: ``.
 pub(crate) fn call(
@@ -359,16 +355,8 @@ pub(crate) fn call_function(
   (builtin.implementation)(&arguments, context)
 }
 
-/// The list-argument check of `call`, on its own: its message is reported
-/// without the ``call to function `NAME` failed: `` prefix.
-pub(crate) fn check_list_arguments(name: &str, arguments: &[Value]) -> Result<(), String> {
-  match lookup(name) {
-    Some(builtin) => check_string_parameters(name, builtin, arguments),
-    None => Ok(()),
-  }
-}
-
-/// `check_list_arguments` of built-in `function`, written `name`.
+/// The list-argument check of `call_function`, on its own: its message is
+/// reported without the ``call to function `NAME` failed: `` prefix.
 pub(crate) fn check_function_list_arguments(
   function: Function,
   name: &str,
