@@ -9,7 +9,8 @@ pub(super) enum AttributeArgument<'src> {
   Keyword { key: Name<'src>, value: Option<Expression<'src>> },
 }
 
-/// Which item an attribute list is attached to, for the allowed-attribute check.
+/// How many arguments an attribute takes, as its arity error says it
+/// (`1 argument`, `at most 2 arguments`, `1 to 3 arguments`, …).
 pub(super) fn arity_description(min: usize, max: Option<usize>) -> String {
   match max {
     Some(max) if max == min => arguments(min),
