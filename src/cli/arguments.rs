@@ -5,9 +5,7 @@
 use clap::{
   builder::{
     styling::{AnsiColor, Styles},
-    FalseyValueParser, PossibleValue, PossibleValuesParser,
-    Resettable::Reset,
-    TypedValueParser,
+    FalseyValueParser, PossibleValue, PossibleValuesParser, TypedValueParser,
   },
   value_parser, Arg, ArgAction, ArgGroup, Command, ValueHint,
 };
@@ -32,38 +30,15 @@ pub(crate) fn command() -> Command {
     .group(ArgGroup::new(id::DEPENDENCY_VIEW).args([id::TREE, id::GRAPH]))
 }
 
-/// The command line needed to parse `words` (the program name first): when
-/// they hold only recipe words (and possibly `--version`) and no `JUST_*`
-/// variable of an option is set, every option takes its default, so only the
-/// options with a default value and `ARGUMENTS` are defined, which spares
-/// building and defaulting the others; a leading `--version` needs no
-/// options at all. Otherwise the complete definition.
-/// Readers of the matches treat an option left out as not given.
+/// The command line needed to parse `words` (the program name first): clap
+/// answers a leading `--version` before reading any further word, so that
+/// needs no options at all; anything else the complete definition. (The
+/// common lines never get here: `quick.rs` parses them.)
 pub(crate) fn command_for(words: &[OsString]) -> Command {
-  // clap answers a leading `--version` before reading any further word.
   if words.get(1).is_some_and(is_version_flag) {
     return header();
   }
-  if !words.iter().skip(1).all(|word| is_recipe_word(word) || is_version_flag(word)) {
-    return command();
-  }
-  let mut defaulted = Vec::new();
-  // Commands have neither a default nor an environment variable
-  // (`flags::tests::commands_have_no_defaults_or_environment`).
-  for arg in options() {
-    if arg.get_env().is_some_and(|name| std::env::var_os(name).is_some()) {
-      return command();
-    }
-    if !arg.get_default_values().is_empty() {
-      // Relations only apply to options given explicitly, and none is.
-      defaulted.push(arg.conflicts_with(Reset).overrides_with(Reset).requires(Reset));
-    }
-  }
-  header().args(defaulted).arg(arguments())
-}
-
-fn is_recipe_word(word: &OsString) -> bool {
-  word.to_str().is_some_and(|word| !word.starts_with('-'))
+  command()
 }
 
 fn is_version_flag(word: &OsString) -> bool {
@@ -242,11 +217,6 @@ mod tests {
   #[test]
   fn command_is_well_formed() {
     command().debug_assert();
-  }
-
-  #[test]
-  fn restricted_command_is_well_formed() {
-    command_for(&[OsString::from("just"), OsString::from("recipe")]).debug_assert();
   }
 
   #[test]

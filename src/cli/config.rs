@@ -269,8 +269,8 @@ pub(crate) trait Given {
   }
 }
 
-/// Parsed matches, read so that an option the command line definition left
-/// out (`arguments::command_for`) reads as not given.
+/// Parsed matches, read without panicking: an option the definition does
+/// not have reads as not given.
 struct Matches<'a>(&'a ArgMatches);
 
 impl Matches<'_> {

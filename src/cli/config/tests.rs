@@ -42,31 +42,6 @@ fn error_text(args: &[&str]) -> (i32, String) {
   }
 }
 
-/// The configuration from the definition `command_for` picks for `args`.
-fn parse_restricted(args: &[&str]) -> String {
-  let words: Vec<OsString> =
-    std::iter::once("just").chain(args.iter().copied()).map(OsString::from).collect();
-  let matches = arguments::command_for(&words).try_get_matches_from(&words).unwrap();
-  format!("{:?}", Config::from_matches(&matches, PathBuf::from("/inv/dir")).unwrap())
-}
-
-#[test]
-fn restricted_definition_reads_like_the_complete_one() {
-  for args in [&[][..], &["recipe"], &["a=1", "recipe", "arg", "-x", "--list"], &["dir/"]] {
-    let _guard = ENVIRONMENT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    assert_eq!(parse_restricted(args), format!("{:?}", parse(args).unwrap()), "{args:?}");
-  }
-}
-
-#[test]
-fn restricted_definition_is_not_used_with_option_variables() {
-  let config = with_env(&[("JUST_UNSORTED", "true"), ("JUST_COLOR", "never")], || {
-    parse_restricted(&["recipe"])
-  });
-  assert!(config.contains("unsorted: true"), "{config}");
-  assert!(config.contains("color: Never"), "{config}");
-}
-
 #[test]
 fn subcommands() {
   use Subcommand::*;
