@@ -16,7 +16,7 @@ use crate::evaluation::shell::module_shell;
 pub(crate) struct States<'a, 'src>(Vec<Option<ModuleState<'a, 'src>>>);
 
 impl<'a, 'src> States<'a, 'src> {
-  /// The state of the module with id `id`; the root's when there is none.
+  /// The state of the module with id `id`, if it was prepared.
   pub(crate) fn get(&self, id: usize) -> Option<&ModuleState<'a, 'src>> {
     self.0.get(id).and_then(Option::as_ref)
   }
