@@ -75,6 +75,11 @@ pub(crate) fn recipe_demand<'a, 'src>(
       continue;
     }
     justfile.bind_recipe(module, recipe);
+    if !demand.contains_key(&module.id) {
+      // Assignments referenced only in the bodies of functions the recipe
+      // calls are demanded too.
+      bindings.bind_functions(module);
+    }
     let needed = demand.entry(module.id).or_default();
     let skip_comments = module.settings.ignore_comments && !recipe.script;
     for (expression, _) in run_time_expressions(recipe.ast, skip_comments) {
