@@ -106,6 +106,13 @@ impl Bindings {
     for assignment in module.assignments.values_added() {
       binder.expression(assignment.value, Scope::Module);
     }
+    self.bind_functions(module);
+  }
+
+  /// Bind the names in a module's function bodies, which the demand of a
+  /// recipe that calls them walks before the module is prepared.
+  pub(crate) fn bind_functions(&self, module: &Module<'_>) {
+    let binder = Binder::new(self, module);
     for function in module.functions.values() {
       binder.expression(&function.body, Scope::Function(function.parameters));
     }

@@ -267,6 +267,16 @@ impl<'src> Submodules<'src> {
     entries.sort_by_key(|(_, module)| module.order);
     entries
   }
+
+  /// Names and modules in source order when `unsorted`, else by name: the
+  /// order listings walk them in.
+  pub fn ordered(&self, unsorted: bool) -> Vec<(&'src str, &Module<'src>)> {
+    if unsorted {
+      self.in_source_order()
+    } else {
+      self.iter().collect()
+    }
+  }
 }
 
 #[derive(Debug)]

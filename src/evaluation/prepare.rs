@@ -16,7 +16,7 @@ use crate::evaluation::shell::module_shell;
 pub(crate) struct States<'a, 'src>(Vec<Option<ModuleState<'a, 'src>>>);
 
 impl<'a, 'src> States<'a, 'src> {
-  /// The state of the module with id `id`; the root's when there is none.
+  /// The state of the module with id `id`, if it was prepared.
   pub(crate) fn get(&self, id: usize) -> Option<&ModuleState<'a, 'src>> {
     self.0.get(id).and_then(Option::as_ref)
   }
@@ -75,6 +75,11 @@ pub(crate) fn recipe_demand<'a, 'src>(
       continue;
     }
     justfile.bind_recipe(module, recipe);
+    if !demand.contains_key(&module.id) {
+      // Assignments referenced only in the bodies of functions the recipe
+      // calls are demanded too.
+      bindings.bind_functions(module);
+    }
     let needed = demand.entry(module.id).or_default();
     let skip_comments = module.settings.ignore_comments && !recipe.script;
     for (expression, _) in run_time_expressions(recipe.ast, skip_comments) {

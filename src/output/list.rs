@@ -201,9 +201,7 @@ pub(crate) fn listed_submodules<'a, 'src>(
   module: &'a Module<'src>,
   unsorted: bool,
 ) -> Vec<(&'a str, &'a Module<'src>)> {
-  let submodules =
-    if unsorted { module.modules.in_source_order() } else { module.modules.iter().collect() };
-  submodules.into_iter().filter(|(_, submodule)| !submodule.private).collect()
+  module.modules.ordered(unsorted).into_iter().filter(|(_, submodule)| !submodule.private).collect()
 }
 
 /// The `[group]`s of a recipe, in attribute order.

@@ -65,9 +65,7 @@ pub(crate) fn all_recipes<'a, 'src>(
   if unsorted {
     recipes.sort_by_key(|recipe| recipe.order);
   }
-  let submodules =
-    if unsorted { module.modules.in_source_order() } else { module.modules.iter().collect() };
-  for (_, submodule) in submodules {
+  for (_, submodule) in module.modules.ordered(unsorted) {
     recipes.extend(all_recipes(submodule, unsorted));
   }
   recipes
