@@ -358,7 +358,15 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
   ) -> Result<'src, Value> {
     let context = self.context;
     let config = context.config;
-    let environment = self.environment();
+    let written = name.lexeme();
+    let function = function.or_else(|| functions::Function::from_name(written));
+    // Only `shell()` starts a process; the rest need no environment, which
+    // costs an evaluation of every export to build.
+    let environment = if function == Some(functions::Function::Shell) {
+      self.environment()
+    } else {
+      CommandEnvironment::new()
+    };
     let source_file = context.token_file(&name);
     let module_path = &self.state.module.path;
     let stdout = crate::color::Painter::new(config.color, crate::color::Stream::Stdout);
@@ -386,8 +394,6 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
       quiet: config.quiet,
       supervisor: Some(context.supervisor),
     };
-    let written = name.lexeme();
-    let function = function.or_else(|| functions::Function::from_name(written));
     if let Some(function) = function {
       functions::check_function_list_arguments(function, written, &arguments)
         .map_err(|message| EvaluationError::WithToken { token: name, message })?;
