@@ -40,10 +40,11 @@ pub(crate) fn remove_at_exit(directory: std::path::PathBuf) {
   REMOVE_AT_EXIT.lock().unwrap_or_else(PoisonError::into_inner).push(directory);
 }
 
-/// Called on the signal thread with each handled signal.
-fn deliver(signal: i32) {
+/// Called on the signal thread with each handled signal; `from_process`
+/// when another process sent it.
+fn deliver(signal: i32, from_process: bool) {
   let attached = current().clone();
-  if !attached.is_some_and(|shared| shared.deliver(signal)) {
+  if !attached.is_some_and(|shared| shared.deliver(signal, from_process)) {
     for directory in REMOVE_AT_EXIT.lock().unwrap_or_else(PoisonError::into_inner).iter() {
       let _ = std::fs::remove_dir_all(directory);
     }

@@ -4,34 +4,48 @@
 //!
 //! * registers a child in the same critical section that spawns it, so a
 //!   signal handled at any instant reaches every child there is;
-//! * puts all of the run's processes in one process group of their own, as
-//!   a shell gives a pipeline one, so that a signal reaches their
-//!   descendants too; when standard input is the terminal and `just` is in
-//!   its foreground, that group is the terminal's foreground group while
-//!   recipes run, and `just` takes the terminal back when none does;
+//! * places the children as just 1.58 does wherever a terminal is shared:
+//!   when `just` has a controlling terminal, they stay in `just`'s own
+//!   process group, the job its shell made, so the terminal's Ctrl-C,
+//!   Ctrl-\ and Ctrl-Z reach `just`, every recipe process and the programs
+//!   that ran `just` at once, and a recipe reads the terminal whenever
+//!   `just` could. Without a controlling terminal nothing above `just`
+//!   signals its group but through `just`, so the children get a process
+//!   group of their own, as a shell gives a pipeline one, and a signal
+//!   passed on reaches their descendants too;
 //! * takes the signals the signal thread hands it (`deliver`): records the
-//!   first, passes each on to the group, and, when the run ends, waits a
-//!   while for the group's last processes;
-//! * follows job control like a shell: a child stopped from the terminal
-//!   (Ctrl-Z) stops `just` too, and continuing `just` continues the group.
+//!   first (the run stops after the command that was running, whatever that
+//!   command did with the signal), and passes on those another process sent
+//!   to `just` (a terminal's signals reached the children already): to the
+//!   children's group, or, sharing `just`'s group, to each child and its
+//!   descendants; after a SIGTERM it waits a while, when the run ends, for
+//!   the rest of the group.
 //!
 //! The operating system's part is `platform::os` (process groups, the
-//! terminal, waiting); this file holds only the bookkeeping.
+//! descendants of a process, waiting); this file holds only the
+//! bookkeeping.
 
 use std::io;
 use std::process::{Child, Command, ExitStatus};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
-use super::os::process::{self as os, Pid, Terminal, Waited};
+use super::os::process::{self as os, Pid};
+use super::os::signal_thread;
 
-/// How long `just` waits, at the end of a signalled run, for the
-/// descendants of its children to end.
+/// How long `just` waits, at the end of a run it ended with SIGTERM, for
+/// the descendants of its children to end.
 const SETTLE: Duration = Duration::from_secs(2);
+
+/// How often, and for how long, a start is retried while the script file
+/// is still open for writing in a process another thread forked.
+const BUSY_TEXT_RETRY: Duration = Duration::from_millis(5);
+const BUSY_TEXT_ATTEMPTS: usize = 200;
 
 /// The variable with which tests make every spawn pause this many
 /// milliseconds between the fork and the child's registration, to hit that
-/// window with a signal on purpose.
+/// window with a signal on purpose. Read by debug builds only.
+#[cfg(debug_assertions)]
 const SPAWN_PAUSE_VARIABLE: &str = "JUST_TEST_SPAWN_PAUSE_MS";
 
 /// The process supervisor of one run.
@@ -43,7 +57,9 @@ pub(crate) struct Supervisor {
 pub(super) struct Shared {
   state: Mutex<State>,
   verbose: bool,
-  terminal: Option<Terminal>,
+  /// Whether children get a process group of their own (no controlling
+  /// terminal), decided at the first start.
+  own_group: OnceLock<bool>,
   spawn_pause: Option<Duration>,
 }
 
@@ -51,7 +67,7 @@ pub(super) struct Shared {
 struct State {
   /// Children started and not yet reaped.
   children: Vec<Pid>,
-  /// The run's process group, once a child has made it.
+  /// The children's own process group, once a child has made it.
   group: Option<Pid>,
   /// Work in progress that a signal must not cut short (a script's
   /// temporary directory exists) though no child runs.
@@ -60,13 +76,9 @@ struct State {
   pending: Option<i32>,
   /// The first signal delivered to `just` in this run (not a stop request).
   delivered: Option<i32>,
-  /// Whether any signal was passed on: the group is waited for at the end.
-  signalled: bool,
-  /// Whether the group has the terminal.
-  terminal_given: bool,
-  /// Counts continuations after a stop, so that a stop seen by several
-  /// waiting threads is acted on once.
-  epoch: u64,
+  /// Whether a SIGTERM or SIGKILL was passed on: the group is waited for
+  /// at the end.
+  terminated: bool,
 }
 
 /// Why a process was not started.
@@ -91,15 +103,11 @@ impl Supervisor {
 
   /// A supervisor that receives no signals (tests, helpers without a run).
   pub(crate) fn detached(verbose: bool) -> Supervisor {
-    let spawn_pause = std::env::var(SPAWN_PAUSE_VARIABLE)
-      .ok()
-      .and_then(|text| text.parse().ok())
-      .map(Duration::from_millis);
     let shared = Shared {
       state: Mutex::new(State::default()),
       verbose,
-      terminal: Terminal::open(),
-      spawn_pause,
+      own_group: OnceLock::new(),
+      spawn_pause: spawn_pause(),
     };
     Supervisor { shared: Arc::new(shared), attached: false }
   }
@@ -111,36 +119,43 @@ impl Supervisor {
     Busy { shared: &self.shared }
   }
 
-  /// Start `command` in the run's process group and register it.
+  /// Start `command` where the run's processes go, and register it.
   pub(crate) fn spawn(&self, command: &mut Command) -> Result<Running<'_>, SpawnError> {
     let shared = &*self.shared;
-    let mut state = shared.lock();
-    if let Some(signal) = state.pending {
-      return Err(SpawnError::Interrupted { signal });
-    }
-    let terminal =
-      shared.terminal.as_ref().filter(|terminal| state.terminal_given || terminal.is_foreground());
-    let child = match os::spawn(command, state.group, terminal) {
-      Err(error) if state.group.is_some() && os::group_is_gone(&error) => {
-        state.group = None;
-        os::spawn(command, None, terminal)
+    let own_group = *shared.own_group.get_or_init(|| !os::has_controlling_terminal());
+    let mut attempts = 0;
+    loop {
+      let mut state = shared.lock();
+      if let Some(signal) = state.pending {
+        return Err(SpawnError::Interrupted { signal });
       }
-      result => result,
-    }
-    .map_err(SpawnError::Io)?;
-    if let Some(pause) = shared.spawn_pause {
-      std::thread::sleep(pause);
-    }
-    let pid = Pid::try_from(child.id()).unwrap_or(Pid::MAX);
-    let group = *state.group.get_or_insert(pid);
-    state.children.push(pid);
-    if let Some(terminal) = terminal {
-      if !state.terminal_given {
-        state.terminal_given = true;
-        note_failure("give the terminal to the recipes", terminal.give(group));
+      let child = match os::spawn(command, own_group, state.group) {
+        Err(error) if state.group.is_some() && os::group_is_gone(&error) => {
+          state.group = None;
+          os::spawn(command, own_group, None)
+        }
+        result => result,
+      };
+      let child = match child {
+        Err(error) if os::is_busy_text(&error) && attempts < BUSY_TEXT_ATTEMPTS => {
+          // Retried without the lock, so signals are handled meanwhile.
+          drop(state);
+          attempts += 1;
+          std::thread::sleep(BUSY_TEXT_RETRY);
+          continue;
+        }
+        result => result.map_err(SpawnError::Io)?,
+      };
+      if let Some(pause) = shared.spawn_pause {
+        std::thread::sleep(pause);
       }
+      let pid = Pid::try_from(child.id()).unwrap_or(Pid::MAX);
+      if own_group {
+        state.group.get_or_insert(pid);
+      }
+      state.children.push(pid);
+      return Ok(Running { shared, child, pid, reaped: false });
     }
-    Ok(Running { shared, child, pid, reaped: false })
   }
 
   /// Start `command` and wait for it.
@@ -163,13 +178,15 @@ impl Supervisor {
     self.shared.lock().delivered
   }
 
-  /// Wait, for a while, for the rest of a signalled group (descendants of
-  /// the children) to end.
+  /// After a SIGTERM passed on, wait a while for the rest of the children's
+  /// group (their descendants) to end. Processes that outlive an interrupt
+  /// are left at once, as just 1.58 leaves them: a background job ignores
+  /// SIGINT by design.
   fn settle(&self) {
     let group = {
       let state = self.shared.lock();
       match state.group {
-        Some(group) if state.signalled => group,
+        Some(group) if state.terminated => group,
         _ => return,
       }
     };
@@ -182,6 +199,19 @@ impl Supervisor {
       }
     }
   }
+}
+
+#[cfg(debug_assertions)]
+fn spawn_pause() -> Option<Duration> {
+  std::env::var(SPAWN_PAUSE_VARIABLE)
+    .ok()
+    .and_then(|text| text.parse().ok())
+    .map(Duration::from_millis)
+}
+
+#[cfg(not(debug_assertions))]
+fn spawn_pause() -> Option<Duration> {
+  None
 }
 
 impl Drop for Supervisor {
@@ -198,16 +228,29 @@ impl Shared {
     self.state.lock().unwrap_or_else(PoisonError::into_inner)
   }
 
-  /// A signal for `just`, from the signal thread. False when the run has
-  /// nothing running nor anything to clean up: the process then ends at once.
-  pub(super) fn deliver(&self, signal: i32) -> bool {
+  fn own_group(&self) -> bool {
+    self.own_group.get().copied().unwrap_or(true)
+  }
+
+  /// A signal for `just`, from the signal thread; `from_process` when
+  /// another process sent it (not a terminal's key or hang-up). False when
+  /// the run has nothing running nor anything to clean up: the process
+  /// then ends at once.
+  pub(super) fn deliver(&self, signal: i32, from_process: bool) -> bool {
     let mut state = self.lock();
-    if state.children.is_empty() && state.busy == 0 {
-      return false;
+    // The waiting thread may have recorded it already, as its child ended.
+    let recorded = !signal_thread::take_arrival(signal);
+    if !recorded {
+      if state.children.is_empty() && state.busy == 0 {
+        return false;
+      }
+      state.pending.get_or_insert(signal);
+      state.delivered.get_or_insert(signal);
     }
-    state.pending.get_or_insert(signal);
-    state.delivered.get_or_insert(signal);
-    self.forward(&mut state, signal);
+    let notes =
+      if from_process || self.own_group() { self.forward(&mut state, signal) } else { Vec::new() };
+    drop(state);
+    print(&notes);
     true
   }
 
@@ -216,60 +259,60 @@ impl Shared {
   pub(super) fn request_stop(&self) {
     let mut state = self.lock();
     state.pending.get_or_insert(os::TERMINATE);
-    self.forward(&mut state, os::TERMINATE);
+    let notes = self.forward(&mut state, os::TERMINATE);
+    drop(state);
+    print(&notes);
   }
 
   /// SIGKILL whatever still runs after a stop request's grace period.
   pub(super) fn kill(&self) {
     let mut state = self.lock();
-    self.forward(&mut state, os::KILL);
+    let notes = self.forward(&mut state, os::KILL);
+    drop(state);
+    print(&notes);
   }
 
-  /// Pass `signal` on to the run's process group.
-  fn forward(&self, state: &mut State, signal: i32) {
-    let Some(group) = state.group else {
-      return;
-    };
-    state.signalled = true;
+  /// Pass `signal` on to the run's processes: their own group, or each
+  /// child and its descendants. Returns the notes to print once the lock is
+  /// released.
+  fn forward(&self, state: &mut State, signal: i32) -> Vec<String> {
+    let mut notes = Vec::new();
+    if state.children.is_empty() && state.group.is_none() {
+      return notes;
+    }
+    if signal == os::TERMINATE || signal == os::KILL {
+      state.terminated = true;
+    }
     if signal == os::TERMINATE && self.verbose {
       for pid in &state.children {
-        note(&format!("just: sending SIGTERM to child process {pid}\n"));
+        notes.push(format!("just: sending SIGTERM to child process {pid}\n"));
       }
     }
-    note_failure("signal the recipes", os::signal_group(group, signal).map(drop));
+    let failure = |error: io::Error| format!("just: failed to signal the recipes: {error}\n");
+    if let Some(group) = state.group {
+      if let Err(error) = os::signal_group(group, signal) {
+        notes.push(failure(error));
+      }
+      return notes;
+    }
+    let tree = os::descendants(&state.children);
+    for &pid in state.children.iter().chain(&tree) {
+      if let Err(error) = os::signal_process(pid, signal) {
+        notes.push(failure(error));
+      }
+    }
+    notes
   }
 
-  /// A child was seen stopped; `epoch` is the count of continuations seen
-  /// before the wait began. The first thread to see the stop stops `just`
-  /// (giving its shell the terminal back) and, once continued, continues
-  /// the group, giving it the terminal again if `just` is in the foreground.
-  fn child_stopped(&self, epoch: u64) {
+  /// A child ended: record the signals that reached `just` before it did
+  /// (so a signal the child handled still stops the run, though the
+  /// signal thread may not have read it yet), and forget the child.
+  fn unregister(&self, pid: Pid) {
     let mut state = self.lock();
-    let (Some(terminal), Some(group)) = (&self.terminal, state.group) else {
-      return;
-    };
-    if state.epoch != epoch {
-      return;
+    for signal in signal_thread::take_arrived() {
+      state.pending.get_or_insert(signal);
+      state.delivered.get_or_insert(signal);
     }
-    if state.terminal_given {
-      state.terminal_given = false;
-      note_failure("take the terminal back", terminal.take_back());
-    }
-    note_failure("stop", os::stop_self());
-    if terminal.is_foreground() {
-      state.terminal_given = true;
-      note_failure("give the terminal to the recipes", terminal.give(group));
-    }
-    note_failure("continue the recipes", os::continue_group(group).map(drop));
-    state.epoch += 1;
-  }
-
-  /// A child ended: forget it, and take the terminal back when none runs.
-  /// A child the terminal's interrupt or quit key ended (the group had the
-  /// terminal, so `just` did not get the signal itself) interrupts the run
-  /// as if `just` had got it too.
-  fn unregister(&self, pid: Pid, status: Option<&ExitStatus>) {
-    let mut state = self.lock();
     state.children.retain(|&child| child != pid);
     // A group with nobody left in it cannot be joined: the next child makes
     // a new one. (Should the last process leave between this check and the
@@ -278,17 +321,10 @@ impl Shared {
       match os::group_alive(group) {
         Ok(true) => {}
         Ok(false) => state.group = None,
-        Err(error) => note_failure("look for the recipes' processes", Err(error)),
-      }
-    }
-    if let Some(signal) = status.and_then(os::keyboard_signal).filter(|_| state.terminal_given) {
-      state.pending.get_or_insert(signal);
-      state.delivered.get_or_insert(signal);
-    }
-    if state.children.is_empty() && state.terminal_given {
-      state.terminal_given = false;
-      if let Some(terminal) = &self.terminal {
-        note_failure("take the terminal back", terminal.take_back());
+        Err(error) => {
+          drop(state);
+          note_failure("look for the recipes' processes", Err(error));
+        }
       }
     }
   }
@@ -325,19 +361,11 @@ impl Running<'_> {
   }
 
   fn reap(&mut self) -> io::Result<ExitStatus> {
-    let job_control = self.shared.terminal.is_some();
     // Its pipes close first, as `Child::wait` does.
     drop(self.child.stdin.take());
-    let result = loop {
-      let epoch = self.shared.lock().epoch;
-      match os::wait(self.pid, job_control) {
-        Ok(Waited::Stopped) => self.shared.child_stopped(epoch),
-        Ok(Waited::Exited(status)) => break Ok(status),
-        Err(error) => break Err(error),
-      }
-    };
+    let result = os::wait(self.pid);
     self.reaped = true;
-    self.shared.unregister(self.pid, result.as_ref().ok());
+    self.shared.unregister(self.pid);
     result
   }
 }
@@ -351,10 +379,17 @@ impl Drop for Running<'_> {
   }
 }
 
-/// Report a failed operation on processes or the terminal; the run goes on.
+/// Report a failed operation on processes; the run goes on.
 fn note_failure(what: &str, result: io::Result<()>) {
   if let Err(error) = result {
     note(&format!("just: failed to {what}: {error}\n"));
+  }
+}
+
+/// Notes gathered under the lock, printed once it is released.
+fn print(notes: &[String]) {
+  for text in notes {
+    note(text);
   }
 }
 

@@ -61,11 +61,13 @@ mod jobserver;
 mod layering;
 mod msrv;
 mod parallel_output;
+mod pty;
 mod readme;
 mod robustness;
 mod shared_cache;
 mod standalone;
 mod supervisor;
+mod terminal;
 mod terminal_color;
 mod watch;
 mod windows;
@@ -104,6 +106,7 @@ fn main() {
     robustness::tests,
     shared_cache::tests,
     supervisor::tests,
+    terminal::tests,
     terminal_color::tests,
     watch::tests,
   ] {

@@ -1,9 +1,10 @@
 //! The Unix side of the platform layer: files, start-up, the standard
-//! streams, and what the process supervisor stands on (process groups, the
-//! terminal's foreground group, waiting with job control, and the thread
-//! that turns signals into messages). `platform::supervisor` is written
+//! streams, and what the process supervisor stands on (process groups,
+//! whether there is a controlling terminal, the descendants of a process,
+//! waiting, and the thread that turns signals into messages). `platform::supervisor` is written
 //! against these functions only; `windows/` provides the same ones.
 
+mod descendants;
 pub(crate) mod fs;
 pub(crate) mod pipe;
 pub(super) mod process;

@@ -1,9 +1,13 @@
 //! Signals as messages: the handler of each handled signal does nothing but
-//! write the signal's number, one byte, to a pipe (the self-pipe); a thread
-//! reads the pipe and hands each signal to the supervisor as an ordinary
-//! function call. SIGCONT's handler only counts continuations. Children
-//! start with the default dispositions (exec resets caught signals) and an
-//! unchanged signal mask.
+//! note the signal in an atomic set (`ARRIVED`) and write one byte to a pipe
+//! (the self-pipe): the signal's number, with the high bit set when another
+//! process sent it (rather than the kernel, for a terminal's key or a
+//! hang-up). A thread reads the pipe and hands each signal to the supervisor
+//! as an ordinary function call. Children start with the default
+//! dispositions (exec resets caught signals) and an unchanged signal mask; a
+//! signal that reaches a child between its fork and its exec, where it still
+//! has `just`'s handler, is re-raised there with the default disposition, so
+//! it is never lost.
 
 use std::io;
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
@@ -11,33 +15,75 @@ use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 /// The signals a run handles: hang-up, interrupt, quit and terminate.
 pub(crate) const HANDLED: [i32; 4] = [libc::SIGHUP, libc::SIGINT, libc::SIGQUIT, libc::SIGTERM];
 
+/// The bit of a pipe byte that says another process sent the signal.
+const FROM_PROCESS: u8 = 0x80;
+
 /// The self-pipe's write end, -1 until installed.
 static PIPE: AtomicI32 = AtomicI32::new(-1);
 
-/// How many times `just` was continued (SIGCONT) since installing.
-static CONTINUED: AtomicU64 = AtomicU64::new(0);
+/// `just`'s process id, to tell a forked child that has not executed yet.
+static PROCESS: AtomicI32 = AtomicI32::new(0);
 
-extern "C" fn count_continue(_: libc::c_int) {
-  CONTINUED.fetch_add(1, Ordering::SeqCst);
+/// The handled signals that arrived and were not taken yet, one bit each.
+static ARRIVED: AtomicU64 = AtomicU64::new(0);
+
+fn bit(signal: i32) -> u64 {
+  1u64.checked_shl(u32::try_from(signal).unwrap_or(u32::MAX)).unwrap_or(0)
 }
 
-/// How many times `just` was continued after a stop.
-pub(crate) fn continued() -> u64 {
-  CONTINUED.load(Ordering::SeqCst)
+/// Take `signal` from the arrived set: true if it was there, false if it
+/// was taken already (by `take_arrived`).
+pub(crate) fn take_arrival(signal: i32) -> bool {
+  ARRIVED.fetch_and(!bit(signal), Ordering::SeqCst) & bit(signal) != 0
 }
 
-extern "C" fn handle(signal: libc::c_int) {
-  let fd = PIPE.load(Ordering::Relaxed);
-  // Signal numbers are below 64: one byte each.
-  let byte = signal as u8;
-  // SAFETY: errno is saved and restored around write(2), which is
-  // async-signal-safe; the pipe does not block, and a full pipe only loses
-  // a repetition (the reader delivers whatever it has read by then).
+/// Take every signal that arrived and was not taken yet. A signal sent to
+/// `just` before a child ended has arrived by the time a thread that does
+/// not block it returns from waiting for that child (the kernel runs the
+/// handler on the way out of the system call at the latest).
+pub(crate) fn take_arrived() -> Vec<i32> {
+  let arrived = ARRIVED.swap(0, Ordering::SeqCst);
+  HANDLED.into_iter().filter(|&signal| arrived & bit(signal) != 0).collect()
+}
+
+extern "C" fn handle(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+  // SAFETY: getpid, sigaction, sigprocmask-free raise and write are
+  // async-signal-safe; `info` is the kernel's siginfo for this delivery;
+  // errno is saved and restored around them.
   unsafe {
     let errno = *errno_location();
+    if libc::getpid() != PROCESS.load(Ordering::Relaxed) {
+      // A forked child before its exec: do what the signal would do there.
+      libc::signal(signal, libc::SIG_DFL);
+      libc::raise(signal);
+      *errno_location() = errno;
+      return;
+    }
+    ARRIVED.fetch_or(bit(signal), Ordering::SeqCst);
+    // Signal numbers are below 64: the number fits in the low bits.
+    let mut byte = signal as u8;
+    if !info.is_null() && sender(&*info) != 0 {
+      byte |= FROM_PROCESS;
+    }
+    // The pipe does not block; a full pipe only loses a repetition (the
+    // reader delivers whatever it has read by then).
+    let fd = PIPE.load(Ordering::Relaxed);
     libc::write(fd, (&raw const byte).cast(), 1);
     *errno_location() = errno;
   }
+}
+
+/// The process that sent a signal; 0 for the kernel (a terminal's key, a
+/// hang-up).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+unsafe fn sender(info: &libc::siginfo_t) -> libc::pid_t {
+  // SAFETY: every signal this handler takes carries the sender's fields.
+  unsafe { info.si_pid() }
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+unsafe fn sender(info: &libc::siginfo_t) -> libc::pid_t {
+  info.si_pid
 }
 
 /// Where the calling thread's `errno` lives (its name differs by libc).
@@ -95,39 +141,42 @@ fn check(result: libc::c_int) -> io::Result<libc::c_int> {
 
 /// Create the self-pipe, start the thread that reads it and calls `deliver`
 /// with each signal, and install the handlers.
-pub(crate) fn start(deliver: fn(i32)) -> io::Result<()> {
+pub(crate) fn start(deliver: fn(i32, bool)) -> io::Result<()> {
   let [read, write] = cloexec_pipe()?;
   // SAFETY: fcntl on the descriptor just created.
   check(unsafe { libc::fcntl(write, libc::F_SETFL, libc::O_NONBLOCK) })?;
   PIPE.store(write, Ordering::Relaxed);
+  // SAFETY: getpid cannot fail.
+  PROCESS.store(unsafe { libc::getpid() }, Ordering::Relaxed);
   // Delivering takes a lock and maybe writes a note: a small stack will do.
   let builder = std::thread::Builder::new().name("signals".into()).stack_size(64 * 1024);
   builder.spawn(move || read_signals(read, deliver))?;
   for signal in HANDLED {
-    install_handler(signal, handle)?;
+    install_handler(signal)?;
   }
-  install_handler(libc::SIGCONT, count_continue)
+  Ok(())
 }
 
-fn install_handler(signal: libc::c_int, handler: extern "C" fn(libc::c_int)) -> io::Result<()> {
-  // SAFETY: installing a handler that only writes to the self-pipe or to an
-  // atomic counter.
+fn install_handler(signal: libc::c_int) -> io::Result<()> {
+  let handler: extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) = handle;
+  // SAFETY: installing a handler that only notes the signal in an atomic
+  // and writes to the self-pipe.
   unsafe {
     let mut action: libc::sigaction = std::mem::zeroed();
     action.sa_sigaction = handler as usize;
-    action.sa_flags = libc::SA_RESTART;
+    action.sa_flags = libc::SA_RESTART | libc::SA_SIGINFO;
     check(libc::sigemptyset(&raw mut action.sa_mask))?;
     check(libc::sigaction(signal, &raw const action, std::ptr::null_mut()))?;
   }
   Ok(())
 }
 
-fn read_signals(fd: libc::c_int, deliver: fn(i32)) {
+fn read_signals(fd: libc::c_int, deliver: fn(i32, bool)) {
   let mut byte = 0u8;
   loop {
     // SAFETY: reading one byte into a local.
     match unsafe { libc::read(fd, (&raw mut byte).cast(), 1) } {
-      1 => deliver(i32::from(byte)),
+      1 => deliver(i32::from(byte & !FROM_PROCESS), byte & FROM_PROCESS != 0),
       -1 if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => {}
       _ => {
         let error = io::Error::last_os_error();
@@ -157,23 +206,6 @@ pub(crate) fn block_all_in_this_thread() -> io::Result<()> {
   match unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &raw const set, std::ptr::null_mut()) } {
     0 => Ok(()),
     code => Err(io::Error::from_raw_os_error(code)),
-  }
-}
-
-/// Blocks SIGTTOU in the calling thread while `action` runs, so that `just`
-/// can hand the terminal over and take it back from the background.
-pub(crate) fn without_sigttou<T>(action: impl FnOnce() -> T) -> T {
-  // SAFETY: plain mask changes on initialised local sets. These calls fail
-  // only for an invalid signal number or `how`, and these are constants.
-  unsafe {
-    let mut set: libc::sigset_t = std::mem::zeroed();
-    let mut old: libc::sigset_t = std::mem::zeroed();
-    libc::sigemptyset(&raw mut set);
-    libc::sigaddset(&raw mut set, libc::SIGTTOU);
-    libc::pthread_sigmask(libc::SIG_BLOCK, &raw const set, &raw mut old);
-    let result = action();
-    libc::pthread_sigmask(libc::SIG_SETMASK, &raw const old, std::ptr::null_mut());
-    result
   }
 }
 

@@ -3,10 +3,8 @@
 //! "group" named by that child's process id, and every later child joins
 //! it; each child starts suspended and runs only once it is in the job, so
 //! nothing it starts escapes. Ending the job ends every process in it. A
-//! console has no foreground group to hand over and no job control: the
-//! terminal functions have nothing to do.
+//! console has no foreground group and no job control.
 
-use std::convert::Infallible;
 use std::io;
 use std::os::windows::io::AsRawHandle;
 use std::os::windows::process::{CommandExt, ExitStatusExt};
@@ -48,10 +46,12 @@ fn gone() -> io::Error {
 }
 
 /// Start `command` in the job of `group`, or in a new job when None.
+/// Children always get a job (`own_group` is always true: a console has no
+/// process group to share).
 pub(crate) fn spawn(
   command: &mut Command,
+  _own_group: bool,
   group: Option<Pid>,
-  _terminal: Option<&Terminal>,
 ) -> io::Result<Child> {
   let job = match group {
     Some(group) => job_of(group).ok_or_else(gone)?,
@@ -186,26 +186,8 @@ pub(crate) fn group_alive(group: Pid) -> io::Result<bool> {
   Ok(active > 0)
 }
 
-/// No job control on Windows: nothing is ever stopped.
-pub(crate) fn continue_group(_group: Pid) -> io::Result<bool> {
-  Ok(true)
-}
-
-/// Children get the console's Ctrl-C themselves, and so does `just`.
-pub(crate) fn keyboard_signal(_status: &ExitStatus) -> Option<i32> {
-  None
-}
-
-/// How a wait ended.
-pub(crate) enum Waited {
-  Exited(ExitStatus),
-  /// Never reported on Windows, which has no job control.
-  #[allow(dead_code)]
-  Stopped,
-}
-
 /// Wait for child `pid` to end.
-pub(crate) fn wait(pid: Pid, _job_control: bool) -> io::Result<Waited> {
+pub(crate) fn wait(pid: Pid) -> io::Result<ExitStatus> {
   // SAFETY: the process handle is opened, waited on, read and closed here;
   // the child is not reaped by anyone else meanwhile (its `Child` holds its
   // own handle, so the id is not reused).
@@ -220,16 +202,32 @@ pub(crate) fn wait(pid: Pid, _job_control: bool) -> io::Result<Waited> {
     {
       Err(io::Error::last_os_error())
     } else {
-      Ok(Waited::Exited(ExitStatus::from_raw(code)))
+      Ok(ExitStatus::from_raw(code))
     };
     CloseHandle(process);
     result
   }
 }
 
-/// No job control on Windows.
-pub(crate) fn stop_self() -> io::Result<()> {
-  Ok(())
+/// A console has no process group to share with the children: they always
+/// get a job of their own.
+pub(crate) fn has_controlling_terminal() -> bool {
+  false
+}
+
+/// Never reported on Windows.
+pub(crate) fn is_busy_text(_error: &io::Error) -> bool {
+  false
+}
+
+/// Processes are only ever signalled through their job on Windows.
+pub(crate) fn signal_process(_pid: Pid, _signal: i32) -> io::Result<bool> {
+  Ok(true)
+}
+
+/// Jobs hold the whole tree on Windows: never asked for.
+pub(crate) fn descendants(_roots: &[Pid]) -> Vec<Pid> {
+  Vec::new()
 }
 
 /// End the process at once with `status`.
@@ -237,26 +235,4 @@ pub(crate) fn exit_now(status: i32) -> ! {
   // SAFETY: ends the process; nothing of ours is left half-written that the
   // exit status would not already report.
   unsafe { ExitProcess(status as u32) }
-}
-
-/// A console has no foreground group to give: there is never a terminal to
-/// hand over.
-pub(crate) struct Terminal(Infallible);
-
-impl Terminal {
-  pub(crate) fn open() -> Option<Terminal> {
-    None
-  }
-
-  pub(crate) fn is_foreground(&self) -> bool {
-    match self.0 {}
-  }
-
-  pub(crate) fn give(&self, _group: Pid) -> io::Result<()> {
-    match self.0 {}
-  }
-
-  pub(crate) fn take_back(&self) -> io::Result<()> {
-    match self.0 {}
-  }
 }

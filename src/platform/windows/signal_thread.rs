@@ -18,7 +18,7 @@ use windows_sys::Win32::System::Console::{
 
 use super::signal_table::{SIGHUP, SIGINT};
 
-static DELIVER: OnceLock<fn(i32)> = OnceLock::new();
+static DELIVER: OnceLock<fn(i32, bool)> = OnceLock::new();
 /// Whether a thread waits for an event ([`wait_for_any`]) rather than runs.
 static WAITING: AtomicBool = AtomicBool::new(false);
 static DELIVERED: AtomicI32 = AtomicI32::new(0);
@@ -41,7 +41,7 @@ unsafe extern "system" fn handle(event: u32) -> BOOL {
     DELIVERED.store(signal, Ordering::SeqCst);
     WAKE.1.notify_all();
   } else if let Some(deliver) = DELIVER.get() {
-    deliver(signal);
+    deliver(signal, false);
   }
   TRUE
 }
@@ -56,9 +56,20 @@ fn install_handler() -> io::Result<()> {
 }
 
 /// Start handing console events to `deliver`.
-pub(crate) fn start(deliver: fn(i32)) -> io::Result<()> {
+pub(crate) fn start(deliver: fn(i32, bool)) -> io::Result<()> {
   let _ = DELIVER.set(deliver);
   install_handler()
+}
+
+/// The handler delivers each event itself, on its own thread, before the
+/// children it reached can end: there is never an event to take early.
+pub(crate) fn take_arrival(_signal: i32) -> bool {
+  true
+}
+
+/// See [`take_arrival`].
+pub(crate) fn take_arrived() -> Vec<i32> {
+  Vec::new()
 }
 
 /// Console events are not delivered to the threads of the process: there is

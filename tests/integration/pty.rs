@@ -1,0 +1,169 @@
+//! A user's interactive shell on a pseudo-terminal, for the tests of what
+//! `just` does at a terminal: a bash with job control leading a session
+//! whose controlling terminal is the pseudo-terminal; commands are typed
+//! into the terminal and its screen is read. `just` on its `PATH` is the
+//! binary under test (`TEST_JUST_BIN`, or ours).
+
+use std::fs;
+use std::io::{Read, Write};
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How long any one expected thing may take to appear.
+pub(crate) const DEADLINE: Duration = Duration::from_secs(30);
+
+/// What a stream carried so far, and whether it has ended.
+pub(crate) type Collected = Arc<(Mutex<String>, AtomicBool)>;
+
+/// Read `stream` on a thread of its own until it ends.
+pub(crate) fn collect(mut stream: impl Read + Send + 'static) -> Collected {
+  let collected: Collected = Arc::default();
+  let sink = Arc::clone(&collected);
+  std::thread::spawn(move || {
+    let mut buffer = [0u8; 4096];
+    while let Ok(count @ 1..) = stream.read(&mut buffer) {
+      sink.0.lock().unwrap().push_str(&String::from_utf8_lossy(&buffer[..count]));
+    }
+    sink.1.store(true, Ordering::SeqCst);
+  });
+  collected
+}
+
+/// `text` without its escape sequences (`ESC [ … letter`).
+fn without_colour(text: &str) -> String {
+  let mut plain = String::with_capacity(text.len());
+  let mut rest = text;
+  while let Some(at) = rest.find("\x1b[") {
+    plain.push_str(&rest[..at]);
+    let sequence = &rest[at + 2..];
+    let end =
+      sequence.find(|c: char| c.is_ascii_alphabetic()).map_or(sequence.len(), |end| end + 1);
+    rest = &sequence[end..];
+  }
+  plain.push_str(rest);
+  plain
+}
+
+/// The `just` under test.
+pub(crate) fn just_under_test() -> PathBuf {
+  std::env::var_os("TEST_JUST_BIN").map_or_else(|| env!("CARGO_BIN_EXE_just").into(), PathBuf::from)
+}
+
+pub(crate) struct Shell {
+  child: Child,
+  master: fs::File,
+  screen: Collected,
+  _directory: tempfile::TempDir,
+}
+
+impl Shell {
+  /// A shell in a new directory holding `files` (name, contents), the
+  /// justfile among them.
+  pub(crate) fn with_files(files: &[(&str, &str)]) -> Option<Shell> {
+    let bash = ["/bin/bash", "/usr/bin/bash"].into_iter().find(|path| Path::new(path).exists())?;
+    let directory = tempfile::tempdir().unwrap();
+    for (name, contents) in files {
+      fs::write(directory.path().join(name), contents).unwrap();
+    }
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: openpty writes two descriptors; the name, termios and window
+    // size are left to the defaults.
+    let opened = unsafe {
+      libc::openpty(
+        &raw mut master,
+        &raw mut slave,
+        std::ptr::null_mut(),
+        std::ptr::null(),
+        std::ptr::null(),
+      )
+    };
+    assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
+    // SAFETY: both descriptors were just opened and are owned here.
+    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    let just = just_under_test();
+    let just_directory = just.parent().unwrap().to_path_buf();
+    let path =
+      format!("{}:{}", just_directory.display(), std::env::var("PATH").unwrap_or_default());
+    let mut command = Command::new(bash);
+    command
+      .args(["--norc", "--noprofile", "--noediting", "-i"])
+      .current_dir(directory.path())
+      .env_clear()
+      .env("PATH", path)
+      .env("PS1", "$ ")
+      .env("TERM", "dumb")
+      .env("NO_COLOR", "1")
+      .stdin(Stdio::from(slave.try_clone().unwrap()))
+      .stdout(Stdio::from(slave.try_clone().unwrap()))
+      .stderr(Stdio::from(slave));
+    // SAFETY: setsid and ioctl in the child before exec: the shell leads a
+    // session whose controlling terminal is the pseudo-terminal.
+    unsafe {
+      command.pre_exec(|| {
+        if libc::setsid() == -1 || libc::ioctl(0, libc::TIOCSCTTY, 0) == -1 {
+          return Err(std::io::Error::last_os_error());
+        }
+        Ok(())
+      });
+    }
+    let child = command.spawn().unwrap();
+    let master = fs::File::from(master);
+    let screen = collect(master.try_clone().unwrap());
+    let shell = Shell { child, master, screen, _directory: directory };
+    shell.expect("$ ");
+    Some(shell)
+  }
+
+  pub(crate) fn start(justfile: &str) -> Option<Shell> {
+    Shell::with_files(&[("justfile", justfile)])
+  }
+
+  /// What the terminal showed so far, colours left out (just 1.58 colours
+  /// its errors at a terminal whatever `NO_COLOR` says).
+  pub(crate) fn screen(&self) -> String {
+    without_colour(&self.screen.0.lock().unwrap())
+  }
+
+  pub(crate) fn type_text(&mut self, text: &str) {
+    self.master.write_all(text.as_bytes()).unwrap();
+  }
+
+  /// Wait for `text` to appear on the screen after what was there before.
+  pub(crate) fn expect_after(&self, from: usize, text: &str) -> usize {
+    let start = Instant::now();
+    loop {
+      let screen = self.screen();
+      if let Some(at) = screen.get(from..).and_then(|rest| rest.find(text)) {
+        return from + at + text.len();
+      }
+      assert!(start.elapsed() < DEADLINE, "timed out waiting for {text:?}\nscreen:\n{screen}");
+      std::thread::sleep(Duration::from_millis(5));
+    }
+  }
+
+  pub(crate) fn expect(&self, text: &str) -> usize {
+    self.expect_after(0, text)
+  }
+
+  /// Type `echo "status $?"` and wait for the status the shell reports for
+  /// the last command; returns where the screen is then.
+  pub(crate) fn expect_status(&mut self, from: usize, status: i32) -> usize {
+    self.type_text("echo \"status $?\"\n");
+    self.expect_after(from, &format!("status {status}\r\n"))
+  }
+}
+
+impl Drop for Shell {
+  fn drop(&mut self) {
+    // SAFETY: kill on the shell's own session: every process the test
+    // started there (the shell leads its process group).
+    unsafe { libc::kill(-i32::try_from(self.child.id()).unwrap(), libc::SIGKILL) };
+    let _ = self.child.kill();
+    let _ = self.child.wait();
+  }
+}

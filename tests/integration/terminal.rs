@@ -1,0 +1,184 @@
+//! What `just` does at a terminal, driven through a pseudo-terminal with an
+//! interactive bash as the user's shell: recipes are in the terminal's
+//! foreground job with `just`, as just 1.58 runs them, so prompts reach the
+//! terminal whatever `just`'s standard input is, Ctrl-C stops the run and
+//! the programs that ran `just` whatever the recipe did with it, and Ctrl-Z
+//! stops every process of the job. These are not extensions: each case
+//! behaves the same with just 1.58 (`TEST_JUST_BIN`).
+
+tests! {
+  recipe_prompts_on_the_terminal_with_stdin_redirected,
+  recipe_prompts_on_the_terminal_with_stdin_piped,
+  interrupt_handled_by_the_recipe_still_stops_the_run,
+  interrupt_handled_by_a_python_script_recipe_still_stops_the_run,
+  interrupt_reaches_the_script_that_ran_just,
+  interrupt_ends_a_shell_loop_over_just,
+  interrupt_reaches_make_running_just,
+  ctrl_z_stops_every_process_of_the_recipe,
+}
+
+use std::time::Instant;
+
+use crate::pty::{Shell, DEADLINE};
+
+/// Read the terminal's answer although standard input is elsewhere, and
+/// use `stty` on it (what `sudo`, `ssh` and `gpg` prompts do).
+const PROMPT: &str = "ask:\n  @echo ready; read -r answer < /dev/tty; stty size < /dev/tty > /dev/null; echo \"got $answer\"\n";
+
+fn answer_prompt(command: &str) {
+  let Some(mut shell) = Shell::start(PROMPT) else {
+    return;
+  };
+  shell.type_text(&format!("{command}\n"));
+  let at = shell.expect_after(0, "ready\r\n");
+  shell.type_text("yes\n");
+  let at = shell.expect_after(at, "got yes\r\n");
+  shell.expect_status(at, 0);
+}
+
+fn recipe_prompts_on_the_terminal_with_stdin_redirected() {
+  answer_prompt("just ask < /dev/null");
+}
+
+fn recipe_prompts_on_the_terminal_with_stdin_piped() {
+  answer_prompt("echo piped | just ask");
+}
+
+/// A server that shuts down cleanly on Ctrl-C, and a recipe after it.
+const SERVE: &str = "\
+serve:
+  @trap 'echo caught; exit 0' INT; echo serving; while :; do sleep 0.05; done
+
+deploy:
+  @echo deployed
+";
+
+fn interrupt_handled_by_the_recipe_still_stops_the_run() {
+  let Some(mut shell) = Shell::start(SERVE) else {
+    return;
+  };
+  shell.type_text("just serve deploy\n");
+  let at = shell.expect_after(0, "serving\r\n");
+  shell.type_text("\x03");
+  let at = shell.expect_after(at, "caught\r\n");
+  let at = shell.expect_after(at, "error: interrupted by SIGINT\r\n");
+  shell.expect_status(at, 130);
+  assert!(!shell.screen().contains("deployed"), "{}", shell.screen());
+}
+
+const PYTHON: &str = "\
+serve:
+  #!/usr/bin/env python3
+  import time
+  print('serving', flush=True)
+  try:
+      time.sleep(60)
+  except KeyboardInterrupt:
+      print('shut down cleanly', flush=True)
+
+deploy:
+  @echo deployed
+";
+
+fn interrupt_handled_by_a_python_script_recipe_still_stops_the_run() {
+  let Some(mut shell) = Shell::start(PYTHON) else {
+    return;
+  };
+  shell.type_text("just serve deploy\n");
+  let at = shell.expect_after(0, "serving\r\n");
+  shell.type_text("\x03");
+  let at = shell.expect_after(at, "shut down cleanly\r\n");
+  let at = shell.expect_after(at, "error: interrupted by SIGINT\r\n");
+  shell.expect_status(at, 130);
+  assert!(!shell.screen().contains("deployed"), "{}", shell.screen());
+}
+
+const SLOW: &str = "slow:\n  @echo ready; sleep 60\n";
+
+/// Type `command`, which runs `just slow`, and Ctrl-C it once it is ready:
+/// the shell reports `status` for it, and `after` never appears.
+fn interrupt_while(files: &[(&str, &str)], command: &str, expected: &[&str]) {
+  let Some(mut shell) = Shell::with_files(files) else {
+    return;
+  };
+  shell.type_text(&format!("{command}\n"));
+  let mut at = shell.expect_after(0, "ready\r\n");
+  shell.type_text("\x03");
+  for text in expected {
+    at = shell.expect_after(at, text);
+  }
+  shell.expect_status(at, 130);
+  let screen = shell.screen();
+  assert!(!screen.contains("after\r\n") && !screen.contains("next 1"), "{screen}");
+}
+
+fn interrupt_reaches_the_script_that_ran_just() {
+  interrupt_while(&[("justfile", SLOW)], "sh -c 'just slow; echo after'", &[]);
+}
+
+fn interrupt_ends_a_shell_loop_over_just() {
+  interrupt_while(
+    &[("justfile", SLOW)],
+    "sh -c 'for i in 1 2 3; do just slow; echo \"next $i\"; done'",
+    &[],
+  );
+}
+
+fn interrupt_reaches_make_running_just() {
+  if !std::path::Path::new("/usr/bin/make").exists() {
+    return;
+  }
+  interrupt_while(
+    &[("justfile", SLOW), ("Makefile", "all:\n\tjust slow\n\techo after\n")],
+    "make -s",
+    &["make: *** [Makefile:2: all] Error 130\r\n"],
+  );
+}
+
+/// The state letter of every live process whose command line holds `mark`.
+fn states_of(mark: &str) -> Vec<char> {
+  let mut states = Vec::new();
+  for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+    let Ok(command) = std::fs::read(entry.path().join("cmdline")) else {
+      continue;
+    };
+    if !String::from_utf8_lossy(&command).contains(mark) {
+      continue;
+    }
+    let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+      continue;
+    };
+    if let Some(state) = stat.rsplit_once(") ").and_then(|(_, rest)| rest.chars().next()) {
+      states.push(state);
+    }
+  }
+  states
+}
+
+/// Ctrl-Z stops the recipe's own processes (a shell loop the recipe
+/// started), not only `just`; `fg` continues them.
+fn ctrl_z_stops_every_process_of_the_recipe() {
+  let mark = format!("tick-{}", std::process::id());
+  let justfile = format!("loop:\n  @sh -c 'while :; do echo {mark}; sleep 0.05; done'\n");
+  let Some(mut shell) = Shell::start(&justfile) else {
+    return;
+  };
+  shell.type_text("just loop < /dev/null; echo done\n");
+  let at = shell.expect_after(0, &format!("{mark}\r\n"));
+  shell.type_text("\x1a");
+  let at = shell.expect_after(at, "Stopped");
+  let start = Instant::now();
+  loop {
+    let states = states_of(&format!("echo {mark}"));
+    // `D`: a shell waiting for its vfork child, which is stopped before its exec.
+    if !states.is_empty() && states.iter().all(|&state| state == 'T' || state == 'D') {
+      break;
+    }
+    assert!(start.elapsed() < DEADLINE, "the recipe's loop went on: {states:?}");
+    std::thread::sleep(std::time::Duration::from_millis(5));
+  }
+  shell.type_text("fg\n");
+  let at = shell.expect_after(at, &format!("{mark}\r\n"));
+  shell.type_text("\x03");
+  shell.expect_status(at, 130);
+}
