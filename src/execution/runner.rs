@@ -417,7 +417,8 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     positional: &[String],
   ) -> Result<'src> {
     let recipe = scope.recipe;
-    let output = RecipeOutput::new(&self.run.output, self.context.config, recipe);
+    let output =
+      RecipeOutput::new(&self.run.output, &self.run.supervisor, self.context.config, recipe);
     if self.context.config.verbosity >= 1 && !self.context.config.quiet {
       let painter = self.context.stderr_painter();
       output

@@ -30,6 +30,7 @@ use std::process::{Child, Command, ExitStatus};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
+use super::os::pipe::Stop;
 use super::os::process::{self as os, Pid};
 use super::os::signal_thread;
 
@@ -61,6 +62,9 @@ pub(super) struct Shared {
   /// terminal), decided at the first start.
   own_group: OnceLock<bool>,
   spawn_pause: Option<Duration>,
+  /// Raised when a signal stops the run, for writers of recipe output that
+  /// must not wait for a reader who stopped reading; made on first use.
+  interruption: OnceLock<Option<Stop>>,
 }
 
 #[derive(Default)]
@@ -108,6 +112,7 @@ impl Supervisor {
       verbose,
       own_group: OnceLock::new(),
       spawn_pause: spawn_pause(),
+      interruption: OnceLock::new(),
     };
     Supervisor { shared: Arc::new(shared), attached: false }
   }
@@ -161,6 +166,17 @@ impl Supervisor {
   /// Start `command` and wait for it.
   pub(crate) fn run(&self, command: &mut Command) -> Result<ExitStatus, SpawnError> {
     self.spawn(command)?.wait().map_err(SpawnError::Io)
+  }
+
+  /// What is raised once a signal stops the run (None if the pipe behind it
+  /// could not be made: writers then wait as they always did).
+  pub(crate) fn interruption(&self) -> Option<&Stop> {
+    let shared = &*self.shared;
+    let stop = shared.interruption.get_or_init(|| Stop::new().ok()).as_ref();
+    if let Some(stop) = stop.filter(|_| shared.lock().pending.is_some()) {
+      stop.raise();
+    }
+    stop
   }
 
   /// Take the pending signal, if any: the run has acted on it.
@@ -247,6 +263,7 @@ impl Shared {
       state.pending.get_or_insert(signal);
       state.delivered.get_or_insert(signal);
     }
+    self.interrupt_writers();
     let notes =
       if from_process || self.own_group() { self.forward(&mut state, signal) } else { Vec::new() };
     drop(state);
@@ -259,6 +276,7 @@ impl Shared {
   pub(super) fn request_stop(&self) {
     let mut state = self.lock();
     state.pending.get_or_insert(os::TERMINATE);
+    self.interrupt_writers();
     let notes = self.forward(&mut state, os::TERMINATE);
     drop(state);
     print(&notes);
@@ -270,6 +288,12 @@ impl Shared {
     let notes = self.forward(&mut state, os::KILL);
     drop(state);
     print(&notes);
+  }
+
+  fn interrupt_writers(&self) {
+    if let Some(Some(stop)) = self.interruption.get() {
+      stop.raise();
+    }
   }
 
   /// Pass `signal` on to the run's processes: their own group, or each
@@ -312,6 +336,7 @@ impl Shared {
     for signal in signal_thread::take_arrived() {
       state.pending.get_or_insert(signal);
       state.delivered.get_or_insert(signal);
+      self.interrupt_writers();
     }
     state.children.retain(|&child| child != pid);
     // A group with nobody left in it cannot be joined: the next child makes

@@ -156,3 +156,133 @@ fn set_nonblocking(fd: BorrowedFd<'_>) -> io::Result<()> {
   }
   Ok(())
 }
+
+/// Write all of `bytes` to `destination`, unless `stop` is raised first: a
+/// reader that stopped reading (a paused pager, a stopped job) must not
+/// hold `just` once the run is interrupted. To a pipe, each write follows a
+/// poll that says it can take at least `PIPE_BUF` bytes and writes no more,
+/// so it never blocks; to a socket, writes do not wait; anything else (a
+/// terminal, a file) is written as usual. A reader that went away ends the
+/// write quietly, as a broken pipe does everywhere.
+pub(crate) fn write_unless_stopped(
+  destination: Destination,
+  bytes: &[u8],
+  stop: &Stop,
+) -> io::Result<()> {
+  let (fd, kind) = match destination {
+    Destination::Stdout => (libc::STDOUT_FILENO, kind_of(libc::STDOUT_FILENO, &STDOUT_KIND)),
+    Destination::Stderr => (libc::STDERR_FILENO, kind_of(libc::STDERR_FILENO, &STDERR_KIND)),
+  };
+  if kind == Kind::Other {
+    return write_all_blocking(fd, bytes);
+  }
+  let mut rest = bytes;
+  while !rest.is_empty() {
+    let mut fds = [
+      libc::pollfd { fd, events: libc::POLLOUT, revents: 0 },
+      poll_fd(stop.read.as_fd(), libc::POLLIN),
+    ];
+    // SAFETY: polls a local array of initialised entries, its length given.
+    if unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, -1) } < 0 {
+      let error = io::Error::last_os_error();
+      if error.kind() == io::ErrorKind::Interrupted {
+        continue;
+      }
+      return Err(error);
+    }
+    if fds[1].revents != 0 || fds[0].revents & (libc::POLLERR | libc::POLLHUP) != 0 {
+      return Ok(());
+    }
+    if fds[0].revents & libc::POLLOUT == 0 {
+      continue;
+    }
+    let count = rest.len().min(libc::PIPE_BUF);
+    // SAFETY: writes `count` bytes of the caller's slice, within its length.
+    let written = unsafe {
+      match kind {
+        Kind::Socket => libc::send(fd, rest.as_ptr().cast(), count, libc::MSG_DONTWAIT | NO_SIGNAL),
+        _ => libc::write(fd, rest.as_ptr().cast(), count),
+      }
+    };
+    if written < 0 {
+      let error = io::Error::last_os_error();
+      match error.kind() {
+        io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock => continue,
+        io::ErrorKind::BrokenPipe => return Ok(()),
+        _ => return Err(error),
+      }
+    }
+    rest = &rest[usize::try_from(written).unwrap_or(0)..];
+  }
+  Ok(())
+}
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const NO_SIGNAL: libc::c_int = libc::MSG_NOSIGNAL;
+// SIGPIPE is ignored for the whole process anyway (`start.rs`).
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+const NO_SIGNAL: libc::c_int = 0;
+
+fn write_all_blocking(fd: RawFd, bytes: &[u8]) -> io::Result<()> {
+  let mut rest = bytes;
+  while !rest.is_empty() {
+    // SAFETY: writes from the caller's slice, within its length.
+    let written = unsafe { libc::write(fd, rest.as_ptr().cast(), rest.len()) };
+    if written < 0 {
+      let error = io::Error::last_os_error();
+      match error.kind() {
+        io::ErrorKind::Interrupted => continue,
+        io::ErrorKind::BrokenPipe => return Ok(()),
+        _ => return Err(error),
+      }
+    }
+    if written == 0 {
+      return Err(io::ErrorKind::WriteZero.into());
+    }
+    rest = &rest[usize::try_from(written).unwrap_or(0)..];
+  }
+  Ok(())
+}
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Kind {
+  Pipe,
+  Socket,
+  Other,
+}
+
+static STDOUT_KIND: std::sync::OnceLock<Kind> = std::sync::OnceLock::new();
+static STDERR_KIND: std::sync::OnceLock<Kind> = std::sync::OnceLock::new();
+
+/// What kind of file a standard stream is, looked up once.
+fn kind_of(fd: RawFd, cache: &std::sync::OnceLock<Kind>) -> Kind {
+  *cache.get_or_init(|| {
+    // SAFETY: fstat writes into a local.
+    let mode = unsafe {
+      let mut stat: libc::stat = std::mem::zeroed();
+      if libc::fstat(fd, &raw mut stat) != 0 {
+        return Kind::Other;
+      }
+      stat.st_mode & libc::S_IFMT
+    };
+    match mode {
+      libc::S_IFIFO => Kind::Pipe,
+      libc::S_IFSOCK => Kind::Socket,
+      _ => Kind::Other,
+    }
+  })
+}
+
+/// How many descriptors the process may have open (its soft limit), or a
+/// large number when unlimited or unknown.
+pub(crate) fn open_file_limit() -> usize {
+  // SAFETY: getrlimit writes into a local.
+  let limit = unsafe {
+    let mut limit: libc::rlimit = std::mem::zeroed();
+    if libc::getrlimit(libc::RLIMIT_NOFILE, &raw mut limit) != 0 {
+      return usize::MAX;
+    }
+    limit.rlim_cur
+  };
+  usize::try_from(limit).unwrap_or(usize::MAX)
+}

@@ -55,3 +55,22 @@ impl<'a, P: ChildPipe> Source<'a, P> {
     }
   }
 }
+
+/// Write all of `bytes` to `destination`. A write to a console or pipe
+/// cannot be waited on together with an event on Windows, so the stop is
+/// not listened for.
+pub(crate) fn write_unless_stopped(
+  destination: Destination,
+  bytes: &[u8],
+  _stop: &Stop,
+) -> io::Result<()> {
+  match destination {
+    Destination::Stdout => crate::platform::stdio::stdout_bytes(bytes),
+    Destination::Stderr => crate::platform::stdio::stderr_bytes(bytes),
+  }
+}
+
+/// Windows has no small limit on open handles.
+pub(crate) fn open_file_limit() -> usize {
+  usize::MAX
+}
