@@ -31,6 +31,11 @@ pub(super) fn detach(shared: &Arc<Shared>) {
   }
 }
 
+/// Whether `shared` is the supervisor that receives signals now.
+pub(super) fn is_current(shared: &Shared) -> bool {
+  current().as_ref().is_some_and(|attached| std::ptr::eq(Arc::as_ptr(attached), shared))
+}
+
 /// Directories to remove before a signal ends `just` at once.
 static REMOVE_AT_EXIT: Mutex<Vec<std::path::PathBuf>> = Mutex::new(Vec::new());
 

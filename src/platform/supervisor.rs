@@ -71,8 +71,14 @@ pub(super) struct Shared {
 struct State {
   /// Children started and not yet reaped.
   children: Vec<Pid>,
-  /// The children's own process group, once a child has made it.
+  /// The children's own process group, once a child has made it. Its
+  /// leader is left unreaped until the group is retired (no child runs),
+  /// so the group's id is never reused while `just` signals it.
   group: Option<Pid>,
+  /// Whether the group's leader has ended (and waits to be reaped).
+  leader_ended: bool,
+  /// The last group retired, for the wait after a SIGTERM.
+  retired: Option<Pid>,
   /// Work in progress that a signal must not cut short (a script's
   /// temporary directory exists) though no child runs.
   busy: usize,
@@ -134,13 +140,7 @@ impl Supervisor {
       if let Some(signal) = state.pending {
         return Err(SpawnError::Interrupted { signal });
       }
-      let child = match os::spawn(command, own_group, state.group) {
-        Err(error) if state.group.is_some() && os::group_is_gone(&error) => {
-          state.group = None;
-          os::spawn(command, own_group, None)
-        }
-        result => result,
-      };
+      let child = os::spawn(command, own_group, state.group);
       let child = match child {
         Err(error) if os::is_busy_text(&error) && attempts < BUSY_TEXT_ATTEMPTS => {
           // Retried without the lock, so signals are handled meanwhile.
@@ -319,6 +319,16 @@ impl Shared {
       }
       return notes;
     }
+    // Sharing `just`'s group: when that group is `just`'s job alone, signal
+    // it as the terminal would (atomically, so a process forking at that
+    // instant cannot miss it; `just` ignores what it sends itself);
+    // otherwise each child and its descendants.
+    if os::own_job_is_only_ours() {
+      if let Err(error) = os::signal_group(os::own_group_id(), signal) {
+        notes.push(failure(error));
+      }
+      return notes;
+    }
     let tree = os::descendants(&state.children);
     for &pid in state.children.iter().chain(&tree) {
       if let Err(error) = os::signal_process(pid, signal) {
@@ -330,28 +340,34 @@ impl Shared {
 
   /// A child ended: record the signals that reached `just` before it did
   /// (so a signal the child handled still stops the run, though the
-  /// signal thread may not have read it yet), and forget the child.
+  /// signal thread may not have read it yet), and forget the child; when
+  /// none is left, retire the children's group and reap its leader.
   fn unregister(&self, pid: Pid) {
     let mut state = self.lock();
-    for signal in signal_thread::take_arrived() {
+    // Only the supervisor signals are delivered to records them: a detached
+    // one (a helper's) must not take them from the run's.
+    let arrived =
+      if super::signals::is_current(self) { signal_thread::take_arrived() } else { Vec::new() };
+    for signal in arrived {
       state.pending.get_or_insert(signal);
       state.delivered.get_or_insert(signal);
       self.interrupt_writers();
     }
     state.children.retain(|&child| child != pid);
-    // A group with nobody left in it cannot be joined: the next child makes
-    // a new one. (Should the last process leave between this check and the
-    // next spawn, `spawn` starts over in a new group.)
-    if let Some(group) = state.group.filter(|_| state.children.is_empty()) {
-      match os::group_alive(group) {
-        Ok(true) => {}
-        Ok(false) => state.group = None,
-        Err(error) => {
-          drop(state);
-          note_failure("look for the recipes' processes", Err(error));
-        }
-      }
+    if state.group == Some(pid) {
+      state.leader_ended = true;
     }
+    if !state.children.is_empty() {
+      return;
+    }
+    let Some(group) = state.group.take() else {
+      return;
+    };
+    state.retired = Some(group);
+    os::retire_group(group);
+    let reaped = if std::mem::take(&mut state.leader_ended) { os::reap(group) } else { Ok(()) };
+    drop(state);
+    note_failure("reap the recipes' first process", reaped);
   }
 }
 
@@ -388,7 +404,8 @@ impl Running<'_> {
   fn reap(&mut self) -> io::Result<ExitStatus> {
     // Its pipes close first, as `Child::wait` does.
     drop(self.child.stdin.take());
-    let result = os::wait(self.pid);
+    let leads_the_group = self.shared.lock().group == Some(self.pid);
+    let result = if leads_the_group { os::wait_unreaped(self.pid) } else { os::wait(self.pid) };
     self.reaped = true;
     self.shared.unregister(self.pid);
     result

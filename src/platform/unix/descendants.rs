@@ -28,6 +28,47 @@ pub(crate) fn descendants(roots: &[Pid]) -> Vec<Pid> {
   found
 }
 
+/// Whether `just` leads its process group and every other process in it
+/// descends from `just`: then the group is `just`'s job alone (typed at a
+/// prompt, not a pipeline's or a script's), and signalling it is what the
+/// terminal's key would do, invisible to everything above. False where the
+/// system cannot tell.
+pub(crate) fn own_job_is_only_ours() -> bool {
+  // SAFETY: plain queries.
+  let (me, group) = unsafe { (libc::getpid(), libc::getpgrp()) };
+  if me != group {
+    return false;
+  }
+  let Some(members) = group_members(group) else {
+    return false;
+  };
+  let ours = descendants(&[me]);
+  members.iter().all(|pid| *pid == me || ours.contains(pid))
+}
+
+/// The processes of `group`.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn group_members(group: Pid) -> Option<Vec<Pid>> {
+  let mut members = Vec::new();
+  for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+    let Some(pid) = entry.file_name().to_str().and_then(|name| name.parse::<Pid>().ok()) else {
+      continue;
+    };
+    let Ok(stat) = std::fs::read(entry.path().join("stat")) else {
+      continue;
+    };
+    if stat_field(&stat, 2) == Some(group) {
+      members.push(pid);
+    }
+  }
+  Some(members)
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn group_members(_group: Pid) -> Option<Vec<Pid>> {
+  None
+}
+
 /// (parent, child) for every process, sorted; from `/proc/PID/stat`.
 #[cfg(any(target_os = "linux", target_os = "android"))]
 fn parent_child_pairs() -> Vec<(Pid, Pid)> {
@@ -43,7 +84,7 @@ fn parent_child_pairs() -> Vec<(Pid, Pid)> {
     let Ok(stat) = std::fs::read(entry.path().join("stat")) else {
       continue;
     };
-    if let Some(parent) = parent_in_stat(&stat) {
+    if let Some(parent) = stat_field(&stat, 1) {
       pairs.push((parent, pid));
     }
   }
@@ -51,14 +92,14 @@ fn parent_child_pairs() -> Vec<(Pid, Pid)> {
   pairs
 }
 
-/// The parent's id in a `/proc/PID/stat` line: the second field after the
-/// command name, which is in parentheses and may itself hold any byte.
+/// A numeric field of a `/proc/PID/stat` line, counted after the state
+/// (1: the parent, 2: the process group): the fields after the command
+/// name, which is in parentheses and may itself hold any byte.
 #[cfg(any(target_os = "linux", target_os = "android"))]
-fn parent_in_stat(stat: &[u8]) -> Option<Pid> {
+fn stat_field(stat: &[u8], index: usize) -> Option<Pid> {
   let after_name = &stat[memchr::memrchr(b')', stat)? + 1..];
   let mut fields = after_name.split(|&byte| byte == b' ').filter(|field| !field.is_empty());
-  fields.next()?;
-  std::str::from_utf8(fields.next()?).ok()?.parse().ok()
+  std::str::from_utf8(fields.nth(index)?).ok()?.parse().ok()
 }
 
 /// (parent, child) for the processes below `just`, sorted; from
@@ -115,6 +156,7 @@ mod tests {
 
   #[test]
   fn parent_follows_a_name_with_parentheses_and_spaces() {
-    assert_eq!(parent_in_stat(b"12 (a) b (c) S 7 12 12 0 -1"), Some(7));
+    assert_eq!(stat_field(b"12 (a) b (c) S 7 9 12 0 -1", 1), Some(7));
+    assert_eq!(stat_field(b"12 (a) b (c) S 7 9 12 0 -1", 2), Some(9));
   }
 }

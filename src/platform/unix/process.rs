@@ -6,7 +6,7 @@ use std::io;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, ExitStatus};
 
-pub(crate) use super::descendants::descendants;
+pub(crate) use super::descendants::{descendants, own_job_is_only_ours};
 
 pub(crate) type Pid = i32;
 
@@ -55,6 +55,7 @@ pub(crate) fn is_busy_text(error: &io::Error) -> bool {
 /// group, in the job the shell made, as just 1.58 runs them.
 pub(crate) fn has_controlling_terminal() -> bool {
   // SAFETY: open and close on a path constant; O_NOCTTY never acquires one.
+  // A failure to close a descriptor only opened to look is nothing to act on.
   unsafe {
     let fd = libc::open(c"/dev/tty".as_ptr(), libc::O_RDWR | libc::O_NOCTTY | libc::O_CLOEXEC);
     if fd == -1 {
@@ -63,6 +64,12 @@ pub(crate) fn has_controlling_terminal() -> bool {
     libc::close(fd);
     true
   }
+}
+
+/// `just`'s own process group.
+pub(crate) fn own_group_id() -> Pid {
+  // SAFETY: getpgrp cannot fail.
+  unsafe { libc::getpgrp() }
 }
 
 /// Send `signal` to process `pid`; false if it is gone.
@@ -75,11 +82,9 @@ pub(crate) fn signal_process(pid: Pid, signal: i32) -> io::Result<bool> {
   }
 }
 
-/// Whether starting a process in an existing group failed because the group
-/// is gone (every process in it has ended).
-pub(crate) fn group_is_gone(error: &io::Error) -> bool {
-  is(error, libc::EPERM) || is(error, libc::ESRCH)
-}
+/// The run is done with `group`: nothing to release on Unix (its leader
+/// is reaped by the caller).
+pub(crate) fn retire_group(_group: Pid) {}
 
 /// Send `signal` to every process of `group`; false if none is left.
 pub(crate) fn signal_group(group: Pid, signal: i32) -> io::Result<bool> {
@@ -96,7 +101,7 @@ pub(crate) fn group_alive(group: Pid) -> io::Result<bool> {
   signal_group(group, 0)
 }
 
-/// Wait for child `pid` to end.
+/// Wait for child `pid` to end, and reap it.
 pub(crate) fn wait(pid: Pid) -> io::Result<ExitStatus> {
   use std::os::unix::process::ExitStatusExt;
   loop {
@@ -108,6 +113,51 @@ pub(crate) fn wait(pid: Pid) -> io::Result<ExitStatus> {
       Ok(_) => return Ok(ExitStatus::from_raw(status)),
     }
   }
+}
+
+/// Wait for child `pid` to end, leaving it unreaped: as long as it is a
+/// zombie its id, which names its process group, cannot be reused, so the
+/// group can be signalled and joined safely. [`reap`] it afterwards.
+pub(crate) fn wait_unreaped(pid: Pid) -> io::Result<ExitStatus> {
+  use std::os::unix::process::ExitStatusExt;
+  let id = libc::id_t::try_from(pid).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
+  loop {
+    // SAFETY: waitid writes into a local siginfo.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: as above; WNOWAIT leaves the child waitable.
+    match check(unsafe {
+      libc::waitid(libc::P_PID, id, &raw mut info, libc::WEXITED | libc::WNOWAIT)
+    }) {
+      Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+      Err(error) => return Err(error),
+      Ok(_) => {
+        // SAFETY: waitid filled in a child's status.
+        let status = unsafe { child_status(&info) };
+        let raw = match info.si_code {
+          libc::CLD_EXITED => (status & 0xff) << 8,
+          libc::CLD_DUMPED => (status & 0x7f) | 0x80,
+          _ => status & 0x7f,
+        };
+        return Ok(ExitStatus::from_raw(raw));
+      }
+    }
+  }
+}
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+unsafe fn child_status(info: &libc::siginfo_t) -> libc::c_int {
+  // SAFETY: the caller's siginfo comes from waitid.
+  unsafe { info.si_status() }
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+unsafe fn child_status(info: &libc::siginfo_t) -> libc::c_int {
+  info.si_status
+}
+
+/// Reap a child that [`wait_unreaped`] saw end.
+pub(crate) fn reap(pid: Pid) -> io::Result<()> {
+  wait(pid).map(drop)
 }
 
 /// End the process at once with `status`, running nothing else: what a

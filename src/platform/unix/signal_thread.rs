@@ -59,10 +59,16 @@ extern "C" fn handle(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut li
       *errno_location() = errno;
       return;
     }
+    let sender = if info.is_null() { 0 } else { sender(&*info) };
+    if sender == PROCESS.load(Ordering::Relaxed) {
+      // `just` passing a signal on to its own job: it has it already.
+      *errno_location() = errno;
+      return;
+    }
     ARRIVED.fetch_or(bit(signal), Ordering::SeqCst);
     // Signal numbers are below 64: the number fits in the low bits.
     let mut byte = signal as u8;
-    if !info.is_null() && sender(&*info) != 0 {
+    if sender != 0 {
       byte |= FROM_PROCESS;
     }
     // The pipe does not block; a full pipe only loses a repetition (the

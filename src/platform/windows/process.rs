@@ -130,10 +130,17 @@ fn resume(pid: u32) -> io::Result<()> {
   }
 }
 
-/// Whether starting a process in an existing group failed because its job
-/// has ended.
-pub(crate) fn group_is_gone(error: &io::Error) -> bool {
-  error.kind() == io::ErrorKind::NotFound
+/// The run is done with `group`: close its job (what is left in it runs
+/// on, as on Unix) and forget it.
+pub(crate) fn retire_group(group: Pid) {
+  jobs().retain(|&(id, handle)| {
+    if id != group {
+      return true;
+    }
+    // SAFETY: the handle is closed once, as it leaves the table.
+    unsafe { CloseHandle(handle as HANDLE) };
+    false
+  });
 }
 
 /// End every process of `group` for a stop or kill; false if its job is
@@ -209,6 +216,16 @@ pub(crate) fn wait(pid: Pid) -> io::Result<ExitStatus> {
   }
 }
 
+/// Waiting never reaps on Windows (the `Child` holds the handle).
+pub(crate) fn wait_unreaped(pid: Pid) -> io::Result<ExitStatus> {
+  wait(pid)
+}
+
+/// See [`wait_unreaped`].
+pub(crate) fn reap(_pid: Pid) -> io::Result<()> {
+  Ok(())
+}
+
 /// A console has no process group to share with the children: they always
 /// get a job of their own.
 pub(crate) fn has_controlling_terminal() -> bool {
@@ -223,6 +240,16 @@ pub(crate) fn is_busy_text(_error: &io::Error) -> bool {
 /// Processes are only ever signalled through their job on Windows.
 pub(crate) fn signal_process(_pid: Pid, _signal: i32) -> io::Result<bool> {
   Ok(true)
+}
+
+/// Never asked for on Windows (children always have a job).
+pub(crate) fn own_job_is_only_ours() -> bool {
+  false
+}
+
+/// Never asked for on Windows.
+pub(crate) fn own_group_id() -> Pid {
+  0
 }
 
 /// Jobs hold the whole tree on Windows: never asked for.
