@@ -11,6 +11,7 @@ tests! {
   sigint_at_any_instant_of_a_watch_run_leaves_nothing,
   two_hundred_parallel_recipes_are_all_interrupted,
   sigterm_reaches_grandchildren,
+  sigint_leaves_background_jobs_that_ignore_it_at_once,
   dependent_never_starts_after_its_dependency_failed,
   interrupted_keep_going_run_prints_the_summary_so_far,
   keep_going_prints_each_failure_when_it_happens,
@@ -261,6 +262,24 @@ fn sigterm_reaches_grandchildren() {
   assert_eq!(run.wait(), 143, "{}", run.stderr());
   assert_eq!(survivors(&marker), Vec::new());
   assert_eq!(run.stderr(), "error: recipe `default` was terminated on line 2 by signal 15\n");
+}
+
+/// A background job ignores SIGINT (a non-interactive shell starts `cmd &`
+/// so): after SIGINT `just` leaves it at once, as just 1.58 does, rather
+/// than waiting for it (here it ends by itself soon, so `just` waiting for
+/// it would find it gone when it exits).
+fn sigint_leaves_background_jobs_that_ignore_it_at_once() {
+  let marker = marker(9002);
+  let background = format!("1.{}", &marker[3..]);
+  let justfile = format!(
+    "default:\n  @sleep {background} > /dev/null 2>&1 & echo ready >> log; sleep {marker}\n"
+  );
+  let mut run = Run::start(&justfile, &[], &[]);
+  wait_until("the recipe", || run.directory.path().join("log").exists());
+  run.signal(libc::SIGINT, false);
+  assert_eq!(run.wait(), 130, "{}", run.stderr());
+  assert_eq!(survivors(&marker), Vec::new());
+  assert_eq!(survivors(&background).len(), 1, "just waited for the background job");
 }
 
 fn dependent_never_starts_after_its_dependency_failed() {
