@@ -17,6 +17,7 @@
 
 mod clean;
 mod digest;
+mod entry;
 mod inputs;
 mod miss;
 mod shared;
@@ -154,6 +155,8 @@ pub(crate) fn open<'src>(
     Some(outputs) => evaluator.evaluate(&outputs.value)?.elements().to_vec(),
     None => Vec::new(),
   };
+  entry::check_outputs(&outputs)
+    .map_err(|problem| message(format!("recipe `{}`: {problem}", recipe.namepath)))?;
   declare(observer, parts, &outputs, true);
 
   let mut environment = Map::new();
@@ -241,9 +244,23 @@ pub(crate) fn open<'src>(
     let mut key = key;
     key["working_directory"] =
       Json::from(shared::relative_directory(context.root_directory(), parts.working_directory));
+    // What runs on one platform is not reused on another, and entries of
+    // an older layout are not looked up.
+    key["platform"] = json!({
+      "format": shared::FORMAT,
+      "os": std::env::consts::OS,
+      "arch": std::env::consts::ARCH,
+    });
     let shared_hex = blake3::hash(key.to_string().as_bytes()).to_hex().to_string();
     if let Some(found) = shared.lookup(&shared_hex) {
-      if let Some(restored) = shared.restore(&found, &entry.working_directory, &entry.outputs) {
+      // A signal during the restore is recorded, ends it early and stops
+      // the run once the staging directories are gone.
+      let busy = context.supervisor.busy();
+      let interrupted = || context.supervisor.pending().is_some();
+      let restored =
+        shared.restore(&found, &entry.working_directory, &entry.outputs, &interrupted);
+      drop(busy);
+      if let Some(restored) = restored {
         entry.hit = true;
         entry.restored = Some(restored);
         entry.record(recipe.namepath)?;

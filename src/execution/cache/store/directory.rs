@@ -19,7 +19,7 @@ impl DirectoryStore {
 }
 
 impl Store for DirectoryStore {
-  fn get(&self, name: &str) -> StoreResult<Option<Box<dyn Read + Send>>> {
+  fn get(&self, name: &str, _limit: u64) -> StoreResult<Option<Box<dyn Read + Send>>> {
     match File::open(self.root.join(name)) {
       Ok(file) => Ok(Some(Box::new(file))),
       Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),

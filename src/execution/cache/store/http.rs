@@ -18,9 +18,11 @@ pub(super) struct HttpStore {
 }
 
 /// An agent whose every wait (connecting, each read, each write) ends
-/// after `timeout`.
+/// after `timeout`. Connections are not kept for reuse: a reused one kept
+/// the timeouts of no request, and a request on it could hang for minutes.
 pub(super) fn agent(timeout: Duration) -> ureq::Agent {
   ureq::AgentBuilder::new()
+    .max_idle_connections(0)
     .timeout_connect(timeout)
     .timeout_read(timeout)
     .timeout_write(timeout)
@@ -71,7 +73,7 @@ impl HttpStore {
 }
 
 impl Store for HttpStore {
-  fn get(&self, name: &str) -> StoreResult<Option<Box<dyn Read + Send>>> {
+  fn get(&self, name: &str, _limit: u64) -> StoreResult<Option<Box<dyn Read + Send>>> {
     match self.request("GET", name).call() {
       Ok(response) => Ok(Some(Box::new(response.into_reader()))),
       Err(ureq::Error::Status(404, _)) => Ok(None),

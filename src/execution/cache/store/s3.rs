@@ -118,7 +118,7 @@ fn profile_credentials(text: &str, profile: &str) -> Option<Credentials> {
 }
 
 impl Store for S3Store {
-  fn get(&self, name: &str) -> StoreResult<Option<Box<dyn Read + Send>>> {
+  fn get(&self, name: &str, _limit: u64) -> StoreResult<Option<Box<dyn Read + Send>>> {
     let url = self.bucket.get_object(self.credentials.as_ref(), &self.key(name)).sign(SIGNED_FOR);
     match self.agent.get(url.as_str()).call() {
       Ok(response) => Ok(Some(Box::new(response.into_reader()))),
