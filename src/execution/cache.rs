@@ -74,6 +74,10 @@ pub(crate) struct Entry {
   file: File,
   /// Each input's name and digest, recorded for `-v` to compare with.
   inputs: Vec<(String, String)>,
+  /// Each input's path, size and modification time before it was hashed:
+  /// an input that changes while the recipe runs leaves the run unrecorded.
+  stamps: Vec<(String, Option<Stamp>)>,
+  quiet: bool,
   outputs: Vec<String>,
   path: PathBuf,
   working_directory: PathBuf,
@@ -135,6 +139,7 @@ pub(crate) fn open<'src>(
     None => Json::Null,
   };
   let mut digests = Vec::new();
+  let mut stamps = Vec::new();
   let inputs = match &cache.inputs {
     Some(inputs) => {
       let mut map = Map::new();
@@ -143,6 +148,7 @@ pub(crate) fn open<'src>(
       let names: Vec<String> = files.iter().map(|input| input.name.clone()).collect();
       declare(observer, parts, &names, false);
       for input in files {
+        stamps.push((input.name.clone(), stamp(&input.path)));
         let hash = hash_input(&input.path)?;
         digests.push((input.name.clone(), blake3::Hash::from(hash).to_hex().to_string()));
         map.insert(input.name, Json::from(hash.to_vec()));
@@ -233,6 +239,8 @@ pub(crate) fn open<'src>(
   let mut entry = Entry {
     file,
     inputs: digests,
+    stamps,
+    quiet: config.quiet,
     outputs,
     path,
     working_directory,
@@ -267,7 +275,8 @@ pub(crate) fn open<'src>(
         return Ok(entry);
       }
     }
-    if shared.writable() {
+    // A valid local entry stands when the store cannot take the run.
+    if shared.writable() && (!entry.hit || shared.accepts_writes()) {
       if entry.hit && verbose {
         reason = Some(format!("no entry in shared cache `{}`", shared.shown()));
       }
@@ -316,6 +325,19 @@ impl Entry {
       if !self.working_directory.join(output).exists() {
         return Err(message(format!("recipe `{recipe}` failed to create cache output `{output}`")));
       }
+    }
+    // Outputs made from an input that changed as they were made belong to
+    // no key: neither recorded nor published (as Bazel does).
+    let changed = self.stamps.iter().find(|(name, before)| {
+      before.is_none() || stamp(&self.working_directory.join(name)) != *before
+    });
+    if let Some((name, _)) = changed {
+      if !self.quiet {
+        stderr_line(&format!(
+          "warning: cache input `{name}` changed while recipe `{recipe}` ran; its outputs are not cached"
+        ))?;
+      }
+      return Ok(());
     }
     self.record(namepath)?;
     if let (Some((shared, key)), Some(mut captured)) = (self.publish.take(), captured) {
@@ -386,6 +408,14 @@ impl Entry {
       message(format!("failed to write cache entry `{}`: {error}", self.path.display()))
     })
   }
+}
+
+/// What tells that a file changed: its size and modification time.
+type Stamp = (u64, Option<std::time::SystemTime>);
+
+fn stamp(path: &Path) -> Option<Stamp> {
+  let metadata = fs::metadata(path).ok()?;
+  Some((metadata.len(), metadata.modified().ok()))
 }
 
 fn hash_input<'src>(path: &Path) -> Result<'src, [u8; 32]> {

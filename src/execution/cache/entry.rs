@@ -21,6 +21,8 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde_json::{json, Value as Json};
 
+use crate::syntax::parser::cache_output_problem;
+
 /// Largest number of items an entry may have.
 const LARGEST_ENTRY_ITEMS: usize = 1 << 20;
 
@@ -60,7 +62,7 @@ pub(super) struct Checked {
 /// not.
 pub(crate) fn check_outputs(outputs: &[String]) -> Result<(), String> {
   for (index, output) in outputs.iter().enumerate() {
-    if let Some(problem) = output_problem(output) {
+    if let Some(problem) = cache_output_problem(output) {
       return Err(format!("cache output `{output}` {problem}"));
     }
     for other in &outputs[..index] {
@@ -73,21 +75,6 @@ pub(crate) fn check_outputs(outputs: &[String]) -> Result<(), String> {
     }
   }
   Ok(())
-}
-
-/// What is wrong with one declared output, if anything.
-pub(crate) fn output_problem(output: &str) -> Option<&'static str> {
-  if output.is_empty() {
-    Some("is empty")
-  } else if output.starts_with('/') || output.contains('\\') || output.contains(':') {
-    Some("is not a relative path")
-  } else if output.split('/').any(|part| part == "..") {
-    Some("climbs out of the working directory with `..`")
-  } else if !is_normal(output) {
-    Some("is not a plain path (no `.`, empty or trailing components)")
-  } else {
-    None
-  }
 }
 
 /// Whether `path` is strictly inside `parent`.

@@ -49,6 +49,8 @@ pub(super) struct Shared {
   failed: AtomicBool,
   /// Objects found corrupt in this run: published again, not skipped.
   corrupted: Mutex<std::collections::HashSet<String>>,
+  /// Whether `accepts_writes` has tried a write.
+  probed: AtomicBool,
 }
 
 type Opened = (Location, bool, u64, Arc<Shared>);
@@ -83,6 +85,7 @@ pub(super) fn for_options(config: &Options) -> Option<Arc<Shared>> {
       quiet: config.quiet,
       failed: AtomicBool::new(false),
       corrupted: Mutex::default(),
+      probed: AtomicBool::new(false),
     },
     Err(error) => {
       let shared = Shared {
@@ -92,6 +95,7 @@ pub(super) fn for_options(config: &Options) -> Option<Arc<Shared>> {
         quiet: config.quiet,
         failed: AtomicBool::new(true),
         corrupted: Mutex::default(),
+      probed: AtomicBool::new(false),
       };
       shared.warn(&format!("shared cache not used: {}", error.0));
       shared
@@ -139,6 +143,28 @@ impl Shared {
 
   pub(super) fn writable(&self) -> bool {
     !self.read_only && self.usable()
+  }
+
+  /// Whether a write to the store succeeds, tried once per run with the
+  /// empty blob (harmless to write again): a store that cannot be written
+  /// (a read-only mount, a full disk, a refused `PUT`) fails here, warned
+  /// about, so that a valid local entry is used rather than the recipe run
+  /// again for nothing on every run.
+  pub(super) fn accepts_writes(&self) -> bool {
+    let Some(store) = self.store().filter(|_| !self.read_only) else {
+      return false;
+    };
+    if self.probed.swap(true, Ordering::Relaxed) {
+      return self.writable();
+    }
+    let empty = blake3::hash(b"").to_hex();
+    match store.put(&format!("cas/{empty}"), &mut io::empty(), 0) {
+      Ok(()) => true,
+      Err(error) => {
+        self.fail("writing", &error);
+        false
+      }
+    }
   }
 
   pub(super) fn usable(&self) -> bool {

@@ -76,7 +76,8 @@ impl Store for HttpStore {
   fn get(&self, name: &str, _limit: u64) -> StoreResult<Option<Box<dyn Read + Send>>> {
     match self.request("GET", name).call() {
       Ok(response) => Ok(Some(Box::new(response.into_reader()))),
-      Err(ureq::Error::Status(404, _)) => Ok(None),
+      // S3 without `ListBucket` answers 403 for a missing object.
+      Err(ureq::Error::Status(403 | 404, _)) => Ok(None),
       Err(error) => Err(describe_error(&error)),
     }
   }
@@ -84,7 +85,7 @@ impl Store for HttpStore {
   fn contains(&self, name: &str) -> StoreResult<bool> {
     match self.request("HEAD", name).call() {
       Ok(_) => Ok(true),
-      Err(ureq::Error::Status(404, _)) => Ok(false),
+      Err(ureq::Error::Status(403 | 404, _)) => Ok(false),
       Err(error) => Err(describe_error(&error)),
     }
   }

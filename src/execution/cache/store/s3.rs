@@ -122,7 +122,8 @@ impl Store for S3Store {
     let url = self.bucket.get_object(self.credentials.as_ref(), &self.key(name)).sign(SIGNED_FOR);
     match self.agent.get(url.as_str()).call() {
       Ok(response) => Ok(Some(Box::new(response.into_reader()))),
-      Err(ureq::Error::Status(404, _)) => Ok(None),
+      // S3 without `ListBucket` answers 403 for a missing object.
+      Err(ureq::Error::Status(403 | 404, _)) => Ok(None),
       Err(error) => Err(describe_error(&error)),
     }
   }
@@ -131,7 +132,7 @@ impl Store for S3Store {
     let url = self.bucket.head_object(self.credentials.as_ref(), &self.key(name)).sign(SIGNED_FOR);
     match self.agent.head(url.as_str()).call() {
       Ok(_) => Ok(true),
-      Err(ureq::Error::Status(404, _)) => Ok(false),
+      Err(ureq::Error::Status(403 | 404, _)) => Ok(false),
       Err(error) => Err(describe_error(&error)),
     }
   }
