@@ -265,8 +265,7 @@ pub(crate) fn open<'src>(
       // the run once the staging directories are gone.
       let busy = context.supervisor.busy();
       let interrupted = || context.supervisor.pending().is_some();
-      let restored =
-        shared.restore(&found, &entry.working_directory, &entry.outputs, &interrupted);
+      let restored = shared.restore(&found, &entry.working_directory, &entry.outputs, &interrupted);
       drop(busy);
       if let Some(restored) = restored {
         entry.hit = true;

@@ -84,9 +84,9 @@ fn inside(path: &str, parent: &str) -> bool {
 
 /// `/`-separated names, none empty, `.` or `..`, without `\` or NUL.
 fn is_normal(path: &str) -> bool {
-  path.split('/').all(|part| {
-    !part.is_empty() && part != "." && part != ".." && !part.contains(['\\', '\0'])
-  })
+  path
+    .split('/')
+    .all(|part| !part.is_empty() && part != "." && part != ".." && !part.contains(['\\', '\0']))
 }
 
 pub(super) fn is_hex(text: &str) -> bool {
@@ -184,11 +184,8 @@ fn check_target(output: &str, relative: &str, target: &str) -> Result<(), String
     }
   }
   // Directories above the link that it may climb through.
-  let room = if relative.is_empty() {
-    output.matches('/').count()
-  } else {
-    relative.matches('/').count()
-  };
+  let room =
+    if relative.is_empty() { output.matches('/').count() } else { relative.matches('/').count() };
   if climbs > room {
     return refuse();
   }
@@ -357,10 +354,10 @@ mod tests {
     ]);
     let checked = check(&entry(items), &declared).unwrap();
     assert_eq!(checked.items.len(), 6);
-    assert_eq!(checked.items[5].kind, Kind::File {
-      blob: Blob { hex: HEX.into(), size: 0 },
-      mode: 0o755
-    });
+    assert_eq!(
+      checked.items[5].kind,
+      Kind::File { blob: Blob { hex: HEX.into(), size: 0 }, mode: 0o755 }
+    );
     let declared = outputs(&["lib/bin"]);
     assert!(check(&entry(json!([link("lib/bin", "../x")])), &declared).is_ok());
     assert!(check(&entry(json!([link("lib/bin", "../../x")])), &declared).is_err());

@@ -76,10 +76,8 @@ fn deep_matches(
   let compiled = glob::Pattern::new(pattern)
     .map_err(|error| format!("invalid cache input pattern `{pattern}`: {}", error.msg))?;
   let options = glob::MatchOptions { require_literal_separator: true, ..Default::default() };
-  let literal: Vec<&str> = pattern
-    .split('/')
-    .take_while(|part| !part.contains(['*', '?', '[']))
-    .collect();
+  let literal: Vec<&str> =
+    pattern.split('/').take_while(|part| !part.contains(['*', '?', '['])).collect();
   let literal = &literal[..literal.len().min(pattern.split('/').count() - 1)];
   let start = literal.join("/");
   let mut visited = std::collections::HashSet::new();
@@ -99,9 +97,8 @@ fn deep_matches(
     };
     let mut names = Vec::new();
     for entry in entries {
-      let entry = entry.map_err(|error| {
-        format!("failed to read cache input pattern `{pattern}`: {error}")
-      })?;
+      let entry = entry
+        .map_err(|error| format!("failed to read cache input pattern `{pattern}`: {error}"))?;
       names.push(entry.file_name().to_string_lossy().into_owned());
     }
     names.sort();

@@ -95,7 +95,7 @@ pub(super) fn for_options(config: &Options) -> Option<Arc<Shared>> {
         quiet: config.quiet,
         failed: AtomicBool::new(true),
         corrupted: Mutex::default(),
-      probed: AtomicBool::new(false),
+        probed: AtomicBool::new(false),
       };
       shared.warn(&format!("shared cache not used: {}", error.0));
       shared
@@ -482,7 +482,12 @@ impl Shared {
 
   /// Store a blob unless the store has it whole: one this run found
   /// corrupt is written again, replacing the broken copy.
-  fn upload(&self, store: &dyn Store, file: &mut File, blob: &entry::Blob) -> Result<(), StoreError> {
+  fn upload(
+    &self,
+    store: &dyn Store,
+    file: &mut File,
+    blob: &entry::Blob,
+  ) -> Result<(), StoreError> {
     let name = format!("cas/{}", blob.hex);
     let broken =
       self.corrupted.lock().unwrap_or_else(std::sync::PoisonError::into_inner).contains(&name);
@@ -645,9 +650,9 @@ fn walk(working_directory: &Path, output: &str, items: &mut Vec<Json>) -> io::Re
   let file_type = metadata.file_type();
   if file_type.is_symlink() {
     let target = fs::read_link(&path)?;
-    let target = target.to_str().ok_or_else(|| {
-      io::Error::other(format!("the target of link `{output}` is not UTF-8"))
-    })?;
+    let target = target
+      .to_str()
+      .ok_or_else(|| io::Error::other(format!("the target of link `{output}` is not UTF-8")))?;
     items.push(json!({"path": output, "type": "symlink", "target": target}));
   } else if file_type.is_dir() {
     items.push(json!({"path": output, "type": "directory", "mode": mode::of(&metadata)}));
@@ -666,9 +671,7 @@ fn walk(working_directory: &Path, output: &str, items: &mut Vec<Json>) -> io::Re
   } else if file_type.is_file() {
     items.push(json!({"path": output, "type": "file", "mode": mode::of(&metadata)}));
   } else {
-    return Err(io::Error::other(format!(
-      "`{output}` is not a file, directory or symbolic link"
-    )));
+    return Err(io::Error::other(format!("`{output}` is not a file, directory or symbolic link")));
   }
   Ok(())
 }
