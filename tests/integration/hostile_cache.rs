@@ -326,7 +326,7 @@ fn slow_relay(upstream: u16) -> u16 {
         let _ = std::io::copy(&mut client_read, &mut server_write);
       });
       std::thread::spawn(move || {
-        let mut buffer = [0; 32 << 10];
+        let mut buffer = vec![0; 32 << 10];
         while let Ok(count) = server_read.read(&mut buffer) {
           if count == 0 || client_write.write_all(&buffer[..count]).is_err() {
             break;
