@@ -36,6 +36,7 @@ tests! {
   deep_glob_over_a_symbolic_link_loop_ends,
   input_edited_while_the_recipe_runs_is_not_cached,
   dot_and_climbing_outputs_are_compile_errors,
+  background_process_holding_the_output_does_not_hold_the_run,
 }
 
 /// Everything below `root` but `skip`ped paths: kind, mode, contents or
@@ -612,4 +613,22 @@ fn dot_and_climbing_outputs_are_compile_errors() {
       )
     );
   }
+}
+
+fn background_process_holding_the_output_does_not_hold_the_run() {
+  let store = tempfile::tempdir().expect("store");
+  let flag = format!("--cache-dir={}", store.path().display());
+  let workspace = Workspace::new();
+  let a = workspace.checkout("a", "A\n");
+  let justfile =
+    crate::shared_cache::JUSTFILE.replace("  chmod 750 bin\n", "  chmod 750 bin\n  sleep 20 &\n");
+  fs::write(a.join("justfile"), justfile).expect("justfile");
+  let started = Instant::now();
+  let output = run_bounded(&mut workspace.command(&a, &[&flag]));
+  assert_built(&output, 0);
+  assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
+  let b = workspace.checkout("b", "A\n");
+  fs::write(b.join("justfile"), fs::read(a.join("justfile")).expect("justfile")).expect("copy");
+  assert_built(&run_bounded(&mut workspace.command(&b, &[&flag])), 0);
+  assert_eq!(workspace.runs(), 1);
 }

@@ -16,7 +16,6 @@ use std::io::{self, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 use lexiclean::Lexiclean;
@@ -120,7 +119,7 @@ pub(super) struct Restored {
 
 /// One stream of a running recipe, copied to ours and to a file.
 struct Tee {
-  thread: JoinHandle<io::Result<(File, Option<io::Error>)>>,
+  state: Arc<(Mutex<TeeState>, std::sync::Condvar)>,
 }
 
 /// The recipe's standard output and error while it runs.
@@ -699,37 +698,101 @@ impl Capture {
   }
 }
 
+/// How long the output of a finished recipe may stay silent before what
+/// was captured is taken: a background process still holding the pipe does
+/// not hold the run.
+const QUIET: Duration = Duration::from_millis(100);
+
+/// The longest wait for a finished recipe's output to end.
+const LONGEST_DRAIN: Duration = Duration::from_secs(1);
+
+/// What a tee's thread shares with `finish`.
+#[derive(Default)]
+struct TeeState {
+  /// The capture, until `finish` takes it.
+  file: Option<File>,
+  /// The first failure to pass the output on.
+  failure: Option<io::Error>,
+  /// A failure to read the pipe.
+  broken: Option<io::Error>,
+  done: bool,
+  last: Option<std::time::Instant>,
+}
+
 impl Tee {
   fn start(mut pipe: io::PipeReader, write: fn(&[u8]) -> io::Result<()>) -> io::Result<Tee> {
-    let mut file = tempfile::tempfile()?;
-    let thread = std::thread::spawn(move || {
+    let state = Arc::new((
+      Mutex::new(TeeState { file: Some(tempfile::tempfile()?), ..TeeState::default() }),
+      std::sync::Condvar::new(),
+    ));
+    let shared = state.clone();
+    std::thread::spawn(move || {
+      let (lock, changed) = &*shared;
       let mut buffer = vec![0; 64 << 10];
-      let mut failure = None;
+      let mut failed = false;
       loop {
         let count = match pipe.read(&mut buffer) {
           Ok(0) => break,
           Ok(count) => count,
           Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-          Err(error) => return Err(error),
+          Err(error) => {
+            lock_state(lock).broken = Some(error);
+            break;
+          }
         };
-        if failure.is_none() {
-          failure = write(&buffer[..count]).err();
+        let passed = if failed { Ok(()) } else { write(&buffer[..count]) };
+        let mut state = lock_state(lock);
+        if let Err(error) = passed {
+          failed = true;
+          state.failure.get_or_insert(error);
         }
-        file.write_all(&buffer[..count])?;
+        if let Some(file) = &mut state.file {
+          if let Err(error) = file.write_all(&buffer[..count]) {
+            state.broken = Some(error);
+          }
+        }
+        state.last = Some(std::time::Instant::now());
+        changed.notify_all();
       }
-      Ok((file, failure))
+      lock_state(lock).done = true;
+      changed.notify_all();
     });
-    Ok(Tee { thread })
+    Ok(Tee { state })
   }
 
+  /// What was captured once the pipe closed, or stayed quiet for `QUIET`
+  /// after the recipe ended (at most `LONGEST_DRAIN`); a thread still
+  /// reading goes on passing the output on, not capturing it.
   fn finish(self) -> io::Result<File> {
-    let (file, failure) =
-      self.thread.join().map_err(|_| io::Error::other("output thread panicked"))??;
-    match failure {
-      Some(error) => Err(error),
-      None => Ok(file),
+    let (lock, changed) = &*self.state;
+    let started = std::time::Instant::now();
+    let mut state = lock_state(lock);
+    loop {
+      if state.done {
+        break;
+      }
+      let now = std::time::Instant::now();
+      let quiet_until = state.last.map_or(started, |last| last.max(started)) + QUIET;
+      let until = quiet_until.min(started + LONGEST_DRAIN);
+      if now >= until {
+        break;
+      }
+      state = changed
+        .wait_timeout(state, until - now)
+        .map_or_else(|poisoned| poisoned.into_inner().0, |(state, _)| state);
     }
+    if let Some(error) = state.broken.take() {
+      return Err(error);
+    }
+    if let Some(error) = state.failure.take() {
+      return Err(error);
+    }
+    state.file.take().ok_or_else(|| io::Error::other("output capture already taken"))
   }
+}
+
+fn lock_state(lock: &Mutex<TeeState>) -> std::sync::MutexGuard<'_, TeeState> {
+  lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The working directory relative to the justfile's, with `/` between
