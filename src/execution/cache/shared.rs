@@ -2,10 +2,12 @@
 //! restoring its outputs and replaying its output, capturing a run's output
 //! and publishing its entry.
 //!
-//! An entry is a JSON blob: the recipe path, its status, the blobs of its
-//! captured standard output and error, and its outputs (every file,
-//! directory and symbolic link below each declared output, files as blobs,
-//! with their permission bits). It is published last (`cas/<entry hash>`,
+//! An entry is a JSON blob: the recipe path, its status, the blobs (hash
+//! and size) of its captured standard output and error, and its outputs
+//! (every file, directory and symbolic link below each declared output,
+//! files as blobs with their size, with their permission bits). What a
+//! store returns is hostile until `entry::check` has proven it harmless;
+//! `restore` then writes nothing outside the declared outputs. It is published last (`cas/<entry hash>`,
 //! then `ac/<key>` naming it), after every blob it names, so a reader never
 //! sees an entry whose blobs are missing. A store that fails is warned about
 //! once and not used again in the run; a corrupt object is warned about and

@@ -1,5 +1,5 @@
 //! A store behind plain HTTP: `GET`, `HEAD` and `PUT` of `BASE/cas/<hex>`
-//! and `BASE/ac/<hex>`, as nginx with `WebDAV`, bazel-remote or a bucket
+//! and `BASE/ac/<hex>`, as nginx with `WebDAV` or a bucket
 //! behind HTTP serve them. User name and password in the URL become a basic
 //! `Authorization` header and never appear in messages.
 

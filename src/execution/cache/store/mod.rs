@@ -1,6 +1,6 @@
 //! Shared stores of cache entries: a directory several checkouts share
 //! (`--cache-dir`), an HTTP server answering GET/PUT/HEAD (`--cache-url
-//! http(s)://…`, the layout of Bazel's HTTP cache) or an S3 bucket
+//! http(s)://…`) or an S3 bucket
 //! (`--cache-url s3://bucket/prefix`).
 //!
 //! A store holds objects under two prefixes: `cas/<hex>`, content-addressed
