@@ -37,6 +37,8 @@ tests! {
   input_edited_while_the_recipe_runs_is_not_cached,
   dot_and_climbing_outputs_are_compile_errors,
   background_process_holding_the_output_does_not_hold_the_run,
+  http_store_answering_403_for_missing_objects_is_populated,
+  cache_timeout_bounds_every_request,
 }
 
 /// Everything below `root` but `skip`ped paths: kind, mode, contents or
@@ -631,4 +633,65 @@ fn background_process_holding_the_output_does_not_hold_the_run() {
   fs::write(b.join("justfile"), fs::read(a.join("justfile")).expect("justfile")).expect("copy");
   assert_built(&run_bounded(&mut workspace.command(&b, &[&flag])), 0);
   assert_eq!(workspace.runs(), 1);
+}
+
+fn http_store_answering_403_for_missing_objects_is_populated() {
+  let data = tempfile::tempdir().expect("data");
+  // As S3 without `ListBucket`: 403 for a missing object, PUT allowed.
+  let nginx = Nginx::start_with(
+    data.path(),
+    "dav_methods PUT; create_full_put_path on; dav_access user:rw all:r; \
+     set $deny \"\"; if ($request_method != PUT) { set $deny \"R\"; } \
+     if (!-f $request_filename) { set $deny \"${deny}M\"; } \
+     if ($deny = RM) { return 403; }",
+  );
+  let url = nginx.url();
+  let workspace = Workspace::new();
+  let a = workspace.checkout("a", "A\n");
+  assert_built(&workspace.just(&a, &["--cache-url", &url]), 0);
+  assert!(data.path().join("cache/ac").is_dir(), "the store was not populated");
+  let b = workspace.checkout("b", "A\n");
+  assert_built(&workspace.just(&b, &["--cache-url", &url]), 0);
+  assert_eq!(workspace.runs(), 1);
+}
+
+/// A server that answers the first request of each connection with 404 and
+/// never answers another on it.
+fn answers_once_per_connection() -> (TcpListener, u16) {
+  let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+  let port = listener.local_addr().expect("address").port();
+  let accepting = listener.try_clone().expect("clone");
+  std::thread::spawn(move || {
+    for connection in accepting.incoming().flatten() {
+      std::thread::spawn(move || {
+        let mut connection = connection;
+        let mut request = Vec::new();
+        let mut byte = [0; 1];
+        while !request.ends_with(b"\r\n\r\n") {
+          match connection.read(&mut byte) {
+            Ok(1) => request.push(byte[0]),
+            _ => return,
+          }
+        }
+        let _ = connection
+          .write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n");
+        // Hold the connection, silent, reading whatever comes.
+        let mut sink = vec![0; 4096];
+        while matches!(connection.read(&mut sink), Ok(count) if count > 0) {}
+      });
+    }
+  });
+  (listener, port)
+}
+
+fn cache_timeout_bounds_every_request() {
+  let (listener, port) = answers_once_per_connection();
+  let workspace = Workspace::new();
+  let a = workspace.checkout("a", "A\n");
+  let url = format!("http://127.0.0.1:{port}/cache");
+  let started = Instant::now();
+  let output = run_bounded(&mut workspace.command(&a, &["--cache-url", &url, "--cache-timeout", "2"]));
+  assert_built(&output, 1);
+  assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
+  drop(listener);
 }
