@@ -24,7 +24,7 @@ mod shared;
 mod store;
 
 pub(crate) use clean::{local as clean, shared as clean_shared};
-pub(crate) use shared::{shared_directory, Capture, Captured};
+pub(crate) use shared::{restore_for_fuzzing, shared_directory, Capture, Captured};
 pub(crate) use store::serve as serve_store;
 
 use std::fs::{self, File, OpenOptions};

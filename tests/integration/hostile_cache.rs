@@ -39,6 +39,7 @@ tests! {
   background_process_holding_the_output_does_not_hold_the_run,
   http_store_answering_403_for_missing_objects_is_populated,
   cache_timeout_bounds_every_request,
+  https_store_with_a_private_ca_is_trusted_through_ssl_cert_file,
 }
 
 /// Everything below `root` but `skip`ped paths: kind, mode, contents or
@@ -673,8 +674,9 @@ fn answers_once_per_connection() -> (TcpListener, u16) {
             _ => return,
           }
         }
-        let _ = connection
-          .write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n");
+        let _ = connection.write_all(
+          b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n",
+        );
         // Hold the connection, silent, reading whatever comes.
         let mut sink = vec![0; 4096];
         while matches!(connection.read(&mut sink), Ok(count) if count > 0) {}
@@ -690,8 +692,94 @@ fn cache_timeout_bounds_every_request() {
   let a = workspace.checkout("a", "A\n");
   let url = format!("http://127.0.0.1:{port}/cache");
   let started = Instant::now();
-  let output = run_bounded(&mut workspace.command(&a, &["--cache-url", &url, "--cache-timeout", "2"]));
+  let output =
+    run_bounded(&mut workspace.command(&a, &["--cache-url", &url, "--cache-timeout", "2"]));
   assert_built(&output, 1);
   assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
   drop(listener);
+}
+
+/// A CA and a certificate it signed for 127.0.0.1, made by `openssl`.
+fn certificates(directory: &Path) {
+  let openssl = crate::shared_cache::program("openssl", &["/usr/bin/openssl"]);
+  let run = |arguments: &[&str]| {
+    let output =
+      Command::new(&openssl).args(arguments).current_dir(directory).output().expect("openssl");
+    assert!(output.status.success(), "openssl {arguments:?}: {}", text(&output.stderr));
+  };
+  fs::write(
+    directory.join("ext"),
+    "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\n\
+     extendedKeyUsage=serverAuth\n",
+  )
+  .expect("ext");
+  let key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
+  run(
+    &[
+      &["req", "-x509"][..],
+      &key,
+      &["-keyout", "ca.key", "-out", "ca.pem", "-days", "2"],
+      &["-subj", "/CN=just test CA"],
+    ]
+    .concat(),
+  );
+  run(
+    &[
+      &["req"][..],
+      &key,
+      &["-keyout", "server.key", "-out", "server.csr"],
+      &["-subj", "/CN=127.0.0.1"],
+    ]
+    .concat(),
+  );
+  run(&[
+    "x509",
+    "-req",
+    "-in",
+    "server.csr",
+    "-CA",
+    "ca.pem",
+    "-CAkey",
+    "ca.key",
+    "-CAcreateserial",
+    "-out",
+    "server.pem",
+    "-days",
+    "2",
+    "-extfile",
+    "ext",
+  ]);
+}
+
+fn https_store_with_a_private_ca_is_trusted_through_ssl_cert_file() {
+  let data = tempfile::tempdir().expect("data");
+  let tls = tempfile::tempdir().expect("tls");
+  certificates(tls.path());
+  let nginx = Nginx::start_server(
+    data.path(),
+    " ssl",
+    &format!(
+      "ssl_certificate {}; ssl_certificate_key {};",
+      tls.path().join("server.pem").display(),
+      tls.path().join("server.key").display()
+    ),
+    "dav_methods PUT DELETE; create_full_put_path on; dav_access user:rw all:r;",
+  );
+  let url = format!("https://127.0.0.1:{}/cache", nginx.port);
+  let workspace = Workspace::new();
+  let a = workspace.checkout("a", "A\n");
+  // Without the CA: refused, and the warning says why.
+  let output = workspace.just(&a, &["--cache-url", &url]);
+  assert_built(&output, 1);
+  let stderr = text(&output.stderr);
+  assert!(stderr.to_lowercase().contains("certificate"), "{stderr}");
+  // With it: shared.
+  let b = workspace.checkout("b", "A\n");
+  let c = workspace.checkout("c", "A\n");
+  for checkout in [&b, &c] {
+    let mut command = workspace.command(checkout, &["--cache-url", &url]);
+    command.env("SSL_CERT_FILE", tls.path().join("ca.pem"));
+    assert_built(&command.output().expect("just"), 0);
+  }
+  assert_eq!(workspace.runs(), 2, "the https store was not used");
 }

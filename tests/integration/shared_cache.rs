@@ -211,6 +211,12 @@ impl Nginx {
 
   /// nginx with `location` holding `directives`.
   pub(crate) fn start_with(data: &Path, directives: &str) -> Self {
+    Self::start_server(data, "", "", directives)
+  }
+
+  /// nginx with `listen` ending with `listen` (` ssl`), `server` directives
+  /// and `location` holding `directives`.
+  pub(crate) fn start_server(data: &Path, listen: &str, server: &str, directives: &str) -> Self {
     let directory = tempfile::tempdir().expect("nginx dir");
     let port = free_port();
     let base = directory.path().display();
@@ -218,7 +224,8 @@ impl Nginx {
       "daemon off;\nmaster_process off;\nworker_processes 1;\npid {base}/nginx.pid;\n\
        error_log {base}/error.log;\nevents {{ worker_connections 64; }}\n\
        http {{\n  access_log off;\n  client_body_temp_path {base}/body;\n\
-       server {{\n    listen 127.0.0.1:{port};\n    root {data};\n    client_max_body_size 0;\n\
+       server {{\n    listen 127.0.0.1:{port}{listen};\n    {server}\n    root {data};\n\
+       client_max_body_size 0;\n\
        location / {{ {directives} }}\n\
        }}\n}}\n",
       data = data.display()

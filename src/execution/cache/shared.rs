@@ -813,3 +813,34 @@ pub(super) fn relative_directory(root: &Path, working_directory: &Path) -> Strin
     Err(_) => PathBuf::from(working_directory).to_string_lossy().into_owned(),
   }
 }
+
+/// Restore `entry` (arbitrary bytes, as a hostile store could hold) for
+/// the declared `outputs` into `working_directory` from the directory
+/// store `store`, quietly: whether it was restored. For the fuzz target
+/// `cache_restore`, which checks that nothing outside the outputs changes.
+pub(crate) fn restore_for_fuzzing(
+  store: &Path,
+  working_directory: &Path,
+  outputs: &[String],
+  entry: &[u8],
+) -> bool {
+  if entry::check_outputs(outputs).is_err() {
+    return false;
+  }
+  let Ok(entry) = serde_json::from_slice::<Json>(entry) else {
+    return false;
+  };
+  let shared = Shared {
+    store: store::open(&Location::Directory(store.to_path_buf()), Duration::from_secs(1))
+      .ok()
+      .map(|(store, _)| store),
+    shown: String::new(),
+    read_only: true,
+    quiet: true,
+    failed: AtomicBool::new(false),
+    corrupted: Mutex::default(),
+    probed: AtomicBool::new(false),
+  };
+  let found = Found { entry, name: "cas/fuzz".into() };
+  shared.restore(&found, working_directory, outputs, &|| false).is_some()
+}

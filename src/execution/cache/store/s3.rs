@@ -56,7 +56,7 @@ impl S3Store {
     let shown =
       if prefix.is_empty() { format!("s3://{name}") } else { format!("s3://{name}/{prefix}") };
     Ok(S3Store {
-      agent: agent(timeout),
+      agent: agent(timeout)?,
       bucket,
       credentials: credentials(),
       prefix: if prefix.is_empty() { String::new() } else { format!("{prefix}/") },
