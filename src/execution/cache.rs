@@ -267,6 +267,10 @@ pub(crate) fn open<'src>(
       let interrupted = || context.supervisor.pending().is_some();
       let restored = shared.restore(&found, &entry.working_directory, &entry.outputs, &interrupted);
       drop(busy);
+      if restored.is_none() {
+        // A signal stopped the restore: the run stops, hit or not.
+        super::linewise::check_interrupted(context, recipe, false)?;
+      }
       if let Some(restored) = restored {
         entry.hit = true;
         entry.restored = Some(restored);

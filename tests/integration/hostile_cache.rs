@@ -40,6 +40,8 @@ tests! {
   http_store_answering_403_for_missing_objects_is_populated,
   cache_timeout_bounds_every_request,
   https_store_with_a_private_ca_is_trusted_through_ssl_cert_file,
+  #[cfg(target_os = "linux")]
+  output_that_is_a_mount_point_is_not_lost,
 }
 
 /// Everything below `root` but `skip`ped paths: kind, mode, contents or
@@ -782,4 +784,41 @@ fn https_store_with_a_private_ca_is_trusted_through_ssl_cert_file() {
     assert_built(&command.output().expect("just"), 0);
   }
   assert_eq!(workspace.runs(), 2, "the https store was not used");
+}
+
+/// An output that is a mount point cannot be renamed: the restore puts
+/// nothing in its place and takes nothing from it, and the recipe runs.
+/// (In a user and mount namespace of its own, `unshare -rm`, to mount a
+/// tmpfs there without privileges.)
+#[cfg(target_os = "linux")]
+fn output_that_is_a_mount_point_is_not_lost() {
+  let store = tempfile::tempdir().expect("store");
+  let flag = format!("--cache-dir={}", store.path().display());
+  let workspace = Workspace::new();
+  let a = workspace.checkout("a", "A\n");
+  assert_built(&workspace.just(&a, &[&flag]), 0);
+  let b = workspace.checkout("b", "A\n");
+  fs::create_dir(b.join("out")).expect("mount point");
+  let mut command = Command::new("unshare");
+  crate::common::clean_environment(&mut command);
+  let output = command
+    .current_dir(&b)
+    .env("COUNTER", workspace.root.path().join("count"))
+    .env("JUST", crate::common::binary())
+    .env("STORE", &flag)
+    .args(["-rm", "sh", "-c"])
+    .arg(
+      "mount -t tmpfs none out || exit 99; echo kept > out/kept; \
+       \"$JUST\" \"$STORE\" build; status=$?; cat out/kept; exit $status",
+    )
+    .stdin(Stdio::null())
+    .output()
+    .expect("unshare");
+  let stderr = text(&output.stderr);
+  assert_ne!(output.status.code(), Some(99), "cannot mount in a namespace here: {stderr}");
+  assert_eq!(output.status.code(), Some(0), "{stderr}");
+  assert_eq!(text(&output.stdout), format!("{BUILT}kept\n"), "{stderr}");
+  assert!(stderr.contains("failed to restore the outputs"), "{stderr}");
+  assert_eq!(workspace.runs(), 2, "a failed restore was reported as a hit");
+  assert_no_staging(&b);
 }

@@ -397,7 +397,7 @@ impl Shared {
     })();
     let mut leftovers = Vec::new();
     for staging in stagings {
-      if let Err(error) = fs::remove_dir_all(&staging.directory) {
+      if let Err(error) = remove_staging(&staging.directory) {
         leftovers.push(format!("`{}`: {error}", staging.directory.display()));
       }
     }
@@ -435,7 +435,10 @@ impl Shared {
       return;
     };
     let mut items = Vec::new();
-    let mut files = Vec::new();
+    // Each output file's blob, by path (opened again to upload, so that
+    // no more than one is open at a time), then the captured streams'.
+    let mut files: Vec<(PathBuf, entry::Blob)> = Vec::new();
+    let mut streams = Vec::new();
     let described = (|| -> io::Result<Json> {
       for output in outputs {
         walk(working_directory, output, &mut items)?;
@@ -443,18 +446,17 @@ impl Shared {
       for item in &mut items {
         if item["type"] == "file" {
           let path = working_directory.join(item["path"].as_str().unwrap_or_default());
-          let mut file = File::open(&path)?;
-          let blob = blob_of(&mut file)?;
+          let blob = blob_of(&mut File::open(&path)?)?;
           item["blob"] = Json::from(blob.hex.clone());
           item["size"] = Json::from(blob.size);
-          files.push((file, blob));
+          files.push((path, blob));
         }
       }
       let stdout = blob_of(&mut captured.stdout)?;
       let stderr = blob_of(&mut captured.stderr)?;
       let entry = entry::render(recipe, &stdout, &stderr, std::mem::take(&mut items));
-      files.push((captured.stdout.try_clone()?, stdout));
-      files.push((captured.stderr.try_clone()?, stderr));
+      streams.push((captured.stdout.try_clone()?, stdout));
+      streams.push((captured.stderr.try_clone()?, stderr));
       Ok(entry)
     })();
     let entry = match described.map_err(|error| error.to_string()).and_then(|entry| {
@@ -468,7 +470,11 @@ impl Shared {
       }
     };
     let result = (|| -> Result<(), StoreError> {
-      for (file, blob) in &mut files {
+      for (path, blob) in &files {
+        let mut file = File::open(path).map_err(|error| StoreError::io(&error))?;
+        self.upload(store, &mut file, blob)?;
+      }
+      for (file, blob) in &mut streams {
         self.upload(store, file, blob)?;
       }
       let entry = entry.to_string();
@@ -552,6 +558,28 @@ impl Staging {
   fn old(&self) -> PathBuf {
     self.directory.join("old")
   }
+}
+
+/// Remove a staging directory, with what it holds: directories without
+/// write permission (a restored or replaced output's) are made writable
+/// first when a plain removal fails.
+fn remove_staging(directory: &Path) -> io::Result<()> {
+  if fs::remove_dir_all(directory).is_ok() {
+    return Ok(());
+  }
+  let mut pending = vec![directory.to_path_buf()];
+  while let Some(path) = pending.pop() {
+    let Ok(metadata) = fs::symlink_metadata(&path) else {
+      continue;
+    };
+    if metadata.is_dir() {
+      mode::set(&path, 0o700)?;
+      for child in fs::read_dir(&path)? {
+        pending.push(child?.path());
+      }
+    }
+  }
+  fs::remove_dir_all(directory)
 }
 
 /// Put every staged output in place, setting aside what was there; on a
