@@ -31,7 +31,7 @@ tests! {
   #[cfg(target_os = "linux")]
   cache_url_is_not_in_the_helper_arguments,
   url_without_scheme_is_not_echoed,
-  fifo_in_an_output_directory_neither_hangs_nor_fails,
+  fifo_or_socket_in_an_output_directory_neither_hangs_nor_fails,
   dangling_symbolic_link_output_counts_as_missing,
   deep_glob_over_a_symbolic_link_loop_ends,
   input_edited_while_the_recipe_runs_is_not_cached,
@@ -512,13 +512,16 @@ fn run_bounded(command: &mut Command) -> std::process::Output {
   child.wait_with_output().expect("output")
 }
 
-fn fifo_in_an_output_directory_neither_hangs_nor_fails() {
+fn fifo_or_socket_in_an_output_directory_neither_hangs_nor_fails() {
   let store = tempfile::tempdir().expect("store");
   let flag = format!("--cache-dir={}", store.path().display());
   let workspace = Workspace::new();
   let a = workspace.checkout("a", "A\n");
-  let justfile = crate::shared_cache::JUSTFILE
-    .replace("  chmod 750 bin\n", "  chmod 750 bin\n  rm -f out/fifo\n  mkfifo out/fifo\n");
+  let justfile = crate::shared_cache::JUSTFILE.replace(
+    "  chmod 750 bin\n",
+    "  chmod 750 bin\n  rm -f out/fifo out/socket\n  mkfifo out/fifo\n  python3 -c \
+       \"import socket; socket.socket(socket.AF_UNIX).bind('out/socket')\"\n",
+  );
   fs::write(a.join("justfile"), justfile).expect("justfile");
   for warnings in [1, 1] {
     let output = run_bounded(&mut workspace.command(&a, &[&flag]));
