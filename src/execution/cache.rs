@@ -249,16 +249,7 @@ pub(crate) fn open<'src>(
     publish: None,
   };
   if let Some(shared) = shared::for_options(config) {
-    let mut key = key;
-    key["working_directory"] =
-      Json::from(shared::relative_directory(context.root_directory(), parts.working_directory));
-    // What runs on one platform is not reused on another, and entries of
-    // an older layout are not looked up.
-    key["platform"] = json!({
-      "format": shared::FORMAT,
-      "os": std::env::consts::OS,
-      "arch": std::env::consts::ARCH,
-    });
+    let key = shared::key(key, context.root_directory(), parts.working_directory);
     let shared_hex = blake3::hash(key.to_string().as_bytes()).to_hex().to_string();
     if let Some(found) = shared.lookup(&shared_hex) {
       // A signal during the restore is recorded, ends it early and stops
