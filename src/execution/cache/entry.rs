@@ -7,8 +7,9 @@
 //! output; every item but an output itself sits in a directory item of the
 //! same entry (so nothing is ever restored at or under a symbolic link);
 //! a symbolic link's target is relative, climbs (`..`) only at its start,
-//! and stays inside the output (inside the working directory, for an
-//! output that is itself a link); modes keep only the permission bits; a
+//! and stays inside the output (for an output that is itself a link:
+//! inside the working directory, but neither it nor a directory holding the
+//! output); modes keep only the permission bits; a
 //! file names its blob by hash and size. The same check runs on an entry
 //! before it is published, so a run never publishes what no reader would
 //! restore.
@@ -189,6 +190,25 @@ fn check_target(output: &str, relative: &str, target: &str) -> Result<(), String
   if climbs > room {
     return refuse();
   }
+  if relative.is_empty() {
+    // An output that is a link names a path of the working directory, never
+    // the working directory itself or a directory holding the output.
+    let mut resolved: Vec<&str> = output.split('/').collect();
+    resolved.pop();
+    for part in target.split('/') {
+      match part {
+        "" | "." => {}
+        ".." => {
+          resolved.pop();
+        }
+        name => resolved.push(name),
+      }
+    }
+    let output: Vec<&str> = output.split('/').collect();
+    if resolved.is_empty() || output.starts_with(&resolved) {
+      return refuse();
+    }
+  }
   Ok(())
 }
 
@@ -330,6 +350,9 @@ mod tests {
       json!([directory("out"), link("out/l", "a/.."), file("bin")]),
       json!([directory("out"), file("bin"), link("bin", "../x")]),
       json!([directory("out"), link("bin", "../x")]),
+      json!([link("out", "."), file("bin")]),
+      json!([link("out", "./"), file("bin")]),
+      json!([directory("out"), link("bin", "out/..")]),
       json!([directory("out")]),
       json!([directory("out"), json!({"path": "bin", "type": "fifo"})]),
       json!([directory("out"), json!({"path": "bin", "type": "file", "blob": HEX, "mode": 0})]),
@@ -360,7 +383,11 @@ mod tests {
     );
     let declared = outputs(&["lib/bin"]);
     assert!(check(&entry(json!([link("lib/bin", "../x")])), &declared).is_ok());
+    assert!(check(&entry(json!([link("lib/bin", "x")])), &declared).is_ok());
     assert!(check(&entry(json!([link("lib/bin", "../../x")])), &declared).is_err());
+    assert!(check(&entry(json!([link("lib/bin", "..")])), &declared).is_err());
+    assert!(check(&entry(json!([link("lib/bin", "../lib")])), &declared).is_err());
+    assert!(check(&entry(json!([link("lib/bin", "bin")])), &declared).is_err());
   }
 
   #[test]
