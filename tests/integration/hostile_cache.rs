@@ -451,40 +451,45 @@ fn cache_url_is_not_in_the_helper_arguments() {
   let workspace = Workspace::new();
   let a = workspace.checkout("a", "A\n");
   let url = format!("http://user:sekrit@127.0.0.1:{port}/c");
-  let mut child = workspace
-    .command(&a, &["--cache-url", &url, "--cache-timeout", "20"])
-    .stdout(Stdio::null())
-    .stderr(Stdio::null())
-    .spawn()
-    .expect("spawn just");
-  let parent = child.id().to_string();
-  let deadline = Instant::now() + Duration::from_secs(20);
-  let helper = loop {
-    let found = fs::read_dir("/proc").expect("proc").flatten().find(|entry| {
-      let stat = fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-      let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map(|(_, rest)| rest.split_whitespace().collect())
-        .unwrap_or_default();
-      fields.get(1) == Some(&parent.as_str())
-        && fs::read(entry.path().join("cmdline"))
-          .is_ok_and(|line| String::from_utf8_lossy(&line).contains("just-cache-store"))
-    });
-    if let Some(found) = found {
-      break found.path();
-    }
-    assert!(Instant::now() < deadline, "the helper was not seen");
-    std::thread::sleep(Duration::from_millis(10));
-  };
-  let arguments =
-    String::from_utf8_lossy(&fs::read(helper.join("cmdline")).expect("cmdline")).into_owned();
-  let environment =
-    String::from_utf8_lossy(&fs::read(helper.join("environ")).unwrap_or_default()).into_owned();
-  let _ = child.kill();
-  let _ = child.wait();
+  for from_environment in [false, true] {
+    let mut command = if from_environment {
+      let mut command = workspace.command(&a, &["--cache-timeout", "20"]);
+      command.env("JUST_CACHE_URL", &url);
+      command
+    } else {
+      workspace.command(&a, &["--cache-url", &url, "--cache-timeout", "20"])
+    };
+    let mut child =
+      command.stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("spawn just");
+    let parent = child.id().to_string();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let helper = loop {
+      let found = fs::read_dir("/proc").expect("proc").flatten().find(|entry| {
+        let stat = fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let fields: Vec<&str> = stat
+          .rsplit_once(')')
+          .map(|(_, rest)| rest.split_whitespace().collect())
+          .unwrap_or_default();
+        fields.get(1) == Some(&parent.as_str())
+          && fs::read(entry.path().join("cmdline"))
+            .is_ok_and(|line| String::from_utf8_lossy(&line).contains("just-cache-store"))
+      });
+      if let Some(found) = found {
+        break found.path();
+      }
+      assert!(Instant::now() < deadline, "the helper was not seen");
+      std::thread::sleep(Duration::from_millis(10));
+    };
+    let arguments =
+      String::from_utf8_lossy(&fs::read(helper.join("cmdline")).expect("cmdline")).into_owned();
+    let environment =
+      String::from_utf8_lossy(&fs::read(helper.join("environ")).unwrap_or_default()).into_owned();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(!arguments.contains("sekrit"), "{arguments}");
+    assert!(!environment.contains("sekrit"), "the password is in the helper's environment");
+  }
   drop(silent);
-  assert!(!arguments.contains("sekrit"), "{arguments}");
-  assert!(!environment.contains("sekrit"), "the password is in the helper's environment");
 }
 
 fn url_without_scheme_is_not_echoed() {

@@ -69,6 +69,8 @@ impl HelperStore {
   pub(super) fn start(url: &str, timeout: Duration) -> StoreResult<(Self, String)> {
     let mut child = Command::new(helper_program())
       .arg(timeout.as_secs().to_string())
+      // It has the URL from its standard input.
+      .env_remove("JUST_CACHE_URL")
       .stdin(Stdio::piped())
       .stdout(Stdio::piped())
       .stderr(Stdio::null())
