@@ -148,8 +148,8 @@ pub(crate) fn open<'src>(
       let names: Vec<String> = files.iter().map(|input| input.name.clone()).collect();
       declare(observer, parts, &names, false);
       for input in files {
-        stamps.push((input.name.clone(), stamp(&input.path)));
-        let hash = hash_input(&input.path)?;
+        let (hash, stamp) = hash_input(&input.path)?;
+        stamps.push((input.name.clone(), Some(stamp)));
         digests.push((input.name.clone(), blake3::Hash::from(hash).to_hex().to_string()));
         map.insert(input.name, Json::from(hash.to_vec()));
       }
@@ -412,7 +412,8 @@ fn stamp(path: &Path) -> Option<Stamp> {
   Some((metadata.len(), metadata.modified().ok()))
 }
 
-fn hash_input<'src>(path: &Path) -> Result<'src, [u8; 32]> {
+/// An input's hash, and its stamp from before it was hashed.
+fn hash_input<'src>(path: &Path) -> Result<'src, ([u8; 32], Stamp)> {
   let metadata = fs::metadata(path)
     .map_err(|_| message(format!("cache input does not exist: `{}`", path.display())))?;
   if metadata.is_dir() {
@@ -421,5 +422,5 @@ fn hash_input<'src>(path: &Path) -> Result<'src, [u8; 32]> {
   let hash = digest::file(path).map_err(|error| {
     message(format!("failed to read cache input `{}`: {error}", path.display()))
   })?;
-  Ok(*hash.as_bytes())
+  Ok((*hash.as_bytes(), (metadata.len(), metadata.modified().ok())))
 }
