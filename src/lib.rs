@@ -61,6 +61,20 @@ pub fn serve_cache_store() -> i32 {
   execution::cache::serve_store(&arguments)
 }
 
+/// Restore a shared cache entry (arbitrary bytes) for the declared
+/// `outputs` into `working_directory` from the `--cache-dir` store `store`,
+/// without messages; whether it was restored. For the fuzz target
+/// `cache_restore`.
+#[doc(hidden)]
+pub fn restore_cache_entry(
+  store: &std::path::Path,
+  working_directory: &std::path::Path,
+  outputs: &[String],
+  entry: &[u8],
+) -> bool {
+  execution::cache::restore_for_fuzzing(store, working_directory, outputs, entry)
+}
+
 /// Run `just` with the process's arguments and environment; returns the exit status.
 pub fn run() -> i32 {
   let on_thread = std::thread::Builder::new()

@@ -17,13 +17,14 @@
 
 mod clean;
 mod digest;
+mod entry;
 mod inputs;
 mod miss;
 mod shared;
 mod store;
 
 pub(crate) use clean::{local as clean, shared as clean_shared};
-pub(crate) use shared::{shared_directory, Capture, Captured};
+pub(crate) use shared::{restore_for_fuzzing, shared_directory, Capture, Captured};
 pub(crate) use store::serve as serve_store;
 
 use std::fs::{self, File, OpenOptions};
@@ -73,6 +74,10 @@ pub(crate) struct Entry {
   file: File,
   /// Each input's name and digest, recorded for `-v` to compare with.
   inputs: Vec<(String, String)>,
+  /// Each input's path, size and modification time before it was hashed:
+  /// an input that changes while the recipe runs leaves the run unrecorded.
+  stamps: Vec<(String, Option<Stamp>)>,
+  quiet: bool,
   outputs: Vec<String>,
   path: PathBuf,
   working_directory: PathBuf,
@@ -134,6 +139,7 @@ pub(crate) fn open<'src>(
     None => Json::Null,
   };
   let mut digests = Vec::new();
+  let mut stamps = Vec::new();
   let inputs = match &cache.inputs {
     Some(inputs) => {
       let mut map = Map::new();
@@ -142,7 +148,8 @@ pub(crate) fn open<'src>(
       let names: Vec<String> = files.iter().map(|input| input.name.clone()).collect();
       declare(observer, parts, &names, false);
       for input in files {
-        let hash = hash_input(&input.path)?;
+        let (hash, stamp) = hash_input(&input.path)?;
+        stamps.push((input.name.clone(), Some(stamp)));
         digests.push((input.name.clone(), blake3::Hash::from(hash).to_hex().to_string()));
         map.insert(input.name, Json::from(hash.to_vec()));
       }
@@ -154,6 +161,8 @@ pub(crate) fn open<'src>(
     Some(outputs) => evaluator.evaluate(&outputs.value)?.elements().to_vec(),
     None => Vec::new(),
   };
+  entry::check_outputs(&outputs)
+    .map_err(|problem| message(format!("recipe `{}`: {problem}", recipe.namepath)))?;
   declare(observer, parts, &outputs, true);
 
   let mut environment = Map::new();
@@ -230,6 +239,8 @@ pub(crate) fn open<'src>(
   let mut entry = Entry {
     file,
     inputs: digests,
+    stamps,
+    quiet: config.quiet,
     outputs,
     path,
     working_directory,
@@ -238,19 +249,28 @@ pub(crate) fn open<'src>(
     publish: None,
   };
   if let Some(shared) = shared::for_options(config) {
-    let mut key = key;
-    key["working_directory"] =
-      Json::from(shared::relative_directory(context.root_directory(), parts.working_directory));
+    let key = shared::key(key, context.root_directory(), parts.working_directory);
     let shared_hex = blake3::hash(key.to_string().as_bytes()).to_hex().to_string();
     if let Some(found) = shared.lookup(&shared_hex) {
-      if let Some(restored) = shared.restore(&found, &entry.working_directory, &entry.outputs) {
+      // A signal during the restore is recorded, ends it early and stops
+      // the run once the staging directories are gone.
+      let busy = context.supervisor.busy();
+      let interrupted = || context.supervisor.pending().is_some();
+      let restored = shared.restore(&found, &entry.working_directory, &entry.outputs, &interrupted);
+      drop(busy);
+      if restored.is_none() {
+        // A signal stopped the restore: the run stops, hit or not.
+        super::linewise::check_interrupted(context, recipe, false)?;
+      }
+      if let Some(restored) = restored {
         entry.hit = true;
         entry.restored = Some(restored);
         entry.record(recipe.namepath)?;
         return Ok(entry);
       }
     }
-    if shared.writable() {
+    // A valid local entry stands when the store cannot take the run.
+    if shared.writable() && (!entry.hit || shared.accepts_writes()) {
       if entry.hit && verbose {
         reason = Some(format!("no entry in shared cache `{}`", shared.shown()));
       }
@@ -299,6 +319,19 @@ impl Entry {
       if !self.working_directory.join(output).exists() {
         return Err(message(format!("recipe `{recipe}` failed to create cache output `{output}`")));
       }
+    }
+    // Outputs made from an input that changed as they were made belong to
+    // no key: neither recorded nor published (as Bazel does).
+    let changed = self.stamps.iter().find(|(name, before)| {
+      before.is_none() || stamp(&self.working_directory.join(name)) != *before
+    });
+    if let Some((name, _)) = changed {
+      if !self.quiet {
+        stderr_line(&format!(
+          "warning: cache input `{name}` changed while recipe `{recipe}` ran; its outputs are not cached"
+        ))?;
+      }
+      return Ok(());
     }
     self.record(namepath)?;
     if let (Some((shared, key)), Some(mut captured)) = (self.publish.take(), captured) {
@@ -371,7 +404,16 @@ impl Entry {
   }
 }
 
-fn hash_input<'src>(path: &Path) -> Result<'src, [u8; 32]> {
+/// What tells that a file changed: its size and modification time.
+type Stamp = (u64, Option<std::time::SystemTime>);
+
+fn stamp(path: &Path) -> Option<Stamp> {
+  let metadata = fs::metadata(path).ok()?;
+  Some((metadata.len(), metadata.modified().ok()))
+}
+
+/// An input's hash, and its stamp from before it was hashed.
+fn hash_input<'src>(path: &Path) -> Result<'src, ([u8; 32], Stamp)> {
   let metadata = fs::metadata(path)
     .map_err(|_| message(format!("cache input does not exist: `{}`", path.display())))?;
   if metadata.is_dir() {
@@ -380,5 +422,5 @@ fn hash_input<'src>(path: &Path) -> Result<'src, [u8; 32]> {
   let hash = digest::file(path).map_err(|error| {
     message(format!("failed to read cache input `{}`: {error}", path.display()))
   })?;
-  Ok(*hash.as_bytes())
+  Ok((*hash.as_bytes(), (metadata.len(), metadata.modified().ok())))
 }

@@ -42,3 +42,76 @@ pub(crate) fn symlink(target: &Path, link: &Path) -> io::Result<()> {
 pub(crate) fn symlink(target: &Path, link: &Path) -> io::Result<()> {
   std::os::windows::fs::symlink_file(target, link)
 }
+
+/// The process's file mode creation mask (`0` where there is none), read
+/// once: from `/proc/self/status` where the kernel reports it, else from
+/// the mode a probe file gets in the temporary directory (never by setting
+/// it, which would race with threads creating files).
+#[cfg(unix)]
+pub(crate) fn umask() -> u32 {
+  use std::os::unix::fs::PermissionsExt;
+  static UMASK: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+  *UMASK.get_or_init(|| {
+    let reported = std::fs::read_to_string("/proc/self/status").ok().and_then(|status| {
+      let line = status.lines().find_map(|line| line.strip_prefix("Umask:"))?;
+      u32::from_str_radix(line.trim(), 8).ok()
+    });
+    if let Some(mask) = reported {
+      return mask & 0o777;
+    }
+    let probe = tempfile::Builder::new()
+      .permissions(std::fs::Permissions::from_mode(0o777))
+      .tempfile()
+      .and_then(|file| file.as_file().metadata());
+    probe.map_or(0o022, |metadata| !metadata.permissions().mode() & 0o777)
+  })
+}
+
+#[cfg(not(unix))]
+pub(crate) fn umask() -> u32 {
+  0
+}
+
+/// Create the file `path`, which must not exist (not even as a symbolic
+/// link, which is never followed), readable and writable by its owner only
+/// until `set_file` gives it its mode.
+#[cfg(unix)]
+pub(crate) fn create_new(path: &Path) -> io::Result<std::fs::File> {
+  use std::os::unix::fs::OpenOptionsExt;
+  std::fs::OpenOptions::new()
+    .write(true)
+    .create_new(true)
+    .mode(0o600)
+    .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+    .open(path)
+}
+
+#[cfg(not(unix))]
+pub(crate) fn create_new(path: &Path) -> io::Result<std::fs::File> {
+  std::fs::OpenOptions::new().write(true).create_new(true).open(path)
+}
+
+/// Give the open `file` the permission bits `mode`.
+#[cfg(unix)]
+pub(crate) fn set_file(file: &std::fs::File, mode: u32) -> io::Result<()> {
+  use std::os::unix::fs::PermissionsExt;
+  file.set_permissions(std::fs::Permissions::from_mode(mode & 0o7777))
+}
+
+#[cfg(not(unix))]
+pub(crate) fn set_file(_: &std::fs::File, _: u32) -> io::Result<()> {
+  Ok(())
+}
+
+/// Create the directory `path`, which must not exist, for its owner only
+/// until `set` gives it its mode.
+#[cfg(unix)]
+pub(crate) fn create_dir(path: &Path) -> io::Result<()> {
+  use std::os::unix::fs::DirBuilderExt;
+  std::fs::DirBuilder::new().mode(0o700).create(path)
+}
+
+#[cfg(not(unix))]
+pub(crate) fn create_dir(path: &Path) -> io::Result<()> {
+  std::fs::create_dir(path)
+}

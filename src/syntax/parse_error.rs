@@ -78,6 +78,8 @@ pub enum ParseErrorKind<'src> {
   AttributeKeyRequiresValue { key: &'src str },
   #[snafu(display("attribute key `{key}` takes no value"))]
   AttributeKeyTakesNoValue { key: &'src str },
+  #[snafu(display("cache output `{output}` {problem}"))]
+  InvalidCacheOutput { output: &'src str, problem: &'static str },
   #[snafu(display("`flag` attribute for argument `{argument}` takes no value"))]
   FlagTakesNoValue { argument: String },
   #[snafu(display("invalid signal `{signal}`: expected `SIGHUP`, `SIGINT`, or `SIGQUIT`"))]

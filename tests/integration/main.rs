@@ -57,6 +57,7 @@ mod format;
 mod functions;
 mod graph;
 mod help_facts;
+mod hostile_cache;
 mod jobserver;
 mod layering;
 mod msrv;
@@ -99,6 +100,7 @@ fn main() {
     functions::tests,
     graph::tests,
     help_facts::tests,
+    hostile_cache::tests,
     jobserver::tests,
     layering::tests,
     msrv::tests,

@@ -29,7 +29,7 @@ tests! {
   s3_store_read_only_never_writes,
 }
 
-const JUSTFILE: &str = r#"set unstable
+pub(crate) const JUSTFILE: &str = r#"set unstable
 set lists
 
 [cache(inputs=['src/*.txt'], outputs=['out', 'bin'])]
@@ -45,20 +45,20 @@ build:
   echo ran >> "$COUNTER"
 "#;
 
-const BUILT: &str = "building from A\n";
+pub(crate) const BUILT: &str = "building from A\n";
 
 /// A workspace: checkouts of one project in different directories, and a
 /// counter of the recipe's runs.
-struct Workspace {
-  root: tempfile::TempDir,
+pub(crate) struct Workspace {
+  pub(crate) root: tempfile::TempDir,
 }
 
 impl Workspace {
-  fn new() -> Self {
+  pub(crate) fn new() -> Self {
     Workspace { root: tempfile::tempdir().expect("tempdir") }
   }
 
-  fn checkout(&self, name: &str, source: &str) -> PathBuf {
+  pub(crate) fn checkout(&self, name: &str, source: &str) -> PathBuf {
     let directory = self.root.path().join(name);
     fs::create_dir_all(directory.join("src")).expect("checkout");
     fs::write(directory.join("justfile"), JUSTFILE).expect("justfile");
@@ -66,11 +66,11 @@ impl Workspace {
     directory
   }
 
-  fn runs(&self) -> usize {
+  pub(crate) fn runs(&self) -> usize {
     fs::read_to_string(self.root.path().join("count")).map_or(0, |text| text.lines().count())
   }
 
-  fn command(&self, checkout: &Path, store: &[&str]) -> Command {
+  pub(crate) fn command(&self, checkout: &Path, store: &[&str]) -> Command {
     let mut command = Command::new(crate::common::binary());
     crate::common::clean_environment(&mut command);
     command
@@ -82,17 +82,17 @@ impl Workspace {
     command
   }
 
-  fn just(&self, checkout: &Path, store: &[&str]) -> Output {
+  pub(crate) fn just(&self, checkout: &Path, store: &[&str]) -> Output {
     self.command(checkout, store).output().expect("run just")
   }
 }
 
-fn text(bytes: &[u8]) -> String {
+pub(crate) fn text(bytes: &[u8]) -> String {
   String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// The run succeeded, printed what the recipe prints and warned `warnings` times.
-fn assert_built(output: &Output, warnings: usize) {
+pub(crate) fn assert_built(output: &Output, warnings: usize) {
   let stderr = text(&output.stderr);
   assert_eq!(output.status.code(), Some(0), "stderr: {stderr}");
   assert_eq!(text(&output.stdout), BUILT, "stderr: {stderr}");
@@ -103,9 +103,15 @@ fn assert_built(output: &Output, warnings: usize) {
 }
 
 #[cfg(unix)]
-fn mode(path: &Path) -> u32 {
+pub(crate) fn mode(path: &Path) -> u32 {
   use std::os::unix::fs::PermissionsExt;
   fs::symlink_metadata(path).expect("metadata").permissions().mode() & 0o7777
+}
+
+/// Make a symbolic link at `link` to `target`.
+#[cfg(unix)]
+pub(crate) fn symlink(target: &str, link: &Path) {
+  std::os::unix::fs::symlink(target, link).expect("symlink");
 }
 
 /// Both checkouts hold the same outputs, byte for byte and mode for mode.
@@ -162,7 +168,7 @@ fn directory_store_restores_outputs_after_an_undo() {
 }
 
 /// A program the tests need, or a failure saying how to get it.
-fn program(name: &str, candidates: &[&str]) -> PathBuf {
+pub(crate) fn program(name: &str, candidates: &[&str]) -> PathBuf {
   let on_path = std::env::var_os("PATH")
     .into_iter()
     .flat_map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
@@ -172,12 +178,12 @@ fn program(name: &str, candidates: &[&str]) -> PathBuf {
   )
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
   TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("address").port()
 }
 
 /// Wait until something listens on `port`.
-fn wait_for_port(port: u16, child: &mut Child, what: &str) {
+pub(crate) fn wait_for_port(port: u16, child: &mut Child, what: &str) {
   let deadline = Instant::now() + Duration::from_secs(30);
   while TcpStream::connect(("127.0.0.1", port)).is_err() {
     if let Ok(Some(status)) = child.try_wait() {
@@ -189,14 +195,28 @@ fn wait_for_port(port: u16, child: &mut Child, what: &str) {
 }
 
 /// nginx serving `WebDAV` PUT from `data`, in the foreground, as one process.
-struct Nginx {
+pub(crate) struct Nginx {
   child: Child,
-  port: u16,
+  pub(crate) port: u16,
   _directory: tempfile::TempDir,
 }
 
 impl Nginx {
-  fn start(data: &Path) -> Self {
+  pub(crate) fn start(data: &Path) -> Self {
+    Self::start_with(
+      data,
+      "dav_methods PUT DELETE; create_full_put_path on; dav_access user:rw all:r;",
+    )
+  }
+
+  /// nginx with `location` holding `directives`.
+  pub(crate) fn start_with(data: &Path, directives: &str) -> Self {
+    Self::start_server(data, "", "", directives)
+  }
+
+  /// nginx with `listen` ending with `listen` (` ssl`), `server` directives
+  /// and `location` holding `directives`.
+  pub(crate) fn start_server(data: &Path, listen: &str, server: &str, directives: &str) -> Self {
     let directory = tempfile::tempdir().expect("nginx dir");
     let port = free_port();
     let base = directory.path().display();
@@ -204,8 +224,9 @@ impl Nginx {
       "daemon off;\nmaster_process off;\nworker_processes 1;\npid {base}/nginx.pid;\n\
        error_log {base}/error.log;\nevents {{ worker_connections 64; }}\n\
        http {{\n  access_log off;\n  client_body_temp_path {base}/body;\n\
-       server {{\n    listen 127.0.0.1:{port};\n    root {data};\n    client_max_body_size 0;\n\
-       location / {{ dav_methods PUT DELETE; create_full_put_path on; dav_access user:rw all:r; }}\n\
+       server {{\n    listen 127.0.0.1:{port}{listen};\n    {server}\n    root {data};\n\
+       client_max_body_size 0;\n\
+       location / {{ {directives} }}\n\
        }}\n}}\n",
       data = data.display()
     );
@@ -226,7 +247,7 @@ impl Nginx {
     Nginx { child, port, _directory: directory }
   }
 
-  fn url(&self) -> String {
+  pub(crate) fn url(&self) -> String {
     format!("http://127.0.0.1:{}/cache", self.port)
   }
 }
@@ -293,7 +314,7 @@ fn http_store_corrupt_blob_is_ignored_with_one_warning() {
 
 /// A TCP relay to `upstream` that calls `cut` once `limit` bytes went
 /// upstream, and forwards nothing after that.
-fn relay(upstream: u16, limit: u64, cut: impl Fn() + Send + Sync + 'static) -> u16 {
+pub(crate) fn relay(upstream: u16, limit: u64, cut: impl Fn() + Send + Sync + 'static) -> u16 {
   let listener = TcpListener::bind("127.0.0.1:0").expect("bind relay");
   let port = listener.local_addr().expect("address").port();
   let sent = Arc::new(AtomicU64::new(0));
@@ -468,7 +489,7 @@ struct S3 {
 }
 
 impl S3 {
-  fn start() -> Self {
+  pub(crate) fn start() -> Self {
     let port = free_port();
     let mut child = Command::new(program("moto_server", &[]))
       .args(["-H", "127.0.0.1", "-p", &port.to_string()])

@@ -147,7 +147,7 @@ fn read_entry(record: &Path, blobs: &Path) -> Option<(String, Json)> {
 fn blobs_of(entry: &Json) -> Vec<String> {
   let mut blobs: Vec<String> = ["stdout", "stderr"]
     .iter()
-    .filter_map(|stream| entry[stream].as_str().map(str::to_string))
+    .filter_map(|stream| entry[stream]["blob"].as_str().map(str::to_string))
     .collect();
   if let Some(outputs) = entry["outputs"].as_array() {
     blobs.extend(outputs.iter().filter_map(|item| item["blob"].as_str().map(str::to_string)));

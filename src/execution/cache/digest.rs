@@ -44,7 +44,11 @@ const LARGEST_PIECE: u64 = 64 << 20;
 /// single hasher's, memory stays at a window per core, and no core waits for
 /// another until the end.
 pub(super) fn file(path: &Path) -> io::Result<blake3::Hash> {
-  let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+  // Looked up once: on Linux it reads cgroup files, which costs more than
+  // hashing a small input.
+  static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+  let cores =
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
   file_on(path, cores)
 }
 
@@ -193,10 +197,15 @@ fn entry(path: &Path, metadata: &fs::Metadata, hasher: &mut blake3::Hasher) -> i
       field(hasher, &crate::platform::fs::os_str_bytes(&name));
       entry(&child, &fs::symlink_metadata(&child)?, hasher)?;
     }
-  } else {
+  } else if file_type.is_file() {
     hasher.update(b"f");
     hasher.update(&mode::of(metadata).to_le_bytes());
     hasher.update(file(path)?.as_bytes());
+  } else {
+    // A FIFO, socket or device: its kind and mode, never opened (opening
+    // a FIFO waits for a writer).
+    hasher.update(b"s");
+    hasher.update(&mode::of(metadata).to_le_bytes());
   }
   Ok(())
 }

@@ -2,10 +2,12 @@
 //! restoring its outputs and replaying its output, capturing a run's output
 //! and publishing its entry.
 //!
-//! An entry is a JSON blob: the recipe path, its status, the blobs of its
-//! captured standard output and error, and its outputs (every file,
-//! directory and symbolic link below each declared output, files as blobs,
-//! with their permission bits). It is published last (`cas/<entry hash>`,
+//! An entry is a JSON blob: the recipe path, its status, the blobs (hash
+//! and size) of its captured standard output and error, and its outputs
+//! (every file, directory and symbolic link below each declared output,
+//! files as blobs with their size, with their permission bits). What a
+//! store returns is hostile until `entry::check` has proven it harmless;
+//! `restore` then writes nothing outside the declared outputs. It is published last (`cas/<entry hash>`,
 //! then `ac/<key>` naming it), after every blob it names, so a reader never
 //! sees an entry whose blobs are missing. A store that fails is warned about
 //! once and not used again in the run; a corrupt object is warned about and
@@ -13,24 +15,31 @@
 
 use std::fs::{self, File};
 use std::io::{self, Read, Seek, Write};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 use lexiclean::Lexiclean;
 use serde_json::{json, Value as Json};
 
 use super::store::{self, Location, Store, StoreError};
+use super::{digest, entry};
 use crate::options::Options;
 use crate::platform::{mode, stdio};
 
 /// Seconds each network wait of a store may take, unless `--cache-timeout`.
 const DEFAULT_TIMEOUT: u64 = 10;
 
-/// Largest entry or `ac` record read.
+/// The layout of entries, in the shared key: entries of another layout
+/// are never looked up.
+pub(super) const FORMAT: u32 = 2;
+
+/// Largest entry read.
 const LARGEST_ENTRY: u64 = 64 << 20;
+
+/// Largest `ac` record read (a hash, and a line end).
+const LARGEST_RECORD: u64 = 256;
 
 /// The run's shared store.
 pub(super) struct Shared {
@@ -39,6 +48,10 @@ pub(super) struct Shared {
   read_only: bool,
   quiet: bool,
   failed: AtomicBool,
+  /// Objects found corrupt in this run: published again, not skipped.
+  corrupted: Mutex<std::collections::HashSet<String>>,
+  /// Whether `accepts_writes` has tried a write.
+  probed: AtomicBool,
 }
 
 type Opened = (Location, bool, u64, Arc<Shared>);
@@ -72,6 +85,8 @@ pub(super) fn for_options(config: &Options) -> Option<Arc<Shared>> {
       read_only: config.cache_read_only,
       quiet: config.quiet,
       failed: AtomicBool::new(false),
+      corrupted: Mutex::default(),
+      probed: AtomicBool::new(false),
     },
     Err(error) => {
       let shared = Shared {
@@ -80,6 +95,8 @@ pub(super) fn for_options(config: &Options) -> Option<Arc<Shared>> {
         read_only: true,
         quiet: config.quiet,
         failed: AtomicBool::new(true),
+        corrupted: Mutex::default(),
+        probed: AtomicBool::new(false),
       };
       shared.warn(&format!("shared cache not used: {}", error.0));
       shared
@@ -92,18 +109,19 @@ pub(super) fn for_options(config: &Options) -> Option<Arc<Shared>> {
 /// What a lookup found.
 pub(super) struct Found {
   entry: Json,
+  /// The entry's object, as messages name it.
+  name: String,
 }
 
 /// A restored entry's captured output, ready to replay.
 pub(super) struct Restored {
   stdout: File,
   stderr: File,
-  _staging: tempfile::TempDir,
 }
 
 /// One stream of a running recipe, copied to ours and to a file.
 struct Tee {
-  thread: JoinHandle<io::Result<(File, Option<io::Error>)>>,
+  state: Arc<(Mutex<TeeState>, std::sync::Condvar)>,
 }
 
 /// The recipe's standard output and error while it runs.
@@ -128,6 +146,28 @@ impl Shared {
     !self.read_only && self.usable()
   }
 
+  /// Whether a write to the store succeeds, tried once per run with the
+  /// empty blob (harmless to write again): a store that cannot be written
+  /// (a read-only mount, a full disk, a refused `PUT`) fails here, warned
+  /// about, so that a valid local entry is used rather than the recipe run
+  /// again for nothing on every run.
+  pub(super) fn accepts_writes(&self) -> bool {
+    let Some(store) = self.store().filter(|_| !self.read_only) else {
+      return false;
+    };
+    if self.probed.swap(true, Ordering::Relaxed) {
+      return self.writable();
+    }
+    let empty = blake3::hash(b"").to_hex();
+    match store.put(&format!("cas/{empty}"), &mut io::empty(), 0) {
+      Ok(()) => true,
+      Err(error) => {
+        self.fail("writing", &error);
+        false
+      }
+    }
+  }
+
   pub(super) fn usable(&self) -> bool {
     self.store.is_some() && !self.failed.load(Ordering::Relaxed)
   }
@@ -149,8 +189,17 @@ impl Shared {
   }
 
   fn corrupt(&self, object: &str) {
+    self.corrupted.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(object.into());
     self.warn(&format!(
       "shared cache `{}`: object `{object}` is corrupt or incomplete; ignoring the entry",
+      self.shown
+    ));
+  }
+
+  /// An entry that is whole but unsafe or unusable here: say why, once.
+  fn refuse(&self, object: &str, reason: &str) {
+    self.warn(&format!(
+      "shared cache `{}`: entry `{object}` refused ({reason}); running the recipe",
       self.shown
     ));
   }
@@ -159,30 +208,52 @@ impl Shared {
     self.store.as_deref().filter(|_| self.usable())
   }
 
-  /// Read a blob into `sink`, checking it against its name. `Ok(false)`:
-  /// missing or corrupt (warned).
-  fn fetch(&self, hex: &str, sink: &mut dyn Write) -> Result<bool, StoreError> {
+  /// Stream a blob into `sink`, checking its size against `bound` as it
+  /// comes (reading at most one byte past it) and its hash at the end.
+  /// `Ok(false)`: missing, corrupt (warned) or interrupted.
+  fn fetch(
+    &self,
+    hex: &str,
+    bound: Bound,
+    sink: &mut dyn Write,
+    interrupted: &dyn Fn() -> bool,
+  ) -> Result<bool, StoreError> {
     let Some(store) = self.store() else {
       return Ok(false);
     };
     let name = format!("cas/{hex}");
-    let Some(mut reader) = store.get(&name)? else {
+    let limit = match bound {
+      Bound::Exactly(size) | Bound::AtMost(size) => size,
+    };
+    let Some(reader) = store.get(&name, limit)? else {
       self.corrupt(&name);
       return Ok(false);
     };
+    let mut reader = reader.take(limit.saturating_add(1));
     let mut hasher = blake3::Hasher::new();
     let mut buffer = vec![0; 64 << 10];
+    let mut total = 0u64;
     loop {
+      if interrupted() {
+        return Ok(false);
+      }
       let count = match reader.read(&mut buffer) {
         Ok(0) => break,
         Ok(count) => count,
         Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
         Err(error) => return Err(StoreError::io(&error)),
       };
+      total += count as u64;
+      if total > limit {
+        self.corrupt(&name);
+        return Ok(false);
+      }
       hasher.update(&buffer[..count]);
       sink.write_all(&buffer[..count]).map_err(|error| StoreError::io(&error))?;
     }
-    if hasher.finalize().to_hex().as_str() != hex {
+    if matches!(bound, Bound::Exactly(size) if size != total)
+      || hasher.finalize().to_hex().as_str() != hex
+    {
       self.corrupt(&name);
       return Ok(false);
     }
@@ -194,27 +265,28 @@ impl Shared {
     let store = self.store()?;
     let result = (|| -> Result<Option<Found>, StoreError> {
       let record = format!("ac/{key}");
-      let Some(reader) = store.get(&record)? else {
+      let Some(reader) = store.get(&record, LARGEST_RECORD)? else {
         return Ok(None);
       };
       let mut text = String::new();
-      if reader.take(LARGEST_ENTRY).read_to_string(&mut text).is_err() {
+      if reader.take(LARGEST_RECORD).read_to_string(&mut text).is_err() {
         self.corrupt(&record);
         return Ok(None);
       }
       let hex = text.trim();
-      if !is_hex(hex) {
+      if !entry::is_hex(hex) {
         self.corrupt(&record);
         return Ok(None);
       }
       let mut bytes = Vec::new();
-      if !self.fetch(hex, &mut bytes)? {
+      if !self.fetch(hex, Bound::AtMost(LARGEST_ENTRY), &mut bytes, &|| false)? {
         return Ok(None);
       }
+      let name = format!("cas/{hex}");
       match serde_json::from_slice::<Json>(&bytes) {
-        Ok(entry) if entry.get("outputs").is_some_and(Json::is_array) => Ok(Some(Found { entry })),
+        Ok(entry) if entry.is_object() => Ok(Some(Found { entry, name })),
         _ => {
-          self.corrupt(&format!("cas/{hex}"));
+          self.corrupt(&name);
           Ok(None)
         }
       }
@@ -225,107 +297,132 @@ impl Shared {
     })
   }
 
-  /// Put the entry's outputs in place (replacing what is there) and keep
-  /// its output for replay. `None` when the entry cannot be used (warned).
+  /// Put the entry's outputs in place and keep its output for replay;
+  /// `None` when the entry cannot be used (warned) or a signal came.
+  ///
+  /// The entry is checked whole first (`entry::check`); an output that is
+  /// already what the entry holds is left alone. The others are built in a
+  /// fresh directory next to each (same file system), every file created
+  /// new and its blob checked as it streams in; only when all are complete
+  /// does each output change places with its restored version, by rename,
+  /// and a failed rename puts back what was moved. The staging directories
+  /// are removed on every path.
   pub(super) fn restore(
     &self,
     found: &Found,
     working_directory: &Path,
     outputs: &[String],
+    interrupted: &dyn Fn() -> bool,
   ) -> Option<Restored> {
-    let result = (|| -> Result<Option<Restored>, StoreError> {
-      let io = |error: io::Error| StoreError::io(&error);
-      let staging = tempfile::Builder::new()
-        .prefix(".just-restore-")
-        .tempdir_in(working_directory)
-        .map_err(io)?;
-      let items = found.entry["outputs"].as_array().map(Vec::as_slice).unwrap_or_default();
-      let mut directories = Vec::new();
-      let mut links: Vec<&str> = Vec::new();
-      for item in items {
-        let Some((index, relative)) = place(item, outputs) else {
-          self.corrupt("entry outputs");
-          return Ok(None);
-        };
-        // Nothing is written through a link the entry made.
-        let path = item["path"].as_str().unwrap_or_default();
-        if links
-          .iter()
-          .any(|link| path.strip_prefix(link).is_some_and(|rest| rest.starts_with('/')))
-        {
-          self.corrupt("entry outputs");
-          return Ok(None);
-        }
-        let mut staged = staging.path().join(index.to_string());
-        if !relative.is_empty() {
-          staged.push(relative);
-        }
-        if let Some(parent) = staged.parent() {
-          fs::create_dir_all(parent).map_err(io)?;
-        }
-        let item_mode = item["mode"].as_u64().and_then(|m| u32::try_from(m).ok()).unwrap_or(0o644);
-        match item["type"].as_str() {
-          Some("directory") => {
-            fs::create_dir_all(&staged).map_err(io)?;
-            directories.push((staged, item_mode));
-          }
-          Some("symlink") => {
-            links.push(path);
-            let target = item["target"].as_str().unwrap_or_default();
-            mode::symlink(Path::new(target), &staged).map_err(io)?;
-          }
-          Some("file") => {
-            let blob = item["blob"].as_str().unwrap_or_default();
-            let mut file = File::create(&staged).map_err(io)?;
-            if !is_hex(blob) || !self.fetch(blob, &mut file)? {
-              return Ok(None);
-            }
-            mode::set(&staged, item_mode).map_err(io)?;
-          }
-          _ => {
-            self.corrupt("entry outputs");
-            return Ok(None);
-          }
-        }
+    let checked = match entry::check(&found.entry, outputs) {
+      Ok(checked) => checked,
+      Err(reason) => {
+        self.refuse(&found.name, &reason);
+        return None;
       }
-      for index in 0..outputs.len() {
-        if fs::symlink_metadata(staging.path().join(index.to_string())).is_err() {
-          self.corrupt("entry outputs");
-          return Ok(None);
-        }
+    };
+    for output in outputs {
+      if let Some(link) = linked_parent(working_directory, output) {
+        self.refuse(
+          &found.name,
+          &format!("output `{output}` is below the symbolic link `{}`", link.display()),
+        );
+        return None;
       }
+    }
+    let umask = mode::umask();
+    let expected = entry::digests(&checked, outputs.len(), umask);
+    let stale: Vec<usize> = (0..outputs.len())
+      .filter(|&index| {
+        let current = digest::output(&working_directory.join(&outputs[index]));
+        current.ok().flatten().as_deref() != Some(expected[index].as_str())
+      })
+      .collect();
+    let mut stagings: Vec<Staging> = Vec::new();
+    let result = (|| -> Result<Option<Restored>, Failure> {
       let mut streams = Vec::new();
-      for stream in ["stdout", "stderr"] {
-        let blob = found.entry[stream].as_str().unwrap_or_default();
-        let mut file = tempfile::tempfile_in(staging.path()).map_err(io)?;
-        if !is_hex(blob) || !self.fetch(blob, &mut file)? {
+      for blob in [&checked.stdout, &checked.stderr] {
+        let mut file = tempfile::tempfile().map_err(Failure::Local)?;
+        if !self.fetch(&blob.hex, Bound::Exactly(blob.size), &mut file, interrupted)? {
           return Ok(None);
         }
-        file.rewind().map_err(io)?;
+        file.rewind().map_err(Failure::Local)?;
         streams.push(file);
       }
-      for (directory, directory_mode) in directories.iter().rev() {
-        mode::set(directory, *directory_mode).map_err(io)?;
+      for &index in &stale {
+        let target = working_directory.join(&outputs[index]);
+        let parent = target.parent().unwrap_or(working_directory);
+        fs::create_dir_all(parent).map_err(Failure::Local)?;
+        stagings.push(Staging::create(parent, index).map_err(Failure::Local)?);
       }
-      for (index, output) in outputs.iter().enumerate() {
-        let target = working_directory.join(output);
-        remove(&target).map_err(io)?;
-        if let Some(parent) = target.parent() {
-          fs::create_dir_all(parent).map_err(io)?;
+      let mut directories = Vec::new();
+      for item in &checked.items {
+        let Some(staging) = stagings.iter().find(|staging| staging.output == item.output) else {
+          continue;
+        };
+        if interrupted() {
+          return Ok(None);
         }
-        fs::rename(staging.path().join(index.to_string()), &target).map_err(io)?;
+        let mut path = staging.fresh();
+        if !item.relative.is_empty() {
+          path.push(&item.relative);
+        }
+        match &item.kind {
+          entry::Kind::Directory { mode } => {
+            mode::create_dir(&path).map_err(Failure::Local)?;
+            directories.push((path, mode & !umask));
+          }
+          entry::Kind::File { blob, mode } => {
+            let mut file = mode::create_new(&path).map_err(Failure::Local)?;
+            if !self.fetch(&blob.hex, Bound::Exactly(blob.size), &mut file, interrupted)? {
+              return Ok(None);
+            }
+            mode::set_file(&file, mode & !umask).map_err(Failure::Local)?;
+          }
+          entry::Kind::Symlink { target } => {
+            mode::symlink(Path::new(target), &path).map_err(Failure::Local)?;
+          }
+        }
       }
+      for (directory, directory_mode) in directories.iter().rev() {
+        mode::set(directory, *directory_mode).map_err(Failure::Local)?;
+      }
+      if interrupted() {
+        return Ok(None);
+      }
+      swap(&stagings, working_directory, outputs).map_err(Failure::Local)?;
       let stderr = streams.pop();
       let stdout = streams.pop();
-      Ok(stdout.zip(stderr).map(|(stdout, stderr)| Restored { stdout, stderr, _staging: staging }))
+      Ok(stdout.zip(stderr).map(|(stdout, stderr)| Restored { stdout, stderr }))
     })();
-    result.unwrap_or_else(|error| {
-      self.fail("restoring an entry", &error);
-      None
-    })
+    let mut leftovers = Vec::new();
+    for staging in stagings {
+      if let Err(error) = remove_staging(&staging.directory) {
+        leftovers.push(format!("`{}`: {error}", staging.directory.display()));
+      }
+    }
+    if !leftovers.is_empty() {
+      self.warn(&format!("failed to remove {}", leftovers.join(", ")));
+    }
+    match result {
+      Ok(restored) => restored,
+      Err(Failure::Store(error)) => {
+        self.fail("restoring an entry", &error);
+        None
+      }
+      Err(Failure::Local(error)) => {
+        self.warn(&format!(
+          "failed to restore the outputs of shared cache entry `{}` ({error}); running the recipe",
+          found.name
+        ));
+        None
+      }
+    }
   }
 
   /// Publish a successful run: blobs first, then the entry, then its record.
+  /// Outputs the store cannot hold (a FIFO, a socket, a name that is not
+  /// UTF-8, a link leaving its output) are warned about and not published.
   pub(super) fn publish(
     &self,
     key: &str,
@@ -337,29 +434,50 @@ impl Shared {
     let Some(store) = self.store() else {
       return;
     };
-    let result = (|| -> Result<(), StoreError> {
-      let io = |error: io::Error| StoreError::io(&error);
-      let mut items = Vec::new();
+    let mut items = Vec::new();
+    // Each output file's blob, by path (opened again to upload, so that
+    // no more than one is open at a time), then the captured streams'.
+    let mut files: Vec<(PathBuf, entry::Blob)> = Vec::new();
+    let mut streams = Vec::new();
+    let described = (|| -> io::Result<Json> {
       for output in outputs {
-        walk(working_directory, output, &mut items).map_err(io)?;
+        walk(working_directory, output, &mut items)?;
       }
       for item in &mut items {
         if item["type"] == "file" {
           let path = working_directory.join(item["path"].as_str().unwrap_or_default());
-          let mut file = File::open(&path).map_err(io)?;
-          item["blob"] = Json::from(self.upload(store, &mut file)?);
+          let blob = blob_of(&mut File::open(&path)?)?;
+          item["blob"] = Json::from(blob.hex.clone());
+          item["size"] = Json::from(blob.size);
+          files.push((path, blob));
         }
       }
-      let stdout = self.upload(store, &mut captured.stdout)?;
-      let stderr = self.upload(store, &mut captured.stderr)?;
-      let entry = json!({
-        "recipe": recipe,
-        "status": 0,
-        "stdout": stdout,
-        "stderr": stderr,
-        "outputs": items,
-      })
-      .to_string();
+      let stdout = blob_of(&mut captured.stdout)?;
+      let stderr = blob_of(&mut captured.stderr)?;
+      let entry = entry::render(recipe, &stdout, &stderr, std::mem::take(&mut items));
+      streams.push((captured.stdout.try_clone()?, stdout));
+      streams.push((captured.stderr.try_clone()?, stderr));
+      Ok(entry)
+    })();
+    let entry = match described.map_err(|error| error.to_string()).and_then(|entry| {
+      entry::check(&entry, outputs)?;
+      Ok(entry)
+    }) {
+      Ok(entry) => entry,
+      Err(reason) => {
+        self.warn(&format!("not published to shared cache `{}`: {reason}", self.shown));
+        return;
+      }
+    };
+    let result = (|| -> Result<(), StoreError> {
+      for (path, blob) in &files {
+        let mut file = File::open(path).map_err(|error| StoreError::io(&error))?;
+        self.upload(store, &mut file, blob)?;
+      }
+      for (file, blob) in &mut streams {
+        self.upload(store, file, blob)?;
+      }
+      let entry = entry.to_string();
       let hex = blake3::hash(entry.as_bytes()).to_hex().to_string();
       store.put(&format!("cas/{hex}"), &mut entry.as_bytes(), entry.len() as u64)?;
       store.put(&format!("ac/{key}"), &mut hex.as_bytes(), hex.len() as u64)
@@ -369,20 +487,165 @@ impl Shared {
     }
   }
 
-  /// Store a file's bytes as a blob unless the store has it; its hash.
-  fn upload(&self, store: &dyn Store, file: &mut File) -> Result<String, StoreError> {
-    let io = |error: io::Error| StoreError::io(&error);
-    file.rewind().map_err(io)?;
-    let mut hasher = blake3::Hasher::new();
-    let length = io::copy(file, &mut hasher).map_err(io)?;
-    let hex = hasher.finalize().to_hex().to_string();
-    let name = format!("cas/{hex}");
-    if !store.contains(&name)? {
-      file.rewind().map_err(io)?;
-      store.put(&name, file, length)?;
+  /// Store a blob unless the store has it whole: one this run found
+  /// corrupt is written again, replacing the broken copy.
+  fn upload(
+    &self,
+    store: &dyn Store,
+    file: &mut File,
+    blob: &entry::Blob,
+  ) -> Result<(), StoreError> {
+    let name = format!("cas/{}", blob.hex);
+    let broken =
+      self.corrupted.lock().unwrap_or_else(std::sync::PoisonError::into_inner).contains(&name);
+    if broken || !store.contains(&name)? {
+      file.rewind().map_err(|error| StoreError::io(&error))?;
+      store.put(&name, &mut file.take(blob.size), blob.size)?;
     }
-    Ok(hex)
+    Ok(())
   }
+}
+
+/// How large a blob must be.
+#[derive(Clone, Copy)]
+enum Bound {
+  Exactly(u64),
+  AtMost(u64),
+}
+
+/// Why a restore failed: the store (not used again in the run) or this
+/// machine's files.
+enum Failure {
+  Store(StoreError),
+  Local(io::Error),
+}
+
+impl From<StoreError> for Failure {
+  fn from(error: StoreError) -> Self {
+    Failure::Store(error)
+  }
+}
+
+/// A directory next to a declared output, on its file system, where its
+/// restored version is built (`new`) and its previous version set aside
+/// (`old`).
+struct Staging {
+  directory: PathBuf,
+  output: usize,
+}
+
+impl Staging {
+  /// A new, empty staging directory in `parent`, for output `output`. Its
+  /// name is registered to be removed if a signal ends `just` at once.
+  fn create(parent: &Path, output: usize) -> io::Result<Staging> {
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    loop {
+      let number = COUNTER.fetch_add(1, Ordering::Relaxed);
+      let directory = parent.join(format!(".just-restore-{}-{number}", std::process::id()));
+      crate::platform::signals::remove_at_exit(directory.clone());
+      match mode::create_dir(&directory) {
+        Ok(()) => return Ok(Staging { directory, output }),
+        Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(error) => return Err(error),
+      }
+    }
+  }
+
+  fn fresh(&self) -> PathBuf {
+    self.directory.join("new")
+  }
+
+  fn old(&self) -> PathBuf {
+    self.directory.join("old")
+  }
+}
+
+/// Remove a staging directory, with what it holds: directories without
+/// write permission (a restored or replaced output's) are made writable
+/// first when a plain removal fails.
+fn remove_staging(directory: &Path) -> io::Result<()> {
+  if fs::remove_dir_all(directory).is_ok() {
+    return Ok(());
+  }
+  let mut pending = vec![directory.to_path_buf()];
+  while let Some(path) = pending.pop() {
+    let Ok(metadata) = fs::symlink_metadata(&path) else {
+      continue;
+    };
+    if metadata.is_dir() {
+      mode::set(&path, 0o700)?;
+      for child in fs::read_dir(&path)? {
+        pending.push(child?.path());
+      }
+    }
+  }
+  fs::remove_dir_all(directory)
+}
+
+/// Put every staged output in place, setting aside what was there; on a
+/// failure, put everything back as it was.
+fn swap(stagings: &[Staging], working_directory: &Path, outputs: &[String]) -> io::Result<()> {
+  let mut done: Vec<(&Staging, PathBuf, bool)> = Vec::new();
+  let mut failure = None;
+  for staging in stagings {
+    let target = working_directory.join(&outputs[staging.output]);
+    let present = match fs::symlink_metadata(&target) {
+      Ok(_) => true,
+      Err(error) if error.kind() == io::ErrorKind::NotFound => false,
+      Err(error) => {
+        failure = Some(error);
+        break;
+      }
+    };
+    if present {
+      if let Err(error) = fs::rename(&target, staging.old()) {
+        failure = Some(error);
+        break;
+      }
+    }
+    if let Err(error) = fs::rename(staging.fresh(), &target) {
+      if present {
+        let _ = fs::rename(staging.old(), &target);
+      }
+      failure = Some(error);
+      break;
+    }
+    done.push((staging, target, present));
+  }
+  let Some(error) = failure else {
+    return Ok(());
+  };
+  for (staging, target, present) in done.into_iter().rev() {
+    if fs::rename(&target, staging.fresh()).is_ok() && present {
+      let _ = fs::rename(staging.old(), &target);
+    }
+  }
+  Err(error)
+}
+
+/// The first symbolic link between `working_directory` and `output`'s
+/// parent, if any: an output is never restored through one.
+fn linked_parent(working_directory: &Path, output: &str) -> Option<PathBuf> {
+  let mut path = working_directory.to_path_buf();
+  let mut parts: Vec<&str> = output.split('/').collect();
+  parts.pop();
+  for part in parts {
+    path.push(part);
+    match fs::symlink_metadata(&path) {
+      Ok(metadata) if metadata.file_type().is_symlink() => return Some(path),
+      Ok(_) => {}
+      Err(_) => return None,
+    }
+  }
+  None
+}
+
+/// A file's blob: its hash and size.
+fn blob_of(file: &mut File) -> io::Result<entry::Blob> {
+  file.rewind()?;
+  let mut hasher = blake3::Hasher::new();
+  let size = io::copy(file, &mut hasher)?;
+  Ok(entry::Blob { hex: hasher.finalize().to_hex().to_string(), size })
 }
 
 impl Restored {
@@ -407,60 +670,39 @@ fn copy_out(file: &mut File, write: fn(&[u8]) -> io::Result<()>) -> io::Result<(
   }
 }
 
-/// Where an entry's output item goes: the index of the declared output it
-/// is under and its path below that. `None` for an item outside every
-/// declared output, or a path that climbs.
-fn place<'a>(item: &'a Json, outputs: &[String]) -> Option<(usize, &'a str)> {
-  let path = item["path"].as_str()?;
-  if Path::new(path)
-    .components()
-    .any(|component| !matches!(component, Component::Normal(_) | Component::CurDir))
-  {
-    return None;
-  }
-  outputs.iter().enumerate().find_map(|(index, output)| {
-    if path == output {
-      Some((index, ""))
-    } else {
-      path.strip_prefix(output.as_str())?.strip_prefix('/').map(|rest| (index, rest))
-    }
-  })
-}
-
-/// Describe `output` and everything below it, parents first.
+/// Describe `output` and everything below it, parents first; anything but
+/// a regular file, a directory or a symbolic link, or a name that is not
+/// UTF-8, is an error (a FIFO is never opened).
 fn walk(working_directory: &Path, output: &str, items: &mut Vec<Json>) -> io::Result<()> {
   let path = working_directory.join(output);
   let metadata = fs::symlink_metadata(&path)?;
   let file_type = metadata.file_type();
   if file_type.is_symlink() {
     let target = fs::read_link(&path)?;
-    items.push(json!({"path": output, "type": "symlink", "target": target.to_string_lossy()}));
+    let target = target
+      .to_str()
+      .ok_or_else(|| io::Error::other(format!("the target of link `{output}` is not UTF-8")))?;
+    items.push(json!({"path": output, "type": "symlink", "target": target}));
   } else if file_type.is_dir() {
     items.push(json!({"path": output, "type": "directory", "mode": mode::of(&metadata)}));
-    let mut children = fs::read_dir(&path)?
-      .map(|child| child.map(|child| child.file_name().to_string_lossy().into_owned()))
-      .collect::<io::Result<Vec<_>>>()?;
+    let mut children = Vec::new();
+    for child in fs::read_dir(&path)? {
+      let name = child?.file_name();
+      let name = name.into_string().map_err(|name| {
+        io::Error::other(format!("`{output}/{}` is not a UTF-8 name", name.to_string_lossy()))
+      })?;
+      children.push(name);
+    }
     children.sort();
     for child in children {
       walk(working_directory, &format!("{output}/{child}"), items)?;
     }
-  } else {
+  } else if file_type.is_file() {
     items.push(json!({"path": output, "type": "file", "mode": mode::of(&metadata)}));
+  } else {
+    return Err(io::Error::other(format!("`{output}` is not a file, directory or symbolic link")));
   }
   Ok(())
-}
-
-fn remove(path: &Path) -> io::Result<()> {
-  match fs::symlink_metadata(path) {
-    Ok(metadata) if metadata.is_dir() => fs::remove_dir_all(path),
-    Ok(_) => fs::remove_file(path),
-    Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
-    Err(error) => Err(error),
-  }
-}
-
-fn is_hex(text: &str) -> bool {
-  text.len() == 64 && text.bytes().all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 impl Capture {
@@ -486,42 +728,120 @@ impl Capture {
   }
 }
 
+/// How long the output of a finished recipe may stay silent before what
+/// was captured is taken: a background process still holding the pipe does
+/// not hold the run.
+const QUIET: Duration = Duration::from_millis(100);
+
+/// The longest wait for a finished recipe's output to end.
+const LONGEST_DRAIN: Duration = Duration::from_secs(1);
+
+/// What a tee's thread shares with `finish`.
+#[derive(Default)]
+struct TeeState {
+  /// The capture, until `finish` takes it.
+  file: Option<File>,
+  /// The first failure to pass the output on.
+  failure: Option<io::Error>,
+  /// A failure to read the pipe.
+  broken: Option<io::Error>,
+  done: bool,
+  last: Option<std::time::Instant>,
+}
+
 impl Tee {
   fn start(mut pipe: io::PipeReader, write: fn(&[u8]) -> io::Result<()>) -> io::Result<Tee> {
-    let mut file = tempfile::tempfile()?;
-    let thread = std::thread::spawn(move || {
+    let state = Arc::new((
+      Mutex::new(TeeState { file: Some(tempfile::tempfile()?), ..TeeState::default() }),
+      std::sync::Condvar::new(),
+    ));
+    let shared = state.clone();
+    std::thread::spawn(move || {
+      let (lock, changed) = &*shared;
       let mut buffer = vec![0; 64 << 10];
-      let mut failure = None;
+      let mut failed = false;
       loop {
         let count = match pipe.read(&mut buffer) {
           Ok(0) => break,
           Ok(count) => count,
           Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-          Err(error) => return Err(error),
+          Err(error) => {
+            lock_state(lock).broken = Some(error);
+            break;
+          }
         };
-        if failure.is_none() {
-          failure = write(&buffer[..count]).err();
+        let passed = if failed { Ok(()) } else { write(&buffer[..count]) };
+        let mut state = lock_state(lock);
+        if let Err(error) = passed {
+          failed = true;
+          state.failure.get_or_insert(error);
         }
-        file.write_all(&buffer[..count])?;
+        if let Some(file) = &mut state.file {
+          if let Err(error) = file.write_all(&buffer[..count]) {
+            state.broken = Some(error);
+          }
+        }
+        state.last = Some(std::time::Instant::now());
+        changed.notify_all();
       }
-      Ok((file, failure))
+      lock_state(lock).done = true;
+      changed.notify_all();
     });
-    Ok(Tee { thread })
+    Ok(Tee { state })
   }
 
+  /// What was captured once the pipe closed, or stayed quiet for `QUIET`
+  /// after the recipe ended (at most `LONGEST_DRAIN`); a thread still
+  /// reading goes on passing the output on, not capturing it.
   fn finish(self) -> io::Result<File> {
-    let (file, failure) =
-      self.thread.join().map_err(|_| io::Error::other("output thread panicked"))??;
-    match failure {
-      Some(error) => Err(error),
-      None => Ok(file),
+    let (lock, changed) = &*self.state;
+    let started = std::time::Instant::now();
+    let mut state = lock_state(lock);
+    loop {
+      if state.done {
+        break;
+      }
+      let now = std::time::Instant::now();
+      let quiet_until = state.last.map_or(started, |last| last.max(started)) + QUIET;
+      let until = quiet_until.min(started + LONGEST_DRAIN);
+      if now >= until {
+        break;
+      }
+      state = changed
+        .wait_timeout(state, until - now)
+        .map_or_else(|poisoned| poisoned.into_inner().0, |(state, _)| state);
     }
+    if let Some(error) = state.broken.take() {
+      return Err(error);
+    }
+    if let Some(error) = state.failure.take() {
+      return Err(error);
+    }
+    state.file.take().ok_or_else(|| io::Error::other("output capture already taken"))
   }
+}
+
+fn lock_state(lock: &Mutex<TeeState>) -> std::sync::MutexGuard<'_, TeeState> {
+  lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The store's key for a recipe's local `key`: the working directory
+/// relative to the justfile's (the same in every checkout), and the
+/// platform: what runs on one operating system or architecture is not
+/// reused on another, and entries of another layout are not looked up.
+pub(super) fn key(mut key: Json, root: &Path, working_directory: &Path) -> Json {
+  key["working_directory"] = Json::from(relative_directory(root, working_directory));
+  key["platform"] = json!({
+    "format": FORMAT,
+    "os": std::env::consts::OS,
+    "arch": std::env::consts::ARCH,
+  });
+  key
 }
 
 /// The working directory relative to the justfile's, with `/` between
 /// components, for a key that is the same in every checkout.
-pub(super) fn relative_directory(root: &Path, working_directory: &Path) -> String {
+fn relative_directory(root: &Path, working_directory: &Path) -> String {
   match working_directory.strip_prefix(root) {
     Ok(relative) => {
       let parts: Vec<_> =
@@ -533,5 +853,51 @@ pub(super) fn relative_directory(root: &Path, working_directory: &Path) -> Strin
       }
     }
     Err(_) => PathBuf::from(working_directory).to_string_lossy().into_owned(),
+  }
+}
+
+/// Restore `entry` (arbitrary bytes, as a hostile store could hold) for
+/// the declared `outputs` into `working_directory` from the directory
+/// store `store`, quietly: whether it was restored. For the fuzz target
+/// `cache_restore`, which checks that nothing outside the outputs changes.
+pub(crate) fn restore_for_fuzzing(
+  store: &Path,
+  working_directory: &Path,
+  outputs: &[String],
+  entry: &[u8],
+) -> bool {
+  if entry::check_outputs(outputs).is_err() {
+    return false;
+  }
+  let Ok(entry) = serde_json::from_slice::<Json>(entry) else {
+    return false;
+  };
+  let shared = Shared {
+    store: store::open(&Location::Directory(store.to_path_buf()), Duration::from_secs(1))
+      .ok()
+      .map(|(store, _)| store),
+    shown: String::new(),
+    read_only: true,
+    quiet: true,
+    failed: AtomicBool::new(false),
+    corrupted: Mutex::default(),
+    probed: AtomicBool::new(false),
+  };
+  let found = Found { entry, name: "cas/fuzz".into() };
+  shared.restore(&found, working_directory, outputs, &|| false).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn shared_key_names_the_platform_and_not_the_checkout() {
+    let local = json!({"body": ["x"], "working_directory": "/home/a/project/sub"});
+    let key = key(local, Path::new("/home/a/project"), Path::new("/home/a/project/sub"));
+    assert_eq!(key["working_directory"], "sub");
+    assert_eq!(key["platform"]["os"], std::env::consts::OS);
+    assert_eq!(key["platform"]["arch"], std::env::consts::ARCH);
+    assert_eq!(key["platform"]["format"], FORMAT);
   }
 }

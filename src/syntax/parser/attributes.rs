@@ -274,6 +274,24 @@ pub(super) fn build_cache(mut keywords: Keywords<'_>) -> ParseResult<'_, CacheAt
   let inputs = required_value(take_key(&mut keywords, "inputs"))?;
   let outputs = required_value(take_key(&mut keywords, "outputs"))?;
   unknown_keys(&keywords, AttributeKind::Cache.name())?;
+  if let Some(outputs) = &outputs {
+    let literals = match &outputs.value {
+      Expression::StringLiteral(_) => std::slice::from_ref(&outputs.value),
+      Expression::List { elements, .. } => elements,
+      _ => &[],
+    };
+    for element in literals {
+      let Expression::StringLiteral(literal) = element else {
+        continue;
+      };
+      if let Some(problem) = cache_output_problem(literal.cooked) {
+        return Err(error(
+          literal.token,
+          ParseErrorKind::InvalidCacheOutput { output: literal.cooked, problem },
+        ));
+      }
+    }
+  }
   Ok(CacheAttribute { extra, inputs, outputs })
 }
 
@@ -591,4 +609,23 @@ pub(super) fn check_recipe_attributes<'src>(
     }
   }
   Ok(())
+}
+
+/// What is wrong with a declared `[cache]` output, if anything: it must be
+/// a plain relative path (`/`-separated names, none empty, `.` or `..`),
+/// so that restoring it can never replace the working directory, a parent
+/// of it or anything outside it. Checked for literals when the justfile is
+/// parsed and for every value when the recipe runs.
+pub(crate) fn cache_output_problem(output: &str) -> Option<&'static str> {
+  if output.is_empty() {
+    Some("is empty")
+  } else if output.starts_with('/') || output.contains(['\\', ':']) {
+    Some("is not a relative path")
+  } else if output.split('/').any(|part| part == "..") {
+    Some("climbs out of the working directory with `..`")
+  } else if output.split('/').any(|part| part.is_empty() || part == "." || part.contains('\0')) {
+    Some("is not a plain path (it has an empty or `.` component)")
+  } else {
+    None
+  }
 }

@@ -17,6 +17,7 @@ use super::syntax_error::{SyntaxError, SyntaxErrorKind};
 use super::token::{KindSet, Token, TokenKind};
 
 mod attributes;
+pub(crate) use attributes::cache_output_problem;
 mod expressions;
 mod items;
 #[cfg(test)]

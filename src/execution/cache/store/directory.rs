@@ -1,12 +1,15 @@
 //! A store in a directory: each object a file, written under a temporary
 //! name in the same directory and renamed into place, so readers see it
-//! whole or not at all.
+//! whole or not at all. Objects are not synced to disk one by one: after a
+//! crash an object may be empty or short, which every reader detects by
+//! its hash, and the next run that publishes it replaces it.
 
 use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::PathBuf;
 
 use super::{Store, StoreError, StoreResult};
+use crate::platform::mode;
 
 pub(super) struct DirectoryStore {
   root: PathBuf,
@@ -19,7 +22,7 @@ impl DirectoryStore {
 }
 
 impl Store for DirectoryStore {
-  fn get(&self, name: &str) -> StoreResult<Option<Box<dyn Read + Send>>> {
+  fn get(&self, name: &str, _limit: u64) -> StoreResult<Option<Box<dyn Read + Send>>> {
     match File::open(self.root.join(name)) {
       Ok(file) => Ok(Some(Box::new(file))),
       Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
@@ -42,7 +45,9 @@ impl Store for DirectoryStore {
       fs::create_dir_all(directory)?;
       let mut staged = tempfile::Builder::new().prefix(".tmp-").tempfile_in(directory)?;
       io::copy(body, &mut staged)?;
-      staged.as_file().sync_all()?;
+      // Readable by whoever the umask lets read the store, as a file
+      // created by any other program there would be.
+      mode::set_file(staged.as_file(), 0o666 & !mode::umask())?;
       staged.persist(&path).map_err(|error| error.error)?;
       Ok(())
     };

@@ -2,10 +2,13 @@
 //! next to `just`: the HTTP and S3 clients (and their TLS stack) live in that
 //! executable only, so `just` itself starts exactly as fast as without them.
 //!
-//! `just-cache-store URL SECONDS` opens the store and answers one request
-//! per line on standard input, one reply line each on standard output:
+//! `just-cache-store SECONDS` reads the store's URL from the first line of
+//! its standard input (never from its arguments, which every local user can
+//! read in `ps`: the URL may hold a password), opens the store and answers
+//! one request per line, one reply line each on standard output:
 //!
-//! * `get NAME PATH`: write the object to the file PATH; `found` or `missing`;
+//! * `get NAME LIMIT PATH`: write the object to the file PATH, at most
+//!   LIMIT bytes and one more; `found` or `missing`;
 //! * `contains NAME`: `yes` or `no`;
 //! * `put NAME PATH`: store the file PATH as the object; `ok`;
 //!
@@ -65,8 +68,9 @@ impl HelperStore {
   /// Start the helper for `url`; the store's description, or why not.
   pub(super) fn start(url: &str, timeout: Duration) -> StoreResult<(Self, String)> {
     let mut child = Command::new(helper_program())
-      .arg(url)
       .arg(timeout.as_secs().to_string())
+      // It has the URL from its standard input.
+      .env_remove("JUST_CACHE_URL")
       .stdin(Stdio::piped())
       .stdout(Stdio::piped())
       .stderr(Stdio::null())
@@ -76,9 +80,12 @@ impl HelperStore {
           "cannot run `{HELPER}`, which `--cache-url` needs, next to `just` or on PATH: {error}"
         ))
       })?;
-    let (Some(input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
+    let (Some(mut input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
       return Err(StoreError("the cache store helper has no pipes".into()));
     };
+    if writeln!(input, "{url}").and_then(|()| input.flush()).is_err() {
+      return Err(StoreError("the cache store helper stopped".into()));
+    }
     let mut output = BufReader::new(output);
     let mut first = String::new();
     let _ = output.read_line(&mut first);
@@ -104,9 +111,9 @@ fn unexpected(reply: &str) -> StoreError {
 }
 
 impl Store for HelperStore {
-  fn get(&self, name: &str) -> StoreResult<Option<Box<dyn Read + Send>>> {
+  fn get(&self, name: &str, limit: u64) -> StoreResult<Option<Box<dyn Read + Send>>> {
     let staged = tempfile::NamedTempFile::new().map_err(|error| StoreError::io(&error))?;
-    match self.ask(&format!("get {name} {}", staged.path().display()))?.as_str() {
+    match self.ask(&format!("get {name} {limit} {}", staged.path().display()))?.as_str() {
       "found" => Ok(Some(Box::new(staged.into_file()))),
       "missing" => Ok(None),
       reply => Err(unexpected(reply)),
@@ -156,12 +163,18 @@ fn open_network_store(_url: &str, _timeout: Duration) -> StoreResult<(Box<dyn St
 pub(crate) fn serve(arguments: &[String]) -> i32 {
   let stdout = io::stdout();
   let mut out = stdout.lock();
-  let (Some(url), Some(seconds)) = (arguments.first(), arguments.get(1)) else {
-    let _ = writeln!(out, "error usage: {HELPER} URL SECONDS");
+  let (Some(seconds), None) = (arguments.first(), arguments.get(1)) else {
+    let _ = writeln!(out, "error usage: {HELPER} SECONDS (and the URL on standard input)");
     return 2;
   };
   let timeout = Duration::from_secs(seconds.parse().unwrap_or(10));
-  let opened = open_network_store(url, timeout);
+  let mut lines = io::stdin().lock().lines();
+  let Some(Ok(url)) = lines.next() else {
+    let _ = writeln!(out, "error no store URL on standard input");
+    return 2;
+  };
+  let opened = open_network_store(url.trim_end(), timeout);
+  drop(url);
   let store = match opened {
     Ok((store, shown)) => {
       if writeln!(out, "ready {shown}").and_then(|()| out.flush()).is_err() {
@@ -174,7 +187,7 @@ pub(crate) fn serve(arguments: &[String]) -> i32 {
       return 1;
     }
   };
-  for line in io::stdin().lock().lines() {
+  for line in lines {
     let Ok(line) = line else {
       return 1;
     };
@@ -188,16 +201,24 @@ pub(crate) fn serve(arguments: &[String]) -> i32 {
 
 fn answer(store: &dyn Store, line: &str) -> StoreResult<String> {
   let io = |error: io::Error| StoreError::io(&error);
-  let mut words = line.splitn(3, ' ');
-  match (words.next(), words.next(), words.next()) {
-    (Some("get"), Some(name), Some(path)) => match store.get(name)? {
-      Some(mut reader) => {
+  if let Some(rest) = line.strip_prefix("get ") {
+    let mut words = rest.splitn(3, ' ');
+    let (Some(name), Some(Ok(limit)), Some(path)) =
+      (words.next(), words.next().map(str::parse::<u64>), words.next())
+    else {
+      return Err(StoreError(format!("unknown request `{line}`")));
+    };
+    return match store.get(name, limit)? {
+      Some(reader) => {
         let mut file = File::create(Path::new(path)).map_err(io)?;
-        io::copy(&mut reader, &mut file).map_err(io)?;
+        io::copy(&mut reader.take(limit.saturating_add(1)), &mut file).map_err(io)?;
         Ok("found".into())
       }
       None => Ok("missing".into()),
-    },
+    };
+  }
+  let mut words = line.splitn(3, ' ');
+  match (words.next(), words.next(), words.next()) {
     (Some("contains"), Some(name), None) => {
       Ok(if store.contains(name)? { "yes" } else { "no" }.into())
     }

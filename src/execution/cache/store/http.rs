@@ -1,9 +1,11 @@
 //! A store behind plain HTTP: `GET`, `HEAD` and `PUT` of `BASE/cas/<hex>`
-//! and `BASE/ac/<hex>`, as nginx with `WebDAV`, bazel-remote or a bucket
+//! and `BASE/ac/<hex>`, as nginx with `WebDAV` or a bucket
 //! behind HTTP serve them. User name and password in the URL become a basic
 //! `Authorization` header and never appear in messages.
 
 use std::io::Read;
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use base64::Engine as _;
@@ -18,14 +20,51 @@ pub(super) struct HttpStore {
 }
 
 /// An agent whose every wait (connecting, each read, each write) ends
-/// after `timeout`.
-pub(super) fn agent(timeout: Duration) -> ureq::Agent {
-  ureq::AgentBuilder::new()
+/// after `timeout`. Connections are not kept for reuse: a reused one kept
+/// the timeouts of no request, and a request on it could hang for minutes.
+pub(super) fn agent(timeout: Duration) -> StoreResult<ureq::Agent> {
+  let builder = ureq::AgentBuilder::new()
+    .max_idle_connections(0)
     .timeout_connect(timeout)
     .timeout_read(timeout)
     .timeout_write(timeout)
-    .redirects(0)
-    .build()
+    .redirects(0);
+  let builder = match std::env::var_os("SSL_CERT_FILE") {
+    Some(file) if !file.is_empty() => builder.tls_config(tls_config(Path::new(&file))?),
+    _ => builder,
+  };
+  Ok(builder.build())
+}
+
+/// TLS trusting the built-in roots and the certificates of the PEM file
+/// `file` (`SSL_CERT_FILE`: a private CA).
+fn tls_config(file: &Path) -> StoreResult<Arc<rustls::ClientConfig>> {
+  use rustls_pki_types::pem::PemObject;
+  let failed = |error: &dyn std::fmt::Display| {
+    StoreError(format!(
+      "cannot use the certificates of `{}` (SSL_CERT_FILE): {error}",
+      file.display()
+    ))
+  };
+  let mut roots = rustls::RootCertStore::empty();
+  roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+  let mut added = 0;
+  for certificate in
+    rustls_pki_types::CertificateDer::pem_file_iter(file).map_err(|e| failed(&e))?
+  {
+    roots.add(certificate.map_err(|e| failed(&e))?).map_err(|e| failed(&e))?;
+    added += 1;
+  }
+  if added == 0 {
+    return Err(failed(&"no certificate in it"));
+  }
+  let provider = Arc::new(rustls::crypto::ring::default_provider());
+  let config = rustls::ClientConfig::builder_with_provider(provider)
+    .with_safe_default_protocol_versions()
+    .map_err(|e| failed(&e))?
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+  Ok(Arc::new(config))
 }
 
 /// The words for a failed request: its status or the kind of transport
@@ -35,7 +74,25 @@ pub(super) fn describe_error(error: &ureq::Error) -> StoreError {
     ureq::Error::Status(status, _) => StoreError(format!("HTTP status {status}")),
     ureq::Error::Transport(transport) => StoreError(match transport.kind() {
       ureq::ErrorKind::Io => "network error (timed out or connection lost)".to_string(),
-      kind => kind.to_string().to_lowercase(),
+      kind => {
+        let kind = kind.to_string().to_lowercase();
+        // The message says why (an unknown certificate issuer, …); never
+        // one naming a URL, which may hold credentials.
+        let mut reasons: Vec<String> =
+          transport.message().map(str::to_string).into_iter().collect();
+        let mut source = std::error::Error::source(transport);
+        while let Some(error) = source {
+          reasons.push(error.to_string());
+          source = error.source();
+        }
+        reasons.dedup();
+        reasons.retain(|reason| !reason.contains("://"));
+        if reasons.is_empty() {
+          kind
+        } else {
+          format!("{kind}: {}", reasons.join(": "))
+        }
+      }
     }),
   }
 }
@@ -54,7 +111,7 @@ impl HttpStore {
     bare.set_query(None);
     bare.set_fragment(None);
     let base = bare.as_str().trim_end_matches('/').to_string();
-    Ok(HttpStore { agent: agent(timeout), shown: base.clone(), base, authorization })
+    Ok(HttpStore { agent: agent(timeout)?, shown: base.clone(), base, authorization })
   }
 
   pub(super) fn describe(&self) -> String {
@@ -71,10 +128,11 @@ impl HttpStore {
 }
 
 impl Store for HttpStore {
-  fn get(&self, name: &str) -> StoreResult<Option<Box<dyn Read + Send>>> {
+  fn get(&self, name: &str, _limit: u64) -> StoreResult<Option<Box<dyn Read + Send>>> {
     match self.request("GET", name).call() {
       Ok(response) => Ok(Some(Box::new(response.into_reader()))),
-      Err(ureq::Error::Status(404, _)) => Ok(None),
+      // S3 without `ListBucket` answers 403 for a missing object.
+      Err(ureq::Error::Status(403 | 404, _)) => Ok(None),
       Err(error) => Err(describe_error(&error)),
     }
   }
@@ -82,7 +140,7 @@ impl Store for HttpStore {
   fn contains(&self, name: &str) -> StoreResult<bool> {
     match self.request("HEAD", name).call() {
       Ok(_) => Ok(true),
-      Err(ureq::Error::Status(404, _)) => Ok(false),
+      Err(ureq::Error::Status(403 | 404, _)) => Ok(false),
       Err(error) => Err(describe_error(&error)),
     }
   }

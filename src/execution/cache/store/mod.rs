@@ -1,6 +1,6 @@
 //! Shared stores of cache entries: a directory several checkouts share
 //! (`--cache-dir`), an HTTP server answering GET/PUT/HEAD (`--cache-url
-//! http(s)://…`, the layout of Bazel's HTTP cache) or an S3 bucket
+//! http(s)://…`) or an S3 bucket
 //! (`--cache-url s3://bucket/prefix`).
 //!
 //! A store holds objects under two prefixes: `cas/<hex>`, content-addressed
@@ -37,8 +37,10 @@ pub(super) type StoreResult<T> = Result<T, StoreError>;
 
 /// A place objects are read from and written to.
 pub(super) trait Store: Send + Sync {
-  /// The object's bytes, or `None` when the store has no such object.
-  fn get(&self, name: &str) -> StoreResult<Option<Box<dyn Read + Send>>>;
+  /// The object's bytes, or `None` when the store has no such object. A
+  /// store may stop after `limit` bytes and one more (the reader checks
+  /// the size).
+  fn get(&self, name: &str, limit: u64) -> StoreResult<Option<Box<dyn Read + Send>>>;
   /// Whether the store has the object.
   fn contains(&self, name: &str) -> StoreResult<bool>;
   /// Write the object, whole or not at all.
@@ -67,9 +69,12 @@ pub(super) fn open(
       let (store, shown) = helper::HelperStore::start(url, timeout)?;
       Ok((Box::new(store), shown))
     }
-    Location::Url(url) => Err(StoreError(format!(
-      "unsupported cache URL scheme in `{}` (use http://, https:// or s3://)",
-      url.split("://").next().unwrap_or_default()
-    ))),
+    // Only the scheme is named: the rest of the URL may hold a password.
+    Location::Url(url) => Err(StoreError(match url.split_once("://") {
+      Some((scheme, _)) if scheme.bytes().all(|byte| byte.is_ascii_alphanumeric()) => {
+        format!("unsupported cache URL scheme `{scheme}` (use http://, https:// or s3://)")
+      }
+      _ => "the cache URL has no scheme (use http://, https:// or s3://)".into(),
+    })),
   }
 }

@@ -56,7 +56,7 @@ impl S3Store {
     let shown =
       if prefix.is_empty() { format!("s3://{name}") } else { format!("s3://{name}/{prefix}") };
     Ok(S3Store {
-      agent: agent(timeout),
+      agent: agent(timeout)?,
       bucket,
       credentials: credentials(),
       prefix: if prefix.is_empty() { String::new() } else { format!("{prefix}/") },
@@ -118,11 +118,12 @@ fn profile_credentials(text: &str, profile: &str) -> Option<Credentials> {
 }
 
 impl Store for S3Store {
-  fn get(&self, name: &str) -> StoreResult<Option<Box<dyn Read + Send>>> {
+  fn get(&self, name: &str, _limit: u64) -> StoreResult<Option<Box<dyn Read + Send>>> {
     let url = self.bucket.get_object(self.credentials.as_ref(), &self.key(name)).sign(SIGNED_FOR);
     match self.agent.get(url.as_str()).call() {
       Ok(response) => Ok(Some(Box::new(response.into_reader()))),
-      Err(ureq::Error::Status(404, _)) => Ok(None),
+      // S3 without `ListBucket` answers 403 for a missing object.
+      Err(ureq::Error::Status(403 | 404, _)) => Ok(None),
       Err(error) => Err(describe_error(&error)),
     }
   }
@@ -131,7 +132,7 @@ impl Store for S3Store {
     let url = self.bucket.head_object(self.credentials.as_ref(), &self.key(name)).sign(SIGNED_FOR);
     match self.agent.head(url.as_str()).call() {
       Ok(_) => Ok(true),
-      Err(ureq::Error::Status(404, _)) => Ok(false),
+      Err(ureq::Error::Status(403 | 404, _)) => Ok(false),
       Err(error) => Err(describe_error(&error)),
     }
   }
