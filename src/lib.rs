@@ -11,6 +11,7 @@ mod cli;
 mod color;
 mod evaluation;
 mod execution;
+mod lsp;
 mod options;
 mod output;
 mod platform;
@@ -26,6 +27,7 @@ mod text;
 // Everything else is private to the crate.
 pub use analysis::analyzer::{compile, Arenas, LoadError, LoadRequest};
 pub use color::{Painter, Stream, UseColor};
+pub use lsp::session as lsp_session;
 pub use output::diagnostic::excerpt;
 pub use output::format::{format_justfile, indentation_setting, write_justfile};
 pub use output::sink::Sink;
@@ -69,7 +71,7 @@ pub fn run() -> i32 {
     .spawn(|| {
       // Deeper than parsing needs: the parser need not start a thread of its own.
       syntax::parser::on_large_stack();
-      cli::run::main()
+      cli::run::main(lsp::serve)
     })
     .map(|handle| {
       // The waiting thread blocks every signal, so that signals sent to the
@@ -78,5 +80,5 @@ pub fn run() -> i32 {
       let _ = platform::signals::block_all_in_this_thread();
       handle.join().unwrap_or(101)
     });
-  on_thread.unwrap_or_else(|_| cli::run::main())
+  on_thread.unwrap_or_else(|_| cli::run::main(lsp::serve))
 }

@@ -28,7 +28,12 @@ type Result<T = ()> = std::result::Result<T, Error<'static>>;
 /// A result whose error may point into the run's justfiles.
 type Outcome<'src, T = ()> = std::result::Result<T, Error<'src>>;
 
-pub(crate) fn main() -> i32 {
+/// A driver above the command line that `main` hands a whole subcommand to
+/// (the language server, `--lsp`), given as plain data so that `cli` does not
+/// import it.
+pub(crate) type Server = fn() -> i32;
+
+pub(crate) fn main(lsp: Server) -> i32 {
   super::completions::complete_env();
   let config = match Config::from_args(crate::platform::take_arguments()) {
     Ok(config) => config,
@@ -49,6 +54,10 @@ pub(crate) fn main() -> i32 {
       return error.exit_code();
     }
   };
+  if config.subcommand == Subcommand::Lsp {
+    install_signals();
+    return lsp();
+  }
   // `--request signal` waits for signals itself.
   let result = if matches!(config.subcommand, Subcommand::Request { .. }) {
     Ok(())

@@ -22,6 +22,8 @@ const STAGES: &[(&str, u8)] = &[
   ("execution", 6),
   ("output", 7),
   ("cli", 8),
+  // A driver like `cli`, on top of it: `cli` hands it `--lsp` as a function value.
+  ("lsp", 9),
 ];
 
 fn rank(stage: &str) -> Option<u8> {

@@ -1,0 +1,30 @@
+//! What the server offers, answered to `initialize`.
+
+use lsp_types::{
+  InitializeResult, OneOf, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
+  TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions,
+};
+use serde_json::Value;
+
+pub(super) fn initialize_result() -> Value {
+  let capabilities = ServerCapabilities {
+    text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+      open_close: Some(true),
+      change: Some(TextDocumentSyncKind::INCREMENTAL),
+      save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+      ..TextDocumentSyncOptions::default()
+    })),
+    document_formatting_provider: Some(OneOf::Left(true)),
+    document_symbol_provider: Some(OneOf::Left(true)),
+    folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
+    ..ServerCapabilities::default()
+  };
+  let result = InitializeResult {
+    capabilities,
+    server_info: Some(ServerInfo {
+      name: "just".into(),
+      version: Some(env!("CARGO_PKG_VERSION").into()),
+    }),
+  };
+  serde_json::to_value(result).unwrap_or(Value::Null)
+}

@@ -1,0 +1,64 @@
+//! The requests about a document, each answered from its current text.
+
+use std::path::PathBuf;
+
+use lsp_server::ErrorCode;
+use lsp_types::request::{self as requests, Request as _};
+use serde_json::Value;
+
+use super::documents;
+use super::server::{parameters, Failure, Server};
+use super::{formatting, symbols};
+use crate::syntax::parser;
+use crate::syntax::sources::{Sources, Trees};
+
+pub(super) fn answer(server: &mut Server, method: &str, params: Value) -> Result<Value, Failure> {
+  match method {
+    requests::Formatting::METHOD => {
+      let params: lsp_types::DocumentFormattingParams = parameters(params)?;
+      let (path, text) = document(server, params.text_document.uri.as_str())?;
+      to_value(formatting::format(&path, &text))
+    }
+    requests::DocumentSymbolRequest::METHOD => {
+      let params: lsp_types::DocumentSymbolParams = parameters(params)?;
+      let (path, text) = document(server, params.text_document.uri.as_str())?;
+      to_value(with_ast(&path, &text, symbols::document_symbols))
+    }
+    requests::FoldingRangeRequest::METHOD => {
+      let params: lsp_types::FoldingRangeParams = parameters(params)?;
+      let (path, text) = document(server, params.text_document.uri.as_str())?;
+      to_value(with_ast(&path, &text, symbols::folding_ranges))
+    }
+    _ => Err(Failure::new(ErrorCode::MethodNotFound, format!("unknown request `{method}`"))),
+  }
+}
+
+fn to_value(value: impl serde::Serialize) -> Result<Value, Failure> {
+  serde_json::to_value(value)
+    .map_err(|error| Failure::new(ErrorCode::InternalError, error.to_string()))
+}
+
+/// The path and text of the document at `uri`: the open one's, else the
+/// file's on disk; an error for anything else.
+fn document(server: &Server, uri: &str) -> Result<(PathBuf, String), Failure> {
+  let path = documents::uri_path(uri)
+    .ok_or_else(|| Failure::new(ErrorCode::InvalidParams, format!("not a file URI: `{uri}`")))?;
+  let text = server
+    .documents
+    .text(&path)
+    .ok_or_else(|| Failure::new(ErrorCode::InvalidParams, format!("unknown document `{uri}`")))?;
+  Ok((path, text))
+}
+
+/// `f` of the parse tree of `text`, or `None` if it does not parse.
+fn with_ast<T>(
+  path: &std::path::Path,
+  text: &str,
+  f: impl FnOnce(&crate::syntax::ast::Ast) -> T,
+) -> Option<T> {
+  let sources = Sources::new();
+  let trees = Trees::new();
+  let source = sources.add(text, path);
+  let ast = parser::parse_source(source, &trees).ok()?;
+  Some(f(&ast))
+}

@@ -1,0 +1,215 @@
+"""End-to-end tests of `just --lsp` through pytest-lsp's client."""
+
+import asyncio
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from conftest import JUST, just_error
+
+
+def open_document(client: LanguageClient, path: pathlib.Path, text=None, version=1):
+    text = path.read_text() if text is None else text
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=path.as_uri(), language_id="just", version=version, text=text
+            )
+        )
+    )
+
+
+async def diagnostics_for(client: LanguageClient, path: pathlib.Path, version=None):
+    """Wait (with a deadline) until diagnostics for `path` (of `version`)
+    have been published; return them."""
+    uri = path.as_uri()
+
+    async def wait():
+        while True:
+            await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+            if uri in client.diagnostics:
+                if version is None or client.diagnostic_versions.get(uri) == version:
+                    return client.diagnostics[uri]
+
+    if uri in client.diagnostics and version is None:
+        return client.diagnostics[uri]
+    return await asyncio.wait_for(wait(), timeout=10)
+
+
+async def test_initialize_announces_capabilities(client: LanguageClient):
+    capabilities = client.capabilities
+    assert capabilities is not None
+
+
+async def test_unknown_dependency_is_justs_error(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    justfile.write_text("a: nosuch\n  echo a\n")
+    message, path, line, column, carets = just_error(justfile)
+    assert message.endswith("`a` has unknown dependency `nosuch`")
+    open_document(client, justfile)
+    diagnostics = await diagnostics_for(client, justfile)
+    assert len(diagnostics) == 1
+    diagnostic = diagnostics[0]
+    assert diagnostic.message == message
+    assert diagnostic.severity == types.DiagnosticSeverity.Error
+    assert (diagnostic.range.start.line, diagnostic.range.start.character) == (line, column)
+    assert diagnostic.range.end.character - diagnostic.range.start.character == carets
+
+
+async def test_unsaved_text_is_checked_and_changes_update(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    justfile.write_text("a:\n  echo a\n")
+    open_document(client, justfile, text="a:\n  echo {{nope}}\n")
+    unsaved = tmp_path / "unsaved" / "justfile"
+    unsaved.parent.mkdir()
+    unsaved.write_text("a:\n  echo {{nope}}\n")
+    message, _, line, column, carets = just_error(unsaved)
+    diagnostics = await diagnostics_for(client, justfile, version=1)
+    assert [d.message for d in diagnostics] == [message]
+    assert diagnostics[0].range.start == types.Position(line=line, character=column)
+    # An edit that fixes it: `nope` → `'x'`, as an incremental change.
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=justfile.as_uri(), version=2),
+            content_changes=[
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(
+                        start=types.Position(line=1, character=9),
+                        end=types.Position(line=1, character=13),
+                    ),
+                    text="'x'",
+                )
+            ],
+        )
+    )
+    diagnostics = await diagnostics_for(client, justfile, version=2)
+    assert list(diagnostics) == []
+
+
+async def test_error_in_import_is_published_for_the_import(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    justfile.write_text("import 'other.just'\n\na:\n  echo a\n")
+    other = tmp_path / "other.just"
+    other.write_text("b:\n  echo {{missing}}\n")
+    message, path, line, column, _ = just_error(justfile)
+    assert path.resolve() == other.resolve()
+    open_document(client, justfile)
+    diagnostics = await diagnostics_for(client, other)
+    assert [d.message for d in diagnostics] == [message]
+    assert diagnostics[0].range.start == types.Position(line=line, character=column)
+    assert list(await diagnostics_for(client, justfile)) == []
+
+
+async def test_error_in_module_is_published_for_the_module(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    justfile.write_text("mod sub\n")
+    (tmp_path / "sub").mkdir()
+    module = tmp_path / "sub" / "justfile"
+    module.write_text("x := 'a' +\n")
+    message, path, line, column, _ = just_error(justfile)
+    open_document(client, module)
+    diagnostics = await diagnostics_for(client, module)
+    assert [d.message for d in diagnostics] == [message]
+    assert diagnostics[0].range.start == types.Position(line=line, character=column)
+
+
+async def test_warnings_are_switchable_rules(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    text = "default:\n  echo hi\n\n_helper:\n  echo help\n\ngreet name other:\n  echo {{name}}\n"
+    justfile.write_text(text)
+    open_document(client, justfile)
+    diagnostics = await diagnostics_for(client, justfile)
+    found = sorted((d.code, d.message, d.range.start.line) for d in diagnostics)
+    assert found == [
+        ("unused-parameter", "parameter `other` of recipe `greet` is never used", 6),
+        ("unused-private-recipe", "private recipe `_helper` is not used by any recipe or alias", 3),
+    ]
+    assert all(d.severity == types.DiagnosticSeverity.Warning for d in diagnostics)
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(
+            settings={"just": {"warnings": {"unused-parameter": False}}}
+        )
+    )
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert [d.code for d in client.diagnostics[justfile.as_uri()]] == ["unused-private-recipe"]
+
+
+async def test_formatting_is_what_fmt_writes(client: LanguageClient, tmp_path):
+    text = "set   quiet\nx:=   'a'\nb   :   a\n    echo {{  x  }}\na:\n\techo a\n"
+    justfile = tmp_path / "justfile"
+    justfile.write_text(text)
+    copy = tmp_path / "copy" / "justfile"
+    copy.parent.mkdir()
+    copy.write_text(text)
+    subprocess.run([JUST, "--justfile", str(copy), "--fmt"], check=True, capture_output=True)
+    expected = copy.read_text()
+    open_document(client, justfile)
+    edits = await client.text_document_formatting_async(
+        types.DocumentFormattingParams(
+            text_document=types.TextDocumentIdentifier(uri=justfile.as_uri()),
+            options=types.FormattingOptions(tab_size=4, insert_spaces=True),
+        )
+    )
+    assert len(edits) == 1
+    assert edits[0].new_text == expected
+    assert edits[0].range.start == types.Position(line=0, character=0)
+    assert edits[0].range.end == types.Position(line=6, character=0)
+
+
+async def test_formatting_a_formatted_or_broken_file(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    justfile.write_text("a:\n    echo a\n")
+    open_document(client, justfile)
+    params = types.DocumentFormattingParams(
+        text_document=types.TextDocumentIdentifier(uri=justfile.as_uri()),
+        options=types.FormattingOptions(tab_size=4, insert_spaces=True),
+    )
+    assert list(await client.text_document_formatting_async(params)) == []
+    broken = tmp_path / "broken.just"
+    broken.write_text("a: (\n")
+    open_document(client, broken)
+    params.text_document = types.TextDocumentIdentifier(uri=broken.as_uri())
+    assert await client.text_document_formatting_async(params) is None
+
+
+async def test_document_symbols_and_folding(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    justfile.write_text(
+        "version := '1'\n\n# Build it\n[group('dev')]\nbuild target:\n  echo {{target}}\n  echo done\n\n"
+        "alias b := build\n\ntest:\n  echo test\n"
+    )
+    open_document(client, justfile)
+    symbols = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=justfile.as_uri()))
+    )
+    outline = [(s.name, s.kind, [c.name for c in s.children or []]) for s in symbols]
+    assert outline == [
+        ("version", types.SymbolKind.Variable, []),
+        ("dev", types.SymbolKind.Namespace, ["build"]),
+        ("b", types.SymbolKind.Constant, []),
+        ("test", types.SymbolKind.Function, []),
+    ]
+    build = symbols[1].children[0]
+    assert build.detail == "Build it"
+    assert build.range.start.line == 3 and build.range.end.line == 6
+    assert build.selection_range.start == types.Position(line=4, character=0)
+    folds = await client.text_document_folding_range_async(
+        types.FoldingRangeParams(text_document=types.TextDocumentIdentifier(uri=justfile.as_uri()))
+    )
+    assert [(f.start_line, f.end_line) for f in folds] == [(4, 6), (10, 11)]
+
+
+async def test_unknown_requests_and_documents_are_errors(client: LanguageClient, tmp_path):
+    from pygls.exceptions import JsonRpcException
+
+    with pytest.raises(JsonRpcException):
+        await client.protocol.send_request_async("just/nosuch", {})
+    missing = tmp_path / "missing" / "justfile"
+    with pytest.raises(JsonRpcException):
+        await client.text_document_document_symbol_async(
+            types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=missing.as_uri()))
+        )
