@@ -59,6 +59,7 @@ mod graph;
 mod help_facts;
 mod jobserver;
 mod layering;
+mod lsp;
 mod msrv;
 mod parallel_output;
 mod readme;
@@ -99,6 +100,7 @@ fn main() {
     help_facts::tests,
     jobserver::tests,
     layering::tests,
+    lsp::tests,
     msrv::tests,
     parallel_output::tests,
     robustness::tests,
