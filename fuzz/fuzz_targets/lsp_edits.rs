@@ -65,7 +65,8 @@ fuzz_target!(|data: &[u8]| {
     }
   }
   let received = just::lsp_session(messages);
-  let answers: Vec<&Value> = received.iter().filter(|message| message.get("id").is_some()).collect();
+  let answers: Vec<&Value> =
+    received.iter().filter(|message| message.get("id").is_some()).collect();
   assert_eq!(answers.len(), requests, "every request gets an answer");
   for answer in answers {
     let code = answer.pointer("/error/code").and_then(Value::as_i64);

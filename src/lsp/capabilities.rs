@@ -15,6 +15,18 @@ pub(super) fn initialize_result() -> Value {
       ..TextDocumentSyncOptions::default()
     })),
     document_formatting_provider: Some(OneOf::Left(true)),
+    completion_provider: Some(lsp_types::CompletionOptions {
+      trigger_characters: Some(vec![
+        "[".into(),
+        "{".into(),
+        "/".into(),
+        ":".into(),
+        "(".into(),
+        " ".into(),
+      ]),
+      ..lsp_types::CompletionOptions::default()
+    }),
+    hover_provider: Some(lsp_types::HoverProviderCapability::Simple(true)),
     document_symbol_provider: Some(OneOf::Left(true)),
     folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
     ..ServerCapabilities::default()

@@ -10,6 +10,7 @@ use lsp_types::{Diagnostic, DiagnosticSeverity, NumberOrString, Range};
 
 use super::documents::{self, Documents};
 use crate::analysis::analyzer::{compile_overlaid, Arenas, LoadError, LoadRequest};
+use crate::analysis::model::Justfile;
 use crate::syntax::ast::{Ast, Attribute, Expression, Item, Recipe};
 use crate::syntax::parser;
 use crate::syntax::sources::{Sources, Trees};
@@ -170,6 +171,45 @@ fn check_root(
   let mut loaded = loaded;
   loaded.push(root.to_path_buf());
   loaded
+}
+
+/// `f` of the compiled justfile that loads `path` (the justfile above it
+/// that reaches it, else `path` itself) and of its root's directory;
+/// `None` if neither compiles.
+pub(super) fn with_justfile<T>(
+  path: &Path,
+  documents: &Documents,
+  f: impl FnOnce(&Justfile, &Path) -> T,
+) -> Option<T> {
+  let mut roots: Vec<PathBuf> = enclosing_justfile(path).into_iter().collect();
+  roots.push(path.to_path_buf());
+  for root in roots {
+    let sources = Sources::new();
+    let trees = Trees::new();
+    let arenas = Arenas { sources: &sources, trees: &trees };
+    let directory = root.parent().map(Path::to_path_buf).unwrap_or_default();
+    let request = LoadRequest {
+      justfile: &root,
+      source: None,
+      working_directory: &directory,
+      overrides: &[],
+      unstable: true,
+    };
+    if let Ok(justfile) = compile_overlaid(&request, documents.overlays(), arenas) {
+      let loaded = sources.iter().any(|source| {
+        let file = if source.path.is_absolute() {
+          source.path.clone()
+        } else {
+          directory.join(&source.path)
+        };
+        file == path
+      });
+      if loaded {
+        return Some(f(&justfile, &directory));
+      }
+    }
+  }
+  None
 }
 
 /// `JUST_UNSTABLE` as `just` reads it: set, and not `false`, `0` or empty.

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::documents;
 use super::server::{parameters, Failure, Server};
-use super::{formatting, symbols};
+use super::{completion, formatting, hover, symbols};
 use crate::syntax::parser;
 use crate::syntax::sources::{Sources, Trees};
 
@@ -28,6 +28,18 @@ pub(super) fn answer(server: &mut Server, method: &str, params: Value) -> Result
       let params: lsp_types::FoldingRangeParams = parameters(params)?;
       let (path, text) = document(server, params.text_document.uri.as_str())?;
       to_value(with_ast(&path, &text, symbols::folding_ranges))
+    }
+    requests::Completion::METHOD => {
+      let params: lsp_types::CompletionParams = parameters(params)?;
+      let at = params.text_document_position;
+      let (path, text) = document(server, at.text_document.uri.as_str())?;
+      to_value(completion::complete(&path, &text, at.position, &server.documents))
+    }
+    requests::HoverRequest::METHOD => {
+      let params: lsp_types::HoverParams = parameters(params)?;
+      let at = params.text_document_position_params;
+      let (path, text) = document(server, at.text_document.uri.as_str())?;
+      to_value(hover::hover(&path, &text, at.position, &server.documents))
     }
     _ => Err(Failure::new(ErrorCode::MethodNotFound, format!("unknown request `{method}`"))),
   }

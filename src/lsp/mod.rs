@@ -4,10 +4,13 @@
 //! `--lsp` to `serve` (see ARCHITECTURE.md).
 
 mod capabilities;
+mod completion;
 mod diagnostics;
 mod documents;
 mod features;
 mod formatting;
+mod hover;
+mod outline;
 mod server;
 mod symbols;
 

@@ -213,3 +213,101 @@ async def test_unknown_requests_and_documents_are_errors(client: LanguageClient,
         await client.text_document_document_symbol_async(
             types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=missing.as_uri()))
         )
+
+
+async def complete(client: LanguageClient, path: pathlib.Path, text: str):
+    """Open `text` (with `|` marking the cursor) as `path`; complete there."""
+    offset = text.index("|")
+    text = text.replace("|", "")
+    line = text[:offset].count("\n")
+    character = len(text[:offset].split("\n")[-1])
+    open_document(client, path, text=text)
+    result = await client.text_document_completion_async(
+        types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=path.as_uri()),
+            position=types.Position(line=line, character=character),
+        )
+    )
+    items = result.items if hasattr(result, "items") else result
+    return {item.label: item for item in items}
+
+
+async def test_completion_in_a_file_that_does_not_parse(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    # The last line is not valid yet: the file does not parse.
+    items = await complete(
+        client,
+        justfile,
+        "version := '1'\n\n# Build it\nbuild target:\n  echo {{target}}\n\nmod tools\n\ntest: b|\n  echo {{\n",
+    )
+    assert set(items) == {"build", "tools::"}
+    assert items["build"].documentation == "Build it"
+    items = await complete(client, justfile, "version := '1'\nbuild target:\n  echo {{ ta| }}\n")
+    assert {"target", "version", "env", "HEX", "uppercase"} <= set(items)
+    assert "build" not in items
+    assert items["uppercase"].kind == types.CompletionItemKind.Function
+    items = await complete(client, justfile, "build:\n  echo ta|\n")
+    assert items == {}
+
+
+async def test_completion_of_settings_attributes_and_paths(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    items = await complete(client, justfile, "set |")
+    assert {"shell", "quiet", "dotenv-load", "working-directory"} <= set(items)
+    items = await complete(client, justfile, "set quiet := |")
+    assert set(items) == {"true", "false"}
+    items = await complete(client, justfile, "[|\nbuild:\n")
+    assert {"private", "group", "no-cd", "linux", "confirm"} <= set(items)
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "lint.just").write_text("")
+    (tmp_path / "other.just").write_text("")
+    items = await complete(client, justfile, "import '|")
+    assert {"tools/", "other.just"} <= set(items)
+    items = await complete(client, justfile, "mod lint 'tools/|")
+    assert set(items) == {"lint.just"}
+
+
+async def hover_at(client: LanguageClient, path: pathlib.Path, text: str):
+    offset = text.index("|")
+    text = text.replace("|", "")
+    line = text[:offset].count("\n")
+    character = len(text[:offset].split("\n")[-1])
+    open_document(client, path, text=text)
+    return await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=path.as_uri()),
+            position=types.Position(line=line, character=character),
+        )
+    )
+
+
+async def test_hover_on_a_recipe_is_its_help(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    text = "# Build the target\nbuild target='all' *flags:\n  echo {{target}}\n\ntest: bu|ild\n"
+    clean = text.replace("|", "")
+    justfile.write_text(clean)
+    help_text = subprocess.run(
+        [JUST, "--justfile", str(justfile), "--color", "never", "--help", "build"],
+        capture_output=True,
+        text=True,
+    )
+    hover = await hover_at(client, justfile, text)
+    assert hover is not None
+    assert hover.contents.value == "```\n" + help_text.stdout.rstrip("\n") + "\n```"
+    assert "Build the target" in hover.contents.value
+
+
+async def test_hover_on_vocabulary_and_variables(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    hover = await hover_at(client, justfile, "x := upp|ercase('a')\n")
+    assert hover.contents.value.startswith("```\nuppercase(")
+    hover = await hover_at(client, justfile, "set qu|iet\n")
+    assert hover.contents.value.startswith("setting `quiet`")
+    hover = await hover_at(client, justfile, "[priv|ate]\na:\n")
+    assert hover.contents.value.startswith("attribute `[private]`")
+    hover = await hover_at(client, justfile, "x := 'v'\na:\n  echo {{x|}} {{HEX}}\n")
+    assert hover.contents.value == "```\nx := 'v'\n```"
+    hover = await hover_at(client, justfile, "a:\n  echo {{HE|X}}\n")
+    assert hover.contents.value == "constant `HEX` = `\"0123456789abcdef\"`"
+    hover = await hover_at(client, justfile, "a p:\n  echo {{|p}}\n")
+    assert hover.contents.value == "parameter `p` of recipe `a`"
