@@ -26,6 +26,13 @@ pub(super) fn initialize_result() -> Value {
       ]),
       ..lsp_types::CompletionOptions::default()
     }),
+    definition_provider: Some(OneOf::Left(true)),
+    references_provider: Some(OneOf::Left(true)),
+    document_highlight_provider: Some(OneOf::Left(true)),
+    rename_provider: Some(OneOf::Right(lsp_types::RenameOptions {
+      prepare_provider: Some(true),
+      work_done_progress_options: lsp_types::WorkDoneProgressOptions::default(),
+    })),
     hover_provider: Some(lsp_types::HoverProviderCapability::Simple(true)),
     document_symbol_provider: Some(OneOf::Left(true)),
     folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),

@@ -212,6 +212,43 @@ pub(super) fn with_justfile<T>(
   None
 }
 
+/// The error `just` would report for the justfile that loads `path` if
+/// `path` held `text` instead, when it has none now; `None` if it would
+/// compile, or already has an error (a rename cannot be judged then).
+pub(super) fn error_after_edit(path: &Path, text: &str, documents: &Documents) -> Option<String> {
+  let before = with_justfile(path, documents, |_, _| ());
+  if before.is_none() {
+    return None;
+  }
+  let mut overlays = documents.overlays().clone();
+  overlays.insert(path.to_path_buf(), text.to_string());
+  let mut roots: Vec<PathBuf> = enclosing_justfile(path).into_iter().collect();
+  roots.push(path.to_path_buf());
+  for root in roots {
+    let sources = Sources::new();
+    let trees = Trees::new();
+    let arenas = Arenas { sources: &sources, trees: &trees };
+    let directory = root.parent().map(Path::to_path_buf).unwrap_or_default();
+    let request = LoadRequest {
+      justfile: &root,
+      source: None,
+      working_directory: &directory,
+      overrides: &[],
+      unstable: true,
+    };
+    let outcome = compile_overlaid(&request, &overlays, arenas);
+    let loaded = sources.iter().any(|source| {
+      let file =
+        if source.path.is_absolute() { source.path.clone() } else { directory.join(&source.path) };
+      file == path
+    });
+    if loaded {
+      return outcome.err().map(|error| error.to_string());
+    }
+  }
+  None
+}
+
 /// `JUST_UNSTABLE` as `just` reads it: set, and not `false`, `0` or empty.
 fn unstable_from_environment() -> bool {
   std::env::var("JUST_UNSTABLE").is_ok_and(|value| !matches!(value.as_str(), "" | "0" | "false"))

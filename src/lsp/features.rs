@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::documents;
 use super::server::{parameters, Failure, Server};
-use super::{completion, formatting, hover, symbols};
+use super::{completion, formatting, hover, navigation, symbols};
 use crate::syntax::parser;
 use crate::syntax::sources::{Sources, Trees};
 
@@ -40,6 +40,43 @@ pub(super) fn answer(server: &mut Server, method: &str, params: Value) -> Result
       let at = params.text_document_position_params;
       let (path, text) = document(server, at.text_document.uri.as_str())?;
       to_value(hover::hover(&path, &text, at.position, &server.documents))
+    }
+    requests::GotoDefinition::METHOD => {
+      let params: lsp_types::GotoDefinitionParams = parameters(params)?;
+      let at = params.text_document_position_params;
+      let (path, text) = document(server, at.text_document.uri.as_str())?;
+      let found =
+        navigation::definition(&path, &at.text_document.uri, &text, at.position, &server.documents);
+      to_value(lsp_types::GotoDefinitionResponse::Array(found))
+    }
+    requests::References::METHOD => {
+      let params: lsp_types::ReferenceParams = parameters(params)?;
+      let at = params.text_document_position;
+      let (_, text) = document(server, at.text_document.uri.as_str())?;
+      let include = params.context.include_declaration;
+      to_value(navigation::references(&at.text_document.uri, &text, at.position, include))
+    }
+    requests::DocumentHighlightRequest::METHOD => {
+      let params: lsp_types::DocumentHighlightParams = parameters(params)?;
+      let at = params.text_document_position_params;
+      let (_, text) = document(server, at.text_document.uri.as_str())?;
+      to_value(navigation::highlights(&text, at.position))
+    }
+    requests::PrepareRenameRequest::METHOD => {
+      let params: lsp_types::TextDocumentPositionParams = parameters(params)?;
+      let (_, text) = document(server, params.text_document.uri.as_str())?;
+      to_value(navigation::prepare_rename(&text, params.position))
+    }
+    requests::Rename::METHOD => {
+      let params: lsp_types::RenameParams = parameters(params)?;
+      let at = params.text_document_position;
+      let (path, text) = document(server, at.text_document.uri.as_str())?;
+      let uri = &at.text_document.uri;
+      match navigation::rename(&path, uri, &text, at.position, &params.new_name, &server.documents)
+      {
+        Ok(edit) => to_value(edit),
+        Err(reason) => Err(Failure::new(ErrorCode::RequestFailed, reason)),
+      }
     }
     _ => Err(Failure::new(ErrorCode::MethodNotFound, format!("unknown request `{method}`"))),
   }

@@ -10,6 +10,7 @@ mod documents;
 mod features;
 mod formatting;
 mod hover;
+mod navigation;
 mod outline;
 mod server;
 mod symbols;

@@ -311,3 +311,119 @@ async def test_hover_on_vocabulary_and_variables(client: LanguageClient, tmp_pat
     assert hover.contents.value == "constant `HEX` = `\"0123456789abcdef\"`"
     hover = await hover_at(client, justfile, "a p:\n  echo {{|p}}\n")
     assert hover.contents.value == "parameter `p` of recipe `a`"
+
+
+NAVIGATION = (
+    "version := '1'\n"              # 0
+    "\n"
+    "build target=version: (dep target) lint\n"  # 2
+    "  echo {{target}} {{version}} target version\n"  # 3
+    "\n"
+    "dep x y='':\n"                 # 5
+    "  echo {{x}} {{version}}\n"    # 6
+    "\n"
+    "lint:\n"                       # 8
+    "  echo lint\n"
+    "\n"
+    "alias l := lint\n"             # 11
+)
+
+
+def position_of(text: str, needle: str, skip=0):
+    """The position of `needle` in `text`, `skip` characters into it."""
+    index = text.index(needle) + skip
+    line = text[:index].count("\n")
+    return types.Position(line=line, character=index - (text.rfind("\n", 0, index) + 1))
+
+
+def spans(locations):
+    return sorted((l.range.start.line, l.range.start.character, l.range.end.character) for l in locations)
+
+
+async def test_definition_references_and_highlight(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    justfile.write_text(NAVIGATION)
+    open_document(client, justfile)
+    doc = types.TextDocumentIdentifier(uri=justfile.as_uri())
+    # `version` in a body interpolation → its assignment.
+    found = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=doc, position=position_of(NAVIGATION, "{{version}}", 2))
+    )
+    assert spans(found) == [(0, 0, 7)]
+    # `lint` as a dependency → the recipe.
+    found = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=doc, position=position_of(NAVIGATION, "lint\n"))
+    )
+    assert spans(found) == [(8, 0, 4)]
+    # References of the variable: not the shell text, not the parameter's name.
+    found = await client.text_document_references_async(
+        types.ReferenceParams(
+            text_document=doc,
+            position=position_of(NAVIGATION, "version"),
+            context=types.ReferenceContext(include_declaration=True),
+        )
+    )
+    assert spans(found) == [(0, 0, 7), (2, 13, 20), (3, 20, 27), (6, 15, 22)]
+    # The parameter `target` of build: its definition, the dependency argument and the body.
+    highlights = await client.text_document_document_highlight_async(
+        types.DocumentHighlightParams(text_document=doc, position=position_of(NAVIGATION, "{{target}}", 2))
+    )
+    assert sorted((h.range.start.line, h.range.start.character) for h in highlights) == [(2, 6), (2, 27), (3, 9)]
+    # Recipe references include the alias target.
+    found = await client.text_document_references_async(
+        types.ReferenceParams(
+            text_document=doc,
+            position=position_of(NAVIGATION, "lint:"),
+            context=types.ReferenceContext(include_declaration=False),
+        )
+    )
+    assert spans(found) == [(2, 35, 39), (11, 11, 15)]
+
+
+async def test_definition_of_imports_and_modules(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    text = "import 'common.just'\nmod tools\n\nbuild: helper\n"
+    justfile.write_text(text)
+    (tmp_path / "common.just").write_text("# Help\nhelper:\n  echo help\n")
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "mod.just").write_text("x:\n")
+    open_document(client, justfile)
+    doc = types.TextDocumentIdentifier(uri=justfile.as_uri())
+    found = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=doc, position=position_of(text, "helper"))
+    )
+    assert [(l.uri, l.range.start.line) for l in found] == [((tmp_path / "common.just").as_uri(), 1)]
+    found = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=doc, position=position_of(text, "tools"))
+    )
+    assert [l.uri for l in found] == [(tmp_path / "tools" / "mod.just").as_uri()]
+    found = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=doc, position=position_of(text, "common"))
+    )
+    assert [l.uri for l in found] == [(tmp_path / "common.just").as_uri()]
+
+
+async def test_rename_and_its_refusals(client: LanguageClient, tmp_path):
+    from pygls.exceptions import JsonRpcException
+
+    justfile = tmp_path / "justfile"
+    justfile.write_text(NAVIGATION)
+    open_document(client, justfile)
+    doc = types.TextDocumentIdentifier(uri=justfile.as_uri())
+    edit = await client.text_document_rename_async(
+        types.RenameParams(text_document=doc, position=position_of(NAVIGATION, "dep x"), new_name="prepare")
+    )
+    edits = edit.changes[justfile.as_uri()]
+    assert sorted((e.range.start.line, e.range.start.character) for e in edits) == [(2, 23), (5, 0)]
+    assert all(e.new_text == "prepare" for e in edits)
+    # A name that is taken, a name that is not one, and a rename that would not compile.
+    for position, new_name, reason in [
+        (position_of(NAVIGATION, "dep x"), "lint", "already defined"),
+        (position_of(NAVIGATION, "dep x"), "no way", "not a valid name"),
+        (position_of(NAVIGATION, "{{x}}", 2), "y", "would not compile"),
+    ]:
+        with pytest.raises(JsonRpcException) as error:
+            await client.text_document_rename_async(
+                types.RenameParams(text_document=doc, position=position, new_name=new_name)
+            )
+        assert reason in str(error.value), (new_name, str(error.value))
