@@ -216,10 +216,7 @@ pub(super) fn with_justfile<T>(
 /// `path` held `text` instead, when it has none now; `None` if it would
 /// compile, or already has an error (a rename cannot be judged then).
 pub(super) fn error_after_edit(path: &Path, text: &str, documents: &Documents) -> Option<String> {
-  let before = with_justfile(path, documents, |_, _| ());
-  if before.is_none() {
-    return None;
-  }
+  with_justfile(path, documents, |_, _| ())?;
   let mut overlays = documents.overlays().clone();
   overlays.insert(path.to_path_buf(), text.to_string());
   let mut roots: Vec<PathBuf> = enclosing_justfile(path).into_iter().collect();

@@ -407,13 +407,13 @@ pub(super) fn definition(
     let file = directory.join(import);
     let Some(imported) = documents.text(&file) else { continue };
     for found in outline::definitions(&imported) {
-      let matches = match (&found.kind, target.role) {
+      let matches = matches!(
+        (&found.kind, target.role),
         (Kind::Recipe { .. } | Kind::Alias { .. }, Role::Recipe)
-        | (Kind::Variable { .. }, Role::Variable)
-        | (Kind::Function { .. }, Role::Function)
-        | (Kind::Module { .. }, Role::Module) => true,
-        _ => false,
-      };
+          | (Kind::Variable { .. }, Role::Variable)
+          | (Kind::Function { .. }, Role::Function)
+          | (Kind::Module { .. }, Role::Module)
+      );
       if matches && found.name == name {
         if let Ok(uri) = documents::path_uri(&file).parse::<Uri>() {
           return vec![location(&uri, &imported, found.start, found.end)];
@@ -454,15 +454,14 @@ fn module_file(path: &Path, text: &str, start: usize) -> Option<PathBuf> {
   let definition = outline::definitions(&text[line_start..line_end]).into_iter().next()?;
   let directory = path.parent().unwrap_or(Path::new(""));
   let Kind::Module { path: written } = definition.kind else { return None };
-  let base = match written {
-    Some(written) => directory.join(written),
-    None => {
-      let file = directory.join(format!("{}.just", definition.name));
-      if file.is_file() {
-        return Some(file);
-      }
-      directory.join(&definition.name)
+  let base = if let Some(written) = written {
+    directory.join(written)
+  } else {
+    let file = directory.join(format!("{}.just", definition.name));
+    if file.is_file() {
+      return Some(file);
     }
+    directory.join(&definition.name)
   };
   if base.is_file() {
     return Some(base);
