@@ -33,6 +33,26 @@ pub(super) fn initialize_result() -> Value {
       prepare_provider: Some(true),
       work_done_progress_options: lsp_types::WorkDoneProgressOptions::default(),
     })),
+    workspace_symbol_provider: Some(OneOf::Left(true)),
+    semantic_tokens_provider: Some(
+      lsp_types::SemanticTokensServerCapabilities::SemanticTokensOptions(
+        lsp_types::SemanticTokensOptions {
+          legend: super::tokens::legend(),
+          full: Some(lsp_types::SemanticTokensFullOptions::Bool(true)),
+          range: None,
+          work_done_progress_options: lsp_types::WorkDoneProgressOptions::default(),
+        },
+      ),
+    ),
+    signature_help_provider: Some(lsp_types::SignatureHelpOptions {
+      trigger_characters: Some(vec!["(".into(), ",".into(), " ".into()]),
+      ..lsp_types::SignatureHelpOptions::default()
+    }),
+    code_lens_provider: Some(lsp_types::CodeLensOptions { resolve_provider: Some(false) }),
+    execute_command_provider: Some(lsp_types::ExecuteCommandOptions {
+      commands: vec![super::run::RUN.into()],
+      ..lsp_types::ExecuteCommandOptions::default()
+    }),
     hover_provider: Some(lsp_types::HoverProviderCapability::Simple(true)),
     document_symbol_provider: Some(OneOf::Left(true)),
     folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),

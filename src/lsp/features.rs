@@ -8,7 +8,9 @@ use serde_json::Value;
 
 use super::documents;
 use super::server::{parameters, Failure, Server};
-use super::{completion, formatting, hover, navigation, symbols};
+use super::{
+  completion, formatting, hover, navigation, run, signature, symbols, tokens, workspace,
+};
 use crate::syntax::parser;
 use crate::syntax::sources::{Sources, Trees};
 
@@ -77,6 +79,26 @@ pub(super) fn answer(server: &mut Server, method: &str, params: Value) -> Result
         Ok(edit) => to_value(edit),
         Err(reason) => Err(Failure::new(ErrorCode::RequestFailed, reason)),
       }
+    }
+    requests::WorkspaceSymbolRequest::METHOD => {
+      let params: lsp_types::WorkspaceSymbolParams = parameters(params)?;
+      to_value(workspace::symbols(&params.query, &server.documents))
+    }
+    requests::SemanticTokensFullRequest::METHOD => {
+      let params: lsp_types::SemanticTokensParams = parameters(params)?;
+      let (path, text) = document(server, params.text_document.uri.as_str())?;
+      to_value(tokens::semantic_tokens(&path, &text))
+    }
+    requests::SignatureHelpRequest::METHOD => {
+      let params: lsp_types::SignatureHelpParams = parameters(params)?;
+      let at = params.text_document_position_params;
+      let (_, text) = document(server, at.text_document.uri.as_str())?;
+      to_value(signature::signature_help(&text, at.position))
+    }
+    requests::CodeLensRequest::METHOD => {
+      let params: lsp_types::CodeLensParams = parameters(params)?;
+      let (path, _) = document(server, params.text_document.uri.as_str())?;
+      to_value(run::code_lenses(&path, &server.documents))
     }
     _ => Err(Failure::new(ErrorCode::MethodNotFound, format!("unknown request `{method}`"))),
   }

@@ -12,8 +12,12 @@ mod formatting;
 mod hover;
 mod navigation;
 mod outline;
+mod run;
 mod server;
+mod signature;
 mod symbols;
+mod tokens;
+mod workspace;
 
 use lsp_server::Connection;
 

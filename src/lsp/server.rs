@@ -94,6 +94,9 @@ impl<'c> Server<'c> {
         format!("`{method}` after `shutdown`"),
       ));
     }
+    if method == requests::ExecuteCommand::METHOD {
+      return self.execute(id, request.params);
+    }
     let answer = catch_unwind(AssertUnwindSafe(|| self.answer(&method, request.params)));
     let response = match answer {
       Ok(Ok(value)) => Response::new_ok(id, value),
@@ -105,6 +108,29 @@ impl<'c> Server<'c> {
       ),
     };
     self.send(response)
+  }
+
+  /// `workspace/executeCommand`: `just.run` answers when the recipe ends,
+  /// from the thread that runs it.
+  fn execute(&mut self, id: lsp_server::RequestId, params: Value) -> Result<(), Gone> {
+    let params: lsp_types::ExecuteCommandParams = match parameters(params) {
+      Ok(params) => params,
+      Err(Failure { code, message }) => {
+        return self.send(Response::new_err(id, code as i32, message))
+      }
+    };
+    if params.command != super::run::RUN {
+      let message = format!("unknown command `{}`", params.command);
+      return self.send(Response::new_err(id, ErrorCode::InvalidParams as i32, message));
+    }
+    let sender = self.connection.sender.clone();
+    let respond = move |response: Response| {
+      let _ = sender.send(response.into());
+    };
+    match super::run::start(&params.arguments, respond, id.clone()) {
+      Ok(()) => Ok(()),
+      Err(message) => self.send(Response::new_err(id, ErrorCode::InvalidParams as i32, message)),
+    }
   }
 
   fn answer(&mut self, method: &str, params: Value) -> Result<Value, Failure> {

@@ -38,7 +38,7 @@ def make_client() -> LanguageClient:
     config=ClientServerConfig(server_command=[JUST, "--lsp"], client_factory=make_client)
 )
 async def client(lsp_client: LanguageClient):
-    await lsp_client.initialize_session(
+    lsp_client.init_result = await lsp_client.initialize_session(
         types.InitializeParams(capabilities=types.ClientCapabilities())
     )
     yield

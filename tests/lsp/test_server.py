@@ -41,8 +41,13 @@ async def diagnostics_for(client: LanguageClient, path: pathlib.Path, version=No
 
 
 async def test_initialize_announces_capabilities(client: LanguageClient):
-    capabilities = client.capabilities
-    assert capabilities is not None
+    result = client.init_result
+    assert result.server_info.name == "just"
+    capabilities = result.capabilities
+    assert capabilities.document_formatting_provider
+    assert capabilities.completion_provider is not None
+    assert capabilities.hover_provider
+    assert list(capabilities.execute_command_provider.commands) == ["just.run"]
 
 
 async def test_unknown_dependency_is_justs_error(client: LanguageClient, tmp_path):
@@ -427,3 +432,87 @@ async def test_rename_and_its_refusals(client: LanguageClient, tmp_path):
                 types.RenameParams(text_document=doc, position=position, new_name=new_name)
             )
         assert reason in str(error.value), (new_name, str(error.value))
+
+
+async def test_workspace_symbols_reach_imports_and_modules(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    justfile.write_text("import 'common.just'\nmod tools\n\nbuild:\n  echo\n")
+    (tmp_path / "common.just").write_text("build-docs:\n  echo\n")
+    (tmp_path / "tools.just").write_text("build-tools:\n  echo\n")
+    open_document(client, justfile)
+    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="build"))
+    assert sorted((s.name, pathlib.Path(s.location.uri.removeprefix("file://")).name) for s in found) == [
+        ("build", "justfile"),
+        ("build-docs", "common.just"),
+        ("build-tools", "tools.just"),
+    ]
+
+
+async def test_semantic_tokens(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    text = "# c\nset quiet\nx := 'v'\n[private]\nb p: a\n  echo {{p}} {{x}}\na:\n"
+    open_document(client, justfile, text=text)
+    result = await client.text_document_semantic_tokens_full_async(
+        types.SemanticTokensParams(text_document=types.TextDocumentIdentifier(uri=justfile.as_uri()))
+    )
+    legend = client.init_result.capabilities.semantic_tokens_provider.legend.token_types
+    decoded, line, character = [], 0, 0
+    data = result.data
+    for index in range(0, len(data), 5):
+        delta_line, delta_start, length, kind, _ = data[index : index + 5]
+        line += delta_line
+        character = delta_start if delta_line else character + delta_start
+        lines = text.split("\n")
+        decoded.append((lines[line][character : character + length], legend[kind]))
+    assert decoded == [
+        ("# c", "comment"),
+        ("set", "keyword"),
+        ("quiet", "property"),
+        ("x", "variable"),
+        ("'v'", "string"),
+        ("private", "decorator"),
+        ("b", "function"),
+        ("p", "parameter"),
+        ("a", "function"),
+        ("p", "parameter"),
+        ("x", "variable"),
+        ("a", "function"),
+    ]
+
+
+async def test_signature_help(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    text = "f(a, b) := a + b\nx := replace('abc', 'b', \nbuild target mode:\n  echo\ny := f('1', \ntest: (build 'a' \n"
+    open_document(client, justfile, text=text)
+
+    async def at(line, character):
+        return await client.text_document_signature_help_async(
+            types.SignatureHelpParams(
+                text_document=types.TextDocumentIdentifier(uri=justfile.as_uri()),
+                position=types.Position(line=line, character=character),
+            )
+        )
+
+    help = await at(1, 25)
+    assert (help.signatures[0].label, help.active_parameter) == ("replace(arg1, arg2, arg3)", 2)
+    help = await at(4, 12)
+    assert (help.signatures[0].label, help.active_parameter) == ("f(a, b)", 1)
+    help = await at(5, 17)
+    assert (help.signatures[0].label, help.active_parameter) == ("build target mode", 1)
+
+
+async def test_code_lens_runs_a_recipe_through_just(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    justfile.write_text("greet who='world':\n  echo hello {{who}}\n\nneeds arg:\n  echo {{arg}}\n")
+    open_document(client, justfile)
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=justfile.as_uri()))
+    )
+    assert [(lens.range.start.line, lens.command.title) for lens in lenses] == [(0, "▶ run greet")]
+    command = lenses[0].command
+    result = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command=command.command, arguments=command.arguments)
+    )
+    expected = subprocess.run([JUST, "--justfile", str(justfile), "greet"], capture_output=True, text=True)
+    assert result == {"status": 0, "stdout": expected.stdout, "stderr": expected.stderr}
+    assert result["stdout"] == "hello world\n"
