@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use lsp_types::{
-  CompletionItem, CompletionItemKind, CompletionTextEdit, Documentation, InsertTextFormat,
-  Position, Range, TextEdit,
+  CompletionItem, CompletionItemKind, CompletionList, CompletionTextEdit, Documentation,
+  InsertTextFormat, Position, Range, TextEdit,
 };
 
 use super::documents::{self, Documents};
@@ -39,16 +39,45 @@ pub(super) enum Context {
   Nothing,
 }
 
+/// The most items one answer holds; past it the list is marked incomplete,
+/// and the client asks again as more of the name is typed.
+const LIMIT: usize = 1000;
+
 pub(super) fn complete(
   path: &Path,
   text: &str,
   position: Position,
   documents: &Documents,
-) -> Vec<CompletionItem> {
+) -> CompletionList {
   let offset = documents::offset(text, position);
   let defined = definitions_with_imports(path, text, documents);
   let context = context(text, offset, &defined);
-  items(path, &context, &defined, position)
+  let mut items = items(path, &context, &defined, position);
+  // The part of a name typed before the cursor: keep the items that have
+  // its characters in order (what clients' fuzzy matching shows).
+  let typed: Vec<char> = text[..offset]
+    .chars()
+    .rev()
+    .take_while(|&c| outline::is_name_char(c))
+    .collect::<Vec<char>>()
+    .into_iter()
+    .rev()
+    .map(|c| c.to_ascii_lowercase())
+    .collect();
+  if !typed.is_empty() && !matches!(context, Context::Path(_)) {
+    items.retain(|item| {
+      let mut wanted = typed.iter().peekable();
+      for c in item.filter_text.as_deref().unwrap_or(&item.label).chars() {
+        if wanted.peek().is_some_and(|&&w| w == c.to_ascii_lowercase()) {
+          wanted.next();
+        }
+      }
+      wanted.peek().is_none()
+    });
+  }
+  let is_incomplete = items.len() > LIMIT;
+  items.truncate(LIMIT);
+  CompletionList { is_incomplete, items }
 }
 
 /// The definitions of `text` and of the files it imports (one level).

@@ -10,7 +10,7 @@ use lsp_types::{Diagnostic, DiagnosticSeverity, NumberOrString, Range};
 
 use super::documents::{self, Documents};
 use crate::analysis::analyzer::{compile_overlaid, Arenas, LoadError, LoadRequest};
-use crate::analysis::model::Justfile;
+use crate::analysis::model::{Justfile, Module};
 use crate::syntax::ast::{Ast, Attribute, Expression, Item, Recipe};
 use crate::syntax::parser;
 use crate::syntax::sources::{Sources, Trees};
@@ -141,9 +141,11 @@ fn check_root(
     |path: &Path| if path.is_absolute() { path.to_path_buf() } else { directory.join(path) };
   let loaded: Vec<PathBuf> = sources.iter().map(|source| absolute(&source.path)).collect();
   match &outcome {
-    Ok(_) => {
+    Ok(justfile) => {
       if rules.unused_private_recipe || rules.unused_parameter {
-        warn(&sources, &loaded, documents, rules, result);
+        let mut trees_of_modules = Vec::new();
+        module_trees(&justfile.root, &mut trees_of_modules);
+        warn(&sources, &loaded, &trees_of_modules, documents, rules, result);
       }
     }
     Err(LoadError::Compile(error)) => {
@@ -282,20 +284,33 @@ fn warning(range: Range, rule: &'static str, message: String) -> Diagnostic {
   }
 }
 
+/// The parse trees of the own files of `module` and its submodules.
+fn module_trees<'a>(module: &'a Module<'a>, trees: &mut Vec<&'a Ast<'a>>) {
+  trees.push(module.ast);
+  for submodule in module.modules.values() {
+    module_trees(submodule, trees);
+  }
+}
+
 /// The warnings of the open files among those a root loaded (which
 /// compiled without error).
-fn warn(
+fn warn<'a>(
   sources: &Sources,
   loaded: &[PathBuf],
+  modules: &[&'a Ast<'a>],
   documents: &Documents,
   rules: &Rules,
   result: &mut HashMap<PathBuf, Vec<Diagnostic>>,
 ) {
+  // The parse trees of the modules' own files are in the model; imported
+  // files are parsed again.
   let trees = Trees::new();
-  let mut asts: Vec<(PathBuf, Ast)> = Vec::new();
+  let mut asts: Vec<(PathBuf, &Ast)> = Vec::new();
   for (source, path) in sources.iter().zip(loaded) {
-    if let Ok(ast) = parser::parse_source(source, &trees) {
+    if let Some(ast) = modules.iter().find(|ast| std::ptr::eq(ast.source, source)) {
       asts.push((path.clone(), ast));
+    } else if let Ok(ast) = parser::parse_source(source, &trees) {
+      asts.push((path.clone(), trees.add(ast)));
     }
   }
   // What the files of this root say about all of them.

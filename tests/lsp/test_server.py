@@ -243,7 +243,7 @@ async def test_completion_in_a_file_that_does_not_parse(client: LanguageClient, 
     items = await complete(
         client,
         justfile,
-        "version := '1'\n\n# Build it\nbuild target:\n  echo {{target}}\n\nmod tools\n\ntest: b|\n  echo {{\n",
+        "version := '1'\n\n# Build it\nbuild target:\n  echo {{target}}\n\nmod tools\n\ntest: |\n  echo {{\n",
     )
     assert set(items) == {"build", "tools::"}
     assert items["build"].documentation == "Build it"
