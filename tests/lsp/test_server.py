@@ -247,10 +247,12 @@ async def test_completion_in_a_file_that_does_not_parse(client: LanguageClient, 
     )
     assert set(items) == {"build", "tools::"}
     assert items["build"].documentation == "Build it"
-    items = await complete(client, justfile, "version := '1'\nbuild target:\n  echo {{ ta| }}\n")
+    items = await complete(client, justfile, "version := '1'\nbuild target:\n  echo {{ | }}\n")
     assert {"target", "version", "env", "HEX", "uppercase"} <= set(items)
     assert "build" not in items
     assert items["uppercase"].kind == types.CompletionItemKind.Function
+    items = await complete(client, justfile, "version := '1'\nbuild target:\n  echo {{ uppc| }}\n")
+    assert "uppercase" in items and "uppercamelcase" in items and "HEX" not in items
     items = await complete(client, justfile, "build:\n  echo ta|\n")
     assert items == {}
 
