@@ -79,12 +79,14 @@ fn describe(
   let definition = defined.iter().find(|definition| definition.name == word);
   if let Some(definition) = definition {
     match &definition.kind {
-      Kind::Recipe { .. } => {
+      Kind::Recipe { parameters } => {
         let help = recipe_hover(path, definition.start, word, documents);
+        // Without a compiled justfile: the doc comment and the names.
         return Some(help.unwrap_or_else(|| {
-          let header = text[definition.start..].lines().next().unwrap_or(word);
           let doc = definition.doc.as_deref().map(|doc| format!("{doc}\n\n")).unwrap_or_default();
-          format!("{doc}{}", code(header))
+          let header =
+            std::iter::once(word).chain(parameters.iter().map(String::as_str)).collect::<Vec<_>>();
+          format!("{doc}{}", code(&format!("{}:", header.join(" "))))
         }));
       }
       Kind::Variable { value } => return Some(code(&format!("{word} := {value}"))),
