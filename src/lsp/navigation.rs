@@ -189,7 +189,10 @@ fn names_in(line: &str, start: usize, end: usize) -> Vec<(usize, usize)> {
     if c == b'#' {
       break;
     }
-    let length = if index == 0 || !outline::is_name_char(bytes[index - 1] as char) {
+    // A name starts with an ASCII byte, so the slice starts on a character.
+    let starts_name = c.is_ascii_alphabetic() || c == b'_';
+    let length = if starts_name && (index == 0 || !outline::is_name_char(bytes[index - 1] as char))
+    {
       name_length(&line[index..end])
     } else {
       0

@@ -201,13 +201,23 @@ pub(super) fn enclosing_recipe<'d>(
   (!ended).then_some(recipe)
 }
 
+/// Where the name that ends at byte `offset` (a character boundary) starts.
+pub(super) fn name_start(text: &str, offset: usize) -> usize {
+  text[..offset]
+    .char_indices()
+    .rev()
+    .take_while(|&(_, c)| is_name_char(c))
+    .last()
+    .map_or(offset, |(index, _)| index)
+}
+
 /// The name under (or just before) byte `offset`, and its range.
 pub(super) fn word_at(text: &str, offset: usize) -> Option<(usize, usize)> {
   let mut offset = offset.min(text.len());
   while !text.is_char_boundary(offset) {
     offset -= 1;
   }
-  let start = text[..offset].rfind(|c: char| !is_name_char(c)).map_or(0, |index| index + 1);
+  let start = name_start(text, offset);
   let end =
     text[offset..].find(|c: char| !is_name_char(c)).map_or(text.len(), |index| offset + index);
   (start < end).then_some((start, end))

@@ -37,7 +37,7 @@ pub(super) fn signature_help(text: &str, position: Position) -> Option<Signature
   let open = *opens.last()?;
   let inside = &prefix[open + 1..];
   let before = prefix[..open].trim_end();
-  let name_start = before.rfind(|c: char| !outline::is_name_char(c)).map_or(0, |index| index + 1);
+  let name_start = outline::name_start(before, before.len());
   let name = &before[name_start..];
   let definitions = outline::definitions(text);
   if name.is_empty() {
