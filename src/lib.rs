@@ -63,6 +63,13 @@ pub fn serve_cache_store() -> i32 {
   execution::cache::serve_store(&arguments)
 }
 
+/// The main of `just-lsp`, the language server `just --lsp` starts (see
+/// `lsp`); returns the exit status. A separate executable, so that what the
+/// server links does not cost `just`'s start-up anything.
+pub fn serve_lsp() -> i32 {
+  lsp::serve()
+}
+
 /// Run `just` with the process's arguments and environment; returns the exit status.
 pub fn run() -> i32 {
   let on_thread = std::thread::Builder::new()
@@ -71,7 +78,7 @@ pub fn run() -> i32 {
     .spawn(|| {
       // Deeper than parsing needs: the parser need not start a thread of its own.
       syntax::parser::on_large_stack();
-      cli::run::main(lsp::serve)
+      cli::run::main()
     })
     .map(|handle| {
       // The waiting thread blocks every signal, so that signals sent to the
@@ -80,5 +87,5 @@ pub fn run() -> i32 {
       let _ = platform::signals::block_all_in_this_thread();
       handle.join().unwrap_or(101)
     });
-  on_thread.unwrap_or_else(|_| cli::run::main(lsp::serve))
+  on_thread.unwrap_or_else(|_| cli::run::main())
 }

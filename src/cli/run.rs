@@ -28,12 +28,7 @@ type Result<T = ()> = std::result::Result<T, Error<'static>>;
 /// A result whose error may point into the run's justfiles.
 type Outcome<'src, T = ()> = std::result::Result<T, Error<'src>>;
 
-/// A driver above the command line that `main` hands a whole subcommand to
-/// (the language server, `--lsp`), given as plain data so that `cli` does not
-/// import it.
-pub(crate) type Server = fn() -> i32;
-
-pub(crate) fn main(lsp: Server) -> i32 {
+pub(crate) fn main() -> i32 {
   super::completions::complete_env();
   let config = match Config::from_args(crate::platform::take_arguments()) {
     Ok(config) => config,
@@ -82,6 +77,31 @@ pub(crate) fn main(lsp: Server) -> i32 {
     }
   };
   status
+}
+
+/// The helper that serves `--lsp`: next to the running `just`, else on `PATH`.
+const LSP_HELPER: &str = "just-lsp";
+
+/// `--lsp`: the language server is the helper executable `just-lsp`
+/// (`src/lsp/`), so that what it links costs the other command lines'
+/// start-up nothing. It gets this process's standard streams; its status is
+/// `just`'s.
+fn lsp() -> i32 {
+  let name = format!("{LSP_HELPER}{}", std::env::consts::EXE_SUFFIX);
+  let program = std::env::current_exe()
+    .ok()
+    .map(|exe| exe.with_file_name(&name))
+    .filter(|path| path.is_file())
+    .unwrap_or_else(|| PathBuf::from(&name));
+  match std::process::Command::new(&program).status() {
+    Ok(status) => status.code().unwrap_or(1),
+    Err(error) => {
+      let message = format!("failed to start the language server `{}`: {error}", program.display());
+      let painter = Painter::new(crate::color::UseColor::Auto, Stream::Stderr);
+      let _ = stdio::stderr(&Error::message(message).render(&painter));
+      1
+    }
+  }
 }
 
 /// Start taking signals. Without the signal thread they stay blocked, so

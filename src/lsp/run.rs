@@ -1,7 +1,7 @@
 //! Running a recipe from the editor: a code lens above each recipe that
 //! takes no required argument, and the command `just.run` it invokes,
-//! which runs the recipe with this same `just` executable (the same
-//! runner as on the command line) and answers with its status and output.
+//! which runs the recipe with the `just` executable installed beside this
+//! server (the same runner as on the command line) and answers with its status and output.
 //! The run happens on a thread of its own, so the server keeps answering.
 
 use std::path::{Path, PathBuf};
@@ -74,8 +74,13 @@ pub(super) fn start(
   else {
     return Err(format!("`{RUN}` takes the justfile and the recipe path"));
   };
-  let executable =
-    std::env::current_exe().map_err(|error| format!("cannot find `just` itself: {error}"))?;
+  // `just` is next to this server (`just-lsp`), else on `PATH`.
+  let name = format!("just{}", std::env::consts::EXE_SUFFIX);
+  let executable = std::env::current_exe()
+    .ok()
+    .map(|exe| exe.with_file_name(&name))
+    .filter(|path| path.is_file())
+    .unwrap_or_else(|| PathBuf::from(&name));
   let root = PathBuf::from(root);
   let recipe: Vec<String> = recipe.split("::").map(str::to_string).collect();
   std::thread::spawn(move || {

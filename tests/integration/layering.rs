@@ -22,7 +22,7 @@ const STAGES: &[(&str, u8)] = &[
   ("execution", 6),
   ("output", 7),
   ("cli", 8),
-  // A driver like `cli`, on top of it: `cli` hands it `--lsp` as a function value.
+  // A driver like `cli`, on top of it, in its own executable (`just-lsp`).
   ("lsp", 9),
 ];
 

@@ -13,6 +13,7 @@ tests! {
   shutdown_then_exit_is_status_0,
   client_that_goes_away_ends_the_server,
   random_edit_sessions_answer_every_request,
+  missing_helper_is_an_error,
 }
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -274,4 +275,25 @@ fn random_edit_sessions_answer_every_request() {
       assert!(code.is_none() || code == Some(-32803), "session {session}: {answer}");
     }
   }
+}
+
+/// `just --lsp` starts the helper `just-lsp` installed beside it (else on
+/// `PATH`); without one it says so.
+fn missing_helper_is_an_error() {
+  let tmp = tempfile::tempdir().unwrap();
+  let alone = tmp.path().join(format!("just{}", std::env::consts::EXE_SUFFIX));
+  std::fs::copy(binary(), &alone).unwrap();
+  let output = Command::new(&alone)
+    .arg("--lsp")
+    .env("PATH", tmp.path())
+    .stdin(Stdio::null())
+    .output()
+    .unwrap();
+  assert_eq!(output.status.code(), Some(1));
+  let stderr = String::from_utf8_lossy(&output.stderr);
+  assert!(
+    stderr.starts_with("error: failed to start the language server `just-lsp`: "),
+    "{stderr}"
+  );
+  assert_eq!(String::from_utf8_lossy(&output.stdout), "");
 }
