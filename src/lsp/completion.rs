@@ -52,7 +52,6 @@ pub(super) fn complete(
   let offset = documents::offset(text, position);
   let defined = definitions_with_imports(path, text, documents);
   let context = context(text, offset, &defined);
-  let mut items = items(path, &context, &defined, position);
   // The part of a name typed before the cursor: keep the items that have
   // its characters in order (what clients' fuzzy matching shows).
   let typed: Vec<char> = text[..offset]
@@ -64,28 +63,35 @@ pub(super) fn complete(
     .rev()
     .map(|c| c.to_ascii_lowercase())
     .collect();
-  if !typed.is_empty() && !matches!(context, Context::Path(_)) {
-    items.retain(|item| {
-      let mut wanted = typed.iter().peekable();
-      for c in item.filter_text.as_deref().unwrap_or(&item.label).chars() {
-        if wanted.peek().is_some_and(|&&w| w == c.to_ascii_lowercase()) {
-          wanted.next();
-        }
+  let wanted = |name: &str| {
+    let mut wanted = typed.iter().peekable();
+    for c in name.chars() {
+      if wanted.peek().is_some_and(|&&w| w == c.to_ascii_lowercase()) {
+        wanted.next();
       }
-      wanted.peek().is_none()
-    });
-  }
+    }
+    wanted.peek().is_none()
+  };
+  let filter: &dyn Fn(&str) -> bool =
+    if matches!(context, Context::Path(_)) { &|_: &str| true } else { &wanted };
+  let mut items = items(path, &context, &defined, position, filter);
+  items.retain(|item| filter(item.filter_text.as_deref().unwrap_or(&item.label)));
   let is_incomplete = items.len() > LIMIT;
   items.truncate(LIMIT);
   CompletionList { is_incomplete, items }
 }
 
-/// The definitions of `text` and of the files it imports (one level).
+/// The definitions of `text` and of the files it imports (one level),
+/// read once per state of the open documents.
 pub(super) fn definitions_with_imports(
   path: &Path,
   text: &str,
   documents: &Documents,
-) -> Vec<Definition> {
+) -> std::rc::Rc<Vec<Definition>> {
+  documents.definitions(path, || read_definitions(path, text, documents))
+}
+
+fn read_definitions(path: &Path, text: &str, documents: &Documents) -> Vec<Definition> {
   let mut defined = outline::definitions(text);
   let directory = path.parent().unwrap_or(Path::new(""));
   let imports: Vec<String> = defined
@@ -280,11 +286,13 @@ pub(super) fn function_signature(function: Function) -> String {
   format!("{}(…) — takes {} argument(s)", function.name(), function.arity())
 }
 
+/// The items for `context`; the many (recipes) only those `wanted`.
 fn items(
   path: &Path,
   context: &Context,
   defined: &[Definition],
   position: Position,
+  wanted: &dyn Fn(&str) -> bool,
 ) -> Vec<CompletionItem> {
   match context {
     Context::Nothing => Vec::new(),
@@ -329,7 +337,9 @@ fn items(
     Context::Path(typed) => path_items(path, typed, position),
     Context::Recipe { except } => defined
       .iter()
-      .filter(|definition| Some(&definition.name) != except.as_ref())
+      .filter(|definition| Some(&definition.name) != except.as_ref() && wanted(&definition.name))
+      // Past the limit, one more says the list is incomplete.
+      .take(LIMIT + 1)
       .filter_map(|definition| match &definition.kind {
         Kind::Recipe { parameters } => {
           let mut completion =

@@ -3,11 +3,14 @@
 //! (lines and UTF-16 code units). Positions a client sends out of range, or
 //! inside a character, are clamped, never trusted.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
 
+use super::outline::Definition;
 use crate::analysis::loader::Overlays;
 
 /// One open document.
@@ -23,15 +26,38 @@ pub(super) struct Document {
 pub(super) struct Documents {
   open: HashMap<PathBuf, Document>,
   overlays: Overlays,
+  /// What the open documents (with their imports) define, read once per
+  /// state of the documents: any open, edit or close forgets it all.
+  definitions: RefCell<HashMap<PathBuf, Rc<Vec<Definition>>>>,
 }
 
 impl Documents {
+  /// The definitions of the open document at `path`, made by `make` the
+  /// first time after a change.
+  pub(super) fn definitions(
+    &self,
+    path: &Path,
+    make: impl FnOnce() -> Vec<Definition>,
+  ) -> Rc<Vec<Definition>> {
+    if !self.open.contains_key(path) {
+      return Rc::new(make());
+    }
+    if let Some(found) = self.definitions.borrow().get(path) {
+      return Rc::clone(found);
+    }
+    let made = Rc::new(make());
+    self.definitions.borrow_mut().insert(path.to_path_buf(), Rc::clone(&made));
+    made
+  }
+
   pub(super) fn open(&mut self, path: PathBuf, uri: String, text: String, version: i32) {
+    self.definitions.get_mut().clear();
     self.overlays.insert(path.clone(), text.clone());
     self.open.insert(path, Document { uri, text, version });
   }
 
   pub(super) fn close(&mut self, path: &Path) {
+    self.definitions.get_mut().clear();
     self.open.remove(path);
     self.overlays.remove(path);
   }
@@ -56,6 +82,7 @@ impl Documents {
     version: i32,
     changes: Vec<TextDocumentContentChangeEvent>,
   ) {
+    self.definitions.get_mut().clear();
     let Some(document) = self.open.get_mut(path) else {
       return;
     };

@@ -46,7 +46,7 @@ fn name_at_start(text: &str) -> Option<&str> {
 pub(super) fn definitions(text: &str) -> Vec<Definition> {
   let mut found = Vec::new();
   let mut offset = 0;
-  let mut doc: Option<String> = None;
+  let mut doc: Option<&str> = None;
   for (line_number, line) in text.split('\n').enumerate() {
     let line_offset = offset;
     offset += line.len() + 1;
@@ -58,7 +58,7 @@ pub(super) fn definitions(text: &str) -> Vec<Definition> {
       continue;
     }
     if let Some(comment) = line.strip_prefix('#') {
-      doc = (!comment.starts_with('!')).then(|| comment.trim().to_string());
+      doc = (!comment.starts_with('!')).then(|| comment.trim());
       continue;
     }
     if line.starts_with('[') {
@@ -83,7 +83,7 @@ pub(super) fn definitions(text: &str) -> Vec<Definition> {
         line: line_number,
         start,
         end: start + name.len(),
-        doc: this_doc.clone(),
+        doc: this_doc.map(str::to_string),
       }
     };
     if skip(&mut rest, "alias") {
