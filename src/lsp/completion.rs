@@ -338,8 +338,6 @@ fn items(
     Context::Recipe { except } => defined
       .iter()
       .filter(|definition| Some(&definition.name) != except.as_ref() && wanted(&definition.name))
-      // Past the limit, one more says the list is incomplete.
-      .take(LIMIT + 1)
       .filter_map(|definition| match &definition.kind {
         Kind::Recipe { parameters } => {
           let mut completion =
@@ -355,6 +353,8 @@ fn items(
         }
         _ => None,
       })
+      // Past the limit, one more says the list is incomplete.
+      .take(LIMIT + 1)
       .collect(),
     Context::Expression { parameters } => expression_items(parameters, defined),
   }

@@ -518,3 +518,14 @@ async def test_code_lens_runs_a_recipe_through_just(client: LanguageClient, tmp_
     expected = subprocess.run([JUST, "--justfile", str(justfile), "greet"], capture_output=True, text=True)
     assert result == {"status": 0, "stdout": expected.stdout, "stderr": expected.stderr}
     assert result["stdout"] == "hello world\n"
+
+
+async def test_completion_limit_counts_only_what_it_answers(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    variables = "".join(f"v{index} := '{index}'\n" for index in range(1500))
+    recipes = "".join(f"r{index}:\n" for index in range(1200))
+    items = await complete(client, justfile, variables + recipes + "test: |\n")
+    assert len(items) == 1000 and all(label.startswith("r") for label in items)
+    items = await complete(client, justfile, variables + recipes + "test: r119|\n")
+    # The typed characters in order: r119, r1019, r1119 … but not r2.
+    assert {"r119", "r1019", "r1195"} <= set(items) and "r2" not in items and len(items) < 100
