@@ -14,7 +14,7 @@ export RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4
 -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing -Cdebug-assertions -Coverflow-checks"
 # An explicit --target keeps the instrumentation out of build scripts.
 cargo build --locked --release -p just-fuzz --target "$target" --target-dir target/stable-fuzz
-for name in lex_parse analyze cache_restore; do
+for name in lex_parse analyze cache_restore lsp_edits; do
   mkdir -p "corpus/$name" "artifacts/$name"
   "target/stable-fuzz/$target/release/$name" "corpus/$name" \
     -artifact_prefix="artifacts/$name/" -max_total_time="$seconds" -rss_limit_mb=4096 \

@@ -11,6 +11,7 @@ mod cli;
 mod color;
 mod evaluation;
 mod execution;
+mod lsp;
 mod options;
 mod output;
 mod platform;
@@ -26,6 +27,7 @@ mod text;
 // Everything else is private to the crate.
 pub use analysis::analyzer::{compile, Arenas, LoadError, LoadRequest};
 pub use color::{Painter, Stream, UseColor};
+pub use lsp::session as lsp_session;
 pub use output::diagnostic::excerpt;
 pub use output::format::{format_justfile, indentation_setting, write_justfile};
 pub use output::sink::Sink;
@@ -73,6 +75,13 @@ pub fn restore_cache_entry(
   entry: &[u8],
 ) -> bool {
   execution::cache::restore_for_fuzzing(store, working_directory, outputs, entry)
+}
+
+/// The main of `just-lsp`, the language server `just --lsp` starts (see
+/// `lsp`); returns the exit status. A separate executable, so that what the
+/// server links does not cost `just`'s start-up anything.
+pub fn serve_lsp() -> i32 {
+  lsp::serve()
 }
 
 /// Run `just` with the process's arguments and environment; returns the exit status.

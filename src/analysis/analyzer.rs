@@ -38,7 +38,24 @@ pub fn compile<'src>(
   request: &LoadRequest,
   arenas: Arenas<'src>,
 ) -> Result<Justfile<'src>, LoadError<'src>> {
-  let loaded = loader::load(request, arenas)?;
+  analyze(request, loader::load(request, arenas)?, arenas)
+}
+
+/// `compile`, with the texts of `overlays` in place of those files on disk
+/// (the language server's unsaved documents).
+pub(crate) fn compile_overlaid<'src>(
+  request: &LoadRequest,
+  overlays: &loader::Overlays,
+  arenas: Arenas<'src>,
+) -> Result<Justfile<'src>, LoadError<'src>> {
+  analyze(request, loader::load_overlaid(request, overlays, arenas)?, arenas)
+}
+
+fn analyze<'src>(
+  request: &LoadRequest,
+  loaded: loader::Loaded<'src>,
+  arenas: Arenas<'src>,
+) -> Result<Justfile<'src>, LoadError<'src>> {
   let mut context = Context {
     modules: loaded.modules.into_iter().map(Some).collect(),
     overrides: group_overrides(request),

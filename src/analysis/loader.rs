@@ -86,6 +86,11 @@ struct Work {
   is_root: bool,
 }
 
+/// Texts that stand in for files on disk, by absolute path: an editor's
+/// unsaved documents (the language server). Plain data, so the loader knows
+/// nothing of who provides them.
+pub(crate) type Overlays = HashMap<PathBuf, String>;
+
 type CompileResult<'src, T> = Result<T, CompileError<'src>>;
 
 /// Where loading puts what it reads: texts and parse trees.
@@ -99,6 +104,15 @@ pub(crate) fn load<'src>(
   request: &LoadRequest,
   arenas: Arenas<'src>,
 ) -> Result<Loaded<'src>, LoadError<'src>> {
+  load_overlaid(request, &Overlays::new(), arenas)
+}
+
+/// `load`, reading the files `overlays` has from there instead of the disk.
+pub(crate) fn load_overlaid<'src>(
+  request: &LoadRequest,
+  overlays: &Overlays,
+  arenas: Arenas<'src>,
+) -> Result<Loaded<'src>, LoadError<'src>> {
   let root = request.justfile.lexiclean();
   let root_directory = root.parent().map(Path::to_path_buf).unwrap_or_default();
   let mut loader = Loader {
@@ -107,6 +121,7 @@ pub(crate) fn load<'src>(
     modules: Vec::new(),
     root_source: request.source.clone(),
     chain: HashSet::new(),
+    overlays,
   };
   loader.modules.push(LoadedModule::new(&root));
   let mut stack =
@@ -178,8 +193,9 @@ impl LoadedModule<'_> {
   }
 }
 
-struct Loader<'src> {
+struct Loader<'src, 'o> {
   arenas: Arenas<'src>,
+  overlays: &'o Overlays,
   root_directory: PathBuf,
   modules: Vec<LoadedModule<'src>>,
   root_source: Option<String>,
@@ -187,11 +203,14 @@ struct Loader<'src> {
   chain: HashSet<PathBuf>,
 }
 
-impl<'src> Loader<'src> {
+impl<'src> Loader<'src, '_> {
   fn process(&mut self, work: Work, stack: &mut Vec<Step>) -> Result<(), LoadError<'src>> {
     let text = match (work.is_root, self.root_source.take()) {
       (true, Some(text)) => text,
-      _ => read(&work.path)?,
+      _ => match self.overlays.get(&work.path) {
+        Some(text) => text.clone(),
+        None => read(&work.path)?,
+      },
     };
     let source = self.arenas.sources.add(text, self.display_path(&work.path));
     let ast = parser::parse_source(source, self.arenas.trees).map_err(CompileError::from)?;

@@ -32,6 +32,12 @@ const CONSTANTS: &[(&str, &str)] = &[
   ("BG_WHITE", "\x1b[47m"),
 ];
 
+/// Every constant and its value, in table order (the language server's
+/// completions and hovers).
+pub(crate) fn all() -> &'static [(&'static str, &'static str)] {
+  CONSTANTS
+}
+
 /// The value of constant `name`, if it is one.
 pub(crate) fn constant(name: &str) -> Option<&'static str> {
   id(name).and_then(value)

@@ -40,6 +40,8 @@ pub(crate) enum Subcommand {
     arguments: Vec<String>,
   },
   Changelog,
+  /// `--lsp`: the language server, until the client goes.
+  Lsp,
   Choose,
   Clean {
     paths: Vec<String>,
@@ -492,8 +494,9 @@ fn subcommand(
     return Ok(view);
   }
 
-  let simple: [(&str, Subcommand, &'static str); 10] = [
+  let simple: [(&str, Subcommand, &'static str); 11] = [
     (id::CHANGELOG, Subcommand::Changelog, "--changelog"),
+    (id::LSP, Subcommand::Lsp, "--lsp"),
     (id::DUMP, Subcommand::Dump, "--dump"),
     (id::JSON, Subcommand::Dump, "--dump"),
     (id::EDIT, Subcommand::Edit, "--edit"),

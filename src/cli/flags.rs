@@ -84,6 +84,7 @@ pub(crate) mod id {
   pub(crate) const INIT: &str = "init";
   pub(crate) const JSON: &str = "json";
   pub(crate) const LIST: &str = "list";
+  pub(crate) const LSP: &str = "lsp";
   pub(crate) const MAN: &str = "man";
   pub(crate) const REQUEST: &str = "request";
   pub(crate) const SHOW: &str = "show";
@@ -429,6 +430,7 @@ pub(crate) const FLAGS: &[Flag] = &[
     requires: Some(LIST),
     ..switch(LIST_SUBMODULES, "JUST_LIST_SUBMODULES", "Also list recipes of submodules")
   },
+  command(LSP, Takes::Switch, "Serve the Language Server Protocol on standard input and output (for editors)"),
   command(MAN, Takes::Switch, "Print the man page"),
   switch(NO_ALIASES, "JUST_NO_ALIASES", "Leave aliases out of listings"),
   switch(NO_CACHE, "JUST_NO_CACHE", "Ignore the recipe cache"),

@@ -22,6 +22,8 @@ const STAGES: &[(&str, u8)] = &[
   ("execution", 6),
   ("output", 7),
   ("cli", 8),
+  // A driver like `cli`, on top of it, in its own executable (`just-lsp`).
+  ("lsp", 9),
 ];
 
 fn rank(stage: &str) -> Option<u8> {

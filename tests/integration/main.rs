@@ -60,6 +60,7 @@ mod help_facts;
 mod hostile_cache;
 mod jobserver;
 mod layering;
+mod lsp;
 mod msrv;
 mod parallel_output;
 mod pty;
@@ -103,6 +104,7 @@ fn main() {
     hostile_cache::tests,
     jobserver::tests,
     layering::tests,
+    lsp::tests,
     msrv::tests,
     parallel_output::tests,
     robustness::tests,

@@ -162,7 +162,6 @@ macro_rules! functions {
       }
 
       /// The canonical name.
-      #[cfg(test)]
       pub(crate) fn name(self) -> &'static str {
         match self {
           $(Function::$function => $name,)*

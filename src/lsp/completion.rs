@@ -1,0 +1,490 @@
+//! `textDocument/completion`, from the text around the cursor, so that it
+//! works in files that do not parse: what may be written there, from the
+//! vocabulary tables (settings, attributes, built-in functions, constants)
+//! and the names the file and its imports define.
+
+use std::path::Path;
+
+use lsp_types::{
+  CompletionItem, CompletionItemKind, CompletionList, CompletionTextEdit, Documentation,
+  InsertTextFormat, Position, Range, TextEdit,
+};
+
+use super::documents::{self, Documents};
+use super::outline::{self, Definition, Kind};
+use crate::builtins::constants;
+use crate::builtins::functions::Function;
+use crate::syntax::attributes::AttributeKind;
+use crate::syntax::settings::{Setting, SettingType};
+
+/// Where the cursor is, as far as completion is concerned.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Context {
+  /// Inside `[…]` above an item.
+  Attribute,
+  /// After `set `.
+  SettingName,
+  /// After `set NAME := `.
+  SettingValue(Setting),
+  /// In the quoted path of `import` or `mod`, typed so far.
+  Path(String),
+  /// Where an expression goes; the parameters of the recipe or function it
+  /// belongs to are in scope.
+  Expression { parameters: Vec<String> },
+  /// Where a recipe goes: dependencies and alias targets.
+  Recipe { except: Option<String> },
+  /// The start of a top-level line.
+  Item,
+  /// Nothing to offer (recipe body text, comments, strings, names being defined).
+  Nothing,
+}
+
+/// The most items one answer holds; past it the list is marked incomplete,
+/// and the client asks again as more of the name is typed.
+const LIMIT: usize = 1000;
+
+pub(super) fn complete(
+  path: &Path,
+  text: &str,
+  position: Position,
+  documents: &Documents,
+) -> CompletionList {
+  let offset = documents::offset(text, position);
+  let defined = definitions_with_imports(path, text, documents);
+  let context = context(text, offset, &defined);
+  // The part of a name typed before the cursor: keep the items that have
+  // its characters in order (what clients' fuzzy matching shows).
+  let typed: Vec<char> = text[..offset]
+    .chars()
+    .rev()
+    .take_while(|&c| outline::is_name_char(c))
+    .collect::<Vec<char>>()
+    .into_iter()
+    .rev()
+    .map(|c| c.to_ascii_lowercase())
+    .collect();
+  let wanted = |name: &str| {
+    let mut wanted = typed.iter().peekable();
+    for c in name.chars() {
+      if wanted.peek().is_some_and(|&&w| w == c.to_ascii_lowercase()) {
+        wanted.next();
+      }
+    }
+    wanted.peek().is_none()
+  };
+  let filter: &dyn Fn(&str) -> bool =
+    if matches!(context, Context::Path(_)) { &|_: &str| true } else { &wanted };
+  let mut items = items(path, &context, &defined, position, filter);
+  items.retain(|item| filter(item.filter_text.as_deref().unwrap_or(&item.label)));
+  let is_incomplete = items.len() > LIMIT;
+  items.truncate(LIMIT);
+  CompletionList { is_incomplete, items }
+}
+
+/// The definitions of `text` and of the files it imports (one level),
+/// read once per state of the open documents.
+pub(super) fn definitions_with_imports(
+  path: &Path,
+  text: &str,
+  documents: &Documents,
+) -> std::rc::Rc<Vec<Definition>> {
+  documents.definitions(path, || read_definitions(path, text, documents))
+}
+
+fn read_definitions(path: &Path, text: &str, documents: &Documents) -> Vec<Definition> {
+  let mut defined = outline::definitions(text);
+  let directory = path.parent().unwrap_or(Path::new(""));
+  let imports: Vec<String> = defined
+    .iter()
+    .filter_map(|definition| match &definition.kind {
+      Kind::Import { path } => Some(path.clone()),
+      _ => None,
+    })
+    .collect();
+  for import in imports {
+    let imported = directory.join(import);
+    if let Some(text) = documents.text(&imported) {
+      defined.extend(
+        outline::definitions(&text)
+          .into_iter()
+          .filter(|definition| !matches!(definition.kind, Kind::Import { .. })),
+      );
+    }
+  }
+  defined
+}
+
+/// Inside an unclosed quote or a comment, in `prefix` (one line)?
+fn in_string_or_comment(prefix: &str) -> bool {
+  let mut quote: Option<char> = None;
+  for c in prefix.chars() {
+    match quote {
+      Some(q) if c == q => quote = None,
+      Some(_) => {}
+      None if c == '#' => return true,
+      None if matches!(c, '\'' | '"' | '`') => quote = Some(c),
+      None => {}
+    }
+  }
+  quote.is_some()
+}
+
+pub(super) fn context(text: &str, offset: usize, defined: &[Definition]) -> Context {
+  let offset = documents::offset(text, documents::position(text, offset));
+  let line_start = text[..offset].rfind('\n').map_or(0, |index| index + 1);
+  let prefix = &text[line_start..offset];
+  let line = text[..offset].matches('\n').count();
+  let indented = prefix.starts_with([' ', '\t']);
+  if indented {
+    // A recipe body line: only inside `{{…}}`.
+    let Some(recipe) = outline::enclosing_recipe(text, defined, line) else {
+      return Context::Nothing;
+    };
+    let open = prefix.rfind("{{");
+    let close = prefix.rfind("}}");
+    return match (open, close) {
+      (Some(open), close) if close.is_none_or(|close| close < open) => {
+        if in_string_or_comment(&prefix[open + 2..]) {
+          Context::Nothing
+        } else {
+          Context::Expression { parameters: parameters_of(recipe) }
+        }
+      }
+      _ => Context::Nothing,
+    };
+  }
+  let trimmed = prefix.trim_start();
+  if let Some(inside) = trimmed.strip_prefix('[') {
+    if inside.contains([']', '(', ':']) {
+      return Context::Nothing;
+    }
+    return Context::Attribute;
+  }
+  for keyword in ["import", "import?"] {
+    if let Some(rest) = trimmed.strip_prefix(keyword) {
+      if let Some(typed) = quoted_rest(rest.trim_start()) {
+        return Context::Path(typed.to_string());
+      }
+    }
+  }
+  for keyword in ["mod ", "mod? "] {
+    if let Some(rest) = trimmed.strip_prefix(keyword) {
+      let rest = rest.trim_start();
+      let name_end = rest.find(|c: char| !outline::is_name_char(c)).unwrap_or(rest.len());
+      if let Some(typed) = quoted_rest(rest[name_end..].trim_start()) {
+        return Context::Path(typed.to_string());
+      }
+      return Context::Nothing;
+    }
+  }
+  if in_string_or_comment(prefix) {
+    return Context::Nothing;
+  }
+  if let Some(rest) = trimmed.strip_prefix("set ") {
+    let rest = rest.trim_start();
+    return match rest.split_once(":=") {
+      None if rest.chars().all(outline::is_name_char) => Context::SettingName,
+      None => Context::Nothing,
+      Some((name, _)) => match Setting::from_name(name.trim()) {
+        Some(setting) => Context::SettingValue(setting),
+        None => Context::Nothing,
+      },
+    };
+  }
+  if let Some(rest) = trimmed.strip_prefix("alias ") {
+    return if rest.contains(":=") { Context::Recipe { except: None } } else { Context::Nothing };
+  }
+  if let Some((before, _)) = trimmed.split_once(":=") {
+    // A variable, or a function `name(a, b) :=` whose parameters are in scope.
+    let parameters = match (before.find('('), before.find(')')) {
+      (Some(open), Some(close)) if open < close => before[open + 1..close]
+        .split(',')
+        .map(|parameter| parameter.trim().to_string())
+        .filter(|parameter| !parameter.is_empty())
+        .collect(),
+      _ => Vec::new(),
+    };
+    return Context::Expression { parameters };
+  }
+  // A recipe header: after its colon come dependencies.
+  if let Some(colon) = header_colon(trimmed) {
+    let after = &trimmed[colon + 1..];
+    let recipe = outline::enclosing_recipe(text, defined, line);
+    let name = recipe.map(|recipe| recipe.name.clone());
+    if after.matches('(').count() > after.matches(')').count() {
+      let open = after.rfind('(').unwrap_or(0);
+      // `(dep` names a recipe; after it, arguments are expressions.
+      if after[open + 1..].contains([' ', '\t']) {
+        return Context::Expression { parameters: recipe.map(parameters_of).unwrap_or_default() };
+      }
+    }
+    return Context::Recipe { except: name };
+  }
+  if trimmed.chars().all(outline::is_name_char) {
+    return Context::Item;
+  }
+  // Parameters of a recipe header: a default value is an expression.
+  if let Some(equals) = trimmed.rfind('=') {
+    if !trimmed[equals..].contains([' ', '\t'])
+      || trimmed[equals + 1..].trim().chars().all(outline::is_name_char)
+    {
+      return Context::Expression { parameters: Vec::new() };
+    }
+  }
+  Context::Nothing
+}
+
+/// The position of the colon that ends a recipe header in `line`, if any.
+fn header_colon(line: &str) -> Option<usize> {
+  let mut quote: Option<char> = None;
+  let mut depth = 0_i32;
+  for (index, c) in line.char_indices() {
+    match quote {
+      Some(q) if c == q => quote = None,
+      Some(_) => {}
+      None => match c {
+        '\'' | '"' | '`' => quote = Some(c),
+        '(' => depth += 1,
+        ')' => depth -= 1,
+        ':'
+          if depth <= 0 && !line[index..].starts_with(":=") && !line[index..].starts_with("::") =>
+        {
+          if index > 0 && line[..index].ends_with(':') {
+            continue;
+          }
+          return Some(index);
+        }
+        _ => {}
+      },
+    }
+  }
+  None
+}
+
+fn quoted_rest(text: &str) -> Option<&str> {
+  let rest = text.strip_prefix('\'').or_else(|| text.strip_prefix('"'))?;
+  (!rest.contains(['\'', '"'])).then_some(rest)
+}
+
+fn parameters_of(definition: &Definition) -> Vec<String> {
+  match &definition.kind {
+    Kind::Recipe { parameters } | Kind::Function { parameters } => parameters.clone(),
+    _ => Vec::new(),
+  }
+}
+
+fn item(
+  label: impl Into<String>,
+  kind: CompletionItemKind,
+  detail: Option<String>,
+) -> CompletionItem {
+  CompletionItem { label: label.into(), kind: Some(kind), detail, ..CompletionItem::default() }
+}
+
+/// `name(…)` of a built-in function, with its arity.
+pub(super) fn function_signature(function: Function) -> String {
+  format!("{}(…) — takes {} argument(s)", function.name(), function.arity())
+}
+
+/// The items for `context`; the many (recipes) only those `wanted`.
+fn items(
+  path: &Path,
+  context: &Context,
+  defined: &[Definition],
+  position: Position,
+  wanted: &dyn Fn(&str) -> bool,
+) -> Vec<CompletionItem> {
+  match context {
+    Context::Nothing => Vec::new(),
+    Context::Item => ["alias", "export", "import", "mod", "set", "unexport"]
+      .into_iter()
+      .map(|keyword| item(keyword, CompletionItemKind::KEYWORD, None))
+      .collect(),
+    Context::Attribute => AttributeKind::ALL
+      .iter()
+      .map(|kind| {
+        let (minimum, maximum) = kind.arity();
+        let detail = match (minimum, maximum) {
+          (0, Some(0)) => "attribute".to_string(),
+          (minimum, Some(maximum)) if minimum == maximum => {
+            format!("attribute, {minimum} argument(s)")
+          }
+          (minimum, Some(maximum)) => format!("attribute, {minimum} to {maximum} arguments"),
+          (minimum, None) => format!("attribute, {minimum} or more arguments"),
+        };
+        item(kind.name(), CompletionItemKind::PROPERTY, Some(detail))
+      })
+      .collect(),
+    Context::SettingName => Setting::ALL
+      .iter()
+      .map(|setting| {
+        item(setting.name(), CompletionItemKind::PROPERTY, Some(setting_detail(*setting)))
+      })
+      .collect(),
+    Context::SettingValue(setting) => match setting.value_type() {
+      SettingType::Boolean => ["true", "false"]
+        .into_iter()
+        .map(|value| item(value, CompletionItemKind::VALUE, None))
+        .collect(),
+      SettingType::List => {
+        ["['bash', '-cu']", "['sh', '-cu']", "['zsh', '-cu']", "['powershell.exe', '-c']"]
+          .into_iter()
+          .map(|value| item(value, CompletionItemKind::VALUE, None))
+          .collect()
+      }
+      SettingType::Expression | SettingType::Literal => expression_items(&[], defined),
+    },
+    Context::Path(typed) => path_items(path, typed, position),
+    Context::Recipe { except } => defined
+      .iter()
+      .filter(|definition| Some(&definition.name) != except.as_ref() && wanted(&definition.name))
+      .filter_map(|definition| match &definition.kind {
+        Kind::Recipe { parameters } => {
+          let mut completion =
+            item(&definition.name, CompletionItemKind::FUNCTION, Some(parameters.join(" ")));
+          completion.documentation = definition.doc.clone().map(Documentation::String);
+          Some(completion)
+        }
+        Kind::Module { .. } => {
+          let mut completion =
+            item(format!("{}::", definition.name), CompletionItemKind::MODULE, None);
+          completion.filter_text = Some(definition.name.clone());
+          Some(completion)
+        }
+        _ => None,
+      })
+      // Past the limit, one more says the list is incomplete.
+      .take(LIMIT + 1)
+      .collect(),
+    Context::Expression { parameters } => expression_items(parameters, defined),
+  }
+}
+
+fn setting_detail(setting: Setting) -> String {
+  match setting.value_type() {
+    SettingType::Boolean => "setting: true or false".into(),
+    SettingType::Expression => "setting: an expression".into(),
+    SettingType::List => "setting: a list of strings".into(),
+    SettingType::Literal => "setting: a string".into(),
+  }
+}
+
+fn expression_items(parameters: &[String], defined: &[Definition]) -> Vec<CompletionItem> {
+  let mut items: Vec<CompletionItem> = parameters
+    .iter()
+    .map(|parameter| item(parameter, CompletionItemKind::VARIABLE, Some("parameter".into())))
+    .collect();
+  for definition in defined {
+    match &definition.kind {
+      Kind::Variable { value } => {
+        items.push(item(
+          &definition.name,
+          CompletionItemKind::VARIABLE,
+          Some(format!(":= {value}")),
+        ));
+      }
+      Kind::Function { parameters } => {
+        let mut completion = item(
+          &definition.name,
+          CompletionItemKind::FUNCTION,
+          Some(format!("{}({})", definition.name, parameters.join(", "))),
+        );
+        completion.insert_text = Some(format!("{}($0)", definition.name));
+        completion.insert_text_format = Some(InsertTextFormat::SNIPPET);
+        items.push(completion);
+      }
+      _ => {}
+    }
+  }
+  for &function in Function::ALL {
+    let mut completion =
+      item(function.name(), CompletionItemKind::FUNCTION, Some(function_signature(function)));
+    completion.insert_text = Some(format!("{}($0)", function.name()));
+    completion.insert_text_format = Some(InsertTextFormat::SNIPPET);
+    items.push(completion);
+  }
+  for (name, value) in constants::all() {
+    items.push(item(*name, CompletionItemKind::CONSTANT, Some(format!("{value:?}"))));
+  }
+  items
+}
+
+/// The entries of the directory the typed path names, replacing its last
+/// component.
+fn path_items(path: &Path, typed: &str, position: Position) -> Vec<CompletionItem> {
+  let directory = path.parent().unwrap_or(Path::new(""));
+  let (folder, partial) = match typed.rfind('/') {
+    Some(slash) => (&typed[..=slash], &typed[slash + 1..]),
+    None => ("", typed),
+  };
+  let Ok(entries) = std::fs::read_dir(directory.join(folder)) else {
+    return Vec::new();
+  };
+  let start = Position {
+    line: position.line,
+    character: position.character.saturating_sub(partial.encode_utf16().count() as u32),
+  };
+  let mut names: Vec<(String, bool)> = entries
+    .filter_map(Result::ok)
+    .filter_map(|entry| {
+      let name = entry.file_name().to_str()?.to_string();
+      let is_directory = entry.file_type().ok()?.is_dir();
+      Some((name, is_directory))
+    })
+    .collect();
+  names.sort();
+  names
+    .into_iter()
+    .map(|(name, is_directory)| {
+      let label = if is_directory { format!("{name}/") } else { name };
+      let kind = if is_directory { CompletionItemKind::FOLDER } else { CompletionItemKind::FILE };
+      CompletionItem {
+        label: label.clone(),
+        kind: Some(kind),
+        text_edit: Some(CompletionTextEdit::Edit(TextEdit {
+          range: Range { start, end: position },
+          new_text: label,
+        })),
+        ..CompletionItem::default()
+      }
+    })
+    .collect()
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  fn context_at(text: &str) -> Context {
+    let offset = text.find('|').unwrap();
+    let text = text.replace('|', "");
+    let defined = outline::definitions(&text);
+    context(&text, offset, &defined)
+  }
+
+  #[test]
+  fn contexts() {
+    assert_eq!(context_at("[pri|"), Context::Attribute);
+    assert_eq!(context_at("set qu|"), Context::SettingName);
+    assert_eq!(context_at("set quiet := |"), Context::SettingValue(Setting::Quiet));
+    assert_eq!(context_at("import 'sub/|"), Context::Path("sub/".into()));
+    assert_eq!(context_at("mod foo '|"), Context::Path(String::new()));
+    assert_eq!(context_at("a: b\nb x: |"), Context::Recipe { except: Some("b".into()) });
+    assert_eq!(context_at("alias c := |"), Context::Recipe { except: None });
+    assert_eq!(
+      context_at("b x y:\n  echo {{ x + |"),
+      Context::Expression { parameters: vec!["x".into(), "y".into()] }
+    );
+    assert_eq!(context_at("b x:\n  echo |"), Context::Nothing);
+    assert_eq!(context_at("b x:\n  echo {{ 'a|"), Context::Nothing);
+    assert_eq!(context_at("v := |"), Context::Expression { parameters: Vec::new() });
+    assert_eq!(
+      context_at("f(a, b) := |"),
+      Context::Expression { parameters: vec!["a".into(), "b".into()] }
+    );
+    assert_eq!(context_at("b x: (dep |"), Context::Expression { parameters: vec!["x".into()] });
+    assert_eq!(context_at("b x: (de|"), Context::Recipe { except: Some("b".into()) });
+    assert_eq!(context_at("# set |"), Context::Nothing);
+    assert_eq!(context_at("exp|"), Context::Item);
+  }
+}

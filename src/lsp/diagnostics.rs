@@ -1,0 +1,478 @@
+//! Diagnostics: the error `just` reports for a justfile, from the editor's
+//! unsaved texts, published for the file it is in (an import's or module's
+//! error for that file); and warnings for what is certainly a mistake, each
+//! a rule the client can switch off (`Rules`).
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use lsp_types::{Diagnostic, DiagnosticSeverity, NumberOrString, Range};
+
+use super::documents::{self, Documents};
+use crate::analysis::analyzer::{compile_overlaid, Arenas, LoadError, LoadRequest};
+use crate::analysis::model::{Justfile, Module};
+use crate::syntax::ast::{Ast, Attribute, Expression, Item, Recipe};
+use crate::syntax::parser;
+use crate::syntax::sources::{Sources, Trees};
+use crate::syntax::token::Token;
+
+/// The warning rules, each on unless the client turns it off
+/// (`initializationOptions` or `workspace/didChangeConfiguration`:
+/// `{"warnings": {"unused-private-recipe": false}}`).
+#[derive(Clone, Debug)]
+pub(super) struct Rules {
+  /// A private recipe (`_name` or `[private]`) that no recipe depends on and
+  /// no alias names, and that is not the first recipe of its file.
+  pub(super) unused_private_recipe: bool,
+  /// A recipe parameter that nothing reads: not exported (`$name`), not
+  /// referenced in the recipe, without `set export`, `set
+  /// positional-arguments` or attributes that could read it.
+  pub(super) unused_parameter: bool,
+}
+
+impl Default for Rules {
+  fn default() -> Self {
+    Rules { unused_private_recipe: true, unused_parameter: true }
+  }
+}
+
+pub(super) const UNUSED_PRIVATE_RECIPE: &str = "unused-private-recipe";
+pub(super) const UNUSED_PARAMETER: &str = "unused-parameter";
+
+impl Rules {
+  /// Apply `{"warnings": {RULE: bool, …}}`; anything else is ignored.
+  pub(super) fn configure(&mut self, settings: &serde_json::Value) {
+    let Some(warnings) = settings.get("warnings").and_then(|warnings| warnings.as_object()) else {
+      return;
+    };
+    for (rule, value) in warnings {
+      let Some(on) = value.as_bool() else { continue };
+      match rule.as_str() {
+        UNUSED_PRIVATE_RECIPE => self.unused_private_recipe = on,
+        UNUSED_PARAMETER => self.unused_parameter = on,
+        _ => {}
+      }
+    }
+  }
+}
+
+/// The diagnostics of every open document and of every file their roots
+/// load that has an error, by absolute path. Open documents always have an
+/// entry, empty when clean.
+pub(super) fn compute(documents: &Documents, rules: &Rules) -> HashMap<PathBuf, Vec<Diagnostic>> {
+  let mut result: HashMap<PathBuf, Vec<Diagnostic>> = HashMap::new();
+  let mut covered: HashSet<PathBuf> = HashSet::new();
+  let mut compiled: HashSet<PathBuf> = HashSet::new();
+  let mut open: Vec<&PathBuf> = documents.paths().collect();
+  open.sort();
+  for path in &open {
+    result.entry((*path).clone()).or_default();
+  }
+  for path in open {
+    if covered.contains(path) {
+      continue;
+    }
+    // The justfile above (or beside) the document first: it may load it.
+    if let Some(root) = enclosing_justfile(path) {
+      if compiled.insert(root.clone()) {
+        let outcome = check_root(&root, documents, rules, &mut result);
+        covered.extend(outcome);
+      }
+      if covered.contains(path) {
+        continue;
+      }
+    }
+    if compiled.insert(path.clone()) {
+      covered.extend(check_root(path, documents, rules, &mut result));
+    }
+  }
+  result
+}
+
+/// The nearest `justfile` in the document's directory or above, other than
+/// the document itself.
+fn enclosing_justfile(path: &Path) -> Option<PathBuf> {
+  let mut directory = path.parent();
+  while let Some(current) = directory {
+    if let Ok(entries) = std::fs::read_dir(current) {
+      let mut found: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|candidate| {
+          candidate.file_name().and_then(|name| name.to_str()).is_some_and(|name| {
+            let lower = name.to_ascii_lowercase();
+            lower == "justfile" || lower == ".justfile"
+          }) && candidate.is_file()
+            && candidate != path
+        })
+        .collect();
+      found.sort();
+      if let Some(first) = found.into_iter().next() {
+        return Some(first);
+      }
+    }
+    directory = current.parent();
+  }
+  None
+}
+
+/// Compile `root` as `just` would; record its error (if any) for the file
+/// it is in, and the warnings of the loaded files that are open. Returns
+/// the files it loaded.
+fn check_root(
+  root: &Path,
+  documents: &Documents,
+  rules: &Rules,
+  result: &mut HashMap<PathBuf, Vec<Diagnostic>>,
+) -> Vec<PathBuf> {
+  let sources = Sources::new();
+  let trees = Trees::new();
+  let arenas = Arenas { sources: &sources, trees: &trees };
+  let directory = root.parent().map(Path::to_path_buf).unwrap_or_default();
+  let request = LoadRequest {
+    justfile: root,
+    source: None,
+    working_directory: &directory,
+    overrides: &[],
+    unstable: unstable_from_environment(),
+  };
+  let outcome = compile_overlaid(&request, documents.overlays(), arenas);
+  let absolute =
+    |path: &Path| if path.is_absolute() { path.to_path_buf() } else { directory.join(path) };
+  let loaded: Vec<PathBuf> = sources.iter().map(|source| absolute(&source.path)).collect();
+  match &outcome {
+    Ok(justfile) => {
+      if rules.unused_private_recipe || rules.unused_parameter {
+        let mut trees_of_modules = Vec::new();
+        module_trees(&justfile.root, &mut trees_of_modules);
+        warn(&sources, &loaded, &trees_of_modules, documents, rules, result);
+      }
+    }
+    Err(LoadError::Compile(error)) => {
+      let token = error.token;
+      let path = absolute(token.path());
+      result
+        .entry(path)
+        .or_default()
+        .push(error_diagnostic(token_range(&token), error.to_string()));
+    }
+    Err(LoadError::CircularImport { current, .. }) => {
+      let message = outcome.as_ref().err().map(ToString::to_string).unwrap_or_default();
+      result
+        .entry(absolute(current))
+        .or_default()
+        .push(error_diagnostic(Range::default(), message));
+    }
+    Err(error) => {
+      result
+        .entry(root.to_path_buf())
+        .or_default()
+        .push(error_diagnostic(Range::default(), error.to_string()));
+    }
+  }
+  let mut loaded = loaded;
+  loaded.push(root.to_path_buf());
+  loaded
+}
+
+/// `f` of the compiled justfile that loads `path` (the justfile above it
+/// that reaches it, else `path` itself) and of its root's directory;
+/// `None` if neither compiles.
+pub(super) fn with_justfile<T>(
+  path: &Path,
+  documents: &Documents,
+  f: impl FnOnce(&Justfile, &Path) -> T,
+) -> Option<T> {
+  let mut roots: Vec<PathBuf> = enclosing_justfile(path).into_iter().collect();
+  roots.push(path.to_path_buf());
+  for root in roots {
+    let sources = Sources::new();
+    let trees = Trees::new();
+    let arenas = Arenas { sources: &sources, trees: &trees };
+    let directory = root.parent().map(Path::to_path_buf).unwrap_or_default();
+    let request = LoadRequest {
+      justfile: &root,
+      source: None,
+      working_directory: &directory,
+      overrides: &[],
+      unstable: true,
+    };
+    if let Ok(justfile) = compile_overlaid(&request, documents.overlays(), arenas) {
+      let loaded = sources.iter().any(|source| {
+        let file = if source.path.is_absolute() {
+          source.path.clone()
+        } else {
+          directory.join(&source.path)
+        };
+        file == path
+      });
+      if loaded {
+        return Some(f(&justfile, &directory));
+      }
+    }
+  }
+  None
+}
+
+/// The error `just` would report for the justfile that loads `path` if
+/// `path` held `text` instead, when it has none now; `None` if it would
+/// compile, or already has an error (a rename cannot be judged then).
+pub(super) fn error_after_edit(path: &Path, text: &str, documents: &Documents) -> Option<String> {
+  with_justfile(path, documents, |_, _| ())?;
+  let mut overlays = documents.overlays().clone();
+  overlays.insert(path.to_path_buf(), text.to_string());
+  let mut roots: Vec<PathBuf> = enclosing_justfile(path).into_iter().collect();
+  roots.push(path.to_path_buf());
+  for root in roots {
+    let sources = Sources::new();
+    let trees = Trees::new();
+    let arenas = Arenas { sources: &sources, trees: &trees };
+    let directory = root.parent().map(Path::to_path_buf).unwrap_or_default();
+    let request = LoadRequest {
+      justfile: &root,
+      source: None,
+      working_directory: &directory,
+      overrides: &[],
+      unstable: true,
+    };
+    let outcome = compile_overlaid(&request, &overlays, arenas);
+    let loaded = sources.iter().any(|source| {
+      let file =
+        if source.path.is_absolute() { source.path.clone() } else { directory.join(&source.path) };
+      file == path
+    });
+    if loaded {
+      return outcome.err().map(|error| error.to_string());
+    }
+  }
+  None
+}
+
+/// `JUST_UNSTABLE` as `just` reads it: set, and not `false`, `0` or empty.
+fn unstable_from_environment() -> bool {
+  std::env::var("JUST_UNSTABLE").is_ok_and(|value| !matches!(value.as_str(), "" | "0" | "false"))
+}
+
+fn error_diagnostic(range: Range, message: String) -> Diagnostic {
+  Diagnostic {
+    range,
+    severity: Some(DiagnosticSeverity::ERROR),
+    source: Some("just".into()),
+    message,
+    ..Diagnostic::default()
+  }
+}
+
+/// The range of a token, as `just`'s excerpt underlines it: its lexeme,
+/// cut at the end of its first line.
+pub(super) fn token_range(token: &Token) -> Range {
+  let text = token.src();
+  let start = (token.offset as usize).min(text.len());
+  let end = (start + token.length as usize).min(text.len());
+  let end = text[start..end].find('\n').map_or(end, |newline| start + newline);
+  documents::range(text, start, end)
+}
+
+fn warning(range: Range, rule: &'static str, message: String) -> Diagnostic {
+  Diagnostic {
+    range,
+    severity: Some(DiagnosticSeverity::WARNING),
+    code: Some(NumberOrString::String(rule.into())),
+    source: Some("just".into()),
+    message,
+    ..Diagnostic::default()
+  }
+}
+
+/// The parse trees of the own files of `module` and its submodules.
+fn module_trees<'a>(module: &'a Module<'a>, trees: &mut Vec<&'a Ast<'a>>) {
+  trees.push(module.ast);
+  for submodule in module.modules.values() {
+    module_trees(submodule, trees);
+  }
+}
+
+/// The warnings of the open files among those a root loaded (which
+/// compiled without error).
+fn warn<'a>(
+  sources: &Sources,
+  loaded: &[PathBuf],
+  modules: &[&'a Ast<'a>],
+  documents: &Documents,
+  rules: &Rules,
+  result: &mut HashMap<PathBuf, Vec<Diagnostic>>,
+) {
+  // The parse trees of the modules' own files are in the model; imported
+  // files are parsed again.
+  let trees = Trees::new();
+  let mut asts: Vec<(PathBuf, &Ast)> = Vec::new();
+  for (source, path) in sources.iter().zip(loaded) {
+    if let Some(ast) = modules.iter().find(|ast| std::ptr::eq(ast.source, source)) {
+      asts.push((path.clone(), ast));
+    } else if let Ok(ast) = parser::parse_source(source, &trees) {
+      asts.push((path.clone(), trees.add(ast)));
+    }
+  }
+  // What the files of this root say about all of them.
+  let mut used: HashSet<&str> = HashSet::new();
+  let mut shared_settings = false;
+  for (_, ast) in &asts {
+    for item in &ast.items {
+      match item {
+        Item::Recipe(recipe) => {
+          for dependency in recipe.dependencies {
+            if let Some(last) = dependency.path.last() {
+              used.insert(last.lexeme());
+            }
+          }
+        }
+        Item::Alias(alias) => {
+          if let Some(last) = alias.target.last() {
+            used.insert(last.lexeme());
+          }
+        }
+        Item::Set(set) => {
+          let name = set.name.lexeme();
+          if name == "export" || name == "positional-arguments" {
+            shared_settings = true;
+          }
+        }
+        _ => {}
+      }
+    }
+  }
+  for (path, ast) in &asts {
+    if documents.get(path).is_none() {
+      continue;
+    }
+    let mut found = Vec::new();
+    let mut first = true;
+    for item in &ast.items {
+      let Item::Recipe(recipe) = item else { continue };
+      let is_first = std::mem::replace(&mut first, false);
+      if rules.unused_private_recipe && !is_first && is_private(recipe) && !has_default(recipe) {
+        let name = recipe.name.lexeme();
+        if !used.contains(name) {
+          found.push(warning(
+            token_range(&recipe.name),
+            UNUSED_PRIVATE_RECIPE,
+            format!("private recipe `{name}` is not used by any recipe or alias"),
+          ));
+        }
+      }
+      if rules.unused_parameter && !shared_settings && plain_attributes(recipe) {
+        unused_parameters(recipe, &mut found);
+      }
+    }
+    result.entry(path.clone()).or_default().extend(found);
+  }
+}
+
+fn is_private(recipe: &Recipe) -> bool {
+  recipe.name.lexeme().starts_with('_')
+    || recipe.attributes.list.iter().any(|entry| matches!(entry.attribute, Attribute::Private))
+}
+
+fn has_default(recipe: &Recipe) -> bool {
+  recipe.attributes.list.iter().any(|entry| matches!(entry.attribute, Attribute::Default))
+}
+
+/// Whether the recipe's attributes could not read a parameter: only those
+/// without arguments that name one, none that passes arguments on.
+fn plain_attributes(recipe: &Recipe) -> bool {
+  recipe.attributes.list.iter().all(|entry| {
+    matches!(
+      entry.attribute.name(),
+      "private"
+        | "group"
+        | "doc"
+        | "no-cd"
+        | "no-exit-message"
+        | "exit-message"
+        | "no-quiet"
+        | "parallel"
+        | "default"
+        | "linux"
+        | "macos"
+        | "unix"
+        | "windows"
+        | "openbsd"
+        | "freebsd"
+        | "netbsd"
+        | "dragonfly"
+        | "android"
+    )
+  })
+}
+
+fn unused_parameters(recipe: &Recipe, found: &mut Vec<Diagnostic>) {
+  let mut read: HashSet<&str> = HashSet::new();
+  for parameter in recipe.parameters {
+    if let Some(default) = parameter.default {
+      variables(default, &mut read);
+    }
+  }
+  for dependency in recipe.dependencies {
+    for argument in dependency.arguments {
+      variables(argument, &mut read);
+    }
+  }
+  for line in recipe.body {
+    for interpolation in line.interpolations {
+      variables(interpolation.expression, &mut read);
+    }
+  }
+  for parameter in recipe.parameters {
+    let name = parameter.name.lexeme();
+    if !parameter.export && !read.contains(name) {
+      found.push(warning(
+        token_range(&parameter.name),
+        UNUSED_PARAMETER,
+        format!("parameter `{name}` of recipe `{}` is never used", recipe.name.lexeme()),
+      ));
+    }
+  }
+}
+
+/// The names of the variables `expression` reads.
+pub(super) fn variables<'src>(expression: &Expression<'src>, names: &mut HashSet<&'src str>) {
+  use Expression::*;
+  match expression {
+    And { lhs, rhs, .. }
+    | Comparison { lhs, rhs, .. }
+    | Concatenation { lhs, rhs, .. }
+    | ListConcatenation { lhs, rhs, .. }
+    | Or { lhs, rhs, .. } => {
+      variables(lhs, names);
+      variables(rhs, names);
+    }
+    Assert { condition, message, .. } => {
+      variables(condition, names);
+      if let Some(message) = message {
+        variables(message, names);
+      }
+    }
+    Backtick { .. } | StringLiteral(_) => {}
+    Call { arguments, .. } => arguments.iter().for_each(|argument| variables(argument, names)),
+    Conditional { condition, then, otherwise, .. } => {
+      variables(condition, names);
+      variables(then, names);
+      if let Some(otherwise) = otherwise {
+        variables(otherwise, names);
+      }
+    }
+    FormatString { parts, .. } => parts.iter().for_each(|(part, _)| variables(part, names)),
+    Group { contents, .. } => variables(contents, names),
+    Join { lhs, rhs, .. } => {
+      if let Some(lhs) = lhs {
+        variables(lhs, names);
+      }
+      variables(rhs, names);
+    }
+    List { elements, .. } => elements.iter().for_each(|element| variables(element, names)),
+    Not { operand, .. } => variables(operand, names),
+    Variable { name, .. } => {
+      names.insert(name.lexeme());
+    }
+  }
+}

@@ -1,0 +1,237 @@
+//! The open documents: their text as the editor has it (unsaved), edits
+//! applied to it, and the conversion between byte offsets and LSP positions
+//! (lines and UTF-16 code units). Positions a client sends out of range, or
+//! inside a character, are clamped, never trusted.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
+
+use super::outline::Definition;
+use crate::analysis::loader::Overlays;
+
+/// One open document.
+pub(super) struct Document {
+  pub(super) uri: String,
+  pub(super) text: String,
+  pub(super) version: i32,
+}
+
+/// The open documents by absolute path, and their texts as the loader's
+/// overlays (kept in step, so a compile borrows them without copying the map).
+#[derive(Default)]
+pub(super) struct Documents {
+  open: HashMap<PathBuf, Document>,
+  overlays: Overlays,
+  /// What the open documents (with their imports) define, read once per
+  /// state of the documents: any open, edit or close forgets it all.
+  definitions: RefCell<HashMap<PathBuf, Rc<Vec<Definition>>>>,
+}
+
+impl Documents {
+  /// The definitions of the open document at `path`, made by `make` the
+  /// first time after a change.
+  pub(super) fn definitions(
+    &self,
+    path: &Path,
+    make: impl FnOnce() -> Vec<Definition>,
+  ) -> Rc<Vec<Definition>> {
+    if !self.open.contains_key(path) {
+      return Rc::new(make());
+    }
+    if let Some(found) = self.definitions.borrow().get(path) {
+      return Rc::clone(found);
+    }
+    let made = Rc::new(make());
+    self.definitions.borrow_mut().insert(path.to_path_buf(), Rc::clone(&made));
+    made
+  }
+
+  pub(super) fn open(&mut self, path: PathBuf, uri: String, text: String, version: i32) {
+    self.definitions.get_mut().clear();
+    self.overlays.insert(path.clone(), text.clone());
+    self.open.insert(path, Document { uri, text, version });
+  }
+
+  pub(super) fn close(&mut self, path: &Path) {
+    self.definitions.get_mut().clear();
+    self.open.remove(path);
+    self.overlays.remove(path);
+  }
+
+  pub(super) fn get(&self, path: &Path) -> Option<&Document> {
+    self.open.get(path)
+  }
+
+  pub(super) fn paths(&self) -> impl Iterator<Item = &PathBuf> {
+    self.open.keys()
+  }
+
+  pub(super) fn overlays(&self) -> &Overlays {
+    &self.overlays
+  }
+
+  /// Apply the edits of a `didChange` in order. A document that is not open
+  /// is ignored (the client is out of step; its next `didOpen` fixes that).
+  pub(super) fn change(
+    &mut self,
+    path: &Path,
+    version: i32,
+    changes: Vec<TextDocumentContentChangeEvent>,
+  ) {
+    self.definitions.get_mut().clear();
+    let Some(document) = self.open.get_mut(path) else {
+      return;
+    };
+    for change in changes {
+      match change.range {
+        None => document.text = change.text,
+        Some(range) => {
+          let start = offset(&document.text, range.start);
+          let end = offset(&document.text, range.end);
+          let (start, end) = (start.min(end), start.max(end));
+          document.text.replace_range(start..end, &change.text);
+        }
+      }
+    }
+    document.version = version;
+    self.overlays.insert(path.to_path_buf(), document.text.clone());
+  }
+
+  /// The text of the file at `path`: the open document's, else the disk's.
+  pub(super) fn text(&self, path: &Path) -> Option<String> {
+    match self.open.get(path) {
+      Some(document) => Some(document.text.clone()),
+      None => std::fs::read_to_string(path).ok(),
+    }
+  }
+}
+
+/// The byte offset of `position` in `text`: a line past the end is the end
+/// of the text, a column past the line's end is the line's end (before its
+/// line break), a column inside a character is that character's start.
+pub(super) fn offset(text: &str, position: Position) -> usize {
+  let mut line_start = 0;
+  for _ in 0..position.line {
+    match text[line_start..].find('\n') {
+      Some(index) => line_start += index + 1,
+      None => return text.len(),
+    }
+  }
+  let line_end = text[line_start..].find('\n').map_or(text.len(), |index| line_start + index);
+  let line = &text[line_start..line_end];
+  let line = line.strip_suffix('\r').unwrap_or(line);
+  let mut units = 0;
+  for (index, character) in line.char_indices() {
+    let width = character.len_utf16() as u32;
+    if units + width > position.character {
+      return line_start + index;
+    }
+    units += width;
+  }
+  line_start + line.len()
+}
+
+/// The LSP position of byte `offset` of `text` (clamped to the text, and
+/// to the start of the character it falls in).
+pub(super) fn position(text: &str, offset: usize) -> Position {
+  let mut offset = offset.min(text.len());
+  while !text.is_char_boundary(offset) {
+    offset -= 1;
+  }
+  let before = &text[..offset];
+  let line = before.bytes().filter(|&byte| byte == b'\n').count();
+  let line_start = before.rfind('\n').map_or(0, |index| index + 1);
+  let character = text[line_start..offset].encode_utf16().count();
+  Position { line: line as u32, character: character as u32 }
+}
+
+/// The range of bytes `start..end` of `text`.
+pub(super) fn range(text: &str, start: usize, end: usize) -> Range {
+  Range { start: position(text, start), end: position(text, end.max(start)) }
+}
+
+/// The absolute path of a `file:` URI (percent-decoded), or `None` for any
+/// other URI.
+pub(super) fn uri_path(uri: &str) -> Option<PathBuf> {
+  let rest = uri.strip_prefix("file://")?;
+  // `file:///C:/x` on Windows; `file://host/x` names another host.
+  let rest = rest.strip_prefix("localhost").unwrap_or(rest);
+  if !rest.starts_with('/') {
+    return None;
+  }
+  let bytes = rest.as_bytes();
+  let mut decoded = Vec::with_capacity(bytes.len());
+  let mut index = 0;
+  while index < bytes.len() {
+    if bytes[index] == b'%' && index + 2 < bytes.len() {
+      let hex = std::str::from_utf8(&bytes[index + 1..index + 3]).ok();
+      if let Some(byte) = hex.and_then(|hex| u8::from_str_radix(hex, 16).ok()) {
+        decoded.push(byte);
+        index += 3;
+        continue;
+      }
+    }
+    decoded.push(bytes[index]);
+    index += 1;
+  }
+  let text = String::from_utf8(decoded).ok()?;
+  let path = if windows_drive(&text) { PathBuf::from(&text[1..]) } else { PathBuf::from(text) };
+  Some(path)
+}
+
+/// `/C:/…`: a Windows drive path in a URI.
+fn windows_drive(text: &str) -> bool {
+  let bytes = text.as_bytes();
+  bytes.len() >= 3 && bytes[0] == b'/' && bytes[1].is_ascii_alphabetic() && bytes[2] == b':'
+}
+
+/// The `file:` URI of an absolute path, percent-encoding what a URI path
+/// may not hold.
+pub(super) fn path_uri(path: &Path) -> String {
+  let text = path.to_string_lossy().replace('\\', "/");
+  let mut uri = String::from("file://");
+  if !text.starts_with('/') {
+    uri.push('/');
+  }
+  for byte in text.bytes() {
+    if byte.is_ascii_alphanumeric() || b"-._~/:@!$&'()*+,;=".contains(&byte) {
+      uri.push(byte as char);
+    } else {
+      uri.push_str(&format!("%{byte:02X}"));
+    }
+  }
+  uri
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn positions_count_utf16_units_and_clamp() {
+    let text = "a\u{e9}\u{1F600}b\nxy\r\n";
+    assert_eq!(offset(text, Position { line: 0, character: 2 }), 3);
+    assert_eq!(offset(text, Position { line: 0, character: 3 }), 3);
+    assert_eq!(offset(text, Position { line: 0, character: 4 }), 7);
+    assert_eq!(offset(text, Position { line: 0, character: 99 }), 8);
+    assert_eq!(offset(text, Position { line: 1, character: 99 }), 11);
+    assert_eq!(offset(text, Position { line: 9, character: 0 }), text.len());
+    assert_eq!(position(text, 7), Position { line: 0, character: 4 });
+    assert_eq!(position(text, 5), Position { line: 0, character: 2 });
+    assert_eq!(position(text, 1000), Position { line: 2, character: 0 });
+  }
+
+  #[test]
+  fn uris_and_paths_round_trip() {
+    let path = Path::new("/tmp/a b/just%file");
+    let uri = path_uri(path);
+    assert_eq!(uri, "file:///tmp/a%20b/just%25file");
+    assert_eq!(uri_path(&uri).as_deref(), Some(path));
+    assert_eq!(uri_path("untitled:1"), None);
+    assert_eq!(uri_path("file:///x%"), Some(PathBuf::from("/x%")));
+  }
+}

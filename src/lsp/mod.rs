@@ -1,0 +1,74 @@
+//! The language server, `just --lsp`: LSP 3.17 over standard input and
+//! output, built on the same loader, parser, analyzer and formatter as the
+//! rest of `just`. A driver like `cli`, on top of the pipeline; `cli` hands
+//! `--lsp` to `serve` (see ARCHITECTURE.md).
+
+mod capabilities;
+mod completion;
+mod diagnostics;
+mod documents;
+mod features;
+mod formatting;
+mod hover;
+mod navigation;
+mod outline;
+mod run;
+mod server;
+mod signature;
+mod symbols;
+mod tokens;
+mod workspace;
+
+use lsp_server::Connection;
+
+/// Serve on standard input and output until the client sends `exit` or
+/// goes away. The status is 0 after `shutdown` then `exit`, else 1.
+pub(crate) fn serve() -> i32 {
+  let (connection, threads) = Connection::stdio();
+  let ending = server::Server::new(&connection).run();
+  // The writer thread ends when the connection's sender is gone.
+  drop(connection);
+  // A client that went away leaves the reader blocked or failed: its
+  // outcome does not change the status.
+  let _ = std::thread::spawn(move || threads.join());
+  status(ending)
+}
+
+fn status(ending: server::Ending) -> i32 {
+  match ending {
+    server::Ending::Orderly => 0,
+    server::Ending::Abrupt => 1,
+  }
+}
+
+/// Run a session on an in-memory connection: each message of `messages`
+/// (JSON-RPC objects) is sent in turn, then the connection is closed;
+/// returns what the server sent. For the fuzz target and tests: whatever
+/// the messages, the server must neither panic nor hang.
+pub fn session(messages: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
+  let (server_end, client_end) = Connection::memory();
+  let server = std::thread::spawn(move || {
+    let _ = server::Server::new(&server_end).run();
+  });
+  let collector = {
+    let receiver = client_end.receiver.clone();
+    std::thread::spawn(move || {
+      let mut received = Vec::new();
+      while let Ok(message) = receiver.recv() {
+        if let Ok(value) = serde_json::to_value(&message) {
+          received.push(value);
+        }
+      }
+      received
+    })
+  };
+  for message in messages {
+    let Ok(message) = serde_json::from_value::<lsp_server::Message>(message) else { continue };
+    if client_end.sender.send(message).is_err() {
+      break;
+    }
+  }
+  drop(client_end);
+  let _ = server.join();
+  collector.join().unwrap_or_default()
+}

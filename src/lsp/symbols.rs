@@ -1,0 +1,182 @@
+//! The outline of a document (`textDocument/documentSymbol`: recipes in
+//! their groups, variables, functions, aliases, modules) and its folding
+//! ranges (recipe bodies).
+
+use lsp_types::{DocumentSymbol, FoldingRange, FoldingRangeKind, Range, SymbolKind};
+
+use super::diagnostics::token_range;
+use super::documents;
+use crate::syntax::ast::{Ast, Attribute, Item, Recipe};
+use crate::syntax::token::Token;
+
+/// The outline of `ast`: items in source order, a recipe or module with
+/// `[group(NAME)]` under a symbol for each of its groups.
+pub(super) fn document_symbols(ast: &Ast) -> Vec<DocumentSymbol> {
+  let mut top: Vec<DocumentSymbol> = Vec::new();
+  // Group name → index of its symbol in `top`.
+  let mut groups: Vec<(String, usize)> = Vec::new();
+  for item in &ast.items {
+    let (symbol, attributes) = match item {
+      Item::Recipe(recipe) => (recipe_symbol(recipe), recipe.attributes),
+      Item::Assignment(assignment) => (
+        symbol(
+          assignment.name,
+          SymbolKind::VARIABLE,
+          None,
+          token_range(&assignment.name),
+          Vec::new(),
+        ),
+        assignment.attributes,
+      ),
+      Item::Function(function) => {
+        let detail = function.parameters.iter().map(|name| name.lexeme()).collect::<Vec<_>>();
+        (
+          symbol(
+            function.name,
+            SymbolKind::FUNCTION,
+            Some(format!("({})", detail.join(", "))),
+            token_range(&function.name),
+            Vec::new(),
+          ),
+          function.attributes,
+        )
+      }
+      Item::Alias(alias) => {
+        let target = alias.target.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::");
+        (
+          symbol(
+            alias.name,
+            SymbolKind::CONSTANT,
+            Some(format!("alias for {target}")),
+            token_range(&alias.name),
+            Vec::new(),
+          ),
+          alias.attributes,
+        )
+      }
+      Item::Module(module) => (
+        symbol(
+          module.name,
+          SymbolKind::MODULE,
+          module.doc.map(str::to_string),
+          token_range(&module.name),
+          Vec::new(),
+        ),
+        module.attributes,
+      ),
+      _ => continue,
+    };
+    let names: Vec<String> = attributes
+      .list
+      .iter()
+      .filter_map(|entry| match &entry.attribute {
+        Attribute::Group(literal) => Some(literal.cooked.to_string()),
+        _ => None,
+      })
+      .collect();
+    if names.is_empty() {
+      top.push(symbol);
+      continue;
+    }
+    for name in names {
+      let index = if let Some((_, index)) = groups.iter().find(|(group, _)| *group == name) {
+        *index
+      } else {
+        top.push(DocumentSymbol {
+          detail: Some("group".into()),
+          kind: SymbolKind::NAMESPACE,
+          children: Some(Vec::new()),
+          ..symbol.clone()
+        });
+        let index = top.len() - 1;
+        top[index].name.clone_from(&name);
+        groups.push((name, index));
+        index
+      };
+      let group = &mut top[index];
+      group.range = cover(group.range, symbol.range);
+      group.children.get_or_insert_with(Vec::new).push(symbol.clone());
+    }
+  }
+  top
+}
+
+fn cover(a: Range, b: Range) -> Range {
+  Range { start: a.start.min(b.start), end: a.end.max(b.end) }
+}
+
+#[allow(deprecated)] // `DocumentSymbol::deprecated` must still be given.
+fn symbol(
+  name: Token,
+  kind: SymbolKind,
+  detail: Option<String>,
+  range: Range,
+  children: Vec<DocumentSymbol>,
+) -> DocumentSymbol {
+  DocumentSymbol {
+    name: name.lexeme().to_string(),
+    detail,
+    kind,
+    tags: None,
+    deprecated: None,
+    range,
+    selection_range: token_range(&name),
+    children: if children.is_empty() { None } else { Some(children) },
+  }
+}
+
+fn recipe_symbol(recipe: &Recipe) -> DocumentSymbol {
+  let parameters: Vec<&str> =
+    recipe.parameters.iter().map(|parameter| parameter.name.lexeme()).collect();
+  let detail = recipe.doc.map(str::to_string).or_else(|| {
+    if parameters.is_empty() {
+      None
+    } else {
+      Some(parameters.join(" "))
+    }
+  });
+  symbol(recipe.name, SymbolKind::FUNCTION, detail, recipe_range(recipe), Vec::new())
+}
+
+/// From the recipe's first attribute (or its name) to the end of its body.
+pub(super) fn recipe_range(recipe: &Recipe) -> Range {
+  let text = recipe.name.src();
+  let start_token = recipe.attributes.list.first().map_or(recipe.name, |entry| entry.name);
+  let start = start_token.line_start();
+  let end = recipe.body.last().map_or_else(
+    || line_end(text, recipe.name.offset as usize),
+    |line| line_end(text, line.text.offset as usize),
+  );
+  documents::range(text, start, end)
+}
+
+fn line_end(text: &str, offset: usize) -> usize {
+  let offset = offset.min(text.len());
+  let end = text[offset..].find('\n').map_or(text.len(), |index| offset + index);
+  if end > 0 && text.as_bytes().get(end - 1) == Some(&b'\r') {
+    end - 1
+  } else {
+    end
+  }
+}
+
+/// A range to fold per recipe with a body: from its header to its last line.
+pub(super) fn folding_ranges(ast: &Ast) -> Vec<FoldingRange> {
+  ast
+    .items
+    .iter()
+    .filter_map(|item| match item {
+      Item::Recipe(recipe) if !recipe.body.is_empty() => {
+        let range = recipe_range(recipe);
+        let header = token_range(&recipe.name).start.line;
+        (range.end.line > header).then(|| FoldingRange {
+          start_line: header,
+          end_line: range.end.line,
+          kind: Some(FoldingRangeKind::Region),
+          ..FoldingRange::default()
+        })
+      }
+      _ => None,
+    })
+    .collect()
+}

@@ -1,0 +1,299 @@
+//! `just --lsp` driven by real clients: the pytest-lsp suite (`tests/lsp/`,
+//! every request the server answers), Neovim (`nvim --headless` opening a
+//! justfile and receiving its diagnostics), a raw client that goes away or
+//! shuts down in order, and random edit sequences in process. `.ci/run`
+//! installs pytest-lsp and Neovim; without them these tests fail, they do not
+//! skip.
+
+tests! {
+  ;
+  extensions:
+  pytest_lsp_suite,
+  neovim_receives_diagnostics,
+  shutdown_then_exit_is_status_0,
+  client_that_goes_away_ends_the_server,
+  random_edit_sessions_answer_every_request,
+  missing_helper_is_an_error,
+}
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::binary;
+
+fn root() -> &'static Path {
+  Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn pytest_lsp_suite() {
+  let output = Command::new("python3")
+    .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/lsp"])
+    .current_dir(root())
+    .env("JUST_BIN", binary())
+    .output()
+    .unwrap_or_else(|error| panic!("cannot run python3 (install python3 and pytest-lsp): {error}"));
+  let stdout = String::from_utf8_lossy(&output.stdout);
+  let stderr = String::from_utf8_lossy(&output.stderr);
+  assert!(
+    output.status.success(),
+    "the pytest-lsp suite failed (is pytest-lsp installed? `.ci/run` installs it):\n{stdout}\n{stderr}"
+  );
+  assert!(stdout.contains(" passed"), "{stdout}");
+  assert!(!stdout.contains("skipped"), "{stdout}");
+}
+
+/// Neovim's own LSP client (0.7 and later) starts `just --lsp` for a
+/// justfile with an error and shows the error `just` reports.
+fn neovim_receives_diagnostics() {
+  let tmp = tempfile::tempdir().unwrap();
+  let justfile = tmp.path().join("justfile");
+  std::fs::write(&justfile, "default: build\n  echo hi\n\nbuild:\n  echo {{nope}}\n").unwrap();
+  let out = tmp.path().join("diagnostics.txt");
+  let script = tmp.path().join("init.lua");
+  std::fs::write(
+    &script,
+    r#"
+local file = os.getenv('LSP_JUSTFILE')
+vim.cmd('edit ' .. vim.fn.fnameescape(file))
+local id = vim.lsp.start_client({
+  name = 'just',
+  cmd = { os.getenv('LSP_JUST'), '--lsp' },
+  root_dir = vim.fn.fnamemodify(file, ':h'),
+})
+vim.lsp.buf_attach_client(0, id)
+vim.wait(20000, function() return #vim.diagnostic.get(0) > 0 end, 20)
+local lines = {}
+for _, d in ipairs(vim.diagnostic.get(0)) do
+  table.insert(lines, string.format('%d:%d:%d:%s', d.lnum, d.col, d.severity, d.message))
+end
+vim.fn.writefile(lines, os.getenv('LSP_OUT'))
+vim.lsp.stop_client(id)
+vim.cmd('qa!')
+"#,
+  )
+  .unwrap();
+  let mut child = Command::new("nvim")
+    .args(["--headless", "--clean", "-n", "-u"])
+    .arg(&script)
+    .env("LSP_JUSTFILE", &justfile)
+    .env("LSP_JUST", binary())
+    .env("LSP_OUT", &out)
+    .stdin(Stdio::null())
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap_or_else(|error| panic!("cannot run nvim (install neovim): {error}"));
+  let status = wait_with_deadline(&mut child, Duration::from_secs(60));
+  assert!(status.is_some_and(|status| status.success()), "nvim did not finish: {status:?}");
+  let found = std::fs::read_to_string(&out).unwrap_or_default();
+  // The message `just` itself prints for the file.
+  let run = Command::new(binary()).arg("--summary").current_dir(tmp.path()).output().unwrap();
+  let stderr = String::from_utf8_lossy(&run.stderr);
+  let message = stderr.lines().next().and_then(|line| line.strip_prefix("error: ")).unwrap();
+  assert_eq!(found, format!("4:9:1:{message}\n"));
+}
+
+fn wait_with_deadline(child: &mut Child, limit: Duration) -> Option<std::process::ExitStatus> {
+  let deadline = Instant::now() + limit;
+  loop {
+    if let Ok(Some(status)) = child.try_wait() {
+      return Some(status);
+    }
+    if Instant::now() > deadline {
+      let _ = child.kill();
+      let _ = child.wait();
+      return None;
+    }
+    std::thread::sleep(Duration::from_millis(10));
+  }
+}
+
+fn frame(message: &serde_json::Value) -> Vec<u8> {
+  let body = message.to_string();
+  format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+}
+
+/// Read one framed message.
+fn read_message(reader: &mut impl BufRead) -> Option<serde_json::Value> {
+  let mut length = None;
+  loop {
+    let mut line = String::new();
+    if reader.read_line(&mut line).ok()? == 0 {
+      return None;
+    }
+    let line = line.trim_end();
+    if line.is_empty() {
+      break;
+    }
+    if let Some(value) = line.strip_prefix("Content-Length: ") {
+      length = value.parse::<usize>().ok();
+    }
+  }
+  let mut body = vec![0; length?];
+  reader.read_exact(&mut body).ok()?;
+  serde_json::from_slice(&body).ok()
+}
+
+fn start_server() -> Child {
+  Command::new(binary())
+    .arg("--lsp")
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap()
+}
+
+fn initialize(child: &mut Child) -> BufReader<std::process::ChildStdout> {
+  let stdin = child.stdin.as_mut().unwrap();
+  let initialize = serde_json::json!({
+    "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}
+  });
+  stdin.write_all(&frame(&initialize)).unwrap();
+  let mut reader = BufReader::new(child.stdout.take().unwrap());
+  let response = read_message(&mut reader).expect("an answer to initialize");
+  assert_eq!(response["id"], 1);
+  assert_eq!(response["result"]["serverInfo"]["name"], "just");
+  reader
+}
+
+fn shutdown_then_exit_is_status_0() {
+  let mut child = start_server();
+  let mut reader = initialize(&mut child);
+  let stdin = child.stdin.as_mut().unwrap();
+  stdin
+    .write_all(&frame(
+      &serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+    ))
+    .unwrap();
+  stdin
+    .write_all(&frame(&serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})))
+    .unwrap();
+  let response = read_message(&mut reader).expect("an answer to shutdown");
+  assert_eq!(response, serde_json::json!({"jsonrpc": "2.0", "id": 2, "result": null}));
+  stdin.write_all(&frame(&serde_json::json!({"jsonrpc": "2.0", "method": "exit"}))).unwrap();
+  let status = wait_with_deadline(&mut child, Duration::from_secs(10));
+  assert_eq!(status.and_then(|status| status.code()), Some(0));
+}
+
+/// The client closes the server's input without `shutdown`: the server
+/// ends (status 1) instead of waiting forever.
+fn client_that_goes_away_ends_the_server() {
+  let mut child = start_server();
+  let _reader = initialize(&mut child);
+  drop(child.stdin.take());
+  let status = wait_with_deadline(&mut child, Duration::from_secs(10));
+  assert_eq!(status.and_then(|status| status.code()), Some(1));
+  let mut stderr = String::new();
+  child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+  assert_eq!(stderr, "");
+}
+
+/// Sessions of random edits (out-of-range and mid-character positions,
+/// reversed ranges) and every kind of request: each request gets an
+/// answer, never an error but a refused rename (an internal error would be
+/// a caught panic).
+fn random_edit_sessions_answer_every_request() {
+  let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+  let mut next = move |bound: u64| {
+    seed ^= seed << 13;
+    seed ^= seed >> 7;
+    seed ^= seed << 17;
+    seed % bound.max(1)
+  };
+  let tmp = tempfile::tempdir().unwrap();
+  let path = tmp.path().join("justfile");
+  let uri = format!("file://{}", path.display());
+  let pieces = [
+    "a:",
+    " b",
+    "\n",
+    "  echo {{x}}\n",
+    "é",
+    "😀",
+    "(",
+    "'",
+    "mod m\n",
+    "import 'z'\n",
+    ":=",
+    "[",
+    "]",
+  ];
+  for session in 0..40 {
+    let mut messages = vec![
+      serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"capabilities": {}}}),
+      serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+      serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+        "textDocument": {"uri": uri, "languageId": "just", "version": 0, "text": "a: b\n  echo a\nb:\n"}}}),
+    ];
+    let mut requests = 0;
+    for step in 1..60 {
+      let position = |next: &mut dyn FnMut(u64) -> u64| serde_json::json!({"line": next(6), "character": next(12)});
+      let text = pieces[next(pieces.len() as u64) as usize];
+      messages.push(serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+        "textDocument": {"uri": uri, "version": step},
+        "contentChanges": [{"range": {"start": position(&mut next), "end": position(&mut next)}, "text": text}]}}));
+      if next(3) == 0 {
+        requests += 1;
+        let methods = [
+          "textDocument/formatting",
+          "textDocument/documentSymbol",
+          "textDocument/foldingRange",
+          "textDocument/completion",
+          "textDocument/hover",
+          "textDocument/definition",
+          "textDocument/references",
+          "textDocument/documentHighlight",
+          "textDocument/prepareRename",
+          "textDocument/rename",
+          "textDocument/signatureHelp",
+          "textDocument/semanticTokens/full",
+          "textDocument/codeLens",
+          "workspace/symbol",
+        ];
+        let method = methods[next(methods.len() as u64) as usize];
+        let mut params = serde_json::json!({
+          "textDocument": {"uri": uri}, "position": position(&mut next), "newName": "renamed",
+          "query": "a", "options": {"tabSize": 4, "insertSpaces": true}});
+        if method == "textDocument/references" {
+          params["context"] = serde_json::json!({"includeDeclaration": true});
+        }
+        messages.push(
+          serde_json::json!({"jsonrpc": "2.0", "id": step, "method": method, "params": params}),
+        );
+      }
+    }
+    let received = just::lsp_session(messages);
+    let answers: Vec<&serde_json::Value> =
+      received.iter().filter(|message| message.get("id").is_some()).collect();
+    assert_eq!(answers.len(), requests + 1, "session {session}: {received:#?}");
+    for answer in answers {
+      // A refused rename is an answer; an internal error is a caught panic.
+      let code = answer.pointer("/error/code").and_then(serde_json::Value::as_i64);
+      assert!(code.is_none() || code == Some(-32803), "session {session}: {answer}");
+    }
+  }
+}
+
+/// `just --lsp` starts the helper `just-lsp` installed beside it (else on
+/// `PATH`); without one it says so.
+fn missing_helper_is_an_error() {
+  let tmp = tempfile::tempdir().unwrap();
+  let alone = tmp.path().join(format!("just{}", std::env::consts::EXE_SUFFIX));
+  std::fs::copy(binary(), &alone).unwrap();
+  let output = Command::new(&alone)
+    .arg("--lsp")
+    .env("PATH", tmp.path())
+    .stdin(Stdio::null())
+    .output()
+    .unwrap();
+  assert_eq!(output.status.code(), Some(1));
+  let stderr = String::from_utf8_lossy(&output.stderr);
+  assert!(
+    stderr.starts_with("error: failed to start the language server `just-lsp`: "),
+    "{stderr}"
+  );
+  assert_eq!(String::from_utf8_lossy(&output.stdout), "");
+}
