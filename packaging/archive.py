@@ -4,7 +4,7 @@
     archive.py TARGET BINARY OUT_DIR [--documents-from JUST]
 
 The archive is `just-VERSION-TARGET.tar.gz` (`.zip` for Windows) and holds
-one folder, `just-VERSION-TARGET/`, with the binary and `just-cache-store`
+one folder, `just-VERSION-TARGET/`, with the binary and its helpers (`just-cache-store`, `just-lsp`)
 (the helper for network cache stores, found beside BINARY), `completions/` (a script
 for every shell `just --completions` knows), `man/just.1`, README.md and
 LICENSE. The completion scripts and man page are written by running JUST
@@ -37,6 +37,9 @@ COMPLETIONS = [
 ]
 
 
+# The helper executables `just` starts, shipped beside it.
+HELPERS = ("just-cache-store", "just-lsp")
+
 def version():
     with open(os.path.join(ROOT, "Cargo.toml"), encoding="utf-8") as f:
         for line in f:
@@ -62,10 +65,12 @@ def run(just, *arguments):
 def entries(binary, suffix, just):
     """(path in the folder, bytes, executable) for every file, sorted."""
     files = []
-    helper = os.path.join(
-        os.path.dirname(binary), "just-cache-store" + os.path.splitext(binary)[1]
-    )
-    for name, path in (("just", binary), ("just-cache-store", helper)):
+    extension = os.path.splitext(binary)[1]
+    helpers = [
+        (name, os.path.join(os.path.dirname(binary), name + extension))
+        for name in HELPERS
+    ]
+    for name, path in [("just", binary), *helpers]:
         with open(path, "rb") as f:
             files.append((name + suffix, f.read(), True))
     for shell, name in COMPLETIONS:

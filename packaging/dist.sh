@@ -112,7 +112,8 @@ deb() {
     "$package/usr/share/doc/just" "$package/usr/share/bash-completion/completions" \
     "$package/usr/share/zsh/vendor-completions" "$package/usr/share/fish/vendor_completions.d"
   cp target/dist/x86_64-unknown-linux-musl/release/just \
-    target/dist/x86_64-unknown-linux-musl/release/just-cache-store "$package/usr/bin/"
+    target/dist/x86_64-unknown-linux-musl/release/just-cache-store \
+    target/dist/x86_64-unknown-linux-musl/release/just-lsp "$package/usr/bin/"
   local just="$package/usr/bin/just"
   "$just" --man | gzip -n -9 >"$package/usr/share/man/man1/just.1.gz"
   "$just" --completions bash >"$package/usr/share/bash-completion/completions/just"
@@ -121,9 +122,9 @@ deb() {
   sed "s/@VERSION@/$version/g; s/@DATE@/$(date -u -R -d "@$epoch")/g" \
     packaging/debian/changelog | gzip -n -9 >"$package/usr/share/doc/just/changelog.Debian.gz"
   cp packaging/debian/copyright "$package/usr/share/doc/just/copyright"
-  # Both executables are static on purpose: they run on any Linux.
+  # The executables are static on purpose: they run on any Linux.
   mkdir -p "$package/usr/share/lintian/overrides"
-  printf 'just: statically-linked-binary [usr/bin/just]\njust: statically-linked-binary [usr/bin/just-cache-store]\n' \
+  printf 'just: statically-linked-binary [usr/bin/%s]\n' just just-cache-store just-lsp \
     >"$package/usr/share/lintian/overrides/just"
   normalize "$package"
   chmod 0755 "$package"/usr/bin/*
