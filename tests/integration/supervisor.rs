@@ -14,10 +14,10 @@ tests! {
   dependent_never_starts_after_its_dependency_failed,
   interrupted_keep_going_run_prints_the_summary_so_far,
   keep_going_prints_each_failure_when_it_happens,
-  interactive_recipe_reads_the_terminal_and_is_stopped_and_resumed,
-  interactive_recipe_of_a_just_run_by_a_script_is_stopped_and_resumed,
-  recipe_of_a_background_just_waits_for_fg_to_read_the_terminal,
-  interrupt_key_on_the_terminal_ends_the_recipe_and_the_run,
+  interactive_recipe_reads_the_terminal_and_is_stopped_and_resumed if has_bash,
+  interactive_recipe_of_a_just_run_by_a_script_is_stopped_and_resumed if has_bash,
+  recipe_of_a_background_just_waits_for_fg_to_read_the_terminal if has_bash,
+  interrupt_key_on_the_terminal_ends_the_recipe_and_the_run if has_bash,
 }
 
 use std::fs;
@@ -38,12 +38,29 @@ fn just() -> &'static str {
 
 /// A marker unique to one run, written into the arguments of every
 /// long-lived recipe process (as a `sleep` duration), so that survivors can
-/// be found in `/proc` whoever their parent is now.
+/// be found (in `/proc`, or through `ps` on macOS) whoever their parent is
+/// now.
 fn marker(run: usize) -> String {
   format!("{}.{:05}{run:04}", 20, std::process::id() % 100_000)
 }
 
 /// The pids of live processes whose command line contains `marker`.
+#[cfg(not(target_os = "linux"))]
+fn survivors(marker: &str) -> Vec<(i32, String)> {
+  let output = Command::new("ps").args(["-A", "-o", "pid=", "-o", "args="]).output().unwrap();
+  assert!(output.status.success(), "ps failed: {:?}", output.status);
+  String::from_utf8_lossy(&output.stdout)
+    .lines()
+    .filter(|line| line.contains(marker))
+    .filter_map(|line| {
+      let (pid, command) = line.trim_start().split_once(' ')?;
+      Some((pid.parse().ok()?, command.trim().to_owned()))
+    })
+    .collect()
+}
+
+/// The pids of live processes whose command line contains `marker`.
+#[cfg(target_os = "linux")]
 fn survivors(marker: &str) -> Vec<(i32, String)> {
   let mut found = Vec::new();
   for entry in fs::read_dir("/proc").unwrap().flatten() {
@@ -343,21 +360,45 @@ struct Shell {
   _directory: tempfile::TempDir,
 }
 
+/// The `ioctl` request that makes a terminal the caller's controlling
+/// one, of the type `ioctl` takes.
+#[cfg(target_os = "linux")]
+fn set_controlling_terminal() -> libc::Ioctl {
+  libc::TIOCSCTTY
+}
+
+/// The `ioctl` request that makes a terminal the caller's controlling
+/// one, of the type `ioctl` takes.
+#[cfg(not(target_os = "linux"))]
+fn set_controlling_terminal() -> libc::c_ulong {
+  libc::c_ulong::from(libc::TIOCSCTTY)
+}
+
+/// Bash, which the terminal tests type their commands to.
+fn bash() -> Option<&'static str> {
+  ["/bin/bash", "/usr/bin/bash"].into_iter().find(|path| Path::new(path).exists())
+}
+
+fn has_bash() -> bool {
+  bash().is_some()
+}
+
 impl Shell {
-  fn start(justfile: &str) -> Option<Shell> {
-    let bash = ["/bin/bash", "/usr/bin/bash"].into_iter().find(|path| Path::new(path).exists())?;
+  fn start(justfile: &str) -> Shell {
+    let bash = bash().expect("bash");
     let directory = tempfile::tempdir().unwrap();
     fs::write(directory.path().join("justfile"), justfile).unwrap();
     let (mut master, mut slave) = (0, 0);
     // SAFETY: openpty writes two descriptors; the name, termios and window
-    // size are left to the defaults.
+    // size are left to the defaults (null pointers, `*mut` as macOS declares
+    // them, which Linux's `*const` ones accept).
     let opened = unsafe {
       libc::openpty(
         &raw mut master,
         &raw mut slave,
         std::ptr::null_mut(),
-        std::ptr::null(),
-        std::ptr::null(),
+        std::ptr::null_mut(),
+        std::ptr::null_mut(),
       )
     };
     assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
@@ -382,7 +423,7 @@ impl Shell {
     // session whose controlling terminal is the pseudo-terminal.
     unsafe {
       command.pre_exec(|| {
-        if libc::setsid() == -1 || libc::ioctl(0, libc::TIOCSCTTY, 0) == -1 {
+        if libc::setsid() == -1 || libc::ioctl(0, set_controlling_terminal(), 0) == -1 {
           return Err(std::io::Error::last_os_error());
         }
         Ok(())
@@ -393,7 +434,7 @@ impl Shell {
     let screen = collect(master.try_clone().unwrap());
     let shell = Shell { child, master, screen, _directory: directory };
     shell.expect("$ ");
-    Some(shell)
+    shell
   }
 
   fn screen(&self) -> String {
@@ -450,9 +491,7 @@ fn stop_and_resume(command: &str) {
   let justfile = format!(
     "ask:\n  @{FOREGROUND}; echo \"ready in the $where\"; read -r answer; {FOREGROUND}; echo \"got $answer in the $where\"\n"
   );
-  let Some(mut shell) = Shell::start(&justfile) else {
-    return;
-  };
+  let mut shell = Shell::start(&justfile);
   shell.type_text(&format!("{command}\n"));
   let at = shell.expect_after(0, "ready in the foreground");
   // Ctrl-Z stops the recipe, and `just` with it: the shell has the
@@ -474,9 +513,7 @@ fn stop_and_resume(command: &str) {
 fn recipe_of_a_background_just_waits_for_fg_to_read_the_terminal() {
   let justfile =
     format!("ask:\n  @read -r answer; {FOREGROUND}; echo \"got $answer in the $where\"\n");
-  let Some(mut shell) = Shell::start(&justfile) else {
-    return;
-  };
+  let mut shell = Shell::start(&justfile);
   // Job notices at once, not only before the next prompt.
   shell.type_text("set -b; just ask &\n");
   let at = shell.expect_after(0, "Stopped");
@@ -489,9 +526,7 @@ fn recipe_of_a_background_just_waits_for_fg_to_read_the_terminal() {
 
 fn interrupt_key_on_the_terminal_ends_the_recipe_and_the_run() {
   let justfile = "slow: && after\n  @echo ready; sleep 20\nafter:\n  @echo after\n";
-  let Some(mut shell) = Shell::start(justfile) else {
-    return;
-  };
+  let mut shell = Shell::start(justfile);
   shell.type_text("just slow\n");
   let at = shell.expect_after(0, "ready");
   shell.type_text("\x03");

@@ -22,6 +22,7 @@ pub(crate) fn tests() -> Vec<Trial> {
     "watch_restart_ends_the_recipe_process_tree",
     watch_restart_ends_the_recipe_process_tree,
     false,
+    true,
   )]
 }
 
