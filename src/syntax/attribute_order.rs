@@ -100,9 +100,12 @@ fn bound(keyed: Option<&Keyed<(StringLiteral, usize)>>) -> Option<usize> {
   keyed.as_ref().map(|k| k.value.1)
 }
 
+/// A help text, if it is a literal, and where its key is written.
+type HelpKey<'a> = (Option<&'a [u8]>, (usize, usize));
+
 /// An `[arg]`'s help text orders it by its text (none first), then by
 /// where its key is written.
-fn help_key<'a>(arg: &'a ArgAttribute) -> Option<(Option<&'a [u8]>, (usize, usize))> {
+fn help_key<'a>(arg: &'a ArgAttribute) -> Option<HelpKey<'a>> {
   arg.help.as_ref().map(|help| {
     (literal_key(&help.value).map(|literal| literal.cooked.as_bytes()), position(help.key))
   })
