@@ -60,7 +60,8 @@ pub(crate) struct LoadedModule<'src> {
   pub files: Vec<LoadedFile<'src>>,
   /// (file index, item index) of a `mod` item → its module.
   pub submodules: HashMap<(usize, usize), ModuleTarget>,
-  /// Absolute paths of every file of this module (loaded once each).
+  /// Absolute paths of every file of this module loaded so far (each is
+  /// loaded once).
   paths: HashSet<PathBuf>,
 }
 
@@ -123,7 +124,7 @@ pub(crate) fn load_overlaid<'src>(
     chain: HashSet::new(),
     overlays,
   };
-  loader.modules.push(LoadedModule::new(&root));
+  loader.modules.push(LoadedModule::new());
   let mut stack =
     vec![Step::Enter(Work { module: 0, path: root, depth: 0, importer: None, is_root: true })];
   parser::on_parser_stack(|| {
@@ -184,12 +185,8 @@ pub(crate) fn item_order(files: &[LoadedFile], file: usize, index: usize) -> usi
 }
 
 impl LoadedModule<'_> {
-  fn new(path: &Path) -> Self {
-    LoadedModule {
-      files: Vec::new(),
-      submodules: HashMap::new(),
-      paths: HashSet::from([path.to_path_buf()]),
-    }
+  fn new() -> Self {
+    LoadedModule { files: Vec::new(), submodules: HashMap::new(), paths: HashSet::new() }
   }
 }
 
@@ -205,6 +202,10 @@ struct Loader<'src, 'o> {
 
 impl<'src> Loader<'src, '_> {
   fn process(&mut self, work: Work, stack: &mut Vec<Step>) -> Result<(), LoadError<'src>> {
+    // A file imported twice is loaded once, where the walk reaches it first.
+    if !self.modules[work.module].paths.insert(work.path.clone()) {
+      return Ok(());
+    }
     let text = match (work.is_root, self.root_source.take()) {
       (true, Some(text)) => text,
       _ => match self.overlays.get(&work.path) {
@@ -230,7 +231,9 @@ impl<'src> Loader<'src, '_> {
           if self.chain.contains(&path) {
             return Err(LoadError::CircularImport { import: path, current: work.path.clone() });
           }
-          if self.modules[work.module].paths.insert(path.clone()) {
+          // Claimed when processed, not here: of two imports of one file,
+          // the one processed first (the walk is last in, first out) loads it.
+          if !self.modules[work.module].paths.contains(&path) {
             stack.push(Step::Enter(Work {
               module: work.module,
               path,
@@ -250,7 +253,7 @@ impl<'src> Loader<'src, '_> {
                 return Err(LoadError::CircularImport { import: path, current: work.path.clone() });
               }
               let index = self.modules.len();
-              self.modules.push(LoadedModule::new(&path));
+              self.modules.push(LoadedModule::new());
               stack.push(Step::Enter(Work {
                 module: index,
                 path,

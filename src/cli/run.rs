@@ -564,10 +564,16 @@ fn choose<'src>(
     .into()
   });
   let (shell, arguments) = crate::evaluation::shell::module_shell(config, &justfile.root.settings);
-  let mut process = std::process::Command::new(&shell);
+  // As a recipe line is: on Windows, cmd gets the chooser's text as it is,
+  // its quotes unescaped. (Text that is not Unicode is passed as it is.)
+  let mut process = if let Some(text) = chooser.to_str() {
+    crate::platform::command::shell_line(&shell, &arguments, text)
+  } else {
+    let mut process = std::process::Command::new(&shell);
+    process.args(&arguments).arg(&chooser);
+    process
+  };
   process
-    .args(&arguments)
-    .arg(&chooser)
     .current_dir(&search.working_directory)
     .stdin(std::process::Stdio::piped())
     .stdout(std::process::Stdio::piped());

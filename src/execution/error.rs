@@ -46,6 +46,11 @@ pub(crate) enum ExecutionError<'src> {
     "`{cygpath}` could not translate recipe `{recipe}` shebang interpreter path: {message}"
   ))]
   CygpathFailed { recipe: String, cygpath: String, message: String },
+  #[snafu(display(
+    "cygpath failed with exit code {} while translating recipe `{recipe}` shebang interpreter path",
+    code.map_or_else(|| "unknown".to_owned(), |code| code.to_string())
+  ))]
+  CygpathStatus { recipe: String, code: Option<i32> },
   #[snafu(display("recipe `{recipe}` could not be run because of an IO error while trying to create a temporary directory or write a file to that directory: {source}"))]
   TempDir { recipe: String, source: std::io::Error },
   #[snafu(display("recipe `{recipe}` has invalid shebang `{line}`"))]

@@ -189,12 +189,9 @@ fn shebang_error<'src>(
   use crate::platform::command::ShebangError;
   let (recipe, cygpath) = (recipe.to_owned(), cygpath.display().to_string());
   match error {
-    ShebangError::CygpathNotFound(source) => {
-      ExecutionError::CygpathNotFound { recipe, cygpath, source }
-    }
-    ShebangError::CygpathFailed(message) => {
-      ExecutionError::CygpathFailed { recipe, cygpath, message }
-    }
+    ShebangError::NotFound(source) => ExecutionError::CygpathNotFound { recipe, cygpath, source },
+    ShebangError::Status(code) => ExecutionError::CygpathStatus { recipe, code },
+    ShebangError::Output(message) => ExecutionError::CygpathFailed { recipe, cygpath, message },
   }
 }
 

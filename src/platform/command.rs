@@ -43,9 +43,11 @@ pub(crate) const SHEBANG_LINE_KEPT: bool = cfg!(unix);
 #[cfg_attr(unix, allow(dead_code))]
 pub(crate) enum ShebangError {
   /// `cygpath` could not be started.
-  CygpathNotFound(io::Error),
-  /// `cygpath` ran but gave no path.
-  CygpathFailed(String),
+  NotFound(io::Error),
+  /// `cygpath` ran and failed, with this exit code.
+  Status(Option<i32>),
+  /// `cygpath` succeeded but its output is no path (not UTF-8).
+  Output(String),
 }
 
 /// The command running the shebang script at `path` whose `#!` line names
@@ -108,11 +110,11 @@ fn convert(
     .stdin(std::process::Stdio::null())
     .stderr(std::process::Stdio::null())
     .output()
-    .map_err(ShebangError::CygpathNotFound)?;
+    .map_err(ShebangError::NotFound)?;
   if !output.status.success() {
-    return Err(ShebangError::CygpathFailed(output.status.to_string()));
+    return Err(ShebangError::Status(output.status.code()));
   }
-  let text = String::from_utf8(output.stdout)
-    .map_err(|error| ShebangError::CygpathFailed(error.to_string()))?;
+  let text =
+    String::from_utf8(output.stdout).map_err(|error| ShebangError::Output(error.to_string()))?;
   Ok(text.trim_end_matches(['\r', '\n']).to_owned())
 }

@@ -100,6 +100,17 @@ fn bound(keyed: Option<&Keyed<(StringLiteral, usize)>>) -> Option<usize> {
   keyed.as_ref().map(|k| k.value.1)
 }
 
+/// A help text, if it is a literal, and where its key is written.
+type HelpKey<'a> = (Option<&'a [u8]>, (usize, usize));
+
+/// An `[arg]`'s help text orders it by its text (none first), then by
+/// where its key is written.
+fn help_key<'a>(arg: &'a ArgAttribute) -> Option<HelpKey<'a>> {
+  arg.help.as_ref().map(|help| {
+    (literal_key(&help.value).map(|literal| literal.cooked.as_bytes()), position(help.key))
+  })
+}
+
 /// Also decides which of two `[arg]`s claiming one option is blamed. Equal
 /// long names always conflict, so the tie-breaks after the name (bare `long`
 /// first, then the literal's position) only show in that error.
@@ -109,7 +120,7 @@ pub(crate) fn compare_args(a: &ArgAttribute, b: &ArgAttribute) -> Ordering {
   };
   key_position(a.flag.as_ref())
     .cmp(&key_position(b.flag.as_ref()))
-    .then_with(|| key_position(a.help.as_ref()).cmp(&key_position(b.help.as_ref())))
+    .then_with(|| help_key(a).cmp(&help_key(b)))
     .then_with(|| long_name(a).cmp(&long_name(b)))
     .then_with(|| is_bare_long(b).cmp(&is_bare_long(a)))
     .then_with(|| long_position(a).cmp(&long_position(b)))

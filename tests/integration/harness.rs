@@ -11,14 +11,25 @@ pub(crate) fn against_other_binary() -> bool {
 
 /// A trial for a plain test function, which fails by panicking. `module` is
 /// the caller's `module_path!()`; the crate name is dropped from it. While
-/// recording expected outputs only table cases run.
-pub(crate) fn trial(module: &str, name: &str, test: fn(), extension: bool) -> Trial {
+/// recording expected outputs only table cases run. A test whose
+/// requirement does not hold here (`runnable` false: it needs root, a mount
+/// or a program this machine lacks) is ignored, so the summary counts it as
+/// not run instead of passed.
+pub(crate) fn trial(
+  module: &str,
+  name: &str,
+  test: fn(),
+  extension: bool,
+  runnable: bool,
+) -> Trial {
   let module = module.split_once("::").map_or(module, |(_, rest)| rest);
   Trial::test(format!("{module}::{name}"), move || {
     test();
     Ok(())
   })
-  .with_ignored_flag((extension && against_other_binary()) || crate::cases::recording())
+  .with_ignored_flag(
+    (extension && against_other_binary()) || crate::cases::recording() || !runnable,
+  )
 }
 
 /// Replaces every group of trials sharing a name by one failing trial of that

@@ -21,11 +21,13 @@ mod common;
 /// Registers plain test functions of a module as trials named
 /// `<module>::<function>`. Functions listed after `extensions:` test
 /// behaviour just 1.58 does not have; they are ignored when the suite runs
-/// against another binary.
+/// against another binary. `name if requirement` registers a test that can
+/// run only where `requirement()` (a `fn() -> bool`: root, a mount, a
+/// program) holds; elsewhere it is listed as ignored rather than passed.
 macro_rules! tests {
   (
-    $($(#[$attribute:meta])* $test:ident),* $(,)?
-    $(; extensions: $($(#[$extension_attribute:meta])* $extension:ident),* $(,)?)?
+    $($(#[$attribute:meta])* $test:ident $(if $requirement:path)?),* $(,)?
+    $(; extensions: $($(#[$extension_attribute:meta])* $extension:ident $(if $extension_requirement:path)?),* $(,)?)?
   ) => {
     // One push per test, since each may carry its own `#[cfg]`.
     #[allow(clippy::vec_init_then_push)]
@@ -33,11 +35,23 @@ macro_rules! tests {
       let mut trials = Vec::new();
       $(
         $(#[$attribute])*
-        trials.push($crate::harness::trial(module_path!(), stringify!($test), $test, false));
+        trials.push($crate::harness::trial(
+          module_path!(),
+          stringify!($test),
+          $test,
+          false,
+          true $(&& $requirement())?,
+        ));
       )*
       $($(
         $(#[$extension_attribute])*
-        trials.push($crate::harness::trial(module_path!(), stringify!($extension), $extension, true));
+        trials.push($crate::harness::trial(
+          module_path!(),
+          stringify!($extension),
+          $extension,
+          true,
+          true $(&& $extension_requirement())?,
+        ));
       )*)?
       trials
     }

@@ -49,6 +49,30 @@ fn without_colour(text: &str) -> String {
   plain
 }
 
+/// The `ioctl` request that makes a terminal the caller's controlling
+/// one, of the type `ioctl` takes.
+#[cfg(target_os = "linux")]
+fn set_controlling_terminal() -> libc::Ioctl {
+  libc::TIOCSCTTY
+}
+
+/// The `ioctl` request that makes a terminal the caller's controlling
+/// one, of the type `ioctl` takes.
+#[cfg(not(target_os = "linux"))]
+fn set_controlling_terminal() -> libc::c_ulong {
+  libc::c_ulong::from(libc::TIOCSCTTY)
+}
+
+/// Bash, the user's shell in these tests.
+fn bash() -> Option<&'static str> {
+  ["/bin/bash", "/usr/bin/bash"].into_iter().find(|path| Path::new(path).exists())
+}
+
+/// Whether the tests that need an interactive bash can run.
+pub(crate) fn has_bash() -> bool {
+  bash().is_some()
+}
+
 /// The `just` under test.
 pub(crate) fn just_under_test() -> PathBuf {
   std::env::var_os("TEST_JUST_BIN").map_or_else(|| env!("CARGO_BIN_EXE_just").into(), PathBuf::from)
@@ -64,22 +88,23 @@ pub(crate) struct Shell {
 impl Shell {
   /// A shell in a new directory holding `files` (name, contents), the
   /// justfile among them.
-  pub(crate) fn with_files(files: &[(&str, &str)]) -> Option<Shell> {
-    let bash = ["/bin/bash", "/usr/bin/bash"].into_iter().find(|path| Path::new(path).exists())?;
+  pub(crate) fn with_files(files: &[(&str, &str)]) -> Shell {
+    let bash = bash().expect("bash");
     let directory = tempfile::tempdir().unwrap();
     for (name, contents) in files {
       fs::write(directory.path().join(name), contents).unwrap();
     }
     let (mut master, mut slave) = (0, 0);
     // SAFETY: openpty writes two descriptors; the name, termios and window
-    // size are left to the defaults.
+    // size are left to the defaults (null pointers, `*mut` as macOS declares
+    // them, which Linux's `*const` ones accept).
     let opened = unsafe {
       libc::openpty(
         &raw mut master,
         &raw mut slave,
         std::ptr::null_mut(),
-        std::ptr::null(),
-        std::ptr::null(),
+        std::ptr::null_mut(),
+        std::ptr::null_mut(),
       )
     };
     assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
@@ -105,7 +130,7 @@ impl Shell {
     // session whose controlling terminal is the pseudo-terminal.
     unsafe {
       command.pre_exec(|| {
-        if libc::setsid() == -1 || libc::ioctl(0, libc::TIOCSCTTY, 0) == -1 {
+        if libc::setsid() == -1 || libc::ioctl(0, set_controlling_terminal(), 0) == -1 {
           return Err(std::io::Error::last_os_error());
         }
         Ok(())
@@ -116,10 +141,10 @@ impl Shell {
     let screen = collect(master.try_clone().unwrap());
     let shell = Shell { child, master, screen, _directory: directory };
     shell.expect("$ ");
-    Some(shell)
+    shell
   }
 
-  pub(crate) fn start(justfile: &str) -> Option<Shell> {
+  pub(crate) fn start(justfile: &str) -> Shell {
     Shell::with_files(&[("justfile", justfile)])
   }
 

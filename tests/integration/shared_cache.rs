@@ -499,7 +499,7 @@ impl S3 {
       .spawn()
       .expect("start moto_server");
     wait_for_port(port, &mut child, "moto_server");
-    ureq::put(&format!("http://127.0.0.1:{port}/bucket")).call().expect("create bucket");
+    http("PUT", port, "/bucket");
     S3 { child, port }
   }
 
@@ -512,12 +512,29 @@ impl S3 {
   }
 
   fn objects(&self) -> String {
-    ureq::get(&format!("http://127.0.0.1:{}/bucket?list-type=2", self.port))
-      .call()
-      .expect("list bucket")
-      .into_string()
-      .expect("listing")
+    http("GET", self.port, "/bucket?list-type=2")
   }
+}
+
+/// One plain HTTP/1.1 request without a body to the server on `port` of
+/// 127.0.0.1; the response's body, once the server closes the connection.
+/// (The tests do not use the HTTP client of the network stores, which is
+/// linked only with the `network-stores` feature.)
+fn http(method: &str, port: u16, target: &str) -> String {
+  use std::io::{Read, Write};
+  let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+  write!(
+    stream,
+    "{method} {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 0\r\n\
+     Connection: close\r\n\r\n"
+  )
+  .expect("send the request");
+  let mut response = String::new();
+  stream.read_to_string(&mut response).expect("read the response");
+  let (head, body) = response.split_once("\r\n\r\n").expect("a complete response");
+  let status = head.split(' ').nth(1).unwrap_or_default();
+  assert!(status.starts_with('2'), "{method} {target}: {head}");
+  body.to_owned()
 }
 
 impl Drop for S3 {

@@ -15,10 +15,10 @@ tests! {
   dependent_never_starts_after_its_dependency_failed,
   interrupted_keep_going_run_prints_the_summary_so_far,
   keep_going_prints_each_failure_when_it_happens,
-  interactive_recipe_reads_the_terminal_and_is_stopped_and_resumed,
-  interactive_recipe_of_a_just_run_by_a_script_is_stopped_and_resumed,
-  recipe_of_a_background_just_waits_for_fg_to_read_the_terminal,
-  interrupt_key_on_the_terminal_ends_the_recipe_and_the_run,
+  interactive_recipe_reads_the_terminal_and_is_stopped_and_resumed if has_bash,
+  interactive_recipe_of_a_just_run_by_a_script_is_stopped_and_resumed if has_bash,
+  recipe_of_a_background_just_waits_for_fg_to_read_the_terminal if has_bash,
+  interrupt_key_on_the_terminal_ends_the_recipe_and_the_run if has_bash,
 }
 
 use std::fs;
@@ -27,7 +27,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use crate::pty::{collect, Collected, Shell, DEADLINE};
+use crate::pty::{collect, has_bash, Collected, Shell, DEADLINE};
 
 fn just() -> &'static str {
   env!("CARGO_BIN_EXE_just")
@@ -35,12 +35,29 @@ fn just() -> &'static str {
 
 /// A marker unique to one run, written into the arguments of every
 /// long-lived recipe process (as a `sleep` duration), so that survivors can
-/// be found in `/proc` whoever their parent is now.
+/// be found (in `/proc`, or through `ps` on macOS) whoever their parent is
+/// now.
 fn marker(run: usize) -> String {
   format!("{}.{:05}{run:04}", 20, std::process::id() % 100_000)
 }
 
 /// The pids of live processes whose command line contains `marker`.
+#[cfg(not(target_os = "linux"))]
+fn survivors(marker: &str) -> Vec<(i32, String)> {
+  let output = Command::new("ps").args(["-A", "-o", "pid=", "-o", "args="]).output().unwrap();
+  assert!(output.status.success(), "ps failed: {:?}", output.status);
+  String::from_utf8_lossy(&output.stdout)
+    .lines()
+    .filter(|line| line.contains(marker))
+    .filter_map(|line| {
+      let (pid, command) = line.trim_start().split_once(' ')?;
+      Some((pid.parse().ok()?, command.trim().to_owned()))
+    })
+    .collect()
+}
+
+/// The pids of live processes whose command line contains `marker`.
+#[cfg(target_os = "linux")]
 fn survivors(marker: &str) -> Vec<(i32, String)> {
   let mut found = Vec::new();
   for entry in fs::read_dir("/proc").unwrap().flatten() {
@@ -354,9 +371,7 @@ fn stop_and_resume(command: &str) {
   let justfile = format!(
     "ask:\n  @{FOREGROUND}; echo \"ready in the $where\"; read -r answer; {FOREGROUND}; echo \"got $answer in the $where\"\n"
   );
-  let Some(mut shell) = Shell::start(&justfile) else {
-    return;
-  };
+  let mut shell = Shell::start(&justfile);
   shell.type_text(&format!("{command}\n"));
   let at = shell.expect_after(0, "ready in the foreground");
   // Ctrl-Z stops the recipe, and `just` with it: the shell has the
@@ -377,10 +392,11 @@ fn stop_and_resume(command: &str) {
 fn recipe_of_a_background_just_waits_for_fg_to_read_the_terminal() {
   let justfile =
     format!("ask:\n  @read -r answer; {FOREGROUND}; echo \"got $answer in the $where\"\n");
-  let Some(mut shell) = Shell::start(&justfile) else {
-    return;
-  };
-  shell.type_text("just ask &\n");
+  let mut shell = Shell::start(&justfile);
+  shell.type_text(
+    "just ask &
+",
+  );
   shell.type_text("fg\n");
   shell.type_text("yes\n");
   let at = shell.expect_after(0, "got yes in the foreground");
@@ -390,9 +406,7 @@ fn recipe_of_a_background_just_waits_for_fg_to_read_the_terminal() {
 
 fn interrupt_key_on_the_terminal_ends_the_recipe_and_the_run() {
   let justfile = "slow: && after\n  @echo ready; sleep 20\nafter:\n  @echo after\n";
-  let Some(mut shell) = Shell::start(justfile) else {
-    return;
-  };
+  let mut shell = Shell::start(justfile);
   shell.type_text("just slow\n");
   let at = shell.expect_after(0, "ready");
   shell.type_text("\x03");

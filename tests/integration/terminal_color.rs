@@ -85,18 +85,18 @@ fn open_terminal() -> (File, OwnedFd) {
     .open("/dev/ptmx")
     .expect("open /dev/ptmx");
   let mut name = [0 as libc::c_char; 128];
-  // SAFETY: the descriptor is an open pseudo-terminal master, and ptsname_r
-  // writes a NUL-terminated name of at most `name.len()` bytes.
+  // SAFETY: the descriptor is an open pseudo-terminal master, and
+  // `far_end_name` writes a NUL-terminated name into the 128 bytes.
   let status = unsafe {
     let fd = master.as_raw_fd();
     if libc::grantpt(fd) == 0 && libc::unlockpt(fd) == 0 {
-      libc::ptsname_r(fd, name.as_mut_ptr(), name.len())
+      far_end_name(fd, &mut name)
     } else {
       -1
     }
   };
   assert_eq!(status, 0, "cannot unlock the pseudo-terminal");
-  // SAFETY: ptsname_r succeeded, so `name` holds a NUL-terminated string.
+  // SAFETY: `far_end_name` succeeded, so `name` holds a NUL-terminated string.
   let name = unsafe { CStr::from_ptr(name.as_ptr()) };
   let slave = OpenOptions::new()
     .read(true)
@@ -105,6 +105,31 @@ fn open_terminal() -> (File, OwnedFd) {
     .open(std::ffi::OsStr::from_bytes(name.to_bytes()))
     .expect("open the pseudo-terminal's far end");
   (master, slave.into())
+}
+
+/// The name of the far end of the pseudo-terminal master `fd`, into
+/// `name` (thread-safe, unlike `ptsname`): `ptsname_r` on Linux; on macOS,
+/// the `TIOCPTYGNAME` request its `ptsname_r` makes, which the libc crate
+/// does not bind there.
+///
+/// # Safety
+///
+/// `fd` is an open pseudo-terminal master.
+#[cfg(target_os = "linux")]
+unsafe fn far_end_name(fd: i32, name: &mut [libc::c_char; 128]) -> i32 {
+  // SAFETY: as the caller promises; the buffer's length is passed.
+  unsafe { libc::ptsname_r(fd, name.as_mut_ptr(), name.len()) }
+}
+
+/// See the Linux version.
+///
+/// # Safety
+///
+/// `fd` is an open pseudo-terminal master.
+#[cfg(not(target_os = "linux"))]
+unsafe fn far_end_name(fd: i32, name: &mut [libc::c_char; 128]) -> i32 {
+  // SAFETY: as the caller promises; the request writes at most 128 bytes.
+  unsafe { libc::ioctl(fd, libc::TIOCPTYGNAME.into(), name.as_mut_ptr()) }
 }
 
 fn failing_justfile() -> tempfile::TempDir {

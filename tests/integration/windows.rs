@@ -17,12 +17,67 @@ use crate::common::{clean_environment, windows_binary};
 const DEADLINE: Duration = Duration::from_secs(60);
 
 pub(crate) fn tests() -> Vec<Trial> {
-  vec![crate::harness::trial(
-    module_path!(),
-    "watch_restart_ends_the_recipe_process_tree",
-    watch_restart_ends_the_recipe_process_tree,
-    false,
-  )]
+  vec![
+    crate::harness::trial(
+      module_path!(),
+      "watch_restart_ends_the_recipe_process_tree",
+      watch_restart_ends_the_recipe_process_tree,
+      false,
+      true,
+    ),
+    crate::harness::trial(
+      module_path!(),
+      "killed_just_takes_the_recipe_process_tree_with_it",
+      killed_just_takes_the_recipe_process_tree_with_it,
+      true,
+      true,
+    ),
+  ]
+}
+
+/// `just` killed outright (no console event, no chance to clean up): the
+/// operating system closes its handle of the run's Job Object, whose
+/// `JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE` ends the recipe's shell and what it
+/// started. (just 1.58 leaves them running.)
+fn killed_just_takes_the_recipe_process_tree_with_it() {
+  let directory = tempfile::tempdir().unwrap();
+  let root = directory.path().canonicalize().unwrap();
+  let folder = root.file_name().unwrap().to_string_lossy().into_owned();
+  let ping = format!("ping -n {} 127.0.0.1", 100 + (std::process::id() + 7) % 900);
+  let token = [folder.as_str(), ping.as_str()];
+  let justfile = format!(
+    "set windows-shell := [\"cmd.exe\", \"/c\"]\n\nrun:\n  @echo started\n  \
+     @cmd /c \"{ping} > nul & rem {folder}\"\n"
+  );
+  fs::write(root.join("justfile"), &justfile).unwrap();
+  let mut command = Command::new("wine");
+  command
+    .arg(windows_binary().unwrap())
+    .arg("run")
+    .current_dir(&root)
+    .stdin(Stdio::null())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::null());
+  clean_environment(&mut command);
+  let mut just = command.spawn().unwrap();
+  let stdout = collect(&mut just);
+
+  let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+    wait_for(|| stdout.lock().unwrap().contains("started"), "the run");
+    wait_for(|| processes_naming(&token).len() >= 3, "the recipe's three processes");
+    // `wine` runs `just.exe` in its own process: SIGKILL ends it at once.
+    just.kill().unwrap();
+    just.wait().unwrap();
+    wait_for(|| processes_naming(&token).is_empty(), "the recipe's processes to end");
+  }));
+  let _ = just.kill();
+  let _ = just.wait();
+  for pid in processes_naming(&token) {
+    let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+  }
+  if let Err(panic) = result {
+    std::panic::resume_unwind(panic);
+  }
 }
 
 /// The recipe's shell starts another cmd (its grandchild), which starts

@@ -4,41 +4,79 @@
 //! it; each child starts suspended and runs only once it is in the job, so
 //! nothing it starts escapes. Ending the job ends every process in it. A
 //! console has no foreground group and no job control.
+//!
+//! A group's entry owns the job's handle and a handle to the group's first
+//! process. Windows does not reuse a process id while a handle to that
+//! process is open, so no later child can have the id of a group still
+//! listed: a new run never joins an old run's job. An entry leaves when its
+//! job is empty, or, for a job whose processes outlived their run, when a
+//! later run starts a group of its own.
+//!
+//! Limits: the job is created with `JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE`, so
+//! when `just` ends, killed or crashed included, every process still in the
+//! job ends with it (the operating system closes the handle). Breakaway
+//! policy: `JOB_OBJECT_LIMIT_BREAKAWAY_OK` and nothing silent: a process is
+//! in the job unless it was started with `CREATE_BREAKAWAY_FROM_JOB`, which
+//! is how a program that means to outlive `just` (a daemon a recipe starts)
+//! leaves it.
+//!
+//! Console events (Ctrl-C, Ctrl-Break, closing the console) reach every
+//! process of the console themselves. A process that ignores the event, or
+//! has no console, or runs while the event went to `just` alone, would keep
+//! the run waiting: [`GRACE`] after the event, the job is terminated.
 
 use std::io;
-use std::os::windows::io::AsRawHandle;
-use std::os::windows::process::{CommandExt, ExitStatusExt};
+use std::os::windows::io::{AsHandle, AsRawHandle, FromRawHandle, OwnedHandle};
+use std::os::windows::process::ExitStatusExt;
 use std::process::{Child, Command, ExitStatus};
 use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
 use windows_sys::Win32::Foundation::{CloseHandle, FALSE, HANDLE, WAIT_FAILED};
-use windows_sys::Win32::System::Diagnostics::ToolHelp::{
-  CreateToolhelp32Snapshot, Thread32First, Thread32Next, TH32CS_SNAPTHREAD, THREADENTRY32,
-};
 use windows_sys::Win32::System::JobObjects::{
   AssignProcessToJobObject, CreateJobObjectW, JobObjectBasicAccountingInformation,
-  QueryInformationJobObject, TerminateJobObject, JOBOBJECT_BASIC_ACCOUNTING_INFORMATION,
+  JobObjectExtendedLimitInformation, QueryInformationJobObject, SetInformationJobObject,
+  TerminateJobObject, JOBOBJECT_BASIC_ACCOUNTING_INFORMATION, JOBOBJECT_EXTENDED_LIMIT_INFORMATION,
+  JOB_OBJECT_LIMIT_BREAKAWAY_OK, JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE,
 };
 use windows_sys::Win32::System::Threading::{
-  ExitProcess, GetExitCodeProcess, OpenProcess, OpenThread, ResumeThread, WaitForSingleObject,
-  CREATE_SUSPENDED, INFINITE, PROCESS_QUERY_LIMITED_INFORMATION, PROCESS_SYNCHRONIZE,
-  THREAD_SUSPEND_RESUME,
+  ExitProcess, GetExitCodeProcess, OpenProcess, WaitForSingleObject, CREATE_SUSPENDED, INFINITE,
+  PROCESS_QUERY_LIMITED_INFORMATION, PROCESS_SYNCHRONIZE,
 };
 
 pub(crate) use super::signal_table::{KILL, TERMINATE};
 
 pub(crate) type Pid = u32;
 
-/// The Job Object of each group, by the group's id (handles kept as
-/// integers: a raw handle is not `Send`).
-static JOBS: Mutex<Vec<(Pid, isize)>> = Mutex::new(Vec::new());
+/// How long the processes of a run have, after a console event, to end on
+/// their own before their job is terminated.
+pub(crate) const GRACE: Duration = Duration::from_secs(3);
 
-fn jobs() -> MutexGuard<'static, Vec<(Pid, isize)>> {
-  JOBS.lock().unwrap_or_else(PoisonError::into_inner)
+#[link(name = "ntdll")]
+unsafe extern "system" {
+  /// Resumes every thread of a process: ntdll's counterpart of
+  /// `ResumeThread` for a whole process, present since Windows XP.
+  fn NtResumeProcess(process: HANDLE) -> i32;
 }
 
-fn job_of(group: Pid) -> Option<HANDLE> {
-  jobs().iter().find(|(id, _)| *id == group).map(|&(_, job)| job as HANDLE)
+/// The Job Object of a group, and its first process, whose open handle
+/// keeps the group's id from being reused.
+struct Group {
+  id: Pid,
+  job: OwnedHandle,
+  _leader: OwnedHandle,
+}
+
+static GROUPS: Mutex<Vec<Group>> = Mutex::new(Vec::new());
+
+fn groups() -> MutexGuard<'static, Vec<Group>> {
+  GROUPS.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A handle of the job of `group` that stays open when the group is
+/// forgotten meanwhile.
+fn job_of(group: Pid) -> io::Result<Option<OwnedHandle>> {
+  groups().iter().find(|entry| entry.id == group).map(|entry| entry.job.try_clone()).transpose()
 }
 
 fn gone() -> io::Error {
@@ -53,123 +91,77 @@ pub(crate) fn spawn(
   _own_group: bool,
   group: Option<Pid>,
 ) -> io::Result<Child> {
-  let job = match group {
-    Some(group) => job_of(group).ok_or_else(gone)?,
-    None => new_job()?,
-  };
-  command.creation_flags(CREATE_SUSPENDED);
-  let mut child = match command.spawn() {
-    Ok(child) => child,
-    Err(error) => {
-      if group.is_none() {
-        // SAFETY: the job was just created and is not listed anywhere.
-        unsafe { CloseHandle(job) };
-      }
-      return Err(error);
-    }
-  };
-  // SAFETY: both handles are open: the job's by the table or above, the
-  // child's by `child`.
-  let assigned = if unsafe { AssignProcessToJobObject(job, child.as_raw_handle() as HANDLE) } == 0 {
-    Err(io::Error::last_os_error())
+  let job = if let Some(group) = group {
+    job_of(group)?.ok_or_else(gone)?
   } else {
-    resume(child.id())
+    forget_empty_groups();
+    new_job()?
+  };
+  // The standard library's `Command` cannot tell which flags a caller set,
+  // so none of `just`'s callers sets any: this is the only one.
+  std::os::windows::process::CommandExt::creation_flags(command, CREATE_SUSPENDED);
+  let mut child = command.spawn()?;
+  let process = child.as_raw_handle() as HANDLE;
+  // SAFETY: both handles are open: the job's above, the child's by `child`,
+  // which was created with every access right.
+  let assigned = unsafe {
+    if AssignProcessToJobObject(job.as_raw_handle() as HANDLE, process) == 0 {
+      Err(io::Error::last_os_error())
+    } else if NtResumeProcess(process) < 0 {
+      Err(io::Error::other("cannot resume the new process"))
+    } else {
+      Ok(())
+    }
   };
   if let Err(error) = assigned {
     let _ = child.kill();
     let _ = child.wait();
-    if group.is_none() {
-      // SAFETY: as above.
-      unsafe { CloseHandle(job) };
-    }
     return Err(error);
   }
   if group.is_none() {
-    jobs().push((child.id(), job as isize));
+    let leader = child.as_handle().try_clone_to_owned()?;
+    groups().push(Group { id: child.id(), job, _leader: leader });
   }
   Ok(child)
 }
 
-fn new_job() -> io::Result<HANDLE> {
-  // SAFETY: a plain call with no security attributes and no name.
-  let job = unsafe { CreateJobObjectW(std::ptr::null(), std::ptr::null()) };
-  if job.is_null() {
-    return Err(io::Error::last_os_error());
-  }
-  Ok(job)
+/// Forget the groups whose jobs have no process left: those of earlier
+/// runs that ended with background processes still running.
+fn forget_empty_groups() {
+  groups().retain(|entry| active_processes(&entry.job).is_ok_and(|active| active > 0));
 }
 
-/// Resume the threads of a process started suspended.
-fn resume(pid: u32) -> io::Result<()> {
-  // SAFETY: a thread snapshot walked with a correctly sized entry; every
-  // handle opened is closed.
+fn new_job() -> io::Result<OwnedHandle> {
+  // SAFETY: a plain call with no security attributes and no name; the
+  // handle is owned at once; the limits are a correctly sized local.
   unsafe {
-    let snapshot = CreateToolhelp32Snapshot(TH32CS_SNAPTHREAD, 0);
-    if snapshot as isize == -1 {
+    let job = CreateJobObjectW(std::ptr::null(), std::ptr::null());
+    if job.is_null() {
       return Err(io::Error::last_os_error());
     }
-    let mut entry: THREADENTRY32 = std::mem::zeroed();
-    entry.dwSize = std::mem::size_of::<THREADENTRY32>() as u32;
-    let mut more = Thread32First(snapshot, &raw mut entry) != 0;
-    let mut result = Err(io::Error::other("no thread to resume"));
-    while more {
-      if entry.th32OwnerProcessID == pid {
-        let thread = OpenThread(THREAD_SUSPEND_RESUME, FALSE, entry.th32ThreadID);
-        if thread.is_null() {
-          result = Err(io::Error::last_os_error());
-        } else {
-          result =
-            if ResumeThread(thread) == u32::MAX { Err(io::Error::last_os_error()) } else { Ok(()) };
-          CloseHandle(thread);
-        }
-      }
-      more = Thread32Next(snapshot, &raw mut entry) != 0;
+    let job = OwnedHandle::from_raw_handle(job);
+    let mut limits: JOBOBJECT_EXTENDED_LIMIT_INFORMATION = std::mem::zeroed();
+    limits.BasicLimitInformation.LimitFlags =
+      JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE | JOB_OBJECT_LIMIT_BREAKAWAY_OK;
+    if SetInformationJobObject(
+      job.as_raw_handle() as HANDLE,
+      JobObjectExtendedLimitInformation,
+      (&raw const limits).cast(),
+      std::mem::size_of::<JOBOBJECT_EXTENDED_LIMIT_INFORMATION>() as u32,
+    ) == 0
+    {
+      return Err(io::Error::last_os_error());
     }
-    CloseHandle(snapshot);
-    result
+    Ok(job)
   }
 }
 
-/// The run is done with `group`: close its job (what is left in it runs
-/// on, as on Unix) and forget it.
-pub(crate) fn retire_group(group: Pid) {
-  jobs().retain(|&(id, handle)| {
-    if id != group {
-      return true;
-    }
-    // SAFETY: the handle is closed once, as it leaves the table.
-    unsafe { CloseHandle(handle as HANDLE) };
-    false
-  });
-}
-
-/// End every process of `group` for a stop or kill; false if its job is
-/// gone. Console events (SIGINT, SIGHUP) reached the children already.
-pub(crate) fn signal_group(group: Pid, signal: i32) -> io::Result<bool> {
-  let Some(job) = job_of(group) else {
-    return Ok(false);
-  };
-  if signal == TERMINATE || signal == KILL {
-    let status = crate::platform::exit::signal_status(signal) as u32;
-    // SAFETY: the job handle stays open while it is listed.
-    if unsafe { TerminateJobObject(job, status) } == 0 {
-      return Err(io::Error::last_os_error());
-    }
-  }
-  Ok(true)
-}
-
-/// Whether any process of `group` is still running. A job with none left
-/// is closed and forgotten.
-pub(crate) fn group_alive(group: Pid) -> io::Result<bool> {
-  let Some(job) = job_of(group) else {
-    return Ok(false);
-  };
+fn active_processes(job: &OwnedHandle) -> io::Result<u32> {
   // SAFETY: the job handle is open; the buffer is a correctly sized local.
-  let active = unsafe {
+  unsafe {
     let mut information: JOBOBJECT_BASIC_ACCOUNTING_INFORMATION = std::mem::zeroed();
     if QueryInformationJobObject(
-      job,
+      job.as_raw_handle() as HANDLE,
       JobObjectBasicAccountingInformation,
       (&raw mut information).cast(),
       std::mem::size_of::<JOBOBJECT_BASIC_ACCOUNTING_INFORMATION>() as u32,
@@ -178,17 +170,68 @@ pub(crate) fn group_alive(group: Pid) -> io::Result<bool> {
     {
       return Err(io::Error::last_os_error());
     }
-    information.ActiveProcesses
+    Ok(information.ActiveProcesses)
+  }
+}
+
+fn terminate(job: &OwnedHandle, signal: i32) -> io::Result<()> {
+  let status = crate::platform::exit::signal_status(signal) as u32;
+  // SAFETY: the job handle is open.
+  if unsafe { TerminateJobObject(job.as_raw_handle() as HANDLE, status) } == 0 {
+    return Err(io::Error::last_os_error());
+  }
+  Ok(())
+}
+
+/// The run is done with `group` (no child of it runs): forget its job if
+/// nothing is left in it. One that still holds processes the recipes left
+/// stays listed (closing it would end them now) until it empties or `just`
+/// ends.
+pub(crate) fn retire_group(group: Pid) {
+  groups().retain(|entry| {
+    entry.id != group || active_processes(&entry.job).is_ok_and(|active| active > 0)
+  });
+}
+
+/// End every process of `group` for a stop or kill, at once; after a
+/// console event (SIGINT, SIGHUP), which reached the children already,
+/// [`GRACE`] later if any is left. False if its job is gone.
+pub(crate) fn signal_group(group: Pid, signal: i32) -> io::Result<bool> {
+  let Some(job) = job_of(group)? else {
+    return Ok(false);
   };
+  if signal == TERMINATE || signal == KILL {
+    terminate(&job, signal)?;
+  } else {
+    std::thread::Builder::new()
+      .name("job-grace".into())
+      .spawn(move || {
+        std::thread::sleep(GRACE);
+        let ended = match active_processes(&job) {
+          Ok(0) => Ok(()),
+          Ok(_) => terminate(&job, signal),
+          Err(error) => Err(error),
+        };
+        if let Err(error) = ended {
+          let _ = crate::platform::stdio::stderr(&format!(
+            "just: failed to end the recipes' processes: {error}\n"
+          ));
+        }
+      })
+      .map(drop)?;
+  }
+  Ok(true)
+}
+
+/// Whether any process of `group` is still running. A job with none left
+/// is closed and forgotten.
+pub(crate) fn group_alive(group: Pid) -> io::Result<bool> {
+  let Some(job) = job_of(group)? else {
+    return Ok(false);
+  };
+  let active = active_processes(&job)?;
   if active == 0 {
-    jobs().retain(|&(id, handle)| {
-      if id != group {
-        return true;
-      }
-      // SAFETY: the handle is closed once, as it leaves the table.
-      unsafe { CloseHandle(handle as HANDLE) };
-      false
-    });
+    groups().retain(|entry| entry.id != group);
   }
   Ok(active > 0)
 }
@@ -216,7 +259,8 @@ pub(crate) fn wait(pid: Pid) -> io::Result<ExitStatus> {
   }
 }
 
-/// Waiting never reaps on Windows (the `Child` holds the handle).
+/// Waiting never reaps on Windows (the group's entry holds its first
+/// process's handle).
 pub(crate) fn wait_unreaped(pid: Pid) -> io::Result<ExitStatus> {
   wait(pid)
 }
