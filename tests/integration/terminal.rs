@@ -18,9 +18,12 @@ tests! {
   ctrl_z_stops_every_process_of_the_recipe if has_bash,
 }
 
+#[cfg(target_os = "linux")]
 use std::time::Instant;
 
-use crate::pty::{has_bash, Shell, DEADLINE};
+#[cfg(target_os = "linux")]
+use crate::pty::DEADLINE;
+use crate::pty::{has_bash, Shell};
 
 fn on_path(program: &str) -> bool {
   std::env::var_os("PATH").is_some_and(|path| {
@@ -102,14 +105,55 @@ fn interrupt_handled_by_a_python_script_recipe_still_stops_the_run() {
   assert!(!shell.screen().contains("deployed"), "{}", shell.screen());
 }
 
-const SLOW: &str = "slow:\n  @echo ready; sleep 60\n";
+/// Stands for `slow()` in the files given to `interrupt_while`.
+const SLOW: &str = "(slow)";
+
+/// A recipe that sleeps; its `sleep` carries a mark of this test process,
+/// so the test can wait until it runs (`sleep_is_running`).
+fn slow() -> String {
+  format!("slow:\n  @echo ready; sleep {}\n", sleep_mark())
+}
+
+fn sleep_mark() -> String {
+  format!("60.{}", std::process::id())
+}
+
+/// Wait until the `sleep` of `slow` has started (where `/proc` tells), so
+/// that Ctrl-C reaches it rather than the shell about to start it, which
+/// would then wait for it.
+fn wait_for_the_sleep() {
+  #[cfg(target_os = "linux")]
+  {
+    let start = Instant::now();
+    while !sleep_is_running(&sleep_mark()) {
+      assert!(start.elapsed() < DEADLINE, "the recipe's sleep never started");
+      std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+  }
+}
+
+#[cfg(target_os = "linux")]
+fn sleep_is_running(mark: &str) -> bool {
+  std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
+    std::fs::read_to_string(entry.path().join("comm")).is_ok_and(|comm| comm == "sleep\n")
+      && std::fs::read(entry.path().join("cmdline"))
+        .is_ok_and(|command| String::from_utf8_lossy(&command).contains(mark))
+  })
+}
 
 /// Type `command`, which runs `just slow`, and Ctrl-C it once it is ready:
 /// the shell reports `status` for it, and `after` never appears.
 fn interrupt_while(files: &[(&str, &str)], command: &str, expected: &[&str]) {
+  let slow = slow();
+  let files: Vec<(&str, &str)> = files
+    .iter()
+    .map(|&(name, text)| (name, if text == SLOW { slow.as_str() } else { text }))
+    .collect();
+  let files = &files[..];
   let mut shell = Shell::with_files(files);
   shell.type_text(&format!("{command}\n"));
   let mut at = shell.expect_after(0, "ready\r\n");
+  wait_for_the_sleep();
   shell.type_text("\x03");
   for text in expected {
     at = shell.expect_after(at, text);
