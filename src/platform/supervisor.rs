@@ -201,7 +201,7 @@ impl Supervisor {
   fn settle(&self) {
     let group = {
       let state = self.shared.lock();
-      match state.group {
+      match state.group.or(state.retired) {
         Some(group) if state.terminated => group,
         _ => return,
       }
