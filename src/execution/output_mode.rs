@@ -373,10 +373,13 @@ impl<'s> RecipeOutput<'s> {
     partial.pending.extend_from_slice(chunk);
     let prefix = self.prefix(stream);
     let Partial { pending, begun } = &mut *partial;
-    let mut bytes = Vec::new();
+    let mut bytes = Vec::with_capacity(pending.len() + pending.len() / 8 + prefix.len());
     let mut start = 0;
     let mut search = searched;
-    while let Some(offset) = memchr::memchr2(b'\n', b'\r', &pending[search..]) {
+    // A byte loop, not `memchr2`: most lines are short, and its set-up per
+    // call would cost more than the scan.
+    let line_end = |byte: &u8| *byte == b'\n' || *byte == b'\r';
+    while let Some(offset) = pending[search..].iter().position(line_end) {
       let at = search + offset;
       search = at + 1;
       if pending[at] == b'\r' {
