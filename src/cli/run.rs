@@ -68,6 +68,7 @@ pub(crate) fn main() -> i32 {
   let status = match result.and_then(|()| dispatch(&config, arenas)) {
     Ok(()) => 0,
     Err(error) => {
+      crate::platform::signals::settle_before_reporting();
       if !config.quiet {
         let painter = Painter::new(config.color, Stream::Stderr);
         // Nowhere is left to report a failure to print an error; the status says it.

@@ -50,11 +50,21 @@ pub(crate) fn remove_at_exit(directory: std::path::PathBuf) {
 fn deliver(signal: i32, from_process: bool) {
   let attached = current().clone();
   if !attached.is_some_and(|shared| shared.deliver(signal, from_process)) {
-    for directory in REMOVE_AT_EXIT.lock().unwrap_or_else(PoisonError::into_inner).iter() {
+    // Held until the process ends: see `settle_before_reporting`.
+    let directories = REMOVE_AT_EXIT.lock().unwrap_or_else(PoisonError::into_inner);
+    for directory in directories.iter() {
       let _ = std::fs::remove_dir_all(directory);
     }
     super::os::process::exit_now(super::exit::signal_status(signal));
   }
+}
+
+/// Called before an error is reported: if a signal is ending `just` at once,
+/// the error may be its doing (a private directory it removed under the
+/// main thread's feet), so this waits for the signal's exit status instead,
+/// never returning.
+pub(crate) fn settle_before_reporting() {
+  drop(REMOVE_AT_EXIT.lock().unwrap_or_else(PoisonError::into_inner));
 }
 
 /// Start handling signals: until a run attaches its supervisor, a handled
