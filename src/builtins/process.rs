@@ -80,8 +80,9 @@ pub(crate) fn capture_stdout(
   if let Some(error) = ProcessError::from_status(status) {
     return Err(error);
   }
-  // A signal handled while the child ran ends the run though it succeeded.
-  if let Some(signal) = supervisor.take() {
+  // A signal handled while the child ran ends the run though it succeeded
+  // (left pending: nothing else of the run starts meanwhile).
+  if let Some(signal) = supervisor.pending() {
     return Err(interrupted(signal));
   }
   let mut text = String::from_utf8(stdout).map_err(|source| ProcessError::Utf8 { source })?;

@@ -24,7 +24,7 @@ mod shared;
 mod store;
 
 pub(crate) use clean::{local as clean, shared as clean_shared};
-pub(crate) use shared::{restore_for_fuzzing, shared_directory, Capture, Captured};
+pub(crate) use shared::{restore_for_fuzzing, shared_directory, Capture, Captured, Stores};
 pub(crate) use store::serve as serve_store;
 
 use std::fs::{self, File, OpenOptions};
@@ -34,6 +34,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Map, Value as Json};
 
 use super::error::{stderr_line, ExecutionError};
+use super::run::Run;
 use crate::evaluation::evaluator::{Evaluator, RecipeScope, RunContext};
 use crate::syntax::ast::CacheAttribute;
 
@@ -127,7 +128,7 @@ pub(crate) fn attribute<'a, 'src>(
 /// decide whether it is a hit.
 pub(crate) fn open<'src>(
   context: &RunContext<'_, 'src>,
-  observer: Option<&Observer>,
+  run: &Run,
   evaluator: &Evaluator<'_, '_, 'src>,
   scope: &RecipeScope<'_, 'src>,
   cache: &CacheAttribute<'src>,
@@ -146,7 +147,7 @@ pub(crate) fn open<'src>(
       let value = evaluator.evaluate(&inputs.value)?;
       let files = inputs::expand(parts.working_directory, value.elements()).map_err(message)?;
       let names: Vec<String> = files.iter().map(|input| input.name.clone()).collect();
-      declare(observer, parts, &names, false);
+      declare(run.observer.as_ref(), parts, &names, false);
       for input in files {
         let (hash, stamp) = hash_input(&input.path)?;
         stamps.push((input.name.clone(), Some(stamp)));
@@ -163,7 +164,7 @@ pub(crate) fn open<'src>(
   };
   entry::check_outputs(&outputs)
     .map_err(|problem| message(format!("recipe `{}`: {problem}", recipe.namepath)))?;
-  declare(observer, parts, &outputs, true);
+  declare(run.observer.as_ref(), parts, &outputs, true);
 
   let mut environment = Map::new();
   let changes = evaluator.environment();
@@ -248,13 +249,13 @@ pub(crate) fn open<'src>(
     restored: None,
     publish: None,
   };
-  if let Some(shared) = shared::for_options(config) {
+  if let Some(shared) = run.stores.for_options(config) {
     let key = shared::key(key, context.root_directory(), parts.working_directory);
     let shared_hex = blake3::hash(key.to_string().as_bytes()).to_hex().to_string();
     if let Some(found) = shared.lookup(&shared_hex) {
       // A signal during the restore is recorded, ends it early and stops
       // the run once the staging directories are gone.
-      let busy = context.supervisor.busy();
+      let busy = context.supervisor.busy().map_err(super::error::refused)?;
       let interrupted = || context.supervisor.pending().is_some();
       let restored = shared.restore(&found, &entry.working_directory, &entry.outputs, &interrupted);
       drop(busy);

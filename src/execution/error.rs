@@ -97,6 +97,12 @@ pub(crate) enum ExecutionError<'src> {
   Stderr { source: std::io::Error },
 }
 
+/// Work refused because the run is being interrupted by `signal`: the run
+/// ends silently with the signal's status, as a refused start does.
+pub(crate) fn refused<'src>(signal: i32) -> ExecutionError<'src> {
+  ExecutionError::Silent { status: signal_status(signal) }
+}
+
 /// A process that failed to start: `io` describes an I/O error; a start
 /// refused because the run is being interrupted ends the run silently with
 /// the signal's status, as the signal would have ended `just`.
@@ -105,7 +111,7 @@ pub(crate) fn spawn_failure<'src>(
   io: impl FnOnce(std::io::Error) -> ExecutionError<'src>,
 ) -> ExecutionError<'src> {
   match error {
-    SpawnError::Interrupted { signal } => ExecutionError::Silent { status: signal_status(signal) },
+    SpawnError::Interrupted { signal } => refused(signal),
     SpawnError::Io(source) => io(source),
   }
 }

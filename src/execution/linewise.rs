@@ -109,12 +109,16 @@ pub(crate) fn check_interrupted<'src>(
   recipe: &crate::analysis::model::Recipe<'src>,
   infallible: bool,
 ) -> Result<'src> {
-  let Some(signal) = context.supervisor.take() else {
+  let Some(signal) = context.supervisor.pending() else {
     return Ok(());
   };
   if infallible || continues_on(recipe, signal) {
+    // This recipe goes on past the signal; so may the rest of the run.
+    context.supervisor.resume();
     return Ok(());
   }
+  // Left pending, so that no other recipe of the run (`[parallel]`) starts
+  // a process while the run stops.
   Err(ExecutionError::Interrupted { signal: signals::name(signal), number: signal })
 }
 

@@ -1,9 +1,10 @@
 //! A run of recipes as a value: what one run of `just` (or one rerun of
 //! `--watch`) owns besides its model — the process supervisor, the output
-//! sink, the jobserver client and the `[cache]` observer. Two runs share
-//! nothing; dropping a run releases all of it.
+//! sink, the jobserver client, the shared cache stores it opened and the
+//! `[cache]` observer. Two runs share nothing; dropping a run releases all
+//! of it.
 
-use super::cache::Observer;
+use super::cache::{Observer, Stores};
 use super::jobserver::Jobserver;
 use super::output_mode::OutputSink;
 use crate::platform::supervisor::Supervisor;
@@ -13,6 +14,7 @@ pub(crate) struct Run {
   pub output: OutputSink,
   pub jobserver: Jobserver,
   pub observer: Option<Observer>,
+  pub stores: Stores,
 }
 
 impl Run {
@@ -24,6 +26,7 @@ impl Run {
       output: OutputSink::default(),
       jobserver: Jobserver::default(),
       observer,
+      stores: Stores::default(),
     }
   }
 }

@@ -104,7 +104,7 @@ pub(crate) fn run<'src>(
       positional: positional_enabled.then(|| positional.to_vec()),
       working_directory: &working_directory,
     };
-    let opened = cache::open(context, run.observer.as_ref(), &evaluator, scope, cache, &parts)?;
+    let opened = cache::open(context, run, &evaluator, scope, cache, &parts)?;
     if opened.hit {
       return opened.skip(context);
     }
@@ -113,7 +113,7 @@ pub(crate) fn run<'src>(
 
   // Until the directory is removed, a signal is recorded rather than
   // ending `just` at once.
-  let _busy = context.supervisor.busy();
+  let _busy = context.supervisor.busy().map_err(super::error::refused)?;
   let directory = temporary_directory(context, state)
     .map_err(|source| ExecutionError::TempDir { recipe: name.clone(), source })?;
   let path = directory.path().join(file_name(recipe, &executor));

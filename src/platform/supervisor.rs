@@ -125,9 +125,16 @@ impl Supervisor {
 
   /// Mark work that must run to its end, not be cut short by a signal, though
   /// no child runs (a script's temporary directory exists).
-  pub(crate) fn busy(&self) -> Busy<'_> {
-    self.shared.lock().busy += 1;
-    Busy { shared: &self.shared }
+  /// Refused once a signal is pending: the run is stopping (or `just` is
+  /// ending at once, which would leave that work half done).
+  /// The error is the pending signal.
+  pub(crate) fn busy(&self) -> Result<Busy<'_>, i32> {
+    let mut state = self.shared.lock();
+    if let Some(signal) = state.pending {
+      return Err(signal);
+    }
+    state.busy += 1;
+    Ok(Busy { shared: &self.shared })
   }
 
   /// Start `command` where the run's processes go, and register it.
@@ -179,9 +186,10 @@ impl Supervisor {
     stop
   }
 
-  /// Take the pending signal, if any: the run has acted on it.
-  pub(crate) fn take(&self) -> Option<i32> {
-    self.shared.lock().pending.take()
+  /// Forget the pending signal: the run goes on past it (a `-` line, a
+  /// recipe that continues on it). Until then no process starts.
+  pub(crate) fn resume(&self) {
+    self.shared.lock().pending = None;
   }
 
   /// The pending signal, if any, left pending.
@@ -257,10 +265,12 @@ impl Shared {
     // The waiting thread may have recorded it already, as its child ended.
     let recorded = !signal_thread::take_arrival(signal);
     if !recorded {
-      if state.children.is_empty() && state.busy == 0 {
+      let ends_at_once = state.children.is_empty() && state.busy == 0;
+      // Pending even then: no other thread starts a process while `just` ends.
+      state.pending.get_or_insert(signal);
+      if ends_at_once {
         return false;
       }
-      state.pending.get_or_insert(signal);
       state.delivered.get_or_insert(signal);
     }
     self.interrupt_writers();

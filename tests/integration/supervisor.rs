@@ -12,6 +12,7 @@ tests! {
   two_hundred_parallel_recipes_are_all_interrupted,
   sigterm_reaches_grandchildren,
   sigint_leaves_background_jobs_that_ignore_it_at_once,
+  parallel_recipe_that_outlives_an_interrupt_starts_nothing_more,
   dependent_never_starts_after_its_dependency_failed,
   interrupted_keep_going_run_prints_the_summary_so_far,
   keep_going_prints_each_failure_when_it_happens,
@@ -37,9 +38,17 @@ fn just() -> &'static str {
 /// long-lived recipe process (as a `sleep` duration), so that survivors can
 /// be found (in `/proc`, or through `ps` on macOS) whoever their parent is
 /// now.
+///
+/// A recipe's shell may take a signal only after it started the `sleep`
+/// (dash defers SIGINT while it forks), which then runs its whole time
+/// before the run can end: the time is short enough for the run's deadline.
 fn marker(run: usize) -> String {
-  format!("{}.{:05}{run:04}", 20, std::process::id() % 100_000)
+  format!("{}.{:05}{run:04}", 10, std::process::id() % 100_000)
 }
+
+/// How long a run may take to end after a signal: the marked `sleep`'s
+/// time, on a loaded machine.
+const EXIT_DEADLINE: Duration = Duration::from_secs(60);
 
 /// The pids of live processes whose command line contains `marker`.
 #[cfg(not(target_os = "linux"))]
@@ -151,7 +160,7 @@ impl Run {
         }
         return status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
       }
-      assert!(start.elapsed() < DEADLINE, "just did not exit\nstderr:\n{}", self.stderr());
+      assert!(start.elapsed() < EXIT_DEADLINE, "just did not exit\nstderr:\n{}", self.stderr());
       std::thread::sleep(Duration::from_millis(5));
     }
   }
@@ -298,6 +307,31 @@ fn sigint_leaves_background_jobs_that_ignore_it_at_once() {
   assert_eq!(run.wait(), 130, "{}", run.stderr());
   assert_eq!(survivors(&marker), Vec::new());
   assert_eq!(survivors(&background).len(), 1, "just waited for the background job");
+}
+
+/// Both recipes ignore SIGINT and succeed after it: the first to end stops
+/// with the interrupt, and the other, ending later, does not go on to its
+/// next line (the signal stays pending for the whole run).
+fn parallel_recipe_that_outlives_an_interrupt_starts_nothing_more() {
+  let marker = marker(9003);
+  let wait = |file: &str| format!("while [ ! -e {file} ]; do sleep 0.01; done # {marker}");
+  let justfile = format!(
+    "[parallel]\nall: first second\nfirst:\n  @trap '' INT; echo first >> log; {}\n\
+     second:\n  @trap '' INT; echo second >> log; {}\n  @echo second line two\n",
+    wait("go-first"),
+    wait("go-second"),
+  );
+  let mut run = Run::start(&justfile, &[], &[]);
+  wait_until("both recipes", || started(&run) == 2);
+  run.signal(libc::SIGINT, false);
+  fs::write(run.directory.path().join("go-first"), "").unwrap();
+  wait_until("the first recipe to end", || {
+    survivors(&marker).iter().all(|(_, line)| !line.contains("go-first"))
+  });
+  fs::write(run.directory.path().join("go-second"), "").unwrap();
+  assert_eq!(run.wait(), 130, "{}", run.stderr());
+  assert_eq!(run.stdout(), "");
+  assert_eq!(run.stderr(), "error: interrupted by SIGINT\n");
 }
 
 fn dependent_never_starts_after_its_dependency_failed() {

@@ -5,6 +5,7 @@ tests! {
   ;
   extensions:
   changed_cache_input_runs_the_recipe_again,
+  shared_cache_store_that_failed_is_opened_again_by_the_next_run,
   ignored_files_git_directory_and_cache_outputs_do_not_trigger,
   burst_of_fifty_writes_runs_once,
   restart_stops_a_long_running_recipe,
@@ -207,6 +208,26 @@ fn changed_cache_input_runs_the_recipe_again() {
   watching.wait_for_runs(2);
   watching.expect_stdout("built one\nbuilt two\n");
   assert!(watching.stderr().contains(&format!("{WAITING}[watch] src.txt changed\n")));
+}
+
+/// Each run opens its own stores: one that failed is not given up for the
+/// whole watch.
+fn shared_cache_store_that_failed_is_opened_again_by_the_next_run() {
+  let outside = tempfile::tempdir().unwrap();
+  let store = outside.path().join("store");
+  // A file where the store's directory should be: the first run fails to use it.
+  write(&store, "");
+  let watching = Watching::start(
+    &[("justfile", CACHED), ("src.txt", "one")],
+    &["--watch", "--cache-dir", store.to_str().unwrap(), "build"],
+  );
+  watching.wait_for_runs(1);
+  assert!(watching.stderr().starts_with("warning: shared cache `"), "{}", watching.stderr());
+  fs::remove_file(&store).unwrap();
+  watching.write("src.txt", "two");
+  watching.wait_for_runs(2);
+  watching.expect_stdout("built one\nbuilt two\n");
+  assert_eq!(fs::read_dir(store.join("ac")).map(Iterator::count).ok(), Some(1));
 }
 
 fn ignored_files_git_directory_and_cache_outputs_do_not_trigger() {

@@ -54,56 +54,47 @@ pub(super) struct Shared {
   probed: AtomicBool,
 }
 
-type Opened = (Location, bool, u64, Arc<Shared>);
+/// A store opened for one location, mode and timeout.
+struct Opened {
+  location: Location,
+  read_only: bool,
+  timeout: u64,
+  shared: Arc<Shared>,
+}
 
-static OPENED: Mutex<Vec<Opened>> = Mutex::new(Vec::new());
+/// The shared stores one run opened, one per distinct location, mode and
+/// timeout (modules may name different ones). Owned by the run: dropping it
+/// closes them, which ends their helper processes.
+#[derive(Default)]
+pub(crate) struct Stores {
+  opened: Mutex<Vec<Opened>>,
+}
 
 /// The `--cache-dir` store the options name, if any.
 pub(crate) fn shared_directory(config: &Options) -> Option<PathBuf> {
   config.cache_dir.as_ref().map(|directory| config.invocation_directory.join(directory).lexiclean())
 }
 
-/// The shared store the options name, opened once per distinct options.
-pub(super) fn for_options(config: &Options) -> Option<Arc<Shared>> {
-  let location = match (shared_directory(config), &config.cache_url) {
-    (Some(directory), _) => Location::Directory(directory),
-    (None, Some(url)) => Location::Url(url.clone()),
-    (None, None) => return None,
-  };
-  let timeout = config.cache_timeout.unwrap_or(DEFAULT_TIMEOUT);
-  let mut opened = OPENED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-  if let Some((.., shared)) = opened
-    .iter()
-    .find(|(l, r, t, _)| *l == location && *r == config.cache_read_only && *t == timeout)
-  {
-    return Some(shared.clone());
-  }
-  let shared = Arc::new(match store::open(&location, Duration::from_secs(timeout)) {
-    Ok((store, shown)) => Shared {
-      store: Some(store),
-      shown,
-      read_only: config.cache_read_only,
-      quiet: config.quiet,
-      failed: AtomicBool::new(false),
-      corrupted: Mutex::default(),
-      probed: AtomicBool::new(false),
-    },
-    Err(error) => {
-      let shared = Shared {
-        store: None,
-        shown: String::new(),
-        read_only: true,
-        quiet: config.quiet,
-        failed: AtomicBool::new(true),
-        corrupted: Mutex::default(),
-        probed: AtomicBool::new(false),
-      };
-      shared.warn(&format!("shared cache not used: {}", error.0));
-      shared
+impl Stores {
+  /// The shared store the options name, opened on first use in the run.
+  pub(super) fn for_options(&self, config: &Options) -> Option<Arc<Shared>> {
+    let location = match (shared_directory(config), &config.cache_url) {
+      (Some(directory), _) => Location::Directory(directory),
+      (None, Some(url)) => Location::Url(url.clone()),
+      (None, None) => return None,
+    };
+    let timeout = config.cache_timeout.unwrap_or(DEFAULT_TIMEOUT);
+    let read_only = config.cache_read_only;
+    let mut opened = self.opened.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let same =
+      |o: &&Opened| o.location == location && o.read_only == read_only && o.timeout == timeout;
+    if let Some(found) = opened.iter().find(same) {
+      return Some(Arc::clone(&found.shared));
     }
-  });
-  opened.push((location, config.cache_read_only, timeout, shared.clone()));
-  Some(shared)
+    let shared = Arc::new(Shared::open(&location, timeout, config));
+    opened.push(Opened { location, read_only, timeout, shared: Arc::clone(&shared) });
+    Some(shared)
+  }
 }
 
 /// What a lookup found.
@@ -137,6 +128,28 @@ pub(crate) struct Captured {
 }
 
 impl Shared {
+  /// Open the store at `location`; one that cannot be opened is warned
+  /// about and stands for a failed store, so the run goes on without it.
+  fn open(location: &Location, timeout: u64, config: &Options) -> Shared {
+    let shared = |store: Option<Box<dyn Store>>, shown, read_only| Shared {
+      failed: AtomicBool::new(store.is_none()),
+      store,
+      shown,
+      read_only,
+      quiet: config.quiet,
+      corrupted: Mutex::default(),
+      probed: AtomicBool::new(false),
+    };
+    match store::open(location, Duration::from_secs(timeout)) {
+      Ok((store, shown)) => shared(Some(store), shown, config.cache_read_only),
+      Err(error) => {
+        let failed = shared(None, String::new(), true);
+        failed.warn(&format!("shared cache not used: {}", error.0));
+        failed
+      }
+    }
+  }
+
   /// The store as messages name it.
   pub(super) fn shown(&self) -> &str {
     &self.shown

@@ -34,18 +34,41 @@ pub(super) struct HelperStore {
 }
 
 struct Channel {
-  input: ChildStdin,
+  /// `None` once closed, which tells the helper to exit.
+  input: Option<ChildStdin>,
   output: BufReader<ChildStdout>,
-  _child: Child,
+  child: Child,
+}
+
+/// How long a helper told to exit may take before it is killed.
+const EXIT_GRACE: Duration = Duration::from_secs(2);
+
+impl Drop for Channel {
+  /// The run that opened the store is over: the helper, told so by the
+  /// end of its input, exits; one that does not is killed, and reaped
+  /// either way.
+  fn drop(&mut self) {
+    drop(self.input.take());
+    let deadline = std::time::Instant::now() + EXIT_GRACE;
+    while matches!(self.child.try_wait(), Ok(None)) {
+      if std::time::Instant::now() >= deadline {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        return;
+      }
+      std::thread::sleep(Duration::from_millis(5));
+    }
+  }
 }
 
 impl Channel {
   fn ask(&mut self, request: &str) -> StoreResult<String> {
-    let lost = |_| StoreError("the cache store helper stopped".into());
-    writeln!(self.input, "{request}").and_then(|()| self.input.flush()).map_err(lost)?;
+    let lost = || StoreError("the cache store helper stopped".into());
+    let input = self.input.as_mut().ok_or_else(lost)?;
+    writeln!(input, "{request}").and_then(|()| input.flush()).map_err(|_| lost())?;
     let mut reply = String::new();
     match self.output.read_line(&mut reply) {
-      Ok(0) | Err(_) => Err(StoreError("the cache store helper stopped".into())),
+      Ok(0) | Err(_) => Err(lost()),
       Ok(_) => match reply.trim_end().split_once(' ') {
         Some(("error", message)) => Err(StoreError(message.to_string())),
         _ => Ok(reply.trim_end().to_string()),
@@ -93,7 +116,7 @@ impl HelperStore {
     match first.split_once(' ') {
       Some(("ready", shown)) => {
         let shown = shown.to_string();
-        let channel = Channel { input, output, _child: child };
+        let channel = Channel { input: Some(input), output, child };
         Ok((HelperStore { channel: Mutex::new(channel) }, shown))
       }
       Some(("error", message)) => Err(StoreError(message.to_string())),
