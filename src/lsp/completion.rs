@@ -283,7 +283,7 @@ fn item(
 
 /// `name(…)` of a built-in function, with its arity.
 pub(super) fn function_signature(function: Function) -> String {
-  format!("{}(…) — takes {} argument(s)", function.name(), function.arity())
+  format!("{}({})", function.name(), function.parameters())
 }
 
 /// The items for `context`; the many (recipes) only those `wanted`.

@@ -315,10 +315,24 @@ async def test_hover_on_vocabulary_and_variables(client: LanguageClient, tmp_pat
     hover = await hover_at(client, justfile, "x := 'v'\na:\n  echo {{x|}} {{HEX}}\n")
     assert hover.contents.value == "```\nx := 'v'\n```"
     hover = await hover_at(client, justfile, "a:\n  echo {{HE|X}}\n")
-    assert hover.contents.value == "constant `HEX` = `\"0123456789abcdef\"`"
+    assert hover.contents.value.startswith("constant `HEX` = `\"0123456789abcdef\"`\n\n")
     hover = await hover_at(client, justfile, "a p:\n  echo {{|p}}\n")
     assert hover.contents.value == "parameter `p` of recipe `a`"
 
+
+
+async def test_hover_shows_the_vocabularys_documentation(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    hover = await hover_at(client, justfile, "x := repl|ace('a-b', '-', '_')\n")
+    signature, doc = hover.contents.value.split("\n\n", 1)
+    assert signature == "```\nreplace(s, from, to)\n```"
+    assert "every occurrence of `from` replaced by `to`" in doc
+    hover = await hover_at(client, justfile, "set posit|ional-arguments\n")
+    assert "`$1`" in hover.contents.value.split("\n\n", 1)[1]
+    hover = await hover_at(client, justfile, "[confi|rm]\na:\n")
+    assert "Asks for confirmation before running the recipe" in hover.contents.value
+    hover = await hover_at(client, justfile, "a:\n  echo {{PATH_VAR|_SEP}}\n")
+    assert "separator of the directories of `PATH`" in hover.contents.value
 
 NAVIGATION = (
     "version := '1'\n"              # 0
@@ -637,7 +651,8 @@ async def test_signature_help(client: LanguageClient, tmp_path):
         )
 
     help = await at(1, 25)
-    assert (help.signatures[0].label, help.active_parameter) == ("replace(arg1, arg2, arg3)", 2)
+    assert (help.signatures[0].label, help.active_parameter) == ("replace(s, from, to)", 2)
+    assert "replaced by `to`" in help.signatures[0].documentation
     help = await at(4, 12)
     assert (help.signatures[0].label, help.active_parameter) == ("f(a, b)", 1)
     help = await at(5, 17)
