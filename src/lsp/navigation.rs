@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use lexiclean::Lexiclean;
 use lsp_types::{Location, Position, Range, TextEdit, Uri, WorkspaceEdit};
@@ -397,7 +398,7 @@ fn at_offset(occurrences: &[Occurrence], offset: usize) -> Option<&Occurrence> {
 /// The name at a position of a document, and what it stands for among the
 /// files loaded with the document.
 struct Target {
-  project: Project,
+  project: Rc<Project>,
   /// The document's index in `project`.
   file: usize,
   occurrence: Occurrence,

@@ -3,9 +3,11 @@
 //! with its submodules by name. Names are resolved in it across files: a
 //! recipe of an import used in the root, `mod::recipe` paths, a variable of
 //! the root read in an import. Nothing outside what the loader loads is read.
+//! Kept until the documents change (`Documents::project`).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use lexiclean::Lexiclean;
 
@@ -74,7 +76,11 @@ impl Project {
   /// The files loaded with the one at `path` by the nearest justfile that
   /// loads it, else by itself; the document alone when loading fails (a
   /// file does not parse, an import is missing).
-  pub(super) fn load(path: &Path, text: &str, documents: &Documents) -> Project {
+  pub(super) fn load(path: &Path, text: &str, documents: &Documents) -> Rc<Project> {
+    documents.project(path, || Project::read(path, text, documents))
+  }
+
+  fn read(path: &Path, text: &str, documents: &Documents) -> Project {
     let path = path.lexiclean();
     for root in diagnostics::candidate_roots(&path) {
       if let Some(project) = Project::load_root(&root, documents) {
