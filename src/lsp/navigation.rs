@@ -371,9 +371,7 @@ fn dependencies(
     if depth == 0 || first_in_group {
       push_path_part(found, line, (path_start, name_start, name_end), line_offset, Role::Recipe);
       first_in_group = continues;
-    } else if continued || continues {
-      continue;
-    } else {
+    } else if !(continued || continues) {
       let name = &line[name_start..name_end];
       if KEYWORDS.contains(&name) {
         continue;
@@ -481,7 +479,7 @@ fn unloaded_definition(
   for definition in outline::definitions(text) {
     match definition.kind {
       Kind::Import { path: import } => files.push(directory.join(import)),
-      Kind::Module { path: written } if definition.name == name => {
+      Kind::Module { path: written } if definition.name == name && target.role == Role::Module => {
         let file = workspace::module_files(directory, name, written.as_deref()).into_iter().next();
         return Some(path_location(&file?).into_iter().collect());
       }
@@ -489,7 +487,7 @@ fn unloaded_definition(
     }
   }
   for file in files {
-    let defined = documents.text(&file)?;
+    let Some(defined) = documents.text(&file) else { continue };
     for found in outline::definitions(&defined) {
       let matches = matches!(
         (&found.kind, target.role),
@@ -623,10 +621,9 @@ pub(super) fn rename(
   if let Some(error) = diagnostics::error_after_edits(root_file, &renamed, documents) {
     return Err(format!("the justfile would not compile: {error}"));
   }
-  let mut changes = HashMap::new();
-  for (file, occurrences) in by_file {
+  let changes = by_file.into_iter().filter_map(|(file, occurrences)| {
     let file = &target.project.files[file];
-    let Ok(uri) = documents::path_uri(&file.path).parse::<Uri>() else { continue };
+    let uri = documents::path_uri(&file.path).parse::<Uri>().ok()?;
     let edits = occurrences
       .iter()
       .map(|occurrence| TextEdit {
@@ -634,9 +631,9 @@ pub(super) fn rename(
         new_text: new_name.to_string(),
       })
       .collect();
-    changes.insert(uri, edits);
-  }
-  Ok(WorkspaceEdit { changes: Some(changes), ..WorkspaceEdit::default() })
+    Some((uri, edits))
+  });
+  Ok(WorkspaceEdit { changes: Some(changes.collect()), ..WorkspaceEdit::default() })
 }
 
 /// `text` with each of `occurrences` replaced by `new_name`.
@@ -648,4 +645,34 @@ fn renamed_text(text: &str, occurrences: &[&Occurrence], new_name: &str) -> Stri
     renamed.replace_range(occurrence.start..occurrence.end, new_name);
   }
   renamed
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn module_paths_are_modules_then_a_recipe() {
+    let text = "a: x::y::z (m::r 'arg' v)\nalias b := m::r\n";
+    let found: Vec<(&str, Role, &str)> = occurrences(text)
+      .iter()
+      .map(|found| (&text[found.start..found.end], found.role, &text[found.qualifier..found.start]))
+      .collect();
+    use Role::*;
+    assert_eq!(
+      found,
+      [
+        ("a", Recipe, ""),
+        ("x", Module, ""),
+        ("y", Module, "x::"),
+        ("z", Recipe, "x::y::"),
+        ("m", Module, ""),
+        ("r", Recipe, "m::"),
+        ("v", Variable, ""),
+        ("b", Recipe, ""),
+        ("m", Module, ""),
+        ("r", Recipe, "m::"),
+      ]
+    );
+  }
 }
