@@ -333,6 +333,11 @@ async def test_hover_shows_the_vocabularys_documentation(client: LanguageClient,
     assert "Asks for confirmation before running the recipe" in hover.contents.value
     hover = await hover_at(client, justfile, "a:\n  echo {{PATH_VAR|_SEP}}\n")
     assert "separator of the directories of `PATH`" in hover.contents.value
+    # Completions carry the same prose.
+    items = await complete(client, justfile, "x := |\n")
+    assert (items["replace"].detail, items["replace"].documentation) == ("replace(s, from, to)", doc)
+    items = await complete(client, justfile, "set |\n")
+    assert "`$1`" in items["positional-arguments"].documentation
 
 NAVIGATION = (
     "version := '1'\n"              # 0
