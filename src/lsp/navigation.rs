@@ -5,7 +5,7 @@
 //! never shell text, strings or comments. A parameter is only itself in its
 //! recipe, where it hides a variable of the same name.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -610,16 +610,27 @@ pub(super) fn rename(
   for (file, occurrence) in all {
     by_file.entry(file).or_default().push(occurrence);
   }
-  let renamed: HashMap<PathBuf, String> = by_file
+  let texts: HashMap<usize, String> = by_file
     .iter()
     .map(|(&file, occurrences)| {
-      let file = &target.project.files[file];
-      (file.path.clone(), renamed_text(&file.text, occurrences, new_name))
+      (file, renamed_text(&target.project.files[file].text, occurrences, new_name))
     })
+    .collect();
+  let renamed: HashMap<PathBuf, String> = texts
+    .iter()
+    .map(|(&file, text)| (target.project.files[file].path.clone(), text.clone()))
     .collect();
   let root_file = &target.project.files[target.file].path;
   if let Some(error) = diagnostics::error_after_edits(root_file, &renamed, documents) {
     return Err(format!("the justfile would not compile: {error}"));
+  }
+  if let Some((file, offset)) = captured(&target, &by_file, &texts, new_name) {
+    let text = texts.get(&file).unwrap_or(&target.project.files[file].text);
+    let line = text[..offset.min(text.len())].matches('\n').count() + 1;
+    let path = target.project.files[file].path.display();
+    return Err(format!(
+      "`{new_name}` would change what the name on line {line} of {path} refers to"
+    ));
   }
   let changes = by_file.into_iter().filter_map(|(file, occurrences)| {
     let file = &target.project.files[file];
@@ -634,6 +645,35 @@ pub(super) fn rename(
     Some((uri, edits))
   });
   Ok(WorkspaceEdit { changes: Some(changes.collect()), ..WorkspaceEdit::default() })
+}
+
+/// A place where the renamed `texts` would give a name another meaning (a
+/// parameter hiding the renamed variable, the renamed parameter hiding a
+/// variable): its file, and its offset in the renamed text. The renamed
+/// occurrences must be exactly those of the renamed thing.
+fn captured(
+  target: &Target,
+  by_file: &BTreeMap<usize, Vec<&Occurrence>>,
+  texts: &HashMap<usize, String>,
+  new_name: &str,
+) -> Option<(usize, usize)> {
+  let old_length = target.occurrence.end - target.occurrence.start;
+  let mut expected: HashSet<(usize, usize)> = HashSet::new();
+  for (&file, occurrences) in by_file {
+    let mut starts: Vec<usize> = occurrences.iter().map(|occurrence| occurrence.start).collect();
+    starts.sort_unstable();
+    for (before, start) in starts.into_iter().enumerate() {
+      expected.insert((file, start - before * old_length + before * new_name.len()));
+    }
+  }
+  let renamed = target.project.with_texts(texts);
+  let symbols: Vec<Symbol> = target.symbols.iter().map(|symbol| symbol.renamed(new_name)).collect();
+  let found: HashSet<(usize, usize)> = renamed
+    .occurrences_of(&symbols)
+    .into_iter()
+    .map(|(file, occurrence)| (file, occurrence.start))
+    .collect();
+  found.symmetric_difference(&expected).min().copied()
 }
 
 /// `text` with each of `occurrences` replaced by `new_name`.

@@ -19,6 +19,7 @@ use crate::analysis::loader::{load_overlaid, ModuleTarget};
 use crate::syntax::ast::Item;
 use crate::syntax::sources::{Sources, Trees};
 
+#[derive(Clone)]
 pub(super) struct File {
   pub(super) path: PathBuf,
   pub(super) text: String,
@@ -28,7 +29,7 @@ pub(super) struct File {
   modules: Vec<usize>,
 }
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Module {
   /// Indices into `Project::files`; the module's own file first.
   files: Vec<usize>,
@@ -69,6 +70,15 @@ impl Symbol {
     match self {
       Symbol::Named { name, .. } | Symbol::Parameter { name, .. } => name,
     }
+  }
+
+  /// The same thing under another name.
+  pub(super) fn renamed(&self, new_name: &str) -> Symbol {
+    let mut renamed = self.clone();
+    match &mut renamed {
+      Symbol::Named { name, .. } | Symbol::Parameter { name, .. } => *name = new_name.to_string(),
+    }
+    renamed
   }
 }
 
@@ -137,6 +147,17 @@ impl Project {
       project.modules.push(own);
     }
     Some(project)
+  }
+
+  /// The same files, some of them (by index) with other texts.
+  pub(super) fn with_texts(&self, texts: &HashMap<usize, String>) -> Project {
+    let files = self.files.iter().enumerate().map(|(index, file)| match texts.get(&index) {
+      Some(text) => {
+        File { text: text.clone(), occurrences: navigation::occurrences(text), ..file.clone() }
+      }
+      None => file.clone(),
+    });
+    Project { files: files.collect(), modules: self.modules.clone() }
   }
 
   /// The index of the file at `path` (clean and absolute).

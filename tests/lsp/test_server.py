@@ -447,6 +447,10 @@ async def test_rename_and_its_refusals(client: LanguageClient, tmp_path):
         (position_of(NAVIGATION, "dep x"), "lint", "already defined"),
         (position_of(NAVIGATION, "dep x"), "no way", "not a valid name"),
         (position_of(NAVIGATION, "{{x}}", 2), "y", "would not compile"),
+        # The parameter would hide the variable `version` that dep's body reads.
+        (position_of(NAVIGATION, "y=''"), "version", "would change what the name on line 7 of"),
+        # A parameter of build would hide the renamed variable in build's body.
+        (position_of(NAVIGATION, "version"), "target", "would change what the name on line"),
     ]:
         with pytest.raises(JsonRpcException) as error:
             await client.text_document_rename_async(
