@@ -15,7 +15,7 @@ use super::diagnostics;
 use super::documents::Documents;
 use super::navigation::{self, Occurrence, Role};
 use crate::analysis::analyzer::Arenas;
-use crate::analysis::loader::{load_overlaid, ModuleTarget};
+use crate::analysis::loader::{load_overlaid, LoadedModule, ModuleTarget};
 use crate::syntax::ast::Item;
 use crate::syntax::sources::{Sources, Trees};
 
@@ -122,7 +122,7 @@ impl Project {
     let mut project = Project { files: Vec::new(), modules: Vec::new() };
     let mut indices: HashMap<PathBuf, usize> = HashMap::new();
     for (module_index, module) in loaded.modules.iter().enumerate() {
-      let mut own = Module::default();
+      let mut own = Module { submodules: submodule_names(module), ..Module::default() };
       for loaded_file in &module.files {
         let index = *indices.entry(loaded_file.path.clone()).or_insert_with(|| {
           let text = loaded_file.ast.source.text.clone();
@@ -136,13 +136,6 @@ impl Project {
         });
         project.files[index].modules.push(module_index);
         own.files.push(index);
-      }
-      for (&(file, item), target) in &module.submodules {
-        let ModuleTarget::Loaded(submodule) = *target else { continue };
-        let item = module.files.get(file).and_then(|file| file.ast.items.get(item));
-        if let Some(Item::Module(declared)) = item {
-          own.submodules.insert(declared.name.lexeme().to_string(), submodule);
-        }
       }
       project.modules.push(own);
     }
@@ -236,4 +229,17 @@ impl Project {
       })
     })
   }
+}
+
+/// The loaded submodules of a module by the names its `mod` items give them.
+fn submodule_names(module: &LoadedModule) -> HashMap<String, usize> {
+  let mut names = HashMap::new();
+  for (&(file, item), target) in &module.submodules {
+    let ModuleTarget::Loaded(submodule) = *target else { continue };
+    let item = module.files.get(file).and_then(|file| file.ast.items.get(item));
+    if let Some(Item::Module(declared)) = item {
+      names.insert(declared.name.lexeme().to_string(), submodule);
+    }
+  }
+  names
 }
