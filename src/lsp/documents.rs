@@ -69,8 +69,9 @@ impl Documents {
     made
   }
 
-  /// Forget what was read from the documents as they were.
-  fn forget(&mut self) {
+  /// Forget what was read from the documents (and the files they load) as
+  /// they were.
+  pub(super) fn forget(&mut self) {
     self.definitions.get_mut().clear();
     self.projects.get_mut().clear();
   }
