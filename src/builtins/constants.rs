@@ -54,6 +54,39 @@ pub(crate) fn value(id: u32) -> Option<&'static str> {
   CONSTANTS.get(id as usize).map(|(_, value)| *value)
 }
 
+/// What constant `name` is for, in prose (the language server's hover);
+/// empty for a name that is not a constant.
+pub(crate) fn doc(name: &str) -> &'static str {
+  match name {
+    "HEX" | "HEXLOWER" => {
+      "The hexadecimal digits in lower case, `0123456789abcdef`: `choose('8', HEX)`."
+    }
+    "HEXUPPER" => "The hexadecimal digits in upper case, `0123456789ABCDEF`.",
+    "PATH_SEP" => "The separator of path components: `/`, or `\\` on Windows.",
+    "PATH_VAR_SEP" => "The separator of the directories of `PATH`: `:`, or `;` on Windows.",
+    "CLEAR" => "The terminal code that clears the screen.",
+    "NORMAL" => "The terminal code that resets colours and styles: end a styled text with it.",
+    "BOLD" => "The terminal code that starts bold text (end it with `NORMAL`).",
+    "ITALIC" => "The terminal code that starts italic text (end it with `NORMAL`).",
+    "UNDERLINE" => "The terminal code that starts underlined text (end it with `NORMAL`).",
+    "INVERT" => {
+      "The terminal code that swaps the foreground and background colours (end it with `NORMAL`)."
+    }
+    "HIDE" => "The terminal code that hides the text that follows (end it with `NORMAL`).",
+    "STRIKETHROUGH" => "The terminal code that starts struck-through text (end it with `NORMAL`).",
+    "BLACK" | "RED" | "GREEN" | "YELLOW" | "BLUE" | "MAGENTA" | "CYAN" | "WHITE" => {
+      "The terminal code that colours the text that follows in that colour: \
+       `echo '{{RED}}failed{{NORMAL}}'`."
+    }
+    "BG_BLACK" | "BG_RED" | "BG_GREEN" | "BG_YELLOW" | "BG_BLUE" | "BG_MAGENTA" | "BG_CYAN"
+    | "BG_WHITE" => {
+      "The terminal code that gives the text that follows that background colour (end it with \
+       `NORMAL`)."
+    }
+    _ => "",
+  }
+}
+
 #[cfg(test)]
 mod tests {
   use super::*;
@@ -77,5 +110,12 @@ mod tests {
       assert_eq!(constant(name), expected, "{name}");
     }
     assert_eq!(CONSTANTS.len(), 29);
+  }
+
+  #[test]
+  fn every_constant_has_a_doc() {
+    for (name, _) in all() {
+      assert!(!doc(name).trim().is_empty(), "{name} has no doc");
+    }
   }
 }

@@ -281,9 +281,15 @@ fn item(
   CompletionItem { label: label.into(), kind: Some(kind), detail, ..CompletionItem::default() }
 }
 
-/// `name(…)` of a built-in function, with its arity.
+/// A completion with the vocabulary table's prose.
+fn documented(completion: CompletionItem, doc: &str) -> CompletionItem {
+  let documentation = Some(lsp_types::Documentation::String(doc.to_string()));
+  CompletionItem { documentation, ..completion }
+}
+
+/// `name(parameters)` of a built-in function.
 pub(super) fn function_signature(function: Function) -> String {
-  format!("{}(…) — takes {} argument(s)", function.name(), function.arity())
+  format!("{}({})", function.name(), function.parameters())
 }
 
 /// The items for `context`; the many (recipes) only those `wanted`.
@@ -312,13 +318,14 @@ fn items(
           (minimum, Some(maximum)) => format!("attribute, {minimum} to {maximum} arguments"),
           (minimum, None) => format!("attribute, {minimum} or more arguments"),
         };
-        item(kind.name(), CompletionItemKind::PROPERTY, Some(detail))
+        documented(item(kind.name(), CompletionItemKind::PROPERTY, Some(detail)), kind.doc())
       })
       .collect(),
     Context::SettingName => Setting::ALL
       .iter()
       .map(|setting| {
-        item(setting.name(), CompletionItemKind::PROPERTY, Some(setting_detail(*setting)))
+        let detail = Some(setting_detail(*setting));
+        documented(item(setting.name(), CompletionItemKind::PROPERTY, detail), setting.doc())
       })
       .collect(),
     Context::SettingValue(setting) => match setting.value_type() {
@@ -397,14 +404,16 @@ fn expression_items(parameters: &[String], defined: &[Definition]) -> Vec<Comple
     }
   }
   for &function in Function::ALL {
+    let signature = Some(function_signature(function));
     let mut completion =
-      item(function.name(), CompletionItemKind::FUNCTION, Some(function_signature(function)));
+      documented(item(function.name(), CompletionItemKind::FUNCTION, signature), function.doc());
     completion.insert_text = Some(format!("{}($0)", function.name()));
     completion.insert_text_format = Some(InsertTextFormat::SNIPPET);
     items.push(completion);
   }
   for (name, value) in constants::all() {
-    items.push(item(*name, CompletionItemKind::CONSTANT, Some(format!("{value:?}"))));
+    let constant = item(*name, CompletionItemKind::CONSTANT, Some(format!("{value:?}")));
+    items.push(documented(constant, constants::doc(name)));
   }
   items
 }

@@ -10,6 +10,7 @@ use lsp_types::{Diagnostic, DiagnosticSeverity, NumberOrString, Range};
 
 use super::documents::{self, Documents};
 use crate::analysis::analyzer::{compile_overlaid, Arenas, LoadError, LoadRequest};
+use crate::analysis::loader::Overlays;
 use crate::analysis::model::{Justfile, Module};
 use crate::syntax::ast::{Ast, Attribute, Expression, Item, Recipe};
 use crate::syntax::parser;
@@ -175,6 +176,49 @@ fn check_root(
   loaded
 }
 
+/// The justfiles that may load `path`, nearest first: the justfile above
+/// (or beside) it, then `path` itself.
+pub(super) fn candidate_roots(path: &Path) -> Vec<PathBuf> {
+  let mut roots: Vec<PathBuf> = enclosing_justfile(path).into_iter().collect();
+  roots.push(path.to_path_buf());
+  roots
+}
+
+/// What loading `root` asks for, from its own directory.
+pub(super) fn load_request<'a>(root: &'a Path, directory: &'a Path) -> LoadRequest<'a> {
+  LoadRequest {
+    justfile: root,
+    source: None,
+    working_directory: directory,
+    overrides: &[],
+    unstable: true,
+  }
+}
+
+/// Compile, with `overlays`, each justfile that may load `path` (nearest
+/// first); of those whose load reached `path`, the first answer `f` gives
+/// about the outcome (and the root's directory).
+fn find_compiled<T>(
+  path: &Path,
+  overlays: &Overlays,
+  mut f: impl FnMut(Result<&Justfile, &LoadError>, &Path) -> Option<T>,
+) -> Option<T> {
+  for root in candidate_roots(path) {
+    let sources = Sources::new();
+    let trees = Trees::new();
+    let arenas = Arenas { sources: &sources, trees: &trees };
+    let directory = root.parent().map(Path::to_path_buf).unwrap_or_default();
+    let outcome = compile_overlaid(&load_request(&root, &directory), overlays, arenas);
+    let loaded = sources.iter().any(|source| directory.join(&source.path) == path);
+    if loaded {
+      if let Some(answer) = f(outcome.as_ref(), &directory) {
+        return Some(answer);
+      }
+    }
+  }
+  None
+}
+
 /// `f` of the compiled justfile that loads `path` (the justfile above it
 /// that reaches it, else `path` itself) and of its root's directory;
 /// `None` if neither compiles.
@@ -183,69 +227,27 @@ pub(super) fn with_justfile<T>(
   documents: &Documents,
   f: impl FnOnce(&Justfile, &Path) -> T,
 ) -> Option<T> {
-  let mut roots: Vec<PathBuf> = enclosing_justfile(path).into_iter().collect();
-  roots.push(path.to_path_buf());
-  for root in roots {
-    let sources = Sources::new();
-    let trees = Trees::new();
-    let arenas = Arenas { sources: &sources, trees: &trees };
-    let directory = root.parent().map(Path::to_path_buf).unwrap_or_default();
-    let request = LoadRequest {
-      justfile: &root,
-      source: None,
-      working_directory: &directory,
-      overrides: &[],
-      unstable: true,
-    };
-    if let Ok(justfile) = compile_overlaid(&request, documents.overlays(), arenas) {
-      let loaded = sources.iter().any(|source| {
-        let file = if source.path.is_absolute() {
-          source.path.clone()
-        } else {
-          directory.join(&source.path)
-        };
-        file == path
-      });
-      if loaded {
-        return Some(f(&justfile, &directory));
-      }
-    }
-  }
-  None
+  let mut f = Some(f);
+  find_compiled(path, documents.overlays(), |outcome, directory| {
+    let justfile = outcome.ok()?;
+    Some(f.take()?(justfile, directory))
+  })
 }
 
-/// The error `just` would report for the justfile that loads `path` if
-/// `path` held `text` instead, when it has none now; `None` if it would
-/// compile, or already has an error (a rename cannot be judged then).
-pub(super) fn error_after_edit(path: &Path, text: &str, documents: &Documents) -> Option<String> {
+/// The error `just` would report for the justfile that loads `path` if the
+/// files of `edited` held those texts instead, when it has none now; `None`
+/// if it would compile, or already has an error (a rename cannot be judged
+/// then).
+pub(super) fn error_after_edits(
+  path: &Path,
+  edited: &HashMap<PathBuf, String>,
+  documents: &Documents,
+) -> Option<String> {
   with_justfile(path, documents, |_, _| ())?;
   let mut overlays = documents.overlays().clone();
-  overlays.insert(path.to_path_buf(), text.to_string());
-  let mut roots: Vec<PathBuf> = enclosing_justfile(path).into_iter().collect();
-  roots.push(path.to_path_buf());
-  for root in roots {
-    let sources = Sources::new();
-    let trees = Trees::new();
-    let arenas = Arenas { sources: &sources, trees: &trees };
-    let directory = root.parent().map(Path::to_path_buf).unwrap_or_default();
-    let request = LoadRequest {
-      justfile: &root,
-      source: None,
-      working_directory: &directory,
-      overrides: &[],
-      unstable: true,
-    };
-    let outcome = compile_overlaid(&request, &overlays, arenas);
-    let loaded = sources.iter().any(|source| {
-      let file =
-        if source.path.is_absolute() { source.path.clone() } else { directory.join(&source.path) };
-      file == path
-    });
-    if loaded {
-      return outcome.err().map(|error| error.to_string());
-    }
-  }
-  None
+  overlays.extend(edited.iter().map(|(file, text)| (file.clone(), text.clone())));
+  find_compiled(path, &overlays, |outcome, _| Some(outcome.err().map(ToString::to_string)))
+    .flatten()
 }
 
 /// `JUST_UNSTABLE` as `just` reads it: set, and not `false`, `0` or empty.

@@ -11,6 +11,7 @@ use std::rc::Rc;
 use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
 
 use super::outline::Definition;
+use super::project::Project;
 use crate::analysis::loader::Overlays;
 
 /// One open document.
@@ -29,6 +30,9 @@ pub(super) struct Documents {
   /// What the open documents (with their imports) define, read once per
   /// state of the documents: any open, edit or close forgets it all.
   definitions: RefCell<HashMap<PathBuf, Rc<Vec<Definition>>>>,
+  /// The files loaded with each open document, kept the same way (so
+  /// moving the cursor, which asks for highlights, loads nothing).
+  projects: RefCell<HashMap<PathBuf, Rc<Project>>>,
 }
 
 impl Documents {
@@ -39,25 +43,47 @@ impl Documents {
     path: &Path,
     make: impl FnOnce() -> Vec<Definition>,
   ) -> Rc<Vec<Definition>> {
+    self.cached(&self.definitions, path, make)
+  }
+
+  /// The files loaded with the open document at `path`, made by `make` the
+  /// first time after a change.
+  pub(super) fn project(&self, path: &Path, make: impl FnOnce() -> Project) -> Rc<Project> {
+    self.cached(&self.projects, path, make)
+  }
+
+  fn cached<T>(
+    &self,
+    cache: &RefCell<HashMap<PathBuf, Rc<T>>>,
+    path: &Path,
+    make: impl FnOnce() -> T,
+  ) -> Rc<T> {
     if !self.open.contains_key(path) {
       return Rc::new(make());
     }
-    if let Some(found) = self.definitions.borrow().get(path) {
+    if let Some(found) = cache.borrow().get(path) {
       return Rc::clone(found);
     }
     let made = Rc::new(make());
-    self.definitions.borrow_mut().insert(path.to_path_buf(), Rc::clone(&made));
+    cache.borrow_mut().insert(path.to_path_buf(), Rc::clone(&made));
     made
   }
 
-  pub(super) fn open(&mut self, path: PathBuf, uri: String, text: String, version: i32) {
+  /// Forget what was read from the documents (and the files they load) as
+  /// they were.
+  pub(super) fn forget(&mut self) {
     self.definitions.get_mut().clear();
+    self.projects.get_mut().clear();
+  }
+
+  pub(super) fn open(&mut self, path: PathBuf, uri: String, text: String, version: i32) {
+    self.forget();
     self.overlays.insert(path.clone(), text.clone());
     self.open.insert(path, Document { uri, text, version });
   }
 
   pub(super) fn close(&mut self, path: &Path) {
-    self.definitions.get_mut().clear();
+    self.forget();
     self.open.remove(path);
     self.overlays.remove(path);
   }
@@ -82,7 +108,7 @@ impl Documents {
     version: i32,
     changes: Vec<TextDocumentContentChangeEvent>,
   ) {
-    self.definitions.get_mut().clear();
+    self.forget();
     let Some(document) = self.open.get_mut(path) else {
       return;
     };

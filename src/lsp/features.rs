@@ -47,22 +47,21 @@ pub(super) fn answer(server: &mut Server, method: &str, params: Value) -> Result
       let params: lsp_types::GotoDefinitionParams = parameters(params)?;
       let at = params.text_document_position_params;
       let (path, text) = document(server, at.text_document.uri.as_str())?;
-      let found =
-        navigation::definition(&path, &at.text_document.uri, &text, at.position, &server.documents);
+      let found = navigation::definition(&path, &text, at.position, &server.documents);
       to_value(lsp_types::GotoDefinitionResponse::Array(found))
     }
     requests::References::METHOD => {
       let params: lsp_types::ReferenceParams = parameters(params)?;
       let at = params.text_document_position;
-      let (_, text) = document(server, at.text_document.uri.as_str())?;
+      let (path, text) = document(server, at.text_document.uri.as_str())?;
       let include = params.context.include_declaration;
-      to_value(navigation::references(&at.text_document.uri, &text, at.position, include))
+      to_value(navigation::references(&path, &text, at.position, include, &server.documents))
     }
     requests::DocumentHighlightRequest::METHOD => {
       let params: lsp_types::DocumentHighlightParams = parameters(params)?;
       let at = params.text_document_position_params;
-      let (_, text) = document(server, at.text_document.uri.as_str())?;
-      to_value(navigation::highlights(&text, at.position))
+      let (path, text) = document(server, at.text_document.uri.as_str())?;
+      to_value(navigation::highlights(&path, &text, at.position, &server.documents))
     }
     requests::PrepareRenameRequest::METHOD => {
       let params: lsp_types::TextDocumentPositionParams = parameters(params)?;
@@ -73,9 +72,7 @@ pub(super) fn answer(server: &mut Server, method: &str, params: Value) -> Result
       let params: lsp_types::RenameParams = parameters(params)?;
       let at = params.text_document_position;
       let (path, text) = document(server, at.text_document.uri.as_str())?;
-      let uri = &at.text_document.uri;
-      match navigation::rename(&path, uri, &text, at.position, &params.new_name, &server.documents)
-      {
+      match navigation::rename(&path, &text, at.position, &params.new_name, &server.documents) {
         Ok(edit) => to_value(edit),
         Err(reason) => Err(Failure::new(ErrorCode::RequestFailed, reason)),
       }

@@ -61,7 +61,7 @@ fn describe(
   }
   if after.trim_start().starts_with('(') {
     if let Some(function) = Function::from_name(word) {
-      return Some(code(&function_signature(function)));
+      return Some(function_hover(function));
     }
   }
   let defined = definitions_with_imports(path, text, documents);
@@ -102,12 +102,13 @@ fn describe(
     }
   }
   if let Some(value) = constants::constant(word) {
-    return Some(format!("constant `{word}` = `{value:?}`"));
+    return Some(format!("constant `{word}` = `{value:?}`\n\n{}", constants::doc(word)));
   }
-  if let Some(function) = Function::from_name(word) {
-    return Some(code(&function_signature(function)));
-  }
-  None
+  Function::from_name(word).map(function_hover)
+}
+
+fn function_hover(function: Function) -> String {
+  format!("{}\n\n{}", code(&function_signature(function)), function.doc())
 }
 
 fn attribute(kind: AttributeKind) -> String {
@@ -139,9 +140,8 @@ fn attribute(kind: AttributeKind) -> String {
   if kind.is_repeatable() {
     text.push_str("; may be repeated");
   }
-  if kind.is_os() {
-    text.push_str("; enables the item only on that platform");
-  }
+  text.push_str("\n\n");
+  text.push_str(kind.doc());
   text
 }
 
@@ -152,7 +152,7 @@ fn setting(setting: Setting) -> String {
     SettingType::List => "a list of strings, `['command', 'argument', …]`",
     SettingType::Literal => "a string literal",
   };
-  format!("setting `{}`: {value}", setting.name())
+  format!("setting `{}`: {value}\n\n{}", setting.name(), setting.doc())
 }
 
 /// What `just --help RECIPE` shows for the recipe whose name starts at byte

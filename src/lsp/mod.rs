@@ -12,6 +12,7 @@ mod formatting;
 mod hover;
 mod navigation;
 mod outline;
+mod project;
 mod run;
 mod server;
 mod signature;

@@ -5,15 +5,18 @@
 //! never shell text, strings or comments. A parameter is only itself in its
 //! recipe, where it hides a variable of the same name.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
+use lexiclean::Lexiclean;
 use lsp_types::{Location, Position, Range, TextEdit, Uri, WorkspaceEdit};
 
-use super::completion::definitions_with_imports;
 use super::diagnostics;
 use super::documents::{self, Documents};
 use super::outline::{self, Kind};
+use super::project::{Project, Symbol};
+use super::workspace;
 
 /// What a name at a place is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +38,8 @@ pub(super) struct Occurrence {
   pub end: usize,
   pub role: Role,
   pub definition: bool,
+  /// Where the `module::` path before the name starts (`start` without one).
+  pub qualifier: usize,
 }
 
 const KEYWORDS: &[&str] = &["if", "else", "assert", "true", "false"];
@@ -76,11 +81,7 @@ pub(super) fn occurrences(text: &str) -> Vec<Occurrence> {
       if name_end > 0 {
         push(&mut found, line_offset + at(rest), name_end, Role::Recipe, true);
         if let Some((_, target)) = rest.split_once(":=") {
-          let target = target.trim_start();
-          let length = name_length(target);
-          if length > 0 && !target[length..].starts_with("::") {
-            push(&mut found, line_offset + at(target), length, Role::Recipe, false);
-          }
+          alias_target(line, at(target), line_offset, &mut found);
         }
       }
       continue;
@@ -160,7 +161,38 @@ pub(super) fn occurrences(text: &str) -> Vec<Occurrence> {
 
 fn push(found: &mut Vec<Occurrence>, start: usize, length: usize, role: Role, definition: bool) {
   if length > 0 {
-    found.push(Occurrence { start, end: start + length, role, definition });
+    found.push(Occurrence { start, end: start + length, role, definition, qualifier: start });
+  }
+}
+
+/// A name of a `module::…::name` path starting at `path_start`: a module
+/// when more of the path follows, else `last`.
+fn push_path_part(
+  found: &mut Vec<Occurrence>,
+  line: &str,
+  (path_start, start, end): (usize, usize, usize),
+  line_offset: usize,
+  last: Role,
+) {
+  let role = if line[end..].starts_with("::") { Role::Module } else { last };
+  found.push(Occurrence {
+    start: line_offset + start,
+    end: line_offset + end,
+    role,
+    definition: false,
+    qualifier: line_offset + path_start,
+  });
+}
+
+/// The path after an alias's `:=`, from `start`: a recipe or a module.
+fn alias_target(line: &str, start: usize, line_offset: usize, found: &mut Vec<Occurrence>) {
+  let mut path_start = None;
+  for (name_start, name_end) in names_in(line, start, line.len()) {
+    let path_start = *path_start.get_or_insert(name_start);
+    if name_start != path_start && !line[..name_start].ends_with("::") {
+      break;
+    }
+    push_path_part(found, line, (path_start, name_start, name_end), line_offset, Role::Recipe);
   }
 }
 
@@ -317,6 +349,7 @@ fn dependencies(
   let mut depth = 0;
   let mut first_in_group = false;
   let mut previous_end = start;
+  let mut path_start = start;
   for (name_start, name_end) in names_in(line, start, line.len()) {
     let between = &line[previous_end..name_start];
     for c in between.chars() {
@@ -330,14 +363,15 @@ fn dependencies(
       }
     }
     previous_end = name_end;
-    if line[..name_start].ends_with("::") || line[name_end..].starts_with("::") {
-      first_in_group = false;
-      continue;
+    let continued = line[..name_start].ends_with("::");
+    let continues = line[name_end..].starts_with("::");
+    if !continued {
+      path_start = name_start;
     }
     if depth == 0 || first_in_group {
-      push(found, line_offset + name_start, name_end - name_start, Role::Recipe, false);
-      first_in_group = false;
-    } else {
+      push_path_part(found, line, (path_start, name_start, name_end), line_offset, Role::Recipe);
+      first_in_group = continues;
+    } else if !(continued || continues) {
       let name = &line[name_start..name_end];
       if KEYWORDS.contains(&name) {
         continue;
@@ -359,21 +393,44 @@ fn at_offset(occurrences: &[Occurrence], offset: usize) -> Option<&Occurrence> {
   occurrences.iter().find(|occurrence| occurrence.start <= offset && offset <= occurrence.end)
 }
 
-/// The occurrences of the same thing as the one at `offset`.
-fn same<'o>(
-  text: &str,
-  occurrences: &'o [Occurrence],
-  offset: usize,
-) -> Option<(&'o Occurrence, Vec<&'o Occurrence>)> {
-  let target = at_offset(occurrences, offset)?;
-  let name = &text[target.start..target.end];
-  let all = occurrences
-    .iter()
-    .filter(|occurrence| {
-      occurrence.role == target.role && &text[occurrence.start..occurrence.end] == name
-    })
-    .collect();
-  Some((target, all))
+/// The name at a position of a document, and what it stands for among the
+/// files loaded with the document.
+struct Target {
+  project: Rc<Project>,
+  /// The document's index in `project`.
+  file: usize,
+  occurrence: Occurrence,
+  symbols: Vec<Symbol>,
+}
+
+impl Target {
+  fn at(path: &Path, text: &str, position: Position, documents: &Documents) -> Option<Target> {
+    let project = Project::load(path, text, documents);
+    let file = project.file(&path.lexiclean())?;
+    let offset = documents::offset(&project.files[file].text, position);
+    let occurrence = at_offset(&project.files[file].occurrences, offset)?.clone();
+    let symbols = project.symbols(file, &occurrence);
+    Some(Target { project, file, occurrence, symbols })
+  }
+
+  /// Every occurrence of what the name stands for, in every file.
+  fn all(&self) -> Vec<(usize, &Occurrence)> {
+    self.project.occurrences_of(&self.symbols)
+  }
+
+  fn location(&self, file: usize, occurrence: &Occurrence) -> Option<Location> {
+    let file = &self.project.files[file];
+    let uri = documents::path_uri(&file.path).parse::<Uri>().ok()?;
+    Some(location(&uri, &file.text, occurrence.start, occurrence.end))
+  }
+
+  /// Where a definition leads: a `mod` to the module's file.
+  fn definition_location(&self, file: usize, occurrence: &Occurrence) -> Option<Location> {
+    if occurrence.role == Role::Module {
+      return path_location(self.project.module_file(file, occurrence)?);
+    }
+    self.location(file, occurrence)
+  }
 }
 
 fn location(uri: &Uri, text: &str, start: usize, end: usize) -> Location {
@@ -382,7 +439,6 @@ fn location(uri: &Uri, text: &str, start: usize, end: usize) -> Location {
 
 pub(super) fn definition(
   path: &Path,
-  uri: &Uri,
   text: &str,
   position: Position,
   documents: &Documents,
@@ -392,39 +448,60 @@ pub(super) fn definition(
   if let Some(file) = file_at(path, text, offset) {
     return path_location(&file).into_iter().collect();
   }
-  let occurrences = occurrences(text);
-  let Some((target, all)) = same(text, &occurrences, offset) else { return Vec::new() };
-  if let Some(definition) = all.iter().find(|occurrence| occurrence.definition) {
-    if target.role == Role::Module {
-      if let Some(file) = module_file(path, text, definition.start) {
-        return path_location(&file).into_iter().collect();
-      }
+  if let Some(target) = Target::at(path, text, position, documents) {
+    let found: Vec<Location> = target
+      .all()
+      .into_iter()
+      .filter(|(_, occurrence)| occurrence.definition)
+      .filter_map(|(file, occurrence)| target.definition_location(file, occurrence))
+      .collect();
+    if !found.is_empty() {
+      return found;
     }
-    return vec![location(uri, text, definition.start, definition.end)];
   }
-  // Defined in an imported file.
+  unloaded_definition(path, text, offset, documents).unwrap_or_default()
+}
+
+/// The definition of the name at `offset` when the files do not load (one
+/// does not parse): read from the document and the files it imports, or
+/// the file of a module it declares.
+fn unloaded_definition(
+  path: &Path,
+  text: &str,
+  offset: usize,
+  documents: &Documents,
+) -> Option<Vec<Location>> {
+  let occurrences = occurrences(text);
+  let target = at_offset(&occurrences, offset)?;
   let name = &text[target.start..target.end];
   let directory = path.parent().unwrap_or(Path::new(""));
+  let mut files = vec![path.to_path_buf()];
   for definition in outline::definitions(text) {
-    let Kind::Import { path: import } = definition.kind else { continue };
-    let file = directory.join(import);
-    let Some(imported) = documents.text(&file) else { continue };
-    for found in outline::definitions(&imported) {
+    match definition.kind {
+      Kind::Import { path: import } => files.push(directory.join(import)),
+      Kind::Module { path: written } if definition.name == name && target.role == Role::Module => {
+        let file = workspace::module_files(directory, name, written.as_deref()).into_iter().next();
+        return Some(path_location(&file?).into_iter().collect());
+      }
+      _ => {}
+    }
+  }
+  for file in files {
+    let Some(defined) = documents.text(&file) else { continue };
+    for found in outline::definitions(&defined) {
       let matches = matches!(
         (&found.kind, target.role),
         (Kind::Recipe { .. } | Kind::Alias { .. }, Role::Recipe)
           | (Kind::Variable { .. }, Role::Variable)
           | (Kind::Function { .. }, Role::Function)
-          | (Kind::Module { .. }, Role::Module)
       );
       if matches && found.name == name {
-        if let Ok(uri) = documents::path_uri(&file).parse::<Uri>() {
-          return vec![location(&uri, &imported, found.start, found.end)];
-        }
+        let uri = documents::path_uri(&file).parse::<Uri>().ok()?;
+        return Some(vec![location(&uri, &defined, found.start, found.end)]);
       }
     }
   }
-  Vec::new()
+  None
 }
 
 fn path_location(file: &Path) -> Option<Location> {
@@ -450,55 +527,40 @@ fn file_at(path: &Path, text: &str, offset: usize) -> Option<PathBuf> {
   }
 }
 
-/// The file of the `mod` whose name starts at `start`, found as `just` finds it.
-fn module_file(path: &Path, text: &str, start: usize) -> Option<PathBuf> {
-  let line_start = text[..start].rfind('\n').map_or(0, |index| index + 1);
-  let line_end = text[line_start..].find('\n').map_or(text.len(), |index| line_start + index);
-  let definition = outline::definitions(&text[line_start..line_end]).into_iter().next()?;
-  let directory = path.parent().unwrap_or(Path::new(""));
-  let Kind::Module { path: written } = definition.kind else { return None };
-  let base = if let Some(written) = written {
-    directory.join(written)
-  } else {
-    let file = directory.join(format!("{}.just", definition.name));
-    if file.is_file() {
-      return Some(file);
-    }
-    directory.join(&definition.name)
-  };
-  if base.is_file() {
-    return Some(base);
-  }
-  ["mod.just", "justfile", ".justfile", "Justfile"]
-    .into_iter()
-    .map(|name| base.join(name))
-    .find(|file| file.is_file())
-}
-
+/// Where what the name at `position` stands for occurs, in every file loaded
+/// with the document.
 pub(super) fn references(
-  uri: &Uri,
+  path: &Path,
   text: &str,
   position: Position,
   include_declaration: bool,
+  documents: &Documents,
 ) -> Vec<Location> {
-  let offset = documents::offset(text, position);
-  let occurrences = occurrences(text);
-  let Some((_, all)) = same(text, &occurrences, offset) else { return Vec::new() };
-  all
+  let Some(target) = Target::at(path, text, position, documents) else { return Vec::new() };
+  target
+    .all()
     .into_iter()
-    .filter(|occurrence| include_declaration || !occurrence.definition)
-    .map(|occurrence| location(uri, text, occurrence.start, occurrence.end))
+    .filter(|(_, occurrence)| include_declaration || !occurrence.definition)
+    .filter_map(|(file, occurrence)| target.location(file, occurrence))
     .collect()
 }
 
-pub(super) fn highlights(text: &str, position: Position) -> Vec<lsp_types::DocumentHighlight> {
-  let offset = documents::offset(text, position);
-  let occurrences = occurrences(text);
-  let Some((_, all)) = same(text, &occurrences, offset) else { return Vec::new() };
-  all
+/// The occurrences in this document of what the name at `position` stands
+/// for (defined here or in another loaded file).
+pub(super) fn highlights(
+  path: &Path,
+  text: &str,
+  position: Position,
+  documents: &Documents,
+) -> Vec<lsp_types::DocumentHighlight> {
+  let Some(target) = Target::at(path, text, position, documents) else { return Vec::new() };
+  let own = &target.project.files[target.file].text;
+  target
+    .all()
     .into_iter()
-    .map(|occurrence| lsp_types::DocumentHighlight {
-      range: documents::range(text, occurrence.start, occurrence.end),
+    .filter(|&(file, _)| file == target.file)
+    .map(|(_, occurrence)| lsp_types::DocumentHighlight {
+      range: documents::range(own, occurrence.start, occurrence.end),
       kind: Some(if occurrence.definition {
         lsp_types::DocumentHighlightKind::WRITE
       } else {
@@ -512,14 +574,14 @@ pub(super) fn highlights(text: &str, position: Position) -> Vec<lsp_types::Docum
 pub(super) fn prepare_rename(text: &str, position: Position) -> Option<Range> {
   let offset = documents::offset(text, position);
   let occurrences = occurrences(text);
-  let (target, _) = same(text, &occurrences, offset)?;
+  let target = at_offset(&occurrences, offset)?;
   Some(documents::range(text, target.start, target.end))
 }
 
-/// Rename what is at `position` to `new_name` in this document, or say why not.
+/// Rename what is at `position` to `new_name` in every file loaded with the
+/// document (open or not), or say why not.
 pub(super) fn rename(
   path: &Path,
-  uri: &Uri,
   text: &str,
   position: Position,
   new_name: &str,
@@ -531,50 +593,126 @@ pub(super) fn rename(
   if KEYWORDS.contains(&new_name) {
     return Err(format!("`{new_name}` is a keyword"));
   }
-  let offset = documents::offset(text, position);
-  let occurrences = occurrences(text);
-  let Some((target, all)) = same(text, &occurrences, offset) else {
-    return Err("nothing to rename here".into());
+  let target =
+    Target::at(path, text, position, documents).ok_or("nothing to rename here".to_string())?;
+  let old = target.project.name(target.file, &target.occurrence);
+  let all = target.all();
+  let Some((_, definition)) = all.iter().find(|(_, occurrence)| occurrence.definition) else {
+    return Err(format!("`{old}` is not defined in the files `just` loads with this one"));
   };
-  let old = &text[target.start..target.end];
-  if !all.iter().any(|occurrence| occurrence.definition) {
-    return Err(format!("`{old}` is not defined in this file"));
-  }
-  if target.role == Role::Module {
+  if definition.role == Role::Module {
     return Err("renaming a module would change the file `just` looks for".into());
   }
-  // Would it still compile? Apply the edits and ask the compiler.
-  let mut renamed = text.to_string();
-  let mut sorted: Vec<&&Occurrence> = all.iter().collect();
-  sorted.sort_by_key(|occurrence| std::cmp::Reverse(occurrence.start));
-  for occurrence in &sorted {
-    renamed.replace_range(occurrence.start..occurrence.end, new_name);
-  }
-  let defined = definitions_with_imports(path, text, documents);
-  let clash = defined.iter().any(|definition| {
-    definition.name == new_name
-      && matches!(
-        (&definition.kind, target.role),
-        (Kind::Recipe { .. } | Kind::Alias { .. }, Role::Recipe)
-          | (Kind::Variable { .. }, Role::Variable)
-          | (Kind::Function { .. }, Role::Function)
-      )
-  });
-  if clash {
+  if target.project.defines(&target.symbols, new_name) {
     return Err(format!("`{new_name}` is already defined"));
   }
-  if let Some(error) = diagnostics::error_after_edit(path, &renamed, documents) {
-    return Err(format!("the justfile would not compile: {error}"));
+  let mut by_file: BTreeMap<usize, Vec<&Occurrence>> = BTreeMap::new();
+  for (file, occurrence) in all {
+    by_file.entry(file).or_default().push(occurrence);
   }
-  let edits: Vec<TextEdit> = all
+  let texts: HashMap<usize, String> = by_file
     .iter()
-    .map(|occurrence| TextEdit {
-      range: documents::range(text, occurrence.start, occurrence.end),
-      new_text: new_name.to_string(),
+    .map(|(&file, occurrences)| {
+      (file, renamed_text(&target.project.files[file].text, occurrences, new_name))
     })
     .collect();
-  Ok(WorkspaceEdit {
-    changes: Some(HashMap::from([(uri.clone(), edits)])),
-    ..WorkspaceEdit::default()
-  })
+  let renamed: HashMap<PathBuf, String> = texts
+    .iter()
+    .map(|(&file, text)| (target.project.files[file].path.clone(), text.clone()))
+    .collect();
+  let root_file = &target.project.files[target.file].path;
+  if let Some(error) = diagnostics::error_after_edits(root_file, &renamed, documents) {
+    return Err(format!("the justfile would not compile: {error}"));
+  }
+  if let Some((file, offset)) = captured(&target, &by_file, &texts, new_name) {
+    let text = texts.get(&file).unwrap_or(&target.project.files[file].text);
+    let line = text[..offset.min(text.len())].matches('\n').count() + 1;
+    let path = target.project.files[file].path.display();
+    return Err(format!(
+      "`{new_name}` would change what the name on line {line} of {path} refers to"
+    ));
+  }
+  let changes = by_file.into_iter().filter_map(|(file, occurrences)| {
+    let file = &target.project.files[file];
+    let uri = documents::path_uri(&file.path).parse::<Uri>().ok()?;
+    let edits = occurrences
+      .iter()
+      .map(|occurrence| TextEdit {
+        range: documents::range(&file.text, occurrence.start, occurrence.end),
+        new_text: new_name.to_string(),
+      })
+      .collect();
+    Some((uri, edits))
+  });
+  Ok(WorkspaceEdit { changes: Some(changes.collect()), ..WorkspaceEdit::default() })
+}
+
+/// A place where the renamed `texts` would give a name another meaning (a
+/// parameter hiding the renamed variable, the renamed parameter hiding a
+/// variable): its file, and its offset in the renamed text. The renamed
+/// occurrences must be exactly those of the renamed thing.
+fn captured(
+  target: &Target,
+  by_file: &BTreeMap<usize, Vec<&Occurrence>>,
+  texts: &HashMap<usize, String>,
+  new_name: &str,
+) -> Option<(usize, usize)> {
+  let old_length = target.occurrence.end - target.occurrence.start;
+  let mut expected: HashSet<(usize, usize)> = HashSet::new();
+  for (&file, occurrences) in by_file {
+    let mut starts: Vec<usize> = occurrences.iter().map(|occurrence| occurrence.start).collect();
+    starts.sort_unstable();
+    for (before, start) in starts.into_iter().enumerate() {
+      expected.insert((file, start - before * old_length + before * new_name.len()));
+    }
+  }
+  let renamed = target.project.with_texts(texts);
+  let symbols: Vec<Symbol> = target.symbols.iter().map(|symbol| symbol.renamed(new_name)).collect();
+  let found: HashSet<(usize, usize)> = renamed
+    .occurrences_of(&symbols)
+    .into_iter()
+    .map(|(file, occurrence)| (file, occurrence.start))
+    .collect();
+  found.symmetric_difference(&expected).min().copied()
+}
+
+/// `text` with each of `occurrences` replaced by `new_name`.
+fn renamed_text(text: &str, occurrences: &[&Occurrence], new_name: &str) -> String {
+  let mut renamed = text.to_string();
+  let mut sorted = occurrences.to_vec();
+  sorted.sort_by_key(|occurrence| std::cmp::Reverse(occurrence.start));
+  for occurrence in sorted {
+    renamed.replace_range(occurrence.start..occurrence.end, new_name);
+  }
+  renamed
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn module_paths_are_modules_then_a_recipe() {
+    let text = "a: x::y::z (m::r 'arg' v)\nalias b := m::r\n";
+    let found: Vec<(&str, Role, &str)> = occurrences(text)
+      .iter()
+      .map(|found| (&text[found.start..found.end], found.role, &text[found.qualifier..found.start]))
+      .collect();
+    use Role::*;
+    assert_eq!(
+      found,
+      [
+        ("a", Recipe, ""),
+        ("x", Module, ""),
+        ("y", Module, "x::"),
+        ("z", Recipe, "x::y::"),
+        ("m", Module, ""),
+        ("r", Recipe, "m::"),
+        ("v", Variable, ""),
+        ("b", Recipe, ""),
+        ("m", Module, ""),
+        ("r", Recipe, "m::"),
+      ]
+    );
+  }
 }

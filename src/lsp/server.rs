@@ -203,7 +203,11 @@ impl<'c> Server<'c> {
         }
         self.publish(None)
       }
-      notifications::DidSaveTextDocument::METHOD => self.publish(None),
+      notifications::DidSaveTextDocument::METHOD => {
+        // Files on disk may have changed with the save: read them again.
+        self.documents.forget();
+        self.publish(None)
+      }
       notifications::DidChangeConfiguration::METHOD => {
         if let Some(settings) = params.get("settings") {
           self.rules.configure(settings.get("just").unwrap_or(settings));

@@ -8,7 +8,7 @@ use lsp_types::{
 
 use super::documents;
 use super::outline::{self, Kind};
-use crate::builtins::functions::{Arity, Function};
+use crate::builtins::functions::Function;
 
 pub(super) fn signature_help(text: &str, position: Position) -> Option<SignatureHelp> {
   let offset = documents::offset(text, position);
@@ -61,16 +61,12 @@ pub(super) fn signature_help(text: &str, position: Position) -> Option<Signature
     return Some(help(format!("{name}({})", parameters.join(", ")), &parameters, active));
   }
   let function = Function::from_name(name)?;
-  let parameters: Vec<String> = match function.arity() {
-    Arity::Exact(count) => (1..=count).map(|index| format!("arg{index}")).collect(),
-    Arity::Optional(low, high) => (1..=high)
-      .map(|index| if index > low { format!("[arg{index}]") } else { format!("arg{index}") })
-      .collect(),
-    Arity::AtLeast(low) => {
-      (1..=low).map(|index| format!("arg{index}")).chain(["…".to_string()]).collect()
-    }
-  };
-  Some(help(format!("{name}({})", parameters.join(", ")), &parameters, active))
+  let parameters: Vec<String> =
+    function.parameters().split(", ").filter(|name| !name.is_empty()).map(String::from).collect();
+  let mut help = help(format!("{name}({})", parameters.join(", ")), &parameters, active);
+  help.signatures[0].documentation =
+    Some(lsp_types::Documentation::String(function.doc().to_string()));
+  Some(help)
 }
 
 fn top_level_commas(text: &str) -> usize {

@@ -59,7 +59,9 @@ pub(super) fn symbols(query: &str, documents: &Documents) -> Vec<SymbolInformati
   found
 }
 
-fn module_files(directory: &Path, name: &str, path: Option<&str>) -> Vec<PathBuf> {
+/// The files of module `name` declared in `directory` (with its written
+/// `path`), found as `just` finds them.
+pub(super) fn module_files(directory: &Path, name: &str, path: Option<&str>) -> Vec<PathBuf> {
   let base = if let Some(path) = path {
     directory.join(path)
   } else {

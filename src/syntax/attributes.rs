@@ -141,6 +141,71 @@ pub(crate) const CONFLICTS: [(AttributeKind, AttributeKind); 3] = [
 pub(crate) const SCRIPT_ONLY: [AttributeKind; 2] = [AttributeKind::Cache, AttributeKind::Extension];
 
 impl AttributeKind {
+  /// What the attribute does, in prose (the language server's hover).
+  #[allow(clippy::too_many_lines)] // One arm per attribute, nothing else.
+  pub fn doc(self) -> &'static str {
+    use AttributeKind::*;
+    match self {
+      Android | Dragonfly | Freebsd | Linux | Macos | Netbsd | Openbsd | Unix | Windows => {
+        "Enables the item only on that platform (`[unix]` on every Unix, macOS and the BSDs \
+         included); an item with several of these is enabled on any of them. Elsewhere it does \
+         not exist."
+      }
+      Arg => {
+        "Configures parameter `NAME` as a command-line option: `[arg('target', long, \
+         short='t', help='what to build')]`; also `value=`, `pattern=`, `flag`, `multiple`, \
+         `min=`, `max=`."
+      }
+      Cache => {
+        "Skips the script recipe when nothing it depends on changed since its last successful \
+         run; `inputs=`, `outputs=` and `extra=` name what it depends on. Unstable."
+      }
+      Confirm => {
+        "Asks for confirmation before running the recipe, with the prompt given if any; \
+         anything but `y` or `yes` stops the run. `--yes` answers for you."
+      }
+      Continue => {
+        "If `just` receives one of the signals named (`'SIGINT'` by default, also `'SIGHUP'`, \
+         `'SIGQUIT'`) while a command of this recipe runs and the command succeeds, the run \
+         goes on."
+      }
+      Default => "Makes this recipe the module's default: the one run when no recipe is named.",
+      Doc => {
+        "The documentation shown by `--list` and `--help`, instead of the comment above: \
+         `[doc('Build the site')]`; `[doc]` alone shows none."
+      }
+      Env => "Sets environment variable `NAME` to `VALUE` for the recipe's commands: `[env('RUST_LOG', 'debug')]`.",
+      ExitMessage => "Prints the `error: recipe … failed` message for this recipe even under `set no-exit-message`.",
+      Extension => "The extension of the script recipe's temporary file, dot included: `[extension('.py')]`.",
+      Group => "Lists the recipe (or module) under group `NAME` in `--list`: `[group('test')]`. May be repeated.",
+      Metadata => "Strings kept with the recipe for `--dump` and `--json`, with no effect on running it.",
+      NoCd => "The recipe's commands run in the directory `just` was started in, not the justfile's.",
+      NoExitMessage => "A failing command of this recipe ends it without the `error: recipe … failed` message.",
+      NoQuiet => "Prints this recipe's lines before running them even under `set quiet`.",
+      Parallel => "Runs the recipe's dependencies at the same time instead of one after the other.",
+      PositionalArguments => {
+        "Passes the recipe's arguments to its commands as positional arguments (`$1`, `$@`), \
+         like `set positional-arguments` for this recipe only."
+      }
+      Private => {
+        "Hides the item from `--list` and `--summary` (and a variable from `--evaluate`); a \
+         private recipe can still be run by name."
+      }
+      Script => {
+        "Runs the recipe's body as one script, with the command given (`[script('python3')]`) \
+         or else the `script-interpreter` setting."
+      }
+      Shell => "Runs the recipe line by line, even under `set default-script` or with a `#!` first line.",
+      Timestamp => {
+        "Prints the time before each command of the recipe, in the format given (`'%H:%M:%S'` \
+         by default)."
+      }
+      WorkingDirectory => "Runs the recipe's commands in `PATH`, relative to the justfile's directory: `[working-directory('docs')]`.",
+    }
+  }
+}
+
+impl AttributeKind {
   fn info(self) -> &'static Info {
     &TABLE[self as usize]
   }
@@ -219,5 +284,12 @@ mod tests {
       .map(|kind| kind.name())
       .collect();
     assert_eq!(kinds, ["private"]);
+  }
+
+  #[test]
+  fn every_attribute_has_a_doc() {
+    for kind in AttributeKind::ALL {
+      assert!(!kind.doc().trim().is_empty(), "[{}] has no doc", kind.name());
+    }
   }
 }

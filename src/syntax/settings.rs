@@ -84,6 +84,109 @@ pub(crate) const CONFLICTS: &[(Setting, Setting, Conflict)] = &[
 ];
 
 impl Setting {
+  /// What the setting does, in prose (the language server's hover).
+  #[allow(clippy::too_many_lines)] // One arm per setting, nothing else.
+  pub fn doc(self) -> &'static str {
+    use Setting::*;
+    match self {
+      AllowDuplicateRecipes => {
+        "Lets a recipe be defined more than once instead of failing; the definition that wins is \
+         the one least deep in imports, at equal depth the last one."
+      }
+      AllowDuplicateVariables => {
+        "Lets a variable be assigned more than once instead of failing; the assignment that \
+         wins is chosen as for recipes."
+      }
+      DefaultList => {
+        "`just` without arguments lists the recipes instead of running the default one."
+      }
+      DefaultScript => {
+        "Recipes without `[shell]` run as scripts (their body written to a file and run by the \
+         `script-interpreter`) instead of line by line."
+      }
+      DotenvCommand => {
+        "Commands (a string or a list) whose output is read as a `.env` file of environment \
+         variables: `set dotenv-command := 'sops -d .env.enc'`."
+      }
+      DotenvFilename => {
+        "The file name (or names) of the `.env` file to look for, in the justfile's directory \
+         and above, instead of `.env`."
+      }
+      DotenvLoad => {
+        "Loads environment variables from a `.env` file found in the justfile's directory or above."
+      }
+      DotenvOverride => {
+        "Variables of the `.env` file replace those already in the environment (and loading is \
+         on)."
+      }
+      DotenvPath => "The path (or paths) of the `.env` file to load, relative to the justfile.",
+      DotenvRequired => "Loads the `.env` file and fails when none is found.",
+      Export => {
+        "Exports every variable and recipe parameter to the environment of commands, as if each \
+         were written `export` (`unexport NAME` takes one back)."
+      }
+      Fallback => {
+        "When a recipe is not found, looks for a justfile in the parent directories and tries \
+         there."
+      }
+      Guards => {
+        "Enables the `?` line prefix: a line that exits with status 1 ends its recipe \
+         successfully, skipping the remaining lines."
+      }
+      IgnoreComments => {
+        "Lines of line-by-line recipes that start with `#` are neither printed nor run."
+      }
+      Indentation => {
+        "The indentation `--fmt` gives recipe bodies: spaces or tabs, `set indentation := '  '` \
+         (four spaces by default)."
+      }
+      Lazy => {
+        "Evaluates only the variables the recipes being run need (and exported or `eager` ones), \
+         instead of every variable first."
+      }
+      Lists => {
+        "Enables list values: literals `['a', 'b']`, `++`, the list functions and mapped \
+         dependencies. Unstable."
+      }
+      MinimumVersion => {
+        "The oldest version of `just` that may run this justfile: \
+         `set minimum-version := '1.40.0'`."
+      }
+      NoCd => "Recipes run in the directory `just` was started in, not the justfile's.",
+      NoExitMessage => {
+        "A recipe whose command fails ends without the `error: recipe … failed` message."
+      }
+      PositionalArguments => {
+        "Recipe arguments are also passed to commands as positional arguments: `$1`, `$2`, \
+         `$@` (and `$0` is the recipe's name)."
+      }
+      Quiet => "Recipe lines are not printed before they run (as if each began with `@`).",
+      ScriptInterpreter => {
+        "The command that runs `[script]` recipes, `['sh', '-eu']` by default: \
+         `set script-interpreter := ['bash', '-eu']`."
+      }
+      Shell => {
+        "The command that runs recipe lines, backticks and `shell()`, `sh -cu` by default: \
+         `set shell := ['bash', '-uc']`."
+      }
+      Tempdir => "The directory where script recipes are written to temporary files.",
+      Unstable => "Enables unstable features in this justfile.",
+      WindowsPowershell => {
+        "On Windows, runs recipe lines with PowerShell. Old; prefer `windows-shell`."
+      }
+      WindowsShell => {
+        "The command that runs recipe lines on Windows (ignored elsewhere): \
+         `set windows-shell := ['pwsh.exe', '-c']`."
+      }
+      WorkingDirectory => {
+        "The directory recipes, backticks and path functions work in, relative to the \
+         justfile's: `set working-directory := 'build'`."
+      }
+    }
+  }
+}
+
+impl Setting {
   pub fn from_name(name: &str) -> Option<Setting> {
     Setting::ALL.iter().copied().find(|setting| setting.name() == name)
   }
@@ -116,5 +219,12 @@ mod tests {
     let mut sorted = names.clone();
     sorted.sort_unstable();
     assert_eq!(names, sorted);
+  }
+
+  #[test]
+  fn every_setting_has_a_doc() {
+    for setting in Setting::ALL {
+      assert!(!setting.doc().trim().is_empty(), "{} has no doc", setting.name());
+    }
   }
 }

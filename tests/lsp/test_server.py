@@ -315,10 +315,29 @@ async def test_hover_on_vocabulary_and_variables(client: LanguageClient, tmp_pat
     hover = await hover_at(client, justfile, "x := 'v'\na:\n  echo {{x|}} {{HEX}}\n")
     assert hover.contents.value == "```\nx := 'v'\n```"
     hover = await hover_at(client, justfile, "a:\n  echo {{HE|X}}\n")
-    assert hover.contents.value == "constant `HEX` = `\"0123456789abcdef\"`"
+    assert hover.contents.value.startswith("constant `HEX` = `\"0123456789abcdef\"`\n\n")
     hover = await hover_at(client, justfile, "a p:\n  echo {{|p}}\n")
     assert hover.contents.value == "parameter `p` of recipe `a`"
 
+
+
+async def test_hover_shows_the_vocabularys_documentation(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    hover = await hover_at(client, justfile, "x := repl|ace('a-b', '-', '_')\n")
+    signature, doc = hover.contents.value.split("\n\n", 1)
+    assert signature == "```\nreplace(s, from, to)\n```"
+    assert "every occurrence of `from` replaced by `to`" in doc
+    hover = await hover_at(client, justfile, "set posit|ional-arguments\n")
+    assert "`$1`" in hover.contents.value.split("\n\n", 1)[1]
+    hover = await hover_at(client, justfile, "[confi|rm]\na:\n")
+    assert "Asks for confirmation before running the recipe" in hover.contents.value
+    hover = await hover_at(client, justfile, "a:\n  echo {{PATH_VAR|_SEP}}\n")
+    assert "separator of the directories of `PATH`" in hover.contents.value
+    # Completions carry the same prose.
+    items = await complete(client, justfile, "x := |\n")
+    assert (items["replace"].detail, items["replace"].documentation) == ("replace(s, from, to)", doc)
+    items = await complete(client, justfile, "set |\n")
+    assert "`$1`" in items["positional-arguments"].documentation
 
 NAVIGATION = (
     "version := '1'\n"              # 0
@@ -428,12 +447,157 @@ async def test_rename_and_its_refusals(client: LanguageClient, tmp_path):
         (position_of(NAVIGATION, "dep x"), "lint", "already defined"),
         (position_of(NAVIGATION, "dep x"), "no way", "not a valid name"),
         (position_of(NAVIGATION, "{{x}}", 2), "y", "would not compile"),
+        # The parameter would hide the variable `version` that dep's body reads.
+        (position_of(NAVIGATION, "y=''"), "version", "would change what the name on line 7 of"),
+        # A parameter of build would hide the renamed variable in build's body.
+        (position_of(NAVIGATION, "version"), "target", "would change what the name on line"),
     ]:
         with pytest.raises(JsonRpcException) as error:
             await client.text_document_rename_async(
                 types.RenameParams(text_document=doc, position=position, new_name=new_name)
             )
         assert reason in str(error.value), (new_name, str(error.value))
+
+
+ROOT_TEXT = (
+    "import 'common.just'\n"                 # 0
+    "mod tools\n"                            # 1
+    "\n"
+    "version := '1'\n"                       # 3
+    "\n"
+    "build: helper tools::lint\n"            # 5
+    "  echo {{version}}\n"                   # 6
+    "\n"
+    "setup:\n"                               # 8
+    "  echo setup\n"
+    "\n"
+    "alias h := helper\n"                    # 11
+    "alias tl := tools::lint\n"              # 12
+)
+COMMON_TEXT = "helper: setup\n  echo {{version}}\n"
+TOOLS_TEXT = "lint:\n  echo lint\n\ncheck: lint\n"
+
+
+def cross_file_project(tmp_path):
+    """A root justfile, an import and a module; only the root is opened."""
+    justfile = tmp_path / "justfile"
+    justfile.write_text(ROOT_TEXT)
+    common = tmp_path / "common.just"
+    common.write_text(COMMON_TEXT)
+    (tmp_path / "tools").mkdir()
+    tools = tmp_path / "tools" / "mod.just"
+    tools.write_text(TOOLS_TEXT)
+    return justfile, common, tools
+
+
+def places(locations):
+    return sorted((pathlib.Path(l.uri.removeprefix("file://")).name, l.range.start.line, l.range.start.character)
+                  for l in locations)
+
+
+async def references_at(client, path, position, include=True):
+    return await client.text_document_references_async(
+        types.ReferenceParams(
+            text_document=types.TextDocumentIdentifier(uri=path.as_uri()),
+            position=position,
+            context=types.ReferenceContext(include_declaration=include),
+        )
+    )
+
+
+async def test_references_and_definition_cross_imports_and_modules(client: LanguageClient, tmp_path):
+    justfile, common, tools = cross_file_project(tmp_path)
+    open_document(client, justfile)
+    # A recipe of the import, used in the root as a dependency and an alias target.
+    found = await references_at(client, justfile, position_of(ROOT_TEXT, "helper"))
+    assert places(found) == [("common.just", 0, 0), ("justfile", 5, 7), ("justfile", 11, 11)]
+    # A recipe of the root used in the import (not open: read from disk).
+    found = await references_at(client, justfile, position_of(ROOT_TEXT, "setup:"), include=False)
+    assert places(found) == [("common.just", 0, 8)]
+    # A variable of the root read in the import.
+    found = await references_at(client, justfile, position_of(ROOT_TEXT, "version"))
+    assert places(found) == [("common.just", 1, 9), ("justfile", 3, 0), ("justfile", 6, 9)]
+    # A module's recipe through `tools::lint` paths, and inside the module.
+    found = await references_at(client, justfile, position_of(ROOT_TEXT, "tools::lint", 8))
+    assert places(found) == [("justfile", 5, 21), ("justfile", 12, 19), ("mod.just", 0, 0), ("mod.just", 3, 7)]
+    # Definitions land in the other file.
+    doc = types.TextDocumentIdentifier(uri=justfile.as_uri())
+    found = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=doc, position=position_of(ROOT_TEXT, "tools::lint", 8))
+    )
+    assert [(l.uri, l.range.start.line) for l in found] == [(tools.as_uri(), 0)]
+    found = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=doc, position=position_of(ROOT_TEXT, "tools::lint", 1))
+    )
+    assert [l.uri for l in found] == [tools.as_uri()]
+    open_document(client, common)
+    found = await client.text_document_definition_async(
+        types.DefinitionParams(
+            text_document=types.TextDocumentIdentifier(uri=common.as_uri()),
+            position=position_of(COMMON_TEXT, "version"),
+        )
+    )
+    assert [(l.uri, l.range.start.line) for l in found] == [(justfile.as_uri(), 3)]
+    # Highlight stays in the document, whatever file defines the name.
+    highlights = await client.text_document_document_highlight_async(
+        types.DocumentHighlightParams(
+            text_document=types.TextDocumentIdentifier(uri=common.as_uri()),
+            position=position_of(COMMON_TEXT, "version"),
+        )
+    )
+    assert [(h.range.start.line, h.range.start.character) for h in highlights] == [(1, 9)]
+
+
+async def test_rename_edits_every_file_or_is_refused(client: LanguageClient, tmp_path):
+    from pygls.exceptions import JsonRpcException
+
+    justfile, common, tools = cross_file_project(tmp_path)
+    open_document(client, justfile)
+    doc = types.TextDocumentIdentifier(uri=justfile.as_uri())
+    edit = await client.text_document_rename_async(
+        types.RenameParams(text_document=doc, position=position_of(ROOT_TEXT, "helper"), new_name="assist")
+    )
+    assert {uri: sorted((e.range.start.line, e.range.start.character, e.new_text) for e in edits)
+            for uri, edits in edit.changes.items()} == {
+        justfile.as_uri(): [(5, 7, "assist"), (11, 11, "assist")],
+        common.as_uri(): [(0, 0, "assist")],
+    }
+    edit = await client.text_document_rename_async(
+        types.RenameParams(text_document=doc, position=position_of(ROOT_TEXT, "tools::lint", 8), new_name="vet")
+    )
+    assert {uri: sorted((e.range.start.line, e.range.start.character) for e in edits)
+            for uri, edits in edit.changes.items()} == {
+        justfile.as_uri(): [(5, 21), (12, 19)],
+        tools.as_uri(): [(0, 0), (3, 7)],
+    }
+    # A module's recipe may take a name of the root: another scope.
+    edit = await client.text_document_rename_async(
+        types.RenameParams(text_document=doc, position=position_of(ROOT_TEXT, "tools::lint", 8), new_name="setup")
+    )
+    assert set(edit.changes) == {justfile.as_uri(), tools.as_uri()}
+    for position, new_name, reason in [
+        # `setup` is a recipe of the root, `helper` one of the import: one scope.
+        (position_of(ROOT_TEXT, "helper"), "setup", "`setup` is already defined"),
+        # Recipes and modules share their names.
+        (position_of(ROOT_TEXT, "setup:"), "tools", "`tools` is already defined"),
+        (position_of(ROOT_TEXT, "tools::lint", 8), "check", "`check` is already defined"),
+        (position_of(ROOT_TEXT, "helper"), "2x", "`2x` is not a valid name"),
+        (position_of(ROOT_TEXT, "mod tools", 4), "kit", "renaming a module"),
+    ]:
+        with pytest.raises(JsonRpcException) as error:
+            await client.text_document_rename_async(
+                types.RenameParams(text_document=doc, position=position, new_name=new_name)
+            )
+        assert reason in str(error.value), (new_name, str(error.value))
+
+
+async def test_navigation_with_a_missing_import_stays_in_the_file(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    text = "import 'nowhere.just'\n\nbuild: lint\n\nlint:\n"
+    justfile.write_text(text)
+    open_document(client, justfile)
+    found = await references_at(client, justfile, position_of(text, "lint:"))
+    assert places(found) == [("justfile", 2, 7), ("justfile", 4, 0)]
 
 
 async def test_workspace_symbols_reach_imports_and_modules(client: LanguageClient, tmp_path):
@@ -496,7 +660,8 @@ async def test_signature_help(client: LanguageClient, tmp_path):
         )
 
     help = await at(1, 25)
-    assert (help.signatures[0].label, help.active_parameter) == ("replace(arg1, arg2, arg3)", 2)
+    assert (help.signatures[0].label, help.active_parameter) == ("replace(s, from, to)", 2)
+    assert "replaced by `to`" in help.signatures[0].documentation
     help = await at(4, 12)
     assert (help.signatures[0].label, help.active_parameter) == ("f(a, b)", 1)
     help = await at(5, 17)

@@ -1,6 +1,7 @@
 //! Built-in functions: the name table with
 //! arities and parameter kinds, and the dispatcher.
 
+mod docs;
 mod paths;
 mod strings;
 mod style;
