@@ -13,8 +13,9 @@ use clap_complete::engine::{ArgValueCandidates, ArgValueCompleter, PathCompleter
 use std::{ffi::OsString, num::NonZeroUsize};
 
 use crate::cli::completions;
+pub(crate) use crate::cli::flags::id;
 use crate::cli::flags::{self, Completer, Flag, Kind, Takes, FLAGS};
-pub(crate) use crate::cli::flags::{id, COMPLETION_SHELLS};
+use crate::options::Words;
 
 /// The complete `just` command line.
 pub(crate) fn command() -> Command {
@@ -26,7 +27,7 @@ pub(crate) fn command() -> Command {
     .args(options())
     .arg(arguments())
     .next_help_heading("Commands")
-    .args(FLAGS.iter().filter(|flag| flag.command).map(arg))
+    .args(FLAGS.iter().filter(|flag| flag.command.is_some()).map(arg))
     .group(ArgGroup::new(id::DEPENDENCY_VIEW).args([id::TREE, id::GRAPH]))
 }
 
@@ -86,7 +87,7 @@ fn arguments() -> Arg {
 
 /// The options (not the commands), in the order of their long names.
 fn options() -> Vec<Arg> {
-  FLAGS.iter().filter(|flag| !flag.command).map(arg).collect()
+  FLAGS.iter().filter(|flag| flag.command.is_none()).map(arg).collect()
 }
 
 /// The clap definition of one flag of the table.
@@ -153,10 +154,7 @@ fn with_kind(arg: Arg, kind: Kind) -> Arg {
   match kind {
     Kind::Text => arg,
     Kind::Path => arg.value_parser(value_parser!(std::path::PathBuf)),
-    Kind::Choice(words) => arg.value_parser(choices(words.iter().copied())),
-    Kind::Shell => arg
-      .value_parser(choices(COMPLETION_SHELLS.iter().map(|&shell| completion_shell(shell))))
-      .ignore_case(true),
+    Kind::Choice(words) => arg.value_parser(choices(words)).ignore_case(words.any_case),
     Kind::Positive => arg.value_parser(value_parser!(NonZeroUsize)),
     Kind::Number => arg.value_parser(value_parser!(u64)),
     Kind::Indentation => arg.value_parser(parse_indentation),
@@ -170,18 +168,12 @@ fn with_kind(arg: Arg, kind: Kind) -> Arg {
 #[derive(Clone)]
 struct Choices(PossibleValuesParser);
 
-/// `nu` is accepted for `nushell`, without being listed.
-fn completion_shell(shell: &'static str) -> PossibleValue {
-  let value = PossibleValue::new(shell);
-  if shell == "nushell" {
-    value.alias("nu")
-  } else {
-    value
-  }
-}
-
-fn choices<T: Into<PossibleValue>>(values: impl IntoIterator<Item = T>) -> Choices {
-  Choices(PossibleValuesParser::new(values))
+/// The listed words, each with its aliases (accepted, not listed).
+fn choices(words: Words) -> Choices {
+  Choices(PossibleValuesParser::new(words.listed.iter().map(|&word| {
+    let aliases = words.aliases.iter().filter(move |(_, listed)| *listed == word);
+    PossibleValue::new(word).aliases(aliases.map(|&(alias, _)| alias))
+  })))
 }
 
 impl TypedValueParser for Choices {
