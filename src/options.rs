@@ -45,7 +45,7 @@ pub(crate) struct Options {
   pub cache_url: Option<String>,
   pub cache_read_only: bool,
   /// `--cache-timeout`: seconds each network wait of the shared store may take.
-  pub cache_timeout: Option<u64>,
+  pub cache_timeout: u64,
   pub no_deps: bool,
   pub no_dotenv: bool,
   pub one: bool,
@@ -108,7 +108,7 @@ impl Options {
       cache_dir: None,
       cache_url: None,
       cache_read_only: false,
-      cache_timeout: None,
+      cache_timeout: 10,
       no_deps: false,
       no_dotenv: false,
       one: false,

@@ -92,7 +92,14 @@ fn options() -> Vec<Arg> {
 
 /// The clap definition of one flag of the table.
 fn arg(flag: &Flag) -> Arg {
-  let mut arg = Arg::new(flag.long).long(flag.long).help(flag.help);
+  let mut arg = Arg::new(flag.long).long(flag.long);
+  arg = match flag.shown_default.or(flag.default) {
+    Some(shown) if flag.help.contains(DEFAULT) => {
+      // Clap would name a parser's default again.
+      arg.help(flag.help.replace(DEFAULT, shown)).hide_default_value(flag.default.is_some())
+    }
+    _ => arg.help(flag.help),
+  };
   if let Some(short) = flag.short {
     arg = arg.short(short);
   }
@@ -148,6 +155,9 @@ fn arg(flag: &Flag) -> Arg {
     Completer::RecipePaths => arg.add(ArgValueCandidates::new(completions::recipe_paths)),
   }
 }
+
+/// Where a row's help names its default (`Flag::help`).
+const DEFAULT: &str = "{default}";
 
 /// The value parser of a kind of value.
 fn with_kind(arg: Arg, kind: Kind) -> Arg {

@@ -467,7 +467,7 @@ fn subcommand(
   };
 
   match command {
-    Command::Command => {
+    Command::Execute => {
       let mut words = matches
         .command_words(flag.long)
         .into_iter()

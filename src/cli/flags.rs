@@ -112,6 +112,8 @@ use std::path::PathBuf;
 
 use crate::cli::completions::CompletionShell;
 use crate::cli::config::{ceiling_directory, FlagValue};
+use crate::cli::edit::DEFAULT_EDITOR;
+use crate::cli::run::DEFAULT_CHOOSER;
 use crate::color::{CommandColor, UseColor};
 use crate::options::{
   AliasStyle, Choice, DumpFormat, EvaluateFormat, GraphFormat, Options, OutputMode, WatchConfig,
@@ -135,6 +137,11 @@ pub(crate) struct Flag {
   pub takes: Takes,
   /// The value when neither the command line nor the environment gives one.
   pub default: Option<&'static str>,
+  /// What the help calls the default when no parser gives one: the code
+  /// that runs without the flag decides (`--chooser`, `--edit`, `--jobs`).
+  pub shown_default: Option<&'static str>,
+  /// `{default}` in it stands for `shown_default`, else `default` (which
+  /// clap then does not add again).
   pub help: &'static str,
   /// A command (listed under "Commands"; conflicts with every other
   /// command): which one.
@@ -162,7 +169,8 @@ pub(crate) enum Command {
   Changelog,
   Choose,
   Clean,
-  Command,
+  /// `--command`.
+  Execute,
   Completions,
   Dump,
   Edit,
@@ -247,6 +255,7 @@ const fn option(long: &'static str, takes: Takes, help: &'static str, apply: App
     late_env: None,
     takes,
     default: None,
+    shown_default: None,
     help,
     command: None,
     conflicts: &[],
@@ -316,8 +325,10 @@ pub(crate) const FLAGS: &[Flag] = &[
   },
   Flag {
     env: Some("JUST_CACHE_TIMEOUT"),
-    ..option(CACHE_TIMEOUT, Takes::Value("SECONDS", Kind::Number), "Give up on a silent shared `[cache]` store after SECONDS (default 10)", |o, v| {
-      o.cache_timeout = v.number();
+    default: Some("10"),
+    ..option(CACHE_TIMEOUT, Takes::Value("SECONDS", Kind::Number), "Give up on a silent shared `[cache]` store after SECONDS (default {default})", |o, v| {
+      // Always given: the row has a default.
+      o.cache_timeout = v.number().unwrap_or_default();
     })
   },
   Flag {
@@ -340,11 +351,15 @@ pub(crate) const FLAGS: &[Flag] = &[
       o.check = v.switch();
     })
   },
-  command(CHOOSE, Takes::Switch, Command::Choose, "Pick recipes to run with a chooser: `--chooser`, else $JUST_CHOOSER, else `fzf`"),
+  Flag {
+    shown_default: Some(DEFAULT_CHOOSER),
+    ..command(CHOOSE, Takes::Switch, Command::Choose, "Pick recipes to run with a chooser: `--chooser`, else $JUST_CHOOSER, else `{default}`")
+  },
   Flag {
     env: Some("JUST_CHOOSER"),
+    shown_default: Some(DEFAULT_CHOOSER),
     completer: Completer::File,
-    ..path(CHOOSER, "CHOOSER", "Program `--choose` runs to pick recipes (default `fzf`)", |o, v| {
+    ..path(CHOOSER, "CHOOSER", "Program `--choose` runs to pick recipes (default `{default}`)", |o, v| {
       o.chooser = v.path().map(PathBuf::into_os_string);
     })
   },
@@ -372,7 +387,7 @@ pub(crate) const FLAGS: &[Flag] = &[
   },
   Flag {
     short: Some('c'),
-    ..command(COMMAND, Takes::Rest("COMMAND"), Command::Command, "Run COMMAND with the justfile's working directory, dotenv, overrides and exports")
+    ..command(COMMAND, Takes::Rest("COMMAND"), Command::Execute, "Run COMMAND with the justfile's working directory, dotenv, overrides and exports")
   },
   Flag {
     env: Some("JUST_COMMAND_COLOR"),
@@ -431,7 +446,8 @@ pub(crate) const FLAGS: &[Flag] = &[
   },
   Flag {
     short: Some('e'),
-    ..command(EDIT, Takes::Switch, Command::Edit, "Open the justfile in $VISUAL or $EDITOR (default `vim`)")
+    shown_default: Some(DEFAULT_EDITOR),
+    ..command(EDIT, Takes::Switch, Command::Edit, "Open the justfile in $VISUAL or $EDITOR (default `{default}`)")
   },
   Flag {
     aliases: &["eval"],
@@ -488,7 +504,8 @@ pub(crate) const FLAGS: &[Flag] = &[
   },
   Flag {
     env: Some("JUST_JOBS"),
-    ..option(JOBS, Takes::Value("N", Kind::Positive), "Run at most N recipes at once in `[parallel]` recipes [default: no limit; with `--jobserver`, the number of CPUs]", |o, v| {
+    shown_default: Some("no limit; with `--jobserver`, the number of CPUs"),
+    ..option(JOBS, Takes::Value("N", Kind::Positive), "Run at most N recipes at once in `[parallel]` recipes [default: {default}]", |o, v| {
       o.jobs = v.positive();
     })
   },
@@ -754,6 +771,18 @@ mod tests {
   fn commands_have_no_defaults_or_environment() {
     for flag in FLAGS.iter().filter(|flag| flag.command.is_some()) {
       assert!(flag.default.is_none() && flag.env.is_none(), "{}", flag.long);
+    }
+  }
+
+  #[test]
+  fn help_names_a_default_only_where_there_is_one() {
+    for flag in FLAGS {
+      let shown = flag.shown_default.or(flag.default);
+      if flag.help.contains("{default}") {
+        assert!(shown.is_some(), "{}", flag.long);
+      } else {
+        assert!(flag.shown_default.is_none(), "{}", flag.long);
+      }
     }
   }
 

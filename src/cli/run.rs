@@ -571,6 +571,10 @@ fn interrupted(signal: i32) -> Error<'static> {
   Error::Other(Box::new(Report { status, silent: true, ..Report::default() }))
 }
 
+/// The chooser program when neither `--chooser` nor `$JUST_CHOOSER` names
+/// one (with options to pick many and preview each).
+pub(crate) const DEFAULT_CHOOSER: &str = "fzf";
+
 fn choose<'src>(
   config: &Config,
   search: &Search,
@@ -585,7 +589,7 @@ fn choose<'src>(
   }
   let chooser = config.chooser.clone().unwrap_or_else(|| {
     format!(
-      "fzf --multi --preview 'just --unstable --color always --justfile \"{}\" --show {{}}'",
+      "{DEFAULT_CHOOSER} --multi --preview 'just --unstable --color always --justfile \"{}\" --show {{}}'",
       search.justfile.display()
     )
     .into()
