@@ -307,13 +307,12 @@ choice!(GraphFormat { Dot = "dot", Json = "json", Mermaid = "mermaid" });
 choice!(OutputMode { Interleaved = "interleaved", Prefixed = "prefixed", Grouped = "grouped" });
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
   use super::*;
-  use crate::cli::completions::CompletionShell;
 
   /// A choice's table: as many values as words, each word (and alias, in
   /// any case where allowed) read back as its value, no word twice.
-  fn check_table<T: Choice + PartialEq + std::fmt::Debug>(word: fn(T) -> &'static str) {
+  pub(crate) fn check_table<T: Choice + PartialEq + std::fmt::Debug>(word: fn(T) -> &'static str) {
     let words = T::WORDS;
     assert_eq!(words.listed.len(), T::VALUES.len());
     for (&listed, &value) in words.listed.iter().zip(T::VALUES) {
@@ -338,6 +337,5 @@ mod tests {
     check_table(EvaluateFormat::word);
     check_table(GraphFormat::word);
     check_table(OutputMode::word);
-    check_table(CompletionShell::word);
   }
 }

@@ -343,7 +343,10 @@ pub(crate) fn recipe_paths() -> Vec<CompletionCandidate> {
 
 /// `--set`'s first value: variable names.
 pub(crate) fn variables() -> Vec<CompletionCandidate> {
-  if previous_word().as_deref() != Some(OsStr::new("--set")) {
+  let previous = previous_word();
+  if previous.as_deref().and_then(OsStr::to_str).and_then(|word| word.strip_prefix("--"))
+    != Some(arguments::id::SET)
+  {
     return Vec::new();
   }
   with_context(|_, justfile| {
@@ -381,6 +384,7 @@ mod tests {
 
   #[test]
   fn shells_are_read_in_any_case_and_by_alias() {
+    crate::options::tests::check_table(CompletionShell::word);
     assert_eq!(CompletionShell::from_word("BASH"), Some(CompletionShell::Bash));
     assert_eq!(CompletionShell::from_word("Nu"), Some(CompletionShell::Nushell));
     assert_eq!(CompletionShell::from_word("tcsh"), None);
