@@ -445,21 +445,9 @@ fn subcommand(
   let Some((flag, command)) = given_command(matches) else {
     return Ok(Subcommand::Run { arguments });
   };
-  let reject_stray = |subcommand: &'static str, stray: &[String], check_overrides: bool| {
-    let overrides: Vec<String> = if check_overrides {
-      overrides.iter().map(Override::to_string).collect()
-    } else {
-      Vec::new()
-    };
-    if stray.is_empty() && overrides.is_empty() {
-      Ok(())
-    } else {
-      Err(ConfigError::SubcommandArguments { subcommand, overrides, arguments: stray.to_vec() })
-    }
-  };
   // A command that takes no words, named `name` in the error if it gets some.
   let nothing = |subcommand: Subcommand, name: &'static str| {
-    reject_stray(name, &arguments, true).map(|()| subcommand)
+    reject_stray(name, &arguments, overrides).map(|()| subcommand)
   };
   let module_path = |arguments: Vec<String>| match module_path(&arguments) {
     Some(_) => Ok(arguments),
@@ -467,14 +455,7 @@ fn subcommand(
   };
 
   match command {
-    Command::Execute => {
-      let mut words = matches
-        .command_words(flag.long)
-        .into_iter()
-        .map(|word| word.to_string_lossy().into_owned());
-      let binary = words.next().unwrap_or_default();
-      Ok(Subcommand::Command { binary, arguments: words.collect() })
-    }
+    Command::Execute => Ok(execute(matches, flag)),
     Command::Request => {
       Ok(Subcommand::Request { json: matches.string(flag.long).unwrap_or_default() })
     }
@@ -488,16 +469,7 @@ fn subcommand(
     Command::Show => Ok(Subcommand::Show { path: module_path(arguments)? }),
     Command::Usage => Ok(Subcommand::Usage { path: module_path(arguments)? }),
     Command::Clean => Ok(Subcommand::Clean { paths: module_path(arguments)? }),
-    Command::Evaluate => {
-      let stray = arguments.get(1..).unwrap_or_default();
-      reject_stray(flag.long, stray, false)?;
-      if let Some(path) = arguments.first() {
-        if crate::output::evaluate::module_path_components(path).is_none() {
-          return Err(ConfigError::InvalidModulePath { path: path.clone() });
-        }
-      }
-      Ok(Subcommand::Evaluate { path: arguments.first().cloned() })
-    }
+    Command::Evaluate => evaluate(flag, &arguments),
     Command::Choose => Ok(Subcommand::Choose),
     Command::Tree | Command::Graph => dependency_view(matches, command, arguments),
     Command::Changelog => nothing(Subcommand::Changelog, flag.long),
@@ -512,6 +484,42 @@ fn subcommand(
     Command::Summary => nothing(Subcommand::Summary, flag.long),
     Command::Variables => nothing(Subcommand::Variables, flag.long),
   }
+}
+
+/// `name` (a flag's name) used with `stray` words or with `overrides`.
+fn reject_stray(
+  name: &'static str,
+  stray: &[String],
+  overrides: &[Override],
+) -> Result<(), ConfigError> {
+  if stray.is_empty() && overrides.is_empty() {
+    return Ok(());
+  }
+  Err(ConfigError::SubcommandArguments {
+    subcommand: name,
+    overrides: overrides.iter().map(Override::to_string).collect(),
+    arguments: stray.to_vec(),
+  })
+}
+
+/// `--command`: the program and its arguments.
+fn execute(matches: &dyn Given, flag: &Flag) -> Subcommand {
+  let mut words =
+    matches.command_words(flag.long).into_iter().map(|word| word.to_string_lossy().into_owned());
+  let binary = words.next().unwrap_or_default();
+  Subcommand::Command { binary, arguments: words.collect() }
+}
+
+/// `--evaluate [PATH]`: at most one word, a variable's path (overrides may
+/// come with it).
+fn evaluate(flag: &'static Flag, arguments: &[String]) -> Result<Subcommand, ConfigError> {
+  reject_stray(flag.long, arguments.get(1..).unwrap_or_default(), &[])?;
+  if let Some(path) = arguments.first() {
+    if crate::output::evaluate::module_path_components(path).is_none() {
+      return Err(ConfigError::InvalidModulePath { path: path.clone() });
+    }
+  }
+  Ok(Subcommand::Evaluate { path: arguments.first().cloned() })
 }
 
 /// The command the command line gives (commands conflict with each other,
