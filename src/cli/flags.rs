@@ -709,7 +709,7 @@ pub(crate) const FLAGS: &[Flag] = &[
 pub(crate) const fn row(id: &str) -> &'static Flag {
   let mut index = 0;
   while index < FLAGS.len() {
-    if same(FLAGS[index].long, id) {
+    if same_text(FLAGS[index].long, id) {
       return &FLAGS[index];
     }
     index += 1;
@@ -717,7 +717,8 @@ pub(crate) const fn row(id: &str) -> &'static Flag {
   panic!("no such flag")
 }
 
-const fn same(a: &str, b: &str) -> bool {
+/// `a == b`, which a `const fn` cannot write.
+const fn same_text(a: &str, b: &str) -> bool {
   let (a, b) = (a.as_bytes(), b.as_bytes());
   if a.len() != b.len() {
     return false;
