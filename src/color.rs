@@ -91,15 +91,29 @@ fn is_terminal(stream: Stream) -> bool {
   }
 }
 
-pub(crate) fn command_color_by_name(name: &str) -> Option<Ansi> {
-  Some(match name {
-    "black" => Ansi::Black,
-    "blue" => Ansi::Blue,
-    "cyan" => Ansi::Cyan,
-    "green" => Ansi::Green,
-    "purple" => Ansi::Purple,
-    "red" => Ansi::Red,
-    "yellow" => Ansi::Yellow,
-    _ => return None,
-  })
+/// `--command-color`: the colour of echoed recipe lines (its words are in
+/// `options.rs`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum CommandColor {
+  Black,
+  Blue,
+  Cyan,
+  Green,
+  Purple,
+  Red,
+  Yellow,
+}
+
+impl CommandColor {
+  pub(crate) fn ansi(self) -> Ansi {
+    match self {
+      CommandColor::Black => Ansi::Black,
+      CommandColor::Blue => Ansi::Blue,
+      CommandColor::Cyan => Ansi::Cyan,
+      CommandColor::Green => Ansi::Green,
+      CommandColor::Purple => Ansi::Purple,
+      CommandColor::Red => Ansi::Red,
+      CommandColor::Yellow => Ansi::Yellow,
+    }
+  }
 }

@@ -3,7 +3,7 @@
 
 use std::{ffi::OsString, path::PathBuf};
 
-use crate::color::UseColor;
+use crate::color::{CommandColor, UseColor};
 
 #[derive(Debug, Clone)]
 pub(crate) struct Options {
@@ -17,7 +17,7 @@ pub(crate) struct Options {
   pub check: bool,
   pub chooser: Option<OsString>,
   pub color: UseColor,
-  pub command_color: Option<String>,
+  pub command_color: Option<CommandColor>,
   pub complete_aliases: bool,
   pub cygpath: PathBuf,
   pub default_list: bool,
@@ -45,7 +45,7 @@ pub(crate) struct Options {
   pub cache_url: Option<String>,
   pub cache_read_only: bool,
   /// `--cache-timeout`: seconds each network wait of the shared store may take.
-  pub cache_timeout: Option<u64>,
+  pub cache_timeout: u64,
   pub no_deps: bool,
   pub no_dotenv: bool,
   pub one: bool,
@@ -108,7 +108,7 @@ impl Options {
       cache_dir: None,
       cache_url: None,
       cache_read_only: false,
-      cache_timeout: None,
+      cache_timeout: 10,
       no_deps: false,
       no_dotenv: false,
       one: false,
@@ -212,4 +212,130 @@ pub(crate) enum GraphFormat {
   Dot,
   Json,
   Mermaid,
+}
+
+/// A value given as one of a fixed set of words (`--color always`). Each
+/// type has one table of its words (`choice!`), from which clap's possible
+/// values, both parsers, completion and the row's default are derived.
+pub(crate) trait Choice: Copy + 'static {
+  const WORDS: Words;
+  /// `WORDS.listed[i]` stands for `VALUES[i]`.
+  const VALUES: &'static [Self];
+
+  /// The value `word` stands for (a listed word or an alias).
+  fn from_word(word: &str) -> Option<Self> {
+    let words = Self::WORDS;
+    let same = |known: &str| {
+      if words.any_case {
+        known.eq_ignore_ascii_case(word)
+      } else {
+        known == word
+      }
+    };
+    let listed = match words.aliases.iter().find(|(alias, _)| same(alias)) {
+      Some(&(_, listed)) => listed,
+      None => word,
+    };
+    let index = words.listed.iter().position(|&known| same(known) || known == listed)?;
+    Self::VALUES.get(index).copied()
+  }
+}
+
+/// The words of a `Choice`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Words {
+  /// Listed in `--help` and errors, in this order.
+  pub listed: &'static [&'static str],
+  /// Other words for a listed one, not shown: (alias, listed word).
+  pub aliases: &'static [(&'static str, &'static str)],
+  /// Whether a word is accepted in any (ASCII) case.
+  pub any_case: bool,
+}
+
+/// Implements `Choice` for an enum from its one table of words
+/// (`Variant = "word"`, optionally `| "alias"`; `any_case` first to accept
+/// any case), and gives it `word()`. The table must name every variant:
+/// `word()` matches on them.
+macro_rules! choice {
+  (any_case $type:ident { $($rest:tt)* }) => {
+    $crate::options::choice!(@impl true, $type { $($rest)* });
+  };
+  ($type:ident { $($rest:tt)* }) => {
+    $crate::options::choice!(@impl false, $type { $($rest)* });
+  };
+  (@impl $any_case:expr, $type:ident {
+    $($variant:ident = $word:literal $(| $alias:literal)*),+ $(,)?
+  }) => {
+    // Not every choice needs its words outside the table and the tests.
+    #[allow(dead_code)]
+    impl $type {
+      /// The word that stands for this value.
+      pub(crate) const fn word(self) -> &'static str {
+        match self {
+          $($type::$variant => $word),+
+        }
+      }
+    }
+
+    impl $crate::options::Choice for $type {
+      const WORDS: $crate::options::Words = $crate::options::Words {
+        listed: &[$($word),+],
+        aliases: &[$($(($alias, $word),)*)+],
+        any_case: $any_case,
+      };
+      const VALUES: &'static [Self] = &[$($type::$variant),+];
+    }
+  };
+}
+pub(crate) use choice;
+
+// The words of each choice, in the order `--help` lists them.
+choice!(AliasStyle { Left = "left", Right = "right", Separate = "separate" });
+choice!(UseColor { Always = "always", Auto = "auto", Never = "never" });
+choice!(CommandColor {
+  Black = "black",
+  Blue = "blue",
+  Cyan = "cyan",
+  Green = "green",
+  Purple = "purple",
+  Red = "red",
+  Yellow = "yellow",
+});
+choice!(DumpFormat { Json = "json", Just = "just" });
+choice!(EvaluateFormat { Just = "just", Shell = "shell" });
+choice!(GraphFormat { Dot = "dot", Json = "json", Mermaid = "mermaid" });
+choice!(OutputMode { Interleaved = "interleaved", Prefixed = "prefixed", Grouped = "grouped" });
+
+#[cfg(test)]
+pub(crate) mod tests {
+  use super::*;
+
+  /// A choice's table: as many values as words, each word (and alias, in
+  /// any case where allowed) read back as its value, no word twice.
+  pub(crate) fn check_table<T: Choice + PartialEq + std::fmt::Debug>(word: fn(T) -> &'static str) {
+    let words = T::WORDS;
+    assert_eq!(words.listed.len(), T::VALUES.len());
+    for (&listed, &value) in words.listed.iter().zip(T::VALUES) {
+      assert_eq!(word(value), listed);
+      assert_eq!(T::from_word(listed), Some(value));
+      assert_eq!(T::from_word(&listed.to_uppercase()).is_some(), words.any_case, "{listed}");
+      assert_eq!(words.listed.iter().filter(|&&other| other == listed).count(), 1, "{listed}");
+    }
+    for &(alias, listed) in words.aliases {
+      assert!(!words.listed.contains(&alias), "{alias}");
+      assert_eq!(T::from_word(alias).map(word), Some(listed), "{alias}");
+    }
+    assert_eq!(T::from_word("nope"), None);
+  }
+
+  #[test]
+  fn choice_tables_are_consistent() {
+    check_table(AliasStyle::word);
+    check_table(UseColor::word);
+    check_table(CommandColor::word);
+    check_table(DumpFormat::word);
+    check_table(EvaluateFormat::word);
+    check_table(GraphFormat::word);
+    check_table(OutputMode::word);
+  }
 }

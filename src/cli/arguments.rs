@@ -13,8 +13,9 @@ use clap_complete::engine::{ArgValueCandidates, ArgValueCompleter, PathCompleter
 use std::{ffi::OsString, num::NonZeroUsize};
 
 use crate::cli::completions;
+pub(crate) use crate::cli::flags::id;
 use crate::cli::flags::{self, Completer, Flag, Kind, Takes, FLAGS};
-pub(crate) use crate::cli::flags::{id, COMPLETION_SHELLS};
+use crate::options::Words;
 
 /// The complete `just` command line.
 pub(crate) fn command() -> Command {
@@ -26,7 +27,7 @@ pub(crate) fn command() -> Command {
     .args(options())
     .arg(arguments())
     .next_help_heading("Commands")
-    .args(FLAGS.iter().filter(|flag| flag.command).map(arg))
+    .args(FLAGS.iter().filter(|flag| flag.command.is_some()).map(arg))
     .group(ArgGroup::new(id::DEPENDENCY_VIEW).args([id::TREE, id::GRAPH]))
 }
 
@@ -86,12 +87,19 @@ fn arguments() -> Arg {
 
 /// The options (not the commands), in the order of their long names.
 fn options() -> Vec<Arg> {
-  FLAGS.iter().filter(|flag| !flag.command).map(arg).collect()
+  FLAGS.iter().filter(|flag| flag.command.is_none()).map(arg).collect()
 }
 
 /// The clap definition of one flag of the table.
 fn arg(flag: &Flag) -> Arg {
-  let mut arg = Arg::new(flag.long).long(flag.long).help(flag.help);
+  let mut arg = Arg::new(flag.long).long(flag.long);
+  arg = match flag.shown_default.or(flag.default) {
+    Some(shown) if flag.help.contains(DEFAULT) => {
+      // Clap would name a parser's default again.
+      arg.help(flag.help.replace(DEFAULT, shown)).hide_default_value(flag.default.is_some())
+    }
+    _ => arg.help(flag.help),
+  };
   if let Some(short) = flag.short {
     arg = arg.short(short);
   }
@@ -148,15 +156,15 @@ fn arg(flag: &Flag) -> Arg {
   }
 }
 
+/// Where a row's help names its default (`Flag::help`).
+const DEFAULT: &str = "{default}";
+
 /// The value parser of a kind of value.
 fn with_kind(arg: Arg, kind: Kind) -> Arg {
   match kind {
     Kind::Text => arg,
     Kind::Path => arg.value_parser(value_parser!(std::path::PathBuf)),
-    Kind::Choice(words) => arg.value_parser(choices(words.iter().copied())),
-    Kind::Shell => arg
-      .value_parser(choices(COMPLETION_SHELLS.iter().map(|&shell| completion_shell(shell))))
-      .ignore_case(true),
+    Kind::Choice(words) => arg.value_parser(choices(words)).ignore_case(words.any_case),
     Kind::Positive => arg.value_parser(value_parser!(NonZeroUsize)),
     Kind::Number => arg.value_parser(value_parser!(u64)),
     Kind::Indentation => arg.value_parser(parse_indentation),
@@ -170,18 +178,12 @@ fn with_kind(arg: Arg, kind: Kind) -> Arg {
 #[derive(Clone)]
 struct Choices(PossibleValuesParser);
 
-/// `nu` is accepted for `nushell`, without being listed.
-fn completion_shell(shell: &'static str) -> PossibleValue {
-  let value = PossibleValue::new(shell);
-  if shell == "nushell" {
-    value.alias("nu")
-  } else {
-    value
-  }
-}
-
-fn choices<T: Into<PossibleValue>>(values: impl IntoIterator<Item = T>) -> Choices {
-  Choices(PossibleValuesParser::new(values))
+/// The listed words, each with its aliases (accepted, not listed).
+fn choices(words: Words) -> Choices {
+  Choices(PossibleValuesParser::new(words.listed.iter().map(|&word| {
+    let aliases = words.aliases.iter().filter(move |(_, listed)| *listed == word);
+    PossibleValue::new(word).aliases(aliases.map(|&(alias, _)| alias))
+  })))
 }
 
 impl TypedValueParser for Choices {

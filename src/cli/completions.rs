@@ -6,22 +6,50 @@ use std::ffi::{OsStr, OsString};
 use clap::builder::StyledStr;
 use clap_complete::engine::{CompletionCandidate, PathCompleter, ValueCompleter};
 use clap_complete::env::{self, EnvCompleter, Shells};
-use snafu::Snafu;
 
 use crate::analysis::analyzer::{compile, Arenas, LoadRequest};
 use crate::analysis::lookup::{is_public_alias, resolve_alias, AliasTarget};
 use crate::analysis::model::{Justfile, Module};
 use crate::cli::arguments;
 use crate::cli::config::{Config, ConfigError, Subcommand};
+use crate::options::Choice;
 use crate::output::list::{listed_recipes, listed_submodules, module_groups};
 use crate::output::variables::public_assignments;
 use crate::search;
 use crate::syntax::sources::{Sources, Trees};
 
-#[derive(Debug, Snafu)]
-pub(crate) enum CompletionsError {
-  #[snafu(display("unknown completion shell `{shell}`"))]
-  UnknownShell { shell: String },
+/// A shell `--completions` has a script for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CompletionShell {
+  Bash,
+  Elvish,
+  Fish,
+  Nushell,
+  Powershell,
+  Zsh,
+}
+
+crate::options::choice!(any_case CompletionShell {
+  Bash = "bash",
+  Elvish = "elvish",
+  Fish = "fish",
+  Nushell = "nushell" | "nu",
+  Powershell = "powershell",
+  Zsh = "zsh",
+});
+
+impl CompletionShell {
+  /// Its dynamic completer (`JUST_COMPLETE=<shell>`); nushell has none.
+  fn dynamic(self) -> Option<&'static dyn EnvCompleter> {
+    match self {
+      CompletionShell::Bash => Some(&Bash),
+      CompletionShell::Elvish => Some(&env::Elvish),
+      CompletionShell::Fish => Some(&env::Fish),
+      CompletionShell::Nushell => None,
+      CompletionShell::Powershell => Some(&env::Powershell),
+      CompletionShell::Zsh => Some(&env::Zsh),
+    }
+  }
 }
 
 /// Nushell has no dynamic protocol; recipes come from `--dump`'s JSON.
@@ -35,34 +63,41 @@ export extern "just" [
 ]
 "#;
 
-/// The completion script for `shell` (any case). Except for nushell it only
-/// registers `just` itself, started with `JUST_COMPLETE=<shell>`, as the
-/// completer (dynamic completion, see `dynamic`).
-pub(crate) fn completions(shell: &str) -> Result<String, CompletionsError> {
-  let script = match shell.to_ascii_lowercase().as_str() {
-    "bash" => "eval \"$(JUST_COMPLETE=bash just)\"\n",
-    "elvish" => "eval (E:JUST_COMPLETE=elvish just | slurp)\n",
-    "fish" => "JUST_COMPLETE=fish just | source\n",
-    "powershell" => {
+/// The completion script for `shell`. Except for nushell it only registers
+/// `just` itself, started with `JUST_COMPLETE=<shell>`, as the completer
+/// (dynamic completion, see `complete_env`).
+pub(crate) fn completions(shell: CompletionShell) -> &'static str {
+  match shell {
+    CompletionShell::Bash => "eval \"$(JUST_COMPLETE=bash just)\"\n",
+    CompletionShell::Elvish => "eval (E:JUST_COMPLETE=elvish just | slurp)\n",
+    CompletionShell::Fish => "JUST_COMPLETE=fish just | source\n",
+    CompletionShell::Powershell => {
       "$env:JUST_COMPLETE = \"powershell\"\njust | Out-String | Invoke-Expression\nRemove-Item Env:\\JUST_COMPLETE\n"
     }
-    "zsh" => {
+    CompletionShell::Zsh => {
       "#compdef just\nsource <(JUST_COMPLETE=zsh just)\nif [ \"$funcstack[1]\" = \"_just\" ]; then\n  _clap_dynamic_completer_just \"$@\"\nfi\n"
     }
-    "nushell" | "nu" => NUSHELL_SCRIPT,
-    _ => return Err(CompletionsError::UnknownShell { shell: shell.to_owned() }),
-  };
-  Ok(script.to_owned())
+    CompletionShell::Nushell => NUSHELL_SCRIPT,
+  }
 }
 
 /// Answer a completion request if `JUST_COMPLETE` is set (`clap_complete`'s
 /// dynamic protocol: `just -- just WORD…`); otherwise return.
 pub(crate) fn complete_env() {
+  // What `complete` checks first, before the shells are listed.
+  if std::env::var_os(COMPLETE_VARIABLE).is_none() {
+    return;
+  }
+  let shells: Vec<&dyn EnvCompleter> =
+    CompletionShell::VALUES.iter().filter_map(|shell| shell.dynamic()).collect();
   clap_complete::CompleteEnv::with_factory(completion_command)
-    .var("JUST_COMPLETE")
-    .shells(Shells(&[&Bash, &env::Elvish, &env::Fish, &env::Powershell, &env::Zsh]))
+    .var(COMPLETE_VARIABLE)
+    .shells(Shells(&shells))
     .complete();
 }
+
+/// Set to a shell's name, it asks `just` to complete a command line.
+const COMPLETE_VARIABLE: &str = "JUST_COMPLETE";
 
 /// The command line as completion sees it: `--tree` and `--graph` take one
 /// recipe path, so that right after them only recipe paths are offered, once
@@ -308,7 +343,10 @@ pub(crate) fn recipe_paths() -> Vec<CompletionCandidate> {
 
 /// `--set`'s first value: variable names.
 pub(crate) fn variables() -> Vec<CompletionCandidate> {
-  if previous_word().as_deref() != Some(OsStr::new("--set")) {
+  let previous = previous_word();
+  if previous.as_deref().and_then(OsStr::to_str).and_then(|word| word.strip_prefix("--"))
+    != Some(arguments::id::SET)
+  {
     return Vec::new();
   }
   with_context(|_, justfile| {
@@ -334,11 +372,21 @@ mod tests {
 
   #[test]
   fn every_shell_has_a_script() {
-    for shell in arguments::COMPLETION_SHELLS {
-      let script = completions(shell).unwrap();
-      assert!(script.contains("just"), "{shell}");
+    for &shell in CompletionShell::VALUES {
+      let script = completions(shell);
+      assert!(script.contains("just"), "{shell:?}");
+      if let Some(completer) = shell.dynamic() {
+        assert_eq!(completer.name(), shell.word());
+        assert!(script.contains("JUST_COMPLETE") && script.contains(shell.word()), "{shell:?}");
+      }
     }
-    assert!(completions("BASH").unwrap().contains("JUST_COMPLETE=bash"));
-    assert!(completions("tcsh").is_err());
+  }
+
+  #[test]
+  fn shells_are_read_in_any_case_and_by_alias() {
+    crate::options::tests::check_table(CompletionShell::word);
+    assert_eq!(CompletionShell::from_word("BASH"), Some(CompletionShell::Bash));
+    assert_eq!(CompletionShell::from_word("Nu"), Some(CompletionShell::Nushell));
+    assert_eq!(CompletionShell::from_word("tcsh"), None);
   }
 }

@@ -11,19 +11,18 @@ use clap::ArgMatches;
 use lexiclean::Lexiclean;
 use snafu::Snafu;
 
+use crate::cli::{
+  arguments::{self, id},
+  completions::CompletionShell,
+  flags::{self, Command, Flag, Takes, FLAGS},
+  positional::Positional,
+  quick,
+};
+use crate::options::Choice;
 pub(crate) use crate::options::{
-  AliasStyle, DumpFormat, EvaluateFormat, GraphFormat, Options, OutputMode, Override, SearchConfig,
-  WatchConfig,
+  DumpFormat, GraphFormat, Options, Override, SearchConfig, WatchConfig,
 };
 use crate::syntax::path::{module_path, split_override_name};
-use crate::{
-  cli::{
-    arguments::{self, id},
-    positional::Positional,
-    quick,
-  },
-  color::UseColor,
-};
 
 /// What the command line asks for: the command, and the options every
 /// stage reads (`Config` dereferences to them).
@@ -51,7 +50,7 @@ pub(crate) enum Subcommand {
     arguments: Vec<String>,
   },
   Completions {
-    shell: String,
+    shell: CompletionShell,
   },
   Dump,
   Edit,
@@ -136,11 +135,17 @@ pub(crate) enum ConfigError {
     "path-prefixed recipes may not be used with `--global-justfile`, `--working-directory`, or `--justfile`"
   ))]
   SearchDirectoryConflict,
+  /// `subcommand` is the flag's name, without its dashes.
   #[snafu(display(
-    "`{subcommand}` used with unexpected {}",
+    "`--{subcommand}` used with unexpected {}",
     unexpected_words(overrides, arguments)
   ))]
   SubcommandArguments { subcommand: &'static str, overrides: Vec<String>, arguments: Vec<String> },
+  /// A word a parser accepted but the flag's choice does not know: the
+  /// parsers take their words from the same table, so this is a mistake in
+  /// `just`.
+  #[snafu(display("internal error: `--{flag}` does not take `{word}`"))]
+  UnknownWord { flag: &'static str, word: String },
 }
 
 impl ConfigError {
@@ -242,7 +247,7 @@ impl Config {
     config.subcommand = subcommand;
     config.search = search;
     config.overrides = overrides;
-    apply_options(&mut config, matches);
+    apply_options(&mut config.options, matches);
     Ok(config)
   }
 }
@@ -257,6 +262,8 @@ pub(crate) trait Given {
   /// Every value of a text flag (or of `ARGUMENTS`), None when it has none.
   fn values(&self, id: &str) -> Option<Vec<String>>;
   fn string(&self, id: &str) -> Option<String>;
+  /// `string` without a copy.
+  fn word(&self, id: &str) -> Option<&str>;
   fn path(&self, id: &str) -> Option<PathBuf>;
   fn number(&self, id: &str) -> Option<u64>;
   fn positive(&self, id: &str) -> Option<usize>;
@@ -315,6 +322,10 @@ impl Given for Matches<'_> {
 
   fn string(&self, id: &str) -> Option<String> {
     self.get_one::<String>(id).cloned()
+  }
+
+  fn word(&self, id: &str) -> Option<&str> {
+    self.get_one::<String>(id).map(String::as_str)
   }
 
   fn path(&self, id: &str) -> Option<PathBuf> {
@@ -431,135 +442,142 @@ fn subcommand(
   overrides: &[Override],
 ) -> Result<Subcommand, ConfigError> {
   let arguments = positional.arguments;
-  let reject_stray = |subcommand: &'static str, stray: &[String], check_overrides: bool| {
-    let overrides: Vec<String> = if check_overrides {
-      overrides.iter().map(Override::to_string).collect()
-    } else {
-      Vec::new()
-    };
-    if stray.is_empty() && overrides.is_empty() {
-      Ok(())
-    } else {
-      Err(ConfigError::SubcommandArguments { subcommand, overrides, arguments: stray.to_vec() })
-    }
+  let Some((flag, command)) = given_command(matches) else {
+    return Ok(Subcommand::Run { arguments });
   };
+  // A command that takes no words, named `name` in the error if it gets some.
   let nothing = |subcommand: Subcommand, name: &'static str| {
-    reject_stray(name, &arguments, true).map(|()| subcommand)
+    reject_stray(name, &arguments, overrides).map(|()| subcommand)
   };
-
-  if matches.on_command_line(id::COMMAND) {
-    let mut words = matches
-      .command_words(id::COMMAND)
-      .into_iter()
-      .map(|word| word.to_string_lossy().into_owned());
-    let binary = words.next().unwrap_or_default();
-    return Ok(Subcommand::Command { binary, arguments: words.collect() });
-  }
-  if let Some(json) = matches.string(id::REQUEST) {
-    return Ok(Subcommand::Request { json });
-  }
-  if let Some(shell) = matches.string(id::COMPLETIONS) {
-    return nothing(Subcommand::Completions { shell: shell.to_lowercase() }, "--completions");
-  }
   let module_path = |arguments: Vec<String>| match module_path(&arguments) {
     Some(_) => Ok(arguments),
     None => Err(ConfigError::InvalidModulePath { path: arguments.join(" ") }),
   };
-  if matches.on_command_line(id::LIST) {
-    return Ok(Subcommand::List { path: split_module_path(module_path(arguments)?) });
-  }
-  if matches.on_command_line(id::SHOW) {
-    return Ok(Subcommand::Show { path: module_path(arguments)? });
-  }
-  if matches.on_command_line(id::USAGE) {
-    return Ok(Subcommand::Usage { path: module_path(arguments)? });
-  }
-  if matches.on_command_line(id::CLEAN) {
-    return Ok(Subcommand::Clean { paths: module_path(arguments)? });
-  }
-  if matches.get_flag(id::EVALUATE) {
-    let stray = arguments.get(1..).unwrap_or_default();
-    reject_stray("--evaluate", stray, false)?;
-    if let Some(path) = arguments.first() {
-      if crate::output::evaluate::module_path_components(path).is_none() {
-        return Err(ConfigError::InvalidModulePath { path: path.clone() });
-      }
-    }
-    return Ok(Subcommand::Evaluate { path: arguments.first().cloned() });
-  }
-  if matches.get_flag(id::CHOOSE) {
-    return Ok(Subcommand::Choose);
-  }
-  if let Some(view) = dependency_view(matches, &arguments)? {
-    return Ok(view);
-  }
 
-  let simple: [(&str, Subcommand, &'static str); 11] = [
-    (id::CHANGELOG, Subcommand::Changelog, "--changelog"),
-    (id::LSP, Subcommand::Lsp, "--lsp"),
-    (id::DUMP, Subcommand::Dump, "--dump"),
-    (id::JSON, Subcommand::Dump, "--dump"),
-    (id::EDIT, Subcommand::Edit, "--edit"),
-    (id::FORMAT, Subcommand::Format, "--format"),
-    (id::GROUPS, Subcommand::Groups, "--groups"),
-    (id::INIT, Subcommand::Init, "--init"),
-    (id::MAN, Subcommand::Man, "--man"),
-    (id::SUMMARY, Subcommand::Summary, "--summary"),
-    (id::VARIABLES, Subcommand::Variables, "--variables"),
-  ];
-  for (flag, subcommand, name) in simple {
-    if matches.get_flag(flag) {
-      return nothing(subcommand, name);
+  match command {
+    Command::Execute => Ok(execute(matches, flag)),
+    Command::Request => {
+      Ok(Subcommand::Request { json: matches.string(flag.long).unwrap_or_default() })
     }
+    Command::Completions => {
+      let word = matches.word(flag.long).unwrap_or_default();
+      let shell = CompletionShell::from_word(word)
+        .ok_or_else(|| ConfigError::UnknownWord { flag: flag.long, word: word.to_owned() })?;
+      nothing(Subcommand::Completions { shell }, flag.long)
+    }
+    Command::List => Ok(Subcommand::List { path: split_module_path(module_path(arguments)?) }),
+    Command::Show => Ok(Subcommand::Show { path: module_path(arguments)? }),
+    Command::Usage => Ok(Subcommand::Usage { path: module_path(arguments)? }),
+    Command::Clean => Ok(Subcommand::Clean { paths: module_path(arguments)? }),
+    Command::Evaluate => evaluate(flag, &arguments),
+    Command::Choose => Ok(Subcommand::Choose),
+    Command::Tree | Command::Graph => dependency_view(matches, command, arguments),
+    Command::Changelog => nothing(Subcommand::Changelog, flag.long),
+    Command::Lsp => nothing(Subcommand::Lsp, flag.long),
+    // just 1.58 names both by `--dump`, and `--fmt` by its other name.
+    Command::Dump | Command::Json => nothing(Subcommand::Dump, id::DUMP),
+    Command::Format => nothing(Subcommand::Format, id::FORMAT_ALIAS),
+    Command::Edit => nothing(Subcommand::Edit, flag.long),
+    Command::Groups => nothing(Subcommand::Groups, flag.long),
+    Command::Init => nothing(Subcommand::Init, flag.long),
+    Command::Man => nothing(Subcommand::Man, flag.long),
+    Command::Summary => nothing(Subcommand::Summary, flag.long),
+    Command::Variables => nothing(Subcommand::Variables, flag.long),
   }
-
-  Ok(Subcommand::Run { arguments })
 }
 
-/// `--tree` or `--graph`, if given; `--all` takes no recipe paths.
+/// `name` (a flag's name) used with `stray` words or with `overrides`.
+fn reject_stray(
+  name: &'static str,
+  stray: &[String],
+  overrides: &[Override],
+) -> Result<(), ConfigError> {
+  if stray.is_empty() && overrides.is_empty() {
+    return Ok(());
+  }
+  Err(ConfigError::SubcommandArguments {
+    subcommand: name,
+    overrides: overrides.iter().map(Override::to_string).collect(),
+    arguments: stray.to_vec(),
+  })
+}
+
+/// `--command`: the program and its arguments.
+fn execute(matches: &dyn Given, flag: &Flag) -> Subcommand {
+  let mut words =
+    matches.command_words(flag.long).into_iter().map(|word| word.to_string_lossy().into_owned());
+  let binary = words.next().unwrap_or_default();
+  Subcommand::Command { binary, arguments: words.collect() }
+}
+
+/// `--evaluate [PATH]`: at most one word, a variable's path (overrides may
+/// come with it).
+fn evaluate(flag: &'static Flag, arguments: &[String]) -> Result<Subcommand, ConfigError> {
+  reject_stray(flag.long, arguments.get(1..).unwrap_or_default(), &[])?;
+  if let Some(path) = arguments.first() {
+    if crate::output::evaluate::module_path_components(path).is_none() {
+      return Err(ConfigError::InvalidModulePath { path: path.clone() });
+    }
+  }
+  Ok(Subcommand::Evaluate { path: arguments.first().cloned() })
+}
+
+/// The command the command line gives (commands conflict with each other,
+/// so there is at most one), with its row.
+fn given_command(matches: &dyn Given) -> Option<(&'static Flag, Command)> {
+  FLAGS.iter().find_map(|flag| {
+    let command = flag.command?;
+    matches.on_command_line(flag.long).then_some((flag, command))
+  })
+}
+
+/// `--tree` or `--graph`; `--all` takes no recipe paths.
 fn dependency_view(
   matches: &dyn Given,
-  arguments: &[String],
-) -> Result<Option<Subcommand>, ConfigError> {
+  command: Command,
+  paths: Vec<String>,
+) -> Result<Subcommand, ConfigError> {
   let all = matches.get_flag(id::ALL);
-  if all && !arguments.is_empty() {
+  if all && !paths.is_empty() {
     return Err(ConfigError::SubcommandArguments {
-      subcommand: "--all",
+      subcommand: id::ALL,
       overrides: Vec::new(),
-      arguments: arguments.to_vec(),
+      arguments: paths,
     });
   }
-  if matches.on_command_line(id::TREE) {
-    return Ok(Some(Subcommand::Tree { paths: arguments.to_vec(), all }));
-  }
-  if matches.on_command_line(id::GRAPH) {
+  if command == Command::Graph {
     let format = graph_format(matches)?;
-    return Ok(Some(Subcommand::Graph { paths: arguments.to_vec(), all, format }));
+    return Ok(Subcommand::Graph { paths, all, format });
   }
-  Ok(None)
+  Ok(Subcommand::Tree { paths, all })
 }
 
-/// `--graph-format`, else `JUST_GRAPH_FORMAT`, else `dot`. The variable is
-/// read here rather than by clap, for which a value from the environment
-/// would make `--graph-format`'s need of `--graph` apply to every run.
+/// `--graph-format`, else its `late_env` variable, else its default.
 fn graph_format(matches: &dyn Given) -> Result<GraphFormat, ConfigError> {
-  let given = if matches.on_command_line(id::GRAPH_FORMAT) {
-    matches.string(id::GRAPH_FORMAT)
-  } else {
-    std::env::var("JUST_GRAPH_FORMAT").ok()
+  const FLAG: &Flag = flags::row(id::GRAPH_FORMAT);
+  let from_environment = FLAG
+    .late_env
+    .filter(|_| !matches.on_command_line(FLAG.long))
+    .and_then(|name| Some((name, std::env::var(name).ok()?)));
+  let word = match &from_environment {
+    Some((_, word)) => word.as_str(),
+    None => matches.word(FLAG.long).or(FLAG.default).unwrap_or_default(),
   };
-  match given.as_deref() {
-    Some("json") => Ok(GraphFormat::Json),
-    Some("mermaid") => Ok(GraphFormat::Mermaid),
-    None | Some("dot") => Ok(GraphFormat::Dot),
-    Some(other) => {
-      let message = format!(
-        "invalid value '{other}' for '--graph-format <FORMAT>' (from JUST_GRAPH_FORMAT)\n  [possible values: dot, json, mermaid]"
-      );
-      let source = arguments::command().error(clap::error::ErrorKind::InvalidValue, message);
-      Err(ConfigError::Clap { source })
-    }
-  }
+  GraphFormat::from_word(word).ok_or_else(|| {
+    let value_name = match FLAG.takes {
+      Takes::Value(name, _) => name,
+      _ => "",
+    };
+    let source =
+      from_environment.as_ref().map(|(name, _)| format!(" (from {name})")).unwrap_or_default();
+    let message = format!(
+      "invalid value '{word}' for '--{} <{value_name}>'{source}\n  [possible values: {}]",
+      FLAG.long,
+      GraphFormat::WORDS.listed.join(", ")
+    );
+    let source = arguments::command().error(clap::error::ErrorKind::InvalidValue, message);
+    ConfigError::Clap { source }
+  })
 }
 
 /// `--list 'a b'`: a single word containing spaces is split on whitespace.
@@ -576,107 +594,73 @@ fn split_module_path(path: Vec<String>) -> Vec<String> {
 /// to the invocation directory), without `.`/`..`, and physical where it
 /// exists. Unlike just 1.58, which compares the text as given, so that any
 /// other spelling never matches and silently lifts the bound.
-fn ceiling_directory(invocation_directory: &Path, ceiling: &Path) -> PathBuf {
+pub(crate) fn ceiling_directory(invocation_directory: &Path, ceiling: &Path) -> PathBuf {
   let absolute = invocation_directory.join(ceiling).lexiclean();
   crate::platform::fs::physical_path(&absolute).unwrap_or(absolute)
 }
 
-fn apply_options(config: &mut Config, matches: &dyn Given) {
-  let flag = |name: &str| matches.get_flag(name);
+/// Each row sets the options from what it is given, in table order.
+fn apply_options(options: &mut Options, matches: &dyn Given) {
+  for flag in FLAGS {
+    (flag.apply)(options, &FlagValue { given: matches, id: flag.long });
+  }
+}
 
-  config.alias_style = match matches.string(id::ALIAS_STYLE).as_deref() {
-    Some("left") => AliasStyle::Left,
-    Some("separate") => AliasStyle::Separate,
-    _ => AliasStyle::Right,
-  };
-  config.allow_missing = flag(id::ALLOW_MISSING);
-  config.ceiling = matches
-    .path(id::CEILING)
-    .map(|ceiling| ceiling_directory(&config.invocation_directory, &ceiling));
-  config.check = flag(id::CHECK);
-  config.chooser = matches.path(id::CHOOSER).map(PathBuf::into_os_string);
-  config.color = match matches.string(id::COLOR).as_deref() {
-    Some("always") => UseColor::Always,
-    Some("never") => UseColor::Never,
-    _ => UseColor::Auto,
-  };
-  config.command_color = matches.string(id::COMMAND_COLOR);
-  config.complete_aliases = flag(id::COMPLETE_ALIASES);
-  if let Some(cygpath) = matches.path(id::CYGPATH) {
-    config.cygpath = cygpath;
+/// What the command line and the environment give one flag (or its
+/// default), for its row's `apply`.
+pub(crate) struct FlagValue<'a> {
+  given: &'a dyn Given,
+  id: &'static str,
+}
+
+impl<'a> FlagValue<'a> {
+  /// What another flag is given, for a row that applies the flags that
+  /// only go with it (`--watch`).
+  pub(crate) fn other(&self, id: &'static str) -> FlagValue<'a> {
+    FlagValue { given: self.given, id }
   }
-  config.default_list = flag(id::DEFAULT_LIST);
-  config.dotenv_command = strings(matches, id::DOTENV_COMMAND);
-  config.dotenv_filename = strings(matches, id::DOTENV_FILENAME);
-  config.dotenv_path = strings(matches, id::DOTENV_PATH).into_iter().map(PathBuf::from).collect();
-  config.dry_run = flag(id::DRY_RUN);
-  config.dump_format =
-    if flag(id::JSON) || matches.string(id::DUMP_FORMAT).as_deref() == Some("json") {
-      DumpFormat::Json
-    } else {
-      DumpFormat::Just
-    };
-  config.evaluate_format = match matches.string(id::EVALUATE_FORMAT).as_deref() {
-    Some("shell") => EvaluateFormat::Shell,
-    _ => EvaluateFormat::Just,
-  };
-  config.explain = flag(id::EXPLAIN);
-  config.groups = strings(matches, id::GROUP);
-  config.highlight = !flag(id::NO_HIGHLIGHT);
-  config.indentation = matches.string(id::INDENTATION);
-  config.jobs = matches.positive(id::JOBS);
-  config.justfile_names = matches
-    .values(id::JUSTFILE_NAME)
-    .map(|values| values.iter().flat_map(|value| value.split(',')).map(str::to_owned).collect());
-  if let Some(heading) = matches.string(id::LIST_HEADING) {
-    config.list_heading = heading;
+
+  pub(crate) fn switch(&self) -> bool {
+    self.given.get_flag(self.id)
   }
-  if let Some(prefix) = matches.string(id::LIST_PREFIX) {
-    config.list_prefix = prefix;
+
+  pub(crate) fn count(&self) -> u8 {
+    self.given.get_count(self.id)
   }
-  config.list_submodules = flag(id::LIST_SUBMODULES);
-  config.no_aliases = flag(id::NO_ALIASES);
-  config.no_cache = flag(id::NO_CACHE);
-  config.cache_dir = matches.path(id::CACHE_DIR);
-  config.cache_url = matches.string(id::CACHE_URL);
-  config.cache_read_only = flag(id::CACHE_READ_ONLY);
-  config.cache_timeout = matches.number(id::CACHE_TIMEOUT);
-  config.no_deps = flag(id::NO_DEPS);
-  config.no_dotenv = flag(id::NO_DOTENV);
-  config.one = flag(id::ONE);
-  config.quiet = flag(id::QUIET);
-  config.shell = matches.string(id::SHELL);
-  config.shell_args = if matches.on_command_line(id::SHELL_ARG) {
-    Some(strings(matches, id::SHELL_ARG))
-  } else if flag(id::CLEAR_SHELL_ARGS) {
-    Some(Vec::new())
-  } else {
-    None
-  };
-  config.shell_command = flag(id::SHELL_COMMAND);
-  config.tempdir = matches.path(id::TEMPDIR);
-  config.time = flag(id::TIME);
-  config.timestamp = flag(id::TIMESTAMP);
-  if let Some(format) = matches.string(id::TIMESTAMP_FORMAT) {
-    config.timestamp_format = format;
+
+  pub(crate) fn on_command_line(&self) -> bool {
+    self.given.on_command_line(self.id)
   }
-  config.unsorted = flag(id::UNSORTED);
-  config.unstable = flag(id::UNSTABLE);
-  config.verbosity = matches.get_count(id::VERBOSE);
-  config.yes = flag(id::YES);
-  config.keep_going = flag(id::KEEP_GOING);
-  config.output = match matches.string(id::OUTPUT).as_deref() {
-    Some("prefixed") => OutputMode::Prefixed,
-    Some("grouped") => OutputMode::Grouped,
-    _ => OutputMode::Interleaved,
-  };
-  config.jobserver = flag(id::JOBSERVER);
-  config.watch = flag(id::WATCH).then(|| WatchConfig {
-    clear: flag(id::WATCH_CLEAR),
-    debounce_ms: matches.number(id::WATCH_DEBOUNCE).unwrap_or(100),
-    paths: strings(matches, id::WATCH_PATH),
-    restart: flag(id::WATCH_RESTART),
-  });
+
+  pub(crate) fn values(&self) -> Option<Vec<String>> {
+    self.given.values(self.id)
+  }
+
+  pub(crate) fn strings(&self) -> Vec<String> {
+    self.values().unwrap_or_default()
+  }
+
+  pub(crate) fn string(&self) -> Option<String> {
+    self.given.string(self.id)
+  }
+
+  pub(crate) fn path(&self) -> Option<PathBuf> {
+    self.given.path(self.id)
+  }
+
+  pub(crate) fn number(&self) -> Option<u64> {
+    self.given.number(self.id)
+  }
+
+  pub(crate) fn positive(&self) -> Option<usize> {
+    self.given.positive(self.id)
+  }
+
+  /// The value of a `Choice` flag, None when it has none. Both parsers
+  /// accept only the words of its table (`choice_words_are_the_parsers`).
+  pub(crate) fn choice<T: Choice>(&self) -> Option<T> {
+    self.given.word(self.id).and_then(T::from_word)
+  }
 }
 
 #[cfg(test)]

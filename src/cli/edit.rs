@@ -34,11 +34,15 @@ impl EditError {
   }
 }
 
-/// `$VISUAL`, else `$EDITOR`, else `vim`; used as a program name, unsplit.
+/// The editor when neither `$VISUAL` nor `$EDITOR` names one.
+pub(crate) const DEFAULT_EDITOR: &str = "vim";
+
+/// `$VISUAL`, else `$EDITOR`, else `DEFAULT_EDITOR`; used as a program
+/// name, unsplit.
 pub(crate) fn editor() -> OsString {
   std::env::var_os("VISUAL")
     .or_else(|| std::env::var_os("EDITOR"))
-    .unwrap_or_else(|| OsString::from("vim"))
+    .unwrap_or_else(|| OsString::from(DEFAULT_EDITOR))
 }
 
 /// Locate the justfile (without parsing it) and run the editor on it.

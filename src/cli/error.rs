@@ -225,7 +225,6 @@ plain_error! {
   crate::output::evaluate::EvaluateError => |_: &crate::output::evaluate::EvaluateError| 1,
   crate::cli::init::InitError => |_: &crate::cli::init::InitError| 1,
   crate::cli::edit::EditError => |error: &crate::cli::edit::EditError| error.exit_code(),
-  crate::cli::completions::CompletionsError => |_: &crate::cli::completions::CompletionsError| 1,
 }
 
 impl<'src> From<crate::analysis::error::LoadError<'src>> for Error<'src> {

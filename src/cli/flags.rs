@@ -80,6 +80,8 @@ pub(crate) mod id {
   pub(crate) const EDIT: &str = "edit";
   pub(crate) const EVALUATE: &str = "evaluate";
   pub(crate) const FORMAT: &str = "fmt";
+  /// `--fmt`'s other name, by which just 1.58 reports it.
+  pub(crate) const FORMAT_ALIAS: &str = "format";
   pub(crate) const GROUPS: &str = "groups";
   pub(crate) const INIT: &str = "init";
   pub(crate) const JSON: &str = "json";
@@ -106,6 +108,18 @@ pub(crate) mod id {
 
 use id::*;
 
+use std::path::PathBuf;
+
+use crate::cli::completions::CompletionShell;
+use crate::cli::config::{ceiling_directory, FlagValue};
+use crate::cli::edit::DEFAULT_EDITOR;
+use crate::cli::run::DEFAULT_CHOOSER;
+use crate::color::{CommandColor, UseColor};
+use crate::options::{
+  AliasStyle, Choice, DumpFormat, EvaluateFormat, GraphFormat, Options, OutputMode, WatchConfig,
+  Words,
+};
+
 /// One option or command.
 #[derive(Debug)]
 pub(crate) struct Flag {
@@ -116,12 +130,22 @@ pub(crate) struct Flag {
   pub aliases: &'static [&'static str],
   /// The `JUST_*` variable that gives it when the command line does not.
   pub env: Option<&'static str>,
+  /// A `JUST_*` variable read after parsing, by the one that reads the
+  /// flag, not by clap: for `--graph-format`, whose need of `--graph` would
+  /// otherwise apply to every run the variable is set for.
+  pub late_env: Option<&'static str>,
   pub takes: Takes,
   /// The value when neither the command line nor the environment gives one.
   pub default: Option<&'static str>,
+  /// What the help calls the default when no parser gives one: the code
+  /// that runs without the flag decides (`--chooser`, `--edit`, `--jobs`).
+  pub shown_default: Option<&'static str>,
+  /// `{default}` in it stands for `shown_default`, else `default` (which
+  /// clap then does not add again).
   pub help: &'static str,
-  /// Listed under "Commands"; conflicts with every other command.
-  pub command: bool,
+  /// A command (listed under "Commands"; conflicts with every other
+  /// command): which one.
+  pub command: Option<Command>,
   /// Flags (or `ARGUMENTS`, or `EVERY_COMMAND`) it may not be used with.
   pub conflicts: &'static [&'static str],
   /// A flag (or group) it is only valid with.
@@ -130,6 +154,41 @@ pub(crate) struct Flag {
   pub overrides: Option<&'static str>,
   pub hidden: bool,
   pub completer: Completer,
+  /// Sets the options from what the command line and environment give
+  /// the flag. Rows apply in table order.
+  pub apply: Apply,
+}
+
+/// A row's way of setting the options from its value.
+pub(crate) type Apply = fn(&mut Options, &FlagValue<'_>);
+
+/// The commands, one per command row. `config::subcommand` makes each its
+/// `Subcommand` in one exhaustive match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Command {
+  Changelog,
+  Choose,
+  Clean,
+  /// `--command`.
+  Execute,
+  Completions,
+  Dump,
+  Edit,
+  Evaluate,
+  Format,
+  Graph,
+  Groups,
+  Init,
+  Json,
+  List,
+  Lsp,
+  Man,
+  Request,
+  Show,
+  Summary,
+  Tree,
+  Usage,
+  Variables,
 }
 
 /// What a flag takes on the command line.
@@ -161,10 +220,8 @@ pub(crate) enum Takes {
 pub(crate) enum Kind {
   Text,
   Path,
-  /// One of these words.
-  Choice(&'static [&'static str]),
-  /// A completion shell, in any case (`nu` for `nushell`).
-  Shell,
+  /// One of the words of a `Choice` type.
+  Choice(Words),
   /// A number above zero.
   Positive,
   /// A number.
@@ -185,50 +242,55 @@ pub(crate) enum Completer {
   RecipePaths,
 }
 
-pub(crate) const COMPLETION_SHELLS: &[&str] =
-  &["bash", "elvish", "fish", "nushell", "powershell", "zsh"];
+/// For rows that set no option: commands (`config::subcommand` reads
+/// them), and flags that a search, a command or another row reads.
+fn nothing(_: &mut Options, _: &FlagValue<'_>) {}
 
-const fn option(long: &'static str, takes: Takes, help: &'static str) -> Flag {
+const fn option(long: &'static str, takes: Takes, help: &'static str, apply: Apply) -> Flag {
   Flag {
     long,
     short: None,
     aliases: &[],
     env: None,
+    late_env: None,
     takes,
     default: None,
+    shown_default: None,
     help,
-    command: false,
+    command: None,
     conflicts: &[],
     requires: None,
     overrides: None,
     hidden: false,
     completer: Completer::Nothing,
+    apply,
   }
 }
 
-const fn command(long: &'static str, takes: Takes, help: &'static str) -> Flag {
-  Flag { command: true, ..option(long, takes, help) }
+const fn command(long: &'static str, takes: Takes, command: Command, help: &'static str) -> Flag {
+  Flag { command: Some(command), ..option(long, takes, help, nothing) }
 }
 
-const fn switch(long: &'static str, env: &'static str, help: &'static str) -> Flag {
-  Flag { env: Some(env), ..option(long, Takes::Switch, help) }
+const fn switch(long: &'static str, env: &'static str, help: &'static str, apply: Apply) -> Flag {
+  Flag { env: Some(env), ..option(long, Takes::Switch, help, apply) }
 }
 
-const fn text(long: &'static str, name: &'static str, help: &'static str) -> Flag {
-  option(long, Takes::Value(name, Kind::Text), help)
+const fn text(long: &'static str, name: &'static str, help: &'static str, apply: Apply) -> Flag {
+  option(long, Takes::Value(name, Kind::Text), help, apply)
 }
 
-const fn path(long: &'static str, name: &'static str, help: &'static str) -> Flag {
-  option(long, Takes::Value(name, Kind::Path), help)
+const fn path(long: &'static str, name: &'static str, help: &'static str, apply: Apply) -> Flag {
+  option(long, Takes::Value(name, Kind::Path), help, apply)
 }
 
-const fn choice(
+/// A flag taking one of the words of `T`.
+const fn choice<T: Choice>(
   long: &'static str,
   name: &'static str,
-  words: &'static [&'static str],
   help: &'static str,
+  apply: Apply,
 ) -> Flag {
-  option(long, Takes::Value(name, Kind::Choice(words)), help)
+  option(long, Takes::Value(name, Kind::Choice(T::WORDS)), help, apply)
 }
 
 /// Every option and command, in the order of their long names (as `--help`
@@ -236,304 +298,440 @@ const fn choice(
 pub(crate) const FLAGS: &[Flag] = &[
   Flag {
     env: Some("JUST_ALIAS_STYLE"),
-    default: Some("right"),
+    default: Some(AliasStyle::Right.word()),
     conflicts: &[NO_ALIASES],
-    ..choice(ALIAS_STYLE, "ALIAS_STYLE", &["left", "right", "separate"], "How `--list` shows aliases")
+    ..choice::<AliasStyle>(ALIAS_STYLE, "ALIAS_STYLE", "How `--list` shows aliases", |o, v| {
+      o.alias_style = v.choice().unwrap_or_default();
+    })
   },
   Flag {
     requires: Some(DEPENDENCY_VIEW),
-    ..option(ALL, Takes::Switch, "With `--tree`/`--graph` and no recipe: include private recipes among the roots")
+    ..option(ALL, Takes::Switch, "With `--tree`/`--graph` and no recipe: include private recipes among the roots", nothing)
   },
-  switch(ALLOW_MISSING, "JUST_ALLOW_MISSING", "Succeed silently on unknown recipes and modules"),
+  switch(ALLOW_MISSING, "JUST_ALLOW_MISSING", "Succeed silently on unknown recipes and modules", |o, v| {
+    o.allow_missing = v.switch();
+  }),
   Flag {
     env: Some("JUST_CACHE_DIR"),
     conflicts: &[CACHE_URL],
     completer: Completer::Directory,
-    ..path(CACHE_DIR, "DIR", "Share `[cache]` results through this directory")
+    ..path(CACHE_DIR, "DIR", "Share `[cache]` results through this directory", |o, v| o.cache_dir = v.path())
   },
   Flag {
     env: Some("JUST_CACHE_READ_ONLY"),
-    ..option(CACHE_READ_ONLY, Takes::FalseySwitch, "Only read from the shared `[cache]` store")
+    ..option(CACHE_READ_ONLY, Takes::FalseySwitch, "Only read from the shared `[cache]` store", |o, v| {
+      o.cache_read_only = v.switch();
+    })
   },
   Flag {
     env: Some("JUST_CACHE_TIMEOUT"),
-    ..option(CACHE_TIMEOUT, Takes::Value("SECONDS", Kind::Number), "Give up on a silent shared `[cache]` store after SECONDS (default 10)")
+    default: Some("10"),
+    ..option(CACHE_TIMEOUT, Takes::Value("SECONDS", Kind::Number), "Give up on a silent shared `[cache]` store after SECONDS (default {default})", |o, v| {
+      // Always given: the row has a default.
+      o.cache_timeout = v.number().unwrap_or_default();
+    })
   },
   Flag {
     env: Some("JUST_CACHE_URL"),
-    ..text(CACHE_URL, "URL", "Share `[cache]` results through this http://, https:// or s3:// store")
+    ..text(CACHE_URL, "URL", "Share `[cache]` results through this http://, https:// or s3:// store", |o, v| {
+      o.cache_url = v.string();
+    })
   },
   Flag {
     env: Some("JUST_CEILING"),
     completer: Completer::Directory,
-    ..path(CEILING, "CEILING", "Stop the justfile search after this directory")
+    ..path(CEILING, "CEILING", "Stop the justfile search after this directory", |o, v| {
+      o.ceiling = v.path().map(|ceiling| ceiling_directory(&o.invocation_directory, &ceiling));
+    })
   },
-  command(CHANGELOG, Takes::Switch, "Print the changelog"),
+  command(CHANGELOG, Takes::Switch, Command::Changelog, "Print the changelog"),
   Flag {
     requires: Some(FORMAT),
-    ..option(CHECK, Takes::Switch, "With `--fmt`: change nothing; exit 0 if the justfile is formatted, else print a diff and exit 1")
+    ..option(CHECK, Takes::Switch, "With `--fmt`: change nothing; exit 0 if the justfile is formatted, else print a diff and exit 1", |o, v| {
+      o.check = v.switch();
+    })
   },
-  command(CHOOSE, Takes::Switch, "Pick recipes to run with a chooser: `--chooser`, else $JUST_CHOOSER, else `fzf`"),
+  Flag {
+    shown_default: Some(DEFAULT_CHOOSER),
+    ..command(CHOOSE, Takes::Switch, Command::Choose, "Pick recipes to run with a chooser: `--chooser`, else $JUST_CHOOSER, else `{default}`")
+  },
   Flag {
     env: Some("JUST_CHOOSER"),
+    shown_default: Some(DEFAULT_CHOOSER),
     completer: Completer::File,
-    ..path(CHOOSER, "CHOOSER", "Program `--choose` runs to pick recipes (default `fzf`)")
+    ..path(CHOOSER, "CHOOSER", "Program `--choose` runs to pick recipes (default `{default}`)", |o, v| {
+      o.chooser = v.path().map(PathBuf::into_os_string);
+    })
   },
   Flag {
     conflicts: &[ARGUMENTS],
-    ..command(CLEAN, Takes::Words("RECIPE_PATH", 0), "Delete `[cache]` results, and those in the `--cache-dir` store; with RECIPE_PATH (`a::b` or `a b`), only of recipes under it")
+    ..command(CLEAN, Takes::Words("RECIPE_PATH", 0), Command::Clean, "Delete `[cache]` results, and those in the `--cache-dir` store; with RECIPE_PATH (`a::b` or `a b`), only of recipes under it")
   },
   Flag {
     requires: Some(WATCH),
-    ..option(WATCH_CLEAR, Takes::Switch, "With `--watch`: clear the screen before each run")
+    ..option(WATCH_CLEAR, Takes::Switch, "With `--watch`: clear the screen before each run", nothing)
   },
   Flag {
     overrides: Some(SHELL_ARG),
-    ..option(CLEAR_SHELL_ARGS, Takes::Switch, "Use no shell arguments")
+    // Before `--shell-arg`'s row, which replaces this when given.
+    ..option(CLEAR_SHELL_ARGS, Takes::Switch, "Use no shell arguments", |o, v| {
+      if v.switch() {
+        o.shell_args = Some(Vec::new());
+      }
+    })
   },
   Flag {
     env: Some("JUST_COLOR"),
-    default: Some("auto"),
-    ..choice(COLOR, "COLOR", &["always", "auto", "never"], "When to use colour")
+    default: Some(UseColor::Auto.word()),
+    ..choice::<UseColor>(COLOR, "COLOR", "When to use colour", |o, v| o.color = v.choice().unwrap_or_default())
   },
   Flag {
     short: Some('c'),
-    ..command(COMMAND, Takes::Rest("COMMAND"), "Run COMMAND with the justfile's working directory, dotenv, overrides and exports")
+    ..command(COMMAND, Takes::Rest("COMMAND"), Command::Execute, "Run COMMAND with the justfile's working directory, dotenv, overrides and exports")
   },
   Flag {
     env: Some("JUST_COMMAND_COLOR"),
-    ..choice(COMMAND_COLOR, "COMMAND_COLOR", &["black", "blue", "cyan", "green", "purple", "red", "yellow"], "Colour of echoed recipe lines")
+    ..choice::<CommandColor>(COMMAND_COLOR, "COMMAND_COLOR", "Colour of echoed recipe lines", |o, v| o.command_color = v.choice())
   },
-  switch(COMPLETE_ALIASES, "JUST_COMPLETE_ALIASES", "Offer aliases when completing"),
-  command(COMPLETIONS, Takes::Value("SHELL", Kind::Shell), "Print the completion script for SHELL"),
+  switch(COMPLETE_ALIASES, "JUST_COMPLETE_ALIASES", "Offer aliases when completing", |o, v| {
+    o.complete_aliases = v.switch();
+  }),
+  command(COMPLETIONS, Takes::Value("SHELL", Kind::Choice(CompletionShell::WORDS)), Command::Completions, "Print the completion script for SHELL"),
   Flag {
     env: Some("JUST_CYGPATH"),
     default: Some("cygpath"),
     completer: Completer::File,
-    ..path(CYGPATH, "CYGPATH", "Path converter used on Windows")
+    ..path(CYGPATH, "CYGPATH", "Path converter used on Windows", |o, v| {
+      if let Some(cygpath) = v.path() {
+        o.cygpath = cygpath;
+      }
+    })
   },
-  switch(DEFAULT_LIST, "JUST_DEFAULT_LIST", "List recipes when none is given"),
+  switch(DEFAULT_LIST, "JUST_DEFAULT_LIST", "List recipes when none is given", |o, v| o.default_list = v.switch()),
   Flag {
     env: Some("JUST_DOTENV_COMMAND"),
     conflicts: &[DOTENV_FILENAME, DOTENV_PATH, NO_DOTENV],
-    ..option(DOTENV_COMMAND, Takes::Values("COMMAND", Kind::Text), "Load the output of COMMAND as a dotenv file")
+    ..option(DOTENV_COMMAND, Takes::Values("COMMAND", Kind::Text), "Load the output of COMMAND as a dotenv file", |o, v| {
+      o.dotenv_command = v.strings();
+    })
   },
   Flag {
     short: Some('F'),
     conflicts: &[DOTENV_PATH],
-    ..option(DOTENV_FILENAME, Takes::Values("DOTENV_FILENAME", Kind::Text), "Look for a dotenv file with this name instead of `.env`")
+    ..option(DOTENV_FILENAME, Takes::Values("DOTENV_FILENAME", Kind::Text), "Look for a dotenv file with this name instead of `.env`", |o, v| {
+      o.dotenv_filename = v.strings();
+    })
   },
   Flag {
     short: Some('E'),
     completer: Completer::File,
-    ..option(DOTENV_PATH, Takes::Values("DOTENV_PATH", Kind::Text), "Load this dotenv file instead of searching for one")
+    ..option(DOTENV_PATH, Takes::Values("DOTENV_PATH", Kind::Text), "Load this dotenv file instead of searching for one", |o, v| {
+      o.dotenv_path = v.strings().into_iter().map(PathBuf::from).collect();
+    })
   },
   Flag {
     short: Some('n'),
     conflicts: &[QUIET],
-    ..switch(DRY_RUN, "JUST_DRY_RUN", "Print commands without running them")
+    ..switch(DRY_RUN, "JUST_DRY_RUN", "Print commands without running them", |o, v| o.dry_run = v.switch())
   },
-  command(DUMP, Takes::Switch, "Print the justfile"),
+  command(DUMP, Takes::Switch, Command::Dump, "Print the justfile"),
   Flag {
     env: Some("JUST_DUMP_FORMAT"),
-    default: Some("just"),
+    default: Some(DumpFormat::Just.word()),
     conflicts: &[JSON],
-    ..choice(DUMP_FORMAT, "FORMAT", &["json", "just"], "Output format of `--dump`")
+    // Before `--json`'s row, which sets the format too.
+    ..choice::<DumpFormat>(DUMP_FORMAT, "FORMAT", "Output format of `--dump`", |o, v| {
+      o.dump_format = v.choice().unwrap_or_default();
+    })
   },
   Flag {
     short: Some('e'),
-    ..command(EDIT, Takes::Switch, "Open the justfile in $VISUAL or $EDITOR (default `vim`)")
+    shown_default: Some(DEFAULT_EDITOR),
+    ..command(EDIT, Takes::Switch, Command::Edit, "Open the justfile in $VISUAL or $EDITOR (default `{default}`)")
   },
   Flag {
     aliases: &["eval"],
-    ..command(EVALUATE, Takes::Switch, "Print the values of variables (or of the one named)")
+    ..command(EVALUATE, Takes::Switch, Command::Evaluate, "Print the values of variables (or of the one named)")
   },
   Flag {
     env: Some("JUST_EVALUATE_FORMAT"),
-    default: Some("just"),
-    ..choice(EVALUATE_FORMAT, "FORMAT", &["just", "shell"], "Output format of `--evaluate`")
+    default: Some(EvaluateFormat::Just.word()),
+    ..choice::<EvaluateFormat>(EVALUATE_FORMAT, "FORMAT", "Output format of `--evaluate`", |o, v| {
+      o.evaluate_format = v.choice().unwrap_or_default();
+    })
   },
-  switch(EXPLAIN, "JUST_EXPLAIN", "Print a recipe's doc comment before running it"),
+  switch(EXPLAIN, "JUST_EXPLAIN", "Print a recipe's doc comment before running it", |o, v| o.explain = v.switch()),
   Flag {
-    aliases: &["format"],
-    ..command(FORMAT, Takes::Switch, "Rewrite the justfile in canonical form")
+    aliases: &[FORMAT_ALIAS],
+    ..command(FORMAT, Takes::Switch, Command::Format, "Rewrite the justfile in canonical form")
   },
   Flag {
     short: Some('g'),
     conflicts: &[JUSTFILE, WORKING_DIRECTORY],
-    ..option(GLOBAL_JUSTFILE, Takes::Switch, "Use the user's global justfile")
+    ..option(GLOBAL_JUSTFILE, Takes::Switch, "Use the user's global justfile", nothing)
   },
   Flag {
     completer: Completer::RecipePaths,
-    ..command(GRAPH, Takes::Words("RECIPE_PATH", 0), "Print the dependency graph of recipes for tools (see --graph-format)")
+    ..command(GRAPH, Takes::Words("RECIPE_PATH", 0), Command::Graph, "Print the dependency graph of recipes for tools (see --graph-format)")
   },
   Flag {
-    default: Some("dot"),
+    late_env: Some("JUST_GRAPH_FORMAT"),
+    default: Some(GraphFormat::Dot.word()),
     requires: Some(GRAPH),
-    ..choice(GRAPH_FORMAT, "FORMAT", &["dot", "json", "mermaid"], "Output format of `--graph` (else $JUST_GRAPH_FORMAT)")
+    ..choice::<GraphFormat>(GRAPH_FORMAT, "FORMAT", "Output format of `--graph` (else $JUST_GRAPH_FORMAT)", nothing)
   },
   Flag {
     env: Some("JUST_GROUP"),
     requires: Some(LIST),
     completer: Completer::Groups,
-    ..option(GROUP, Takes::Values("GROUP", Kind::Text), "Only list recipes of this group")
+    ..option(GROUP, Takes::Values("GROUP", Kind::Text), "Only list recipes of this group", |o, v| o.groups = v.strings())
   },
-  command(GROUPS, Takes::Switch, "List the recipe groups"),
+  command(GROUPS, Takes::Switch, Command::Groups, "List the recipe groups"),
   Flag {
     overrides: Some(NO_HIGHLIGHT),
-    ..switch(HIGHLIGHT, "JUST_HIGHLIGHT", "Echo recipe lines in bold")
+    // Highlighting is the default: `--no-highlight`'s row sets it.
+    ..switch(HIGHLIGHT, "JUST_HIGHLIGHT", "Echo recipe lines in bold", nothing)
   },
   Flag {
     env: Some("JUST_INDENTATION"),
-    ..option(INDENTATION, Takes::Value("INDENTATION", Kind::Indentation), "Indentation of recipe bodies when formatting")
+    ..option(INDENTATION, Takes::Value("INDENTATION", Kind::Indentation), "Indentation of recipe bodies when formatting", |o, v| {
+      o.indentation = v.string();
+    })
   },
   Flag {
     aliases: &["initialize"],
-    ..command(INIT, Takes::Switch, "Create a justfile in the project root")
+    ..command(INIT, Takes::Switch, Command::Init, "Create a justfile in the project root")
   },
   Flag {
     env: Some("JUST_JOBS"),
-    ..option(JOBS, Takes::Value("N", Kind::Positive), "Run at most N recipes at once in `[parallel]` recipes [default: no limit; with `--jobserver`, the number of CPUs]")
+    shown_default: Some("no limit; with `--jobserver`, the number of CPUs"),
+    ..option(JOBS, Takes::Value("N", Kind::Positive), "Run at most N recipes at once in `[parallel]` recipes [default: {default}]", |o, v| {
+      o.jobs = v.positive();
+    })
   },
-  switch(JOBSERVER, "JUST_JOBSERVER", "Share the `--jobs` slots with make and cargo run by recipes, or use those of a parent make"),
-  command(JSON, Takes::Switch, "Print the justfile as JSON"),
+  switch(JOBSERVER, "JUST_JOBSERVER", "Share the `--jobs` slots with make and cargo run by recipes, or use those of a parent make", |o, v| {
+    o.jobserver = v.switch();
+  }),
+  Flag {
+    apply: |o, v| {
+      if v.switch() {
+        o.dump_format = DumpFormat::Json;
+      }
+    },
+    ..command(JSON, Takes::Switch, Command::Json, "Print the justfile as JSON")
+  },
   Flag {
     short: Some('f'),
     env: Some("JUST_JUSTFILE"),
     completer: Completer::File,
-    ..path(JUSTFILE, "JUSTFILE", "Use this justfile (`-` reads it from standard input)")
+    ..path(JUSTFILE, "JUSTFILE", "Use this justfile (`-` reads it from standard input)", nothing)
   },
   Flag {
     env: Some("JUST_JUSTFILE_NAME"),
-    ..option(JUSTFILE_NAME, Takes::Values("NAME", Kind::Text), "Search for justfiles with these comma-separated names (may be repeated)")
+    ..option(JUSTFILE_NAME, Takes::Values("NAME", Kind::Text), "Search for justfiles with these comma-separated names (may be repeated)", |o, v| {
+      o.justfile_names = v.values().map(|values| {
+        values.iter().flat_map(|value| value.split(',')).map(str::to_owned).collect()
+      });
+    })
   },
   Flag {
     short: Some('k'),
-    ..switch(KEEP_GOING, "JUST_KEEP_GOING", "After a failure, run every recipe that does not depend on it")
+    ..switch(KEEP_GOING, "JUST_KEEP_GOING", "After a failure, run every recipe that does not depend on it", |o, v| {
+      o.keep_going = v.switch();
+    })
   },
   Flag {
     short: Some('l'),
     conflicts: &[ARGUMENTS],
-    ..command(LIST, Takes::Words("MODULE", 0), "List the recipes of MODULE, or of the root module")
+    ..command(LIST, Takes::Words("MODULE", 0), Command::List, "List the recipes of MODULE, or of the root module")
   },
   Flag {
     env: Some("JUST_LIST_HEADING"),
     default: Some("Available recipes:\n"),
-    ..text(LIST_HEADING, "TEXT", "Text printed before the recipe list")
+    ..text(LIST_HEADING, "TEXT", "Text printed before the recipe list", |o, v| {
+      if let Some(heading) = v.string() {
+        o.list_heading = heading;
+      }
+    })
   },
   Flag {
     env: Some("JUST_LIST_PREFIX"),
     default: Some("    "),
-    ..text(LIST_PREFIX, "TEXT", "Text printed before each listed recipe")
+    ..text(LIST_PREFIX, "TEXT", "Text printed before each listed recipe", |o, v| {
+      if let Some(prefix) = v.string() {
+        o.list_prefix = prefix;
+      }
+    })
   },
   Flag {
     requires: Some(LIST),
-    ..switch(LIST_SUBMODULES, "JUST_LIST_SUBMODULES", "Also list recipes of submodules")
+    ..switch(LIST_SUBMODULES, "JUST_LIST_SUBMODULES", "Also list recipes of submodules", |o, v| {
+      o.list_submodules = v.switch();
+    })
   },
-  command(LSP, Takes::Switch, "Serve the Language Server Protocol on standard input and output (for editors)"),
-  command(MAN, Takes::Switch, "Print the man page"),
-  switch(NO_ALIASES, "JUST_NO_ALIASES", "Leave aliases out of listings"),
-  switch(NO_CACHE, "JUST_NO_CACHE", "Ignore the recipe cache"),
-  Flag { aliases: &["no-dependencies"], ..switch(NO_DEPS, "JUST_NO_DEPS", "Skip recipe dependencies") },
-  switch(NO_DOTENV, "JUST_NO_DOTENV", "Never load dotenv files"),
+  command(LSP, Takes::Switch, Command::Lsp, "Serve the Language Server Protocol on standard input and output (for editors)"),
+  command(MAN, Takes::Switch, Command::Man, "Print the man page"),
+  switch(NO_ALIASES, "JUST_NO_ALIASES", "Leave aliases out of listings", |o, v| o.no_aliases = v.switch()),
+  switch(NO_CACHE, "JUST_NO_CACHE", "Ignore the recipe cache", |o, v| o.no_cache = v.switch()),
+  Flag {
+    aliases: &["no-dependencies"],
+    ..switch(NO_DEPS, "JUST_NO_DEPS", "Skip recipe dependencies", |o, v| o.no_deps = v.switch())
+  },
+  switch(NO_DOTENV, "JUST_NO_DOTENV", "Never load dotenv files", |o, v| o.no_dotenv = v.switch()),
   Flag {
     overrides: Some(HIGHLIGHT),
-    ..switch(NO_HIGHLIGHT, "JUST_NO_HIGHLIGHT", "Echo recipe lines without bold")
+    ..switch(NO_HIGHLIGHT, "JUST_NO_HIGHLIGHT", "Echo recipe lines without bold", |o, v| o.highlight = !v.switch())
   },
-  switch(ONE, "JUST_ONE", "Refuse more than one recipe invocation"),
+  switch(ONE, "JUST_ONE", "Refuse more than one recipe invocation", |o, v| o.one = v.switch()),
   Flag {
     env: Some("JUST_OUTPUT"),
-    default: Some("interleaved"),
-    ..choice(OUTPUT, "MODE", &["interleaved", "prefixed", "grouped"], "Output of recipe commands: as written, each line prefixed with `[recipe] `, or held per recipe")
+    default: Some(OutputMode::Interleaved.word()),
+    ..choice::<OutputMode>(OUTPUT, "MODE", "Output of recipe commands: as written, each line prefixed with `[recipe] `, or held per recipe", |o, v| {
+      o.output = v.choice().unwrap_or_default();
+    })
   },
   Flag {
     short: Some('q'),
-    ..switch(QUIET, "JUST_QUIET", "Print nothing: neither `just`'s own messages nor the output of recipes")
+    ..switch(QUIET, "JUST_QUIET", "Print nothing: neither `just`'s own messages nor the output of recipes", |o, v| {
+      o.quiet = v.switch();
+    })
   },
-  Flag { hidden: true, ..command(REQUEST, Takes::Value("REQUEST", Kind::Text), "Answer an internal JSON request") },
+  Flag {
+    hidden: true,
+    ..command(REQUEST, Takes::Value("REQUEST", Kind::Text), Command::Request, "Answer an internal JSON request")
+  },
   Flag {
     completer: Completer::Variables,
-    ..option(SET, Takes::Pair("VARIABLE", "VALUE"), "Set VARIABLE to VALUE")
+    // Read with the positional overrides, before the rows apply.
+    ..option(SET, Takes::Pair("VARIABLE", "VALUE"), "Set VARIABLE to VALUE", nothing)
   },
-  text(SHELL, "SHELL", "Run recipe lines and backticks with this shell"),
+  text(SHELL, "SHELL", "Run recipe lines and backticks with this shell", |o, v| o.shell = v.string()),
   Flag {
     overrides: Some(CLEAR_SHELL_ARGS),
-    ..option(SHELL_ARG, Takes::HyphenValues("SHELL_ARG"), "Pass this argument to the shell")
+    ..option(SHELL_ARG, Takes::HyphenValues("SHELL_ARG"), "Pass this argument to the shell", |o, v| {
+      if v.on_command_line() {
+        o.shell_args = Some(v.strings());
+      }
+    })
   },
   Flag {
     requires: Some(COMMAND),
-    ..option(SHELL_COMMAND, Takes::Switch, "With `--command`: run the command through the shell")
+    ..option(SHELL_COMMAND, Takes::Switch, "With `--command`: run the command through the shell", |o, v| {
+      o.shell_command = v.switch();
+    })
   },
   Flag {
     short: Some('s'),
     conflicts: &[ARGUMENTS],
     completer: Completer::RecipePaths,
-    ..command(SHOW, Takes::Words("RECIPE_PATH", 1), "Print the source of a recipe")
+    ..command(SHOW, Takes::Words("RECIPE_PATH", 1), Command::Show, "Print the source of a recipe")
   },
-  command(SUMMARY, Takes::Switch, "Print the names of the recipes on one line"),
+  command(SUMMARY, Takes::Switch, Command::Summary, "Print the names of the recipes on one line"),
   Flag {
     env: Some("JUST_TEMPDIR"),
     completer: Completer::Directory,
-    ..path(TEMPDIR, "TEMPDIR", "Directory for temporary files")
+    ..path(TEMPDIR, "TEMPDIR", "Directory for temporary files", |o, v| o.tempdir = v.path())
   },
-  switch(TIME, "JUST_TIME", "Report how long each recipe took"),
-  switch(TIMESTAMP, "JUST_TIMESTAMP", "Prefix echoed lines with the time"),
+  switch(TIME, "JUST_TIME", "Report how long each recipe took", |o, v| o.time = v.switch()),
+  switch(TIMESTAMP, "JUST_TIMESTAMP", "Prefix echoed lines with the time", |o, v| o.timestamp = v.switch()),
   Flag {
     env: Some("JUST_TIMESTAMP_FORMAT"),
     default: Some("%H:%M:%S"),
-    ..text(TIMESTAMP_FORMAT, "TIMESTAMP_FORMAT", "strftime format of `--timestamp`")
+    ..text(TIMESTAMP_FORMAT, "TIMESTAMP_FORMAT", "strftime format of `--timestamp`", |o, v| {
+      if let Some(format) = v.string() {
+        o.timestamp_format = format;
+      }
+    })
   },
   Flag {
     completer: Completer::RecipePaths,
-    ..command(TREE, Takes::Words("RECIPE_PATH", 0), "Print the dependency tree of recipes (default: every recipe nothing depends on)")
+    ..command(TREE, Takes::Words("RECIPE_PATH", 0), Command::Tree, "Print the dependency tree of recipes (default: every recipe nothing depends on)")
   },
   Flag {
     short: Some('u'),
-    ..switch(UNSORTED, "JUST_UNSORTED", "Keep source order in listings")
+    ..switch(UNSORTED, "JUST_UNSORTED", "Keep source order in listings", |o, v| o.unsorted = v.switch())
   },
   Flag {
     env: Some("JUST_UNSTABLE"),
-    ..option(UNSTABLE, Takes::FalseySwitch, "Allow unstable features")
+    ..option(UNSTABLE, Takes::FalseySwitch, "Allow unstable features", |o, v| o.unstable = v.switch())
   },
   Flag {
     conflicts: &[ARGUMENTS],
     completer: Completer::RecipePaths,
-    ..command(USAGE, Takes::Words("RECIPE_PATH", 1), "Print how to call a recipe")
+    ..command(USAGE, Takes::Words("RECIPE_PATH", 1), Command::Usage, "Print how to call a recipe")
   },
-  command(VARIABLES, Takes::Switch, "Print the names of the variables"),
+  command(VARIABLES, Takes::Switch, Command::Variables, "Print the names of the variables"),
   Flag {
     short: Some('v'),
     env: Some("JUST_VERBOSE"),
-    ..option(VERBOSE, Takes::Count, "Say more (repeat for even more)")
+    ..option(VERBOSE, Takes::Count, "Say more (repeat for even more)", |o, v| o.verbosity = v.count())
   },
   Flag {
     short: Some('w'),
     conflicts: &[EVERY_COMMAND],
-    ..switch(WATCH, "JUST_WATCH", "Run again whenever inputs or the justfile change")
+    // With the flags that only go with it.
+    ..switch(WATCH, "JUST_WATCH", "Run again whenever inputs or the justfile change", |o, v| {
+      o.watch = v.switch().then(|| WatchConfig {
+        clear: v.other(WATCH_CLEAR).switch(),
+        // Always given: the row has a default.
+        debounce_ms: v.other(WATCH_DEBOUNCE).number().unwrap_or_default(),
+        paths: v.other(WATCH_PATH).strings(),
+        restart: v.other(WATCH_RESTART).switch(),
+      });
+    })
   },
   Flag {
     default: Some("100"),
     requires: Some(WATCH),
-    ..option(WATCH_DEBOUNCE, Takes::Value("MS", Kind::Number), "With `--watch`: wait for MS quiet milliseconds")
+    ..option(WATCH_DEBOUNCE, Takes::Value("MS", Kind::Number), "With `--watch`: wait for MS quiet milliseconds", nothing)
   },
   Flag {
     requires: Some(WATCH),
     completer: Completer::AnyPath,
-    ..option(WATCH_PATH, Takes::Values("PATH", Kind::Text), "With `--watch`: also watch this file, directory or glob")
+    ..option(WATCH_PATH, Takes::Values("PATH", Kind::Text), "With `--watch`: also watch this file, directory or glob", nothing)
   },
   Flag {
     requires: Some(WATCH),
-    ..option(WATCH_RESTART, Takes::Switch, "With `--watch`: stop running recipes when changes arrive")
+    ..option(WATCH_RESTART, Takes::Switch, "With `--watch`: stop running recipes when changes arrive", nothing)
   },
   Flag {
     short: Some('d'),
     env: Some("JUST_WORKING_DIRECTORY"),
     requires: Some(JUSTFILE),
     completer: Completer::Directory,
-    ..path(WORKING_DIRECTORY, "WORKING_DIRECTORY", "Run in this directory (needs --justfile)")
+    ..path(WORKING_DIRECTORY, "WORKING_DIRECTORY", "Run in this directory (needs --justfile)", nothing)
   },
-  switch(YES, "JUST_YES", "Confirm every recipe without asking"),
+  switch(YES, "JUST_YES", "Confirm every recipe without asking", |o, v| o.yes = v.switch()),
 ];
+
+/// The row of the flag with this id, found at compile time (a `const`
+/// naming a flag that is not in the table does not compile).
+pub(crate) const fn row(id: &str) -> &'static Flag {
+  let mut index = 0;
+  while index < FLAGS.len() {
+    if same_text(FLAGS[index].long, id) {
+      return &FLAGS[index];
+    }
+    index += 1;
+  }
+  panic!("no such flag")
+}
+
+/// `a == b`, which a `const fn` cannot write.
+const fn same_text(a: &str, b: &str) -> bool {
+  let (a, b) = (a.as_bytes(), b.as_bytes());
+  if a.len() != b.len() {
+    return false;
+  }
+  let mut index = 0;
+  while index < a.len() {
+    if a[index] != b[index] {
+      return false;
+    }
+    index += 1;
+  }
+  true
+}
 
 /// The position in `FLAGS` of the flag with this id (long name).
 pub(crate) fn index(id: &str) -> Option<usize> {
@@ -550,13 +748,13 @@ pub(crate) fn conflicts(flag: &Flag) -> impl Iterator<Item = &'static str> + '_ 
       own.push(other);
     }
   }
-  let commands = flag.command.then(commands).into_iter().flatten();
+  let commands = flag.command.is_some().then(commands).into_iter().flatten();
   own.into_iter().chain(commands.filter(move |&other| other != flag.long))
 }
 
 /// The ids of the commands.
 pub(crate) fn commands() -> impl Iterator<Item = &'static str> {
-  FLAGS.iter().filter(|flag| flag.command).map(|flag| flag.long)
+  FLAGS.iter().filter(|flag| flag.command.is_some()).map(|flag| flag.long)
 }
 
 #[cfg(test)]
@@ -572,8 +770,20 @@ mod tests {
 
   #[test]
   fn commands_have_no_defaults_or_environment() {
-    for flag in FLAGS.iter().filter(|flag| flag.command) {
+    for flag in FLAGS.iter().filter(|flag| flag.command.is_some()) {
       assert!(flag.default.is_none() && flag.env.is_none(), "{}", flag.long);
+    }
+  }
+
+  #[test]
+  fn help_names_a_default_only_where_there_is_one() {
+    for flag in FLAGS {
+      let shown = flag.shown_default.or(flag.default);
+      if flag.help.contains("{default}") {
+        assert!(shown.is_some(), "{}", flag.long);
+      } else {
+        assert!(flag.shown_default.is_none(), "{}", flag.long);
+      }
     }
   }
 

@@ -188,8 +188,10 @@ fn valid(value: &str, kind: Kind) -> Option<&str> {
   };
   let ok = match kind {
     Kind::Text | Kind::Path => true,
-    Kind::Choice(words) => words.contains(&value),
-    Kind::Shell => false,
+    // Clap gives words of another case or aliases as they are.
+    Kind::Choice(words) => {
+      !words.any_case && words.aliases.is_empty() && words.listed.contains(&value)
+    }
     Kind::Positive => digits(value) && !value.starts_with('0'),
     Kind::Number => digits(value),
     Kind::Indentation => crate::syntax::strings::check_indentation(value).is_ok(),
@@ -226,6 +228,10 @@ impl Given for Quick {
 
   fn string(&self, id: &str) -> Option<String> {
     self.last(id).map(str::to_owned)
+  }
+
+  fn word(&self, id: &str) -> Option<&str> {
+    self.last(id)
   }
 
   fn path(&self, id: &str) -> Option<PathBuf> {
@@ -366,10 +372,9 @@ mod tests {
   /// Values that suit `flag`, valid ones first.
   fn values_for(flag: &flags::Flag) -> Vec<&'static str> {
     match flag.takes {
-      Takes::Value(_, Kind::Choice(words)) => [words, &["nope"]].concat(),
+      Takes::Value(_, Kind::Choice(words)) => [words.listed, &["nope", "Nu", "ZSH"]].concat(),
       Takes::Value(_, Kind::Positive | Kind::Number) => vec!["3", "0", "x"],
       Takes::Value(_, Kind::Indentation) => vec!["  ", "\t", "x"],
-      Takes::Value(_, Kind::Shell) => vec!["bash", "Zsh", "nu", "tcsh"],
       Takes::Switch | Takes::FalseySwitch | Takes::Count => vec![],
       _ => vec!["value", "a=b", "../j"],
     }
@@ -492,7 +497,7 @@ mod tests {
           // what requires it), `--completions`.
           !**accepted
             && !matches!(flag.takes, Takes::HyphenValues(_) | Takes::Rest(_))
-            && flag.takes != Takes::Value("SHELL", Kind::Shell)
+            && !matches!(flag.takes, Takes::Value(_, Kind::Choice(words)) if words.any_case)
             && flag.requires != Some(id::COMMAND)
         })
         .map(|(flag, _)| flag.long)

@@ -9,6 +9,7 @@ use crate::analysis::analyzer::{compile, Arenas, LoadRequest};
 use crate::analysis::model::{Justfile, Module, Recipe};
 use crate::builtins::value::Value;
 use crate::cli::error::{Error, Report};
+use crate::cli::flags::id;
 use crate::cli::invocation::{self, ArgumentValue, Bound, Invocation, Parsed};
 use crate::color::{Painter, Stream};
 use crate::evaluation::evaluator::{Evaluator, RunContext, Site};
@@ -202,7 +203,7 @@ fn eprint_line(text: &str) -> Result {
 fn dispatch<'src>(config: &Config, arenas: Arenas<'src>) -> Outcome<'src> {
   match &config.subcommand {
     Subcommand::Changelog => print(super::man::changelog())?,
-    Subcommand::Completions { shell } => print(&super::completions::completions(shell)?)?,
+    Subcommand::Completions { shell } => print(super::completions::completions(*shell))?,
     // The reference's own message for this one.
     Subcommand::Man => print_or(&super::man::man(), "I/O error writing to stdout")?,
     Subcommand::Init => {
@@ -214,7 +215,23 @@ fn dispatch<'src>(config: &Config, arenas: Arenas<'src>) -> Outcome<'src> {
     Subcommand::Edit => super::edit::edit(config)?,
     Subcommand::Request { json } => request(json)?,
     Subcommand::Format => format(config, arenas)?,
-    _ => {
+    // Started before dispatching.
+    Subcommand::Lsp => {}
+    Subcommand::Run { .. }
+    | Subcommand::Choose
+    | Subcommand::Clean { .. }
+    | Subcommand::Command { .. }
+    | Subcommand::Dump
+    | Subcommand::Evaluate { .. }
+    | Subcommand::Groups
+    | Subcommand::List { .. }
+    | Subcommand::Show { .. }
+    | Subcommand::Summary
+    | Subcommand::Usage { .. }
+    | Subcommand::Variables
+    | Subcommand::Help { .. }
+    | Subcommand::Tree { .. }
+    | Subcommand::Graph { .. } => {
       let search = search::find(config)?;
       warn_non_unicode(config, "justfile", &search.justfile)?;
       if let (Some(watch), Subcommand::Run { arguments }) = (&config.watch, &config.subcommand) {
@@ -302,7 +319,7 @@ fn compiled<'src>(config: &Config, search: Search, arenas: Arenas<'src>) -> Outc
       if crate::output::usage::path_components(path).is_empty() =>
     {
       let flag =
-        if matches!(config.subcommand, Subcommand::Show { .. }) { "show" } else { "usage" };
+        if matches!(config.subcommand, Subcommand::Show { .. }) { id::SHOW } else { id::USAGE };
       return Err(Error::message(format!("`--{flag}` requires recipe")));
     }
     Subcommand::Usage { path } => {
@@ -348,7 +365,16 @@ fn compiled<'src>(config: &Config, search: Search, arenas: Arenas<'src>) -> Outc
         }
       }
     }
-    _ => {}
+    // Run above; the others before compiling (`dispatch`).
+    Subcommand::Run { .. }
+    | Subcommand::Changelog
+    | Subcommand::Lsp
+    | Subcommand::Completions { .. }
+    | Subcommand::Edit
+    | Subcommand::Format
+    | Subcommand::Init
+    | Subcommand::Man
+    | Subcommand::Request { .. } => {}
   }
   // The process is about to exit: tearing the tree down would only cost time.
   std::mem::forget(justfile);
@@ -545,6 +571,10 @@ fn interrupted(signal: i32) -> Error<'static> {
   Error::Other(Box::new(Report { status, silent: true, ..Report::default() }))
 }
 
+/// The chooser program when neither `--chooser` nor `$JUST_CHOOSER` names
+/// one (with options to pick many and preview each).
+pub(crate) const DEFAULT_CHOOSER: &str = "fzf";
+
 fn choose<'src>(
   config: &Config,
   search: &Search,
@@ -559,7 +589,7 @@ fn choose<'src>(
   }
   let chooser = config.chooser.clone().unwrap_or_else(|| {
     format!(
-      "fzf --multi --preview 'just --unstable --color always --justfile \"{}\" --show {{}}'",
+      "{DEFAULT_CHOOSER} --multi --preview 'just --unstable --color always --justfile \"{}\" --show {{}}'",
       search.justfile.display()
     )
     .into()

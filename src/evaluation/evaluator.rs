@@ -53,8 +53,7 @@ impl<'a, 'src> RunContext<'a, 'src> {
   fn stderr_painter_for(config: &Options) -> crate::color::Painter {
     let mut painter = crate::color::Painter::new(config.color, crate::color::Stream::Stderr);
     painter.highlight = config.highlight;
-    painter.command_color =
-      config.command_color.as_deref().and_then(crate::color::command_color_by_name);
+    painter.command_color = config.command_color.map(crate::color::CommandColor::ansi);
     painter
   }
 }

@@ -1,4 +1,6 @@
 use super::*;
+use crate::cli::flags::Kind;
+use crate::options::AliasStyle;
 use std::sync::Mutex;
 
 /// Serialises tests that set `JUST_*` variables against tests that parse.
@@ -63,7 +65,7 @@ fn subcommands() {
       &["-c", "ls", "-la", "x=1"],
       Command { binary: "ls".into(), arguments: strings(&["-la", "x=1"]) },
     ),
-    (&["--completions", "ZSH"], Completions { shell: "zsh".into() }),
+    (&["--completions", "ZSH"], Completions { shell: CompletionShell::Zsh }),
     (&["--json"], Dump),
     (&["--dump", "../"], Dump),
     (&["-e"], Edit),
@@ -291,4 +293,34 @@ fn environment_variables() {
     error(&[("JUST_VERBOSE", "x")], &[]),
     (2, "error: invalid value 'x' for '--verbose...': invalid digit found in string".into())
   );
+}
+
+/// Each row reads its own value: every word of a choice, given on the
+/// command line, makes a configuration of its own (an alias the same as the
+/// word it stands for).
+#[test]
+fn every_choice_word_gives_its_own_configuration() {
+  for flag in FLAGS {
+    let Takes::Value(_, Kind::Choice(words)) = flag.takes else { continue };
+    let required = flag.requires.map(|required| format!("--{required}"));
+    let long = format!("--{}", flag.long);
+    let configuration = |word: &str| {
+      let mut line: Vec<&str> = required.iter().map(String::as_str).collect();
+      line.extend([long.as_str(), word]);
+      let config = parse_locked(&line).unwrap_or_else(|error| panic!("{line:?}: {error}"));
+      format!("{config:?}")
+    };
+    let mut seen: Vec<String> = Vec::new();
+    for word in words.listed {
+      let config = configuration(word);
+      assert!(!seen.contains(&config), "{long} {word}: the same as another word");
+      seen.push(config);
+    }
+    for (alias, listed) in words.aliases {
+      assert_eq!(configuration(alias), configuration(listed), "{long} {alias}");
+    }
+    if let Some(default) = flag.default {
+      assert!(words.listed.contains(&default), "{long}: default {default}");
+    }
+  }
 }

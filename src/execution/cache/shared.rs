@@ -28,9 +28,6 @@ use super::{digest, entry};
 use crate::options::Options;
 use crate::platform::{mode, stdio};
 
-/// Seconds each network wait of a store may take, unless `--cache-timeout`.
-const DEFAULT_TIMEOUT: u64 = 10;
-
 /// The layout of entries, in the shared key: entries of another layout
 /// are never looked up.
 pub(super) const FORMAT: u32 = 2;
@@ -83,7 +80,7 @@ impl Stores {
       (None, Some(url)) => Location::Url(url.clone()),
       (None, None) => return None,
     };
-    let timeout = config.cache_timeout.unwrap_or(DEFAULT_TIMEOUT);
+    let timeout = config.cache_timeout;
     let read_only = config.cache_read_only;
     let mut opened = self.opened.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let same =
