@@ -95,10 +95,7 @@ pub(crate) fn spawn(
 
 /// Start `command` suspended, put it in `job`, then let it run.
 fn start_in(job: &OwnedHandle, command: &mut Command, creation_flags: u32) -> io::Result<Child> {
-  std::os::windows::process::CommandExt::creation_flags(
-    command,
-    creation_flags | CREATE_SUSPENDED,
-  );
+  std::os::windows::process::CommandExt::creation_flags(command, creation_flags | CREATE_SUSPENDED);
   let mut child = command.spawn()?;
   if let Err(error) = join_and_resume(job, &child) {
     let _ = child.kill();
