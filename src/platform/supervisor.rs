@@ -71,14 +71,17 @@ pub(super) struct Shared {
 struct State {
   /// Children started and not yet reaped.
   children: Vec<Pid>,
-  /// The children's own process group, once a child has made it. Its
-  /// leader is left unreaped until the group is retired (no child runs),
-  /// so the group's id is never reused while `just` signals it.
-  group: Option<Pid>,
+  /// The children's own process group (a Job Object on Windows), once a
+  /// child has made it. Its leader is left unreaped until the group is
+  /// retired (no child runs), so the group's id is never reused while
+  /// `just` signals it.
+  group: Option<os::Group>,
   /// Whether the group's leader has ended (and waits to be reaped).
   leader_ended: bool,
-  /// The last group retired, for the wait after a SIGTERM.
-  retired: Option<Pid>,
+  /// The groups retired: the last, for the wait after a SIGTERM, and those
+  /// the operating system needs kept until the run ends (`needs_keeping`:
+  /// a Windows job still holding processes a recipe left running).
+  retired: Vec<os::Group>,
   /// Work in progress that a signal must not cut short (a script's
   /// temporary directory exists) though no child runs.
   busy: usize,
@@ -89,6 +92,12 @@ struct State {
   /// Whether a SIGTERM or SIGKILL was passed on: the group is waited for
   /// at the end.
   terminated: bool,
+}
+
+impl State {
+  fn leads_group(&self, pid: Pid) -> bool {
+    self.group.as_ref().is_some_and(|group| group.id() == pid)
+  }
 }
 
 /// Why a process was not started.
@@ -139,6 +148,17 @@ impl Supervisor {
 
   /// Start `command` where the run's processes go, and register it.
   pub(crate) fn spawn(&self, command: &mut Command) -> Result<Running<'_>, SpawnError> {
+    self.spawn_with_flags(command, 0)
+  }
+
+  /// [`Supervisor::spawn`] with Windows process creation flags (a
+  /// `Command`'s own would be overwritten: the supervisor adds flags of its
+  /// own to these); none on Unix.
+  pub(crate) fn spawn_with_flags(
+    &self,
+    command: &mut Command,
+    creation_flags: u32,
+  ) -> Result<Running<'_>, SpawnError> {
     let shared = &*self.shared;
     let own_group = *shared.own_group.get_or_init(|| !os::has_controlling_terminal());
     let mut attempts = 0;
@@ -147,8 +167,8 @@ impl Supervisor {
       if let Some(signal) = state.pending {
         return Err(SpawnError::Interrupted { signal });
       }
-      let child = os::spawn(command, own_group, state.group);
-      let child = match child {
+      let spawned = os::spawn(command, own_group, state.group.as_ref(), creation_flags);
+      let (child, new_group) = match spawned {
         Err(error) if os::is_busy_text(&error) && attempts < BUSY_TEXT_ATTEMPTS => {
           // Retried without the lock, so signals are handled meanwhile.
           drop(state);
@@ -162,8 +182,8 @@ impl Supervisor {
         std::thread::sleep(pause);
       }
       let pid = Pid::try_from(child.id()).unwrap_or(Pid::MAX);
-      if own_group {
-        state.group.get_or_insert(pid);
+      if let Some(group) = new_group {
+        state.group = Some(group);
       }
       state.children.push(pid);
       return Ok(Running { shared, child, pid, reaped: false });
@@ -207,16 +227,19 @@ impl Supervisor {
   /// are left at once, as just 1.58 leaves them: a background job ignores
   /// SIGINT by design.
   fn settle(&self) {
-    let group = {
-      let state = self.shared.lock();
-      match state.group.or(state.retired) {
-        Some(group) if state.terminated => group,
-        _ => return,
-      }
-    };
+    if !self.shared.lock().terminated {
+      return;
+    }
     let deadline = Instant::now() + SETTLE;
     while Instant::now() < deadline {
-      match os::group_alive(group) {
+      let alive = {
+        let state = self.shared.lock();
+        match state.group.as_ref().or(state.retired.last()) {
+          Some(group) => os::group_alive(group),
+          None => return,
+        }
+      };
+      match alive {
         Ok(true) => std::thread::sleep(Duration::from_millis(10)),
         Ok(false) => return,
         Err(error) => return note_failure("wait for the recipes' processes", Err(error)),
@@ -323,7 +346,7 @@ impl Shared {
       }
     }
     let failure = |error: io::Error| format!("just: failed to signal the recipes: {error}\n");
-    if let Some(group) = state.group {
+    if let Some(group) = &state.group {
       if let Err(error) = os::signal_group(group, signal) {
         notes.push(failure(error));
       }
@@ -334,7 +357,7 @@ impl Shared {
     // instant cannot miss it; `just` ignores what it sends itself);
     // otherwise each child and its descendants.
     if os::own_job_is_only_ours() {
-      if let Err(error) = os::signal_group(os::own_group_id(), signal) {
+      if let Err(error) = os::signal_own_group(signal) {
         notes.push(failure(error));
       }
       return notes;
@@ -364,7 +387,7 @@ impl Shared {
       self.interrupt_writers();
     }
     state.children.retain(|&child| child != pid);
-    if state.group == Some(pid) {
+    if state.leads_group(pid) {
       state.leader_ended = true;
     }
     if !state.children.is_empty() {
@@ -373,9 +396,10 @@ impl Shared {
     let Some(group) = state.group.take() else {
       return;
     };
-    state.retired = Some(group);
-    os::retire_group(group);
-    let reaped = if std::mem::take(&mut state.leader_ended) { os::reap(group) } else { Ok(()) };
+    let leader = group.id();
+    state.retired.retain(os::needs_keeping);
+    state.retired.push(group);
+    let reaped = if std::mem::take(&mut state.leader_ended) { os::reap(leader) } else { Ok(()) };
     drop(state);
     note_failure("reap the recipes' first process", reaped);
   }
@@ -414,7 +438,7 @@ impl Running<'_> {
   fn reap(&mut self) -> io::Result<ExitStatus> {
     // Its pipes close first, as `Child::wait` does.
     drop(self.child.stdin.take());
-    let leads_the_group = self.shared.lock().group == Some(self.pid);
+    let leads_the_group = self.shared.lock().leads_group(self.pid);
     let result = if leads_the_group { os::wait_unreaped(self.pid) } else { os::wait(self.pid) };
     self.reaped = true;
     self.shared.unregister(self.pid);

@@ -1,7 +1,8 @@
 //! Windows behaviour that a case file cannot show, run in the Windows lane
 //! (`JUST_TEST_WINDOWS`) against `just.exe` under Wine: `--watch-restart`
 //! ends the recipe's whole process tree (a Job Object), not just the shell
-//! it started.
+//! it started; the run owns its jobs, so what its recipes left running ends
+//! with it.
 
 use std::fs;
 use std::io::Read;
@@ -29,6 +30,13 @@ pub(crate) fn tests() -> Vec<Trial> {
       module_path!(),
       "killed_just_takes_the_recipe_process_tree_with_it",
       killed_just_takes_the_recipe_process_tree_with_it,
+      true,
+      true,
+    ),
+    crate::harness::trial(
+      module_path!(),
+      "end_of_a_watch_run_ends_what_its_recipes_left_running",
+      end_of_a_watch_run_ends_what_its_recipes_left_running,
       true,
       true,
     ),
@@ -118,6 +126,52 @@ fn watch_restart_ends_the_recipe_process_tree() {
       "the first run's processes to end",
     );
   });
+  let _ = just.kill();
+  let _ = just.wait();
+  for pid in processes_naming(&token) {
+    let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+  }
+  if let Err(panic) = result {
+    std::panic::resume_unwind(panic);
+  }
+}
+
+/// Each run owns its Job Objects: when a `--watch` run ends, the job of a
+/// recipe line that left a background process is closed, and
+/// `JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE` ends that process, while `just`
+/// goes on waiting for changes. The recipe waits until the background
+/// process is up (it writes `up.txt`). (just 1.58 leaves it running.)
+fn end_of_a_watch_run_ends_what_its_recipes_left_running() {
+  let directory = tempfile::tempdir().unwrap();
+  let root = directory.path().canonicalize().unwrap();
+  let folder = root.file_name().unwrap().to_string_lossy().into_owned();
+  let ping = format!("ping -n {} 127.0.0.1", 100 + (std::process::id() + 13) % 900);
+  let token = [folder.as_str(), ping.as_str()];
+  let justfile = format!(
+    "set windows-shell := [\"cmd.exe\", \"/c\"]\n\nrun:\n  \
+     @start /b cmd /c \"echo up> up.txt & {ping} > nul & rem {folder}\"\n  \
+     @for /l %i in (1,1,600) do @if not exist up.txt ping -n 2 127.0.0.1 > nul\n  \
+     @echo done\n"
+  );
+  fs::write(root.join("justfile"), &justfile).unwrap();
+  let mut command = Command::new("wine");
+  command
+    .arg(windows_binary().unwrap())
+    .args(["--watch", "run"])
+    .current_dir(&root)
+    .stdin(Stdio::null())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::null());
+  clean_environment(&mut command);
+  let mut just = command.spawn().unwrap();
+  let stdout = collect(&mut just);
+
+  let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+    wait_for(|| root.join("up.txt").exists(), "the background process");
+    wait_for(|| stdout.lock().unwrap().contains("done"), "the end of the run");
+    wait_for(|| processes_naming(&token).is_empty(), "the background process to end");
+    assert!(just.try_wait().unwrap().is_none(), "`just --watch` ended");
+  }));
   let _ = just.kill();
   let _ = just.wait();
   for pid in processes_naming(&token) {

@@ -92,7 +92,8 @@ pub(crate) fn run_format(request: &FormatRequest, ast: &Ast) -> FormatOutcome {
   outcome
 }
 
-/// Line diff of `old` → `new` (patience), ` `/`-`/`+` prefixes; lines end in `\n` (or `\r`).
+/// Line diff of `old` → `new` (patience, `similar` pinned to just 1.58's 3.1.1),
+/// ` `/`-`/`+` prefixes; lines end in `\n` (or `\r`).
 pub(crate) fn diff(old: &str, new: &str, painter: Painter) -> String {
   let text_diff = TextDiff::configure().algorithm(Algorithm::Patience).diff_lines(old, new);
   let mut out = String::new();

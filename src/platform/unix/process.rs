@@ -27,21 +27,41 @@ fn is(error: &io::Error, code: libc::c_int) -> bool {
   error.raw_os_error() == Some(code)
 }
 
+/// The children's own process group, named by its leader's id (the
+/// supervisor keeps the leader unreaped while it holds the group). Nothing
+/// to release when it is dropped.
+#[derive(Debug)]
+pub(crate) struct Group(Pid);
+
+impl Group {
+  pub(crate) fn id(&self) -> Pid {
+    self.0
+  }
+}
+
 /// Start `command`: in process group `group`, or in a new group it leads
-/// when None; or, when `own_group` is false, in `just`'s own group, as a
-/// shell starts the commands of one job. A script file just written can be
-/// briefly "busy" (ETXTBSY) when another thread forked while its write
-/// descriptor was open: that child holds the descriptor until its own exec,
-/// a matter of milliseconds; the caller retries (see [`is_busy_text`]).
+/// when None, which is returned; or, when `own_group` is false, in `just`'s
+/// own group, as a shell starts the commands of one job. (Creation flags
+/// are Windows'.) A script file just written can be briefly "busy"
+/// (ETXTBSY) when another thread forked while its write descriptor was
+/// open: that child holds the descriptor until its own exec, a matter of
+/// milliseconds; the caller retries (see [`is_busy_text`]).
 pub(crate) fn spawn(
   command: &mut Command,
   own_group: bool,
-  group: Option<Pid>,
-) -> io::Result<Child> {
-  if own_group {
-    command.process_group(group.unwrap_or(0));
+  group: Option<&Group>,
+  _creation_flags: u32,
+) -> io::Result<(Child, Option<Group>)> {
+  if !own_group {
+    return Ok((command.spawn()?, None));
   }
-  command.spawn()
+  command.process_group(group.map_or(0, Group::id));
+  let child = command.spawn()?;
+  let new = match group {
+    Some(_) => None,
+    None => Some(Group(Pid::try_from(child.id()).unwrap_or(Pid::MAX))),
+  };
+  Ok((child, new))
 }
 
 /// Whether a start failed only because the executable is still open for
@@ -66,10 +86,10 @@ pub(crate) fn has_controlling_terminal() -> bool {
   }
 }
 
-/// `just`'s own process group.
-pub(crate) fn own_group_id() -> Pid {
+/// Send `signal` to every process of `just`'s own process group.
+pub(crate) fn signal_own_group(signal: i32) -> io::Result<bool> {
   // SAFETY: getpgrp cannot fail.
-  unsafe { libc::getpgrp() }
+  signal_group_id(unsafe { libc::getpgrp() }, signal)
 }
 
 /// Send `signal` to process `pid`; false if it is gone.
@@ -82,12 +102,19 @@ pub(crate) fn signal_process(pid: Pid, signal: i32) -> io::Result<bool> {
   }
 }
 
-/// The run is done with `group`: nothing to release on Unix (its leader
-/// is reaped by the caller).
-pub(crate) fn retire_group(_group: Pid) {}
+/// Whether the run must keep `group` after no child of it runs: never on
+/// Unix, where a process group needs nothing held (its leader is reaped by
+/// the caller).
+pub(crate) fn needs_keeping(_group: &Group) -> bool {
+  false
+}
 
 /// Send `signal` to every process of `group`; false if none is left.
-pub(crate) fn signal_group(group: Pid, signal: i32) -> io::Result<bool> {
+pub(crate) fn signal_group(group: &Group, signal: i32) -> io::Result<bool> {
+  signal_group_id(group.id(), signal)
+}
+
+fn signal_group_id(group: Pid, signal: i32) -> io::Result<bool> {
   // SAFETY: plain kill(2) on a negative (group) id.
   match check(unsafe { libc::kill(-group, signal) }) {
     Ok(_) => Ok(true),
@@ -97,7 +124,7 @@ pub(crate) fn signal_group(group: Pid, signal: i32) -> io::Result<bool> {
 }
 
 /// Whether any process of `group` is still alive (zombies included).
-pub(crate) fn group_alive(group: Pid) -> io::Result<bool> {
+pub(crate) fn group_alive(group: &Group) -> io::Result<bool> {
   signal_group(group, 0)
 }
 

@@ -1,16 +1,15 @@
 //! Job Objects and waiting, for the supervisor: the Windows counterpart of
-//! process groups. The run's first child gets a Job Object of its own, the
-//! "group" named by that child's process id, and every later child joins
-//! it; each child starts suspended and runs only once it is in the job, so
-//! nothing it starts escapes. Ending the job ends every process in it. A
-//! console has no foreground group and no job control.
+//! process groups. The run's first child gets a Job Object of its own, a
+//! [`Group`] the supervisor owns, and every later child joins it; each
+//! child starts suspended and runs only once it is in the job, so nothing
+//! it starts escapes. Ending the job ends every process in it. A console
+//! has no foreground group and no job control.
 //!
-//! A group's entry owns the job's handle and a handle to the group's first
-//! process. Windows does not reuse a process id while a handle to that
-//! process is open, so no later child can have the id of a group still
-//! listed: a new run never joins an old run's job. An entry leaves when its
-//! job is empty, or, for a job whose processes outlived their run, when a
-//! later run starts a group of its own.
+//! Nothing here is process-wide: a job is found through the [`Group`] value
+//! the run holds, never by a process id, so a later run never joins an
+//! earlier run's job, and the job's handle is closed when the run drops the
+//! group (a group the recipes left processes in is kept until the run
+//! ends).
 //!
 //! Limits: the job is created with `JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE`, so
 //! when `just` ends, killed or crashed included, every process still in the
@@ -26,10 +25,9 @@
 //! the run waiting: [`GRACE`] after the event, the job is terminated.
 
 use std::io;
-use std::os::windows::io::{AsHandle, AsRawHandle, FromRawHandle, OwnedHandle};
+use std::os::windows::io::{AsRawHandle, FromRawHandle, OwnedHandle};
 use std::os::windows::process::ExitStatusExt;
 use std::process::{Child, Command, ExitStatus};
-use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use windows_sys::Win32::Foundation::{CloseHandle, FALSE, HANDLE, WAIT_FAILED};
@@ -59,52 +57,60 @@ unsafe extern "system" {
   fn NtResumeProcess(process: HANDLE) -> i32;
 }
 
-/// The Job Object of a group, and its first process, whose open handle
-/// keeps the group's id from being reused.
-struct Group {
+/// The Job Object of the run's processes, owned by the run: dropping it
+/// closes the job's handle, which ends the processes still in it
+/// (`JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE`).
+#[derive(Debug)]
+pub(crate) struct Group {
+  /// The process id of the group's first process.
   id: Pid,
   job: OwnedHandle,
-  _leader: OwnedHandle,
 }
 
-static GROUPS: Mutex<Vec<Group>> = Mutex::new(Vec::new());
-
-fn groups() -> MutexGuard<'static, Vec<Group>> {
-  GROUPS.lock().unwrap_or_else(PoisonError::into_inner)
+impl Group {
+  pub(crate) fn id(&self) -> Pid {
+    self.id
+  }
 }
 
-/// A handle of the job of `group` that stays open when the group is
-/// forgotten meanwhile.
-fn job_of(group: Pid) -> io::Result<Option<OwnedHandle>> {
-  groups().iter().find(|entry| entry.id == group).map(|entry| entry.job.try_clone()).transpose()
-}
-
-fn gone() -> io::Error {
-  io::Error::new(io::ErrorKind::NotFound, "the recipes' job has ended")
-}
-
-/// Start `command` in the job of `group`, or in a new job when None.
-/// Children always get a job (`own_group` is always true: a console has no
-/// process group to share).
+/// Start `command` in the job of `group`, or in a new job when None, which
+/// is returned. Children always get a job (`own_group` is always true: a
+/// console has no process group to share). `creation_flags` are the
+/// caller's (`CommandExt::creation_flags` would be overwritten here: a
+/// `Command` does not tell which flags it has); `CREATE_SUSPENDED` is added.
 pub(crate) fn spawn(
   command: &mut Command,
   _own_group: bool,
-  group: Option<Pid>,
-) -> io::Result<Child> {
-  let job = if let Some(group) = group {
-    job_of(group)?.ok_or_else(gone)?
-  } else {
-    forget_empty_groups();
-    new_job()?
-  };
-  // The standard library's `Command` cannot tell which flags a caller set,
-  // so none of `just`'s callers sets any: this is the only one.
-  std::os::windows::process::CommandExt::creation_flags(command, CREATE_SUSPENDED);
+  group: Option<&Group>,
+  creation_flags: u32,
+) -> io::Result<(Child, Option<Group>)> {
+  if let Some(group) = group {
+    return Ok((start_in(&group.job, command, creation_flags)?, None));
+  }
+  let job = new_job()?;
+  let child = start_in(&job, command, creation_flags)?;
+  let group = Group { id: child.id(), job };
+  Ok((child, Some(group)))
+}
+
+/// Start `command` suspended, put it in `job`, then let it run.
+fn start_in(job: &OwnedHandle, command: &mut Command, creation_flags: u32) -> io::Result<Child> {
+  std::os::windows::process::CommandExt::creation_flags(command, creation_flags | CREATE_SUSPENDED);
   let mut child = command.spawn()?;
+  if let Err(error) = join_and_resume(job, &child) {
+    let _ = child.kill();
+    let _ = child.wait();
+    return Err(error);
+  }
+  Ok(child)
+}
+
+/// Put the suspended `child` in `job`, then let it run.
+fn join_and_resume(job: &OwnedHandle, child: &Child) -> io::Result<()> {
   let process = child.as_raw_handle() as HANDLE;
-  // SAFETY: both handles are open: the job's above, the child's by `child`,
-  // which was created with every access right.
-  let assigned = unsafe {
+  // SAFETY: both handles are open: the job's by its owner, the child's by
+  // `child`, which was created with every access right.
+  unsafe {
     if AssignProcessToJobObject(job.as_raw_handle() as HANDLE, process) == 0 {
       Err(io::Error::last_os_error())
     } else if NtResumeProcess(process) < 0 {
@@ -112,23 +118,7 @@ pub(crate) fn spawn(
     } else {
       Ok(())
     }
-  };
-  if let Err(error) = assigned {
-    let _ = child.kill();
-    let _ = child.wait();
-    return Err(error);
   }
-  if group.is_none() {
-    let leader = child.as_handle().try_clone_to_owned()?;
-    groups().push(Group { id: child.id(), job, _leader: leader });
-  }
-  Ok(child)
-}
-
-/// Forget the groups whose jobs have no process left: those of earlier
-/// runs that ended with background processes still running.
-fn forget_empty_groups() {
-  groups().retain(|entry| active_processes(&entry.job).is_ok_and(|active| active > 0));
 }
 
 fn new_job() -> io::Result<OwnedHandle> {
@@ -183,26 +173,22 @@ fn terminate(job: &OwnedHandle, signal: i32) -> io::Result<()> {
   Ok(())
 }
 
-/// The run is done with `group` (no child of it runs): forget its job if
-/// nothing is left in it. One that still holds processes the recipes left
-/// stays listed (closing it would end them now) until it empties or `just`
-/// ends.
-pub(crate) fn retire_group(group: Pid) {
-  groups().retain(|entry| {
-    entry.id != group || active_processes(&entry.job).is_ok_and(|active| active > 0)
-  });
+/// Whether the run must keep `group` after no child of it runs: while its
+/// job holds processes the recipes left (closing its handle would end them
+/// now; they end with the run instead).
+pub(crate) fn needs_keeping(group: &Group) -> bool {
+  active_processes(&group.job).is_ok_and(|active| active > 0)
 }
 
 /// End every process of `group` for a stop or kill, at once; after a
 /// console event (SIGINT, SIGHUP), which reached the children already,
 /// [`GRACE`] later if any is left. False if its job is gone.
-pub(crate) fn signal_group(group: Pid, signal: i32) -> io::Result<bool> {
-  let Some(job) = job_of(group)? else {
-    return Ok(false);
-  };
+pub(crate) fn signal_group(group: &Group, signal: i32) -> io::Result<bool> {
   if signal == TERMINATE || signal == KILL {
-    terminate(&job, signal)?;
+    terminate(&group.job, signal)?;
   } else {
+    // The thread's own handle keeps the job open, should the run end first.
+    let job = group.job.try_clone()?;
     std::thread::Builder::new()
       .name("job-grace".into())
       .spawn(move || {
@@ -223,17 +209,9 @@ pub(crate) fn signal_group(group: Pid, signal: i32) -> io::Result<bool> {
   Ok(true)
 }
 
-/// Whether any process of `group` is still running. A job with none left
-/// is closed and forgotten.
-pub(crate) fn group_alive(group: Pid) -> io::Result<bool> {
-  let Some(job) = job_of(group)? else {
-    return Ok(false);
-  };
-  let active = active_processes(&job)?;
-  if active == 0 {
-    groups().retain(|entry| entry.id != group);
-  }
-  Ok(active > 0)
+/// Whether any process of `group` is still running.
+pub(crate) fn group_alive(group: &Group) -> io::Result<bool> {
+  Ok(active_processes(&group.job)? > 0)
 }
 
 /// Wait for child `pid` to end.
@@ -259,8 +237,8 @@ pub(crate) fn wait(pid: Pid) -> io::Result<ExitStatus> {
   }
 }
 
-/// Waiting never reaps on Windows (the group's entry holds its first
-/// process's handle).
+/// Waiting never reaps on Windows: a process's id is not reused while a
+/// handle to it is open, and its `Child` holds one until it is waited for.
 pub(crate) fn wait_unreaped(pid: Pid) -> io::Result<ExitStatus> {
   wait(pid)
 }
@@ -287,13 +265,13 @@ pub(crate) fn signal_process(_pid: Pid, _signal: i32) -> io::Result<bool> {
 }
 
 /// Never asked for on Windows (children always have a job).
-pub(crate) fn own_job_is_only_ours() -> bool {
-  false
+pub(crate) fn signal_own_group(_signal: i32) -> io::Result<bool> {
+  Ok(true)
 }
 
-/// Never asked for on Windows.
-pub(crate) fn own_group_id() -> Pid {
-  0
+/// Never asked for on Windows (children always have a job).
+pub(crate) fn own_job_is_only_ours() -> bool {
+  false
 }
 
 /// Jobs hold the whole tree on Windows: never asked for.
