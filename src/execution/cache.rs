@@ -124,8 +124,18 @@ pub(crate) fn attribute<'a, 'src>(
   scope.recipe.effects.values().cache
 }
 
+/// What a recipe's run is keyed by, before hashing.
+struct Key {
+  json: Json,
+  /// Each input's name and digest.
+  digests: Vec<(String, String)>,
+  stamps: Vec<(String, Option<Stamp>)>,
+  /// The declared outputs, checked.
+  outputs: Vec<String>,
+}
+
 /// Build the key, print it with `-vv`, create and lock the entry file and
-/// decide whether it is a hit.
+/// decide whether it is a hit: locally, then in the shared store, if any.
 pub(crate) fn open<'src>(
   context: &RunContext<'_, 'src>,
   run: &Run,
@@ -135,6 +145,56 @@ pub(crate) fn open<'src>(
   parts: &KeyParts<'_>,
 ) -> Result<'src, Entry> {
   let recipe = scope.recipe;
+  let key = key(run, evaluator, scope, cache, parts)?;
+  let compact = key.json.to_string();
+  let hex = blake3::hash(compact.as_bytes()).to_hex().to_string();
+  let config = context.config;
+  if config.verbosity >= 2 && !config.quiet {
+    print_key(context, &hex, &key.json, compact)?;
+  }
+  let directory = context.root_directory().join(DIRECTORY);
+  create_directory(&directory)?;
+  let (mut entry, stale) =
+    open_local(&directory, &hex, key.digests, key.stamps, key.outputs, parts, config.quiet)?;
+  let verbose = config.verbosity >= 1 && !config.quiet;
+  let mut reason = if entry.hit || !verbose {
+    None
+  } else {
+    Some(stale.unwrap_or_else(|| miss::without_entry(&directory, recipe.namepath, &entry.inputs)))
+  };
+  if let Some(shared) = run.stores.for_options(config) {
+    let key = shared::key(key.json, context.root_directory(), parts.working_directory);
+    let shared_hex = blake3::hash(key.to_string().as_bytes()).to_hex().to_string();
+    if restore_shared(context, recipe, &shared, &shared_hex, &mut entry)? {
+      return Ok(entry);
+    }
+    // A valid local entry stands when the store cannot take the run.
+    if shared.writable() && (!entry.hit || shared.accepts_writes()) {
+      if entry.hit && verbose {
+        reason = Some(format!("no entry in shared cache `{}`", shared.shown()));
+      }
+      entry.hit = false;
+      entry.publish = Some((shared, shared_hex));
+    }
+  }
+  if let Some(reason) = reason.filter(|_| !entry.hit) {
+    let painter = context.stderr_painter();
+    stderr_line(&painter.banner(&format!("===> cache miss, {reason}")))?;
+  }
+  Ok(entry)
+}
+
+/// The key of the recipe's run: its body, executor, environment changes,
+/// extra values, inputs' digests, positional arguments, path and working
+/// directory. Declares the inputs and outputs to the run's observer.
+fn key<'src>(
+  run: &Run,
+  evaluator: &Evaluator<'_, '_, 'src>,
+  scope: &RecipeScope<'_, 'src>,
+  cache: &CacheAttribute<'src>,
+  parts: &KeyParts<'_>,
+) -> Result<'src, Key> {
+  let recipe = scope.recipe;
   let extra = match &cache.extra {
     Some(extra) => Json::from(evaluator.evaluate(&extra.value)?.elements().to_vec()),
     None => Json::Null,
@@ -143,18 +203,11 @@ pub(crate) fn open<'src>(
   let mut stamps = Vec::new();
   let inputs = match &cache.inputs {
     Some(inputs) => {
-      let mut map = Map::new();
       let value = evaluator.evaluate(&inputs.value)?;
       let files = inputs::expand(parts.working_directory, value.elements()).map_err(message)?;
       let names: Vec<String> = files.iter().map(|input| input.name.clone()).collect();
       declare(run.observer.as_ref(), parts, &names, false);
-      for input in files {
-        let (hash, stamp) = hash_input(&input.path)?;
-        stamps.push((input.name.clone(), Some(stamp)));
-        digests.push((input.name.clone(), blake3::Hash::from(hash).to_hex().to_string()));
-        map.insert(input.name, Json::from(hash.to_vec()));
-      }
-      Json::Object(map)
+      hash_inputs(files, &mut digests, &mut stamps)?
     }
     None => Json::Null,
   };
@@ -165,16 +218,6 @@ pub(crate) fn open<'src>(
   entry::check_outputs(&outputs)
     .map_err(|problem| message(format!("recipe `{}`: {problem}", recipe.namepath)))?;
   declare(run.observer.as_ref(), parts, &outputs, true);
-
-  let mut environment = Map::new();
-  let changes = evaluator.environment();
-  let mut names: Vec<&String> = changes.set.keys().chain(changes.remove.iter()).collect();
-  names.sort();
-  names.dedup();
-  for name in names {
-    let value = changes.set.get(name).map_or(Json::Null, |value| Json::from(value.clone()));
-    environment.insert(name.clone(), value);
-  }
   let executor = match &parts.executor {
     KeyExecutor::Shebang { interpreter, argument } => {
       json!({"type": "shebang", "argument": argument, "interpreter": interpreter})
@@ -184,9 +227,9 @@ pub(crate) fn open<'src>(
     }
   };
   let extension = recipe.effects.values().extension.map_or(Json::Null, Json::from);
-  let key = json!({
+  let json = json!({
     "body": parts.body,
-    "environment": environment,
+    "environment": environment_changes(evaluator),
     "executor": executor,
     "extension": extension,
     "extra": extra,
@@ -195,19 +238,66 @@ pub(crate) fn open<'src>(
     "recipe": recipe.namepath,
     "working_directory": parts.working_directory.to_string_lossy(),
   });
-  let compact = key.to_string();
-  let hex = blake3::hash(compact.as_bytes()).to_hex().to_string();
+  Ok(Key { json, digests, stamps, outputs })
+}
 
-  let config = context.config;
-  if config.verbosity >= 2 && !config.quiet {
-    let painter = context.stderr_painter();
-    stderr_line(&painter.banner(&format!("===> cache key {hex}:")))?;
-    let pretty = serde_json::to_string_pretty(&key).unwrap_or(compact);
-    stderr_line(&painter.doc(&pretty))?;
+/// Hash each input, recording its digest and its stamp; the inputs' part of
+/// the key.
+fn hash_inputs<'src>(
+  files: Vec<inputs::Input>,
+  digests: &mut Vec<(String, String)>,
+  stamps: &mut Vec<(String, Option<Stamp>)>,
+) -> Result<'src, Json> {
+  let mut map = Map::new();
+  for input in files {
+    let (hash, stamp) = hash_input(&input.path)?;
+    stamps.push((input.name.clone(), Some(stamp)));
+    digests.push((input.name.clone(), blake3::Hash::from(hash).to_hex().to_string()));
+    map.insert(input.name, Json::from(hash.to_vec()));
   }
+  Ok(Json::Object(map))
+}
 
-  let directory = context.root_directory().join(DIRECTORY);
-  create_directory(&directory)?;
+/// The variables the recipe's environment sets (their values) or removes
+/// (null), by name.
+fn environment_changes(evaluator: &Evaluator<'_, '_, '_>) -> Json {
+  let mut environment = Map::new();
+  let changes = evaluator.environment();
+  let mut names: Vec<&String> = changes.set.keys().chain(changes.remove.iter()).collect();
+  names.sort();
+  names.dedup();
+  for name in names {
+    let value = changes.set.get(name).map_or(Json::Null, |value| Json::from(value.clone()));
+    environment.insert(name.clone(), value);
+  }
+  Json::Object(environment)
+}
+
+/// `-vv`: the key's hash and the key.
+fn print_key<'src>(
+  context: &RunContext<'_, 'src>,
+  hex: &str,
+  key: &Json,
+  compact: String,
+) -> Result<'src> {
+  let painter = context.stderr_painter();
+  stderr_line(&painter.banner(&format!("===> cache key {hex}:")))?;
+  let pretty = serde_json::to_string_pretty(key).unwrap_or(compact);
+  stderr_line(&painter.doc(&pretty))
+}
+
+/// Create (if need be), lock and read the local entry `hex`: the entry,
+/// a hit if a run recorded it and its outputs are as that run left them,
+/// and otherwise why they are not, if it says.
+fn open_local<'src>(
+  directory: &Path,
+  hex: &str,
+  inputs: Vec<(String, String)>,
+  stamps: Vec<(String, Option<Stamp>)>,
+  outputs: Vec<String>,
+  parts: &KeyParts<'_>,
+  quiet: bool,
+) -> Result<'src, (Entry, Option<String>)> {
   let path = directory.join(format!("{hex}.json"));
   let open_error = |error: std::io::Error| {
     message(format!("failed to open cache entry `{}`: {error}", path.display()))
@@ -231,17 +321,11 @@ pub(crate) fn open<'src>(
     miss::stale_output(&contents, &outputs, &working_directory)
   };
   let hit = !contents.is_empty() && stale.is_none();
-  let verbose = config.verbosity >= 1 && !config.quiet;
-  let mut reason = if hit || !verbose {
-    None
-  } else {
-    Some(stale.unwrap_or_else(|| miss::without_entry(&directory, recipe.namepath, &digests)))
-  };
-  let mut entry = Entry {
+  let entry = Entry {
     file,
-    inputs: digests,
+    inputs,
     stamps,
-    quiet: config.quiet,
+    quiet,
     outputs,
     path,
     working_directory,
@@ -249,41 +333,36 @@ pub(crate) fn open<'src>(
     restored: None,
     publish: None,
   };
-  if let Some(shared) = run.stores.for_options(config) {
-    let key = shared::key(key, context.root_directory(), parts.working_directory);
-    let shared_hex = blake3::hash(key.to_string().as_bytes()).to_hex().to_string();
-    if let Some(found) = shared.lookup(&shared_hex) {
-      // A signal during the restore is recorded, ends it early and stops
-      // the run once the staging directories are gone.
-      let busy = context.supervisor.busy().map_err(super::error::refused)?;
-      let interrupted = || context.supervisor.pending().is_some();
-      let restored = shared.restore(&found, &entry.working_directory, &entry.outputs, &interrupted);
-      drop(busy);
-      if restored.is_none() {
-        // A signal stopped the restore: the run stops, hit or not.
-        super::linewise::check_interrupted(context, recipe, false)?;
-      }
-      if let Some(restored) = restored {
-        entry.hit = true;
-        entry.restored = Some(restored);
-        entry.record(recipe.namepath)?;
-        return Ok(entry);
-      }
-    }
-    // A valid local entry stands when the store cannot take the run.
-    if shared.writable() && (!entry.hit || shared.accepts_writes()) {
-      if entry.hit && verbose {
-        reason = Some(format!("no entry in shared cache `{}`", shared.shown()));
-      }
-      entry.hit = false;
-      entry.publish = Some((shared, shared_hex));
-    }
-  }
-  if let Some(reason) = reason.filter(|_| !entry.hit) {
-    let painter = context.stderr_painter();
-    stderr_line(&painter.banner(&format!("===> cache miss, {reason}")))?;
-  }
-  Ok(entry)
+  Ok((entry, stale))
+}
+
+/// Look the run up in the shared store and restore what it holds: whether
+/// `entry` is now a hit restored from it. A signal during the restore is
+/// recorded, ends it early and stops the run once the staging directories
+/// are gone.
+fn restore_shared<'src>(
+  context: &RunContext<'_, 'src>,
+  recipe: &crate::analysis::model::Recipe<'src>,
+  shared: &shared::Shared,
+  shared_hex: &str,
+  entry: &mut Entry,
+) -> Result<'src, bool> {
+  let Some(found) = shared.lookup(shared_hex) else {
+    return Ok(false);
+  };
+  let busy = context.supervisor.busy().map_err(super::error::refused)?;
+  let interrupted = || context.supervisor.pending().is_some();
+  let restored = shared.restore(&found, &entry.working_directory, &entry.outputs, &interrupted);
+  drop(busy);
+  let Some(restored) = restored else {
+    // A signal stopped the restore: the run stops, hit or not.
+    super::linewise::check_interrupted(context, recipe, false)?;
+    return Ok(false);
+  };
+  entry.hit = true;
+  entry.restored = Some(restored);
+  entry.record(recipe.namepath)?;
+  Ok(true)
 }
 
 /// Create `.justcache` and the markers in it that are missing.
