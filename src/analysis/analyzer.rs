@@ -1,7 +1,5 @@
 //! Loading of imports and modules, and analysis.
 
-#![allow(clippy::result_large_err)]
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;

@@ -1,8 +1,6 @@
 //! Checks of recipe bodies and kinds: extra leading whitespace, sigil
 //! conflicts, script-only attributes.
 
-#![allow(clippy::result_large_err)]
-
 use super::analyzer::error;
 use super::compile_error::CompileError;
 use super::error::AnalysisErrorKind;

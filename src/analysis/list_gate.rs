@@ -1,8 +1,6 @@
 //! The `[lists]` gate: without `set lists`, the first list-only construct in
 //! source order is an error.
 
-#![allow(clippy::result_large_err)]
-
 use super::analyzer::is_script;
 use super::analyzer::{error, Entry};
 use super::builtins;

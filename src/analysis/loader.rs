@@ -2,8 +2,6 @@
 //! every import and module file. Texts go into the caller's `Sources` arena
 //! and parse trees into its `Trees` arena, which the model borrows from.
 
-#![allow(clippy::result_large_err)]
-
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,5 @@
 //! Recipe parameters and their `[arg(…)]` configuration.
 
-#![allow(clippy::result_large_err)]
-
 use regex::Regex;
 
 use super::analyzer::error;

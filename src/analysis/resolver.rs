@@ -1,8 +1,6 @@
 //! Name resolution: variables (undefined, cycles, function calls) and recipes
 //! (dependencies, cycles, names in recipes, argument counts, aliases).
 
-#![allow(clippy::result_large_err)]
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 

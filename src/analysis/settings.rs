@@ -1,8 +1,6 @@
 //! Settings: incompatibilities, name checks and const evaluation into
 //! `model::Settings`.
 
-#![allow(clippy::result_large_err)]
-
 use super::analyzer::error;
 use super::compile_error::CompileError;
 use super::const_eval::ConstEvaluator;
