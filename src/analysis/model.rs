@@ -229,12 +229,9 @@ impl<'src> Submodules<'src> {
     self.entries.get(index).map(|(_, module)| module)
   }
 
-  pub fn len(&self) -> usize {
+  #[cfg(test)]
+  pub(crate) fn len(&self) -> usize {
     self.entries.len()
-  }
-
-  pub fn is_empty(&self) -> bool {
-    self.entries.is_empty()
   }
 
   /// Names and modules, by name.
@@ -250,7 +247,8 @@ impl<'src> Submodules<'src> {
     self.entries.iter().map(|(_, module)| module)
   }
 
-  pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut Module<'src>> {
+  #[cfg(test)]
+  pub(crate) fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut Module<'src>> {
     self.entries.iter_mut().map(|(_, module)| module)
   }
 
@@ -505,10 +503,6 @@ pub struct Parameters<'r, 'src> {
 impl<'r, 'src> Parameters<'r, 'src> {
   pub fn len(&self) -> usize {
     self.ast.len()
-  }
-
-  pub fn is_empty(&self) -> bool {
-    self.ast.is_empty()
   }
 
   /// The parameter at `index`.
