@@ -438,7 +438,7 @@ impl<'src> Recipe<'src> {
 
 /// A recipe's part of items kept for all the recipes of a module in one
 /// allocation (dependencies): a range of a shared pool.
-pub struct Pooled<T> {
+pub(crate) struct Pooled<T> {
   pool: Option<Arc<Vec<T>>>,
   start: u32,
   len: u32,
