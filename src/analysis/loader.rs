@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use lexiclean::Lexiclean;
 
-use super::compile_error::{CompileError, CompileErrorKind};
-use super::error::{AnalysisErrorKind, LoadError};
+use super::compile_error::{CompileError, CompileErrorKind, LoadError};
+use super::error::AnalysisErrorKind;
 use crate::options::Override;
 use crate::syntax::ast::{Ast, Item, StringLiteral};
 use crate::syntax::parser;

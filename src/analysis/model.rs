@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 pub(crate) use super::bindings::{Binding, Bindings};
-use super::effects::Effects;
+use super::effects::{Effects, ParameterOptions};
 use super::names::token_bytes;
 pub(crate) use super::table::{Named, Table};
 use crate::syntax::ast::{self, Attribute, Expression, Line, Name, ParameterKind};
@@ -76,20 +76,9 @@ impl<'src> Justfile<'src> {
   }
 
   /// What each variable reference and call bound so far means where it is
-  /// written (see `bind_module`, `bind_recipe`).
+  /// written (see `bind_module`, `bind_recipe` in `binder.rs`).
   pub(crate) fn bindings(&self) -> &Bindings {
     self.bindings.get_or_init(|| Bindings::with_slots(self.slot_count))
-  }
-
-  /// Bind the names of a module's assignments and function bodies, before
-  /// they are evaluated.
-  pub(crate) fn bind_module(&self, module: &Module<'src>) {
-    self.bindings().bind_module(module);
-  }
-
-  /// Bind the names of a recipe's expressions, before they are evaluated.
-  pub(crate) fn bind_recipe(&self, module: &Module<'src>, recipe: &Recipe<'src>) {
-    self.bindings().bind_recipe(module, recipe);
   }
 
   /// The module with id `id`.
@@ -537,21 +526,6 @@ pub struct Parameter<'r, 'src> {
   pub ast: &'src ast::Parameter<'src>,
   /// None without `[arg]`.
   options: Option<&'r ParameterOptions<'src>>,
-}
-
-/// A parameter's `[arg(…)]` configuration.
-#[derive(Debug, Default)]
-pub(crate) struct ParameterOptions<'src> {
-  pub long: Option<String>,
-  pub short: Option<char>,
-  /// Patterns (evaluated at compile time), anchored when checked.
-  pub patterns: Vec<String>,
-  pub value: Option<&'src Expression<'src>>,
-  pub flag: bool,
-  pub multiple: bool,
-  pub min: Option<usize>,
-  pub max: Option<usize>,
-  pub help: Option<String>,
 }
 
 impl<'r, 'src> Parameter<'r, 'src> {

@@ -4,9 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use super::analyzer::error;
 use super::builtins;
-use super::compile_error::CompileError;
+use super::compile_error::{error, CompileError};
 use super::error::AnalysisErrorKind;
 use super::model::{
   Alias, Assignment, Dependency, Functions, Module, Named, Pooled, Recipe, Settings, Submodules,

@@ -228,10 +228,10 @@ plain_error! {
   crate::cli::completions::CompletionsError => |_: &crate::cli::completions::CompletionsError| 1,
 }
 
-impl<'src> From<crate::analysis::error::LoadError<'src>> for Error<'src> {
-  fn from(error: crate::analysis::error::LoadError<'src>) -> Self {
+impl<'src> From<crate::analysis::compile_error::LoadError<'src>> for Error<'src> {
+  fn from(error: crate::analysis::compile_error::LoadError<'src>) -> Self {
     match error {
-      crate::analysis::error::LoadError::Compile(error) => Error::Compile(Box::new(error)),
+      crate::analysis::compile_error::LoadError::Compile(error) => Error::Compile(Box::new(error)),
       other => Error::message(other.to_string()),
     }
   }
