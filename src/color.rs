@@ -39,11 +39,12 @@ impl Painter {
     Painter { active, command_color: None, highlight: true }
   }
 
-  pub fn plain() -> Self {
+  #[cfg(test)]
+  pub(crate) fn plain() -> Self {
     Painter { active: false, command_color: None, highlight: true }
   }
 
-  pub fn paint(&self, style: Style, text: &str) -> String {
+  pub(crate) fn paint(&self, style: Style, text: &str) -> String {
     if self.active && style != Style::new() && !text.is_empty() {
       style.paint(text).to_string()
     } else {
@@ -51,16 +52,16 @@ impl Painter {
     }
   }
 
-  pub fn error_label(&self) -> String {
+  pub(crate) fn error_label(&self) -> String {
     self.paint(Ansi::Red.bold(), "error")
   }
 
-  pub fn message(&self, text: &str) -> String {
+  pub(crate) fn message(&self, text: &str) -> String {
     self.paint(Style::new().bold(), text)
   }
 
   /// Style of echoed recipe lines, `--time` lines and timestamps.
-  pub fn command_style(&self) -> Style {
+  pub(crate) fn command_style(&self) -> Style {
     if !self.highlight {
       return Style::new();
     }
@@ -70,11 +71,11 @@ impl Painter {
     }
   }
 
-  pub fn banner(&self, text: &str) -> String {
+  pub(crate) fn banner(&self, text: &str) -> String {
     self.paint(Ansi::Cyan.bold(), text)
   }
 
-  pub fn doc(&self, text: &str) -> String {
+  pub(crate) fn doc(&self, text: &str) -> String {
     self.paint(Ansi::Blue.normal(), text)
   }
 }

@@ -19,13 +19,14 @@ mod search;
 mod syntax;
 mod text;
 
-// The library's surface. `prepare_process`, `run` and `serve_cache_store`
-// (below) are the executables' (`src/main.rs`, `src/bin/`); the rest is
-// what the integration tests (`tests/integration/robustness.rs`) and the
-// fuzz targets (`fuzz/`) drive: lexing, parsing and formatting a source,
-// loading and analysing a justfile, and rendering an error's excerpt.
-// Everything else is private to the crate.
-pub use analysis::analyzer::{compile, Arenas, LoadError, LoadRequest};
+// The library's surface. `prepare_process`, `run`, `serve_cache_store` and
+// `serve_lsp` (below) are the executables' (`src/main.rs`, `src/bin/`); the
+// rest is what the integration tests (`tests/integration/robustness.rs`,
+// `tests/integration/lsp.rs`) and the fuzz targets (`fuzz/`) drive: lexing,
+// parsing and formatting a source, rendering an error's excerpt, loading and
+// analysing a justfile behind `analyze` (the model stays the crate's own),
+// and a language-server session in memory. Everything else is private to
+// the crate.
 pub use color::{Painter, Stream, UseColor};
 pub use lsp::session as lsp_session;
 pub use output::diagnostic::excerpt;
@@ -33,7 +34,7 @@ pub use output::format::{format_justfile, indentation_setting, write_justfile};
 pub use output::sink::Sink;
 pub use syntax::lexer::lex;
 pub use syntax::parser::parse;
-pub use syntax::sources::{Source, Sources, Trees};
+pub use syntax::sources::{Source, Trees};
 pub use syntax::token::TokenKind;
 
 /// Stack of the thread that runs `just`. Analysis, evaluation and dependency
@@ -82,6 +83,39 @@ pub fn restore_cache_entry(
 /// server links does not cost `just`'s start-up anything.
 pub fn serve_lsp() -> i32 {
   lsp::serve()
+}
+
+/// Load the root justfile `justfile`, with `source` as its text (its
+/// imports and modules are read from disk), and analyse it, as `just` does
+/// before it runs anything, with no overrides and `--unstable` as
+/// `unstable` says.
+///
+/// # Errors
+///
+/// The first error, rendered as `just` prints it (without colour): the
+/// message, the source excerpt and any `caused by:` line.
+pub fn analyze(
+  justfile: &std::path::Path,
+  source: String,
+  working_directory: &std::path::Path,
+  unstable: bool,
+) -> Result<(), String> {
+  let request = analysis::loader::LoadRequest {
+    justfile,
+    source: Some(source),
+    working_directory,
+    overrides: &[],
+    unstable,
+  };
+  let (sources, trees) = (syntax::sources::Sources::new(), Trees::new());
+  let arenas = analysis::loader::Arenas { sources: &sources, trees: &trees };
+  match analysis::analyzer::compile(&request, arenas) {
+    Ok(_) => Ok(()),
+    Err(error) => {
+      let painter = Painter::new(UseColor::Never, Stream::Stderr);
+      Err(cli::error::Error::from(error).render(&painter))
+    }
+  }
 }
 
 /// Run `just` with the process's arguments and environment; returns the exit status.

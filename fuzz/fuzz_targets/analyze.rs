@@ -8,9 +8,7 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use just::{
-  compile, excerpt, Arenas, LoadError, LoadRequest, Painter, Sources, Stream, Trees, UseColor,
-};
+use just::analyze;
 use libfuzzer_sys::fuzz_target;
 
 fn directory() -> &'static PathBuf {
@@ -37,23 +35,7 @@ fuzz_target!(|data: &[u8]| {
   let dir = directory();
   let justfile = dir.join("justfile");
   for unstable in [false, true] {
-    let request = LoadRequest {
-      justfile: &justfile,
-      source: Some(src.to_owned()),
-      working_directory: dir,
-      overrides: &[],
-      unstable,
-    };
-    let (sources, trees) = (Sources::new(), Trees::new());
-    match compile(&request, Arenas { sources: &sources, trees: &trees }) {
-      Ok(_) => {}
-      Err(LoadError::Compile(error)) => {
-        let _ = excerpt(&Painter::new(UseColor::Never, Stream::Stderr), &error.token);
-        let _ = (error.to_string(), error.caused_by());
-      }
-      Err(error) => {
-        let _ = error.to_string();
-      }
-    }
+    // An error is rendered as `just` prints it: message, excerpt, cause.
+    let _ = analyze(&justfile, src.to_owned(), dir, unstable);
   }
 });

@@ -1,17 +1,17 @@
 //! Loading of imports and modules, and analysis.
 
-#![allow(clippy::result_large_err)]
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
-pub use super::error::LoadError;
+pub use super::compile_error::LoadError;
 pub use super::loader::{Arenas, LoadRequest};
 
-use super::compile_error::{CompileError, CompileErrorKind};
+use super::body::{is_script, script};
+use super::compile_error::{error, CompileError};
 use super::const_eval::ConstEvaluator;
 use super::effects::{Effects, Flags};
+use super::entries::{module_entries, Entry};
 use super::error::AnalysisErrorKind;
 use super::loader::{self, LoadedFile, LoadedModule, ModuleTarget};
 use super::model::{self, Functions, Justfile, Module, Pooled, Settings, Submodules, Table};
@@ -23,10 +23,6 @@ use crate::syntax::sources::{Nodes, Trees};
 use crate::syntax::token::Token;
 
 type CompileResult<'src, T> = Result<T, CompileError<'src>>;
-
-pub(crate) fn error<'src>(token: Token<'src>, kind: AnalysisErrorKind<'src>) -> CompileError<'src> {
-  CompileError::new(token, CompileErrorKind::Analysis(kind))
-}
 
 /// Load the root justfile, its imports and modules, and analyse them.
 ///
@@ -128,17 +124,8 @@ fn check_unstable<'src>(module: &Module<'src>, unstable: bool) -> Result<(), Loa
   module.modules.values().try_for_each(|submodule| check_unstable(submodule, unstable))
 }
 
-/// One enabled item of the module, with the file it came from.
+/// The tree of a module without a file of its own.
 static EMPTY_AST: LazyLock<ast::Ast<'static>> = LazyLock::new(ast::Ast::default);
-
-/// One enabled item of the module: which file and item of it.
-#[derive(Clone, Copy)]
-pub(crate) struct Entry<'src, 'f> {
-  pub file: u32,
-  pub index: u32,
-  pub item: &'src Item<'src>,
-  pub _files: std::marker::PhantomData<&'f ()>,
-}
 
 fn analyze_module<'src>(
   context: &mut Context<'src>,
@@ -171,48 +158,6 @@ fn analyze_module<'src>(
   };
   analyzer.walk(context, &loaded)?;
   analyzer.finish(base_directory)
-}
-
-/// The enabled items of every file of a module, in order.
-fn module_entries<'src, 'f>(loaded: &LoadedModule<'src>) -> Vec<Entry<'src, 'f>> {
-  let counted = |item: &Item| !matches!(item, Item::Comment(_) | Item::Eol);
-  let mut count = 0;
-  for file in &loaded.files {
-    for item in &file.ast.items {
-      count += usize::from(counted(item));
-    }
-  }
-  let mut entries = Vec::with_capacity(count);
-  for (file, loaded_file) in (0..).zip(&loaded.files) {
-    let ast: &'src ast::Ast<'src> = loaded_file.ast;
-    for (index, item) in (0..).zip(&ast.items) {
-      if counted(item) && item_enabled(item) {
-        entries.push(Entry { file, index, item, _files: std::marker::PhantomData });
-      }
-    }
-  }
-  entries
-}
-
-fn item_enabled(item: &Item<'_>) -> bool {
-  match item_attributes(item) {
-    Some(attributes) => super::effects::enabled(attributes),
-    None => true,
-  }
-}
-
-fn item_attributes<'src, 'i>(item: &'i Item<'src>) -> Option<&'i ast::Attributes<'src>> {
-  match item {
-    Item::Alias(alias) => Some(&alias.attributes),
-    Item::Assignment(assignment) => Some(&assignment.attributes),
-    Item::Function(function) => Some(&function.attributes),
-    Item::Import(import) => Some(&import.attributes),
-    Item::Module(module) => Some(&module.attributes),
-    Item::Recipe(recipe) => Some(&recipe.attributes),
-    Item::Set(set) => Some(&set.attributes),
-    Item::Unexport(unexport) => Some(&unexport.attributes),
-    Item::Comment(_) | Item::Eol => None,
-  }
 }
 
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -827,15 +772,6 @@ fn check_parameters<'src>(recipe: &ast::Recipe<'src>) -> CompileResult<'src, ()>
     }
   }
   Ok(())
-}
-
-pub(crate) fn is_script<'src>(recipe: &'src ast::Recipe<'src>, settings: &Settings<'src>) -> bool {
-  script(Effects::flags_of(recipe.attributes.list), recipe, settings)
-}
-
-/// Body starts with `#!`, or `[script]`, or `set default-script`; never with `[shell]`.
-fn script(flags: Flags, recipe: &ast::Recipe, settings: &Settings) -> bool {
-  !flags.shell() && (flags.script() || recipe.shebang || settings.default_script)
 }
 
 /// The const value of a `[doc]` attribute: `None` = no attribute.

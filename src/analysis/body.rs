@@ -1,17 +1,25 @@
-//! Checks of recipe bodies and kinds: extra leading whitespace, sigil
-//! conflicts, script-only attributes.
+//! Recipe kinds and checks of recipe bodies: whether a recipe is a script,
+//! extra leading whitespace, sigil conflicts, script-only attributes.
 
-#![allow(clippy::result_large_err)]
-
-use super::analyzer::error;
-use super::compile_error::CompileError;
+use super::compile_error::{error, CompileError};
+use super::effects::{Effects, Flags};
 use super::error::AnalysisErrorKind;
+use super::model::Settings;
 use super::names::token_bytes;
-use crate::syntax::ast::{Fragment, Line, Recipe};
+use crate::syntax::ast::{self, Fragment, Line, Recipe};
 use crate::syntax::attributes::SCRIPT_ONLY;
 use crate::syntax::token::Token;
 
 type CompileResult<'src, T> = Result<T, CompileError<'src>>;
+
+pub(crate) fn is_script<'src>(recipe: &'src ast::Recipe<'src>, settings: &Settings<'src>) -> bool {
+  script(Effects::flags_of(recipe.attributes.list), recipe, settings)
+}
+
+/// Body starts with `#!`, or `[script]`, or `set default-script`; never with `[shell]`.
+pub(crate) fn script(flags: Flags, recipe: &ast::Recipe, settings: &Settings) -> bool {
+  !flags.shell() && (flags.script() || recipe.shebang || settings.default_script)
+}
 
 pub(crate) fn check<'src>(
   recipe: &Recipe<'src>,

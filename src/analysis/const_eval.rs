@@ -1,8 +1,6 @@
 //! Compile-time evaluation of const contexts: setting values, `[doc]`, `arg`
 //! `help`/`pattern`.
 
-#![allow(clippy::result_large_err)]
-
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 

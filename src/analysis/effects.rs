@@ -7,7 +7,6 @@
 //! parse node for what prints it as written (`--fmt`, `--dump`, `--show`,
 //! `--json`, recipe help).
 
-use super::model::ParameterOptions;
 use crate::syntax::ast::{
   ArgAttribute, Attribute, AttributeEntry, Attributes, CacheAttribute, Expression, Interpreter,
   Name, Signal,
@@ -290,6 +289,21 @@ impl<'src> Decision<'src> {
       set(self.effects.values_mut());
     }
   }
+}
+
+/// A parameter's `[arg(…)]` configuration.
+#[derive(Debug, Default)]
+pub(crate) struct ParameterOptions<'src> {
+  pub long: Option<String>,
+  pub short: Option<char>,
+  /// Patterns (evaluated at compile time), anchored when checked.
+  pub patterns: Vec<String>,
+  pub value: Option<&'src Expression<'src>>,
+  pub flag: bool,
+  pub multiple: bool,
+  pub min: Option<usize>,
+  pub max: Option<usize>,
+  pub help: Option<String>,
 }
 
 #[cfg(test)]

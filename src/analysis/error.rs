@@ -1,13 +1,7 @@
-//! Analysis errors and load errors (errors without a
-//! source excerpt that can end loading and analysis).
-
-use std::fmt::{self, Display, Formatter};
-use std::path::PathBuf;
+//! Analysis errors: what analysis finds wrong in a justfile, each kind with
+//! its message. `compile_error.rs` wraps them with the token they blame.
 
 use snafu::Snafu;
-
-use super::compile_error::CompileError;
-use crate::syntax::ast::UnstableFeature;
 
 #[derive(Debug, Clone, Snafu)]
 #[snafu(visibility(pub(crate)))]
@@ -139,58 +133,3 @@ fn article(kind: &str) -> &'static str {
     "a"
   }
 }
-
-/// Everything that can stop `compile`: a compile error with its excerpt, or
-/// one of the errors printed without location.
-#[derive(Debug, Clone)]
-pub enum LoadError<'src> {
-  Compile(CompileError<'src>),
-  Read { path: PathBuf, message: String },
-  CircularImport { import: PathBuf, current: PathBuf },
-  UnknownOverrides { overrides: Vec<String> },
-  Unstable { feature: UnstableFeature },
-}
-
-impl<'src> From<CompileError<'src>> for LoadError<'src> {
-  fn from(error: CompileError<'src>) -> Self {
-    LoadError::Compile(error)
-  }
-}
-
-pub(crate) fn unstable_feature_message(feature: UnstableFeature) -> &'static str {
-  match feature {
-    UnstableFeature::CachedRecipes => "cached recipes are currently unstable",
-    UnstableFeature::Lists => "the `lists` setting is currently unstable",
-    UnstableFeature::UserDefinedFunctions => "user-defined functions are currently unstable",
-  }
-}
-
-impl Display for LoadError<'_> {
-  fn fmt(&self, f: &mut Formatter) -> fmt::Result {
-    match self {
-      LoadError::Compile(error) => error.fmt(f),
-      LoadError::Read { path, message } => {
-        write!(f, "failed to read justfile at `{}`: {message}", path.display())
-      }
-      LoadError::CircularImport { import, current } => {
-        write!(f, "import `{}` in `{}` is circular", import.display(), current.display())
-      }
-      LoadError::UnknownOverrides { overrides } => {
-        let noun = if overrides.len() == 1 { "variable" } else { "variables" };
-        write!(
-          f,
-          "{noun} {} overridden on the command line but not present in justfile",
-          crate::text::ticked(overrides, "and")
-        )
-      }
-      LoadError::Unstable { feature } => write!(
-        f,
-        "{}, invoke `just` with `--unstable`, set the `JUST_UNSTABLE` environment variable, or \
-         add `set unstable` to your `justfile` to enable unstable features",
-        unstable_feature_message(*feature)
-      ),
-    }
-  }
-}
-
-impl std::error::Error for LoadError<'_> {}

@@ -3,9 +3,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use crate::analysis::effects::Effects;
+use crate::analysis::effects::{Effects, ParameterOptions};
 use crate::analysis::model::{
-  Alias, Functions, Justfile, Module, ParameterOptions, Recipe, Settings, Submodules, Table,
+  Alias, Functions, Justfile, Module, Recipe, Settings, Submodules, Table,
 };
 use crate::syntax::ast::{self, Expression, ParameterKind, StringKind, StringLiteral};
 use crate::syntax::sources::Source;

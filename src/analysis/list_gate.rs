@@ -1,12 +1,10 @@
 //! The `[lists]` gate: without `set lists`, the first list-only construct in
 //! source order is an error.
 
-#![allow(clippy::result_large_err)]
-
-use super::analyzer::is_script;
-use super::analyzer::{error, Entry};
+use super::body::is_script;
 use super::builtins;
-use super::compile_error::CompileError;
+use super::compile_error::{error, CompileError};
+use super::entries::Entry;
 use super::error::AnalysisErrorKind;
 use super::model::{Assignment, Functions, Settings, Table};
 use super::resolver::{

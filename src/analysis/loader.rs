@@ -2,15 +2,13 @@
 //! every import and module file. Texts go into the caller's `Sources` arena
 //! and parse trees into its `Trees` arena, which the model borrows from.
 
-#![allow(clippy::result_large_err)]
-
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use lexiclean::Lexiclean;
 
-use super::compile_error::{CompileError, CompileErrorKind};
-use super::error::{AnalysisErrorKind, LoadError};
+use super::compile_error::{CompileError, CompileErrorKind, LoadError};
+use super::error::AnalysisErrorKind;
 use crate::options::Override;
 use crate::syntax::ast::{Ast, Item, StringLiteral};
 use crate::syntax::parser;

@@ -2,12 +2,14 @@
 
 pub(crate) mod analyzer;
 pub(crate) mod argument_error;
+mod binder;
 pub(crate) mod bindings;
 mod body;
 mod builtins;
 pub(crate) mod compile_error;
 pub(crate) mod const_eval;
 pub(crate) mod effects;
+mod entries;
 pub(crate) mod error;
 #[cfg(test)]
 pub(crate) mod fixtures;

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 pub(crate) use super::bindings::{Binding, Bindings};
-use super::effects::Effects;
+use super::effects::{Effects, ParameterOptions};
 use super::names::token_bytes;
 pub(crate) use super::table::{Named, Table};
 use crate::syntax::ast::{self, Attribute, Expression, Line, Name, ParameterKind};
@@ -76,20 +76,9 @@ impl<'src> Justfile<'src> {
   }
 
   /// What each variable reference and call bound so far means where it is
-  /// written (see `bind_module`, `bind_recipe`).
+  /// written (see `bind_module`, `bind_recipe` in `binder.rs`).
   pub(crate) fn bindings(&self) -> &Bindings {
     self.bindings.get_or_init(|| Bindings::with_slots(self.slot_count))
-  }
-
-  /// Bind the names of a module's assignments and function bodies, before
-  /// they are evaluated.
-  pub(crate) fn bind_module(&self, module: &Module<'src>) {
-    self.bindings().bind_module(module);
-  }
-
-  /// Bind the names of a recipe's expressions, before they are evaluated.
-  pub(crate) fn bind_recipe(&self, module: &Module<'src>, recipe: &Recipe<'src>) {
-    self.bindings().bind_recipe(module, recipe);
   }
 
   /// The module with id `id`.
@@ -229,12 +218,9 @@ impl<'src> Submodules<'src> {
     self.entries.get(index).map(|(_, module)| module)
   }
 
-  pub fn len(&self) -> usize {
+  #[cfg(test)]
+  pub(crate) fn len(&self) -> usize {
     self.entries.len()
-  }
-
-  pub fn is_empty(&self) -> bool {
-    self.entries.is_empty()
   }
 
   /// Names and modules, by name.
@@ -250,7 +236,8 @@ impl<'src> Submodules<'src> {
     self.entries.iter().map(|(_, module)| module)
   }
 
-  pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut Module<'src>> {
+  #[cfg(test)]
+  pub(crate) fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut Module<'src>> {
     self.entries.iter_mut().map(|(_, module)| module)
   }
 
@@ -440,7 +427,7 @@ impl<'src> Recipe<'src> {
 
 /// A recipe's part of items kept for all the recipes of a module in one
 /// allocation (dependencies): a range of a shared pool.
-pub struct Pooled<T> {
+pub(crate) struct Pooled<T> {
   pool: Option<Arc<Vec<T>>>,
   start: u32,
   len: u32,
@@ -507,10 +494,6 @@ impl<'r, 'src> Parameters<'r, 'src> {
     self.ast.len()
   }
 
-  pub fn is_empty(&self) -> bool {
-    self.ast.is_empty()
-  }
-
   /// The parameter at `index`.
   pub fn get(&self, index: usize) -> Option<Parameter<'r, 'src>> {
     let ast = self.ast.get(index)?;
@@ -543,21 +526,6 @@ pub struct Parameter<'r, 'src> {
   pub ast: &'src ast::Parameter<'src>,
   /// None without `[arg]`.
   options: Option<&'r ParameterOptions<'src>>,
-}
-
-/// A parameter's `[arg(…)]` configuration.
-#[derive(Debug, Default)]
-pub(crate) struct ParameterOptions<'src> {
-  pub long: Option<String>,
-  pub short: Option<char>,
-  /// Patterns (evaluated at compile time), anchored when checked.
-  pub patterns: Vec<String>,
-  pub value: Option<&'src Expression<'src>>,
-  pub flag: bool,
-  pub multiple: bool,
-  pub min: Option<usize>,
-  pub max: Option<usize>,
-  pub help: Option<String>,
 }
 
 impl<'r, 'src> Parameter<'r, 'src> {

@@ -1,14 +1,11 @@
 //! Recipe parameters and their `[arg(…)]` configuration.
 
-#![allow(clippy::result_large_err)]
-
 use regex::Regex;
 
-use super::analyzer::error;
-use super::compile_error::CompileError;
+use super::compile_error::{error, CompileError};
 use super::const_eval::ConstEvaluator;
+use super::effects::ParameterOptions;
 use super::error::AnalysisErrorKind;
-use super::model::ParameterOptions;
 use crate::syntax::ast::{ArgAttribute, Attribute, Recipe};
 use crate::syntax::token::Token;
 

@@ -1,14 +1,11 @@
 //! Name resolution: variables (undefined, cycles, function calls) and recipes
 //! (dependencies, cycles, names in recipes, argument counts, aliases).
 
-#![allow(clippy::result_large_err)]
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use super::analyzer::error;
 use super::builtins;
-use super::compile_error::CompileError;
+use super::compile_error::{error, CompileError};
 use super::error::AnalysisErrorKind;
 use super::model::{
   Alias, Assignment, Dependency, Functions, Module, Named, Pooled, Recipe, Settings, Submodules,

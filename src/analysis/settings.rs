@@ -1,10 +1,7 @@
 //! Settings: incompatibilities, name checks and const evaluation into
 //! `model::Settings`.
 
-#![allow(clippy::result_large_err)]
-
-use super::analyzer::error;
-use super::compile_error::CompileError;
+use super::compile_error::{error, CompileError};
 use super::const_eval::ConstEvaluator;
 use super::error::AnalysisErrorKind;
 use super::model::{Assignment, Functions, Settings, Table};

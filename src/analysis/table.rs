@@ -13,7 +13,7 @@ use super::names::{same_name, token_bytes, word_at};
 use crate::syntax::token::Token;
 
 /// An item of a `Table`: its name, read from the item itself.
-pub trait Named<'src> {
+pub(crate) trait Named<'src> {
   fn key(&self) -> &'src str;
 
   /// The name's bytes, for hashing, comparing and sorting: what `key`
@@ -23,7 +23,7 @@ pub trait Named<'src> {
   }
 }
 
-pub struct Table<'src, T> {
+pub(crate) struct Table<'src, T> {
   entries: Vec<T>,
   index: NameIndex,
   /// Indices of `entries` in name order.
@@ -77,7 +77,7 @@ fn hash(name: &[u8]) -> u64 {
 }
 
 /// Where `Table::find` would put a name it did not find.
-pub struct Vacant {
+pub(crate) struct Vacant {
   slot: usize,
   hash: u64,
 }
@@ -430,7 +430,7 @@ impl<'src, T: Named<'src>> Index<&str> for Table<'src, T> {
 }
 
 /// Items by name.
-pub struct Iter<'t, 'src, T> {
+pub(crate) struct Iter<'t, 'src, T> {
   entries: &'t [T],
   indices: std::slice::Iter<'t, u32>,
   _names: PhantomData<&'src str>,

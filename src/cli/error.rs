@@ -227,10 +227,10 @@ plain_error! {
   crate::cli::edit::EditError => |error: &crate::cli::edit::EditError| error.exit_code(),
 }
 
-impl<'src> From<crate::analysis::error::LoadError<'src>> for Error<'src> {
-  fn from(error: crate::analysis::error::LoadError<'src>) -> Self {
+impl<'src> From<crate::analysis::compile_error::LoadError<'src>> for Error<'src> {
+  fn from(error: crate::analysis::compile_error::LoadError<'src>) -> Self {
     match error {
-      crate::analysis::error::LoadError::Compile(error) => Error::Compile(Box::new(error)),
+      crate::analysis::compile_error::LoadError::Compile(error) => Error::Compile(Box::new(error)),
       other => Error::message(other.to_string()),
     }
   }

@@ -229,10 +229,18 @@ impl<'e, 'a, 'src> Evaluator<'e, 'a, 'src> {
     }
   }
 
-  /// A reference whose binding does not apply here, looked up by name as
-  /// before analysis bound names: every checked expression is bound, and a
-  /// parameter binding applies unless it names a parameter not bound yet
-  /// (an `[arg(value)]` naming a later parameter).
+  /// A reference whose binding does not apply here, looked up by name: a
+  /// supported path, not a fallback for names analysis missed. Every
+  /// expression a run evaluates is bound, and a binding applies except in
+  /// one case: an `[arg(value)]` naming a later parameter of its recipe is
+  /// bound to that parameter (the parameters are in scope for the resolver,
+  /// as in just 1.58), but is evaluated while the parameters before it are
+  /// bound, so the name means the module's variable or constant of that
+  /// name, and is an error (`variable … not defined`) without one (the
+  /// cases `arg_value_naming_a_later_parameter_*` in
+  /// `tests/cases/name_binding.toml`). The whole test suite reaches it
+  /// there only. (An index too large to pack in a binding, over 2^29 items,
+  /// also leaves a name unbound, to be found here.)
   fn lookup_by_name(&self, name: Token<'src>) -> Result<'src, Value> {
     let text = name.lexeme();
     if let Some(function) = self.function {

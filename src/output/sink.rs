@@ -52,7 +52,7 @@ impl Default for Sink<'_> {
 
 impl<'w> Sink<'w> {
   /// Text kept whole, for `into_text`.
-  pub fn whole() -> Self {
+  pub(crate) fn whole() -> Self {
     Sink { text: String::new(), limit: usize::MAX, destination: None }
   }
 
@@ -69,7 +69,7 @@ impl<'w> Sink<'w> {
 
   /// The end of a piece: a full chunk is written out.
   #[inline]
-  pub fn end_piece(&mut self) {
+  pub(crate) fn end_piece(&mut self) {
     self.end_piece_writing(str::len);
   }
 
@@ -77,7 +77,7 @@ impl<'w> Sink<'w> {
   /// `writable(text)`; the text after that stays, for the producer to look
   /// at or change.
   #[inline]
-  pub fn end_piece_writing(&mut self, writable: impl FnOnce(&str) -> usize) {
+  pub(crate) fn end_piece_writing(&mut self, writable: impl FnOnce(&str) -> usize) {
     if self.text.len() >= self.limit {
       let end = writable(&self.text);
       self.write_out(end);
@@ -97,17 +97,17 @@ impl<'w> Sink<'w> {
 
   /// Whether writing out failed (a broken pipe, say): nothing more will
   /// be written, so a producer may stop.
-  pub fn failed(&self) -> bool {
+  pub(crate) fn failed(&self) -> bool {
     self.destination.as_ref().is_some_and(|destination| destination.result.is_err())
   }
 
   /// Whether no text at all has been produced.
-  pub fn produced_nothing(&self) -> bool {
+  pub(crate) fn produced_nothing(&self) -> bool {
     self.text.is_empty() && !self.destination.as_ref().is_some_and(|d| d.passed)
   }
 
   /// The text not yet written out: all of it for a `whole` sink.
-  pub fn into_text(self) -> String {
+  pub(crate) fn into_text(self) -> String {
     self.text
   }
 

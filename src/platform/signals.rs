@@ -108,9 +108,11 @@ pub struct Signal(pub i32);
 use super::os::signal_table::SIGNALS;
 
 impl Signal {
-  pub const HANGUP: Signal = Signal(SIGNALS[0].0);
+  #[cfg(test)]
+  pub(crate) const HANGUP: Signal = Signal(SIGNALS[0].0);
   pub const INTERRUPT: Signal = Signal(SIGNALS[1].0);
-  pub const QUIT: Signal = Signal(SIGNALS[2].0);
+  #[cfg(test)]
+  pub(crate) const QUIT: Signal = Signal(SIGNALS[2].0);
 
   /// Its `SIG…` name, if the table has it.
   pub fn known_name(self) -> Option<&'static str> {

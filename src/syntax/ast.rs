@@ -23,11 +23,11 @@ pub(crate) type Name<'src> = Token<'src>;
 #[derive(Clone, Debug)]
 pub struct Ast<'src> {
   /// The file the tree was parsed from.
-  pub source: &'src Source,
-  pub items: Vec<Item<'src>>,
+  pub(crate) source: &'src Source,
+  pub(crate) items: Vec<Item<'src>>,
   /// Features that make the module unstable, recorded while parsing, even
   /// for items disabled by OS attributes.
-  pub unstable_features: Vec<UnstableFeature>,
+  pub(crate) unstable_features: Vec<UnstableFeature>,
 }
 
 /// The tree of an empty token list, from no file.
@@ -40,7 +40,7 @@ impl Default for Ast<'_> {
 
 impl<'src> Ast<'src> {
   /// The token of a comment item.
-  pub fn comment_token(&self, comment: Comment) -> Token<'src> {
+  pub(crate) fn comment_token(&self, comment: Comment) -> Token<'src> {
     let Comment { offset, length, line } = comment;
     Token { kind: TokenKind::Comment, source: self.source, offset, length, line }
   }
@@ -267,8 +267,6 @@ pub struct FunctionDefinition<'src> {
 #[derive(Copy, Clone, Debug)]
 pub struct Import<'src> {
   pub attributes: Attributes<'src>,
-  /// The `import` keyword token.
-  pub keyword: Token<'src>,
   pub optional: bool,
   pub path: StringLiteral<'src>,
 }
@@ -294,8 +292,8 @@ pub struct Set<'src> {
 
 #[derive(Copy, Clone, Debug)]
 pub enum SettingValue<'src> {
-  /// `set NAME` (written: false) or `set NAME := true|false` (written: true).
-  Boolean { value: bool, written: bool },
+  /// `set NAME` or `set NAME := true|false`.
+  Boolean { value: bool },
   /// String-valued settings: dotenv-*, tempdir, working-directory.
   Expression(Expression<'src>),
   /// shell, windows-shell, script-interpreter: `[E, E, …]`.
@@ -675,7 +673,8 @@ pub struct Slot(pub u32);
 impl Slot {
   /// A node made outside the parser (tests, the formatter's fixtures):
   /// bound to nothing.
-  pub const NONE: Slot = Slot(u32::MAX);
+  #[cfg(test)]
+  pub(crate) const NONE: Slot = Slot(u32::MAX);
 
   pub fn index(self) -> usize {
     self.0 as usize

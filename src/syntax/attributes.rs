@@ -70,13 +70,13 @@ macro_rules! attribute_kinds {
       repeatable: $repeatable:literal, $annotates:expr, os: $os:expr;
   )*) => {
     #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-    pub enum AttributeKind {
+    pub(crate) enum AttributeKind {
       $($kind,)*
     }
 
     impl AttributeKind {
       /// Every kind, in name order.
-      pub const ALL: &'static [AttributeKind] = &[$(AttributeKind::$kind,)*];
+      pub(crate) const ALL: &'static [AttributeKind] = &[$(AttributeKind::$kind,)*];
     }
 
     /// Indexed by `AttributeKind as usize`.

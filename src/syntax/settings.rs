@@ -19,13 +19,13 @@ pub enum SettingType {
 macro_rules! settings {
   ($($setting:ident => $name:literal, $kind:ident;)*) => {
     #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-    pub enum Setting {
+    pub(crate) enum Setting {
       $($setting,)*
     }
 
     impl Setting {
       /// Every setting, in name order.
-      pub const ALL: &'static [Setting] = &[$(Setting::$setting,)*];
+      pub(crate) const ALL: &'static [Setting] = &[$(Setting::$setting,)*];
     }
 
     /// Indexed by `Setting as usize`.

@@ -72,19 +72,19 @@ impl<'src> Trees<'src> {
     Trees::default()
   }
 
-  pub fn add(&self, ast: Ast<'src>) -> &Ast<'src> {
+  pub(crate) fn add(&self, ast: Ast<'src>) -> &Ast<'src> {
     self.arena.push_get(Box::new(ast))
   }
 
   /// An allocator of nodes that live as long as this arena. Each parsing
   /// thread takes its own.
-  pub fn nodes(&'src self) -> Nodes<'src> {
+  pub(crate) fn nodes(&'src self) -> Nodes<'src> {
     Nodes { member: self.nodes.get(), slots: &self.slots, next: Cell::new(0), end: Cell::new(0) }
   }
 
   /// How many slots the parsers have handed out: every `Slot` of the run's
   /// trees is below this.
-  pub fn slot_count(&self) -> usize {
+  pub(crate) fn slot_count(&self) -> usize {
     self.slots.load(Ordering::Relaxed) as usize
   }
 }

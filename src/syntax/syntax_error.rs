@@ -11,7 +11,7 @@ use super::token::Token;
 #[derive(Debug, Clone)]
 pub struct SyntaxError<'src> {
   pub token: Token<'src>,
-  pub kind: Box<SyntaxErrorKind<'src>>,
+  pub(crate) kind: Box<SyntaxErrorKind<'src>>,
 }
 
 #[derive(Debug, Clone)]
@@ -21,7 +21,7 @@ pub enum SyntaxErrorKind<'src> {
 }
 
 impl<'src> SyntaxError<'src> {
-  pub fn new(token: Token<'src>, kind: SyntaxErrorKind<'src>) -> Self {
+  pub(crate) fn new(token: Token<'src>, kind: SyntaxErrorKind<'src>) -> Self {
     Self { token, kind: Box::new(kind) }
   }
 }

@@ -20,10 +20,10 @@ macro_rules! token_kinds {
 
     impl TokenKind {
       /// Every kind, in declaration (display) order.
-      pub const ALL: &'static [TokenKind] = &[$(TokenKind::$kind,)*];
+      pub(crate) const ALL: &'static [TokenKind] = &[$(TokenKind::$kind,)*];
 
       /// The kind's name in error messages.
-      pub fn name(self) -> &'static str {
+      pub(crate) fn name(self) -> &'static str {
         match self {
           $(TokenKind::$kind => $name,)*
         }
@@ -77,14 +77,12 @@ token_kinds! {
 }
 
 impl TokenKind {
-  pub const COUNT: usize = TokenKind::ALL.len();
-
-  pub fn bit(self) -> u64 {
+  pub(crate) fn bit(self) -> u64 {
     1 << (self as u64)
   }
 
   /// Every kind, in declaration (display) order.
-  pub fn all() -> impl Iterator<Item = TokenKind> {
+  pub(crate) fn all() -> impl Iterator<Item = TokenKind> {
     TokenKind::ALL.iter().copied()
   }
 }
@@ -112,10 +110,6 @@ impl KindSet {
     self.0 = 0;
   }
 
-  pub fn is_empty(self) -> bool {
-    self.0 == 0
-  }
-
   /// Members in display order, never including the byte order mark or whitespace.
   pub fn kinds(self) -> impl Iterator<Item = TokenKind> {
     TokenKind::all().filter(move |kind| {
@@ -130,10 +124,10 @@ impl KindSet {
 #[derive(Copy, Clone, Debug)]
 pub struct Token<'src> {
   pub kind: TokenKind,
-  pub source: &'src Source,
-  pub offset: u32,
-  pub length: u32,
-  pub line: u32,
+  pub(crate) source: &'src Source,
+  pub(crate) offset: u32,
+  pub(crate) length: u32,
+  pub(crate) line: u32,
 }
 
 /// The lexer hands out hundreds of thousands of tokens for a large file and
@@ -153,7 +147,7 @@ impl Eq for Token<'_> {}
 
 impl<'src> Token<'src> {
   /// A token of `kind` spanning `offset..offset + length` of `source`.
-  pub fn new(
+  pub(crate) fn new(
     kind: TokenKind,
     source: &'src Source,
     offset: usize,
@@ -167,7 +161,7 @@ impl<'src> Token<'src> {
   /// The offset where the token's line starts: just after the last `\n`
   /// before the token. A `\n` that ends the file starts no line, so the
   /// tokens after it (dedents, `Eof`) stay on the last line, as `line` says.
-  pub fn line_start(&self) -> usize {
+  pub(crate) fn line_start(&self) -> usize {
     let text = self.source.text.as_bytes();
     let offset = (self.offset as usize).min(text.len());
     let before = if offset == text.len() { offset.saturating_sub(1) } else { offset };
@@ -175,17 +169,17 @@ impl<'src> Token<'src> {
   }
 
   /// The 0-based column of the token's start, in bytes.
-  pub fn column(&self) -> usize {
+  pub(crate) fn column(&self) -> usize {
     (self.offset as usize).saturating_sub(self.line_start())
   }
 
   /// The whole text of the token's file.
-  pub fn src(&self) -> &'src str {
+  pub(crate) fn src(&self) -> &'src str {
     &self.source.text
   }
 
   /// The path diagnostics show for the token's file.
-  pub fn path(&self) -> &'src Path {
+  pub(crate) fn path(&self) -> &'src Path {
     &self.source.path
   }
 

@@ -1,10 +1,13 @@
 //! The import rule of ARCHITECTURE.md: every `crate::…` path in `src/`
-//! names the file's own stage or one below it in the pipeline order.
+//! names the file's own stage or one below it in the pipeline order; and
+//! the files of the analysis stage import each other without a cycle.
 
 tests! {
   imports_point_down_the_pipeline,
+  analysis_files_import_each_other_without_a_cycle,
 }
 
+use std::collections::BTreeMap;
 use std::{fs, path::Path};
 
 /// Stages from the bottom up. A stage may use its own modules and those of
@@ -50,10 +53,15 @@ fn code_only(source: &str) -> String {
 
 /// The first path segment after every `crate::`, expanding `crate::{a::x, b}`.
 fn imported_stages(code: &str) -> Vec<String> {
+  first_segments(code, "crate::")
+}
+
+/// The first path segment after every `prefix`, expanding `prefix{a::x, b}`.
+fn first_segments(code: &str, prefix: &str) -> Vec<String> {
   let mut stages = Vec::new();
   let mut rest = code;
-  while let Some(index) = rest.find("crate::") {
-    rest = &rest[index + "crate::".len()..];
+  while let Some(index) = rest.find(prefix) {
+    rest = &rest[index + prefix.len()..];
     if let Some(group) = rest.strip_prefix('{') {
       let mut depth = 1;
       let mut item_start = true;
@@ -123,4 +131,67 @@ fn imports_point_down_the_pipeline() {
   violations.sort();
   violations.dedup();
   assert!(violations.is_empty(), "imports that point up the pipeline:\n{}", violations.join("\n"));
+}
+
+/// The sibling files each file of `src/analysis/` names (`super::x`,
+/// `crate::analysis::x`), its tests included, by file name.
+fn analysis_imports() -> BTreeMap<String, Vec<String>> {
+  let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/analysis");
+  let mut files = Vec::new();
+  rust_files(&dir, &mut files);
+  let name = |path: &Path| path.file_stem().unwrap().to_string_lossy().into_owned();
+  let names: Vec<String> = files.iter().map(|path| name(path)).collect();
+  let mut imports = BTreeMap::new();
+  for file in &files {
+    let own = name(file);
+    if own == "mod" {
+      continue;
+    }
+    let code = code_only(&fs::read_to_string(file).unwrap());
+    let mut targets = first_segments(&code, "super::");
+    targets.extend(first_segments(&code, "crate::analysis::"));
+    targets.retain(|target| *target != own && names.contains(target));
+    targets.sort();
+    targets.dedup();
+    imports.insert(own, targets);
+  }
+  imports
+}
+
+/// A cycle through `file` (as the files on it), depth first from `file`;
+/// `finished` holds the files known to lead to no cycle.
+fn cycle_from(
+  file: &str,
+  imports: &BTreeMap<String, Vec<String>>,
+  path: &mut Vec<String>,
+  finished: &mut Vec<String>,
+) -> Option<Vec<String>> {
+  if let Some(start) = path.iter().position(|on_path| on_path == file) {
+    let mut cycle = path[start..].to_vec();
+    cycle.push(file.to_owned());
+    return Some(cycle);
+  }
+  if finished.iter().any(|done| done == file) {
+    return None;
+  }
+  path.push(file.to_owned());
+  for target in imports.get(file).into_iter().flatten() {
+    if let Some(cycle) = cycle_from(target, imports, path, finished) {
+      return Some(cycle);
+    }
+  }
+  path.pop();
+  finished.push(file.to_owned());
+  None
+}
+
+fn analysis_files_import_each_other_without_a_cycle() {
+  let imports = analysis_imports();
+  assert!(imports.get("analyzer").is_some_and(|targets| targets.contains(&"model".to_owned())));
+  let mut finished = Vec::new();
+  for file in imports.keys() {
+    if let Some(cycle) = cycle_from(file, &imports, &mut Vec::new(), &mut finished) {
+      panic!("files of src/analysis/ import each other in a cycle: {}", cycle.join(" → "));
+    }
+  }
 }

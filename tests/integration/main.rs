@@ -15,6 +15,10 @@
 //! `JUST_TEST_WINDOWS=/path/to/just.exe` runs the Windows cases
 //! (`tests/windows/`) instead, each through Wine.
 
+// A test that unwraps fails with the panic's message, which is what a test
+// should do (the library's own code may not: `unwrap_used` in Cargo.toml).
+#![allow(clippy::unwrap_used)]
+
 #[path = "../common/mod.rs"]
 mod common;
 

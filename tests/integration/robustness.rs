@@ -81,8 +81,8 @@ use std::sync::{Arc, Mutex, Once};
 use std::time::Duration;
 
 use just::{
-  compile, excerpt, format_justfile, indentation_setting, lex, parse, write_justfile, Arenas,
-  LoadError, LoadRequest, Painter, Sink, Source, Sources, Stream, TokenKind, Trees, UseColor,
+  analyze, excerpt, format_justfile, indentation_setting, lex, parse, write_justfile, Painter,
+  Sink, Source, Stream, TokenKind, Trees, UseColor,
 };
 
 // ---------------------------------------------------------------------------
@@ -823,24 +823,14 @@ fn check(src: &str, dir: &Path) -> Result<(), String> {
     }
   }
   for unstable in [false, true] {
-    let request = LoadRequest {
-      justfile: &path,
-      source: Some(src.to_owned()),
-      working_directory: dir,
-      overrides: &[],
-      unstable,
-    };
-    let (sources, trees) = (Sources::new(), Trees::new());
-    match compile(&request, Arenas { sources: &sources, trees: &trees }) {
-      Ok(_) => {
+    match analyze(&path, src.to_owned(), dir, unstable) {
+      Ok(()) => {
         STAGES[2].fetch_add(1, Ordering::Relaxed);
       }
-      Err(LoadError::Compile(error)) => {
-        let _ = (error.to_string(), excerpt(&painter(), &error.token), error.caused_by());
+      Err(rendered) if !rendered.starts_with("error: ") || !rendered.ends_with('\n') => {
+        return Err(format!("an error renders as {rendered:?}"));
       }
-      Err(error) => {
-        let _ = error.to_string();
-      }
+      Err(_) => {}
     }
   }
   Ok(())

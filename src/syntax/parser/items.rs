@@ -239,11 +239,11 @@ impl<'src> Parser<'_, 'src> {
   }
 
   pub(super) fn parse_import(&mut self, attributes: Attributes<'src>) -> ParseResult<'src, ()> {
-    let keyword = self.advance();
+    self.advance();
     let optional = self.accept(TokenKind::QuestionMark).is_some();
     let path = self.path_literal()?;
     self.check_attributes(&attributes, ItemKind::Import, path.token)?;
-    self.finish_item(Item::Import(self.nodes.alloc(Import { attributes, keyword, optional, path })))
+    self.finish_item(Item::Import(self.nodes.alloc(Import { attributes, optional, path })))
   }
 
   pub(super) fn parse_module(
@@ -332,7 +332,7 @@ impl<'src> Parser<'_, 'src> {
 
   pub(super) fn boolean_setting(&mut self) -> ParseResult<'src, SettingValue<'src>> {
     if self.accept(TokenKind::ColonEquals).is_none() {
-      return Ok(SettingValue::Boolean { value: true, written: false });
+      return Ok(SettingValue::Boolean { value: true });
     }
     let word = self.expect(TokenKind::Identifier)?;
     let value = match word.lexeme() {
@@ -340,7 +340,7 @@ impl<'src> Parser<'_, 'src> {
       "false" => false,
       found => return Err(error(word, ParseErrorKind::ExpectedBoolean { found })),
     };
-    Ok(SettingValue::Boolean { value, written: true })
+    Ok(SettingValue::Boolean { value })
   }
 
   pub(super) fn setting_list(&mut self) -> ParseResult<'src, &'src [Expression<'src>]> {

@@ -42,7 +42,6 @@ pub(crate) const PARSER_STACK_SIZE: usize = 256 * 1024 * 1024;
 /// # Errors
 ///
 /// The first syntax error, or the first lexical error in the tokens.
-#[allow(clippy::result_large_err)]
 pub fn parse<'src>(
   tokens: &[Token<'src>],
   trees: &'src Trees<'src>,
@@ -59,7 +58,6 @@ pub fn parse<'src>(
 /// that the file's tokens are never all in memory. A lexical error anywhere
 /// in the file still wins over any parse error. The tree's nodes go into
 /// `trees`.
-#[allow(clippy::result_large_err)]
 pub(crate) fn parse_source<'src>(
   file: &'src sources::Source,
   trees: &'src Trees<'src>,
@@ -77,7 +75,6 @@ pub(crate) fn parse_source<'src>(
 
 /// Deeply nested expressions recurse deeply (up to `MAX_DEPTH` levels, each
 /// several frames); parse on a stack that is surely big enough.
-#[allow(clippy::result_large_err)]
 fn on_parser_thread<'src, F>(parse: F) -> Result<Ast<'src>, SyntaxError<'src>>
 where
   F: Fn() -> ParseResult<'src, Ast<'src>> + Sync,
