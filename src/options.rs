@@ -135,7 +135,7 @@ impl Options {
 
 /// `NAME=VALUE` or `--set NAME VALUE`; `sub::x=1` has module path `["sub"]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Override {
+pub(crate) struct Override {
   pub module_path: Vec<String>,
   pub name: String,
   pub value: String,

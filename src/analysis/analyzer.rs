@@ -4,8 +4,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
-pub use super::compile_error::LoadError;
-pub use super::loader::{Arenas, LoadRequest};
+pub(crate) use super::compile_error::LoadError;
+pub(crate) use super::loader::{Arenas, LoadRequest};
 
 use super::body::{is_script, script};
 use super::compile_error::{error, CompileError};
@@ -30,7 +30,7 @@ type CompileResult<'src, T> = Result<T, CompileError<'src>>;
 ///
 /// The first error reading a file, or in a file (lexical, syntax or
 /// analysis), in the order just 1.58 reports them.
-pub fn compile<'src>(
+pub(crate) fn compile<'src>(
   request: &LoadRequest,
   arenas: Arenas<'src>,
 ) -> Result<Justfile<'src>, LoadError<'src>> {

@@ -21,25 +21,25 @@ pub(crate) fn error<'src>(token: Token<'src>, kind: AnalysisErrorKind<'src>) -> 
 }
 
 #[derive(Debug, Clone)]
-pub struct CompileError<'src> {
+pub(crate) struct CompileError<'src> {
   pub token: Token<'src>,
   pub kind: Box<CompileErrorKind<'src>>,
 }
 
 #[derive(Debug, Clone)]
-pub enum CompileErrorKind<'src> {
+pub(crate) enum CompileErrorKind<'src> {
   Lex(LexErrorKind),
   Parse(ParseErrorKind<'src>),
   Analysis(AnalysisErrorKind<'src>),
 }
 
 impl<'src> CompileError<'src> {
-  pub fn new(token: Token<'src>, kind: CompileErrorKind<'src>) -> Self {
+  pub(crate) fn new(token: Token<'src>, kind: CompileErrorKind<'src>) -> Self {
     Self { token, kind: Box::new(kind) }
   }
 
   /// Text of a `caused by: …` line, for errors that wrap a library error.
-  pub fn caused_by(&self) -> Option<String> {
+  pub(crate) fn caused_by(&self) -> Option<String> {
     match self.kind.as_ref() {
       CompileErrorKind::Analysis(kind) => kind.caused_by(),
       _ => None,
@@ -70,7 +70,7 @@ impl<'src> From<SyntaxError<'src>> for CompileError<'src> {
 /// Everything that can stop `compile`: a compile error with its excerpt, or
 /// one of the errors printed without location.
 #[derive(Debug, Clone)]
-pub enum LoadError<'src> {
+pub(crate) enum LoadError<'src> {
   Compile(CompileError<'src>),
   Read { path: PathBuf, message: String },
   CircularImport { import: PathBuf, current: PathBuf },

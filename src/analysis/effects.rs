@@ -155,7 +155,7 @@ static NO_VALUES: Values<'static> = Values {
 
 /// What an item's attributes do.
 #[derive(Debug, Default)]
-pub struct Effects<'src> {
+pub(crate) struct Effects<'src> {
   pub(crate) flags: Flags,
   /// None without attributes that take arguments, as for most items.
   values: Option<Box<Values<'src>>>,

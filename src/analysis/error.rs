@@ -5,7 +5,7 @@ use snafu::Snafu;
 
 #[derive(Debug, Clone, Snafu)]
 #[snafu(visibility(pub(crate)))]
-pub enum AnalysisErrorKind<'src> {
+pub(crate) enum AnalysisErrorKind<'src> {
   #[snafu(display("variable `{variable}` not defined"))]
   UndefinedVariable { variable: &'src str },
   #[snafu(display("recipe `{recipe}` has unknown dependency `{dependency}`"))]
@@ -108,7 +108,7 @@ pub enum AnalysisErrorKind<'src> {
 }
 
 impl AnalysisErrorKind<'_> {
-  pub fn caused_by(&self) -> Option<String> {
+  pub(crate) fn caused_by(&self) -> Option<String> {
     match self {
       AnalysisErrorKind::ArgumentPattern { cause } => Some(cause.clone()),
       _ => None,

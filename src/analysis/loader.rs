@@ -15,7 +15,7 @@ use crate::syntax::parser;
 use crate::syntax::sources::{Sources, Trees};
 use crate::syntax::token::Token;
 
-pub struct LoadRequest<'a> {
+pub(crate) struct LoadRequest<'a> {
   /// Absolute path of the root justfile.
   pub justfile: &'a Path,
   /// Text to use instead of reading the file (stdin / markdown).
@@ -94,7 +94,7 @@ type CompileResult<'src, T> = Result<T, CompileError<'src>>;
 
 /// Where loading puts what it reads: texts and parse trees.
 #[derive(Copy, Clone)]
-pub struct Arenas<'src> {
+pub(crate) struct Arenas<'src> {
   pub sources: &'src Sources,
   pub trees: &'src Trees<'src>,
 }

@@ -17,7 +17,7 @@ use crate::syntax::ast::{self, Attribute, Expression, Line, Name, ParameterKind}
 /// A module's user-defined functions in name order; an index into them is
 /// a function's id (`Binding::UserFunction`).
 #[derive(Debug, Default)]
-pub struct Functions<'src> {
+pub(crate) struct Functions<'src> {
   sorted: Vec<&'src ast::FunctionDefinition<'src>>,
 }
 
@@ -27,32 +27,32 @@ impl<'src> Functions<'src> {
     Functions { sorted: map.into_values().collect() }
   }
 
-  pub fn index_of(&self, name: &str) -> Option<usize> {
+  pub(crate) fn index_of(&self, name: &str) -> Option<usize> {
     self.sorted.binary_search_by(|function| function.name.lexeme().cmp(name)).ok()
   }
 
-  pub fn get(&self, name: &str) -> Option<&'src ast::FunctionDefinition<'src>> {
+  pub(crate) fn get(&self, name: &str) -> Option<&'src ast::FunctionDefinition<'src>> {
     self.index_of(name).and_then(|index| self.at(index))
   }
 
-  pub fn contains_key(&self, name: &str) -> bool {
+  pub(crate) fn contains_key(&self, name: &str) -> bool {
     self.index_of(name).is_some()
   }
 
   /// The function with id `index`.
-  pub fn at(&self, index: usize) -> Option<&'src ast::FunctionDefinition<'src>> {
+  pub(crate) fn at(&self, index: usize) -> Option<&'src ast::FunctionDefinition<'src>> {
     self.sorted.get(index).copied()
   }
 
   /// In name order.
-  pub fn values(&self) -> impl Iterator<Item = &'src ast::FunctionDefinition<'src>> + '_ {
+  pub(crate) fn values(&self) -> impl Iterator<Item = &'src ast::FunctionDefinition<'src>> + '_ {
     self.sorted.iter().copied()
   }
 }
 
 /// The root module and, through it, every submodule.
 #[derive(Debug)]
-pub struct Justfile<'src> {
+pub(crate) struct Justfile<'src> {
   pub root: Module<'src>,
   /// The path of each module, by `Module::id`.
   pub module_paths: Vec<Vec<String>>,
@@ -82,7 +82,7 @@ impl<'src> Justfile<'src> {
   }
 
   /// The module with id `id`.
-  pub fn module(&self, id: usize) -> Option<&Module<'src>> {
+  pub(crate) fn module(&self, id: usize) -> Option<&Module<'src>> {
     let route = self.module_routes.get(id)?;
     route.iter().try_fold(&self.root, |module, &index| module.modules.at(index as usize))
   }
@@ -109,13 +109,13 @@ impl<'src> Justfile<'src> {
 
   /// The recipe a dependency names; None only for a recipe disabled by an
   /// absent optional module.
-  pub fn dependency_target(&self, dependency: &Dependency<'src>) -> Option<&Recipe<'src>> {
+  pub(crate) fn dependency_target(&self, dependency: &Dependency<'src>) -> Option<&Recipe<'src>> {
     self.module(dependency.module as usize)?.recipes.at(dependency.target as usize)
   }
 }
 
 #[derive(Debug)]
-pub struct Module<'src> {
+pub(crate) struct Module<'src> {
   /// Index of the module's path in `Justfile::module_paths`: 0 for the root.
   pub id: usize,
   /// `[]` for the root, `["foo", "bar"]` for `foo::bar`.
@@ -164,14 +164,14 @@ pub struct Module<'src> {
 
 impl<'src> Module<'src> {
   /// `[default]`, else the first recipe of the module's own file.
-  pub fn default_recipe(&self) -> Option<&Recipe<'src>> {
+  pub(crate) fn default_recipe(&self) -> Option<&Recipe<'src>> {
     self.default.and_then(|index| self.recipes.at(index))
   }
 
   /// The submodule a command-line module path (`foo::bar` of an override)
   /// names, where any component may be an alias of a module
   /// (`alias f := foo`, `alias fb := foo::bar`).
-  pub fn find_module(&self, path: &[String]) -> Option<&Module<'src>> {
+  pub(crate) fn find_module(&self, path: &[String]) -> Option<&Module<'src>> {
     path.iter().try_fold(self, |module, name| {
       if let Some(submodule) = module.modules.get(name.as_str()) {
         return Some(submodule);
@@ -185,7 +185,7 @@ impl<'src> Module<'src> {
 /// A module's submodules in name order; an index into them is a step of a
 /// `Justfile::module_routes` route.
 #[derive(Debug, Default)]
-pub struct Submodules<'src> {
+pub(crate) struct Submodules<'src> {
   entries: Vec<(&'src str, Module<'src>)>,
 }
 
@@ -196,25 +196,25 @@ impl<'src> Submodules<'src> {
     Submodules { entries }
   }
 
-  pub fn index_of(&self, name: &str) -> Option<usize> {
+  pub(crate) fn index_of(&self, name: &str) -> Option<usize> {
     self.entries.binary_search_by(|(key, _)| (*key).cmp(name)).ok()
   }
 
-  pub fn get(&self, name: &str) -> Option<&Module<'src>> {
+  pub(crate) fn get(&self, name: &str) -> Option<&Module<'src>> {
     self.at(self.index_of(name)?)
   }
 
-  pub fn get_mut(&mut self, name: &str) -> Option<&mut Module<'src>> {
+  pub(crate) fn get_mut(&mut self, name: &str) -> Option<&mut Module<'src>> {
     let index = self.index_of(name)?;
     self.entries.get_mut(index).map(|(_, module)| module)
   }
 
-  pub fn contains_key(&self, name: &str) -> bool {
+  pub(crate) fn contains_key(&self, name: &str) -> bool {
     self.index_of(name).is_some()
   }
 
   /// The submodule at `index` in name order.
-  pub fn at(&self, index: usize) -> Option<&Module<'src>> {
+  pub(crate) fn at(&self, index: usize) -> Option<&Module<'src>> {
     self.entries.get(index).map(|(_, module)| module)
   }
 
@@ -224,15 +224,15 @@ impl<'src> Submodules<'src> {
   }
 
   /// Names and modules, by name.
-  pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&'src str, &Module<'src>)> + Clone {
+  pub(crate) fn iter(&self) -> impl DoubleEndedIterator<Item = (&'src str, &Module<'src>)> + Clone {
     self.entries.iter().map(|(name, module)| (*name, module))
   }
 
-  pub fn keys(&self) -> impl DoubleEndedIterator<Item = &'src str> + Clone + '_ {
+  pub(crate) fn keys(&self) -> impl DoubleEndedIterator<Item = &'src str> + Clone + '_ {
     self.entries.iter().map(|(name, _)| *name)
   }
 
-  pub fn values(&self) -> impl DoubleEndedIterator<Item = &Module<'src>> + Clone {
+  pub(crate) fn values(&self) -> impl DoubleEndedIterator<Item = &Module<'src>> + Clone {
     self.entries.iter().map(|(_, module)| module)
   }
 
@@ -249,7 +249,7 @@ impl<'src> Submodules<'src> {
   }
 
   /// Names and modules in source order (`Module::order`).
-  pub fn in_source_order(&self) -> Vec<(&'src str, &Module<'src>)> {
+  pub(crate) fn in_source_order(&self) -> Vec<(&'src str, &Module<'src>)> {
     let mut entries: Vec<_> = self.iter().collect();
     entries.sort_by_key(|(_, module)| module.order);
     entries
@@ -257,7 +257,7 @@ impl<'src> Submodules<'src> {
 
   /// Names and modules in source order when `unsorted`, else by name: the
   /// order listings walk them in.
-  pub fn ordered(&self, unsorted: bool) -> Vec<(&'src str, &Module<'src>)> {
+  pub(crate) fn ordered(&self, unsorted: bool) -> Vec<(&'src str, &Module<'src>)> {
     if unsorted {
       self.in_source_order()
     } else {
@@ -267,7 +267,7 @@ impl<'src> Submodules<'src> {
 }
 
 #[derive(Debug)]
-pub struct Assignment<'src> {
+pub(crate) struct Assignment<'src> {
   pub name: Name<'src>,
   pub value: &'src Expression<'src>,
   pub export: bool,
@@ -288,13 +288,13 @@ impl<'src> Named<'src> for Assignment<'src> {
 
 impl Assignment<'_> {
   /// Listed by `--evaluate` and `--variables`.
-  pub fn is_public(&self) -> bool {
+  pub(crate) fn is_public(&self) -> bool {
     !self.private
   }
 }
 
 #[derive(Debug)]
-pub struct Alias<'src> {
+pub(crate) struct Alias<'src> {
   pub name: Name<'src>,
   pub attributes: Vec<Attribute<'src>>,
   /// Target path as written (`foo`, `sub::bar`).
@@ -304,7 +304,7 @@ pub struct Alias<'src> {
 }
 
 impl Alias<'_> {
-  pub fn target_path(&self) -> String {
+  pub(crate) fn target_path(&self) -> String {
     self.target.iter().map(|t| t.lexeme()).collect::<Vec<_>>().join("::")
   }
 }
@@ -313,7 +313,7 @@ impl Alias<'_> {
 /// reads the rest from (name, attributes as written, parameters, body, doc
 /// comment, sigils).
 #[derive(Debug)]
-pub struct Recipe<'src> {
+pub(crate) struct Recipe<'src> {
   /// The module path plus name, joined with `::`: the name itself in the
   /// root module, text in the `Trees` arena in a submodule.
   pub namepath: &'src str,
@@ -360,62 +360,62 @@ impl<'src> Recipe<'src> {
   }
 
   /// The name token, from the parse node.
-  pub fn name(&self) -> Name<'src> {
+  pub(crate) fn name(&self) -> Name<'src> {
     self.ast.name
   }
 
   /// The dependencies before `&&`.
-  pub fn priors(&self) -> &[Dependency<'src>] {
+  pub(crate) fn priors(&self) -> &[Dependency<'src>] {
     self.dependencies.get(..self.prior_count as usize).unwrap_or(&[])
   }
 
   /// The dependencies after `&&`.
-  pub fn subsequents(&self) -> &[Dependency<'src>] {
+  pub(crate) fn subsequents(&self) -> &[Dependency<'src>] {
     self.dependencies.get(self.prior_count as usize..).unwrap_or(&[])
   }
 
-  pub fn body(&self) -> &'src [Line<'src>] {
+  pub(crate) fn body(&self) -> &'src [Line<'src>] {
     self.ast.body
   }
 
   /// The doc comment text, for `--show` (printed only without `[doc]`).
-  pub fn doc_comment(&self) -> Option<&'src str> {
+  pub(crate) fn doc_comment(&self) -> Option<&'src str> {
     self.ast.doc
   }
 
   /// `@recipe`.
-  pub fn quiet(&self) -> bool {
+  pub(crate) fn quiet(&self) -> bool {
     self.ast.quiet
   }
 
   /// The body's first line starts with `#!`.
-  pub fn shebang(&self) -> bool {
+  pub(crate) fn shebang(&self) -> bool {
     self.ast.shebang
   }
 
   /// The attributes as written, in source order (what they do is in
   /// `effects`).
-  pub fn attributes(&self) -> &'src [ast::AttributeEntry<'src>] {
+  pub(crate) fn attributes(&self) -> &'src [ast::AttributeEntry<'src>] {
     self.ast.attributes.list
   }
 
   /// The `[group]`s, in source order.
-  pub fn groups(&self) -> &[&'src str] {
+  pub(crate) fn groups(&self) -> &[&'src str] {
     &self.effects.values().groups
   }
 
   /// The parameters, with their `[arg]` configuration.
-  pub fn parameters(&self) -> Parameters<'_, 'src> {
+  pub(crate) fn parameters(&self) -> Parameters<'_, 'src> {
     Parameters { ast: self.ast.parameters, options: &self.effects.values().parameters }
   }
 
   /// Minimum number of positional arguments.
-  pub fn min_arguments(&self) -> usize {
+  pub(crate) fn min_arguments(&self) -> usize {
     self.parameters().iter().filter(|p| p.is_required_positional()).count()
   }
 
   /// Maximum number of positional arguments; None if unbounded.
-  pub fn max_arguments(&self) -> Option<usize> {
+  pub(crate) fn max_arguments(&self) -> Option<usize> {
     let positional = self.parameters().iter().filter(|p| !p.is_option());
     if self.parameters().iter().any(|p| !p.is_option() && p.kind().is_variadic()) {
       None
@@ -483,24 +483,24 @@ impl<T: Debug> Debug for Pooled<T> {
 /// A recipe's parameters: the parse tree's, each with its `[arg]`
 /// configuration, if any.
 #[derive(Clone, Copy, Default)]
-pub struct Parameters<'r, 'src> {
+pub(crate) struct Parameters<'r, 'src> {
   ast: &'src [ast::Parameter<'src>],
   /// By position; empty without `[arg]`.
   options: &'r [ParameterOptions<'src>],
 }
 
 impl<'r, 'src> Parameters<'r, 'src> {
-  pub fn len(&self) -> usize {
+  pub(crate) fn len(&self) -> usize {
     self.ast.len()
   }
 
   /// The parameter at `index`.
-  pub fn get(&self, index: usize) -> Option<Parameter<'r, 'src>> {
+  pub(crate) fn get(&self, index: usize) -> Option<Parameter<'r, 'src>> {
     let ast = self.ast.get(index)?;
     Some(Parameter { ast, options: self.options.get(index) })
   }
 
-  pub fn iter(
+  pub(crate) fn iter(
     &self,
   ) -> impl DoubleEndedIterator<Item = Parameter<'r, 'src>> + ExactSizeIterator + Clone + use<'r, 'src>
   {
@@ -522,69 +522,69 @@ impl Debug for Parameters<'_, '_> {
 /// A parameter: its parse node (name, default, `$`, kind) and what an
 /// `[arg(…)]` attribute configures.
 #[derive(Debug, Clone, Copy)]
-pub struct Parameter<'r, 'src> {
+pub(crate) struct Parameter<'r, 'src> {
   pub ast: &'src ast::Parameter<'src>,
   /// None without `[arg]`.
   options: Option<&'r ParameterOptions<'src>>,
 }
 
 impl<'r, 'src> Parameter<'r, 'src> {
-  pub fn name(self) -> Name<'src> {
+  pub(crate) fn name(self) -> Name<'src> {
     self.ast.name
   }
 
-  pub fn default(self) -> Option<&'src Expression<'src>> {
+  pub(crate) fn default(self) -> Option<&'src Expression<'src>> {
     self.ast.default
   }
 
   /// `$name`: exported to the recipe's commands.
-  pub fn export(self) -> bool {
+  pub(crate) fn export(self) -> bool {
     self.ast.export
   }
 
-  pub fn kind(self) -> ParameterKind {
+  pub(crate) fn kind(self) -> ParameterKind {
     self.ast.kind
   }
 
-  pub fn long(self) -> Option<&'r str> {
+  pub(crate) fn long(self) -> Option<&'r str> {
     self.options?.long.as_deref()
   }
 
-  pub fn short(self) -> Option<char> {
+  pub(crate) fn short(self) -> Option<char> {
     self.options?.short
   }
 
-  pub fn patterns(self) -> &'r [String] {
+  pub(crate) fn patterns(self) -> &'r [String] {
     self.options.map_or(&[], |options| &options.patterns)
   }
 
-  pub fn value(self) -> Option<&'src Expression<'src>> {
+  pub(crate) fn value(self) -> Option<&'src Expression<'src>> {
     self.options?.value
   }
 
-  pub fn flag(self) -> bool {
+  pub(crate) fn flag(self) -> bool {
     self.options.is_some_and(|options| options.flag)
   }
 
-  pub fn multiple(self) -> bool {
+  pub(crate) fn multiple(self) -> bool {
     self.options.is_some_and(|options| options.multiple)
   }
 
-  pub fn min(self) -> Option<usize> {
+  pub(crate) fn min(self) -> Option<usize> {
     self.options?.min
   }
 
-  pub fn max(self) -> Option<usize> {
+  pub(crate) fn max(self) -> Option<usize> {
     self.options?.max
   }
 
-  pub fn help(self) -> Option<&'r str> {
+  pub(crate) fn help(self) -> Option<&'r str> {
     self.options?.help.as_deref()
   }
 
   /// The first of `values` that fully matches none of the `[arg(pattern=…)]`
   /// patterns; None if all match or there are none.
-  pub fn first_pattern_mismatch<'v>(
+  pub(crate) fn first_pattern_mismatch<'v>(
     self,
     values: impl IntoIterator<Item = &'v str>,
   ) -> Option<&'v str> {
@@ -599,11 +599,11 @@ impl<'r, 'src> Parameter<'r, 'src> {
     values.into_iter().find(|value| !regexes.iter().any(|regex| regex.is_match(value)))
   }
 
-  pub fn is_option(self) -> bool {
+  pub(crate) fn is_option(self) -> bool {
     self.long().is_some() || self.short().is_some()
   }
 
-  pub fn is_required_positional(self) -> bool {
+  pub(crate) fn is_required_positional(self) -> bool {
     !self.is_option()
       && self.default().is_none()
       && (self.kind() != ParameterKind::Star || self.min().unwrap_or(0) > 0)
@@ -611,7 +611,7 @@ impl<'r, 'src> Parameter<'r, 'src> {
 }
 
 #[derive(Debug, Clone, Copy)]
-pub struct Dependency<'src> {
+pub(crate) struct Dependency<'src> {
   pub ast: &'src ast::Dependency<'src>,
   /// `Module::id` of the target recipe's module.
   pub module: u32,
@@ -621,28 +621,28 @@ pub struct Dependency<'src> {
 
 impl<'src> Dependency<'src> {
   /// The path as written; the last component is the blamed token.
-  pub fn path(&self) -> &'src [Name<'src>] {
+  pub(crate) fn path(&self) -> &'src [Name<'src>] {
     self.ast.path
   }
 
-  pub fn arguments(&self) -> &'src [Expression<'src>] {
+  pub(crate) fn arguments(&self) -> &'src [Expression<'src>] {
     self.ast.arguments
   }
 
   /// For a mapped dependency, the index of the argument mapped over.
-  pub fn star(&self) -> Option<usize> {
+  pub(crate) fn star(&self) -> Option<usize> {
     self.ast.star_index()
   }
 
   /// The path as written, joined with `::`.
-  pub fn path_string(&self) -> String {
+  pub(crate) fn path_string(&self) -> String {
     self.path().iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::")
   }
 }
 
 /// Settings after evaluation (const context). `None` = not set.
 #[derive(Debug, Default, Clone)]
-pub struct Settings<'src> {
+pub(crate) struct Settings<'src> {
   pub allow_duplicate_recipes: bool,
   pub allow_duplicate_variables: bool,
   pub default_list: bool,

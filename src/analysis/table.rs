@@ -152,11 +152,11 @@ impl NameIndex {
 }
 
 impl<'src, T: Named<'src>> Table<'src, T> {
-  pub fn new() -> Self {
+  pub(crate) fn new() -> Self {
     Table::default()
   }
 
-  pub fn with_capacity(capacity: usize) -> Self {
+  pub(crate) fn with_capacity(capacity: usize) -> Self {
     Table {
       entries: Vec::with_capacity(capacity),
       index: NameIndex::with_capacity(capacity),
@@ -166,7 +166,7 @@ impl<'src, T: Named<'src>> Table<'src, T> {
   }
 
   /// Add an item, or replace the one of that name in place (keeping its index).
-  pub fn insert(&mut self, value: T) -> Option<T> {
+  pub(crate) fn insert(&mut self, value: T) -> Option<T> {
     match self.find(value.key()) {
       Ok(index) => self.replace(index, value),
       Err(vacant) => {
@@ -177,7 +177,7 @@ impl<'src, T: Named<'src>> Table<'src, T> {
   }
 
   /// The index of `name`, or where to add it with `insert_vacant`.
-  pub fn find(&mut self, name: &str) -> Result<usize, Vacant> {
+  pub(crate) fn find(&mut self, name: &str) -> Result<usize, Vacant> {
     let count = self.entries.len();
     if (count + 1) * 4 > self.index.slots.len() * 3 {
       self.index.rebuild(&self.entries, (count + 1).max(count * 2));
@@ -190,7 +190,7 @@ impl<'src, T: Named<'src>> Table<'src, T> {
   }
 
   /// Add an item `find` did not find (by its name), with nothing added since.
-  pub fn insert_vacant(&mut self, vacant: Vacant, value: T) {
+  pub(crate) fn insert_vacant(&mut self, vacant: Vacant, value: T) {
     self.sorted = OnceLock::new();
     let index = u32::try_from(self.entries.len()).unwrap_or(u32::MAX - 1);
     self.index.fill(vacant.slot, vacant.hash, index);
@@ -198,65 +198,67 @@ impl<'src, T: Named<'src>> Table<'src, T> {
   }
 
   /// Replace the item with index `index` by one of the same name.
-  pub fn replace(&mut self, index: usize, value: T) -> Option<T> {
+  pub(crate) fn replace(&mut self, index: usize, value: T) -> Option<T> {
     self.sorted = OnceLock::new();
     let entry = self.entries.get_mut(index)?;
     Some(std::mem::replace(entry, value))
   }
 
-  pub fn len(&self) -> usize {
+  pub(crate) fn len(&self) -> usize {
     self.entries.len()
   }
 
-  pub fn is_empty(&self) -> bool {
+  pub(crate) fn is_empty(&self) -> bool {
     self.entries.is_empty()
   }
 
   /// The index of the item named `name`.
-  pub fn index_of(&self, name: &str) -> Option<usize> {
+  pub(crate) fn index_of(&self, name: &str) -> Option<usize> {
     self.index.get(name.as_bytes(), &self.entries).map(|index| index as usize)
   }
 
   /// The index of the item named by a name token.
-  pub fn index_of_token(&self, name: &Token) -> Option<usize> {
+  pub(crate) fn index_of_token(&self, name: &Token) -> Option<usize> {
     self.index.get(token_bytes(name), &self.entries).map(|index| index as usize)
   }
 
-  pub fn get(&self, name: &str) -> Option<&T> {
+  pub(crate) fn get(&self, name: &str) -> Option<&T> {
     self.entries.get(self.index_of(name)?)
   }
 
-  pub fn contains_key(&self, name: &str) -> bool {
+  pub(crate) fn contains_key(&self, name: &str) -> bool {
     self.index.get(name.as_bytes(), &self.entries).is_some()
   }
 
   /// The item with index `index`.
-  pub fn at(&self, index: usize) -> Option<&T> {
+  pub(crate) fn at(&self, index: usize) -> Option<&T> {
     self.entries.get(index)
   }
 
   /// The name of the item with index `index`.
-  pub fn name_at(&self, index: usize) -> Option<&'src str> {
+  pub(crate) fn name_at(&self, index: usize) -> Option<&'src str> {
     self.entries.get(index).map(T::key)
   }
 
   /// The item with index `index`, to change anything but its name.
-  pub fn at_mut(&mut self, index: usize) -> Option<&mut T> {
+  pub(crate) fn at_mut(&mut self, index: usize) -> Option<&mut T> {
     self.entries.get_mut(index)
   }
 
   /// Indices in name order.
-  pub fn sorted_indices(&self) -> &[u32] {
+  pub(crate) fn sorted_indices(&self) -> &[u32] {
     self.sorted.get_or_init(|| sort_by_name(&self.entries))
   }
 
   /// Items by name.
-  pub fn iter(&self) -> Iter<'_, 'src, T> {
+  pub(crate) fn iter(&self) -> Iter<'_, 'src, T> {
     Iter { entries: &self.entries, indices: self.sorted_indices().iter(), _names: PhantomData }
   }
 
   /// Items by name, each with its index.
-  pub fn indexed(&self) -> impl DoubleEndedIterator<Item = (usize, &T)> + Clone + use<'_, 'src, T> {
+  pub(crate) fn indexed(
+    &self,
+  ) -> impl DoubleEndedIterator<Item = (usize, &T)> + Clone + use<'_, 'src, T> {
     let entries = &self.entries;
     self.sorted_indices().iter().filter_map(move |&index| {
       let index = index as usize;
@@ -264,21 +266,23 @@ impl<'src, T: Named<'src>> Table<'src, T> {
     })
   }
 
-  pub fn keys(&self) -> impl DoubleEndedIterator<Item = &'src str> + Clone + use<'_, 'src, T> {
+  pub(crate) fn keys(
+    &self,
+  ) -> impl DoubleEndedIterator<Item = &'src str> + Clone + use<'_, 'src, T> {
     self.iter().map(|(name, _)| name)
   }
 
-  pub fn values(&self) -> impl DoubleEndedIterator<Item = &T> + Clone + use<'_, 'src, T> {
+  pub(crate) fn values(&self) -> impl DoubleEndedIterator<Item = &T> + Clone + use<'_, 'src, T> {
     self.iter().map(|(_, value)| value)
   }
 
   /// Items in the order they were added.
-  pub fn values_added(&self) -> impl DoubleEndedIterator<Item = &T> + Clone {
+  pub(crate) fn values_added(&self) -> impl DoubleEndedIterator<Item = &T> + Clone {
     self.entries.iter()
   }
 
   /// Keep the items `keep` accepts; returns the new index of each old one.
-  pub fn retain(&mut self, mut keep: impl FnMut(&T) -> bool) -> Vec<Option<u32>> {
+  pub(crate) fn retain(&mut self, mut keep: impl FnMut(&T) -> bool) -> Vec<Option<u32>> {
     let mut renumbered = Vec::with_capacity(self.entries.len());
     let mut next = 0;
     for value in &self.entries {

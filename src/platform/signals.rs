@@ -103,29 +103,29 @@ pub(crate) fn wait_for_any() -> std::io::Result<i32> {
 
 /// A signal, by number.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Signal(pub i32);
+pub(crate) struct Signal(pub i32);
 
 use super::os::signal_table::SIGNALS;
 
 impl Signal {
   #[cfg(test)]
   pub(crate) const HANGUP: Signal = Signal(SIGNALS[0].0);
-  pub const INTERRUPT: Signal = Signal(SIGNALS[1].0);
+  pub(crate) const INTERRUPT: Signal = Signal(SIGNALS[1].0);
   #[cfg(test)]
   pub(crate) const QUIT: Signal = Signal(SIGNALS[2].0);
 
   /// Its `SIG…` name, if the table has it.
-  pub fn known_name(self) -> Option<&'static str> {
+  pub(crate) fn known_name(self) -> Option<&'static str> {
     SIGNALS.iter().find(|(number, ..)| *number == self.0).map(|(_, name, _)| *name)
   }
 
   /// Its `SIG…` name, else "signal".
-  pub fn name(self) -> &'static str {
+  pub(crate) fn name(self) -> &'static str {
     self.known_name().unwrap_or("signal")
   }
 
   /// The signal named `name` that a recipe may continue after.
-  pub fn continuable(name: &str) -> Option<Signal> {
+  pub(crate) fn continuable(name: &str) -> Option<Signal> {
     SIGNALS
       .iter()
       .find(|(_, known, continuable)| *continuable && *known == name)

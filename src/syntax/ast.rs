@@ -47,7 +47,7 @@ impl<'src> Ast<'src> {
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum UnstableFeature {
+pub(crate) enum UnstableFeature {
   CachedRecipes,
   Lists,
   UserDefinedFunctions,
@@ -56,7 +56,7 @@ pub enum UnstableFeature {
 /// A top-level entry. A `Comment` directly after another item without an
 /// `Eol` in between is that item's trailing comment.
 #[derive(Copy, Clone, Debug)]
-pub enum Item<'src> {
+pub(crate) enum Item<'src> {
   Alias(&'src Alias<'src>),
   Assignment(&'src Assignment<'src>),
   /// A `#` comment (see `Ast::comment_token`).
@@ -75,14 +75,14 @@ pub enum Item<'src> {
 /// the token without its file, which the tree knows, so that an item stays
 /// two words.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Comment {
+pub(crate) struct Comment {
   pub offset: u32,
   pub length: u32,
   pub line: u32,
 }
 
 impl Comment {
-  pub fn new(token: Token) -> Self {
+  pub(crate) fn new(token: Token) -> Self {
     Comment { offset: token.offset, length: token.length, line: token.line }
   }
 }
@@ -101,19 +101,19 @@ const _: () = assert!(std::mem::size_of::<Expression>() == 48);
 
 /// The attributes written above an item, in source order.
 #[derive(Copy, Clone, Debug, Default)]
-pub struct Attributes<'src> {
+pub(crate) struct Attributes<'src> {
   pub list: &'src [AttributeEntry<'src>],
 }
 
 #[derive(Copy, Clone, Debug)]
-pub struct AttributeEntry<'src> {
+pub(crate) struct AttributeEntry<'src> {
   /// The attribute's name token (for errors, line numbers, sorting ties).
   pub name: Name<'src>,
   pub attribute: Attribute<'src>,
 }
 
 #[derive(Copy, Clone, Debug)]
-pub enum Attribute<'src> {
+pub(crate) enum Attribute<'src> {
   Android,
   Arg(&'src ArgAttribute<'src>),
   Cache(&'src CacheAttribute<'src>),
@@ -149,7 +149,7 @@ pub enum Attribute<'src> {
 }
 
 impl Attribute<'_> {
-  pub fn kind(&self) -> AttributeKind {
+  pub(crate) fn kind(&self) -> AttributeKind {
     use Attribute::*;
     match self {
       Android => AttributeKind::Android,
@@ -186,25 +186,25 @@ impl Attribute<'_> {
   }
 
   /// Kebab-case attribute name, from the attribute table.
-  pub fn name(&self) -> &'static str {
+  pub(crate) fn name(&self) -> &'static str {
     self.kind().name()
   }
 
   /// Whether an OS attribute names this platform (`unix` matches every Unix).
-  pub fn matches_platform(&self) -> bool {
+  pub(crate) fn matches_platform(&self) -> bool {
     self.kind().matches_platform()
   }
 }
 
 /// A key of an attribute written as `KEY` or `KEY=VALUE`.
 #[derive(Copy, Clone, Debug)]
-pub struct Keyed<'src, T> {
+pub(crate) struct Keyed<'src, T> {
   pub key: Name<'src>,
   pub value: T,
 }
 
 #[derive(Copy, Clone, Debug)]
-pub struct ArgAttribute<'src> {
+pub(crate) struct ArgAttribute<'src> {
   /// The parameter name literal.
   pub name: StringLiteral<'src>,
   /// `long` bare (value None) or `long="NAME"`.
@@ -220,7 +220,7 @@ pub struct ArgAttribute<'src> {
 }
 
 #[derive(Copy, Clone, Debug, Default)]
-pub struct CacheAttribute<'src> {
+pub(crate) struct CacheAttribute<'src> {
   pub extra: Option<Keyed<'src, Expression<'src>>>,
   pub inputs: Option<Keyed<'src, Expression<'src>>>,
   pub outputs: Option<Keyed<'src, Expression<'src>>>,
@@ -228,13 +228,13 @@ pub struct CacheAttribute<'src> {
 
 /// A command and its arguments: `[script('python3', '-u')]`, `set shell := […]`.
 #[derive(Copy, Clone, Debug)]
-pub struct Interpreter<'src> {
+pub(crate) struct Interpreter<'src> {
   pub command: StringLiteral<'src>,
   pub arguments: &'src [StringLiteral<'src>],
 }
 
 #[derive(Copy, Clone, Debug)]
-pub struct Alias<'src> {
+pub(crate) struct Alias<'src> {
   pub attributes: Attributes<'src>,
   pub name: Name<'src>,
   /// The target path, one name per `::` component.
@@ -242,7 +242,7 @@ pub struct Alias<'src> {
 }
 
 #[derive(Copy, Clone, Debug)]
-pub struct Assignment<'src> {
+pub(crate) struct Assignment<'src> {
   pub attributes: Attributes<'src>,
   pub name: Name<'src>,
   pub value: Expression<'src>,
@@ -251,13 +251,13 @@ pub struct Assignment<'src> {
 }
 
 #[derive(Copy, Clone, Debug)]
-pub struct Unexport<'src> {
+pub(crate) struct Unexport<'src> {
   pub attributes: Attributes<'src>,
   pub name: Name<'src>,
 }
 
 #[derive(Copy, Clone, Debug)]
-pub struct FunctionDefinition<'src> {
+pub(crate) struct FunctionDefinition<'src> {
   pub attributes: Attributes<'src>,
   pub name: Name<'src>,
   pub parameters: &'src [Name<'src>],
@@ -265,14 +265,14 @@ pub struct FunctionDefinition<'src> {
 }
 
 #[derive(Copy, Clone, Debug)]
-pub struct Import<'src> {
+pub(crate) struct Import<'src> {
   pub attributes: Attributes<'src>,
   pub optional: bool,
   pub path: StringLiteral<'src>,
 }
 
 #[derive(Copy, Clone, Debug)]
-pub struct ModuleItem<'src> {
+pub(crate) struct ModuleItem<'src> {
   pub attributes: Attributes<'src>,
   /// Doc comment text (trimmed, non-empty) from the line above, if any.
   pub doc: Option<&'src str>,
@@ -282,7 +282,7 @@ pub struct ModuleItem<'src> {
 }
 
 #[derive(Copy, Clone, Debug)]
-pub struct Set<'src> {
+pub(crate) struct Set<'src> {
   pub attributes: Attributes<'src>,
   pub name: Name<'src>,
   /// The setting `name` names.
@@ -291,7 +291,7 @@ pub struct Set<'src> {
 }
 
 #[derive(Copy, Clone, Debug)]
-pub enum SettingValue<'src> {
+pub(crate) enum SettingValue<'src> {
   /// `set NAME` or `set NAME := true|false`.
   Boolean { value: bool },
   /// String-valued settings: dotenv-*, tempdir, working-directory.
@@ -303,7 +303,7 @@ pub enum SettingValue<'src> {
 }
 
 #[derive(Copy, Clone, Debug)]
-pub struct Recipe<'src> {
+pub(crate) struct Recipe<'src> {
   pub attributes: Attributes<'src>,
   /// Doc comment text (trimmed, non-empty) from the line above, if any.
   pub doc: Option<&'src str>,
@@ -322,18 +322,18 @@ pub struct Recipe<'src> {
 
 impl<'src> Recipe<'src> {
   /// The dependencies before `&&`.
-  pub fn priors(&self) -> &'src [Dependency<'src>] {
+  pub(crate) fn priors(&self) -> &'src [Dependency<'src>] {
     self.dependencies.get(..self.prior_count as usize).unwrap_or(self.dependencies)
   }
 
   /// The dependencies after `&&`.
-  pub fn subsequents(&self) -> &'src [Dependency<'src>] {
+  pub(crate) fn subsequents(&self) -> &'src [Dependency<'src>] {
     self.dependencies.get(self.prior_count as usize..).unwrap_or(&[])
   }
 }
 
 #[derive(Copy, Clone, Debug)]
-pub struct Parameter<'src> {
+pub(crate) struct Parameter<'src> {
   pub name: Name<'src>,
   /// Behind a reference: most parameters have none.
   pub default: Option<&'src Expression<'src>>,
@@ -342,20 +342,20 @@ pub struct Parameter<'src> {
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum ParameterKind {
+pub(crate) enum ParameterKind {
   Singular,
   Plus,
   Star,
 }
 
 impl ParameterKind {
-  pub fn is_variadic(self) -> bool {
+  pub(crate) fn is_variadic(self) -> bool {
     self != ParameterKind::Singular
   }
 }
 
 #[derive(Copy, Clone, Debug)]
-pub struct Dependency<'src> {
+pub(crate) struct Dependency<'src> {
   /// `a::b::c`, one name per component.
   pub path: &'src [Name<'src>],
   pub arguments: &'src [Expression<'src>],
@@ -366,12 +366,12 @@ pub struct Dependency<'src> {
 
 impl Dependency<'_> {
   /// Written `*(path … *ARG …)`.
-  pub fn is_mapped(&self) -> bool {
+  pub(crate) fn is_mapped(&self) -> bool {
     self.star.is_some()
   }
 
   /// The index of the starred argument of a mapped dependency.
-  pub fn star_index(&self) -> Option<usize> {
+  pub(crate) fn star_index(&self) -> Option<usize> {
     self.star.map(|star| star as usize)
   }
 }
@@ -382,7 +382,7 @@ impl Dependency<'_> {
 /// demand (see `fragments`), which keeps a line of a large body small. A
 /// line without text or interpolations is a blank line.
 #[derive(Copy, Clone, Debug)]
-pub struct Line<'src> {
+pub(crate) struct Line<'src> {
   pub text: Token<'src>,
   pub interpolations: &'src [Interpolation<'src>],
 }
@@ -390,33 +390,33 @@ pub struct Line<'src> {
 /// `{{ expression }}` in a body line: `start..end` is its span in the file,
 /// from `{{` to just past `}}`.
 #[derive(Copy, Clone, Debug)]
-pub struct Interpolation<'src> {
+pub(crate) struct Interpolation<'src> {
   pub start: u32,
   pub end: u32,
   pub expression: &'src Expression<'src>,
 }
 
 impl<'src> Line<'src> {
-  pub fn is_empty(&self) -> bool {
+  pub(crate) fn is_empty(&self) -> bool {
     self.text.length == 0
   }
 
   /// The 0-based source line.
-  pub fn number(&self) -> usize {
+  pub(crate) fn number(&self) -> usize {
     self.text.line as usize
   }
 
   /// The line's text pieces and interpolations, in order; a text piece is
   /// never empty and never next to another one.
-  pub fn fragments(&self) -> Fragments<'src> {
+  pub(crate) fn fragments(&self) -> Fragments<'src> {
     self.fragments_from(self.text.offset, self.interpolations)
   }
 
-  pub fn first_fragment(&self) -> Option<Fragment<'src>> {
+  pub(crate) fn first_fragment(&self) -> Option<Fragment<'src>> {
     self.fragments().next()
   }
 
-  pub fn last_fragment(&self) -> Option<Fragment<'src>> {
+  pub(crate) fn last_fragment(&self) -> Option<Fragment<'src>> {
     let Some(last) = self.interpolations.last() else {
       return self.fragments().next();
     };
@@ -437,7 +437,7 @@ impl<'src> Line<'src> {
 
 /// The fragments of a body line (see `Line::fragments`).
 #[derive(Clone)]
-pub struct Fragments<'src> {
+pub(crate) struct Fragments<'src> {
   /// The line's text; its `line` is that of offset `counted`.
   line: Token<'src>,
   counted: u32,
@@ -490,7 +490,7 @@ impl<'src> Iterator for Fragments<'src> {
 }
 
 #[derive(Copy, Clone, Debug)]
-pub enum Fragment<'src> {
+pub(crate) enum Fragment<'src> {
   /// Body text; `{{{{` inside it stands for `{{`.
   Text(Token<'src>),
   /// `{{ expression }}`.
@@ -498,7 +498,7 @@ pub enum Fragment<'src> {
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum StringKind {
+pub(crate) enum StringKind {
   /// `'…'`
   RawSingle,
   /// `"…"`
@@ -510,15 +510,15 @@ pub enum StringKind {
 }
 
 impl StringKind {
-  pub fn is_indented(self) -> bool {
+  pub(crate) fn is_indented(self) -> bool {
     matches!(self, StringKind::RawIndented | StringKind::CookedIndented)
   }
 
-  pub fn processes_escapes(self) -> bool {
+  pub(crate) fn processes_escapes(self) -> bool {
     matches!(self, StringKind::CookedDouble | StringKind::CookedIndented)
   }
 
-  pub fn delimiter(self) -> &'static str {
+  pub(crate) fn delimiter(self) -> &'static str {
     match self {
       StringKind::RawSingle => "'",
       StringKind::CookedDouble => "\"",
@@ -531,7 +531,7 @@ impl StringKind {
 /// A string literal: the source token (printed verbatim by the formatter)
 /// and its value after unindentation, escapes and `x` expansion.
 #[derive(Copy, Clone, Debug)]
-pub struct StringLiteral<'src> {
+pub(crate) struct StringLiteral<'src> {
   pub token: Token<'src>,
   pub kind: StringKind,
   /// `x'…'`: shell-expanded at parse time.
@@ -544,13 +544,13 @@ pub struct StringLiteral<'src> {
 /// tokens (`FormatStringStart` / Continue / End, or a plain string for `f'…'`
 /// without interpolations); `cooked` is the escape-processed text.
 #[derive(Copy, Clone, Debug)]
-pub struct FormatPiece<'src> {
+pub(crate) struct FormatPiece<'src> {
   pub token: Token<'src>,
   pub cooked: &'src str,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum ComparisonOperator {
+pub(crate) enum ComparisonOperator {
   Equal,
   NotEqual,
   RegexMatch,
@@ -558,7 +558,7 @@ pub enum ComparisonOperator {
 }
 
 impl ComparisonOperator {
-  pub fn symbol(self) -> &'static str {
+  pub(crate) fn symbol(self) -> &'static str {
     match self {
       ComparisonOperator::Equal => "==",
       ComparisonOperator::NotEqual => "!=",
@@ -569,7 +569,7 @@ impl ComparisonOperator {
 }
 
 #[derive(Copy, Clone, Debug)]
-pub enum Expression<'src> {
+pub(crate) enum Expression<'src> {
   /// `a && b` [lists]
   And {
     lhs: &'src Expression<'src>,
@@ -668,7 +668,7 @@ pub enum Expression<'src> {
 /// them (see `Nodes::slot`), and analysis keeps what each is bound to in a
 /// table indexed by it, so later stages never look a name up again.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Slot(pub u32);
+pub(crate) struct Slot(pub u32);
 
 impl Slot {
   /// A node made outside the parser (tests, the formatter's fixtures):
@@ -676,14 +676,14 @@ impl Slot {
   #[cfg(test)]
   pub(crate) const NONE: Slot = Slot(u32::MAX);
 
-  pub fn index(self) -> usize {
+  pub(crate) fn index(self) -> usize {
     self.0 as usize
   }
 }
 
 impl<'src> Expression<'src> {
   /// The first token of the expression, used to place carets.
-  pub fn first_token(&self) -> Token<'src> {
+  pub(crate) fn first_token(&self) -> Token<'src> {
     use Expression::*;
     match self {
       And { lhs, .. }

@@ -6,7 +6,7 @@
 /// The kinds of item an attribute can be written above. The names appear in
 /// "`KIND` `NAME` has invalid attribute `ATTRIBUTE`" errors.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum ItemKind {
+pub(crate) enum ItemKind {
   Alias,
   Assignment,
   Function,
@@ -18,7 +18,7 @@ pub enum ItemKind {
 }
 
 impl ItemKind {
-  pub fn name(self) -> &'static str {
+  pub(crate) fn name(self) -> &'static str {
     match self {
       ItemKind::Alias => "alias",
       ItemKind::Assignment => "assignment",
@@ -143,7 +143,7 @@ pub(crate) const SCRIPT_ONLY: [AttributeKind; 2] = [AttributeKind::Cache, Attrib
 impl AttributeKind {
   /// What the attribute does, in prose (the language server's hover).
   #[allow(clippy::too_many_lines)] // One arm per attribute, nothing else.
-  pub fn doc(self) -> &'static str {
+  pub(crate) fn doc(self) -> &'static str {
     use AttributeKind::*;
     match self {
       Android | Dragonfly | Freebsd | Linux | Macos | Netbsd | Openbsd | Unix | Windows => {
@@ -210,41 +210,42 @@ impl AttributeKind {
     &TABLE[self as usize]
   }
 
-  pub fn from_name(name: &str) -> Option<AttributeKind> {
+  pub(crate) fn from_name(name: &str) -> Option<AttributeKind> {
     AttributeKind::ALL.iter().copied().find(|kind| kind.name() == name)
   }
 
   /// The kebab-case name; the canonical order of attributes is the byte
   /// order of these names.
-  pub fn name(self) -> &'static str {
+  pub(crate) fn name(self) -> &'static str {
     self.info().name
   }
 
   /// Positional argument count: (minimum, maximum or None for no bound).
-  pub fn arity(self) -> (usize, Option<usize>) {
+  pub(crate) fn arity(self) -> (usize, Option<usize>) {
     (self.info().min, self.info().max)
   }
 
-  pub fn is_keyed(self) -> bool {
+  pub(crate) fn is_keyed(self) -> bool {
     self.info().keyed
   }
 
   /// Whether an item may carry the attribute more than once.
-  pub fn is_repeatable(self) -> bool {
+  pub(crate) fn is_repeatable(self) -> bool {
     self.info().repeatable
   }
 
-  pub fn annotates(self, item: ItemKind) -> bool {
+  pub(crate) fn annotates(self, item: ItemKind) -> bool {
     self.info().annotates.contains(&item)
   }
 
   /// OS attributes enable or disable the item they annotate.
-  pub fn is_os(self) -> bool {
+  #[cfg(test)]
+  pub(crate) fn is_os(self) -> bool {
     self.info().os.is_some()
   }
 
   /// Whether an OS attribute names this platform (`unix` matches every Unix).
-  pub fn matches_platform(self) -> bool {
+  pub(crate) fn matches_platform(self) -> bool {
     self.info().os == Some(true)
   }
 }

@@ -3,7 +3,7 @@
 use snafu::Snafu;
 
 #[derive(Debug, Clone, PartialEq, Eq, Snafu)]
-pub enum LexErrorKind {
+pub(crate) enum LexErrorKind {
   #[snafu(display("unknown start of token '{character}'{}", code_point_suffix(character)))]
   UnknownStartOfToken { character: String },
   #[snafu(display("unterminated string"))]

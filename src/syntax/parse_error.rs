@@ -6,7 +6,7 @@ use super::token::KindSet;
 use super::token::TokenKind;
 
 #[derive(Debug, Clone, Snafu)]
-pub enum ParseErrorKind<'src> {
+pub(crate) enum ParseErrorKind<'src> {
   #[snafu(display("expected {}, but found {found}", expected_list(*expected)))]
   UnexpectedToken { expected: KindSet, found: TokenKind },
   #[snafu(display("unknown setting `{setting}`"))]

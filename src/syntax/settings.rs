@@ -3,7 +3,7 @@
 
 /// The kind of value a setting takes, which decides how `set` is parsed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum SettingType {
+pub(crate) enum SettingType {
   /// `set NAME` or `set NAME := true|false`.
   Boolean,
   /// `set NAME := EXPRESSION`.
@@ -86,7 +86,7 @@ pub(crate) const CONFLICTS: &[(Setting, Setting, Conflict)] = &[
 impl Setting {
   /// What the setting does, in prose (the language server's hover).
   #[allow(clippy::too_many_lines)] // One arm per setting, nothing else.
-  pub fn doc(self) -> &'static str {
+  pub(crate) fn doc(self) -> &'static str {
     use Setting::*;
     match self {
       AllowDuplicateRecipes => {
@@ -187,16 +187,16 @@ impl Setting {
 }
 
 impl Setting {
-  pub fn from_name(name: &str) -> Option<Setting> {
+  pub(crate) fn from_name(name: &str) -> Option<Setting> {
     Setting::ALL.iter().copied().find(|setting| setting.name() == name)
   }
 
   /// The kebab-case name written after `set`.
-  pub fn name(self) -> &'static str {
+  pub(crate) fn name(self) -> &'static str {
     TABLE[self as usize].0
   }
 
-  pub fn value_type(self) -> SettingType {
+  pub(crate) fn value_type(self) -> SettingType {
     TABLE[self as usize].1
   }
 }

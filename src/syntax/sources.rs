@@ -36,21 +36,21 @@ impl Debug for Source {
 /// lives as long as the arena; files are never removed or moved. It may be
 /// shared with the thread that parses (see `parser::on_parser_stack`).
 #[derive(Default)]
-pub struct Sources {
+pub(crate) struct Sources {
   arena: elsa::sync::FrozenVec<Box<Source>>,
 }
 
 impl Sources {
-  pub fn new() -> Self {
+  pub(crate) fn new() -> Self {
     Sources::default()
   }
 
-  pub fn add(&self, text: impl Into<String>, path: impl Into<PathBuf>) -> &Source {
+  pub(crate) fn add(&self, text: impl Into<String>, path: impl Into<PathBuf>) -> &Source {
     self.arena.push_get(Box::new(Source::new(text, path)))
   }
 
   /// Every file added so far, in the order added.
-  pub fn iter(&self) -> impl Iterator<Item = &Source> {
+  pub(crate) fn iter(&self) -> impl Iterator<Item = &Source> {
     self.arena.iter()
   }
 }
@@ -95,7 +95,7 @@ const SLOT_BLOCK: u32 = 64;
 /// Allocates parse-tree nodes in a `Trees` arena. Nodes are never dropped
 /// one by one, so only types without drop glue (no owned heap data) may be
 /// allocated: a node that owned a `Vec` would leak it.
-pub struct Nodes<'src> {
+pub(crate) struct Nodes<'src> {
   member: bumpalo_herd::Member<'src>,
   /// The arena's slot counter, and the block of it this allocator holds.
   slots: &'src AtomicU32,
@@ -116,13 +116,13 @@ impl Drop for Nodes<'_> {
 }
 
 impl<'src> Nodes<'src> {
-  pub fn alloc<T>(&self, node: T) -> &'src T {
+  pub(crate) fn alloc<T>(&self, node: T) -> &'src T {
     const { assert!(!std::mem::needs_drop::<T>(), "arena nodes must not own heap data") };
     self.member.alloc(node)
   }
 
   /// Move `items` into the arena; an empty list allocates nothing.
-  pub fn slice<T, I>(&self, items: I) -> &'src [T]
+  pub(crate) fn slice<T, I>(&self, items: I) -> &'src [T]
   where
     I: IntoIterator<Item = T>,
     I::IntoIter: ExactSizeIterator,
@@ -136,20 +136,20 @@ impl<'src> Nodes<'src> {
   }
 
   /// Move the items of `scratch` from `start` on into the arena.
-  pub fn take<T: Copy>(&self, scratch: &mut Vec<T>, start: usize) -> &'src [T] {
+  pub(crate) fn take<T: Copy>(&self, scratch: &mut Vec<T>, start: usize) -> &'src [T] {
     let items = scratch.get(start..).unwrap_or(&[]);
     let taken: &'src [T] = if items.is_empty() { &[] } else { self.member.alloc_slice_copy(items) };
     scratch.truncate(start);
     taken
   }
 
-  pub fn str(&self, text: &str) -> &'src str {
+  pub(crate) fn str(&self, text: &str) -> &'src str {
     self.member.alloc_str(text)
   }
 
   /// A new slot number for a variable reference or call.
   #[inline]
-  pub fn slot(&self) -> Slot {
+  pub(crate) fn slot(&self) -> Slot {
     let next = self.next.get();
     if next == self.end.get() {
       return self.reserve_slots();

@@ -15,7 +15,7 @@ pub struct SyntaxError<'src> {
 }
 
 #[derive(Debug, Clone)]
-pub enum SyntaxErrorKind<'src> {
+pub(crate) enum SyntaxErrorKind<'src> {
   Lex(LexErrorKind),
   Parse(ParseErrorKind<'src>),
 }

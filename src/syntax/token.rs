@@ -95,23 +95,23 @@ impl Display for TokenKind {
 
 /// A set of token kinds, used for the parser's "expected" set.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct KindSet(u64);
+pub(crate) struct KindSet(u64);
 
 impl KindSet {
-  pub fn insert(&mut self, kind: TokenKind) {
+  pub(crate) fn insert(&mut self, kind: TokenKind) {
     self.0 |= kind.bit();
   }
 
-  pub fn contains(self, kind: TokenKind) -> bool {
+  pub(crate) fn contains(self, kind: TokenKind) -> bool {
     self.0 & kind.bit() != 0
   }
 
-  pub fn clear(&mut self) {
+  pub(crate) fn clear(&mut self) {
     self.0 = 0;
   }
 
   /// Members in display order, never including the byte order mark or whitespace.
-  pub fn kinds(self) -> impl Iterator<Item = TokenKind> {
+  pub(crate) fn kinds(self) -> impl Iterator<Item = TokenKind> {
     TokenKind::all().filter(move |kind| {
       self.contains(*kind) && !matches!(kind, TokenKind::ByteOrderMark | TokenKind::Whitespace)
     })
