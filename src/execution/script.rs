@@ -58,21 +58,7 @@ pub(crate) fn run<'src>(
     let time = chrono::Local::now().format(&format).to_string();
     output.stderr_line(&format!("[{}] {}", painter.paint(painter.command_style(), &time), name))?;
   }
-
-  let mut lines: Vec<(usize, String)> = Vec::with_capacity(recipe.body().len());
-  for line in recipe.body() {
-    let mut text = String::new();
-    for fragment in line.fragments() {
-      match fragment {
-        Fragment::Text(token) => text.push_str(&unescape_braces(token.lexeme())),
-        Fragment::Interpolation { expression, .. } => {
-          text.push_str(&evaluator.evaluate(expression)?.joined());
-        }
-      }
-    }
-    lines.push((line.number(), text));
-  }
-
+  let lines = evaluate_lines(&evaluator, recipe)?;
   if !config.quiet && (config.dry_run || recipe.quiet()) {
     let painter = context.stderr_painter();
     for (_, text) in &lines {
@@ -86,30 +72,25 @@ pub(crate) fn run<'src>(
   let executor = executor(state, recipe, &lines)?;
   let positional_enabled =
     state.module.settings.positional_arguments || recipe.effects.flags.positional_arguments();
+  let positional = positional_enabled.then_some(positional);
   let working_directory = recipe_directory(context, state, scope)?;
+  let script = Script {
+    lines: &lines,
+    executor: &executor,
+    positional,
+    working_directory: &working_directory,
+  };
 
-  let mut entry = None;
-  if let Some(cache) = cache::attribute(scope).filter(|_| !config.no_cache) {
-    let body: Vec<String> = lines.iter().map(|(_, text)| text.clone()).collect();
-    let parts = cache::KeyParts {
-      body: &body,
-      executor: match &executor {
-        Executor::Shebang { interpreter, argument } => {
-          cache::KeyExecutor::Shebang { interpreter, argument: argument.as_deref() }
-        }
-        Executor::Command { program, arguments } => {
-          cache::KeyExecutor::Command { command: program, arguments }
-        }
-      },
-      positional: positional_enabled.then(|| positional.to_vec()),
-      working_directory: &working_directory,
-    };
-    let opened = cache::open(context, run, &evaluator, scope, cache, &parts)?;
-    if opened.hit {
-      return opened.skip(context);
+  let entry = match cache::attribute(scope).filter(|_| !config.no_cache) {
+    Some(cache) => {
+      let opened = open_cache(context, run, &evaluator, scope, cache, &script)?;
+      if opened.hit {
+        return opened.skip(context);
+      }
+      Some(opened)
     }
-    entry = Some(opened);
-  }
+    None => None,
+  };
 
   // Until the directory is removed, a signal is recorded rather than
   // ending `just` at once.
@@ -120,29 +101,13 @@ pub(crate) fn run<'src>(
   let text = script_text(&lines, matches!(executor, Executor::Shebang { .. }));
   write_script(&path, &text, matches!(executor, Executor::Shebang { .. }))
     .map_err(|source| ExecutionError::TempDir { recipe: name.clone(), source })?;
-
   if config.verbosity >= 2 {
     stderr_line(&context.stderr_painter().doc(&text))?;
   }
 
-  let mut process = match &executor {
-    Executor::Shebang { interpreter, argument } => {
-      crate::platform::command::shebang(&path, interpreter, argument.as_deref(), &config.cygpath)
-        .map_err(|error| shebang_error(&name, &config.cygpath, error))?
-    }
-    Executor::Command { program, arguments } => {
-      let mut process = Command::new(program);
-      process.args(arguments).arg(&path);
-      process
-    }
-  };
-  if positional_enabled {
-    process.args(positional);
-  }
-  process.current_dir(&working_directory);
+  let mut process = command(context, &name, &script, &path)?;
   evaluator.apply_environment(&mut process);
   run.jobserver.configure(&mut process);
-
   let capture = match &entry {
     Some(entry) => entry.capture(&mut process)?,
     None => None,
@@ -166,7 +131,101 @@ pub(crate) fn run<'src>(
       ExecutionError::Stderr { source }
     }
   })?;
+  finish(context, recipe, name, status, entry, captured)
+}
 
+/// What runs: the evaluated body, how, with which arguments and where.
+struct Script<'e> {
+  lines: &'e [(usize, String)],
+  executor: &'e Executor,
+  /// The recipe's arguments, when they are passed on as positional ones.
+  positional: Option<&'e [String]>,
+  working_directory: &'e Path,
+}
+
+/// The body's lines, their interpolations evaluated, with their numbers.
+fn evaluate_lines<'src>(
+  evaluator: &Evaluator<'_, '_, 'src>,
+  recipe: &crate::analysis::model::Recipe<'src>,
+) -> Result<'src, Vec<(usize, String)>> {
+  let mut lines: Vec<(usize, String)> = Vec::with_capacity(recipe.body().len());
+  for line in recipe.body() {
+    let mut text = String::new();
+    for fragment in line.fragments() {
+      match fragment {
+        Fragment::Text(token) => text.push_str(&unescape_braces(token.lexeme())),
+        Fragment::Interpolation { expression, .. } => {
+          text.push_str(&evaluator.evaluate(expression)?.joined());
+        }
+      }
+    }
+    lines.push((line.number(), text));
+  }
+  Ok(lines)
+}
+
+/// Key the script's run and open its `[cache]` entry.
+fn open_cache<'src>(
+  context: &RunContext<'_, 'src>,
+  run: &Run,
+  evaluator: &Evaluator<'_, '_, 'src>,
+  scope: &RecipeScope<'_, 'src>,
+  cache: &crate::syntax::ast::CacheAttribute<'src>,
+  script: &Script<'_>,
+) -> Result<'src, cache::Entry> {
+  let body: Vec<String> = script.lines.iter().map(|(_, text)| text.clone()).collect();
+  let parts = cache::KeyParts {
+    body: &body,
+    executor: match script.executor {
+      Executor::Shebang { interpreter, argument } => {
+        cache::KeyExecutor::Shebang { interpreter, argument: argument.as_deref() }
+      }
+      Executor::Command { program, arguments } => {
+        cache::KeyExecutor::Command { command: program, arguments }
+      }
+    },
+    positional: script.positional.map(<[String]>::to_vec),
+    working_directory: script.working_directory,
+  };
+  cache::open(context, run, evaluator, scope, cache, &parts)
+}
+
+/// The command that runs the script file at `path`.
+fn command<'src>(
+  context: &RunContext<'_, 'src>,
+  name: &str,
+  script: &Script<'_>,
+  path: &Path,
+) -> Result<'src, Command> {
+  let config = context.config;
+  let mut process = match script.executor {
+    Executor::Shebang { interpreter, argument } => {
+      crate::platform::command::shebang(path, interpreter, argument.as_deref(), &config.cygpath)
+        .map_err(|error| shebang_error(name, &config.cygpath, error))?
+    }
+    Executor::Command { program, arguments } => {
+      let mut process = Command::new(program);
+      process.args(arguments).arg(path);
+      process
+    }
+  };
+  if let Some(positional) = script.positional {
+    process.args(positional);
+  }
+  process.current_dir(script.working_directory);
+  Ok(process)
+}
+
+/// The run's outcome from the script's exit: a success still stops at a
+/// signal the script handled, and records the cache entry.
+fn finish<'src>(
+  context: &RunContext<'_, 'src>,
+  recipe: &crate::analysis::model::Recipe<'src>,
+  name: String,
+  status: std::process::ExitStatus,
+  entry: Option<cache::Entry>,
+  captured: Option<cache::Captured>,
+) -> Result<'src> {
   match Exit::of(status) {
     Exit::Code(0) => {
       check_interrupted(context, recipe, false)?;
