@@ -324,6 +324,37 @@ impl Shared {
     outputs: &[String],
     interrupted: &dyn Fn() -> bool,
   ) -> Option<Restored> {
+    let checked = self.checked(found, working_directory, outputs)?;
+    let umask = mode::umask();
+    let stale = stale_outputs(&checked, working_directory, outputs, umask);
+    let mut stagings: Vec<Staging> = Vec::new();
+    let target = Target { working_directory, outputs, umask };
+    let result = self.build(&checked, &stale, &target, &mut stagings, interrupted);
+    self.remove_stagings(stagings);
+    match result {
+      Ok(restored) => restored,
+      Err(Failure::Store(error)) => {
+        self.fail("restoring an entry", &error);
+        None
+      }
+      Err(Failure::Local(error)) => {
+        self.warn(&format!(
+          "failed to restore the outputs of shared cache entry `{}` ({error}); running the recipe",
+          found.name
+        ));
+        None
+      }
+    }
+  }
+
+  /// The entry, proven harmless for `outputs` (none below a symbolic
+  /// link); `None`, refused with the reason, otherwise.
+  fn checked(
+    &self,
+    found: &Found,
+    working_directory: &Path,
+    outputs: &[String],
+  ) -> Option<entry::Checked> {
     let checked = match entry::check(&found.entry, outputs) {
       Ok(checked) => checked,
       Err(reason) => {
@@ -340,71 +371,95 @@ impl Shared {
         return None;
       }
     }
-    let umask = mode::umask();
-    let expected = entry::digests(&checked, outputs.len(), umask);
-    let stale: Vec<usize> = (0..outputs.len())
-      .filter(|&index| {
-        let current = digest::output(&working_directory.join(&outputs[index]));
-        current.ok().flatten().as_deref() != Some(expected[index].as_str())
-      })
-      .collect();
-    let mut stagings: Vec<Staging> = Vec::new();
-    let result = (|| -> Result<Option<Restored>, Failure> {
-      let mut streams = Vec::new();
-      for blob in [&checked.stdout, &checked.stderr] {
-        let mut file = tempfile::tempfile().map_err(Failure::Local)?;
-        if !self.fetch(&blob.hex, Bound::Exactly(blob.size), &mut file, interrupted)? {
-          return Ok(None);
-        }
-        file.rewind().map_err(Failure::Local)?;
-        streams.push(file);
+    Some(checked)
+  }
+
+  /// Fetch the captured output, build each stale output in its staging
+  /// directory and swap them in: the output to replay, or `None` if a
+  /// signal came.
+  fn build(
+    &self,
+    checked: &entry::Checked,
+    stale: &[usize],
+    target: &Target<'_>,
+    stagings: &mut Vec<Staging>,
+    interrupted: &dyn Fn() -> bool,
+  ) -> Result<Option<Restored>, Failure> {
+    let mut streams = Vec::new();
+    for blob in [&checked.stdout, &checked.stderr] {
+      let mut file = tempfile::tempfile().map_err(Failure::Local)?;
+      if !self.fetch(&blob.hex, Bound::Exactly(blob.size), &mut file, interrupted)? {
+        return Ok(None);
       }
-      for &index in &stale {
-        let target = working_directory.join(&outputs[index]);
-        let parent = target.parent().unwrap_or(working_directory);
-        fs::create_dir_all(parent).map_err(Failure::Local)?;
-        stagings.push(Staging::create(parent, index).map_err(Failure::Local)?);
-      }
-      let mut directories = Vec::new();
-      for item in &checked.items {
-        let Some(staging) = stagings.iter().find(|staging| staging.output == item.output) else {
-          continue;
-        };
-        if interrupted() {
-          return Ok(None);
-        }
-        let mut path = staging.fresh();
-        if !item.relative.is_empty() {
-          path.push(&item.relative);
-        }
-        match &item.kind {
-          entry::Kind::Directory { mode } => {
-            mode::create_dir(&path).map_err(Failure::Local)?;
-            directories.push((path, mode & !umask));
-          }
-          entry::Kind::File { blob, mode } => {
-            let mut file = mode::create_new(&path).map_err(Failure::Local)?;
-            if !self.fetch(&blob.hex, Bound::Exactly(blob.size), &mut file, interrupted)? {
-              return Ok(None);
-            }
-            mode::set_file(&file, mode & !umask).map_err(Failure::Local)?;
-          }
-          entry::Kind::Symlink { target } => {
-            mode::symlink(Path::new(target), &path).map_err(Failure::Local)?;
-          }
-        }
-      }
-      for (directory, directory_mode) in directories.iter().rev() {
-        mode::set(directory, *directory_mode).map_err(Failure::Local)?;
-      }
+      file.rewind().map_err(Failure::Local)?;
+      streams.push(file);
+    }
+    for &index in stale {
+      let path = target.working_directory.join(&target.outputs[index]);
+      let parent = path.parent().unwrap_or(target.working_directory);
+      fs::create_dir_all(parent).map_err(Failure::Local)?;
+      stagings.push(Staging::create(parent, index).map_err(Failure::Local)?);
+    }
+    let mut directories = Vec::new();
+    for item in &checked.items {
+      let Some(staging) = stagings.iter().find(|staging| staging.output == item.output) else {
+        continue;
+      };
       if interrupted() {
         return Ok(None);
       }
-      swap(&stagings, working_directory, outputs).map_err(Failure::Local)?;
-      let stderr = streams.pop();
-      let stdout = streams.pop();
-      Ok(stdout.zip(stderr).map(|(stdout, stderr)| Restored { stdout, stderr }))
-    })();
+      let mut path = staging.fresh();
+      if !item.relative.is_empty() {
+        path.push(&item.relative);
+      }
+      if !self.write_item(item, &path, target.umask, &mut directories, interrupted)? {
+        return Ok(None);
+      }
+    }
+    for (directory, directory_mode) in directories.iter().rev() {
+      mode::set(directory, *directory_mode).map_err(Failure::Local)?;
+    }
+    if interrupted() {
+      return Ok(None);
+    }
+    swap(stagings, target.working_directory, target.outputs).map_err(Failure::Local)?;
+    let stderr = streams.pop();
+    let stdout = streams.pop();
+    Ok(stdout.zip(stderr).map(|(stdout, stderr)| Restored { stdout, stderr }))
+  }
+
+  /// Write one item of the entry at `path`; a directory's mode is set
+  /// later (`directories`), once what it holds is written. False if a
+  /// signal came.
+  fn write_item(
+    &self,
+    item: &entry::Item,
+    path: &Path,
+    umask: u32,
+    directories: &mut Vec<(PathBuf, u32)>,
+    interrupted: &dyn Fn() -> bool,
+  ) -> Result<bool, Failure> {
+    match &item.kind {
+      entry::Kind::Directory { mode } => {
+        mode::create_dir(path).map_err(Failure::Local)?;
+        directories.push((path.to_path_buf(), mode & !umask));
+      }
+      entry::Kind::File { blob, mode } => {
+        let mut file = mode::create_new(path).map_err(Failure::Local)?;
+        if !self.fetch(&blob.hex, Bound::Exactly(blob.size), &mut file, interrupted)? {
+          return Ok(false);
+        }
+        mode::set_file(&file, mode & !umask).map_err(Failure::Local)?;
+      }
+      entry::Kind::Symlink { target } => {
+        mode::symlink(Path::new(target), path).map_err(Failure::Local)?;
+      }
+    }
+    Ok(true)
+  }
+
+  /// Remove the staging directories; those that remain are warned about.
+  fn remove_stagings(&self, stagings: Vec<Staging>) {
     let mut leftovers = Vec::new();
     for staging in stagings {
       if let Err(error) = remove_staging(&staging.directory) {
@@ -413,20 +468,6 @@ impl Shared {
     }
     if !leftovers.is_empty() {
       self.warn(&format!("failed to remove {}", leftovers.join(", ")));
-    }
-    match result {
-      Ok(restored) => restored,
-      Err(Failure::Store(error)) => {
-        self.fail("restoring an entry", &error);
-        None
-      }
-      Err(Failure::Local(error)) => {
-        self.warn(&format!(
-          "failed to restore the outputs of shared cache entry `{}` ({error}); running the recipe",
-          found.name
-        ));
-        None
-      }
     }
   }
 
@@ -521,6 +562,30 @@ impl Shared {
 enum Bound {
   Exactly(u64),
   AtMost(u64),
+}
+
+/// Where a restore writes: the declared outputs, in the working directory,
+/// with the process's umask.
+struct Target<'a> {
+  working_directory: &'a Path,
+  outputs: &'a [String],
+  umask: u32,
+}
+
+/// The outputs that differ from what the entry holds.
+fn stale_outputs(
+  checked: &entry::Checked,
+  working_directory: &Path,
+  outputs: &[String],
+  umask: u32,
+) -> Vec<usize> {
+  let expected = entry::digests(checked, outputs.len(), umask);
+  (0..outputs.len())
+    .filter(|&index| {
+      let current = digest::output(&working_directory.join(&outputs[index]));
+      current.ok().flatten().as_deref() != Some(expected[index].as_str())
+    })
+    .collect()
 }
 
 /// Why a restore failed: the store (not used again in the run) or this
