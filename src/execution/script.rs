@@ -60,10 +60,7 @@ pub(crate) fn run<'src>(
   }
   let lines = evaluate_lines(&evaluator, recipe)?;
   if !config.quiet && (config.dry_run || recipe.quiet()) {
-    let painter = context.stderr_painter();
-    for (_, text) in &lines {
-      output.stderr_line(&painter.paint(painter.command_style(), text))?;
-    }
+    echo_lines(context, &lines, output)?;
   }
   if config.dry_run {
     return Ok(());
@@ -81,29 +78,17 @@ pub(crate) fn run<'src>(
     working_directory: &working_directory,
   };
 
-  let entry = match cache::attribute(scope).filter(|_| !config.no_cache) {
-    Some(cache) => {
-      let opened = open_cache(context, run, &evaluator, scope, cache, &script)?;
-      if opened.hit {
-        return opened.skip(context);
-      }
-      Some(opened)
-    }
-    None => None,
+  let cache = cache::attribute(scope).filter(|_| !config.no_cache);
+  let entry = cache.map(|cache| open_cache(context, run, &evaluator, scope, cache, &script));
+  let entry = match entry.transpose()? {
+    Some(opened) if opened.hit => return opened.skip(context),
+    entry => entry,
   };
 
   // Until the directory is removed, a signal is recorded rather than
   // ending `just` at once.
   let _busy = context.supervisor.busy().map_err(super::error::refused)?;
-  let directory = temporary_directory(context, state)
-    .map_err(|source| ExecutionError::TempDir { recipe: name.clone(), source })?;
-  let path = directory.path().join(file_name(recipe, &executor));
-  let text = script_text(&lines, matches!(executor, Executor::Shebang { .. }));
-  write_script(&path, &text, matches!(executor, Executor::Shebang { .. }))
-    .map_err(|source| ExecutionError::TempDir { recipe: name.clone(), source })?;
-  if config.verbosity >= 2 {
-    stderr_line(&context.stderr_painter().doc(&text))?;
-  }
+  let (directory, path) = write_temporary_script(context, state, recipe, &script)?;
 
   let mut process = command(context, &name, &script, &path)?;
   evaluator.apply_environment(&mut process);
@@ -134,6 +119,27 @@ pub(crate) fn run<'src>(
   finish(context, recipe, name, status, entry, captured)
 }
 
+/// Write the script into a private temporary directory (shown with `-vv`):
+/// the directory, removed when dropped, and the script's path.
+fn write_temporary_script<'src>(
+  context: &RunContext<'_, 'src>,
+  state: &ModuleState<'_, 'src>,
+  recipe: &crate::analysis::model::Recipe<'src>,
+  script: &Script<'_>,
+) -> Result<'src, (tempfile::TempDir, PathBuf)> {
+  let failed =
+    |source| ExecutionError::TempDir { recipe: recipe.name().lexeme().to_string(), source };
+  let directory = temporary_directory(context, state).map_err(failed)?;
+  let path = directory.path().join(file_name(recipe, script.executor));
+  let shebang = matches!(script.executor, Executor::Shebang { .. });
+  let text = script_text(script.lines, shebang);
+  write_script(&path, &text, shebang).map_err(failed)?;
+  if context.config.verbosity >= 2 {
+    stderr_line(&context.stderr_painter().doc(&text))?;
+  }
+  Ok((directory, path))
+}
+
 /// What runs: the evaluated body, how, with which arguments and where.
 struct Script<'e> {
   lines: &'e [(usize, String)],
@@ -141,6 +147,19 @@ struct Script<'e> {
   /// The recipe's arguments, when they are passed on as positional ones.
   positional: Option<&'e [String]>,
   working_directory: &'e Path,
+}
+
+/// Show the script's lines, as `--dry-run` and a quiet recipe do.
+fn echo_lines<'src>(
+  context: &RunContext<'_, 'src>,
+  lines: &[(usize, String)],
+  output: &RecipeOutput<'_>,
+) -> Result<'src> {
+  let painter = context.stderr_painter();
+  for (_, text) in lines {
+    output.stderr_line(&painter.paint(painter.command_style(), text))?;
+  }
+  Ok(())
 }
 
 /// The body's lines, their interpolations evaluated, with their numbers.
