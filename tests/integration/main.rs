@@ -93,6 +93,7 @@ mod watch;
 mod windows;
 
 fn main() {
+  default_interrupt_signals();
   let arguments = libtest_mimic::Arguments::from_args();
   let mode = match cases::Mode::from_environment() {
     Ok(mode) => mode,
@@ -137,4 +138,16 @@ fn main() {
   trials.extend(standalone::tests());
   trials.extend(readme::tests());
   libtest_mimic::run(&arguments, harness::reject_duplicate_names(trials)).exit();
+}
+
+/// The tests that send signals expect the processes they start (a shell on
+/// a pseudo-terminal, `just`, `make`) to take SIGHUP, SIGINT and SIGQUIT as
+/// usual; a suite started in the background of a script (`cmd &`, `nohup`)
+/// would pass them on ignored, as a shell starts background jobs.
+fn default_interrupt_signals() {
+  #[cfg(unix)]
+  for signal in [libc::SIGHUP, libc::SIGINT, libc::SIGQUIT] {
+    // SAFETY: restores a default disposition before any thread starts.
+    unsafe { libc::signal(signal, libc::SIG_DFL) };
+  }
 }
