@@ -161,6 +161,51 @@ struct Inherited {
   lazy: bool,
 }
 
+/// The dotenv variables of `module`: its parent's, and its own file's.
+fn module_dotenv<'src>(
+  context: &RunContext<'_, 'src>,
+  module: &Module<'src>,
+  parent: &Inherited,
+  shell: &(String, Vec<String>),
+) -> Result<BTreeMap<String, String>, PrepareError<'src>> {
+  let options = super::dotenv::DotenvOptions {
+    base_directory: &module.base_directory,
+    is_root: module.path.is_empty(),
+    lists: module.settings.lists,
+    dry_run: context.config.dry_run,
+    quiet: context.config.quiet,
+    shell_program: &shell.0,
+    shell_arguments: &shell.1,
+    supervisor: context.supervisor,
+  };
+  let own = super::dotenv::load(&options, &module.settings, context.config).map_err(|error| {
+    PrepareError::Dotenv { message: error.to_string(), status: error.exit_status() }
+  })?;
+  let mut dotenv = parent.dotenv.clone();
+  dotenv.extend(own);
+  Ok(dotenv)
+}
+
+/// The variables `module`'s recipes export: its parent's, and its own
+/// exported assignments with a value.
+fn module_exports<'src>(
+  evaluator: &Evaluator<'_, '_, 'src>,
+  module: &Module<'src>,
+  parent: &Inherited,
+) -> Result<Vec<(String, String)>, PrepareError<'src>> {
+  let mut exports = parent.exports.clone();
+  for (index, assignment) in module.assignments.indexed() {
+    if assignment.export || module.settings.export {
+      let name = assignment.name.lexeme();
+      let value = evaluator.assignment_value(index)?;
+      if !value.0.is_empty() {
+        exports.push((name.to_string(), value.joined()));
+      }
+    }
+  }
+  Ok(exports)
+}
+
 fn prepare_module<'a, 'src>(
   context: &RunContext<'a, 'src>,
   module: &'a Module<'src>,
@@ -174,22 +219,7 @@ fn prepare_module<'a, 'src>(
   let shell = module_shell(context.config, settings);
   context.justfile.bind_module(module);
 
-  let mut dotenv = parent.dotenv.clone();
-  let options = super::dotenv::DotenvOptions {
-    base_directory: &module.base_directory,
-    is_root: module.path.is_empty(),
-    lists: settings.lists,
-    dry_run: context.config.dry_run,
-    quiet: context.config.quiet,
-    shell_program: &shell.0,
-    shell_arguments: &shell.1,
-    supervisor: context.supervisor,
-  };
-  let own = super::dotenv::load(&options, settings, context.config).map_err(|error| {
-    PrepareError::Dotenv { message: error.to_string(), status: error.exit_status() }
-  })?;
-  dotenv.extend(own);
-
+  let dotenv = module_dotenv(context, module, parent, &shell)?;
   let working_directory = match &settings.working_directory {
     Some(directory) => module.base_directory.join(directory),
     None => module.base_directory.clone(),
@@ -229,16 +259,7 @@ fn prepare_module<'a, 'src>(
     }
   }
 
-  let mut exports = parent.exports.clone();
-  for (index, assignment) in module.assignments.indexed() {
-    if assignment.export || settings.export {
-      let name = assignment.name.lexeme();
-      let value = evaluator.assignment_value(index)?;
-      if !value.0.is_empty() {
-        exports.push((name.to_string(), value.joined()));
-      }
-    }
-  }
+  let exports = module_exports(&evaluator, module, parent)?;
   let inherited = Inherited {
     dotenv: state.dotenv.clone(),
     exports,

@@ -269,15 +269,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
   ) -> Result<'src, (RecipeScope<'a, 'src>, Vec<String>)> {
     let mut positional = Vec::new();
     let mut scope = RecipeScope { recipe, parameters: Vec::new(), env: Vec::new(), is_dependency };
-    for env in &recipe.effects.values().environment {
-      // The recipe scope (without parameters yet) gives `recipe_name()`,
-      // `is_dependency()` and the earlier `[env]` variables.
-      let evaluator = Evaluator::new(self.context, state, Some(&scope), Site::Body);
-      let key = evaluator.evaluate(env.name)?;
-      let key = single(key, "env` attribute name", env.token)?;
-      let value = evaluator.evaluate(env.value)?;
-      scope.env.push((key, if value.0.is_empty() { None } else { Some(value.joined()) }));
-    }
+    self.evaluate_env(state, &mut scope)?;
     let lists = state.lists();
     for (parameter, supplied) in recipe
       .parameters()
@@ -307,26 +299,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
           }
           None => Value::string("true"),
         },
-        Supplied::Missing => match parameter.default() {
-          Some(default) => {
-            Evaluator::new(self.context, state, Some(&scope), Site::Default).evaluate(default)?
-          }
-          None if parameter.flag() => Value::empty_list(),
-          None if lists && !(parameter.kind() == ParameterKind::Star) => {
-            return Err(ExecutionError::EmptyList {
-              recipe: recipe.name().lexeme().to_string(),
-              parameter: parameter.name().lexeme().to_string(),
-            })
-          }
-          None if parameter.kind() == ParameterKind::Star || parameter.multiple() => {
-            if lists {
-              Value::empty_list()
-            } else {
-              Value::string("")
-            }
-          }
-          None => Value::string(""),
-        },
+        Supplied::Missing => self.missing_value(state, &scope, parameter)?,
       };
       if !missing {
         check_patterns(recipe, parameter, &value)?;
@@ -342,6 +315,55 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
       scope.parameters.push((parameter.name().lexeme(), value));
     }
     Ok((scope, positional))
+  }
+
+  /// Evaluate the recipe's `[env]` variables into `scope`. The recipe
+  /// scope (without parameters yet) gives `recipe_name()`,
+  /// `is_dependency()` and the earlier `[env]` variables.
+  fn evaluate_env(
+    &self,
+    state: &'r ModuleState<'a, 'src>,
+    scope: &mut RecipeScope<'a, 'src>,
+  ) -> Result<'src> {
+    for env in &scope.recipe.effects.values().environment {
+      let evaluator = Evaluator::new(self.context, state, Some(scope), Site::Body);
+      let key = evaluator.evaluate(env.name)?;
+      let key = single(key, "env` attribute name", env.token)?;
+      let value = evaluator.evaluate(env.value)?;
+      scope.env.push((key, if value.0.is_empty() { None } else { Some(value.joined()) }));
+    }
+    Ok(())
+  }
+
+  /// The value of a parameter given no argument: its default, else what
+  /// its kind stands for when empty (an error for a `+` one under `set lists`).
+  fn missing_value(
+    &self,
+    state: &'r ModuleState<'a, 'src>,
+    scope: &RecipeScope<'a, 'src>,
+    parameter: crate::analysis::model::Parameter<'_, 'src>,
+  ) -> Result<'src, Value> {
+    let lists = state.lists();
+    Ok(match parameter.default() {
+      Some(default) => {
+        Evaluator::new(self.context, state, Some(scope), Site::Default).evaluate(default)?
+      }
+      None if parameter.flag() => Value::empty_list(),
+      None if lists && !(parameter.kind() == ParameterKind::Star) => {
+        return Err(ExecutionError::EmptyList {
+          recipe: scope.recipe.name().lexeme().to_string(),
+          parameter: parameter.name().lexeme().to_string(),
+        })
+      }
+      None if parameter.kind() == ParameterKind::Star || parameter.multiple() => {
+        if lists {
+          Value::empty_list()
+        } else {
+          Value::string("")
+        }
+      }
+      None => Value::string(""),
+    })
   }
 
   fn confirm(
