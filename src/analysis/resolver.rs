@@ -573,18 +573,7 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
       let target = local.unwrap_or_else(|| self.target(dependency.path, false));
       let (module, target) = match target {
         Target::Local(target) => {
-          if target == index {
-            return Err(error(*last, AnalysisErrorKind::CircularRecipeSelf { recipe: name() }));
-          }
-          if self.marks[target] == Mark::OnStack {
-            if let Some(start) = self.stack.iter().position(|on_stack| *on_stack == target) {
-              let mut circle: Vec<String> =
-                self.stack[start..].iter().map(|&index| self.name(index).to_string()).collect();
-              circle.push(self.name(target).to_string());
-              let kind = AnalysisErrorKind::CircularRecipe { recipe: name(), circle };
-              return Err(error(*last, kind));
-            }
-          }
+          self.check_not_circular(index, target, *last)?;
           self.visit(target)?;
           (self.module, target)
         }
@@ -626,17 +615,14 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
     if !self.names_checked {
       self.check_recipe_names(ast, script)?;
     }
-    let mut foreign = foreign.into_iter();
-    for dependency in &self.pending[base..] {
-      let bounds = if dependency.module as usize == self.module {
-        self.bounds.get(dependency.target as usize).copied()
-      } else {
-        foreign.next().map(|target| Bounds::of(target, lists))
-      };
-      if let (Some(bounds), Some(last)) = (bounds, dependency.path().last()) {
-        bounds.check(dependency.ast, *last)?;
-      }
-    }
+    self.check_argument_counts(base, foreign, lists)?;
+    self.finish(index, base, priors, lists);
+    Ok(())
+  }
+
+  /// Recipe `index` is resolved: record its bounds and its dependencies
+  /// (pending from `base` on), and take it off the stack.
+  fn finish(&mut self, index: usize, base: usize, priors: u32, lists: bool) {
     if let (Some(bounds), Some(recipe)) = (self.bounds.get_mut(index), self.recipes.at(index)) {
       *bounds = Bounds::of(recipe, lists);
     }
@@ -650,6 +636,51 @@ impl<'src, 'a> RecipeResolver<'src, 'a> {
     }
     self.stack.pop();
     self.marks[index] = Mark::Done;
+  }
+
+  /// A dependency of recipe `index` on recipe `target` of the same module,
+  /// named by `last`, must not close a circle.
+  fn check_not_circular(
+    &self,
+    index: usize,
+    target: usize,
+    last: Token<'src>,
+  ) -> CompileResult<'src, ()> {
+    let name = || self.name(index);
+    if target == index {
+      return Err(error(last, AnalysisErrorKind::CircularRecipeSelf { recipe: name() }));
+    }
+    if self.marks[target] == Mark::OnStack {
+      if let Some(start) = self.stack.iter().position(|on_stack| *on_stack == target) {
+        let mut circle: Vec<String> =
+          self.stack[start..].iter().map(|&index| self.name(index).to_string()).collect();
+        circle.push(self.name(target).to_string());
+        let kind = AnalysisErrorKind::CircularRecipe { recipe: name(), circle };
+        return Err(error(last, kind));
+      }
+    }
+    Ok(())
+  }
+
+  /// The pending dependencies from `base` on pass as many arguments as
+  /// their targets take (`foreign`: the targets in other modules, in order).
+  fn check_argument_counts(
+    &self,
+    base: usize,
+    foreign: Vec<&'a Recipe<'src>>,
+    lists: bool,
+  ) -> CompileResult<'src, ()> {
+    let mut foreign = foreign.into_iter();
+    for dependency in &self.pending[base..] {
+      let bounds = if dependency.module as usize == self.module {
+        self.bounds.get(dependency.target as usize).copied()
+      } else {
+        foreign.next().map(|target| Bounds::of(target, lists))
+      };
+      if let (Some(bounds), Some(last)) = (bounds, dependency.path().last()) {
+        bounds.check(dependency.ast, *last)?;
+      }
+    }
     Ok(())
   }
 

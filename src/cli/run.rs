@@ -306,12 +306,7 @@ fn compiled<'src>(config: &Config, search: Search, arenas: Arenas<'src>) -> Outc
   }
   match &config.subcommand {
     Subcommand::Dump => dump(config, &justfile)?,
-    Subcommand::Summary => {
-      print(&crate::output::summary::summary(&justfile, config.unsorted))?;
-      if crate::output::summary::summary_is_empty(&justfile) && !config.quiet {
-        eprint_line("justfile contains no recipes")?;
-      }
-    }
+    Subcommand::Summary => summary(config, &justfile)?,
     Subcommand::Groups => print(&crate::output::groups::groups(&justfile, config))?,
     Subcommand::Variables => print(&crate::output::variables::variables(&justfile))?,
     Subcommand::List { path } => print_list(config, &justfile, path, color)?,
@@ -351,20 +346,7 @@ fn compiled<'src>(config: &Config, search: Search, arenas: Arenas<'src>) -> Outc
         Ok(())
       })?;
     }
-    Subcommand::Clean { paths } => {
-      let directory = search.justfile.parent().unwrap_or(Path::new("/"));
-      let mut messages =
-        vec![crate::execution::cache::clean(directory, paths).map_err(Error::message)?];
-      if let Some(store) = crate::execution::cache::shared_directory(config) {
-        messages
-          .push(crate::execution::cache::clean_shared(&store, paths).map_err(Error::message)?);
-      }
-      if !config.quiet {
-        for message in messages {
-          eprint_line(&message)?;
-        }
-      }
-    }
+    Subcommand::Clean { paths } => clean(config, &search, paths)?,
     // Run above; the others before compiling (`dispatch`).
     Subcommand::Run { .. }
     | Subcommand::Changelog
@@ -378,6 +360,30 @@ fn compiled<'src>(config: &Config, search: Search, arenas: Arenas<'src>) -> Outc
   }
   // The process is about to exit: tearing the tree down would only cost time.
   std::mem::forget(justfile);
+  Ok(())
+}
+
+fn summary<'src>(config: &Config, justfile: &Justfile<'src>) -> Outcome<'src> {
+  print(&crate::output::summary::summary(justfile, config.unsorted))?;
+  if crate::output::summary::summary_is_empty(justfile) && !config.quiet {
+    eprint_line("justfile contains no recipes")?;
+  }
+  Ok(())
+}
+
+/// `--clean`: the local cache, and the `--cache-dir` store if one is named.
+fn clean<'src>(config: &Config, search: &Search, paths: &[String]) -> Outcome<'src> {
+  let directory = search.justfile.parent().unwrap_or(Path::new("/"));
+  let mut messages =
+    vec![crate::execution::cache::clean(directory, paths).map_err(Error::message)?];
+  if let Some(store) = crate::execution::cache::shared_directory(config) {
+    messages.push(crate::execution::cache::clean_shared(&store, paths).map_err(Error::message)?);
+  }
+  if !config.quiet {
+    for message in messages {
+      eprint_line(&message)?;
+    }
+  }
   Ok(())
 }
 

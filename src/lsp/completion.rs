@@ -136,22 +136,7 @@ pub(super) fn context(text: &str, offset: usize, defined: &[Definition]) -> Cont
   let line = text[..offset].matches('\n').count();
   let indented = prefix.starts_with([' ', '\t']);
   if indented {
-    // A recipe body line: only inside `{{…}}`.
-    let Some(recipe) = outline::enclosing_recipe(text, defined, line) else {
-      return Context::Nothing;
-    };
-    let open = prefix.rfind("{{");
-    let close = prefix.rfind("}}");
-    return match (open, close) {
-      (Some(open), close) if close.is_none_or(|close| close < open) => {
-        if in_string_or_comment(&prefix[open + 2..]) {
-          Context::Nothing
-        } else {
-          Context::Expression { parameters: parameters_of(recipe) }
-        }
-      }
-      _ => Context::Nothing,
-    };
+    return body_context(text, defined, line, prefix);
   }
   let trimmed = prefix.trim_start();
   if let Some(inside) = trimmed.strip_prefix('[') {
@@ -181,30 +166,13 @@ pub(super) fn context(text: &str, offset: usize, defined: &[Definition]) -> Cont
     return Context::Nothing;
   }
   if let Some(rest) = trimmed.strip_prefix("set ") {
-    let rest = rest.trim_start();
-    return match rest.split_once(":=") {
-      None if rest.chars().all(outline::is_name_char) => Context::SettingName,
-      None => Context::Nothing,
-      Some((name, _)) => match Setting::from_name(name.trim()) {
-        Some(setting) => Context::SettingValue(setting),
-        None => Context::Nothing,
-      },
-    };
+    return setting_context(rest.trim_start());
   }
   if let Some(rest) = trimmed.strip_prefix("alias ") {
     return if rest.contains(":=") { Context::Recipe { except: None } } else { Context::Nothing };
   }
   if let Some((before, _)) = trimmed.split_once(":=") {
-    // A variable, or a function `name(a, b) :=` whose parameters are in scope.
-    let parameters = match (before.find('('), before.find(')')) {
-      (Some(open), Some(close)) if open < close => before[open + 1..close]
-        .split(',')
-        .map(|parameter| parameter.trim().to_string())
-        .filter(|parameter| !parameter.is_empty())
-        .collect(),
-      _ => Vec::new(),
-    };
-    return Context::Expression { parameters };
+    return Context::Expression { parameters: function_parameters(before) };
   }
   // A recipe header: after its colon come dependencies.
   if let Some(colon) = header_colon(trimmed) {
@@ -232,6 +200,51 @@ pub(super) fn context(text: &str, offset: usize, defined: &[Definition]) -> Cont
     }
   }
   Context::Nothing
+}
+
+/// On a recipe body line (`line`, up to the cursor `prefix`): only inside
+/// `{{…}}`, where the recipe's parameters are in scope.
+fn body_context(text: &str, defined: &[Definition], line: usize, prefix: &str) -> Context {
+  let Some(recipe) = outline::enclosing_recipe(text, defined, line) else {
+    return Context::Nothing;
+  };
+  let open = prefix.rfind("{{");
+  let close = prefix.rfind("}}");
+  match (open, close) {
+    (Some(open), close) if close.is_none_or(|close| close < open) => {
+      if in_string_or_comment(&prefix[open + 2..]) {
+        Context::Nothing
+      } else {
+        Context::Expression { parameters: parameters_of(recipe) }
+      }
+    }
+    _ => Context::Nothing,
+  }
+}
+
+/// Before the `:=` of a variable, nothing; of a function `name(a, b) :=`,
+/// its parameters, which are in scope after it.
+fn function_parameters(before: &str) -> Vec<String> {
+  match (before.find('('), before.find(')')) {
+    (Some(open), Some(close)) if open < close => before[open + 1..close]
+      .split(',')
+      .map(|parameter| parameter.trim().to_string())
+      .filter(|parameter| !parameter.is_empty())
+      .collect(),
+    _ => Vec::new(),
+  }
+}
+
+/// After `set `: a setting's name, or its value.
+fn setting_context(rest: &str) -> Context {
+  match rest.split_once(":=") {
+    None if rest.chars().all(outline::is_name_char) => Context::SettingName,
+    None => Context::Nothing,
+    Some((name, _)) => match Setting::from_name(name.trim()) {
+      Some(setting) => Context::SettingValue(setting),
+      None => Context::Nothing,
+    },
+  }
 }
 
 /// The position of the colon that ends a recipe header in `line`, if any.

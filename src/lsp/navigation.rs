@@ -55,17 +55,7 @@ pub(super) fn occurrences(text: &str) -> Vec<Occurrence> {
     offset += raw.len() + 1;
     let line = raw.strip_suffix('\r').unwrap_or(raw);
     if line.starts_with([' ', '\t']) {
-      // A body line: only inside `{{…}}`.
-      let mut rest = 0;
-      while let Some(open) = line[rest..].find("{{") {
-        let start = rest + open + 2;
-        let close = line[start..].find("}}").map_or(line.len(), |close| start + close);
-        expression(line, start, close, line_offset, scope.as_ref(), &mut found);
-        rest = close;
-        if rest >= line.len() {
-          break;
-        }
-      }
+      body_line(line, line_offset, scope.as_ref(), &mut found);
       continue;
     }
     if line.trim().is_empty() || line.starts_with('#') || line.starts_with('[') {
@@ -76,14 +66,7 @@ pub(super) fn occurrences(text: &str) -> Vec<Occurrence> {
       |prefix: &str| line.strip_prefix(prefix).filter(|rest| rest.starts_with([' ', '\t']));
     let at = |slice: &str| slice.as_ptr() as usize - line.as_ptr() as usize;
     if let Some(rest) = words("alias") {
-      let rest = rest.trim_start();
-      let name_end = name_length(rest);
-      if name_end > 0 {
-        push(&mut found, line_offset + at(rest), name_end, Role::Recipe, true);
-        if let Some((_, target)) = rest.split_once(":=") {
-          alias_target(line, at(target), line_offset, &mut found);
-        }
-      }
+      alias(line, at(rest.trim_start()), line_offset, &mut found);
       continue;
     }
     if let Some(rest) = words("mod").or_else(|| words("mod?")) {
@@ -120,23 +103,7 @@ pub(super) fn occurrences(text: &str) -> Vec<Occurrence> {
       expression(line, value, line.len(), line_offset, None, &mut found);
     } else if after.starts_with('(') {
       push(&mut found, line_offset + name_start, length, Role::Function, true);
-      let open = at(after) + 1;
-      let close = line[open..].find(')').map_or(line.len(), |close| open + close);
-      let parameters = names_in(line, open, close);
-      for &(start, end) in &parameters {
-        push(&mut found, line_offset + start, end - start, Role::Parameter(line_number), true);
-      }
-      let names = parameters.iter().map(|&(start, end)| line[start..end].to_string()).collect();
-      if let Some(body) = line[close..].find(":=") {
-        expression(
-          line,
-          close + body + 2,
-          line.len(),
-          line_offset,
-          Some(&(line_number, names)),
-          &mut found,
-        );
-      }
+      function_definition(line, at(after) + 1, line_offset, line_number, &mut found);
     } else {
       // A recipe header.
       push(&mut found, line_offset + name_start, length, Role::Recipe, true);
@@ -157,6 +124,59 @@ pub(super) fn occurrences(text: &str) -> Vec<Occurrence> {
     }
   }
   found
+}
+
+/// An alias's name (from `start`) and its target.
+fn alias(line: &str, start: usize, line_offset: usize, found: &mut Vec<Occurrence>) {
+  let rest = &line[start..];
+  let name_end = name_length(rest);
+  if name_end > 0 {
+    push(found, line_offset + start, name_end, Role::Recipe, true);
+    if let Some(target) = rest.find(":=") {
+      alias_target(line, start + target + 2, line_offset, found);
+    }
+  }
+}
+
+/// A recipe body line: names only inside `{{…}}`, the recipe's parameters
+/// (`scope`) in scope.
+fn body_line(
+  line: &str,
+  line_offset: usize,
+  scope: Option<&(usize, Vec<String>)>,
+  found: &mut Vec<Occurrence>,
+) {
+  let mut rest = 0;
+  while let Some(open) = line[rest..].find("{{") {
+    let start = rest + open + 2;
+    let close = line[start..].find("}}").map_or(line.len(), |close| start + close);
+    expression(line, start, close, line_offset, scope, found);
+    rest = close;
+    if rest >= line.len() {
+      break;
+    }
+  }
+}
+
+/// A user function's parameters (from `open`, after its `(`) and its body,
+/// where they are in scope.
+fn function_definition(
+  line: &str,
+  open: usize,
+  line_offset: usize,
+  line_number: usize,
+  found: &mut Vec<Occurrence>,
+) {
+  let close = line[open..].find(')').map_or(line.len(), |close| open + close);
+  let parameters = names_in(line, open, close);
+  for &(start, end) in &parameters {
+    push(found, line_offset + start, end - start, Role::Parameter(line_number), true);
+  }
+  let names = parameters.iter().map(|&(start, end)| line[start..end].to_string()).collect();
+  if let Some(body) = line[close..].find(":=") {
+    let scope = (line_number, names);
+    expression(line, close + body + 2, line.len(), line_offset, Some(&scope), found);
+  }
 }
 
 fn push(found: &mut Vec<Occurrence>, start: usize, length: usize, role: Role, definition: bool) {

@@ -66,15 +66,7 @@ pub(super) fn definitions(text: &str) -> Vec<Definition> {
     }
     let this_doc = doc.take();
     let mut rest = line;
-    let skip = |rest: &mut &str, word: &str| {
-      if let Some(after) = rest.strip_prefix(word) {
-        if after.starts_with([' ', '\t']) {
-          *rest = after.trim_start();
-          return true;
-        }
-      }
-      false
-    };
+    let skip = skip_word;
     let definition = |name: &str, kind: Kind, rest_start: &str| {
       let start = line_offset + (rest_start.as_ptr() as usize - line.as_ptr() as usize);
       Definition {
@@ -117,12 +109,7 @@ pub(super) fn definitions(text: &str) -> Vec<Definition> {
     if let Some(value) = after.strip_prefix(":=") {
       found.push(definition(name, Kind::Variable { value: value.trim().to_string() }, rest));
     } else if let Some(arguments) = after.strip_prefix('(') {
-      let close = arguments.find(')').unwrap_or(arguments.len());
-      let parameters = arguments[..close]
-        .split(',')
-        .map(|parameter| parameter.trim().to_string())
-        .filter(|parameter| !parameter.is_empty())
-        .collect();
+      let parameters = function_parameters(arguments);
       found.push(definition(name, Kind::Function { parameters }, rest));
     } else if let Some(colon) = after.find(':') {
       if after[colon..].starts_with(":=") {
@@ -132,6 +119,28 @@ pub(super) fn definitions(text: &str) -> Vec<Definition> {
     }
   }
   found
+}
+
+/// Whether `rest` starts with the word `word` and blank space; if so,
+/// `rest` moves past them.
+fn skip_word(rest: &mut &str, word: &str) -> bool {
+  if let Some(after) = rest.strip_prefix(word) {
+    if after.starts_with([' ', '\t']) {
+      *rest = after.trim_start();
+      return true;
+    }
+  }
+  false
+}
+
+/// The parameter names of a user function, from the text after its `(`.
+fn function_parameters(arguments: &str) -> Vec<String> {
+  let close = arguments.find(')').unwrap_or(arguments.len());
+  arguments[..close]
+    .split(',')
+    .map(|parameter| parameter.trim().to_string())
+    .filter(|parameter| !parameter.is_empty())
+    .collect()
 }
 
 /// The parameter names of a recipe header's text between name and colon.

@@ -16,56 +16,7 @@ pub(super) fn document_symbols(ast: &Ast) -> Vec<DocumentSymbol> {
   // Group name → index of its symbol in `top`.
   let mut groups: Vec<(String, usize)> = Vec::new();
   for item in &ast.items {
-    let (symbol, attributes) = match item {
-      Item::Recipe(recipe) => (recipe_symbol(recipe), recipe.attributes),
-      Item::Assignment(assignment) => (
-        symbol(
-          assignment.name,
-          SymbolKind::VARIABLE,
-          None,
-          token_range(&assignment.name),
-          Vec::new(),
-        ),
-        assignment.attributes,
-      ),
-      Item::Function(function) => {
-        let detail = function.parameters.iter().map(|name| name.lexeme()).collect::<Vec<_>>();
-        (
-          symbol(
-            function.name,
-            SymbolKind::FUNCTION,
-            Some(format!("({})", detail.join(", "))),
-            token_range(&function.name),
-            Vec::new(),
-          ),
-          function.attributes,
-        )
-      }
-      Item::Alias(alias) => {
-        let target = alias.target.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::");
-        (
-          symbol(
-            alias.name,
-            SymbolKind::CONSTANT,
-            Some(format!("alias for {target}")),
-            token_range(&alias.name),
-            Vec::new(),
-          ),
-          alias.attributes,
-        )
-      }
-      Item::Module(module) => (
-        symbol(
-          module.name,
-          SymbolKind::MODULE,
-          module.doc.map(str::to_string),
-          token_range(&module.name),
-          Vec::new(),
-        ),
-        module.attributes,
-      ),
-      _ => continue,
-    };
+    let Some((symbol, attributes)) = item_symbol(item) else { continue };
     let names: Vec<String> = attributes
       .list
       .iter()
@@ -99,6 +50,63 @@ pub(super) fn document_symbols(ast: &Ast) -> Vec<DocumentSymbol> {
     }
   }
   top
+}
+
+/// An item's symbol and its attributes (for its groups); `None` for items
+/// the outline leaves out.
+fn item_symbol<'src>(
+  item: &Item<'src>,
+) -> Option<(DocumentSymbol, crate::syntax::ast::Attributes<'src>)> {
+  Some(match item {
+    Item::Recipe(recipe) => (recipe_symbol(recipe), recipe.attributes),
+    Item::Assignment(assignment) => (
+      symbol(
+        assignment.name,
+        SymbolKind::VARIABLE,
+        None,
+        token_range(&assignment.name),
+        Vec::new(),
+      ),
+      assignment.attributes,
+    ),
+    Item::Function(function) => {
+      let detail = function.parameters.iter().map(|name| name.lexeme()).collect::<Vec<_>>();
+      (
+        symbol(
+          function.name,
+          SymbolKind::FUNCTION,
+          Some(format!("({})", detail.join(", "))),
+          token_range(&function.name),
+          Vec::new(),
+        ),
+        function.attributes,
+      )
+    }
+    Item::Alias(alias) => {
+      let target = alias.target.iter().map(|name| name.lexeme()).collect::<Vec<_>>().join("::");
+      (
+        symbol(
+          alias.name,
+          SymbolKind::CONSTANT,
+          Some(format!("alias for {target}")),
+          token_range(&alias.name),
+          Vec::new(),
+        ),
+        alias.attributes,
+      )
+    }
+    Item::Module(module) => (
+      symbol(
+        module.name,
+        SymbolKind::MODULE,
+        module.doc.map(str::to_string),
+        token_range(&module.name),
+        Vec::new(),
+      ),
+      module.attributes,
+    ),
+    _ => return None,
+  })
 }
 
 fn cover(a: Range, b: Range) -> Range {
