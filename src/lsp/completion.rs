@@ -226,11 +226,7 @@ fn body_context(text: &str, defined: &[Definition], line: usize, prefix: &str) -
 /// its parameters, which are in scope after it.
 fn function_parameters(before: &str) -> Vec<String> {
   match (before.find('('), before.find(')')) {
-    (Some(open), Some(close)) if open < close => before[open + 1..close]
-      .split(',')
-      .map(|parameter| parameter.trim().to_string())
-      .filter(|parameter| !parameter.is_empty())
-      .collect(),
+    (Some(open), Some(close)) if open < close => outline::function_parameters(&before[open + 1..]),
     _ => Vec::new(),
   }
 }

@@ -134,7 +134,7 @@ fn skip_word(rest: &mut &str, word: &str) -> bool {
 }
 
 /// The parameter names of a user function, from the text after its `(`.
-fn function_parameters(arguments: &str) -> Vec<String> {
+pub(super) fn function_parameters(arguments: &str) -> Vec<String> {
   let close = arguments.find(')').unwrap_or(arguments.len());
   arguments[..close]
     .split(',')

@@ -58,17 +58,7 @@ fn killed_just_takes_the_recipe_process_tree_with_it() {
      @cmd /c \"{ping} > nul & rem {folder}\"\n"
   );
   fs::write(root.join("justfile"), &justfile).unwrap();
-  let mut command = Command::new("wine");
-  command
-    .arg(windows_binary().unwrap())
-    .arg("run")
-    .current_dir(&root)
-    .stdin(Stdio::null())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::null());
-  clean_environment(&mut command);
-  let mut just = command.spawn().unwrap();
-  let stdout = collect(&mut just);
+  let (mut just, stdout) = start_under_wine(&root, &["run"]);
 
   let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
     wait_for(|| stdout.lock().unwrap().contains("started"), "the run");
@@ -154,17 +144,7 @@ fn end_of_a_watch_run_ends_what_its_recipes_left_running() {
      @echo done\n"
   );
   fs::write(root.join("justfile"), &justfile).unwrap();
-  let mut command = Command::new("wine");
-  command
-    .arg(windows_binary().unwrap())
-    .args(["--watch", "run"])
-    .current_dir(&root)
-    .stdin(Stdio::null())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::null());
-  clean_environment(&mut command);
-  let mut just = command.spawn().unwrap();
-  let stdout = collect(&mut just);
+  let (mut just, stdout) = start_under_wine(&root, &["--watch", "run"]);
 
   let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
     wait_for(|| root.join("up.txt").exists(), "the background process");
@@ -180,6 +160,22 @@ fn end_of_a_watch_run_ends_what_its_recipes_left_running() {
   if let Err(panic) = result {
     std::panic::resume_unwind(panic);
   }
+}
+
+/// `just.exe ARGS` under Wine in `root`, its standard output collected.
+fn start_under_wine(root: &Path, args: &[&str]) -> (Child, Arc<Mutex<String>>) {
+  let mut command = Command::new("wine");
+  command
+    .arg(windows_binary().unwrap())
+    .args(args)
+    .current_dir(root)
+    .stdin(Stdio::null())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::null());
+  clean_environment(&mut command);
+  let mut just = command.spawn().unwrap();
+  let stdout = collect(&mut just);
+  (just, stdout)
 }
 
 fn collect(child: &mut Child) -> Arc<Mutex<String>> {
