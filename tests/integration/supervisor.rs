@@ -43,7 +43,12 @@ fn just() -> &'static str {
 /// (dash defers SIGINT while it forks), which then runs its whole time
 /// before the run can end: the time is short enough for the run's deadline.
 fn marker(run: usize) -> String {
-  format!("{}.{:05}{run:04}", 10, std::process::id() % 100_000)
+  marker_lasting(10, run)
+}
+
+/// A marker whose `sleep` lasts `seconds`.
+fn marker_lasting(seconds: u32, run: usize) -> String {
+  format!("{seconds}.{:05}{run:04}", std::process::id() % 100_000)
 }
 
 /// How long a run may take to end after a signal: the marked `sleep`'s
@@ -295,7 +300,9 @@ fn sigterm_reaches_grandchildren() {
 /// 1.58 does (it outlives `just` by far, so `just` waiting for it would
 /// find it gone when it exits).
 fn sigint_does_not_wait_for_background_jobs_that_ignore_it() {
-  let background = marker(9004);
+  // Far longer than the recipe's own sleep, which may run its whole time
+  // when the signal comes while dash forks it.
+  let background = marker_lasting(600, 9004);
   let marker = marker(9005);
   let justfile = format!(
     "default:\n  @sleep {background} > /dev/null 2>&1 & echo ready >> log; sleep {marker}\n"
@@ -303,14 +310,15 @@ fn sigint_does_not_wait_for_background_jobs_that_ignore_it() {
   let mut run = Run::start(&justfile, &[], &[]);
   wait_until("the recipe", || run.directory.path().join("log").exists());
   run.signal(libc::SIGINT, false);
-  assert_eq!(run.wait(), 130, "{}", run.stderr());
-  assert_eq!(survivors(&marker), Vec::new());
+  let status = run.wait();
   let left = survivors(&background);
-  assert_eq!(left.len(), 1, "just waited for the background job");
-  for (pid, _) in left {
+  for (pid, _) in &left {
     // SAFETY: plain kill of the background job the test made.
-    unsafe { libc::kill(pid, libc::SIGKILL) };
+    unsafe { libc::kill(*pid, libc::SIGKILL) };
   }
+  assert_eq!(status, 130, "{}", run.stderr());
+  assert_eq!(survivors(&marker), Vec::new());
+  assert_eq!(left.len(), 1, "just waited for the background job");
 }
 
 /// Both recipes ignore SIGINT and succeed after it: the first to end stops
