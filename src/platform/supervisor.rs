@@ -18,8 +18,9 @@
 //!   command did with the signal), and passes on those another process sent
 //!   to `just` (a terminal's signals reached the children already): to the
 //!   children's group, or, sharing `just`'s group, to each child and its
-//!   descendants; after a SIGTERM it waits a while, when the run ends, for
-//!   the rest of the group.
+//!   descendants, and again to each process that was starting as it went
+//!   (forked, not yet executing its program) once it executes one; after a
+//!   SIGTERM it waits a while, when the run ends, for the rest of the group.
 //!
 //! The operating system's part is `platform::os` (process groups, the
 //! descendants of a process, waiting); this file holds only the
@@ -37,6 +38,11 @@ use super::os::signal_thread;
 /// How long `just` waits, at the end of a run it ended with SIGTERM, for
 /// the descendants of its children to end.
 const SETTLE: Duration = Duration::from_secs(2);
+
+/// For how long after passing a signal on `just` looks at the processes
+/// that were starting then, and its first pause (each pause doubles).
+const FOLLOW_UP: Duration = Duration::from_secs(3);
+const FOLLOW_UP_FIRST_PAUSE: Duration = Duration::from_millis(2);
 
 /// How often, and for how long, a start is retried while the script file
 /// is still open for writing in a process another thread forked.
@@ -297,10 +303,13 @@ impl Shared {
       state.delivered.get_or_insert(signal);
     }
     self.interrupt_writers();
-    let notes =
-      if from_process || self.own_group() { self.forward(&mut state, signal) } else { Vec::new() };
+    let forwarded = if from_process || self.own_group() {
+      self.forward(&mut state, signal)
+    } else {
+      Forwarded::default()
+    };
     drop(state);
-    print(&notes);
+    forwarded.finish(signal);
     true
   }
 
@@ -310,17 +319,17 @@ impl Shared {
     let mut state = self.lock();
     state.pending.get_or_insert(os::TERMINATE);
     self.interrupt_writers();
-    let notes = self.forward(&mut state, os::TERMINATE);
+    let forwarded = self.forward(&mut state, os::TERMINATE);
     drop(state);
-    print(&notes);
+    forwarded.finish(os::TERMINATE);
   }
 
   /// SIGKILL whatever still runs after a stop request's grace period.
   pub(super) fn kill(&self) {
     let mut state = self.lock();
-    let notes = self.forward(&mut state, os::KILL);
+    let forwarded = self.forward(&mut state, os::KILL);
     drop(state);
-    print(&notes);
+    print(&forwarded.notes);
   }
 
   fn interrupt_writers(&self) {
@@ -330,13 +339,25 @@ impl Shared {
   }
 
   /// Pass `signal` on to the run's processes: their own group, or each
-  /// child and its descendants. Returns the notes to print once the lock is
+  /// child and its descendants. Returns what to finish once the lock is
   /// released.
-  fn forward(&self, state: &mut State, signal: i32) -> Vec<String> {
-    let mut notes = Vec::new();
+  fn forward(&self, state: &mut State, signal: i32) -> Forwarded {
     if state.children.is_empty() && state.group.is_none() {
-      return notes;
+      return Forwarded::default();
     }
+    // Noted before the signal goes: a process a handler starts after it
+    // is never taken for one that missed it.
+    let tree = os::descendants(&state.children);
+    let everyone: Vec<Pid> = state.children.iter().chain(&tree).copied().collect();
+    let starting = if signal == os::KILL { Vec::new() } else { os::starting(&everyone) };
+    let notes = self.send(state, signal, &everyone);
+    Forwarded { notes, starting }
+  }
+
+  /// Send `signal` to the run's processes (`everyone`: the children and
+  /// their descendants). Returns the notes to print.
+  fn send(&self, state: &mut State, signal: i32, everyone: &[Pid]) -> Vec<String> {
+    let mut notes = Vec::new();
     if signal == os::TERMINATE || signal == os::KILL {
       state.terminated = true;
     }
@@ -362,8 +383,7 @@ impl Shared {
       }
       return notes;
     }
-    let tree = os::descendants(&state.children);
-    for &pid in state.children.iter().chain(&tree) {
+    for &pid in everyone {
       if let Err(error) = os::signal_process(pid, signal) {
         notes.push(failure(error));
       }
@@ -402,6 +422,56 @@ impl Shared {
     let reaped = if std::mem::take(&mut state.leader_ended) { os::reap(leader) } else { Ok(()) };
     drop(state);
     note_failure("reap the recipes' first process", reaped);
+  }
+}
+
+/// A signal passed on: the notes to print, and the processes that were
+/// starting as it went (see `os::Starting`).
+#[derive(Default)]
+struct Forwarded {
+  notes: Vec<String>,
+  starting: Vec<os::Starting>,
+}
+
+impl Forwarded {
+  /// Print the notes, and pass `signal` on again to each process that was
+  /// starting as it went and has executed a program since: it may have
+  /// taken the signal in its parent's handler, which the exec discarded.
+  /// On a thread of its own, so the signal thread is free for the next
+  /// signal.
+  fn finish(self, signal: i32) {
+    print(&self.notes);
+    let mut starting = self.starting;
+    if starting.is_empty() {
+      return;
+    }
+    let spawned = std::thread::Builder::new()
+      .name("signal follow-up".to_owned())
+      .spawn(move || follow_up(signal, &mut starting));
+    if let Err(error) = spawned {
+      note(&format!("just: failed to watch the recipes' starting processes: {error}\n"));
+    }
+  }
+}
+
+/// Look at the processes that were starting, at growing intervals, until
+/// each has executed a program (and is sent `signal`) or ended.
+fn follow_up(signal: i32, starting: &mut Vec<os::Starting>) {
+  let deadline = Instant::now() + FOLLOW_UP;
+  let mut pause = FOLLOW_UP_FIRST_PAUSE;
+  while !starting.is_empty() && Instant::now() < deadline {
+    std::thread::sleep(pause);
+    pause = pause.saturating_mul(2);
+    starting.retain(|process| match process.has_executed() {
+      Some(false) => true,
+      Some(true) => {
+        if let Err(error) = os::signal_process(process.pid(), signal) {
+          note(&format!("just: failed to signal the recipes: {error}\n"));
+        }
+        false
+      }
+      None => false,
+    });
   }
 }
 

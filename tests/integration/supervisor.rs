@@ -13,6 +13,9 @@ tests! {
   sigterm_reaches_grandchildren,
   sigint_does_not_wait_for_background_jobs_that_ignore_it,
   parallel_recipe_that_outlives_an_interrupt_starts_nothing_more,
+  #[cfg(target_os = "linux")]
+  interrupt_taken_between_fork_and_exec_reaches_the_program,
+  trap_started_by_an_interrupt_runs_its_programs_to_their_end,
   dependent_never_starts_after_its_dependency_failed,
   interrupted_keep_going_run_prints_the_summary_so_far,
   keep_going_prints_each_failure_when_it_happens,
@@ -319,6 +322,70 @@ fn sigint_does_not_wait_for_background_jobs_that_ignore_it() {
   assert_eq!(status, 130, "{}", run.stderr());
   assert_eq!(survivors(&marker), Vec::new());
   assert_eq!(left.len(), 1, "just waited for the background job");
+}
+
+/// A recipe's process forks, and its child takes SIGINT in the handler it
+/// inherited (as a shell's child does between its fork and its exec), then
+/// executes a program: the signal, noted in memory the exec discarded,
+/// would be lost, and the program run its whole time. `just` passes it on
+/// again to that program. Linux only: elsewhere the system does not show
+/// whether a process has executed its program yet.
+#[cfg(target_os = "linux")]
+fn interrupt_taken_between_fork_and_exec_reaches_the_program() {
+  let marker = marker_lasting(600, 9006);
+  let justfile = format!(
+    "default:
+  #!/usr/bin/env python3
+  import os, signal, time
+  signal.signal(signal.SIGINT, lambda *_: None)
+  child = os.fork()
+  if child == 0:
+      open('ready', 'w').close()
+      while not os.path.exists('signalled'):
+          time.sleep(0.01)
+      os.execvp('sleep', ['sleep', '{marker}'])
+  _, status = os.waitpid(child, 0)
+  open('status', 'w').write(str(os.WTERMSIG(status) if os.WIFSIGNALED(status) else -1))
+"
+  );
+  let mut run = Run::start(&justfile, &[], &[]);
+  let directory = run.directory.path().to_owned();
+  wait_until("the forked child", || directory.join("ready").exists());
+  run.signal(libc::SIGINT, false);
+  fs::write(directory.join("signalled"), "").unwrap();
+  let status = directory.join("status");
+  let ended = (|| {
+    let start = Instant::now();
+    while start.elapsed() < DEADLINE {
+      if let Ok(text) = fs::read_to_string(&status) {
+        return Some(text);
+      }
+      std::thread::sleep(Duration::from_millis(5));
+    }
+    None
+  })();
+  for (pid, _) in survivors(&marker) {
+    // SAFETY: plain kill of the sleep the test made, left running.
+    unsafe { libc::kill(pid, libc::SIGKILL) };
+  }
+  assert_eq!(ended.as_deref(), Some("2"), "the program ran on after the interrupt");
+  assert_eq!(run.wait(), 130, "{}", run.stderr());
+  assert_eq!(run.stderr(), "error: interrupted by SIGINT\n");
+}
+
+/// What a recipe's trap starts after the interrupt is not interrupted in
+/// turn: only a process that was starting as the signal went is sent it
+/// again.
+fn trap_started_by_an_interrupt_runs_its_programs_to_their_end() {
+  let justfile = "default:\n  @trap 'sleep 0.3 && echo cleaned >> log; exit 0' INT; \
+                  echo ready >> log; while :; do sleep 0.01; done\n";
+  let mut run = Run::start(justfile, &[], &[]);
+  let log = run.directory.path().join("log");
+  wait_until("the recipe", || log.exists());
+  run.signal(libc::SIGINT, false);
+  assert_eq!(run.wait(), 130, "{}", run.stderr());
+  assert_eq!(run.stderr(), "error: interrupted by SIGINT\n");
+  assert_eq!(fs::read_to_string(&log).unwrap(), "ready\ncleaned\n");
 }
 
 /// Both recipes ignore SIGINT and succeed after it: the first to end stops

@@ -1,8 +1,7 @@
 //! The descendants of processes, for passing a signal on to whole trees
 //! when the run's processes share `just`'s process group (at a terminal)
 //! and so cannot be signalled as a group of their own. A snapshot: a
-//! process forked after it is taken is not in it, which is why the
-//! supervisor looks again, and signals what is new, until the tree is gone.
+//! process forked after it is taken is not in it.
 
 use super::process::Pid;
 

@@ -11,4 +11,5 @@ pub(super) mod process;
 pub(super) mod signal_table;
 pub(super) mod signal_thread;
 pub(super) mod start;
+mod starting;
 pub(super) mod streams;

@@ -7,6 +7,7 @@ use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, ExitStatus};
 
 pub(crate) use super::descendants::{descendants, own_job_is_only_ours};
+pub(crate) use super::starting::{starting, Starting};
 
 pub(crate) type Pid = i32;
 

@@ -279,6 +279,26 @@ pub(crate) fn descendants(_roots: &[Pid]) -> Vec<Pid> {
   Vec::new()
 }
 
+/// A process caught between its fork and its exec: never on Windows,
+/// which starts a process with its program.
+#[derive(Debug)]
+pub(crate) struct Starting(std::convert::Infallible);
+
+impl Starting {
+  pub(crate) fn pid(&self) -> Pid {
+    match self.0 {}
+  }
+
+  pub(crate) fn has_executed(&self) -> Option<bool> {
+    match self.0 {}
+  }
+}
+
+/// None on Windows: see [`Starting`].
+pub(crate) fn starting(_processes: &[Pid]) -> Vec<Starting> {
+  Vec::new()
+}
+
 /// End the process at once with `status`.
 pub(crate) fn exit_now(status: i32) -> ! {
   // SAFETY: ends the process; nothing of ours is left half-written that the
