@@ -11,6 +11,7 @@ mod features;
 mod formatting;
 mod hover;
 mod navigation;
+mod occurrences;
 mod outline;
 mod project;
 mod run;

@@ -13,7 +13,7 @@ use lexiclean::Lexiclean;
 
 use super::diagnostics;
 use super::documents::Documents;
-use super::navigation::{self, Occurrence, Role};
+use super::occurrences::{self, Occurrence, Role};
 use crate::analysis::analyzer::Arenas;
 use crate::analysis::loader::{load_overlaid, LoadedModule, ModuleTarget};
 use crate::syntax::ast::Item;
@@ -106,7 +106,7 @@ impl Project {
     let file = File {
       path,
       text: text.to_string(),
-      occurrences: navigation::occurrences(text),
+      occurrences: occurrences::occurrences(text),
       modules: vec![0],
     };
     Project { files: vec![file], modules: vec![Module { files: vec![0], ..Module::default() }] }
@@ -128,7 +128,7 @@ impl Project {
           let text = loaded_file.ast.source.text.clone();
           project.files.push(File {
             path: loaded_file.path.clone(),
-            occurrences: navigation::occurrences(&text),
+            occurrences: occurrences::occurrences(&text),
             text,
             modules: Vec::new(),
           });
@@ -146,7 +146,7 @@ impl Project {
   pub(super) fn with_texts(&self, texts: &HashMap<usize, String>) -> Project {
     let files = self.files.iter().enumerate().map(|(index, file)| match texts.get(&index) {
       Some(text) => {
-        File { text: text.clone(), occurrences: navigation::occurrences(text), ..file.clone() }
+        File { text: text.clone(), occurrences: occurrences::occurrences(text), ..file.clone() }
       }
       None => file.clone(),
     });

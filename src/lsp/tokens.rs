@@ -9,7 +9,7 @@ use std::path::Path;
 use lsp_types::{SemanticToken, SemanticTokenType, SemanticTokens, SemanticTokensLegend};
 
 use super::documents;
-use super::navigation::{occurrences, Role};
+use super::occurrences::{occurrences, Role};
 use crate::syntax::lexer::lex;
 use crate::syntax::sources::Source;
 use crate::syntax::token::TokenKind;
