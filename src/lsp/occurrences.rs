@@ -6,8 +6,8 @@
 //! function, where it hides a variable of the same name.
 //!
 //! Files that do not lex are read too: the rest of the line where the lexer
-//! stops is blanked and the text lexed again, so one error costs the names
-//! of that line's rest only.
+//! stops (or where a group opens that is never closed) is blanked and the
+//! text lexed again, so one error costs the names of that line's rest only.
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -65,19 +65,36 @@ struct Token {
 const RECOVERIES: usize = 64;
 
 /// The significant tokens of `text` (no whitespace, comments, byte order
-/// mark or end of file). Where the lexer meets an error, the rest of that
-/// line is blanked and the text lexed again, up to `RECOVERIES` times; then
-/// the tokens before the error are all there is.
+/// mark or end of file). Where the lexer meets an error or a group opens
+/// that is never closed, the rest of that line is blanked and the text
+/// lexed again, up to `RECOVERIES` times; then the tokens before the error
+/// are all there is.
 fn significant_tokens(text: &str) -> Vec<Token> {
   let mut current = Cow::Borrowed(text);
   for _ in 0..RECOVERIES {
     let (tokens, error) = lex_to_error(&current);
+    let error = error.or_else(|| unclosed_group(&tokens));
     let Some(blanked) = error.and_then(|offset| blank_rest_of_line(&current, offset)) else {
       return tokens;
     };
     current = Cow::Owned(blanked);
   }
   lex_to_error(&current).0
+}
+
+/// Where the outermost group that is never closed opens. The lexer leaves
+/// that to the parser, but everything after such a `(` would be read as
+/// one expression, as it is while one is typing it: it is an error too.
+fn unclosed_group(tokens: &[Token]) -> Option<usize> {
+  let mut open = Vec::new();
+  for token in tokens {
+    if opens_group(token.kind) {
+      open.push(token.start);
+    } else if closes_group(token.kind) {
+      open.pop();
+    }
+  }
+  open.first().copied()
 }
 
 /// The tokens of `text` up to its first lexical error, and where the error is.

@@ -173,6 +173,17 @@ cases! {
       ("q", Variable, DEFINES),
       ("w", Variable, USES),
     ],
+  items_after_an_unclosed_parenthesis_are_read:
+    "x := (a +\nb := c\n\nr p:\n  echo {{p}}\n" => [
+      ("x", Variable, DEFINES),
+      ("b", Variable, DEFINES),
+      ("c", Variable, USES),
+      ("r", Recipe, DEFINES),
+      ("p", Parameter(3), DEFINES),
+      ("p", Parameter(3), USES),
+    ],
+  items_after_a_stray_bracket_are_read:
+    "x := 'a' ] b\ny := z\n" => [("x", Variable, DEFINES), ("y", Variable, DEFINES), ("z", Variable, USES)],
   items_after_inconsistent_indentation_are_read:
     "c:\n\techo\n    echo {{ x }}\nx := y\n" => [
       ("c", Recipe, DEFINES),
@@ -203,4 +214,29 @@ fn module_paths_are_modules_then_a_recipe() {
       ("r", Recipe, "m::"),
     ]
   );
+}
+
+/// Texts an editor passes through while one is typed: every prefix of each
+/// reads without panicking, and every occurrence is a name of the text.
+#[test]
+fn every_prefix_reads_to_names_of_the_text() {
+  let texts = [
+    "[arg('a', pattern=p)]\n@r $a='x' +b=f(c): e (m::g a f'{{ z }}') && h # c\n  echo {{ a }} {{{{\n",
+    "x := \"\"\"\nfoo:\n\"\"\" + ```\nbar\n``` + (a +\n  b) + \\\n  c\nf(a, b) := if a == b { x'~' } else { b }\n",
+    "mod? m 'p'\nalias b := m::r\nset shell := ['sh', x]\nr:\n\t#!/bin/sh\n    echo {{ y\n  é {{ \"}}\" }}\n",
+  ];
+  for text in texts {
+    for (end, _) in text.char_indices() {
+      let prefix = &text[..end];
+      for found in occurrences(prefix) {
+        let name = &prefix[found.start..found.end];
+        assert!(
+          name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            && found.qualifier <= found.start,
+          "{found:?} in {prefix:?}"
+        );
+      }
+    }
+  }
 }
