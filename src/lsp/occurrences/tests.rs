@@ -156,6 +156,15 @@ cases! {
       ("set", Variable, DEFINES),
       ("mod", Variable, USES),
     ],
+  byte_order_mark_and_crlf_line_ends:
+    "\u{feff}x := y\r\nr p:\r\n  echo {{ p }} {{ x }}\r\n" => [
+      ("x", Variable, DEFINES),
+      ("y", Variable, USES),
+      ("r", Recipe, DEFINES),
+      ("p", Parameter(1), DEFINES),
+      ("p", Parameter(1), USES),
+      ("x", Variable, USES),
+    ],
   alias_targets_are_paths:
     "alias b := m::n::r\n" => [
       ("b", Recipe, DEFINES),
