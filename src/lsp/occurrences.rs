@@ -209,7 +209,11 @@ impl<'a> Reader<'a> {
   fn items(&mut self) {
     while let Some(token) = self.peek() {
       match token.kind {
-        TokenKind::Eol | TokenKind::Indent | TokenKind::Dedent | TokenKind::Text => self.next += 1,
+        TokenKind::Eol
+        | TokenKind::Indent
+        | TokenKind::Dedent
+        | TokenKind::Text
+        | TokenKind::InterpolationEnd => self.next += 1,
         // A body line of a recipe whose header could not be read.
         TokenKind::InterpolationStart => {
           self.next += 1;
@@ -300,17 +304,15 @@ impl<'a> Reader<'a> {
     self.push(name, Role::Function, true);
     self.next += 1;
     let mut scope = Scope { line: name.line, names: Vec::new() };
-    while let Some(token) = self.advance() {
-      match token.kind {
-        TokenKind::Identifier => {
-          self.push(token, Role::Parameter(name.line), true);
-          scope.names.push(self.lexeme(token));
-        }
-        TokenKind::Comma => {}
-        _ => break,
+    loop {
+      if let Some(parameter) = self.accept(TokenKind::Identifier) {
+        self.push(parameter, Role::Parameter(name.line), true);
+        scope.names.push(self.lexeme(parameter));
+      } else if self.accept(TokenKind::Comma).is_none() {
+        break;
       }
     }
-    if self.accept(TokenKind::ColonEquals).is_some() {
+    if self.accept(TokenKind::ParenR).is_some() && self.accept(TokenKind::ColonEquals).is_some() {
       self.expression(&[], Some(&scope));
     }
   }
@@ -418,7 +420,9 @@ impl<'a> Reader<'a> {
     while self.tokens.get(index).is_some_and(|token| token.kind == TokenKind::Bang) {
       index += 1;
     }
-    let Some(token) = self.tokens.get(index) else { return index };
+    let Some(token) = self.tokens.get(index).filter(|token| token.kind != TokenKind::Eol) else {
+      return index;
+    };
     let call = self.tokens.get(index + 1).is_some_and(|after| after.kind == TokenKind::ParenL);
     if token.kind == TokenKind::Identifier && (call || self.prefixes_string(index)) {
       index += 1;

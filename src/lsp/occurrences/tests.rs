@@ -172,6 +172,24 @@ cases! {
       ("n", Module, USES),
       ("r", Recipe, USES),
     ],
+  body_of_a_header_that_cannot_be_read_is_read:
+    "@:\n  echo {{ a }} {{ b }}\n" => [("a", Variable, USES), ("b", Variable, USES)],
+  line_after_an_unclosed_function_header_is_read:
+    "f(a\nx := y\n" => [("f", Recipe, DEFINES), ("x", Variable, DEFINES), ("y", Variable, USES)],
+  function_parameters_end_at_what_is_not_one:
+    "f(a 'b') := a\nx := y\n" => [
+      ("f", Function, DEFINES),
+      ("a", Parameter(0), DEFINES),
+      ("x", Variable, DEFINES),
+      ("y", Variable, USES),
+    ],
+  line_after_a_missing_default_is_read:
+    "r a=\nx := y\n" => [
+      ("r", Recipe, DEFINES),
+      ("a", Parameter(0), DEFINES),
+      ("x", Variable, DEFINES),
+      ("y", Variable, USES),
+    ],
   names_after_an_unterminated_string_are_read:
     "x := \"abc\ny := z\n" => [("x", Variable, DEFINES), ("y", Variable, DEFINES), ("z", Variable, USES)],
   body_lines_after_an_unterminated_interpolation_are_read:
