@@ -83,8 +83,8 @@ pub(super) fn answer(server: &mut Server, method: &str, params: Value) -> Result
     }
     requests::SemanticTokensFullRequest::METHOD => {
       let params: lsp_types::SemanticTokensParams = parameters(params)?;
-      let (path, text) = document(server, params.text_document.uri.as_str())?;
-      to_value(tokens::semantic_tokens(&path, &text))
+      let (_, text) = document(server, params.text_document.uri.as_str())?;
+      to_value(tokens::semantic_tokens(&text))
     }
     requests::SignatureHelpRequest::METHOD => {
       let params: lsp_types::SignatureHelpParams = parameters(params)?;

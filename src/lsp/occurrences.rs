@@ -51,12 +51,12 @@ pub(super) fn occurrences(text: &str) -> Vec<Occurrence> {
   reader.found
 }
 
-/// A token without whitespace and comments: kind, span and line.
+/// A token of the text: kind, span and line.
 #[derive(Clone, Copy, Debug)]
-struct Token {
-  kind: TokenKind,
-  start: usize,
-  end: usize,
+pub(super) struct Token {
+  pub(super) kind: TokenKind,
+  pub(super) start: usize,
+  pub(super) end: usize,
   line: usize,
 }
 
@@ -64,12 +64,19 @@ struct Token {
 /// each recovery lexes the file again.
 const RECOVERIES: usize = 64;
 
-/// The significant tokens of `text` (no whitespace, comments, byte order
-/// mark or end of file). Where the lexer meets an error or a group opens
-/// that is never closed, the rest of that line is blanked and the text
-/// lexed again, up to `RECOVERIES` times; then the tokens before the error
-/// are all there is.
+/// The significant tokens of `text`: what the parser reads, no
+/// whitespace or comments.
 fn significant_tokens(text: &str) -> Vec<Token> {
+  let mut all = tokens(text);
+  all.retain(|token| !matches!(token.kind, TokenKind::Whitespace | TokenKind::Comment));
+  all
+}
+
+/// The tokens of `text` but the byte order mark and the end of file. Where
+/// the lexer meets an error or a group opens that is never closed, the rest
+/// of that line is blanked and the text lexed again, up to `RECOVERIES`
+/// times; then the tokens before the error are all there is.
+pub(super) fn tokens(text: &str) -> Vec<Token> {
   let mut current = Cow::Borrowed(text);
   for _ in 0..RECOVERIES {
     let (tokens, error) = lex_to_error(&current);
@@ -106,10 +113,7 @@ fn lex_to_error(text: &str) -> (Vec<Token>, Option<usize>) {
     match lexer.next_token() {
       Ok(token) if token.kind == TokenKind::Eof => return (tokens, None),
       Ok(token) => {
-        if !matches!(
-          token.kind,
-          TokenKind::Whitespace | TokenKind::Comment | TokenKind::ByteOrderMark
-        ) {
+        if token.kind != TokenKind::ByteOrderMark {
           let start = token.offset as usize;
           let end = start + token.length as usize;
           tokens.push(Token { kind: token.kind, start, end, line: token.line as usize });

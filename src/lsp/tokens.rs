@@ -1,17 +1,15 @@
 //! `textDocument/semanticTokens/full`: comments, strings, keywords,
 //! attributes and settings from the real lexer, and each name as what it
 //! is (recipe, variable, parameter, function, module) from the navigation's
-//! reading of the file. A file the lexer rejects gets the names only.
+//! reading of the file. A file the lexer rejects is read past each error
+//! (`occurrences::tokens`).
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use lsp_types::{SemanticToken, SemanticTokenType, SemanticTokens, SemanticTokensLegend};
 
 use super::documents;
-use super::occurrences::{occurrences, Role};
-use crate::syntax::lexer::lex;
-use crate::syntax::sources::Source;
+use super::occurrences::{occurrences, tokens, Role};
 use crate::syntax::token::TokenKind;
 
 /// The token types, in legend order.
@@ -43,7 +41,7 @@ pub(super) fn legend() -> SemanticTokensLegend {
 
 const ITEM_KEYWORDS: &[&str] = &["alias", "export", "import", "mod", "set", "unexport", "eager"];
 
-pub(super) fn semantic_tokens(path: &Path, text: &str) -> SemanticTokens {
+pub(super) fn semantic_tokens(text: &str) -> SemanticTokens {
   // (start, end, type), by start.
   let mut spans: HashMap<usize, (usize, u32)> = HashMap::new();
   for occurrence in occurrences(text) {
@@ -55,54 +53,50 @@ pub(super) fn semantic_tokens(path: &Path, text: &str) -> SemanticTokens {
     };
     spans.insert(occurrence.start, (occurrence.end, kind));
   }
-  let source = Source::new(text, path);
-  if let Ok(tokens) = lex(&source) {
-    let mut previous: Option<TokenKind> = None;
-    let mut line_first = true;
-    for token in &tokens {
-      let start = token.offset as usize;
-      let end = start + token.length as usize;
-      let kind = match token.kind {
-        TokenKind::Comment => Some(COMMENT),
-        TokenKind::StringToken
-        | TokenKind::Backtick
-        | TokenKind::FormatStringStart
-        | TokenKind::FormatStringContinue
-        | TokenKind::FormatStringEnd => Some(STRING),
-        TokenKind::Identifier if spans.contains_key(&start) => None,
-        TokenKind::Identifier => {
-          let lexeme = token.lexeme();
-          if line_first && ITEM_KEYWORDS.contains(&lexeme)
-            || matches!(lexeme, "if" | "else" | "assert")
-          {
-            Some(KEYWORD)
-          } else if matches!(previous, Some(TokenKind::BracketL | TokenKind::Comma))
-            && text[..start].trim_end().ends_with(['[', ','])
-            && text[text[..start].rfind('\n').map_or(0, |index| index + 1)..start]
-              .trim_start()
-              .starts_with('[')
-          {
-            Some(DECORATOR)
-          } else if previous == Some(TokenKind::Identifier)
-            && text[text[..start].rfind('\n').map_or(0, |index| index + 1)..start].trim() == "set"
-          {
-            Some(PROPERTY)
-          } else {
-            None
-          }
+  let mut previous: Option<TokenKind> = None;
+  let mut line_first = true;
+  for token in tokens(text) {
+    let (start, end) = (token.start, token.end);
+    let kind = match token.kind {
+      TokenKind::Comment => Some(COMMENT),
+      TokenKind::StringToken
+      | TokenKind::Backtick
+      | TokenKind::FormatStringStart
+      | TokenKind::FormatStringContinue
+      | TokenKind::FormatStringEnd => Some(STRING),
+      TokenKind::Identifier if spans.contains_key(&start) => None,
+      TokenKind::Identifier => {
+        let lexeme = text.get(start..end).unwrap_or_default();
+        if line_first && ITEM_KEYWORDS.contains(&lexeme)
+          || matches!(lexeme, "if" | "else" | "assert")
+        {
+          Some(KEYWORD)
+        } else if matches!(previous, Some(TokenKind::BracketL | TokenKind::Comma))
+          && text[..start].trim_end().ends_with(['[', ','])
+          && text[text[..start].rfind('\n').map_or(0, |index| index + 1)..start]
+            .trim_start()
+            .starts_with('[')
+        {
+          Some(DECORATOR)
+        } else if previous == Some(TokenKind::Identifier)
+          && text[text[..start].rfind('\n').map_or(0, |index| index + 1)..start].trim() == "set"
+        {
+          Some(PROPERTY)
+        } else {
+          None
         }
-        _ => None,
-      };
-      if let Some(kind) = kind {
-        spans.insert(start, (end, kind));
       }
-      match token.kind {
-        TokenKind::Whitespace | TokenKind::Indent | TokenKind::Dedent => {}
-        TokenKind::Eol => line_first = true,
-        kind => {
-          line_first = false;
-          previous = Some(kind);
-        }
+      _ => None,
+    };
+    if let Some(kind) = kind {
+      spans.insert(start, (end, kind));
+    }
+    match token.kind {
+      TokenKind::Whitespace | TokenKind::Indent | TokenKind::Dedent => {}
+      TokenKind::Eol => line_first = true,
+      kind => {
+        line_first = false;
+        previous = Some(kind);
       }
     }
   }
@@ -149,4 +143,35 @@ fn encode(text: &str, spans: &[(usize, usize, u32)]) -> SemanticTokens {
     }
   }
   SemanticTokens { result_id: None, data }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  /// The spans of `text` with their types, in order.
+  fn decoded(text: &str) -> Vec<(&str, u32)> {
+    let (mut line, mut character) = (0, 0);
+    let lines: Vec<&str> = text.split('\n').collect();
+    semantic_tokens(text)
+      .data
+      .iter()
+      .map(|token| {
+        line += token.delta_line as usize;
+        character =
+          if token.delta_line == 0 { character + token.delta_start } else { token.delta_start };
+        let start = character as usize;
+        (&lines[line][start..start + token.length as usize], token.token_type)
+      })
+      .collect()
+  }
+
+  #[test]
+  fn a_file_that_does_not_lex_keeps_comments_and_strings_after_the_error() {
+    let text = "x := \"abc\n# c\ny := 'v' + x\n";
+    assert_eq!(
+      decoded(text),
+      [("x", VARIABLE), ("# c", COMMENT), ("y", VARIABLE), ("'v'", STRING), ("x", VARIABLE)]
+    );
+  }
 }
