@@ -900,23 +900,20 @@ fn lock_state(lock: &Mutex<TeeState>) -> std::sync::MutexGuard<'_, TeeState> {
   lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// The store's key for a recipe's local `key`: the working directory
-/// relative to the justfile's (the same in every checkout), and the
-/// platform: what runs on one operating system or architecture is not
-/// reused on another, and entries of another layout are not looked up.
-pub(super) fn key(mut key: Json, root: &Path, working_directory: &Path) -> Json {
-  key["working_directory"] = Json::from(relative_directory(root, working_directory));
-  key["platform"] = json!({
+/// The platform, in a shared store's key: what runs on one operating system
+/// or architecture is not reused on another, and entries of another layout
+/// are not looked up.
+pub(super) fn platform() -> Json {
+  json!({
     "format": FORMAT,
     "os": std::env::consts::OS,
     "arch": std::env::consts::ARCH,
-  });
-  key
+  })
 }
 
 /// The working directory relative to the justfile's, with `/` between
 /// components, for a key that is the same in every checkout.
-fn relative_directory(root: &Path, working_directory: &Path) -> String {
+pub(super) fn relative_directory(root: &Path, working_directory: &Path) -> String {
   match working_directory.strip_prefix(root) {
     Ok(relative) => {
       let parts: Vec<_> =
@@ -960,19 +957,4 @@ pub(crate) fn restore_for_fuzzing(
   };
   let found = Found { entry, name: "cas/fuzz".into() };
   shared.restore(&found, working_directory, outputs, &|| false).is_some()
-}
-
-#[cfg(test)]
-mod tests {
-  use super::*;
-
-  #[test]
-  fn shared_key_names_the_platform_and_not_the_checkout() {
-    let local = json!({"body": ["x"], "working_directory": "/home/a/project/sub"});
-    let key = key(local, Path::new("/home/a/project"), Path::new("/home/a/project/sub"));
-    assert_eq!(key["working_directory"], "sub");
-    assert_eq!(key["platform"]["os"], std::env::consts::OS);
-    assert_eq!(key["platform"]["arch"], std::env::consts::ARCH);
-    assert_eq!(key["platform"]["format"], FORMAT);
-  }
 }
