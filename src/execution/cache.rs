@@ -156,7 +156,8 @@ struct KeyJson {
 }
 
 impl KeyJson {
-  /// The compact text, hashed to name the entry.
+  /// The compact text, hashed to name the entry. Writing it cannot fail:
+  /// every map key is a string and every value a plain JSON one.
   fn compact(&self) -> String {
     serde_json::to_string(self).unwrap_or_default()
   }

@@ -6,7 +6,7 @@
 
 use std::fs;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -43,39 +43,65 @@ pub(crate) fn tests() -> Vec<Trial> {
   ]
 }
 
+/// A project in a temporary folder whose recipe processes are told apart by
+/// marks in their command lines: the folder's name, and ping's count
+/// (`seed` keeps the tests' counts apart).
+struct Project {
+  _directory: tempfile::TempDir,
+  root: PathBuf,
+  folder: String,
+  ping: String,
+}
+
+impl Project {
+  fn new(seed: u32) -> Project {
+    let directory = tempfile::tempdir().unwrap();
+    let root = directory.path().canonicalize().unwrap();
+    let folder = root.file_name().unwrap().to_string_lossy().into_owned();
+    let ping = format!("ping -n {} 127.0.0.1", 100 + (std::process::id() + seed) % 900);
+    Project { _directory: directory, root, folder, ping }
+  }
+
+  fn marks(&self) -> [&str; 2] {
+    [self.folder.as_str(), self.ping.as_str()]
+  }
+
+  /// Run `check` on the running `just`, then end it and every marked
+  /// process, whatever `check` did, and pass its failure on.
+  fn check_then_clean_up(&self, just: &mut Child, check: impl FnOnce(&mut Child)) {
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(just)));
+    let _ = just.kill();
+    let _ = just.wait();
+    for pid in processes_naming(&self.marks()) {
+      let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+    }
+    if let Err(panic) = result {
+      std::panic::resume_unwind(panic);
+    }
+  }
+}
+
 /// `just` killed outright (no console event, no chance to clean up): the
 /// operating system closes its handle of the run's Job Object, whose
 /// `JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE` ends the recipe's shell and what it
 /// started. (just 1.58 leaves them running.)
 fn killed_just_takes_the_recipe_process_tree_with_it() {
-  let directory = tempfile::tempdir().unwrap();
-  let root = directory.path().canonicalize().unwrap();
-  let folder = root.file_name().unwrap().to_string_lossy().into_owned();
-  let ping = format!("ping -n {} 127.0.0.1", 100 + (std::process::id() + 7) % 900);
-  let token = [folder.as_str(), ping.as_str()];
+  let project = Project::new(7);
+  let (ping, folder, marks) = (&project.ping, &project.folder, project.marks());
   let justfile = format!(
     "set windows-shell := [\"cmd.exe\", \"/c\"]\n\nrun:\n  @echo started\n  \
      @cmd /c \"{ping} > nul & rem {folder}\"\n"
   );
-  fs::write(root.join("justfile"), &justfile).unwrap();
-  let (mut just, stdout) = start_under_wine(&root, &["run"]);
-
-  let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+  fs::write(project.root.join("justfile"), &justfile).unwrap();
+  let (mut just, stdout) = start_under_wine(&project.root, &["run"]);
+  project.check_then_clean_up(&mut just, |just| {
     wait_for(|| stdout.lock().unwrap().contains("started"), "the run");
-    wait_for(|| processes_naming(&token).len() >= 3, "the recipe's three processes");
+    wait_for(|| processes_naming(&marks).len() >= 3, "the recipe's three processes");
     // `wine` runs `just.exe` in its own process: SIGKILL ends it at once.
     just.kill().unwrap();
     just.wait().unwrap();
-    wait_for(|| processes_naming(&token).is_empty(), "the recipe's processes to end");
-  }));
-  let _ = just.kill();
-  let _ = just.wait();
-  for pid in processes_naming(&token) {
-    let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
-  }
-  if let Err(panic) = result {
-    std::panic::resume_unwind(panic);
-  }
+    wait_for(|| processes_naming(&marks).is_empty(), "the recipe's processes to end");
+  });
 }
 
 /// The recipe's shell starts another cmd (its grandchild), which starts
@@ -83,47 +109,25 @@ fn killed_just_takes_the_recipe_process_tree_with_it() {
 /// three before the next run. Each is told apart by a mark in its command
 /// line: the temporary folder's name, or ping's count.
 fn watch_restart_ends_the_recipe_process_tree() {
-  let directory = tempfile::tempdir().unwrap();
-  let root = directory.path().canonicalize().unwrap();
-  let folder = root.file_name().unwrap().to_string_lossy().into_owned();
-  let ping = format!("ping -n {} 127.0.0.1", 100 + std::process::id() % 900);
-  let token = [folder.as_str(), ping.as_str()];
+  let project = Project::new(0);
+  let (ping, folder, marks) = (&project.ping, &project.folder, project.marks());
   let justfile = format!(
     "set windows-shell := [\"cmd.exe\", \"/c\"]\n\nrun:\n  @echo started\n  \
      @cmd /c \"{ping} > nul & rem {folder}\"\n"
   );
-  fs::write(root.join("justfile"), &justfile).unwrap();
-  let mut command = Command::new("wine");
-  command
-    .arg(windows_binary().unwrap())
-    .args(["--watch", "--watch-restart", "run"])
-    .current_dir(&root)
-    .stdin(Stdio::null())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::null());
-  clean_environment(&mut command);
-  let mut just = command.spawn().unwrap();
-  let stdout = collect(&mut just);
-
-  let result = std::panic::catch_unwind(|| {
+  fs::write(project.root.join("justfile"), &justfile).unwrap();
+  let (mut just, stdout) = start_under_wine(&project.root, &["--watch", "--watch-restart", "run"]);
+  project.check_then_clean_up(&mut just, |_| {
     wait_for(|| stdout.lock().unwrap().matches("started").count() == 1, "the first run");
-    wait_for(|| processes_naming(&token).len() >= 3, "the first run's three processes");
-    let first = processes_naming(&token);
-    fs::write(root.join("justfile"), format!("{justfile}\n")).unwrap();
+    wait_for(|| processes_naming(&marks).len() >= 3, "the first run's three processes");
+    let first = processes_naming(&marks);
+    fs::write(project.root.join("justfile"), format!("{justfile}\n")).unwrap();
     wait_for(|| stdout.lock().unwrap().matches("started").count() == 2, "the second run");
     wait_for(
-      || first.iter().all(|pid| !process_names(*pid, &token)),
+      || first.iter().all(|pid| !process_names(*pid, &marks)),
       "the first run's processes to end",
     );
   });
-  let _ = just.kill();
-  let _ = just.wait();
-  for pid in processes_naming(&token) {
-    let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
-  }
-  if let Err(panic) = result {
-    std::panic::resume_unwind(panic);
-  }
 }
 
 /// Each run owns its Job Objects: when a `--watch` run ends, the job of a
@@ -132,34 +136,22 @@ fn watch_restart_ends_the_recipe_process_tree() {
 /// goes on waiting for changes. The recipe waits until the background
 /// process is up (it writes `up.txt`). (just 1.58 leaves it running.)
 fn end_of_a_watch_run_ends_what_its_recipes_left_running() {
-  let directory = tempfile::tempdir().unwrap();
-  let root = directory.path().canonicalize().unwrap();
-  let folder = root.file_name().unwrap().to_string_lossy().into_owned();
-  let ping = format!("ping -n {} 127.0.0.1", 100 + (std::process::id() + 13) % 900);
-  let token = [folder.as_str(), ping.as_str()];
+  let project = Project::new(13);
+  let (ping, folder, marks) = (&project.ping, &project.folder, project.marks());
   let justfile = format!(
     "set windows-shell := [\"cmd.exe\", \"/c\"]\n\nrun:\n  \
      @start /b cmd /c \"echo up> up.txt & {ping} > nul & rem {folder}\"\n  \
      @for /l %i in (1,1,600) do @if not exist up.txt ping -n 2 127.0.0.1 > nul\n  \
      @echo done\n"
   );
-  fs::write(root.join("justfile"), &justfile).unwrap();
-  let (mut just, stdout) = start_under_wine(&root, &["--watch", "run"]);
-
-  let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-    wait_for(|| root.join("up.txt").exists(), "the background process");
+  fs::write(project.root.join("justfile"), &justfile).unwrap();
+  let (mut just, stdout) = start_under_wine(&project.root, &["--watch", "run"]);
+  project.check_then_clean_up(&mut just, |just| {
+    wait_for(|| project.root.join("up.txt").exists(), "the background process");
     wait_for(|| stdout.lock().unwrap().contains("done"), "the end of the run");
-    wait_for(|| processes_naming(&token).is_empty(), "the background process to end");
+    wait_for(|| processes_naming(&marks).is_empty(), "the background process to end");
     assert!(just.try_wait().unwrap().is_none(), "`just --watch` ended");
-  }));
-  let _ = just.kill();
-  let _ = just.wait();
-  for pid in processes_naming(&token) {
-    let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
-  }
-  if let Err(panic) = result {
-    std::panic::resume_unwind(panic);
-  }
+  });
 }
 
 /// `just.exe ARGS` under Wine in `root`, its standard output collected.
