@@ -345,7 +345,8 @@ fn interrupt_taken_between_fork_and_exec_reaches_the_program() {
           time.sleep(0.01)
       os.execvp('sleep', ['sleep', '{marker}'])
   _, status = os.waitpid(child, 0)
-  open('status', 'w').write(str(os.WTERMSIG(status) if os.WIFSIGNALED(status) else -1))
+  open('status.new', 'w').write(str(os.WTERMSIG(status) if os.WIFSIGNALED(status) else -1))
+  os.rename('status.new', 'status')
 "
   );
   let mut run = Run::start(&justfile, &[], &[]);
@@ -493,6 +494,9 @@ fn stop_and_resume(command: &str) {
   shell.type_text("\x1a");
   let at = shell.expect_after(at, "Stopped");
   shell.type_text("fg\n");
+  // The answer only once the shell has given the job the terminal (it
+  // prints the job's command line): typed ahead, the shell may take it.
+  let at = shell.expect_after(at, &format!("\n{command}"));
   shell.type_text("yes\n");
   let at = shell.expect_after(at, "got yes in the foreground");
   shell.type_text("echo \"status $?\"\n");
