@@ -312,6 +312,11 @@ fn sigint_does_not_wait_for_background_jobs_that_ignore_it() {
   );
   let mut run = Run::start(&justfile, &[], &[]);
   wait_until("the recipe", || run.directory.path().join("log").exists());
+  // Until it runs `sleep`, the background job's shell may not ignore SIGINT
+  // yet, and would die of it.
+  wait_until("the background job", || {
+    survivors(&background).iter().any(|(_, command)| command.starts_with("sleep"))
+  });
   run.signal(libc::SIGINT, false);
   let status = run.wait();
   let left = survivors(&background);
