@@ -12,12 +12,20 @@
 # entries are sorted and owned by root, and build paths are remapped out of
 # the binaries. OUT is replaced only once every package is complete.
 #
-# Usage: packaging/dist.sh [OUT]
-# DIST_TARGETS (space-separated) restricts the targets built.
+# Usage: packaging/dist.sh [--build-only] [OUT]
+# DIST_TARGETS (space-separated) restricts the targets built. With
+# `--build-only` the release binaries are built (into
+# target/dist/TARGET/release/) and nothing is packaged: CI builds them once,
+# tests the Windows one under Wine, then packages the same builds.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+build_only=false
+if [ "${1:-}" = --build-only ]; then
+  build_only=true
+  shift
+fi
 out=${1:-dist}
 targets=${DIST_TARGETS:-x86_64-unknown-linux-musl x86_64-pc-windows-gnu}
 rustc=${DIST_RUSTC:-/usr/bin/rustc}
@@ -142,6 +150,15 @@ check_toolchain
 version=$(version)
 epoch=$(git log -1 --format=%ct)
 export SOURCE_DATE_EPOCH=$epoch
+if $build_only; then
+  mkdir -p target/dist
+  exec 9>target/dist/lock
+  flock 9
+  for target in $targets; do
+    build "$target"
+  done
+  exit 0
+fi
 stage="$root/target/dist/stage"
 next="$out.next"
 # One run at a time: a second one would remove the first's staging folder.
