@@ -130,7 +130,7 @@ impl Client {
     match error {
       ureq::Error::Status(status, _) => StoreError(format!("HTTP status {status}")),
       ureq::Error::Transport(transport) => StoreError(match transport.kind() {
-        ureq::ErrorKind::Io => lost(io_kind(transport), self.timeout),
+        ureq::ErrorKind::Io => lost(io_error(transport), self.timeout),
         kind => {
           let kind = kind.to_string().to_lowercase();
           // The message says why (an unknown certificate issuer, …); never
@@ -166,25 +166,29 @@ fn successful(response: &ureq::Response) -> StoreResult<()> {
   }
 }
 
-/// The kind of the input or output error under a transport error.
-fn io_kind(transport: &ureq::Transport) -> Option<io::ErrorKind> {
+/// The innermost input or output error under a transport error (the
+/// outer ones repeat it with more words).
+fn io_error(transport: &ureq::Transport) -> Option<&io::Error> {
+  let mut innermost = None;
   let mut source = std::error::Error::source(transport);
   while let Some(error) = source {
-    if let Some(error) = error.downcast_ref::<io::Error>() {
-      return Some(error.kind());
-    }
+    innermost = error.downcast_ref::<io::Error>().or(innermost);
     source = error.source();
   }
-  None
+  innermost
 }
 
-/// The words for a connection that failed with an error of `kind`.
-fn lost(kind: Option<io::ErrorKind>, timeout: Duration) -> String {
-  match kind {
-    Some(io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock) => {
+/// The words for a connection that failed with `error`.
+fn lost(error: Option<&io::Error>, timeout: Duration) -> String {
+  match error {
+    Some(error) if matches!(error.kind(), io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock) => {
       format!("timed out after {} s", timeout.as_secs())
     }
-    Some(kind) => format!("connection lost ({kind})"),
+    // Never words naming a URL, which may hold credentials.
+    Some(error) if error.to_string().contains("://") => {
+      format!("connection lost ({})", error.kind())
+    }
+    Some(error) => format!("connection lost ({error})"),
     None => "connection lost".into(),
   }
 }
@@ -201,7 +205,7 @@ impl Read for Body {
     self
       .reader
       .read(buffer)
-      .map_err(|error| io::Error::new(error.kind(), lost(Some(error.kind()), self.timeout)))
+      .map_err(|error| io::Error::new(error.kind(), lost(Some(&error), self.timeout)))
   }
 }
 
