@@ -25,6 +25,7 @@ tests! {
   trickling_store_is_given_up_after_the_timeout,
   trickling_store_holding_the_entry_is_given_up_after_the_timeout,
   trickling_https_store_is_given_up_after_the_timeout,
+  large_blob_at_a_steady_rate_may_outlast_the_timeout,
   redirect_to_get_is_a_failed_lookup,
   redirect_to_head_is_not_a_stored_blob,
   redirect_to_put_is_a_failed_write,
@@ -100,6 +101,25 @@ fn trickling_store_holding_the_entry_is_given_up_after_the_timeout() {
   let output = run(&workspace, "b", &url, |_| {});
   assert_run(&output, &warned_first(&failed(&url, "looking up an entry", "timed out after 2 s")));
   assert_eq!(workspace.runs(), 2, "the recipe did not run");
+}
+
+fn large_blob_at_a_steady_rate_may_outlast_the_timeout() {
+  let data = tempfile::tempdir().expect("data");
+  let workspace = Workspace::new();
+  let a = large_output_checkout(&workspace, "a");
+  let nginx = Nginx::start_with(data.path(), WEBDAV);
+  assert_built(&workspace.just(&a, &["--cache-url", &nginx.url()]), 0);
+  drop(nginx);
+  // 32 MiB at 4 MiB a second: about 8 s, four times the timeout, each
+  // MiB moved earning the request one more second.
+  let steady = Nginx::start_with(data.path(), &format!("{WEBDAV} limit_rate 4m;"));
+  let b = large_output_checkout(&workspace, "b");
+  let output = run_bounded(
+    &mut workspace.command(&b, &["--cache-url", &steady.url(), "--cache-timeout", TIMEOUT]),
+  );
+  assert_run(&output, "a warning\n");
+  assert_eq!(workspace.runs(), 1, "the entry was not restored");
+  assert_eq!(fs::read(a.join("out/big")).expect("a"), fs::read(b.join("out/big")).expect("b"));
 }
 
 /// nginx serving `https://` with a certificate of the private CA in `tls`,
@@ -381,9 +401,10 @@ fn server_hanging_up_after_the_request_is_a_failed_lookup() {
   drop(listener);
 }
 
-/// A recipe whose output holds 32 MiB, more than the connection's buffers.
-fn large_output_checkout(workspace: &Workspace) -> PathBuf {
-  let checkout = workspace.checkout("large", "A\n");
+/// A checkout `name` whose recipe's output holds 32 MiB, more than a
+/// connection's buffers.
+fn large_output_checkout(workspace: &Workspace, name: &str) -> PathBuf {
+  let checkout = workspace.checkout(name, "A\n");
   let justfile = JUSTFILE
     .replace("  chmod 750 bin\n", "  chmod 750 bin\n  head -c 33554432 /dev/zero > out/big\n");
   fs::write(checkout.join("justfile"), justfile).expect("justfile");
@@ -401,7 +422,7 @@ fn put_answered_without_reading_its_body_publishes_nothing() {
     }
   });
   let workspace = Workspace::new();
-  let checkout = large_output_checkout(&workspace);
+  let checkout = large_output_checkout(&workspace, "large");
   let output = run_bounded(
     &mut workspace.command(&checkout, &["--cache-url", &url, "--cache-timeout", TIMEOUT]),
   );
