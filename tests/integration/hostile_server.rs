@@ -172,13 +172,10 @@ impl Elsewhere {
   }
 }
 
-/// nginx answering `method` requests with a redirect of `status` to
-/// another server, and the rest as a store.
-fn redirecting(data: &Path, method: &str, status: u16, elsewhere: &Elsewhere) -> Nginx {
-  Nginx::start_with(
-    data,
-    &format!("{WEBDAV} if ($request_method = {method}) {{ return {status} {}; }}", elsewhere.url()),
-  )
+/// The `location` directives of a store whose `method` requests are
+/// redirected with `status` to `elsewhere`.
+fn redirecting(method: &str, status: u16, elsewhere: &Elsewhere) -> String {
+  format!("{WEBDAV} if ($request_method = {method}) {{ return {status} {}; }}", elsewhere.url())
 }
 
 /// Whether the store in `data` holds an `ac/` record.
@@ -186,50 +183,38 @@ fn published(data: &Path) -> bool {
   data.join("cache/ac").exists()
 }
 
-fn redirect_to_get_is_a_failed_lookup() {
+/// A run against nginx redirecting `method` with `status` warns that the
+/// store failed while `doing`, publishes nothing and follows nothing.
+fn assert_redirect_fails(method: &str, status: u16, doing: &str) {
   let data = tempfile::tempdir().expect("data");
   let elsewhere = Elsewhere::new();
-  let nginx = redirecting(data.path(), "GET", 301, &elsewhere);
+  let nginx = Nginx::start_with(data.path(), &redirecting(method, status, &elsewhere));
   let url = nginx.url();
   let output = run(&Workspace::new(), "a", &url, |_| {});
-  let why = "HTTP status 301: redirects are not followed";
-  assert_run(&output, &warned_first(&failed(&url, "looking up an entry", why)));
-  elsewhere.assert_untouched();
-}
-
-fn redirect_to_head_is_not_a_stored_blob() {
-  let data = tempfile::tempdir().expect("data");
-  let elsewhere = Elsewhere::new();
-  let nginx = redirecting(data.path(), "HEAD", 302, &elsewhere);
-  let url = nginx.url();
-  let output = run(&Workspace::new(), "a", &url, |_| {});
-  let why = "HTTP status 302: redirects are not followed";
-  assert_run(&output, &warned_last(&failed(&url, "publishing an entry", why)));
+  let warning = failed(&url, doing, &format!("HTTP status {status}: redirects are not followed"));
+  let stderr = if method == "GET" { warned_first(&warning) } else { warned_last(&warning) };
+  assert_run(&output, &stderr);
   assert!(!published(data.path()), "an entry was published without its blobs");
   elsewhere.assert_untouched();
 }
 
+fn redirect_to_get_is_a_failed_lookup() {
+  assert_redirect_fails("GET", 301, "looking up an entry");
+}
+
+fn redirect_to_head_is_not_a_stored_blob() {
+  assert_redirect_fails("HEAD", 302, "publishing an entry");
+}
+
 fn redirect_to_put_is_a_failed_write() {
-  let data = tempfile::tempdir().expect("data");
-  let elsewhere = Elsewhere::new();
-  let nginx = redirecting(data.path(), "PUT", 307, &elsewhere);
-  let url = nginx.url();
-  let output = run(&Workspace::new(), "a", &url, |_| {});
-  let why = "HTTP status 307: redirects are not followed";
-  assert_run(&output, &warned_last(&failed(&url, "publishing an entry", why)));
-  assert!(!published(data.path()));
-  elsewhere.assert_untouched();
+  assert_redirect_fails("PUT", 307, "publishing an entry");
 }
 
 fn redirect_over_https_is_a_failed_write() {
   let data = tempfile::tempdir().expect("data");
   let tls = tempfile::tempdir().expect("tls");
   let elsewhere = Elsewhere::new();
-  let nginx = https_nginx(
-    data.path(),
-    tls.path(),
-    &format!("{WEBDAV} if ($request_method = PUT) {{ return 308 {}; }}", elsewhere.url()),
-  );
+  let nginx = https_nginx(data.path(), tls.path(), &redirecting("PUT", 308, &elsewhere));
   let url = format!("https://127.0.0.1:{}/cache", nginx.port);
   let output = run(&Workspace::new(), "a", &url, |command| {
     command.env("SSL_CERT_FILE", tls.path().join("ca.pem"));
@@ -318,8 +303,16 @@ fn record(requests: &Requests) -> String {
   path.strip_prefix("/cache/").expect("below the store").to_owned()
 }
 
-fn corrupt(url: &str, object: &str) -> String {
-  format!("shared cache `{url}`: object `{object}` is corrupt or incomplete; ignoring the entry")
+/// A run against a server answering each request with `answer` warns
+/// that the `ac/` record it looked up is corrupt, and builds.
+fn assert_corrupt_record(answer: fn(&mut TcpStream, &str)) {
+  let (listener, url, requests) = serve(answer);
+  let output = run(&Workspace::new(), "a", &url, |_| {});
+  let record = record(&requests);
+  let warning =
+    format!("shared cache `{url}`: object `{record}` is corrupt or incomplete; ignoring the entry");
+  assert_run(&output, &warned_first(&warning));
+  drop(listener);
 }
 
 fn body_shorter_than_its_content_length_is_a_failed_lookup() {
@@ -333,17 +326,14 @@ fn body_shorter_than_its_content_length_is_a_failed_lookup() {
 }
 
 fn body_longer_than_its_content_length_is_a_corrupt_record() {
-  let (listener, url, requests) = serve(|connection, _| {
+  // The five bytes read are no hash; the rest is never taken for one.
+  assert_corrupt_record(|connection, _| {
     let hex = blake3::hash(b"").to_hex();
     let answer = format!("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n{hex}");
     let _ = connection.write_all(answer.as_bytes());
     let mut rest = Vec::new();
     let _ = connection.read_to_end(&mut rest);
   });
-  let output = run(&Workspace::new(), "a", &url, |_| {});
-  // The five bytes read are no hash; the rest is never taken for one.
-  assert_run(&output, &warned_first(&corrupt(&url, &record(&requests))));
-  drop(listener);
 }
 
 /// Write `chunk` to `connection` until it fails.
@@ -352,28 +342,22 @@ fn endlessly(connection: &mut TcpStream, chunk: &[u8]) {
 }
 
 fn endless_record_is_read_no_further_than_a_record() {
-  let (listener, url, requests) = serve(|connection, _| {
+  assert_corrupt_record(|connection, _| {
     let head = b"HTTP/1.1 200 OK\r\nContent-Length: 1000000000000\r\n\r\n";
     if connection.write_all(head).is_ok() {
       endlessly(connection, &[b'0'; 64 << 10]);
     }
   });
-  let output = run(&Workspace::new(), "a", &url, |_| {});
-  assert_run(&output, &warned_first(&corrupt(&url, &record(&requests))));
-  drop(listener);
 }
 
 fn endless_chunked_record_is_read_no_further_than_a_record() {
-  let (listener, url, requests) = serve(|connection, _| {
+  assert_corrupt_record(|connection, _| {
     let head = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
     if connection.write_all(head).is_ok() {
       let chunk = [&b"4000\r\n"[..], &[b'0'; 0x4000], b"\r\n"].concat();
       endlessly(connection, &chunk);
     }
   });
-  let output = run(&Workspace::new(), "a", &url, |_| {});
-  assert_run(&output, &warned_first(&corrupt(&url, &record(&requests))));
-  drop(listener);
 }
 
 fn chunked_record_trickling_without_end_is_given_up_after_the_timeout() {
