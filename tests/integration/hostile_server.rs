@@ -345,7 +345,7 @@ fn endless_record_is_read_no_further_than_a_record() {
   assert_corrupt_record(|connection, _| {
     let head = b"HTTP/1.1 200 OK\r\nContent-Length: 1000000000000\r\n\r\n";
     if connection.write_all(head).is_ok() {
-      endlessly(connection, &[b'0'; 64 << 10]);
+      endlessly(connection, &vec![b'0'; 64 << 10]);
     }
   });
 }
