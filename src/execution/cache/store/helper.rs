@@ -41,6 +41,10 @@ struct Channel {
   input: Option<ChildStdin>,
   output: BufReader<ChildStdout>,
   child: Child,
+  /// The last failure the helper reported: after a request that timed out
+  /// it has exited, and the requests other threads had waiting fail for
+  /// the same reason.
+  failure: Option<String>,
 }
 
 /// How long a helper told to exit may take before it is killed.
@@ -66,14 +70,19 @@ impl Drop for Channel {
 
 impl Channel {
   fn ask(&mut self, request: &str) -> StoreResult<String> {
-    let lost = || StoreError("the cache store helper stopped".into());
+    let failure = &mut self.failure;
+    let lost =
+      || StoreError(failure.clone().unwrap_or_else(|| "the cache store helper stopped".into()));
     let input = self.input.as_mut().ok_or_else(lost)?;
     writeln!(input, "{request}").and_then(|()| input.flush()).map_err(|_| lost())?;
     let mut reply = String::new();
     match self.output.read_line(&mut reply) {
       Ok(0) | Err(_) => Err(lost()),
       Ok(_) => match reply.trim_end().split_once(' ') {
-        Some(("error", message)) => Err(StoreError(message.to_string())),
+        Some(("error", message)) => {
+          *failure = Some(message.to_string());
+          Err(StoreError(message.to_string()))
+        }
         _ => Ok(reply.trim_end().to_string()),
       },
     }
@@ -119,7 +128,7 @@ impl HelperStore {
     match first.split_once(' ') {
       Some(("ready", shown)) => {
         let shown = shown.to_string();
-        let channel = Channel { input: Some(input), output, child };
+        let channel = Channel { input: Some(input), output, child, failure: None };
         Ok((HelperStore { channel: Mutex::new(channel) }, shown))
       }
       Some(("error", message)) => Err(StoreError(message.to_string())),
