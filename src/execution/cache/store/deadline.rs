@@ -65,9 +65,11 @@ impl Deadline {
     Counted { inner: reader, moved: &self.moved }
   }
 
-  fn expiry(&self, started: Instant) -> Instant {
+  /// When the request that began at `started` expires; `None` for a
+  /// timeout too large for the clock, which is none.
+  fn expiry(&self, started: Instant) -> Option<Instant> {
     let moved = self.moved.load(Ordering::Relaxed);
-    started + self.timeout + Duration::from_secs(moved / RATE)
+    started.checked_add(self.timeout)?.checked_add(Duration::from_secs(moved / RATE))
   }
 
   /// Wait for each request's deadline; end the process when one passes.
@@ -75,11 +77,10 @@ impl Deadline {
     let mut started = self.started();
     loop {
       let current = *started;
-      started = match current {
+      started = match current.and_then(|begun| self.expiry(begun)) {
         None => self.changed.wait(started).unwrap_or_else(PoisonError::into_inner),
-        Some(begun) => {
+        Some(expiry) => {
           let now = Instant::now();
-          let expiry = self.expiry(begun);
           if now >= expiry {
             self.expire();
           }
@@ -118,5 +119,35 @@ impl<R: Read> Read for Counted<'_, R> {
     let count = self.inner.read(buffer)?;
     self.moved.fetch_add(count as u64, Ordering::Relaxed);
     Ok(count)
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  fn deadline(timeout: Duration) -> Deadline {
+    Deadline {
+      timeout,
+      started: Mutex::new(None),
+      changed: Condvar::new(),
+      moved: AtomicU64::new(0),
+    }
+  }
+
+  #[test]
+  fn each_mib_moved_adds_a_second() {
+    let deadline = deadline(Duration::from_secs(2));
+    let started = Instant::now();
+    assert_eq!(deadline.expiry(started), Some(started + Duration::from_secs(2)));
+    let moved = vec![0u8; 3 << 19];
+    let mut counted = deadline.counted(&moved[..]);
+    io::copy(&mut counted, &mut io::sink()).unwrap();
+    assert_eq!(deadline.expiry(started), Some(started + Duration::from_secs(3)));
+  }
+
+  #[test]
+  fn a_timeout_too_large_for_the_clock_never_expires() {
+    assert_eq!(deadline(Duration::from_secs(u64::MAX)).expiry(Instant::now()), None);
   }
 }
