@@ -44,7 +44,8 @@ pub(crate) struct Options {
   /// `--cache-url`: an `http(s)://` or `s3://` shared store.
   pub cache_url: Option<String>,
   pub cache_read_only: bool,
-  /// `--cache-timeout`: seconds each network wait of the shared store may take.
+  /// `--cache-timeout`: seconds a request to the shared store may take (plus
+  /// one per MiB it moved), and each of its waits.
   pub cache_timeout: u64,
   pub no_deps: bool,
   pub no_dotenv: bool,

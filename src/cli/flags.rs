@@ -326,7 +326,7 @@ pub(crate) const FLAGS: &[Flag] = &[
   Flag {
     env: Some("JUST_CACHE_TIMEOUT"),
     default: Some("10"),
-    ..option(CACHE_TIMEOUT, Takes::Value("SECONDS", Kind::Number), "Give up on a silent shared `[cache]` store after SECONDS (default {default})", |o, v| {
+    ..option(CACHE_TIMEOUT, Takes::Value("SECONDS", Kind::Number), "Give up on a request to a shared `[cache]` store after SECONDS, plus a second per MiB it moved (default {default})", |o, v| {
       // Always given: the row has a default.
       o.cache_timeout = v.number().unwrap_or_default();
     })

@@ -503,7 +503,7 @@ fn url_without_scheme_is_not_echoed() {
 }
 
 /// Run `command`, failing if it takes longer than 30 s.
-fn run_bounded(command: &mut Command) -> std::process::Output {
+pub(crate) fn run_bounded(command: &mut Command) -> std::process::Output {
   let mut child =
     command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn just");
   let deadline = Instant::now() + Duration::from_secs(30);
@@ -710,7 +710,7 @@ fn cache_timeout_bounds_every_request() {
 }
 
 /// A CA and a certificate it signed for 127.0.0.1, made by `openssl`.
-fn certificates(directory: &Path) {
+pub(crate) fn certificates(directory: &Path) {
   let openssl = crate::shared_cache::program("openssl", &["/usr/bin/openssl"]);
   let run = |arguments: &[&str]| {
     let output =

@@ -483,9 +483,9 @@ fn network_store_without_its_helper_warns_once_and_runs() {
 }
 
 /// moto's S3 server with one bucket.
-struct S3 {
+pub(crate) struct S3 {
   child: Child,
-  port: u16,
+  pub(crate) port: u16,
 }
 
 impl S3 {
@@ -503,7 +503,7 @@ impl S3 {
     S3 { child, port }
   }
 
-  fn configure(&self, command: &mut Command) {
+  pub(crate) fn configure(&self, command: &mut Command) {
     command
       .env("AWS_ACCESS_KEY_ID", "testing")
       .env("AWS_SECRET_ACCESS_KEY", "testing")
@@ -511,7 +511,7 @@ impl S3 {
       .env("AWS_ENDPOINT_URL", format!("http://127.0.0.1:{}", self.port));
   }
 
-  fn objects(&self) -> String {
+  pub(crate) fn objects(&self) -> String {
     http("GET", self.port, "/bucket?list-type=2")
   }
 }

@@ -12,7 +12,9 @@
 //! * `contains NAME`: `yes` or `no`;
 //! * `put NAME PATH`: store the file PATH as the object; `ok`;
 //!
-//! and `error MESSAGE` for any failure. The first line it prints is
+//! and `error MESSAGE` for any failure. A request that outlives its
+//! deadline (`deadline.rs`) is answered `error timed out after SECONDS s`
+//! and the helper exits. The first line it prints is
 //! `ready DESCRIPTION` (the store's name without credentials) or `error
 //! MESSAGE`.
 
@@ -23,6 +25,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Mutex;
 use std::time::Duration;
 
+use super::deadline::{write_line, Deadline};
 use super::{Store, StoreError, StoreResult};
 
 /// The helper's file name.
@@ -38,6 +41,10 @@ struct Channel {
   input: Option<ChildStdin>,
   output: BufReader<ChildStdout>,
   child: Child,
+  /// The last failure the helper reported: after a request that timed out
+  /// it has exited, and the requests other threads had waiting fail for
+  /// the same reason.
+  failure: Option<String>,
 }
 
 /// How long a helper told to exit may take before it is killed.
@@ -63,14 +70,19 @@ impl Drop for Channel {
 
 impl Channel {
   fn ask(&mut self, request: &str) -> StoreResult<String> {
-    let lost = || StoreError("the cache store helper stopped".into());
+    let failure = &mut self.failure;
+    let lost =
+      || StoreError(failure.clone().unwrap_or_else(|| "the cache store helper stopped".into()));
     let input = self.input.as_mut().ok_or_else(lost)?;
     writeln!(input, "{request}").and_then(|()| input.flush()).map_err(|_| lost())?;
     let mut reply = String::new();
     match self.output.read_line(&mut reply) {
       Ok(0) | Err(_) => Err(lost()),
       Ok(_) => match reply.trim_end().split_once(' ') {
-        Some(("error", message)) => Err(StoreError(message.to_string())),
+        Some(("error", message)) => {
+          *failure = Some(message.to_string());
+          Err(StoreError(message.to_string()))
+        }
         _ => Ok(reply.trim_end().to_string()),
       },
     }
@@ -116,7 +128,7 @@ impl HelperStore {
     match first.split_once(' ') {
       Some(("ready", shown)) => {
         let shown = shown.to_string();
-        let channel = Channel { input: Some(input), output, child };
+        let channel = Channel { input: Some(input), output, child, failure: None };
         Ok((HelperStore { channel: Mutex::new(channel) }, shown))
       }
       Some(("error", message)) => Err(StoreError(message.to_string())),
@@ -184,29 +196,30 @@ fn open_network_store(_url: &str, _timeout: Duration) -> StoreResult<(Box<dyn St
 }
 
 pub(crate) fn serve(arguments: &[String]) -> i32 {
-  let stdout = io::stdout();
-  let mut out = stdout.lock();
   let (Some(seconds), None) = (arguments.first(), arguments.get(1)) else {
-    let _ = writeln!(out, "error usage: {HELPER} SECONDS (and the URL on standard input)");
+    let _ = write_line(&format!("error usage: {HELPER} SECONDS (and the URL on standard input)"));
     return 2;
   };
   let timeout = Duration::from_secs(seconds.parse().unwrap_or(10));
   let mut lines = io::stdin().lock().lines();
   let Some(Ok(url)) = lines.next() else {
-    let _ = writeln!(out, "error no store URL on standard input");
+    let _ = write_line("error no store URL on standard input");
     return 2;
   };
-  let opened = open_network_store(url.trim_end(), timeout);
+  let opened = open_network_store(url.trim_end(), timeout).and_then(|opened| {
+    let deadline = Deadline::watch(timeout).map_err(|error| StoreError::io(&error))?;
+    Ok((opened, deadline))
+  });
   drop(url);
-  let store = match opened {
-    Ok((store, shown)) => {
-      if writeln!(out, "ready {shown}").and_then(|()| out.flush()).is_err() {
+  let (store, deadline) = match opened {
+    Ok(((store, shown), deadline)) => {
+      if write_line(&format!("ready {shown}")).is_err() {
         return 1;
       }
-      store
+      (store, deadline)
     }
     Err(error) => {
-      let _ = writeln!(out, "error {}", error.0);
+      let _ = write_line(&format!("error {}", error.0));
       return 1;
     }
   };
@@ -214,15 +227,17 @@ pub(crate) fn serve(arguments: &[String]) -> i32 {
     let Ok(line) = line else {
       return 1;
     };
-    let reply = answer(store.as_ref(), &line).unwrap_or_else(|error| format!("error {}", error.0));
-    if writeln!(out, "{reply}").and_then(|()| out.flush()).is_err() {
+    deadline.begin();
+    let reply =
+      answer(store.as_ref(), &line, &deadline).unwrap_or_else(|error| format!("error {}", error.0));
+    if deadline.end(&reply).is_err() {
       return 1;
     }
   }
   0
 }
 
-fn answer(store: &dyn Store, line: &str) -> StoreResult<String> {
+fn answer(store: &dyn Store, line: &str, deadline: &Deadline) -> StoreResult<String> {
   let io = |error: io::Error| StoreError::io(&error);
   if let Some(rest) = line.strip_prefix("get ") {
     let mut words = rest.splitn(3, ' ');
@@ -234,7 +249,8 @@ fn answer(store: &dyn Store, line: &str) -> StoreResult<String> {
     return match store.get(name, limit)? {
       Some(reader) => {
         let mut file = File::create(Path::new(path)).map_err(io)?;
-        io::copy(&mut reader.take(limit.saturating_add(1)), &mut file).map_err(io)?;
+        let mut body = deadline.counted(reader.take(limit.saturating_add(1)));
+        io::copy(&mut body, &mut file).map_err(io)?;
         Ok("found".into())
       }
       None => Ok("missing".into()),
@@ -246,9 +262,9 @@ fn answer(store: &dyn Store, line: &str) -> StoreResult<String> {
       Ok(if store.contains(name)? { "yes" } else { "no" }.into())
     }
     (Some("put"), Some(name), Some(path)) => {
-      let mut file = File::open(Path::new(path)).map_err(io)?;
+      let file = File::open(Path::new(path)).map_err(io)?;
       let length = file.metadata().map_err(io)?.len();
-      store.put(name, &mut file, length)?;
+      store.put(name, &mut deadline.counted(file), length)?;
       Ok("ok".into())
     }
     _ => Err(StoreError(format!("unknown request `{line}`"))),

@@ -9,6 +9,7 @@
 //! checked against its name when read, so a corrupt or partial object is
 //! never used. The network stores run in a helper process (`helper.rs`).
 
+mod deadline;
 mod directory;
 mod helper;
 #[cfg(feature = "network-stores")]

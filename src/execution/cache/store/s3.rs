@@ -15,14 +15,14 @@ use std::time::Duration;
 
 use rusty_s3::{Bucket, Credentials, S3Action, UrlStyle};
 
-use super::http::{agent, describe_error};
+use super::http::Client;
 use super::{Store, StoreError, StoreResult};
 
 /// How long a signed request stays valid.
 const SIGNED_FOR: Duration = Duration::from_secs(600);
 
 pub(super) struct S3Store {
-  agent: ureq::Agent,
+  client: Client,
   bucket: Bucket,
   credentials: Option<Credentials>,
   prefix: String,
@@ -56,7 +56,7 @@ impl S3Store {
     let shown =
       if prefix.is_empty() { format!("s3://{name}") } else { format!("s3://{name}/{prefix}") };
     Ok(S3Store {
-      agent: agent(timeout)?,
+      client: Client::new(timeout)?,
       bucket,
       credentials: credentials(),
       prefix: if prefix.is_empty() { String::new() } else { format!("{prefix}/") },
@@ -120,31 +120,16 @@ fn profile_credentials(text: &str, profile: &str) -> Option<Credentials> {
 impl Store for S3Store {
   fn get(&self, name: &str, _limit: u64) -> StoreResult<Option<Box<dyn Read + Send>>> {
     let url = self.bucket.get_object(self.credentials.as_ref(), &self.key(name)).sign(SIGNED_FOR);
-    match self.agent.get(url.as_str()).call() {
-      Ok(response) => Ok(Some(Box::new(response.into_reader()))),
-      // S3 without `ListBucket` answers 403 for a missing object.
-      Err(ureq::Error::Status(403 | 404, _)) => Ok(None),
-      Err(error) => Err(describe_error(&error)),
-    }
+    self.client.get(self.client.request("GET", url.as_str()))
   }
 
   fn contains(&self, name: &str) -> StoreResult<bool> {
     let url = self.bucket.head_object(self.credentials.as_ref(), &self.key(name)).sign(SIGNED_FOR);
-    match self.agent.head(url.as_str()).call() {
-      Ok(_) => Ok(true),
-      Err(ureq::Error::Status(403 | 404, _)) => Ok(false),
-      Err(error) => Err(describe_error(&error)),
-    }
+    self.client.contains(self.client.request("HEAD", url.as_str()))
   }
 
   fn put(&self, name: &str, body: &mut dyn Read, length: u64) -> StoreResult<()> {
     let url = self.bucket.put_object(self.credentials.as_ref(), &self.key(name)).sign(SIGNED_FOR);
-    self
-      .agent
-      .put(url.as_str())
-      .set("Content-Length", &length.to_string())
-      .send(body)
-      .map(drop)
-      .map_err(|error| describe_error(&error))
+    self.client.put(self.client.request("PUT", url.as_str()), body, length)
   }
 }
