@@ -343,23 +343,30 @@ fn grouped_endless_output_reaches_a_reader_that_wants_one_line() {
   );
 }
 
+/// `just --output MODE r` in a new directory holding `justfile`, its
+/// output piped, in a process group of its own.
+fn start_with_pipes(justfile: &str, mode: &str) -> (tempfile::TempDir, std::process::Child) {
+  let directory = tempfile::tempdir().unwrap();
+  std::fs::write(directory.path().join("justfile"), justfile).unwrap();
+  let child = Command::new(env!("CARGO_BIN_EXE_just"))
+    .args(["--output", mode, "r"])
+    .current_dir(directory.path())
+    .env("NO_COLOR", "1")
+    .stdin(Stdio::null())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .process_group(0)
+    .spawn()
+    .unwrap();
+  (directory, child)
+}
+
 /// One SIGTERM or SIGINT ends a run whose output nobody reads any more (a
 /// paused pager): the output waiting for the reader is dropped.
 fn signal_ends_a_run_whose_reader_stopped_reading() {
   for mode in ["prefixed", "grouped"] {
     for (signal, status) in [(libc::SIGTERM, 143), (libc::SIGINT, 130)] {
-      let directory = tempfile::tempdir().unwrap();
-      std::fs::write(directory.path().join("justfile"), "r:\n  @echo started >&2; yes\n").unwrap();
-      let mut child = Command::new(env!("CARGO_BIN_EXE_just"))
-        .args(["--output", mode, "r"])
-        .current_dir(directory.path())
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .unwrap();
+      let (_directory, mut child) = start_with_pipes("r:\n  @echo started >&2; yes\n", mode);
       // The reader never reads: wait until `just` is blocked on it (its
       // pipe is full; `grouped` holds 64 MiB first).
       let stderr = crate::pty::collect(child.stderr.take().unwrap());
@@ -391,11 +398,7 @@ fn signal_ends_a_run_whose_reader_stopped_reading() {
 
 /// Wait until the pipe `reader` reads from is full: its writer blocks.
 fn wait_until_full(reader: &impl std::os::fd::AsRawFd) {
-  let start = Instant::now();
-  while !pipe_is_full(reader.as_raw_fd()) {
-    assert!(start.elapsed() < Duration::from_secs(20), "the pipe never filled");
-    std::thread::sleep(Duration::from_millis(5));
-  }
+  crate::pty::wait_until("the pipe to fill", || pipe_is_full(reader.as_raw_fd()));
 }
 
 fn queued_in_pipe(fd: std::os::fd::RawFd) -> usize {
@@ -424,21 +427,10 @@ fn pipe_is_full(fd: std::os::fd::RawFd) -> bool {
 /// paused pager) holds back the recipe's stdout only, never its stderr,
 /// and once the reader reads, the run ends with all of the output.
 fn prefixed_stderr_goes_on_while_nobody_reads_stdout() {
-  let directory = tempfile::tempdir().unwrap();
   let justfile = "r:\n  @head -c 100000 /dev/zero; deadline=$(($(date +%s) + 20)); \
                   until [ -e go ] || [ $(date +%s) -gt $deadline ]; do sleep 0.01; done; \
                   echo started >&2\n";
-  std::fs::write(directory.path().join("justfile"), justfile).unwrap();
-  let mut child = Command::new(env!("CARGO_BIN_EXE_just"))
-    .args(["--output", "prefixed", "r"])
-    .current_dir(directory.path())
-    .env("NO_COLOR", "1")
-    .stdin(Stdio::null())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .process_group(0)
-    .spawn()
-    .unwrap();
+  let (directory, mut child) = start_with_pipes(justfile, "prefixed");
   let stdout = child.stdout.take().unwrap();
   let stderr = crate::pty::collect(child.stderr.take().unwrap());
   wait_until_full(&stdout);
