@@ -3,9 +3,10 @@
 //! writes every line as `[recipe] line` to the stream it came from, each
 //! stream in a turn of its own (a stdout nobody reads never holds back
 //! stderr); `grouped` holds a recipe's output (echoed lines included) and
-//! writes it as one block when the recipe finishes. A recipe's command is over when its
-//! process exits, and its output stops being read when nobody reads the
-//! stream it goes to, as a command writing there itself would be stopped.
+//! writes it as one block when the recipe finishes. A recipe's command is
+//! over when its process exits, and its output stops being read when nobody
+//! reads the stream it goes to, as a command writing there itself would be
+//! stopped.
 //! What is held stays bounded: a `prefixed` line longer than `LONG_LINE` is
 //! passed on in pieces, and a `grouped` block larger than `HELD_AT_MOST`
 //! (or one that cannot be spilled to a temporary file) is written out and

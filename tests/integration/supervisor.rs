@@ -554,15 +554,26 @@ fn recipe_of_a_background_just_waits_for_fg_to_read_the_terminal() {
   let justfile =
     format!("ask:\n  @read -r answer; {FOREGROUND}; echo \"got $answer in the $where\"\n");
   let mut shell = Shell::start(&justfile);
-  shell.type_text(
-    "just ask &
-",
-  );
+  shell.type_text("just ask &\n");
+  // `fg` only once the job has stopped on its read: typed before, the shell
+  // may take the stop it learns of afterwards for one after `fg`, take the
+  // terminal back and read the answer itself.
+  let at = shell.expect_after(0, "[1] ");
+  let end = shell.expect_after(at, "\r\n");
+  let pid = shell.screen()[at..end - 2].to_owned();
+  wait_until("the background job to stop on its read", || process_state(&pid) == Some('T'));
   shell.type_text("fg\n");
+  let at = shell.expect_after(end, "\njust ask");
   shell.type_text("yes\n");
-  let at = shell.expect_after(0, "got yes in the foreground");
+  let at = shell.expect_after(at, "got yes in the foreground");
   shell.type_text("echo \"status $?\"\n");
   shell.expect_after(at, "status 0");
+}
+
+/// The state letter of process `pid` (`T` when stopped), if it lives.
+fn process_state(pid: &str) -> Option<char> {
+  let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+  stat.rsplit_once(") ").and_then(|(_, rest)| rest.chars().next())
 }
 
 fn interrupt_key_on_the_terminal_ends_the_recipe_and_the_run() {
