@@ -50,6 +50,22 @@ impl<'a, 'src> RunContext<'a, 'src> {
     RunContext { config, justfile, justfile_path, working_directory, stderr_painter, supervisor }
   }
 
+  /// The same context with processes started by `supervisor` (one
+  /// recipe's view of the run's).
+  pub(crate) fn with_supervisor<'b>(&self, supervisor: &'b Supervisor) -> RunContext<'b, 'src>
+  where
+    'a: 'b,
+  {
+    RunContext {
+      config: self.config,
+      justfile: self.justfile,
+      justfile_path: self.justfile_path.clone(),
+      working_directory: self.working_directory.clone(),
+      stderr_painter: self.stderr_painter,
+      supervisor,
+    }
+  }
+
   fn stderr_painter_for(config: &Options) -> crate::color::Painter {
     let mut painter = crate::color::Painter::new(config.color, crate::color::Stream::Stderr);
     painter.highlight = config.highlight;

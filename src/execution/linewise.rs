@@ -113,7 +113,8 @@ pub(crate) fn check_interrupted<'src>(
     return Ok(());
   };
   if infallible || continues_on(recipe, signal) {
-    // This recipe goes on past the signal; so may the rest of the run.
+    // This recipe goes on past the signal; the rest of the run does only
+    // if no other recipe stops at it (`context` is this recipe's view).
     context.supervisor.resume();
     return Ok(());
   }

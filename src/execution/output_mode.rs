@@ -1,10 +1,12 @@
 //! `--output`: how what a recipe's commands write reaches `just`'s stdout and
 //! stderr. `interleaved` passes the streams through untouched; `prefixed`
-//! writes every line as `[recipe] line` to the stream it came from; `grouped`
-//! holds a recipe's output (echoed lines included) and writes it as one
-//! block when the recipe finishes. A recipe's command is over when its
-//! process exits, and its output stops being read when nobody reads the
-//! stream it goes to, as a command writing there itself would be stopped.
+//! writes every line as `[recipe] line` to the stream it came from, each
+//! stream in a turn of its own (a stdout nobody reads never holds back
+//! stderr); `grouped` holds a recipe's output (echoed lines included) and
+//! writes it as one block when the recipe finishes. A recipe's command is
+//! over when its process exits, and its output stops being read when nobody
+//! reads the stream it goes to, as a command writing there itself would be
+//! stopped.
 //! What is held stays bounded: a `prefixed` line longer than `LONG_LINE` is
 //! passed on in pieces, and a `grouped` block larger than `HELD_AT_MOST`
 //! (or one that cannot be spilled to a temporary file) is written out and
@@ -31,14 +33,20 @@ pub(crate) use crate::options::OutputMode;
 use crate::platform::pipe::{self, ChildPipe, Destination, Source, Stop};
 use crate::platform::supervisor::{SpawnError, Supervisor};
 
-/// Where the recipes of one run write: whose turn it is to write, so that
-/// lines and blocks of concurrent recipes are never torn apart, how many
+/// Where the recipes of one run write: one lock per stream, so that lines
+/// of concurrent recipes are never torn apart, and whose turn it is to
+/// write a `grouped` block, so that blocks are not either; how many
 /// commands have their output piped through `just` (each holds a few
 /// descriptors), and the colours of the prefixes.
 #[derive(Default)]
 pub(crate) struct OutputSink {
-  /// The recipe whose block is being written as it comes, if any; the
-  /// mutex is held while writing.
+  /// Held while writing to the stream (stdout, stderr). One per stream: a
+  /// reader that stopped reading one stream (a paused pager) holds back
+  /// the writers of that stream only.
+  writing: [Mutex<()>; 2],
+  /// The recipe whose `grouped` block is being written, or written as it
+  /// comes, if any: no other recipe's block is written meanwhile. Not held
+  /// while writing.
   turn: Mutex<Option<u64>>,
   turn_free: Condvar,
   tokens: AtomicU64,
@@ -414,7 +422,6 @@ impl<'s> RecipeOutput<'s> {
     if bytes.is_empty() {
       return Ok(());
     }
-    let _turn = self.turn();
     self.write(stream, &bytes)
   }
 
@@ -439,18 +446,17 @@ impl<'s> RecipeOutput<'s> {
     bytes.push(b'\n');
     *partial = Partial::default();
     drop(partial);
-    let _turn = self.turn();
     self.write(stream, &bytes)
   }
 
   /// `prefixed`: one line, prefix first, in one write while no other recipe
-  /// writes (`relay` writes the lines of a chunk the same way, together).
+  /// writes to the stream (`relay` writes the lines of a chunk the same
+  /// way, together).
   fn write_line(&self, stream: Stream, line: &[u8]) -> io::Result<()> {
     let prefix = self.prefix(stream);
     let mut bytes = Vec::with_capacity(prefix.len() + line.len());
     bytes.extend_from_slice(prefix);
     bytes.extend_from_slice(line);
-    let _turn = self.turn();
     self.write(stream, &bytes)
   }
 
@@ -460,7 +466,6 @@ impl<'s> RecipeOutput<'s> {
   fn hold(&self, stream: Stream, bytes: &[u8]) -> io::Result<()> {
     let mut block = lock(&self.block);
     if block.flowing {
-      let _turn = self.turn();
       return self.write(stream, bytes);
     }
     let spilled = block.hold(stream, bytes, self.tempdir.as_deref());
@@ -468,20 +473,19 @@ impl<'s> RecipeOutput<'s> {
       return Ok(());
     }
     block.flowing = true;
-    let mut turn = self.turn();
-    *turn = Some(self.token);
+    self.take_turn();
     self.open_group()?;
     block.write_out(|stream, bytes| self.write(stream, bytes)).map_err(|(_, error)| error)
   }
 
-  /// Wait for the output's turn: until no other recipe's block flows. The
-  /// guard is held while writing.
-  fn turn(&self) -> MutexGuard<'_, Option<u64>> {
+  /// `grouped`: wait until no other recipe's block is being written, and
+  /// take the turn until `release_turn`.
+  fn take_turn(&self) {
     let mut owner = lock(&self.sink.turn);
     while owner.is_some_and(|token| token != self.token) {
       owner = wait(&self.sink.turn_free, owner);
     }
-    owner
+    *owner = Some(self.token);
   }
 
   /// Give the output's turn back, if this recipe holds it.
@@ -493,9 +497,10 @@ impl<'s> RecipeOutput<'s> {
     }
   }
 
-  /// Write to `stream`, unless the run is stopped by a signal and nobody
-  /// reads it.
+  /// Write to `stream` while no other recipe does, unless the run is
+  /// stopped by a signal and nobody reads it.
   fn write(&self, stream: Stream, bytes: &[u8]) -> io::Result<()> {
+    let _writing = lock(&self.sink.writing[stream_index(stream)]);
     match self.interruption {
       Some(stop) => pipe::write_unless_stopped(destination(stream), bytes, stop),
       None => write_to(stream, bytes),
@@ -542,7 +547,7 @@ impl<'s> RecipeOutput<'s> {
     if !block.flowing && block.is_empty() {
       return Ok(());
     }
-    let _turn = self.turn();
+    self.take_turn();
     if !block.flowing {
       self.open_group().map_err(stdout)?;
     }

@@ -439,26 +439,30 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     positional: &[String],
   ) -> Result<'src> {
     let recipe = scope.recipe;
-    let output =
-      RecipeOutput::new(&self.run.output, &self.run.supervisor, self.context.config, recipe);
-    if self.context.config.verbosity >= 1 && !self.context.config.quiet {
-      let painter = self.context.stderr_painter();
+    // A signal that comes while the body runs is the recipe's to take
+    // (`[continue]`, `-` lines) or to stop at; another recipe taking it
+    // lets this one go on no further.
+    let supervisor = self.run.supervisor.for_recipe();
+    let context = &self.context.with_supervisor(&supervisor);
+    let output = RecipeOutput::new(&self.run.output, &supervisor, context.config, recipe);
+    if context.config.verbosity >= 1 && !context.config.quiet {
+      let painter = context.stderr_painter();
       output
         .stderr_line(&painter.banner(&format!("===> running recipe `{}`...", recipe.namepath)))?;
     }
-    if self.context.config.explain {
+    if context.config.explain {
       if let Some(doc) = &recipe.doc {
-        output.stderr_line(&self.context.stderr_painter().banner(&format!("#### {doc}")))?;
+        output.stderr_line(&context.stderr_painter().banner(&format!("#### {doc}")))?;
       }
     }
     let start = std::time::Instant::now();
     let result = if recipe.script {
-      script::run(self.context, self.run, state, scope, positional, &output)
+      script::run(context, self.run, state, scope, positional, &output)
     } else {
-      linewise::run(self.context, self.run, state, scope, positional, &output)
+      linewise::run(context, self.run, state, scope, positional, &output)
     };
-    let timing = if self.context.config.time {
-      let painter = self.context.stderr_painter();
+    let timing = if context.config.time {
+      let painter = context.stderr_painter();
       let line = format!(
         "---> {} completed in {:.3}s",
         recipe.name().lexeme(),

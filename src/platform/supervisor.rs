@@ -55,10 +55,13 @@ const BUSY_TEXT_ATTEMPTS: usize = 200;
 #[cfg(debug_assertions)]
 const SPAWN_PAUSE_VARIABLE: &str = "JUST_TEST_SPAWN_PAUSE_MS";
 
-/// The process supervisor of one run.
+/// The process supervisor of one run, or of one recipe's run in it
+/// ([`Supervisor::for_recipe`]).
 pub(crate) struct Supervisor {
   shared: Arc<Shared>,
   attached: bool,
+  /// The recipe's run this supervisor starts processes for, if any.
+  recipe: Option<u64>,
 }
 
 pub(super) struct Shared {
@@ -93,6 +96,13 @@ struct State {
   busy: usize,
   /// The first signal not yet taken by the run.
   pending: Option<i32>,
+  /// The recipes' runs in progress, each with whether it owes or took the
+  /// pending signal.
+  recipes: Vec<(u64, Standing)>,
+  next_recipe: u64,
+  /// Whether the pending signal stopped something of the run (or a recipe
+  /// ended owing it): it stays pending until the run ends.
+  stopping: bool,
   /// The first signal delivered to `just` in this run (not a stop request).
   delivered: Option<i32>,
   /// Whether a SIGTERM or SIGKILL was passed on: the group is waited for
@@ -100,9 +110,74 @@ struct State {
   terminated: bool,
 }
 
+/// Where a recipe's run stands with the pending signal.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Standing {
+  /// No signal came while it ran; one pending stops it all the same.
+  Clear,
+  /// The signal came while it ran and it has not taken it yet.
+  Owes,
+  /// It took the signal (`[continue]`, a `-` line) and goes on past it.
+  Took,
+}
+
 impl State {
   fn leads_group(&self, pid: Pid) -> bool {
     self.group.as_ref().is_some_and(|group| group.id() == pid)
+  }
+
+  /// A signal came: pending for the run, and owed by every recipe's run in
+  /// progress, which each either takes it or stops.
+  fn record(&mut self, signal: i32) {
+    self.pending.get_or_insert(signal);
+    for (_, standing) in &mut self.recipes {
+      *standing = Standing::Owes;
+    }
+  }
+
+  fn standing(&self, recipe: Option<u64>) -> Standing {
+    let found = self.recipes.iter().find(|(id, _)| Some(*id) == recipe);
+    found.map_or(Standing::Clear, |&(_, standing)| standing)
+  }
+
+  /// The pending signal as `recipe`'s run sees it: none once it took it.
+  fn pending_for(&self, recipe: Option<u64>) -> Option<i32> {
+    self.pending.filter(|_| self.standing(recipe) != Standing::Took)
+  }
+
+  /// The pending signal that refuses `recipe`'s run new work, if any: the
+  /// run is stopping then, whatever other recipes took.
+  fn refusal(&mut self, recipe: Option<u64>) -> Option<i32> {
+    let refused = self.pending_for(recipe);
+    self.stopping |= refused.is_some();
+    refused
+  }
+
+  /// `recipe`'s run goes on past the pending signal. Once every run it
+  /// came to took it and nothing stopped, the run goes on as if it never
+  /// came (the whole run of a serial recipe that continues on it).
+  fn take(&mut self, recipe: Option<u64>) {
+    for (id, standing) in &mut self.recipes {
+      if Some(*id) == recipe {
+        *standing = Standing::Took;
+      }
+    }
+    let owed = self.recipes.iter().any(|&(_, standing)| standing == Standing::Owes);
+    if !owed && !self.stopping {
+      self.pending = None;
+      for (_, standing) in &mut self.recipes {
+        *standing = Standing::Clear;
+      }
+    }
+  }
+
+  /// `recipe`'s run ended: if it still owed the pending signal, that
+  /// signal stopped it and stays pending for the rest of the run.
+  fn end_recipe(&mut self, recipe: u64) {
+    if self.standing(Some(recipe)) == Standing::Owes {
+      self.stopping = true;
+    }
+    self.recipes.retain(|&(id, _)| id != recipe);
   }
 }
 
@@ -135,7 +210,19 @@ impl Supervisor {
       spawn_pause: spawn_pause(),
       interruption: OnceLock::new(),
     };
-    Supervisor { shared: Arc::new(shared), attached: false }
+    Supervisor { shared: Arc::new(shared), attached: false, recipe: None }
+  }
+
+  /// The supervisor as one recipe's run sees it: a signal that comes while
+  /// it runs is its own to take (`resume`) or to stop at, and once another
+  /// recipe stopped at it, taking it lets this recipe alone go on.
+  pub(crate) fn for_recipe(&self) -> Supervisor {
+    let mut state = self.shared.lock();
+    let id = state.next_recipe;
+    state.next_recipe += 1;
+    state.recipes.push((id, Standing::Clear));
+    drop(state);
+    Supervisor { shared: Arc::clone(&self.shared), attached: false, recipe: Some(id) }
   }
 
   /// Mark work that must run to its end, not be cut short by a signal, though
@@ -145,7 +232,7 @@ impl Supervisor {
   /// The error is the pending signal.
   pub(crate) fn busy(&self) -> Result<Busy<'_>, i32> {
     let mut state = self.shared.lock();
-    if let Some(signal) = state.pending {
+    if let Some(signal) = state.refusal(self.recipe) {
       return Err(signal);
     }
     state.busy += 1;
@@ -170,7 +257,7 @@ impl Supervisor {
     let mut attempts = 0;
     loop {
       let mut state = shared.lock();
-      if let Some(signal) = state.pending {
+      if let Some(signal) = state.refusal(self.recipe) {
         return Err(SpawnError::Interrupted { signal });
       }
       let spawned = os::spawn(command, own_group, state.group.as_ref(), creation_flags);
@@ -212,15 +299,18 @@ impl Supervisor {
     stop
   }
 
-  /// Forget the pending signal: the run goes on past it (a `-` line, a
-  /// recipe that continues on it). Until then no process starts.
+  /// The recipe's run goes on past the pending signal (a `-` line, a
+  /// recipe that continues on it); the rest of the run does too only if
+  /// nothing else was stopped by it or still has to take it. Until then
+  /// no process starts.
   pub(crate) fn resume(&self) {
-    self.shared.lock().pending = None;
+    self.shared.lock().take(self.recipe);
   }
 
-  /// The pending signal, if any, left pending.
+  /// The pending signal, if any, left pending; none for a recipe's run
+  /// that took it.
   pub(crate) fn pending(&self) -> Option<i32> {
-    self.shared.lock().pending
+    self.shared.lock().pending_for(self.recipe)
   }
 
   /// The first signal delivered to `just` during this run.
@@ -269,6 +359,10 @@ fn spawn_pause() -> Option<Duration> {
 
 impl Drop for Supervisor {
   fn drop(&mut self) {
+    if let Some(recipe) = self.recipe {
+      self.shared.lock().end_recipe(recipe);
+      return;
+    }
     self.settle();
     if self.attached {
       super::signals::detach(&self.shared);
@@ -296,7 +390,7 @@ impl Shared {
     if !recorded {
       let ends_at_once = state.children.is_empty() && state.busy == 0;
       // Pending even then: no other thread starts a process while `just` ends.
-      state.pending.get_or_insert(signal);
+      state.record(signal);
       if ends_at_once {
         return false;
       }
@@ -317,7 +411,7 @@ impl Shared {
   /// (`--watch-restart`).
   pub(super) fn request_stop(&self) {
     let mut state = self.lock();
-    state.pending.get_or_insert(os::TERMINATE);
+    state.record(os::TERMINATE);
     self.interrupt_writers();
     let forwarded = self.forward(&mut state, os::TERMINATE);
     drop(state);
@@ -402,7 +496,7 @@ impl Shared {
     let arrived =
       if super::signals::is_current(self) { signal_thread::take_arrived() } else { Vec::new() };
     for signal in arrived {
-      state.pending.get_or_insert(signal);
+      state.record(signal);
       state.delivered.get_or_insert(signal);
       self.interrupt_writers();
     }
@@ -547,5 +641,56 @@ fn note(text: &str) {
 impl std::fmt::Debug for Supervisor {
   fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
     formatter.debug_struct("Supervisor").field("attached", &self.attached).finish_non_exhaustive()
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  const INTERRUPT: i32 = 2;
+
+  /// A state with `count` recipe runs in progress when `INTERRUPT` comes.
+  fn interrupted(count: u64) -> State {
+    let recipes = (0..count).map(|id| (id, Standing::Clear)).collect();
+    let mut state = State { recipes, ..State::default() };
+    state.record(INTERRUPT);
+    state
+  }
+
+  #[test]
+  fn the_one_recipe_taking_the_signal_lets_the_run_go_on() {
+    let mut state = interrupted(1);
+    state.take(Some(0));
+    assert_eq!(state.pending, None);
+    assert_eq!(state.refusal(None), None);
+  }
+
+  #[test]
+  fn a_recipe_taking_the_signal_goes_on_alone() {
+    let mut state = interrupted(2);
+    state.take(Some(0));
+    assert_eq!(state.refusal(Some(0)), None);
+    assert_eq!(state.pending_for(Some(1)), Some(INTERRUPT));
+    state.end_recipe(1);
+    state.end_recipe(0);
+    assert_eq!(state.refusal(None), Some(INTERRUPT));
+  }
+
+  #[test]
+  fn a_recipe_ending_owing_the_signal_keeps_it_pending() {
+    let mut state = interrupted(2);
+    state.end_recipe(1);
+    state.take(Some(0));
+    assert_eq!(state.pending_for(Some(0)), None);
+    assert_eq!(state.pending_for(None), Some(INTERRUPT));
+  }
+
+  #[test]
+  fn a_new_signal_is_owed_again_by_a_recipe_that_took_the_last() {
+    let mut state = interrupted(2);
+    state.take(Some(0));
+    state.record(INTERRUPT);
+    assert_eq!(state.pending_for(Some(0)), Some(INTERRUPT));
   }
 }

@@ -1,8 +1,12 @@
 //! Hand-written execution tests: signals, temporary files and timing output.
 
+use std::os::unix::process::ExitStatusExt;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::Ordering::SeqCst;
+use std::time::{Duration, Instant};
+
 use crate::common::Test;
-use std::process::{Command, Stdio};
-use std::time::Duration;
+use crate::pty::{collect, wait_until, Collected, DEADLINE};
 
 tests! {
   sigint_waits_for_child_then_reports_interruption,
@@ -11,6 +15,7 @@ tests! {
   sighup_and_sigquit_statuses,
   continue_attribute_keeps_going_after_sigint,
   continue_attribute_does_not_cover_sighup_by_default,
+  continue_attribute_lets_the_rest_of_a_serial_run_go_on,
   script_recipe_finishes_then_reports_interruption,
   sigint_during_backtick,
   signal_without_child_exits_at_once_silently,
@@ -31,18 +36,28 @@ fn just_binary() -> std::ffi::OsString {
   std::env::var_os("TEST_JUST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_just").into())
 }
 
-/// Run `just ARGS` in a directory holding `justfile`, send `signal` after
-/// `delay`, and return (status, stdout, stderr).
+/// What shows that the run is where the signal should reach it.
+#[derive(Clone, Copy)]
+enum Ready {
+  /// The recipe made the file `started` (its command is running).
+  Started,
+  /// `just` wrote this to stderr.
+  Stderr(&'static str),
+}
+
+/// Run `just ARGS` in a directory holding `justfile`, send `signal` once
+/// it is `ready`, and return (status, stdout, stderr). With `stdin`, its
+/// standard input is a pipe kept open until `just` exits.
 fn run_with_signal(
   justfile: &str,
   args: &[&str],
   signal: i32,
   stdin: bool,
 ) -> (i32, String, String) {
+  let ready = if stdin { Ready::Stderr("? ") } else { Ready::Started };
   let directory = tempfile::tempdir().expect("tempdir");
   std::fs::write(directory.path().join("justfile"), justfile).expect("write justfile");
-  let mut command = Command::new(just_binary());
-  command
+  let mut child = Command::new(just_binary())
     .args(args)
     .current_dir(directory.path())
     .env_clear()
@@ -50,32 +65,53 @@ fn run_with_signal(
     .env("NO_COLOR", "1")
     .stdin(if stdin { Stdio::piped() } else { Stdio::null() })
     .stdout(Stdio::piped())
-    .stderr(Stdio::piped());
-  let mut child = command.spawn().expect("spawn just");
-  // Keep stdin open until the signal has been handled.
+    .stderr(Stdio::piped())
+    .spawn()
+    .expect("spawn just");
   let input = child.stdin.take();
-  std::thread::sleep(Duration::from_millis(400));
+  let stdout = collect(child.stdout.take().expect("stdout"));
+  let stderr = collect(child.stderr.take().expect("stderr"));
+  let started = directory.path().join("started");
+  wait_until("the run to be ready for the signal", || match ready {
+    Ready::Started => started.exists(),
+    Ready::Stderr(text) => stderr.0.lock().unwrap().contains(text),
+  });
   let pid = i32::try_from(child.id()).expect("pid");
   // SAFETY: sending a signal to our own child process.
   unsafe { libc::kill(pid, signal) };
-  std::thread::sleep(Duration::from_millis(300));
+  let status = wait_for_exit(&mut child);
   drop(input);
-  let output = child.wait_with_output().expect("wait for just");
-  use std::os::unix::process::ExitStatusExt;
-  let status = output.status.code().unwrap_or_else(|| 128 + output.status.signal().unwrap_or(0));
-  (
-    status,
-    String::from_utf8_lossy(&output.stdout).into_owned(),
-    String::from_utf8_lossy(&output.stderr).into_owned(),
-  )
+  wait_until("the output to end", || stdout.1.load(SeqCst) && stderr.1.load(SeqCst));
+  let text = |collected: &Collected| collected.0.lock().unwrap().clone();
+  (status, text(&stdout), text(&stderr))
+}
+
+/// Wait for `child` to exit (killing it at the deadline): its status, 128 +
+/// signal if a signal ended it.
+fn wait_for_exit(child: &mut Child) -> i32 {
+  let start = Instant::now();
+  let status = loop {
+    if let Some(status) = child.try_wait().expect("wait for just") {
+      break status;
+    }
+    if start.elapsed() > DEADLINE {
+      let _ = child.kill();
+      let _ = child.wait();
+      panic!("just did not exit");
+    }
+    std::thread::sleep(Duration::from_millis(5));
+  };
+  status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0))
 }
 
 /// `default` is ended by any signal; the others ignore the signals `just`
-/// passes on, finish, and leave `just` to act on the signal.
-const SLEEPER: &str = "default:\n  @sleep 1\n  @echo after\n\n\
-  trapping:\n  @trap '' HUP INT QUIT; sleep 1\n  @echo after\n\n\
-  [continue]\ncont:\n  @trap '' HUP INT QUIT; sleep 1\n  @echo after\n\n\
-  script:\n  #!/bin/sh\n  trap '' INT\n  sleep 1\n  echo after\n";
+/// passes on, finish, and leave `just` to act on the signal. Each makes
+/// `started` once its command runs (after the trap), and outlives the
+/// signal by a second.
+const SLEEPER: &str = "default:\n  @touch started; sleep 1\n  @echo after\n\n\
+  trapping:\n  @trap '' HUP INT QUIT; touch started; sleep 1\n  @echo after\n\n\
+  [continue]\ncont:\n  @trap '' HUP INT QUIT; touch started; sleep 1\n  @echo after\n\n\
+  script:\n  #!/bin/sh\n  trap '' INT\n  touch started\n  sleep 1\n  echo after\n";
 
 fn sigint_waits_for_child_then_reports_interruption() {
   let (status, stdout, stderr) = run_with_signal(SLEEPER, &["trapping"], libc::SIGINT, false);
@@ -121,6 +157,15 @@ fn continue_attribute_keeps_going_after_sigint() {
   assert_eq!((status, stdout.as_str(), stderr.as_str()), (0, "after\n", ""));
 }
 
+/// A recipe that continues on the signal takes it for the whole of a
+/// serial run: its dependent and the dependent's subsequent run too.
+fn continue_attribute_lets_the_rest_of_a_serial_run_go_on() {
+  let justfile = "all: cont && post\n  @echo all ran\n\npost:\n  @echo post ran\n\n\
+                  [continue]\ncont:\n  @trap '' INT; touch started; sleep 1\n  @echo after\n";
+  let (status, stdout, stderr) = run_with_signal(justfile, &[], libc::SIGINT, false);
+  assert_eq!((status, stdout.as_str(), stderr.as_str()), (0, "after\nall ran\npost ran\n", ""));
+}
+
 fn continue_attribute_does_not_cover_sighup_by_default() {
   let (status, stdout, stderr) = run_with_signal(SLEEPER, &["cont"], libc::SIGHUP, false);
   assert_eq!(
@@ -138,7 +183,7 @@ fn script_recipe_finishes_then_reports_interruption() {
 }
 
 fn sigint_during_backtick() {
-  let justfile = "x := `trap '' INT; sleep 1; echo v`\ndefault:\n  @echo {{x}}\n";
+  let justfile = "x := `trap '' INT; touch started; sleep 1; echo v`\ndefault:\n  @echo {{x}}\n";
   let (status, stdout, stderr) = run_with_signal(justfile, &[], libc::SIGINT, false);
   assert_eq!((status, stdout.as_str()), (130, ""));
   assert!(

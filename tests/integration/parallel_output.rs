@@ -19,6 +19,7 @@ tests! {
   two_hundred_parallel_recipes_fit_in_few_descriptors,
   grouped_endless_output_reaches_a_reader_that_wants_one_line,
   signal_ends_a_run_whose_reader_stopped_reading,
+  prefixed_stderr_goes_on_while_nobody_reads_stdout,
 }
 
 use std::os::unix::process::CommandExt;
@@ -342,32 +343,34 @@ fn grouped_endless_output_reaches_a_reader_that_wants_one_line() {
   );
 }
 
+/// `just --output MODE r` in a new directory holding `justfile`, its
+/// output piped, in a process group of its own.
+fn start_with_pipes(justfile: &str, mode: &str) -> (tempfile::TempDir, std::process::Child) {
+  let directory = tempfile::tempdir().unwrap();
+  std::fs::write(directory.path().join("justfile"), justfile).unwrap();
+  let child = Command::new(env!("CARGO_BIN_EXE_just"))
+    .args(["--output", mode, "r"])
+    .current_dir(directory.path())
+    .env("NO_COLOR", "1")
+    .stdin(Stdio::null())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .process_group(0)
+    .spawn()
+    .unwrap();
+  (directory, child)
+}
+
 /// One SIGTERM or SIGINT ends a run whose output nobody reads any more (a
 /// paused pager): the output waiting for the reader is dropped.
 fn signal_ends_a_run_whose_reader_stopped_reading() {
   for mode in ["prefixed", "grouped"] {
     for (signal, status) in [(libc::SIGTERM, 143), (libc::SIGINT, 130)] {
-      let directory = tempfile::tempdir().unwrap();
-      std::fs::write(directory.path().join("justfile"), "r:\n  @echo started >&2; yes\n").unwrap();
-      let mut child = Command::new(env!("CARGO_BIN_EXE_just"))
-        .args(["--output", mode, "r"])
-        .current_dir(directory.path())
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .unwrap();
+      let (_directory, mut child) = start_with_pipes("r:\n  @yes\n", mode);
       // The reader never reads: wait until `just` is blocked on it (its
-      // pipe is full) or, for `grouped`, is still holding.
-      let stderr = crate::pty::collect(child.stderr.take().unwrap());
-      let start = Instant::now();
-      while !stderr.0.lock().unwrap().contains("started") {
-        assert!(start.elapsed() < Duration::from_secs(20), "{mode}: the recipe never started");
-        std::thread::sleep(Duration::from_millis(5));
-      }
-      std::thread::sleep(Duration::from_millis(200));
+      // pipe is full; `grouped` holds 64 MiB first).
+      let _stderr = crate::pty::collect(child.stderr.take().unwrap());
+      wait_until_full(child.stdout.as_ref().unwrap());
       // SAFETY: kill of our own child.
       unsafe { libc::kill(child.id() as i32, signal) };
       let start = Instant::now();
@@ -386,4 +389,67 @@ fn signal_ends_a_run_whose_reader_stopped_reading() {
       assert_eq!(code, Some(status), "{mode} {signal}: just did not end");
     }
   }
+}
+
+/// Wait until the pipe `reader` reads from is full: its writer blocks.
+fn wait_until_full(reader: &impl std::os::fd::AsRawFd) {
+  crate::pty::wait_until("the pipe to fill", || pipe_is_full(reader.as_raw_fd()));
+}
+
+fn queued_in_pipe(fd: std::os::fd::RawFd) -> usize {
+  let mut queued: libc::c_int = 0;
+  // SAFETY: FIONREAD writes the number of queued bytes into a local.
+  let asked = unsafe { libc::ioctl(fd, libc::FIONREAD, &raw mut queued) };
+  assert_eq!(asked, 0, "FIONREAD failed");
+  usize::try_from(queued).unwrap()
+}
+
+#[cfg(target_os = "linux")]
+fn pipe_is_full(fd: std::os::fd::RawFd) -> bool {
+  // SAFETY: F_GETPIPE_SZ only reads the pipe's capacity.
+  let capacity = unsafe { libc::fcntl(fd, libc::F_GETPIPE_SZ) };
+  queued_in_pipe(fd) >= usize::try_from(capacity).unwrap()
+}
+
+/// Without a way to ask the capacity: the smallest a pipe has (macOS
+/// grows a pipe from 16 KiB for large writes).
+#[cfg(not(target_os = "linux"))]
+fn pipe_is_full(fd: std::os::fd::RawFd) -> bool {
+  queued_in_pipe(fd) >= 16 << 10
+}
+
+/// `prefixed` writes each stream in its own turn: a stdout nobody reads (a
+/// paused pager) holds back the recipe's stdout only, never its stderr,
+/// and once the reader reads, the run ends with all of the output.
+fn prefixed_stderr_goes_on_while_nobody_reads_stdout() {
+  let justfile = "r:\n  @head -c 100000 /dev/zero; deadline=$(($(date +%s) + 20)); \
+                  until [ -e go ] || [ $(date +%s) -gt $deadline ]; do sleep 0.01; done; \
+                  echo started >&2\n";
+  let (directory, mut child) = start_with_pipes(justfile, "prefixed");
+  let stdout = child.stdout.take().unwrap();
+  let stderr = crate::pty::collect(child.stderr.take().unwrap());
+  wait_until_full(&stdout);
+  std::fs::write(directory.path().join("go"), "").unwrap();
+  let start = Instant::now();
+  while !stderr.0.lock().unwrap().contains("started") {
+    if start.elapsed() > Duration::from_secs(20) {
+      // SAFETY: kill of our own child's group.
+      unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
+      let _ = child.wait();
+      panic!("stderr was held back by the stdout nobody read");
+    }
+    std::thread::sleep(Duration::from_millis(5));
+  }
+  let stdout = crate::pty::collect(stdout);
+  let status = child.wait().unwrap();
+  let ended = Instant::now();
+  while !(stdout.1.load(std::sync::atomic::Ordering::SeqCst)
+    && stderr.1.load(std::sync::atomic::Ordering::SeqCst))
+  {
+    assert!(ended.elapsed() < Duration::from_secs(20), "the output never ended");
+    std::thread::sleep(Duration::from_millis(5));
+  }
+  assert_eq!(status.code(), Some(0));
+  assert_eq!(*stderr.0.lock().unwrap(), "[r] started\n");
+  assert_eq!(*stdout.0.lock().unwrap(), format!("[r] {}\n", "\0".repeat(100_000)));
 }

@@ -34,6 +34,15 @@ pub(crate) fn collect(mut stream: impl Read + Send + 'static) -> Collected {
   collected
 }
 
+/// Poll until `condition` holds; panic with `what` at the deadline.
+pub(crate) fn wait_until(what: &str, mut condition: impl FnMut() -> bool) {
+  let start = Instant::now();
+  while !condition() {
+    assert!(start.elapsed() < DEADLINE, "timed out waiting for {what}");
+    std::thread::sleep(Duration::from_millis(5));
+  }
+}
+
 /// `text` without its escape sequences (`ESC [ … letter`).
 fn without_colour(text: &str) -> String {
   let mut plain = String::with_capacity(text.len());

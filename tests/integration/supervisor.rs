@@ -13,6 +13,7 @@ tests! {
   sigterm_reaches_grandchildren,
   sigint_does_not_wait_for_background_jobs_that_ignore_it,
   parallel_recipe_that_outlives_an_interrupt_starts_nothing_more,
+  continue_lets_only_its_own_recipe_go_on,
   #[cfg(target_os = "linux")]
   interrupt_taken_between_fork_and_exec_reaches_the_program,
   trap_started_by_an_interrupt_runs_its_programs_to_their_end,
@@ -31,7 +32,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use crate::pty::{collect, has_bash, Collected, Shell, DEADLINE};
+use crate::pty::{collect, has_bash, wait_until, Collected, Shell, DEADLINE};
 
 fn just() -> &'static str {
   env!("CARGO_BIN_EXE_just")
@@ -90,15 +91,6 @@ fn survivors(marker: &str) -> Vec<(i32, String)> {
     }
   }
   found
-}
-
-/// Poll until `condition` holds; panic with `what` at the deadline.
-fn wait_until(what: &str, mut condition: impl FnMut() -> bool) {
-  let start = Instant::now();
-  while !condition() {
-    assert!(start.elapsed() < DEADLINE, "timed out waiting for {what}");
-    std::thread::sleep(Duration::from_millis(5));
-  }
 }
 
 /// A `just` started in a project of its own, in a process group of its own
@@ -419,6 +411,52 @@ fn parallel_recipe_that_outlives_an_interrupt_starts_nothing_more() {
   assert_eq!(run.stderr(), "error: interrupted by SIGINT\n");
 }
 
+/// A `[parallel]` run of a recipe that goes on past SIGINT (`[continue]`,
+/// or a `-` line) and a sibling that does not, both handling SIGINT and
+/// ending once told to: only the first goes on to its next line, whichever
+/// of the two ends first, and the run ends with the interrupt's status.
+/// What it prints after the signal still reaches a reader who reads, in
+/// every `--output` mode.
+fn continue_lets_only_its_own_recipe_go_on() {
+  let rounds = ["interleaved", "prefixed", "grouped"].into_iter().flat_map(|mode| {
+    [("[continue]\n", ""), ("", "-")].into_iter().flat_map(move |(attribute, sigil)| {
+      [("keeps", "stops"), ("stops", "keeps")]
+        .map(|(first, second)| (mode, attribute, sigil, first, second))
+    })
+  });
+  for (round, (mode, attribute, sigil, first, second)) in rounds.enumerate() {
+    let marker = marker(9100 + round);
+    let line = |name: &str, sigil: &str| {
+      format!(
+        "  {sigil}@trap 'echo {name} interrupted >> log' INT; echo {name} >> log; \
+         while [ ! -e go-{name} ]; do sleep 0.01; done # {marker}\n  @echo {name} goes on\n"
+      )
+    };
+    let justfile = format!(
+      "[parallel]\nall: keeps stops\n{attribute}keeps:\n{}stops:\n{}",
+      line("keeps", sigil),
+      line("stops", "")
+    );
+    let expected = if mode == "prefixed" { "[keeps] keeps goes on\n" } else { "keeps goes on\n" };
+    let mut run = Run::start(&justfile, &["--output", mode], &[]);
+    wait_until("both recipes", || started(&run) == 2);
+    run.signal(libc::SIGINT, round % 2 == 0);
+    wait_until("both traps", || started(&run) == 4);
+    fs::write(run.directory.path().join(format!("go-{first}")), "").unwrap();
+    wait_until("the first recipe to end", || {
+      survivors(&marker).iter().all(|(_, line)| !line.contains(&format!("go-{first}")))
+    });
+    if first == "keeps" {
+      wait_until("the recipe that continues", || run.stdout() == expected);
+    }
+    fs::write(run.directory.path().join(format!("go-{second}")), "").unwrap();
+    let context = format!("round {round}, {mode}, {attribute:?}{sigil:?}, {first} first");
+    assert_eq!(run.wait(), 130, "{context}: {}", run.stderr());
+    assert_eq!(run.stdout(), expected, "{context}");
+    assert_eq!(run.stderr(), "error: interrupted by SIGINT\n", "{context}");
+  }
+}
+
 fn dependent_never_starts_after_its_dependency_failed() {
   // The comment keeps the line numbers of the serial variant the same.
   for (round, attribute) in
@@ -516,15 +554,26 @@ fn recipe_of_a_background_just_waits_for_fg_to_read_the_terminal() {
   let justfile =
     format!("ask:\n  @read -r answer; {FOREGROUND}; echo \"got $answer in the $where\"\n");
   let mut shell = Shell::start(&justfile);
-  shell.type_text(
-    "just ask &
-",
-  );
+  shell.type_text("just ask &\n");
+  // `fg` only once the job has stopped on its read: typed before, the shell
+  // may take the stop it learns of afterwards for one after `fg`, take the
+  // terminal back and read the answer itself.
+  let at = shell.expect_after(0, "[1] ");
+  let end = shell.expect_after(at, "\r\n");
+  let pid = shell.screen()[at..end - 2].to_owned();
+  wait_until("the background job to stop on its read", || process_state(&pid) == Some('T'));
   shell.type_text("fg\n");
+  let at = shell.expect_after(end, "\njust ask");
   shell.type_text("yes\n");
-  let at = shell.expect_after(0, "got yes in the foreground");
+  let at = shell.expect_after(at, "got yes in the foreground");
   shell.type_text("echo \"status $?\"\n");
   shell.expect_after(at, "status 0");
+}
+
+/// The state letter of process `pid` (`T` when stopped), if it lives.
+fn process_state(pid: &str) -> Option<char> {
+  let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+  stat.rsplit_once(") ").and_then(|(_, rest)| rest.chars().next())
 }
 
 fn interrupt_key_on_the_terminal_ends_the_recipe_and_the_run() {

@@ -80,12 +80,14 @@ fn interrupt_handled_by_the_recipe_still_stops_the_run() {
   assert!(!shell.screen().contains("deployed"), "{}", shell.screen());
 }
 
+/// `serving` is printed inside the `try`: a Ctrl-C typed as soon as it
+/// shows is always handled.
 const PYTHON: &str = "\
 serve:
   #!/usr/bin/env python3
   import time
-  print('serving', flush=True)
   try:
+      print('serving', flush=True)
       time.sleep(60)
   except KeyboardInterrupt:
       print('shut down cleanly', flush=True)

@@ -157,9 +157,9 @@ fn set_nonblocking(fd: BorrowedFd<'_>) -> io::Result<()> {
   Ok(())
 }
 
-/// Write all of `bytes` to `destination`, unless `stop` is raised first: a
-/// reader that stopped reading (a paused pager, a stopped job) must not
-/// hold `just` once the run is interrupted. To a pipe, each write follows a
+/// Write all of `bytes` to `destination`, unless `stop` is raised while it
+/// cannot take them: a reader that stopped reading (a paused pager, a
+/// stopped job) must not hold `just` once the run is interrupted. To a pipe, each write follows a
 /// poll that says it can take at least `PIPE_BUF` bytes and writes no more,
 /// so it never blocks; to a socket, writes do not wait; anything else (a
 /// terminal, a file) is written as usual. A reader that went away ends the
@@ -190,10 +190,15 @@ pub(crate) fn write_unless_stopped(
       }
       return Err(error);
     }
-    if fds[1].revents != 0 || fds[0].revents & (libc::POLLERR | libc::POLLHUP) != 0 {
+    if fds[0].revents & (libc::POLLERR | libc::POLLHUP) != 0 {
       return Ok(());
     }
+    // A reader still reading gets the bytes, stopped run or not (a recipe
+    // may go on past the signal); only what would wait for it is dropped.
     if fds[0].revents & libc::POLLOUT == 0 {
+      if fds[1].revents != 0 {
+        return Ok(());
+      }
       continue;
     }
     let count = rest.len().min(libc::PIPE_BUF);
