@@ -76,6 +76,7 @@ mod functions;
 mod graph;
 mod help_facts;
 mod hostile_cache;
+mod hostile_store;
 mod jobserver;
 mod layering;
 mod lsp;
@@ -121,6 +122,7 @@ fn main() {
     graph::tests,
     help_facts::tests,
     hostile_cache::tests,
+    hostile_store::tests,
     jobserver::tests,
     layering::tests,
     lsp::tests,
