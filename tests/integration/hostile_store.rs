@@ -193,7 +193,12 @@ fn parent_swapped_for_a_link_during_a_restore_writes_nothing_outside() {
     let output = run_bounded(&mut workspace.command(&b, &[&flag]));
     stop.store(true, Ordering::Relaxed);
     swapper.join().expect("swapper");
-    assert_eq!(contents(&outside), Vec::<PathBuf>::new(), "attempt {attempt}: {}", text(&output.stderr));
+    assert_eq!(
+      contents(&outside),
+      Vec::<PathBuf>::new(),
+      "attempt {attempt}: {}",
+      text(&output.stderr)
+    );
   }
   assert_eq!(workspace.runs(), 1);
 }
@@ -288,7 +293,8 @@ fn links_to_the_justfile_its_imports_or_the_caches_are_refused() {
   }
   assert_built(&workspace.just(&a, &[&flag]), 0);
   let legit = published_entry(&store);
-  for target in ["justfile", "extra.just", ".justcache", ".justcache/CACHEDIR.TAG", "store", "store/ac"]
+  for target in
+    ["justfile", "extra.just", ".justcache", ".justcache/CACHEDIR.TAG", "store", "store/ac"]
   {
     let mut entry = legit.clone();
     for item in entry["outputs"].as_array_mut().expect("outputs") {
@@ -369,7 +375,7 @@ fn clean_of_a_hostile_store_follows_no_link_and_never_blocks() {
   assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
   assert_eq!(fs::read_to_string(&precious).expect("precious"), "precious\n");
   assert!(!store.join("cas").exists() && !store.join("ac").exists(), "{:?}", contents(&store));
-  fs::create_dir(&store.join("ac")).expect("ac");
+  fs::create_dir(store.join("ac")).expect("ac");
   symlink(&victim.display().to_string(), &store.join("cas"));
   let output = clean(&a);
   assert_eq!(fs::read_to_string(&precious).expect("precious"), "precious\n");

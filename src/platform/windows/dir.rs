@@ -19,6 +19,7 @@ pub(crate) enum Kind {
 /// A directory, by path.
 pub(crate) struct Directory {
   path: PathBuf,
+  /// The lock file, held open once `try_lock` took it.
   lock: std::sync::Mutex<Option<File>>,
 }
 

@@ -392,7 +392,7 @@ impl Tree<'_> {
     if path.is_empty() {
       return Ok(self.root);
     }
-    if !self.last.as_ref().is_some_and(|(last, _)| last == path) {
+    if self.last.as_ref().is_none_or(|(last, _)| last != path) {
       let step = self.last.as_ref().and_then(|(last, directory)| {
         let rest = path.strip_prefix(last.as_str())?.strip_prefix('/')?;
         (!rest.contains('/')).then(|| directory.child(rest))
