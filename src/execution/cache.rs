@@ -150,6 +150,10 @@ struct KeyJson {
   positional: Json,
   recipe: String,
   working_directory: String,
+  /// The shared store's key only: an entry holds exactly the declared
+  /// outputs, so an entry for other outputs is never looked up.
+  #[serde(skip_serializing_if = "Option::is_none")]
+  outputs: Option<Vec<String>>,
   /// The shared store's key only.
   #[serde(skip_serializing_if = "Option::is_none")]
   platform: Option<Json>,
@@ -163,9 +167,16 @@ impl KeyJson {
   }
 
   /// The shared store's key: the working directory relative to the
-  /// justfile's (the same in every checkout), and the platform.
-  fn for_shared_store(mut self, root: &Path, working_directory: &Path) -> KeyJson {
+  /// justfile's (the same in every checkout), the declared outputs and the
+  /// platform.
+  fn for_shared_store(
+    mut self,
+    root: &Path,
+    working_directory: &Path,
+    outputs: &[String],
+  ) -> KeyJson {
     self.working_directory = shared::relative_directory(root, working_directory);
+    self.outputs = Some(outputs.to_vec());
     self.platform = Some(shared::platform());
     self
   }
@@ -215,7 +226,8 @@ pub(crate) fn open<'src>(
     Some(stale.unwrap_or_else(|| miss::without_entry(&directory, recipe.namepath, &entry.inputs)))
   };
   if let Some(shared) = run.stores.for_options(config) {
-    let key = key.json.for_shared_store(context.root_directory(), parts.working_directory);
+    let key =
+      key.json.for_shared_store(context.root_directory(), parts.working_directory, &entry.outputs);
     let shared_hex = blake3::hash(key.compact().as_bytes()).to_hex().to_string();
     if restore_shared(context, recipe, &shared, &shared_hex, &mut entry)? {
       return Ok(entry);
@@ -289,6 +301,7 @@ fn key<'src>(
     positional: json!(parts.positional),
     recipe: recipe.namepath.to_string(),
     working_directory: parts.working_directory.to_string_lossy().into_owned(),
+    outputs: None,
     platform: None,
   };
   Ok(Key { json, digests, stamps, outputs })
@@ -405,7 +418,13 @@ fn restore_shared<'src>(
   };
   let busy = context.supervisor.busy().map_err(super::error::refused)?;
   let interrupted = || context.supervisor.pending().is_some();
-  let restored = shared.restore(&found, &entry.working_directory, &entry.outputs, &interrupted);
+  let protected = protected_paths(context);
+  let target = shared::Target {
+    working_directory: &entry.working_directory,
+    outputs: &entry.outputs,
+    protected: &protected,
+  };
+  let restored = shared.restore(&found, &target, &interrupted);
   drop(busy);
   let Some(restored) = restored else {
     // A signal stopped the restore: the run stops, hit or not.
@@ -416,6 +435,25 @@ fn restore_shared<'src>(
   entry.restored = Some(restored);
   entry.record(recipe.namepath)?;
   Ok(true)
+}
+
+/// What no restored link may lead to, as physical paths: the run's
+/// justfiles (the root, its modules and the files they import), its
+/// `.justcache` and its `--cache-dir` store.
+fn protected_paths(context: &RunContext<'_, '_>) -> Vec<PathBuf> {
+  let mut paths = vec![context.justfile_path.clone(), context.root_directory().join(DIRECTORY)];
+  paths.extend(shared_directory(context.config));
+  let mut modules = vec![&context.justfile.root];
+  while let Some(module) = modules.pop() {
+    paths.push(module.source.clone());
+    let recipes = module.recipes.values().map(|recipe| recipe.name().source);
+    let assignments = module.assignments.values().map(|assignment| assignment.name.source);
+    paths.extend(recipes.chain(assignments).map(|source| source.path.clone()));
+    modules.extend(module.modules.values());
+  }
+  paths.sort();
+  paths.dedup();
+  paths.into_iter().map(|path| crate::platform::fs::physical_path(&path).unwrap_or(path)).collect()
 }
 
 /// Create `.justcache` and the markers in it that are missing.
@@ -573,6 +611,7 @@ mod tests {
       positional: Json::Null,
       recipe: "r".into(),
       working_directory: working_directory.into(),
+      outputs: None,
       platform: None,
     }
   }
@@ -600,10 +639,14 @@ mod tests {
 
   #[test]
   fn shared_key_names_the_platform_and_not_the_checkout() {
-    let shared = key("/home/a/project/sub")
-      .for_shared_store(Path::new("/home/a/project"), Path::new("/home/a/project/sub"));
+    let shared = key("/home/a/project/sub").for_shared_store(
+      Path::new("/home/a/project"),
+      Path::new("/home/a/project/sub"),
+      &["out".into(), "bin/app".into()],
+    );
     let value: Json = serde_json::from_str(&shared.compact()).unwrap();
     assert_eq!(value["working_directory"], "sub");
+    assert_eq!(value["outputs"], json!(["out", "bin/app"]));
     assert_eq!(value["platform"]["os"], std::env::consts::OS);
     assert_eq!(value["platform"]["arch"], std::env::consts::ARCH);
     assert_eq!(value["platform"]["format"], shared::FORMAT);

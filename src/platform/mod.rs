@@ -16,6 +16,7 @@ mod os;
 
 pub(crate) mod command;
 pub(crate) mod exit;
+pub(crate) use os::dir;
 pub(crate) use os::fs;
 pub(crate) mod mode;
 pub(crate) use os::pipe;

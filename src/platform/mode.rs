@@ -2,7 +2,7 @@
 //! On systems without Unix modes only "executable or not" is meaningful, and
 //! nothing is restored.
 
-use std::{fs::Metadata, io, path::Path};
+use std::{fs::Metadata, io};
 
 /// The permission bits of a file or directory.
 #[cfg(unix)]
@@ -18,29 +18,6 @@ pub(crate) fn of(metadata: &Metadata) -> u32 {
   } else {
     0o644
   }
-}
-
-/// Give `path` the permission bits `mode`.
-#[cfg(unix)]
-pub(crate) fn set(path: &Path, mode: u32) -> io::Result<()> {
-  use std::os::unix::fs::PermissionsExt;
-  std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode & 0o7777))
-}
-
-#[cfg(not(unix))]
-pub(crate) fn set(_: &Path, _: u32) -> io::Result<()> {
-  Ok(())
-}
-
-/// Make a symbolic link at `link` pointing to `target`.
-#[cfg(unix)]
-pub(crate) fn symlink(target: &Path, link: &Path) -> io::Result<()> {
-  std::os::unix::fs::symlink(target, link)
-}
-
-#[cfg(not(unix))]
-pub(crate) fn symlink(target: &Path, link: &Path) -> io::Result<()> {
-  std::os::windows::fs::symlink_file(target, link)
 }
 
 /// The process's file mode creation mask (`0` where there is none), read
@@ -72,25 +49,6 @@ pub(crate) fn umask() -> u32 {
   0
 }
 
-/// Create the file `path`, which must not exist (not even as a symbolic
-/// link, which is never followed), readable and writable by its owner only
-/// until `set_file` gives it its mode.
-#[cfg(unix)]
-pub(crate) fn create_new(path: &Path) -> io::Result<std::fs::File> {
-  use std::os::unix::fs::OpenOptionsExt;
-  std::fs::OpenOptions::new()
-    .write(true)
-    .create_new(true)
-    .mode(0o600)
-    .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-    .open(path)
-}
-
-#[cfg(not(unix))]
-pub(crate) fn create_new(path: &Path) -> io::Result<std::fs::File> {
-  std::fs::OpenOptions::new().write(true).create_new(true).open(path)
-}
-
 /// Give the open `file` the permission bits `mode`.
 #[cfg(unix)]
 pub(crate) fn set_file(file: &std::fs::File, mode: u32) -> io::Result<()> {
@@ -101,17 +59,4 @@ pub(crate) fn set_file(file: &std::fs::File, mode: u32) -> io::Result<()> {
 #[cfg(not(unix))]
 pub(crate) fn set_file(_: &std::fs::File, _: u32) -> io::Result<()> {
   Ok(())
-}
-
-/// Create the directory `path`, which must not exist, for its owner only
-/// until `set` gives it its mode.
-#[cfg(unix)]
-pub(crate) fn create_dir(path: &Path) -> io::Result<()> {
-  use std::os::unix::fs::DirBuilderExt;
-  std::fs::DirBuilder::new().mode(0o700).create(path)
-}
-
-#[cfg(not(unix))]
-pub(crate) fn create_dir(path: &Path) -> io::Result<()> {
-  std::fs::create_dir(path)
 }

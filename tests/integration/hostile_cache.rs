@@ -79,14 +79,14 @@ fn assert_no_staging(root: &Path) {
 }
 
 /// The entry the store's only `ac/` record names, as JSON.
-fn published_entry(store: &Path) -> Json {
+pub(crate) fn published_entry(store: &Path) -> Json {
   let record = only_record(store);
   let hex = fs::read_to_string(record).expect("record");
   serde_json::from_slice(&fs::read(store.join("cas").join(hex.trim())).expect("entry"))
     .expect("json")
 }
 
-fn only_record(store: &Path) -> PathBuf {
+pub(crate) fn only_record(store: &Path) -> PathBuf {
   let records: Vec<PathBuf> = fs::read_dir(store.join("ac"))
     .expect("ac")
     .map(|entry| entry.expect("entry").path())
@@ -97,7 +97,7 @@ fn only_record(store: &Path) -> PathBuf {
 }
 
 /// Make the store's only record name `entry`.
-fn forge(store: &Path, entry: &Json) {
+pub(crate) fn forge(store: &Path, entry: &Json) {
   let bytes = entry.to_string();
   let hex = blake3::hash(bytes.as_bytes()).to_hex().to_string();
   fs::write(store.join("cas").join(&hex), bytes).expect("forge entry");

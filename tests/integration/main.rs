@@ -77,6 +77,7 @@ mod graph;
 mod help_facts;
 mod hostile_cache;
 mod hostile_server;
+mod hostile_store;
 mod jobserver;
 mod layering;
 mod lsp;
@@ -123,6 +124,7 @@ fn main() {
     help_facts::tests,
     hostile_cache::tests,
     hostile_server::tests,
+    hostile_store::tests,
     jobserver::tests,
     layering::tests,
     lsp::tests,

@@ -5,12 +5,14 @@
 
 use std::collections::HashSet;
 use std::fs;
-use std::io;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value as Json;
 
+use super::shared::{LARGEST_ENTRY, LARGEST_RECORD};
 use super::{DIRECTORY, MARKERS};
+use crate::platform::dir::{Directory, Kind};
 
 type Result<T = String> = std::result::Result<T, String>;
 
@@ -70,76 +72,99 @@ fn remove_if_only_markers(directory: &Path) -> Result<()> {
 }
 
 /// Clean a `--cache-dir` store: remove the `ac/` records of the selected
-/// recipes, then every `cas/` blob no remaining entry names.
+/// recipes, then every `cas/` blob no remaining entry names. Whoever can
+/// write the store may have put anything there: `ac` and `cas` must be
+/// directories (never followed as links), only objects are read (regular
+/// files, opened without blocking) and removed (by name: a link is removed,
+/// never what it points to), and anything else is left alone.
 pub(crate) fn shared(store: &Path, words: &[String]) -> Result {
   let shown = store.display();
-  let records_directory = store.join("ac");
-  let blobs_directory = store.join("cas");
   if !store.is_dir() {
     return Ok(format!("shared cache `{shown}` not found"));
   }
   let failed = |doing: &str, path: &Path, error: io::Error| {
     format!("failed to {doing} `{}`: {error}", path.display())
   };
+  let root = Directory::open(store).map_err(|error| failed("read", store, error))?;
+  let records = prefix_directory(&root, store, "ac")?;
+  let blobs = prefix_directory(&root, store, "cas")?;
   let prefix = prefix(words);
   let mut removed = 0usize;
   let mut live = HashSet::new();
-  for record in
-    sorted_files(&records_directory).map_err(|e| failed("read", &records_directory, e))?
-  {
-    let entry = read_entry(&record, &blobs_directory);
-    let selected = prefix.is_empty()
-      || entry.as_ref().is_some_and(|(_, entry)| {
-        recipe_is_under(entry.get("recipe").and_then(Json::as_str), &prefix)
-      });
-    if selected {
-      fs::remove_file(&record).map_err(|error| failed("remove", &record, error))?;
-      removed += 1;
-    } else if let Some((hex, entry)) = entry {
-      live.insert(hex);
-      live.extend(blobs_of(&entry));
+  if let Some(records) = &records {
+    let path = store.join("ac");
+    for record in objects(records).map_err(|error| failed("read", &path, error))? {
+      let entry = blobs.as_ref().and_then(|blobs| read_entry(records, &record, blobs));
+      let selected = prefix.is_empty()
+        || entry.as_ref().is_some_and(|(_, entry)| {
+          recipe_is_under(entry.get("recipe").and_then(Json::as_str), &prefix)
+        });
+      if selected {
+        records
+          .remove_file(&record)
+          .map_err(|error| failed("remove", &path.join(&record), error))?;
+        removed += 1;
+      } else if let Some((hex, entry)) = entry {
+        live.insert(hex);
+        live.extend(blobs_of(&entry));
+      }
     }
   }
-  for blob in sorted_files(&blobs_directory).map_err(|e| failed("read", &blobs_directory, e))? {
-    let name = blob.file_name().and_then(|name| name.to_str()).unwrap_or_default();
-    // Anything else there, such as a blob still being written, is left.
-    if is_blob_name(name) && !live.contains(name) {
-      fs::remove_file(&blob).map_err(|error| failed("remove", &blob, error))?;
+  if let Some(blobs) = &blobs {
+    let path = store.join("cas");
+    for blob in objects(blobs).map_err(|error| failed("read", &path, error))? {
+      // Anything else there, such as a blob still being written, is left.
+      if is_blob_name(&blob) && !live.contains(&blob) {
+        blobs.remove_file(&blob).map_err(|error| failed("remove", &path.join(&blob), error))?;
+      }
     }
   }
-  for directory in [&records_directory, &blobs_directory] {
-    if fs::read_dir(directory).is_ok_and(|mut entries| entries.next().is_none()) {
-      let _ = fs::remove_dir(directory);
+  for (name, directory) in [("ac", records), ("cas", blobs)] {
+    if let Some(directory) = directory {
+      drop(directory);
+      root
+        .remove_empty_directory(name)
+        .map_err(|error| failed("remove", &store.join(name), error))?;
     }
   }
   Ok(count(removed, "shared cache entry", "shared cache entries", &format!(" from `{shown}`")))
 }
 
-/// The files of a directory (none if it does not exist), by name.
-fn sorted_files(directory: &Path) -> io::Result<Vec<PathBuf>> {
-  let entries = match fs::read_dir(directory) {
-    Ok(entries) => entries,
-    Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-    Err(error) => return Err(error),
-  };
-  let mut files = Vec::new();
-  for entry in entries {
-    let entry = entry?;
-    if entry.file_type()?.is_file() {
-      files.push(entry.path());
-    }
+/// The store's directory `name`, if it has one: never a link.
+fn prefix_directory(root: &Directory, store: &Path, name: &str) -> Result<Option<Directory>> {
+  match root.child(name) {
+    Ok(directory) => Ok(Some(directory)),
+    Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+    Err(error) => Err(format!("failed to read `{}`: {error}", store.join(name).display())),
   }
-  files.sort();
-  Ok(files)
 }
 
-/// The entry an `ac/` record names: its blob's name and contents.
-fn read_entry(record: &Path, blobs: &Path) -> Option<(String, Json)> {
-  let hex = fs::read_to_string(record).ok()?.trim().to_string();
-  if hex.is_empty() || hex.contains(['/', '\\', '.']) {
+/// The names of a store directory that may be objects (anything but a
+/// directory), by name.
+fn objects(directory: &Directory) -> io::Result<Vec<String>> {
+  let mut names = Vec::new();
+  for name in directory.names()? {
+    if !matches!(directory.kind(&name)?, None | Some(Kind::Directory)) {
+      names.push(name);
+    }
+  }
+  names.sort();
+  Ok(names)
+}
+
+/// The entry an `ac/` record names: its blob's name and contents. Only
+/// regular files are read, and no more than an entry may hold.
+fn read_entry(records: &Directory, record: &str, blobs: &Directory) -> Option<(String, Json)> {
+  let read = |directory: &Directory, name: &str, limit: u64| -> Option<Vec<u8>> {
+    let mut bytes = Vec::new();
+    directory.open_regular(name).ok()?.take(limit).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+  };
+  let hex = String::from_utf8(read(records, record, LARGEST_RECORD)?).ok()?.trim().to_string();
+  if !is_blob_name(&hex) {
     return None;
   }
-  let entry = serde_json::from_slice(&fs::read(blobs.join(&hex)).ok()?).ok()?;
+  let entry = serde_json::from_slice(&read(blobs, &hex, LARGEST_ENTRY)?).ok()?;
   Some((hex, entry))
 }
 

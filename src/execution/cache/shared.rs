@@ -13,6 +13,8 @@
 //! once and not used again in the run; a corrupt object is warned about and
 //! the recipe runs.
 
+mod restore;
+
 use std::fs::{self, File};
 use std::io::{self, Read, Seek, Write};
 use std::path::{Path, PathBuf};
@@ -23,8 +25,10 @@ use std::time::Duration;
 use lexiclean::Lexiclean;
 use serde_json::{json, Value as Json};
 
+pub(super) use restore::Target;
+
+use super::entry;
 use super::store::{self, Location, Store, StoreError};
-use super::{digest, entry};
 use crate::options::Options;
 use crate::platform::{mode, stdio};
 
@@ -33,10 +37,10 @@ use crate::platform::{mode, stdio};
 pub(super) const FORMAT: u32 = 2;
 
 /// Largest entry read.
-const LARGEST_ENTRY: u64 = 64 << 20;
+pub(super) const LARGEST_ENTRY: u64 = 64 << 20;
 
 /// Largest `ac` record read (a hash, and a line end).
-const LARGEST_RECORD: u64 = 256;
+pub(super) const LARGEST_RECORD: u64 = 256;
 
 /// The run's shared store.
 pub(super) struct Shared {
@@ -199,11 +203,15 @@ impl Shared {
   }
 
   fn corrupt(&self, object: &str) {
+    self.unusable(object, "is corrupt or incomplete");
+  }
+
+  /// An object that cannot be used: say why, and publish it again in this
+  /// run (replacing it) rather than skip it as present.
+  fn unusable(&self, object: &str, why: &str) {
     self.corrupted.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(object.into());
-    self.warn(&format!(
-      "shared cache `{}`: object `{object}` is corrupt or incomplete; ignoring the entry",
-      self.shown
-    ));
+    self
+      .warn(&format!("shared cache `{}`: object `{object}` {why}; ignoring the entry", self.shown));
   }
 
   /// An entry that is whole but unsafe or unusable here: say why, once.
@@ -251,6 +259,10 @@ impl Shared {
         Ok(0) => break,
         Ok(count) => count,
         Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+        Err(error) if error.kind() == io::ErrorKind::InvalidData => {
+          self.unusable(&name, &format!("is refused ({error})"));
+          return Ok(false);
+        }
         Err(error) => return Err(StoreError::io(&error)),
       };
       total += count as u64;
@@ -278,11 +290,19 @@ impl Shared {
       let Some(reader) = store.get(&record, LARGEST_RECORD)? else {
         return Ok(None);
       };
-      let mut text = String::new();
-      if reader.take(LARGEST_RECORD).read_to_string(&mut text).is_err() {
-        self.corrupt(&record);
-        return Ok(None);
+      let mut bytes = Vec::new();
+      match reader.take(LARGEST_RECORD).read_to_end(&mut bytes) {
+        Ok(_) => {}
+        Err(error) if error.kind() == io::ErrorKind::InvalidData => {
+          self.unusable(&record, &format!("is refused ({error})"));
+          return Ok(None);
+        }
+        Err(_) => {
+          self.corrupt(&record);
+          return Ok(None);
+        }
       }
+      let text = String::from_utf8_lossy(&bytes);
       let hex = text.trim();
       if !entry::is_hex(hex) {
         self.corrupt(&record);
@@ -305,170 +325,6 @@ impl Shared {
       self.fail("looking up an entry", &error);
       None
     })
-  }
-
-  /// Put the entry's outputs in place and keep its output for replay;
-  /// `None` when the entry cannot be used (warned) or a signal came.
-  ///
-  /// The entry is checked whole first (`entry::check`); an output that is
-  /// already what the entry holds is left alone. The others are built in a
-  /// fresh directory next to each (same file system), every file created
-  /// new and its blob checked as it streams in; only when all are complete
-  /// does each output change places with its restored version, by rename,
-  /// and a failed rename puts back what was moved. The staging directories
-  /// are removed on every path.
-  pub(super) fn restore(
-    &self,
-    found: &Found,
-    working_directory: &Path,
-    outputs: &[String],
-    interrupted: &dyn Fn() -> bool,
-  ) -> Option<Restored> {
-    let checked = self.checked(found, working_directory, outputs)?;
-    let umask = mode::umask();
-    let stale = stale_outputs(&checked, working_directory, outputs, umask);
-    let mut stagings: Vec<Staging> = Vec::new();
-    let target = Target { working_directory, outputs, umask };
-    let result = self.build(&checked, &stale, &target, &mut stagings, interrupted);
-    self.remove_stagings(stagings);
-    match result {
-      Ok(restored) => restored,
-      Err(Failure::Store(error)) => {
-        self.fail("restoring an entry", &error);
-        None
-      }
-      Err(Failure::Local(error)) => {
-        self.warn(&format!(
-          "failed to restore the outputs of shared cache entry `{}` ({error}); running the recipe",
-          found.name
-        ));
-        None
-      }
-    }
-  }
-
-  /// The entry, proven harmless for `outputs` (none below a symbolic
-  /// link); `None`, refused with the reason, otherwise.
-  fn checked(
-    &self,
-    found: &Found,
-    working_directory: &Path,
-    outputs: &[String],
-  ) -> Option<entry::Checked> {
-    let checked = match entry::check(&found.entry, outputs) {
-      Ok(checked) => checked,
-      Err(reason) => {
-        self.refuse(&found.name, &reason);
-        return None;
-      }
-    };
-    for output in outputs {
-      if let Some(link) = linked_parent(working_directory, output) {
-        self.refuse(
-          &found.name,
-          &format!("output `{output}` is below the symbolic link `{}`", link.display()),
-        );
-        return None;
-      }
-    }
-    Some(checked)
-  }
-
-  /// Fetch the captured output, build each stale output in its staging
-  /// directory and swap them in: the output to replay, or `None` if a
-  /// signal came.
-  fn build(
-    &self,
-    checked: &entry::Checked,
-    stale: &[usize],
-    target: &Target<'_>,
-    stagings: &mut Vec<Staging>,
-    interrupted: &dyn Fn() -> bool,
-  ) -> Result<Option<Restored>, Failure> {
-    let mut streams = Vec::new();
-    for blob in [&checked.stdout, &checked.stderr] {
-      let mut file = tempfile::tempfile().map_err(Failure::Local)?;
-      if !self.fetch(&blob.hex, Bound::Exactly(blob.size), &mut file, interrupted)? {
-        return Ok(None);
-      }
-      file.rewind().map_err(Failure::Local)?;
-      streams.push(file);
-    }
-    for &index in stale {
-      let path = target.working_directory.join(&target.outputs[index]);
-      let parent = path.parent().unwrap_or(target.working_directory);
-      fs::create_dir_all(parent).map_err(Failure::Local)?;
-      stagings.push(Staging::create(parent, index).map_err(Failure::Local)?);
-    }
-    let mut directories = Vec::new();
-    for item in &checked.items {
-      let Some(staging) = stagings.iter().find(|staging| staging.output == item.output) else {
-        continue;
-      };
-      if interrupted() {
-        return Ok(None);
-      }
-      let mut path = staging.fresh();
-      if !item.relative.is_empty() {
-        path.push(&item.relative);
-      }
-      if !self.write_item(item, &path, target.umask, &mut directories, interrupted)? {
-        return Ok(None);
-      }
-    }
-    for (directory, directory_mode) in directories.iter().rev() {
-      mode::set(directory, *directory_mode).map_err(Failure::Local)?;
-    }
-    if interrupted() {
-      return Ok(None);
-    }
-    swap(stagings, target.working_directory, target.outputs).map_err(Failure::Local)?;
-    let stderr = streams.pop();
-    let stdout = streams.pop();
-    Ok(stdout.zip(stderr).map(|(stdout, stderr)| Restored { stdout, stderr }))
-  }
-
-  /// Write one item of the entry at `path`; a directory's mode is set
-  /// later (`directories`), once what it holds is written. False if a
-  /// signal came.
-  fn write_item(
-    &self,
-    item: &entry::Item,
-    path: &Path,
-    umask: u32,
-    directories: &mut Vec<(PathBuf, u32)>,
-    interrupted: &dyn Fn() -> bool,
-  ) -> Result<bool, Failure> {
-    match &item.kind {
-      entry::Kind::Directory { mode } => {
-        mode::create_dir(path).map_err(Failure::Local)?;
-        directories.push((path.to_path_buf(), mode & !umask));
-      }
-      entry::Kind::File { blob, mode } => {
-        let mut file = mode::create_new(path).map_err(Failure::Local)?;
-        if !self.fetch(&blob.hex, Bound::Exactly(blob.size), &mut file, interrupted)? {
-          return Ok(false);
-        }
-        mode::set_file(&file, mode & !umask).map_err(Failure::Local)?;
-      }
-      entry::Kind::Symlink { target } => {
-        mode::symlink(Path::new(target), path).map_err(Failure::Local)?;
-      }
-    }
-    Ok(true)
-  }
-
-  /// Remove the staging directories; those that remain are warned about.
-  fn remove_stagings(&self, stagings: Vec<Staging>) {
-    let mut leftovers = Vec::new();
-    for staging in stagings {
-      if let Err(error) = remove_staging(&staging.directory) {
-        leftovers.push(format!("`{}`: {error}", staging.directory.display()));
-      }
-    }
-    if !leftovers.is_empty() {
-      self.warn(&format!("failed to remove {}", leftovers.join(", ")));
-    }
   }
 
   /// Publish a successful run: blobs first, then the entry, then its record.
@@ -562,157 +418,6 @@ impl Shared {
 enum Bound {
   Exactly(u64),
   AtMost(u64),
-}
-
-/// Where a restore writes: the declared outputs, in the working directory,
-/// with the process's umask.
-struct Target<'a> {
-  working_directory: &'a Path,
-  outputs: &'a [String],
-  umask: u32,
-}
-
-/// The outputs that differ from what the entry holds.
-fn stale_outputs(
-  checked: &entry::Checked,
-  working_directory: &Path,
-  outputs: &[String],
-  umask: u32,
-) -> Vec<usize> {
-  let expected = entry::digests(checked, outputs.len(), umask);
-  (0..outputs.len())
-    .filter(|&index| {
-      let current = digest::output(&working_directory.join(&outputs[index]));
-      current.ok().flatten().as_deref() != Some(expected[index].as_str())
-    })
-    .collect()
-}
-
-/// Why a restore failed: the store (not used again in the run) or this
-/// machine's files.
-enum Failure {
-  Store(StoreError),
-  Local(io::Error),
-}
-
-impl From<StoreError> for Failure {
-  fn from(error: StoreError) -> Self {
-    Failure::Store(error)
-  }
-}
-
-/// A directory next to a declared output, on its file system, where its
-/// restored version is built (`new`) and its previous version set aside
-/// (`old`).
-struct Staging {
-  directory: PathBuf,
-  output: usize,
-}
-
-impl Staging {
-  /// A new, empty staging directory in `parent`, for output `output`. Its
-  /// name is registered to be removed if a signal ends `just` at once.
-  fn create(parent: &Path, output: usize) -> io::Result<Staging> {
-    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    loop {
-      let number = COUNTER.fetch_add(1, Ordering::Relaxed);
-      let directory = parent.join(format!(".just-restore-{}-{number}", std::process::id()));
-      crate::platform::signals::remove_at_exit(directory.clone());
-      match mode::create_dir(&directory) {
-        Ok(()) => return Ok(Staging { directory, output }),
-        Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {}
-        Err(error) => return Err(error),
-      }
-    }
-  }
-
-  fn fresh(&self) -> PathBuf {
-    self.directory.join("new")
-  }
-
-  fn old(&self) -> PathBuf {
-    self.directory.join("old")
-  }
-}
-
-/// Remove a staging directory, with what it holds: directories without
-/// write permission (a restored or replaced output's) are made writable
-/// first when a plain removal fails.
-fn remove_staging(directory: &Path) -> io::Result<()> {
-  if fs::remove_dir_all(directory).is_ok() {
-    return Ok(());
-  }
-  let mut pending = vec![directory.to_path_buf()];
-  while let Some(path) = pending.pop() {
-    let Ok(metadata) = fs::symlink_metadata(&path) else {
-      continue;
-    };
-    if metadata.is_dir() {
-      mode::set(&path, 0o700)?;
-      for child in fs::read_dir(&path)? {
-        pending.push(child?.path());
-      }
-    }
-  }
-  fs::remove_dir_all(directory)
-}
-
-/// Put every staged output in place, setting aside what was there; on a
-/// failure, put everything back as it was.
-fn swap(stagings: &[Staging], working_directory: &Path, outputs: &[String]) -> io::Result<()> {
-  let mut done: Vec<(&Staging, PathBuf, bool)> = Vec::new();
-  let mut failure = None;
-  for staging in stagings {
-    let target = working_directory.join(&outputs[staging.output]);
-    let present = match fs::symlink_metadata(&target) {
-      Ok(_) => true,
-      Err(error) if error.kind() == io::ErrorKind::NotFound => false,
-      Err(error) => {
-        failure = Some(error);
-        break;
-      }
-    };
-    if present {
-      if let Err(error) = fs::rename(&target, staging.old()) {
-        failure = Some(error);
-        break;
-      }
-    }
-    if let Err(error) = fs::rename(staging.fresh(), &target) {
-      if present {
-        let _ = fs::rename(staging.old(), &target);
-      }
-      failure = Some(error);
-      break;
-    }
-    done.push((staging, target, present));
-  }
-  let Some(error) = failure else {
-    return Ok(());
-  };
-  for (staging, target, present) in done.into_iter().rev() {
-    if fs::rename(&target, staging.fresh()).is_ok() && present {
-      let _ = fs::rename(staging.old(), &target);
-    }
-  }
-  Err(error)
-}
-
-/// The first symbolic link between `working_directory` and `output`'s
-/// parent, if any: an output is never restored through one.
-fn linked_parent(working_directory: &Path, output: &str) -> Option<PathBuf> {
-  let mut path = working_directory.to_path_buf();
-  let mut parts: Vec<&str> = output.split('/').collect();
-  parts.pop();
-  for part in parts {
-    path.push(part);
-    match fs::symlink_metadata(&path) {
-      Ok(metadata) if metadata.file_type().is_symlink() => return Some(path),
-      Ok(_) => {}
-      Err(_) => return None,
-    }
-  }
-  None
 }
 
 /// A file's blob: its hash and size.
@@ -956,5 +661,6 @@ pub(crate) fn restore_for_fuzzing(
     probed: AtomicBool::new(false),
   };
   let found = Found { entry, name: "cas/fuzz".into() };
-  shared.restore(&found, working_directory, outputs, &|| false).is_some()
+  let target = Target { working_directory, outputs, protected: &[] };
+  shared.restore(&found, &target, &|| false).is_some()
 }

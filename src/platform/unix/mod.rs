@@ -5,6 +5,7 @@
 //! against these functions only; `windows/` provides the same ones.
 
 mod descendants;
+pub(crate) mod dir;
 pub(crate) mod fs;
 pub(crate) mod pipe;
 pub(super) mod process;

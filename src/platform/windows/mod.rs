@@ -2,6 +2,7 @@
 //! streams, and what the process supervisor stands on (Job Objects, waiting,
 //! console control events), with the same functions as `unix/`.
 
+pub(crate) mod dir;
 pub(crate) mod fs;
 pub(crate) mod pipe;
 pub(super) mod process;

@@ -1,0 +1,480 @@
+//! Restoring an entry's outputs, through directory handles.
+//!
+//! Each differing output's parent is opened from the working directory one
+//! name at a time, never through a symbolic link (`platform::dir`), and
+//! everything after that is done relative to that handle: the staging
+//! directory is made in it, the restored tree built in the staging
+//! directory, and the swap is two renames between the two handles. So a
+//! parent swapped for a link while the restore runs cannot redirect a write
+//! outside the project: the handle still names the directory that was
+//! checked. A staging directory is locked while its run lives (`flock`, the
+//! lock the kernel drops however the process ends), so a run removes the
+//! stagings a killed run left, and only those.
+
+use std::collections::HashSet;
+use std::io::{self, Seek};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use lexiclean::Lexiclean;
+
+use super::{Bound, Found, Restored, Shared};
+use crate::execution::cache::store::StoreError;
+use crate::execution::cache::{digest, entry};
+use crate::platform::dir::Directory;
+use crate::platform::mode;
+
+/// The name every staging directory starts with.
+const STAGING: &str = ".just-restore-";
+
+/// Where a restore writes, and what no restored link may lead to.
+pub(in crate::execution::cache) struct Target<'a> {
+  pub working_directory: &'a Path,
+  pub outputs: &'a [String],
+  /// The run's justfiles, `.justcache` and the store, as physical paths.
+  pub protected: &'a [PathBuf],
+}
+
+/// Why a restore failed: the store (not used again in the run) or this
+/// machine's files.
+enum Failure {
+  Store(StoreError),
+  Local(io::Error),
+}
+
+impl From<StoreError> for Failure {
+  fn from(error: StoreError) -> Self {
+    Failure::Store(error)
+  }
+}
+
+impl From<io::Error> for Failure {
+  fn from(error: io::Error) -> Self {
+    Failure::Local(error)
+  }
+}
+
+impl Shared {
+  /// Put the entry's outputs in place and keep its output for replay;
+  /// `None` when the entry cannot be used (warned) or a signal came.
+  ///
+  /// The entry is checked whole first (`entry::check`, and its links
+  /// against `target.protected`); an output that is already what the entry
+  /// holds is left alone. The others are built in a fresh directory next to
+  /// each (same file system), every file created new and its blob checked
+  /// as it streams in; only when all are complete does each output change
+  /// places with its restored version, by rename, and a failed rename puts
+  /// back what was moved. The staging directories are removed on every
+  /// path, and those killed runs left next to the outputs before.
+  pub(in crate::execution::cache) fn restore(
+    &self,
+    found: &Found,
+    target: &Target<'_>,
+    interrupted: &dyn Fn() -> bool,
+  ) -> Option<Restored> {
+    let checked = self.checked(found, target)?;
+    self.remove_leftovers(target);
+    let umask = mode::umask();
+    let stale = stale_outputs(&checked, target, umask);
+    let mut stagings: Vec<Staging> = Vec::new();
+    let result = self.build(&checked, &stale, target, umask, &mut stagings, interrupted);
+    self.remove_stagings(stagings);
+    match result {
+      Ok(restored) => restored,
+      Err(Failure::Store(error)) => {
+        self.fail("restoring an entry", &error);
+        None
+      }
+      Err(Failure::Local(error)) => {
+        self.warn(&format!(
+          "failed to restore the outputs of shared cache entry `{}` ({error}); running the recipe",
+          found.name
+        ));
+        None
+      }
+    }
+  }
+
+  /// The entry, proven harmless for the outputs (none below a symbolic
+  /// link, no link leading to a protected path); `None`, refused with the
+  /// reason, otherwise.
+  fn checked(&self, found: &Found, target: &Target<'_>) -> Option<entry::Checked> {
+    let checked = match entry::check(&found.entry, target.outputs) {
+      Ok(checked) => checked,
+      Err(reason) => {
+        self.refuse(&found.name, &reason);
+        return None;
+      }
+    };
+    for output in target.outputs {
+      if let Some(link) = linked_parent(target.working_directory, output) {
+        self.refuse(
+          &found.name,
+          &format!("output `{output}` is below the symbolic link `{}`", link.display()),
+        );
+        return None;
+      }
+    }
+    if let Err(reason) = check_link_targets(&checked, target) {
+      self.refuse(&found.name, &reason);
+      return None;
+    }
+    Some(checked)
+  }
+
+  /// Remove the staging directories killed runs left next to the outputs
+  /// (those no live process holds the lock of); a failure is warned about.
+  fn remove_leftovers(&self, target: &Target<'_>) {
+    let mut seen = HashSet::new();
+    for output in target.outputs {
+      let parent = output.rsplit_once('/').map_or("", |(parent, _)| parent);
+      if !seen.insert(parent) {
+        continue;
+      }
+      let removed = match open_parent(target.working_directory, output, false) {
+        Ok(Some(directory)) => remove_leftover_stagings(&directory),
+        Ok(None) => Ok(()),
+        Err(error) => Err(error),
+      };
+      if let Err(error) = removed {
+        self.warn(&format!(
+          "failed to remove a staging directory a killed run left next to `{output}`: {error}"
+        ));
+      }
+    }
+  }
+
+  /// Fetch the captured output, build each stale output in its staging
+  /// directory and swap them in: the output to replay, or `None` if a
+  /// signal came.
+  fn build(
+    &self,
+    checked: &entry::Checked,
+    stale: &[usize],
+    target: &Target<'_>,
+    umask: u32,
+    stagings: &mut Vec<Staging>,
+    interrupted: &dyn Fn() -> bool,
+  ) -> Result<Option<Restored>, Failure> {
+    let mut streams = Vec::new();
+    for blob in [&checked.stdout, &checked.stderr] {
+      let mut file = tempfile::tempfile()?;
+      if !self.fetch(&blob.hex, Bound::Exactly(blob.size), &mut file, interrupted)? {
+        return Ok(None);
+      }
+      file.rewind()?;
+      streams.push(file);
+    }
+    for &index in stale {
+      let output = &target.outputs[index];
+      let parent = open_parent(target.working_directory, output, true)?
+        .ok_or_else(|| io::Error::from(io::ErrorKind::NotFound))?;
+      let shown = target.working_directory.join(output);
+      let shown = shown.parent().unwrap_or(target.working_directory);
+      let leaf = output.rsplit('/').next().unwrap_or(output);
+      stagings.push(Staging::create(parent, shown, index, leaf)?);
+    }
+    for staging in stagings.iter() {
+      if !self.build_output(checked, staging, umask, interrupted)? {
+        return Ok(None);
+      }
+    }
+    if interrupted() {
+      return Ok(None);
+    }
+    swap(stagings)?;
+    let stderr = streams.pop();
+    let stdout = streams.pop();
+    Ok(stdout.zip(stderr).map(|(stdout, stderr)| Restored { stdout, stderr }))
+  }
+
+  /// Build the items of the staging's output under `new` in it; a
+  /// directory's mode is set once what it holds is written. False if a
+  /// signal came.
+  fn build_output(
+    &self,
+    checked: &entry::Checked,
+    staging: &Staging,
+    umask: u32,
+    interrupted: &dyn Fn() -> bool,
+  ) -> Result<bool, Failure> {
+    let mut tree = Tree { root: &staging.directory, last: None };
+    let mut directories = Vec::new();
+    for item in checked.items.iter().filter(|item| item.output == staging.output) {
+      if interrupted() {
+        return Ok(false);
+      }
+      let path =
+        if item.relative.is_empty() { "new".to_string() } else { format!("new/{}", item.relative) };
+      let (parent, leaf) = path.rsplit_once('/').unwrap_or(("", &path));
+      let directory = tree.reach(parent)?;
+      match &item.kind {
+        entry::Kind::Directory { mode } => {
+          directory.create_directory(leaf, 0o700)?;
+          directories.push((path.clone(), mode & !umask));
+        }
+        entry::Kind::File { blob, mode } => {
+          let mut file = directory.create_file(leaf, 0o600)?;
+          if !self.fetch(&blob.hex, Bound::Exactly(blob.size), &mut file, interrupted)? {
+            return Ok(false);
+          }
+          mode::set_file(&file, mode & !umask)?;
+        }
+        entry::Kind::Symlink { target } => directory.symlink(target, leaf)?,
+      }
+    }
+    // Deepest first: a directory's parents are still writable when it is reached.
+    for (path, mode) in directories.iter().rev() {
+      tree.reach(path)?.set_mode(*mode)?;
+    }
+    Ok(true)
+  }
+
+  /// Remove the staging directories; those that remain are warned about.
+  fn remove_stagings(&self, stagings: Vec<Staging>) {
+    let mut leftovers = Vec::new();
+    for staging in stagings {
+      let shown = staging.shown.clone();
+      if let Err(error) = staging.remove() {
+        leftovers.push(format!("`{}`: {error}", shown.display()));
+      }
+    }
+    if !leftovers.is_empty() {
+      self.warn(&format!("failed to remove {}", leftovers.join(", ")));
+    }
+  }
+}
+
+/// The outputs that differ from what the entry holds.
+fn stale_outputs(checked: &entry::Checked, target: &Target<'_>, umask: u32) -> Vec<usize> {
+  let expected = entry::digests(checked, target.outputs.len(), umask);
+  (0..target.outputs.len())
+    .filter(|&index| {
+      let current = digest::output(&target.working_directory.join(&target.outputs[index]));
+      current.ok().flatten().as_deref() != Some(expected[index].as_str())
+    })
+    .collect()
+}
+
+/// No link of the entry leads to a protected path (the justfile, a file it
+/// imports, `.justcache`, the store), as written or through what is on
+/// disk where it points.
+fn check_link_targets(checked: &entry::Checked, target: &Target<'_>) -> Result<(), String> {
+  if target.protected.is_empty() {
+    return Ok(());
+  }
+  let root = crate::platform::fs::physical_path(target.working_directory)
+    .unwrap_or_else(|_| target.working_directory.to_path_buf());
+  for item in &checked.items {
+    let entry::Kind::Symlink { target: link_target } = &item.kind else {
+      continue;
+    };
+    let output = &target.outputs[item.output];
+    let path =
+      if item.relative.is_empty() { output.clone() } else { format!("{output}/{}", item.relative) };
+    let link = root.join(&path);
+    let written = link.parent().unwrap_or(&root).join(link_target).lexiclean();
+    let physical = crate::platform::fs::physical_path(&written).ok();
+    for resolved in std::iter::once(&written).chain(physical.as_ref()) {
+      if let Some(protected) = target.protected.iter().find(|p| resolved.starts_with(p)) {
+        return Err(format!("link `{path}` leads to `{}`", protected.display()));
+      }
+    }
+  }
+  Ok(())
+}
+
+/// The parent directory of `output`, reached from the working directory
+/// one name at a time without following a link; missing directories are
+/// created when `create` (else `None`).
+fn open_parent(
+  working_directory: &Path,
+  output: &str,
+  create: bool,
+) -> io::Result<Option<Directory>> {
+  let mut directory = Directory::open(working_directory)?;
+  let mut parts: Vec<&str> = output.split('/').collect();
+  parts.pop();
+  for part in parts {
+    directory = if create {
+      directory.child_or_create(part, 0o777)?
+    } else {
+      match directory.child(part) {
+        Ok(child) => child,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(error),
+      }
+    };
+  }
+  Ok(Some(directory))
+}
+
+/// Remove the staging directories in `directory` whose lock no process
+/// holds: their runs were killed.
+fn remove_leftover_stagings(directory: &Directory) -> io::Result<()> {
+  for name in directory.names()? {
+    if !name.starts_with(STAGING) {
+      continue;
+    }
+    let Ok(staging) = directory.child(&name) else {
+      continue;
+    };
+    if staging.try_lock()? {
+      directory.remove_tree(&name)?;
+    }
+  }
+  Ok(())
+}
+
+/// A directory next to a declared output, on its file system, where its
+/// restored version is built (`new`) and its previous version set aside
+/// (`old`); locked while it exists.
+struct Staging {
+  /// The output's parent.
+  parent: Directory,
+  directory: Directory,
+  /// The staging directory's name in `parent`.
+  name: String,
+  /// Its path, for messages.
+  shown: PathBuf,
+  output: usize,
+  /// The output's name in `parent`.
+  leaf: String,
+}
+
+impl Staging {
+  /// A new, empty, locked staging directory in `parent` (at `shown`), for
+  /// output `output`. Its path is registered to be removed if a signal ends
+  /// `just` at once.
+  fn create(parent: Directory, shown: &Path, output: usize, leaf: &str) -> io::Result<Staging> {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    loop {
+      let number = COUNTER.fetch_add(1, Ordering::Relaxed);
+      let name = format!("{STAGING}{}-{number}", std::process::id());
+      let shown = shown.join(&name);
+      crate::platform::signals::remove_at_exit(shown.clone());
+      match parent.create_directory(&name, 0o700) {
+        Ok(()) => {}
+        Err(error) if error.kind() == io::ErrorKind::AlreadyExists => continue,
+        Err(error) => return Err(error),
+      }
+      let directory = parent.child(&name)?;
+      // Another run may have taken it for a killed run's before it was
+      // locked, and removes it: try another name.
+      if directory.try_lock()? {
+        let leaf = leaf.to_string();
+        return Ok(Staging { parent, directory, name, shown, output, leaf });
+      }
+    }
+  }
+
+  /// Remove the staging directory and what it holds, holding its lock.
+  fn remove(self) -> io::Result<()> {
+    let Staging { parent, directory, name, .. } = self;
+    let removed = parent.remove_tree(&name);
+    drop(directory);
+    removed
+  }
+}
+
+/// The directories of a staging tree, reached from its root one name at a
+/// time, never through a link. The last one reached is kept, so an entry's
+/// items in their order (a directory before what it holds) cost about one
+/// open per directory.
+struct Tree<'a> {
+  root: &'a Directory,
+  last: Option<(String, Directory)>,
+}
+
+impl Tree<'_> {
+  /// The directory at `path` below the root (`""`: the root itself).
+  fn reach(&mut self, path: &str) -> io::Result<&Directory> {
+    if path.is_empty() {
+      return Ok(self.root);
+    }
+    if self.last.as_ref().is_none_or(|(last, _)| last != path) {
+      let step = self.last.as_ref().and_then(|(last, directory)| {
+        let rest = path.strip_prefix(last.as_str())?.strip_prefix('/')?;
+        (!rest.contains('/')).then(|| directory.child(rest))
+      });
+      let directory = match step {
+        Some(directory) => directory?,
+        None => walk(self.root, path)?,
+      };
+      self.last = Some((path.to_string(), directory));
+    }
+    self
+      .last
+      .as_ref()
+      .map(|(_, directory)| directory)
+      .ok_or_else(|| io::Error::other(path.to_string()))
+  }
+}
+
+/// The directory at `path` (not empty) below `root`, never through a link.
+fn walk(root: &Directory, path: &str) -> io::Result<Directory> {
+  let mut parts = path.split('/');
+  let first = parts.next().unwrap_or(path);
+  let mut directory = root.child(first)?;
+  for part in parts {
+    directory = directory.child(part)?;
+  }
+  Ok(directory)
+}
+
+/// Put every staged output in place, setting aside what was there; on a
+/// failure, put everything back as it was.
+fn swap(stagings: &[Staging]) -> io::Result<()> {
+  let mut done: Vec<(&Staging, bool)> = Vec::new();
+  let mut failure = None;
+  for staging in stagings {
+    let present = match staging.parent.kind(&staging.leaf) {
+      Ok(kind) => kind.is_some(),
+      Err(error) => {
+        failure = Some(error);
+        break;
+      }
+    };
+    if present {
+      if let Err(error) = staging.parent.rename(&staging.leaf, &staging.directory, "old") {
+        failure = Some(error);
+        break;
+      }
+    }
+    if let Err(error) = staging.directory.rename("new", &staging.parent, &staging.leaf) {
+      // Best effort: the error reported is the one that stopped the swap.
+      if present {
+        let _ = staging.directory.rename("old", &staging.parent, &staging.leaf);
+      }
+      failure = Some(error);
+      break;
+    }
+    done.push((staging, present));
+  }
+  let Some(error) = failure else {
+    return Ok(());
+  };
+  for (staging, present) in done.into_iter().rev() {
+    if staging.parent.rename(&staging.leaf, &staging.directory, "new").is_ok() && present {
+      let _ = staging.directory.rename("old", &staging.parent, &staging.leaf);
+    }
+  }
+  Err(error)
+}
+
+/// The first symbolic link between `working_directory` and `output`'s
+/// parent, if any: an output is never restored through one.
+fn linked_parent(working_directory: &Path, output: &str) -> Option<PathBuf> {
+  let mut path = working_directory.to_path_buf();
+  let mut parts: Vec<&str> = output.split('/').collect();
+  parts.pop();
+  for part in parts {
+    path.push(part);
+    match std::fs::symlink_metadata(&path) {
+      Ok(metadata) if metadata.file_type().is_symlink() => return Some(path),
+      Ok(_) => {}
+      Err(_) => return None,
+    }
+  }
+  None
+}
