@@ -82,7 +82,24 @@ pub fn restore_cache_entry(
 /// `lsp`); returns the exit status. A separate executable, so that what the
 /// server links does not cost `just`'s start-up anything.
 pub fn serve_lsp() -> i32 {
-  lsp::serve()
+  // The server compiles what the editor holds, as `just` does: on a stack
+  // as large as `run`'s, or a long chain in the file would overflow it.
+  spawn_on_large_stack("lsp", lsp::serve)
+    .map(|handle| handle.join().unwrap_or(101))
+    .unwrap_or_else(|_| lsp::serve())
+}
+
+/// Start `main` on a thread with a `STACK_SIZE` stack, on which parsing
+/// runs in place.
+pub(crate) fn spawn_on_large_stack<T: Send + 'static>(
+  name: &str,
+  main: impl FnOnce() -> T + Send + 'static,
+) -> std::io::Result<std::thread::JoinHandle<T>> {
+  std::thread::Builder::new().name(name.into()).stack_size(STACK_SIZE).spawn(|| {
+    // Deeper than parsing needs: the parser need not start a thread of its own.
+    syntax::parser::on_large_stack();
+    main()
+  })
 }
 
 /// Load the root justfile `justfile`, with `source` as its text (its
@@ -120,20 +137,12 @@ pub fn analyze(
 
 /// Run `just` with the process's arguments and environment; returns the exit status.
 pub fn run() -> i32 {
-  let on_thread = std::thread::Builder::new()
-    .name("main".into())
-    .stack_size(STACK_SIZE)
-    .spawn(|| {
-      // Deeper than parsing needs: the parser need not start a thread of its own.
-      syntax::parser::on_large_stack();
-      cli::run::main()
-    })
-    .map(|handle| {
-      // The waiting thread blocks every signal, so that signals sent to the
-      // process reach the other threads (their handlers, `sigwait`). Only
-      // an invalid argument could make this fail.
-      let _ = platform::signals::block_all_in_this_thread();
-      handle.join().unwrap_or(101)
-    });
+  let on_thread = spawn_on_large_stack("main", cli::run::main).map(|handle| {
+    // The waiting thread blocks every signal, so that signals sent to the
+    // process reach the other threads (their handlers, `sigwait`). Only
+    // an invalid argument could make this fail.
+    let _ = platform::signals::block_all_in_this_thread();
+    handle.join().unwrap_or(101)
+  });
   on_thread.unwrap_or_else(|_| cli::run::main())
 }

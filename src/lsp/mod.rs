@@ -45,13 +45,15 @@ fn status(ending: server::Ending) -> i32 {
 
 /// Run a session on an in-memory connection: each message of `messages`
 /// (JSON-RPC objects) is sent in turn, then the connection is closed;
-/// returns what the server sent. For the fuzz target and tests: whatever
-/// the messages, the server must neither panic nor hang.
+/// returns what the server sent (nothing if no thread can be started for
+/// it). For the fuzz target and tests: whatever the messages, the server
+/// must neither panic nor hang. It runs on a stack as large as `just`'s.
 pub fn session(messages: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
   let (server_end, client_end) = Connection::memory();
-  let server = std::thread::spawn(move || {
+  let serve = move || {
     let _ = server::Server::new(&server_end).run();
-  });
+  };
+  let Ok(server) = crate::spawn_on_large_stack("lsp", serve) else { return Vec::new() };
   let collector = {
     let receiver = client_end.receiver.clone();
     std::thread::spawn(move || {
