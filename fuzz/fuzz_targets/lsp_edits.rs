@@ -37,9 +37,37 @@ const METHODS: &[&str] = &[
 /// What an edit inserts: syntax, line ends of both kinds, a BOM, multibyte
 /// and astral characters (two UTF-16 units each).
 const PIECES: &[&str] = &[
-  "\n", "\r\n", "a:", " b", "  echo {{x}}\n", "\t", "😀", "é", "\u{feff}", "日", "(", ")", "'",
-  "\"", "`", "{{", "}}", "[", "]", "::", ":=", "#", "mod m\n", "import 'i.just'\n",
-  "alias c := a\n", "set ", "x", "@", "+", "=", "\\",
+  "\n",
+  "\r\n",
+  "a:",
+  " b",
+  "  echo {{x}}\n",
+  "\t",
+  "😀",
+  "é",
+  "\u{feff}",
+  "日",
+  "(",
+  ")",
+  "'",
+  "\"",
+  "`",
+  "{{",
+  "}}",
+  "[",
+  "]",
+  "::",
+  ":=",
+  "#",
+  "mod m\n",
+  "import 'i.just'\n",
+  "alias c := a\n",
+  "set ",
+  "x",
+  "@",
+  "+",
+  "=",
+  "\\",
 ];
 
 const INITIAL: &str = "set shell := ['sh', '-c']\r\nx := '😀é'\r\n\r\n# doc\r\nbuild target: (dep x)\r\n  echo {{target}} 😀\r\n\r\ndep y:\r\n  echo {{y}}\r\n";
@@ -135,7 +163,9 @@ fuzz_target!(|data: &[u8]| {
         let text = choices.text();
         messages.push(open(version, &(INITIAL.to_string() + &text)));
       }
-      _ => messages.push(notification("textDocument/didSave", json!({"textDocument": {"uri": URI}}))),
+      _ => {
+        messages.push(notification("textDocument/didSave", json!({"textDocument": {"uri": URI}})))
+      }
     }
   }
   let received = just::lsp_session(messages);

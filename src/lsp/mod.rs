@@ -66,7 +66,9 @@ pub fn session(messages: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
   let serve = move || {
     let _ = server::Server::new(&server_end).run();
   };
-  let Ok(server) = crate::spawn_on_large_stack("lsp", serve) else { return Vec::new() };
+  let Ok(server) = crate::syntax::parser::spawn_on_large_stack("lsp", serve) else {
+    return Vec::new();
+  };
   let collector = {
     let receiver = client_end.receiver.clone();
     std::thread::spawn(move || {

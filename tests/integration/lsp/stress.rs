@@ -471,7 +471,7 @@ impl Script {
   fn change(&mut self) -> Value {
     let path = self.file();
     let mut changes = Vec::new();
-    for _ in 0..1 + self.random.below(3) {
+    for _ in 0..=self.random.below(3) {
       changes.push(self.content_change(&path));
     }
     let version = match self.documents.get_mut(&path) {
