@@ -75,9 +75,9 @@ difffuzz *options:
 install:
   cargo install --locked --path .
 
-# Run each fuzz target for a bounded time (stable Rust, no sanitizers)
-fuzz seconds='60':
-  ./fuzz/run.sh {{seconds}}
+# Run each fuzz target (or those named) for a bounded time (stable Rust, no sanitizers)
+fuzz seconds='60' *targets:
+  ./fuzz/run.sh {{seconds}} {{targets}}
 
 # Fail if our instruction counts grew more than 5% over bench/baseline.txt
 bench-check:

@@ -37,13 +37,6 @@ pub use syntax::parser::parse;
 pub use syntax::sources::{Source, Trees};
 pub use syntax::token::TokenKind;
 
-/// Stack of the thread that runs `just`. Analysis, evaluation and dependency
-/// resolution recurse once per nesting level or chain link (long `+` chains,
-/// variable chains, dependency chains), which overflows the default main
-/// stack; only touched pages are committed.
-const STACK_SIZE: usize = 1024 * 1024 * 1024;
-const _: () = assert!(STACK_SIZE >= syntax::parser::PARSER_STACK_SIZE);
-
 /// Start-up work the standard library's runtime set-up would do and `just`
 /// relies on (Unix: closed standard streams get `/dev/null`, `SIGPIPE` is
 /// ignored; Windows: consoles take ANSI escapes), and the command line is
@@ -82,7 +75,10 @@ pub fn restore_cache_entry(
 /// `lsp`); returns the exit status. A separate executable, so that what the
 /// server links does not cost `just`'s start-up anything.
 pub fn serve_lsp() -> i32 {
-  lsp::serve()
+  // The server compiles what the editor holds, as `just` does: on a stack
+  // as large as `run`'s, or a long chain in the file would overflow it.
+  syntax::parser::spawn_on_large_stack("lsp", lsp::serve)
+    .map_or_else(|_| lsp::serve(), |handle| handle.join().unwrap_or(101))
 }
 
 /// Load the root justfile `justfile`, with `source` as its text (its
@@ -120,20 +116,12 @@ pub fn analyze(
 
 /// Run `just` with the process's arguments and environment; returns the exit status.
 pub fn run() -> i32 {
-  let on_thread = std::thread::Builder::new()
-    .name("main".into())
-    .stack_size(STACK_SIZE)
-    .spawn(|| {
-      // Deeper than parsing needs: the parser need not start a thread of its own.
-      syntax::parser::on_large_stack();
-      cli::run::main()
-    })
-    .map(|handle| {
-      // The waiting thread blocks every signal, so that signals sent to the
-      // process reach the other threads (their handlers, `sigwait`). Only
-      // an invalid argument could make this fail.
-      let _ = platform::signals::block_all_in_this_thread();
-      handle.join().unwrap_or(101)
-    });
+  let on_thread = syntax::parser::spawn_on_large_stack("main", cli::run::main).map(|handle| {
+    // The waiting thread blocks every signal, so that signals sent to the
+    // process reach the other threads (their handlers, `sigwait`). Only
+    // an invalid argument could make this fail.
+    let _ = platform::signals::block_all_in_this_thread();
+    handle.join().unwrap_or(101)
+  });
   on_thread.unwrap_or_else(|_| cli::run::main())
 }

@@ -1,67 +1,171 @@
-//! Replay a random sequence of edits and requests against the language
-//! server (in process, `just::lsp_session`): positions anywhere (past the
-//! end, inside characters, reversed ranges), inserted text any bytes. Every
-//! request must get an answer, never an internal error (a caught panic),
-//! and the session must end.
+//! Replay a session such as an editor sends to the language server (in
+//! process, `just::lsp_session`): incremental edits with positions anywhere
+//! (past the end of a line or of the file, inside a surrogate pair or a
+//! multibyte character, reversed, across lines), full-sync changes, several
+//! changes in one `didChange`, text with CRLF, BOMs and astral characters,
+//! `didClose` and `didOpen` again, `didSave`, and every request the server
+//! answers at such positions. Every request must get an answer, never an
+//! internal error (a caught panic), and the session must end.
 //!
-//! Run (nightly): `cd fuzz && cargo +nightly fuzz run lsp_edits -- -max_total_time=60`
+//! Run: `./fuzz/run.sh 60 lsp_edits` (stable Rust), or with cargo-fuzz on
+//! nightly: `cd fuzz && cargo +nightly fuzz run lsp_edits -- -max_total_time=60`
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
 
+const URI: &str = "file:///just-fuzz-lsp/justfile";
+
 const METHODS: &[&str] = &[
-  "textDocument/formatting",
-  "textDocument/documentSymbol",
-  "textDocument/foldingRange",
   "textDocument/completion",
   "textDocument/hover",
   "textDocument/definition",
   "textDocument/references",
   "textDocument/documentHighlight",
+  "textDocument/prepareRename",
   "textDocument/rename",
   "textDocument/signatureHelp",
+  "textDocument/formatting",
+  "textDocument/documentSymbol",
+  "textDocument/foldingRange",
+  "textDocument/semanticTokens/full",
+  "textDocument/codeLens",
+  "workspace/symbol",
 ];
 
+/// What an edit inserts: syntax, line ends of both kinds, a BOM, multibyte
+/// and astral characters (two UTF-16 units each).
+const PIECES: &[&str] = &[
+  "\n",
+  "\r\n",
+  "a:",
+  " b",
+  "  echo {{x}}\n",
+  "\t",
+  "😀",
+  "é",
+  "\u{feff}",
+  "日",
+  "(",
+  ")",
+  "'",
+  "\"",
+  "`",
+  "{{",
+  "}}",
+  "[",
+  "]",
+  "::",
+  ":=",
+  "#",
+  "mod m\n",
+  "import 'i.just'\n",
+  "alias c := a\n",
+  "set ",
+  "x",
+  "@",
+  "+",
+  "=",
+  "\\",
+];
+
+const INITIAL: &str = "set shell := ['sh', '-c']\r\nx := '😀é'\r\n\r\n# doc\r\nbuild target: (dep x)\r\n  echo {{target}} 😀\r\n\r\ndep y:\r\n  echo {{y}}\r\n";
+
+/// The bytes of the input, read as the session's choices.
+struct Choices<'a> {
+  bytes: std::slice::Iter<'a, u8>,
+}
+
+impl Choices<'_> {
+  fn byte(&mut self) -> u8 {
+    self.bytes.next().copied().unwrap_or(0)
+  }
+
+  /// A position: mostly near the text, now and then past a line's end,
+  /// past the last line, or at the largest numbers.
+  fn position(&mut self) -> Value {
+    let line = match self.byte() {
+      255 => u32::MAX,
+      254 => 1 << 20,
+      raw => u32::from(raw % 16),
+    };
+    let character = match self.byte() {
+      255 => u32::MAX,
+      raw => u32::from(raw % 40),
+    };
+    json!({"line": line, "character": character})
+  }
+
+  /// Text built of pieces, or raw bytes (as the editor would send them,
+  /// valid UTF-8).
+  fn text(&mut self) -> String {
+    let length = usize::from(self.byte() % 8);
+    if self.byte() % 4 == 0 {
+      let raw: Vec<u8> = (0..length).map(|_| self.byte()).collect();
+      return String::from_utf8_lossy(&raw).into_owned();
+    }
+    (0..length).map(|_| PIECES[usize::from(self.byte()) % PIECES.len()]).collect()
+  }
+
+  fn change(&mut self) -> Value {
+    if self.byte() % 8 == 0 {
+      let text = INITIAL.repeat(usize::from(self.byte() % 3)) + &self.text();
+      return json!({"text": text});
+    }
+    let (start, end) = (self.position(), self.position());
+    json!({"range": {"start": start, "end": end}, "text": self.text()})
+  }
+}
+
+fn notification(method: &str, params: Value) -> Value {
+  json!({"jsonrpc": "2.0", "method": method, "params": params})
+}
+
+fn open(version: i64, text: &str) -> Value {
+  notification(
+    "textDocument/didOpen",
+    json!({"textDocument": {"uri": URI, "languageId": "just", "version": version, "text": text}}),
+  )
+}
+
 fuzz_target!(|data: &[u8]| {
-  let uri = "file:///just-fuzz-lsp/justfile";
   let mut messages = vec![
     json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"capabilities": {}}}),
-    json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
-    json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-      "textDocument": {"uri": uri, "languageId": "just", "version": 0,
-        "text": "set shell := ['sh', '-c']\nx := 'a'\n\n# doc\nbuild target: (dep x)\n  echo {{target}}\n\ndep y:\n  echo {{y}}\n"}}}),
+    notification("initialized", json!({})),
+    open(0, INITIAL),
   ];
   let mut requests = 1;
-  let mut bytes = data.iter().copied();
+  let mut choices = Choices { bytes: data.iter() };
   let mut version = 0;
-  let position = |bytes: &mut dyn Iterator<Item = u8>| {
-    let line = u32::from(bytes.next().unwrap_or(0) % 16);
-    let raw = bytes.next().unwrap_or(0);
-    // Now and then a position far out of range.
-    let character = if raw == 255 { u32::MAX } else { u32::from(raw % 40) };
-    json!({"line": line, "character": character})
-  };
-  while let Some(op) = bytes.next() {
+  while let Some(&op) = choices.bytes.next() {
     version += 1;
-    if op % 4 == 0 {
-      let method = METHODS[usize::from(op / 4) % METHODS.len()];
-      let at = position(&mut bytes);
-      messages.push(json!({"jsonrpc": "2.0", "id": version, "method": method, "params": {
-        "textDocument": {"uri": uri}, "position": at, "newName": "renamed",
-        "context": {"includeDeclaration": true},
-        "options": {"tabSize": 4, "insertSpaces": true}}}));
-      requests += 1;
-    } else {
-      let start = position(&mut bytes);
-      let end = position(&mut bytes);
-      let length = usize::from(bytes.next().unwrap_or(0) % 8);
-      let inserted: Vec<u8> = (&mut bytes).take(length).collect();
-      let text = String::from_utf8_lossy(&inserted).into_owned();
-      messages.push(json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
-        "textDocument": {"uri": uri, "version": version},
-        "contentChanges": [{"range": {"start": start, "end": end}, "text": text}]}}));
+    match op % 8 {
+      0..=3 => {
+        let count = 1 + usize::from(op / 8) % 3;
+        let changes: Vec<Value> = (0..count).map(|_| choices.change()).collect();
+        messages.push(notification(
+          "textDocument/didChange",
+          json!({"textDocument": {"uri": URI, "version": version}, "contentChanges": changes}),
+        ));
+      }
+      4 | 5 => {
+        let method = METHODS[usize::from(op / 8) % METHODS.len()];
+        let at = choices.position();
+        messages.push(json!({"jsonrpc": "2.0", "id": version, "method": method, "params": {
+          "textDocument": {"uri": URI}, "position": at, "newName": "renamed", "query": "d",
+          "context": {"includeDeclaration": true},
+          "options": {"tabSize": 4, "insertSpaces": true}}}));
+        requests += 1;
+      }
+      6 => {
+        messages.push(notification("textDocument/didClose", json!({"textDocument": {"uri": URI}})));
+        let text = choices.text();
+        messages.push(open(version, &(INITIAL.to_string() + &text)));
+      }
+      _ => {
+        messages.push(notification("textDocument/didSave", json!({"textDocument": {"uri": URI}})))
+      }
     }
   }
   let received = just::lsp_session(messages);

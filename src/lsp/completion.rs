@@ -4,6 +4,7 @@
 //! and the names the file and its imports define.
 
 use std::path::Path;
+use std::rc::Rc;
 
 use lsp_types::{
   CompletionItem, CompletionItemKind, CompletionList, CompletionTextEdit, Documentation,
@@ -12,6 +13,7 @@ use lsp_types::{
 
 use super::documents::{self, Documents};
 use super::outline::{self, Definition, Kind};
+use super::workspace;
 use crate::builtins::constants;
 use crate::builtins::functions::Function;
 use crate::syntax::attributes::AttributeKind;
@@ -50,8 +52,8 @@ pub(super) fn complete(
   documents: &Documents,
 ) -> CompletionList {
   let offset = documents::offset(text, position);
-  let defined = definitions_with_imports(path, text, documents);
-  let context = context(text, offset, &defined);
+  let mut defined = definitions_with_imports(path, text, documents);
+  let mut context = context(text, offset, &defined);
   // The part of a name typed before the cursor: keep the items that have
   // its characters in order (what clients' fuzzy matching shows).
   let typed: Vec<char> = text[..offset]
@@ -72,6 +74,15 @@ pub(super) fn complete(
     }
     wanted.peek().is_none()
   };
+  if let Context::Recipe { except } = &mut context {
+    // After `module::`, the module's recipes and submodules.
+    let before = &text[..outline::name_start(text, offset)];
+    let modules = module_path(before);
+    if !modules.is_empty() {
+      *except = None;
+      defined = module_definitions(path, defined, &modules, documents).unwrap_or_default();
+    }
+  }
   let filter: &dyn Fn(&str) -> bool =
     if matches!(context, Context::Path(_)) { &|_: &str| true } else { &wanted };
   let mut items = items(path, &context, &defined, position, filter);
@@ -87,7 +98,7 @@ pub(super) fn definitions_with_imports(
   path: &Path,
   text: &str,
   documents: &Documents,
-) -> std::rc::Rc<Vec<Definition>> {
+) -> Rc<Vec<Definition>> {
   documents.definitions(path, || read_definitions(path, text, documents))
 }
 
@@ -114,6 +125,47 @@ fn read_definitions(path: &Path, text: &str, documents: &Documents) -> Vec<Defin
   defined
 }
 
+/// The modules of the `a::b::` path that ends `before` (the text before
+/// the name at the cursor), outermost first.
+fn module_path(before: &str) -> Vec<&str> {
+  let mut modules = Vec::new();
+  let mut rest = before;
+  while let Some(qualified) = rest.strip_suffix("::") {
+    let start = outline::name_start(qualified, qualified.len());
+    if start == qualified.len() {
+      break;
+    }
+    modules.push(&qualified[start..]);
+    rest = &qualified[..start];
+  }
+  modules.reverse();
+  modules
+}
+
+/// The definitions of the module that `modules` leads to from the file at
+/// `path` (which defines `defined`), read from the files `just` would load
+/// for it (the editor's text of an open one), whether or not they parse.
+fn module_definitions(
+  path: &Path,
+  defined: Rc<Vec<Definition>>,
+  modules: &[&str],
+  documents: &Documents,
+) -> Option<Rc<Vec<Definition>>> {
+  let mut file = path.to_path_buf();
+  let mut defined = defined;
+  for &name in modules {
+    let written = defined.iter().find_map(|definition| match &definition.kind {
+      Kind::Module { path } if definition.name == name => Some(path.clone()),
+      _ => None,
+    })?;
+    let directory = file.parent().unwrap_or(Path::new(""));
+    file = workspace::module_files(directory, name, written.as_deref()).into_iter().next()?;
+    let text = documents.text(&file)?;
+    defined = definitions_with_imports(&file, &text, documents);
+  }
+  Some(defined)
+}
+
 /// Inside an unclosed quote or a comment, in `prefix` (one line)?
 fn in_string_or_comment(prefix: &str) -> bool {
   let mut quote: Option<char> = None;
@@ -133,6 +185,7 @@ pub(super) fn context(text: &str, offset: usize, defined: &[Definition]) -> Cont
   let offset = documents::offset(text, documents::position(text, offset));
   let line_start = text[..offset].rfind('\n').map_or(0, |index| index + 1);
   let prefix = &text[line_start..offset];
+  let prefix = if line_start == 0 { prefix.trim_start_matches('\u{feff}') } else { prefix };
   let line = text[..offset].matches('\n').count();
   let indented = prefix.starts_with([' ', '\t']);
   if indented {

@@ -269,10 +269,27 @@ fn error_diagnostic(range: Range, message: String) -> Diagnostic {
 /// cut at the end of its first line.
 pub(super) fn token_range(token: &Token) -> Range {
   let text = token.src();
-  let start = (token.offset as usize).min(text.len());
-  let end = (start + token.length as usize).min(text.len());
+  let start = documents::char_start(text, token.offset as usize);
+  let end = documents::char_start(text, start + token.length as usize);
   let end = text[start..end].find('\n').map_or(end, |newline| start + newline);
-  documents::range(text, start, end)
+  Range { start: on_token_line(token, start), end: on_token_line(token, end) }
+}
+
+/// The position of byte `offset` of a token's file, on the line where the
+/// token starts. The token knows that line: counting the lines before it,
+/// for each token of a large file, would take time by the square of its
+/// size.
+pub(super) fn on_token_line(token: &Token, offset: usize) -> lsp_types::Position {
+  let text = token.src();
+  // An empty token (the end of the file after a line end) may have the
+  // line of the token before it.
+  if token.length == 0 {
+    return documents::position(text, offset);
+  }
+  let start = documents::char_start(text, token.offset as usize);
+  let line_start = memchr::memrchr(b'\n', &text.as_bytes()[..start]).map_or(0, |index| index + 1);
+  let offset = documents::char_start(text, offset).max(line_start);
+  documents::position_on_line(text, token.line as usize, line_start, offset)
 }
 
 fn warning(range: Range, rule: &'static str, message: String) -> Diagnostic {
@@ -475,6 +492,36 @@ pub(super) fn variables<'src>(expression: &Expression<'src>, names: &mut HashSet
     Not { operand, .. } => variables(operand, names),
     Variable { name, .. } => {
       names.insert(name.lexeme());
+    }
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  /// `token_range` takes a token's line from the token: the line its first
+  /// character is on, in every mode of the lexer.
+  #[test]
+  fn token_ranges_are_the_ranges_of_their_offsets() {
+    let texts = [
+      "a:\n  echo {{x}}\n\nb x='''\n1\n''' y=\"\\n\":\r\n\techo a\n",
+      "x := `a\nb` + f\"{{\n'\u{1F600}'}}\n\" # c\n[group('g')]\nr:\n    #!/bin/sh\n    \u{e9}\n",
+      "\u{feff}mod m\nimport 'x'\nset shell := ['sh',\n  '-c']\nz := (\n  'a'\n)\n",
+    ];
+    let sources = Sources::new();
+    for text in texts {
+      let source = sources.add(text, Path::new("justfile"));
+      let tokens = crate::syntax::lexer::lex(source).map_err(|error| error.to_string());
+      let tokens = tokens.unwrap_or_else(|error| panic!("{text:?}: {error}"));
+      assert!(tokens.len() > 10, "{text:?} lexes");
+      for token in tokens {
+        let start = token.offset as usize;
+        let end = start + token.length as usize;
+        let end = text[start..end].find('\n').map_or(end, |newline| start + newline);
+        let counted = documents::range(text, start, end);
+        assert_eq!(token_range(&token), counted, "{token:?} of {text:?}");
+      }
     }
   }
 }

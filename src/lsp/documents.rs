@@ -162,22 +162,71 @@ pub(super) fn offset(text: &str, position: Position) -> usize {
 }
 
 /// The LSP position of byte `offset` of `text` (clamped to the text, and
-/// to the start of the character it falls in).
+/// to the start of the character it falls in). It counts the lines before
+/// it: for many offsets of one text, `Lines` is the quick way.
 pub(super) fn position(text: &str, offset: usize) -> Position {
+  let offset = char_start(text, offset);
+  let before = &text.as_bytes()[..offset];
+  let line = memchr::memchr_iter(b'\n', before).count();
+  let line_start = memchr::memrchr(b'\n', before).map_or(0, |index| index + 1);
+  position_on_line(text, line, line_start, offset)
+}
+
+/// The position of byte `offset` (a character boundary) of `text`, on the
+/// 0-based line `line` that starts at byte `line_start`, as a token knows.
+pub(super) fn position_on_line(
+  text: &str,
+  line: usize,
+  line_start: usize,
+  offset: usize,
+) -> Position {
+  let character = text.get(line_start..offset).map_or(0, |before| before.encode_utf16().count());
+  Position { line: line as u32, character: character as u32 }
+}
+
+/// `offset` clamped to `text` and moved back to the start of the character
+/// it falls in.
+pub(super) fn char_start(text: &str, offset: usize) -> usize {
   let mut offset = offset.min(text.len());
   while !text.is_char_boundary(offset) {
     offset -= 1;
   }
-  let before = &text[..offset];
-  let line = before.bytes().filter(|&byte| byte == b'\n').count();
-  let line_start = before.rfind('\n').map_or(0, |index| index + 1);
-  let character = text[line_start..offset].encode_utf16().count();
-  Position { line: line as u32, character: character as u32 }
+  offset
 }
 
 /// The range of bytes `start..end` of `text`.
 pub(super) fn range(text: &str, start: usize, end: usize) -> Range {
   Range { start: position(text, start), end: position(text, end.max(start)) }
+}
+
+/// Where the lines of a text start: positions of many offsets of one text
+/// (references in a file, its symbols) without counting the lines before
+/// each one again.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Lines {
+  starts: Vec<usize>,
+}
+
+impl Lines {
+  pub(super) fn new(text: &str) -> Lines {
+    let mut starts = vec![0];
+    starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|newline| newline + 1));
+    Lines { starts }
+  }
+
+  /// What `position(text, offset)` is, `text` being the text these are the
+  /// lines of.
+  pub(super) fn position(&self, text: &str, offset: usize) -> Position {
+    let offset = char_start(text, offset);
+    let line = self.starts.partition_point(|&start| start <= offset).saturating_sub(1);
+    let line_start = self.starts.get(line).copied().unwrap_or(0);
+    position_on_line(text, line, line_start, offset)
+  }
+
+  /// What `range(text, start, end)` is.
+  pub(super) fn range(&self, text: &str, start: usize, end: usize) -> Range {
+    Range { start: self.position(text, start), end: self.position(text, end.max(start)) }
+  }
 }
 
 /// The absolute path of a `file:` URI (percent-decoded), or `None` for any
@@ -233,6 +282,41 @@ pub(super) fn path_uri(path: &Path) -> String {
   uri
 }
 
+/// The positions of increasing offsets of one text (the tokens of a file in
+/// order), each counted on from the one before, so that a long line costs
+/// no more than a short one.
+pub(super) struct Cursor<'t> {
+  text: &'t str,
+  offset: usize,
+  position: Position,
+}
+
+impl<'t> Cursor<'t> {
+  pub(super) fn new(text: &'t str) -> Cursor<'t> {
+    Cursor { text, offset: 0, position: Position { line: 0, character: 0 } }
+  }
+
+  /// What `position(text, offset)` is; quick when `offset` is not before
+  /// the one asked before.
+  pub(super) fn position(&mut self, offset: usize) -> Position {
+    let offset = char_start(self.text, offset);
+    if offset < self.offset {
+      *self = Cursor::new(self.text);
+    }
+    let between = &self.text[self.offset..offset];
+    match memchr::memrchr(b'\n', between.as_bytes()) {
+      Some(last) => {
+        let lines = memchr::memchr_iter(b'\n', between.as_bytes()).count();
+        self.position.line += lines as u32;
+        self.position.character = between[last + 1..].encode_utf16().count() as u32;
+      }
+      None => self.position.character += between.encode_utf16().count() as u32,
+    }
+    self.offset = offset;
+    self.position
+  }
+}
+
 #[cfg(test)]
 mod tests {
   use super::*;
@@ -249,6 +333,20 @@ mod tests {
     assert_eq!(position(text, 7), Position { line: 0, character: 4 });
     assert_eq!(position(text, 5), Position { line: 0, character: 2 });
     assert_eq!(position(text, 1000), Position { line: 2, character: 0 });
+  }
+
+  #[test]
+  fn lines_and_cursors_give_the_positions_counting_gives() {
+    let text = "a\u{e9}\u{1F600}b\r\n\nxy\n\u{feff}z";
+    let lines = Lines::new(text);
+    for offset in 0..=text.len() + 2 {
+      assert_eq!(lines.position(text, offset), position(text, offset), "offset {offset}");
+    }
+    assert_eq!(lines.range(text, 9, 3), range(text, 9, 3));
+    let mut cursor = Cursor::new(text);
+    for offset in (0..=text.len() + 2).chain([3, 12, 1, 7]) {
+      assert_eq!(cursor.position(offset), position(text, offset), "offset {offset}");
+    }
   }
 
   #[test]

@@ -28,13 +28,26 @@ use lsp_server::Connection;
 pub(crate) fn serve() -> i32 {
   let (connection, threads) = Connection::stdio();
   let ending = server::Server::new(&connection).run();
-  // The writer thread ends when the connection's sender is gone.
+  // The writer thread ends when the connection's sender is gone, once it
+  // has written what is queued: the answers sent just before `exit` (that
+  // to `shutdown`, at least) must reach the client.
   drop(connection);
-  // A client that went away leaves the reader blocked or failed: its
-  // outcome does not change the status.
-  let _ = std::thread::spawn(move || threads.join());
+  let (joined, threads_ended) = std::sync::mpsc::channel();
+  std::thread::spawn(move || {
+    // A client that went away leaves the reader blocked or failed: its
+    // outcome does not change the status.
+    let _ = threads.join();
+    let _ = joined.send(());
+  });
+  // The reader ends with `exit` or the end of the input, the writer with
+  // the last answer; a recipe `just.run` still runs (which holds a sender)
+  // or a client that keeps its end open do not hold the exit for long.
+  let _ = threads_ended.recv_timeout(EXIT_GRACE);
   status(ending)
 }
+
+/// How long the server waits, at the end, for its output to be written.
+const EXIT_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 
 fn status(ending: server::Ending) -> i32 {
   match ending {
@@ -45,13 +58,17 @@ fn status(ending: server::Ending) -> i32 {
 
 /// Run a session on an in-memory connection: each message of `messages`
 /// (JSON-RPC objects) is sent in turn, then the connection is closed;
-/// returns what the server sent. For the fuzz target and tests: whatever
-/// the messages, the server must neither panic nor hang.
+/// returns what the server sent (nothing if no thread can be started for
+/// it). For the fuzz target and tests: whatever the messages, the server
+/// must neither panic nor hang. It runs on a stack as large as `just`'s.
 pub fn session(messages: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
   let (server_end, client_end) = Connection::memory();
-  let server = std::thread::spawn(move || {
+  let serve = move || {
     let _ = server::Server::new(&server_end).run();
-  });
+  };
+  let Ok(server) = crate::syntax::parser::spawn_on_large_stack("lsp", serve) else {
+    return Vec::new();
+  };
   let collector = {
     let receiver = client_end.receiver.clone();
     std::thread::spawn(move || {

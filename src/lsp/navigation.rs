@@ -49,7 +49,8 @@ impl Target {
   fn location(&self, file: usize, occurrence: &Occurrence) -> Option<Location> {
     let file = &self.project.files[file];
     let uri = documents::path_uri(&file.path).parse::<Uri>().ok()?;
-    Some(location(&uri, &file.text, occurrence.start, occurrence.end))
+    let range = file.lines.range(&file.text, occurrence.start, occurrence.end);
+    Some(Location { uri, range })
   }
 
   /// Where a definition leads: a `mod` to the module's file.
@@ -182,13 +183,13 @@ pub(super) fn highlights(
   documents: &Documents,
 ) -> Vec<lsp_types::DocumentHighlight> {
   let Some(target) = Target::at(path, text, position, documents) else { return Vec::new() };
-  let own = &target.project.files[target.file].text;
+  let own = &target.project.files[target.file];
   target
     .all()
     .into_iter()
     .filter(|&(file, _)| file == target.file)
     .map(|(_, occurrence)| lsp_types::DocumentHighlight {
-      range: documents::range(own, occurrence.start, occurrence.end),
+      range: own.lines.range(&own.text, occurrence.start, occurrence.end),
       kind: Some(if occurrence.definition {
         lsp_types::DocumentHighlightKind::WRITE
       } else {
@@ -266,7 +267,7 @@ pub(super) fn rename(
     let edits = occurrences
       .iter()
       .map(|occurrence| TextEdit {
-        range: documents::range(&file.text, occurrence.start, occurrence.end),
+        range: file.lines.range(&file.text, occurrence.start, occurrence.end),
         new_text: new_name.to_string(),
       })
       .collect();

@@ -48,8 +48,15 @@ pub(super) fn definitions(text: &str) -> Vec<Definition> {
   let mut offset = 0;
   let mut doc: Option<&str> = None;
   for (line_number, line) in text.split('\n').enumerate() {
-    let line_offset = offset;
+    let mut line_offset = offset;
     offset += line.len() + 1;
+    let line = match line.strip_prefix('\u{feff}') {
+      Some(after_bom) if line_number == 0 => {
+        line_offset += '\u{feff}'.len_utf8();
+        after_bom
+      }
+      _ => line,
+    };
     let line = line.strip_suffix('\r').unwrap_or(line);
     if line.starts_with([' ', '\t']) || line.trim().is_empty() {
       if line.trim().is_empty() {

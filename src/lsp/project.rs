@@ -12,7 +12,7 @@ use std::rc::Rc;
 use lexiclean::Lexiclean;
 
 use super::diagnostics;
-use super::documents::Documents;
+use super::documents::{Documents, Lines};
 use super::occurrences::{self, Occurrence, Role};
 use crate::analysis::analyzer::Arenas;
 use crate::analysis::loader::{load_overlaid, LoadedModule, ModuleTarget};
@@ -23,6 +23,8 @@ use crate::syntax::sources::{Sources, Trees};
 pub(super) struct File {
   pub(super) path: PathBuf,
   pub(super) text: String,
+  /// Where its lines start, for the positions of its names.
+  pub(super) lines: Lines,
   /// Every name `just` reads in the text.
   pub(super) occurrences: Vec<Occurrence>,
   /// The modules the file belongs to (an import of two modules is in both).
@@ -106,6 +108,7 @@ impl Project {
     let file = File {
       path,
       text: text.to_string(),
+      lines: Lines::new(text),
       occurrences: occurrences::occurrences(text),
       modules: vec![0],
     };
@@ -129,6 +132,7 @@ impl Project {
           project.files.push(File {
             path: loaded_file.path.clone(),
             occurrences: occurrences::occurrences(&text),
+            lines: Lines::new(&text),
             text,
             modules: Vec::new(),
           });
@@ -145,9 +149,12 @@ impl Project {
   /// The same files, some of them (by index) with other texts.
   pub(super) fn with_texts(&self, texts: &HashMap<usize, String>) -> Project {
     let files = self.files.iter().enumerate().map(|(index, file)| match texts.get(&index) {
-      Some(text) => {
-        File { text: text.clone(), occurrences: occurrences::occurrences(text), ..file.clone() }
-      }
+      Some(text) => File {
+        text: text.clone(),
+        lines: Lines::new(text),
+        occurrences: occurrences::occurrences(text),
+        ..file.clone()
+      },
       None => file.clone(),
     });
     Project { files: files.collect(), modules: self.modules.clone() }

@@ -4,8 +4,7 @@
 
 use lsp_types::{DocumentSymbol, FoldingRange, FoldingRangeKind, Range, SymbolKind};
 
-use super::diagnostics::token_range;
-use super::documents;
+use super::diagnostics::{on_token_line, token_range};
 use crate::syntax::ast::{Ast, Attribute, Item, Recipe};
 use crate::syntax::token::Token;
 
@@ -150,12 +149,12 @@ fn recipe_symbol(recipe: &Recipe) -> DocumentSymbol {
 pub(super) fn recipe_range(recipe: &Recipe) -> Range {
   let text = recipe.name.src();
   let start_token = recipe.attributes.list.first().map_or(recipe.name, |entry| entry.name);
-  let start = start_token.line_start();
-  let end = recipe.body.last().map_or_else(
-    || line_end(text, recipe.name.offset as usize),
-    |line| line_end(text, line.text.offset as usize),
-  );
-  documents::range(text, start, end)
+  let end_token = recipe.body.last().map_or(recipe.name, |line| line.text);
+  let end = line_end(text, end_token.offset as usize);
+  Range {
+    start: on_token_line(&start_token, start_token.line_start()),
+    end: on_token_line(&end_token, end),
+  }
 }
 
 fn line_end(text: &str, offset: usize) -> usize {

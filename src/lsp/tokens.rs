@@ -55,8 +55,12 @@ pub(super) fn semantic_tokens(text: &str) -> SemanticTokens {
   }
   let mut previous: Option<TokenKind> = None;
   let mut line_first = true;
+  // Where the line of the current token starts (kept as the tokens go:
+  // looking back for it at each token would cost a long line dearly).
+  let mut line_start = 0;
   for token in tokens(text) {
     let (start, end) = (token.start, token.end);
+    let line_before = text.get(line_start..start).unwrap_or_default();
     let kind = match token.kind {
       TokenKind::Comment => Some(COMMENT),
       TokenKind::StringToken
@@ -73,14 +77,10 @@ pub(super) fn semantic_tokens(text: &str) -> SemanticTokens {
           Some(KEYWORD)
         } else if matches!(previous, Some(TokenKind::BracketL | TokenKind::Comma))
           && text[..start].trim_end().ends_with(['[', ','])
-          && text[text[..start].rfind('\n').map_or(0, |index| index + 1)..start]
-            .trim_start()
-            .starts_with('[')
+          && line_before.trim_start().starts_with('[')
         {
           Some(DECORATOR)
-        } else if previous == Some(TokenKind::Identifier)
-          && text[text[..start].rfind('\n').map_or(0, |index| index + 1)..start].trim() == "set"
-        {
+        } else if previous == Some(TokenKind::Identifier) && line_before.trim() == "set" {
           Some(PROPERTY)
         } else {
           None
@@ -90,6 +90,9 @@ pub(super) fn semantic_tokens(text: &str) -> SemanticTokens {
     };
     if let Some(kind) = kind {
       spans.insert(start, (end, kind));
+    }
+    if let Some(newline) = text.get(start..end).and_then(|lexeme| lexeme.rfind('\n')) {
+      line_start = start + newline + 1;
     }
     match token.kind {
       TokenKind::Whitespace | TokenKind::Indent | TokenKind::Dedent => {}
@@ -111,6 +114,7 @@ fn encode(text: &str, spans: &[(usize, usize, u32)]) -> SemanticTokens {
   let mut data = Vec::new();
   let (mut last_line, mut last_character) = (0, 0);
   let mut covered = 0;
+  let mut cursor = documents::Cursor::new(text);
   for &(start, end, kind) in spans {
     if start < covered
       || end > text.len()
@@ -124,7 +128,7 @@ fn encode(text: &str, spans: &[(usize, usize, u32)]) -> SemanticTokens {
     while piece_start < end {
       let piece_end =
         text[piece_start..end].find('\n').map_or(end, |newline| piece_start + newline);
-      let position = documents::position(text, piece_start);
+      let position = cursor.position(piece_start);
       let length = text[piece_start..piece_end].encode_utf16().count() as u32;
       if length > 0 {
         let delta_line = position.line - last_line;

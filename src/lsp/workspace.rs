@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use lsp_types::{Location, SymbolInformation, SymbolKind, Uri};
+use lsp_types::{Location, Range, SymbolInformation, SymbolKind, Uri};
 
 use super::documents::{self, Documents};
 use super::outline::{self, Kind};
@@ -24,6 +24,7 @@ pub(super) fn symbols(query: &str, documents: &Documents) -> Vec<SymbolInformati
     let Some(text) = documents.text(&file) else { continue };
     let Ok(uri) = documents::path_uri(&file).parse::<Uri>() else { continue };
     let directory = file.parent().unwrap_or(Path::new("")).to_path_buf();
+    let mut cursor = documents::Cursor::new(&text);
     for definition in outline::definitions(&text) {
       let kind = match &definition.kind {
         Kind::Recipe { .. } => SymbolKind::FUNCTION,
@@ -49,7 +50,10 @@ pub(super) fn symbols(query: &str, documents: &Documents) -> Vec<SymbolInformati
         deprecated: None,
         location: Location {
           uri: uri.clone(),
-          range: documents::range(&text, definition.start, definition.end),
+          range: Range {
+            start: cursor.position(definition.start),
+            end: cursor.position(definition.end),
+          },
         },
         container_name: file.file_name().map(|name| name.to_string_lossy().into_owned()),
       });

@@ -11,8 +11,11 @@ tests! {
   pytest_lsp_suite,
   neovim_receives_diagnostics,
   shutdown_then_exit_is_status_0,
+  answers_sent_before_exit_reach_the_client,
+  long_chains_and_large_files_answer_every_request,
   client_that_goes_away_ends_the_server,
   random_edit_sessions_answer_every_request,
+  editor_sessions_over_stdio_answer_every_request,
   missing_helper_is_an_error,
 }
 
@@ -22,6 +25,11 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::binary;
+
+mod stress;
+use stress::{
+  editor_sessions_over_stdio_answer_every_request, long_chains_and_large_files_answer_every_request,
+};
 
 fn root() -> &'static Path {
   Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -176,6 +184,25 @@ fn shutdown_then_exit_is_status_0() {
   stdin.write_all(&frame(&serde_json::json!({"jsonrpc": "2.0", "method": "exit"}))).unwrap();
   let status = wait_with_deadline(&mut child, Duration::from_secs(10));
   assert_eq!(status.and_then(|status| status.code()), Some(0));
+}
+
+/// `shutdown` and `exit` sent at once, as a client that does not wait
+/// does: the answer to `shutdown` (queued when `exit` arrives) is written
+/// before the server ends. Ten times, as the server once lost it about
+/// every other time.
+fn answers_sent_before_exit_reach_the_client() {
+  for _ in 0..10 {
+    let mut child = start_server();
+    let mut reader = initialize(&mut child);
+    let stdin = child.stdin.as_mut().unwrap();
+    let mut bytes = frame(&serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}));
+    bytes.extend(frame(&serde_json::json!({"jsonrpc": "2.0", "method": "exit"})));
+    stdin.write_all(&bytes).unwrap();
+    let response = read_message(&mut reader);
+    assert_eq!(response, Some(serde_json::json!({"jsonrpc": "2.0", "id": 2, "result": null})));
+    let status = wait_with_deadline(&mut child, Duration::from_secs(10));
+    assert_eq!(status.and_then(|status| status.code()), Some(0));
+  }
 }
 
 /// The client closes the server's input without `shutdown`: the server

@@ -257,6 +257,30 @@ async def test_completion_in_a_file_that_does_not_parse(client: LanguageClient, 
     assert items == {}
 
 
+async def test_recipe_completion_in_a_broken_file_and_module_paths(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    broken = "(((\n"
+    for text in [
+        f"build:\n\techo\ntest: bu|\n{broken}",
+        f"build:\n\techo\nalias b := bu|\n{broken}",
+        f"{broken}build:\r\n\techo\r\n[default]\r\ntest: a bu|\r\n",
+        f"\ufeffbuild:\n\techo\ntest: bu|\n{broken}",
+    ]:
+        assert set(await complete(client, justfile, text)) == {"build"}, repr(text)
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "mod.just").write_text("mod inner\ninstall:\n  echo\nlint:\n  echo\n")
+    (tmp_path / "tools" / "inner.just").write_text("deep:\n  echo\n(((\n")
+    root = f"mod tools\nbuild:\n\techo\n{broken}"
+    assert set(await complete(client, justfile, root + "test: tools::|\n")) == {
+        "install",
+        "lint",
+        "inner::",
+    }
+    assert set(await complete(client, justfile, root + "test: tools::ins|\n")) == {"install"}
+    assert set(await complete(client, justfile, root + "alias d := tools::inner::|\n")) == {"deep"}
+    assert await complete(client, justfile, root + "test: nowhere::|\n") == {}
+
+
 async def test_completion_of_settings_attributes_and_paths(client: LanguageClient, tmp_path):
     justfile = tmp_path / "justfile"
     items = await complete(client, justfile, "set |")

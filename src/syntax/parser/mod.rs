@@ -90,6 +90,26 @@ thread_local! {
   static ON_PARSER_STACK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+/// Stack of the thread that runs `just` or its language server. Analysis,
+/// evaluation and dependency resolution recurse once per nesting level or
+/// chain link (long `+` chains, variable chains, dependency chains), which
+/// overflows the default main stack; only touched pages are committed.
+const STACK_SIZE: usize = 1024 * 1024 * 1024;
+const _: () = assert!(STACK_SIZE >= PARSER_STACK_SIZE);
+
+/// Start `main` on a thread with a `STACK_SIZE` stack, on which parsing
+/// runs in place.
+pub(crate) fn spawn_on_large_stack<T: Send + 'static>(
+  name: &str,
+  main: impl FnOnce() -> T + Send + 'static,
+) -> std::io::Result<std::thread::JoinHandle<T>> {
+  std::thread::Builder::new().name(name.into()).stack_size(STACK_SIZE).spawn(|| {
+    // Deeper than parsing needs: the parser need not start a thread of its own.
+    on_large_stack();
+    main()
+  })
+}
+
 /// Declare that this thread's stack is at least `PARSER_STACK_SIZE`, so
 /// parsing on it runs in place.
 pub(crate) fn on_large_stack() {
