@@ -18,10 +18,10 @@ export RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4
 # An explicit --target keeps the instrumentation out of build scripts.
 bins=()
 for name in "${targets[@]}"; do bins+=(--bin "$name"); done
-cargo build --locked --release -p just-fuzz "${bins[@]}" --target "$target" --target-dir target/stable-fuzz
+cargo build --locked --profile fuzz -p just-fuzz "${bins[@]}" --target "$target" --target-dir target/stable-fuzz
 for name in "${targets[@]}"; do
   mkdir -p "corpus/$name" "artifacts/$name"
-  "target/stable-fuzz/$target/release/$name" "corpus/$name" \
+  "target/stable-fuzz/$target/fuzz/$name" "corpus/$name" \
     -artifact_prefix="artifacts/$name/" -max_total_time="$seconds" -rss_limit_mb=4096 \
     -detect_leaks=0 -print_final_stats=1
 done

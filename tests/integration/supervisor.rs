@@ -32,7 +32,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use crate::pty::{collect, has_bash, wait_until, Collected, Shell, DEADLINE};
+use crate::pty::{collect, has_bash, wait_until, Collected, Shell};
 
 fn just() -> &'static str {
   env!("CARGO_BIN_EXE_just")
@@ -354,7 +354,7 @@ fn interrupt_taken_between_fork_and_exec_reaches_the_program() {
   let status = directory.join("status");
   let ended = (|| {
     let start = Instant::now();
-    while start.elapsed() < DEADLINE {
+    while start.elapsed() < crate::pty::DEADLINE {
       if let Ok(text) = fs::read_to_string(&status) {
         return Some(text);
       }

@@ -89,14 +89,14 @@ impl Directory {
 
   /// Create the directory `name`, which must not exist.
   pub(crate) fn create_directory(&self, name: &str, mode: u32) -> io::Result<()> {
-    Ok(rustix::fs::mkdirat(&self.fd, name, Mode::from_raw_mode(mode))?)
+    Ok(rustix::fs::mkdirat(&self.fd, name, permission_bits(mode))?)
   }
 
   /// Create the file `name`, which must not exist (not even as a link),
   /// for writing, with `mode` (less the umask).
   pub(crate) fn create_file(&self, name: &str, mode: u32) -> io::Result<File> {
     let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-    Ok(File::from(rustix::fs::openat(&self.fd, name, flags, Mode::from_raw_mode(mode))?))
+    Ok(File::from(rustix::fs::openat(&self.fd, name, flags, permission_bits(mode))?))
   }
 
   /// The regular file `name`, open for reading. It is opened without
@@ -168,7 +168,7 @@ impl Directory {
 
   /// Give this directory the permission bits `mode`.
   pub(crate) fn set_mode(&self, mode: u32) -> io::Result<()> {
-    Ok(rustix::fs::fchmod(&self.fd, Mode::from_raw_mode(mode & 0o7777))?)
+    Ok(rustix::fs::fchmod(&self.fd, permission_bits(mode))?)
   }
 
   /// Take the exclusive lock on this directory if no other open handle
@@ -200,4 +200,10 @@ impl Directory {
 
 fn not_regular(name: &str, what: &str) -> io::Error {
   io::Error::new(io::ErrorKind::InvalidData, format!("`{name}` is {what}, not a regular file"))
+}
+
+/// The permission bits of `mode` as the platform's mode type (16 bits on
+/// macOS, 32 on Linux).
+fn permission_bits(mode: u32) -> Mode {
+  Mode::from_raw_mode((mode & 0o7777) as rustix::fs::RawMode)
 }

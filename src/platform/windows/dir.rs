@@ -130,6 +130,7 @@ impl Directory {
       .read(true)
       .write(true)
       .create(true)
+      .truncate(false)
       .share_mode(0)
       .open(self.path.join(".lock"));
     let file = match opened {
