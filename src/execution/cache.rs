@@ -424,7 +424,7 @@ fn restore_shared<'src>(
     outputs: &entry.outputs,
     protected: &protected,
   };
-  let restored = shared.restore(&found, &target, &interrupted);
+  let restored = shared.restore(found, &target, &interrupted);
   drop(busy);
   let Some(restored) = restored else {
     // A signal stopped the restore: the run stops, hit or not.

@@ -504,9 +504,14 @@ fn url_without_scheme_is_not_echoed() {
 
 /// Run `command`, failing if it takes longer than 30 s.
 pub(crate) fn run_bounded(command: &mut Command) -> std::process::Output {
+  run_within(command, Duration::from_secs(30))
+}
+
+/// `command`'s output, killing it (and failing) if it runs past `limit`.
+pub(crate) fn run_within(command: &mut Command, limit: Duration) -> std::process::Output {
   let mut child =
     command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn just");
-  let deadline = Instant::now() + Duration::from_secs(30);
+  let deadline = Instant::now() + limit;
   while child.try_wait().expect("wait").is_none() {
     if Instant::now() > deadline {
       let _ = child.kill();

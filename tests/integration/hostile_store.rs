@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::hostile_cache::{forge, only_record, published_entry, run_bounded};
+use crate::hostile_cache::{forge, only_record, published_entry, run_bounded, run_within};
 use crate::shared_cache::{assert_built, symlink, text, Workspace, BUILT, JUSTFILE};
 
 tests! {
@@ -29,6 +29,7 @@ tests! {
   concurrent_writers_of_one_entry_leave_it_complete,
   clean_of_a_hostile_store_follows_no_link_and_never_blocks,
   entry_of_twenty_thousand_files_is_published_and_restored,
+  entry_larger_than_a_reader_accepts_is_not_published,
 }
 
 fn store_flag(store: &Path) -> String {
@@ -400,4 +401,36 @@ fn entry_of_twenty_thousand_files_is_published_and_restored() {
   assert_eq!(workspace.runs(), 1, "not restored");
   assert_eq!(fs::read_dir(b.join("many")).expect("many").count(), 20000);
   assert_eq!(fs::read_to_string(b.join("many/f19999")).expect("file"), "19999");
+}
+
+/// An entry whose text is larger than the 256 MiB a reader accepts (66,000
+/// files whose paths are 4,000 bytes long) is not published, with a
+/// warning that says why, instead of being published and then refused by
+/// every reader; the run itself succeeds.
+fn entry_larger_than_a_reader_accepts_is_not_published() {
+  let store = tempfile::tempdir().expect("store");
+  let flag = store_flag(store.path());
+  let workspace = Workspace::new();
+  let justfile = "set unstable\nset lists\n\n[cache(outputs=['deep'])]\nbuild:\n  #!/bin/sh\n  \
+                  echo \"building from $(cat src/a.txt)\"\n  echo \"a warning\" >&2\n  \
+                  python3 -c \"import os; d = '/'.join(['deep'] + [c * 250 for c in \
+                  'abcdefghijklmno']); os.makedirs(d); [open(d + '/%0250d' % i, \
+                  'w').close() for i in range(66000)]\"\n  echo ran >> \"$COUNTER\"\n";
+  let a = workspace.checkout("a", "A\n");
+  fs::write(a.join("justfile"), justfile).expect("justfile");
+  // A debug build takes about 45 s for the 261 MiB of entry text.
+  let output = run_within(&mut workspace.command(&a, &[&flag]), Duration::from_secs(600));
+  assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+  assert_eq!(text(&output.stdout), "building from A\n");
+  let published = format!(
+    "warning: not published to shared cache `{}`: the entry takes 261 MiB, more than the 256 MiB \
+     a reader accepts\n",
+    store.path().display()
+  );
+  assert_eq!(text(&output.stderr), format!("a warning\n{published}"));
+  assert!(
+    !store.path().join("ac").exists()
+      || fs::read_dir(store.path().join("ac")).expect("ac").next().is_none()
+  );
+  assert_eq!(workspace.runs(), 1);
 }

@@ -36,8 +36,9 @@ use crate::platform::{mode, stdio};
 /// are never looked up.
 pub(super) const FORMAT: u32 = 2;
 
-/// Largest entry read.
-pub(super) const LARGEST_ENTRY: u64 = 64 << 20;
+/// Largest entry read, and published: room for `entry::LARGEST_ENTRY_ITEMS`
+/// items of 256 bytes each (an item of a million-file entry takes about 130).
+pub(super) const LARGEST_ENTRY: u64 = 256 << 20;
 
 /// Largest `ac` record read (a hash, and a line end).
 pub(super) const LARGEST_RECORD: u64 = 256;
@@ -368,7 +369,7 @@ impl Shared {
     })();
     let entry = match described.map_err(|error| error.to_string()).and_then(|entry| {
       entry::check(&entry, outputs)?;
-      Ok(entry)
+      shareable(entry.to_string())
     }) {
       Ok(entry) => entry,
       Err(reason) => {
@@ -384,7 +385,6 @@ impl Shared {
       for (file, blob) in &mut streams {
         self.upload(store, file, blob)?;
       }
-      let entry = entry.to_string();
       let hex = blake3::hash(entry.as_bytes()).to_hex().to_string();
       store.put(&format!("cas/{hex}"), &mut entry.as_bytes(), entry.len() as u64)?;
       store.put(&format!("ac/{key}"), &mut hex.as_bytes(), hex.len() as u64)
@@ -411,6 +411,19 @@ impl Shared {
     }
     Ok(())
   }
+}
+
+/// An entry's text, if readers accept its size: larger than
+/// `LARGEST_ENTRY`, it is refused with its size and the limit.
+fn shareable(entry: String) -> Result<String, String> {
+  if entry.len() as u64 > LARGEST_ENTRY {
+    return Err(format!(
+      "the entry takes {} MiB, more than the {} MiB a reader accepts",
+      (entry.len() as u64).div_ceil(1 << 20),
+      LARGEST_ENTRY >> 20
+    ));
+  }
+  Ok(entry)
 }
 
 /// How large a blob must be.
@@ -662,5 +675,25 @@ pub(crate) fn restore_for_fuzzing(
   };
   let found = Found { entry, name: "cas/fuzz".into() };
   let target = Target { working_directory, outputs, protected: &[] };
-  shared.restore(&found, &target, &|| false).is_some()
+  shared.restore(found, &target, &|| false).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn an_entry_of_the_largest_size_a_reader_accepts_is_shareable() {
+    let largest = "x".repeat(usize::try_from(LARGEST_ENTRY).unwrap());
+    assert_eq!(shareable(largest).map(|entry| entry.len() as u64), Ok(LARGEST_ENTRY));
+  }
+
+  #[test]
+  fn an_entry_one_byte_larger_is_not() {
+    let larger = "x".repeat(usize::try_from(LARGEST_ENTRY + 1).unwrap());
+    assert_eq!(
+      shareable(larger),
+      Err("the entry takes 257 MiB, more than the 256 MiB a reader accepts".into())
+    );
+  }
 }

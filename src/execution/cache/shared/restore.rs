@@ -68,11 +68,15 @@ impl Shared {
   /// path, and those killed runs left next to the outputs before.
   pub(in crate::execution::cache) fn restore(
     &self,
-    found: &Found,
+    found: Found,
     target: &Target<'_>,
     interrupted: &dyn Fn() -> bool,
   ) -> Option<Restored> {
-    let checked = self.checked(found, target)?;
+    let checked = self.checked(&found, target)?;
+    // The checked items are all the rest needs: the parsed entry (most of
+    // the memory a large entry takes) goes before anything is built.
+    let Found { name, entry } = found;
+    drop(entry);
     self.remove_leftovers(target);
     let umask = mode::umask();
     let stale = stale_outputs(&checked, target, umask);
@@ -88,7 +92,7 @@ impl Shared {
       Err(Failure::Local(error)) => {
         self.warn(&format!(
           "failed to restore the outputs of shared cache entry `{}` ({error}); running the recipe",
-          found.name
+          name
         ));
         None
       }
