@@ -91,8 +91,7 @@ impl Shared {
       }
       Err(Failure::Local(error)) => {
         self.warn(&format!(
-          "failed to restore the outputs of shared cache entry `{}` ({error}); running the recipe",
-          name
+          "failed to restore the outputs of shared cache entry `{name}` ({error}); running the recipe"
         ));
         None
       }
