@@ -1,5 +1,5 @@
 //! The clap definition of the command line, generated from the flag table
-//! (`flags.rs`). This is the single source from which parsing errors,
+//! (`flags/`). This is the single source from which parsing errors,
 //! `--help`, `--completions` and `--man` are derived.
 
 use clap::{
@@ -9,11 +9,9 @@ use clap::{
   },
   value_parser, Arg, ArgAction, ArgGroup, Command, ValueHint,
 };
-use clap_complete::engine::{ArgValueCandidates, ArgValueCompleter, PathCompleter};
+use clap_complete::engine::{ArgValueCompleter, PathCompleter};
 use std::{ffi::OsString, num::NonZeroUsize};
 
-use crate::cli::completions;
-pub(crate) use crate::cli::flags::id;
 use crate::cli::flags::{self, Completer, Flag, Kind, Takes, FLAGS};
 use crate::options::Words;
 
@@ -28,7 +26,10 @@ pub(crate) fn command() -> Command {
     .arg(arguments())
     .next_help_heading("Commands")
     .args(FLAGS.iter().filter(|flag| flag.command.is_some()).map(arg))
-    .group(ArgGroup::new(id::DEPENDENCY_VIEW).args([id::TREE, id::GRAPH]))
+    .group(
+      ArgGroup::new(flags::DEPENDENCY_VIEW)
+        .args([flags::dependencies::TREE.long, flags::dependencies::GRAPH.long]),
+    )
 }
 
 /// The command line needed to parse `words` (the program name first): clap
@@ -77,11 +78,10 @@ fn styles() -> Styles {
 }
 
 fn arguments() -> Arg {
-  Arg::new(id::ARGUMENTS)
+  Arg::new(flags::ARGUMENTS)
     .num_args(1..)
     .action(ArgAction::Append)
     .trailing_var_arg(true)
-    .add(ArgValueCompleter::new(completions::complete_arguments))
     .help("Overrides (NAME=VALUE), then recipes and their arguments; without a recipe, the default one runs")
 }
 
@@ -150,9 +150,8 @@ fn arg(flag: &Flag) -> Arg {
     Completer::File => arg.add(ArgValueCompleter::new(PathCompleter::file())),
     Completer::Directory => arg.value_hint(ValueHint::DirPath),
     Completer::AnyPath => arg.value_hint(ValueHint::AnyPath),
-    Completer::Groups => arg.add(ArgValueCandidates::new(completions::groups)),
-    Completer::Variables => arg.add(ArgValueCandidates::new(completions::variables)),
-    Completer::RecipePaths => arg.add(ArgValueCandidates::new(completions::recipe_paths)),
+    // What the justfile defines: `completions.rs` adds these when completing.
+    Completer::Groups | Completer::Variables | Completer::RecipePaths => arg,
   }
 }
 

@@ -4,7 +4,9 @@
 use std::ffi::{OsStr, OsString};
 
 use clap::builder::StyledStr;
-use clap_complete::engine::{CompletionCandidate, PathCompleter, ValueCompleter};
+use clap_complete::engine::{
+  ArgValueCandidates, ArgValueCompleter, CompletionCandidate, PathCompleter, ValueCompleter,
+};
 use clap_complete::env::{self, EnvCompleter, Shells};
 
 use crate::analysis::analyzer::{compile, Arenas, LoadRequest};
@@ -12,43 +14,22 @@ use crate::analysis::lookup::{is_public_alias, resolve_alias, AliasTarget};
 use crate::analysis::model::{Justfile, Module};
 use crate::cli::arguments;
 use crate::cli::config::{Config, ConfigError, Subcommand};
+use crate::cli::flags::{self, about::CompletionShell, Completer, FLAGS};
 use crate::options::Choice;
 use crate::output::list::{listed_recipes, listed_submodules, module_groups};
 use crate::output::variables::public_assignments;
 use crate::search;
 use crate::syntax::sources::{Sources, Trees};
 
-/// A shell `--completions` has a script for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum CompletionShell {
-  Bash,
-  Elvish,
-  Fish,
-  Nushell,
-  Powershell,
-  Zsh,
-}
-
-crate::options::choice!(any_case CompletionShell {
-  Bash = "bash",
-  Elvish = "elvish",
-  Fish = "fish",
-  Nushell = "nushell" | "nu",
-  Powershell = "powershell",
-  Zsh = "zsh",
-});
-
-impl CompletionShell {
-  /// Its dynamic completer (`JUST_COMPLETE=<shell>`); nushell has none.
-  fn dynamic(self) -> Option<&'static dyn EnvCompleter> {
-    match self {
-      CompletionShell::Bash => Some(&Bash),
-      CompletionShell::Elvish => Some(&env::Elvish),
-      CompletionShell::Fish => Some(&env::Fish),
-      CompletionShell::Nushell => None,
-      CompletionShell::Powershell => Some(&env::Powershell),
-      CompletionShell::Zsh => Some(&env::Zsh),
-    }
+/// The dynamic completer of `shell` (`JUST_COMPLETE=<shell>`); nushell has none.
+fn dynamic(shell: CompletionShell) -> Option<&'static dyn EnvCompleter> {
+  match shell {
+    CompletionShell::Bash => Some(&Bash),
+    CompletionShell::Elvish => Some(&env::Elvish),
+    CompletionShell::Fish => Some(&env::Fish),
+    CompletionShell::Nushell => None,
+    CompletionShell::Powershell => Some(&env::Powershell),
+    CompletionShell::Zsh => Some(&env::Zsh),
   }
 }
 
@@ -89,7 +70,7 @@ pub(crate) fn complete_env() {
     return;
   }
   let shells: Vec<&dyn EnvCompleter> =
-    CompletionShell::VALUES.iter().filter_map(|shell| shell.dynamic()).collect();
+    CompletionShell::VALUES.iter().filter_map(|&shell| dynamic(shell)).collect();
   clap_complete::CompleteEnv::with_factory(completion_command)
     .var(COMPLETE_VARIABLE)
     .shells(Shells(&shells))
@@ -99,15 +80,31 @@ pub(crate) fn complete_env() {
 /// Set to a shell's name, it asks `just` to complete a command line.
 const COMPLETE_VARIABLE: &str = "JUST_COMPLETE";
 
-/// The command line as completion sees it: `--tree` and `--graph` take one
-/// recipe path, so that right after them only recipe paths are offered, once
-/// (with any number allowed, clap offers them as the option's values, again
-/// as recipe words, and then every flag); further words complete as recipe
-/// words do.
+/// The command line as completion sees it: the values the justfile defines
+/// (recipes, variables, groups) complete from it; `--tree` and `--graph` take
+/// one recipe path, so that right after them only recipe paths are offered,
+/// once (with any number allowed, clap offers them as the option's values,
+/// again as recipe words, and then every flag); further words complete as
+/// recipe words do.
 fn completion_command() -> clap::Command {
-  arguments::command()
-    .mut_arg(arguments::id::TREE, |arg| arg.num_args(1))
-    .mut_arg(arguments::id::GRAPH, |arg| arg.num_args(1))
+  let command = arguments::command()
+    .mut_arg(flags::ARGUMENTS, |arg| arg.add(ArgValueCompleter::new(complete_arguments)));
+  FLAGS
+    .iter()
+    .fold(command, |command, flag| {
+      let candidates = match flag.completer {
+        Completer::Groups => ArgValueCandidates::new(groups),
+        Completer::Variables => ArgValueCandidates::new(variables),
+        Completer::RecipePaths => ArgValueCandidates::new(recipe_paths),
+        // `arguments.rs` gives these.
+        Completer::Nothing | Completer::File | Completer::Directory | Completer::AnyPath => {
+          return command;
+        }
+      };
+      command.mut_arg(flag.long, |arg| arg.add(candidates))
+    })
+    .mut_arg(flags::dependencies::TREE.long, |arg| arg.num_args(1))
+    .mut_arg(flags::dependencies::GRAPH.long, |arg| arg.num_args(1))
 }
 
 /// Bash: `clap_complete`'s registration, plus `BASH_COLONS`.
@@ -345,7 +342,7 @@ pub(crate) fn recipe_paths() -> Vec<CompletionCandidate> {
 pub(crate) fn variables() -> Vec<CompletionCandidate> {
   let previous = previous_word();
   if previous.as_deref().and_then(OsStr::to_str).and_then(|word| word.strip_prefix("--"))
-    != Some(arguments::id::SET)
+    != Some(flags::environment::SET.long)
   {
     return Vec::new();
   }
@@ -375,7 +372,7 @@ mod tests {
     for &shell in CompletionShell::VALUES {
       let script = completions(shell);
       assert!(script.contains("just"), "{shell:?}");
-      if let Some(completer) = shell.dynamic() {
+      if let Some(completer) = dynamic(shell) {
         assert_eq!(completer.name(), shell.word());
         assert!(script.contains("JUST_COMPLETE") && script.contains(shell.word()), "{shell:?}");
       }

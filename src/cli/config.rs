@@ -12,9 +12,8 @@ use lexiclean::Lexiclean;
 use snafu::Snafu;
 
 use crate::cli::{
-  arguments::{self, id},
-  completions::CompletionShell,
-  flags::{self, Command, Flag, Takes, FLAGS},
+  arguments,
+  flags::{self, about::CompletionShell, Command, Flag, Given, FLAGS},
   positional::Positional,
   quick,
 };
@@ -153,7 +152,12 @@ impl ConfigError {
   pub(crate) fn exit_code(&self) -> i32 {
     match self {
       ConfigError::Clap { source } => source.exit_code(),
-      _ => 1,
+      ConfigError::CurrentDirectory { .. }
+      | ConfigError::InvalidOverridePath { .. }
+      | ConfigError::InvalidModulePath { .. }
+      | ConfigError::SearchDirectoryConflict
+      | ConfigError::SubcommandArguments { .. }
+      | ConfigError::UnknownWord { .. } => 1,
     }
   }
 }
@@ -216,7 +220,30 @@ impl Config {
             config.subcommand = Subcommand::Help { path: arguments.clone() };
             Some(Ok(config))
           }
-          _ => None,
+          // Nothing to run, or a command: plain `--help`.
+          Subcommand::Run { .. }
+          | Subcommand::Changelog
+          | Subcommand::Lsp
+          | Subcommand::Choose
+          | Subcommand::Clean { .. }
+          | Subcommand::Command { .. }
+          | Subcommand::Completions { .. }
+          | Subcommand::Dump
+          | Subcommand::Edit
+          | Subcommand::Evaluate { .. }
+          | Subcommand::Format
+          | Subcommand::Groups
+          | Subcommand::Init
+          | Subcommand::List { .. }
+          | Subcommand::Man
+          | Subcommand::Request { .. }
+          | Subcommand::Show { .. }
+          | Subcommand::Summary
+          | Subcommand::Usage { .. }
+          | Subcommand::Variables
+          | Subcommand::Help { .. }
+          | Subcommand::Tree { .. }
+          | Subcommand::Graph { .. } => None,
         },
         Err(_) => None,
       };
@@ -247,34 +274,8 @@ impl Config {
     config.subcommand = subcommand;
     config.search = search;
     config.overrides = overrides;
-    apply_options(&mut config.options, matches);
+    flags::value::apply_options(&mut config.options, matches);
     Ok(config)
-  }
-}
-
-/// What the command line and the environment give each flag (by id), with
-/// each flag's default where it has one: the values `from_given` reads.
-pub(crate) trait Given {
-  /// Whether the command line gives the flag (not the environment or a default).
-  fn on_command_line(&self, id: &str) -> bool;
-  fn get_flag(&self, id: &str) -> bool;
-  fn get_count(&self, id: &str) -> u8;
-  /// Every value of a text flag (or of `ARGUMENTS`), None when it has none.
-  fn values(&self, id: &str) -> Option<Vec<String>>;
-  fn string(&self, id: &str) -> Option<String>;
-  /// `string` without a copy.
-  fn word(&self, id: &str) -> Option<&str>;
-  fn path(&self, id: &str) -> Option<PathBuf>;
-  fn number(&self, id: &str) -> Option<u64>;
-  fn positive(&self, id: &str) -> Option<usize>;
-  /// The words of `--command`.
-  fn command_words(&self, id: &str) -> Vec<OsString>;
-  /// The pairs of `--set`.
-  fn pairs(&self, id: &str) -> Vec<(String, String)>;
-  /// The values of `ARGUMENTS`, which only the one reader of them
-  /// (`positional_words`) asks for, so they may be handed over.
-  fn take_arguments(&self) -> Option<Vec<String>> {
-    self.values(id::ARGUMENTS)
   }
 }
 
@@ -368,13 +369,18 @@ fn left_out<T: Default>(error: clap::parser::MatchesError) -> T {
 /// The words processed as positional arguments: the values of `--list`,
 /// `--show`, `--usage` or `--clean` when given, otherwise `ARGUMENTS`.
 fn positional_words(matches: &dyn Given) -> Vec<String> {
-  for flag in [id::TREE, id::GRAPH] {
+  for flag in [flags::dependencies::TREE.long, flags::dependencies::GRAPH.long] {
     // Recipe paths may also follow other options: `--graph --graph-format json a`.
     if matches.on_command_line(flag) {
       return [strings(matches, flag), matches.take_arguments().unwrap_or_default()].concat();
     }
   }
-  for flag in [id::LIST, id::SHOW, id::USAGE, id::CLEAN] {
+  for flag in [
+    flags::listing::LIST.long,
+    flags::inspect::SHOW.long,
+    flags::inspect::USAGE.long,
+    flags::cache::CLEAN.long,
+  ] {
     if matches.on_command_line(flag) {
       return strings(matches, flag);
     }
@@ -397,7 +403,7 @@ fn collect_overrides(
   matches: &dyn Given,
   positional: &Positional,
 ) -> Result<Vec<Override>, ConfigError> {
-  let set_pairs = matches.pairs(id::SET);
+  let set_pairs = matches.pairs(flags::environment::SET.long);
   set_pairs
     .iter()
     .chain(&positional.overrides)
@@ -410,9 +416,9 @@ fn search_config(
   positional: &Positional,
   invocation_directory: &Path,
 ) -> Result<SearchConfig, ConfigError> {
-  let justfile = matches.path(id::JUSTFILE);
-  let working_directory = matches.path(id::WORKING_DIRECTORY);
-  let global = matches.get_flag(id::GLOBAL_JUSTFILE);
+  let justfile = matches.path(flags::search::JUSTFILE.long);
+  let working_directory = matches.path(flags::search::WORKING_DIRECTORY.long);
+  let global = matches.get_flag(flags::search::GLOBAL_JUSTFILE.long);
 
   if positional.search_directory.is_some()
     && (global || justfile.is_some() || working_directory.is_some())
@@ -475,8 +481,8 @@ fn subcommand(
     Command::Changelog => nothing(Subcommand::Changelog, flag.long),
     Command::Lsp => nothing(Subcommand::Lsp, flag.long),
     // just 1.58 names both by `--dump`, and `--fmt` by its other name.
-    Command::Dump | Command::Json => nothing(Subcommand::Dump, id::DUMP),
-    Command::Format => nothing(Subcommand::Format, id::FORMAT_ALIAS),
+    Command::Dump | Command::Json => nothing(Subcommand::Dump, flags::inspect::DUMP.long),
+    Command::Format => nothing(Subcommand::Format, flags::editing::FORMAT_ALIAS),
     Command::Edit => nothing(Subcommand::Edit, flag.long),
     Command::Groups => nothing(Subcommand::Groups, flag.long),
     Command::Init => nothing(Subcommand::Init, flag.long),
@@ -537,10 +543,10 @@ fn dependency_view(
   command: Command,
   paths: Vec<String>,
 ) -> Result<Subcommand, ConfigError> {
-  let all = matches.get_flag(id::ALL);
+  let all = matches.get_flag(flags::dependencies::ALL.long);
   if all && !paths.is_empty() {
     return Err(ConfigError::SubcommandArguments {
-      subcommand: id::ALL,
+      subcommand: flags::dependencies::ALL.long,
       overrides: Vec::new(),
       arguments: paths,
     });
@@ -554,7 +560,7 @@ fn dependency_view(
 
 /// `--graph-format`, else its `late_env` variable, else its default.
 fn graph_format(matches: &dyn Given) -> Result<GraphFormat, ConfigError> {
-  const FLAG: &Flag = flags::row(id::GRAPH_FORMAT);
+  const FLAG: &Flag = &flags::dependencies::GRAPH_FORMAT;
   let from_environment = FLAG
     .late_env
     .filter(|_| !matches.on_command_line(FLAG.long))
@@ -564,10 +570,7 @@ fn graph_format(matches: &dyn Given) -> Result<GraphFormat, ConfigError> {
     None => matches.word(FLAG.long).or(FLAG.default).unwrap_or_default(),
   };
   GraphFormat::from_word(word).ok_or_else(|| {
-    let value_name = match FLAG.takes {
-      Takes::Value(name, _) => name,
-      _ => "",
-    };
+    let value_name = FLAG.takes.value_name().unwrap_or_default();
     let source =
       from_environment.as_ref().map(|(name, _)| format!(" (from {name})")).unwrap_or_default();
     let message = format!(
@@ -586,80 +589,7 @@ fn split_module_path(path: Vec<String>) -> Vec<String> {
     [word] if word.contains(char::is_whitespace) => {
       word.split_whitespace().map(str::to_owned).collect()
     }
-    _ => path,
-  }
-}
-
-/// The ceiling as the searched directories are spelled: absolute (relative
-/// to the invocation directory), without `.`/`..`, and physical where it
-/// exists. Unlike just 1.58, which compares the text as given, so that any
-/// other spelling never matches and silently lifts the bound.
-pub(crate) fn ceiling_directory(invocation_directory: &Path, ceiling: &Path) -> PathBuf {
-  let absolute = invocation_directory.join(ceiling).lexiclean();
-  crate::platform::fs::physical_path(&absolute).unwrap_or(absolute)
-}
-
-/// Each row sets the options from what it is given, in table order.
-fn apply_options(options: &mut Options, matches: &dyn Given) {
-  for flag in FLAGS {
-    (flag.apply)(options, &FlagValue { given: matches, id: flag.long });
-  }
-}
-
-/// What the command line and the environment give one flag (or its
-/// default), for its row's `apply`.
-pub(crate) struct FlagValue<'a> {
-  given: &'a dyn Given,
-  id: &'static str,
-}
-
-impl<'a> FlagValue<'a> {
-  /// What another flag is given, for a row that applies the flags that
-  /// only go with it (`--watch`).
-  pub(crate) fn other(&self, id: &'static str) -> FlagValue<'a> {
-    FlagValue { given: self.given, id }
-  }
-
-  pub(crate) fn switch(&self) -> bool {
-    self.given.get_flag(self.id)
-  }
-
-  pub(crate) fn count(&self) -> u8 {
-    self.given.get_count(self.id)
-  }
-
-  pub(crate) fn on_command_line(&self) -> bool {
-    self.given.on_command_line(self.id)
-  }
-
-  pub(crate) fn values(&self) -> Option<Vec<String>> {
-    self.given.values(self.id)
-  }
-
-  pub(crate) fn strings(&self) -> Vec<String> {
-    self.values().unwrap_or_default()
-  }
-
-  pub(crate) fn string(&self) -> Option<String> {
-    self.given.string(self.id)
-  }
-
-  pub(crate) fn path(&self) -> Option<PathBuf> {
-    self.given.path(self.id)
-  }
-
-  pub(crate) fn number(&self) -> Option<u64> {
-    self.given.number(self.id)
-  }
-
-  pub(crate) fn positive(&self) -> Option<usize> {
-    self.given.positive(self.id)
-  }
-
-  /// The value of a `Choice` flag, None when it has none. Both parsers
-  /// accept only the words of its table (`choice_words_are_the_parsers`).
-  pub(crate) fn choice<T: Choice>(&self) -> Option<T> {
-    self.given.word(self.id).and_then(T::from_word)
+    [] | [_] | [_, _, ..] => path,
   }
 }
 

@@ -9,7 +9,7 @@ use std::{
 use snafu::Snafu;
 
 use crate::{
-  cli::config::Config,
+  cli::{config::Config, error::Error, flags::editing::DEFAULT_EDITOR},
   platform::exit::Exit,
   search::{self, SearchError},
 };
@@ -34,8 +34,11 @@ impl EditError {
   }
 }
 
-/// The editor when neither `$VISUAL` nor `$EDITOR` names one.
-pub(crate) const DEFAULT_EDITOR: &str = "vim";
+impl From<EditError> for Error<'_> {
+  fn from(error: EditError) -> Self {
+    Error::plain(error.to_string(), error.exit_code())
+  }
+}
 
 /// `$VISUAL`, else `$EDITOR`, else `DEFAULT_EDITOR`; used as a program
 /// name, unsplit.

@@ -44,6 +44,12 @@ impl<'src> Error<'src> {
     Error::Other(Box::new(Report::message(message)))
   }
 
+  /// An error of a command without source excerpts: its message (with any
+  /// suggestion line) and the exit status it calls for.
+  pub(crate) fn plain(message: impl Into<String>, status: i32) -> Self {
+    Error::Other(Box::new(Report { message: message.into(), status, ..Report::default() }))
+  }
+
   pub(crate) fn report(&self) -> Report<'src> {
     match self {
       Error::Compile(error) => Report {
@@ -223,8 +229,6 @@ plain_error! {
   crate::search::SearchError => |_: &crate::search::SearchError| 1,
   crate::output::list::ListError => |_: &crate::output::list::ListError| 1,
   crate::output::evaluate::EvaluateError => |_: &crate::output::evaluate::EvaluateError| 1,
-  crate::cli::init::InitError => |_: &crate::cli::init::InitError| 1,
-  crate::cli::edit::EditError => |error: &crate::cli::edit::EditError| error.exit_code(),
 }
 
 impl<'src> From<crate::analysis::compile_error::LoadError<'src>> for Error<'src> {

@@ -9,7 +9,10 @@ use std::{
 use snafu::Snafu;
 
 use crate::{
-  cli::config::{Config, SearchConfig},
+  cli::{
+    config::{Config, SearchConfig},
+    error::Error,
+  },
   search::project_root,
 };
 
@@ -29,6 +32,12 @@ pub(crate) enum InitError {
   Write { path: PathBuf, source: io::Error },
   #[snafu(display("I/O error at `{}`: {source}", path.display()))]
   Inspect { path: PathBuf, source: io::Error },
+}
+
+impl From<InitError> for Error<'_> {
+  fn from(error: InitError) -> Self {
+    Error::plain(error.to_string(), 1)
+  }
 }
 
 /// Write the starter justfile; returns the message for stderr (without a

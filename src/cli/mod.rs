@@ -10,6 +10,8 @@ pub(crate) mod init;
 pub(crate) mod invocation;
 pub(crate) mod man;
 pub(crate) mod positional;
+pub(crate) mod print;
 pub(crate) mod quick;
+pub(crate) mod recipes;
 pub(crate) mod run;
 pub(crate) mod watch;

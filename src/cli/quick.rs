@@ -8,8 +8,7 @@
 
 use std::{ffi::OsString, path::PathBuf};
 
-use crate::cli::config::Given;
-use crate::cli::flags::{self, id, Kind, Takes, FLAGS};
+use crate::cli::flags::{self, Given, Kind, Takes, FLAGS};
 
 /// What a command line gives each flag: the values of each occurrence, in
 /// the order of `FLAGS`, and the positional words.
@@ -146,8 +145,10 @@ impl Quick {
   /// given has the one it requires.
   fn relations_hold(&self) -> bool {
     let given = |name: &str| match name {
-      id::ARGUMENTS => self.arguments_start.is_some(),
-      id::DEPENDENCY_VIEW => self.given(id::TREE) || self.given(id::GRAPH),
+      flags::ARGUMENTS => self.arguments_start.is_some(),
+      flags::DEPENDENCY_VIEW => {
+        self.given(flags::dependencies::TREE.long) || self.given(flags::dependencies::GRAPH.long)
+      }
       name => self.given(name),
     };
     FLAGS
@@ -202,7 +203,7 @@ fn valid(value: &str, kind: Kind) -> Option<&str> {
 impl Given for Quick {
   fn on_command_line(&self, id: &str) -> bool {
     match id {
-      id::ARGUMENTS => self.arguments_start.is_some(),
+      flags::ARGUMENTS => self.arguments_start.is_some(),
       id => self.given(id),
     }
   }
@@ -216,7 +217,7 @@ impl Given for Quick {
   }
 
   fn values(&self, id: &str) -> Option<Vec<String>> {
-    if id == id::ARGUMENTS {
+    if id == flags::ARGUMENTS {
       return self.arguments.borrow().clone();
     }
     let index = flags::index(id)?;
@@ -434,7 +435,7 @@ mod tests {
         for spelling in spellings {
           // With the flag it requires, before and after it.
           let required = flag.requires.map(|required| match required {
-            id::DEPENDENCY_VIEW => "--tree".to_owned(),
+            flags::DEPENDENCY_VIEW => "--tree".to_owned(),
             required => match flags::index(required).map(|index| FLAGS[index].takes) {
               Some(Takes::Value(..)) => format!("--{required}=value"),
               _ => format!("--{required}"),
@@ -498,7 +499,7 @@ mod tests {
           !**accepted
             && !matches!(flag.takes, Takes::HyphenValues(_) | Takes::Rest(_))
             && !matches!(flag.takes, Takes::Value(_, Kind::Choice(words)) if words.any_case)
-            && flag.requires != Some(id::COMMAND)
+            && flag.requires != Some(flags::shell::COMMAND.long)
         })
         .map(|(flag, _)| flag.long)
         .collect();

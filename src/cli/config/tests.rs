@@ -1,5 +1,5 @@
 use super::*;
-use crate::cli::flags::Kind;
+use crate::cli::flags::{Kind, Takes};
 use crate::options::AliasStyle;
 use std::sync::Mutex;
 

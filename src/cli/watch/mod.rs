@@ -13,7 +13,7 @@ use lexiclean::Lexiclean;
 
 use self::events::Burst;
 use super::config::{Config, WatchConfig};
-use super::run::RunRequest;
+use super::recipes::RunRequest;
 use crate::analysis::analyzer::Arenas;
 use crate::cli::error::{Error, Report};
 use crate::color::{Painter, Stream};
@@ -125,13 +125,13 @@ fn run_once<'src>(
   session: &Mutex<Session>,
 ) -> Result<std::result::Result<(), Error<'src>>> {
   let (config, arenas) = (run.config, run.arenas);
-  let loaded = super::run::load(config, search, config.unstable, arenas);
+  let loaded = super::recipes::load(config, search, config.unstable, arenas);
   {
     let mut session = lock(session);
     session.add_sources(arenas.sources);
     session.rewatch().map_err(Error::message)?;
   }
-  Ok(loaded.and_then(|justfile| super::run::run(run, search.clone(), justfile)))
+  Ok(loaded.and_then(|justfile| super::recipes::run(run, search.clone(), justfile)))
 }
 
 impl Session {

@@ -1,0 +1,59 @@
+//! The `[cache]` of recipe results and its shared store.
+
+use super::{
+  command, option, path, switch, text, Command, Completer, Flag, Kind, Takes, ARGUMENTS,
+};
+
+/// The rows of this file.
+pub(crate) const ROWS: &[Flag] =
+  &[CACHE_DIR, CACHE_READ_ONLY, CACHE_TIMEOUT, CACHE_URL, NO_CACHE, CLEAN];
+
+pub(crate) const CACHE_DIR: Flag = Flag {
+  env: Some("JUST_CACHE_DIR"),
+  conflicts: &["cache-url"],
+  completer: Completer::Directory,
+  ..path("cache-dir", "DIR", "Share `[cache]` results through this directory", |o, v| {
+    o.cache_dir = v.path();
+  })
+};
+
+pub(crate) const CACHE_READ_ONLY: Flag = Flag {
+  env: Some("JUST_CACHE_READ_ONLY"),
+  ..option(
+    "cache-read-only",
+    Takes::FalseySwitch,
+    "Only read from the shared `[cache]` store",
+    |o, v| {
+      o.cache_read_only = v.switch();
+    },
+  )
+};
+
+pub(crate) const CACHE_TIMEOUT: Flag = Flag {
+  env: Some("JUST_CACHE_TIMEOUT"),
+  default: Some("10"),
+  ..option("cache-timeout", Takes::Value("SECONDS", Kind::Number), "Give up on a request to a shared `[cache]` store after SECONDS, plus a second per MiB it moved (default {default})", |o, v| {
+    // Always given: the row has a default.
+    o.cache_timeout = v.number().unwrap_or_default();
+  })
+};
+
+pub(crate) const CACHE_URL: Flag = Flag {
+  env: Some("JUST_CACHE_URL"),
+  ..text(
+    "cache-url",
+    "URL",
+    "Share `[cache]` results through this http://, https:// or s3:// store",
+    |o, v| {
+      o.cache_url = v.string();
+    },
+  )
+};
+
+pub(crate) const NO_CACHE: Flag =
+  switch("no-cache", "JUST_NO_CACHE", "Ignore the recipe cache", |o, v| o.no_cache = v.switch());
+
+pub(crate) const CLEAN: Flag = Flag {
+  conflicts: &[ARGUMENTS],
+  ..command("clean", Takes::Words("RECIPE_PATH", 0), Command::Clean, "Delete `[cache]` results, and those in the `--cache-dir` store; with RECIPE_PATH (`a::b` or `a b`), only of recipes under it")
+};

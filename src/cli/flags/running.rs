@@ -1,0 +1,159 @@
+//! Which recipes run and how: dependencies, failures, parallelism, confirmation, choosing.
+
+use std::path::PathBuf;
+
+use super::{choice, command, option, path, switch, Command, Completer, Flag, Kind, Takes};
+use crate::options::OutputMode;
+
+/// The rows of this file.
+pub(crate) const ROWS: &[Flag] = &[
+  ALLOW_MISSING,
+  CHOOSE,
+  CHOOSER,
+  DRY_RUN,
+  EXPLAIN,
+  JOBS,
+  JOBSERVER,
+  KEEP_GOING,
+  NO_DEPS,
+  ONE,
+  OUTPUT,
+  QUIET,
+  TIME,
+  UNSTABLE,
+  VERBOSE,
+  YES,
+];
+
+pub(crate) const ALLOW_MISSING: Flag = switch(
+  "allow-missing",
+  "JUST_ALLOW_MISSING",
+  "Succeed silently on unknown recipes and modules",
+  |o, v| {
+    o.allow_missing = v.switch();
+  },
+);
+
+pub(crate) const CHOOSE: Flag = Flag {
+  shown_default: Some(DEFAULT_CHOOSER),
+  ..command(
+    "choose",
+    Takes::Switch,
+    Command::Choose,
+    "Pick recipes to run with a chooser: `--chooser`, else $JUST_CHOOSER, else `{default}`",
+  )
+};
+
+pub(crate) const CHOOSER: Flag = Flag {
+  env: Some("JUST_CHOOSER"),
+  shown_default: Some(DEFAULT_CHOOSER),
+  completer: Completer::File,
+  ..path(
+    "chooser",
+    "CHOOSER",
+    "Program `--choose` runs to pick recipes (default `{default}`)",
+    |o, v| {
+      o.chooser = v.path().map(PathBuf::into_os_string);
+    },
+  )
+};
+
+pub(crate) const DRY_RUN: Flag = Flag {
+  short: Some('n'),
+  conflicts: &["quiet"],
+  ..switch("dry-run", "JUST_DRY_RUN", "Print commands without running them", |o, v| {
+    o.dry_run = v.switch();
+  })
+};
+
+pub(crate) const EXPLAIN: Flag =
+  switch("explain", "JUST_EXPLAIN", "Print a recipe's doc comment before running it", |o, v| {
+    o.explain = v.switch();
+  });
+
+pub(crate) const JOBS: Flag = Flag {
+  env: Some("JUST_JOBS"),
+  shown_default: Some("no limit; with `--jobserver`, the number of CPUs"),
+  ..option(
+    "jobs",
+    Takes::Value("N", Kind::Positive),
+    "Run at most N recipes at once in `[parallel]` recipes [default: {default}]",
+    |o, v| {
+      o.jobs = v.positive();
+    },
+  )
+};
+
+pub(crate) const JOBSERVER: Flag = switch(
+  "jobserver",
+  "JUST_JOBSERVER",
+  "Share the `--jobs` slots with make and cargo run by recipes, or use those of a parent make",
+  |o, v| {
+    o.jobserver = v.switch();
+  },
+);
+
+pub(crate) const KEEP_GOING: Flag = Flag {
+  short: Some('k'),
+  ..switch(
+    "keep-going",
+    "JUST_KEEP_GOING",
+    "After a failure, run every recipe that does not depend on it",
+    |o, v| {
+      o.keep_going = v.switch();
+    },
+  )
+};
+
+pub(crate) const NO_DEPS: Flag = Flag {
+  aliases: &["no-dependencies"],
+  ..switch("no-deps", "JUST_NO_DEPS", "Skip recipe dependencies", |o, v| o.no_deps = v.switch())
+};
+
+pub(crate) const ONE: Flag =
+  switch("one", "JUST_ONE", "Refuse more than one recipe invocation", |o, v| o.one = v.switch());
+
+pub(crate) const OUTPUT: Flag = Flag {
+  env: Some("JUST_OUTPUT"),
+  default: Some(OutputMode::Interleaved.word()),
+  ..choice::<OutputMode>("output", "MODE", "Output of recipe commands: as written, each line prefixed with `[recipe] `, or held per recipe", |o, v| {
+    o.output = v.choice().unwrap_or_default();
+  })
+};
+
+pub(crate) const QUIET: Flag = Flag {
+  short: Some('q'),
+  ..switch(
+    "quiet",
+    "JUST_QUIET",
+    "Print nothing: neither `just`'s own messages nor the output of recipes",
+    |o, v| {
+      o.quiet = v.switch();
+    },
+  )
+};
+
+pub(crate) const TIME: Flag =
+  switch("time", "JUST_TIME", "Report how long each recipe took", |o, v| o.time = v.switch());
+
+pub(crate) const UNSTABLE: Flag = Flag {
+  env: Some("JUST_UNSTABLE"),
+  ..option("unstable", Takes::FalseySwitch, "Allow unstable features", |o, v| {
+    o.unstable = v.switch();
+  })
+};
+
+pub(crate) const VERBOSE: Flag = Flag {
+  short: Some('v'),
+  env: Some("JUST_VERBOSE"),
+  ..option("verbose", Takes::Count, "Say more (repeat for even more)", |o, v| {
+    o.verbosity = v.count();
+  })
+};
+
+pub(crate) const YES: Flag =
+  switch("yes", "JUST_YES", "Confirm every recipe without asking", |o, v| o.yes = v.switch());
+
+/// The chooser program when neither `--chooser` nor `$JUST_CHOOSER` names
+/// one (with options to pick many and preview each).
+pub(crate) const DEFAULT_CHOOSER: &str = "fzf";
