@@ -5,8 +5,7 @@ use crate::analysis::compile_error::CompileError;
 use crate::color::Painter;
 use crate::evaluation::error::EvaluationError;
 use crate::evaluation::prepare::PrepareError;
-use crate::execution::error::ExecutionError;
-use crate::execution::keep_going::{Fate, Summary};
+use crate::execution::error::{ExecutionError, Fate, Summary};
 use crate::output::diagnostic::{error_line, excerpt};
 use crate::syntax::token::Token;
 

@@ -34,7 +34,6 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Map, Value as Json};
 
 use super::error::{stderr_line, ExecutionError};
-use super::run::Run;
 use crate::evaluation::evaluator::{Evaluator, RecipeScope, RunContext};
 use crate::syntax::ast::CacheAttribute;
 
@@ -198,17 +197,19 @@ impl serde::Serialize for InputDigests {
 }
 
 /// Build the key, print it with `-vv`, create and lock the entry file and
-/// decide whether it is a hit: locally, then in the shared store, if any.
+/// decide whether it is a hit: locally, then in the shared store (of the
+/// run's `stores`), if any. The run's `observer` learns the inputs and outputs.
 pub(crate) fn open<'src>(
   context: &RunContext<'_, 'src>,
-  run: &Run,
+  stores: &Stores,
+  observer: Option<&Observer>,
   evaluator: &Evaluator<'_, '_, 'src>,
   scope: &RecipeScope<'_, 'src>,
   cache: &CacheAttribute<'src>,
   parts: &KeyParts<'_>,
 ) -> Result<'src, Entry> {
   let recipe = scope.recipe;
-  let key = key(run, evaluator, scope, cache, parts)?;
+  let key = key(observer, evaluator, scope, cache, parts)?;
   let compact = key.json.compact();
   let hex = blake3::hash(compact.as_bytes()).to_hex().to_string();
   let config = context.config;
@@ -225,7 +226,7 @@ pub(crate) fn open<'src>(
   } else {
     Some(stale.unwrap_or_else(|| miss::without_entry(&directory, recipe.namepath, &entry.inputs)))
   };
-  if let Some(shared) = run.stores.for_options(config) {
+  if let Some(shared) = stores.for_options(config) {
     let key =
       key.json.for_shared_store(context.root_directory(), parts.working_directory, &entry.outputs);
     let shared_hex = blake3::hash(key.compact().as_bytes()).to_hex().to_string();
@@ -252,7 +253,7 @@ pub(crate) fn open<'src>(
 /// extra values, inputs' digests, positional arguments, path and working
 /// directory. Declares the inputs and outputs to the run's observer.
 fn key<'src>(
-  run: &Run,
+  observer: Option<&Observer>,
   evaluator: &Evaluator<'_, '_, 'src>,
   scope: &RecipeScope<'_, 'src>,
   cache: &CacheAttribute<'src>,
@@ -270,7 +271,7 @@ fn key<'src>(
       let value = evaluator.evaluate(&inputs.value)?;
       let files = inputs::expand(parts.working_directory, value.elements()).map_err(message)?;
       let names: Vec<String> = files.iter().map(|input| input.name.clone()).collect();
-      declare(run.observer.as_ref(), parts, &names, false);
+      declare(observer, parts, &names, false);
       Some(hash_inputs(files, &mut digests, &mut stamps)?)
     }
     None => None,
@@ -281,7 +282,7 @@ fn key<'src>(
   };
   entry::check_outputs(&outputs)
     .map_err(|problem| message(format!("recipe `{}`: {problem}", recipe.namepath)))?;
-  declare(run.observer.as_ref(), parts, &outputs, true);
+  declare(observer, parts, &outputs, true);
   let executor = match &parts.executor {
     KeyExecutor::Shebang { interpreter, argument } => {
       json!({"type": "shebang", "argument": argument, "interpreter": interpreter})
@@ -428,7 +429,7 @@ fn restore_shared<'src>(
   drop(busy);
   let Some(restored) = restored else {
     // A signal stopped the restore: the run stops, hit or not.
-    super::linewise::check_interrupted(context, recipe, false)?;
+    super::body::check_interrupted(context, recipe, false)?;
     return Ok(false);
   };
   entry.hit = true;

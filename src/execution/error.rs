@@ -86,7 +86,7 @@ pub(crate) enum ExecutionError<'src> {
   /// `summary` lists the recipes that failed or were skipped.
   #[snafu(display("{} recipes did not succeed", summary.len()))]
   KeptGoing {
-    summary: Vec<super::keep_going::Summary>,
+    summary: Vec<Summary>,
     status: i32,
     stopped: Option<Box<ExecutionError<'src>>>,
     signal: Option<&'static str>,
@@ -180,4 +180,21 @@ impl ExecutionError<'_> {
         | ScriptUnknown { .. }
     )
   }
+}
+
+/// What became of a recipe that did not simply succeed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Fate {
+  /// It failed, with this exit status.
+  Failed { status: i32 },
+  /// It did not run, for this reason (`needs `x``, `runs after `x``).
+  Skipped { reason: String },
+}
+
+/// One line of `--keep-going`'s summary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Summary {
+  /// The recipe's full path (`module::recipe`).
+  pub recipe: String,
+  pub fate: Fate,
 }

@@ -11,30 +11,13 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use super::error::ExecutionError;
+use super::error::{ExecutionError, Fate, Summary};
 use crate::analysis::model::{Recipe, RecipeId};
 use crate::color::Painter;
 use crate::platform::signals;
 use crate::platform::supervisor::Supervisor;
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
-
-/// What became of a recipe that did not simply succeed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Fate {
-  /// It failed, with this exit status.
-  Failed { status: i32 },
-  /// It did not run, for this reason (`needs `x``, `runs after `x``).
-  Skipped { reason: String },
-}
-
-/// One line of the summary.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Summary {
-  /// The recipe's full path (`module::recipe`).
-  pub recipe: String,
-  pub fate: Fate,
-}
 
 /// The failures and skips of one run.
 pub(crate) struct KeepGoing<'r, 'src> {

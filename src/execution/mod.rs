@@ -1,6 +1,7 @@
 //! Running recipes: invocations, dependency order, linewise and script
 //! execution, signals.
 
+pub(crate) mod body;
 pub(crate) mod cache;
 pub(crate) mod error;
 pub(crate) mod jobserver;

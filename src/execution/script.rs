@@ -6,8 +6,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use super::body::{check_interrupted, recipe_directory};
 use super::error::{spawn_failure, stderr_line, ExecutionError};
-use super::linewise::{check_interrupted, recipe_directory};
 use super::output_mode::RecipeOutput;
 use super::run::Run;
 use super::{cache, timestamp};
@@ -206,7 +206,7 @@ fn open_cache<'src>(
     positional: script.positional.map(<[String]>::to_vec),
     working_directory: script.working_directory,
   };
-  cache::open(context, run, evaluator, scope, cache, &parts)
+  cache::open(context, &run.stores, run.observer.as_ref(), evaluator, scope, cache, &parts)
 }
 
 /// The command that runs the script file at `path`.
