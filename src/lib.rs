@@ -34,8 +34,9 @@ pub use output::format::{format_justfile, indentation_setting, write_justfile};
 pub use output::sink::Sink;
 pub use syntax::lexer::lex;
 pub use syntax::parser::parse;
-pub use syntax::sources::{Source, Trees};
+pub use syntax::sources::Source;
 pub use syntax::token::TokenKind;
+pub use syntax::trees::Trees;
 
 /// Start-up work the standard library's runtime set-up would do and `just`
 /// relies on (Unix: closed standard streams get `/dev/null`, `SIGPIPE` is

@@ -19,8 +19,8 @@ use super::settings;
 use crate::builtins::value::Value;
 use crate::syntax::ast::{self, Item, ParameterKind};
 use crate::syntax::settings::Setting;
-use crate::syntax::sources::{Nodes, Trees};
 use crate::syntax::token::Token;
+use crate::syntax::trees::{Nodes, Trees};
 
 type CompileResult<'src, T> = Result<T, CompileError<'src>>;
 

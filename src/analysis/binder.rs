@@ -148,7 +148,8 @@ mod tests {
   use crate::analysis::loader::{Arenas, LoadRequest};
   use crate::analysis::resolver::for_each_expression;
   use crate::syntax::ast::Slot;
-  use crate::syntax::sources::{Sources, Trees};
+  use crate::syntax::sources::Sources;
+  use crate::syntax::trees::Trees;
 
   /// `text` as the root justfile (given, not read), with `set unstable`.
   fn compiled<'src>(text: &str, arenas: Arenas<'src>) -> crate::analysis::model::Justfile<'src> {

@@ -310,7 +310,8 @@ pub(crate) struct ParameterOptions<'src> {
 mod tests {
   use super::*;
   use crate::syntax::ast::{AttributeKind, Item};
-  use crate::syntax::sources::{Source, Trees};
+  use crate::syntax::sources::Source;
+  use crate::syntax::trees::Trees;
 
   /// The attributes of recipe `foo x` with `attributes` written above it.
   fn parse(attributes: &str) -> &'static [AttributeEntry<'static>] {

@@ -12,8 +12,9 @@ use super::error::AnalysisErrorKind;
 use crate::options::Override;
 use crate::syntax::ast::{Ast, Item, StringLiteral};
 use crate::syntax::parser;
-use crate::syntax::sources::{Sources, Trees};
+use crate::syntax::sources::Sources;
 use crate::syntax::token::Token;
+use crate::syntax::trees::Trees;
 
 pub(crate) struct LoadRequest<'a> {
   /// Absolute path of the root justfile.

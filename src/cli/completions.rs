@@ -19,7 +19,8 @@ use crate::options::Choice;
 use crate::output::list::{listed_recipes, listed_submodules, module_groups};
 use crate::output::variables::public_assignments;
 use crate::search;
-use crate::syntax::sources::{Sources, Trees};
+use crate::syntax::sources::Sources;
+use crate::syntax::trees::Trees;
 
 /// The dynamic completer of `shell` (`JUST_COMPLETE=<shell>`); nushell has none.
 fn dynamic(shell: CompletionShell) -> Option<&'static dyn EnvCompleter> {

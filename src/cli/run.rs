@@ -25,7 +25,8 @@ use crate::platform::signals;
 use crate::platform::stdio;
 use crate::platform::supervisor::SpawnError;
 use crate::search::{self, Search};
-use crate::syntax::sources::{Sources, Trees};
+use crate::syntax::sources::Sources;
+use crate::syntax::trees::Trees;
 
 pub(crate) fn main() -> i32 {
   super::completions::complete_env();

@@ -14,8 +14,9 @@ use crate::analysis::loader::Overlays;
 use crate::analysis::model::{Justfile, Module};
 use crate::syntax::ast::{Ast, Attribute, Expression, Item, Recipe};
 use crate::syntax::parser;
-use crate::syntax::sources::{Sources, Trees};
+use crate::syntax::sources::Sources;
 use crate::syntax::token::Token;
+use crate::syntax::trees::Trees;
 
 /// The warning rules, each on unless the client turns it off
 /// (`initializationOptions` or `workspace/didChangeConfiguration`:

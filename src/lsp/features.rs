@@ -12,7 +12,8 @@ use super::{
   completion, formatting, hover, navigation, run, signature, symbols, tokens, workspace,
 };
 use crate::syntax::parser;
-use crate::syntax::sources::{Sources, Trees};
+use crate::syntax::sources::Sources;
+use crate::syntax::trees::Trees;
 
 pub(super) fn answer(server: &mut Server, method: &str, params: Value) -> Result<Value, Failure> {
   match method {

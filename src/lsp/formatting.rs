@@ -9,7 +9,8 @@ use lsp_types::TextEdit;
 use super::documents;
 use crate::output::format::{format_justfile, indentation_setting};
 use crate::syntax::parser;
-use crate::syntax::sources::{Sources, Trees};
+use crate::syntax::sources::Sources;
+use crate::syntax::trees::Trees;
 
 /// The edits that format `text` (of the file at `path`), or `None` when
 /// `just --fmt` would refuse it.

@@ -17,7 +17,8 @@ use super::occurrences::{self, Occurrence, Role};
 use crate::analysis::analyzer::Arenas;
 use crate::analysis::loader::{load_overlaid, LoadedModule, ModuleTarget};
 use crate::syntax::ast::Item;
-use crate::syntax::sources::{Sources, Trees};
+use crate::syntax::sources::Sources;
+use crate::syntax::trees::Trees;
 
 #[derive(Clone)]
 pub(super) struct File {

@@ -4,7 +4,8 @@
 use crate::analysis::analyzer::*;
 use crate::color::Painter;
 use crate::output::diagnostic::excerpt;
-use crate::syntax::sources::{Sources, Trees};
+use crate::syntax::sources::Sources;
+use crate::syntax::trees::Trees;
 
 /// Compile `files` (the first is the root justfile) and render the result
 /// as the reference prints it: `ok` or the error with its excerpt.

@@ -5,7 +5,7 @@
 
 // The tree is built once per file and never copied: its nodes, lists of
 // nodes and cooked strings live in the `Trees` arena and refer to each other
-// with `'src` references (see `sources::Nodes`), so no node owns heap data.
+// with `'src` references (see `trees::Nodes`), so no node owns heap data.
 // Node sizes are asserted below `Item`: a large justfile is mostly nodes.
 
 pub(crate) use super::attributes::AttributeKind;

@@ -13,3 +13,4 @@ pub(crate) mod sources;
 pub(crate) mod strings;
 pub(crate) mod syntax_error;
 pub(crate) mod token;
+pub(crate) mod trees;

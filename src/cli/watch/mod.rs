@@ -21,7 +21,8 @@ use crate::execution::cache;
 use crate::execution::run::Run;
 use crate::platform::exit::signal_status;
 use crate::search::Search;
-use crate::syntax::sources::{Sources, Trees};
+use crate::syntax::sources::Sources;
+use crate::syntax::trees::Trees;
 use events::Watcher;
 use targets::{Request, Targets};
 

@@ -3,7 +3,8 @@
 
 use super::{format_justfile, indentation_setting, write_justfile};
 use crate::output::sink::produced_whole_and_bytewise;
-use crate::syntax::sources::{Source, Trees};
+use crate::syntax::sources::Source;
+use crate::syntax::trees::Trees;
 use crate::syntax::{lexer, parser};
 
 /// The canonical text of `src`, which is the same written out after every

@@ -11,10 +11,11 @@ use super::attributes::{ItemKind, CONFLICTS};
 use super::lexer::{Lexer, BATCH};
 use super::parse_error::{arguments, ParseErrorKind};
 use super::settings::{Setting, SettingType};
-use super::sources::{self, Nodes, Trees};
+use super::sources;
 use super::strings;
 use super::syntax_error::{SyntaxError, SyntaxErrorKind};
 use super::token::{KindSet, Token, TokenKind};
+use super::trees::{Nodes, Trees};
 
 mod attributes;
 pub(crate) use attributes::cache_output_problem;
