@@ -78,7 +78,7 @@ pub fn restore_cache_entry(
 pub fn serve_lsp() -> i32 {
   // The server compiles what the editor holds, as `just` does: on a stack
   // as large as `run`'s, or a long chain in the file would overflow it.
-  syntax::parser::spawn_on_large_stack("lsp", lsp::serve)
+  platform::stack::spawn_on_large_stack("lsp", lsp::serve)
     .map_or_else(|_| lsp::serve(), |handle| handle.join().unwrap_or(101))
 }
 
@@ -117,7 +117,7 @@ pub fn analyze(
 
 /// Run `just` with the process's arguments and environment; returns the exit status.
 pub fn run() -> i32 {
-  let on_thread = syntax::parser::spawn_on_large_stack("main", cli::run::main).map(|handle| {
+  let on_thread = platform::stack::spawn_on_large_stack("main", cli::run::main).map(|handle| {
     // The waiting thread blocks every signal, so that signals sent to the
     // process reach the other threads (their handlers, `sigwait`). Only
     // an invalid argument could make this fail.

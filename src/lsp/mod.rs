@@ -66,7 +66,7 @@ pub fn session(messages: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
   let serve = move || {
     let _ = server::Server::new(&server_end).run();
   };
-  let Ok(server) = crate::syntax::parser::spawn_on_large_stack("lsp", serve) else {
+  let Ok(server) = crate::platform::stack::spawn_on_large_stack("lsp", serve) else {
     return Vec::new();
   };
   let collector = {

@@ -21,6 +21,7 @@ pub(crate) use os::fs;
 pub(crate) mod mode;
 pub(crate) use os::pipe;
 pub(crate) mod signals;
+pub(crate) mod stack;
 pub(crate) mod stdio;
 pub(crate) mod supervisor;
 pub(crate) mod watcher;

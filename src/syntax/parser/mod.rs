@@ -83,65 +83,11 @@ where
   on_parser_stack(&parse).map_err(|error| *error)
 }
 
-thread_local! {
-  /// Whether this thread was started by `on_parser_stack`.
-  // The initializer is `const` already; clippy's lint misreads the macro's
-  // expansion for Windows targets.
-  #[allow(clippy::missing_const_for_thread_local)]
-  static ON_PARSER_STACK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Stack of the thread that runs `just` or its language server. Analysis,
-/// evaluation and dependency resolution recurse once per nesting level or
-/// chain link (long `+` chains, variable chains, dependency chains), which
-/// overflows the default main stack; only touched pages are committed.
-const STACK_SIZE: usize = 1024 * 1024 * 1024;
-const _: () = assert!(STACK_SIZE >= PARSER_STACK_SIZE);
-
-/// Start `main` on a thread with a `STACK_SIZE` stack, on which parsing
-/// runs in place.
-pub(crate) fn spawn_on_large_stack<T: Send + 'static>(
-  name: &str,
-  main: impl FnOnce() -> T + Send + 'static,
-) -> std::io::Result<std::thread::JoinHandle<T>> {
-  std::thread::Builder::new().name(name.into()).stack_size(STACK_SIZE).spawn(|| {
-    // Deeper than parsing needs: the parser need not start a thread of its own.
-    on_large_stack();
-    main()
-  })
-}
-
-/// Declare that this thread's stack is at least `PARSER_STACK_SIZE`, so
-/// parsing on it runs in place.
-pub(crate) fn on_large_stack() {
-  ON_PARSER_STACK.set(true);
-}
-
 /// Run `run` on a thread whose stack is big enough for parsing, or in place
-/// if already on one or if no such thread can be started. Callers that parse
-/// many files wrap the whole loop in this: one thread, not one per file.
+/// if already on one. Callers that parse many files wrap the whole loop in
+/// this: one thread, not one per file.
 pub(crate) fn on_parser_stack<T: Send, F: FnOnce() -> T + Send>(run: F) -> T {
-  if ON_PARSER_STACK.get() {
-    return run();
-  }
-  let slot = std::sync::Mutex::new(Some(run));
-  let take = || slot.lock().ok().and_then(|mut slot| slot.take());
-  let on_thread = std::thread::scope(|scope| {
-    let spawned = std::thread::Builder::new()
-      .name("parser".into())
-      .stack_size(PARSER_STACK_SIZE)
-      .spawn_scoped(scope, || {
-        ON_PARSER_STACK.set(true);
-        take().map(|run| run())
-      });
-    spawned
-      .ok()
-      .map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-  });
-  match on_thread.flatten() {
-    Some(value) => value,
-    None => take().map_or_else(|| unreachable!("`run` is taken only once"), |run| run()),
-  }
+  crate::platform::stack::with_stack(PARSER_STACK_SIZE, "parser", run)
 }
 
 /// Where the parser's tokens come from.
