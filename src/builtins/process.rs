@@ -71,7 +71,7 @@ pub(crate) fn capture_stdout(
     SpawnError::Io(source) => ProcessError::Io { source },
   })?;
   let mut stdout = Vec::new();
-  let read = match running.child().stdout.take() {
+  let read = match running.take_stdout() {
     Some(mut pipe) => pipe.read_to_end(&mut stdout).map(drop),
     None => Ok(()),
   };

@@ -539,13 +539,13 @@ fn choose<'src>(
     Err(SpawnError::Interrupted { signal }) => return Err(interrupted(signal)),
     Err(SpawnError::Io(error)) => return Err(spawn_error(error)),
   };
-  if let Some(mut stdin) = running.child().stdin.take() {
+  if let Some(mut stdin) = running.take_stdin() {
     let text: String = candidates.iter().map(|candidate| format!("{candidate}\n")).collect();
     // A chooser that exits without reading everything is no error.
     let _ = stdin.write_all(text.as_bytes());
   }
   let mut chosen = Vec::new();
-  if let Some(mut stdout) = running.child().stdout.take() {
+  if let Some(mut stdout) = running.take_stdout() {
     std::io::Read::read_to_end(&mut stdout, &mut chosen).map_err(spawn_error)?;
   }
   let status = running.wait().map_err(spawn_error)?;

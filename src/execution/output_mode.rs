@@ -326,7 +326,7 @@ impl<'s> RecipeOutput<'s> {
     let stop = Stop::new().map_err(SpawnError::Io)?;
     command.stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut running = supervisor.spawn(command)?;
-    let (stdout, stderr) = (running.child().stdout.take(), running.child().stderr.take());
+    let (stdout, stderr) = (running.take_stdout(), running.take_stderr());
     std::thread::scope(|threads| {
       let stop = &stop;
       let pumps = [

@@ -27,7 +27,7 @@
 //! bookkeeping.
 
 use std::io;
-use std::process::{Child, Command, ExitStatus};
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -589,9 +589,20 @@ pub(crate) struct Running<'s> {
 }
 
 impl Running<'_> {
-  /// The child, for its pipes.
-  pub(crate) fn child(&mut self) -> &mut Child {
-    &mut self.child
+  /// The child's standard input, when piped; taken once. The child itself
+  /// stays the supervisor's: only it waits for, signals or kills it.
+  pub(crate) fn take_stdin(&mut self) -> Option<ChildStdin> {
+    self.child.stdin.take()
+  }
+
+  /// The child's standard output, when piped; taken once.
+  pub(crate) fn take_stdout(&mut self) -> Option<ChildStdout> {
+    self.child.stdout.take()
+  }
+
+  /// The child's standard error, when piped; taken once.
+  pub(crate) fn take_stderr(&mut self) -> Option<ChildStderr> {
+    self.child.stderr.take()
   }
 
   /// Wait for the child to end.

@@ -21,6 +21,7 @@ tests! {
   file_names_in_messages_are_escaped,
   idle_watch_does_not_wake_up,
   unreadable_subdirectory_is_warned_about_once_and_watching_goes_on if can_read_as_nobody,
+  unreadable_gitignore_is_warned_about_once_and_its_readable_rules_apply,
   #[cfg(target_os = "linux")]
   watch_limit_is_one_warning_for_all_directories_over_it if has_user_namespaces,
   #[cfg(target_os = "linux")]
@@ -538,6 +539,33 @@ fn unreadable_subdirectory_is_warned_about_once_and_watching_goes_on() {
       "[watch] warning: cannot watch `{}`, going on without it: Permission denied (os error 13)\n\
        {WAITING}[watch] open/deep/file.txt changed\n{WAITING}[watch] open/zz/file.txt changed\n{WAITING}",
       watching.path("locked").display()
+    )
+  );
+}
+
+/// A `.gitignore` that cannot be read whole (here: a line that is not
+/// UTF-8, which no user can read): one warning, at the first run only; the
+/// lines before it still apply.
+fn unreadable_gitignore_is_warned_about_once_and_its_readable_rules_apply() {
+  let files = [("justfile", "a:\n  @echo ran\n"), ("data.txt", "0")];
+  let command = |root: &Path| {
+    fs::write(root.join(".gitignore"), b"*.log\n\xff\xfe\n").unwrap();
+    Command::new(env!("CARGO_BIN_EXE_just"))
+  };
+  let mut watching = Watching::start_with(&files, command, &["-w", "a"]);
+  watching.wait_for_runs(1);
+  watching.write("debug.log", "ignored");
+  watching.write("data.txt", "1");
+  watching.wait_for_runs(2);
+  watching.signal_job(libc::SIGINT);
+  assert_eq!(watching.wait_exit(), 130);
+  assert_eq!(watching.stdout(), "ran\nran\n");
+  assert_eq!(
+    watching.stderr(),
+    format!(
+      "[watch] warning: cannot read the ignore rules of `{}`, going on without them: line 2: \
+       stream did not contain valid UTF-8\n{WAITING}[watch] data.txt changed\n{WAITING}",
+      watching.path(".gitignore").display()
     )
   );
 }

@@ -82,7 +82,8 @@ pub(super) struct Events {
 pub(super) struct Watcher {
   watcher: DirectoryWatcher,
   watched: HashSet<PathBuf>,
-  /// Directories that could not be watched, each reported once.
+  /// Directories that could not be watched, and ignore files that could
+  /// not be read, each reported once.
   warned: BTreeSet<PathBuf>,
   shared: Arc<Shared>,
   /// Holds the marker; removed with the watcher.
@@ -111,6 +112,14 @@ impl Watcher {
   /// A directory that cannot be watched (unreadable, say) is reported once
   /// and left out; watching goes on.
   pub(super) fn watch(&mut self, targets: Targets) -> Result<(), String> {
+    for (file, problem) in targets.ignore_problems() {
+      if self.warned.insert(file.clone()) {
+        write_stderr(&format!(
+          "[watch] warning: cannot read the ignore rules of `{}`, going on without them: {problem}\n",
+          crate::text::escape_control(&file.to_string_lossy()),
+        ))?;
+      }
+    }
     let gone: Vec<PathBuf> = self.watched.difference(&targets.directories).cloned().collect();
     for directory in gone {
       self.watcher.unwatch(&directory);
@@ -155,10 +164,7 @@ impl Watcher {
         }
       }
     }
-    let write = |message: &str| {
-      crate::platform::stdio::stderr(message)
-        .map_err(|error| format!("failed to write to standard error: {error}"))
-    };
+    let write = write_stderr;
     // In path order, whatever the order of the watches.
     for (directory, error) in failures {
       write(&format!(
@@ -242,6 +248,12 @@ impl Events {
 }
 
 /// The watcher's handler: keep the relevant paths and wake the loop.
+/// Write a warning to standard error; a failure ends watching.
+fn write_stderr(message: &str) -> Result<(), String> {
+  crate::platform::stdio::stderr(message)
+    .map_err(|error| format!("failed to write to standard error: {error}"))
+}
+
 fn receive(shared: &Shared, result: Result<Change, String>) {
   let mut state = shared.lock();
   let event = match result {

@@ -130,6 +130,11 @@ impl Targets {
     }
   }
 
+  /// The ignore files that could not be read whole, with why.
+  pub(super) fn ignore_problems(&self) -> &[(PathBuf, String)] {
+    &self.ignores.problems
+  }
+
   /// Whether `path` is under a watched tree or glob base and not ignored:
   /// a directory created there is watched too.
   pub(super) fn covers(&self, path: &Path) -> bool {
@@ -268,6 +273,9 @@ struct Ignores {
   tops: Vec<PathBuf>,
   global: Option<Gitignore>,
   seen: BTreeSet<PathBuf>,
+  /// Ignore files not read whole (unreadable, or with lines that are no
+  /// pattern), with why: the watcher warns of each once.
+  problems: Vec<(PathBuf, String)>,
 }
 
 impl Ignores {
@@ -295,9 +303,12 @@ impl Ignores {
     }
     let mut builder = GitignoreBuilder::new(directory);
     // A file with bad lines still applies its good ones, as git does.
-    let _ = builder.add(file);
-    if let Ok(rules) = builder.build() {
-      self.local.push((directory.to_path_buf(), rules));
+    if let Some(error) = builder.add(file) {
+      self.problems.push((file.to_path_buf(), reason(error)));
+    }
+    match builder.build() {
+      Ok(rules) => self.local.push((directory.to_path_buf(), rules)),
+      Err(error) => self.problems.push((file.to_path_buf(), reason(error))),
     }
   }
 
@@ -322,6 +333,18 @@ impl Ignores {
       (Some(top), Some(global)) => matched(global, top, path, is_dir).is_ignore(),
       _ => false,
     }
+  }
+}
+
+/// Why an ignore file was not read whole, without its path (the warning
+/// names the file).
+fn reason(error: ignore::Error) -> String {
+  match error {
+    ignore::Error::WithPath { err, .. } => reason(*err),
+    ignore::Error::Partial(errors) => {
+      errors.into_iter().map(reason).collect::<Vec<String>>().join("; ")
+    }
+    other => other.to_string(),
   }
 }
 
@@ -365,5 +388,22 @@ mod tests {
     assert!(ignores.is_ignored(&root.join(".git/index"), false));
     assert!(!ignores.is_ignored(&root.join("sub/keep.log"), false));
     assert!(!ignores.is_ignored(&root.join("a.c"), false));
+  }
+
+  #[test]
+  fn unreadable_gitignore_is_a_problem_and_its_neighbours_still_apply() {
+    let directory = tempfile::tempdir().unwrap();
+    let root = directory.path();
+    std::fs::create_dir_all(root.join("sub")).unwrap();
+    std::fs::write(root.join(".gitignore"), "*.log\n").unwrap();
+    // Not UTF-8: not readable as lines, even by root.
+    std::fs::write(root.join("sub/.gitignore"), b"*.tmp\n\xff\xfe\n").unwrap();
+    let mut ignores = Ignores::default();
+    ignores.add_file(root, &root.join(".gitignore"));
+    ignores.add_file(&root.join("sub"), &root.join("sub/.gitignore"));
+    let problem =
+      (root.join("sub/.gitignore"), "line 2: stream did not contain valid UTF-8".into());
+    assert_eq!(ignores.problems, [problem]);
+    assert!(ignores.is_ignored(&root.join("sub/a.log"), false));
   }
 }
