@@ -1,10 +1,14 @@
 //! The import rule of ARCHITECTURE.md: every `crate::…` path in `src/`
-//! names the file's own stage or one below it in the pipeline order; and
-//! the files of the analysis stage import each other without a cycle.
+//! names the file's own stage or one below it in the pipeline order; the
+//! files of the analysis stage import each other without a cycle, and so do
+//! the modules of the command line, execution and syntax stages.
 
 tests! {
   imports_point_down_the_pipeline,
   analysis_files_import_each_other_without_a_cycle,
+  cli_modules_import_each_other_without_a_cycle,
+  execution_modules_import_each_other_without_a_cycle,
+  syntax_modules_import_each_other_without_a_cycle,
 }
 
 use std::collections::BTreeMap;
@@ -194,4 +198,83 @@ fn analysis_files_import_each_other_without_a_cycle() {
       panic!("files of src/analysis/ import each other in a cycle: {}", cycle.join(" → "));
     }
   }
+}
+
+/// The modules of `src/FOLDER/` (a file, or a folder of files, such as
+/// `cli/flags/`) each one's files name (`crate::FOLDER::x`, `super::x` from
+/// a module's own file, `super::super::x` from a file inside a module's
+/// folder). Tests are left out: a module's tests may use what stands above
+/// it (`quick.rs`'s compare it with clap through `config.rs`).
+fn module_imports(folder: &str) -> BTreeMap<String, Vec<String>> {
+  let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src").join(folder);
+  let mut files = Vec::new();
+  rust_files(&dir, &mut files);
+  let stem = |name: &std::ffi::OsStr| {
+    let name = name.to_string_lossy();
+    name.strip_suffix(".rs").unwrap_or(&name).to_owned()
+  };
+  let module = |path: &Path| stem(path.strip_prefix(&dir).unwrap().iter().next().unwrap());
+  let modules: Vec<String> = files.iter().map(|path| module(path)).collect();
+  let mut imports: BTreeMap<String, Vec<String>> = BTreeMap::new();
+  for file in &files {
+    let own = module(file);
+    let name = stem(file.file_name().unwrap());
+    if own == "mod" || name == "tests" || name.ends_with("_tests") {
+      continue;
+    }
+    let inside = file.strip_prefix(&dir).unwrap().iter().count() - 1;
+    // A folder's `mod.rs` is its module's own file.
+    let depth = inside - usize::from(inside > 0 && file.ends_with("mod.rs"));
+    let source = fs::read_to_string(file).unwrap();
+    let code = code_only(source.split("#[cfg(test)]").next().unwrap());
+    let mut targets = first_segments(&code, &format!("crate::{folder}::"));
+    targets.extend(first_segments(&code, &format!("{}::", vec!["super"; depth + 1].join("::"))));
+    targets.retain(|target| *target != own && modules.contains(target));
+    let entry = imports.entry(own).or_default();
+    entry.extend(targets);
+    entry.sort();
+    entry.dedup();
+  }
+  imports
+}
+
+/// Panics with the first cycle among the modules of `src/FOLDER/`.
+fn assert_no_cycle(folder: &str, imports: &BTreeMap<String, Vec<String>>) {
+  let mut finished = Vec::new();
+  for module in imports.keys() {
+    if let Some(cycle) = cycle_from(module, imports, &mut Vec::new(), &mut finished) {
+      panic!("modules of src/{folder}/ import each other in a cycle: {}", cycle.join(" → "));
+    }
+  }
+}
+
+/// The flag table imports nothing of the command line; the driver stands
+/// on top of everything else in it.
+fn cli_modules_import_each_other_without_a_cycle() {
+  let imports = module_imports("cli");
+  assert_eq!(imports.get("flags"), Some(&Vec::new()));
+  assert!(imports.get("run").is_some_and(|targets| targets.contains(&"watch".to_owned())));
+  assert!(imports.get("watch").is_some_and(|targets| targets.contains(&"recipes".to_owned())));
+  assert_no_cycle("cli", &imports);
+}
+
+/// Neither runner of a recipe's body imports the other or the cache.
+fn execution_modules_import_each_other_without_a_cycle() {
+  let imports = module_imports("execution");
+  for runner in ["linewise", "script"] {
+    assert!(imports.get(runner).is_some_and(|targets| targets.contains(&"body".to_owned())));
+    let importers: Vec<&String> = imports
+      .iter()
+      .filter(|(_, targets)| targets.iter().any(|target| target == runner))
+      .map(|(module, _)| module)
+      .collect();
+    assert_eq!(importers, ["runner"], "{runner}");
+  }
+  assert_no_cycle("execution", &imports);
+}
+
+fn syntax_modules_import_each_other_without_a_cycle() {
+  let imports = module_imports("syntax");
+  assert!(imports.get("trees").is_some_and(|targets| targets.contains(&"ast".to_owned())));
+  assert_no_cycle("syntax", &imports);
 }
