@@ -379,12 +379,4 @@ mod tests {
       }
     }
   }
-
-  #[test]
-  fn shells_are_read_in_any_case_and_by_alias() {
-    crate::options::tests::check_table(CompletionShell::word);
-    assert_eq!(CompletionShell::from_word("BASH"), Some(CompletionShell::Bash));
-    assert_eq!(CompletionShell::from_word("Nu"), Some(CompletionShell::Nushell));
-    assert_eq!(CompletionShell::from_word("tcsh"), None);
-  }
 }

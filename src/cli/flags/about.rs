@@ -59,3 +59,56 @@ crate::options::choice!(any_case CompletionShell {
   Powershell = "powershell",
   Zsh = "zsh",
 });
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use crate::cli::config::Subcommand;
+  use crate::cli::flags::testing::{command, error, options};
+
+  #[test]
+  fn changelog_is_a_command() {
+    assert_eq!(command(&["--changelog"]), Subcommand::Changelog);
+  }
+
+  #[test]
+  fn man_is_a_command() {
+    assert_eq!(command(&["--man"]), Subcommand::Man);
+  }
+
+  #[test]
+  fn completions_take_a_shell_in_any_case() {
+    let fish = Subcommand::Completions { shell: CompletionShell::Fish };
+    assert_eq!(command(&["--completions", "Fish"]), fish);
+    assert_eq!(
+      error(&["--completions", "tcsh"]),
+      "error: invalid value 'tcsh' for '--completions <SHELL>'"
+    );
+  }
+
+  #[test]
+  fn shells_are_read_in_any_case_and_by_alias() {
+    crate::options::tests::check_table(CompletionShell::word);
+    assert_eq!(CompletionShell::from_word("BASH"), Some(CompletionShell::Bash));
+    assert_eq!(CompletionShell::from_word("Nu"), Some(CompletionShell::Nushell));
+    assert_eq!(CompletionShell::from_word("tcsh"), None);
+  }
+
+  #[test]
+  fn complete_aliases_offers_aliases() {
+    assert!(options(&["--complete-aliases"]).complete_aliases);
+    assert!(!options(&[]).complete_aliases);
+  }
+
+  #[test]
+  fn lsp_is_a_command() {
+    assert_eq!(command(&["--lsp"]), Subcommand::Lsp);
+  }
+
+  #[test]
+  fn request_is_a_hidden_command_taking_json() {
+    assert_eq!(command(&["--request", "{}"]), Subcommand::Request { json: "{}".into() });
+    let help = crate::cli::arguments::command().render_help().to_string();
+    assert!(!help.contains("--request"));
+  }
+}

@@ -57,3 +57,48 @@ pub(crate) const CLEAN: Flag = Flag {
   conflicts: &[ARGUMENTS],
   ..command("clean", Takes::Words("RECIPE_PATH", 0), Command::Clean, "Delete `[cache]` results, and those in the `--cache-dir` store; with RECIPE_PATH (`a::b` or `a b`), only of recipes under it")
 };
+
+#[cfg(test)]
+mod tests {
+  use std::path::PathBuf;
+
+  use crate::cli::config::Subcommand;
+  use crate::cli::flags::testing::{command, error, options, strings};
+
+  #[test]
+  fn cache_dir_names_a_store_and_excludes_cache_url() {
+    assert_eq!(options(&["--cache-dir", "d"]).cache_dir, Some(PathBuf::from("d")));
+    assert_eq!(
+      error(&["--cache-dir", "d", "--cache-url", "http://x"]),
+      "error: the argument '--cache-dir <DIR>' cannot be used with '--cache-url <URL>'"
+    );
+  }
+
+  #[test]
+  fn cache_read_only_only_reads() {
+    assert!(options(&["--cache-read-only"]).cache_read_only);
+    assert!(!options(&[]).cache_read_only);
+  }
+
+  #[test]
+  fn cache_timeout_is_ten_seconds_by_default() {
+    assert_eq!(options(&[]).cache_timeout, 10);
+    assert_eq!(options(&["--cache-timeout", "3"]).cache_timeout, 3);
+  }
+
+  #[test]
+  fn cache_url_names_a_store() {
+    assert_eq!(options(&["--cache-url", "s3://b/p"]).cache_url.as_deref(), Some("s3://b/p"));
+  }
+
+  #[test]
+  fn no_cache_ignores_the_cache() {
+    assert!(options(&["--no-cache"]).no_cache);
+  }
+
+  #[test]
+  fn clean_takes_recipe_paths() {
+    assert_eq!(command(&["--clean"]), Subcommand::Clean { paths: Vec::new() });
+    assert_eq!(command(&["--clean", "a", "b"]), Subcommand::Clean { paths: strings(&["a", "b"]) });
+  }
+}

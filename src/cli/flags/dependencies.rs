@@ -47,3 +47,36 @@ pub(crate) const ALL: Flag = Flag {
     nothing,
   )
 };
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use crate::cli::config::Subcommand;
+  use crate::cli::flags::testing::{command, error, strings, MISSING};
+
+  #[test]
+  fn tree_takes_recipe_paths() {
+    let tree = Subcommand::Tree { paths: strings(&["a", "b"]), all: false };
+    assert_eq!(command(&["--tree", "a", "b"]), tree);
+  }
+
+  #[test]
+  fn graph_is_dot_by_default() {
+    let graph = Subcommand::Graph { paths: Vec::new(), all: false, format: GraphFormat::Dot };
+    assert_eq!(command(&["--graph"]), graph);
+  }
+
+  #[test]
+  fn graph_format_needs_graph() {
+    let graph = Subcommand::Graph { paths: Vec::new(), all: false, format: GraphFormat::Json };
+    assert_eq!(command(&["--graph", "--graph-format", "json"]), graph);
+    assert_eq!(error(&["--graph-format", "json"]), MISSING);
+  }
+
+  #[test]
+  fn all_needs_a_view_and_no_recipe() {
+    assert_eq!(command(&["--tree", "--all"]), Subcommand::Tree { paths: Vec::new(), all: true });
+    assert_eq!(error(&["--all"]), MISSING);
+    assert_eq!(error(&["--tree", "a", "--all"]), "`--all` used with unexpected argument: `a`");
+  }
+}

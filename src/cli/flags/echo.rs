@@ -52,3 +52,40 @@ pub(crate) const TIMESTAMP_FORMAT: Flag = Flag {
     }
   })
 };
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use crate::cli::flags::testing::{error, options};
+
+  #[test]
+  fn color_is_auto_by_default() {
+    assert_eq!(options(&[]).color, UseColor::Auto);
+    assert_eq!(options(&["--color", "never"]).color, UseColor::Never);
+    assert_eq!(
+      error(&["--color", "sometimes"]),
+      "error: invalid value 'sometimes' for '--color <COLOR>'"
+    );
+  }
+
+  #[test]
+  fn command_color_colours_echoed_lines() {
+    assert_eq!(options(&[]).command_color, None);
+    assert_eq!(options(&["--command-color", "red"]).command_color, Some(CommandColor::Red));
+  }
+
+  #[test]
+  fn highlight_and_no_highlight_override_each_other() {
+    assert!(options(&[]).highlight);
+    assert!(!options(&["--no-highlight"]).highlight);
+    assert!(options(&["--no-highlight", "--highlight"]).highlight);
+    assert!(!options(&["--highlight", "--no-highlight"]).highlight);
+  }
+
+  #[test]
+  fn timestamp_prefixes_echoed_lines() {
+    assert!(options(&["--timestamp"]).timestamp);
+    assert_eq!(options(&[]).timestamp_format, "%H:%M:%S");
+    assert_eq!(options(&["--timestamp-format", "%S"]).timestamp_format, "%S");
+  }
+}

@@ -50,3 +50,37 @@ pub(crate) const DEFAULT_EDITOR: &str = "vim";
 
 /// `--fmt`'s other name, by which just 1.58 reports it.
 pub(crate) const FORMAT_ALIAS: &str = "format";
+
+#[cfg(test)]
+mod tests {
+  use crate::cli::config::Subcommand;
+  use crate::cli::flags::testing::{command, error, options, MISSING};
+
+  #[test]
+  fn fmt_is_also_format() {
+    assert_eq!(command(&["--fmt"]), Subcommand::Format);
+    assert_eq!(command(&["--format"]), Subcommand::Format);
+  }
+
+  #[test]
+  fn check_needs_fmt() {
+    assert!(options(&["--fmt", "--check"]).check);
+    assert_eq!(error(&["--check"]), MISSING);
+  }
+
+  #[test]
+  fn indentation_is_spaces_or_tabs() {
+    assert_eq!(options(&["--indentation", "\t"]).indentation.as_deref(), Some("\t"));
+    assert_eq!(
+      error(&["--indentation", "x"]),
+      "error: invalid value 'x' for '--indentation <INDENTATION>': indentation must be spaces or tabs"
+    );
+  }
+
+  #[test]
+  fn edit_and_init_are_commands() {
+    assert_eq!(command(&["-e"]), Subcommand::Edit);
+    assert_eq!(command(&["--init"]), Subcommand::Init);
+    assert_eq!(command(&["--initialize"]), Subcommand::Init);
+  }
+}

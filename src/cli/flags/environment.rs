@@ -54,3 +54,37 @@ pub(crate) const DOTENV_PATH: Flag = Flag {
 
 pub(crate) const NO_DOTENV: Flag =
   switch("no-dotenv", "JUST_NO_DOTENV", "Never load dotenv files", |o, v| o.no_dotenv = v.switch());
+
+#[cfg(test)]
+mod tests {
+  use std::path::PathBuf;
+
+  use crate::cli::flags::testing::{error, options, strings};
+
+  #[test]
+  fn set_overrides_a_variable_before_positional_overrides() {
+    let overrides = options(&["--set", "a", "1", "--set", "m::b", "2", "a=3"]).overrides;
+    let overrides: Vec<String> = overrides.iter().map(ToString::to_string).collect();
+    assert_eq!(overrides, ["a=1", "m::b=2", "a=3"]);
+  }
+
+  #[test]
+  fn dotenv_command_excludes_the_other_dotenv_flags() {
+    assert_eq!(options(&["--dotenv-command", "x"]).dotenv_command, strings(&["x"]));
+    assert_eq!(
+      error(&["--dotenv-command", "x", "--no-dotenv"]),
+      "error: the argument '--dotenv-command <COMMAND>' cannot be used with '--no-dotenv'"
+    );
+  }
+
+  #[test]
+  fn dotenv_filename_and_path_may_repeat() {
+    assert_eq!(options(&["-F", "a", "-F", "b"]).dotenv_filename, strings(&["a", "b"]));
+    assert_eq!(options(&["-E", "x.env"]).dotenv_path, [PathBuf::from("x.env")]);
+  }
+
+  #[test]
+  fn no_dotenv_loads_none() {
+    assert!(options(&["--no-dotenv"]).no_dotenv);
+  }
+}

@@ -62,3 +62,35 @@ pub(crate) const JSON: Flag = Flag {
   },
   ..command("json", Takes::Switch, Command::Json, "Print the justfile as JSON")
 };
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use crate::cli::config::Subcommand;
+  use crate::cli::flags::testing::{command, error, options, strings};
+
+  #[test]
+  fn show_and_usage_take_a_recipe_path() {
+    assert_eq!(command(&["-s", "a::b"]), Subcommand::Show { path: strings(&["a::b"]) });
+    assert_eq!(command(&["--usage", "a", "b"]), Subcommand::Usage { path: strings(&["a", "b"]) });
+  }
+
+  #[test]
+  fn evaluate_takes_at_most_one_variable() {
+    assert_eq!(command(&["--evaluate"]), Subcommand::Evaluate { path: None });
+    assert_eq!(command(&["--eval", "x"]), Subcommand::Evaluate { path: Some("x".into()) });
+    assert_eq!(options(&["--evaluate-format", "shell"]).evaluate_format, EvaluateFormat::Shell);
+  }
+
+  #[test]
+  fn dump_format_and_json() {
+    assert_eq!(command(&["--dump"]), Subcommand::Dump);
+    assert_eq!(options(&["--dump", "--dump-format", "json"]).dump_format, DumpFormat::Json);
+    assert_eq!(command(&["--json"]), Subcommand::Dump);
+    assert_eq!(options(&["--json"]).dump_format, DumpFormat::Json);
+    assert_eq!(
+      error(&["--json", "--dump-format", "just"]),
+      "error: the argument '--json' cannot be used with '--dump-format <FORMAT>'"
+    );
+  }
+}

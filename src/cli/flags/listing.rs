@@ -105,3 +105,56 @@ pub(crate) const SUMMARY: Flag =
 
 pub(crate) const VARIABLES: Flag =
   command("variables", Takes::Switch, Command::Variables, "Print the names of the variables");
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use crate::cli::config::Subcommand;
+  use crate::cli::flags::testing::{command, error, options, strings, MISSING};
+
+  #[test]
+  fn list_takes_a_module_path() {
+    assert_eq!(command(&["-l"]), Subcommand::List { path: Vec::new() });
+    assert_eq!(command(&["--list", "a b"]), Subcommand::List { path: strings(&["a", "b"]) });
+  }
+
+  #[test]
+  fn list_heading_and_prefix_have_defaults() {
+    assert_eq!(options(&[]).list_heading, "Available recipes:\n");
+    assert_eq!(options(&[]).list_prefix, "    ");
+    assert_eq!(options(&["--list-heading", "R:"]).list_heading, "R:");
+    assert_eq!(options(&["--list-prefix", "* "]).list_prefix, "* ");
+  }
+
+  #[test]
+  fn list_submodules_and_group_need_list() {
+    assert!(options(&["-l", "--list-submodules"]).list_submodules);
+    assert_eq!(options(&["-l", "--group", "g"]).groups, strings(&["g"]));
+    assert_eq!(error(&["--list-submodules"]), MISSING);
+    assert_eq!(error(&["--group", "g"]), MISSING);
+  }
+
+  #[test]
+  fn alias_style_excludes_no_aliases() {
+    assert_eq!(options(&[]).alias_style, AliasStyle::Right);
+    assert_eq!(options(&["--alias-style", "left"]).alias_style, AliasStyle::Left);
+    assert!(options(&["--no-aliases"]).no_aliases);
+    assert_eq!(
+      error(&["--alias-style", "left", "--no-aliases"]),
+      "error: the argument '--alias-style <ALIAS_STYLE>' cannot be used with '--no-aliases'"
+    );
+  }
+
+  #[test]
+  fn unsorted_and_default_list() {
+    assert!(options(&["-u"]).unsorted);
+    assert!(options(&["--default-list"]).default_list);
+  }
+
+  #[test]
+  fn groups_summary_and_variables_are_commands() {
+    assert_eq!(command(&["--groups"]), Subcommand::Groups);
+    assert_eq!(command(&["--summary"]), Subcommand::Summary);
+    assert_eq!(command(&["--variables"]), Subcommand::Variables);
+  }
+}

@@ -22,6 +22,8 @@ pub(crate) mod listing;
 pub(crate) mod running;
 pub(crate) mod search;
 pub(crate) mod shell;
+#[cfg(test)]
+pub(crate) mod testing;
 pub(crate) mod value;
 pub(crate) mod watch;
 

@@ -157,3 +157,66 @@ pub(crate) const YES: Flag =
 /// The chooser program when neither `--chooser` nor `$JUST_CHOOSER` names
 /// one (with options to pick many and preview each).
 pub(crate) const DEFAULT_CHOOSER: &str = "fzf";
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use crate::cli::config::Subcommand;
+  use crate::cli::flags::testing::{command, error, options};
+
+  #[test]
+  fn allow_missing_yes_one_explain_time() {
+    assert!(options(&["--allow-missing"]).allow_missing);
+    assert!(options(&["--yes"]).yes);
+    assert!(options(&["--one"]).one);
+    assert!(options(&["--explain"]).explain);
+    assert!(options(&["--time"]).time);
+  }
+
+  #[test]
+  fn choose_runs_the_chooser() {
+    assert_eq!(command(&["--choose"]), Subcommand::Choose);
+    assert_eq!(options(&[]).chooser, None);
+    assert_eq!(options(&["--chooser", "sk"]).chooser, Some("sk".into()));
+  }
+
+  #[test]
+  fn dry_run_excludes_quiet() {
+    assert!(options(&["-n"]).dry_run);
+    assert!(options(&["-q"]).quiet);
+    assert_eq!(
+      error(&["-n", "-q"]),
+      "error: the argument '--dry-run' cannot be used with '--quiet'"
+    );
+  }
+
+  #[test]
+  fn jobs_is_a_positive_number() {
+    assert_eq!(options(&[]).jobs, None);
+    assert_eq!(options(&["--jobs", "2"]).jobs, Some(2));
+    assert_eq!(
+      error(&["--jobs", "0"]),
+      "error: invalid value '0' for '--jobs <N>': number would be zero for non-zero type"
+    );
+    assert!(options(&["--jobserver"]).jobserver);
+  }
+
+  #[test]
+  fn keep_going_and_no_deps() {
+    assert!(options(&["-k"]).keep_going);
+    assert!(options(&["--no-deps"]).no_deps);
+    assert!(options(&["--no-dependencies"]).no_deps);
+  }
+
+  #[test]
+  fn output_is_interleaved_by_default() {
+    assert_eq!(options(&[]).output, OutputMode::Interleaved);
+    assert_eq!(options(&["--output", "prefixed"]).output, OutputMode::Prefixed);
+  }
+
+  #[test]
+  fn unstable_and_verbose() {
+    assert!(options(&["--unstable"]).unstable);
+    assert_eq!(options(&["-vv"]).verbosity, 2);
+  }
+}

@@ -66,3 +66,42 @@ pub(crate) fn ceiling_directory(invocation_directory: &Path, ceiling: &Path) -> 
   let absolute = invocation_directory.join(ceiling).lexiclean();
   crate::platform::fs::physical_path(&absolute).unwrap_or(absolute)
 }
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use crate::cli::flags::testing::{error, options, strings, DIRECTORY, MISSING};
+  use crate::options::SearchConfig;
+
+  #[test]
+  fn ceiling_is_absolute() {
+    assert_eq!(options(&["--ceiling", "../up"]).ceiling, Some(PathBuf::from("/inv/up")));
+    assert_eq!(ceiling_directory(Path::new(DIRECTORY), Path::new("/a/./b")), PathBuf::from("/a/b"));
+  }
+
+  #[test]
+  fn justfile_and_working_directory() {
+    let search = SearchConfig::WithJustfile {
+      justfile: PathBuf::from("/inv/dir/j"),
+      working_directory: Some(PathBuf::from("/w")),
+    };
+    assert_eq!(options(&["-f", "j", "-d", "/w"]).search, search);
+    assert_eq!(options(&["-f", "-"]).search, SearchConfig::Stdin { working_directory: None });
+    assert_eq!(error(&["-d", "/w"]), MISSING);
+  }
+
+  #[test]
+  fn global_justfile_excludes_justfile() {
+    assert_eq!(options(&["-g"]).search, SearchConfig::Global);
+    assert_eq!(
+      error(&["-g", "-f", "j"]),
+      "error: the argument '--global-justfile' cannot be used with '--justfile <JUSTFILE>'"
+    );
+  }
+
+  #[test]
+  fn justfile_names_are_comma_separated() {
+    let names = options(&["--justfile-name", "a,b", "--justfile-name", "c"]).justfile_names;
+    assert_eq!(names, Some(strings(&["a", "b", "c"])));
+  }
+}

@@ -73,3 +73,35 @@ pub(crate) const TEMPDIR: Flag = Flag {
   completer: Completer::Directory,
   ..path("tempdir", "TEMPDIR", "Directory for temporary files", |o, v| o.tempdir = v.path())
 };
+
+#[cfg(test)]
+mod tests {
+  use std::path::PathBuf;
+
+  use crate::cli::config::Subcommand;
+  use crate::cli::flags::testing::{command, error, options, strings, MISSING};
+
+  #[test]
+  fn shell_and_its_arguments() {
+    assert_eq!(options(&["--shell", "bash"]).shell.as_deref(), Some("bash"));
+    assert_eq!(options(&["--shell-arg", "-c"]).shell_args, Some(strings(&["-c"])));
+    assert_eq!(options(&["--clear-shell-args"]).shell_args, Some(Vec::new()));
+    let last = options(&["--clear-shell-args", "--shell-arg", "-x"]).shell_args;
+    assert_eq!(last, Some(strings(&["-x"])));
+  }
+
+  #[test]
+  fn command_runs_the_rest_of_the_line() {
+    let execute = Subcommand::Command { binary: "ls".into(), arguments: strings(&["-l", "x"]) };
+    assert_eq!(command(&["-c", "ls", "-l", "x"]), execute);
+    assert!(options(&["--shell-command", "-c", "ls"]).shell_command);
+    assert_eq!(error(&["--shell-command"]), MISSING);
+  }
+
+  #[test]
+  fn cygpath_and_tempdir() {
+    assert_eq!(options(&[]).cygpath, PathBuf::from("cygpath"));
+    assert_eq!(options(&["--cygpath", "/c"]).cygpath, PathBuf::from("/c"));
+    assert_eq!(options(&["--tempdir", "t"]).tempdir, Some(PathBuf::from("t")));
+  }
+}

@@ -57,3 +57,33 @@ pub(crate) const WATCH_RESTART: Flag = Flag {
     nothing,
   )
 };
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use crate::cli::flags::testing::{error, options, strings, MISSING};
+
+  #[test]
+  fn watch_gathers_the_flags_that_go_with_it() {
+    assert_eq!(options(&[]).watch, None);
+    let watch = WatchConfig { clear: false, debounce_ms: 100, paths: Vec::new(), restart: false };
+    assert_eq!(options(&["-w"]).watch, Some(watch));
+    let args = ["-w", "--clear", "--watch-debounce", "5", "--watch-path", "src", "--watch-restart"];
+    let watch =
+      WatchConfig { clear: true, debounce_ms: 5, paths: strings(&["src"]), restart: true };
+    assert_eq!(options(&args).watch, Some(watch));
+  }
+
+  #[test]
+  fn watch_flags_need_watch_and_watch_no_command() {
+    for args in
+      [&["--clear"][..], &["--watch-debounce", "5"], &["--watch-path", "x"], &["--watch-restart"]]
+    {
+      assert_eq!(error(args), MISSING, "{args:?}");
+    }
+    assert_eq!(
+      error(&["-w", "--list"]),
+      "error: the argument '--watch' cannot be used with '--list [<MODULE>...]'"
+    );
+  }
+}
