@@ -22,6 +22,7 @@ tests! {
   idle_watch_does_not_wake_up,
   unreadable_subdirectory_is_warned_about_once_and_watching_goes_on if can_read_as_nobody,
   unreadable_gitignore_is_warned_about_once_and_its_readable_rules_apply,
+  unreadable_global_excludes_file_is_warned_about_once,
   #[cfg(target_os = "linux")]
   watch_limit_is_one_warning_for_all_directories_over_it if has_user_namespaces,
   #[cfg(target_os = "linux")]
@@ -566,6 +567,40 @@ fn unreadable_gitignore_is_warned_about_once_and_its_readable_rules_apply() {
       "[watch] warning: cannot read the ignore rules of `{}`, going on without them: line 2: \
        stream did not contain valid UTF-8\n{WAITING}[watch] data.txt changed\n{WAITING}",
       watching.path(".gitignore").display()
+    )
+  );
+}
+
+/// Git's global excludes file (here `$XDG_CONFIG_HOME/git/ignore`) that
+/// cannot be read whole is warned about too, once; its good lines apply.
+fn unreadable_global_excludes_file_is_warned_about_once() {
+  let config = tempfile::tempdir().unwrap();
+  fs::create_dir(config.path().join("git")).unwrap();
+  let excludes = config.path().join("git/ignore");
+  // A line that is no pattern (the crate reading it passes over I/O errors
+  // of this file itself).
+  fs::write(&excludes, "*.log\n{a\n").unwrap();
+  let command = |_: &Path| {
+    let mut command = Command::new("env");
+    command.arg(format!("XDG_CONFIG_HOME={}", config.path().display()));
+    command.arg(env!("CARGO_BIN_EXE_just"));
+    command
+  };
+  let files = [("justfile", "a:\n  @echo ran\n"), ("data.txt", "0")];
+  let mut watching = Watching::start_with(&files, command, &["-w", "a"]);
+  watching.wait_for_runs(1);
+  watching.write("debug.log", "ignored");
+  watching.write("data.txt", "1");
+  watching.wait_for_runs(2);
+  watching.signal_job(libc::SIGINT);
+  assert_eq!(watching.wait_exit(), 130);
+  assert_eq!(
+    watching.stderr(),
+    format!(
+      "[watch] warning: cannot read the ignore rules of `{}`, going on without them: line 2: \
+       error parsing glob '{{a': unclosed alternate group; missing '}}' (maybe escape '{{' with \
+       '[{{]'?)\n{WAITING}[watch] data.txt changed\n{WAITING}",
+      excludes.display()
     )
   );
 }

@@ -283,7 +283,12 @@ impl Ignores {
   /// that repository's exclude file.
   fn add_ancestors(&mut self, root: &Path) {
     if self.global.is_none() {
-      self.global = Some(Gitignore::global().0);
+      let (global, error) = Gitignore::global();
+      if let Some(error) = error {
+        let file = file_of(&error).unwrap_or_else(|| PathBuf::from("core.excludesFile"));
+        self.problems.push((file, reason(error)));
+      }
+      self.global = Some(global);
     }
     let mut top = root.to_path_buf();
     for directory in root.ancestors() {
@@ -345,6 +350,18 @@ fn reason(error: ignore::Error) -> String {
       errors.into_iter().map(reason).collect::<Vec<String>>().join("; ")
     }
     other => other.to_string(),
+  }
+}
+
+/// The file an error of ignore rules names, if any.
+fn file_of(error: &ignore::Error) -> Option<PathBuf> {
+  match error {
+    ignore::Error::WithPath { path, .. } => Some(path.clone()),
+    ignore::Error::Partial(errors) => errors.iter().find_map(file_of),
+    ignore::Error::WithLineNumber { err, .. } | ignore::Error::WithDepth { err, .. } => {
+      file_of(err)
+    }
+    _ => None,
   }
 }
 
