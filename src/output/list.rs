@@ -210,7 +210,8 @@ fn recipe_groups<'a>(recipe: &'a Recipe) -> impl Iterator<Item = &'a str> {
 }
 
 /// The public groups of a module, sorted by name, or with `unsorted` by the
-/// position of the first recipe or `mod` statement carrying them (ties by name).
+/// position of the first recipe or `mod` statement carrying them (`mod` statements
+/// at one position in source order, the groups of one item by name).
 pub(crate) fn module_groups(module: &Module, unsorted: bool) -> Vec<String> {
   let recipes = listed_recipes(module, false);
   let submodules = listed_submodules(module, false);
@@ -219,17 +220,28 @@ pub(crate) fn module_groups(module: &Module, unsorted: bool) -> Vec<String> {
 
 /// `module_groups` of the given public recipes and submodules of a module.
 fn groups_of(recipes: &[&Recipe], submodules: &[(&str, &Module)], unsorted: bool) -> Vec<String> {
-  let mut first: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-  let recipe_groups =
-    recipes.iter().flat_map(|r| recipe_groups(r).map(move |group| (group, (r.order as usize, 1))));
+  // A submodule comes before the recipe at its position, unless their
+  // names are at the same offset (in different files): then they tie.
+  // Submodules at one position come in source order.
+  let mut first: BTreeMap<&str, (usize, usize, u32)> = BTreeMap::new();
+  let recipe_groups = recipes
+    .iter()
+    .flat_map(|r| recipe_groups(r).map(move |group| (group, (r.order as usize, 1, 0))));
+  let submodule_key = |m: &Module| {
+    if m.beside_recipe {
+      (m.position, 1, 0)
+    } else {
+      (m.position, 0, m.order)
+    }
+  };
   let submodule_groups = submodules
     .iter()
-    .flat_map(|(_, m)| m.groups.iter().map(move |group| (group.as_str(), (m.position, 0))));
+    .flat_map(|(_, m)| m.groups.iter().map(move |group| (group.as_str(), submodule_key(m))));
   for (group, key) in recipe_groups.chain(submodule_groups) {
     let entry = first.entry(group).or_insert(key);
     *entry = (*entry).min(key);
   }
-  let mut groups: Vec<(&str, (usize, usize))> = first.into_iter().collect();
+  let mut groups: Vec<(&str, (usize, usize, u32))> = first.into_iter().collect();
   if unsorted {
     groups.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(b.0)));
   }
