@@ -62,9 +62,10 @@ scenarios=(
   "1000-lines|long|long|0.50"
   "500-chain|chain|chain-499|0.50"
   "500-params|params|many $(seq -s ' ' 0 249)|1.00"
+  "20k-groups|groups|--list|0.50"
 )
 
-for kind in large tiny small long chain params; do
+for kind in large tiny small long chain params groups; do
   python3 "$here/generate.py" "$work/$kind" "$kind" >/dev/null
 done
 

@@ -16,6 +16,8 @@ Writes OUTPUT_DIR/justfile. KIND (default `large`):
   huge    the recipes of `large` repeated to about 50 MB
   bigchain 100,000 recipes without bodies, each depending on the one before
   output  recipes printing a 20 MB line (`line`) and 256 MiB of lines (`lines`)
+  groups  a recipe with 20,000 `[group]` attributes, then 20,000 recipes each
+          in a group of its own
 
 The output depends only on the arguments, so instruction counts of runs on
 it are comparable between machines and commits.
@@ -30,6 +32,7 @@ LONG_LINES = 1_000
 CHAIN = 500
 BIG_CHAIN = 100_000
 PARAMS = 500
+GROUPS = 20_000
 HUGE_BYTES = 50_000_000
 
 
@@ -121,6 +124,14 @@ def params():
   return [f"many {names}:", "  @true"]
 
 
+def groups():
+  lines = [f"[group('g{i}')]" for i in range(GROUPS)]
+  lines += ["grouped:", "  @true"]
+  for i in range(GROUPS):
+    lines += [f"[group('own-{i}')]", f"r{i}:", "  @true"]
+  return lines
+
+
 def huge():
   lines = [*assignments(), "", *long_recipe()]
   size = sum(len(line) + 1 for line in lines)
@@ -132,7 +143,7 @@ def huge():
   return lines
 
 
-KINDS = {f.__name__: f for f in (large, tiny, small, long, chain, params, huge, bigchain, output)}
+KINDS = {f.__name__: f for f in (large, tiny, small, long, chain, params, huge, bigchain, output, groups)}
 
 
 def main():

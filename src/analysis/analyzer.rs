@@ -291,11 +291,19 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
     let offset =
       |name: &&'src str| items.get(name).map_or(usize::MAX, |item| item.name.offset as usize);
     self.module_order.sort_by_key(|name| (offset(name), *name));
-    for (order, name) in self.module_order.iter().enumerate() {
+    // Statements at one offset (in different files) share their order.
+    let mut order = 0;
+    let mut previous = None;
+    for (index, name) in self.module_order.iter().enumerate() {
+      if previous != Some(offset(name)) {
+        order = u32::try_from(index).unwrap_or(u32::MAX);
+        previous = Some(offset(name));
+      }
       let position = own_offsets.partition_point(|own| *own < offset(name));
       if let Some(submodule) = self.modules.get_mut(name) {
-        submodule.order = u32::try_from(order).unwrap_or(u32::MAX);
+        submodule.order = order;
         submodule.position = position;
+        submodule.beside_recipe = own_offsets.get(position) == Some(&offset(name));
       }
     }
   }
@@ -436,6 +444,7 @@ impl<'src, 'f> ModuleAnalyzer<'src, 'f> {
       unstable_features,
       order: 0,
       position: 0,
+      beside_recipe: false,
       disabled_aliases: resolved.disabled_aliases,
     })
   }

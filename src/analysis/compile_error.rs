@@ -72,10 +72,25 @@ impl<'src> From<SyntaxError<'src>> for CompileError<'src> {
 #[derive(Debug, Clone)]
 pub(crate) enum LoadError<'src> {
   Compile(CompileError<'src>),
-  Read { path: PathBuf, message: String },
-  CircularImport { import: PathBuf, current: PathBuf },
-  UnknownOverrides { overrides: Vec<String> },
-  Unstable { feature: UnstableFeature },
+  Read {
+    path: PathBuf,
+    message: String,
+  },
+  /// What is at an `import` or `mod` path could not be found out.
+  Io {
+    path: PathBuf,
+    message: String,
+  },
+  CircularImport {
+    import: PathBuf,
+    current: PathBuf,
+  },
+  UnknownOverrides {
+    overrides: Vec<String>,
+  },
+  Unstable {
+    feature: UnstableFeature,
+  },
 }
 
 impl<'src> From<CompileError<'src>> for LoadError<'src> {
@@ -99,6 +114,7 @@ impl Display for LoadError<'_> {
       LoadError::Read { path, message } => {
         write!(f, "failed to read justfile at `{}`: {message}", path.display())
       }
+      LoadError::Io { path, message } => write!(f, "I/O error at `{}`: {message}", path.display()),
       LoadError::CircularImport { import, current } => {
         write!(f, "import `{}` in `{}` is circular", import.display(), current.display())
       }

@@ -143,6 +143,7 @@ pub(crate) fn module(path: &[&str]) -> Module<'static> {
     unstable_features: BTreeSet::new(),
     order: 0,
     position: 0,
+    beside_recipe: false,
     disabled_aliases: BTreeSet::new(),
   }
 }

@@ -91,8 +91,6 @@ struct Work {
 /// nothing of who provides them.
 pub(crate) type Overlays = HashMap<PathBuf, String>;
 
-type CompileResult<'src, T> = Result<T, CompileError<'src>>;
-
 /// Where loading puts what it reads: texts and parse trees.
 #[derive(Copy, Clone)]
 pub(crate) struct Arenas<'src> {
@@ -305,18 +303,44 @@ fn expand_path(directory: &Path, written: &str) -> PathBuf {
   home.unwrap_or_else(|| directory.join(written)).lexiclean()
 }
 
+/// What is at an `import` or `mod` path, following links.
+enum Found {
+  File,
+  /// A directory, a device …
+  Other,
+  Nothing,
+}
+
+/// Whether `path` names a file: nothing there (or a dangling link) is
+/// `Nothing`, any other failure (a link loop, a file where a directory
+/// should be) is an error naming the path.
+fn probe(path: &Path) -> Result<Found, LoadError<'static>> {
+  match std::fs::metadata(path) {
+    Ok(metadata) if metadata.is_file() => Ok(Found::File),
+    Ok(_) => Ok(Found::Other),
+    Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(Found::Nothing),
+    Err(error) => Err(LoadError::Io { path: path.to_path_buf(), message: error.to_string() }),
+  }
+}
+
+/// Whether there is a directory entry at `path`, whatever it is or links
+/// to: reading it says what is wrong with it.
+fn has_entry(path: &Path) -> bool {
+  std::fs::symlink_metadata(path).is_ok()
+}
+
 fn locate_import<'src>(
   directory: &Path,
   literal: &StringLiteral<'src>,
   optional: bool,
-) -> CompileResult<'src, Option<PathBuf>> {
+) -> Result<Option<PathBuf>, LoadError<'src>> {
   let path = expand_path(directory, literal.cooked);
-  if path.is_file() {
-    Ok(Some(path))
-  } else if optional {
-    Ok(None)
-  } else {
-    Err(analysis_error(literal.token, AnalysisErrorKind::ImportNotFound))
+  match probe(&path)? {
+    Found::File => Ok(Some(path)),
+    Found::Other | Found::Nothing if optional => Ok(None),
+    Found::Other | Found::Nothing => {
+      Err(analysis_error(literal.token, AnalysisErrorKind::ImportNotFound).into())
+    }
   }
 }
 
@@ -325,19 +349,20 @@ fn locate_module<'src>(
   name: Token<'src>,
   path: Option<&StringLiteral<'src>>,
   optional: bool,
-) -> CompileResult<'src, Option<PathBuf>> {
+) -> Result<Option<PathBuf>, LoadError<'src>> {
   let candidates = if let Some(literal) = path {
     let base = expand_path(directory, literal.cooked);
-    if base.is_file() {
+    if let Found::File = probe(&base)? {
       vec![base]
     } else {
       directory_candidates(&base)
     }
   } else {
     let mut found: Vec<PathBuf> = Vec::new();
-    // A directory in a candidate's place counts: reading it fails later.
+    // A directory or a dangling link in a candidate's place counts:
+    // reading it fails later.
     let file = directory.join(format!("{}.just", name.lexeme()));
-    if file.exists() {
+    if has_entry(&file) {
       found.push(file);
     }
     found.extend(directory_candidates(&directory.join(name.lexeme())));
@@ -345,7 +370,9 @@ fn locate_module<'src>(
   };
   match candidates.len() {
     0 if optional => Ok(None),
-    0 => Err(analysis_error(name, AnalysisErrorKind::ModuleNotFound { module: name.lexeme() })),
+    0 => {
+      Err(analysis_error(name, AnalysisErrorKind::ModuleNotFound { module: name.lexeme() }).into())
+    }
     1 => Ok(candidates.into_iter().next()),
     _ => {
       let mut relative: Vec<PathBuf> = candidates
@@ -354,20 +381,23 @@ fn locate_module<'src>(
         .collect();
       relative.sort();
       let found = relative.iter().map(|path| path.display().to_string()).collect();
-      Err(analysis_error(
-        name,
-        AnalysisErrorKind::AmbiguousModuleFile { module: name.lexeme(), found },
-      ))
+      Err(
+        analysis_error(
+          name,
+          AnalysisErrorKind::AmbiguousModuleFile { module: name.lexeme(), found },
+        )
+        .into(),
+      )
     }
   }
 }
 
 /// `DIR/mod.just` (exact case), `DIR/justfile` and `DIR/.justfile` (any case);
-/// directories in their place count too.
+/// directories and dangling links in their place count too.
 fn directory_candidates(directory: &Path) -> Vec<PathBuf> {
   let mut found = Vec::new();
   let module_file = directory.join("mod.just");
-  if module_file.exists() {
+  if has_entry(&module_file) {
     found.push(module_file);
   }
   let Ok(entries) = std::fs::read_dir(directory) else {
@@ -382,7 +412,6 @@ fn directory_candidates(directory: &Path) -> Vec<PathBuf> {
       })
     })
     .map(|entry| entry.path())
-    .filter(|path| path.exists())
     .collect();
   named.sort();
   found.extend(named);

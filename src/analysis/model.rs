@@ -152,12 +152,17 @@ pub(crate) struct Module<'src> {
   /// Features this module uses that need `--unstable` / `set unstable`.
   pub unstable_features: BTreeSet<ast::UnstableFeature>,
   /// The place of this module's `mod` statement among its siblings' in
-  /// source order (for `--unsorted`); 0 for the root.
+  /// source order (for `--unsorted`): by the offset of its name in its own
+  /// file, even an imported one, so statements at one offset (in different
+  /// files) have the same order; 0 for the root.
   pub order: u32,
   /// Position of this module's `mod` statement in the sequence of its
   /// parent's `Recipe::order`: the number of the parent's recipe items
   /// before it.
   pub position: usize,
+  /// Whether the recipe at `position` has its name at the same offset (in
+  /// the module's own file) as this `mod` statement's (in an imported one).
+  pub beside_recipe: bool,
   /// The names in `disabled` that are aliases.
   pub disabled_aliases: BTreeSet<&'src str>,
 }

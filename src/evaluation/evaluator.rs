@@ -569,12 +569,30 @@ pub(crate) fn backtick_error(
       token,
       status: other.exit_status(),
       message: match &other {
-        ProcessError::Io { source } => {
-          format!("could not be run because just could not find the shell:\n{source}")
-        }
+        ProcessError::Io { source } => backtick_io_message(source),
         ProcessError::Utf8 { source } => format!("succeeded but stdout was not utf8: {source}"),
         _ => other.to_string(),
       },
     },
+  }
+}
+
+/// Why a backtick's shell did not start, as just 1.58 words it, except that
+/// a command (with the environment) over the system's limit says so: the
+/// shell was found, the system refused the command line.
+fn backtick_io_message(source: &std::io::Error) -> String {
+  use std::io::ErrorKind;
+  match source.kind() {
+    ErrorKind::NotFound => {
+      format!("could not be run because just could not find the shell:\n{source}")
+    }
+    ErrorKind::PermissionDenied => {
+      format!("could not be run because just could not run the shell:\n{source}")
+    }
+    ErrorKind::ArgumentListTooLong => format!(
+      "could not be run because its command or the environment is too long to pass to the \
+       shell:\n{source}"
+    ),
+    _ => format!("could not be run because of an IO error while launching the shell:\n{source}"),
   }
 }

@@ -3,7 +3,10 @@
 //! Without a parent jobserver, `just` creates a pool for `--jobs N` (or the
 //! number of CPUs): `just` itself owns one slot, the implicit one every
 //! jobserver client has, and the pipe holds the other N - 1. Under a parent
-//! jobserver (`make -jN` running `just`), `just` uses that pool instead.
+//! jobserver (`make -jN` running `just`), `just` uses that pool instead,
+//! provided its descriptors were make's pipe when `just` started: a rule
+//! without `+` names them in `MAKEFLAGS` but closes them, and `just` then
+//! warns as a sub-make does and creates its own pool.
 //! Each recipe body runs with one slot: the implicit one if it is free,
 //! otherwise a token read from the pool. Its processes inherit the pool
 //! through `MAKEFLAGS`/`CARGO_MAKEFLAGS`, so a `make` or `cargo` they run
@@ -12,10 +15,11 @@
 use std::process::Command;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
-use jobserver::{Acquired, Client, HelperThread};
+use jobserver::{Acquired, Client, FromEnvErrorKind, HelperThread};
 
 use super::error::ExecutionError;
 use crate::options::Options;
+use crate::platform::{self, stdio};
 
 /// The pool, and a helper thread reading tokens from it on request, so a
 /// waiting recipe can take either a token or the implicit slot, whichever
@@ -70,16 +74,20 @@ impl Jobserver {
     let failure = |source: std::io::Error| ExecutionError::Message {
       message: format!("could not set up the jobserver: {source}"),
     };
-    // SAFETY: the descriptors named in MAKEFLAGS are only used if they are
-    // open pipes (checked), and nothing else in `just` uses them.
-    let inherited = unsafe { Client::from_env_ext(true) }.client.ok();
-    let client = if let Some(client) = inherited {
-      client
-    } else {
-      let slots = config.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-      });
-      Client::new(slots - 1).map_err(failure)?
+    let client = match inherited() {
+      Inherited::Pool(client) => client,
+      found => {
+        let slots = config.jobs.unwrap_or_else(|| {
+          std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        });
+        if let Inherited::Unavailable = found {
+          // As GNU make says it in a sub-make.
+          let _ = stdio::stderr_line(&format!(
+            "warning: jobserver unavailable: using --jobs {slots}. Add '+' to parent make rule."
+          ));
+        }
+        Client::new(slots - 1).map_err(failure)?
+      }
     };
     let shared = Arc::clone(&self.shared);
     let helper =
@@ -144,6 +152,36 @@ impl Jobserver {
     drop(slots);
     drop(surplus);
     token
+  }
+}
+
+/// What the environment says of a parent's jobserver.
+enum Inherited {
+  /// None named (or named as disabled, or not understood).
+  None,
+  /// Named, but its pipe is not there: a `make` rule without `+` names its
+  /// descriptors and closes them.
+  Unavailable,
+  Pool(Client),
+}
+
+fn inherited() -> Inherited {
+  // Descriptors that were not the parent's pipe when `just` started may be
+  // `just`'s own pipes by now (the signal self-pipe): never taken.
+  if !platform::parent_jobserver_usable() {
+    return Inherited::Unavailable;
+  }
+  // SAFETY: the descriptors named in MAKEFLAGS were open pipes before
+  // `just` opened any of its own (checked at start-up) and are checked
+  // again; nothing else in `just` uses them.
+  match unsafe { Client::from_env_ext(true) }.client {
+    Ok(client) => Inherited::Pool(client),
+    Err(error) => match error.kind() {
+      FromEnvErrorKind::CannotOpenPath
+      | FromEnvErrorKind::CannotOpenFd
+      | FromEnvErrorKind::NotAPipe => Inherited::Unavailable,
+      _ => Inherited::None,
+    },
   }
 }
 

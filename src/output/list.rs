@@ -209,12 +209,9 @@ fn recipe_groups<'a>(recipe: &'a Recipe) -> impl Iterator<Item = &'a str> {
   recipe.groups().iter().copied()
 }
 
-fn in_group(recipe: &Recipe, group: &str) -> bool {
-  recipe_groups(recipe).any(|name| name == group)
-}
-
 /// The public groups of a module, sorted by name, or with `unsorted` by the
-/// position of the first recipe or `mod` statement carrying them (ties by name).
+/// position of the first recipe or `mod` statement carrying them (`mod` statements
+/// at one position in source order, the groups of one item by name).
 pub(crate) fn module_groups(module: &Module, unsorted: bool) -> Vec<String> {
   let recipes = listed_recipes(module, false);
   let submodules = listed_submodules(module, false);
@@ -223,17 +220,28 @@ pub(crate) fn module_groups(module: &Module, unsorted: bool) -> Vec<String> {
 
 /// `module_groups` of the given public recipes and submodules of a module.
 fn groups_of(recipes: &[&Recipe], submodules: &[(&str, &Module)], unsorted: bool) -> Vec<String> {
-  let mut first: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-  let recipe_groups =
-    recipes.iter().flat_map(|r| recipe_groups(r).map(move |group| (group, (r.order as usize, 1))));
+  // A submodule comes before the recipe at its position, unless their
+  // names are at the same offset (in different files): then they tie.
+  // Submodules at one position come in source order.
+  let mut first: BTreeMap<&str, (usize, usize, u32)> = BTreeMap::new();
+  let recipe_groups = recipes
+    .iter()
+    .flat_map(|r| recipe_groups(r).map(move |group| (group, (r.order as usize, 1, 0))));
+  let submodule_key = |m: &Module| {
+    if m.beside_recipe {
+      (m.position, 1, 0)
+    } else {
+      (m.position, 0, m.order)
+    }
+  };
   let submodule_groups = submodules
     .iter()
-    .flat_map(|(_, m)| m.groups.iter().map(move |group| (group.as_str(), (m.position, 0))));
+    .flat_map(|(_, m)| m.groups.iter().map(move |group| (group.as_str(), submodule_key(m))));
   for (group, key) in recipe_groups.chain(submodule_groups) {
     let entry = first.entry(group).or_insert(key);
     *entry = (*entry).min(key);
   }
-  let mut groups: Vec<(&str, (usize, usize))> = first.into_iter().collect();
+  let mut groups: Vec<(&str, (usize, usize, u32))> = first.into_iter().collect();
   if unsorted {
     groups.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(b.0)));
   }
@@ -251,6 +259,16 @@ struct Contents<'a, 'src> {
   /// The names of the `local` aliases of each recipe, sorted, by the
   /// recipe's address.
   aliases_of: HashMap<*const Recipe<'src>, Vec<&'a str>>,
+  /// The members of each group, by name.
+  members: HashMap<&'a str, Members>,
+}
+
+/// The items of one group: indices of `Contents::recipes` and
+/// `Contents::submodules`, in listing order.
+#[derive(Default)]
+struct Members {
+  recipes: Vec<usize>,
+  submodules: Vec<usize>,
 }
 
 impl<'a, 'src> Contents<'a, 'src> {
@@ -261,7 +279,18 @@ impl<'a, 'src> Contents<'a, 'src> {
       local: Vec::new(),
       cross: Vec::new(),
       aliases_of: HashMap::new(),
+      members: HashMap::new(),
     };
+    for (index, recipe) in contents.recipes.iter().enumerate() {
+      for group in recipe_groups(recipe) {
+        contents.members.entry(group).or_default().recipes.push(index);
+      }
+    }
+    for (index, (_, submodule)) in contents.submodules.iter().enumerate() {
+      for group in &submodule.groups {
+        contents.members.entry(group.as_str()).or_default().submodules.push(index);
+      }
+    }
     for alias in module.aliases.values().filter(|alias| is_public_alias(module, alias)) {
       if let Some(AliasTarget::Recipe { module: target_module, recipe }) =
         resolve_alias(module, alias)
@@ -661,17 +690,28 @@ fn section_items<'s, 'a, 'src>(
   section: Option<&'s str>,
   show_aliases: bool,
 ) -> impl Iterator<Item = Item<'a, 'src>> + 's {
-  let recipes = contents.recipes.iter().enumerate().filter(move |(_, recipe)| match section {
-    None => recipe_groups(recipe).next().is_none(),
-    Some(group) => in_group(recipe, group),
-  });
+  // The ungrouped section looks at every item, a group's section only at
+  // its members, so a listing costs the number of items plus the number of
+  // `[group]`s, however many groups there are.
+  let members = section.and_then(|group| contents.members.get(group));
+  let (all_recipes, all_submodules) = match section {
+    None => (contents.recipes.as_slice(), contents.submodules.as_slice()),
+    Some(_) => (&[][..], &[][..]),
+  };
+  let ungrouped_recipes = all_recipes.iter().enumerate();
+  let ungrouped_recipes = ungrouped_recipes
+    .filter(|(_, recipe)| recipe_groups(recipe).next().is_none())
+    .map(|(index, _)| index);
+  let grouped_recipes = members.map_or(&[][..], |members| members.recipes.as_slice());
+  let recipes = ungrouped_recipes.chain(grouped_recipes.iter().copied());
   let cross = if section.is_none() && show_aliases { contents.cross.as_slice() } else { &[] };
-  let submodules = contents.submodules.iter().filter(move |(_, submodule)| match section {
-    None => submodule.groups.is_empty(),
-    Some(group) => submodule.groups.iter().any(|name| name == group),
-  });
+  let ungrouped_submodules =
+    all_submodules.iter().filter(|(_, submodule)| submodule.groups.is_empty());
+  let grouped_submodules = members.map_or(&[][..], |members| members.submodules.as_slice());
+  let submodules =
+    ungrouped_submodules.chain(grouped_submodules.iter().map(|&index| &contents.submodules[index]));
   recipes
-    .map(|(index, _)| Item::Recipe(index))
+    .map(Item::Recipe)
     .chain(cross.iter().map(|(alias, recipe)| Item::CrossAlias(alias, recipe)))
     .chain(submodules.map(|(name, submodule)| Item::Submodule(name, submodule)))
 }

@@ -40,6 +40,13 @@ pub(crate) unsafe fn prepare_process(argc: std::ffi::c_int, argv: *const *const 
   unsafe { os::start::prepare(argc, argv) };
 }
 
+/// Whether the jobserver descriptors a parent names in `MAKEFLAGS` were its
+/// open pipe when `just` started (true when it names none): a parent that
+/// names them but closed them leaves their numbers to `just`'s own pipes.
+pub(crate) fn parent_jobserver_usable() -> bool {
+  os::jobserver::parent_descriptors_usable()
+}
+
 /// The process's command line, program name first.
 pub(crate) fn arguments() -> Vec<std::ffi::OsString> {
   os::start::arguments()

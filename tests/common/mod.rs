@@ -84,6 +84,7 @@ pub(crate) struct Test {
   justfile: Option<String>,
   files: Vec<(String, String)>,
   dirs: Vec<String>,
+  symlinks: Vec<(String, String)>,
   args: Vec<String>,
   env: Vec<(String, String)>,
   stdin: String,
@@ -107,6 +108,7 @@ impl Test {
       justfile: None,
       files: Vec::new(),
       dirs: Vec::new(),
+      symlinks: Vec::new(),
       args: Vec::new(),
       env: Vec::new(),
       stdin: String::new(),
@@ -140,6 +142,13 @@ impl Test {
   /// Create a directory (and parents) relative to the temporary directory.
   pub(crate) fn dir(mut self, path: &str) -> Self {
     self.dirs.push(path.to_owned());
+    self
+  }
+
+  /// Create a symbolic link (Unix) relative to the temporary directory,
+  /// pointing to `target` as written.
+  pub(crate) fn symlink(mut self, link: &str, target: &str) -> Self {
+    self.symlinks.push((link.to_owned(), target.to_owned()));
     self
   }
 
@@ -260,6 +269,9 @@ impl Test {
     }
     for dir in &self.dirs {
       create_dir(&root.join(dir))?;
+    }
+    for (link, target) in &self.symlinks {
+      create_symlink(&root.join(link), target)?;
     }
     create_dir(&root.join(&self.current_dir))
   }
@@ -428,6 +440,17 @@ fn write_file(path: &Path, contents: &str) -> Result<(), String> {
     create_dir(parent)?;
   }
   fs::write(path, contents).map_err(|error| format!("write {}: {error}", path.display()))
+}
+
+#[cfg(unix)]
+fn create_symlink(link: &Path, target: &str) -> Result<(), String> {
+  std::os::unix::fs::symlink(target, link)
+    .map_err(|error| format!("symlink {}: {error}", link.display()))
+}
+
+#[cfg(not(unix))]
+fn create_symlink(link: &Path, _: &str) -> Result<(), String> {
+  Err(format!("symlink {}: the cases make links on Unix only", link.display()))
 }
 
 fn create_dir(path: &Path) -> Result<(), String> {

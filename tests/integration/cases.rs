@@ -11,6 +11,7 @@
 //! '''
 //! files = { "a/justfile" = '''…''' }  # more files, relative to the temp dir
 //! dirs = ["a/b"]                  # directories to create
+//! symlinks = { "loop.just" = "loop.just" }  # link → target (Unix)
 //! cwd = "a/b"                     # where to run, relative to the temp dir
 //! env = { KEY = "value" }         # on top of PATH, HOME and NO_COLOR=1
 //! stdin = '''…'''
@@ -93,6 +94,8 @@ struct Case {
   #[serde(default)]
   dirs: Vec<String>,
   #[serde(default)]
+  symlinks: BTreeMap<String, String>,
+  #[serde(default)]
   cwd: String,
   #[serde(default)]
   env: BTreeMap<String, String>,
@@ -135,6 +138,9 @@ impl Case {
     }
     for dir in &self.dirs {
       test = test.dir(dir);
+    }
+    for (link, target) in &self.symlinks {
+      test = test.symlink(link, target);
     }
     for (key, value) in &self.env {
       test = test.env(key, value);

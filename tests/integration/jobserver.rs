@@ -13,6 +13,9 @@ tests! {
   make_in_a_recipe_shares_the_jobs_pool,
   recipes_see_the_pool_in_makeflags,
   just_under_make_takes_its_slots_from_make,
+  just_under_a_make_rule_without_plus_warns_and_uses_its_jobs,
+  make_under_just_under_a_make_rule_without_plus_shares_the_jobs_pool,
+  signal_under_a_make_rule_without_plus_reaches_the_recipes,
 }
 
 use crate::common::Test;
@@ -93,4 +96,80 @@ fn just_under_make_takes_its_slots_from_make() {
     .run();
   let log = std::fs::read_to_string(output.root.join("log")).expect("read log");
   assert_eq!(peak_and_count(&log), (2, 6), "log:\n{log}");
+}
+
+/// A justfile of `count` `[parallel]` jobs logging to `log`.
+fn parallel_jobs(count: usize) -> String {
+  let mut justfile =
+    format!("[parallel]\nall:{}\n", (1..=count).map(|job| format!(" j{job}")).collect::<String>());
+  for job in 1..=count {
+    justfile.push_str(&format!("j{job}:\n  @sh job.sh {job} {count}\n"));
+  }
+  justfile
+}
+
+const UNAVAILABLE: &str =
+  "warning: jobserver unavailable: using --jobs 2. Add '+' to parent make rule.\n";
+
+/// `make -j4` runs `just` from a rule without `+`: `MAKEFLAGS` names the
+/// pool's descriptors, but make closed them, and `just`'s own pipes take
+/// their numbers. `just` warns and runs with the two slots of `--jobs 2`.
+fn just_under_a_make_rule_without_plus_warns_and_uses_its_jobs() {
+  require_make();
+  let just = env!("CARGO_BIN_EXE_just");
+  let output = Test::new()
+    .justfile("build:\n  @make -s -j4 -f outer.mk\n")
+    .write("outer.mk", &format!("all:\n\t@{just} --jobserver --jobs 2 -f inner.just -d . all\n"))
+    .write("inner.just", &parallel_jobs(6))
+    .write("job.sh", JOB)
+    .stderr(UNAVAILABLE)
+    .run();
+  let log = std::fs::read_to_string(output.root.join("log")).expect("read log");
+  assert_eq!(peak_and_count(&log), (2, 6), "log:\n{log}");
+}
+
+/// A `make` run by a recipe of that `just` gets `just`'s own pool: it
+/// neither warns that the jobserver is unavailable nor runs serially.
+fn make_under_just_under_a_make_rule_without_plus_shares_the_jobs_pool() {
+  require_make();
+  let just = env!("CARGO_BIN_EXE_just");
+  let output = Test::new()
+    .justfile("build:\n  @make -s -j4 -f outer.mk\n")
+    .write("outer.mk", &format!("all:\n\t@{just} --jobserver --jobs 2 -f inner.just -d . inner\n"))
+    .write("inner.just", "inner:\n  @make -s -f jobs.mk\n")
+    .write(
+      "jobs.mk",
+      "JOBS := 1 2 3 4 5 6\nall: $(JOBS)\n$(JOBS):\n\t@sh job.sh $@ 6\n.PHONY: all $(JOBS)\n",
+    )
+    .write("job.sh", JOB)
+    .stderr(UNAVAILABLE)
+    .run();
+  let log = std::fs::read_to_string(output.root.join("log")).expect("read log");
+  assert_eq!(peak_and_count(&log), (2, 6), "log:\n{log}");
+}
+
+/// The descriptors make named are `just`'s signal self-pipe by the time a
+/// pool would be set up: reading tokens from it would eat signals. Recipe
+/// `a` waits until `b` (which needs the second slot) has run, then sends
+/// SIGTERM to `just`, which must pass it on to `a`.
+fn signal_under_a_make_rule_without_plus_reaches_the_recipes() {
+  require_make();
+  let just = env!("CARGO_BIN_EXE_just");
+  let wait_then_kill = "@deadline=$(($(date +%s) + 120)); \
+    while [ ! -e b-ran ] && [ $(date +%s) -le $deadline ]; do sleep 0.01; done; \
+    kill -TERM $PPID; sleep 120";
+  Test::new()
+    .justfile("build:\n  @make -s -j4 -f outer.mk\n")
+    .write("outer.mk", &format!("all:\n\t@{just} --jobserver --jobs 2 -f inner.just -d . all\n"))
+    .write(
+      "inner.just",
+      &format!("[parallel]\nall: a b\na:\n  {wait_then_kill}\nb:\n  @touch b-ran\n"),
+    )
+    .stderr_regex(&format!(
+      "{}error: recipe `a` was terminated on line 4 by signal 15\nmake: \\*\\*\\* .*Error 143\n\
+       error: recipe `build` failed on line 2 with exit code 2\n",
+      regex::escape(UNAVAILABLE)
+    ))
+    .status(2)
+    .run();
 }

@@ -65,6 +65,8 @@ tests! {
   two_thousand_nested_modules_load,
   ten_thousand_file_import_chain_loads,
   suggestion_for_a_very_long_unknown_name_is_found,
+  #[cfg(target_os = "linux")]
+  backtick_over_the_argument_limit_says_its_command_is_too_long,
   #[cfg(unix)]
   script_tempdir_is_removed_after_failure,
   #[cfg(unix)]
@@ -1688,6 +1690,24 @@ fn hundred_thousand_term_concatenation_evaluates_and_dumps() {
   let nested = "[\"concatenate\",\"a\",".repeat(99_999);
   let closing = "]".repeat(99_999);
   assert!(output.stdout.contains(&format!("\"value\":{nested}\"a\"{closing}}}")), "dump is wrong");
+}
+
+/// Linux passes one argument of at most 128 KiB: a longer backtick is
+/// refused by the system (`E2BIG`), which is not a missing shell.
+fn backtick_over_the_argument_limit_says_its_command_is_too_long() {
+  let backtick = format!("`echo {}`", "a".repeat(200 * 1024));
+  let line = format!("x := {backtick}");
+  let stderr = format!(
+    "error: backtick could not be run because its command or the environment is too long to \
+     pass to the shell:\nArgument list too long (os error 7)\n ——▶ justfile:1:6\n  │\n1 │ \
+     {line}\n  │      {}\n",
+    "^".repeat(backtick.len())
+  );
+  crate::common::Test::new()
+    .justfile(&format!("{line}\na:\n  echo {{{{x}}}}\n"))
+    .stderr(&stderr)
+    .status(1)
+    .run();
 }
 
 fn hundred_thousand_term_path_join_evaluates() {

@@ -14,7 +14,8 @@ static ARGUMENTS: Mutex<Option<Vec<OsString>>> = Mutex::new(None);
 /// `/dev/null`, so that no file opened later takes its descriptor and is
 /// read or written by recipes by mistake; writing to a closed pipe is an
 /// error to report, not a signal that kills `just` (children get the
-/// default disposition back when spawned).
+/// default disposition back when spawned); which jobserver descriptors a
+/// parent left open is noted before `just` opens any of its own.
 ///
 /// # Safety
 ///
@@ -23,6 +24,7 @@ pub(crate) unsafe fn prepare(argc: c_int, argv: *const *const c_char) {
   // SAFETY: as the caller promises.
   unsafe { record_arguments(argc, argv) };
   open_closed_standard_streams();
+  super::jobserver::record_parent_descriptors();
   // SAFETY: installs the `SIG_IGN` disposition; no handler code runs.
   unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
 }

@@ -4,6 +4,7 @@
 
 pub(crate) mod dir;
 pub(crate) mod fs;
+pub(super) mod jobserver;
 pub(crate) mod pipe;
 pub(super) mod process;
 pub(super) mod signal_table;

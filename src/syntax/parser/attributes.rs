@@ -1,7 +1,10 @@
 //! Attributes: `[name(arguments)]` lines, and building and checking each
 //! attribute from its arguments.
 
+use std::collections::hash_map::{Entry, HashMap};
+
 use super::*;
+use crate::syntax::attributes::AttributeKind;
 
 /// An attribute argument as written: positional, or `KEY[=VALUE]`.
 pub(super) enum AttributeArgument<'src> {
@@ -30,10 +33,11 @@ impl<'src> Parser<'_, 'src> {
       return Ok(Attributes::default());
     }
     let mut list = Vec::new();
+    let mut duplicates = Duplicates::default();
     while self.accept(TokenKind::BracketL).is_some() {
       loop {
         let entry = self.attribute()?;
-        check_duplicate(&list, &entry)?;
+        duplicates.check(&list, &entry)?;
         if matches!(entry.attribute, Attribute::Cache(_)) {
           self.unstable_features.push(UnstableFeature::CachedRecipes);
         }
@@ -444,60 +448,82 @@ pub(super) fn build_arg<'src>(
   Ok(ArgAttribute { name, long, short, pattern, value, flag, multiple, min, max, help })
 }
 
-/// Which attributes may be repeated on one item, checked as each is added.
-pub(super) fn check_duplicate<'src>(
-  list: &[AttributeEntry<'src>],
-  entry: &AttributeEntry<'src>,
-) -> ParseResult<'src, ()> {
-  let first = |entries: &mut dyn Iterator<Item = &AttributeEntry<'src>>| {
-    entries.next().map(|existing| existing.name.line as usize + 1)
-  };
-  let second = entry.name.line as usize + 1;
-  let same_name =
-    list.iter().filter(|existing| existing.attribute.kind() == entry.attribute.kind());
-  match &entry.attribute {
-    Attribute::Arg(arg) => {
-      let mut same = same_name.filter(|existing| {
-        matches!(&existing.attribute, Attribute::Arg(other) if other.name.cooked == arg.name.cooked)
-      });
-      if let Some(first) = first(&mut same) {
-        return Err(error(
-          entry.name,
-          ParseErrorKind::DuplicateArgAttribute {
-            argument: arg.name.cooked.to_string(),
-            first,
-            second,
-          },
-        ));
+/// What makes two attributes of one item duplicates: their kind and, for
+/// the kinds that may repeat with different arguments, the argument that
+/// must differ (an `[arg]`'s parameter, a `[group]`'s name). Kinds that may
+/// repeat freely have none.
+fn duplicate_key<'src>(attribute: &Attribute<'src>) -> Option<(AttributeKind, &'src str)> {
+  match attribute {
+    Attribute::Arg(arg) => Some((AttributeKind::Arg, arg.name.cooked)),
+    Attribute::Group(group) => Some((AttributeKind::Group, group.cooked)),
+    attribute if attribute.kind().is_repeatable() => None,
+    attribute => Some((attribute.kind(), "")),
+  }
+}
+
+/// Lists longer than this are checked for duplicates through an index, so
+/// thousands of `[group]`s on one recipe cost linear time.
+const INDEXED_AFTER: usize = 16;
+
+/// Which attributes may be repeated on one item, checked as each is added:
+/// a duplicate is blamed with the line of the first attribute it repeats.
+#[derive(Default)]
+pub(super) struct Duplicates<'src> {
+  /// The key of each attribute of a long list, with its first line.
+  index: HashMap<(AttributeKind, &'src str), u32>,
+}
+
+impl<'src> Duplicates<'src> {
+  pub(super) fn check(
+    &mut self,
+    list: &[AttributeEntry<'src>],
+    entry: &AttributeEntry<'src>,
+  ) -> ParseResult<'src, ()> {
+    let Some(key) = duplicate_key(&entry.attribute) else {
+      return Ok(());
+    };
+    let first = if list.len() < INDEXED_AFTER {
+      list
+        .iter()
+        .find(|existing| duplicate_key(&existing.attribute) == Some(key))
+        .map(|existing| existing.name.line)
+    } else {
+      if self.index.is_empty() {
+        for existing in list.iter().rev() {
+          if let Some(existing_key) = duplicate_key(&existing.attribute) {
+            self.index.insert(existing_key, existing.name.line);
+          }
+        }
       }
-    }
-    Attribute::Group(group) => {
-      let mut same = same_name.filter(|existing| {
-        matches!(&existing.attribute, Attribute::Group(other) if other.cooked == group.cooked)
-      });
-      if let Some(first) = first(&mut same) {
-        return Err(error(
-          entry.name,
-          ParseErrorKind::DuplicateGroup { group: group.token.lexeme(), first, second },
-        ));
+      match self.index.entry(key) {
+        Entry::Occupied(first) => Some(*first.get()),
+        Entry::Vacant(vacant) => {
+          vacant.insert(entry.name.line);
+          None
+        }
       }
-    }
-    attribute if attribute.kind().is_repeatable() => {}
-    attribute => {
-      let mut same = same_name;
-      if let Some(first) = first(&mut same) {
-        return Err(error(
-          entry.name,
-          ParseErrorKind::DuplicateAttribute {
-            attribute: attribute.name().to_string(),
-            first,
-            second,
-          },
-        ));
-      }
+    };
+    match first {
+      Some(first) => Err(duplicate_error(entry, first as usize + 1)),
+      None => Ok(()),
     }
   }
-  Ok(())
+}
+
+fn duplicate_error<'src>(entry: &AttributeEntry<'src>, first: usize) -> Box<SyntaxError<'src>> {
+  let second = entry.name.line as usize + 1;
+  let kind = match &entry.attribute {
+    Attribute::Arg(arg) => {
+      ParseErrorKind::DuplicateArgAttribute { argument: arg.name.cooked.to_string(), first, second }
+    }
+    Attribute::Group(group) => {
+      ParseErrorKind::DuplicateGroup { group: group.token.lexeme(), first, second }
+    }
+    attribute => {
+      ParseErrorKind::DuplicateAttribute { attribute: attribute.name().to_string(), first, second }
+    }
+  };
+  error(entry.name, kind)
 }
 
 /// Pairs of recipe attributes that exclude each other.
