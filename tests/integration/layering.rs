@@ -219,7 +219,8 @@ fn module_imports(folder: &str) -> BTreeMap<String, Vec<String>> {
   for file in &files {
     let own = module(file);
     let name = stem(file.file_name().unwrap());
-    if own == "mod" || name == "tests" || name.ends_with("_tests") {
+    // Tests, and the helpers only tests use (`testing.rs`).
+    if own == "mod" || name == "tests" || name == "testing" || name.ends_with("_tests") {
       continue;
     }
     let inside = file.strip_prefix(&dir).unwrap().iter().count() - 1;
