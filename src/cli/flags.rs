@@ -57,6 +57,7 @@ pub(crate) mod id {
   pub(crate) const TIMESTAMP_FORMAT: &str = "timestamp-format";
   pub(crate) const UNSORTED: &str = "unsorted";
   pub(crate) const UNSTABLE: &str = "unstable";
+  pub(crate) const UP_TO_DATE: &str = "up-to-date";
   pub(crate) const VERBOSE: &str = "verbose";
   pub(crate) const WORKING_DIRECTORY: &str = "working-directory";
   pub(crate) const YES: &str = "yes";
@@ -654,6 +655,12 @@ pub(crate) const FLAGS: &[Flag] = &[
   Flag {
     env: Some("JUST_UNSTABLE"),
     ..option(UNSTABLE, Takes::FalseySwitch, "Allow unstable features", |o, v| o.unstable = v.switch())
+  },
+  Flag {
+    conflicts: &[DRY_RUN, KEEP_GOING, WATCH, EVERY_COMMAND],
+    ..option(UP_TO_DATE, Takes::Switch, "Run nothing: exit 0 if every recipe of the run would be skipped by its `[cache]`, 1 naming the first that would run, 2 on an error", |o, v| {
+      o.up_to_date = v.switch();
+    })
   },
   Flag {
     conflicts: &[ARGUMENTS],

@@ -68,6 +68,7 @@ pub(crate) fn main() -> i32 {
   let arenas = Arenas { sources: &sources, trees: &trees };
   let status = match result.and_then(|()| dispatch(&config, arenas)) {
     Ok(()) => 0,
+    Err(error) if config.up_to_date => up_to_date_answer(&config, &error),
     Err(error) => {
       crate::platform::signals::settle_before_reporting();
       if !config.quiet {
@@ -79,6 +80,27 @@ pub(crate) fn main() -> i32 {
     }
   };
   status
+}
+
+/// `--up-to-date`'s status for a run that did not end with "yes": 1 and
+/// the recipe that would run, as a plain line; 2 and the error otherwise.
+fn up_to_date_answer(config: &Config, error: &Error<'_>) -> i32 {
+  let would_run =
+    matches!(error, Error::Execution(error) if matches!(**error, ExecutionError::WouldRun { .. }));
+  if !config.quiet {
+    crate::platform::signals::settle_before_reporting();
+    // Nowhere is left to report a failure to print; the status says it.
+    let _ = if would_run {
+      stdio::stderr(&format!("{}\n", error.report().message))
+    } else {
+      stdio::stderr(&error.render(&Painter::new(config.color, Stream::Stderr)))
+    };
+  }
+  if would_run {
+    1
+  } else {
+    2
+  }
 }
 
 /// The helper that serves `--lsp`: next to the running `just`, else on `PATH`.

@@ -138,7 +138,7 @@ pub(crate) const CONFLICTS: [(AttributeKind, AttributeKind); 3] = [
 /// Attributes only a script recipe (`[script]`, a shebang, `set
 /// default-script`) may carry, in canonical order, which is the order their
 /// errors are reported in.
-pub(crate) const SCRIPT_ONLY: [AttributeKind; 2] = [AttributeKind::Cache, AttributeKind::Extension];
+pub(crate) const SCRIPT_ONLY: [AttributeKind; 1] = [AttributeKind::Extension];
 
 impl AttributeKind {
   /// What the attribute does, in prose (the language server's hover).
@@ -157,7 +157,7 @@ impl AttributeKind {
          `min=`, `max=`."
       }
       Cache => {
-        "Skips the script recipe when nothing it depends on changed since its last successful \
+        "Skips the recipe (a script or shell lines) when nothing it depends on changed since its last successful \
          run; `inputs=`, `outputs=` and `extra=` name what it depends on. Unstable."
       }
       Confirm => {

@@ -66,6 +66,7 @@ mod cases;
 mod harness;
 
 mod bash_completion;
+mod cached_lines;
 mod changelog;
 mod cli;
 mod compat;
@@ -91,6 +92,7 @@ mod standalone;
 mod supervisor;
 mod terminal;
 mod terminal_color;
+mod up_to_date;
 mod watch;
 mod windows;
 
@@ -113,6 +115,7 @@ fn main() {
   }
   for module_tests in [
     bash_completion::tests,
+    cached_lines::tests,
     changelog::tests,
     cli::tests,
     compat::tests,
@@ -135,6 +138,7 @@ fn main() {
     supervisor::tests,
     terminal::tests,
     terminal_color::tests,
+    up_to_date::tests,
     watch::tests,
   ] {
     trials.extend(module_tests());
