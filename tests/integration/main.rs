@@ -65,6 +65,7 @@ macro_rules! tests {
 mod cases;
 mod harness;
 
+mod argument_completion;
 mod bash_completion;
 mod cached_lines;
 mod changelog;
@@ -114,6 +115,7 @@ fn main() {
     libtest_mimic::run(&arguments, harness::reject_duplicate_names(trials)).exit();
   }
   for module_tests in [
+    argument_completion::tests,
     bash_completion::tests,
     cached_lines::tests,
     changelog::tests,
