@@ -39,6 +39,8 @@ pub(crate) enum Subcommand {
     arguments: Vec<String>,
   },
   Changelog,
+  /// `--cheatsheet`: the language's vocabulary.
+  Cheatsheet,
   /// `--lsp`: the language server, until the client goes.
   Lsp,
   Choose,
@@ -473,6 +475,7 @@ fn subcommand(
     Command::Choose => Ok(Subcommand::Choose),
     Command::Tree | Command::Graph => dependency_view(matches, command, arguments),
     Command::Changelog => nothing(Subcommand::Changelog, flag.long),
+    Command::Cheatsheet => nothing(Subcommand::Cheatsheet, flag.long),
     Command::Lsp => nothing(Subcommand::Lsp, flag.long),
     // just 1.58 names both by `--dump`, and `--fmt` by its other name.
     Command::Dump | Command::Json => nothing(Subcommand::Dump, id::DUMP),

@@ -73,6 +73,7 @@ pub(crate) mod id {
   pub(crate) const WATCH_RESTART: &str = "watch-restart";
 
   pub(crate) const CHANGELOG: &str = "changelog";
+  pub(crate) const CHEATSHEET: &str = "cheatsheet";
   pub(crate) const CHOOSE: &str = "choose";
   pub(crate) const CLEAN: &str = "clean";
   pub(crate) const COMMAND: &str = "command";
@@ -168,6 +169,7 @@ pub(crate) type Apply = fn(&mut Options, &FlagValue<'_>);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Command {
   Changelog,
+  Cheatsheet,
   Choose,
   Clean,
   /// `--command`.
@@ -346,6 +348,7 @@ pub(crate) const FLAGS: &[Flag] = &[
     })
   },
   command(CHANGELOG, Takes::Switch, Command::Changelog, "Print the changelog"),
+  command(CHEATSHEET, Takes::Switch, Command::Cheatsheet, "Print every setting, attribute, function and constant with an example"),
   Flag {
     requires: Some(FORMAT),
     ..option(CHECK, Takes::Switch, "With `--fmt`: change nothing; exit 0 if the justfile is formatted, else print a diff and exit 1", |o, v| {

@@ -225,6 +225,11 @@ fn eprint_line(text: &str) -> Result {
 fn dispatch<'src>(config: &Config, arenas: Arenas<'src>) -> Outcome<'src> {
   match &config.subcommand {
     Subcommand::Changelog => print(super::man::changelog())?,
+    Subcommand::Cheatsheet => {
+      let painter = Painter::new(config.color, Stream::Stdout);
+      let text = crate::output::cheatsheet::cheatsheet(painter);
+      super::pager::page(&text).map_err(|error| write_error(STDOUT_FAILED, error))?;
+    }
     Subcommand::Completions { shell } => print(super::completions::completions(*shell))?,
     // The reference's own message for this one.
     Subcommand::Man => print_or(&super::man::man(), "I/O error writing to stdout")?,
@@ -372,6 +377,7 @@ fn compiled<'src>(config: &Config, search: Search, arenas: Arenas<'src>) -> Outc
     // Run above; the others before compiling (`dispatch`).
     Subcommand::Run { .. }
     | Subcommand::Changelog
+    | Subcommand::Cheatsheet
     | Subcommand::Lsp
     | Subcommand::Completions { .. }
     | Subcommand::Edit

@@ -69,6 +69,7 @@ mod argument_completion;
 mod bash_completion;
 mod cached_lines;
 mod changelog;
+mod cheatsheet;
 mod cli;
 mod compat;
 mod dist;
@@ -119,6 +120,7 @@ fn main() {
     bash_completion::tests,
     cached_lines::tests,
     changelog::tests,
+    cheatsheet::tests,
     cli::tests,
     compat::tests,
     dist::tests,
