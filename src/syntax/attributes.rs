@@ -194,8 +194,9 @@ impl AttributeKind {
          `min=`, `max=`."
       }
       Cache => {
-        "Skips the recipe (a script or shell lines) when nothing it depends on changed since its last successful \
-         run; `inputs=`, `outputs=` and `extra=` name what it depends on. Unstable."
+        "Skips the recipe (a script or shell lines) when nothing it depends on changed since \
+         its last successful run; `inputs=`, `outputs=` and `extra=` name what it depends on. \
+         Unstable."
       }
       Confirm => {
         "Asks for confirmation before running the recipe, with the prompt given if any; \
