@@ -39,6 +39,9 @@ pub(crate) struct Options {
   pub list_submodules: bool,
   pub no_aliases: bool,
   pub no_cache: bool,
+  /// `--up-to-date`: run nothing; answer whether every recipe of the run
+  /// would be skipped by its `[cache]`.
+  pub up_to_date: bool,
   /// `--cache-dir`: a directory shared stores cache entries in.
   pub cache_dir: Option<PathBuf>,
   /// `--cache-url`: an `http(s)://` or `s3://` shared store.
@@ -106,6 +109,7 @@ impl Options {
       list_submodules: false,
       no_aliases: false,
       no_cache: false,
+      up_to_date: false,
       cache_dir: None,
       cache_url: None,
       cache_read_only: false,

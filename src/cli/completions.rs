@@ -10,11 +10,13 @@ use clap_complete::engine::{
 use clap_complete::env::{self, EnvCompleter, Shells};
 
 use crate::analysis::analyzer::{compile, Arenas, LoadRequest};
+use crate::analysis::const_eval::constant_value;
 use crate::analysis::lookup::{is_public_alias, resolve_alias, AliasTarget};
-use crate::analysis::model::{Justfile, Module};
+use crate::analysis::model::{Justfile, Module, Parameter};
 use crate::cli::arguments;
 use crate::cli::config::{Config, ConfigError, Subcommand};
 use crate::cli::flags::{self, about::CompletionShell, Completer, FLAGS};
+use crate::cli::invocation;
 use crate::options::Choice;
 use crate::output::list::{listed_recipes, listed_submodules, module_groups};
 use crate::output::variables::public_assignments;
@@ -182,6 +184,14 @@ impl EnvCompleter for Bash {
 fn with_context<T>(complete: impl FnOnce(&Config, &Justfile) -> T) -> Option<T> {
   let mut words = completed_words()?;
   words.pop();
+  with_words(words, complete)
+}
+
+/// `complete` applied to the configuration of `words` and its justfile.
+fn with_words<T>(
+  words: Vec<OsString>,
+  complete: impl FnOnce(&Config, &Justfile) -> T,
+) -> Option<T> {
   let config = Config::from_args(words.clone())
     .or_else(|_| config_ignoring_environment(words))
     .or_else(|_| config_ignoring_environment(vec![OsString::from("just")]))
@@ -218,13 +228,6 @@ fn completed_words() -> Option<Vec<OsString>> {
   let args: Vec<OsString> = crate::platform::arguments();
   let start = args.iter().position(|arg| arg == "--")? + 1;
   args.get(start..).map(<[OsString]>::to_vec)
-}
-
-/// The word before the current one.
-fn previous_word() -> Option<OsString> {
-  let mut words = completed_words()?;
-  words.pop();
-  words.pop()
 }
 
 /// The public submodule named by the words before the current one when they
@@ -325,6 +328,9 @@ fn arguments_in(config: &Config, justfile: &Justfile, current: &OsStr) -> Vec<Co
     out.retain(|candidate| candidate.get_value().to_string_lossy().starts_with(prefix.as_ref()));
     return out;
   }
+  if let Some(parameter) = parameter_of_current_word(config, justfile) {
+    return parameter_values(parameter, current);
+  }
   let mut out: Vec<CompletionCandidate> = recipe_candidates(config, justfile);
   out.extend(variable_names(justfile).into_iter().map(|name| candidate(format!("{name}="), None)));
   out.retain(|candidate| candidate.get_value().to_string_lossy().starts_with(prefix.as_ref()));
@@ -334,23 +340,109 @@ fn arguments_in(config: &Config, justfile: &Justfile, current: &OsStr) -> Vec<Co
   out
 }
 
+/// The parameter the current word is an argument for, as `just build
+/// <TAB>` with `build` taking one.
+fn parameter_of_current_word<'a, 'src>(
+  config: &Config,
+  justfile: &'a Justfile<'src>,
+) -> Option<Parameter<'a, 'src>> {
+  let Subcommand::Run { arguments } = &config.subcommand else {
+    return None;
+  };
+  invocation::parameter_of_next_word(justfile, arguments).map(|(_, parameter)| parameter)
+}
+
+/// What a parameter accepts: the words of its `[arg(pattern=…)]` when each
+/// pattern is a plain alternation (`debug|release`), else file names.
+fn parameter_values(parameter: Parameter<'_, '_>, current: &OsStr) -> Vec<CompletionCandidate> {
+  let help = parameter.help();
+  let Some(words) = plain_alternatives(parameter.patterns()) else {
+    let mut paths = PathCompleter::any().complete(current);
+    paths.sort_by(|a, b| a.get_value().cmp(b.get_value()));
+    return paths;
+  };
+  let prefix = current.to_string_lossy();
+  words
+    .into_iter()
+    .filter(|word| word.starts_with(prefix.as_ref()))
+    .map(|word| candidate(word.to_owned(), help))
+    .collect()
+}
+
+/// The words `patterns` accept when each is a plain alternation of literal
+/// words (`debug|release`, also anchored or grouped: `^(a|b)$`); `None`
+/// when there is no pattern or one is any other regular expression.
+fn plain_alternatives(patterns: &[String]) -> Option<Vec<&str>> {
+  if patterns.is_empty() {
+    return None;
+  }
+  let mut words = Vec::new();
+  for pattern in patterns {
+    let pattern = pattern.strip_prefix('^').unwrap_or(pattern);
+    let pattern = pattern.strip_suffix('$').unwrap_or(pattern);
+    let pattern =
+      pattern.strip_prefix('(').and_then(|inner| inner.strip_suffix(')')).unwrap_or(pattern);
+    let pattern = pattern.strip_prefix("?:").unwrap_or(pattern);
+    for word in pattern.split('|') {
+      // `.` matches any character, so the word as written matches too.
+      let literal = |c: char| c.is_alphanumeric() || "-_./:=,@%~".contains(c);
+      if word.is_empty() || !word.chars().all(literal) {
+        return None;
+      }
+      if !words.contains(&word) {
+        words.push(word);
+      }
+    }
+  }
+  Some(words)
+}
+
 /// `--show` / `--usage`: recipe paths.
 pub(crate) fn recipe_paths() -> Vec<CompletionCandidate> {
   with_context(recipe_candidates).unwrap_or_default()
 }
 
-/// `--set`'s first value: variable names.
+/// `--set`'s values: variable names, then the named variable's value.
 pub(crate) fn variables() -> Vec<CompletionCandidate> {
-  let previous = previous_word();
-  if previous.as_deref().and_then(OsStr::to_str).and_then(|word| word.strip_prefix("--"))
-    != Some(flags::environment::SET.long)
-  {
+  let is_set = |word: Option<&OsString>| {
+    word.and_then(|word| word.to_str()).and_then(|word| word.strip_prefix("--"))
+      == Some(flags::environment::SET.long)
+  };
+  let mut words = completed_words().unwrap_or_default();
+  words.pop();
+  let previous = words.pop();
+  if is_set(previous.as_ref()) {
+    return with_words(words, |_, justfile| {
+      variable_names(justfile).into_iter().map(CompletionCandidate::new).collect()
+    })
+    .unwrap_or_default();
+  }
+  if !is_set(words.last()) {
     return Vec::new();
   }
-  with_context(|_, justfile| {
-    variable_names(justfile).into_iter().map(CompletionCandidate::new).collect()
-  })
-  .unwrap_or_default()
+  let Some(name) = previous.and_then(|name| name.into_string().ok()) else {
+    return Vec::new();
+  };
+  // The command line before this `--set`, which parses.
+  words.pop();
+  with_words(words, |config, justfile| current_value(config, justfile, &name))
+    .flatten()
+    .map(|value| vec![CompletionCandidate::new(value)])
+    .unwrap_or_default()
+}
+
+/// A public variable's value when it is known without running anything:
+/// its override on the command line, else its expression if constant (no
+/// backtick, no function call); `None` otherwise.
+fn current_value(config: &Config, justfile: &Justfile, name: &str) -> Option<String> {
+  let module = &justfile.root;
+  let assignment = module.assignments.get(name).filter(|assignment| !assignment.private)?;
+  let given =
+    config.overrides.iter().rev().find(|given| given.module_path.is_empty() && given.name == name);
+  if let Some(given) = given {
+    return Some(given.value.clone());
+  }
+  Some(constant_value(module, &[], assignment.value)?.joined())
 }
 
 /// `--group`: group names.
@@ -378,5 +470,22 @@ mod tests {
         assert!(script.contains("JUST_COMPLETE") && script.contains(shell.word()), "{shell:?}");
       }
     }
+  }
+
+  #[test]
+  fn only_plain_alternations_give_words() {
+    let words = |patterns: &[&str]| {
+      let patterns: Vec<String> = patterns.iter().map(|pattern| (*pattern).to_owned()).collect();
+      plain_alternatives(&patterns).map(|words| words.join(" "))
+    };
+    assert_eq!(words(&["debug|release"]).as_deref(), Some("debug release"));
+    assert_eq!(words(&["^(low|high)$", "high|max"]).as_deref(), Some("low high max"));
+    assert_eq!(words(&["(?:x86_64|aarch64)"]).as_deref(), Some("x86_64 aarch64"));
+    assert_eq!(words(&["lib/a.rs"]).as_deref(), Some("lib/a.rs"));
+    assert_eq!(words(&[]), None);
+    assert_eq!(words(&["[0-9]+"]), None);
+    assert_eq!(words(&["a|b*"]), None);
+    assert_eq!(words(&["a||b"]), None);
+    assert_eq!(words(&["v1.0|v2.0"]).as_deref(), Some("v1.0 v2.0"));
   }
 }

@@ -38,6 +38,8 @@ pub(crate) enum Subcommand {
     arguments: Vec<String>,
   },
   Changelog,
+  /// `--cheatsheet`: the language's vocabulary.
+  Cheatsheet,
   /// `--lsp`: the language server, until the client goes.
   Lsp,
   Choose,
@@ -223,6 +225,7 @@ impl Config {
           // Nothing to run, or a command: plain `--help`.
           Subcommand::Run { .. }
           | Subcommand::Changelog
+          | Subcommand::Cheatsheet
           | Subcommand::Lsp
           | Subcommand::Choose
           | Subcommand::Clean { .. }
@@ -479,6 +482,7 @@ fn subcommand(
     Command::Choose => Ok(Subcommand::Choose),
     Command::Tree | Command::Graph => dependency_view(matches, command, arguments),
     Command::Changelog => nothing(Subcommand::Changelog, flag.long),
+    Command::Cheatsheet => nothing(Subcommand::Cheatsheet, flag.long),
     Command::Lsp => nothing(Subcommand::Lsp, flag.long),
     // just 1.58 names both by `--dump`, and `--fmt` by its other name.
     Command::Dump | Command::Json => nothing(Subcommand::Dump, flags::inspect::DUMP.long),

@@ -478,6 +478,14 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
   }
 
   fn run(mut self) -> Result<(Bound, usize), BindFailure> {
+    self.bind_words()?;
+    self.check_missing().map_err(BindFailure::from)?;
+    self.check_values().map_err(BindFailure::from)?;
+    Ok((self.bound, self.index))
+  }
+
+  /// Bind words while the recipe takes them, checking nothing missing.
+  fn bind_words(&mut self) -> Result<(), BindFailure> {
     let has_options = self.recipe.parameters().iter().any(Parameter::is_option);
     let mut options_ended = !has_options;
     while let Some(word) = self.words.get(self.index) {
@@ -496,9 +504,7 @@ impl<'r, 'src, 'w> Binder<'r, 'src, 'w> {
         break;
       }
     }
-    self.check_missing().map_err(BindFailure::from)?;
-    self.check_values().map_err(BindFailure::from)?;
-    Ok((self.bound, self.index))
+    Ok(())
   }
 
   fn long_option(&mut self, word: &str) -> Result<(), InvocationError> {
@@ -672,6 +678,37 @@ pub(crate) fn bind_arguments(
   words: &[String],
 ) -> Result<(Bound, usize), InvocationError> {
   Binder::new(recipe, words).run().map_err(|failure| failure.error)
+}
+
+/// Completion: the parameter the word after the ordinary arguments `words`
+/// would be bound to, with its recipe; `None` when that word would start
+/// another invocation, or `words` name no recipe.
+pub(crate) fn parameter_of_next_word<'a, 'src>(
+  justfile: &'a Justfile<'src>,
+  words: &[String],
+) -> Option<(&'a Recipe<'src>, Parameter<'a, 'src>)> {
+  /// Stands for the word being completed; no argument is this.
+  const NEXT: &str = "\0next word";
+  let mut index = 0;
+  while index < words.len() {
+    let (resolved, used) = resolve_next(&justfile.root, &words[index..]).ok()?;
+    index += used;
+    let mut rest = words[index..].to_vec();
+    rest.push(NEXT.to_string());
+    let mut binder = Binder::new(resolved.recipe, &rest);
+    binder.bind_words().ok()?;
+    if binder.index < rest.len() {
+      index += binder.index;
+      continue;
+    }
+    let next = ArgumentValue::Text(NEXT.to_string());
+    let slot = binder
+      .bound
+      .iter()
+      .position(|values| values.as_ref().is_some_and(|values| values.contains(&next)))?;
+    return Some((resolved.recipe, resolved.recipe.parameters().get(slot)?));
+  }
+  None
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ pub(crate) mod flags;
 pub(crate) mod init;
 pub(crate) mod invocation;
 pub(crate) mod man;
+pub(crate) mod pager;
 pub(crate) mod positional;
 pub(crate) mod print;
 pub(crate) mod quick;

@@ -28,7 +28,7 @@ pub(crate) fn print_or(text: &str, message: &str) -> Result {
   stdio::stdout(text).map_err(|error| write_error(message, error))
 }
 
-fn write_error(message: &str, error: std::io::Error) -> Error<'static> {
+pub(crate) fn write_error(message: &str, error: std::io::Error) -> Error<'static> {
   Error::message(format!("{message}: {error}"))
 }
 

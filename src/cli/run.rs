@@ -12,13 +12,14 @@ use crate::cli::error::{Error, Report};
 use crate::cli::flags::{self, running::DEFAULT_CHOOSER};
 use crate::cli::invocation;
 use crate::cli::print::{
-  eprint, eprint_line, print, print_list, print_or, print_streamed, stdout_painter, Outcome,
-  Result, STDOUT_FAILED,
+  eprint, eprint_line, print, print_list, print_or, print_streamed, stdout_painter, write_error,
+  Outcome, Result, STDOUT_FAILED,
 };
 use crate::cli::recipes::{context, help_for_path, load, run_invocations, RunRequest};
 use crate::color::{Painter, Stream};
 use crate::evaluation::evaluator::{Evaluator, RunContext, Site};
 use crate::evaluation::prepare::{prepare, Demand, Demanded, Eagerness};
+use crate::execution::error::ExecutionError;
 use crate::execution::run::Run;
 use crate::platform::exit::Exit;
 use crate::platform::signals;
@@ -67,6 +68,7 @@ pub(crate) fn main() -> i32 {
   let arenas = Arenas { sources: &sources, trees: &trees };
   let status = match result.and_then(|()| dispatch(&config, arenas)) {
     Ok(()) => 0,
+    Err(error) if config.up_to_date => up_to_date_answer(&config, &error),
     Err(error) => {
       crate::platform::signals::settle_before_reporting();
       if !config.quiet {
@@ -78,6 +80,27 @@ pub(crate) fn main() -> i32 {
     }
   };
   status
+}
+
+/// `--up-to-date`'s status for a run that did not end with "yes": 1 and
+/// the recipe that would run, as a plain line; 2 and the error otherwise.
+fn up_to_date_answer(config: &Config, error: &Error<'_>) -> i32 {
+  let would_run =
+    matches!(error, Error::Execution(error) if matches!(**error, ExecutionError::WouldRun { .. }));
+  if !config.quiet {
+    crate::platform::signals::settle_before_reporting();
+    // Nowhere is left to report a failure to print; the status says it.
+    let _ = if would_run {
+      stdio::stderr(&format!("{}\n", error.report().message))
+    } else {
+      stdio::stderr(&error.render(&Painter::new(config.color, Stream::Stderr)))
+    };
+  }
+  if would_run {
+    1
+  } else {
+    2
+  }
 }
 
 /// The helper that serves `--lsp`: next to the running `just`, else on `PATH`.
@@ -149,6 +172,11 @@ fn dependency_view_recipes<'a, 'src>(
 fn dispatch<'src>(config: &Config, arenas: Arenas<'src>) -> Outcome<'src> {
   match &config.subcommand {
     Subcommand::Changelog => print(super::man::changelog())?,
+    Subcommand::Cheatsheet => {
+      let painter = Painter::new(config.color, Stream::Stdout);
+      let text = crate::output::cheatsheet::cheatsheet(painter);
+      super::pager::page(&text).map_err(|error| write_error(STDOUT_FAILED, error))?;
+    }
     Subcommand::Completions { shell } => print(super::completions::completions(*shell))?,
     // The reference's own message for this one.
     Subcommand::Man => print_or(&super::man::man(), "I/O error writing to stdout")?,
@@ -283,6 +311,7 @@ fn compiled<'src>(config: &Config, search: Search, arenas: Arenas<'src>) -> Outc
     // Run above; the others before compiling (`dispatch`).
     Subcommand::Run { .. }
     | Subcommand::Changelog
+    | Subcommand::Cheatsheet
     | Subcommand::Lsp
     | Subcommand::Completions { .. }
     | Subcommand::Edit

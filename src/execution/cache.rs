@@ -1,7 +1,8 @@
 //! Cached recipes (`[cache]`, unstable) and `--clean`.
 //!
-//! The key is a JSON object describing everything that determines a script
-//! recipe's run; its BLAKE3 hash names the entry file
+//! The key is a JSON object describing everything that determines a
+//! recipe's run (a script's text and interpreter, or the evaluated lines of
+//! a recipe of shell lines and the shell; `KeyParts`); its BLAKE3 hash names the entry file
 //! `<root justfile dir>/.justcache/<hex>.json`. An entry is empty while the
 //! recipe has not yet succeeded and `{"recipe":"PATH"}` afterwards, with
 //! `"outputs"`, the digest of each declared output, when it has any. A hit
@@ -55,13 +56,46 @@ const MARKERS: [(&str, &str); 2] = [
   ),
 ];
 
-/// How the script is run, as recorded in the key.
+/// How the body is run, as recorded in the key.
 pub(crate) enum KeyExecutor<'e> {
-  Shebang { interpreter: &'e str, argument: Option<&'e str> },
-  Command { command: &'e str, arguments: &'e [String] },
+  Shebang {
+    interpreter: &'e str,
+    argument: Option<&'e str>,
+  },
+  Command {
+    command: &'e str,
+    arguments: &'e [String],
+  },
+  /// A recipe of shell lines: each line of the body run by `shell` with
+  /// `arguments`, its sigils (`-`, `?`) deciding what its failure means.
+  Shell {
+    shell: &'e str,
+    arguments: &'e [String],
+    sigils: &'e [&'e str],
+  },
 }
 
-/// What a script recipe contributes to its cache key.
+impl KeyExecutor<'_> {
+  /// The key's `executor` field. For a script it is what just 1.58 writes
+  /// (so `.justcache` entries are shared with it); a recipe of shell lines
+  /// has `"type": "shell"`.
+  fn json(&self) -> Json {
+    match self {
+      KeyExecutor::Shebang { interpreter, argument } => {
+        json!({"type": "shebang", "argument": argument, "interpreter": interpreter})
+      }
+      KeyExecutor::Command { command, arguments } => {
+        json!({"type": "command", "command": command, "arguments": arguments})
+      }
+      KeyExecutor::Shell { shell, arguments, sigils } => {
+        json!({"type": "shell", "shell": shell, "arguments": arguments, "sigils": sigils})
+      }
+    }
+  }
+}
+
+/// What a recipe contributes to its cache key: a script's text and how it
+/// is run, or a recipe's evaluated shell lines and the shell.
 pub(crate) struct KeyParts<'e> {
   pub body: &'e [String],
   pub executor: KeyExecutor<'e>,
@@ -249,6 +283,55 @@ pub(crate) fn open<'src>(
   Ok(entry)
 }
 
+/// `--up-to-date`: whether the run would be skipped, decided as `open`
+/// decides it but writing nothing (no `.justcache`, no entry, no lock, no
+/// restore): `None` for a hit (a valid local entry, else an entry in the
+/// shared store), else why the recipe would run, as `-v` words it.
+pub(crate) fn probe<'src>(
+  context: &RunContext<'_, 'src>,
+  stores: &Stores,
+  observer: Option<&Observer>,
+  evaluator: &Evaluator<'_, '_, 'src>,
+  scope: &RecipeScope<'_, 'src>,
+  cache: &CacheAttribute<'src>,
+  parts: &KeyParts<'_>,
+) -> Result<'src, Option<String>> {
+  let key = key(observer, evaluator, scope, cache, parts)?;
+  let compact = key.json.compact();
+  let hex = blake3::hash(compact.as_bytes()).to_hex().to_string();
+  let config = context.config;
+  if config.verbosity >= 2 && !config.quiet {
+    print_key(context, &hex, &key.json, compact)?;
+  }
+  let directory = context.root_directory().join(DIRECTORY);
+  let path = directory.join(format!("{hex}.json"));
+  let contents = match fs::read_to_string(&path) {
+    Ok(contents) => contents,
+    Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
+    Err(error) => {
+      return Err(message(format!("failed to read cache entry at `{}`: {error}", path.display())))
+    }
+  };
+  let reason = if contents.is_empty() {
+    Some(miss::without_entry(&directory, scope.recipe.namepath, &key.digests))
+  } else {
+    miss::stale_output(&contents, &key.outputs, parts.working_directory)
+  };
+  if reason.is_none() {
+    return Ok(None);
+  }
+  if let Some(shared) = stores.for_options(config) {
+    let outputs = key.outputs.clone();
+    let key =
+      key.json.for_shared_store(context.root_directory(), parts.working_directory, &outputs);
+    let shared_hex = blake3::hash(key.compact().as_bytes()).to_hex().to_string();
+    if shared.lookup(&shared_hex).is_some() {
+      return Ok(None);
+    }
+  }
+  Ok(reason)
+}
+
 /// The key of the recipe's run: its body, executor, environment changes,
 /// extra values, inputs' digests, positional arguments, path and working
 /// directory. Declares the inputs and outputs to the run's observer.
@@ -283,14 +366,7 @@ fn key<'src>(
   entry::check_outputs(&outputs)
     .map_err(|problem| message(format!("recipe `{}`: {problem}", recipe.namepath)))?;
   declare(observer, parts, &outputs, true);
-  let executor = match &parts.executor {
-    KeyExecutor::Shebang { interpreter, argument } => {
-      json!({"type": "shebang", "argument": argument, "interpreter": interpreter})
-    }
-    KeyExecutor::Command { command, arguments } => {
-      json!({"type": "command", "command": command, "arguments": arguments})
-    }
-  };
+  let executor = parts.executor.json();
   let extension = recipe.effects.values().extension.map_or(Json::Null, Json::from);
   let json = KeyJson {
     body: json!(parts.body),
@@ -522,6 +598,17 @@ impl Entry {
       return Ok(None);
     }
     Capture::start(process)
+      .map(Some)
+      .map_err(|error| message(format!("failed to capture recipe output: {error}")))
+  }
+
+  /// A recipe of shell lines: like `capture`, the capture each line's
+  /// shell is then attached to.
+  pub(crate) fn capture_lines<'src>(&self) -> Result<'src, Option<Capture>> {
+    if self.publish.is_none() {
+      return Ok(None);
+    }
+    Capture::new()
       .map(Some)
       .map_err(|error| message(format!("failed to capture recipe output: {error}")))
   }

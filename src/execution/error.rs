@@ -61,6 +61,9 @@ pub(crate) enum ExecutionError<'src> {
   EmptyList { recipe: String, parameter: String },
   #[snafu(display("recipe `{recipe}` was not confirmed"))]
   NotConfirmed { recipe: String },
+  /// `--up-to-date`: the answer "no", not a failure: this recipe would run.
+  #[snafu(display("recipe `{recipe}` would run: {reason}"))]
+  WouldRun { recipe: String, reason: String },
   #[snafu(display("failed to read confirmation from stdin: {source}"))]
   Confirmation { source: std::io::Error },
   #[snafu(display("interrupted by {signal}"))]

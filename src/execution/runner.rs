@@ -153,7 +153,7 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     let Some(state) = self.state(module) else { return Ok(()) };
     let (scope, positional) = self.scope(state, recipe, supplied, is_dependency)?;
 
-    if !self.context.config.yes {
+    if !self.context.config.yes && !self.context.config.up_to_date {
       if let Some(confirm) = recipe.effects.values().confirm {
         self.confirm(state, &scope, confirm.prompt)?;
       }
@@ -439,6 +439,9 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     positional: &[String],
   ) -> Result<'src> {
     let recipe = scope.recipe;
+    if self.context.config.up_to_date {
+      return self.question(state, scope, positional);
+    }
     // A signal that comes while the body runs is the recipe's to take
     // (`[continue]`, `-` lines) or to stop at; another recipe taking it
     // lets this one go on no further.
@@ -476,6 +479,41 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     // either way.
     let finished = output.finish();
     result.and(timing).and(finished)
+  }
+}
+
+impl<'a, 'src> Runner<'_, 'a, 'src> {
+  /// `--up-to-date`: an error naming the recipe if it would run — it has
+  /// a body and is not cached, or its `[cache]` entry would miss. A recipe
+  /// without a body runs nothing.
+  fn question(
+    &self,
+    state: &ModuleState<'a, 'src>,
+    scope: &RecipeScope<'a, 'src>,
+    positional: &[String],
+  ) -> Result<'src> {
+    let recipe = scope.recipe;
+    let config = self.context.config;
+    if recipe.body().is_empty() {
+      return Ok(());
+    }
+    let cache = super::cache::attribute(scope).filter(|_| !config.no_cache);
+    let reason = match cache {
+      None => Some("not cached".to_string()),
+      Some(cache) if recipe.script => {
+        script::question(self.context, self.run, state, scope, positional, cache)?
+      }
+      Some(cache) => linewise::question(self.context, self.run, state, scope, positional, cache)?,
+    };
+    match reason {
+      Some(reason) => Err(ExecutionError::WouldRun { recipe: recipe.namepath.to_string(), reason }),
+      None if config.verbosity >= 1 && !config.quiet => {
+        let painter = self.context.stderr_painter();
+        let line = painter.banner(&format!("===> recipe `{}` is up to date", recipe.namepath));
+        super::error::stderr_line(&line)
+      }
+      None => Ok(()),
+    }
   }
 }
 

@@ -66,20 +66,20 @@ pub(crate) fn run<'src>(
     return Ok(());
   }
 
-  let executor = executor(state, recipe, &lines)?;
-  let positional_enabled =
-    state.module.settings.positional_arguments || recipe.effects.flags.positional_arguments();
-  let positional = positional_enabled.then_some(positional);
-  let working_directory = recipe_directory(context, state, scope)?;
+  let (executor, working_directory) = setting(context, state, scope, &lines)?;
   let script = Script {
     lines: &lines,
     executor: &executor,
-    positional,
+    positional: positional_arguments(state, recipe, positional),
     working_directory: &working_directory,
   };
 
   let cache = cache::attribute(scope).filter(|_| !config.no_cache);
-  let entry = cache.map(|cache| open_cache(context, run, &evaluator, scope, cache, &script));
+  let entry = cache.map(|cache| {
+    with_key_parts(&script, |parts| {
+      cache::open(context, &run.stores, run.observer.as_ref(), &evaluator, scope, cache, parts)
+    })
+  });
   let entry = match entry.transpose()? {
     Some(opened) if opened.hit => return opened.skip(context),
     entry => entry,
@@ -183,15 +183,58 @@ fn evaluate_lines<'src>(
   Ok(lines)
 }
 
-/// Key the script's run and open its `[cache]` entry.
-fn open_cache<'src>(
+/// `--up-to-date`: whether the cached script would be skipped (`None`),
+/// else why it would run; nothing is written or started.
+pub(crate) fn question<'src>(
   context: &RunContext<'_, 'src>,
   run: &Run,
-  evaluator: &Evaluator<'_, '_, 'src>,
+  state: &ModuleState<'_, 'src>,
   scope: &RecipeScope<'_, 'src>,
+  positional: &[String],
   cache: &crate::syntax::ast::CacheAttribute<'src>,
+) -> Result<'src, Option<String>> {
+  let recipe = scope.recipe;
+  let evaluator = Evaluator::new(context, state, Some(scope), Site::Body);
+  let lines = evaluate_lines(&evaluator, recipe)?;
+  let (executor, working_directory) = setting(context, state, scope, &lines)?;
+  let script = Script {
+    lines: &lines,
+    executor: &executor,
+    positional: positional_arguments(state, recipe, positional),
+    working_directory: &working_directory,
+  };
+  with_key_parts(&script, |parts| {
+    cache::probe(context, &run.stores, run.observer.as_ref(), &evaluator, scope, cache, parts)
+  })
+}
+
+/// How the script runs and where.
+fn setting<'src>(
+  context: &RunContext<'_, 'src>,
+  state: &ModuleState<'_, 'src>,
+  scope: &RecipeScope<'_, 'src>,
+  lines: &[(usize, String)],
+) -> Result<'src, (Executor, PathBuf)> {
+  let executor = executor(state, scope.recipe, lines)?;
+  Ok((executor, recipe_directory(context, state, scope)?))
+}
+
+/// The recipe's arguments, when they are passed on as positional ones.
+fn positional_arguments<'p>(
+  state: &ModuleState<'_, '_>,
+  recipe: &crate::analysis::model::Recipe<'_>,
+  positional: &'p [String],
+) -> Option<&'p [String]> {
+  let enabled =
+    state.module.settings.positional_arguments || recipe.effects.flags.positional_arguments();
+  enabled.then_some(positional)
+}
+
+/// What the script's `[cache]` key covers, given to `keyed`.
+fn with_key_parts<'src, T>(
   script: &Script<'_>,
-) -> Result<'src, cache::Entry> {
+  keyed: impl FnOnce(&cache::KeyParts<'_>) -> Result<'src, T>,
+) -> Result<'src, T> {
   let body: Vec<String> = script.lines.iter().map(|(_, text)| text.clone()).collect();
   let parts = cache::KeyParts {
     body: &body,
@@ -206,7 +249,7 @@ fn open_cache<'src>(
     positional: script.positional.map(<[String]>::to_vec),
     working_directory: script.working_directory,
   };
-  cache::open(context, &run.stores, run.observer.as_ref(), evaluator, scope, cache, &parts)
+  keyed(&parts)
 }
 
 /// The command that runs the script file at `path`.

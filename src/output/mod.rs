@@ -1,5 +1,6 @@
 //! Everything printed: errors, listings, formatted justfiles.
 
+pub(crate) mod cheatsheet;
 #[cfg(test)]
 mod compile_error_tests;
 pub(crate) mod diagnostic;

@@ -138,9 +138,46 @@ pub(crate) const CONFLICTS: [(AttributeKind, AttributeKind); 3] = [
 /// Attributes only a script recipe (`[script]`, a shebang, `set
 /// default-script`) may carry, in canonical order, which is the order their
 /// errors are reported in.
-pub(crate) const SCRIPT_ONLY: [AttributeKind; 2] = [AttributeKind::Cache, AttributeKind::Extension];
+pub(crate) const SCRIPT_ONLY: [AttributeKind; 1] = [AttributeKind::Extension];
 
 impl AttributeKind {
+  /// An attribute line that uses the attribute (`--cheatsheet`).
+  pub(crate) fn example(self) -> &'static str {
+    use AttributeKind::*;
+    match self {
+      Android => "[android]",
+      Arg => "[arg('mode', long, short='m', pattern='debug|release')]",
+      Cache => "[cache(inputs='main.c', outputs='main')]",
+      Confirm => "[confirm('Deploy to production?')]",
+      Continue => "[continue('SIGINT')]",
+      Default => "[default]",
+      Doc => "[doc('Build the app')]",
+      Dragonfly => "[dragonfly]",
+      Env => "[env('RUST_LOG', 'debug')]",
+      ExitMessage => "[exit-message]",
+      Extension => "[extension('.py')]",
+      Freebsd => "[freebsd]",
+      Group => "[group('ci')]",
+      Linux => "[linux]",
+      Macos => "[macos]",
+      Metadata => "[metadata('owner', 'web-team')]",
+      Netbsd => "[netbsd]",
+      NoCd => "[no-cd]",
+      NoExitMessage => "[no-exit-message]",
+      NoQuiet => "[no-quiet]",
+      Openbsd => "[openbsd]",
+      Parallel => "[parallel]",
+      PositionalArguments => "[positional-arguments]",
+      Private => "[private]",
+      Script => "[script('python3')]",
+      Shell => "[shell]",
+      Timestamp => "[timestamp('%H:%M:%S')]",
+      Unix => "[unix]",
+      Windows => "[windows]",
+      WorkingDirectory => "[working-directory('frontend')]",
+    }
+  }
+
   /// What the attribute does, in prose (the language server's hover).
   #[allow(clippy::too_many_lines)] // One arm per attribute, nothing else.
   pub(crate) fn doc(self) -> &'static str {
@@ -157,8 +194,9 @@ impl AttributeKind {
          `min=`, `max=`."
       }
       Cache => {
-        "Skips the script recipe when nothing it depends on changed since its last successful \
-         run; `inputs=`, `outputs=` and `extra=` name what it depends on. Unstable."
+        "Skips the recipe (a script or shell lines) when nothing it depends on changed since \
+         its last successful run; `inputs=`, `outputs=` and `extra=` name what it depends on. \
+         Unstable."
       }
       Confirm => {
         "Asks for confirmation before running the recipe, with the prompt given if any; \

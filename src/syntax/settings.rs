@@ -84,6 +84,42 @@ pub(crate) const CONFLICTS: &[(Setting, Setting, Conflict)] = &[
 ];
 
 impl Setting {
+  /// A line of a justfile that uses the setting (`--cheatsheet`).
+  pub(crate) fn example(self) -> &'static str {
+    use Setting::*;
+    match self {
+      AllowDuplicateRecipes => "set allow-duplicate-recipes",
+      AllowDuplicateVariables => "set allow-duplicate-variables",
+      DefaultList => "set default-list",
+      DefaultScript => "set default-script",
+      DotenvCommand => "set dotenv-command := 'sops -d secrets.env'",
+      DotenvFilename => "set dotenv-filename := '.env.local'",
+      DotenvLoad => "set dotenv-load",
+      DotenvOverride => "set dotenv-override",
+      DotenvPath => "set dotenv-path := 'config/dev.env'",
+      DotenvRequired => "set dotenv-required",
+      Export => "set export",
+      Fallback => "set fallback",
+      Guards => "set guards",
+      IgnoreComments => "set ignore-comments",
+      Indentation => "set indentation := '  '",
+      Lazy => "set lazy",
+      Lists => "set lists",
+      MinimumVersion => "set minimum-version := '1.58.0'",
+      NoCd => "set no-cd",
+      NoExitMessage => "set no-exit-message",
+      PositionalArguments => "set positional-arguments",
+      Quiet => "set quiet",
+      ScriptInterpreter => "set script-interpreter := ['bash', '-eu']",
+      Shell => "set shell := ['bash', '-uc']",
+      Tempdir => "set tempdir := 'tmp'",
+      Unstable => "set unstable",
+      WindowsPowershell => "set windows-powershell",
+      WindowsShell => "set windows-shell := ['pwsh.exe', '-NoLogo', '-Command']",
+      WorkingDirectory => "set working-directory := 'src'",
+    }
+  }
+
   /// What the setting does, in prose (the language server's hover).
   #[allow(clippy::too_many_lines)] // One arm per setting, nothing else.
   pub(crate) fn doc(self) -> &'static str {

@@ -65,8 +65,11 @@ macro_rules! tests {
 mod cases;
 mod harness;
 
+mod argument_completion;
 mod bash_completion;
+mod cached_lines;
 mod changelog;
+mod cheatsheet;
 mod cli;
 mod compat;
 mod dist;
@@ -91,6 +94,7 @@ mod standalone;
 mod supervisor;
 mod terminal;
 mod terminal_color;
+mod up_to_date;
 mod watch;
 mod windows;
 
@@ -112,8 +116,11 @@ fn main() {
     libtest_mimic::run(&arguments, harness::reject_duplicate_names(trials)).exit();
   }
   for module_tests in [
+    argument_completion::tests,
     bash_completion::tests,
+    cached_lines::tests,
     changelog::tests,
+    cheatsheet::tests,
     cli::tests,
     compat::tests,
     dist::tests,
@@ -135,6 +142,7 @@ fn main() {
     supervisor::tests,
     terminal::tests,
     terminal_color::tests,
+    up_to_date::tests,
     watch::tests,
   ] {
     trials.extend(module_tests());

@@ -81,6 +81,7 @@ fn subcommands() {
     (&["--request", "{}"], Request { json: "{}".into() }),
     (&["--man"], Man),
     (&["--changelog"], Changelog),
+    (&["--cheatsheet"], Cheatsheet),
     (&["--variables"], Variables),
     (&["--groups"], Groups),
     (&["--tree"], Tree { paths: vec![], all: false }),

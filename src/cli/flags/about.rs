@@ -4,10 +4,18 @@ use super::{command, switch, Command, Flag, Kind, Takes};
 use crate::options::Choice;
 
 /// The rows of this file.
-pub(crate) const ROWS: &[Flag] = &[CHANGELOG, MAN, COMPLETIONS, COMPLETE_ALIASES, LSP, REQUEST];
+pub(crate) const ROWS: &[Flag] =
+  &[CHANGELOG, CHEATSHEET, MAN, COMPLETIONS, COMPLETE_ALIASES, LSP, REQUEST];
 
 pub(crate) const CHANGELOG: Flag =
   command("changelog", Takes::Switch, Command::Changelog, "Print the changelog");
+
+pub(crate) const CHEATSHEET: Flag = command(
+  "cheatsheet",
+  Takes::Switch,
+  Command::Cheatsheet,
+  "Print every setting, attribute, function and constant with an example",
+);
 
 pub(crate) const MAN: Flag = command("man", Takes::Switch, Command::Man, "Print the man page");
 

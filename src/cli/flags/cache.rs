@@ -2,11 +2,12 @@
 
 use super::{
   command, option, path, switch, text, Command, Completer, Flag, Kind, Takes, ARGUMENTS,
+  EVERY_COMMAND,
 };
 
 /// The rows of this file.
 pub(crate) const ROWS: &[Flag] =
-  &[CACHE_DIR, CACHE_READ_ONLY, CACHE_TIMEOUT, CACHE_URL, NO_CACHE, CLEAN];
+  &[CACHE_DIR, CACHE_READ_ONLY, CACHE_TIMEOUT, CACHE_URL, NO_CACHE, CLEAN, UP_TO_DATE];
 
 pub(crate) const CACHE_DIR: Flag = Flag {
   env: Some("JUST_CACHE_DIR"),
@@ -56,6 +57,18 @@ pub(crate) const NO_CACHE: Flag =
 pub(crate) const CLEAN: Flag = Flag {
   conflicts: &[ARGUMENTS],
   ..command("clean", Takes::Words("RECIPE_PATH", 0), Command::Clean, "Delete `[cache]` results, and those in the `--cache-dir` store; with RECIPE_PATH (`a::b` or `a b`), only of recipes under it")
+};
+
+pub(crate) const UP_TO_DATE: Flag = Flag {
+  conflicts: &["dry-run", "keep-going", "watch", EVERY_COMMAND],
+  ..option(
+    "up-to-date",
+    Takes::Switch,
+    "Run nothing: exit 0 if every recipe of the run would be skipped by its `[cache]`, 1 naming the first that would run, 2 on an error",
+    |o, v| {
+      o.up_to_date = v.switch();
+    },
+  )
 };
 
 #[cfg(test)]

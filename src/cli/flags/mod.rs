@@ -154,6 +154,7 @@ pub(crate) type Apply = fn(&mut Options, &FlagValue<'_>);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Command {
   Changelog,
+  Cheatsheet,
   Choose,
   Clean,
   /// `--command`.

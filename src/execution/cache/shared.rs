@@ -121,6 +121,9 @@ struct Tee {
 pub(crate) struct Capture {
   stdout: Tee,
   stderr: Tee,
+  /// The pipes' write ends, each process of the recipe given a copy
+  /// (a recipe of shell lines runs several); dropped by `finish`.
+  writers: (io::PipeWriter, io::PipeWriter),
 }
 
 /// What a finished recipe printed.
@@ -502,19 +505,33 @@ impl Capture {
   /// Send the recipe's standard output and error through pipes that copy
   /// them to ours and to files.
   pub(crate) fn start(process: &mut std::process::Command) -> io::Result<Capture> {
+    let capture = Capture::new()?;
+    capture.attach(process)?;
+    Ok(capture)
+  }
+
+  /// The pipes and their tees, before any process is attached.
+  pub(crate) fn new() -> io::Result<Capture> {
     let (stdout_reader, stdout_writer) = io::pipe()?;
     let (stderr_reader, stderr_writer) = io::pipe()?;
-    process.stdout(stdout_writer).stderr(stderr_writer);
     Ok(Capture {
       stdout: Tee::start(stdout_reader, stdio::stdout_bytes)?,
       stderr: Tee::start(stderr_reader, stdio::stderr_bytes)?,
+      writers: (stdout_writer, stderr_writer),
     })
   }
 
-  /// Wait for both streams to close (the caller has dropped the command,
-  /// which holds the pipes' write ends). A failure to pass the output on
-  /// is returned with the stream it hit.
+  /// Send another process's standard output and error into the capture.
+  pub(crate) fn attach(&self, process: &mut std::process::Command) -> io::Result<()> {
+    process.stdout(self.writers.0.try_clone()?).stderr(self.writers.1.try_clone()?);
+    Ok(())
+  }
+
+  /// Wait for both streams to close (the caller has dropped the commands,
+  /// which hold copies of the pipes' write ends). A failure to pass the
+  /// output on is returned with the stream it hit.
   pub(crate) fn finish(self) -> Result<Captured, (bool, io::Error)> {
+    drop(self.writers);
     let stdout = self.stdout.finish().map_err(|error| (true, error))?;
     let stderr = self.stderr.finish().map_err(|error| (false, error))?;
     Ok(Captured { stdout, stderr })
