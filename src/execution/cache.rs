@@ -413,7 +413,7 @@ fn restore_shared<'src>(
   shared_hex: &str,
   entry: &mut Entry,
 ) -> Result<'src, bool> {
-  let Some(found) = shared.lookup(shared_hex) else {
+  let Some(found) = shared.lookup(shared_hex, &entry.outputs) else {
     return Ok(false);
   };
   let busy = context.supervisor.busy().map_err(super::error::refused)?;

@@ -58,8 +58,9 @@ impl Shared {
   /// Put the entry's outputs in place and keep its output for replay;
   /// `None` when the entry cannot be used (warned) or a signal came.
   ///
-  /// The entry is checked whole first (`entry::check`, and its links
-  /// against `target.protected`); an output that is already what the entry
+  /// The entry was checked as it was read (`entry::read`); here its place
+  /// is (no output below a link, no link to `target.protected`). An
+  /// output that is already what the entry
   /// holds is left alone. The others are built in a fresh directory next to
   /// each (same file system), every file created new and its blob checked
   /// as it streams in; only when all are complete does each output change
@@ -72,11 +73,10 @@ impl Shared {
     target: &Target<'_>,
     interrupted: &dyn Fn() -> bool,
   ) -> Option<Restored> {
-    let checked = self.checked(&found, target)?;
-    // The checked items are all the rest needs: the parsed entry (most of
-    // the memory a large entry takes) goes before anything is built.
-    let Found { name, entry } = found;
-    drop(entry);
+    let Found { checked, name } = found;
+    if !self.fits(&name, &checked, target) {
+      return None;
+    }
     self.remove_leftovers(target);
     let umask = mode::umask();
     let stale = stale_outputs(&checked, target, umask);
@@ -98,31 +98,24 @@ impl Shared {
     }
   }
 
-  /// The entry, proven harmless for the outputs (none below a symbolic
-  /// link, no link leading to a protected path); `None`, refused with the
-  /// reason, otherwise.
-  fn checked(&self, found: &Found, target: &Target<'_>) -> Option<entry::Checked> {
-    let checked = match entry::check(&found.entry, target.outputs) {
-      Ok(checked) => checked,
-      Err(reason) => {
-        self.refuse(&found.name, &reason);
-        return None;
-      }
-    };
+  /// Whether the entry `name` may be restored here: no output below a
+  /// symbolic link, no link leading to a protected path; refused with the
+  /// reason otherwise.
+  fn fits(&self, name: &str, checked: &entry::Checked, target: &Target<'_>) -> bool {
     for output in target.outputs {
       if let Some(link) = linked_parent(target.working_directory, output) {
         self.refuse(
-          &found.name,
+          name,
           &format!("output `{output}` is below the symbolic link `{}`", link.display()),
         );
-        return None;
+        return false;
       }
     }
-    if let Err(reason) = check_link_targets(&checked, target) {
-      self.refuse(&found.name, &reason);
-      return None;
+    if let Err(reason) = check_link_targets(checked, target) {
+      self.refuse(name, &reason);
+      return false;
     }
-    Some(checked)
+    true
   }
 
   /// Remove the staging directories killed runs left next to the outputs
@@ -162,7 +155,7 @@ impl Shared {
     let mut streams = Vec::new();
     for blob in [&checked.stdout, &checked.stderr] {
       let mut file = tempfile::tempfile()?;
-      if !self.fetch(&blob.hex, Bound::Exactly(blob.size), &mut file, interrupted)? {
+      if !self.fetch(&blob.hex(), Bound::Exactly(blob.size), &mut file, interrupted)? {
         return Ok(None);
       }
       file.rewind()?;
@@ -203,7 +196,7 @@ impl Shared {
   ) -> Result<bool, Failure> {
     let mut tree = Tree { root: &staging.directory, last: None };
     let mut directories = Vec::new();
-    for item in checked.items.iter().filter(|item| item.output == staging.output) {
+    for item in checked.items_of(staging.output) {
       if interrupted() {
         return Ok(false);
       }
@@ -211,14 +204,14 @@ impl Shared {
         if item.relative.is_empty() { "new".to_string() } else { format!("new/{}", item.relative) };
       let (parent, leaf) = path.rsplit_once('/').unwrap_or(("", &path));
       let directory = tree.reach(parent)?;
-      match &item.kind {
+      match item.kind {
         entry::Kind::Directory { mode } => {
           directory.create_directory(leaf, 0o700)?;
           directories.push((path.clone(), mode & !umask));
         }
         entry::Kind::File { blob, mode } => {
           let mut file = directory.create_file(leaf, 0o600)?;
-          if !self.fetch(&blob.hex, Bound::Exactly(blob.size), &mut file, interrupted)? {
+          if !self.fetch(&blob.hex(), Bound::Exactly(blob.size), &mut file, interrupted)? {
             return Ok(false);
           }
           mode::set_file(&file, mode & !umask)?;
@@ -268,8 +261,8 @@ fn check_link_targets(checked: &entry::Checked, target: &Target<'_>) -> Result<(
   }
   let root = crate::platform::fs::physical_path(target.working_directory)
     .unwrap_or_else(|_| target.working_directory.to_path_buf());
-  for item in &checked.items {
-    let entry::Kind::Symlink { target: link_target } = &item.kind else {
+  for item in checked.items() {
+    let entry::Kind::Symlink { target: link_target } = item.kind else {
       continue;
     };
     let output = &target.outputs[item.output];
