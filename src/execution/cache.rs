@@ -540,16 +540,26 @@ impl Entry {
     Ok(())
   }
 
-  /// Write the entry: the recipe and the digest of each output.
+  /// Write the entry: the recipe and the digest of each output. An output
+  /// that cannot be read (a path longer than the system takes, a directory
+  /// without permission) is warned about and left out, so the next run is
+  /// a miss rather than an error on every run.
   fn record<'src>(&mut self, namepath: &str) -> Result<'src> {
     let mut digests = Map::new();
     for output in &self.outputs {
       let path = self.working_directory.join(output);
-      let digest = digest::output(&path).map_err(|error| {
-        message(format!("failed to read cache output `{}`: {error}", path.display()))
-      })?;
-      let Some(digest) = digest else {
-        continue;
+      let digest = match digest::output(&path) {
+        Ok(Some(digest)) => digest,
+        Ok(None) => continue,
+        Err(error) => {
+          if !self.quiet {
+            stderr_line(&format!(
+              "warning: failed to read cache output `{}`: {error}; it is not recorded",
+              path.display()
+            ))?;
+          }
+          continue;
+        }
       };
       digests.insert(output.clone(), Json::from(digest));
     }
