@@ -437,20 +437,14 @@ fn restore_shared<'src>(
   Ok(true)
 }
 
-/// What no restored link may lead to, as physical paths: the run's
-/// justfiles (the root, its modules and the files they import), its
-/// `.justcache` and its `--cache-dir` store.
+/// What no restored link may lead to, as physical paths: every file the
+/// loader read (the root justfile, its modules and the files they import,
+/// whatever they define), the run's `.justcache` and its `--cache-dir`
+/// store.
 fn protected_paths(context: &RunContext<'_, '_>) -> Vec<PathBuf> {
   let mut paths = vec![context.justfile_path.clone(), context.root_directory().join(DIRECTORY)];
   paths.extend(shared_directory(context.config));
-  let mut modules = vec![&context.justfile.root];
-  while let Some(module) = modules.pop() {
-    paths.push(module.source.clone());
-    let recipes = module.recipes.values().map(|recipe| recipe.name().source);
-    let assignments = module.assignments.values().map(|assignment| assignment.name.source);
-    paths.extend(recipes.chain(assignments).map(|source| source.path.clone()));
-    modules.extend(module.modules.values());
-  }
+  paths.extend(context.justfile.files.iter().cloned());
   paths.sort();
   paths.dedup();
   paths.into_iter().map(|path| crate::platform::fs::physical_path(&path).unwrap_or(path)).collect()

@@ -283,10 +283,11 @@ fn declared_outputs_are_part_of_the_shared_key_only() {
 }
 
 /// An entry whose output `bin` is a link to the justfile, a file it
-/// imports, `.justcache` (or what is in it) or the store is refused.
+/// imports (one defining only an alias too), `.justcache` (or what is in
+/// it) or the store is refused.
 fn links_to_the_justfile_its_imports_or_the_caches_are_refused() {
   let workspace = Workspace::new();
-  let justfile = format!("{JUSTFILE}\nimport 'extra.just'\n");
+  let justfile = format!("{JUSTFILE}\nimport 'extra.just'\nimport 'aliases.just'\n");
   let b = workspace.checkout("b", "A\n");
   let store = b.join("store");
   let flag = store_flag(&store);
@@ -294,12 +295,19 @@ fn links_to_the_justfile_its_imports_or_the_caches_are_refused() {
   for checkout in [&a, &b] {
     fs::write(checkout.join("justfile"), &justfile).expect("justfile");
     fs::write(checkout.join("extra.just"), "extra := 'x'\n").expect("import");
+    fs::write(checkout.join("aliases.just"), "alias b := build\n").expect("import");
   }
   assert_built(&workspace.just(&a, &[&flag]), 0);
   let legit = published_entry(&store);
-  for target in
-    ["justfile", "extra.just", ".justcache", ".justcache/CACHEDIR.TAG", "store", "store/ac"]
-  {
+  for target in [
+    "justfile",
+    "extra.just",
+    "aliases.just",
+    ".justcache",
+    ".justcache/CACHEDIR.TAG",
+    "store",
+    "store/ac",
+  ] {
     let mut entry = legit.clone();
     for item in entry["outputs"].as_array_mut().expect("outputs") {
       if item["path"] == "bin" {
