@@ -15,7 +15,6 @@ use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::io::{self, Seek};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use lexiclean::Lexiclean;
 
@@ -379,10 +378,11 @@ impl Staging {
   /// output `output`. Its path is registered to be removed if a signal ends
   /// `just` at once.
   fn create(parent: Directory, shown: &Path, output: usize, leaf: &str) -> io::Result<Staging> {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
     loop {
-      let number = COUNTER.fetch_add(1, Ordering::Relaxed);
-      let name = format!("{STAGING}{}-{number}", std::process::id());
+      // Random, so no state of the process is needed to tell stagings
+      // apart; the process id says whose it is to a reader.
+      let unique = uuid::Uuid::new_v4().simple();
+      let name = format!("{STAGING}{}-{unique}", std::process::id());
       let shown = shown.join(&name);
       crate::platform::signals::remove_at_exit(shown.clone());
       match parent.create_directory(&name, 0o700) {
