@@ -151,6 +151,14 @@ impl Directory {
     }
   }
 
+  /// Remove `name`, a directory whose lock `locked` holds, as `remove_tree`
+  /// does; the lock is held until it is gone.
+  pub(crate) fn remove_locked_tree(&self, name: &str, locked: Directory) -> io::Result<()> {
+    let removed = self.remove_tree(name);
+    drop(locked);
+    removed
+  }
+
   /// Which directory this handle is open on.
   pub(crate) fn identity(&self) -> io::Result<Identity> {
     let stat = rustix::fs::fstat(&self.fd)?;

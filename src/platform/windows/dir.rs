@@ -132,6 +132,15 @@ impl Directory {
     }
   }
 
+  /// Remove `name`, a directory whose lock `locked` holds, as `remove_tree`
+  /// does. The lock is a file in it, held open without delete sharing, so
+  /// it is released first: held, it would keep the directory from being
+  /// removed.
+  pub(crate) fn remove_locked_tree(&self, name: &str, locked: Directory) -> io::Result<()> {
+    drop(locked);
+    self.remove_tree(name)
+  }
+
   pub(crate) fn set_mode(&self, _mode: u32) -> io::Result<()> {
     Ok(())
   }

@@ -351,7 +351,7 @@ fn remove_leftover_stagings(directory: &Directory) -> io::Result<()> {
       continue;
     };
     if staging.try_lock()? {
-      directory.remove_tree(&name)?;
+      directory.remove_locked_tree(&name, staging)?;
     }
   }
   Ok(())
@@ -400,12 +400,11 @@ impl Staging {
     }
   }
 
-  /// Remove the staging directory and what it holds, holding its lock.
+  /// Remove the staging directory and what it holds, holding its lock
+  /// as long as the platform lets a locked directory be removed.
   fn remove(self) -> io::Result<()> {
     let Staging { parent, directory, name, .. } = self;
-    let removed = parent.remove_tree(&name);
-    drop(directory);
-    removed
+    parent.remove_locked_tree(&name, directory)
   }
 }
 
