@@ -59,9 +59,9 @@ impl Shared {
   /// `None` when the entry cannot be used (warned) or a signal came.
   ///
   /// The entry was checked as it was read (`entry::read`); here its place
-  /// is (no output below a link, no link to `target.protected`). An
-  /// output that is already what the entry
-  /// holds is left alone. The others are built in a fresh directory next to
+  /// is (paths the system takes, no output below a link, no link to
+  /// `target.protected`). An output that is already what the entry holds
+  /// is left alone. The others are built in a fresh directory next to
   /// each (same file system), every file created new and its blob checked
   /// as it streams in; only when all are complete does each output change
   /// places with its restored version, by rename, and a failed rename puts
