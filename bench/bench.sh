@@ -326,6 +326,12 @@ printf 'a:\n  @true\n' >"$work/dirs/justfile"
 timed_ours dirs '--watch set-up, 20,000 directories' \
   "$ours -w a 2> err & pid=\$!; until grep -q waiting err; do sleep 0.01; done; kill -INT \$pid; wait \$pid"
 
+# A `[cache]` entry of a million files through a `--cache-dir` store:
+# publishing, looking up and restoring it, seconds and peak memory.
+echo
+echo "a million-file [cache] entry (ours)              seconds   peak memory"
+"$here/million_files.sh" "$ours"
+
 # The language server on the large justfile: latency of diagnostics after an
 # edit and of completions (its targets: 50 ms and 20 ms at the 90th percentile).
 echo

@@ -52,6 +52,11 @@ fn analyze<'src>(
   loaded: loader::Loaded<'src>,
   arenas: Arenas<'src>,
 ) -> Result<Justfile<'src>, LoadError<'src>> {
+  let files = loaded
+    .modules
+    .iter()
+    .flat_map(|module| module.files.iter().map(|file| file.path.clone()))
+    .collect();
   let mut context = Context {
     modules: loaded.modules.into_iter().map(Some).collect(),
     overrides: group_overrides(request),
@@ -61,7 +66,9 @@ fn analyze<'src>(
   let root = analyze_module(&mut context, 0, Vec::new(), request.working_directory.to_path_buf())?;
   check_overrides(&root, request)?;
   check_unstable(&root, request.unstable)?;
-  Ok(Justfile::new(root, context.module_paths, arenas.trees.slot_count()))
+  let mut justfile = Justfile::new(root, context.module_paths, arenas.trees.slot_count());
+  justfile.files = files;
+  Ok(justfile)
 }
 
 struct Context<'src> {

@@ -54,6 +54,9 @@ impl<'src> Functions<'src> {
 #[derive(Debug)]
 pub(crate) struct Justfile<'src> {
   pub root: Module<'src>,
+  /// Every file the loader read: the root justfile, its modules and every
+  /// file they import, whatever it defines.
+  pub files: Vec<PathBuf>,
   /// The path of each module, by `Module::id`.
   pub module_paths: Vec<Vec<String>>,
   /// How to reach each module from the root, by `Module::id`: the index of
@@ -72,7 +75,8 @@ impl<'src> Justfile<'src> {
   /// from trees with `slot_count` slots.
   pub(crate) fn new(root: Module<'src>, module_paths: Vec<Vec<String>>, slot_count: usize) -> Self {
     let module_routes = Justfile::routes(&root);
-    Justfile { root, module_paths, module_routes, slot_count, bindings: OnceLock::new() }
+    let files = Vec::new();
+    Justfile { root, files, module_paths, module_routes, slot_count, bindings: OnceLock::new() }
   }
 
   /// What each variable reference and call bound so far means where it is

@@ -490,7 +490,7 @@ fn restore_shared<'src>(
   shared_hex: &str,
   entry: &mut Entry,
 ) -> Result<'src, bool> {
-  let Some(found) = shared.lookup(shared_hex) else {
+  let Some(found) = shared.lookup(shared_hex, &entry.outputs) else {
     return Ok(false);
   };
   let busy = context.supervisor.busy().map_err(super::error::refused)?;
@@ -514,20 +514,14 @@ fn restore_shared<'src>(
   Ok(true)
 }
 
-/// What no restored link may lead to, as physical paths: the run's
-/// justfiles (the root, its modules and the files they import), its
-/// `.justcache` and its `--cache-dir` store.
+/// What no restored link may lead to, as physical paths: every file the
+/// loader read (the root justfile, its modules and the files they import,
+/// whatever they define), the run's `.justcache` and its `--cache-dir`
+/// store.
 fn protected_paths(context: &RunContext<'_, '_>) -> Vec<PathBuf> {
   let mut paths = vec![context.justfile_path.clone(), context.root_directory().join(DIRECTORY)];
   paths.extend(shared_directory(context.config));
-  let mut modules = vec![&context.justfile.root];
-  while let Some(module) = modules.pop() {
-    paths.push(module.source.clone());
-    let recipes = module.recipes.values().map(|recipe| recipe.name().source);
-    let assignments = module.assignments.values().map(|assignment| assignment.name.source);
-    paths.extend(recipes.chain(assignments).map(|source| source.path.clone()));
-    modules.extend(module.modules.values());
-  }
+  paths.extend(context.justfile.files.iter().cloned());
   paths.sort();
   paths.dedup();
   paths.into_iter().map(|path| crate::platform::fs::physical_path(&path).unwrap_or(path)).collect()
@@ -628,16 +622,26 @@ impl Entry {
     Ok(())
   }
 
-  /// Write the entry: the recipe and the digest of each output.
+  /// Write the entry: the recipe and the digest of each output. An output
+  /// that cannot be read (a path longer than the system takes, a directory
+  /// without permission) is warned about and left out, so the next run is
+  /// a miss rather than an error on every run.
   fn record<'src>(&mut self, namepath: &str) -> Result<'src> {
     let mut digests = Map::new();
     for output in &self.outputs {
       let path = self.working_directory.join(output);
-      let digest = digest::output(&path).map_err(|error| {
-        message(format!("failed to read cache output `{}`: {error}", path.display()))
-      })?;
-      let Some(digest) = digest else {
-        continue;
+      let digest = match digest::output(&path) {
+        Ok(Some(digest)) => digest,
+        Ok(None) => continue,
+        Err(error) => {
+          if !self.quiet {
+            stderr_line(&format!(
+              "warning: failed to read cache output `{}`: {error}; it is not recorded",
+              path.display()
+            ))?;
+          }
+          continue;
+        }
       };
       digests.insert(output.clone(), Json::from(digest));
     }

@@ -30,6 +30,9 @@ tests! {
   clean_of_a_hostile_store_follows_no_link_and_never_blocks,
   entry_of_twenty_thousand_files_is_published_and_restored,
   entry_larger_than_a_reader_accepts_is_not_published,
+  output_a_thousand_directories_deep_is_restored_with_few_open_files,
+  entry_with_paths_longer_than_the_system_allows_is_refused,
+  output_longer_than_the_system_allows_is_a_miss_not_an_error,
 }
 
 fn store_flag(store: &Path) -> String {
@@ -280,10 +283,11 @@ fn declared_outputs_are_part_of_the_shared_key_only() {
 }
 
 /// An entry whose output `bin` is a link to the justfile, a file it
-/// imports, `.justcache` (or what is in it) or the store is refused.
+/// imports (one defining only an alias too), `.justcache` (or what is in
+/// it) or the store is refused.
 fn links_to_the_justfile_its_imports_or_the_caches_are_refused() {
   let workspace = Workspace::new();
-  let justfile = format!("{JUSTFILE}\nimport 'extra.just'\n");
+  let justfile = format!("{JUSTFILE}\nimport 'extra.just'\nimport 'aliases.just'\n");
   let b = workspace.checkout("b", "A\n");
   let store = b.join("store");
   let flag = store_flag(&store);
@@ -291,12 +295,19 @@ fn links_to_the_justfile_its_imports_or_the_caches_are_refused() {
   for checkout in [&a, &b] {
     fs::write(checkout.join("justfile"), &justfile).expect("justfile");
     fs::write(checkout.join("extra.just"), "extra := 'x'\n").expect("import");
+    fs::write(checkout.join("aliases.just"), "alias b := build\n").expect("import");
   }
   assert_built(&workspace.just(&a, &[&flag]), 0);
   let legit = published_entry(&store);
-  for target in
-    ["justfile", "extra.just", ".justcache", ".justcache/CACHEDIR.TAG", "store", "store/ac"]
-  {
+  for target in [
+    "justfile",
+    "extra.just",
+    "aliases.just",
+    ".justcache",
+    ".justcache/CACHEDIR.TAG",
+    "store",
+    "store/ac",
+  ] {
     let mut entry = legit.clone();
     for item in entry["outputs"].as_array_mut().expect("outputs") {
       if item["path"] == "bin" {
@@ -392,12 +403,15 @@ fn entry_of_twenty_thousand_files_is_published_and_restored() {
                   echo \"building from $(cat src/a.txt)\"\n  echo \"a warning\" >&2\n  \
                   mkdir -p many\n  python3 -c \"[open('many/f%d' % i, 'w').write(str(i)) for i in \
                   range(20000)]\"\n  echo ran >> \"$COUNTER\"\n";
+  // A hang detector, not a speed test: a debug build on a loaded machine
+  // takes half a minute for each run (creating 20,000 files).
+  let bound = Duration::from_secs(600);
   let a = workspace.checkout("a", "A\n");
   fs::write(a.join("justfile"), justfile).expect("justfile");
-  assert_built(&run_bounded(&mut workspace.command(&a, &[&flag])), 0);
+  assert_built(&run_within(&mut workspace.command(&a, &[&flag]), bound), 0);
   let b = workspace.checkout("b", "A\n");
   fs::write(b.join("justfile"), justfile).expect("justfile");
-  assert_built(&run_bounded(&mut workspace.command(&b, &[&flag])), 0);
+  assert_built(&run_within(&mut workspace.command(&b, &[&flag]), bound), 0);
   assert_eq!(workspace.runs(), 1, "not restored");
   assert_eq!(fs::read_dir(b.join("many")).expect("many").count(), 20000);
   assert_eq!(fs::read_to_string(b.join("many/f19999")).expect("file"), "19999");
@@ -433,4 +447,132 @@ fn entry_larger_than_a_reader_accepts_is_not_published() {
       || fs::read_dir(store.path().join("ac")).expect("ac").next().is_none()
   );
   assert_eq!(workspace.runs(), 1);
+}
+
+/// A recipe whose output is a tree 1,000 directories deep.
+const DEEP: &str = r#"set unstable
+set lists
+
+[cache(outputs=['deep'])]
+build:
+  #!/bin/sh
+  echo "building from $(cat src/a.txt)"
+  echo "a warning" >&2
+  mkdir deep && cd deep && for i in $(seq 1000); do mkdir d && cd d; done && echo bottom > leaf
+  echo ran >> "$COUNTER"
+"#;
+
+/// An output tree 1,000 directories deep replaces an older one of the same
+/// depth in a run allowed 64 open files: the restore holds a few at a time
+/// (not one per level), and leaves no staging directory behind.
+fn output_a_thousand_directories_deep_is_restored_with_few_open_files() {
+  let store = tempfile::tempdir().expect("store");
+  let flag = store_flag(store.path());
+  let workspace = Workspace::new();
+  let a = workspace.checkout("a", "A\n");
+  fs::write(a.join("justfile"), DEEP).expect("justfile");
+  assert_built(&run_within(&mut workspace.command(&a, &[&flag]), Duration::from_secs(600)), 0);
+  let b = workspace.checkout("b", "A\n");
+  fs::write(b.join("justfile"), DEEP).expect("justfile");
+  let mut bottom = b.join("deep");
+  for _ in 0..1000 {
+    bottom.push("d");
+  }
+  fs::create_dir_all(&bottom).expect("older output");
+  fs::write(bottom.join("leaf"), "older\n").expect("older leaf");
+  let mut command = Command::new("sh");
+  crate::common::clean_environment(&mut command);
+  command
+    .current_dir(&b)
+    .env("COUNTER", workspace.root.path().join("count"))
+    .args(["-c", "ulimit -n 64 && exec \"$0\" \"$@\""])
+    .arg(crate::common::binary())
+    .args([&flag, "build"])
+    .stdin(Stdio::null());
+  let output = run_within(&mut command, Duration::from_secs(600));
+  assert_built(&output, 0);
+  assert_eq!(workspace.runs(), 1, "not restored");
+  assert_eq!(fs::read_to_string(bottom.join("leaf")).expect("leaf"), "bottom\n");
+  for name in fs::read_dir(&b).expect("checkout") {
+    let name = name.expect("name").file_name();
+    assert!(
+      !name.to_string_lossy().starts_with(".just-restore-"),
+      "left behind: {}",
+      name.display()
+    );
+  }
+}
+
+/// An entry holding 25 nested directories of 200-character names (paths
+/// past `PATH_MAX` once below the working directory) is refused, saying
+/// why, and the recipe runs: restored through directory handles, such a
+/// tree could not be read by its path afterwards.
+fn entry_with_paths_longer_than_the_system_allows_is_refused() {
+  let store = tempfile::tempdir().expect("store");
+  let flag = store_flag(store.path());
+  let workspace = Workspace::new();
+  let a = workspace.checkout("a", "A\n");
+  assert_built(&workspace.just(&a, &[&flag]), 0);
+  let mut entry = published_entry(store.path());
+  let mut path = "out".to_string();
+  for letter in 'a'..='y' {
+    path.push('/');
+    path.push_str(&letter.to_string().repeat(200));
+    let directory = json!({"path": path, "type": "directory", "mode": 0o755});
+    entry["outputs"].as_array_mut().expect("outputs").push(directory);
+  }
+  forge(store.path(), &entry);
+  let hex = blake3::hash(entry.to_string().as_bytes()).to_hex();
+  let b = workspace.checkout("b", "A\n");
+  let output = workspace.just(&b, &[&flag]);
+  let length = b.join("out").as_os_str().len() + 25 * 201;
+  assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+  assert_eq!(text(&output.stdout), BUILT);
+  assert_eq!(
+    text(&output.stderr),
+    format!(
+      "warning: shared cache `{}`: entry `cas/{hex}` refused (a path is longer than this system \
+       allows ({length}, at most 4095)); running the recipe\na warning\n",
+      store.path().display()
+    )
+  );
+  assert_eq!(workspace.runs(), 2);
+  assert!(!b.join("out").join("a".repeat(200)).exists(), "restored");
+}
+
+/// A recipe whose output holds a path past `PATH_MAX`.
+const TOO_DEEP: &str = r#"set unstable
+set lists
+
+[cache(outputs=['deep'])]
+build:
+  #!/bin/sh
+  echo "building from $(cat src/a.txt)"
+  echo "a warning" >&2
+  rm -rf deep && mkdir deep && cd deep
+  python3 -c "import os; [(os.mkdir(c * 200), os.chdir(c * 200)) for c in 'abcdefghijklmnopqrstuvwxy']"
+  echo ran >> "$COUNTER"
+"#;
+
+/// An output that cannot be read (here, a path longer than the system
+/// takes) is warned about and not recorded: each run is a miss that runs
+/// the recipe, never an error that stops every run.
+fn output_longer_than_the_system_allows_is_a_miss_not_an_error() {
+  let workspace = Workspace::new();
+  let a = workspace.checkout("a", "A\n");
+  fs::write(a.join("justfile"), TOO_DEEP).expect("justfile");
+  for run in 1..=2 {
+    let output = workspace.just(&a, &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(text(&output.stdout), BUILT);
+    assert_eq!(
+      text(&output.stderr),
+      format!(
+        "a warning\nwarning: failed to read cache output `{}`: File name too long (os error 36); \
+         it is not recorded\n",
+        a.join("deep").display()
+      )
+    );
+    assert_eq!(workspace.runs(), run);
+  }
 }

@@ -2,7 +2,9 @@
 //! (`JUST_TEST_WINDOWS`) against `just.exe` under Wine: `--watch-restart`
 //! ends the recipe's whole process tree (a Job Object), not just the shell
 //! it started; the run owns its jobs, so what its recipes left running ends
-//! with it.
+//! with it. A `--cache-dir` store restores an output directory, again over
+//! a changed copy, and the restore removes its staging directory (whose
+//! lock is a file in it).
 
 use std::fs;
 use std::io::Read;
@@ -40,7 +42,66 @@ pub(crate) fn tests() -> Vec<Trial> {
       true,
       true,
     ),
+    crate::harness::trial(
+      module_path!(),
+      "cache_dir_store_restores_a_directory_twice_without_leftovers",
+      cache_dir_store_restores_a_directory_twice_without_leftovers,
+      true,
+      true,
+    ),
   ]
+}
+
+/// A `[cache]` recipe whose output is a directory, run through `cmd.exe`.
+const CACHED: &str = "set unstable\nset lists\n\n[cache(outputs=['out'])]\n\
+                      [script('cmd.exe', '/c')]\nbuild:\n  @echo off\n  \
+                      echo ran>> ..\\count.txt\n  mkdir out\\sub\n  \
+                      echo data> out\\sub\\file.txt\n  echo built\n";
+
+/// `just.exe --cache-dir STORE build` in `checkout`, under Wine.
+fn build_with_store(checkout: &Path, store: &Path) -> std::process::Output {
+  let mut command = Command::new("wine");
+  clean_environment(&mut command);
+  command
+    .arg(windows_binary().unwrap())
+    .arg(format!("--cache-dir={}", store.display()))
+    .arg("build")
+    .current_dir(checkout)
+    .stdin(Stdio::null());
+  command.output().unwrap()
+}
+
+/// One checkout publishes to a `--cache-dir` store; another is restored
+/// from it twice, the second time over a changed copy of the output: each
+/// run prints what the recipe printed and no warning, the recipe ran once,
+/// and no `.just-restore-*` staging directory is left (its lock file, held
+/// open while it is removed, once kept every restore from removing it).
+fn cache_dir_store_restores_a_directory_twice_without_leftovers() {
+  let directory = tempfile::tempdir().unwrap();
+  let root = directory.path().canonicalize().unwrap();
+  let store = root.join("store");
+  for checkout in ["a", "b"] {
+    fs::create_dir(root.join(checkout)).unwrap();
+    fs::write(root.join(checkout).join("justfile"), CACHED).unwrap();
+  }
+  let runs = || fs::read_to_string(root.join("count.txt")).map_or(0, |text| text.lines().count());
+  let file = root.join("b/out/sub/file.txt");
+  for (checkout, change) in [("a", false), ("b", false), ("b", true)] {
+    if change {
+      fs::write(&file, "changed\r\n").unwrap();
+    }
+    let output = build_with_store(&root.join(checkout), &store);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{checkout}: {stderr}");
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "built\r\n", "{checkout}: {stderr}");
+    assert_eq!(stderr, "", "{checkout}");
+    assert_eq!(runs(), 1, "{checkout}: the recipe ran again");
+  }
+  assert_eq!(fs::read_to_string(&file).unwrap(), "data\r\n");
+  for name in fs::read_dir(root.join("b")).unwrap() {
+    let name = name.unwrap().file_name().to_string_lossy().into_owned();
+    assert!(!name.starts_with(".just-restore-"), "left behind: {name}");
+  }
 }
 
 /// A project in a temporary folder whose recipe processes are told apart by

@@ -6,8 +6,11 @@
 //! and size) of its captured standard output and error, and its outputs
 //! (every file, directory and symbolic link below each declared output,
 //! files as blobs with their size, with their permission bits). What a
-//! store returns is hostile until `entry::check` has proven it harmless;
-//! `restore` then writes nothing outside the declared outputs. It is published last (`cas/<entry hash>`,
+//! store returns is hostile until `entry::read` has proven it harmless, as
+//! it reads it; `restore` then writes nothing outside the declared outputs.
+//! An entry is written to a temporary file as it is described or fetched,
+//! and read from there item by item, so neither publishing nor looking one
+//! up holds its text in memory. It is published last (`cas/<entry hash>`,
 //! then `ac/<key>` naming it), after every blob it names, so a reader never
 //! sees an entry whose blobs are missing. A store that fails is warned about
 //! once and not used again in the run; a corrupt object is warned about and
@@ -16,7 +19,7 @@
 mod restore;
 
 use std::fs::{self, File};
-use std::io::{self, Read, Seek, Write};
+use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -99,9 +102,9 @@ impl Stores {
   }
 }
 
-/// What a lookup found.
+/// What a lookup found: an entry proven harmless for the outputs.
 pub(super) struct Found {
-  entry: Json,
+  checked: entry::Checked,
   /// The entry's object, as messages name it.
   name: String,
 }
@@ -286,8 +289,10 @@ impl Shared {
     Ok(true)
   }
 
-  /// The entry published for `key`, checked against its hash.
-  pub(super) fn lookup(&self, key: &str) -> Option<Found> {
+  /// The entry published for `key`, checked against its hash and, as it
+  /// is read, for the declared `outputs` (refused with a warning if it is
+  /// not harmless for them).
+  pub(super) fn lookup(&self, key: &str, outputs: &[String]) -> Option<Found> {
     let store = self.store()?;
     let result = (|| -> Result<Option<Found>, StoreError> {
       let record = format!("ac/{key}");
@@ -312,15 +317,20 @@ impl Shared {
         self.corrupt(&record);
         return Ok(None);
       }
-      let mut bytes = Vec::new();
-      if !self.fetch(hex, Bound::AtMost(LARGEST_ENTRY), &mut bytes, &|| false)? {
+      let mut file = tempfile::tempfile().map_err(|error| StoreError::io(&error))?;
+      if !self.fetch(hex, Bound::AtMost(LARGEST_ENTRY), &mut file, &|| false)? {
         return Ok(None);
       }
+      file.rewind().map_err(|error| StoreError::io(&error))?;
       let name = format!("cas/{hex}");
-      match serde_json::from_slice::<Json>(&bytes) {
-        Ok(entry) if entry.is_object() => Ok(Some(Found { entry, name })),
-        _ => {
+      match entry::read(BufReader::new(file), outputs) {
+        Ok(checked) => Ok(Some(Found { checked, name })),
+        Err(entry::Unusable::Corrupt) => {
           self.corrupt(&name);
+          Ok(None)
+        }
+        Err(entry::Unusable::Refused(reason)) => {
+          self.refuse(&name, &reason);
           Ok(None)
         }
       }
@@ -334,6 +344,10 @@ impl Shared {
   /// Publish a successful run: blobs first, then the entry, then its record.
   /// Outputs the store cannot hold (a FIFO, a socket, a name that is not
   /// UTF-8, a link leaving its output) are warned about and not published.
+  ///
+  /// The entry is written to a temporary file as the outputs are walked
+  /// (at most `LARGEST_ENTRY` of it, the rest only counted), then read back
+  /// and checked as a reader would, which gives the files to upload.
   pub(super) fn publish(
     &self,
     key: &str,
@@ -345,51 +359,47 @@ impl Shared {
     let Some(store) = self.store() else {
       return;
     };
-    let mut items = Vec::new();
-    // Each output file's blob, by path (opened again to upload, so that
-    // no more than one is open at a time), then the captured streams'.
-    let mut files: Vec<(PathBuf, entry::Blob)> = Vec::new();
-    let mut streams = Vec::new();
-    let described = (|| -> io::Result<Json> {
-      for output in outputs {
-        walk(working_directory, output, &mut items)?;
+    let described = (|| -> Result<(EntryText, entry::Checked), String> {
+      let mut text = describe(recipe, working_directory, outputs, captured)
+        .map_err(|error| error.to_string())?;
+      shareable(text.size)?;
+      text.file.rewind().map_err(|error| error.to_string())?;
+      match entry::read(BufReader::new(&text.file), outputs) {
+        Ok(checked) => Ok((text, checked)),
+        Err(entry::Unusable::Refused(reason)) => Err(reason),
+        Err(entry::Unusable::Corrupt) => Err("the entry does not read back".into()),
       }
-      for item in &mut items {
-        if item["type"] == "file" {
-          let path = working_directory.join(item["path"].as_str().unwrap_or_default());
-          let blob = blob_of(&mut File::open(&path)?)?;
-          item["blob"] = Json::from(blob.hex.clone());
-          item["size"] = Json::from(blob.size);
-          files.push((path, blob));
-        }
-      }
-      let stdout = blob_of(&mut captured.stdout)?;
-      let stderr = blob_of(&mut captured.stderr)?;
-      let entry = entry::render(recipe, &stdout, &stderr, std::mem::take(&mut items));
-      streams.push((captured.stdout.try_clone()?, stdout));
-      streams.push((captured.stderr.try_clone()?, stderr));
-      Ok(entry)
     })();
-    let entry = match described.map_err(|error| error.to_string()).and_then(|entry| {
-      entry::check(&entry, outputs)?;
-      shareable(entry.to_string())
-    }) {
-      Ok(entry) => entry,
+    let (mut text, checked) = match described {
+      Ok(described) => described,
       Err(reason) => {
         self.warn(&format!("not published to shared cache `{}`: {reason}", self.shown));
         return;
       }
     };
     let result = (|| -> Result<(), StoreError> {
-      for (path, blob) in &files {
+      for item in checked.items() {
+        let entry::Kind::File { blob, .. } = item.kind else {
+          continue;
+        };
+        let output = &outputs[item.output];
+        let path = if item.relative.is_empty() {
+          working_directory.join(output)
+        } else {
+          working_directory.join(output).join(item.relative)
+        };
         let mut file = File::open(path).map_err(|error| StoreError::io(&error))?;
-        self.upload(store, &mut file, blob)?;
+        self.upload(store, &mut file, &blob)?;
       }
-      for (file, blob) in &mut streams {
-        self.upload(store, file, blob)?;
+      for (file, blob) in
+        [(&mut captured.stdout, checked.stdout), (&mut captured.stderr, checked.stderr)]
+      {
+        self.upload(store, file, &blob)?;
       }
-      let hex = blake3::hash(entry.as_bytes()).to_hex().to_string();
-      store.put(&format!("cas/{hex}"), &mut entry.as_bytes(), entry.len() as u64)?;
+      drop(checked);
+      let hex = text.hex.clone();
+      text.file.rewind().map_err(|error| StoreError::io(&error))?;
+      store.put(&format!("cas/{hex}"), &mut (&text.file).take(text.size), text.size)?;
       store.put(&format!("ac/{key}"), &mut hex.as_bytes(), hex.len() as u64)
     })();
     if let Err(error) = result {
@@ -405,7 +415,7 @@ impl Shared {
     file: &mut File,
     blob: &entry::Blob,
   ) -> Result<(), StoreError> {
-    let name = format!("cas/{}", blob.hex);
+    let name = format!("cas/{}", blob.hex());
     let broken =
       self.corrupted.lock().unwrap_or_else(std::sync::PoisonError::into_inner).contains(&name);
     if broken || !store.contains(&name)? {
@@ -416,17 +426,68 @@ impl Shared {
   }
 }
 
-/// An entry's text, if readers accept its size: larger than
+/// Whether readers accept an entry of `size` bytes: larger than
 /// `LARGEST_ENTRY`, it is refused with its size and the limit.
-fn shareable(entry: String) -> Result<String, String> {
-  if entry.len() as u64 > LARGEST_ENTRY {
+fn shareable(size: u64) -> Result<(), String> {
+  if size > LARGEST_ENTRY {
     return Err(format!(
       "the entry takes {} MiB, more than the {} MiB a reader accepts",
-      (entry.len() as u64).div_ceil(1 << 20),
+      size.div_ceil(1 << 20),
       LARGEST_ENTRY >> 20
     ));
   }
-  Ok(entry)
+  Ok(())
+}
+
+/// An entry's text in a temporary file: its size (past `LARGEST_ENTRY`,
+/// only counted) and hash.
+struct EntryText {
+  file: File,
+  size: u64,
+  hex: String,
+}
+
+/// Where an entry's text is written: a file, up to `LARGEST_ENTRY`.
+struct Counted {
+  file: BufWriter<File>,
+  hasher: blake3::Hasher,
+  size: u64,
+}
+
+impl Write for Counted {
+  fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+    self.size += bytes.len() as u64;
+    if self.size <= LARGEST_ENTRY {
+      self.hasher.update(bytes);
+      self.file.write_all(bytes)?;
+    }
+    Ok(bytes.len())
+  }
+
+  fn flush(&mut self) -> io::Result<()> {
+    self.file.flush()
+  }
+}
+
+/// Write the entry of the run: the captured streams' blobs, and every item
+/// below each output as `walk` finds it.
+fn describe(
+  recipe: &str,
+  working_directory: &Path,
+  outputs: &[String],
+  captured: &mut Captured,
+) -> io::Result<EntryText> {
+  let stdout = blob_of(&mut captured.stdout)?;
+  let stderr = blob_of(&mut captured.stderr)?;
+  let sink =
+    Counted { file: BufWriter::new(tempfile::tempfile()?), hasher: blake3::Hasher::new(), size: 0 };
+  let mut writer = entry::Writer::start(sink, recipe, &stdout, &stderr)?;
+  for output in outputs {
+    walk(working_directory, output, &mut writer)?;
+  }
+  let Counted { file, hasher, size } = writer.finish()?;
+  let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+  Ok(EntryText { file, size, hex: hasher.finalize().to_hex().to_string() })
 }
 
 /// How large a blob must be.
@@ -441,7 +502,7 @@ fn blob_of(file: &mut File) -> io::Result<entry::Blob> {
   file.rewind()?;
   let mut hasher = blake3::Hasher::new();
   let size = io::copy(file, &mut hasher)?;
-  Ok(entry::Blob { hex: hasher.finalize().to_hex().to_string(), size })
+  Ok(entry::Blob { hash: *hasher.finalize().as_bytes(), size })
 }
 
 impl Restored {
@@ -469,7 +530,11 @@ fn copy_out(file: &mut File, write: fn(&[u8]) -> io::Result<()>) -> io::Result<(
 /// Describe `output` and everything below it, parents first; anything but
 /// a regular file, a directory or a symbolic link, or a name that is not
 /// UTF-8, is an error (a FIFO is never opened).
-fn walk(working_directory: &Path, output: &str, items: &mut Vec<Json>) -> io::Result<()> {
+fn walk<W: Write>(
+  working_directory: &Path,
+  output: &str,
+  writer: &mut entry::Writer<W>,
+) -> io::Result<()> {
   let path = working_directory.join(output);
   let metadata = fs::symlink_metadata(&path)?;
   let file_type = metadata.file_type();
@@ -478,9 +543,9 @@ fn walk(working_directory: &Path, output: &str, items: &mut Vec<Json>) -> io::Re
     let target = target
       .to_str()
       .ok_or_else(|| io::Error::other(format!("the target of link `{output}` is not UTF-8")))?;
-    items.push(json!({"path": output, "type": "symlink", "target": target}));
+    writer.item(output, entry::Kind::Symlink { target })?;
   } else if file_type.is_dir() {
-    items.push(json!({"path": output, "type": "directory", "mode": mode::of(&metadata)}));
+    writer.item(output, entry::Kind::Directory { mode: mode::of(&metadata) })?;
     let mut children = Vec::new();
     for child in fs::read_dir(&path)? {
       let name = child?.file_name();
@@ -491,10 +556,11 @@ fn walk(working_directory: &Path, output: &str, items: &mut Vec<Json>) -> io::Re
     }
     children.sort();
     for child in children {
-      walk(working_directory, &format!("{output}/{child}"), items)?;
+      walk(working_directory, &format!("{output}/{child}"), writer)?;
     }
   } else if file_type.is_file() {
-    items.push(json!({"path": output, "type": "file", "mode": mode::of(&metadata)}));
+    let blob = blob_of(&mut File::open(&path)?)?;
+    writer.item(output, entry::Kind::File { blob, mode: mode::of(&metadata) })?;
   } else {
     return Err(io::Error::other(format!("`{output}` is not a file, directory or symbolic link")));
   }
@@ -676,7 +742,7 @@ pub(crate) fn restore_for_fuzzing(
   if entry::check_outputs(outputs).is_err() {
     return false;
   }
-  let Ok(entry) = serde_json::from_slice::<Json>(entry) else {
+  let Ok(checked) = entry::parse(entry, outputs) else {
     return false;
   };
   let shared = Shared {
@@ -690,7 +756,7 @@ pub(crate) fn restore_for_fuzzing(
     corrupted: Mutex::default(),
     probed: AtomicBool::new(false),
   };
-  let found = Found { entry, name: "cas/fuzz".into() };
+  let found = Found { checked, name: "cas/fuzz".into() };
   let target = Target { working_directory, outputs, protected: &[] };
   shared.restore(found, &target, &|| false).is_some()
 }
@@ -701,15 +767,13 @@ mod tests {
 
   #[test]
   fn an_entry_of_the_largest_size_a_reader_accepts_is_shareable() {
-    let largest = "x".repeat(usize::try_from(LARGEST_ENTRY).unwrap());
-    assert_eq!(shareable(largest).map(|entry| entry.len() as u64), Ok(LARGEST_ENTRY));
+    assert_eq!(shareable(LARGEST_ENTRY), Ok(()));
   }
 
   #[test]
   fn an_entry_one_byte_larger_is_not() {
-    let larger = "x".repeat(usize::try_from(LARGEST_ENTRY + 1).unwrap());
     assert_eq!(
-      shareable(larger),
+      shareable(LARGEST_ENTRY + 1),
       Err("the entry takes 257 MiB, more than the 256 MiB a reader accepts".into())
     );
   }

@@ -28,6 +28,14 @@ pub(crate) struct Directory {
   fd: OwnedFd,
 }
 
+/// Which directory a handle is open on (device and inode): what `parent`
+/// checks the directory it opens against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Identity {
+  device: u64,
+  inode: u64,
+}
+
 const DIRECTORY: OFlags = OFlags::RDONLY.union(OFlags::DIRECTORY).union(OFlags::CLOEXEC);
 
 fn kind_of(file_type: FileType) -> Kind {
@@ -143,27 +151,97 @@ impl Directory {
     }
   }
 
+  /// Remove `name`, a directory whose lock `locked` holds, as `remove_tree`
+  /// does; the lock is held until it is gone.
+  pub(crate) fn remove_locked_tree(&self, name: &str, locked: Directory) -> io::Result<()> {
+    let removed = self.remove_tree(name);
+    drop(locked);
+    removed
+  }
+
+  /// Which directory this handle is open on.
+  pub(crate) fn identity(&self) -> io::Result<Identity> {
+    let stat = rustix::fs::fstat(&self.fd)?;
+    #[allow(clippy::useless_conversion, clippy::unnecessary_cast)]
+    Ok(Identity { device: stat.st_dev as u64, inode: stat.st_ino as u64 })
+  }
+
+  /// The directory holding this one, which must be `expected` (it was
+  /// when this one was reached from it): a directory moved meanwhile is an
+  /// error, never a way elsewhere.
+  pub(crate) fn parent(&self, expected: Identity) -> io::Result<Directory> {
+    let parent = Directory { fd: rustix::fs::openat(&self.fd, "..", DIRECTORY, Mode::empty())? };
+    if parent.identity()? != expected {
+      return Err(io::Error::other("a directory was moved while it was in use"));
+    }
+    Ok(parent)
+  }
+
   /// Remove `name` and, if it is a directory, everything below it, never
   /// through a link; directories without write permission are made
   /// writable first. What another process removes meanwhile is not missed.
+  /// One directory is open at a time, however deep the tree (the way back
+  /// up is `..`, checked against the directory it was reached from), and
+  /// each directory is listed once.
   pub(crate) fn remove_tree(&self, name: &str) -> io::Result<()> {
-    let gone = |result: io::Result<()>| match result {
-      Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
-      result => result,
-    };
+    /// A directory on the way down: its name, the identity of the one
+    /// holding it, and the subdirectories of that one still to remove.
+    struct Level {
+      name: String,
+      above: Identity,
+      pending: Vec<String>,
+    }
     if self.kind(name)? != Some(Kind::Directory) {
       return gone(self.remove_file(name));
     }
-    let directory = match self.child(name) {
+    let mut current = match self.child(name) {
       Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(()),
       opened => opened?,
     };
-    directory.set_mode(0o700)?;
-    for entry in directory.names()? {
-      directory.remove_tree(&entry)?;
+    current.set_mode(0o700)?;
+    let mut pending = current.remove_all_but_directories()?;
+    let mut levels: Vec<Level> = Vec::new();
+    loop {
+      if let Some(child) = pending.pop() {
+        let directory = match current.child(&child) {
+          Ok(directory) => directory,
+          Err(error) if error.kind() == io::ErrorKind::NotFound => continue,
+          Err(error) => return Err(error),
+        };
+        directory.set_mode(0o700)?;
+        let above = current.identity()?;
+        levels.push(Level { name: child, above, pending: std::mem::take(&mut pending) });
+        current = directory;
+        pending = current.remove_all_but_directories()?;
+        continue;
+      }
+      let Some(level) = levels.pop() else {
+        break;
+      };
+      let parent = current.parent(level.above)?;
+      current = parent;
+      gone(
+        rustix::fs::unlinkat(&current.fd, level.name.as_str(), AtFlags::REMOVEDIR)
+          .map_err(io::Error::from),
+      )?;
+      pending = level.pending;
     }
-    drop(directory);
+    drop(current);
     gone(rustix::fs::unlinkat(&self.fd, name, AtFlags::REMOVEDIR).map_err(io::Error::from))
+  }
+
+  /// Remove every name in this directory but its subdirectories, whose
+  /// names are returned.
+  fn remove_all_but_directories(&self) -> io::Result<Vec<String>> {
+    let mut directories = Vec::new();
+    for name in self.names()? {
+      match self.kind(&name)? {
+        Some(Kind::Directory) => directories.push(name),
+        Some(_) => gone(self.remove_file(&name))?,
+        None => {}
+      }
+    }
+    Ok(directories)
   }
 
   /// Give this directory the permission bits `mode`.
@@ -195,6 +273,14 @@ impl Directory {
       }
     }
     Ok(names)
+  }
+}
+
+/// A name another process removed first is gone all the same.
+fn gone(result: io::Result<()>) -> io::Result<()> {
+  match result {
+    Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(()),
+    result => result,
   }
 }
 

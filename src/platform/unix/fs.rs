@@ -151,3 +151,16 @@ pub(crate) fn os_str_bytes(text: &OsStr) -> Vec<u8> {
   use std::os::unix::ffi::OsStrExt;
   text.as_bytes().to_vec()
 }
+
+/// The longest path the system takes, as `path_length` counts it
+/// (`PATH_MAX` less its NUL).
+pub(crate) const LONGEST_PATH: usize = libc::PATH_MAX as usize - 1;
+
+/// The longest name of a file the system takes, as `path_length` counts
+/// it.
+pub(crate) const LONGEST_NAME: usize = 255;
+
+/// The length of `path` as the system counts it: bytes.
+pub(crate) fn path_length(path: &OsStr) -> usize {
+  path.len()
+}

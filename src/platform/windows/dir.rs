@@ -16,6 +16,10 @@ pub(crate) enum Kind {
   Other,
 }
 
+/// Which directory a handle names: on Windows, its path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Identity(PathBuf);
+
 /// A directory, by path.
 pub(crate) struct Directory {
   path: PathBuf,
@@ -40,6 +44,17 @@ impl Directory {
       Some(Kind::Directory) => Ok(Directory::at(self.path.join(name))),
       Some(_) => Err(io::Error::other(format!("`{name}` is not a directory"))),
       None => Err(io::Error::from(io::ErrorKind::NotFound)),
+    }
+  }
+
+  pub(crate) fn identity(&self) -> io::Result<Identity> {
+    Ok(Identity(self.path.clone()))
+  }
+
+  pub(crate) fn parent(&self, expected: Identity) -> io::Result<Directory> {
+    match self.path.parent() {
+      Some(parent) if parent == expected.0 => Ok(Directory::at(parent.to_path_buf())),
+      _ => Err(io::Error::other("a directory was moved while it was in use")),
     }
   }
 
@@ -115,6 +130,15 @@ impl Directory {
       Some(_) => fs::remove_file(self.path.join(name)),
       None => Ok(()),
     }
+  }
+
+  /// Remove `name`, a directory whose lock `locked` holds, as `remove_tree`
+  /// does. The lock is a file in it, held open without delete sharing, so
+  /// it is released first: held, it would keep the directory from being
+  /// removed.
+  pub(crate) fn remove_locked_tree(&self, name: &str, locked: Directory) -> io::Result<()> {
+    drop(locked);
+    self.remove_tree(name)
   }
 
   pub(crate) fn set_mode(&self, _mode: u32) -> io::Result<()> {

@@ -190,3 +190,15 @@ fn wide(text: &OsStr) -> Vec<u16> {
 pub(crate) fn os_str_bytes(text: &OsStr) -> Vec<u8> {
   text.to_string_lossy().into_owned().into_bytes()
 }
+
+/// The longest path the system takes, as `path_length` counts it.
+pub(crate) const LONGEST_PATH: usize = 32_767;
+
+/// The longest name of a file the system takes, as `path_length` counts
+/// it.
+pub(crate) const LONGEST_NAME: usize = 255;
+
+/// The length of `path` as the system counts it: UTF-16 units.
+pub(crate) fn path_length(path: &OsStr) -> usize {
+  path.encode_wide().count()
+}

@@ -12,17 +12,17 @@
 //! stagings a killed run left, and only those.
 
 use std::collections::HashSet;
+use std::ffi::OsStr;
 use std::io::{self, Seek};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use lexiclean::Lexiclean;
 
 use super::{Bound, Found, Restored, Shared};
 use crate::execution::cache::store::StoreError;
 use crate::execution::cache::{digest, entry};
-use crate::platform::dir::Directory;
-use crate::platform::mode;
+use crate::platform::dir::{self, Directory};
+use crate::platform::{fs, mode};
 
 /// The name every staging directory starts with.
 const STAGING: &str = ".just-restore-";
@@ -58,9 +58,10 @@ impl Shared {
   /// Put the entry's outputs in place and keep its output for replay;
   /// `None` when the entry cannot be used (warned) or a signal came.
   ///
-  /// The entry is checked whole first (`entry::check`, and its links
-  /// against `target.protected`); an output that is already what the entry
-  /// holds is left alone. The others are built in a fresh directory next to
+  /// The entry was checked as it was read (`entry::read`); here its place
+  /// is (paths the system takes, no output below a link, no link to
+  /// `target.protected`). An output that is already what the entry holds
+  /// is left alone. The others are built in a fresh directory next to
   /// each (same file system), every file created new and its blob checked
   /// as it streams in; only when all are complete does each output change
   /// places with its restored version, by rename, and a failed rename puts
@@ -72,11 +73,10 @@ impl Shared {
     target: &Target<'_>,
     interrupted: &dyn Fn() -> bool,
   ) -> Option<Restored> {
-    let checked = self.checked(&found, target)?;
-    // The checked items are all the rest needs: the parsed entry (most of
-    // the memory a large entry takes) goes before anything is built.
-    let Found { name, entry } = found;
-    drop(entry);
+    let Found { checked, name } = found;
+    if !self.fits(&name, &checked, target) {
+      return None;
+    }
     self.remove_leftovers(target);
     let umask = mode::umask();
     let stale = stale_outputs(&checked, target, umask);
@@ -98,31 +98,28 @@ impl Shared {
     }
   }
 
-  /// The entry, proven harmless for the outputs (none below a symbolic
-  /// link, no link leading to a protected path); `None`, refused with the
-  /// reason, otherwise.
-  fn checked(&self, found: &Found, target: &Target<'_>) -> Option<entry::Checked> {
-    let checked = match entry::check(&found.entry, target.outputs) {
-      Ok(checked) => checked,
-      Err(reason) => {
-        self.refuse(&found.name, &reason);
-        return None;
-      }
-    };
+  /// Whether the entry `name` may be restored here: no path longer than
+  /// the system takes, no output below a symbolic link, no link leading to
+  /// a protected path; refused with the reason otherwise.
+  fn fits(&self, name: &str, checked: &entry::Checked, target: &Target<'_>) -> bool {
+    if let Err(reason) = check_lengths(checked, target) {
+      self.refuse(name, &reason);
+      return false;
+    }
     for output in target.outputs {
       if let Some(link) = linked_parent(target.working_directory, output) {
         self.refuse(
-          &found.name,
+          name,
           &format!("output `{output}` is below the symbolic link `{}`", link.display()),
         );
-        return None;
+        return false;
       }
     }
-    if let Err(reason) = check_link_targets(&checked, target) {
-      self.refuse(&found.name, &reason);
-      return None;
+    if let Err(reason) = check_link_targets(checked, target) {
+      self.refuse(name, &reason);
+      return false;
     }
-    Some(checked)
+    true
   }
 
   /// Remove the staging directories killed runs left next to the outputs
@@ -162,7 +159,7 @@ impl Shared {
     let mut streams = Vec::new();
     for blob in [&checked.stdout, &checked.stderr] {
       let mut file = tempfile::tempfile()?;
-      if !self.fetch(&blob.hex, Bound::Exactly(blob.size), &mut file, interrupted)? {
+      if !self.fetch(&blob.hex(), Bound::Exactly(blob.size), &mut file, interrupted)? {
         return Ok(None);
       }
       file.rewind()?;
@@ -191,9 +188,9 @@ impl Shared {
     Ok(stdout.zip(stderr).map(|(stdout, stderr)| Restored { stdout, stderr }))
   }
 
-  /// Build the items of the staging's output under `new` in it; a
-  /// directory's mode is set once what it holds is written. False if a
-  /// signal came.
+  /// Build the items of the staging's output under `new` in it, in tree
+  /// order; a directory's mode is set once what it holds is written. False
+  /// if a signal came.
   fn build_output(
     &self,
     checked: &entry::Checked,
@@ -201,24 +198,24 @@ impl Shared {
     umask: u32,
     interrupted: &dyn Fn() -> bool,
   ) -> Result<bool, Failure> {
-    let mut tree = Tree { root: &staging.directory, last: None };
-    let mut directories = Vec::new();
-    for item in checked.items.iter().filter(|item| item.output == staging.output) {
+    let mut cursor = Cursor::new(&staging.directory);
+    for item in checked.items_of(staging.output) {
       if interrupted() {
         return Ok(false);
       }
       let path =
         if item.relative.is_empty() { "new".to_string() } else { format!("new/{}", item.relative) };
       let (parent, leaf) = path.rsplit_once('/').unwrap_or(("", &path));
-      let directory = tree.reach(parent)?;
-      match &item.kind {
+      cursor.reach(parent)?;
+      let directory = cursor.here();
+      match item.kind {
         entry::Kind::Directory { mode } => {
           directory.create_directory(leaf, 0o700)?;
-          directories.push((path.clone(), mode & !umask));
+          cursor.enter(leaf, mode & !umask)?;
         }
         entry::Kind::File { blob, mode } => {
           let mut file = directory.create_file(leaf, 0o600)?;
-          if !self.fetch(&blob.hex, Bound::Exactly(blob.size), &mut file, interrupted)? {
+          if !self.fetch(&blob.hex(), Bound::Exactly(blob.size), &mut file, interrupted)? {
             return Ok(false);
           }
           mode::set_file(&file, mode & !umask)?;
@@ -226,10 +223,7 @@ impl Shared {
         entry::Kind::Symlink { target } => directory.symlink(target, leaf)?,
       }
     }
-    // Deepest first: a directory's parents are still writable when it is reached.
-    for (path, mode) in directories.iter().rev() {
-      tree.reach(path)?.set_mode(*mode)?;
-    }
+    cursor.reach("")?;
     Ok(true)
   }
 
@@ -259,6 +253,40 @@ fn stale_outputs(checked: &entry::Checked, target: &Target<'_>, umask: u32) -> V
     .collect()
 }
 
+/// Every path the entry makes is one the system takes: whole (from the
+/// working directory, as it is read later), its new name, and a link's
+/// target. A longer one could be made below a directory handle, and then
+/// could not be read by its path.
+fn check_lengths(checked: &entry::Checked, target: &Target<'_>) -> Result<(), String> {
+  let length = |text: &str| fs::path_length(OsStr::new(text));
+  let (mut path, mut name) = (0, 0);
+  for (index, output) in target.outputs.iter().enumerate() {
+    let base = fs::path_length(target.working_directory.join(output).as_os_str());
+    for item in checked.items_of(index) {
+      if !item.relative.is_empty() {
+        path = path.max(base + 1 + length(item.relative));
+        name = name.max(length(item.relative.rsplit('/').next().unwrap_or(item.relative)));
+      }
+      if let entry::Kind::Symlink { target } = item.kind {
+        path = path.max(length(target));
+      }
+    }
+  }
+  if path > fs::LONGEST_PATH {
+    return Err(format!(
+      "a path is longer than this system allows ({path}, at most {})",
+      fs::LONGEST_PATH
+    ));
+  }
+  if name > fs::LONGEST_NAME {
+    return Err(format!(
+      "a name is longer than this system allows ({name}, at most {})",
+      fs::LONGEST_NAME
+    ));
+  }
+  Ok(())
+}
+
 /// No link of the entry leads to a protected path (the justfile, a file it
 /// imports, `.justcache`, the store), as written or through what is on
 /// disk where it points.
@@ -266,10 +294,10 @@ fn check_link_targets(checked: &entry::Checked, target: &Target<'_>) -> Result<(
   if target.protected.is_empty() {
     return Ok(());
   }
-  let root = crate::platform::fs::physical_path(target.working_directory)
+  let root = fs::physical_path(target.working_directory)
     .unwrap_or_else(|_| target.working_directory.to_path_buf());
-  for item in &checked.items {
-    let entry::Kind::Symlink { target: link_target } = &item.kind else {
+  for item in checked.items() {
+    let entry::Kind::Symlink { target: link_target } = item.kind else {
       continue;
     };
     let output = &target.outputs[item.output];
@@ -277,7 +305,7 @@ fn check_link_targets(checked: &entry::Checked, target: &Target<'_>) -> Result<(
       if item.relative.is_empty() { output.clone() } else { format!("{output}/{}", item.relative) };
     let link = root.join(&path);
     let written = link.parent().unwrap_or(&root).join(link_target).lexiclean();
-    let physical = crate::platform::fs::physical_path(&written).ok();
+    let physical = fs::physical_path(&written).ok();
     for resolved in std::iter::once(&written).chain(physical.as_ref()) {
       if let Some(protected) = target.protected.iter().find(|p| resolved.starts_with(p)) {
         return Err(format!("link `{path}` leads to `{}`", protected.display()));
@@ -323,7 +351,7 @@ fn remove_leftover_stagings(directory: &Directory) -> io::Result<()> {
       continue;
     };
     if staging.try_lock()? {
-      directory.remove_tree(&name)?;
+      directory.remove_locked_tree(&name, staging)?;
     }
   }
   Ok(())
@@ -350,10 +378,11 @@ impl Staging {
   /// output `output`. Its path is registered to be removed if a signal ends
   /// `just` at once.
   fn create(parent: Directory, shown: &Path, output: usize, leaf: &str) -> io::Result<Staging> {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
     loop {
-      let number = COUNTER.fetch_add(1, Ordering::Relaxed);
-      let name = format!("{STAGING}{}-{number}", std::process::id());
+      // Random, so no state of the process is needed to tell stagings
+      // apart; the process id says whose it is to a reader.
+      let unique = uuid::Uuid::new_v4().simple();
+      let name = format!("{STAGING}{}-{unique}", std::process::id());
       let shown = shown.join(&name);
       crate::platform::signals::remove_at_exit(shown.clone());
       match parent.create_directory(&name, 0o700) {
@@ -371,58 +400,75 @@ impl Staging {
     }
   }
 
-  /// Remove the staging directory and what it holds, holding its lock.
+  /// Remove the staging directory and what it holds, holding its lock
+  /// as long as the platform lets a locked directory be removed.
   fn remove(self) -> io::Result<()> {
     let Staging { parent, directory, name, .. } = self;
-    let removed = parent.remove_tree(&name);
-    drop(directory);
-    removed
+    parent.remove_locked_tree(&name, directory)
   }
 }
 
-/// The directories of a staging tree, reached from its root one name at a
-/// time, never through a link. The last one reached is kept, so an entry's
-/// items in their order (a directory before what it holds) cost about one
-/// open per directory.
-struct Tree<'a> {
+/// Where a restore is in a staging tree: the directory it writes in,
+/// reached from the root one name at a time, never through a link, and
+/// the way back up, each directory above checked when it is opened again
+/// through `..`. Items in tree order only ever enter the directory just
+/// made or go back up, so one directory is open at a time however deep
+/// the tree, and each directory costs one open down and one up.
+struct Cursor<'a> {
   root: &'a Directory,
-  last: Option<(String, Directory)>,
+  /// The directory the cursor is in, when below the root.
+  current: Option<Directory>,
+  /// Its path below the root (`""`: the root).
+  path: String,
+  /// For each directory entered, outermost first: the identity of the one
+  /// holding it and the mode it takes when left.
+  entered: Vec<(dir::Identity, u32)>,
 }
 
-impl Tree<'_> {
-  /// The directory at `path` below the root (`""`: the root itself).
-  fn reach(&mut self, path: &str) -> io::Result<&Directory> {
-    if path.is_empty() {
-      return Ok(self.root);
+impl<'a> Cursor<'a> {
+  fn new(root: &'a Directory) -> Cursor<'a> {
+    Cursor { root, current: None, path: String::new(), entered: Vec::new() }
+  }
+
+  fn here(&self) -> &Directory {
+    self.current.as_ref().unwrap_or(self.root)
+  }
+
+  /// Enter the directory `name`, just made here, which takes `mode` once
+  /// left.
+  fn enter(&mut self, name: &str, mode: u32) -> io::Result<()> {
+    let above = self.here().identity()?;
+    let directory = self.here().child(name)?;
+    self.entered.push((above, mode));
+    if !self.path.is_empty() {
+      self.path.push('/');
     }
-    if self.last.as_ref().is_none_or(|(last, _)| last != path) {
-      let step = self.last.as_ref().and_then(|(last, directory)| {
-        let rest = path.strip_prefix(last.as_str())?.strip_prefix('/')?;
-        (!rest.contains('/')).then(|| directory.child(rest))
-      });
-      let directory = match step {
-        Some(directory) => directory?,
-        None => walk(self.root, path)?,
+    self.path.push_str(name);
+    self.current = Some(directory);
+    Ok(())
+  }
+
+  /// Go up to `path`, a directory holding the cursor (or where it is),
+  /// giving each directory left its mode.
+  fn reach(&mut self, path: &str) -> io::Result<()> {
+    while self.path != path {
+      let holds =
+        path.is_empty() || self.path.strip_prefix(path).is_some_and(|rest| rest.starts_with('/'));
+      let (Some(current), Some((above, mode)), true) =
+        (self.current.take(), self.entered.pop(), holds)
+      else {
+        return Err(io::Error::other(format!(
+          "`{path}` is not on the way up from `{}`",
+          self.path
+        )));
       };
-      self.last = Some((path.to_string(), directory));
+      let parent = if self.entered.is_empty() { None } else { Some(current.parent(above)?) };
+      current.set_mode(mode)?;
+      self.current = parent;
+      self.path.truncate(self.path.rfind('/').unwrap_or(0));
     }
-    self
-      .last
-      .as_ref()
-      .map(|(_, directory)| directory)
-      .ok_or_else(|| io::Error::other(path.to_string()))
+    Ok(())
   }
-}
-
-/// The directory at `path` (not empty) below `root`, never through a link.
-fn walk(root: &Directory, path: &str) -> io::Result<Directory> {
-  let mut parts = path.split('/');
-  let first = parts.next().unwrap_or(path);
-  let mut directory = root.child(first)?;
-  for part in parts {
-    directory = directory.child(part)?;
-  }
-  Ok(directory)
 }
 
 /// Put every staged output in place, setting aside what was there; on a
