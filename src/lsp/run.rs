@@ -74,7 +74,7 @@ pub(super) fn start(
   else {
     return Err(format!("`{RUN}` takes the justfile and the recipe path"));
   };
-  // `just` is next to this server (`just-lsp`), else on `PATH`.
+  // `just` is next to this server (`just-language-server`), else on `PATH`.
   let name = format!("just{}", std::env::consts::EXE_SUFFIX);
   let executable = std::env::current_exe()
     .ok()

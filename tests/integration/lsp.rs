@@ -17,6 +17,9 @@ tests! {
   random_edit_sessions_answer_every_request,
   editor_sessions_over_stdio_answer_every_request,
   missing_helper_is_an_error,
+  #[cfg(unix)]
+  foreign_helper_is_refused,
+  helper_names_itself,
 }
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -304,12 +307,15 @@ fn random_edit_sessions_answer_every_request() {
   }
 }
 
-/// `just --lsp` starts the helper `just-lsp` installed beside it (else on
-/// `PATH`); without one it says so.
+/// `just --lsp` starts the helper `just-language-server` installed beside
+/// it (else on `PATH`); without one it says so, and another project's
+/// `just-lsp` on `PATH` is not started in its place.
 fn missing_helper_is_an_error() {
   let tmp = tempfile::tempdir().unwrap();
   let alone = tmp.path().join(format!("just{}", std::env::consts::EXE_SUFFIX));
   std::fs::copy(binary(), &alone).unwrap();
+  let other = tmp.path().join(format!("just-lsp{}", std::env::consts::EXE_SUFFIX));
+  std::fs::copy(binary(), &other).unwrap();
   let output = Command::new(&alone)
     .arg("--lsp")
     .env("PATH", tmp.path())
@@ -319,8 +325,57 @@ fn missing_helper_is_an_error() {
   assert_eq!(output.status.code(), Some(1));
   let stderr = String::from_utf8_lossy(&output.stderr);
   assert!(
-    stderr.starts_with("error: failed to start the language server `just-lsp`: "),
+    stderr.starts_with("error: failed to start the language server `just-language-server"),
     "{stderr}"
   );
   assert_eq!(String::from_utf8_lossy(&output.stdout), "");
+}
+
+/// A program named `just-language-server` that is not this `just`'s server
+/// (here one that says it is just-lsp 0.11, as that project's binary
+/// does) is refused: `just --lsp` ends with an error instead of handing it
+/// the editor's session.
+#[cfg(unix)]
+fn foreign_helper_is_refused() {
+  use std::os::unix::fs::PermissionsExt;
+  let tmp = tempfile::tempdir().unwrap();
+  let alone = tmp.path().join("just");
+  std::fs::copy(binary(), &alone).unwrap();
+  let impostor = tmp.path().join("just-language-server");
+  let served = tmp.path().join("served");
+  std::fs::write(
+    &impostor,
+    format!(
+      "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'just-lsp 0.11.0'; else touch '{}'; fi\n",
+      served.display()
+    ),
+  )
+  .unwrap();
+  std::fs::set_permissions(&impostor, std::fs::Permissions::from_mode(0o755)).unwrap();
+  let output = Command::new(&alone).arg("--lsp").stdin(Stdio::null()).output().unwrap();
+  assert_eq!(output.status.code(), Some(1));
+  assert_eq!(
+    String::from_utf8_lossy(&output.stderr),
+    format!(
+      "error: `{}` is not this just's language server: its `--version` says `just-lsp 0.11.0`, \
+       not `just-language-server {}`\n",
+      impostor.display(),
+      env!("CARGO_PKG_VERSION")
+    )
+  );
+  assert_eq!(String::from_utf8_lossy(&output.stdout), "");
+  assert!(!served.exists(), "the impostor was started to serve");
+}
+
+/// The helper answers `--version` with its name and `just`'s version, what
+/// `just --lsp` checks.
+fn helper_names_itself() {
+  let helper = Path::new(&binary())
+    .with_file_name(format!("just-language-server{}", std::env::consts::EXE_SUFFIX));
+  let output = Command::new(helper).arg("--version").stdin(Stdio::null()).output().unwrap();
+  assert!(output.status.success());
+  assert_eq!(
+    String::from_utf8_lossy(&output.stdout),
+    format!("just-language-server {}\n", env!("CARGO_PKG_VERSION"))
+  );
 }
