@@ -118,7 +118,8 @@ fn read_definitions(path: &Path, text: &str, documents: &Documents) -> Vec<Defin
       defined.extend(
         outline::definitions(&text)
           .into_iter()
-          .filter(|definition| !matches!(definition.kind, Kind::Import { .. })),
+          .filter(|definition| !matches!(definition.kind, Kind::Import { .. }))
+          .map(|definition| Definition { imported: true, ..definition }),
       );
     }
   }

@@ -26,6 +26,9 @@ pub(super) struct Definition {
   pub end: usize,
   /// The `# comment` right above it (attribute lines skipped).
   pub doc: Option<String>,
+  /// Defined in a file the text imports: its line and offsets are that
+  /// file's.
+  pub imported: bool,
 }
 
 /// Whether `c` may be in a name.
@@ -83,6 +86,7 @@ pub(super) fn definitions(text: &str) -> Vec<Definition> {
         start,
         end: start + name.len(),
         doc: this_doc.map(str::to_string),
+        imported: false,
       }
     };
     if skip(&mut rest, "alias") {
@@ -202,10 +206,11 @@ pub(super) fn enclosing_recipe<'d>(
   definitions: &'d [Definition],
   line: usize,
 ) -> Option<&'d Definition> {
-  let recipe = definitions
-    .iter()
-    .rev()
-    .find(|definition| definition.line <= line && matches!(definition.kind, Kind::Recipe { .. }))?;
+  let recipe = definitions.iter().rev().find(|definition| {
+    !definition.imported
+      && definition.line <= line
+      && matches!(definition.kind, Kind::Recipe { .. })
+  })?;
   // A top-level line between the header and `line` ends the recipe.
   let ended =
     text.split('\n').enumerate().skip(recipe.line + 1).take(line.saturating_sub(recipe.line)).any(
