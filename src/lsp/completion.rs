@@ -128,7 +128,7 @@ fn read_definitions(path: &Path, text: &str, documents: &Documents) -> Vec<Defin
 
 /// The modules of the `a::b::` path that ends `before` (the text before
 /// the name at the cursor), outermost first.
-fn module_path(before: &str) -> Vec<&str> {
+pub(super) fn module_path(before: &str) -> Vec<&str> {
   let mut modules = Vec::new();
   let mut rest = before;
   while let Some(qualified) = rest.strip_suffix("::") {
@@ -146,7 +146,7 @@ fn module_path(before: &str) -> Vec<&str> {
 /// The definitions of the module that `modules` leads to from the file at
 /// `path` (which defines `defined`), read from the files `just` would load
 /// for it (the editor's text of an open one), whether or not they parse.
-fn module_definitions(
+pub(super) fn module_definitions(
   path: &Path,
   defined: Rc<Vec<Definition>>,
   modules: &[&str],
@@ -156,7 +156,7 @@ fn module_definitions(
   let mut defined = defined;
   for &name in modules {
     let written = defined.iter().find_map(|definition| match &definition.kind {
-      Kind::Module { path } if definition.name == name => Some(path.clone()),
+      Kind::Module { path, .. } if definition.name == name => Some(path.clone()),
       _ => None,
     })?;
     let directory = file.parent().unwrap_or(Path::new(""));
@@ -298,7 +298,7 @@ fn setting_context(rest: &str) -> Context {
 }
 
 /// The position of the colon that ends a recipe header in `line`, if any.
-fn header_colon(line: &str) -> Option<usize> {
+pub(super) fn header_colon(line: &str) -> Option<usize> {
   let mut quote: Option<char> = None;
   let mut depth = 0_i32;
   for (index, c) in line.char_indices() {

@@ -108,7 +108,9 @@ fn unloaded_definition(
   for definition in outline::definitions(text) {
     match definition.kind {
       Kind::Import { path: import } => files.push(directory.join(import)),
-      Kind::Module { path: written } if definition.name == name && target.role == Role::Module => {
+      Kind::Module { path: written, .. }
+        if definition.name == name && target.role == Role::Module =>
+      {
         let file = workspace::module_files(directory, name, written.as_deref()).into_iter().next();
         return Some(path_location(&file?).into_iter().collect());
       }
@@ -147,7 +149,7 @@ fn file_at(path: &Path, text: &str, offset: usize) -> Option<PathBuf> {
   let directory = path.parent().unwrap_or(Path::new(""));
   match &definitions.first()?.kind {
     Kind::Import { path: import } => Some(directory.join(import)),
-    Kind::Module { path: Some(module) }
+    Kind::Module { path: Some(module), .. }
       if line.find(['\'', '"']).is_some_and(|quote| line_start + quote <= offset) =>
     {
       Some(directory.join(module))

@@ -31,7 +31,7 @@ pub(super) fn symbols(query: &str, documents: &Documents) -> Vec<SymbolInformati
         Kind::Variable { .. } => SymbolKind::VARIABLE,
         Kind::Function { .. } => SymbolKind::FUNCTION,
         Kind::Alias { .. } => SymbolKind::CONSTANT,
-        Kind::Module { path } => {
+        Kind::Module { path, .. } => {
           files.extend(module_files(&directory, &definition.name, path.as_deref()));
           SymbolKind::MODULE
         }

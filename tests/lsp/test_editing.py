@@ -3,9 +3,12 @@ edited: files that import others, documents that stop parsing, files that
 change on disk, quick fixes, links and hints."""
 
 import pathlib
+import subprocess
 
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+
+from conftest import JUST
 
 from test_server import complete, diagnostics_for, hover_at, open_document
 
@@ -22,3 +25,33 @@ async def test_completion_in_a_file_that_imports_another(client: LanguageClient,
     items = await complete(client, justfile, text)
     assert {"build", "imported"} <= set(items)
     assert "test" not in items
+
+
+async def test_hover_on_module_paths_parameters_and_optional_modules(client: LanguageClient, tmp_path):
+    (tmp_path / "docker.just").write_text("# Push the image\npush tag:\n  echo {{tag}}\n")
+    justfile = tmp_path / "justfile"
+    text = "mod docker\n\ndeploy: (docker::pu|sh 'v1')\n"
+    justfile.write_text(text.replace("|", ""))
+    help_text = subprocess.run(
+        [JUST, "--justfile", str(justfile), "--color", "never", "--help", "docker::push"],
+        capture_output=True,
+        text=True,
+    )
+    assert "Push the image" in help_text.stdout
+    hover = await hover_at(client, justfile, text)
+    assert hover.contents.value == "```\n" + help_text.stdout.rstrip("\n") + "\n```"
+    # `clean` is not a recipe of `docker`: not the built-in `clean(path)`.
+    hover = await hover_at(client, justfile, "mod docker\n\ndeploy: docker::cle|an\n")
+    assert hover is None
+    hover = await hover_at(
+        client, justfile, "build target='all' $mode=(\"fast\" + 'er') *flags:\n  echo {{tar|get}}\n"
+    )
+    assert hover.contents.value == "parameter `target` of recipe `build`, default `'all'`"
+    hover = await hover_at(
+        client, justfile, "build target='all' $mode=(\"fast\" + 'er') *flags:\n  echo {{mo|de}}\n"
+    )
+    assert hover.contents.value == "parameter `mode` of recipe `build`, default `(\"fast\" + 'er')`"
+    hover = await hover_at(client, justfile, "build target = 'x' fl|ags:\n  echo\n")
+    assert hover.contents.value == "parameter `flags` of recipe `build`"
+    hover = await hover_at(client, justfile, "mod? doc|ker\n")
+    assert hover.contents.value == "```\nmod? docker\n```"
