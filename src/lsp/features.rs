@@ -24,12 +24,14 @@ pub(super) fn answer(server: &mut Server, method: &str, params: Value) -> Result
     requests::DocumentSymbolRequest::METHOD => {
       let params: lsp_types::DocumentSymbolParams = parameters(params)?;
       let (path, text) = document(server, params.text_document.uri.as_str())?;
-      to_value(with_ast(&path, &text, symbols::document_symbols))
+      let outline = with_ast(&path, &text, symbols::document_symbols);
+      to_value(outline.unwrap_or_else(|| symbols::recovered_symbols(&text)))
     }
     requests::FoldingRangeRequest::METHOD => {
       let params: lsp_types::FoldingRangeParams = parameters(params)?;
       let (path, text) = document(server, params.text_document.uri.as_str())?;
-      to_value(with_ast(&path, &text, symbols::folding_ranges))
+      let folds = with_ast(&path, &text, symbols::folding_ranges);
+      to_value(folds.unwrap_or_else(|| symbols::recovered_folding_ranges(&text)))
     }
     requests::Completion::METHOD => {
       let params: lsp_types::CompletionParams = parameters(params)?;

@@ -55,3 +55,26 @@ async def test_hover_on_module_paths_parameters_and_optional_modules(client: Lan
     assert hover.contents.value == "parameter `flags` of recipe `build`"
     hover = await hover_at(client, justfile, "mod? doc|ker\n")
     assert hover.contents.value == "```\nmod? docker\n```"
+
+
+async def test_a_document_that_does_not_parse_keeps_its_outline(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    # The last recipe's dependency list is being typed: the file does not parse.
+    text = "version := '1'\n\n# Build it\nbuild target:\n  echo {{target}}\n\n  echo done\n\nmod tools\n\ntest: (build\n  echo test\n"
+    open_document(client, justfile, text=text)
+    document = types.TextDocumentIdentifier(uri=justfile.as_uri())
+    symbols = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=document)
+    )
+    assert [(s.name, s.kind, s.selection_range.start.line) for s in symbols] == [
+        ("version", types.SymbolKind.Variable, 0),
+        ("build", types.SymbolKind.Function, 3),
+        ("tools", types.SymbolKind.Module, 8),
+        ("test", types.SymbolKind.Function, 10),
+    ]
+    assert symbols[1].detail == "Build it"
+    assert (symbols[1].range.start.line, symbols[1].range.end.line) == (3, 6)
+    folds = await client.text_document_folding_range_async(
+        types.FoldingRangeParams(text_document=document)
+    )
+    assert [(f.start_line, f.end_line) for f in folds] == [(3, 6), (10, 11)]
