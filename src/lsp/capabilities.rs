@@ -67,3 +67,22 @@ pub(super) fn initialize_result() -> Value {
   };
   serde_json::to_value(result).unwrap_or(Value::Null)
 }
+
+/// The files whose changes on disk the server wants to hear of
+/// (`workspace/didChangeWatchedFiles`): justfiles and `*.just` files,
+/// which imports and modules usually are.
+pub(super) fn watch_registration() -> lsp_server::Request {
+  let watchers: Vec<Value> = ["**/*.just", "**/{justfile,Justfile,JUSTFILE,.justfile}"]
+    .into_iter()
+    .map(|pattern| serde_json::json!({"globPattern": pattern}))
+    .collect();
+  lsp_server::Request::new(
+    lsp_server::RequestId::from("just/watch".to_string()),
+    "client/registerCapability".into(),
+    serde_json::json!({"registrations": [{
+      "id": "just/watched-files",
+      "method": "workspace/didChangeWatchedFiles",
+      "registerOptions": {"watchers": watchers},
+    }]}),
+  )
+}

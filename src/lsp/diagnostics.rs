@@ -6,6 +6,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use lexiclean::Lexiclean;
 use lsp_types::{Diagnostic, DiagnosticSeverity, NumberOrString, Range};
 
 use super::documents::{self, Documents};
@@ -152,10 +153,11 @@ fn check_root(
     Err(LoadError::Compile(error)) => {
       let token = error.token;
       let path = absolute(token.path());
-      result
-        .entry(path)
-        .or_default()
-        .push(error_diagnostic(token_range(&token), error.to_string()));
+      let diagnostic = error_diagnostic(token_range(&token), error.to_string());
+      for (open, at_import) in at_imports(&path, &diagnostic, &loaded, documents) {
+        result.entry(open).or_default().push(at_import);
+      }
+      result.entry(path).or_default().push(diagnostic);
     }
     Err(LoadError::CircularImport { current, .. }) => {
       let message = outcome.as_ref().err().map(ToString::to_string).unwrap_or_default();
@@ -174,6 +176,89 @@ fn check_root(
   let mut loaded = loaded;
   loaded.push(root.to_path_buf());
   loaded
+}
+
+/// The error `diagnostic` of the file at `path`, shown again in each other
+/// open file among `loaded` at the `import` or `mod` lines that lead to
+/// `path` (directly or through other files): where the user of that file
+/// can see it. The message is `just`'s; the error's own place is its
+/// related information.
+fn at_imports(
+  path: &Path,
+  diagnostic: &Diagnostic,
+  loaded: &[PathBuf],
+  documents: &Documents,
+) -> Vec<(PathBuf, Diagnostic)> {
+  let Ok(uri) = documents::path_uri(path).parse::<lsp_types::Uri>() else { return Vec::new() };
+  let related = lsp_types::DiagnosticRelatedInformation {
+    location: lsp_types::Location { uri, range: diagnostic.range },
+    message: "the error is here".into(),
+  };
+  let mut found = Vec::new();
+  for open in loaded {
+    if open == path || documents.get(open).is_none() {
+      continue;
+    }
+    let Some(text) = documents.text(open) else { continue };
+    let lines = documents::Lines::new(&text);
+    for (line_start, line_end, target) in included_files(open, &text) {
+      let mut visited = HashSet::new();
+      if !leads_to(&target, path, documents, &mut visited) {
+        continue;
+      }
+      let mut shown = diagnostic.clone();
+      shown.range = lines.range(&text, line_start, line_end);
+      shown.related_information = Some(vec![related.clone()]);
+      found.push((open.clone(), shown));
+    }
+  }
+  found
+}
+
+/// The files the `import` and `mod` lines of `text` (the file at `path`)
+/// name, each with the byte range of its line (from the path or name on).
+fn included_files(path: &Path, text: &str) -> Vec<(usize, usize, PathBuf)> {
+  use super::outline::{definitions, Kind};
+  let directory = path.parent().unwrap_or(Path::new(""));
+  let mut found = Vec::new();
+  for definition in definitions(text) {
+    let end =
+      text[definition.start..].find('\n').map_or(text.len(), |index| definition.start + index);
+    let end = if text[..end].ends_with('\r') { end - 1 } else { end };
+    match &definition.kind {
+      Kind::Import { path: import } => {
+        found.push((definition.start, end, directory.join(import).lexiclean()));
+      }
+      Kind::Module { path: written, .. } => {
+        for file in super::workspace::module_files(directory, &definition.name, written.as_deref())
+        {
+          found.push((definition.start, end, file.lexiclean()));
+        }
+      }
+      _ => {}
+    }
+  }
+  found
+}
+
+/// Whether the file `from` is `target` or includes it, through its
+/// `import` and `mod` lines and theirs (the editor's texts first).
+fn leads_to(
+  from: &Path,
+  target: &Path,
+  documents: &Documents,
+  visited: &mut HashSet<PathBuf>,
+) -> bool {
+  if from == target {
+    return true;
+  }
+  if !visited.insert(from.to_path_buf()) {
+    return false;
+  }
+  let Some(text) = documents.text(from) else { return false };
+  included_files(from, &text)
+    .into_iter()
+    .any(|(_, _, next)| leads_to(&next, target, documents, visited))
 }
 
 /// The justfiles that may load `path`, nearest first: the justfile above

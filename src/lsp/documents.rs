@@ -127,11 +127,14 @@ impl Documents {
     self.overlays.insert(path.to_path_buf(), document.text.clone());
   }
 
-  /// The text of the file at `path`: the open document's, else the disk's.
+  /// The text of the file at `path`: the open document's, else the disk's
+  /// if it is a regular file (as the loader reads only those: a FIFO with
+  /// no writer, or `/dev/stdin`, the server's own input, would block).
   pub(super) fn text(&self, path: &Path) -> Option<String> {
     match self.open.get(path) {
       Some(document) => Some(document.text.clone()),
-      None => std::fs::read_to_string(path).ok(),
+      None if path.is_file() => std::fs::read_to_string(path).ok(),
+      None => None,
     }
   }
 }

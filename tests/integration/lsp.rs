@@ -20,6 +20,7 @@ tests! {
   #[cfg(unix)]
   foreign_helper_is_refused,
   helper_names_itself,
+  watchers_are_registered_with_a_client_that_registers_them,
 }
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -378,4 +379,43 @@ fn helper_names_itself() {
     String::from_utf8_lossy(&output.stdout),
     format!("just-language-server {}\n", env!("CARGO_PKG_VERSION"))
   );
+}
+
+/// A client that registers file watchers when asked is asked, after
+/// `initialized`, to watch justfiles and `*.just` files: the server hears
+/// when an import changes on disk.
+fn watchers_are_registered_with_a_client_that_registers_them() {
+  let mut child = start_server();
+  let stdin = child.stdin.as_mut().unwrap();
+  let capabilities = serde_json::json!({
+    "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}
+  });
+  let mut bytes = frame(&serde_json::json!({
+    "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": capabilities}
+  }));
+  bytes
+    .extend(frame(&serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}})));
+  stdin.write_all(&bytes).unwrap();
+  let mut reader = BufReader::new(child.stdout.take().unwrap());
+  assert_eq!(read_message(&mut reader).expect("an answer to initialize")["id"], 1);
+  let request = read_message(&mut reader).expect("a registration");
+  assert_eq!(request["method"], "client/registerCapability");
+  let registration = &request["params"]["registrations"][0];
+  assert_eq!(registration["method"], "workspace/didChangeWatchedFiles");
+  let patterns: Vec<&str> = registration["registerOptions"]["watchers"]
+    .as_array()
+    .unwrap()
+    .iter()
+    .filter_map(|watcher| watcher["globPattern"].as_str())
+    .collect();
+  assert_eq!(patterns, ["**/*.just", "**/{justfile,Justfile,JUSTFILE,.justfile}"]);
+  let stdin = child.stdin.as_mut().unwrap();
+  let mut bytes =
+    frame(&serde_json::json!({"jsonrpc": "2.0", "id": request["id"], "result": null}));
+  bytes.extend(frame(&serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})));
+  bytes.extend(frame(&serde_json::json!({"jsonrpc": "2.0", "method": "exit"})));
+  stdin.write_all(&bytes).unwrap();
+  assert_eq!(read_message(&mut reader).expect("an answer to shutdown")["id"], 2);
+  let status = wait_with_deadline(&mut child, Duration::from_secs(10));
+  assert_eq!(status.and_then(|status| status.code()), Some(0));
 }

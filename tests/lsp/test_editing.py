@@ -8,7 +8,7 @@ import subprocess
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from conftest import JUST
+from conftest import JUST, just_error
 
 from test_server import complete, diagnostics_for, hover_at, open_document
 
@@ -78,3 +78,30 @@ async def test_a_document_that_does_not_parse_keeps_its_outline(client: Language
         types.FoldingRangeParams(text_document=document)
     )
     assert [(f.start_line, f.end_line) for f in folds] == [(3, 6), (10, 11)]
+
+
+async def test_an_import_changed_on_disk_is_checked_again(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    justfile.write_text("# Tools\nimport 'other.just'\n\na: b\n  echo a\n")
+    other = tmp_path / "other.just"
+    other.write_text("b:\n  echo b\n")
+    open_document(client, justfile)
+    assert list(await diagnostics_for(client, justfile, version=1)) == []
+    other.write_text("b:\n  echo {{missing}}\n")
+    message, _, line, column, _ = just_error(justfile)
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=other.as_uri(), type=types.FileChangeType.Changed)]
+        )
+    )
+    diagnostics = await diagnostics_for(client, other)
+    assert [(d.message, d.range.start.line, d.range.start.character) for d in diagnostics] == [
+        (message, line, column)
+    ]
+    # In the open file, at the line that imports it.
+    diagnostics = client.diagnostics[justfile.as_uri()]
+    assert [(d.message, d.range.start.line, d.range.start.character) for d in diagnostics] == [
+        (message, 1, 7)
+    ]
+    assert diagnostics[0].severity == types.DiagnosticSeverity.Error
+    assert diagnostics[0].related_information[0].location.uri == other.as_uri()
