@@ -366,10 +366,14 @@ pub(super) fn token_range(token: &Token) -> Range {
 /// size.
 pub(super) fn on_token_line(token: &Token, offset: usize) -> lsp_types::Position {
   let text = token.src();
-  // An empty token (the end of the file after a line end) may have the
-  // line of the token before it.
+  // An empty token (the end of the file after a line end) has the line of
+  // the token before it, and `just` counts its column from that line's
+  // start, the line end included: so does the editor's position.
   if token.length == 0 {
-    return documents::position(text, offset);
+    let line_start = token.line_start();
+    let offset = documents::char_start(text, offset).max(line_start);
+    let character = text[line_start..offset].encode_utf16().count();
+    return lsp_types::Position { line: token.line, character: character as u32 };
   }
   let start = documents::char_start(text, token.offset as usize);
   let line_start = memchr::memrchr(b'\n', &text.as_bytes()[..start]).map_or(0, |index| index + 1);
@@ -586,7 +590,8 @@ mod tests {
   use super::*;
 
   /// `token_range` takes a token's line from the token: the line its first
-  /// character is on, in every mode of the lexer.
+  /// character is on, in every mode of the lexer; the end of the file is
+  /// where `just`'s excerpt puts it.
   #[test]
   fn token_ranges_are_the_ranges_of_their_offsets() {
     let texts = [
@@ -604,7 +609,14 @@ mod tests {
         let start = token.offset as usize;
         let end = start + token.length as usize;
         let end = text[start..end].find('\n').map_or(end, |newline| start + newline);
-        let counted = documents::range(text, start, end);
+        let counted = if token.length == 0 && start == text.len() {
+          // The end of the file: where `just` says, the line of the token
+          // before it, the column counted from that line's start.
+          let at = lsp_types::Position { line: token.line, character: token.column() as u32 };
+          Range { start: at, end: at }
+        } else {
+          documents::range(text, start, end)
+        };
         assert_eq!(token_range(&token), counted, "{token:?} of {text:?}");
       }
     }

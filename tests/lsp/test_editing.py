@@ -105,3 +105,34 @@ async def test_an_import_changed_on_disk_is_checked_again(client: LanguageClient
     ]
     assert diagnostics[0].severity == types.DiagnosticSeverity.Error
     assert diagnostics[0].related_information[0].location.uri == other.as_uri()
+
+
+async def test_syntax_errors_at_the_end_of_the_file_are_where_just_says(client: LanguageClient, tmp_path):
+    texts = [
+        "a:\n  echo a\nx := ",
+        "a:\n  echo a\nx := \n",
+        "x := (",
+        "x := (\n",
+        "x := (\n\n",
+        "a: (b\n",
+        "a:\n  echo {{\n",
+        "a:\n  echo {{",
+        "x := 'a' +",
+        "x := 'a' +\n  ",
+        "[group(\n",
+        "set shell := ['a',\n",
+        "if",
+        "\tx := 'a'\n",
+        "x := \"abc",
+        "x := '''\n",
+        "a:\n\techo\n  echo\n",
+    ]
+    for index, text in enumerate(texts):
+        justfile = tmp_path / str(index) / "justfile"
+        justfile.parent.mkdir()
+        justfile.write_text(text)
+        message, _, line, column, carets = just_error(justfile)
+        open_document(client, justfile)
+        diagnostics = await diagnostics_for(client, justfile, version=1)
+        found = [(d.message, d.range.start.line, d.range.start.character) for d in diagnostics]
+        assert found == [(message, line, column)], repr(text)
