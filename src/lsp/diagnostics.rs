@@ -612,7 +612,11 @@ mod tests {
         let counted = if token.length == 0 && start == text.len() {
           // The end of the file: where `just` says, the line of the token
           // before it, the column counted from that line's start.
-          let at = lsp_types::Position { line: token.line, character: token.column() as u32 };
+          let before = &text[token.line_start()..start];
+          let at = lsp_types::Position {
+            line: token.line,
+            character: before.encode_utf16().count() as u32,
+          };
           Range { start: at, end: at }
         } else {
           documents::range(text, start, end)
