@@ -9,14 +9,13 @@ use std::path::{Path, PathBuf};
 use lexiclean::Lexiclean;
 use lsp_types::{Diagnostic, DiagnosticSeverity, NumberOrString, Range};
 
-use super::documents::{self, Documents};
-use crate::analysis::analyzer::{compile_overlaid, Arenas, LoadError, LoadRequest};
-use crate::analysis::loader::Overlays;
-use crate::analysis::model::{Justfile, Module};
+use super::documents::{self, token_range, Documents};
+use super::project;
+use crate::analysis::analyzer::LoadError;
+use crate::analysis::model::Module;
 use crate::syntax::ast::{Ast, Attribute, Expression, Item, Recipe};
 use crate::syntax::parser;
-use crate::syntax::sources::{Sources, Trees};
-use crate::syntax::token::Token;
+use crate::syntax::sources::{Source, Trees};
 
 /// The warning rules, each on unless the client turns it off
 /// (`initializationOptions` or `workspace/didChangeConfiguration`:
@@ -75,7 +74,7 @@ pub(super) fn compute(documents: &Documents, rules: &Rules) -> HashMap<PathBuf, 
       continue;
     }
     // The justfile above (or beside) the document first: it may load it.
-    if let Some(root) = enclosing_justfile(path) {
+    if let Some(root) = project::enclosing_justfile(path) {
       if compiled.insert(root.clone()) {
         let outcome = check_root(&root, documents, rules, &mut result);
         covered.extend(outcome);
@@ -91,33 +90,6 @@ pub(super) fn compute(documents: &Documents, rules: &Rules) -> HashMap<PathBuf, 
   result
 }
 
-/// The nearest `justfile` in the document's directory or above, other than
-/// the document itself.
-fn enclosing_justfile(path: &Path) -> Option<PathBuf> {
-  let mut directory = path.parent();
-  while let Some(current) = directory {
-    if let Ok(entries) = std::fs::read_dir(current) {
-      let mut found: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|candidate| {
-          candidate.file_name().and_then(|name| name.to_str()).is_some_and(|name| {
-            let lower = name.to_ascii_lowercase();
-            lower == "justfile" || lower == ".justfile"
-          }) && candidate.is_file()
-            && candidate != path
-        })
-        .collect();
-      found.sort();
-      if let Some(first) = found.into_iter().next() {
-        return Some(first);
-      }
-    }
-    directory = current.parent();
-  }
-  None
-}
-
 /// Compile `root` as `just` would; record its error (if any) for the file
 /// it is in, and the warnings of the loaded files that are open. Returns
 /// the files it loaded.
@@ -127,55 +99,43 @@ fn check_root(
   rules: &Rules,
   result: &mut HashMap<PathBuf, Vec<Diagnostic>>,
 ) -> Vec<PathBuf> {
-  let sources = Sources::new();
-  let trees = Trees::new();
-  let arenas = Arenas { sources: &sources, trees: &trees };
-  let directory = root.parent().map(Path::to_path_buf).unwrap_or_default();
-  let request = LoadRequest {
-    justfile: root,
-    source: None,
-    working_directory: &directory,
-    overrides: &[],
-    unstable: unstable_from_environment(),
-  };
-  let outcome = compile_overlaid(&request, documents.overlays(), arenas);
-  let absolute =
-    |path: &Path| if path.is_absolute() { path.to_path_buf() } else { directory.join(path) };
-  let loaded: Vec<PathBuf> = sources.iter().map(|source| absolute(&source.path)).collect();
-  match &outcome {
-    Ok(justfile) => {
-      if rules.unused_private_recipe || rules.unused_parameter {
-        let mut trees_of_modules = Vec::new();
-        module_trees(&justfile.root, &mut trees_of_modules);
-        warn(&sources, &loaded, &trees_of_modules, documents, rules, result);
+  let unstable = project::unstable_from_environment();
+  project::compile_root(root, documents.overlays(), unstable, |outcome, loaded| {
+    match outcome {
+      Ok(justfile) => {
+        if rules.unused_private_recipe || rules.unused_parameter {
+          let mut trees_of_modules = Vec::new();
+          module_trees(&justfile.root, &mut trees_of_modules);
+          warn(loaded, &trees_of_modules, documents, rules, result);
+        }
+      }
+      Err(LoadError::Compile(error)) => {
+        let token = error.token;
+        let path = project::absolute(root, token.path());
+        let diagnostic = error_diagnostic(token_range(&token), error.to_string());
+        let paths: Vec<PathBuf> = loaded.iter().map(|(path, _)| path.clone()).collect();
+        for (open, at_import) in at_imports(&path, &diagnostic, &paths, documents) {
+          result.entry(open).or_default().push(at_import);
+        }
+        result.entry(path).or_default().push(diagnostic);
+      }
+      Err(error @ LoadError::CircularImport { current, .. }) => {
+        result
+          .entry(project::absolute(root, current))
+          .or_default()
+          .push(error_diagnostic(Range::default(), error.to_string()));
+      }
+      Err(error) => {
+        result
+          .entry(root.to_path_buf())
+          .or_default()
+          .push(error_diagnostic(Range::default(), error.to_string()));
       }
     }
-    Err(LoadError::Compile(error)) => {
-      let token = error.token;
-      let path = absolute(token.path());
-      let diagnostic = error_diagnostic(token_range(&token), error.to_string());
-      for (open, at_import) in at_imports(&path, &diagnostic, &loaded, documents) {
-        result.entry(open).or_default().push(at_import);
-      }
-      result.entry(path).or_default().push(diagnostic);
-    }
-    Err(LoadError::CircularImport { current, .. }) => {
-      let message = outcome.as_ref().err().map(ToString::to_string).unwrap_or_default();
-      result
-        .entry(absolute(current))
-        .or_default()
-        .push(error_diagnostic(Range::default(), message));
-    }
-    Err(error) => {
-      result
-        .entry(root.to_path_buf())
-        .or_default()
-        .push(error_diagnostic(Range::default(), error.to_string()));
-    }
-  }
-  let mut loaded = loaded;
-  loaded.push(root.to_path_buf());
-  loaded
+    let mut paths: Vec<PathBuf> = loaded.iter().map(|(path, _)| path.clone()).collect();
+    paths.push(root.to_path_buf());
+    paths
+  })
 }
 
 /// The error `diagnostic` of the file at `path`, shown again in each other
@@ -261,85 +221,6 @@ fn leads_to(
     .any(|(_, _, next)| leads_to(&next, target, documents, visited))
 }
 
-/// The justfiles that may load `path`, nearest first: the justfile above
-/// (or beside) it, then `path` itself.
-pub(super) fn candidate_roots(path: &Path) -> Vec<PathBuf> {
-  let mut roots: Vec<PathBuf> = enclosing_justfile(path).into_iter().collect();
-  roots.push(path.to_path_buf());
-  roots
-}
-
-/// What loading `root` asks for, from its own directory.
-pub(super) fn load_request<'a>(root: &'a Path, directory: &'a Path) -> LoadRequest<'a> {
-  LoadRequest {
-    justfile: root,
-    source: None,
-    working_directory: directory,
-    overrides: &[],
-    unstable: true,
-  }
-}
-
-/// Compile, with `overlays`, each justfile that may load `path` (nearest
-/// first); of those whose load reached `path`, the first answer `f` gives
-/// about the outcome (and the root's directory).
-fn find_compiled<T>(
-  path: &Path,
-  overlays: &Overlays,
-  mut f: impl FnMut(Result<&Justfile, &LoadError>, &Path) -> Option<T>,
-) -> Option<T> {
-  for root in candidate_roots(path) {
-    let sources = Sources::new();
-    let trees = Trees::new();
-    let arenas = Arenas { sources: &sources, trees: &trees };
-    let directory = root.parent().map(Path::to_path_buf).unwrap_or_default();
-    let outcome = compile_overlaid(&load_request(&root, &directory), overlays, arenas);
-    let loaded = sources.iter().any(|source| directory.join(&source.path) == path);
-    if loaded {
-      if let Some(answer) = f(outcome.as_ref(), &directory) {
-        return Some(answer);
-      }
-    }
-  }
-  None
-}
-
-/// `f` of the compiled justfile that loads `path` (the justfile above it
-/// that reaches it, else `path` itself) and of its root's directory;
-/// `None` if neither compiles.
-pub(super) fn with_justfile<T>(
-  path: &Path,
-  documents: &Documents,
-  f: impl FnOnce(&Justfile, &Path) -> T,
-) -> Option<T> {
-  let mut f = Some(f);
-  find_compiled(path, documents.overlays(), |outcome, directory| {
-    let justfile = outcome.ok()?;
-    Some(f.take()?(justfile, directory))
-  })
-}
-
-/// The error `just` would report for the justfile that loads `path` if the
-/// files of `edited` held those texts instead, when it has none now; `None`
-/// if it would compile, or already has an error (a rename cannot be judged
-/// then).
-pub(super) fn error_after_edits(
-  path: &Path,
-  edited: &HashMap<PathBuf, String>,
-  documents: &Documents,
-) -> Option<String> {
-  with_justfile(path, documents, |_, _| ())?;
-  let mut overlays = documents.overlays().clone();
-  overlays.extend(edited.iter().map(|(file, text)| (file.clone(), text.clone())));
-  find_compiled(path, &overlays, |outcome, _| Some(outcome.err().map(ToString::to_string)))
-    .flatten()
-}
-
-/// `JUST_UNSTABLE` as `just` reads it: set, and not `false`, `0` or empty.
-fn unstable_from_environment() -> bool {
-  std::env::var("JUST_UNSTABLE").is_ok_and(|value| !matches!(value.as_str(), "" | "0" | "false"))
-}
-
 fn error_diagnostic(range: Range, message: String) -> Diagnostic {
   Diagnostic {
     range,
@@ -348,37 +229,6 @@ fn error_diagnostic(range: Range, message: String) -> Diagnostic {
     message,
     ..Diagnostic::default()
   }
-}
-
-/// The range of a token, as `just`'s excerpt underlines it: its lexeme,
-/// cut at the end of its first line.
-pub(super) fn token_range(token: &Token) -> Range {
-  let text = token.src();
-  let start = documents::char_start(text, token.offset as usize);
-  let end = documents::char_start(text, start + token.length as usize);
-  let end = text[start..end].find('\n').map_or(end, |newline| start + newline);
-  Range { start: on_token_line(token, start), end: on_token_line(token, end) }
-}
-
-/// The position of byte `offset` of a token's file, on the line where the
-/// token starts. The token knows that line: counting the lines before it,
-/// for each token of a large file, would take time by the square of its
-/// size.
-pub(super) fn on_token_line(token: &Token, offset: usize) -> lsp_types::Position {
-  let text = token.src();
-  // An empty token (the end of the file after a line end) has the line of
-  // the token before it, and `just` counts its column from that line's
-  // start, the line end included: so does the editor's position.
-  if token.length == 0 {
-    let line_start = token.line_start();
-    let offset = documents::char_start(text, offset).max(line_start);
-    let character = text[line_start..offset].encode_utf16().count();
-    return lsp_types::Position { line: token.line, character: character as u32 };
-  }
-  let start = documents::char_start(text, token.offset as usize);
-  let line_start = memchr::memrchr(b'\n', &text.as_bytes()[..start]).map_or(0, |index| index + 1);
-  let offset = documents::char_start(text, offset).max(line_start);
-  documents::position_on_line(text, token.line as usize, line_start, offset)
 }
 
 fn warning(range: Range, rule: &'static str, message: String) -> Diagnostic {
@@ -403,8 +253,7 @@ fn module_trees<'a>(module: &'a Module<'a>, trees: &mut Vec<&'a Ast<'a>>) {
 /// The warnings of the open files among those a root loaded (which
 /// compiled without error).
 fn warn<'a>(
-  sources: &Sources,
-  loaded: &[PathBuf],
+  loaded: &[(PathBuf, &Source)],
   modules: &[&'a Ast<'a>],
   documents: &Documents,
   rules: &Rules,
@@ -414,7 +263,7 @@ fn warn<'a>(
   // files are parsed again.
   let trees = Trees::new();
   let mut asts: Vec<(PathBuf, &Ast)> = Vec::new();
-  for (source, path) in sources.iter().zip(loaded) {
+  for &(ref path, source) in loaded {
     if let Some(ast) = modules.iter().find(|ast| std::ptr::eq(ast.source, source)) {
       asts.push((path.clone(), ast));
     } else if let Ok(ast) = parser::parse_source(source, &trees) {
@@ -581,48 +430,6 @@ pub(super) fn variables<'src>(expression: &Expression<'src>, names: &mut HashSet
     Not { operand, .. } => variables(operand, names),
     Variable { name, .. } => {
       names.insert(name.lexeme());
-    }
-  }
-}
-
-#[cfg(test)]
-mod tests {
-  use super::*;
-
-  /// `token_range` takes a token's line from the token: the line its first
-  /// character is on, in every mode of the lexer; the end of the file is
-  /// where `just`'s excerpt puts it.
-  #[test]
-  fn token_ranges_are_the_ranges_of_their_offsets() {
-    let texts = [
-      "a:\n  echo {{x}}\n\nb x='''\n1\n''' y=\"\\n\":\r\n\techo a\n",
-      "x := `a\nb` + f\"{{\n'\u{1F600}'}}\n\" # c\n[group('g')]\nr:\n    #!/bin/sh\n    \u{e9}\n",
-      "\u{feff}mod m\nimport 'x'\nset shell := ['sh',\n  '-c']\nz := (\n  'a'\n)\n",
-    ];
-    let sources = Sources::new();
-    for text in texts {
-      let source = sources.add(text, Path::new("justfile"));
-      let tokens = crate::syntax::lexer::lex(source).map_err(|error| error.to_string());
-      let tokens = tokens.unwrap_or_else(|error| panic!("{text:?}: {error}"));
-      assert!(tokens.len() > 10, "{text:?} lexes");
-      for token in tokens {
-        let start = token.offset as usize;
-        let end = start + token.length as usize;
-        let end = text[start..end].find('\n').map_or(end, |newline| start + newline);
-        let counted = if token.length == 0 && start == text.len() {
-          // The end of the file: where `just` says, the line of the token
-          // before it, the column counted from that line's start.
-          let before = &text[token.line_start()..start];
-          let at = lsp_types::Position {
-            line: token.line,
-            character: before.encode_utf16().count() as u32,
-          };
-          Range { start: at, end: at }
-        } else {
-          documents::range(text, start, end)
-        };
-        assert_eq!(token_range(&token), counted, "{token:?} of {text:?}");
-      }
     }
   }
 }

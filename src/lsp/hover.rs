@@ -10,9 +10,9 @@ use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind, Position};
 use super::completion::{
   definitions_with_imports, function_signature, header_colon, module_definitions, module_path,
 };
-use super::diagnostics;
 use super::documents::{self, Documents};
 use super::outline::{self, Definition, Kind};
+use super::project;
 use crate::analysis::model::{Module, Recipe};
 use crate::builtins::constants;
 use crate::builtins::functions::Function;
@@ -198,7 +198,7 @@ fn setting(setting: Setting) -> String {
 /// What `just --help RECIPE` shows for the recipe whose name starts at byte
 /// `start` of the file at `path`, from the compiled justfile.
 fn recipe_hover(path: &Path, start: usize, name: &str, documents: &Documents) -> Option<String> {
-  diagnostics::with_justfile(path, documents, |justfile, directory| {
+  project::with_justfile(path, documents, |justfile, directory| {
     let recipe = find_recipe(&justfile.root, path, start, name, directory)?;
     Some(code(&recipe_help(justfile, recipe, false)))
   })
@@ -213,7 +213,7 @@ fn module_recipe_hover(
   name: &str,
   documents: &Documents,
 ) -> Option<String> {
-  diagnostics::with_justfile(path, documents, |justfile, directory| {
+  project::with_justfile(path, documents, |justfile, directory| {
     // The module of the file (the root for an import).
     let module = containing_module(&justfile.root, path, directory).unwrap_or(&justfile.root);
     let module = modules.iter().try_fold(module, |module, name| module.modules.get(name))?;

@@ -9,11 +9,10 @@ use std::rc::Rc;
 use lexiclean::Lexiclean;
 use lsp_types::{Location, Position, Range, TextEdit, Uri, WorkspaceEdit};
 
-use super::diagnostics;
 use super::documents::{self, Documents};
 use super::occurrences::{occurrences, Occurrence, Role, KEYWORDS};
 use super::outline::{self, Kind};
-use super::project::{Project, Symbol};
+use super::project::{self, Project, Symbol};
 use super::workspace;
 
 /// The occurrence at byte `offset` (or ending there).
@@ -252,7 +251,7 @@ pub(super) fn rename(
     .map(|(&file, text)| (target.project.files[file].path.clone(), text.clone()))
     .collect();
   let root_file = &target.project.files[target.file].path;
-  if let Some(error) = diagnostics::error_after_edits(root_file, &renamed, documents) {
+  if let Some(error) = project::error_after_edits(root_file, &renamed, documents) {
     return Err(format!("the justfile would not compile: {error}"));
   }
   if let Some((file, offset)) = captured(&target, &by_file, &texts, new_name) {

@@ -4,8 +4,7 @@
 
 use lsp_types::{DocumentSymbol, FoldingRange, FoldingRangeKind, Range, SymbolKind};
 
-use super::diagnostics::{on_token_line, token_range};
-use super::documents::Lines;
+use super::documents::{on_token_line, token_range, Lines};
 use super::outline::{self, Kind};
 use crate::syntax::ast::{Ast, Attribute, Item, Recipe};
 use crate::syntax::token::Token;
