@@ -48,6 +48,12 @@ pub(super) fn initialize_result() -> Value {
       trigger_characters: Some(vec!["(".into(), ",".into(), " ".into()]),
       ..lsp_types::SignatureHelpOptions::default()
     }),
+    code_action_provider: Some(lsp_types::CodeActionProviderCapability::Options(
+      lsp_types::CodeActionOptions {
+        code_action_kinds: Some(vec![lsp_types::CodeActionKind::QUICKFIX]),
+        ..lsp_types::CodeActionOptions::default()
+      },
+    )),
     code_lens_provider: Some(lsp_types::CodeLensOptions { resolve_provider: Some(false) }),
     execute_command_provider: Some(lsp_types::ExecuteCommandOptions {
       commands: vec![super::run::RUN.into()],

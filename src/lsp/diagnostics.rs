@@ -10,6 +10,7 @@ use lexiclean::Lexiclean;
 use lsp_types::{Diagnostic, DiagnosticSeverity, NumberOrString, Range};
 
 use super::documents::{self, token_range, Documents};
+use super::occurrences::{self, Role};
 use super::project;
 use crate::analysis::analyzer::LoadError;
 use crate::analysis::model::Module;
@@ -29,16 +30,33 @@ pub(super) struct Rules {
   /// referenced in the recipe, without `set export`, `set
   /// positional-arguments` or attributes that could read it.
   pub(super) unused_parameter: bool,
+  /// A variable no file of the justfile reads, not exported, without `set
+  /// export`.
+  pub(super) unused_variable: bool,
+  /// A deprecated form: `env_var(…)` and `env_var_or_default(…)` (use
+  /// `env(…)`), `set windows-powershell` (use `set windows-shell`).
+  pub(super) deprecated: bool,
 }
 
 impl Default for Rules {
   fn default() -> Self {
-    Rules { unused_private_recipe: true, unused_parameter: true }
+    Rules {
+      unused_private_recipe: true,
+      unused_parameter: true,
+      unused_variable: true,
+      deprecated: true,
+    }
   }
 }
 
 pub(super) const UNUSED_PRIVATE_RECIPE: &str = "unused-private-recipe";
 pub(super) const UNUSED_PARAMETER: &str = "unused-parameter";
+pub(super) const UNUSED_VARIABLE: &str = "unused-variable";
+/// The code of a deprecated function's warning (its quick fix is `env`).
+pub(super) const DEPRECATED_FUNCTION: &str = "deprecated-function";
+pub(super) const DEPRECATED_SETTING: &str = "deprecated-setting";
+/// The rule that switches both deprecation warnings.
+pub(super) const DEPRECATED: &str = "deprecated";
 
 impl Rules {
   /// Apply `{"warnings": {RULE: bool, …}}`; anything else is ignored.
@@ -51,6 +69,8 @@ impl Rules {
       match rule.as_str() {
         UNUSED_PRIVATE_RECIPE => self.unused_private_recipe = on,
         UNUSED_PARAMETER => self.unused_parameter = on,
+        UNUSED_VARIABLE => self.unused_variable = on,
+        DEPRECATED => self.deprecated = on,
         _ => {}
       }
     }
@@ -103,13 +123,13 @@ fn check_root(
   project::compile_root(root, documents.overlays(), unstable, |outcome, loaded| {
     match outcome {
       Ok(justfile) => {
-        if rules.unused_private_recipe || rules.unused_parameter {
-          let mut trees_of_modules = Vec::new();
-          module_trees(&justfile.root, &mut trees_of_modules);
-          warn(loaded, &trees_of_modules, documents, rules, result);
-        }
+        let mut trees_of_modules = Vec::new();
+        module_trees(&justfile.root, &mut trees_of_modules);
+        warn(loaded, &trees_of_modules, documents, rules, result);
       }
       Err(LoadError::Compile(error)) => {
+        // The warnings of the files that parse, beside `just`'s error.
+        warn(loaded, &[], documents, rules, result);
         let token = error.token;
         let path = project::absolute(root, token.path());
         let diagnostic = error_diagnostic(token_range(&token), error.to_string());
@@ -273,6 +293,25 @@ fn warn<'a>(
   // What the files of this root say about all of them.
   let mut used: HashSet<&str> = HashSet::new();
   let mut shared_settings = false;
+  let mut exported = false;
+  // Every variable any file reads, and every function any file calls.
+  let mut read: HashSet<&str> = HashSet::new();
+  let mut deprecated_calls: Vec<(&PathBuf, usize, usize)> = Vec::new();
+  for (path, ast) in &asts {
+    let text = &ast.source.text;
+    for occurrence in occurrences::occurrences(text) {
+      let name = &text[occurrence.start..occurrence.end];
+      match occurrence.role {
+        Role::Variable if !occurrence.definition => {
+          read.insert(name);
+        }
+        Role::Function if matches!(name, "env_var" | "env_var_or_default") => {
+          deprecated_calls.push((path, occurrence.start, occurrence.end));
+        }
+        _ => {}
+      }
+    }
+  }
   for (_, ast) in &asts {
     for item in &ast.items {
       match item {
@@ -293,6 +332,9 @@ fn warn<'a>(
           if name == "export" || name == "positional-arguments" {
             shared_settings = true;
           }
+          if name == "export" {
+            exported = true;
+          }
         }
         _ => {}
       }
@@ -303,6 +345,41 @@ fn warn<'a>(
       continue;
     }
     let mut found = Vec::new();
+    let text = &ast.source.text;
+    if rules.deprecated {
+      for &(_, start, end) in deprecated_calls.iter().filter(|(file, ..)| *file == path) {
+        let name = &text[start..end];
+        found.push(warning(
+          documents::range(text, start, end),
+          DEPRECATED_FUNCTION,
+          format!("`{name}` is deprecated: use `env`"),
+        ));
+      }
+    }
+    for item in &ast.items {
+      match item {
+        Item::Assignment(assignment) if rules.unused_variable => {
+          let name = assignment.name.lexeme();
+          if !assignment.export && !exported && !read.contains(name) {
+            found.push(warning(
+              token_range(&assignment.name),
+              UNUSED_VARIABLE,
+              format!("variable `{name}` is never used"),
+            ));
+          }
+        }
+        Item::Set(set) if rules.deprecated && set.name.lexeme() == "windows-powershell" => {
+          found.push(warning(
+            token_range(&set.name),
+            DEPRECATED_SETTING,
+            "`windows-powershell` is deprecated: use `set windows-shell := ['powershell.exe', \
+             '-NoLogo', '-Command']`"
+              .into(),
+          ));
+        }
+        _ => {}
+      }
+    }
     let mut first = true;
     for item in &ast.items {
       let Item::Recipe(recipe) = item else { continue };

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::documents;
 use super::server::{parameters, Failure, Server};
 use super::{
-  completion, formatting, hover, navigation, run, signature, symbols, tokens, workspace,
+  actions, completion, formatting, hover, navigation, run, signature, symbols, tokens, workspace,
 };
 use crate::syntax::parser;
 use crate::syntax::sources::{Sources, Trees};
@@ -93,6 +93,13 @@ pub(super) fn answer(server: &mut Server, method: &str, params: Value) -> Result
       let at = params.text_document_position_params;
       let (_, text) = document(server, at.text_document.uri.as_str())?;
       to_value(signature::signature_help(&text, at.position))
+    }
+    requests::CodeActionRequest::METHOD => {
+      let params: lsp_types::CodeActionParams = parameters(params)?;
+      let uri = params.text_document.uri;
+      let (path, text) = document(server, uri.as_str())?;
+      let diagnostics = &params.context.diagnostics;
+      to_value(actions::code_actions(&path, &uri, &text, diagnostics, &server.documents))
     }
     requests::CodeLensRequest::METHOD => {
       let params: lsp_types::CodeLensParams = parameters(params)?;

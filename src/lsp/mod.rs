@@ -3,6 +3,7 @@
 //! rest of `just`. A driver like `cli`, on top of the pipeline; `cli` hands
 //! `--lsp` to `serve` (see ARCHITECTURE.md).
 
+mod actions;
 mod capabilities;
 mod completion;
 mod diagnostics;

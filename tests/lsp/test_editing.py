@@ -136,3 +136,85 @@ async def test_syntax_errors_at_the_end_of_the_file_are_where_just_says(client: 
         diagnostics = await diagnostics_for(client, justfile, version=1)
         found = [(d.message, d.range.start.line, d.range.start.character) for d in diagnostics]
         assert found == [(message, line, column)], repr(text)
+
+
+async def quick_fixes(client: LanguageClient, path: pathlib.Path, text: str):
+    """Open `text` as `path`; the quick fixes of its diagnostics, as
+    (title, replaced text, new text)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    open_document(client, path, text=text)
+    diagnostics = list(await diagnostics_for(client, path, version=1))
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=path.as_uri()),
+            range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
+            context=types.CodeActionContext(diagnostics=diagnostics),
+        )
+    )
+    lines = text.split("\n")
+    fixes = []
+    for action in actions:
+        assert action.kind == types.CodeActionKind.QuickFix
+        (edit,) = action.edit.changes[path.as_uri()]
+        assert edit.range.start.line == edit.range.end.line
+        line = lines[edit.range.start.line]
+        fixes.append((action.title, line[edit.range.start.character:edit.range.end.character], edit.new_text))
+    return diagnostics, fixes
+
+
+async def test_quick_fixes_change_unknown_names_to_the_nearest(client: LanguageClient, tmp_path):
+    cases = [
+        ("[privat]\na:\n  echo a\n", ("privat", "private")),
+        ("set quite\n\na:\n  echo a\n", ("quite", "quiet")),
+        ("a:\n  echo {{uppercas('x')}}\n", ("uppercas", "uppercase")),
+        ("a: bilud\n\nbuild:\n  echo b\n", ("bilud", "build")),
+        ("alias b := bild\n\nbuild:\n  echo b\n", ("bild", "build")),
+        ("a target:\n  echo {{targt}}\n", ("targt", "target")),
+    ]
+    for index, (text, (old, new)) in enumerate(cases):
+        _, fixes = await quick_fixes(client, tmp_path / str(index) / "justfile", text)
+        assert fixes == [(f"Change `{old}` to `{new}`", old, new)], text
+    # Nothing near: no fix.
+    _, fixes = await quick_fixes(client, tmp_path / "far" / "justfile", "a: zzzzzz\n\nbuild:\n  echo b\n")
+    assert fixes == []
+
+
+async def test_warnings_for_unused_variables_and_deprecated_forms(client: LanguageClient, tmp_path):
+    text = (
+        "set windows-powershell\n"
+        "used := 'u'\n"
+        "unused := 'x'\n"
+        "export exported := 'e'\n"
+        "\n"
+        "a:\n"
+        "  echo {{used}} {{env_var('HOME')}} {{env_var_or_default('A', 'b')}}\n"
+    )
+    diagnostics, fixes = await quick_fixes(client, tmp_path / "justfile", text)
+    found = sorted((d.range.start.line, d.range.start.character, d.code, d.message) for d in diagnostics)
+    assert found == [
+        (0, 4, "deprecated-setting",
+         "`windows-powershell` is deprecated: use `set windows-shell := ['powershell.exe', '-NoLogo', '-Command']`"),
+        (2, 0, "unused-variable", "variable `unused` is never used"),
+        (6, 18, "deprecated-function", "`env_var` is deprecated: use `env`"),
+        (6, 38, "deprecated-function", "`env_var_or_default` is deprecated: use `env`"),
+    ]
+    assert all(d.severity == types.DiagnosticSeverity.Warning for d in diagnostics)
+    assert sorted(fixes) == [
+        ("Change `env_var_or_default` to `env`", "env_var_or_default", "env"),
+        ("Change `env_var` to `env`", "env_var", "env"),
+    ]
+
+
+async def test_warnings_beside_an_error(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    text = "a: nosuch\n  echo a\n\ngreet name:\n  echo hi\n"
+    justfile.write_text(text)
+    message, *_ = just_error(justfile)
+    open_document(client, justfile)
+    diagnostics = await diagnostics_for(client, justfile, version=1)
+    found = sorted((d.range.start.line, d.severity, d.message) for d in diagnostics)
+    assert found == [
+        (0, types.DiagnosticSeverity.Error, message),
+        (3, types.DiagnosticSeverity.Warning, "parameter `name` of recipe `greet` is never used"),
+    ]
