@@ -54,6 +54,10 @@ pub(super) fn initialize_result() -> Value {
         ..lsp_types::CodeActionOptions::default()
       },
     )),
+    document_link_provider: Some(lsp_types::DocumentLinkOptions {
+      resolve_provider: Some(false),
+      work_done_progress_options: lsp_types::WorkDoneProgressOptions::default(),
+    }),
     code_lens_provider: Some(lsp_types::CodeLensOptions { resolve_provider: Some(false) }),
     execute_command_provider: Some(lsp_types::ExecuteCommandOptions {
       commands: vec![super::run::RUN.into()],

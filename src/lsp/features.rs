@@ -9,7 +9,8 @@ use serde_json::Value;
 use super::documents;
 use super::server::{parameters, Failure, Server};
 use super::{
-  actions, completion, formatting, hover, navigation, run, signature, symbols, tokens, workspace,
+  actions, completion, formatting, hover, links, navigation, run, signature, symbols, tokens,
+  workspace,
 };
 use crate::syntax::parser;
 use crate::syntax::sources::{Sources, Trees};
@@ -100,6 +101,11 @@ pub(super) fn answer(server: &mut Server, method: &str, params: Value) -> Result
       let (path, text) = document(server, uri.as_str())?;
       let diagnostics = &params.context.diagnostics;
       to_value(actions::code_actions(&path, &uri, &text, diagnostics, &server.documents))
+    }
+    requests::DocumentLinkRequest::METHOD => {
+      let params: lsp_types::DocumentLinkParams = parameters(params)?;
+      let (path, text) = document(server, params.text_document.uri.as_str())?;
+      to_value(links::document_links(&path, &text))
     }
     requests::CodeLensRequest::METHOD => {
       let params: lsp_types::CodeLensParams = parameters(params)?;

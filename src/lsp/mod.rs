@@ -11,6 +11,7 @@ mod documents;
 mod features;
 mod formatting;
 mod hover;
+mod links;
 mod navigation;
 mod occurrences;
 mod outline;

@@ -218,3 +218,24 @@ async def test_warnings_beside_an_error(client: LanguageClient, tmp_path):
         (0, types.DiagnosticSeverity.Error, message),
         (3, types.DiagnosticSeverity.Warning, "parameter `name` of recipe `greet` is never used"),
     ]
+
+
+async def test_document_links_of_imports_and_modules(client: LanguageClient, tmp_path):
+    (tmp_path / "other.just").write_text("b:\n  echo b\n")
+    (tmp_path / "tools.just").write_text("t:\n  echo t\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "mod.just").write_text("s:\n  echo s\n")
+    justfile = tmp_path / "justfile"
+    text = "import 'other.just'\nimport? 'missing.just'\nmod tools\nmod? sub \"sub\"\n\na:\n  echo a\n"
+    open_document(client, justfile, text=text)
+    links = await client.text_document_document_link_async(
+        types.DocumentLinkParams(text_document=types.TextDocumentIdentifier(uri=justfile.as_uri()))
+    )
+    found = [
+        (l.range.start.line, l.range.start.character, l.range.end.character, l.target) for l in links
+    ]
+    assert found == [
+        (0, 7, 19, (tmp_path / "other.just").as_uri()),
+        (2, 4, 9, (tmp_path / "tools.just").as_uri()),
+        (3, 9, 14, (tmp_path / "sub" / "mod.just").as_uri()),
+    ]
