@@ -239,3 +239,17 @@ async def test_document_links_of_imports_and_modules(client: LanguageClient, tmp
         (2, 4, 9, (tmp_path / "tools.just").as_uri()),
         (3, 9, 14, (tmp_path / "sub" / "mod.just").as_uri()),
     ]
+
+
+async def test_env_names_complete_from_the_environment_and_dotenv_file(client: LanguageClient, tmp_path):
+    (tmp_path / ".env").write_text("FROM_DOTENV=1\nexport ALSO_DOTENV=2\n")
+    (tmp_path / "custom.env").write_text("FROM_CUSTOM=1\n")
+    justfile = tmp_path / "justfile"
+    items = await complete(client, justfile, "a:\n  echo {{env('|')}}\n")
+    assert items["FROM_DOTENV"].detail == "from `.env`"
+    assert items["ALSO_DOTENV"].detail == "from `.env`"
+    assert items["PATH"].detail == "environment variable"
+    assert "FROM_CUSTOM" not in items and "uppercase" not in items
+    items = await complete(client, justfile, "set dotenv-filename := 'custom.env'\nx := env_var_or_default(\"FROM_C|\n")
+    assert items["FROM_CUSTOM"].detail == "from `custom.env`"
+    assert "FROM_DOTENV" not in items and "PATH" not in items
