@@ -58,6 +58,7 @@ pub(super) fn initialize_result() -> Value {
       resolve_provider: Some(false),
       work_done_progress_options: lsp_types::WorkDoneProgressOptions::default(),
     }),
+    inlay_hint_provider: Some(OneOf::Left(true)),
     code_lens_provider: Some(lsp_types::CodeLensOptions { resolve_provider: Some(false) }),
     execute_command_provider: Some(lsp_types::ExecuteCommandOptions {
       commands: vec![super::run::RUN.into()],

@@ -9,8 +9,8 @@ use serde_json::Value;
 use super::documents;
 use super::server::{parameters, Failure, Server};
 use super::{
-  actions, completion, formatting, hover, links, navigation, run, signature, symbols, tokens,
-  workspace,
+  actions, completion, formatting, hints, hover, links, navigation, run, signature, symbols,
+  tokens, workspace,
 };
 use crate::syntax::parser;
 use crate::syntax::sources::{Sources, Trees};
@@ -106,6 +106,11 @@ pub(super) fn answer(server: &mut Server, method: &str, params: Value) -> Result
       let params: lsp_types::DocumentLinkParams = parameters(params)?;
       let (path, text) = document(server, params.text_document.uri.as_str())?;
       to_value(links::document_links(&path, &text))
+    }
+    requests::InlayHintRequest::METHOD => {
+      let params: lsp_types::InlayHintParams = parameters(params)?;
+      let (path, _) = document(server, params.text_document.uri.as_str())?;
+      to_value(hints::inlay_hints(&path, params.range, &server.documents))
     }
     requests::CodeLensRequest::METHOD => {
       let params: lsp_types::CodeLensParams = parameters(params)?;

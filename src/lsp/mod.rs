@@ -10,6 +10,7 @@ mod diagnostics;
 mod documents;
 mod features;
 mod formatting;
+mod hints;
 mod hover;
 mod links;
 mod navigation;

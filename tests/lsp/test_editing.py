@@ -253,3 +253,26 @@ async def test_env_names_complete_from_the_environment_and_dotenv_file(client: L
     items = await complete(client, justfile, "set dotenv-filename := 'custom.env'\nx := env_var_or_default(\"FROM_C|\n")
     assert items["FROM_CUSTOM"].detail == "from `custom.env`"
     assert "FROM_DOTENV" not in items and "PATH" not in items
+
+
+async def test_inlay_hints_show_constant_values(client: LanguageClient, tmp_path):
+    justfile = tmp_path / "justfile"
+    text = (
+        "root := '/srv'\n"
+        "bin := root / 'bin'\n"
+        "flags := if root == '/srv' { '-x' } else { '' }\n"
+        "now := `date`\n"
+        "home := env('HOME')\n"
+        "\n"
+        "a:\n  echo {{bin}} {{flags}} {{now}} {{home}}\n"
+    )
+    justfile.write_text(text)
+    open_document(client, justfile)
+    hints = await client.text_document_inlay_hint_async(
+        types.InlayHintParams(
+            text_document=types.TextDocumentIdentifier(uri=justfile.as_uri()),
+            range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=9, character=0)),
+        )
+    )
+    found = [(h.position.line, h.position.character, h.label) for h in hints]
+    assert found == [(1, 19, '= "/srv/bin"'), (2, 47, '= "-x"')]
