@@ -21,6 +21,7 @@ tests! {
   foreign_helper_is_refused,
   helper_names_itself,
   watchers_are_registered_with_a_client_that_registers_them,
+  oversized_and_malformed_messages_are_refused,
 }
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -418,4 +419,50 @@ fn watchers_are_registered_with_a_client_that_registers_them() {
   assert_eq!(read_message(&mut reader).expect("an answer to shutdown")["id"], 2);
   let status = wait_with_deadline(&mut child, Duration::from_secs(10));
   assert_eq!(status.and_then(|status| status.code()), Some(0));
+}
+
+/// A `Content-Length` past what the server reads (2 GB, 10^12) is refused
+/// with a message, never allocated (10^12 aborted the server); a body that
+/// is not JSON-RPC is refused and the session goes on.
+fn oversized_and_malformed_messages_are_refused() {
+  for length in ["2000000000", "1000000000000"] {
+    let mut child = start_server();
+    let mut reader = initialize(&mut child);
+    let stdin = child.stdin.as_mut().unwrap();
+    let mut bytes = b"Content-Length: 1\r\n\r\n{".to_vec();
+    bytes.extend(frame(&serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})));
+    bytes.extend(format!("Content-Length: {length}\r\n\r\n{{}}").into_bytes());
+    stdin.write_all(&bytes).unwrap();
+    // The refusals come from the reader, the answer from the server: in
+    // either order.
+    let received: Vec<serde_json::Value> =
+      (0..3).map(|_| read_message(&mut reader).expect("three messages")).collect();
+    let answers: Vec<&serde_json::Value> =
+      received.iter().filter(|message| message.get("id").is_some()).collect();
+    assert_eq!(answers.len(), 1, "{received:?}");
+    assert_eq!(answers[0]["id"], 2);
+    let refusals: Vec<&str> = received
+      .iter()
+      .filter(|message| message["method"] == "window/showMessage" && message["params"]["type"] == 1)
+      .filter_map(|message| message["params"]["message"].as_str())
+      .collect();
+    assert_eq!(refusals.len(), 2, "{received:?}");
+    assert!(
+      refusals[0].starts_with("a message that is not JSON-RPC was skipped: "),
+      "{refusals:?}"
+    );
+    assert_eq!(
+      refusals[1],
+      format!(
+        "a message of {length} bytes is more than the 134217728 bytes the server reads: it is \
+         skipped"
+      )
+    );
+    drop(child.stdin.take());
+    let status = wait_with_deadline(&mut child, Duration::from_secs(10));
+    assert_eq!(status.and_then(|status| status.code()), Some(1));
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    assert_eq!(stderr, "");
+  }
 }
