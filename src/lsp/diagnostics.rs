@@ -297,7 +297,7 @@ fn warn<'a>(
   // Every variable any file reads, and every function any file calls.
   let mut read: HashSet<&str> = HashSet::new();
   let mut deprecated_calls: Vec<(&PathBuf, usize, usize)> = Vec::new();
-  for (path, ast) in &asts {
+  for (path, ast) in asts.iter().filter(|_| rules.unused_variable || rules.deprecated) {
     let text = &ast.source.text;
     for occurrence in occurrences::occurrences(text) {
       let name = &text[occurrence.start..occurrence.end];

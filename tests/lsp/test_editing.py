@@ -276,3 +276,27 @@ async def test_inlay_hints_show_constant_values(client: LanguageClient, tmp_path
     )
     found = [(h.position.line, h.position.character, h.label) for h in hints]
     assert found == [(1, 19, '= "/srv/bin"'), (2, 47, '= "-x"')]
+
+
+async def test_imports_of_a_fifo_and_of_standard_input_never_block(client: LanguageClient, tmp_path):
+    import os
+
+    fifo = tmp_path / "pipe.just"
+    os.mkfifo(fifo)
+    for target in [fifo, pathlib.Path("/dev/stdin")]:
+        folder = tmp_path / target.name.replace(".", "_")
+        folder.mkdir()
+        justfile = folder / "justfile"
+        text = f"import '{target}'\nmod m '{target}'\n\na:\n  echo {{{{ env('|') }}}}\n"
+        justfile.write_text(text.replace("|", ""))
+        message, *_ = just_error(justfile)
+        items = await complete(client, justfile, text)
+        assert "PATH" in items
+        diagnostics = await diagnostics_for(client, justfile, version=1)
+        assert [d.message for d in diagnostics] == [message]
+        document = types.TextDocumentIdentifier(uri=justfile.as_uri())
+        await client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=document))
+        await client.text_document_document_link_async(types.DocumentLinkParams(text_document=document))
+        await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="a"))
+        hover = await hover_at(client, justfile, text.replace("echo", "ec|ho").replace("|'", "'"))
+        assert hover is None

@@ -35,8 +35,9 @@ async def diagnostics_for(client: LanguageClient, path: pathlib.Path, version=No
                 if version is None or client.diagnostic_versions.get(uri) == version:
                     return client.diagnostics[uri]
 
-    if uri in client.diagnostics and version is None:
-        return client.diagnostics[uri]
+    if uri in client.diagnostics:
+        if version is None or client.diagnostic_versions.get(uri) == version:
+            return client.diagnostics[uri]
     return await asyncio.wait_for(wait(), timeout=10)
 
 
