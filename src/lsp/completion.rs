@@ -119,7 +119,7 @@ fn read_definitions(path: &Path, text: &str, documents: &Documents) -> Vec<Defin
     .collect();
   for import in imports {
     let imported = directory.join(import);
-    if let Some(text) = documents.text(&imported) {
+    if let Some(text) = documents.justfile_text(&imported) {
       defined.extend(
         outline::definitions(&text)
           .into_iter()

@@ -128,6 +128,21 @@ impl Documents {
     self.overlays.insert(path.to_path_buf(), document.text.clone());
   }
 
+  /// The text of a file a justfile names, as its names are shown: the open
+  /// document's whatever it holds, else the disk's if it parses as a
+  /// justfile (`import? '/etc/passwd'` defines no recipes, whatever its
+  /// lines look like: `just` reports it as a syntax error).
+  pub(super) fn justfile_text(&self, path: &Path) -> Option<String> {
+    if let Some(document) = self.open.get(path) {
+      return Some(document.text.clone());
+    }
+    let text = self.text(path)?;
+    let sources = crate::syntax::sources::Sources::new();
+    let trees = crate::syntax::sources::Trees::new();
+    let source = sources.add(text.as_str(), path);
+    crate::syntax::parser::parse_source(source, &trees).is_ok().then_some(text)
+  }
+
   /// The text of the file at `path`: the open document's, else the disk's
   /// if it is a regular file (as the loader reads only those: a FIFO with
   /// no writer, or `/dev/stdin`, the server's own input, would block).

@@ -300,3 +300,14 @@ async def test_imports_of_a_fifo_and_of_standard_input_never_block(client: Langu
         await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="a"))
         hover = await hover_at(client, justfile, text.replace("echo", "ec|ho").replace("|'", "'"))
         assert hover is None
+
+
+async def test_an_imported_file_that_is_not_a_justfile_defines_nothing(client: LanguageClient, tmp_path):
+    passwd = tmp_path / "passwd"
+    passwd.write_text("root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n")
+    justfile = tmp_path / "justfile"
+    text = f"import? '{passwd}'\n\nbuild:\n  echo b\n\ntest: |\n"
+    items = await complete(client, justfile, text)
+    assert set(items) == {"build"}
+    symbols = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query=""))
+    assert sorted(s.name for s in symbols) == ["build", "test"]
