@@ -10,13 +10,14 @@ use lexiclean::Lexiclean;
 use lsp_types::{Diagnostic, DiagnosticSeverity, NumberOrString, Range};
 
 use super::documents::{self, token_range, Documents};
-use super::occurrences::{self, Role};
 use super::project;
 use crate::analysis::analyzer::LoadError;
 use crate::analysis::model::Module;
-use crate::syntax::ast::{Ast, Attribute, Expression, Item, Recipe};
+use crate::analysis::resolver::walk;
+use crate::syntax::ast::{Ast, Attribute, AttributeEntry, Expression, Item, Recipe, SettingValue};
 use crate::syntax::parser;
 use crate::syntax::sources::{Source, Trees};
+use crate::syntax::token::Token;
 
 /// The warning rules, each on unless the client turns it off
 /// (`initializationOptions` or `workspace/didChangeConfiguration`:
@@ -296,20 +297,23 @@ fn warn<'a>(
   let mut exported = false;
   // Every variable any file reads, and every function any file calls.
   let mut read: HashSet<&str> = HashSet::new();
-  let mut deprecated_calls: Vec<(&PathBuf, usize, usize)> = Vec::new();
+  let mut deprecated_calls: Vec<(&PathBuf, Token)> = Vec::new();
   for (path, ast) in asts.iter().filter(|_| rules.unused_variable || rules.deprecated) {
-    let text = &ast.source.text;
-    for occurrence in occurrences::occurrences(text) {
-      let name = &text[occurrence.start..occurrence.end];
-      match occurrence.role {
-        Role::Variable if !occurrence.definition => {
-          read.insert(name);
+    for expression in item_expressions(ast) {
+      let _ = walk(expression, &mut |node| {
+        match node {
+          Expression::Variable { name, .. } => {
+            read.insert(name.lexeme());
+          }
+          Expression::Call { name, .. }
+            if matches!(name.lexeme(), "env_var" | "env_var_or_default") =>
+          {
+            deprecated_calls.push((path, **name));
+          }
+          _ => {}
         }
-        Role::Function if matches!(name, "env_var" | "env_var_or_default") => {
-          deprecated_calls.push((path, occurrence.start, occurrence.end));
-        }
-        _ => {}
-      }
+        Ok::<(), ()>(())
+      });
     }
   }
   for (_, ast) in &asts {
@@ -345,14 +349,12 @@ fn warn<'a>(
       continue;
     }
     let mut found = Vec::new();
-    let text = &ast.source.text;
     if rules.deprecated {
-      for &(_, start, end) in deprecated_calls.iter().filter(|(file, ..)| *file == path) {
-        let name = &text[start..end];
+      for (_, name) in deprecated_calls.iter().filter(|(file, _)| *file == path) {
         found.push(warning(
-          documents::range(text, start, end),
+          token_range(name),
           DEPRECATED_FUNCTION,
-          format!("`{name}` is deprecated: use `env`"),
+          format!("`{}` is deprecated: use `env`", name.lexeme()),
         ));
       }
     }
@@ -400,6 +402,54 @@ fn warn<'a>(
     }
     result.entry(path.clone()).or_default().extend(found);
   }
+}
+
+/// The expressions of `ast`'s items (each outermost): values, bodies,
+/// defaults, dependency arguments, interpolations, settings and attribute
+/// arguments.
+fn item_expressions<'a>(ast: &'a Ast<'a>) -> Vec<&'a Expression<'a>> {
+  let mut found: Vec<&Expression> = Vec::new();
+  let attributes = |list: &'a [AttributeEntry<'a>], found: &mut Vec<&'a Expression<'a>>| {
+    for entry in list {
+      match &entry.attribute {
+        Attribute::Confirm(Some(expression))
+        | Attribute::Doc(Some(expression))
+        | Attribute::Timestamp(Some(expression))
+        | Attribute::WorkingDirectory(expression) => found.push(expression),
+        Attribute::Env(name, value) => found.extend([name, value]),
+        _ => {}
+      }
+    }
+  };
+  for item in &ast.items {
+    match item {
+      Item::Assignment(assignment) => {
+        found.push(&assignment.value);
+        attributes(assignment.attributes.list, &mut found);
+      }
+      Item::Function(function) => {
+        found.push(&function.body);
+        attributes(function.attributes.list, &mut found);
+      }
+      Item::Recipe(recipe) => {
+        attributes(recipe.attributes.list, &mut found);
+        found.extend(recipe.parameters.iter().filter_map(|parameter| parameter.default));
+        for dependency in recipe.dependencies {
+          found.extend(dependency.arguments);
+        }
+        for line in recipe.body {
+          found.extend(line.interpolations.iter().map(|interpolation| interpolation.expression));
+        }
+      }
+      Item::Set(set) => match &set.value {
+        SettingValue::Expression(expression) => found.push(expression),
+        SettingValue::List(elements) => found.extend(elements.iter()),
+        _ => {}
+      },
+      _ => {}
+    }
+  }
+  found
 }
 
 fn is_private(recipe: &Recipe) -> bool {
