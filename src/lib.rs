@@ -74,7 +74,7 @@ pub fn restore_cache_entry(
 /// What `just-language-server --version` prints, and `just --lsp` expects
 /// of the helper it starts: another program of that name (or of another
 /// version) is not served.
-pub const LSP_IDENTITY: &str = concat!("just-language-server ", env!("CARGO_PKG_VERSION"));
+pub const LSP_IDENTITY: &str = cli::language_server::IDENTITY;
 
 /// The main of `just-language-server`, the language server `just --lsp` starts (see
 /// `lsp`); returns the exit status. A separate executable, so that what the

@@ -14,9 +14,12 @@ use std::time::{Duration, Instant};
 use crate::cli::error::Error;
 use crate::color::{Painter, Stream};
 use crate::platform::stdio;
-use crate::LSP_IDENTITY;
 
 const HELPER: &str = "just-language-server";
+
+/// What the helper answers to `--version` (`just::LSP_IDENTITY`): its name
+/// and this `just`'s version.
+pub(crate) const IDENTITY: &str = concat!("just-language-server ", env!("CARGO_PKG_VERSION"));
 
 /// How long the helper may take to say who it is.
 const IDENTIFY_LIMIT: Duration = Duration::from_secs(20);
@@ -49,7 +52,7 @@ fn locate() -> PathBuf {
     .unwrap_or_else(|| PathBuf::from(&name))
 }
 
-/// Run `program --version` and check that it answers `LSP_IDENTITY`.
+/// Run `program --version` and check that it answers `IDENTITY`.
 fn identify(program: &PathBuf) -> Result<(), String> {
   let shown = program.display();
   let mut child = Command::new(program)
@@ -83,11 +86,11 @@ fn identify(program: &PathBuf) -> Result<(), String> {
   let answer = reader.join().unwrap_or_default();
   let answer = String::from_utf8_lossy(&answer);
   let answer = answer.trim_end();
-  if answer == LSP_IDENTITY {
+  if answer == IDENTITY {
     Ok(())
   } else {
     Err(format!(
-      "`{shown}` is not this just's language server: its `--version` says `{}`, not `{LSP_IDENTITY}`",
+      "`{shown}` is not this just's language server: its `--version` says `{}`, not `{IDENTITY}`",
       answer.lines().next().unwrap_or_default()
     ))
   }
