@@ -4,7 +4,7 @@
     archive.py TARGET BINARY OUT_DIR [--documents-from JUST]
 
 The archive is `just-VERSION-TARGET.tar.gz` (`.zip` for Windows) and holds
-one folder, `just-VERSION-TARGET/`, with the binary and its helpers (`just-cache-store`, `just-lsp`)
+one folder, `just-VERSION-TARGET/`, with the binary and its helpers (`just-cache-store`, `just-language-server`)
 (the helper for network cache stores, found beside BINARY), `completions/` (a script
 for every shell `just --completions` knows), `man/just.1`, README.md and
 LICENSE. The completion scripts and man page are written by running JUST
@@ -38,7 +38,7 @@ COMPLETIONS = [
 
 
 # The helper executables `just` starts, shipped beside it.
-HELPERS = ("just-cache-store", "just-lsp")
+HELPERS = ("just-cache-store", "just-language-server")
 
 def version():
     with open(os.path.join(ROOT, "Cargo.toml"), encoding="utf-8") as f:

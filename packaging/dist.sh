@@ -121,7 +121,7 @@ deb() {
     "$package/usr/share/zsh/vendor-completions" "$package/usr/share/fish/vendor_completions.d"
   cp target/dist/x86_64-unknown-linux-musl/release/just \
     target/dist/x86_64-unknown-linux-musl/release/just-cache-store \
-    target/dist/x86_64-unknown-linux-musl/release/just-lsp "$package/usr/bin/"
+    target/dist/x86_64-unknown-linux-musl/release/just-language-server "$package/usr/bin/"
   local just="$package/usr/bin/just"
   "$just" --man | gzip -n -9 >"$package/usr/share/man/man1/just.1.gz"
   "$just" --completions bash >"$package/usr/share/bash-completion/completions/just"
@@ -132,7 +132,7 @@ deb() {
   cp packaging/debian/copyright "$package/usr/share/doc/just/copyright"
   # The executables are static on purpose: they run on any Linux.
   mkdir -p "$package/usr/share/lintian/overrides"
-  printf 'just: statically-linked-binary [usr/bin/%s]\n' just just-cache-store just-lsp \
+  printf 'just: statically-linked-binary [usr/bin/%s]\n' just just-cache-store just-language-server \
     >"$package/usr/share/lintian/overrides/just"
   normalize "$package"
   chmod 0755 "$package"/usr/bin/*

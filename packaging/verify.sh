@@ -73,8 +73,8 @@ run_recipe() {
 mkdir -p "$work/linux"
 tar -xzf "$out/$linux.tar.gz" -C "$work/linux"
 [ "$(ls "$work/linux")" = "$linux" ] || fail "$linux.tar.gz does not unpack to $linux/"
-expect_files "$work/linux/$linux" just just-cache-store just-lsp "${documents[@]}"
-for binary in just just-cache-store just-lsp; do
+expect_files "$work/linux/$linux" just just-cache-store just-language-server "${documents[@]}"
+for binary in just just-cache-store just-language-server; do
   if LC_ALL=C readelf -l "$work/linux/$linux/$binary" | grep -q INTERP; then
     fail "$binary in $linux.tar.gz is not static"
   fi
@@ -85,7 +85,7 @@ say "$linux.tar.gz: files, static binaries, runs a recipe"
 # Debian package.
 deb="$out/just_${version}-1_amd64.deb"
 dpkg-deb -x "$deb" "$work/deb"
-expect_files "$work/deb" usr/bin/just usr/bin/just-cache-store usr/bin/just-lsp \
+expect_files "$work/deb" usr/bin/just usr/bin/just-cache-store usr/bin/just-language-server \
   usr/share/man/man1/just.1.gz usr/share/bash-completion/completions/just \
   usr/share/zsh/vendor-completions/_just usr/share/fish/vendor_completions.d/just.fish \
   usr/share/doc/just/changelog.Debian.gz usr/share/doc/just/copyright \
@@ -110,7 +110,7 @@ import sys, zipfile
 zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])
 PY
 [ "$(ls "$work/windows")" = "$windows" ] || fail "$windows.zip does not unpack to $windows/"
-expect_files "$work/windows/$windows" just.exe just-cache-store.exe just-lsp.exe "${documents[@]}"
+expect_files "$work/windows/$windows" just.exe just-cache-store.exe just-language-server.exe "${documents[@]}"
 printf 'set shell := ["cmd.exe", "/c"]\nhello name="world":\n  @echo hello {{name}}\n' \
   >"$project/justfile"
 wineserver -p 2>/dev/null || true

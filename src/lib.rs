@@ -72,7 +72,12 @@ pub fn restore_cache_entry(
   execution::cache::restore_for_fuzzing(store, working_directory, outputs, entry)
 }
 
-/// The main of `just-lsp`, the language server `just --lsp` starts (see
+/// What `just-language-server --version` prints, and `just --lsp` expects
+/// of the helper it starts: another program of that name (or of another
+/// version) is not served.
+pub const LSP_IDENTITY: &str = cli::language_server::IDENTITY;
+
+/// The main of `just-language-server`, the language server `just --lsp` starts (see
 /// `lsp`); returns the exit status. A separate executable, so that what the
 /// server links does not cost `just`'s start-up anything.
 pub fn serve_lsp() -> i32 {

@@ -8,6 +8,7 @@ pub(crate) mod error;
 pub(crate) mod flags;
 pub(crate) mod init;
 pub(crate) mod invocation;
+pub(crate) mod language_server;
 pub(crate) mod man;
 pub(crate) mod pager;
 pub(crate) mod positional;

@@ -52,7 +52,7 @@ pub(crate) fn main() -> i32 {
   };
   if config.subcommand == Subcommand::Lsp {
     install_signals();
-    return lsp();
+    return super::language_server::serve();
   }
   // `--request signal` waits for signals itself.
   let result = if matches!(config.subcommand, Subcommand::Request { .. }) {
@@ -100,31 +100,6 @@ fn up_to_date_answer(config: &Config, error: &Error<'_>) -> i32 {
     1
   } else {
     2
-  }
-}
-
-/// The helper that serves `--lsp`: next to the running `just`, else on `PATH`.
-const LSP_HELPER: &str = "just-lsp";
-
-/// `--lsp`: the language server is the helper executable `just-lsp`
-/// (`src/lsp/`), so that what it links costs the other command lines'
-/// start-up nothing. It gets this process's standard streams; its status is
-/// `just`'s.
-fn lsp() -> i32 {
-  let name = format!("{LSP_HELPER}{}", std::env::consts::EXE_SUFFIX);
-  let program = std::env::current_exe()
-    .ok()
-    .map(|exe| exe.with_file_name(&name))
-    .filter(|path| path.is_file())
-    .unwrap_or_else(|| PathBuf::from(&name));
-  match std::process::Command::new(&program).status() {
-    Ok(status) => status.code().unwrap_or(1),
-    Err(error) => {
-      let message = format!("failed to start the language server `{}`: {error}", program.display());
-      let painter = Painter::new(crate::color::UseColor::Auto, Stream::Stderr);
-      let _ = stdio::stderr(&Error::message(message).render(&painter));
-      1
-    }
   }
 }
 

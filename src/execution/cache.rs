@@ -325,7 +325,7 @@ pub(crate) fn probe<'src>(
     let key =
       key.json.for_shared_store(context.root_directory(), parts.working_directory, &outputs);
     let shared_hex = blake3::hash(key.compact().as_bytes()).to_hex().to_string();
-    if shared.lookup(&shared_hex).is_some() {
+    if shared.lookup(&shared_hex, &outputs).is_some() {
       return Ok(None);
     }
   }

@@ -48,6 +48,17 @@ pub(super) fn initialize_result() -> Value {
       trigger_characters: Some(vec!["(".into(), ",".into(), " ".into()]),
       ..lsp_types::SignatureHelpOptions::default()
     }),
+    code_action_provider: Some(lsp_types::CodeActionProviderCapability::Options(
+      lsp_types::CodeActionOptions {
+        code_action_kinds: Some(vec![lsp_types::CodeActionKind::QUICKFIX]),
+        ..lsp_types::CodeActionOptions::default()
+      },
+    )),
+    document_link_provider: Some(lsp_types::DocumentLinkOptions {
+      resolve_provider: Some(false),
+      work_done_progress_options: lsp_types::WorkDoneProgressOptions::default(),
+    }),
+    inlay_hint_provider: Some(OneOf::Left(true)),
     code_lens_provider: Some(lsp_types::CodeLensOptions { resolve_provider: Some(false) }),
     execute_command_provider: Some(lsp_types::ExecuteCommandOptions {
       commands: vec![super::run::RUN.into()],
@@ -66,4 +77,23 @@ pub(super) fn initialize_result() -> Value {
     }),
   };
   serde_json::to_value(result).unwrap_or(Value::Null)
+}
+
+/// The files whose changes on disk the server wants to hear of
+/// (`workspace/didChangeWatchedFiles`): justfiles and `*.just` files,
+/// which imports and modules usually are.
+pub(super) fn watch_registration() -> lsp_server::Request {
+  let watchers: Vec<Value> = ["**/*.just", "**/{justfile,Justfile,JUSTFILE,.justfile}"]
+    .into_iter()
+    .map(|pattern| serde_json::json!({"globPattern": pattern}))
+    .collect();
+  lsp_server::Request::new(
+    lsp_server::RequestId::from("just/watch".to_string()),
+    "client/registerCapability".into(),
+    serde_json::json!({"registrations": [{
+      "id": "just/watched-files",
+      "method": "workspace/didChangeWatchedFiles",
+      "registerOptions": {"watchers": watchers},
+    }]}),
+  )
 }

@@ -33,6 +33,8 @@ pub(super) enum Context {
   /// Where an expression goes; the parameters of the recipe or function it
   /// belongs to are in scope.
   Expression { parameters: Vec<String> },
+  /// The quoted name of `env('…')` (or `env_var`, `env_var_or_default`).
+  Environment,
   /// Where a recipe goes: dependencies and alias targets.
   Recipe { except: Option<String> },
   /// The start of a top-level line.
@@ -85,7 +87,10 @@ pub(super) fn complete(
   }
   let filter: &dyn Fn(&str) -> bool =
     if matches!(context, Context::Path(_)) { &|_: &str| true } else { &wanted };
-  let mut items = items(path, &context, &defined, position, filter);
+  let mut items = match context {
+    Context::Environment => environment_items(path, text),
+    _ => items(path, &context, &defined, position, filter),
+  };
   items.retain(|item| filter(item.filter_text.as_deref().unwrap_or(&item.label)));
   let is_incomplete = items.len() > LIMIT;
   items.truncate(LIMIT);
@@ -114,11 +119,12 @@ fn read_definitions(path: &Path, text: &str, documents: &Documents) -> Vec<Defin
     .collect();
   for import in imports {
     let imported = directory.join(import);
-    if let Some(text) = documents.text(&imported) {
+    if let Some(text) = documents.justfile_text(&imported) {
       defined.extend(
         outline::definitions(&text)
           .into_iter()
-          .filter(|definition| !matches!(definition.kind, Kind::Import { .. })),
+          .filter(|definition| !matches!(definition.kind, Kind::Import { .. }))
+          .map(|definition| Definition { imported: true, ..definition }),
       );
     }
   }
@@ -127,7 +133,7 @@ fn read_definitions(path: &Path, text: &str, documents: &Documents) -> Vec<Defin
 
 /// The modules of the `a::b::` path that ends `before` (the text before
 /// the name at the cursor), outermost first.
-fn module_path(before: &str) -> Vec<&str> {
+pub(super) fn module_path(before: &str) -> Vec<&str> {
   let mut modules = Vec::new();
   let mut rest = before;
   while let Some(qualified) = rest.strip_suffix("::") {
@@ -145,7 +151,7 @@ fn module_path(before: &str) -> Vec<&str> {
 /// The definitions of the module that `modules` leads to from the file at
 /// `path` (which defines `defined`), read from the files `just` would load
 /// for it (the editor's text of an open one), whether or not they parse.
-fn module_definitions(
+pub(super) fn module_definitions(
   path: &Path,
   defined: Rc<Vec<Definition>>,
   modules: &[&str],
@@ -155,7 +161,7 @@ fn module_definitions(
   let mut defined = defined;
   for &name in modules {
     let written = defined.iter().find_map(|definition| match &definition.kind {
-      Kind::Module { path } if definition.name == name => Some(path.clone()),
+      Kind::Module { path, .. } if definition.name == name => Some(path.clone()),
       _ => None,
     })?;
     let directory = file.parent().unwrap_or(Path::new(""));
@@ -187,6 +193,9 @@ pub(super) fn context(text: &str, offset: usize, defined: &[Definition]) -> Cont
   let prefix = &text[line_start..offset];
   let prefix = if line_start == 0 { prefix.trim_start_matches('\u{feff}') } else { prefix };
   let line = text[..offset].matches('\n').count();
+  if in_environment_name(prefix) {
+    return Context::Environment;
+  }
   let indented = prefix.starts_with([' ', '\t']);
   if indented {
     return body_context(text, defined, line, prefix);
@@ -255,6 +264,18 @@ pub(super) fn context(text: &str, offset: usize, defined: &[Definition]) -> Cont
   Context::Nothing
 }
 
+/// Whether `prefix` (a line up to the cursor) ends in the quoted first
+/// argument of `env`, `env_var` or `env_var_or_default`, a name typed so far.
+fn in_environment_name(prefix: &str) -> bool {
+  let before_name = prefix.trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
+  let Some(before_quote) = before_name.strip_suffix(['\'', '"']) else { return false };
+  let Some(before_parenthesis) = before_quote.trim_end().strip_suffix('(') else { return false };
+  let function = before_parenthesis.trim_end();
+  ["env", "env_var", "env_var_or_default"].iter().any(|name| {
+    function.strip_suffix(name).is_some_and(|rest| !rest.ends_with(outline::is_name_char))
+  })
+}
+
 /// On a recipe body line (`line`, up to the cursor `prefix`): only inside
 /// `{{…}}`, where the recipe's parameters are in scope.
 fn body_context(text: &str, defined: &[Definition], line: usize, prefix: &str) -> Context {
@@ -297,7 +318,7 @@ fn setting_context(rest: &str) -> Context {
 }
 
 /// The position of the colon that ends a recipe header in `line`, if any.
-fn header_colon(line: &str) -> Option<usize> {
+pub(super) fn header_colon(line: &str) -> Option<usize> {
   let mut quote: Option<char> = None;
   let mut depth = 0_i32;
   for (index, c) in line.char_indices() {
@@ -426,6 +447,8 @@ fn items(
       .take(LIMIT + 1)
       .collect(),
     Context::Expression { parameters } => expression_items(parameters, defined),
+    // Answered by `complete`, which has the text.
+    Context::Environment => Vec::new(),
   }
 }
 
@@ -478,6 +501,55 @@ fn expression_items(parameters: &[String], defined: &[Definition]) -> Vec<Comple
     items.push(documented(constant, constants::doc(name)));
   }
   items
+}
+
+/// The names of the environment `just` would run with: the server's own
+/// environment (the editor's), and the dotenv file's (`.env`, or
+/// `set dotenv-filename`, found in the file's directory or above, or `set
+/// dotenv-path`). Only a regular file of at most 1 MiB is read; a dotenv
+/// command is never run.
+fn environment_items(path: &Path, text: &str) -> Vec<CompletionItem> {
+  let mut names: std::collections::BTreeMap<String, String> = std::env::vars_os()
+    .filter_map(|(name, _)| name.into_string().ok())
+    .map(|name| (name, "environment variable".to_string()))
+    .collect();
+  if let Some(file) = dotenv_file(path, text) {
+    let shown =
+      file.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+    let text = std::fs::File::open(&file).ok().and_then(|opened| {
+      let mut text = String::new();
+      std::io::Read::read_to_string(&mut std::io::Read::take(opened, 1 << 20), &mut text).ok()?;
+      Some(text)
+    });
+    for item in dotenvy::from_read_iter(text.unwrap_or_default().as_bytes()).flatten() {
+      names.entry(item.0).or_insert_with(|| format!("from `{shown}`"));
+    }
+  }
+  names
+    .into_iter()
+    .map(|(name, detail)| item(name, CompletionItemKind::VARIABLE, Some(detail)))
+    .collect()
+}
+
+/// The dotenv file of the justfile at `path` (whose text is `text`), if it
+/// is a regular file.
+fn dotenv_file(path: &Path, text: &str) -> Option<std::path::PathBuf> {
+  let directory = path.parent().unwrap_or(Path::new(""));
+  let setting = |name: &str| {
+    text.lines().find_map(|line| {
+      let rest = line.trim().strip_prefix("set")?.trim_start().strip_prefix(name)?;
+      let value = rest.trim_start().strip_prefix(":=")?.trim();
+      let quote = value.chars().next().filter(|c| *c == '\'' || *c == '"')?;
+      let value = &value[1..];
+      Some(value[..value.find(quote)?].to_string())
+    })
+  };
+  if let Some(written) = setting("dotenv-path") {
+    let file = directory.join(written);
+    return file.is_file().then_some(file);
+  }
+  let name = setting("dotenv-filename").unwrap_or_else(|| ".env".into());
+  directory.ancestors().map(|folder| folder.join(&name)).find(|file| file.is_file())
 }
 
 /// The entries of the directory the typed path names, replacing its last
@@ -557,5 +629,8 @@ mod tests {
     assert_eq!(context_at("b x: (de|"), Context::Recipe { except: Some("b".into()) });
     assert_eq!(context_at("# set |"), Context::Nothing);
     assert_eq!(context_at("exp|"), Context::Item);
+    assert_eq!(context_at("x := env('PA|"), Context::Environment);
+    assert_eq!(context_at("a:\n  echo {{ env_var( \"|"), Context::Environment);
+    assert_eq!(context_at("x := myenv('|"), Context::Nothing);
   }
 }

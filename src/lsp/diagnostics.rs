@@ -6,15 +6,17 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use lexiclean::Lexiclean;
 use lsp_types::{Diagnostic, DiagnosticSeverity, NumberOrString, Range};
 
-use super::documents::{self, Documents};
-use crate::analysis::analyzer::{compile_overlaid, Arenas, LoadError, LoadRequest};
-use crate::analysis::loader::Overlays;
-use crate::analysis::model::{Justfile, Module};
-use crate::syntax::ast::{Ast, Attribute, Expression, Item, Recipe};
+use super::documents::{self, token_range, Documents};
+use super::project;
+use crate::analysis::analyzer::LoadError;
+use crate::analysis::model::Module;
+use crate::analysis::resolver::walk;
+use crate::syntax::ast::{Ast, Attribute, AttributeEntry, Expression, Item, Recipe, SettingValue};
 use crate::syntax::parser;
-use crate::syntax::sources::Sources;
+use crate::syntax::sources::Source;
 use crate::syntax::token::Token;
 use crate::syntax::trees::Trees;
 
@@ -30,16 +32,33 @@ pub(super) struct Rules {
   /// referenced in the recipe, without `set export`, `set
   /// positional-arguments` or attributes that could read it.
   pub(super) unused_parameter: bool,
+  /// A variable no file of the justfile reads, not exported, without `set
+  /// export`.
+  pub(super) unused_variable: bool,
+  /// A deprecated form: `env_var(…)` and `env_var_or_default(…)` (use
+  /// `env(…)`), `set windows-powershell` (use `set windows-shell`).
+  pub(super) deprecated: bool,
 }
 
 impl Default for Rules {
   fn default() -> Self {
-    Rules { unused_private_recipe: true, unused_parameter: true }
+    Rules {
+      unused_private_recipe: true,
+      unused_parameter: true,
+      unused_variable: true,
+      deprecated: true,
+    }
   }
 }
 
 pub(super) const UNUSED_PRIVATE_RECIPE: &str = "unused-private-recipe";
 pub(super) const UNUSED_PARAMETER: &str = "unused-parameter";
+pub(super) const UNUSED_VARIABLE: &str = "unused-variable";
+/// The code of a deprecated function's warning (its quick fix is `env`).
+pub(super) const DEPRECATED_FUNCTION: &str = "deprecated-function";
+pub(super) const DEPRECATED_SETTING: &str = "deprecated-setting";
+/// The rule that switches both deprecation warnings.
+pub(super) const DEPRECATED: &str = "deprecated";
 
 impl Rules {
   /// Apply `{"warnings": {RULE: bool, …}}`; anything else is ignored.
@@ -52,6 +71,8 @@ impl Rules {
       match rule.as_str() {
         UNUSED_PRIVATE_RECIPE => self.unused_private_recipe = on,
         UNUSED_PARAMETER => self.unused_parameter = on,
+        UNUSED_VARIABLE => self.unused_variable = on,
+        DEPRECATED => self.deprecated = on,
         _ => {}
       }
     }
@@ -75,7 +96,7 @@ pub(super) fn compute(documents: &Documents, rules: &Rules) -> HashMap<PathBuf, 
       continue;
     }
     // The justfile above (or beside) the document first: it may load it.
-    if let Some(root) = enclosing_justfile(path) {
+    if let Some(root) = project::enclosing_justfile(path) {
       if compiled.insert(root.clone()) {
         let outcome = check_root(&root, documents, rules, &mut result);
         covered.extend(outcome);
@@ -91,33 +112,6 @@ pub(super) fn compute(documents: &Documents, rules: &Rules) -> HashMap<PathBuf, 
   result
 }
 
-/// The nearest `justfile` in the document's directory or above, other than
-/// the document itself.
-fn enclosing_justfile(path: &Path) -> Option<PathBuf> {
-  let mut directory = path.parent();
-  while let Some(current) = directory {
-    if let Ok(entries) = std::fs::read_dir(current) {
-      let mut found: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|candidate| {
-          candidate.file_name().and_then(|name| name.to_str()).is_some_and(|name| {
-            let lower = name.to_ascii_lowercase();
-            lower == "justfile" || lower == ".justfile"
-          }) && candidate.is_file()
-            && candidate != path
-        })
-        .collect();
-      found.sort();
-      if let Some(first) = found.into_iter().next() {
-        return Some(first);
-      }
-    }
-    directory = current.parent();
-  }
-  None
-}
-
 /// Compile `root` as `just` would; record its error (if any) for the file
 /// it is in, and the warnings of the loaded files that are open. Returns
 /// the files it loaded.
@@ -127,133 +121,126 @@ fn check_root(
   rules: &Rules,
   result: &mut HashMap<PathBuf, Vec<Diagnostic>>,
 ) -> Vec<PathBuf> {
-  let sources = Sources::new();
-  let trees = Trees::new();
-  let arenas = Arenas { sources: &sources, trees: &trees };
-  let directory = root.parent().map(Path::to_path_buf).unwrap_or_default();
-  let request = LoadRequest {
-    justfile: root,
-    source: None,
-    working_directory: &directory,
-    overrides: &[],
-    unstable: unstable_from_environment(),
-  };
-  let outcome = compile_overlaid(&request, documents.overlays(), arenas);
-  let absolute =
-    |path: &Path| if path.is_absolute() { path.to_path_buf() } else { directory.join(path) };
-  let loaded: Vec<PathBuf> = sources.iter().map(|source| absolute(&source.path)).collect();
-  match &outcome {
-    Ok(justfile) => {
-      if rules.unused_private_recipe || rules.unused_parameter {
+  let unstable = project::unstable_from_environment();
+  project::compile_root(root, documents.overlays(), unstable, |outcome, loaded| {
+    match outcome {
+      Ok(justfile) => {
         let mut trees_of_modules = Vec::new();
         module_trees(&justfile.root, &mut trees_of_modules);
-        warn(&sources, &loaded, &trees_of_modules, documents, rules, result);
+        warn(loaded, &trees_of_modules, documents, rules, result);
+      }
+      Err(LoadError::Compile(error)) => {
+        // The warnings of the files that parse, beside `just`'s error.
+        warn(loaded, &[], documents, rules, result);
+        let token = error.token;
+        let path = project::absolute(root, token.path());
+        let diagnostic = error_diagnostic(token_range(&token), error.to_string());
+        let paths: Vec<PathBuf> = loaded.iter().map(|(path, _)| path.clone()).collect();
+        for (open, at_import) in at_imports(&path, &diagnostic, &paths, documents) {
+          result.entry(open).or_default().push(at_import);
+        }
+        result.entry(path).or_default().push(diagnostic);
+      }
+      Err(error @ LoadError::CircularImport { current, .. }) => {
+        result
+          .entry(project::absolute(root, current))
+          .or_default()
+          .push(error_diagnostic(Range::default(), error.to_string()));
+      }
+      Err(error) => {
+        result
+          .entry(root.to_path_buf())
+          .or_default()
+          .push(error_diagnostic(Range::default(), error.to_string()));
       }
     }
-    Err(LoadError::Compile(error)) => {
-      let token = error.token;
-      let path = absolute(token.path());
-      result
-        .entry(path)
-        .or_default()
-        .push(error_diagnostic(token_range(&token), error.to_string()));
-    }
-    Err(LoadError::CircularImport { current, .. }) => {
-      let message = outcome.as_ref().err().map(ToString::to_string).unwrap_or_default();
-      result
-        .entry(absolute(current))
-        .or_default()
-        .push(error_diagnostic(Range::default(), message));
-    }
-    Err(error) => {
-      result
-        .entry(root.to_path_buf())
-        .or_default()
-        .push(error_diagnostic(Range::default(), error.to_string()));
-    }
-  }
-  let mut loaded = loaded;
-  loaded.push(root.to_path_buf());
-  loaded
-}
-
-/// The justfiles that may load `path`, nearest first: the justfile above
-/// (or beside) it, then `path` itself.
-pub(super) fn candidate_roots(path: &Path) -> Vec<PathBuf> {
-  let mut roots: Vec<PathBuf> = enclosing_justfile(path).into_iter().collect();
-  roots.push(path.to_path_buf());
-  roots
-}
-
-/// What loading `root` asks for, from its own directory.
-pub(super) fn load_request<'a>(root: &'a Path, directory: &'a Path) -> LoadRequest<'a> {
-  LoadRequest {
-    justfile: root,
-    source: None,
-    working_directory: directory,
-    overrides: &[],
-    unstable: true,
-  }
-}
-
-/// Compile, with `overlays`, each justfile that may load `path` (nearest
-/// first); of those whose load reached `path`, the first answer `f` gives
-/// about the outcome (and the root's directory).
-fn find_compiled<T>(
-  path: &Path,
-  overlays: &Overlays,
-  mut f: impl FnMut(Result<&Justfile, &LoadError>, &Path) -> Option<T>,
-) -> Option<T> {
-  for root in candidate_roots(path) {
-    let sources = Sources::new();
-    let trees = Trees::new();
-    let arenas = Arenas { sources: &sources, trees: &trees };
-    let directory = root.parent().map(Path::to_path_buf).unwrap_or_default();
-    let outcome = compile_overlaid(&load_request(&root, &directory), overlays, arenas);
-    let loaded = sources.iter().any(|source| directory.join(&source.path) == path);
-    if loaded {
-      if let Some(answer) = f(outcome.as_ref(), &directory) {
-        return Some(answer);
-      }
-    }
-  }
-  None
-}
-
-/// `f` of the compiled justfile that loads `path` (the justfile above it
-/// that reaches it, else `path` itself) and of its root's directory;
-/// `None` if neither compiles.
-pub(super) fn with_justfile<T>(
-  path: &Path,
-  documents: &Documents,
-  f: impl FnOnce(&Justfile, &Path) -> T,
-) -> Option<T> {
-  let mut f = Some(f);
-  find_compiled(path, documents.overlays(), |outcome, directory| {
-    let justfile = outcome.ok()?;
-    Some(f.take()?(justfile, directory))
+    let mut paths: Vec<PathBuf> = loaded.iter().map(|(path, _)| path.clone()).collect();
+    paths.push(root.to_path_buf());
+    paths
   })
 }
 
-/// The error `just` would report for the justfile that loads `path` if the
-/// files of `edited` held those texts instead, when it has none now; `None`
-/// if it would compile, or already has an error (a rename cannot be judged
-/// then).
-pub(super) fn error_after_edits(
+/// The error `diagnostic` of the file at `path`, shown again in each other
+/// open file among `loaded` at the `import` or `mod` lines that lead to
+/// `path` (directly or through other files): where the user of that file
+/// can see it. The message is `just`'s; the error's own place is its
+/// related information.
+fn at_imports(
   path: &Path,
-  edited: &HashMap<PathBuf, String>,
+  diagnostic: &Diagnostic,
+  loaded: &[PathBuf],
   documents: &Documents,
-) -> Option<String> {
-  with_justfile(path, documents, |_, _| ())?;
-  let mut overlays = documents.overlays().clone();
-  overlays.extend(edited.iter().map(|(file, text)| (file.clone(), text.clone())));
-  find_compiled(path, &overlays, |outcome, _| Some(outcome.err().map(ToString::to_string)))
-    .flatten()
+) -> Vec<(PathBuf, Diagnostic)> {
+  let Ok(uri) = documents::path_uri(path).parse::<lsp_types::Uri>() else { return Vec::new() };
+  let related = lsp_types::DiagnosticRelatedInformation {
+    location: lsp_types::Location { uri, range: diagnostic.range },
+    message: "the error is here".into(),
+  };
+  let mut found = Vec::new();
+  for open in loaded {
+    if open == path || documents.get(open).is_none() {
+      continue;
+    }
+    let Some(text) = documents.text(open) else { continue };
+    let lines = documents::Lines::new(&text);
+    for (line_start, line_end, target) in included_files(open, &text) {
+      let mut visited = HashSet::new();
+      if !leads_to(&target, path, documents, &mut visited) {
+        continue;
+      }
+      let mut shown = diagnostic.clone();
+      shown.range = lines.range(&text, line_start, line_end);
+      shown.related_information = Some(vec![related.clone()]);
+      found.push((open.clone(), shown));
+    }
+  }
+  found
 }
 
-/// `JUST_UNSTABLE` as `just` reads it: set, and not `false`, `0` or empty.
-fn unstable_from_environment() -> bool {
-  std::env::var("JUST_UNSTABLE").is_ok_and(|value| !matches!(value.as_str(), "" | "0" | "false"))
+/// The files the `import` and `mod` lines of `text` (the file at `path`)
+/// name, each with the byte range of its line (from the path or name on).
+fn included_files(path: &Path, text: &str) -> Vec<(usize, usize, PathBuf)> {
+  use super::outline::{definitions, Kind};
+  let directory = path.parent().unwrap_or(Path::new(""));
+  let mut found = Vec::new();
+  for definition in definitions(text) {
+    let end =
+      text[definition.start..].find('\n').map_or(text.len(), |index| definition.start + index);
+    let end = if text[..end].ends_with('\r') { end - 1 } else { end };
+    match &definition.kind {
+      Kind::Import { path: import } => {
+        found.push((definition.start, end, directory.join(import).lexiclean()));
+      }
+      Kind::Module { path: written, .. } => {
+        for file in super::workspace::module_files(directory, &definition.name, written.as_deref())
+        {
+          found.push((definition.start, end, file.lexiclean()));
+        }
+      }
+      _ => {}
+    }
+  }
+  found
+}
+
+/// Whether the file `from` is `target` or includes it, through its
+/// `import` and `mod` lines and theirs (the editor's texts first).
+fn leads_to(
+  from: &Path,
+  target: &Path,
+  documents: &Documents,
+  visited: &mut HashSet<PathBuf>,
+) -> bool {
+  if from == target {
+    return true;
+  }
+  if !visited.insert(from.to_path_buf()) {
+    return false;
+  }
+  let Some(text) = documents.text(from) else { return false };
+  included_files(from, &text)
+    .into_iter()
+    .any(|(_, _, next)| leads_to(&next, target, documents, visited))
 }
 
 fn error_diagnostic(range: Range, message: String) -> Diagnostic {
@@ -264,33 +251,6 @@ fn error_diagnostic(range: Range, message: String) -> Diagnostic {
     message,
     ..Diagnostic::default()
   }
-}
-
-/// The range of a token, as `just`'s excerpt underlines it: its lexeme,
-/// cut at the end of its first line.
-pub(super) fn token_range(token: &Token) -> Range {
-  let text = token.src();
-  let start = documents::char_start(text, token.offset as usize);
-  let end = documents::char_start(text, start + token.length as usize);
-  let end = text[start..end].find('\n').map_or(end, |newline| start + newline);
-  Range { start: on_token_line(token, start), end: on_token_line(token, end) }
-}
-
-/// The position of byte `offset` of a token's file, on the line where the
-/// token starts. The token knows that line: counting the lines before it,
-/// for each token of a large file, would take time by the square of its
-/// size.
-pub(super) fn on_token_line(token: &Token, offset: usize) -> lsp_types::Position {
-  let text = token.src();
-  // An empty token (the end of the file after a line end) may have the
-  // line of the token before it.
-  if token.length == 0 {
-    return documents::position(text, offset);
-  }
-  let start = documents::char_start(text, token.offset as usize);
-  let line_start = memchr::memrchr(b'\n', &text.as_bytes()[..start]).map_or(0, |index| index + 1);
-  let offset = documents::char_start(text, offset).max(line_start);
-  documents::position_on_line(text, token.line as usize, line_start, offset)
 }
 
 fn warning(range: Range, rule: &'static str, message: String) -> Diagnostic {
@@ -315,8 +275,7 @@ fn module_trees<'a>(module: &'a Module<'a>, trees: &mut Vec<&'a Ast<'a>>) {
 /// The warnings of the open files among those a root loaded (which
 /// compiled without error).
 fn warn<'a>(
-  sources: &Sources,
-  loaded: &[PathBuf],
+  loaded: &[(PathBuf, &Source)],
   modules: &[&'a Ast<'a>],
   documents: &Documents,
   rules: &Rules,
@@ -326,7 +285,7 @@ fn warn<'a>(
   // files are parsed again.
   let trees = Trees::new();
   let mut asts: Vec<(PathBuf, &Ast)> = Vec::new();
-  for (source, path) in sources.iter().zip(loaded) {
+  for &(ref path, source) in loaded {
     if let Some(ast) = modules.iter().find(|ast| std::ptr::eq(ast.source, source)) {
       asts.push((path.clone(), ast));
     } else if let Ok(ast) = parser::parse_source(source, &trees) {
@@ -336,6 +295,28 @@ fn warn<'a>(
   // What the files of this root say about all of them.
   let mut used: HashSet<&str> = HashSet::new();
   let mut shared_settings = false;
+  let mut exported = false;
+  // Every variable any file reads, and every function any file calls.
+  let mut read: HashSet<&str> = HashSet::new();
+  let mut deprecated_calls: Vec<(&PathBuf, Token)> = Vec::new();
+  for (path, ast) in asts.iter().filter(|_| rules.unused_variable || rules.deprecated) {
+    for expression in item_expressions(ast) {
+      let _ = walk(expression, &mut |node| {
+        match node {
+          Expression::Variable { name, .. } => {
+            read.insert(name.lexeme());
+          }
+          Expression::Call { name, .. }
+            if matches!(name.lexeme(), "env_var" | "env_var_or_default") =>
+          {
+            deprecated_calls.push((path, **name));
+          }
+          _ => {}
+        }
+        Ok::<(), ()>(())
+      });
+    }
+  }
   for (_, ast) in &asts {
     for item in &ast.items {
       match item {
@@ -356,6 +337,9 @@ fn warn<'a>(
           if name == "export" || name == "positional-arguments" {
             shared_settings = true;
           }
+          if name == "export" {
+            exported = true;
+          }
         }
         _ => {}
       }
@@ -366,6 +350,39 @@ fn warn<'a>(
       continue;
     }
     let mut found = Vec::new();
+    if rules.deprecated {
+      for (_, name) in deprecated_calls.iter().filter(|(file, _)| *file == path) {
+        found.push(warning(
+          token_range(name),
+          DEPRECATED_FUNCTION,
+          format!("`{}` is deprecated: use `env`", name.lexeme()),
+        ));
+      }
+    }
+    for item in &ast.items {
+      match item {
+        Item::Assignment(assignment) if rules.unused_variable => {
+          let name = assignment.name.lexeme();
+          if !assignment.export && !exported && !read.contains(name) {
+            found.push(warning(
+              token_range(&assignment.name),
+              UNUSED_VARIABLE,
+              format!("variable `{name}` is never used"),
+            ));
+          }
+        }
+        Item::Set(set) if rules.deprecated && set.name.lexeme() == "windows-powershell" => {
+          found.push(warning(
+            token_range(&set.name),
+            DEPRECATED_SETTING,
+            "`windows-powershell` is deprecated: use `set windows-shell := ['powershell.exe', \
+             '-NoLogo', '-Command']`"
+              .into(),
+          ));
+        }
+        _ => {}
+      }
+    }
     let mut first = true;
     for item in &ast.items {
       let Item::Recipe(recipe) = item else { continue };
@@ -386,6 +403,54 @@ fn warn<'a>(
     }
     result.entry(path.clone()).or_default().extend(found);
   }
+}
+
+/// The expressions of `ast`'s items (each outermost): values, bodies,
+/// defaults, dependency arguments, interpolations, settings and attribute
+/// arguments.
+fn item_expressions<'a>(ast: &'a Ast<'a>) -> Vec<&'a Expression<'a>> {
+  let mut found: Vec<&Expression> = Vec::new();
+  let attributes = |list: &'a [AttributeEntry<'a>], found: &mut Vec<&'a Expression<'a>>| {
+    for entry in list {
+      match &entry.attribute {
+        Attribute::Confirm(Some(expression))
+        | Attribute::Doc(Some(expression))
+        | Attribute::Timestamp(Some(expression))
+        | Attribute::WorkingDirectory(expression) => found.push(expression),
+        Attribute::Env(name, value) => found.extend([name, value]),
+        _ => {}
+      }
+    }
+  };
+  for item in &ast.items {
+    match item {
+      Item::Assignment(assignment) => {
+        found.push(&assignment.value);
+        attributes(assignment.attributes.list, &mut found);
+      }
+      Item::Function(function) => {
+        found.push(&function.body);
+        attributes(function.attributes.list, &mut found);
+      }
+      Item::Recipe(recipe) => {
+        attributes(recipe.attributes.list, &mut found);
+        found.extend(recipe.parameters.iter().filter_map(|parameter| parameter.default));
+        for dependency in recipe.dependencies {
+          found.extend(dependency.arguments);
+        }
+        for line in recipe.body {
+          found.extend(line.interpolations.iter().map(|interpolation| interpolation.expression));
+        }
+      }
+      Item::Set(set) => match &set.value {
+        SettingValue::Expression(expression) => found.push(expression),
+        SettingValue::List(elements) => found.extend(elements.iter()),
+        _ => {}
+      },
+      _ => {}
+    }
+  }
+  found
 }
 
 fn is_private(recipe: &Recipe) -> bool {
@@ -493,36 +558,6 @@ pub(super) fn variables<'src>(expression: &Expression<'src>, names: &mut HashSet
     Not { operand, .. } => variables(operand, names),
     Variable { name, .. } => {
       names.insert(name.lexeme());
-    }
-  }
-}
-
-#[cfg(test)]
-mod tests {
-  use super::*;
-
-  /// `token_range` takes a token's line from the token: the line its first
-  /// character is on, in every mode of the lexer.
-  #[test]
-  fn token_ranges_are_the_ranges_of_their_offsets() {
-    let texts = [
-      "a:\n  echo {{x}}\n\nb x='''\n1\n''' y=\"\\n\":\r\n\techo a\n",
-      "x := `a\nb` + f\"{{\n'\u{1F600}'}}\n\" # c\n[group('g')]\nr:\n    #!/bin/sh\n    \u{e9}\n",
-      "\u{feff}mod m\nimport 'x'\nset shell := ['sh',\n  '-c']\nz := (\n  'a'\n)\n",
-    ];
-    let sources = Sources::new();
-    for text in texts {
-      let source = sources.add(text, Path::new("justfile"));
-      let tokens = crate::syntax::lexer::lex(source).map_err(|error| error.to_string());
-      let tokens = tokens.unwrap_or_else(|error| panic!("{text:?}: {error}"));
-      assert!(tokens.len() > 10, "{text:?} lexes");
-      for token in tokens {
-        let start = token.offset as usize;
-        let end = start + token.length as usize;
-        let end = text[start..end].find('\n').map_or(end, |newline| start + newline);
-        let counted = documents::range(text, start, end);
-        assert_eq!(token_range(&token), counted, "{token:?} of {text:?}");
-      }
     }
   }
 }

@@ -13,6 +13,7 @@ use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
 use super::outline::Definition;
 use super::project::Project;
 use crate::analysis::loader::Overlays;
+use crate::syntax::token::Token;
 
 /// One open document.
 pub(super) struct Document {
@@ -127,11 +128,29 @@ impl Documents {
     self.overlays.insert(path.to_path_buf(), document.text.clone());
   }
 
-  /// The text of the file at `path`: the open document's, else the disk's.
+  /// The text of a file a justfile names, as its names are shown: the open
+  /// document's whatever it holds, else the disk's if it parses as a
+  /// justfile (`import? '/etc/passwd'` defines no recipes, whatever its
+  /// lines look like: `just` reports it as a syntax error).
+  pub(super) fn justfile_text(&self, path: &Path) -> Option<String> {
+    if let Some(document) = self.open.get(path) {
+      return Some(document.text.clone());
+    }
+    let text = self.text(path)?;
+    let sources = crate::syntax::sources::Sources::new();
+    let trees = crate::syntax::trees::Trees::new();
+    let source = sources.add(text.as_str(), path);
+    crate::syntax::parser::parse_source(source, &trees).is_ok().then_some(text)
+  }
+
+  /// The text of the file at `path`: the open document's, else the disk's
+  /// if it is a regular file (as the loader reads only those: a FIFO with
+  /// no writer, or `/dev/stdin`, the server's own input, would block).
   pub(super) fn text(&self, path: &Path) -> Option<String> {
     match self.open.get(path) {
       Some(document) => Some(document.text.clone()),
-      None => std::fs::read_to_string(path).ok(),
+      None if path.is_file() => std::fs::read_to_string(path).ok(),
+      None => None,
     }
   }
 }
@@ -317,9 +336,41 @@ impl<'t> Cursor<'t> {
   }
 }
 
+/// The range of a token, as `just`'s excerpt underlines it: its lexeme,
+/// cut at the end of its first line.
+pub(super) fn token_range(token: &Token) -> Range {
+  let text = token.src();
+  let start = char_start(text, token.offset as usize);
+  let end = char_start(text, start + token.length as usize);
+  let end = text[start..end].find('\n').map_or(end, |newline| start + newline);
+  Range { start: on_token_line(token, start), end: on_token_line(token, end) }
+}
+
+/// The position of byte `offset` of a token's file, on the line where the
+/// token starts. The token knows that line: counting the lines before it,
+/// for each token of a large file, would take time by the square of its
+/// size.
+pub(super) fn on_token_line(token: &Token, offset: usize) -> lsp_types::Position {
+  let text = token.src();
+  // An empty token (the end of the file after a line end) has the line of
+  // the token before it, and `just` counts its column from that line's
+  // start, the line end included: so does the editor's position.
+  if token.length == 0 {
+    let line_start = token.line_start();
+    let offset = char_start(text, offset).max(line_start);
+    let character = text[line_start..offset].encode_utf16().count();
+    return lsp_types::Position { line: token.line, character: character as u32 };
+  }
+  let start = char_start(text, token.offset as usize);
+  let line_start = memchr::memrchr(b'\n', &text.as_bytes()[..start]).map_or(0, |index| index + 1);
+  let offset = char_start(text, offset).max(line_start);
+  position_on_line(text, token.line as usize, line_start, offset)
+}
+
 #[cfg(test)]
 mod tests {
   use super::*;
+  use crate::syntax::sources::Sources;
 
   #[test]
   fn positions_count_utf16_units_and_clamp() {
@@ -357,5 +408,42 @@ mod tests {
     assert_eq!(uri_path(&uri).as_deref(), Some(path));
     assert_eq!(uri_path("untitled:1"), None);
     assert_eq!(uri_path("file:///x%"), Some(PathBuf::from("/x%")));
+  }
+
+  /// `token_range` takes a token's line from the token: the line its first
+  /// character is on, in every mode of the lexer; the end of the file is
+  /// where `just`'s excerpt puts it.
+  #[test]
+  fn token_ranges_are_the_ranges_of_their_offsets() {
+    let texts = [
+      "a:\n  echo {{x}}\n\nb x='''\n1\n''' y=\"\\n\":\r\n\techo a\n",
+      "x := `a\nb` + f\"{{\n'\u{1F600}'}}\n\" # c\n[group('g')]\nr:\n    #!/bin/sh\n    \u{e9}\n",
+      "\u{feff}mod m\nimport 'x'\nset shell := ['sh',\n  '-c']\nz := (\n  'a'\n)\n",
+    ];
+    let sources = Sources::new();
+    for text in texts {
+      let source = sources.add(text, Path::new("justfile"));
+      let tokens = crate::syntax::lexer::lex(source).map_err(|error| error.to_string());
+      let tokens = tokens.unwrap_or_else(|error| panic!("{text:?}: {error}"));
+      assert!(tokens.len() > 10, "{text:?} lexes");
+      for token in tokens {
+        let start = token.offset as usize;
+        let end = start + token.length as usize;
+        let end = text[start..end].find('\n').map_or(end, |newline| start + newline);
+        let counted = if token.length == 0 && start == text.len() {
+          // The end of the file: where `just` says, the line of the token
+          // before it, the column counted from that line's start.
+          let before = &text[token.line_start()..start];
+          let at = lsp_types::Position {
+            line: token.line,
+            character: before.encode_utf16().count() as u32,
+          };
+          Range { start: at, end: at }
+        } else {
+          range(text, start, end)
+        };
+        assert_eq!(token_range(&token), counted, "{token:?} of {text:?}");
+      }
+    }
   }
 }

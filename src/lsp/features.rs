@@ -9,7 +9,8 @@ use serde_json::Value;
 use super::documents;
 use super::server::{parameters, Failure, Server};
 use super::{
-  completion, formatting, hover, navigation, run, signature, symbols, tokens, workspace,
+  actions, completion, formatting, hints, hover, links, navigation, run, signature, symbols,
+  tokens, workspace,
 };
 use crate::syntax::parser;
 use crate::syntax::sources::Sources;
@@ -25,12 +26,14 @@ pub(super) fn answer(server: &mut Server, method: &str, params: Value) -> Result
     requests::DocumentSymbolRequest::METHOD => {
       let params: lsp_types::DocumentSymbolParams = parameters(params)?;
       let (path, text) = document(server, params.text_document.uri.as_str())?;
-      to_value(with_ast(&path, &text, symbols::document_symbols))
+      let outline = with_ast(&path, &text, symbols::document_symbols);
+      to_value(outline.unwrap_or_else(|| symbols::recovered_symbols(&text)))
     }
     requests::FoldingRangeRequest::METHOD => {
       let params: lsp_types::FoldingRangeParams = parameters(params)?;
       let (path, text) = document(server, params.text_document.uri.as_str())?;
-      to_value(with_ast(&path, &text, symbols::folding_ranges))
+      let folds = with_ast(&path, &text, symbols::folding_ranges);
+      to_value(folds.unwrap_or_else(|| symbols::recovered_folding_ranges(&text)))
     }
     requests::Completion::METHOD => {
       let params: lsp_types::CompletionParams = parameters(params)?;
@@ -92,6 +95,23 @@ pub(super) fn answer(server: &mut Server, method: &str, params: Value) -> Result
       let at = params.text_document_position_params;
       let (_, text) = document(server, at.text_document.uri.as_str())?;
       to_value(signature::signature_help(&text, at.position))
+    }
+    requests::CodeActionRequest::METHOD => {
+      let params: lsp_types::CodeActionParams = parameters(params)?;
+      let uri = params.text_document.uri;
+      let (path, text) = document(server, uri.as_str())?;
+      let diagnostics = &params.context.diagnostics;
+      to_value(actions::code_actions(&path, &uri, &text, diagnostics, &server.documents))
+    }
+    requests::DocumentLinkRequest::METHOD => {
+      let params: lsp_types::DocumentLinkParams = parameters(params)?;
+      let (path, text) = document(server, params.text_document.uri.as_str())?;
+      to_value(links::document_links(&path, &text))
+    }
+    requests::InlayHintRequest::METHOD => {
+      let params: lsp_types::InlayHintParams = parameters(params)?;
+      let (path, _) = document(server, params.text_document.uri.as_str())?;
+      to_value(hints::inlay_hints(&path, params.range, &server.documents))
     }
     requests::CodeLensRequest::METHOD => {
       let params: lsp_types::CodeLensParams = parameters(params)?;

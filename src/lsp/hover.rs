@@ -7,10 +7,12 @@ use std::path::Path;
 
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind, Position};
 
-use super::completion::{definitions_with_imports, function_signature};
-use super::diagnostics;
+use super::completion::{
+  definitions_with_imports, function_signature, header_colon, module_definitions, module_path,
+};
 use super::documents::{self, Documents};
-use super::outline::{self, Kind};
+use super::outline::{self, Definition, Kind};
+use super::project;
 use crate::analysis::model::{Module, Recipe};
 use crate::builtins::constants;
 use crate::builtins::functions::Function;
@@ -65,6 +67,16 @@ fn describe(
     }
   }
   let defined = definitions_with_imports(path, text, documents);
+  // `module::name`: the name as that module defines it, nothing else.
+  let modules = module_path(before);
+  if !modules.is_empty() {
+    let inner = module_definitions(path, defined, &modules, documents)?;
+    let definition = inner.iter().find(|definition| {
+      definition.name == word && !matches!(definition.kind, Kind::Variable { .. })
+    })?;
+    let help = || module_recipe_hover(path, &modules, word, documents);
+    return describe_definition(definition, word, help);
+  }
   let line = text[..start].matches('\n').count();
   // A parameter of the recipe the word is in.
   if let Some(recipe) = outline::enclosing_recipe(text, &defined, line) {
@@ -72,39 +84,67 @@ fn describe(
       if parameters.iter().any(|parameter| parameter == word)
         && !(recipe.line == line && recipe.start == start)
       {
-        return Some(format!("parameter `{word}` of recipe `{}`", recipe.name));
+        return Some(parameter_hover(text, recipe, word));
       }
     }
   }
   let definition = defined.iter().find(|definition| definition.name == word);
   if let Some(definition) = definition {
-    match &definition.kind {
-      Kind::Recipe { parameters } => {
-        let help = recipe_hover(path, definition.start, word, documents);
-        // Without a compiled justfile: the doc comment and the names.
-        return Some(help.unwrap_or_else(|| {
-          let doc = definition.doc.as_deref().map(|doc| format!("{doc}\n\n")).unwrap_or_default();
-          let header =
-            std::iter::once(word).chain(parameters.iter().map(String::as_str)).collect::<Vec<_>>();
-          format!("{doc}{}", code(&format!("{}:", header.join(" "))))
-        }));
-      }
-      Kind::Variable { value } => return Some(code(&format!("{word} := {value}"))),
-      Kind::Function { parameters } => {
-        return Some(code(&format!("{word}({}) := …", parameters.join(", "))));
-      }
-      Kind::Alias { target } => return Some(code(&format!("alias {word} := {target}"))),
-      Kind::Module { path } => {
-        let file = path.as_deref().map(|path| format!(" '{path}'")).unwrap_or_default();
-        return Some(code(&format!("mod {word}{file}")));
-      }
-      Kind::Import { .. } => {}
+    let help = || recipe_hover(path, definition.start, word, documents);
+    if let Some(described) = describe_definition(definition, word, help) {
+      return Some(described);
     }
   }
   if let Some(value) = constants::constant(word) {
     return Some(format!("constant `{word}` = `{value:?}`\n\n{}", constants::doc(word)));
   }
   Function::from_name(word).map(function_hover)
+}
+
+/// What a definition of the name `word` shows; `help` is a recipe's
+/// `--help` from the compiled justfile, if it compiles.
+fn describe_definition(
+  definition: &Definition,
+  word: &str,
+  help: impl FnOnce() -> Option<String>,
+) -> Option<String> {
+  Some(match &definition.kind {
+    Kind::Recipe { parameters } => help().unwrap_or_else(|| {
+      // Without a compiled justfile: the doc comment and the names.
+      let doc = definition.doc.as_deref().map(|doc| format!("{doc}\n\n")).unwrap_or_default();
+      let header =
+        std::iter::once(word).chain(parameters.iter().map(String::as_str)).collect::<Vec<_>>();
+      format!("{doc}{}", code(&format!("{}:", header.join(" "))))
+    }),
+    Kind::Variable { value } => code(&format!("{word} := {value}")),
+    Kind::Function { parameters } => code(&format!("{word}({}) := …", parameters.join(", "))),
+    Kind::Alias { target } => code(&format!("alias {word} := {target}")),
+    Kind::Module { path, optional } => {
+      let file = path.as_deref().map(|path| format!(" '{path}'")).unwrap_or_default();
+      let keyword = if *optional { "mod?" } else { "mod" };
+      code(&format!("{keyword} {word}{file}"))
+    }
+    Kind::Import { .. } => return None,
+  })
+}
+
+/// A parameter of `recipe` (a definition of `text`), with its default.
+fn parameter_hover(text: &str, recipe: &Definition, word: &str) -> String {
+  let line_end = text[recipe.end..].find('\n').map_or(text.len(), |index| recipe.end + index);
+  let header = &text[recipe.end..line_end];
+  let header = &header[..header_colon(header).unwrap_or(header.len())];
+  let default = outline::parameter_defaults(header).into_iter().find_map(|(name, default)| {
+    if name == word {
+      default
+    } else {
+      None
+    }
+  });
+  let described = format!("parameter `{word}` of recipe `{}`", recipe.name);
+  match default {
+    Some(default) => format!("{described}, default `{default}`"),
+    None => described,
+  }
 }
 
 fn function_hover(function: Function) -> String {
@@ -158,11 +198,43 @@ fn setting(setting: Setting) -> String {
 /// What `just --help RECIPE` shows for the recipe whose name starts at byte
 /// `start` of the file at `path`, from the compiled justfile.
 fn recipe_hover(path: &Path, start: usize, name: &str, documents: &Documents) -> Option<String> {
-  diagnostics::with_justfile(path, documents, |justfile, directory| {
+  project::with_justfile(path, documents, |justfile, directory| {
     let recipe = find_recipe(&justfile.root, path, start, name, directory)?;
     Some(code(&recipe_help(justfile, recipe, false)))
   })
   .flatten()
+}
+
+/// What `just --help` shows for recipe `name` of the module `modules`
+/// leads to from the justfile that loads `path`.
+fn module_recipe_hover(
+  path: &Path,
+  modules: &[&str],
+  name: &str,
+  documents: &Documents,
+) -> Option<String> {
+  project::with_justfile(path, documents, |justfile, directory| {
+    // The module of the file (the root for an import).
+    let module = containing_module(&justfile.root, path, directory).unwrap_or(&justfile.root);
+    let module = modules.iter().try_fold(module, |module, name| module.modules.get(name))?;
+    let recipe = module.recipes.values().find(|recipe| recipe.name().lexeme() == name)?;
+    Some(code(&recipe_help(justfile, recipe, false)))
+  })
+  .flatten()
+}
+
+/// The module whose own file is `path`, searched from `module` down.
+fn containing_module<'a, 'src>(
+  module: &'a Module<'src>,
+  path: &Path,
+  directory: &Path,
+) -> Option<&'a Module<'src>> {
+  let file = &module.source;
+  let file = if file.is_absolute() { file.clone() } else { directory.join(file) };
+  if file == path {
+    return Some(module);
+  }
+  module.modules.values().find_map(|submodule| containing_module(submodule, path, directory))
 }
 
 fn find_recipe<'a, 'src>(

@@ -3,13 +3,16 @@
 //! rest of `just`. A driver like `cli`, on top of the pipeline; `cli` hands
 //! `--lsp` to `serve` (see ARCHITECTURE.md).
 
+mod actions;
 mod capabilities;
 mod completion;
 mod diagnostics;
 mod documents;
 mod features;
 mod formatting;
+mod hints;
 mod hover;
+mod links;
 mod navigation;
 mod occurrences;
 mod outline;
@@ -19,6 +22,7 @@ mod server;
 mod signature;
 mod symbols;
 mod tokens;
+mod transport;
 mod workspace;
 
 use lsp_server::Connection;
@@ -26,7 +30,7 @@ use lsp_server::Connection;
 /// Serve on standard input and output until the client sends `exit` or
 /// goes away. The status is 0 after `shutdown` then `exit`, else 1.
 pub(crate) fn serve() -> i32 {
-  let (connection, threads) = Connection::stdio();
+  let (connection, threads) = transport::stdio();
   let ending = server::Server::new(&connection).run();
   // The writer thread ends when the connection's sender is gone, once it
   // has written what is queued: the answers sent just before `exit` (that
@@ -36,7 +40,7 @@ pub(crate) fn serve() -> i32 {
   std::thread::spawn(move || {
     // A client that went away leaves the reader blocked or failed: its
     // outcome does not change the status.
-    let _ = threads.join();
+    threads.join();
     let _ = joined.send(());
   });
   // The reader ends with `exit` or the end of the input, the writer with

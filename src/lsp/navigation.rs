@@ -9,11 +9,10 @@ use std::rc::Rc;
 use lexiclean::Lexiclean;
 use lsp_types::{Location, Position, Range, TextEdit, Uri, WorkspaceEdit};
 
-use super::diagnostics;
 use super::documents::{self, Documents};
 use super::occurrences::{occurrences, Occurrence, Role, KEYWORDS};
 use super::outline::{self, Kind};
-use super::project::{Project, Symbol};
+use super::project::{self, Project, Symbol};
 use super::workspace;
 
 /// The occurrence at byte `offset` (or ending there).
@@ -108,7 +107,9 @@ fn unloaded_definition(
   for definition in outline::definitions(text) {
     match definition.kind {
       Kind::Import { path: import } => files.push(directory.join(import)),
-      Kind::Module { path: written } if definition.name == name && target.role == Role::Module => {
+      Kind::Module { path: written, .. }
+        if definition.name == name && target.role == Role::Module =>
+      {
         let file = workspace::module_files(directory, name, written.as_deref()).into_iter().next();
         return Some(path_location(&file?).into_iter().collect());
       }
@@ -147,7 +148,7 @@ fn file_at(path: &Path, text: &str, offset: usize) -> Option<PathBuf> {
   let directory = path.parent().unwrap_or(Path::new(""));
   match &definitions.first()?.kind {
     Kind::Import { path: import } => Some(directory.join(import)),
-    Kind::Module { path: Some(module) }
+    Kind::Module { path: Some(module), .. }
       if line.find(['\'', '"']).is_some_and(|quote| line_start + quote <= offset) =>
     {
       Some(directory.join(module))
@@ -250,7 +251,7 @@ pub(super) fn rename(
     .map(|(&file, text)| (target.project.files[file].path.clone(), text.clone()))
     .collect();
   let root_file = &target.project.files[target.file].path;
-  if let Some(error) = diagnostics::error_after_edits(root_file, &renamed, documents) {
+  if let Some(error) = project::error_after_edits(root_file, &renamed, documents) {
     return Err(format!("the justfile would not compile: {error}"));
   }
   if let Some((file, offset)) = captured(&target, &by_file, &texts, new_name) {

@@ -12,7 +12,7 @@ pub(super) enum Kind {
   Variable { value: String },
   Function { parameters: Vec<String> },
   Alias { target: String },
-  Module { path: Option<String> },
+  Module { path: Option<String>, optional: bool },
   Import { path: String },
 }
 
@@ -26,6 +26,9 @@ pub(super) struct Definition {
   pub end: usize,
   /// The `# comment` right above it (attribute lines skipped).
   pub doc: Option<String>,
+  /// Defined in a file the text imports: its line and offsets are that
+  /// file's.
+  pub imported: bool,
 }
 
 /// Whether `c` may be in a name.
@@ -83,6 +86,7 @@ pub(super) fn definitions(text: &str) -> Vec<Definition> {
         start,
         end: start + name.len(),
         doc: this_doc.map(str::to_string),
+        imported: false,
       }
     };
     if skip(&mut rest, "alias") {
@@ -96,11 +100,12 @@ pub(super) fn definitions(text: &str) -> Vec<Definition> {
       found.push(definition("", Kind::Import { path: unquote(rest) }, rest));
       continue;
     }
-    if skip(&mut rest, "mod") || skip(&mut rest, "mod?") {
+    let plain_module = skip(&mut rest, "mod");
+    if plain_module || skip(&mut rest, "mod?") {
       if let Some(name) = name_at_start(rest) {
         let path = rest[name.len()..].trim();
         let path = (!path.is_empty()).then(|| unquote(path));
-        found.push(definition(name, Kind::Module { path }, rest));
+        found.push(definition(name, Kind::Module { path, optional: !plain_module }, rest));
       }
       continue;
     }
@@ -189,6 +194,58 @@ fn parameters(text: &str) -> Vec<String> {
   names
 }
 
+/// The parameters of a recipe header's text between name and colon, each
+/// its name and the text of its default (`target='all'` → `target`,
+/// `'all'`); `+`, `*` and `$` are left out of the name.
+pub(super) fn parameter_defaults(text: &str) -> Vec<(String, Option<String>)> {
+  // Words at depth 0 outside quotes; `=` joins the words around it.
+  let mut words: Vec<String> = Vec::new();
+  let mut word = String::new();
+  let mut quote: Option<char> = None;
+  let mut depth = 0_i32;
+  for c in text.chars().chain(std::iter::once(' ')) {
+    if let Some(q) = quote {
+      word.push(c);
+      if c == q {
+        quote = None;
+      }
+      continue;
+    }
+    match c {
+      '\'' | '"' | '`' => {
+        quote = Some(c);
+        word.push(c);
+      }
+      '(' | ')' => {
+        depth += if c == '(' { 1 } else { -1 };
+        word.push(c);
+      }
+      ' ' | '\t' if depth <= 0 => {
+        if !word.is_empty() {
+          let joins = word.starts_with('=') || words.last().is_some_and(|last| last.ends_with('='));
+          match words.last_mut() {
+            Some(last) if joins => last.push_str(&word),
+            _ => words.push(std::mem::take(&mut word)),
+          }
+          word.clear();
+        }
+      }
+      _ => word.push(c),
+    }
+  }
+  words
+    .into_iter()
+    .filter_map(|word| {
+      let word = word.trim_start_matches(['+', '*', '$']);
+      let (name, default) = match word.split_once('=') {
+        Some((name, default)) => (name, Some(default.to_string())),
+        None => (word, None),
+      };
+      (!name.is_empty() && name.chars().all(is_name_char)).then(|| (name.to_string(), default))
+    })
+    .collect()
+}
+
 fn unquote(text: &str) -> String {
   let text = text.trim();
   let text = text.split(" #").next().unwrap_or(text).trim();
@@ -202,10 +259,11 @@ pub(super) fn enclosing_recipe<'d>(
   definitions: &'d [Definition],
   line: usize,
 ) -> Option<&'d Definition> {
-  let recipe = definitions
-    .iter()
-    .rev()
-    .find(|definition| definition.line <= line && matches!(definition.kind, Kind::Recipe { .. }))?;
+  let recipe = definitions.iter().rev().find(|definition| {
+    !definition.imported
+      && definition.line <= line
+      && matches!(definition.kind, Kind::Recipe { .. })
+  })?;
   // A top-level line between the header and `line` ends the recipe.
   let ended =
     text.split('\n').enumerate().skip(recipe.line + 1).take(line.saturating_sub(recipe.line)).any(
@@ -258,7 +316,7 @@ mod tests {
         ),
         ("x".into(), Kind::Variable { value: "'v'".into() }, None),
         ("b".into(), Kind::Alias { target: "build".into() }, None),
-        ("sub".into(), Kind::Module { path: Some("sub.just".into()) }, None),
+        ("sub".into(), Kind::Module { path: Some("sub.just".into()), optional: true }, None),
         ("f".into(), Kind::Function { parameters: vec!["a".into(), "b".into()] }, None),
         (String::new(), Kind::Import { path: "other.just".into() }, None),
         ("quiet".into(), Kind::Recipe { parameters: vec!["e".into()] }, None),

@@ -4,6 +4,11 @@
 //! recipe of an import used in the root, `mod::recipe` paths, a variable of
 //! the root read in an import. Nothing outside what the loader loads is read.
 //! Kept until the documents change (`Documents::project`).
+//!
+//! The server's loading lives here too, for every feature to use: which
+//! justfiles may load a document (`candidate_roots`), and compiling a root
+//! with the editor's texts (`compile_root`, `with_justfile`,
+//! `error_after_edits`). Diagnostics only judge what it compiled.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -11,13 +16,13 @@ use std::rc::Rc;
 
 use lexiclean::Lexiclean;
 
-use super::diagnostics;
 use super::documents::{Documents, Lines};
 use super::occurrences::{self, Occurrence, Role};
-use crate::analysis::analyzer::Arenas;
-use crate::analysis::loader::{load_overlaid, LoadedModule, ModuleTarget};
+use crate::analysis::analyzer::{compile_overlaid, Arenas, LoadError, LoadRequest};
+use crate::analysis::loader::{load_overlaid, LoadedModule, ModuleTarget, Overlays};
+use crate::analysis::model::Justfile;
 use crate::syntax::ast::Item;
-use crate::syntax::sources::Sources;
+use crate::syntax::sources::{Source, Sources};
 use crate::syntax::trees::Trees;
 
 #[derive(Clone)]
@@ -95,7 +100,7 @@ impl Project {
 
   fn read(path: &Path, text: &str, documents: &Documents) -> Project {
     let path = path.lexiclean();
-    for root in diagnostics::candidate_roots(&path) {
+    for root in candidate_roots(&path) {
       if let Some(project) = Project::load_root(&root, documents) {
         if project.file(&path).is_some() {
           return project;
@@ -121,7 +126,7 @@ impl Project {
     let trees = Trees::new();
     let arenas = Arenas { sources: &sources, trees: &trees };
     let directory = root.parent().map(Path::to_path_buf).unwrap_or_default();
-    let request = diagnostics::load_request(root, &directory);
+    let request = load_request(root, &directory);
     let loaded = load_overlaid(&request, documents.overlays(), arenas).ok()?;
     let mut project = Project { files: Vec::new(), modules: Vec::new() };
     let mut indices: HashMap<PathBuf, usize> = HashMap::new();
@@ -250,4 +255,139 @@ fn submodule_names(module: &LoadedModule) -> HashMap<String, usize> {
     }
   }
   names
+}
+
+/// Compile `root` as `just` would, with the editor's texts (`overlays`):
+/// `f` gets the outcome and the files loaded (absolute path and source).
+pub(super) fn compile_root<T>(
+  root: &Path,
+  overlays: &Overlays,
+  unstable: bool,
+  f: impl FnOnce(Result<&Justfile, &LoadError>, &[(PathBuf, &Source)]) -> T,
+) -> T {
+  let sources = Sources::new();
+  let trees = Trees::new();
+  let arenas = Arenas { sources: &sources, trees: &trees };
+  let directory = root.parent().map(Path::to_path_buf).unwrap_or_default();
+  let request = LoadRequest { unstable, ..load_request(root, &directory) };
+  let outcome = compile_overlaid(&request, overlays, arenas);
+  let loaded: Vec<(PathBuf, &Source)> =
+    sources.iter().map(|source| (absolute(root, &source.path), source)).collect();
+  f(outcome.as_ref(), &loaded)
+}
+
+/// A path the loader reports for the justfile `root` loads: relative to
+/// the root's directory, or absolute.
+pub(super) fn absolute(root: &Path, path: &Path) -> PathBuf {
+  if path.is_absolute() {
+    path.to_path_buf()
+  } else {
+    root.parent().unwrap_or(Path::new("")).join(path)
+  }
+}
+
+/// The nearest `justfile` in the document's directory or above, other than
+/// the document itself.
+pub(super) fn enclosing_justfile(path: &Path) -> Option<PathBuf> {
+  let mut directory = path.parent();
+  while let Some(current) = directory {
+    if let Ok(entries) = std::fs::read_dir(current) {
+      let mut found: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|candidate| {
+          candidate.file_name().and_then(|name| name.to_str()).is_some_and(|name| {
+            let lower = name.to_ascii_lowercase();
+            lower == "justfile" || lower == ".justfile"
+          }) && candidate.is_file()
+            && candidate != path
+        })
+        .collect();
+      found.sort();
+      if let Some(first) = found.into_iter().next() {
+        return Some(first);
+      }
+    }
+    directory = current.parent();
+  }
+  None
+}
+
+/// The justfiles that may load `path`, nearest first: the justfile above
+/// (or beside) it, then `path` itself.
+pub(super) fn candidate_roots(path: &Path) -> Vec<PathBuf> {
+  let mut roots: Vec<PathBuf> = enclosing_justfile(path).into_iter().collect();
+  roots.push(path.to_path_buf());
+  roots
+}
+
+/// What loading `root` asks for, from its own directory.
+pub(super) fn load_request<'a>(root: &'a Path, directory: &'a Path) -> LoadRequest<'a> {
+  LoadRequest {
+    justfile: root,
+    source: None,
+    working_directory: directory,
+    overrides: &[],
+    unstable: true,
+  }
+}
+
+/// Compile, with `overlays`, each justfile that may load `path` (nearest
+/// first); of those whose load reached `path`, the first answer `f` gives
+/// about the outcome (and the root's directory).
+fn find_compiled<T>(
+  path: &Path,
+  overlays: &Overlays,
+  mut f: impl FnMut(Result<&Justfile, &LoadError>, &Path) -> Option<T>,
+) -> Option<T> {
+  for root in candidate_roots(path) {
+    let sources = Sources::new();
+    let trees = Trees::new();
+    let arenas = Arenas { sources: &sources, trees: &trees };
+    let directory = root.parent().map(Path::to_path_buf).unwrap_or_default();
+    let outcome = compile_overlaid(&load_request(&root, &directory), overlays, arenas);
+    let loaded = sources.iter().any(|source| directory.join(&source.path) == path);
+    if loaded {
+      if let Some(answer) = f(outcome.as_ref(), &directory) {
+        return Some(answer);
+      }
+    }
+  }
+  None
+}
+
+/// `f` of the compiled justfile that loads `path` (the justfile above it
+/// that reaches it, else `path` itself) and of its root's directory;
+/// `None` if neither compiles.
+pub(super) fn with_justfile<T>(
+  path: &Path,
+  documents: &Documents,
+  f: impl FnOnce(&Justfile, &Path) -> T,
+) -> Option<T> {
+  let mut f = Some(f);
+  find_compiled(path, documents.overlays(), |outcome, directory| {
+    let justfile = outcome.ok()?;
+    Some(f.take()?(justfile, directory))
+  })
+}
+
+/// The error `just` would report for the justfile that loads `path` if the
+/// files of `edited` held those texts instead, when it has none now; `None`
+/// if it would compile, or already has an error (a rename cannot be judged
+/// then).
+pub(super) fn error_after_edits(
+  path: &Path,
+  edited: &HashMap<PathBuf, String>,
+  documents: &Documents,
+) -> Option<String> {
+  with_justfile(path, documents, |_, _| ())?;
+  let mut overlays = documents.overlays().clone();
+  overlays.extend(edited.iter().map(|(file, text)| (file.clone(), text.clone())));
+  find_compiled(path, &overlays, |outcome, _| Some(outcome.err().map(ToString::to_string)))
+    .flatten()
+}
+
+/// `JUST_UNSTABLE` as `just` reads it: set, and not `false`, `0` or empty.
+pub(super) fn unstable_from_environment() -> bool {
+  std::env::var("JUST_UNSTABLE").is_ok_and(|value| !matches!(value.as_str(), "" | "0" | "false"))
 }

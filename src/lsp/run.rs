@@ -10,15 +10,14 @@ use lsp_server::{ErrorCode, Response};
 use lsp_types::{CodeLens, Command, Range};
 use serde_json::{json, Value};
 
-use super::diagnostics;
-use super::diagnostics::token_range;
-use super::documents::Documents;
+use super::documents::{token_range, Documents};
+use super::project;
 use crate::analysis::model::{Module, Recipe};
 
 pub(super) const RUN: &str = "just.run";
 
 pub(super) fn code_lenses(path: &Path, documents: &Documents) -> Vec<CodeLens> {
-  diagnostics::with_justfile(path, documents, |justfile, directory| {
+  project::with_justfile(path, documents, |justfile, directory| {
     let root = justfile.root.source.clone();
     let mut lenses = Vec::new();
     collect(&justfile.root, path, directory, &root, &mut lenses);
@@ -74,7 +73,7 @@ pub(super) fn start(
   else {
     return Err(format!("`{RUN}` takes the justfile and the recipe path"));
   };
-  // `just` is next to this server (`just-lsp`), else on `PATH`.
+  // `just` is next to this server (`just-language-server`), else on `PATH`.
   let name = format!("just{}", std::env::consts::EXE_SUFFIX);
   let executable = std::env::current_exe()
     .ok()

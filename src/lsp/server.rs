@@ -33,6 +33,9 @@ pub(super) struct Server<'c> {
   pub(super) rules: Rules,
   initialized: bool,
   shut_down: bool,
+  /// The client registers file watchers when asked
+  /// (`client/registerCapability`).
+  registers_watchers: bool,
   /// What was last published for each file.
   published: HashMap<PathBuf, Vec<Diagnostic>>,
 }
@@ -48,6 +51,7 @@ impl<'c> Server<'c> {
       rules: Rules::default(),
       initialized: false,
       shut_down: false,
+      registers_watchers: false,
       published: HashMap::new(),
     }
   }
@@ -143,6 +147,10 @@ impl<'c> Server<'c> {
           self.rules.configure(options);
         }
         self.initialized = true;
+        self.registers_watchers = params
+          .pointer("/capabilities/workspace/didChangeWatchedFiles/dynamicRegistration")
+          .and_then(Value::as_bool)
+          .unwrap_or(false);
         Ok(capabilities::initialize_result())
       }
       requests::Shutdown::METHOD => {
@@ -201,6 +209,14 @@ impl<'c> Server<'c> {
         if let Some(path) = documents::uri_path(params.text_document.uri.as_str()) {
           self.documents.close(&path);
         }
+        self.publish(None)
+      }
+      notifications::Initialized::METHOD if self.registers_watchers => {
+        self.send(capabilities::watch_registration())
+      }
+      // An imported file or module changed on disk: check again.
+      notifications::DidChangeWatchedFiles::METHOD => {
+        self.documents.forget();
         self.publish(None)
       }
       notifications::DidSaveTextDocument::METHOD => {

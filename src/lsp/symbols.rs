@@ -4,7 +4,8 @@
 
 use lsp_types::{DocumentSymbol, FoldingRange, FoldingRangeKind, Range, SymbolKind};
 
-use super::diagnostics::{on_token_line, token_range};
+use super::documents::{on_token_line, token_range, Lines};
+use super::outline::{self, Kind};
 use crate::syntax::ast::{Ast, Attribute, Item, Recipe};
 use crate::syntax::token::Token;
 
@@ -186,4 +187,88 @@ pub(super) fn folding_ranges(ast: &Ast) -> Vec<FoldingRange> {
       _ => None,
     })
     .collect()
+}
+
+/// The outline of a text that does not parse, from the tolerant reading of
+/// its top-level lines (`outline::definitions`): what can still be found
+/// while the user types, in place of nothing.
+pub(super) fn recovered_symbols(text: &str) -> Vec<DocumentSymbol> {
+  let lines = Lines::new(text);
+  let rows: Vec<&str> = text.split('\n').collect();
+  outline::definitions(text)
+    .into_iter()
+    .filter_map(|definition| {
+      let (kind, detail) = match &definition.kind {
+        Kind::Recipe { parameters } => (
+          SymbolKind::FUNCTION,
+          definition.doc.clone().or_else(|| (!parameters.is_empty()).then(|| parameters.join(" "))),
+        ),
+        Kind::Variable { .. } => (SymbolKind::VARIABLE, None),
+        Kind::Function { parameters } => {
+          (SymbolKind::FUNCTION, Some(format!("({})", parameters.join(", "))))
+        }
+        Kind::Alias { target } => (SymbolKind::CONSTANT, Some(format!("alias for {target}"))),
+        Kind::Module { .. } => (SymbolKind::MODULE, definition.doc.clone()),
+        Kind::Import { .. } => return None,
+      };
+      let selection_range = lines.range(text, definition.start, definition.end);
+      let mut range = selection_range;
+      if matches!(definition.kind, Kind::Recipe { .. }) {
+        let last = body_end(&rows, definition.line);
+        range.start.character = 0;
+        if last > definition.line {
+          let row = rows[last].strip_suffix('\r').unwrap_or(rows[last]);
+          range.end =
+            lsp_types::Position { line: last as u32, character: row.encode_utf16().count() as u32 };
+        }
+      }
+      #[allow(deprecated)] // `DocumentSymbol::deprecated` must still be given.
+      Some(DocumentSymbol {
+        name: definition.name,
+        detail,
+        kind,
+        tags: None,
+        deprecated: None,
+        range,
+        selection_range,
+        children: None,
+      })
+    })
+    .collect()
+}
+
+/// The folding ranges of a text that does not parse: each recipe header
+/// found by the tolerant reading, to the last indented line below it.
+pub(super) fn recovered_folding_ranges(text: &str) -> Vec<FoldingRange> {
+  let rows: Vec<&str> = text.split('\n').collect();
+  outline::definitions(text)
+    .into_iter()
+    .filter(|definition| matches!(definition.kind, Kind::Recipe { .. }))
+    .filter_map(|definition| {
+      let last = body_end(&rows, definition.line);
+      (last > definition.line).then(|| FoldingRange {
+        start_line: definition.line as u32,
+        end_line: last as u32,
+        kind: Some(FoldingRangeKind::Region),
+        ..FoldingRange::default()
+      })
+    })
+    .collect()
+}
+
+/// The last indented line of the body below the header on line `header`
+/// (blank lines inside it included, not after it); `header` if none.
+fn body_end(rows: &[&str], header: usize) -> usize {
+  let mut last = header;
+  for (index, row) in rows.iter().enumerate().skip(header + 1) {
+    let row = row.strip_suffix('\r').unwrap_or(row);
+    if row.trim().is_empty() {
+      continue;
+    }
+    if !row.starts_with([' ', '\t']) {
+      break;
+    }
+    last = index;
+  }
+  last
 }

@@ -21,7 +21,7 @@ pub(super) fn symbols(query: &str, documents: &Documents) -> Vec<SymbolInformati
     if !seen.insert(file.clone()) || seen.len() > 1000 {
       continue;
     }
-    let Some(text) = documents.text(&file) else { continue };
+    let Some(text) = documents.justfile_text(&file) else { continue };
     let Ok(uri) = documents::path_uri(&file).parse::<Uri>() else { continue };
     let directory = file.parent().unwrap_or(Path::new("")).to_path_buf();
     let mut cursor = documents::Cursor::new(&text);
@@ -31,7 +31,7 @@ pub(super) fn symbols(query: &str, documents: &Documents) -> Vec<SymbolInformati
         Kind::Variable { .. } => SymbolKind::VARIABLE,
         Kind::Function { .. } => SymbolKind::FUNCTION,
         Kind::Alias { .. } => SymbolKind::CONSTANT,
-        Kind::Module { path } => {
+        Kind::Module { path, .. } => {
           files.extend(module_files(&directory, &definition.name, path.as_deref()));
           SymbolKind::MODULE
         }

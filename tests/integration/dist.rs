@@ -28,11 +28,11 @@ fn version() -> String {
   env!("CARGO_PKG_VERSION").to_owned()
 }
 
-/// Stand-ins for `just`, `just-cache-store` and `just-lsp` (with `suffix`),
+/// Stand-ins for `just`, `just-cache-store` and `just-language-server` (with `suffix`),
 /// in `dir`.
 fn stand_ins(dir: &Path, suffix: &str) -> PathBuf {
   fs::write(dir.join(format!("just-cache-store{suffix}")), "the helper").unwrap();
-  fs::write(dir.join(format!("just-lsp{suffix}")), "the server").unwrap();
+  fs::write(dir.join(format!("just-language-server{suffix}")), "the server").unwrap();
   let just = dir.join(format!("just{suffix}"));
   fs::write(&just, "the binary").unwrap();
   just
@@ -93,7 +93,7 @@ fn tar_archive_holds_the_binary_completions_man_page_readme_and_license() {
     ("-rw-r--r--", "completions/just.ps1"),
     ("-rwxr-xr-x", "just"),
     ("-rwxr-xr-x", "just-cache-store"),
-    ("-rwxr-xr-x", "just-lsp"),
+    ("-rwxr-xr-x", "just-language-server"),
     ("drwxr-xr-x", "man/"),
     ("-rw-r--r--", "man/just.1"),
   ]
@@ -110,7 +110,7 @@ fn tar_archive_holds_the_binary_completions_man_page_readme_and_license() {
   let folder = unpacked.join(&folder);
   assert_eq!(fs::read_to_string(folder.join("just")).unwrap(), "the binary");
   assert_eq!(fs::read_to_string(folder.join("just-cache-store")).unwrap(), "the helper");
-  assert_eq!(fs::read_to_string(folder.join("just-lsp")).unwrap(), "the server");
+  assert_eq!(fs::read_to_string(folder.join("just-language-server")).unwrap(), "the server");
   assert_eq!(
     fs::read(folder.join("LICENSE")).unwrap(),
     fs::read(Path::new(ROOT).join("LICENSE")).unwrap()
@@ -150,7 +150,7 @@ fn zip_archive_for_windows_holds_the_exe_under_the_same_folder() {
     ("0o100644", "completions/just.nu"),
     ("0o100644", "completions/just.ps1"),
     ("0o100755", "just-cache-store.exe"),
-    ("0o100755", "just-lsp.exe"),
+    ("0o100755", "just-language-server.exe"),
     ("0o100755", "just.exe"),
     ("0o100644", "man/just.1"),
   ]

@@ -29,7 +29,7 @@ const STAGES: &[(&str, u8)] = &[
   ("execution", 6),
   ("output", 7),
   ("cli", 8),
-  // A driver like `cli`, on top of it, in its own executable (`just-lsp`).
+  // A driver like `cli`, on top of it, in its own executable (`just-language-server`).
   ("lsp", 9),
 ];
 

@@ -17,6 +17,11 @@ tests! {
   random_edit_sessions_answer_every_request,
   editor_sessions_over_stdio_answer_every_request,
   missing_helper_is_an_error,
+  #[cfg(unix)]
+  foreign_helper_is_refused,
+  helper_names_itself,
+  watchers_are_registered_with_a_client_that_registers_them,
+  oversized_and_malformed_messages_are_refused,
 }
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -304,12 +309,15 @@ fn random_edit_sessions_answer_every_request() {
   }
 }
 
-/// `just --lsp` starts the helper `just-lsp` installed beside it (else on
-/// `PATH`); without one it says so.
+/// `just --lsp` starts the helper `just-language-server` installed beside
+/// it (else on `PATH`); without one it says so, and another project's
+/// `just-lsp` on `PATH` is not started in its place.
 fn missing_helper_is_an_error() {
   let tmp = tempfile::tempdir().unwrap();
   let alone = tmp.path().join(format!("just{}", std::env::consts::EXE_SUFFIX));
   std::fs::copy(binary(), &alone).unwrap();
+  let other = tmp.path().join(format!("just-lsp{}", std::env::consts::EXE_SUFFIX));
+  std::fs::copy(binary(), &other).unwrap();
   let output = Command::new(&alone)
     .arg("--lsp")
     .env("PATH", tmp.path())
@@ -319,8 +327,142 @@ fn missing_helper_is_an_error() {
   assert_eq!(output.status.code(), Some(1));
   let stderr = String::from_utf8_lossy(&output.stderr);
   assert!(
-    stderr.starts_with("error: failed to start the language server `just-lsp`: "),
+    stderr.starts_with("error: failed to start the language server `just-language-server"),
     "{stderr}"
   );
   assert_eq!(String::from_utf8_lossy(&output.stdout), "");
+}
+
+/// A program named `just-language-server` that is not this `just`'s server
+/// (here one that says it is just-lsp 0.11, as that project's binary
+/// does) is refused: `just --lsp` ends with an error instead of handing it
+/// the editor's session.
+#[cfg(unix)]
+fn foreign_helper_is_refused() {
+  use std::os::unix::fs::PermissionsExt;
+  let tmp = tempfile::tempdir().unwrap();
+  let alone = tmp.path().join("just");
+  std::fs::copy(binary(), &alone).unwrap();
+  let impostor = tmp.path().join("just-language-server");
+  let served = tmp.path().join("served");
+  std::fs::write(
+    &impostor,
+    format!(
+      "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'just-lsp 0.11.0'; else touch '{}'; fi\n",
+      served.display()
+    ),
+  )
+  .unwrap();
+  std::fs::set_permissions(&impostor, std::fs::Permissions::from_mode(0o755)).unwrap();
+  let output = Command::new(&alone).arg("--lsp").stdin(Stdio::null()).output().unwrap();
+  assert_eq!(output.status.code(), Some(1));
+  assert_eq!(
+    String::from_utf8_lossy(&output.stderr),
+    format!(
+      "error: `{}` is not this just's language server: its `--version` says `just-lsp 0.11.0`, \
+       not `just-language-server {}`\n",
+      impostor.display(),
+      env!("CARGO_PKG_VERSION")
+    )
+  );
+  assert_eq!(String::from_utf8_lossy(&output.stdout), "");
+  assert!(!served.exists(), "the impostor was started to serve");
+}
+
+/// The helper answers `--version` with its name and `just`'s version, what
+/// `just --lsp` checks.
+fn helper_names_itself() {
+  let helper = Path::new(&binary())
+    .with_file_name(format!("just-language-server{}", std::env::consts::EXE_SUFFIX));
+  let output = Command::new(helper).arg("--version").stdin(Stdio::null()).output().unwrap();
+  assert!(output.status.success());
+  assert_eq!(
+    String::from_utf8_lossy(&output.stdout),
+    format!("just-language-server {}\n", env!("CARGO_PKG_VERSION"))
+  );
+}
+
+/// A client that registers file watchers when asked is asked, after
+/// `initialized`, to watch justfiles and `*.just` files: the server hears
+/// when an import changes on disk.
+fn watchers_are_registered_with_a_client_that_registers_them() {
+  let mut child = start_server();
+  let stdin = child.stdin.as_mut().unwrap();
+  let capabilities = serde_json::json!({
+    "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}
+  });
+  let mut bytes = frame(&serde_json::json!({
+    "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": capabilities}
+  }));
+  bytes
+    .extend(frame(&serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}})));
+  stdin.write_all(&bytes).unwrap();
+  let mut reader = BufReader::new(child.stdout.take().unwrap());
+  assert_eq!(read_message(&mut reader).expect("an answer to initialize")["id"], 1);
+  let request = read_message(&mut reader).expect("a registration");
+  assert_eq!(request["method"], "client/registerCapability");
+  let registration = &request["params"]["registrations"][0];
+  assert_eq!(registration["method"], "workspace/didChangeWatchedFiles");
+  let patterns: Vec<&str> = registration["registerOptions"]["watchers"]
+    .as_array()
+    .unwrap()
+    .iter()
+    .filter_map(|watcher| watcher["globPattern"].as_str())
+    .collect();
+  assert_eq!(patterns, ["**/*.just", "**/{justfile,Justfile,JUSTFILE,.justfile}"]);
+  let stdin = child.stdin.as_mut().unwrap();
+  let mut bytes =
+    frame(&serde_json::json!({"jsonrpc": "2.0", "id": request["id"], "result": null}));
+  bytes.extend(frame(&serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})));
+  bytes.extend(frame(&serde_json::json!({"jsonrpc": "2.0", "method": "exit"})));
+  stdin.write_all(&bytes).unwrap();
+  assert_eq!(read_message(&mut reader).expect("an answer to shutdown")["id"], 2);
+  let status = wait_with_deadline(&mut child, Duration::from_secs(10));
+  assert_eq!(status.and_then(|status| status.code()), Some(0));
+}
+
+/// A `Content-Length` past what the server reads (2 GB, 10^12) is refused
+/// with a message, never allocated (10^12 aborted the server); a body that
+/// is not JSON-RPC is refused and the session goes on.
+fn oversized_and_malformed_messages_are_refused() {
+  for length in ["2000000000", "1000000000000"] {
+    let mut child = start_server();
+    let mut reader = initialize(&mut child);
+    let stdin = child.stdin.as_mut().unwrap();
+    let mut bytes = b"Content-Length: 1\r\n\r\n{".to_vec();
+    bytes.extend(frame(&serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})));
+    bytes.extend(format!("Content-Length: {length}\r\n\r\n{{}}").into_bytes());
+    stdin.write_all(&bytes).unwrap();
+    // The refusals come from the reader, the answer from the server: in
+    // either order.
+    let received: Vec<serde_json::Value> =
+      (0..3).map(|_| read_message(&mut reader).expect("three messages")).collect();
+    let answers: Vec<&serde_json::Value> =
+      received.iter().filter(|message| message.get("id").is_some()).collect();
+    assert_eq!(answers.len(), 1, "{received:?}");
+    assert_eq!(answers[0]["id"], 2);
+    let refusals: Vec<&str> = received
+      .iter()
+      .filter(|message| message["method"] == "window/showMessage" && message["params"]["type"] == 1)
+      .filter_map(|message| message["params"]["message"].as_str())
+      .collect();
+    assert_eq!(refusals.len(), 2, "{received:?}");
+    assert!(
+      refusals[0].starts_with("a message that is not JSON-RPC was skipped: "),
+      "{refusals:?}"
+    );
+    assert_eq!(
+      refusals[1],
+      format!(
+        "a message of {length} bytes is more than the 134217728 bytes the server reads: it is \
+         skipped"
+      )
+    );
+    drop(child.stdin.take());
+    let status = wait_with_deadline(&mut child, Duration::from_secs(10));
+    assert_eq!(status.and_then(|status| status.code()), Some(1));
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    assert_eq!(stderr, "");
+  }
 }
