@@ -85,6 +85,7 @@ mod msrv;
 mod parallel_output;
 mod pty;
 mod readme;
+mod remote_farm;
 mod robustness;
 mod shared_cache;
 mod standalone;
