@@ -55,6 +55,8 @@ class Client:
     def read(self, digest):
         if digest.size_bytes <= BATCH:
             answer = self.cas.BatchReadBlobs(re.BatchReadBlobsRequest(instance_name=self.instance, digests=[digest]))
+            if answer.responses[0].status.code != 0:
+                raise KeyError(digest.hash)
             data = answer.responses[0].data
         else:
             name = self.resource(f"blobs/{digest.hash}/{digest.size_bytes}")
@@ -110,7 +112,11 @@ def mode_of(node, executable):
 
 
 def show(client, action_digest):
-    action = client.message(action_digest, re.Action)
+    try:
+        action = client.message(action_digest, re.Action)
+    except KeyError:
+        print(json.dumps({"action": None, "result": result_of(client, action_digest)}))
+        return
     command = client.message(action.command_digest, re.Command)
     shown = {
         "arguments": list(command.arguments),
@@ -120,7 +126,13 @@ def show(client, action_digest):
         "platform": {p.name: p.value for p in action.platform.properties},
         "salt": action.salt.decode(),
         "inputs": client.directory(action.input_root_digest, "", {}),
+        "result": result_of(client, action_digest),
     }
+    print(json.dumps(shown, sort_keys=True))
+
+
+def result_of(client, action_digest):
+    """The ActionResult of the action, every blob read, or None."""
     try:
         result = client.ac.GetActionResult(
             re.GetActionResultRequest(instance_name=client.instance, action_digest=action_digest)
@@ -128,9 +140,7 @@ def show(client, action_digest):
     except grpc.RpcError as error:
         if error.code() != grpc.StatusCode.NOT_FOUND:
             raise
-        shown["result"] = None
-        print(json.dumps(shown, sort_keys=True))
-        return
+        return None
     files = {}
     for file in result.output_files:
         files[file.path] = {
@@ -159,7 +169,7 @@ def show(client, action_digest):
 
         walk(tree.root, "")
         directories[output.path] = entries
-    shown["result"] = {
+    return {
         "exit_code": result.exit_code,
         "files": files,
         "directories": directories,
@@ -167,7 +177,6 @@ def show(client, action_digest):
         "stdout": client.read(result.stdout_digest).decode(),
         "stderr": client.read(result.stderr_digest).decode(),
     }
-    print(json.dumps(shown, sort_keys=True))
 
 
 def build_directory(client, entries, corrupt):

@@ -283,8 +283,18 @@ pub(crate) async fn download(
     let message = match tokio::time::timeout(connection.timeout, stream.message()).await {
       Ok(Ok(Some(message))) => message,
       Ok(Ok(None)) => break,
-      Ok(Err(failure)) if failure.code() == tonic::Code::NotFound => {
-        return Err(Fetch::Refused(format!("blob `{}` is missing", digest.hash)))
+      // The server says the blob is missing or not whole.
+      Ok(Err(failure))
+        if matches!(
+          failure.code(),
+          tonic::Code::NotFound | tonic::Code::DataLoss | tonic::Code::OutOfRange
+        ) =>
+      {
+        return Err(Fetch::Refused(format!(
+          "blob `{}` is unreadable ({})",
+          digest.hash,
+          status(&failure).0
+        )));
       }
       Ok(Err(failure)) => return Err(Fetch::Failed(status(&failure))),
       Err(_) => return Err(Fetch::Failed(connection.timed_out())),
