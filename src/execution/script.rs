@@ -193,7 +193,11 @@ fn open_cache<'src>(
   script: &Script<'_>,
 ) -> Result<'src, cache::Entry> {
   let body: Vec<String> = script.lines.iter().map(|(_, text)| text.clone()).collect();
+  let script_name = file_name(scope.recipe, script.executor);
+  let shebang = matches!(script.executor, Executor::Shebang { .. });
+  let script_text = script_text(script.lines, shebang);
   let parts = cache::KeyParts {
+    script: (&script_name, &script_text),
     body: &body,
     executor: match script.executor {
       Executor::Shebang { interpreter, argument } => {

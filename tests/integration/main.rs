@@ -85,6 +85,7 @@ mod msrv;
 mod parallel_output;
 mod pty;
 mod readme;
+mod remote_cache;
 mod remote_farm;
 mod robustness;
 mod shared_cache;
@@ -131,6 +132,7 @@ fn main() {
     lsp::tests,
     msrv::tests,
     parallel_output::tests,
+    remote_cache::tests,
     robustness::tests,
     shared_cache::tests,
     supervisor::tests,
@@ -142,7 +144,9 @@ fn main() {
   }
   trials.extend(standalone::tests());
   trials.extend(readme::tests());
-  libtest_mimic::run(&arguments, harness::reject_duplicate_names(trials)).exit();
+  let conclusion = libtest_mimic::run(&arguments, harness::reject_duplicate_names(trials));
+  remote_cache::stop_server();
+  conclusion.exit();
 }
 
 /// The tests that send signals expect the processes they start (a shell on

@@ -13,6 +13,7 @@
 //! once and not used again in the run; a corrupt object is warned about and
 //! the recipe runs.
 
+mod remote;
 mod restore;
 
 use std::fs::{self, File};
@@ -46,6 +47,8 @@ pub(super) const LARGEST_RECORD: u64 = 256;
 /// The run's shared store.
 pub(super) struct Shared {
   store: Option<Box<dyn Store>>,
+  /// A Remote Execution API store (`remote.rs`), instead of `store`.
+  remote: Option<store::RemoteStore>,
   shown: String,
   read_only: bool,
   quiet: bool,
@@ -100,10 +103,13 @@ impl Stores {
 }
 
 /// What a lookup found.
-pub(super) struct Found {
+pub(in crate::execution) struct Found {
   entry: Json,
   /// The entry's object, as messages name it.
   name: String,
+  /// A remote store's entry: the private directory its blobs were
+  /// fetched into, removed with it.
+  staged: Option<tempfile::TempDir>,
 }
 
 /// A restored entry's captured output, ready to replay.
@@ -136,12 +142,18 @@ impl Shared {
     let shared = |store: Option<Box<dyn Store>>, shown, read_only| Shared {
       failed: AtomicBool::new(store.is_none()),
       store,
+      remote: None,
       shown,
       read_only,
       quiet: config.quiet,
       corrupted: Mutex::default(),
       probed: AtomicBool::new(false),
     };
+    if let Location::Url(url) = location {
+      if url.starts_with("grpc://") || url.starts_with("grpcs://") {
+        return Self::open_remote(url, timeout, config);
+      }
+    }
     match store::open(location, Duration::from_secs(timeout)) {
       Ok((store, shown)) => shared(Some(store), shown, config.cache_read_only),
       Err(error) => {
@@ -167,6 +179,9 @@ impl Shared {
   /// about, so that a valid local entry is used rather than the recipe run
   /// again for nothing on every run.
   pub(super) fn accepts_writes(&self) -> bool {
+    if self.remote.is_some() {
+      return self.writable();
+    }
     let Some(store) = self.store().filter(|_| !self.read_only) else {
       return false;
     };
@@ -184,7 +199,7 @@ impl Shared {
   }
 
   pub(super) fn usable(&self) -> bool {
-    self.store.is_some() && !self.failed.load(Ordering::Relaxed)
+    (self.store.is_some() || self.remote.is_some()) && !self.failed.load(Ordering::Relaxed)
   }
 
   fn warn(&self, text: &str) {
@@ -232,14 +247,12 @@ impl Shared {
   /// `Ok(false)`: missing, corrupt (warned) or interrupted.
   fn fetch(
     &self,
+    store: &dyn Store,
     hex: &str,
     bound: Bound,
     sink: &mut dyn Write,
     interrupted: &dyn Fn() -> bool,
   ) -> Result<bool, StoreError> {
-    let Some(store) = self.store() else {
-      return Ok(false);
-    };
     let name = format!("cas/{hex}");
     let limit = match bound {
       Bound::Exactly(size) | Bound::AtMost(size) => size,
@@ -310,12 +323,12 @@ impl Shared {
         return Ok(None);
       }
       let mut bytes = Vec::new();
-      if !self.fetch(hex, Bound::AtMost(LARGEST_ENTRY), &mut bytes, &|| false)? {
+      if !self.fetch(store, hex, Bound::AtMost(LARGEST_ENTRY), &mut bytes, &|| false)? {
         return Ok(None);
       }
       let name = format!("cas/{hex}");
       match serde_json::from_slice::<Json>(&bytes) {
-        Ok(entry) if entry.is_object() => Ok(Some(Found { entry, name })),
+        Ok(entry) if entry.is_object() => Ok(Some(Found { entry, name, staged: None })),
         _ => {
           self.corrupt(&name);
           Ok(None)
@@ -339,6 +352,10 @@ impl Shared {
     outputs: &[String],
     captured: &mut Captured,
   ) {
+    if self.remote.is_some() {
+      self.publish_action(key, working_directory, outputs, captured);
+      return;
+    }
     let Some(store) = self.store() else {
       return;
     };
@@ -666,6 +683,7 @@ pub(crate) fn restore_for_fuzzing(
     store: store::open(&Location::Directory(store.to_path_buf()), Duration::from_secs(1))
       .ok()
       .map(|(store, _)| store),
+    remote: None,
     shown: String::new(),
     read_only: true,
     quiet: true,
@@ -673,7 +691,7 @@ pub(crate) fn restore_for_fuzzing(
     corrupted: Mutex::default(),
     probed: AtomicBool::new(false),
   };
-  let found = Found { entry, name: "cas/fuzz".into() };
+  let found = Found { entry, name: "cas/fuzz".into(), staged: None };
   let target = Target { working_directory, outputs, protected: &[] };
   shared.restore(found, &target, &|| false).is_some()
 }

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use lexiclean::Lexiclean;
 
 use super::{Bound, Found, Restored, Shared};
-use crate::execution::cache::store::StoreError;
+use crate::execution::cache::store::{self, Location, Store, StoreError};
 use crate::execution::cache::{digest, entry};
 use crate::platform::dir::Directory;
 use crate::platform::mode;
@@ -75,13 +75,22 @@ impl Shared {
     let checked = self.checked(&found, target)?;
     // The checked items are all the rest needs: the parsed entry (most of
     // the memory a large entry takes) goes before anything is built.
-    let Found { name, entry } = found;
+    let Found { name, entry, staged } = found;
     drop(entry);
+    // A remote store's blobs were staged, checked, in a private directory.
+    let staged_store = match &staged {
+      Some(directory) => {
+        let location = Location::Directory(directory.path().to_path_buf());
+        Some(store::open(&location, std::time::Duration::from_secs(1)).ok()?.0)
+      }
+      None => None,
+    };
+    let source = staged_store.as_deref().or_else(|| self.store())?;
     self.remove_leftovers(target);
     let umask = mode::umask();
     let stale = stale_outputs(&checked, target, umask);
     let mut stagings: Vec<Staging> = Vec::new();
-    let result = self.build(&checked, &stale, target, umask, &mut stagings, interrupted);
+    let result = self.build(source, &checked, &stale, target, umask, &mut stagings, interrupted);
     self.remove_stagings(stagings);
     match result {
       Ok(restored) => restored,
@@ -150,8 +159,10 @@ impl Shared {
   /// Fetch the captured output, build each stale output in its staging
   /// directory and swap them in: the output to replay, or `None` if a
   /// signal came.
+  #[allow(clippy::too_many_arguments)]
   fn build(
     &self,
+    source: &dyn Store,
     checked: &entry::Checked,
     stale: &[usize],
     target: &Target<'_>,
@@ -162,7 +173,7 @@ impl Shared {
     let mut streams = Vec::new();
     for blob in [&checked.stdout, &checked.stderr] {
       let mut file = tempfile::tempfile()?;
-      if !self.fetch(&blob.hex, Bound::Exactly(blob.size), &mut file, interrupted)? {
+      if !self.fetch(source, &blob.hex, Bound::Exactly(blob.size), &mut file, interrupted)? {
         return Ok(None);
       }
       file.rewind()?;
@@ -178,7 +189,7 @@ impl Shared {
       stagings.push(Staging::create(parent, shown, index, leaf)?);
     }
     for staging in stagings.iter() {
-      if !self.build_output(checked, staging, umask, interrupted)? {
+      if !self.build_output(source, checked, staging, umask, interrupted)? {
         return Ok(None);
       }
     }
@@ -196,6 +207,7 @@ impl Shared {
   /// signal came.
   fn build_output(
     &self,
+    source: &dyn Store,
     checked: &entry::Checked,
     staging: &Staging,
     umask: u32,
@@ -218,7 +230,7 @@ impl Shared {
         }
         entry::Kind::File { blob, mode } => {
           let mut file = directory.create_file(leaf, 0o600)?;
-          if !self.fetch(&blob.hex, Bound::Exactly(blob.size), &mut file, interrupted)? {
+          if !self.fetch(source, &blob.hex, Bound::Exactly(blob.size), &mut file, interrupted)? {
             return Ok(false);
           }
           mode::set_file(&file, mode & !umask)?;

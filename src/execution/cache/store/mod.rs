@@ -15,9 +15,13 @@ mod helper;
 #[cfg(feature = "network-stores")]
 mod http;
 #[cfg(feature = "network-stores")]
+mod reapi;
+mod remote;
+#[cfg(feature = "network-stores")]
 mod s3;
 
 pub(crate) use helper::serve;
+pub(super) use remote::RemoteStore;
 
 use std::io::{self, Read};
 use std::path::PathBuf;
