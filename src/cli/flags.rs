@@ -47,6 +47,11 @@ pub(crate) mod id {
   pub(crate) const NO_HIGHLIGHT: &str = "no-highlight";
   pub(crate) const ONE: &str = "one";
   pub(crate) const QUIET: &str = "quiet";
+  pub(crate) const REMOTE_EXECUTOR: &str = "remote-executor";
+  pub(crate) const REMOTE_FALLBACK: &str = "remote-fallback";
+  pub(crate) const REMOTE_JOBS: &str = "remote-jobs";
+  pub(crate) const REMOTE_PROPERTY: &str = "remote-property";
+  pub(crate) const REMOTE_TIMEOUT: &str = "remote-timeout";
   pub(crate) const SET: &str = "set";
   pub(crate) const SHELL: &str = "shell";
   pub(crate) const SHELL_ARG: &str = "shell-arg";
@@ -594,6 +599,35 @@ pub(crate) const FLAGS: &[Flag] = &[
     short: Some('q'),
     ..switch(QUIET, "JUST_QUIET", "Print nothing: neither `just`'s own messages nor the output of recipes", |o, v| {
       o.quiet = v.switch();
+    })
+  },
+  Flag {
+    env: Some("JUST_REMOTE_EXECUTOR"),
+    ..text(REMOTE_EXECUTOR, "URL", "Run `[cache]` recipes on the workers of this grpc:// or grpcs:// Remote Execution API server (unstable)", |o, v| {
+      o.remote_executor = v.string();
+    })
+  },
+  Flag {
+    ..switch(REMOTE_FALLBACK, "JUST_REMOTE_FALLBACK", "Run `[cache]` recipes locally when the `--remote-executor` cannot be reached", |o, v| {
+      o.remote_fallback = v.switch();
+    })
+  },
+  Flag {
+    env: Some("JUST_REMOTE_JOBS"),
+    default: Some("64"),
+    ..option(REMOTE_JOBS, Takes::Value("N", Kind::Positive), "Have at most N `[cache]` recipes in flight on the `--remote-executor`, apart from `--jobs` (default {default})", |o, v| {
+      o.remote_jobs = v.positive().unwrap_or(64);
+    })
+  },
+  Flag {
+    ..option(REMOTE_PROPERTY, Takes::Values("KEY=VALUE", Kind::Text), "Ask for workers with this platform property, besides the OS and processor (unstable)", |o, v| {
+      o.remote_properties = v.strings();
+    })
+  },
+  Flag {
+    env: Some("JUST_REMOTE_TIMEOUT"),
+    ..option(REMOTE_TIMEOUT, Takes::Value("SECONDS", Kind::Positive), "Ask the `--remote-executor` to stop an action that runs longer than SECONDS", |o, v| {
+      o.remote_timeout = v.positive().map(|seconds| seconds as u64);
     })
   },
   Flag {

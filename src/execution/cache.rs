@@ -20,10 +20,12 @@ mod digest;
 mod entry;
 mod inputs;
 mod miss;
+mod remote;
 mod shared;
 mod store;
 
 pub(crate) use clean::{local as clean, shared as clean_shared};
+pub(crate) use remote::executor_shown;
 pub(crate) use shared::{restore_for_fuzzing, shared_directory, Capture, Captured, Stores};
 pub(crate) use store::serve as serve_store;
 
@@ -89,6 +91,9 @@ pub(crate) struct Entry {
   restored: Option<shared::Restored>,
   /// The shared store to publish a run to, and the run's key there.
   publish: Option<(std::sync::Arc<shared::Shared>, String)>,
+  /// `--remote-executor`: the executor to run the recipe on, and its
+  /// action there.
+  execute: Option<(std::sync::Arc<shared::Shared>, String)>,
 }
 
 /// Paths a `[cache]` recipe declared, resolved against its working
@@ -227,10 +232,14 @@ pub(crate) fn open<'src>(
   } else {
     Some(stale.unwrap_or_else(|| miss::without_entry(&directory, recipe.namepath, &entry.inputs)))
   };
+  let executor = remote::executor(run, config)?;
+  let executor_spec =
+    executor.as_ref().map(|_| action_spec(context.root_directory(), parts, &key.json, &entry));
   let shared = run.stores.for_options(config);
   if let Some(shared) = shared.as_ref().filter(|shared| shared.is_remote()) {
     let shared = std::sync::Arc::clone(shared);
-    let spec = action_spec(context.root_directory(), parts, &key.json, &entry);
+    let spec = action_spec(context.root_directory(), parts, &key.json, &entry)
+      .map(|spec| remote::with_platform(spec, config));
     let action = match spec {
       Ok(spec) => shared.prepare_action(spec),
       Err(why) => {
@@ -276,6 +285,9 @@ pub(crate) fn open<'src>(
   if let Some(reason) = reason.filter(|_| !entry.hit) {
     let painter = context.stderr_painter();
     stderr_line(&painter.banner(&format!("===> cache miss, {reason}")))?;
+  }
+  if let (Some(executor), Some(spec)) = (executor.filter(|_| !entry.hit), executor_spec) {
+    remote::plan(context, recipe.namepath, spec, executor, &mut entry)?;
   }
   Ok(entry)
 }
@@ -499,6 +511,7 @@ fn open_local<'src>(
     hit,
     restored: None,
     publish: None,
+    execute: None,
   };
   Ok((entry, stale))
 }

@@ -63,7 +63,7 @@ pub(crate) fn run<'src>(
     echo_lines(context, &lines, output)?;
   }
   if config.dry_run {
-    return Ok(());
+    return say_where_it_would_run(context, scope);
   }
 
   let executor = executor(state, recipe, &lines)?;
@@ -82,6 +82,7 @@ pub(crate) fn run<'src>(
   let entry = cache.map(|cache| open_cache(context, run, &evaluator, scope, cache, &script));
   let entry = match entry.transpose()? {
     Some(opened) if opened.hit => return opened.skip(context),
+    Some(opened) if opened.runs_remotely() => return opened.run_remotely(context, recipe),
     entry => entry,
   };
 
@@ -117,6 +118,26 @@ pub(crate) fn run<'src>(
     }
   })?;
   finish(context, recipe, name, status, entry, captured)
+}
+
+/// `--dry-run` with `--remote-executor`: a `[cache]` recipe would run there
+/// unless the cache has its result.
+fn say_where_it_would_run<'src>(
+  context: &RunContext<'_, 'src>,
+  scope: &RecipeScope<'_, 'src>,
+) -> Result<'src> {
+  let config = context.config;
+  let Some(server) = cache::executor_shown(config) else {
+    return Ok(());
+  };
+  if config.quiet || config.no_cache || cache::attribute(scope).is_none() {
+    return Ok(());
+  }
+  let painter = context.stderr_painter();
+  let namepath = scope.recipe.namepath;
+  stderr_line(&painter.banner(&format!(
+    "===> recipe `{namepath}` would run remotely on `{server}` unless its result is cached"
+  )))
 }
 
 /// Write the script into a private temporary directory (shown with `-vv`):

@@ -39,6 +39,12 @@ pub(crate) unsafe fn prepare_process(argc: std::ffi::c_int, argv: *const *const 
   unsafe { os::start::prepare(argc, argv) };
 }
 
+/// A helper that must outlive an interrupted `just` to clean up after it
+/// ignores the interruptions the terminal sends the whole process group.
+pub(crate) fn ignore_interrupts() {
+  os::start::ignore_interrupts();
+}
+
 /// The process's command line, program name first.
 pub(crate) fn arguments() -> Vec<std::ffi::OsString> {
   os::start::arguments()

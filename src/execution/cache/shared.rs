@@ -13,8 +13,11 @@
 //! once and not used again in the run; a corrupt object is warned about and
 //! the recipe runs.
 
+mod execute;
 mod remote;
 mod restore;
+
+pub(in crate::execution) use execute::{print_streams, shown_server, Executed};
 
 use std::fs::{self, File};
 use std::io::{self, Read, Seek, Write};
@@ -73,6 +76,8 @@ struct Opened {
 #[derive(Default)]
 pub(crate) struct Stores {
   opened: Mutex<Vec<Opened>>,
+  /// `--remote-executor`: opened on the first `[cache]` recipe, or why not.
+  executor: Mutex<Option<Result<Arc<Shared>, String>>>,
 }
 
 /// The `--cache-dir` store the options name, if any.
@@ -86,7 +91,8 @@ impl Stores {
     let location = match (shared_directory(config), &config.cache_url) {
       (Some(directory), _) => Location::Directory(directory),
       (None, Some(url)) => Location::Url(url.clone()),
-      (None, None) => return None,
+      // The executor's server is the cache when no other is named.
+      (None, None) => return self.for_executor(config).and_then(Result::ok),
     };
     let timeout = config.cache_timeout;
     let read_only = config.cache_read_only;
@@ -99,6 +105,19 @@ impl Stores {
     let shared = Arc::new(Shared::open(&location, timeout, config));
     opened.push(Opened { location, read_only, timeout, shared: Arc::clone(&shared) });
     Some(shared)
+  }
+}
+
+impl Stores {
+  /// The `--remote-executor`, started on first use in the run, or why it
+  /// cannot be used.
+  pub(super) fn for_executor(&self, config: &Options) -> Option<Result<Arc<Shared>, String>> {
+    let url = config.remote_executor.as_ref()?;
+    let mut executor = self.executor.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let opened = executor.get_or_insert_with(|| {
+      Shared::open_executor(url, config.cache_timeout, config).map(Arc::new)
+    });
+    Some(opened.clone())
   }
 }
 

@@ -110,6 +110,45 @@ impl RemoteStore {
   }
 }
 
+impl RemoteStore {
+  /// `ask`, watching `interrupted` while the reply is awaited: once it
+  /// holds, `cancel` is sent (once), and the reply still awaited.
+  pub(in crate::execution::cache) fn ask_or_cancel(
+    &self,
+    request: &Json,
+    interrupted: &dyn Fn() -> bool,
+    cancel: &Json,
+  ) -> StoreResult<Json> {
+    let id = self.next.fetch_add(1, Ordering::Relaxed);
+    let (sender, receiver) = channel();
+    lock(&self.waiting).as_mut().ok_or_else(lost)?.insert(id, sender);
+    self.send(id, request)?;
+    let mut cancelled = false;
+    let reply = loop {
+      match receiver.recv_timeout(Duration::from_millis(50)) {
+        Ok(reply) => break reply,
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return Err(lost()),
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+      }
+      if !cancelled && interrupted() {
+        cancelled = true;
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        self.send(id, cancel)?;
+      }
+    };
+    match reply["error"].as_str() {
+      Some(message) => Err(StoreError(message.to_string())),
+      None => Ok(reply),
+    }
+  }
+
+  fn send(&self, id: u64, request: &Json) -> StoreResult<()> {
+    let mut input = lock(&self.input);
+    let input = input.as_mut().ok_or_else(lost)?;
+    writeln!(input, "{id} {request}").and_then(|()| input.flush()).map_err(|_| lost())
+  }
+}
+
 impl Drop for RemoteStore {
   /// The run is over: the helper, told so by the end of its input, exits.
   fn drop(&mut self) {

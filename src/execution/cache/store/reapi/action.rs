@@ -30,6 +30,9 @@ pub(crate) struct Spec {
   /// Files made up for the run (the script): path below the input root,
   /// contents, and whether executable.
   pub files: Vec<(String, String, bool)>,
+  /// `--remote-timeout`: the Action's timeout, in seconds.
+  #[serde(default)]
+  pub timeout: Option<u64>,
 }
 
 /// Where a blob's bytes are.
@@ -208,6 +211,10 @@ pub(crate) fn prepare(spec: &Spec) -> io::Result<Prepared> {
     input_root_digest: Some(input_root),
     salt: spec.salt.as_bytes().to_vec(),
     platform: platform(spec),
+    timeout: spec.timeout.map(|seconds| bazel_remote_apis::google::protobuf::Duration {
+      seconds: i64::try_from(seconds).unwrap_or(i64::MAX),
+      nanos: 0,
+    }),
     ..re::Action::default()
   };
   let action = action.encode_to_vec();
@@ -230,6 +237,7 @@ mod tests {
       salt: String::new(),
       inputs,
       files: vec![(".just/script".into(), "echo hi\n".into(), false)],
+      timeout: None,
     }
   }
 

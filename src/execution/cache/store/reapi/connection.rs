@@ -28,7 +28,7 @@ pub(crate) const LARGEST_MESSAGE: usize = 16 << 20;
 const DEFAULT_BATCH: u64 = 4 << 20;
 
 pub(crate) struct Connection {
-  channel: Channel,
+  pub(crate) channel: Channel,
   pub(crate) instance: String,
   headers: Vec<(AsciiMetadataKey, AsciiMetadataValue)>,
   pub(crate) timeout: Duration,

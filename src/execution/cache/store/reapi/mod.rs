@@ -19,12 +19,19 @@
 //!   uploads the missing blobs (the Action's too) and calls
 //!   UpdateActionResult; `{"ok": true}` or `{"refused": REASON}`.
 //!
+//! * `execute` with `"action"`, `"key"` and `"staging"`: runs the Action on
+//!   the server (`execute.rs`): `{"exit": 0, "entry": PATH}`, `{"exit": N,
+//!   "stdout": PATH, "stderr": PATH}`, `{"refused": REASON}` or
+//!   `{"cancelled": true}`.
+//! * `cancel` with `"key"`: cancels that execution; `{"ok": true}`.
+//!
 //! Any failure of the server is `{"error": MESSAGE}`. Every call has the
 //! deadline `SECONDS` (the helper's argument).
 
 pub(crate) mod action;
 pub(crate) mod blobs;
 pub(crate) mod connection;
+pub(crate) mod execute;
 pub(crate) mod result;
 
 use std::collections::HashMap;
@@ -73,9 +80,12 @@ pub(crate) fn serve(
     return 1;
   }
   let state = Arc::new(State { connection, prepared: Mutex::default() });
+  // An interrupted `just` closes its end; the executions it leaves are
+  // cancelled then.
+  crate::platform::ignore_interrupts();
   for line in lines {
     let Ok(line) = line else {
-      return 1;
+      break;
     };
     let (id, request) = line.split_once(' ').unwrap_or((&line, ""));
     let id = id.to_string();
@@ -86,6 +96,10 @@ pub(crate) fn serve(
       let _ = write_line(&format!("{id} {reply}"));
     });
   }
+  let _ = runtime.block_on(tokio::time::timeout(
+    state.connection.timeout,
+    execute::cancel_all(&state.connection),
+  ));
   0
 }
 
@@ -131,6 +145,19 @@ async fn answer(state: &State, request: &Json) -> Result<Json, StoreError> {
         .cloned()
         .ok_or_else(|| StoreError(format!("unknown action {shown}")))?;
       publish(&state.connection, &prepared, request).await
+    }
+    Some("execute") => {
+      let shown = text(request, "action")?;
+      let prepared = lock(&state.prepared)
+        .get(&shown)
+        .cloned()
+        .ok_or_else(|| StoreError(format!("unknown action {shown}")))?;
+      let staging = PathBuf::from(text(request, "staging")?);
+      execute::execute(&state.connection, &prepared, &text(request, "key")?, &staging).await
+    }
+    Some("cancel") => {
+      execute::cancel(&text(request, "key")?);
+      Ok(json!({"ok": true}))
     }
     _ => Err(StoreError("unknown request".into())),
   }
