@@ -86,6 +86,7 @@ mod parallel_output;
 mod pty;
 mod readme;
 mod remote_cache;
+mod remote_execution;
 mod remote_farm;
 mod robustness;
 mod shared_cache;
@@ -133,6 +134,7 @@ fn main() {
     msrv::tests,
     parallel_output::tests,
     remote_cache::tests,
+    remote_execution::tests,
     robustness::tests,
     shared_cache::tests,
     supervisor::tests,

@@ -11,9 +11,6 @@
 //! every worker end when their standard input does, which is when this
 //! process exits, however it ends.
 
-// The tests of `--remote-executor` use it (remote_execution.rs).
-#![allow(dead_code)]
-
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -34,8 +31,10 @@ const SHARED_WORKERS: usize = 2;
 /// How long the farm may take to start on a loaded machine (it takes 15–25 s).
 const STARTUP: Duration = Duration::from_secs(300);
 
+/// The virtual environment (`JUST_REAPI_VENV`, as for the cache tests).
 pub(crate) fn venv() -> PathBuf {
-  Path::new(env!("CARGO_MANIFEST_DIR")).join("target/reapi-venv")
+  std::env::var_os("JUST_REAPI_VENV")
+    .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/reapi-venv"), PathBuf::from)
 }
 
 fn python() -> PathBuf {
@@ -112,7 +111,8 @@ impl Farm {
     Journal { path: self.journals.path().join("instance-") }
   }
 
-  /// A worker of `instance` with device `properties`, ready (its session
+  /// A worker of `instance` with device `properties` besides this
+  /// machine's OS and processor (which `just` asks for), ready (its session
   /// created) when this returns; killed when dropped.
   pub(crate) fn worker(&self, instance: &str, properties: &[&str]) -> Worker {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
@@ -126,6 +126,9 @@ impl Farm {
       .arg(format!("--bot-id={bot_id}"))
       .arg("--journal")
       .arg(&journal.path);
+    command
+      .arg(format!("--property=OSFamily={}", std::env::consts::OS))
+      .arg(format!("--property=ISA={}", std::env::consts::ARCH));
     for property in properties {
       command.arg(format!("--property={property}"));
     }

@@ -159,7 +159,7 @@ class Worker:
         self.channel = grpc.insecure_channel(arguments.server)
         self.bots = bots_pb2_grpc.BotsStub(self.channel)
         self.cas = Cas(self.channel, arguments.instance)
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()
         self.wake = threading.Event()
         self.finished = set()
         self.running = {}  # lease id -> {"process": Popen | None, "done": Lease | None, "cancelled": bool}

@@ -95,8 +95,13 @@ impl Entry {
       let painter = context.stderr_painter();
       stderr_line(&painter.banner(&format!("===> running remotely on `{server}`")))?;
     }
+    // A signal is recorded rather than ending `just` at once, so that the
+    // operation is cancelled first.
+    let busy = context.supervisor.busy().map_err(crate::execution::error::refused)?;
     let interrupted = || context.supervisor.pending().is_some();
-    match executor.execute_action(&action, &interrupted) {
+    let executed = executor.execute_action(&action, &interrupted);
+    drop(busy);
+    match executed {
       Executed::Succeeded(found) => {
         if !restore_shared(context, recipe, &executor, Some(found), &mut self)? {
           return Err(message(format!(
