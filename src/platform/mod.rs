@@ -41,6 +41,7 @@ pub(crate) unsafe fn prepare_process(argc: std::ffi::c_int, argv: *const *const 
 
 /// A helper that must outlive an interrupted `just` to clean up after it
 /// ignores the interruptions the terminal sends the whole process group.
+#[cfg_attr(not(feature = "network-stores"), allow(dead_code))]
 pub(crate) fn ignore_interrupts() {
   os::start::ignore_interrupts();
 }
