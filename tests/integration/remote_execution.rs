@@ -175,13 +175,14 @@ fn remote_and_local_recipes_mix_with_dependencies() {
      report: mixed_remote\n  @echo \"local after: $(cat mixed.out)\"\n",
   )
   .expect("justfile");
-  let output = run(root, &[&executor(""), "report"]);
+  let output = run(root, &[&executor(""), "--explain", "report"]);
   assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
   assert_eq!(text(&output.stdout), "remote part\nlocal after: GENERATED\n");
+  let server = format!("127.0.0.1:{}", farm().port);
   assert_eq!(
     text(&output.stderr),
-    "mkdir -p src && echo generated > src/gen.txt\n",
-    "the local recipe echoes its line"
+    format!("mkdir -p src && echo generated > src/gen.txt\n===> running remotely on `{server}`\n"),
+    "the local recipe echoes its line, the remote one says where it runs"
   );
   assert_eq!(starts(&farm().shared_journal().events(), "mixed_remote"), 1);
 }

@@ -91,7 +91,7 @@ impl Entry {
     let config = context.config;
     let name = recipe.name().lexeme().to_string();
     let server = executor.shown().to_string();
-    if config.verbosity >= 1 && !config.quiet {
+    if (config.verbosity >= 1 || config.explain) && !config.quiet {
       let painter = context.stderr_painter();
       stderr_line(&painter.banner(&format!("===> running remotely on `{server}`")))?;
     }
