@@ -32,6 +32,7 @@ tests! {
   remote_cache_edited_output_is_restored if buildgrid_installed,
   remote_cache_read_only_never_publishes if buildgrid_installed,
   remote_cache_server_down_warns_once_and_runs if buildgrid_installed,
+  remote_cache_server_stopping_mid_run_warns_once if buildgrid_installed,
   remote_cache_large_output_goes_through_bytestream if buildgrid_installed,
   remote_cache_two_thousand_inputs if buildgrid_installed,
   remote_cache_refuses_paths_outside_the_outputs if buildgrid_installed,
@@ -461,4 +462,109 @@ fn remote_cache_refuses_a_four_gigabyte_declared_size() {
   // The disk storage finds a blob by its hash alone, so the server serves
   // the result.
   refuses("disk", spec, "blob `");
+}
+
+/// A TCP proxy to the server that can be stopped: its listener closed and
+/// every connection through it cut.
+struct Proxy {
+  port: u16,
+  stopped: std::sync::Arc<std::sync::atomic::AtomicBool>,
+  connections: std::sync::Arc<Mutex<Vec<std::net::TcpStream>>>,
+}
+
+impl Proxy {
+  fn start(target: u16) -> Proxy {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let stopped = Arc::new(AtomicBool::new(false));
+    let connections: Arc<Mutex<Vec<std::net::TcpStream>>> = Arc::default();
+    let (flag, kept) = (Arc::clone(&stopped), Arc::clone(&connections));
+    std::thread::spawn(move || {
+      while !flag.load(Ordering::SeqCst) {
+        let Ok((client, _)) = listener.accept() else {
+          std::thread::sleep(std::time::Duration::from_millis(5));
+          continue;
+        };
+        client.set_nonblocking(false).unwrap();
+        let server = std::net::TcpStream::connect(("127.0.0.1", target)).unwrap();
+        let mut kept = kept.lock().unwrap();
+        kept.push(client.try_clone().unwrap());
+        kept.push(server.try_clone().unwrap());
+        for (mut from, mut to) in
+          [(client.try_clone().unwrap(), server.try_clone().unwrap()), (server, client)]
+        {
+          std::thread::spawn(move || {
+            let _ = std::io::copy(&mut from, &mut to);
+            let _ = to.shutdown(std::net::Shutdown::Both);
+          });
+        }
+      }
+    });
+    Proxy { port, stopped, connections }
+  }
+
+  fn stop(&self) {
+    self.stopped.store(true, std::sync::atomic::Ordering::SeqCst);
+    for connection in self.connections.lock().unwrap().iter() {
+      let _ = connection.shutdown(std::net::Shutdown::Both);
+    }
+  }
+}
+
+const STOPPING: &str = r#"set unstable
+set lists
+
+[cache(inputs=['seed'], outputs=['out'])]
+build:
+  #!/bin/sh
+  echo built > out
+  touch "$STOP"
+  for i in $(seq 600); do [ -e "$STOPPED" ] && break; sleep 0.05; done
+  echo ran >> "$COUNTER"
+"#;
+
+fn remote_cache_server_stopping_mid_run_warns_once() {
+  let workspace = Workspace::new();
+  let directory = workspace.root.path().join("a");
+  fs::create_dir_all(&directory).unwrap();
+  fs::write(directory.join("justfile"), STOPPING).unwrap();
+  fs::write(directory.join("seed"), workspace.root.path().display().to_string()).unwrap();
+  let proxy = Proxy::start(server());
+  let (stop, stopped) = (workspace.root.path().join("stop"), workspace.root.path().join("stopped"));
+  let child = workspace
+    .command(&directory, &[&format!("--cache-url=grpc://127.0.0.1:{}", proxy.port)])
+    .env("STOP", &stop)
+    .env("STOPPED", &stopped)
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+  let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+  while !stop.exists() {
+    assert!(std::time::Instant::now() < deadline, "the recipe did not start");
+    std::thread::sleep(std::time::Duration::from_millis(10));
+  }
+  proxy.stop();
+  fs::write(&stopped, "").unwrap();
+  let output = child.wait_with_output().unwrap();
+  let stderr = text(&output.stderr);
+  assert_eq!(output.status.code(), Some(0), "stderr: {stderr}");
+  assert_eq!(
+    stderr.lines().filter(|line| line.starts_with("warning: ")).count(),
+    1,
+    "stderr: {stderr}"
+  );
+  assert!(
+    stderr.starts_with(&format!(
+      "warning: shared cache `127.0.0.1:{}` failed while publishing an action result (",
+      proxy.port
+    )),
+    "{stderr}"
+  );
+  assert!(stderr.ends_with("); running without it\n"), "{stderr}");
+  assert_eq!(fs::read_to_string(directory.join("out")).unwrap(), "built\n");
+  assert_eq!(workspace.runs(), 1);
 }
