@@ -140,11 +140,9 @@ async fn write(connection: &Connection, blob: &Blob) -> Result<(), StoreError> {
   });
   let stream = tokio_stream::wrappers::ReceiverStream::new(receiver);
   let mut client = connection.byte_stream();
-  let written = tokio::time::timeout(
-    connection.timeout + std::time::Duration::from_secs(size as u64 >> 20),
-    client.write(connection.request(stream)),
-  )
-  .await;
+  let deadline = connection.transfer_deadline(size as u64);
+  let written =
+    tokio::time::timeout(deadline, client.write(connection.request_within(stream, deadline))).await;
   let read = reader.await.map_err(|error| StoreError(error.to_string()))?;
   read.map_err(|error| io_failure(&error))?;
   let answer = match written {
@@ -271,16 +269,22 @@ pub(crate) async fn download(
   let request =
     ReadRequest { resource_name: connection.read_resource(digest), read_offset: 0, read_limit: 0 };
   let mut client = connection.byte_stream();
-  let mut stream =
-    connection.call(client.read(connection.request(request))).await.map_err(|error| {
-      if error.0.starts_with("NotFound") {
-        Fetch::Refused(format!("blob `{}` is missing", digest.hash))
-      } else {
-        Fetch::Failed(error)
-      }
-    })?;
+  let deadline = connection.transfer_deadline(size);
+  let expiry = tokio::time::Instant::now() + deadline;
+  let read = client.read(connection.request_within(request, deadline));
+  let mut stream = connection.call(read).await.map_err(|error| {
+    if error.0.starts_with("NotFound") {
+      Fetch::Refused(format!("blob `{}` is missing", digest.hash))
+    } else {
+      Fetch::Failed(error)
+    }
+  })?;
   loop {
-    let message = match tokio::time::timeout(connection.timeout, stream.message()).await {
+    // Each message within the deadline of a call, the whole within the
+    // transfer's.
+    let wait =
+      connection.timeout.min(expiry.saturating_duration_since(tokio::time::Instant::now()));
+    let message = match tokio::time::timeout(wait, stream.message()).await {
       Ok(Ok(Some(message))) => message,
       Ok(Ok(None)) => break,
       // The server says the blob is missing or not whole.
