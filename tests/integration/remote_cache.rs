@@ -35,6 +35,8 @@ tests! {
   remote_cache_server_stopping_mid_run_warns_once if buildgrid_installed,
   remote_cache_large_output_goes_through_bytestream if buildgrid_installed,
   remote_cache_two_thousand_inputs if buildgrid_installed,
+  #[cfg(unix)]
+  remote_cache_interrupted_restore_leaves_no_staging if buildgrid_installed,
   remote_cache_refuses_paths_outside_the_outputs if buildgrid_installed,
   remote_cache_refuses_a_blob_that_does_not_match_its_digest if buildgrid_installed,
   remote_cache_refuses_escaping_links if buildgrid_installed,
@@ -566,5 +568,72 @@ fn remote_cache_server_stopping_mid_run_warns_once() {
   );
   assert!(stderr.ends_with("); running without it\n"), "{stderr}");
   assert_eq!(fs::read_to_string(directory.join("out")).unwrap(), "built\n");
+  assert_eq!(workspace.runs(), 1);
+}
+
+/// The names in `directory` starting with `prefix`, at any depth.
+#[cfg(unix)]
+fn named(directory: &Path, prefix: &str) -> Vec<PathBuf> {
+  let mut found = Vec::new();
+  let mut pending = vec![directory.to_path_buf()];
+  while let Some(directory) = pending.pop() {
+    for entry in fs::read_dir(&directory).into_iter().flatten().flatten() {
+      let path = entry.path();
+      if entry.file_name().to_string_lossy().starts_with(prefix) {
+        found.push(path.clone());
+      }
+      if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+        pending.push(path);
+      }
+    }
+  }
+  found
+}
+
+#[cfg(unix)]
+fn remote_cache_interrupted_restore_leaves_no_staging() {
+  let workspace = Workspace::new();
+  let checkout = |name: &str| {
+    let directory = workspace.root.path().join(name);
+    fs::create_dir_all(&directory).unwrap();
+    fs::write(directory.join("justfile"), LARGE.replace("6291456", "50331648")).unwrap();
+    fs::write(directory.join("seed"), workspace.root.path().display().to_string()).unwrap();
+    directory
+  };
+  let a = checkout("a");
+  let first = workspace.just(&a, &[&url("")]);
+  assert_eq!(first.status.code(), Some(0), "stderr: {}", text(&first.stderr));
+  let b = checkout("b");
+  let temporary = tempfile::tempdir().unwrap();
+  let mut child = workspace
+    .command(&b, &[&url("")])
+    .env("TMPDIR", temporary.path())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+  // Interrupted while the helper writes a blob into the staging directory.
+  let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+  while named(temporary.path(), "partial-").is_empty() {
+    assert!(std::time::Instant::now() < deadline, "no transfer started");
+    assert!(child.try_wait().unwrap().is_none(), "just ended before the transfer");
+    std::thread::sleep(std::time::Duration::from_millis(2));
+  }
+  // SAFETY: signals the child just spawned, which has not been reaped.
+  unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+  let output = child.wait_with_output().unwrap();
+  assert_eq!(output.status.code(), Some(130), "stderr: {}", text(&output.stderr));
+  // The helper, told by the end of its input, is gone within moments.
+  let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+  loop {
+    let left = named(temporary.path(), ".just-reapi-");
+    if left.is_empty() {
+      break;
+    }
+    assert!(std::time::Instant::now() < deadline, "staging left: {left:?}");
+    std::thread::sleep(std::time::Duration::from_millis(20));
+  }
+  assert_eq!(named(&b, ".just-restore-"), Vec::<PathBuf>::new());
+  assert!(!b.join("big").exists());
   assert_eq!(workspace.runs(), 1);
 }

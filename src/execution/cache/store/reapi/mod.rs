@@ -73,6 +73,20 @@ pub(crate) fn serve(
     return 1;
   }
   let state = Arc::new(State { connection, prepared: Mutex::default() });
+  let status = answer_lines(&runtime, &state, lines);
+  // `just` is done with the store (or gone): requests still running are
+  // dropped, a file being hashed included, rather than waited for.
+  runtime.shutdown_background();
+  status
+}
+
+/// Answer each request line, each in a task of its own; the status to exit
+/// with once the input ends.
+fn answer_lines(
+  runtime: &tokio::runtime::Runtime,
+  state: &Arc<State>,
+  lines: impl Iterator<Item = io::Result<String>>,
+) -> i32 {
   for line in lines {
     let Ok(line) = line else {
       return 1;
@@ -80,7 +94,7 @@ pub(crate) fn serve(
     let (id, request) = line.split_once(' ').unwrap_or((&line, ""));
     let id = id.to_string();
     let request: Json = serde_json::from_str(request).unwrap_or(Json::Null);
-    let state = Arc::clone(&state);
+    let state = Arc::clone(state);
     runtime.spawn(async move {
       let reply = answer(&state, &request).await.unwrap_or_else(|error| json!({"error": error.0}));
       let _ = write_line(&format!("{id} {reply}"));

@@ -112,7 +112,9 @@ pub(crate) async fn stage(
   staging: &Path,
 ) -> Result<Staged, StoreError> {
   let cas = staging.join("cas");
-  std::fs::create_dir_all(&cas).map_err(|error| StoreError(error.to_string()))?;
+  // Not `create_dir_all`: a staging directory `just` removed (at Ctrl-C)
+  // is never made again.
+  std::fs::create_dir(&cas).map_err(|error| StoreError(error.to_string()))?;
   let mut counter = 0usize;
   let mut scratch = || {
     counter += 1;
