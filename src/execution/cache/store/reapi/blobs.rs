@@ -225,6 +225,103 @@ impl Checker<'_> {
   }
 }
 
+/// Whether `digest` is read in a batch: a small blob that fits one.
+pub(crate) fn batched(connection: &Connection, digest: &re::Digest) -> bool {
+  u64::try_from(digest.size_bytes)
+    .is_ok_and(|size| size <= SMALL && size + OVERHEAD <= batch_limit(connection))
+}
+
+fn batch_limit(connection: &Connection) -> u64 {
+  connection.max_batch.min(super::connection::LARGEST_MESSAGE as u64 / 2)
+}
+
+/// Download the small blobs `digests` (distinct, each `batched`) in
+/// batches into `directory`, each checked and named by its BLAKE3 hash: a
+/// map from SHA-256 to BLAKE3 hash.
+pub(crate) async fn download_batches(
+  connection: &Connection,
+  digests: &[re::Digest],
+  directory: &Path,
+) -> Result<Vec<(String, String)>, Fetch> {
+  let limit = batch_limit(connection);
+  let mut fetched = Vec::with_capacity(digests.len());
+  // The empty blob is never asked for (not every server stores it).
+  let (empty, digests): (Vec<&re::Digest>, Vec<&re::Digest>) =
+    digests.iter().partition(|digest| digest.size_bytes == 0);
+  for digest in empty {
+    let checker = Checker {
+      expected: digest,
+      sha: sha2::Sha256::new(),
+      blake3: blake3::Hasher::new(),
+      size: 0,
+    };
+    let blake3 = checker.finish()?.blake3;
+    std::fs::write(directory.join(&blake3), b"")
+      .map_err(|error| Fetch::Failed(io_failure(&error)))?;
+    fetched.push((digest.hash.clone(), blake3));
+  }
+  let mut start = 0;
+  while start < digests.len() {
+    let mut end = start;
+    let mut total = 0;
+    while end < digests.len() {
+      let size = digests[end].size_bytes as u64 + OVERHEAD;
+      if end > start && total + size > limit {
+        break;
+      }
+      total += size;
+      end += 1;
+    }
+    let batch = &digests[start..end];
+    start = end;
+    let request = re::BatchReadBlobsRequest {
+      instance_name: connection.instance.clone(),
+      digests: batch.iter().map(|digest| (*digest).clone()).collect(),
+      acceptable_compressors: Vec::new(),
+      digest_function: SHA256,
+    };
+    let mut client = connection.cas();
+    let answer = connection.call(client.batch_read_blobs(connection.request(request))).await?;
+    let mut responses: std::collections::HashMap<String, re::batch_read_blobs_response::Response> =
+      std::collections::HashMap::new();
+    for response in answer.responses {
+      if let Some(digest) = &response.digest {
+        responses.insert(digest.hash.clone(), response);
+      }
+    }
+    for digest in batch {
+      let Some(response) = responses.remove(&digest.hash) else {
+        return Err(Fetch::Refused(format!("blob `{}` is missing", digest.hash)));
+      };
+      if let Some(failed) = response.status.filter(|status| status.code != 0) {
+        return Err(Fetch::Refused(format!(
+          "blob `{}` is missing (code {})",
+          digest.hash, failed.code
+        )));
+      }
+      let mut checker = Checker {
+        expected: digest,
+        sha: sha2::Sha256::new(),
+        blake3: blake3::Hasher::new(),
+        size: 0,
+      };
+      checker.add(&response.data)?;
+      let blake3 = checker.finish()?.blake3;
+      let write = |path: &Path| -> io::Result<()> {
+        let mut file = std::fs::File::create_new(path)?;
+        file.write_all(&response.data)
+      };
+      match write(&directory.join(&blake3)) {
+        Ok(()) => {}
+        Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(error) => return Err(Fetch::Failed(io_failure(&error))),
+      }
+      fetched.push((digest.hash.clone(), blake3));
+    }
+  }
+  Ok(fetched)
+}
+
 /// Download `digest` into the new file `path`, checked.
 pub(crate) async fn download(
   connection: &Connection,

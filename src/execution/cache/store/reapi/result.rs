@@ -17,7 +17,7 @@ use prost::Message;
 use serde_json::{json, Value as Json};
 
 use super::action::{digest_file, digest_of, Blob, Source};
-use super::blobs::{download, download_bytes, Fetch};
+use super::blobs::{self, download, download_bytes, Fetch};
 use super::connection::Connection;
 use crate::execution::cache::entry;
 use crate::execution::cache::store::StoreError;
@@ -199,10 +199,17 @@ pub(crate) async fn stage(
       }
     }
   }
-  for digest in wanted {
-    if renamed.contains_key(&digest.hash) {
-      continue;
-    }
+  let mut seen = std::collections::HashSet::new();
+  wanted.retain(|digest| seen.insert(digest.hash.clone()));
+  // Small blobs in batches, the others one by one through ByteStream.
+  let (small, large): (Vec<re::Digest>, Vec<re::Digest>) =
+    wanted.into_iter().partition(|digest| blobs::batched(connection, digest));
+  match blobs::download_batches(connection, &small, &cas).await {
+    Ok(fetched) => renamed.extend(fetched),
+    Err(Fetch::Refused(reason)) => return Ok(Staged::Refused(reason)),
+    Err(Fetch::Failed(error)) => return Err(error),
+  }
+  for digest in large {
     let partial = scratch();
     let fetched = match download(connection, &digest, &partial).await {
       Ok(fetched) => fetched,
