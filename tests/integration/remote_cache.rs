@@ -32,6 +32,9 @@ tests! {
   remote_cache_edited_output_is_restored if buildgrid_installed,
   remote_cache_read_only_never_publishes if buildgrid_installed,
   remote_cache_server_down_warns_once_and_runs if buildgrid_installed,
+  remote_cache_over_tls_trusts_a_private_ca_through_ssl_cert_file if buildgrid_installed,
+  remote_cache_over_tls_refuses_an_unknown_issuer if buildgrid_installed,
+  remote_cache_credentials_are_never_shown if buildgrid_installed,
   remote_cache_server_stopping_mid_run_warns_once if buildgrid_installed,
   remote_cache_large_output_goes_through_bytestream if buildgrid_installed,
   remote_cache_two_thousand_inputs if buildgrid_installed,
@@ -58,6 +61,8 @@ fn buildgrid_installed() -> bool {
 struct BuildGrid {
   child: Child,
   port: u16,
+  /// Its TLS port, with a certificate of the private CA `TLS/ca.pem`.
+  tls_port: u16,
   /// Its disk storage (instance `disk`), and its configuration.
   directory: tempfile::TempDir,
 }
@@ -70,6 +75,12 @@ const CONFIG: &str = r#"server:
   - !channel
     address: "127.0.0.1:PORT"
     insecure-mode: true
+  - !channel
+    address: "127.0.0.1:TLS_PORT"
+    insecure-mode: false
+    credentials:
+      tls-server-key: TLS/server.key
+      tls-server-cert: TLS/server.pem
 storages:
   - !lru-storage &mem
     size: 512MB
@@ -127,10 +138,17 @@ fn server() -> u16 {
   }
   let directory = tempfile::tempdir().expect("tempdir");
   let port = free_port();
+  let tls_port = free_port();
   let disk = directory.path().join("disk");
   fs::create_dir_all(&disk).expect("disk");
-  let config =
-    CONFIG.replace("PORT", &port.to_string()).replace("DISK", &disk.display().to_string());
+  let tls = directory.path().join("tls");
+  fs::create_dir_all(&tls).expect("tls");
+  crate::hostile_cache::certificates(&tls);
+  let config = CONFIG
+    .replace("TLS_PORT", &tls_port.to_string())
+    .replace("PORT", &port.to_string())
+    .replace("DISK", &disk.display().to_string())
+    .replace("TLS", &tls.display().to_string());
   let path = directory.path().join("buildgrid.yml");
   fs::write(&path, config).expect("config");
   let log = fs::File::create(directory.path().join("bgd.log")).expect("log");
@@ -143,8 +161,17 @@ fn server() -> u16 {
     .spawn()
     .expect("start bgd");
   wait_for_port(port, &mut child, "bgd");
-  *server = Some(BuildGrid { child, port, directory });
+  wait_for_port(tls_port, &mut child, "bgd (TLS)");
+  *server = Some(BuildGrid { child, port, tls_port, directory });
   port
+}
+
+/// The TLS port and the private CA's certificate.
+fn tls() -> (u16, PathBuf) {
+  server();
+  let server = SERVER.get().expect("server").lock().unwrap_or_else(|p| p.into_inner());
+  let server = server.as_ref().expect("server");
+  (server.tls_port, server.directory.path().join("tls/ca.pem"))
 }
 
 /// Stop the server, if a test started it (at the end of the test binary).
@@ -223,7 +250,8 @@ fn checkout(workspace: &Workspace, name: &str) -> PathBuf {
   directory
 }
 
-// The only tests of the plain `JUSTFILE` action, on instances of their own.
+// The only tests of the plain `JUSTFILE` action, on instances of their own
+// (and the TLS one on `disk`).
 fn remote_cache_is_shared_by_two_checkouts() {
   shares_between_checkouts(&[&url("")], |_| {});
 }
@@ -408,7 +436,9 @@ fn refuses(instance: &str, spec: Json, reason: &str) {
   publish(instance, &action, &spec);
   let b = checkout(&workspace, "b");
   let justfile = fs::read(b.join("justfile")).unwrap();
-  let output = workspace.just(&b, &[&url(instance)]);
+  // BuildGrid checks a result's blobs before it answers (a Tree of a
+  // million entries takes it a while on a loaded machine).
+  let output = workspace.just(&b, &[&url(instance), "--cache-timeout=600"]);
   assert_built(&output, 1);
   let stderr = text(&output.stderr);
   assert!(stderr.contains(&format!("entry `action {action}` refused (")), "{stderr}");
@@ -636,4 +666,61 @@ fn remote_cache_interrupted_restore_leaves_no_staging() {
   assert_eq!(named(&b, ".just-restore-"), Vec::<PathBuf>::new());
   assert!(!b.join("big").exists());
   assert_eq!(workspace.runs(), 1);
+}
+
+fn remote_cache_over_tls_trusts_a_private_ca_through_ssl_cert_file() {
+  let (port, ca) = tls();
+  // The plain `JUSTFILE` action on an instance of its own (see above).
+  let url = format!("--cache-url=grpcs://127.0.0.1:{port}/disk");
+  shares_between_checkouts(&[&url], |command| {
+    command.env("SSL_CERT_FILE", &ca);
+  });
+}
+
+fn remote_cache_over_tls_refuses_an_unknown_issuer() {
+  let (port, _) = tls();
+  let workspace = Workspace::new();
+  let a = checkout(&workspace, "a");
+  let output = workspace.just(&a, &[&format!("--cache-url=grpcs://127.0.0.1:{port}")]);
+  assert_built(&output, 1);
+  let stderr = text(&output.stderr);
+  assert!(stderr.starts_with("warning: shared cache not used: cannot connect: "), "{stderr}");
+  assert!(stderr.contains("UnknownIssuer"), "{stderr}");
+}
+
+/// A password in the URL and request headers (BuildGrid ignores both) reach
+/// no message, even with `-vv`, and the store works with them.
+fn remote_cache_credentials_are_never_shown() {
+  let workspace = Workspace::new();
+  let a = checkout(&workspace, "a");
+  let b = checkout(&workspace, "b");
+  let port = server();
+  let headers = workspace.root.path().join("headers");
+  fs::write(&headers, "# BuildBuddy's\nx-buildbuddy-api-key: FILE-TOKEN\n").unwrap();
+  let url = format!("--cache-url=grpc://user:PASSWORD@127.0.0.1:{port}");
+  for checkout in [&a, &b] {
+    let output = workspace
+      .command(checkout, &[&url, "-vv"])
+      .env("JUST_CACHE_HEADERS", "x-api-key: ENV-TOKEN")
+      .env("JUST_CACHE_HEADERS_FILE", &headers)
+      .output()
+      .unwrap();
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    for secret in ["PASSWORD", "ENV-TOKEN", "FILE-TOKEN"] {
+      assert!(!stderr.contains(secret) && !text(&output.stdout).contains(secret), "{stderr}");
+    }
+  }
+  assert_eq!(workspace.runs(), 1);
+  // A checkout without a local entry: it runs, the store unused.
+  let c = checkout(&workspace, "c");
+  let output =
+    workspace.command(&c, &[&url]).env("JUST_CACHE_HEADERS", "not a header").output().unwrap();
+  assert_built(&output, 1);
+  assert!(
+    text(&output.stderr)
+      .starts_with("warning: shared cache not used: a cache header is not `NAME: VALUE`\n"),
+    "{}",
+    text(&output.stderr)
+  );
 }
