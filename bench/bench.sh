@@ -292,3 +292,6 @@ timed_ours dirs '--watch set-up, 20,000 directories' \
 # edit and of completions (its targets: 50 ms and 20 ms at the 90th percentile).
 echo
 python3 "$here/lsp_latency.py" "$ours" 100
+
+# The Remote Execution API store against BuildGrid, beside `--cache-dir`.
+"$here/remote_cache.sh" "$ours"

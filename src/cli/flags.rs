@@ -338,7 +338,7 @@ pub(crate) const FLAGS: &[Flag] = &[
   },
   Flag {
     env: Some("JUST_CACHE_URL"),
-    ..text(CACHE_URL, "URL", "Share `[cache]` results through this http://, https:// or s3:// store", |o, v| {
+    ..text(CACHE_URL, "URL", "Share `[cache]` results through this http://, https://, s3:// or grpc(s):// (Remote Execution API) store", |o, v| {
       o.cache_url = v.string();
     })
   },

@@ -32,8 +32,14 @@ tests! {
   remote_cache_edited_output_is_restored if buildgrid_installed,
   remote_cache_read_only_never_publishes if buildgrid_installed,
   remote_cache_server_down_warns_once_and_runs if buildgrid_installed,
+  remote_cache_over_tls_trusts_a_private_ca_through_ssl_cert_file if buildgrid_installed,
+  remote_cache_over_tls_refuses_an_unknown_issuer if buildgrid_installed,
+  remote_cache_credentials_are_never_shown if buildgrid_installed,
+  remote_cache_server_stopping_mid_run_warns_once if buildgrid_installed,
   remote_cache_large_output_goes_through_bytestream if buildgrid_installed,
   remote_cache_two_thousand_inputs if buildgrid_installed,
+  #[cfg(unix)]
+  remote_cache_interrupted_restore_leaves_no_staging if buildgrid_installed,
   remote_cache_refuses_paths_outside_the_outputs if buildgrid_installed,
   remote_cache_refuses_a_blob_that_does_not_match_its_digest if buildgrid_installed,
   remote_cache_refuses_escaping_links if buildgrid_installed,
@@ -55,6 +61,8 @@ fn buildgrid_installed() -> bool {
 struct BuildGrid {
   child: Child,
   port: u16,
+  /// Its TLS port, with a certificate of the private CA `TLS/ca.pem`.
+  tls_port: u16,
   /// Its disk storage (instance `disk`), and its configuration.
   directory: tempfile::TempDir,
 }
@@ -67,6 +75,12 @@ const CONFIG: &str = r#"server:
   - !channel
     address: "127.0.0.1:PORT"
     insecure-mode: true
+  - !channel
+    address: "127.0.0.1:TLS_PORT"
+    insecure-mode: false
+    credentials:
+      tls-server-key: TLS/server.key
+      tls-server-cert: TLS/server.pem
 storages:
   - !lru-storage &mem
     size: 512MB
@@ -124,10 +138,17 @@ fn server() -> u16 {
   }
   let directory = tempfile::tempdir().expect("tempdir");
   let port = free_port();
+  let tls_port = free_port();
   let disk = directory.path().join("disk");
   fs::create_dir_all(&disk).expect("disk");
-  let config =
-    CONFIG.replace("PORT", &port.to_string()).replace("DISK", &disk.display().to_string());
+  let tls = directory.path().join("tls");
+  fs::create_dir_all(&tls).expect("tls");
+  crate::hostile_cache::certificates(&tls);
+  let config = CONFIG
+    .replace("TLS_PORT", &tls_port.to_string())
+    .replace("PORT", &port.to_string())
+    .replace("DISK", &disk.display().to_string())
+    .replace("TLS", &tls.display().to_string());
   let path = directory.path().join("buildgrid.yml");
   fs::write(&path, config).expect("config");
   let log = fs::File::create(directory.path().join("bgd.log")).expect("log");
@@ -140,8 +161,17 @@ fn server() -> u16 {
     .spawn()
     .expect("start bgd");
   wait_for_port(port, &mut child, "bgd");
-  *server = Some(BuildGrid { child, port, directory });
+  wait_for_port(tls_port, &mut child, "bgd (TLS)");
+  *server = Some(BuildGrid { child, port, tls_port, directory });
   port
+}
+
+/// The TLS port and the private CA's certificate.
+fn tls() -> (u16, PathBuf) {
+  server();
+  let server = SERVER.get().expect("server").lock().unwrap_or_else(|p| p.into_inner());
+  let server = server.as_ref().expect("server");
+  (server.tls_port, server.directory.path().join("tls/ca.pem"))
 }
 
 /// Stop the server, if a test started it (at the end of the test binary).
@@ -220,7 +250,8 @@ fn checkout(workspace: &Workspace, name: &str) -> PathBuf {
   directory
 }
 
-// The only tests of the plain `JUSTFILE` action, on instances of their own.
+// The only tests of the plain `JUSTFILE` action, on instances of their own
+// (and the TLS one on `disk`).
 fn remote_cache_is_shared_by_two_checkouts() {
   shares_between_checkouts(&[&url("")], |_| {});
 }
@@ -405,7 +436,9 @@ fn refuses(instance: &str, spec: Json, reason: &str) {
   publish(instance, &action, &spec);
   let b = checkout(&workspace, "b");
   let justfile = fs::read(b.join("justfile")).unwrap();
-  let output = workspace.just(&b, &[&url(instance)]);
+  // BuildGrid checks a result's blobs before it answers (a Tree of a
+  // million entries takes it a while on a loaded machine).
+  let output = workspace.just(&b, &[&url(instance), "--cache-timeout=600"]);
   assert_built(&output, 1);
   let stderr = text(&output.stderr);
   assert!(stderr.contains(&format!("entry `action {action}` refused (")), "{stderr}");
@@ -461,4 +494,233 @@ fn remote_cache_refuses_a_four_gigabyte_declared_size() {
   // The disk storage finds a blob by its hash alone, so the server serves
   // the result.
   refuses("disk", spec, "blob `");
+}
+
+/// A TCP proxy to the server that can be stopped: its listener closed and
+/// every connection through it cut.
+struct Proxy {
+  port: u16,
+  stopped: std::sync::Arc<std::sync::atomic::AtomicBool>,
+  connections: std::sync::Arc<Mutex<Vec<std::net::TcpStream>>>,
+}
+
+impl Proxy {
+  fn start(target: u16) -> Proxy {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let stopped = Arc::new(AtomicBool::new(false));
+    let connections: Arc<Mutex<Vec<std::net::TcpStream>>> = Arc::default();
+    let (flag, kept) = (Arc::clone(&stopped), Arc::clone(&connections));
+    std::thread::spawn(move || {
+      while !flag.load(Ordering::SeqCst) {
+        let Ok((client, _)) = listener.accept() else {
+          std::thread::sleep(std::time::Duration::from_millis(5));
+          continue;
+        };
+        client.set_nonblocking(false).unwrap();
+        let server = std::net::TcpStream::connect(("127.0.0.1", target)).unwrap();
+        let mut kept = kept.lock().unwrap();
+        kept.push(client.try_clone().unwrap());
+        kept.push(server.try_clone().unwrap());
+        for (mut from, mut to) in
+          [(client.try_clone().unwrap(), server.try_clone().unwrap()), (server, client)]
+        {
+          std::thread::spawn(move || {
+            let _ = std::io::copy(&mut from, &mut to);
+            let _ = to.shutdown(std::net::Shutdown::Both);
+          });
+        }
+      }
+    });
+    Proxy { port, stopped, connections }
+  }
+
+  fn stop(&self) {
+    self.stopped.store(true, std::sync::atomic::Ordering::SeqCst);
+    for connection in self.connections.lock().unwrap().iter() {
+      let _ = connection.shutdown(std::net::Shutdown::Both);
+    }
+  }
+}
+
+const STOPPING: &str = r#"set unstable
+set lists
+
+[cache(inputs=['seed'], outputs=['out'])]
+build:
+  #!/bin/sh
+  echo built > out
+  touch "$STOP"
+  for i in $(seq 600); do [ -e "$STOPPED" ] && break; sleep 0.05; done
+  echo ran >> "$COUNTER"
+"#;
+
+fn remote_cache_server_stopping_mid_run_warns_once() {
+  let workspace = Workspace::new();
+  let directory = workspace.root.path().join("a");
+  fs::create_dir_all(&directory).unwrap();
+  fs::write(directory.join("justfile"), STOPPING).unwrap();
+  fs::write(directory.join("seed"), workspace.root.path().display().to_string()).unwrap();
+  let proxy = Proxy::start(server());
+  let (stop, stopped) = (workspace.root.path().join("stop"), workspace.root.path().join("stopped"));
+  let child = workspace
+    .command(&directory, &[&format!("--cache-url=grpc://127.0.0.1:{}", proxy.port)])
+    .env("STOP", &stop)
+    .env("STOPPED", &stopped)
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+  let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+  while !stop.exists() {
+    assert!(std::time::Instant::now() < deadline, "the recipe did not start");
+    std::thread::sleep(std::time::Duration::from_millis(10));
+  }
+  proxy.stop();
+  fs::write(&stopped, "").unwrap();
+  let output = child.wait_with_output().unwrap();
+  let stderr = text(&output.stderr);
+  assert_eq!(output.status.code(), Some(0), "stderr: {stderr}");
+  assert_eq!(
+    stderr.lines().filter(|line| line.starts_with("warning: ")).count(),
+    1,
+    "stderr: {stderr}"
+  );
+  assert!(
+    stderr.starts_with(&format!(
+      "warning: shared cache `127.0.0.1:{}` failed while publishing an action result (",
+      proxy.port
+    )),
+    "{stderr}"
+  );
+  assert!(stderr.ends_with("); running without it\n"), "{stderr}");
+  assert_eq!(fs::read_to_string(directory.join("out")).unwrap(), "built\n");
+  assert_eq!(workspace.runs(), 1);
+}
+
+/// The names in `directory` starting with `prefix`, at any depth.
+#[cfg(unix)]
+fn named(directory: &Path, prefix: &str) -> Vec<PathBuf> {
+  let mut found = Vec::new();
+  let mut pending = vec![directory.to_path_buf()];
+  while let Some(directory) = pending.pop() {
+    for entry in fs::read_dir(&directory).into_iter().flatten().flatten() {
+      let path = entry.path();
+      if entry.file_name().to_string_lossy().starts_with(prefix) {
+        found.push(path.clone());
+      }
+      if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+        pending.push(path);
+      }
+    }
+  }
+  found
+}
+
+#[cfg(unix)]
+fn remote_cache_interrupted_restore_leaves_no_staging() {
+  let workspace = Workspace::new();
+  let checkout = |name: &str| {
+    let directory = workspace.root.path().join(name);
+    fs::create_dir_all(&directory).unwrap();
+    fs::write(directory.join("justfile"), LARGE.replace("6291456", "50331648")).unwrap();
+    fs::write(directory.join("seed"), workspace.root.path().display().to_string()).unwrap();
+    directory
+  };
+  let a = checkout("a");
+  let first = workspace.just(&a, &[&url("")]);
+  assert_eq!(first.status.code(), Some(0), "stderr: {}", text(&first.stderr));
+  let b = checkout("b");
+  let temporary = tempfile::tempdir().unwrap();
+  let mut child = workspace
+    .command(&b, &[&url("")])
+    .env("TMPDIR", temporary.path())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+  // Interrupted while the helper writes a blob into the staging directory.
+  let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+  while named(temporary.path(), "partial-").is_empty() {
+    assert!(std::time::Instant::now() < deadline, "no transfer started");
+    assert!(child.try_wait().unwrap().is_none(), "just ended before the transfer");
+    std::thread::sleep(std::time::Duration::from_millis(2));
+  }
+  // SAFETY: signals the child just spawned, which has not been reaped.
+  unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+  let output = child.wait_with_output().unwrap();
+  assert_eq!(output.status.code(), Some(130), "stderr: {}", text(&output.stderr));
+  // The helper, told by the end of its input, is gone within moments.
+  let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+  loop {
+    let left = named(temporary.path(), ".just-reapi-");
+    if left.is_empty() {
+      break;
+    }
+    assert!(std::time::Instant::now() < deadline, "staging left: {left:?}");
+    std::thread::sleep(std::time::Duration::from_millis(20));
+  }
+  assert_eq!(named(&b, ".just-restore-"), Vec::<PathBuf>::new());
+  assert!(!b.join("big").exists());
+  assert_eq!(workspace.runs(), 1);
+}
+
+fn remote_cache_over_tls_trusts_a_private_ca_through_ssl_cert_file() {
+  let (port, ca) = tls();
+  // The plain `JUSTFILE` action on an instance of its own (see above).
+  let url = format!("--cache-url=grpcs://127.0.0.1:{port}/disk");
+  shares_between_checkouts(&[&url], |command| {
+    command.env("SSL_CERT_FILE", &ca);
+  });
+}
+
+fn remote_cache_over_tls_refuses_an_unknown_issuer() {
+  let (port, _) = tls();
+  let workspace = Workspace::new();
+  let a = checkout(&workspace, "a");
+  let output = workspace.just(&a, &[&format!("--cache-url=grpcs://127.0.0.1:{port}")]);
+  assert_built(&output, 1);
+  let stderr = text(&output.stderr);
+  assert!(stderr.starts_with("warning: shared cache not used: cannot connect: "), "{stderr}");
+  assert!(stderr.contains("UnknownIssuer"), "{stderr}");
+}
+
+/// A password in the URL and request headers (BuildGrid ignores both) reach
+/// no message, even with `-vv`, and the store works with them.
+fn remote_cache_credentials_are_never_shown() {
+  let workspace = Workspace::new();
+  let a = checkout(&workspace, "a");
+  let b = checkout(&workspace, "b");
+  let port = server();
+  let headers = workspace.root.path().join("headers");
+  fs::write(&headers, "# BuildBuddy's\nx-buildbuddy-api-key: FILE-TOKEN\n").unwrap();
+  let url = format!("--cache-url=grpc://user:PASSWORD@127.0.0.1:{port}");
+  for checkout in [&a, &b] {
+    let output = workspace
+      .command(checkout, &[&url, "-vv"])
+      .env("JUST_CACHE_HEADERS", "x-api-key: ENV-TOKEN")
+      .env("JUST_CACHE_HEADERS_FILE", &headers)
+      .output()
+      .unwrap();
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    for secret in ["PASSWORD", "ENV-TOKEN", "FILE-TOKEN"] {
+      assert!(!stderr.contains(secret) && !text(&output.stdout).contains(secret), "{stderr}");
+    }
+  }
+  assert_eq!(workspace.runs(), 1);
+  // A checkout without a local entry: it runs, the store unused.
+  let c = checkout(&workspace, "c");
+  let output =
+    workspace.command(&c, &[&url]).env("JUST_CACHE_HEADERS", "not a header").output().unwrap();
+  assert_built(&output, 1);
+  assert!(
+    text(&output.stderr)
+      .starts_with("warning: shared cache not used: a cache header is not `NAME: VALUE`\n"),
+    "{}",
+    text(&output.stderr)
+  );
 }

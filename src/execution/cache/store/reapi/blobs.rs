@@ -140,11 +140,9 @@ async fn write(connection: &Connection, blob: &Blob) -> Result<(), StoreError> {
   });
   let stream = tokio_stream::wrappers::ReceiverStream::new(receiver);
   let mut client = connection.byte_stream();
-  let written = tokio::time::timeout(
-    connection.timeout + std::time::Duration::from_secs(size as u64 >> 20),
-    client.write(connection.request(stream)),
-  )
-  .await;
+  let deadline = connection.transfer_deadline(size as u64);
+  let written =
+    tokio::time::timeout(deadline, client.write(connection.request_within(stream, deadline))).await;
   let read = reader.await.map_err(|error| StoreError(error.to_string()))?;
   read.map_err(|error| io_failure(&error))?;
   let answer = match written {
@@ -227,6 +225,103 @@ impl Checker<'_> {
   }
 }
 
+/// Whether `digest` is read in a batch: a small blob that fits one.
+pub(crate) fn batched(connection: &Connection, digest: &re::Digest) -> bool {
+  u64::try_from(digest.size_bytes)
+    .is_ok_and(|size| size <= SMALL && size + OVERHEAD <= batch_limit(connection))
+}
+
+fn batch_limit(connection: &Connection) -> u64 {
+  connection.max_batch.min(super::connection::LARGEST_MESSAGE as u64 / 2)
+}
+
+/// Download the small blobs `digests` (distinct, each `batched`) in
+/// batches into `directory`, each checked and named by its BLAKE3 hash: a
+/// map from SHA-256 to BLAKE3 hash.
+pub(crate) async fn download_batches(
+  connection: &Connection,
+  digests: &[re::Digest],
+  directory: &Path,
+) -> Result<Vec<(String, String)>, Fetch> {
+  let limit = batch_limit(connection);
+  let mut fetched = Vec::with_capacity(digests.len());
+  // The empty blob is never asked for (not every server stores it).
+  let (empty, digests): (Vec<&re::Digest>, Vec<&re::Digest>) =
+    digests.iter().partition(|digest| digest.size_bytes == 0);
+  for digest in empty {
+    let checker = Checker {
+      expected: digest,
+      sha: sha2::Sha256::new(),
+      blake3: blake3::Hasher::new(),
+      size: 0,
+    };
+    let blake3 = checker.finish()?.blake3;
+    std::fs::write(directory.join(&blake3), b"")
+      .map_err(|error| Fetch::Failed(io_failure(&error)))?;
+    fetched.push((digest.hash.clone(), blake3));
+  }
+  let mut start = 0;
+  while start < digests.len() {
+    let mut end = start;
+    let mut total = 0;
+    while end < digests.len() {
+      let size = digests[end].size_bytes as u64 + OVERHEAD;
+      if end > start && total + size > limit {
+        break;
+      }
+      total += size;
+      end += 1;
+    }
+    let batch = &digests[start..end];
+    start = end;
+    let request = re::BatchReadBlobsRequest {
+      instance_name: connection.instance.clone(),
+      digests: batch.iter().map(|digest| (*digest).clone()).collect(),
+      acceptable_compressors: Vec::new(),
+      digest_function: SHA256,
+    };
+    let mut client = connection.cas();
+    let answer = connection.call(client.batch_read_blobs(connection.request(request))).await?;
+    let mut responses: std::collections::HashMap<String, re::batch_read_blobs_response::Response> =
+      std::collections::HashMap::new();
+    for response in answer.responses {
+      if let Some(digest) = &response.digest {
+        responses.insert(digest.hash.clone(), response);
+      }
+    }
+    for digest in batch {
+      let Some(response) = responses.remove(&digest.hash) else {
+        return Err(Fetch::Refused(format!("blob `{}` is missing", digest.hash)));
+      };
+      if let Some(failed) = response.status.filter(|status| status.code != 0) {
+        return Err(Fetch::Refused(format!(
+          "blob `{}` is missing (code {})",
+          digest.hash, failed.code
+        )));
+      }
+      let mut checker = Checker {
+        expected: digest,
+        sha: sha2::Sha256::new(),
+        blake3: blake3::Hasher::new(),
+        size: 0,
+      };
+      checker.add(&response.data)?;
+      let blake3 = checker.finish()?.blake3;
+      let write = |path: &Path| -> io::Result<()> {
+        let mut file = std::fs::File::create_new(path)?;
+        file.write_all(&response.data)
+      };
+      match write(&directory.join(&blake3)) {
+        Ok(()) => {}
+        Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(error) => return Err(Fetch::Failed(io_failure(&error))),
+      }
+      fetched.push((digest.hash.clone(), blake3));
+    }
+  }
+  Ok(fetched)
+}
+
 /// Download `digest` into the new file `path`, checked.
 pub(crate) async fn download(
   connection: &Connection,
@@ -271,16 +366,22 @@ pub(crate) async fn download(
   let request =
     ReadRequest { resource_name: connection.read_resource(digest), read_offset: 0, read_limit: 0 };
   let mut client = connection.byte_stream();
-  let mut stream =
-    connection.call(client.read(connection.request(request))).await.map_err(|error| {
-      if error.0.starts_with("NotFound") {
-        Fetch::Refused(format!("blob `{}` is missing", digest.hash))
-      } else {
-        Fetch::Failed(error)
-      }
-    })?;
+  let deadline = connection.transfer_deadline(size);
+  let expiry = tokio::time::Instant::now() + deadline;
+  let read = client.read(connection.request_within(request, deadline));
+  let mut stream = connection.call(read).await.map_err(|error| {
+    if error.0.starts_with("NotFound") {
+      Fetch::Refused(format!("blob `{}` is missing", digest.hash))
+    } else {
+      Fetch::Failed(error)
+    }
+  })?;
   loop {
-    let message = match tokio::time::timeout(connection.timeout, stream.message()).await {
+    // Each message within the deadline of a call, the whole within the
+    // transfer's.
+    let wait =
+      connection.timeout.min(expiry.saturating_duration_since(tokio::time::Instant::now()));
+    let message = match tokio::time::timeout(wait, stream.message()).await {
       Ok(Ok(Some(message))) => message,
       Ok(Ok(None)) => break,
       // The server says the blob is missing or not whole.

@@ -123,7 +123,6 @@ impl Connection {
     let mut endpoint = Endpoint::from_shared(format!("{scheme}://{authority}"))
       .map_err(|_| error("invalid cache URL"))?
       .connect_timeout(timeout)
-      .timeout(timeout)
       .http2_keep_alive_interval(timeout)
       .keep_alive_timeout(timeout);
     if tls {
@@ -166,10 +165,23 @@ impl Connection {
     Ok(())
   }
 
-  /// `message` as a request carrying the headers.
+  /// `message` as a request carrying the headers, with the deadline of
+  /// one call.
   pub(crate) fn request<T>(&self, message: T) -> tonic::Request<T> {
+    self.request_within(message, self.timeout)
+  }
+
+  /// The deadline of a transfer of `size` bytes: one call's, plus a second
+  /// for each MiB (so that a large blob on a working link is not cut off).
+  pub(crate) fn transfer_deadline(&self, size: u64) -> Duration {
+    self.timeout.saturating_add(Duration::from_secs(size >> 20))
+  }
+
+  /// `message` as a request carrying the headers, which the server is told
+  /// to give up after `deadline`.
+  pub(crate) fn request_within<T>(&self, message: T, deadline: Duration) -> tonic::Request<T> {
     let mut request = tonic::Request::new(message);
-    request.set_timeout(self.timeout);
+    request.set_timeout(deadline);
     for (key, value) in &self.headers {
       request.metadata_mut().insert(key.clone(), value.clone());
     }

@@ -81,8 +81,22 @@ pub(crate) fn serve(
   }
   let state = Arc::new(State { connection, prepared: Mutex::default() });
   // An interrupted `just` closes its end; the executions it leaves are
-  // cancelled then.
+  // cancelled then (`answer_lines`).
   crate::platform::ignore_interrupts();
+  let status = answer_lines(&runtime, &state, lines);
+  // `just` is done with the store (or gone): requests still running are
+  // dropped, a file being hashed included, rather than waited for.
+  runtime.shutdown_background();
+  status
+}
+
+/// Answer each request line, each in a task of its own; once the input
+/// ends, cancel the executions in flight: the status to exit with.
+fn answer_lines(
+  runtime: &tokio::runtime::Runtime,
+  state: &Arc<State>,
+  lines: impl Iterator<Item = io::Result<String>>,
+) -> i32 {
   for line in lines {
     let Ok(line) = line else {
       break;
@@ -90,7 +104,7 @@ pub(crate) fn serve(
     let (id, request) = line.split_once(' ').unwrap_or((&line, ""));
     let id = id.to_string();
     let request: Json = serde_json::from_str(request).unwrap_or(Json::Null);
-    let state = Arc::clone(&state);
+    let state = Arc::clone(state);
     runtime.spawn(async move {
       let reply = answer(&state, &request).await.unwrap_or_else(|error| json!({"error": error.0}));
       let _ = write_line(&format!("{id} {reply}"));

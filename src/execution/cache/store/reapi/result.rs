@@ -17,7 +17,7 @@ use prost::Message;
 use serde_json::{json, Value as Json};
 
 use super::action::{digest_file, digest_of, Blob, Source};
-use super::blobs::{download, download_bytes, Fetch};
+use super::blobs::{self, download, download_bytes, Fetch};
 use super::connection::Connection;
 use crate::execution::cache::entry;
 use crate::execution::cache::store::StoreError;
@@ -112,7 +112,9 @@ pub(crate) async fn stage(
   staging: &Path,
 ) -> Result<Staged, StoreError> {
   let cas = staging.join("cas");
-  std::fs::create_dir_all(&cas).map_err(|error| StoreError(error.to_string()))?;
+  // Not `create_dir_all`: a staging directory `just` removed (at Ctrl-C)
+  // is never made again.
+  std::fs::create_dir(&cas).map_err(|error| StoreError(error.to_string()))?;
   let mut counter = 0usize;
   let mut scratch = || {
     counter += 1;
@@ -197,10 +199,17 @@ pub(crate) async fn stage(
       }
     }
   }
-  for digest in wanted {
-    if renamed.contains_key(&digest.hash) {
-      continue;
-    }
+  let mut seen = std::collections::HashSet::new();
+  wanted.retain(|digest| seen.insert(digest.hash.clone()));
+  // Small blobs in batches, the others one by one through ByteStream.
+  let (small, large): (Vec<re::Digest>, Vec<re::Digest>) =
+    wanted.into_iter().partition(|digest| blobs::batched(connection, digest));
+  match blobs::download_batches(connection, &small, &cas).await {
+    Ok(fetched) => renamed.extend(fetched),
+    Err(Fetch::Refused(reason)) => return Ok(Staged::Refused(reason)),
+    Err(Fetch::Failed(error)) => return Err(error),
+  }
+  for digest in large {
     let partial = scratch();
     let fetched = match download(connection, &digest, &partial).await {
       Ok(fetched) => fetched,
@@ -394,4 +403,79 @@ pub(crate) fn result_of(
     });
   }
   Ok(Ok((result, blobs)))
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  /// What `result_of` publishes for a directory output reads back, through
+  /// `tree_items`, as the items it was made of.
+  #[test]
+  fn an_output_directory_round_trips_through_its_tree() {
+    let directory = tempfile::tempdir().unwrap();
+    let root = directory.path();
+    std::fs::create_dir_all(root.join("out/sub")).unwrap();
+    std::fs::write(root.join("out/sub/file"), "A").unwrap();
+    std::fs::write(root.join("bin"), "B").unwrap();
+    std::fs::write(root.join("stdout"), "printed").unwrap();
+    std::fs::write(root.join("stderr"), "").unwrap();
+    let items = vec![
+      json!({"path": "out", "type": "directory", "mode": 0o755}),
+      json!({"path": "out/link", "type": "symlink", "target": "sub/file"}),
+      json!({"path": "out/sub", "type": "directory", "mode": 0o700}),
+      json!({"path": "out/sub/file", "type": "file", "mode": 0o640}),
+      json!({"path": "bin", "type": "file", "mode": 0o750}),
+    ];
+    let outputs = vec!["out".to_string(), "bin".to_string()];
+    let (result, blobs) =
+      result_of(root, &items, &outputs, &root.join("stdout"), &root.join("stderr"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(result.output_files.len(), 1);
+    assert_eq!(result.output_files[0].path, "bin");
+    assert!(result.output_files[0].is_executable);
+    assert_eq!(result.output_files[0].digest, Some(digest_of(b"B")));
+    assert_eq!(result.stdout_digest, Some(digest_of(b"printed")));
+    let tree_digest = result.output_directories[0].tree_digest.clone().unwrap();
+    let Some(Source::Bytes(bytes)) =
+      blobs.iter().find(|blob| blob.digest == tree_digest).map(|blob| blob.source.clone())
+    else {
+      panic!("no Tree blob");
+    };
+    let mut read = Vec::new();
+    tree_items("out", re::Tree::decode(&bytes[..]).unwrap(), &mut read).unwrap();
+    read.sort_by(|a, b| a["path"].as_str().cmp(&b["path"].as_str()));
+    let summary: Vec<(String, String, Json)> = read
+      .iter()
+      .map(|item| {
+        let detail =
+          if item["type"] == "symlink" { item["target"].clone() } else { item["mode"].clone() };
+        (item["path"].as_str().unwrap().into(), item["type"].as_str().unwrap().into(), detail)
+      })
+      .collect();
+    assert_eq!(
+      summary,
+      vec![
+        ("out".into(), "directory".into(), json!(0o755)),
+        ("out/link".into(), "symlink".into(), json!("sub/file")),
+        ("out/sub".into(), "directory".into(), json!(0o700)),
+        ("out/sub/file".into(), "file".into(), json!(0o640)),
+      ]
+    );
+    assert_eq!(read[3]["blob"], digest_of(b"A").hash);
+  }
+
+  #[test]
+  fn a_tree_naming_a_directory_it_lacks_is_refused() {
+    let missing = re::DirectoryNode { name: "sub".into(), digest: Some(digest_of(b"nothing")) };
+    let tree = re::Tree {
+      root: Some(re::Directory { directories: vec![missing], ..Default::default() }),
+      children: Vec::new(),
+    };
+    assert_eq!(
+      tree_items("out", tree, &mut Vec::new()),
+      Err("the Tree of `out` lacks a directory".into())
+    );
+  }
 }
