@@ -65,6 +65,12 @@ bench:
   cargo build --release --locked
   ./bench/bench.sh target/release/just
 
+# Remote execution on the test farm: one action's overhead, 16 parallel recipes on 4 workers
+bench-remote:
+  cargo build --release --locked
+  ./.ci/reapi-venv
+  ./bench/remote_execution.sh target/release/just
+
 # Report where ours and the reference differ on random justfiles
 difffuzz *options:
   [ -n "${JUST_REFERENCE:-}" ] || {{just_executable()}} reference

@@ -336,3 +336,6 @@ echo "a million-file [cache] entry (ours)              seconds   peak memory"
 # edit and of completions (its targets: 50 ms and 20 ms at the 90th percentile).
 echo
 python3 "$here/lsp_latency.py" "$ours" 100
+
+# The Remote Execution API store against BuildGrid, beside `--cache-dir`.
+"$here/remote_cache.sh" "$ours"

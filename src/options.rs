@@ -50,6 +50,16 @@ pub(crate) struct Options {
   /// `--cache-timeout`: seconds a request to the shared store may take (plus
   /// one per MiB it moved), and each of its waits.
   pub cache_timeout: u64,
+  /// `--remote-executor`: a `grpc(s)://` server running `[cache]` recipes.
+  pub remote_executor: Option<String>,
+  /// `--remote-fallback`: run locally when the executor cannot be reached.
+  pub remote_fallback: bool,
+  /// `--remote-jobs`: remote actions in flight at once.
+  pub remote_jobs: usize,
+  /// `--remote-property KEY=VALUE`: platform properties asked of workers.
+  pub remote_properties: Vec<String>,
+  /// `--remote-timeout`: the timeout of each remote action.
+  pub remote_timeout: Option<u64>,
   pub no_deps: bool,
   pub no_dotenv: bool,
   pub one: bool,
@@ -114,6 +124,11 @@ impl Options {
       cache_url: None,
       cache_read_only: false,
       cache_timeout: 10,
+      remote_executor: None,
+      remote_fallback: false,
+      remote_jobs: 64,
+      remote_properties: Vec::new(),
+      remote_timeout: None,
       no_deps: false,
       no_dotenv: false,
       one: false,

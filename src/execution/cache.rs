@@ -21,10 +21,12 @@ mod digest;
 mod entry;
 mod inputs;
 mod miss;
+mod remote;
 mod shared;
 mod store;
 
 pub(crate) use clean::{local as clean, shared as clean_shared};
+pub(crate) use remote::executor_shown;
 pub(crate) use shared::{restore_for_fuzzing, shared_directory, Capture, Captured, Stores};
 pub(crate) use store::serve as serve_store;
 
@@ -101,6 +103,8 @@ pub(crate) struct KeyParts<'e> {
   pub executor: KeyExecutor<'e>,
   pub positional: Option<Vec<String>>,
   pub working_directory: &'e Path,
+  /// The script file's name and text, for a Remote Execution API action.
+  pub script: (&'e str, &'e str),
 }
 
 /// A locked cache entry for one run of a recipe.
@@ -120,6 +124,9 @@ pub(crate) struct Entry {
   restored: Option<shared::Restored>,
   /// The shared store to publish a run to, and the run's key there.
   publish: Option<(std::sync::Arc<shared::Shared>, String)>,
+  /// `--remote-executor`: the executor to run the recipe on, and its
+  /// action there.
+  execute: Option<(std::sync::Arc<shared::Shared>, String)>,
 }
 
 /// Paths a `[cache]` recipe declared, resolved against its working
@@ -260,11 +267,45 @@ pub(crate) fn open<'src>(
   } else {
     Some(stale.unwrap_or_else(|| miss::without_entry(&directory, recipe.namepath, &entry.inputs)))
   };
-  if let Some(shared) = stores.for_options(config) {
+  let executor = remote::executor(stores, config)?;
+  let executor_spec =
+    executor.as_ref().map(|_| action_spec(context.root_directory(), parts, &key.json, &entry));
+  let shared = stores.for_options(config);
+  if let Some(shared) = shared.as_ref().filter(|shared| shared.is_remote()) {
+    let shared = std::sync::Arc::clone(shared);
+    let spec = action_spec(context.root_directory(), parts, &key.json, &entry)
+      .map(|spec| remote::with_platform(spec, config));
+    let action = match spec {
+      Ok(spec) => shared.prepare_action(spec),
+      Err(why) => {
+        if !config.quiet {
+          stderr_line(&format!("warning: recipe `{}` is not shared: {why}", recipe.namepath))?;
+        }
+        None
+      }
+    };
+    if let Some(action) = action {
+      if config.verbosity >= 2 && !config.quiet {
+        stderr_line(&context.stderr_painter().banner(&format!("===> cache action {action}")))?;
+      }
+      let found = shared.lookup_action(&action, &entry.outputs);
+      if restore_shared(context, recipe, &shared, found, &mut entry)? {
+        return Ok(entry);
+      }
+      if shared.writable() {
+        if entry.hit && verbose {
+          reason = Some(format!("no entry in shared cache `{}`", shared.shown()));
+        }
+        entry.hit = false;
+        entry.publish = Some((shared, action));
+      }
+    }
+  } else if let Some(shared) = shared {
     let key =
       key.json.for_shared_store(context.root_directory(), parts.working_directory, &entry.outputs);
     let shared_hex = blake3::hash(key.compact().as_bytes()).to_hex().to_string();
-    if restore_shared(context, recipe, &shared, &shared_hex, &mut entry)? {
+    let found = shared.lookup(&shared_hex, &entry.outputs);
+    if restore_shared(context, recipe, &shared, found, &mut entry)? {
       return Ok(entry);
     }
     // A valid local entry stands when the store cannot take the run.
@@ -279,6 +320,9 @@ pub(crate) fn open<'src>(
   if let Some(reason) = reason.filter(|_| !entry.hit) {
     let painter = context.stderr_painter();
     stderr_line(&painter.banner(&format!("===> cache miss, {reason}")))?;
+  }
+  if let (Some(executor), Some(spec)) = (executor.filter(|_| !entry.hit), executor_spec) {
+    remote::plan(context, recipe.namepath, spec, executor, &mut entry)?;
   }
   Ok(entry)
 }
@@ -330,6 +374,80 @@ pub(crate) fn probe<'src>(
     }
   }
   Ok(reason)
+}
+
+/// Where the script goes in an action's input root.
+const SCRIPTS: &str = ".just-scripts";
+
+/// The run as a Remote Execution API action (README: "Remote caches"), for
+/// the helper to build: why not, when an input or the working directory is
+/// outside the justfile's directory.
+fn action_spec(
+  root: &Path,
+  parts: &KeyParts<'_>,
+  key: &KeyJson,
+  entry: &Entry,
+) -> std::result::Result<Json, String> {
+  use lexiclean::Lexiclean;
+  let relative = shared::relative_directory(root, parts.working_directory);
+  if Path::new(&relative).is_absolute() {
+    return Err("its working directory is outside the justfile's directory".into());
+  }
+  let working_directory = if relative == "." { String::new() } else { relative };
+  let inside = |name: &str| -> std::result::Result<String, String> {
+    let path = Path::new(&working_directory).join(name).lexiclean();
+    let text = path.to_string_lossy().replace('\\', "/");
+    if path.is_absolute()
+      || text == ".."
+      || text.starts_with("../")
+      || text.is_empty()
+      || text == "."
+    {
+      return Err(format!("input `{name}` is outside the justfile's directory"));
+    }
+    Ok(text)
+  };
+  let mut inputs = Vec::new();
+  for (name, _) in &entry.inputs {
+    inputs.push(json!([inside(name)?, parts.working_directory.join(name)]));
+  }
+  let (script_name, script_text) = parts.script;
+  let depth = if working_directory.is_empty() { 0 } else { working_directory.split('/').count() };
+  let script = format!("{}{SCRIPTS}/{script_name}", "../".repeat(depth));
+  let mut arguments: Vec<String> = match &parts.executor {
+    KeyExecutor::Shell { .. } => {
+      return Err(
+        "its body is shell lines (only script recipes are Remote Execution API actions)".into(),
+      )
+    }
+    KeyExecutor::Shebang { interpreter, argument } => {
+      std::iter::once(interpreter.to_string()).chain(argument.map(str::to_string)).collect()
+    }
+    KeyExecutor::Command { command, arguments } => {
+      std::iter::once(command.to_string()).chain(arguments.iter().cloned()).collect()
+    }
+  };
+  arguments.push(script);
+  arguments.extend(parts.positional.iter().flatten().cloned());
+  let environment: Vec<Json> = key
+    .environment
+    .as_object()
+    .into_iter()
+    .flatten()
+    .filter_map(|(name, value)| value.as_str().map(|value| json!([name, value])))
+    .collect();
+  let salt = if key.extra.is_null() { String::new() } else { key.extra.to_string() };
+  let shebang = matches!(parts.executor, KeyExecutor::Shebang { .. });
+  Ok(json!({
+    "arguments": arguments,
+    "environment": environment,
+    "working_directory": working_directory,
+    "outputs": entry.outputs,
+    "platform": [["ISA", std::env::consts::ARCH], ["OSFamily", std::env::consts::OS]],
+    "salt": salt,
+    "inputs": inputs,
+    "files": [[format!("{SCRIPTS}/{script_name}"), script_text, shebang]],
+  }))
 }
 
 /// The key of the recipe's run: its body, executor, environment changes,
@@ -475,6 +593,7 @@ fn open_local<'src>(
     hit,
     restored: None,
     publish: None,
+    execute: None,
   };
   Ok((entry, stale))
 }
@@ -487,10 +606,10 @@ fn restore_shared<'src>(
   context: &RunContext<'_, 'src>,
   recipe: &crate::analysis::model::Recipe<'src>,
   shared: &shared::Shared,
-  shared_hex: &str,
+  found: Option<shared::Found>,
   entry: &mut Entry,
 ) -> Result<'src, bool> {
-  let Some(found) = shared.lookup(shared_hex, &entry.outputs) else {
+  let Some(found) = found else {
     return Ok(false);
   };
   let busy = context.supervisor.busy().map_err(super::error::refused)?;

@@ -234,6 +234,8 @@ fn with_key_parts<'src, T>(
     executor: cache::KeyExecutor::Shell { shell, arguments, sigils: &sigils },
     positional: positional_enabled.then(|| run.positional.to_vec()),
     working_directory: run.working_directory,
+    // No script file: a Remote Execution API action is made of scripts only.
+    script: ("", ""),
   };
   keyed(&parts)
 }

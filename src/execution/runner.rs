@@ -110,7 +110,8 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
     ran: &mut History,
   ) -> Result<'src> {
     let record = Record::new(std::mem::take(ran));
-    let slots = Slots::new(self.context.config.jobs, &self.run.jobserver);
+    let config = self.context.config;
+    let slots = Slots::new(config.jobs, config.remote_jobs, &self.run.jobserver);
     let result = self.run_recorded(module, recipe, supplied, is_dependency, &record, &slots);
     *ran = record.into_history();
     result
@@ -170,7 +171,11 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
       priors?;
     }
 
-    let result = {
+    let result = if self.runs_remotely(recipe) {
+      // A remote action holds no local slot (`--remote-jobs`).
+      let _slot = slots.acquire_remote();
+      self.run_body(state, &scope, &positional)
+    } else {
       let _slot = slots.acquire()?;
       self.run_body(state, &scope, &positional)
     };
@@ -194,6 +199,15 @@ impl<'r, 'a, 'src> Runner<'r, 'a, 'src> {
       )?;
     }
     Ok(())
+  }
+
+  /// Whether the recipe's body goes to the `--remote-executor`.
+  fn runs_remotely(&self, recipe: &Recipe<'src>) -> bool {
+    let config = self.context.config;
+    config.remote_executor.is_some()
+      && !config.no_cache
+      && !config.dry_run
+      && recipe.effects.values().cache.is_some()
   }
 
   /// `--keep-going`: the subsequents of a recipe that failed or was skipped
@@ -666,12 +680,31 @@ impl Record {
   }
 }
 
-/// `--jobs N`: at most N recipe bodies run at once (unlimited if None).
+/// `--jobs N`: at most N recipe bodies run at once (unlimited if None);
+/// `--remote-jobs N`: at most N remote actions in flight, apart.
 struct Slots<'j> {
   limit: Option<usize>,
   jobserver: &'j Jobserver,
   used: Mutex<usize>,
   freed: Condvar,
+  remote: Counter,
+}
+
+/// A bound on things in flight.
+struct Counter {
+  limit: usize,
+  used: Mutex<usize>,
+  freed: Condvar,
+}
+
+/// A remote action's place, given back on drop.
+struct RemoteSlot<'s>(&'s Counter);
+
+impl Drop for RemoteSlot<'_> {
+  fn drop(&mut self) {
+    *self.0.used.lock().unwrap_or_else(std::sync::PoisonError::into_inner) -= 1;
+    self.0.freed.notify_one();
+  }
 }
 
 struct Slot<'s> {
@@ -681,8 +714,20 @@ struct Slot<'s> {
 }
 
 impl<'j> Slots<'j> {
-  fn new(limit: Option<usize>, jobserver: &'j Jobserver) -> Self {
-    Slots { limit, jobserver, used: Mutex::new(0), freed: Condvar::new() }
+  fn new(limit: Option<usize>, remote: usize, jobserver: &'j Jobserver) -> Self {
+    let remote = Counter { limit: remote.max(1), used: Mutex::new(0), freed: Condvar::new() };
+    Slots { limit, jobserver, used: Mutex::new(0), freed: Condvar::new(), remote }
+  }
+
+  /// A place among the remote actions in flight.
+  fn acquire_remote(&self) -> RemoteSlot<'_> {
+    let counter = &self.remote;
+    let mut used = counter.used.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    while *used >= counter.limit {
+      used = counter.freed.wait(used).unwrap_or_else(std::sync::PoisonError::into_inner);
+    }
+    *used += 1;
+    RemoteSlot(counter)
   }
 
   fn lock(&self) -> MutexGuard<'_, usize> {

@@ -63,7 +63,7 @@ pub(crate) fn run<'src>(
     echo_lines(context, &lines, output)?;
   }
   if config.dry_run {
-    return Ok(());
+    return say_where_it_would_run(context, scope);
   }
 
   let (executor, working_directory) = setting(context, state, scope, &lines)?;
@@ -76,12 +76,13 @@ pub(crate) fn run<'src>(
 
   let cache = cache::attribute(scope).filter(|_| !config.no_cache);
   let entry = cache.map(|cache| {
-    with_key_parts(&script, |parts| {
+    with_key_parts(scope.recipe, &script, |parts| {
       cache::open(context, &run.stores, run.observer.as_ref(), &evaluator, scope, cache, parts)
     })
   });
   let entry = match entry.transpose()? {
     Some(opened) if opened.hit => return opened.skip(context),
+    Some(opened) if opened.runs_remotely() => return opened.run_remotely(context, recipe),
     entry => entry,
   };
 
@@ -117,6 +118,26 @@ pub(crate) fn run<'src>(
     }
   })?;
   finish(context, recipe, name, status, entry, captured)
+}
+
+/// `--dry-run` with `--remote-executor`: a `[cache]` recipe would run there
+/// unless the cache has its result.
+fn say_where_it_would_run<'src>(
+  context: &RunContext<'_, 'src>,
+  scope: &RecipeScope<'_, 'src>,
+) -> Result<'src> {
+  let config = context.config;
+  let Some(server) = cache::executor_shown(config) else {
+    return Ok(());
+  };
+  if config.quiet || config.no_cache || cache::attribute(scope).is_none() {
+    return Ok(());
+  }
+  let painter = context.stderr_painter();
+  let namepath = scope.recipe.namepath;
+  stderr_line(&painter.banner(&format!(
+    "===> recipe `{namepath}` would run remotely on `{server}` unless its result is cached"
+  )))
 }
 
 /// Write the script into a private temporary directory (shown with `-vv`):
@@ -203,7 +224,7 @@ pub(crate) fn question<'src>(
     positional: positional_arguments(state, recipe, positional),
     working_directory: &working_directory,
   };
-  with_key_parts(&script, |parts| {
+  with_key_parts(scope.recipe, &script, |parts| {
     cache::probe(context, &run.stores, run.observer.as_ref(), &evaluator, scope, cache, parts)
   })
 }
@@ -232,11 +253,16 @@ fn positional_arguments<'p>(
 
 /// What the script's `[cache]` key covers, given to `keyed`.
 fn with_key_parts<'src, T>(
+  recipe: &crate::analysis::model::Recipe<'_>,
   script: &Script<'_>,
   keyed: impl FnOnce(&cache::KeyParts<'_>) -> Result<'src, T>,
 ) -> Result<'src, T> {
   let body: Vec<String> = script.lines.iter().map(|(_, text)| text.clone()).collect();
+  let script_name = file_name(recipe, script.executor);
+  let shebang = matches!(script.executor, Executor::Shebang { .. });
+  let script_text = script_text(script.lines, shebang);
   let parts = cache::KeyParts {
+    script: (&script_name, &script_text),
     body: &body,
     executor: match script.executor {
       Executor::Shebang { interpreter, argument } => {

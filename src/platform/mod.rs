@@ -47,6 +47,13 @@ pub(crate) fn parent_jobserver_usable() -> bool {
   os::jobserver::parent_descriptors_usable()
 }
 
+/// A helper that must outlive an interrupted `just` to clean up after it
+/// ignores the interruptions the terminal sends the whole process group.
+#[cfg_attr(not(feature = "network-stores"), allow(dead_code))]
+pub(crate) fn ignore_interrupts() {
+  os::start::ignore_interrupts();
+}
+
 /// The process's command line, program name first.
 pub(crate) fn arguments() -> Vec<std::ffi::OsString> {
   os::start::arguments()

@@ -88,6 +88,9 @@ mod msrv;
 mod parallel_output;
 mod pty;
 mod readme;
+mod remote_cache;
+mod remote_execution;
+mod remote_farm;
 mod robustness;
 mod shared_cache;
 mod standalone;
@@ -137,6 +140,8 @@ fn main() {
     lsp::tests,
     msrv::tests,
     parallel_output::tests,
+    remote_cache::tests,
+    remote_execution::tests,
     robustness::tests,
     shared_cache::tests,
     supervisor::tests,
@@ -149,7 +154,9 @@ fn main() {
   }
   trials.extend(standalone::tests());
   trials.extend(readme::tests());
-  libtest_mimic::run(&arguments, harness::reject_duplicate_names(trials)).exit();
+  let conclusion = libtest_mimic::run(&arguments, harness::reject_duplicate_names(trials));
+  remote_cache::stop_server();
+  conclusion.exit();
 }
 
 /// The tests that send signals expect the processes they start (a shell on

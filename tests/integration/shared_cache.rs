@@ -125,7 +125,7 @@ fn assert_same_outputs(a: &Path, b: &Path, source: &str) {
   assert_eq!(fs::read_link(b.join("out/link")).expect("link"), Path::new("sub/file"));
 }
 
-fn shares_between_checkouts(store: &[&str], setup: impl Fn(&mut Command)) {
+pub(crate) fn shares_between_checkouts(store: &[&str], setup: impl Fn(&mut Command)) {
   let workspace = Workspace::new();
   let a = workspace.checkout("a", "A\n");
   let b = workspace.checkout("elsewhere/b", "A\n");
@@ -144,7 +144,7 @@ fn shares_between_checkouts(store: &[&str], setup: impl Fn(&mut Command)) {
   assert_same_outputs(&a, &b, "A\n");
 }
 
-fn restores_after_undo(store: &[&str]) {
+pub(crate) fn restores_after_undo(store: &[&str]) {
   let workspace = Workspace::new();
   let a = workspace.checkout("a", "A\n");
   assert_built(&workspace.just(&a, store), 0);

@@ -44,7 +44,7 @@ pub(crate) const CACHE_URL: Flag = Flag {
   ..text(
     "cache-url",
     "URL",
-    "Share `[cache]` results through this http://, https:// or s3:// store",
+    "Share `[cache]` results through this http://, https://, s3:// or grpc(s):// (Remote Execution API) store",
     |o, v| {
       o.cache_url = v.string();
     },

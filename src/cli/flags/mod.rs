@@ -19,6 +19,7 @@ pub(crate) mod editing;
 pub(crate) mod environment;
 pub(crate) mod inspect;
 pub(crate) mod listing;
+pub(crate) mod remote;
 pub(crate) mod running;
 pub(crate) mod search;
 pub(crate) mod shell;
@@ -48,6 +49,7 @@ const GROUPS: &[&[Flag]] = &[
   environment::ROWS,
   inspect::ROWS,
   listing::ROWS,
+  remote::ROWS,
   running::ROWS,
   search::ROWS,
   shell::ROWS,

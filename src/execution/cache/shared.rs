@@ -16,7 +16,11 @@
 //! once and not used again in the run; a corrupt object is warned about and
 //! the recipe runs.
 
+mod execute;
+mod remote;
 mod restore;
+
+pub(in crate::execution) use execute::{print_streams, shown_server, Executed};
 
 use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
@@ -49,6 +53,8 @@ pub(super) const LARGEST_RECORD: u64 = 256;
 /// The run's shared store.
 pub(super) struct Shared {
   store: Option<Box<dyn Store>>,
+  /// A Remote Execution API store (`remote.rs`), instead of `store`.
+  remote: Option<store::RemoteStore>,
   shown: String,
   read_only: bool,
   quiet: bool,
@@ -73,6 +79,8 @@ struct Opened {
 #[derive(Default)]
 pub(crate) struct Stores {
   opened: Mutex<Vec<Opened>>,
+  /// `--remote-executor`: opened on the first `[cache]` recipe, or why not.
+  executor: Mutex<Option<Result<Arc<Shared>, String>>>,
 }
 
 /// The `--cache-dir` store the options name, if any.
@@ -86,7 +94,8 @@ impl Stores {
     let location = match (shared_directory(config), &config.cache_url) {
       (Some(directory), _) => Location::Directory(directory),
       (None, Some(url)) => Location::Url(url.clone()),
-      (None, None) => return None,
+      // The executor's server is the cache when no other is named.
+      (None, None) => return self.for_executor(config).and_then(Result::ok),
     };
     let timeout = config.cache_timeout;
     let read_only = config.cache_read_only;
@@ -102,11 +111,52 @@ impl Stores {
   }
 }
 
+impl Stores {
+  /// The `--remote-executor`, started on first use in the run, or why it
+  /// cannot be used.
+  pub(super) fn for_executor(&self, config: &Options) -> Option<Result<Arc<Shared>, String>> {
+    let url = config.remote_executor.as_ref()?;
+    let mut executor = self.executor.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let opened = executor.get_or_insert_with(|| {
+      Shared::open_executor(url, config.cache_timeout, config).map(Arc::new)
+    });
+    Some(opened.clone())
+  }
+}
+
 /// What a lookup found: an entry proven harmless for the outputs.
-pub(super) struct Found {
+pub(in crate::execution) struct Found {
   checked: entry::Checked,
   /// The entry's object, as messages name it.
   name: String,
+  /// A remote store's entry: the private directory its blobs were
+  /// fetched into, removed with it.
+  staged: Option<tempfile::TempDir>,
+}
+
+impl Found {
+  /// The entry the cache store helper staged at `path`, with its blobs in
+  /// `staging`, checked for `outputs`: `Ok(None)` when it is refused (the
+  /// reason is warned about), an error when it is no entry at all.
+  pub(in crate::execution) fn staged(
+    shared: &Shared,
+    path: &Path,
+    outputs: &[String],
+    name: String,
+    staging: tempfile::TempDir,
+  ) -> Result<Option<Found>, StoreError> {
+    let file = File::open(path).map_err(|error| StoreError::io(&error))?;
+    match entry::read(io::BufReader::new(file.take(LARGEST_ENTRY + 1)), outputs) {
+      Ok(checked) => Ok(Some(Found { checked, name, staged: Some(staging) })),
+      Err(entry::Unusable::Refused(reason)) => {
+        shared.refuse(&name, &reason);
+        Ok(None)
+      }
+      Err(entry::Unusable::Corrupt) => {
+        Err(StoreError("the cache store helper staged an unreadable entry".into()))
+      }
+    }
+  }
 }
 
 /// A restored entry's captured output, ready to replay.
@@ -142,12 +192,18 @@ impl Shared {
     let shared = |store: Option<Box<dyn Store>>, shown, read_only| Shared {
       failed: AtomicBool::new(store.is_none()),
       store,
+      remote: None,
       shown,
       read_only,
       quiet: config.quiet,
       corrupted: Mutex::default(),
       probed: AtomicBool::new(false),
     };
+    if let Location::Url(url) = location {
+      if url.starts_with("grpc://") || url.starts_with("grpcs://") {
+        return Self::open_remote(url, timeout, config);
+      }
+    }
     match store::open(location, Duration::from_secs(timeout)) {
       Ok((store, shown)) => shared(Some(store), shown, config.cache_read_only),
       Err(error) => {
@@ -173,6 +229,9 @@ impl Shared {
   /// about, so that a valid local entry is used rather than the recipe run
   /// again for nothing on every run.
   pub(super) fn accepts_writes(&self) -> bool {
+    if self.remote.is_some() {
+      return self.writable();
+    }
     let Some(store) = self.store().filter(|_| !self.read_only) else {
       return false;
     };
@@ -190,7 +249,7 @@ impl Shared {
   }
 
   pub(super) fn usable(&self) -> bool {
-    self.store.is_some() && !self.failed.load(Ordering::Relaxed)
+    (self.store.is_some() || self.remote.is_some()) && !self.failed.load(Ordering::Relaxed)
   }
 
   fn warn(&self, text: &str) {
@@ -238,14 +297,12 @@ impl Shared {
   /// `Ok(false)`: missing, corrupt (warned) or interrupted.
   fn fetch(
     &self,
+    store: &dyn Store,
     hex: &str,
     bound: Bound,
     sink: &mut dyn Write,
     interrupted: &dyn Fn() -> bool,
   ) -> Result<bool, StoreError> {
-    let Some(store) = self.store() else {
-      return Ok(false);
-    };
     let name = format!("cas/{hex}");
     let limit = match bound {
       Bound::Exactly(size) | Bound::AtMost(size) => size,
@@ -318,13 +375,13 @@ impl Shared {
         return Ok(None);
       }
       let mut file = tempfile::tempfile().map_err(|error| StoreError::io(&error))?;
-      if !self.fetch(hex, Bound::AtMost(LARGEST_ENTRY), &mut file, &|| false)? {
+      if !self.fetch(store, hex, Bound::AtMost(LARGEST_ENTRY), &mut file, &|| false)? {
         return Ok(None);
       }
       file.rewind().map_err(|error| StoreError::io(&error))?;
       let name = format!("cas/{hex}");
       match entry::read(BufReader::new(file), outputs) {
-        Ok(checked) => Ok(Some(Found { checked, name })),
+        Ok(checked) => Ok(Some(Found { checked, name, staged: None })),
         Err(entry::Unusable::Corrupt) => {
           self.corrupt(&name);
           Ok(None)
@@ -356,6 +413,10 @@ impl Shared {
     outputs: &[String],
     captured: &mut Captured,
   ) {
+    if self.remote.is_some() {
+      self.publish_action(key, working_directory, outputs, captured);
+      return;
+    }
     let Some(store) = self.store() else {
       return;
     };
@@ -749,6 +810,7 @@ pub(crate) fn restore_for_fuzzing(
     store: store::open(&Location::Directory(store.to_path_buf()), Duration::from_secs(1))
       .ok()
       .map(|(store, _)| store),
+    remote: None,
     shown: String::new(),
     read_only: true,
     quiet: true,
@@ -756,7 +818,7 @@ pub(crate) fn restore_for_fuzzing(
     corrupted: Mutex::default(),
     probed: AtomicBool::new(false),
   };
-  let found = Found { checked, name: "cas/fuzz".into() };
+  let found = Found { checked, name: "cas/fuzz".into(), staged: None };
   let target = Target { working_directory, outputs, protected: &[] };
   shared.restore(found, &target, &|| false).is_some()
 }

@@ -74,3 +74,14 @@ pub(crate) fn take_arguments() -> Vec<OsString> {
   let recorded = ARGUMENTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
   recorded.unwrap_or_else(|| std::env::args_os().collect())
 }
+
+/// A helper that outlives an interrupted `just` long enough to clean up
+/// after it (the Remote Execution API store cancels the actions in flight
+/// once `just` closes its input): the terminal's SIGINT, SIGQUIT and SIGHUP,
+/// sent to the whole process group, and SIGTERM are ignored.
+pub(crate) fn ignore_interrupts() {
+  for signal in [libc::SIGINT, libc::SIGQUIT, libc::SIGHUP, libc::SIGTERM] {
+    // SAFETY: installs the `SIG_IGN` disposition; no handler code runs.
+    unsafe { libc::signal(signal, libc::SIG_IGN) };
+  }
+}

@@ -36,3 +36,10 @@ pub(crate) fn arguments() -> Vec<std::ffi::OsString> {
 pub(crate) fn take_arguments() -> Vec<std::ffi::OsString> {
   arguments()
 }
+
+/// Console control events reach every process of the console; a helper
+/// that must outlive an interrupted `just` ignores them.
+pub(crate) fn ignore_interrupts() {
+  // SAFETY: `None` with `TRUE` makes this process ignore Ctrl-C.
+  unsafe { windows_sys::Win32::System::Console::SetConsoleCtrlHandler(None, 1) };
+}

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use lexiclean::Lexiclean;
 
 use super::{Bound, Found, Restored, Shared};
-use crate::execution::cache::store::StoreError;
+use crate::execution::cache::store::{self, Location, Store, StoreError};
 use crate::execution::cache::{digest, entry};
 use crate::platform::dir::{self, Directory};
 use crate::platform::{fs, mode};
@@ -73,15 +73,24 @@ impl Shared {
     target: &Target<'_>,
     interrupted: &dyn Fn() -> bool,
   ) -> Option<Restored> {
-    let Found { checked, name } = found;
+    let Found { checked, name, staged } = found;
     if !self.fits(&name, &checked, target) {
       return None;
     }
+    // A remote store's blobs were staged, checked, in a private directory.
+    let staged_store = match &staged {
+      Some(directory) => {
+        let location = Location::Directory(directory.path().to_path_buf());
+        Some(store::open(&location, std::time::Duration::from_secs(1)).ok()?.0)
+      }
+      None => None,
+    };
+    let source = staged_store.as_deref().or_else(|| self.store())?;
     self.remove_leftovers(target);
     let umask = mode::umask();
     let stale = stale_outputs(&checked, target, umask);
     let mut stagings: Vec<Staging> = Vec::new();
-    let result = self.build(&checked, &stale, target, umask, &mut stagings, interrupted);
+    let result = self.build(source, &checked, &stale, target, umask, &mut stagings, interrupted);
     self.remove_stagings(stagings);
     match result {
       Ok(restored) => restored,
@@ -147,8 +156,10 @@ impl Shared {
   /// Fetch the captured output, build each stale output in its staging
   /// directory and swap them in: the output to replay, or `None` if a
   /// signal came.
+  #[allow(clippy::too_many_arguments)]
   fn build(
     &self,
+    source: &dyn Store,
     checked: &entry::Checked,
     stale: &[usize],
     target: &Target<'_>,
@@ -159,7 +170,7 @@ impl Shared {
     let mut streams = Vec::new();
     for blob in [&checked.stdout, &checked.stderr] {
       let mut file = tempfile::tempfile()?;
-      if !self.fetch(&blob.hex(), Bound::Exactly(blob.size), &mut file, interrupted)? {
+      if !self.fetch(source, &blob.hex(), Bound::Exactly(blob.size), &mut file, interrupted)? {
         return Ok(None);
       }
       file.rewind()?;
@@ -175,7 +186,7 @@ impl Shared {
       stagings.push(Staging::create(parent, shown, index, leaf)?);
     }
     for staging in stagings.iter() {
-      if !self.build_output(checked, staging, umask, interrupted)? {
+      if !self.build_output(source, checked, staging, umask, interrupted)? {
         return Ok(None);
       }
     }
@@ -193,6 +204,7 @@ impl Shared {
   /// if a signal came.
   fn build_output(
     &self,
+    source: &dyn Store,
     checked: &entry::Checked,
     staging: &Staging,
     umask: u32,
@@ -215,7 +227,7 @@ impl Shared {
         }
         entry::Kind::File { blob, mode } => {
           let mut file = directory.create_file(leaf, 0o600)?;
-          if !self.fetch(&blob.hex(), Bound::Exactly(blob.size), &mut file, interrupted)? {
+          if !self.fetch(source, &blob.hex(), Bound::Exactly(blob.size), &mut file, interrupted)? {
             return Ok(false);
           }
           mode::set_file(&file, mode & !umask)?;

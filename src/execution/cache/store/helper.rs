@@ -56,15 +56,7 @@ impl Drop for Channel {
   /// either way.
   fn drop(&mut self) {
     drop(self.input.take());
-    let deadline = std::time::Instant::now() + EXIT_GRACE;
-    while matches!(self.child.try_wait(), Ok(None)) {
-      if std::time::Instant::now() >= deadline {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        return;
-      }
-      std::thread::sleep(Duration::from_millis(5));
-    }
+    reap(&mut self.child);
   }
 }
 
@@ -102,29 +94,7 @@ fn helper_program() -> PathBuf {
 impl HelperStore {
   /// Start the helper for `url`; the store's description, or why not.
   pub(super) fn start(url: &str, timeout: Duration) -> StoreResult<(Self, String)> {
-    let mut child = Command::new(helper_program())
-      .arg(timeout.as_secs().to_string())
-      // It has the URL from its standard input.
-      .env_remove("JUST_CACHE_URL")
-      .stdin(Stdio::piped())
-      .stdout(Stdio::piped())
-      .stderr(Stdio::null())
-      .spawn()
-      .map_err(|error| {
-        StoreError(format!(
-          "cannot run `{HELPER}`, which `--cache-url` needs, next to `just` or on PATH: {error}"
-        ))
-      })?;
-    let (Some(mut input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
-      return Err(StoreError("the cache store helper has no pipes".into()));
-    };
-    if writeln!(input, "{url}").and_then(|()| input.flush()).is_err() {
-      return Err(StoreError("the cache store helper stopped".into()));
-    }
-    let mut output = BufReader::new(output);
-    let mut first = String::new();
-    let _ = output.read_line(&mut first);
-    let first = first.trim_end();
+    let (child, input, output, first) = spawn(url, timeout)?;
     match first.split_once(' ') {
       Some(("ready", shown)) => {
         let shown = shown.to_string();
@@ -138,6 +108,52 @@ impl HelperStore {
 
   fn ask(&self, request: &str) -> StoreResult<String> {
     self.channel.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).ask(request)
+  }
+}
+
+/// Start the helper for `url` (given on its standard input, never in its
+/// arguments): the process, its pipes and the first line it printed.
+pub(super) fn spawn(
+  url: &str,
+  timeout: Duration,
+) -> StoreResult<(Child, ChildStdin, BufReader<ChildStdout>, String)> {
+  let mut child = Command::new(helper_program())
+    .arg(timeout.as_secs().to_string())
+    // It has the URL from its standard input.
+    .env_remove("JUST_CACHE_URL")
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::null())
+    .spawn()
+    .map_err(|error| {
+      StoreError(format!(
+        "cannot run `{HELPER}`, which `--cache-url` needs, next to `just` or on PATH: {error}"
+      ))
+    })?;
+  let (Some(mut input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
+    return Err(StoreError("the cache store helper has no pipes".into()));
+  };
+  if writeln!(input, "{url}").and_then(|()| input.flush()).is_err() {
+    return Err(StoreError("the cache store helper stopped".into()));
+  }
+  let mut output = BufReader::new(output);
+  let mut first = String::new();
+  let _ = output.read_line(&mut first);
+  let first = first.trim_end().to_string();
+  Ok((child, input, output, first))
+}
+
+/// End a helper told to exit by the end of its input; one that does not
+/// exit within `EXIT_GRACE` is killed, and reaped either way.
+pub(super) fn reap(child: &mut Child) {
+  let deadline = std::time::Instant::now() + EXIT_GRACE;
+  while matches!(child.try_wait(), Ok(None)) {
+    if std::time::Instant::now() >= deadline {
+      let _ = child.kill();
+      let _ = child.wait();
+      return;
+    }
+    std::thread::sleep(Duration::from_millis(5));
   }
 }
 
@@ -195,6 +211,21 @@ fn open_network_store(_url: &str, _timeout: Duration) -> StoreResult<(Box<dyn St
   Err(StoreError("this build has no network cache stores (feature `network-stores`)".into()))
 }
 
+#[cfg(feature = "network-stores")]
+fn serve_remote(
+  url: &str,
+  timeout: Duration,
+  lines: impl Iterator<Item = io::Result<String>>,
+) -> i32 {
+  super::reapi::serve(url, timeout, lines)
+}
+
+#[cfg(not(feature = "network-stores"))]
+fn serve_remote(_: &str, _: Duration, _: impl Iterator<Item = io::Result<String>>) -> i32 {
+  let _ = write_line("error this build has no network cache stores (feature `network-stores`)");
+  1
+}
+
 pub(crate) fn serve(arguments: &[String]) -> i32 {
   let (Some(seconds), None) = (arguments.first(), arguments.get(1)) else {
     let _ = write_line(&format!("error usage: {HELPER} SECONDS (and the URL on standard input)"));
@@ -206,11 +237,14 @@ pub(crate) fn serve(arguments: &[String]) -> i32 {
     let _ = write_line("error no store URL on standard input");
     return 2;
   };
-  let opened = open_network_store(url.trim_end(), timeout).and_then(|opened| {
+  let url = url.trim_end();
+  if url.starts_with("grpc://") || url.starts_with("grpcs://") {
+    return serve_remote(url, timeout, lines);
+  }
+  let opened = open_network_store(url, timeout).and_then(|opened| {
     let deadline = Deadline::watch(timeout).map_err(|error| StoreError::io(&error))?;
     Ok((opened, deadline))
   });
-  drop(url);
   let (store, deadline) = match opened {
     Ok(((store, shown), deadline)) => {
       if write_line(&format!("ready {shown}")).is_err() {

@@ -3,6 +3,10 @@
 //! http(s)://…`) or an S3 bucket
 //! (`--cache-url s3://bucket/prefix`).
 //!
+//! A Remote Execution API server (`--cache-url grpc://…`) is not a `Store`:
+//! it speaks Actions and ActionResults (`reapi/`, in the helper;
+//! `remote.rs`, `just`'s side).
+//!
 //! A store holds objects under two prefixes: `cas/<hex>`, content-addressed
 //! blobs named by the BLAKE3 hash of their bytes, and `ac/<hex>`, one per
 //! cache key, holding the hash of the key's entry blob. Every object is
@@ -15,9 +19,13 @@ mod helper;
 #[cfg(feature = "network-stores")]
 mod http;
 #[cfg(feature = "network-stores")]
+mod reapi;
+mod remote;
+#[cfg(feature = "network-stores")]
 mod s3;
 
 pub(crate) use helper::serve;
+pub(super) use remote::RemoteStore;
 
 use std::io::{self, Read};
 use std::path::PathBuf;
@@ -73,9 +81,9 @@ pub(super) fn open(
     // Only the scheme is named: the rest of the URL may hold a password.
     Location::Url(url) => Err(StoreError(match url.split_once("://") {
       Some((scheme, _)) if scheme.bytes().all(|byte| byte.is_ascii_alphanumeric()) => {
-        format!("unsupported cache URL scheme `{scheme}` (use http://, https:// or s3://)")
+        format!("unsupported cache URL scheme `{scheme}` (use http://, https://, s3://, grpc:// or grpcs://)")
       }
-      _ => "the cache URL has no scheme (use http://, https:// or s3://)".into(),
+      _ => "the cache URL has no scheme (use http://, https://, s3://, grpc:// or grpcs://)".into(),
     })),
   }
 }
