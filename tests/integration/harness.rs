@@ -21,8 +21,18 @@ pub(crate) fn trial(
   test: fn(),
   extension: bool,
   runnable: bool,
+  requirement: &[&str],
 ) -> Trial {
   let module = module.split_once("::").map_or(module, |(_, rest)| rest);
+  if !runnable && required_everywhere() && !requirement.iter().any(|name| PRIVILEGES.contains(name))
+  {
+    return Trial::test(format!("{module}::{name}"), || {
+      Err(Failed::from(
+        "a program this test needs is missing here, and JUST_TEST_REQUIRE_ALL is set: CI \
+         installs every program the tests drive, so none may be ignored",
+      ))
+    });
+  }
   Trial::test(format!("{module}::{name}"), move || {
     test();
     Ok(())
@@ -30,6 +40,16 @@ pub(crate) fn trial(
   .with_ignored_flag(
     (extension && against_other_binary()) || crate::cases::recording() || !runnable,
   )
+}
+
+/// Requirements that are privileges of the machine (root, mounting), not
+/// programs CI installs: their tests may be ignored even in CI.
+const PRIVILEGES: &[&str] = &["is_root", "can_mount"];
+
+/// Whether a test that needs a program this machine lacks fails instead of
+/// being ignored (`JUST_TEST_REQUIRE_ALL=1`, which `.ci/run` sets).
+fn required_everywhere() -> bool {
+  std::env::var_os("JUST_TEST_REQUIRE_ALL").is_some_and(|value| value == "1")
 }
 
 /// Replaces every group of trials sharing a name by one failing trial of that

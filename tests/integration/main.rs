@@ -45,6 +45,7 @@ macro_rules! tests {
           $test,
           false,
           true $(&& $requirement())?,
+          &[$(stringify!($requirement))?],
         ));
       )*
       $($(
@@ -55,6 +56,7 @@ macro_rules! tests {
           $extension,
           true,
           true $(&& $extension_requirement())?,
+          &[$(stringify!($extension_requirement))?],
         ));
       )*)?
       trials

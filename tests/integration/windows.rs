@@ -27,6 +27,7 @@ pub(crate) fn tests() -> Vec<Trial> {
       watch_restart_ends_the_recipe_process_tree,
       false,
       true,
+      &[],
     ),
     crate::harness::trial(
       module_path!(),
@@ -34,6 +35,7 @@ pub(crate) fn tests() -> Vec<Trial> {
       killed_just_takes_the_recipe_process_tree_with_it,
       true,
       true,
+      &[],
     ),
     crate::harness::trial(
       module_path!(),
@@ -41,6 +43,7 @@ pub(crate) fn tests() -> Vec<Trial> {
       end_of_a_watch_run_ends_what_its_recipes_left_running,
       true,
       true,
+      &[],
     ),
     crate::harness::trial(
       module_path!(),
@@ -48,6 +51,7 @@ pub(crate) fn tests() -> Vec<Trial> {
       cache_dir_store_restores_a_directory_twice_without_leftovers,
       true,
       true,
+      &[],
     ),
   ]
 }
