@@ -63,9 +63,10 @@ scenarios=(
   "500-chain|chain|chain-499|0.50"
   "500-params|params|many $(seq -s ' ' 0 249)|1.00"
   "20k-groups|groups|--list|0.50"
+  "10k-blank-lines|blanks|--summary|0.50"
 )
 
-for kind in large tiny small long chain params groups; do
+for kind in large tiny small long chain params groups blanks; do
   python3 "$here/generate.py" "$work/$kind" "$kind" >/dev/null
 done
 
@@ -193,6 +194,18 @@ printf '%-14s %14s %14s %6s %6s %10s %10s %6s\n' 50MB-rss - - - - \
   "$ours_rss" "$ref_rss" "$(ratio "$ours_rss" "$ref_rss")"
 printf '%-14s peak memory ÷ file size: ours %s, reference %s (target ≤ 10)\n' '' \
   "$(ratio "$ours_rss" "$size")" "$(ratio "$ref_rss" "$size")"
+
+# Peak memory of the error on a 100 MB line (the excerpt shows the whole
+# line), against the target of twice the file's size.
+python3 "$here/generate.py" "$work/longline" longline >/dev/null
+size=$(($(wc -c <"$work/longline/justfile") / 1024))
+ours_rss=$(max_rss longline "$ours" --summary)
+ref_rss=$(max_rss longline "$reference" --summary)
+printf '%-14s %14s %14s %6s %6s %10s %10s %6s\n' 100MB-line-rss - - - - \
+  "$ours_rss" "$ref_rss" "$(ratio "$ours_rss" "$ref_rss")"
+printf '%-14s peak memory ÷ file size: ours %s, reference %s (target ≤ 2.2)\n' '' \
+  "$(ratio "$ours_rss" "$size")" "$(ratio "$ref_rss" "$size")"
+rm -r "$work/longline"
 
 # Resident memory of `--watch` over 1,000 reruns of the large justfile.
 python3 "$here/watch_memory.py" "$ours" 1000

@@ -18,6 +18,8 @@ Writes OUTPUT_DIR/justfile. KIND (default `large`):
   output  recipes printing a 20 MB line (`line`) and 256 MiB of lines (`lines`)
   groups  a recipe with 20,000 `[group]` attributes, then 20,000 recipes each
           in a group of its own
+  blanks  10,000 lines of two spaces, then a recipe
+  longline one line of 100 MB with a syntax error near its start
 
 The output depends only on the arguments, so instruction counts of runs on
 it are comparable between machines and commits.
@@ -33,6 +35,8 @@ CHAIN = 500
 BIG_CHAIN = 100_000
 PARAMS = 500
 GROUPS = 20_000
+BLANKS = 10_000
+LONG_LINE_BYTES = 100_000_000
 HUGE_BYTES = 50_000_000
 
 
@@ -132,6 +136,14 @@ def groups():
   return lines
 
 
+def blanks():
+  return ["  "] * BLANKS + ["a:", "  @true"]
+
+
+def longline():
+  return ["x := 'y' &" + "a" * LONG_LINE_BYTES]
+
+
 def huge():
   lines = [*assignments(), "", *long_recipe()]
   size = sum(len(line) + 1 for line in lines)
@@ -143,7 +155,7 @@ def huge():
   return lines
 
 
-KINDS = {f.__name__: f for f in (large, tiny, small, long, chain, params, huge, bigchain, output, groups)}
+KINDS = {f.__name__: f for f in (large, tiny, small, long, chain, params, huge, bigchain, output, groups, blanks, longline)}
 
 
 def main():

@@ -6,7 +6,7 @@ use crate::color::Painter;
 use crate::evaluation::error::EvaluationError;
 use crate::evaluation::prepare::PrepareError;
 use crate::execution::error::{ExecutionError, Fate, Summary};
-use crate::output::diagnostic::{error_line, excerpt};
+use crate::output::diagnostic::{error_line, push_excerpt};
 use crate::syntax::token::Token;
 
 #[derive(Debug)]
@@ -119,7 +119,7 @@ impl<'src> Error<'src> {
       }
     }
     if let Some(token) = &report.token {
-      out.push_str(&excerpt(painter, token));
+      push_excerpt(&mut out, painter, token);
     }
     if let Some(caused_by) = &report.caused_by {
       out.push_str(&format!("caused by: {caused_by}\n"));

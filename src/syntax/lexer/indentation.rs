@@ -42,7 +42,7 @@ impl<'src> Lexer<'src> {
     let (whitespace, after) = rest.split_at(width);
 
     if matches!(after, [] | [b'\n', ..] | [b'\r', b'\n', ..]) {
-      if next_content_at_column_zero(rest) {
+      if self.next_content_at_column_zero() {
         self.dedent_to(0);
       }
       self.whitespace_within_line(width);
@@ -79,6 +79,19 @@ impl<'src> Lexer<'src> {
     self.update_body_text();
     self.within_line(width, TokenKind::Indent);
     Ok(())
+  }
+
+  /// Whether the first byte after the blank lines at the cursor starts a
+  /// line; the answer holds for every blank line of the run.
+  fn next_content_at_column_zero(&mut self) -> bool {
+    let (end, answer) = self.blank_run;
+    if self.offset < end {
+      return answer;
+    }
+    let rest = self.rest();
+    let length = blank_run_length(rest);
+    self.blank_run = (self.offset + length, next_content_at_column_zero(rest, length));
+    self.blank_run.1
   }
 
   /// The error for a line whose indentation neither matches the current

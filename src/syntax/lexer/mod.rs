@@ -234,6 +234,11 @@ pub(crate) struct Lexer<'src> {
   /// Whether nothing has been lexed yet. Later lines' starts are lexed
   /// along with the line end before them.
   at_file_start: bool,
+  /// The end of the last run of blank lines scanned (the offset of its
+  /// first other byte, or of the end of the text) and whether that byte
+  /// starts a line: each blank line of a run asks, and scanning the run
+  /// again for each would cost the square of its length.
+  blank_run: (usize, bool),
 }
 
 impl<'src> Lexer<'src> {
@@ -257,6 +262,7 @@ impl<'src> Lexer<'src> {
       body_text: false,
       colon_since_dedent: false,
       at_file_start: true,
+      blank_run: (0, false),
     }
   }
 

@@ -170,13 +170,15 @@ pub(super) fn line_end_length(text: &[u8]) -> Option<usize> {
   }
 }
 
-/// Whether the first character after the blank lines starting at
-/// `text` begins a line (it follows a `\n` directly).
-pub(super) fn next_content_at_column_zero(text: &[u8]) -> bool {
-  match text.iter().position(|byte| !matches!(byte, b' ' | b'\t' | b'\r' | b'\n')) {
-    Some(index) => index > 0 && text[index - 1] == b'\n',
-    None => false,
-  }
+/// How many bytes of blank lines (spaces, tabs, line ends) start `text`.
+pub(super) fn blank_run_length(text: &[u8]) -> usize {
+  text.iter().position(|byte| !matches!(byte, b' ' | b'\t' | b'\r' | b'\n')).unwrap_or(text.len())
+}
+
+/// Whether the first character after the `length` bytes of blank lines
+/// starting `text` begins a line (it follows a `\n` directly).
+pub(super) fn next_content_at_column_zero(text: &[u8], length: usize) -> bool {
+  length > 0 && length < text.len() && text[length - 1] == b'\n'
 }
 
 /// A string or backtick token: its length and the line breaks in it.
