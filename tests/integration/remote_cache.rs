@@ -45,6 +45,7 @@ tests! {
   remote_cache_refuses_escaping_links if buildgrid_installed,
   remote_cache_refuses_a_huge_tree if buildgrid_installed,
   remote_cache_refuses_a_four_gigabyte_declared_size if buildgrid_installed,
+  shell_line_recipe_is_not_an_action if buildgrid_installed,
 }
 
 /// The virtual environment with BuildGrid (`.ci/reapi-venv`).
@@ -723,4 +724,35 @@ fn remote_cache_credentials_are_never_shown() {
     "{}",
     text(&output.stderr)
   );
+}
+
+/// A `[cache]` recipe of shell lines is no Action: not shared (one warning,
+/// the recipe runs), and an error under `--remote-executor`, never run here
+/// unasked.
+fn shell_line_recipe_is_not_an_action() {
+  let workspace = Workspace::new();
+  let a = workspace.root.path().join("a");
+  fs::create_dir_all(&a).unwrap();
+  fs::write(
+    a.join("justfile"),
+    "set unstable\nset lists\n\n[cache(inputs=['seed'], outputs=['out'])]\nbuild:\n  @echo hi > out\n  @echo ran >> \"$COUNTER\"\n",
+  )
+  .unwrap();
+  fs::write(a.join("seed"), "seed\n").unwrap();
+  let reason = "its body is shell lines (only script recipes are Remote Execution API actions)";
+  let output = workspace.just(&a, &[&url("")]);
+  assert_eq!(output.status.code(), Some(0), "stderr: {}", text(&output.stderr));
+  assert_eq!(text(&output.stderr), format!("warning: recipe `build` is not shared: {reason}\n"));
+  assert_eq!(workspace.runs(), 1);
+  fs::remove_dir_all(a.join(".justcache")).unwrap();
+  let executor = url("").replace("--cache-url", "--remote-executor");
+  let output = workspace.just(&a, &[&executor]);
+  assert_eq!(output.status.code(), Some(1));
+  assert_eq!(
+    text(&output.stderr),
+    format!(
+      "warning: recipe `build` is not shared: {reason}\nerror: recipe `build` cannot run remotely: {reason}\n"
+    )
+  );
+  assert_eq!(workspace.runs(), 1);
 }
