@@ -250,13 +250,8 @@ pub(crate) fn open<'src>(
   parts: &KeyParts<'_>,
 ) -> Result<'src, Entry> {
   let recipe = scope.recipe;
-  let key = key(observer, evaluator, scope, cache, parts)?;
-  let compact = key.json.compact();
-  let hex = blake3::hash(compact.as_bytes()).to_hex().to_string();
+  let (key, hex) = printed_key(context, observer, evaluator, scope, cache, parts)?;
   let config = context.config;
-  if config.verbosity >= 2 && !config.quiet {
-    print_key(context, &hex, &key.json, compact)?;
-  }
   let directory = context.root_directory().join(DIRECTORY);
   create_directory(&directory)?;
   let (mut entry, stale) =
@@ -340,13 +335,8 @@ pub(crate) fn probe<'src>(
   cache: &CacheAttribute<'src>,
   parts: &KeyParts<'_>,
 ) -> Result<'src, Option<String>> {
-  let key = key(observer, evaluator, scope, cache, parts)?;
-  let compact = key.json.compact();
-  let hex = blake3::hash(compact.as_bytes()).to_hex().to_string();
+  let (key, hex) = printed_key(context, observer, evaluator, scope, cache, parts)?;
   let config = context.config;
-  if config.verbosity >= 2 && !config.quiet {
-    print_key(context, &hex, &key.json, compact)?;
-  }
   let directory = context.root_directory().join(DIRECTORY);
   let path = directory.join(format!("{hex}.json"));
   let contents = match fs::read_to_string(&path) {
@@ -448,6 +438,25 @@ fn action_spec(
     "inputs": inputs,
     "files": [[format!("{SCRIPTS}/{script_name}"), script_text, shebang]],
   }))
+}
+
+/// The key of the recipe's run and its hash, the key printed with `-vv`.
+fn printed_key<'src>(
+  context: &RunContext<'_, 'src>,
+  observer: Option<&Observer>,
+  evaluator: &Evaluator<'_, '_, 'src>,
+  scope: &RecipeScope<'_, 'src>,
+  cache: &CacheAttribute<'src>,
+  parts: &KeyParts<'_>,
+) -> Result<'src, (Key, String)> {
+  let key = key(observer, evaluator, scope, cache, parts)?;
+  let compact = key.json.compact();
+  let hex = blake3::hash(compact.as_bytes()).to_hex().to_string();
+  let config = context.config;
+  if config.verbosity >= 2 && !config.quiet {
+    print_key(context, &hex, &key.json, compact)?;
+  }
+  Ok((key, hex))
 }
 
 /// The key of the recipe's run: its body, executor, environment changes,

@@ -4,12 +4,13 @@
 //! a warning and local runs), never a silent fall-back.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::Duration;
 
 use serde_json::json;
 
+use super::remote::private_staging;
 use super::{Found, Shared};
 use crate::execution::cache::store::{RemoteStore, StoreError};
 use crate::options::Options;
@@ -70,18 +71,14 @@ impl Shared {
     outputs: &[String],
     interrupted: &dyn Fn() -> bool,
   ) -> Executed {
-    static KEYS: AtomicU64 = AtomicU64::new(0);
     let Some(remote) = self.remote.as_ref() else {
       return Executed::Error("the executor is not available".into());
     };
     let name = format!("action {action}");
-    let key = KEYS.fetch_add(1, Ordering::Relaxed).to_string();
+    // Names the operation to cancel; unique among the helper's requests.
+    let key = uuid::Uuid::new_v4().to_string();
     let outcome = (|| -> Result<Executed, StoreError> {
-      let staging = tempfile::Builder::new()
-        .prefix(".just-reapi-")
-        .tempdir()
-        .map_err(|error| StoreError::io(&error))?;
-      crate::platform::signals::remove_at_exit(staging.path().to_path_buf());
+      let staging = private_staging()?;
       let request =
         json!({"op": "execute", "action": action, "key": key, "staging": staging.path()});
       let cancel = json!({"op": "cancel", "key": key});

@@ -72,11 +72,7 @@ impl Shared {
     let remote = self.remote()?;
     let name = format!("action {action}");
     let result = (|| -> Result<Option<Found>, StoreError> {
-      let staging = tempfile::Builder::new()
-        .prefix(".just-reapi-")
-        .tempdir()
-        .map_err(|error| StoreError::io(&error))?;
-      crate::platform::signals::remove_at_exit(staging.path().to_path_buf());
+      let staging = private_staging()?;
       let request =
         json!({"op": "lookup", "action": action, "outputs": outputs, "staging": staging.path()});
       let reply = remote.ask(&request)?;
@@ -152,4 +148,15 @@ impl Shared {
       Err(error) => self.fail("publishing an action result", &error),
     }
   }
+}
+
+/// A private directory the cache store helper fetches an entry's blobs
+/// into, removed with it, and by `just` if a signal ends it first.
+pub(super) fn private_staging() -> Result<tempfile::TempDir, StoreError> {
+  let staging = tempfile::Builder::new()
+    .prefix(".just-reapi-")
+    .tempdir()
+    .map_err(|error| StoreError::io(&error))?;
+  crate::platform::signals::remove_at_exit(staging.path().to_path_buf());
+  Ok(staging)
 }
