@@ -14,7 +14,9 @@
 //! then `ac/<key>` naming it), after every blob it names, so a reader never
 //! sees an entry whose blobs are missing. A store that fails is warned about
 //! once and not used again in the run; a corrupt object is warned about and
-//! the recipe runs.
+//! the recipe runs. A warning that cannot be written does not stop the
+//! store operation that meets it: the method of `Shared` the run called
+//! returns it when that operation ends.
 
 mod execute;
 mod remote;
@@ -143,7 +145,7 @@ impl Found {
   /// The entry the cache store helper staged at `path`, with its blobs in
   /// `staging`, checked for `outputs`: `Ok(None)` when it is refused (the
   /// reason is warned about), an error when it is no entry at all.
-  pub(in crate::execution) fn staged(
+  fn staged(
     shared: &Shared,
     path: &Path,
     outputs: &[String],
