@@ -24,6 +24,7 @@ mod miss;
 mod remote;
 mod shared;
 mod store;
+mod warning;
 
 pub(crate) use clean::{local as clean, shared as clean_shared};
 pub(crate) use remote::executor_shown;
@@ -39,6 +40,7 @@ use serde_json::{json, Map, Value as Json};
 use super::error::{stderr_line, ExecutionError};
 use crate::evaluation::evaluator::{Evaluator, RecipeScope, RunContext};
 use crate::syntax::ast::CacheAttribute;
+use warning::{warn, CacheWarning};
 
 type Result<'src, T = ()> = std::result::Result<T, ExecutionError<'src>>;
 
@@ -265,17 +267,17 @@ pub(crate) fn open<'src>(
   let executor = remote::executor(stores, config)?;
   let executor_spec =
     executor.as_ref().map(|_| action_spec(context.root_directory(), parts, &key.json, &entry));
-  let shared = stores.for_options(config);
+  let shared = stores.for_options(config)?;
   if let Some(shared) = shared.as_ref().filter(|shared| shared.is_remote()) {
     let shared = std::sync::Arc::clone(shared);
     let spec = action_spec(context.root_directory(), parts, &key.json, &entry)
       .map(|spec| remote::with_platform(spec, config));
     let action = match spec {
-      Ok(spec) => shared.prepare_action(spec),
+      Ok(spec) => shared.prepare_action(spec)?,
+      // The executor's error, for the same reason, follows.
+      Err(_) if executor.is_some() && !entry.hit => None,
       Err(why) => {
-        if !config.quiet {
-          stderr_line(&format!("warning: recipe `{}` is not shared: {why}", recipe.namepath))?;
-        }
+        warn(&CacheWarning::NotShared { recipe: recipe.namepath.into(), why }, config.quiet)?;
         None
       }
     };
@@ -283,7 +285,7 @@ pub(crate) fn open<'src>(
       if config.verbosity >= 2 && !config.quiet {
         stderr_line(&context.stderr_painter().banner(&format!("===> cache action {action}")))?;
       }
-      let found = shared.lookup_action(&action, &entry.outputs);
+      let found = shared.lookup_action(&action, &entry.outputs)?;
       if restore_shared(context, recipe, &shared, found, &mut entry)? {
         return Ok(entry);
       }
@@ -299,12 +301,12 @@ pub(crate) fn open<'src>(
     let key =
       key.json.for_shared_store(context.root_directory(), parts.working_directory, &entry.outputs);
     let shared_hex = blake3::hash(key.compact().as_bytes()).to_hex().to_string();
-    let found = shared.lookup(&shared_hex, &entry.outputs);
+    let found = shared.lookup(&shared_hex, &entry.outputs)?;
     if restore_shared(context, recipe, &shared, found, &mut entry)? {
       return Ok(entry);
     }
     // A valid local entry stands when the store cannot take the run.
-    if shared.writable() && (!entry.hit || shared.accepts_writes()) {
+    if shared.writable() && (!entry.hit || shared.accepts_writes()?) {
       if entry.hit && verbose {
         reason = Some(format!("no entry in shared cache `{}`", shared.shown()));
       }
@@ -354,12 +356,12 @@ pub(crate) fn probe<'src>(
   if reason.is_none() {
     return Ok(None);
   }
-  if let Some(shared) = stores.for_options(config) {
+  if let Some(shared) = stores.for_options(config)? {
     let outputs = key.outputs.clone();
     let key =
       key.json.for_shared_store(context.root_directory(), parts.working_directory, &outputs);
     let shared_hex = blake3::hash(key.compact().as_bytes()).to_hex().to_string();
-    if shared.lookup(&shared_hex, &outputs).is_some() {
+    if shared.lookup(&shared_hex, &outputs)?.is_some() {
       return Ok(None);
     }
   }
@@ -631,6 +633,7 @@ fn restore_shared<'src>(
   };
   let restored = shared.restore(found, &target, &interrupted);
   drop(busy);
+  let restored = restored?;
   let Some(restored) = restored else {
     // A signal stopped the restore: the run stops, hit or not.
     super::body::check_interrupted(context, recipe, false)?;
@@ -696,16 +699,13 @@ impl Entry {
       before.is_none() || stamp(&self.working_directory.join(name)) != *before
     });
     if let Some((name, _)) = changed {
-      if !self.quiet {
-        stderr_line(&format!(
-          "warning: cache input `{name}` changed while recipe `{recipe}` ran; its outputs are not cached"
-        ))?;
-      }
+      let warning = CacheWarning::InputChanged { input: name.clone(), recipe: recipe.into() };
+      warn(&warning, self.quiet)?;
       return Ok(());
     }
     self.record(namepath)?;
     if let (Some((shared, key)), Some(mut captured)) = (self.publish.take(), captured) {
-      shared.publish(&key, namepath, &self.working_directory, &self.outputs, &mut captured);
+      shared.publish(&key, namepath, &self.working_directory, &self.outputs, &mut captured)?;
     }
     Ok(())
   }
@@ -762,12 +762,7 @@ impl Entry {
         Ok(Some(digest)) => digest,
         Ok(None) => continue,
         Err(error) => {
-          if !self.quiet {
-            stderr_line(&format!(
-              "warning: failed to read cache output `{}`: {error}; it is not recorded",
-              path.display()
-            ))?;
-          }
+          warn(&CacheWarning::OutputUnreadable { path, error }, self.quiet)?;
           continue;
         }
       };

@@ -727,8 +727,8 @@ fn remote_cache_credentials_are_never_shown() {
 }
 
 /// A `[cache]` recipe of shell lines is no Action: not shared (one warning,
-/// the recipe runs), and an error under `--remote-executor`, never run here
-/// unasked.
+/// the recipe runs), and under `--remote-executor` only an error, never run
+/// here unasked.
 fn shell_line_recipe_is_not_an_action() {
   let workspace = Workspace::new();
   let a = workspace.root.path().join("a");
@@ -750,9 +750,7 @@ fn shell_line_recipe_is_not_an_action() {
   assert_eq!(output.status.code(), Some(1));
   assert_eq!(
     text(&output.stderr),
-    format!(
-      "warning: recipe `build` is not shared: {reason}\nerror: recipe `build` cannot run remotely: {reason}\n"
-    )
+    format!("error: recipe `build` cannot run remotely: {reason}\n")
   );
   assert_eq!(workspace.runs(), 1);
 }

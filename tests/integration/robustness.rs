@@ -44,6 +44,10 @@ tests! {
   reader_stopping_early_ends_a_long_output_quietly,
   #[cfg(target_os = "linux")]
   full_device_on_stderr_fails_the_run,
+  #[cfg(target_os = "linux")]
+  full_device_on_stderr_fails_a_run_whose_cache_warns,
+  #[cfg(unix)]
+  broken_pipe_on_stderr_ends_a_cache_warning_quietly,
   #[cfg(unix)]
   fmt_through_a_symlink_formats_the_target_and_keeps_the_link,
   #[cfg(unix)]
@@ -1431,6 +1435,62 @@ fn full_device_on_stderr_fails_the_run() {
   let output =
     Command::new(binary()).current_dir(dir.path()).stderr(full).output().expect("run just");
   assert_eq!((output.status.code(), output.stdout.as_slice()), (Some(1), &b""[..]));
+}
+
+/// A `[cache]` recipe that prints only to standard output, and the shared
+/// stores that make the cache warn before it runs: one that cannot be
+/// opened, and one whose `ac` is a symbolic link (refused by the lookup).
+#[cfg(unix)]
+fn cache_warning_cases() -> (tempfile::TempDir, [&'static [&'static str]; 2]) {
+  let dir = tempfile::tempdir().expect("tempdir");
+  let justfile = "set unstable\nset lists\n\n[cache(outputs=['out'])]\nbuild:\n  #!/bin/sh\n  echo ran\n  echo x > out\n";
+  std::fs::write(dir.path().join("justfile"), justfile).expect("write");
+  std::fs::create_dir_all(dir.path().join("store/cas")).expect("store");
+  std::os::unix::fs::symlink(dir.path(), dir.path().join("store/ac")).expect("link");
+  (dir, [&["--cache-url", "ftp://example", "build"], &["--cache-dir", "store", "build"]])
+}
+
+#[cfg(target_os = "linux")]
+fn full_device_on_stderr_fails_a_run_whose_cache_warns() {
+  let (dir, cases) = cache_warning_cases();
+  for args in cases {
+    let full = std::fs::File::create("/dev/full").expect("open /dev/full");
+    let output = Command::new(binary())
+      .args(args)
+      .current_dir(dir.path())
+      .stderr(full)
+      .output()
+      .expect("run just");
+    assert_eq!(
+      (output.status.code(), String::from_utf8_lossy(&output.stdout).as_ref()),
+      (Some(1), ""),
+      "args {args:?}"
+    );
+  }
+}
+
+#[cfg(unix)]
+fn broken_pipe_on_stderr_ends_a_cache_warning_quietly() {
+  let (dir, cases) = cache_warning_cases();
+  for args in cases {
+    let entries = dir.path().join(".justcache");
+    if entries.exists() {
+      std::fs::remove_dir_all(entries).expect("remove the local entries");
+    }
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    let output = Command::new(binary())
+      .args(args)
+      .current_dir(dir.path())
+      .stderr(writer)
+      .output()
+      .expect("run just");
+    assert_eq!(
+      (output.status.code(), String::from_utf8_lossy(&output.stdout).as_ref()),
+      (Some(0), "ran\n"),
+      "args {args:?}"
+    );
+  }
 }
 
 // ---------------------------------------------------------------------------

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use serde_json::{json, Value as Json};
 
 use super::shared::{print_streams, shown_server, Executed, Shared};
+use super::warning::{warn, CacheWarning};
 use super::{message, restore_shared, Entry, Result, Stores};
 use crate::evaluation::evaluator::RunContext;
 use crate::execution::error::{stderr_line, ExecutionError};
@@ -22,9 +23,7 @@ pub(super) fn executor<'src>(
     None => Ok(None),
     Some(Ok(executor)) => Ok(Some(executor)),
     Some(Err(why)) if config.remote_fallback => {
-      if !config.quiet {
-        stderr_line(&format!("warning: {why}; running the recipe here (`--remote-fallback`)"))?;
-      }
+      warn(&CacheWarning::RemoteFallback { why }, config.quiet)?;
       Ok(None)
     }
     Some(Err(why)) => Err(message(why)),
@@ -63,7 +62,7 @@ pub(super) fn plan<'src>(
   let spec = spec
     .map(|spec| with_platform(spec, config))
     .map_err(|why| message(format!("recipe `{namepath}` cannot run remotely: {why}")))?;
-  let Some(action) = executor.prepare_action(spec) else {
+  let Some(action) = executor.prepare_action(spec)? else {
     return Err(message(format!(
       "recipe `{namepath}` cannot run remotely: remote executor `{}` failed",
       executor.shown()
@@ -103,6 +102,7 @@ impl Entry {
     let interrupted = || context.supervisor.pending().is_some();
     let executed = executor.execute_action(&action, &self.outputs, &interrupted);
     drop(busy);
+    let executed = executed?;
     match executed {
       Executed::Succeeded(found) => {
         if !restore_shared(context, recipe, &executor, Some(found), &mut self)? {

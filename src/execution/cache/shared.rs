@@ -14,7 +14,9 @@
 //! then `ac/<key>` naming it), after every blob it names, so a reader never
 //! sees an entry whose blobs are missing. A store that fails is warned about
 //! once and not used again in the run; a corrupt object is warned about and
-//! the recipe runs.
+//! the recipe runs. A warning that cannot be written does not stop the
+//! store operation that meets it: the method of `Shared` the run called
+//! returns it when that operation ends.
 
 mod execute;
 mod remote;
@@ -36,6 +38,7 @@ pub(super) use restore::Target;
 
 use super::entry;
 use super::store::{self, Location, Store, StoreError};
+use super::warning::{self, CacheWarning, Unwritten};
 use crate::options::Options;
 use crate::platform::{mode, stdio};
 
@@ -63,6 +66,8 @@ pub(super) struct Shared {
   corrupted: Mutex<std::collections::HashSet<String>>,
   /// Whether `accepts_writes` has tried a write.
   probed: AtomicBool,
+  /// The first warning that could not be written, for the caller.
+  unwritten: Mutex<Option<Unwritten>>,
 }
 
 /// A store opened for one location, mode and timeout.
@@ -89,13 +94,14 @@ pub(crate) fn shared_directory(config: &Options) -> Option<PathBuf> {
 }
 
 impl Stores {
-  /// The shared store the options name, opened on first use in the run.
-  pub(super) fn for_options(&self, config: &Options) -> Option<Arc<Shared>> {
+  /// The shared store the options name, opened on first use in the run
+  /// (one that cannot be opened is warned about).
+  pub(super) fn for_options(&self, config: &Options) -> Result<Option<Arc<Shared>>, Unwritten> {
     let location = match (shared_directory(config), &config.cache_url) {
       (Some(directory), _) => Location::Directory(directory),
       (None, Some(url)) => Location::Url(url.clone()),
       // The executor's server is the cache when no other is named.
-      (None, None) => return self.for_executor(config).and_then(Result::ok),
+      (None, None) => return Ok(self.for_executor(config).and_then(Result::ok)),
     };
     let timeout = config.cache_timeout;
     let read_only = config.cache_read_only;
@@ -103,11 +109,12 @@ impl Stores {
     let same =
       |o: &&Opened| o.location == location && o.read_only == read_only && o.timeout == timeout;
     if let Some(found) = opened.iter().find(same) {
-      return Some(Arc::clone(&found.shared));
+      return Ok(Some(Arc::clone(&found.shared)));
     }
     let shared = Arc::new(Shared::open(&location, timeout, config));
     opened.push(Opened { location, read_only, timeout, shared: Arc::clone(&shared) });
-    Some(shared)
+    shared.reported(())?;
+    Ok(Some(shared))
   }
 }
 
@@ -138,7 +145,7 @@ impl Found {
   /// The entry the cache store helper staged at `path`, with its blobs in
   /// `staging`, checked for `outputs`: `Ok(None)` when it is refused (the
   /// reason is warned about), an error when it is no entry at all.
-  pub(in crate::execution) fn staged(
+  fn staged(
     shared: &Shared,
     path: &Path,
     outputs: &[String],
@@ -198,6 +205,7 @@ impl Shared {
       quiet: config.quiet,
       corrupted: Mutex::default(),
       probed: AtomicBool::new(false),
+      unwritten: Mutex::default(),
     };
     if let Location::Url(url) = location {
       if url.starts_with("grpc://") || url.starts_with("grpcs://") {
@@ -208,7 +216,7 @@ impl Shared {
       Ok((store, shown)) => shared(Some(store), shown, config.cache_read_only),
       Err(error) => {
         let failed = shared(None, String::new(), true);
-        failed.warn(&format!("shared cache not used: {}", error.0));
+        failed.warn(CacheWarning::StoreNotUsed { why: error.0 });
         failed
       }
     }
@@ -228,22 +236,22 @@ impl Shared {
   /// (a read-only mount, a full disk, a refused `PUT`) fails here, warned
   /// about, so that a valid local entry is used rather than the recipe run
   /// again for nothing on every run.
-  pub(super) fn accepts_writes(&self) -> bool {
+  pub(super) fn accepts_writes(&self) -> Result<bool, Unwritten> {
     if self.remote.is_some() {
-      return self.writable();
+      return Ok(self.writable());
     }
     let Some(store) = self.store().filter(|_| !self.read_only) else {
-      return false;
+      return Ok(false);
     };
     if self.probed.swap(true, Ordering::Relaxed) {
-      return self.writable();
+      return Ok(self.writable());
     }
     let empty = blake3::hash(b"").to_hex();
     match store.put(&format!("cas/{empty}"), &mut io::empty(), 0) {
-      Ok(()) => true,
+      Ok(()) => Ok(true),
       Err(error) => {
         self.fail("writing", &error);
-        false
+        self.reported(false)
       }
     }
   }
@@ -252,40 +260,72 @@ impl Shared {
     (self.store.is_some() || self.remote.is_some()) && !self.failed.load(Ordering::Relaxed)
   }
 
-  fn warn(&self, text: &str) {
-    if !self.quiet {
-      let _ = stdio::stderr_line(&format!("warning: {text}"));
+  /// Print `warning` now. A failed write is kept for the caller: the
+  /// store operation that warns goes on, and the method of `Shared` the
+  /// run called returns the failure through `reported` when it ends.
+  fn warn(&self, warning: CacheWarning) {
+    if let Err(failure) = warning::warn(&warning, self.quiet) {
+      self
+        .unwritten
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .get_or_insert(failure);
+    }
+  }
+
+  /// `value`, or the first warning this store could not write.
+  fn reported<T>(&self, value: T) -> Result<T, Unwritten> {
+    match self.unwritten.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take() {
+      Some(failure) => Err(failure),
+      None => Ok(value),
     }
   }
 
   /// The store failed: say so once, and leave it alone for the rest of the run.
-  fn fail(&self, doing: &str, error: &StoreError) {
+  fn fail(&self, doing: &'static str, error: &StoreError) {
     if !self.failed.swap(true, Ordering::Relaxed) {
-      self.warn(&format!(
-        "shared cache `{}` failed while {doing} ({}); running without it",
-        self.shown, error.0
-      ));
+      self.warn(CacheWarning::StoreFailed {
+        store: self.shown.clone(),
+        doing,
+        why: error.0.clone(),
+      });
     }
   }
 
+  /// An object that is missing, truncated or does not match its hash.
   fn corrupt(&self, object: &str) {
-    self.unusable(object, "is corrupt or incomplete");
+    self.mark_corrupted(object);
+    self.warn(CacheWarning::ObjectCorrupt { store: self.shown.clone(), object: object.into() });
   }
 
-  /// An object that cannot be used: say why, and publish it again in this
-  /// run (replacing it) rather than skip it as present.
-  fn unusable(&self, object: &str, why: &str) {
+  /// An object the store refused to hand over whole (`why`).
+  fn refused_object(&self, object: &str, why: &io::Error) {
+    self.mark_corrupted(object);
+    self.warn(CacheWarning::ObjectRefused {
+      store: self.shown.clone(),
+      object: object.into(),
+      why: why.to_string(),
+    });
+  }
+
+  /// An object that cannot be used is published again in this run
+  /// (replacing it) rather than skipped as present.
+  fn mark_corrupted(&self, object: &str) {
     self.corrupted.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(object.into());
-    self
-      .warn(&format!("shared cache `{}`: object `{object}` {why}; ignoring the entry", self.shown));
   }
 
   /// An entry that is whole but unsafe or unusable here: say why, once.
-  fn refuse(&self, object: &str, reason: &str) {
-    self.warn(&format!(
-      "shared cache `{}`: entry `{object}` refused ({reason}); running the recipe",
-      self.shown
-    ));
+  fn refuse(&self, entry: &str, reason: &str) {
+    self.warn(CacheWarning::EntryRefused {
+      store: self.shown.clone(),
+      entry: entry.into(),
+      reason: reason.into(),
+    });
+  }
+
+  /// A run the store cannot hold: say why.
+  fn not_published(&self, reason: String) {
+    self.warn(CacheWarning::NotPublished { store: self.shown.clone(), reason });
   }
 
   fn store(&self) -> Option<&dyn Store> {
@@ -324,7 +364,7 @@ impl Shared {
         Ok(count) => count,
         Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
         Err(error) if error.kind() == io::ErrorKind::InvalidData => {
-          self.unusable(&name, &format!("is refused ({error})"));
+          self.refused_object(&name, &error);
           return Ok(false);
         }
         Err(error) => return Err(StoreError::io(&error)),
@@ -349,8 +389,10 @@ impl Shared {
   /// The entry published for `key`, checked against its hash and, as it
   /// is read, for the declared `outputs` (refused with a warning if it is
   /// not harmless for them).
-  pub(super) fn lookup(&self, key: &str, outputs: &[String]) -> Option<Found> {
-    let store = self.store()?;
+  pub(super) fn lookup(&self, key: &str, outputs: &[String]) -> Result<Option<Found>, Unwritten> {
+    let Some(store) = self.store() else {
+      return Ok(None);
+    };
     let result = (|| -> Result<Option<Found>, StoreError> {
       let record = format!("ac/{key}");
       let Some(reader) = store.get(&record, LARGEST_RECORD)? else {
@@ -360,7 +402,7 @@ impl Shared {
       match reader.take(LARGEST_RECORD).read_to_end(&mut bytes) {
         Ok(_) => {}
         Err(error) if error.kind() == io::ErrorKind::InvalidData => {
-          self.unusable(&record, &format!("is refused ({error})"));
+          self.refused_object(&record, &error);
           return Ok(None);
         }
         Err(_) => {
@@ -392,10 +434,29 @@ impl Shared {
         }
       }
     })();
-    result.unwrap_or_else(|error| {
+    let found = result.unwrap_or_else(|error| {
       self.fail("looking up an entry", &error);
       None
-    })
+    });
+    self.reported(found)
+  }
+
+  /// Publish a successful run, as an entry or, to a REAPI server, as an
+  /// ActionResult. A run the store cannot hold is warned about.
+  pub(super) fn publish(
+    &self,
+    key: &str,
+    recipe: &str,
+    working_directory: &Path,
+    outputs: &[String],
+    captured: &mut Captured,
+  ) -> Result<(), Unwritten> {
+    if self.remote.is_some() {
+      self.publish_action(key, working_directory, outputs, captured);
+    } else {
+      self.publish_entry(key, recipe, working_directory, outputs, captured);
+    }
+    self.reported(())
   }
 
   /// Publish a successful run: blobs first, then the entry, then its record.
@@ -405,7 +466,7 @@ impl Shared {
   /// The entry is written to a temporary file as the outputs are walked
   /// (at most `LARGEST_ENTRY` of it, the rest only counted), then read back
   /// and checked as a reader would, which gives the files to upload.
-  pub(super) fn publish(
+  fn publish_entry(
     &self,
     key: &str,
     recipe: &str,
@@ -413,10 +474,6 @@ impl Shared {
     outputs: &[String],
     captured: &mut Captured,
   ) {
-    if self.remote.is_some() {
-      self.publish_action(key, working_directory, outputs, captured);
-      return;
-    }
     let Some(store) = self.store() else {
       return;
     };
@@ -434,7 +491,7 @@ impl Shared {
     let (mut text, checked) = match described {
       Ok(described) => described,
       Err(reason) => {
-        self.warn(&format!("not published to shared cache `{}`: {reason}", self.shown));
+        self.not_published(reason);
         return;
       }
     };
@@ -817,10 +874,11 @@ pub(crate) fn restore_for_fuzzing(
     failed: AtomicBool::new(false),
     corrupted: Mutex::default(),
     probed: AtomicBool::new(false),
+    unwritten: Mutex::default(),
   };
   let found = Found { checked, name: "cas/fuzz".into(), staged: None };
   let target = Target { working_directory, outputs, protected: &[] };
-  shared.restore(found, &target, &|| false).is_some()
+  matches!(shared.restore(found, &target, &|| false), Ok(Some(_)))
 }
 
 #[cfg(test)]

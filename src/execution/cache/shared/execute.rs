@@ -13,6 +13,7 @@ use serde_json::json;
 use super::remote::private_staging;
 use super::{Found, Shared};
 use crate::execution::cache::store::{RemoteStore, StoreError};
+use crate::execution::cache::warning::Unwritten;
 use crate::options::Options;
 
 /// What became of a remote run.
@@ -60,6 +61,7 @@ impl Shared {
       quiet: config.quiet,
       corrupted: Mutex::default(),
       probed: AtomicBool::new(false),
+      unwritten: Mutex::default(),
     })
   }
 
@@ -70,9 +72,9 @@ impl Shared {
     action: &str,
     outputs: &[String],
     interrupted: &dyn Fn() -> bool,
-  ) -> Executed {
+  ) -> Result<Executed, Unwritten> {
     let Some(remote) = self.remote.as_ref() else {
-      return Executed::Error("the executor is not available".into());
+      return Ok(Executed::Error("the executor is not available".into()));
     };
     let name = format!("action {action}");
     // Names the operation to cancel; unique among the helper's requests.
@@ -105,7 +107,7 @@ impl Shared {
         None => Ok(Executed::Error("its result is unusable".into())),
       }
     })();
-    outcome.unwrap_or_else(|error| Executed::Error(error.0))
+    self.reported(outcome.unwrap_or_else(|error| Executed::Error(error.0)))
   }
 }
 

@@ -13,6 +13,7 @@ use serde_json::{json, Value as Json};
 use super::{walk, Captured, Found, Shared};
 use crate::execution::cache::entry;
 use crate::execution::cache::store::{RemoteStore, StoreError};
+use crate::execution::cache::warning::{CacheWarning, Unwritten};
 use crate::options::Options;
 
 impl Shared {
@@ -29,6 +30,7 @@ impl Shared {
       quiet: config.quiet,
       corrupted: Mutex::default(),
       probed: AtomicBool::new(false),
+      unwritten: Mutex::default(),
     };
     match started {
       Ok(remote) => {
@@ -36,7 +38,7 @@ impl Shared {
         shared.read_only |= !remote.updates;
         shared.remote = Some(remote);
       }
-      Err(error) => shared.warn(&format!("shared cache not used: {}", error.0)),
+      Err(error) => shared.warn(CacheWarning::StoreNotUsed { why: error.0 }),
     }
     shared
   }
@@ -52,13 +54,18 @@ impl Shared {
 
   /// The Action `spec` describes, as `HASH/SIZE`; `None` when the store
   /// failed (warned).
-  pub(in crate::execution::cache) fn prepare_action(&self, spec: Json) -> Option<String> {
-    let remote = self.remote()?;
+  pub(in crate::execution::cache) fn prepare_action(
+    &self,
+    spec: Json,
+  ) -> Result<Option<String>, Unwritten> {
+    let Some(remote) = self.remote() else {
+      return Ok(None);
+    };
     match remote.ask(&json!({"op": "action", "spec": spec})) {
-      Ok(reply) => reply["digest"].as_str().map(str::to_string),
+      Ok(reply) => Ok(reply["digest"].as_str().map(str::to_string)),
       Err(error) => {
         self.fail("describing an action", &error);
-        None
+        self.reported(None)
       }
     }
   }
@@ -68,8 +75,10 @@ impl Shared {
     &self,
     action: &str,
     outputs: &[String],
-  ) -> Option<Found> {
-    let remote = self.remote()?;
+  ) -> Result<Option<Found>, Unwritten> {
+    let Some(remote) = self.remote() else {
+      return Ok(None);
+    };
     let name = format!("action {action}");
     let result = (|| -> Result<Option<Found>, StoreError> {
       let staging = private_staging()?;
@@ -85,10 +94,11 @@ impl Shared {
       };
       Found::staged(self, std::path::Path::new(path), outputs, name.clone(), staging)
     })();
-    result.unwrap_or_else(|error| {
+    let found = result.unwrap_or_else(|error| {
       self.fail("looking up an action", &error);
       None
-    })
+    });
+    self.reported(found)
   }
 
   /// Publish a successful run of `action` as its ActionResult.
@@ -127,7 +137,7 @@ impl Shared {
     let (items, streams) = match described {
       Ok(described) => described,
       Err(error) => {
-        self.warn(&format!("not published to shared cache `{}`: {error}", self.shown));
+        self.not_published(error.to_string());
         return;
       }
     };
@@ -142,7 +152,7 @@ impl Shared {
     match remote.ask(&request) {
       Ok(reply) => {
         if let Some(reason) = reply["refused"].as_str() {
-          self.warn(&format!("not published to shared cache `{}`: {reason}", self.shown));
+          self.not_published(reason.to_string());
         }
       }
       Err(error) => self.fail("publishing an action result", &error),

@@ -20,6 +20,7 @@ use lexiclean::Lexiclean;
 
 use super::{Bound, Found, Restored, Shared};
 use crate::execution::cache::store::{self, Location, Store, StoreError};
+use crate::execution::cache::warning::{CacheWarning, Unwritten};
 use crate::execution::cache::{digest, entry};
 use crate::platform::dir::{self, Directory};
 use crate::platform::{fs, mode};
@@ -56,7 +57,8 @@ impl From<io::Error> for Failure {
 
 impl Shared {
   /// Put the entry's outputs in place and keep its output for replay;
-  /// `None` when the entry cannot be used (warned) or a signal came.
+  /// `None` when the entry cannot be used (warned) or a signal came; an
+  /// error when a warning could not be written.
   ///
   /// The entry was checked as it was read (`entry::read`); here its place
   /// is (paths the system takes, no output below a link, no link to
@@ -68,6 +70,17 @@ impl Shared {
   /// back what was moved. The staging directories are removed on every
   /// path, and those killed runs left next to the outputs before.
   pub(in crate::execution::cache) fn restore(
+    &self,
+    found: Found,
+    target: &Target<'_>,
+    interrupted: &dyn Fn() -> bool,
+  ) -> Result<Option<Restored>, Unwritten> {
+    let restored = self.restore_found(found, target, interrupted);
+    self.reported(restored)
+  }
+
+  /// `restore`, the warnings written as they come.
+  fn restore_found(
     &self,
     found: Found,
     target: &Target<'_>,
@@ -99,9 +112,7 @@ impl Shared {
         None
       }
       Err(Failure::Local(error)) => {
-        self.warn(&format!(
-          "failed to restore the outputs of shared cache entry `{name}` ({error}); running the recipe"
-        ));
+        self.warn(CacheWarning::RestoreFailed { entry: name, error });
         None
       }
     }
@@ -146,9 +157,7 @@ impl Shared {
         Err(error) => Err(error),
       };
       if let Err(error) = removed {
-        self.warn(&format!(
-          "failed to remove a staging directory a killed run left next to `{output}`: {error}"
-        ));
+        self.warn(CacheWarning::LeftoverStaging { output: output.clone(), error });
       }
     }
   }
@@ -241,15 +250,15 @@ impl Shared {
 
   /// Remove the staging directories; those that remain are warned about.
   fn remove_stagings(&self, stagings: Vec<Staging>) {
-    let mut leftovers = Vec::new();
+    let mut remaining = Vec::new();
     for staging in stagings {
       let shown = staging.shown.clone();
       if let Err(error) = staging.remove() {
-        leftovers.push(format!("`{}`: {error}", shown.display()));
+        remaining.push((shown, error));
       }
     }
-    if !leftovers.is_empty() {
-      self.warn(&format!("failed to remove {}", leftovers.join(", ")));
+    if !remaining.is_empty() {
+      self.warn(CacheWarning::StagingsRemain { remaining });
     }
   }
 }
