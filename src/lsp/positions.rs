@@ -167,9 +167,9 @@ pub(super) fn on_token_line(token: &Token, offset: usize) -> lsp_types::Position
 
 #[cfg(test)]
 mod tests {
-  use super::*;
   use std::path::Path;
 
+  use super::*;
   use crate::syntax::sources::Sources;
 
   #[test]

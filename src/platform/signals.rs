@@ -1,9 +1,9 @@
 //! The signal wiring, the one process-wide state of `just`: the signals it
 //! handles are turned into messages by a self-pipe and a thread
-//! (`platform::os`),
-//! which hands each to the supervisor of the run in progress. With no run
-//! in progress, or a run with nothing running, a handled signal ends `just`
-//! at once with 128 + signal, as just 1.58 does. Also the signal names
+//! (`platform::os`), which hands each to the supervisor of the run in
+//! progress (a `Receiver`, which the supervisor implements). With no run in
+//! progress, or a run with nothing running, a handled signal ends `just` at
+//! once with 128 + signal, as just 1.58 does. Also the signal names
 //! (`os::signal_table`).
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
