@@ -13,8 +13,9 @@ use lsp_types::{
 
 use super::completion::definitions_with_imports;
 use super::diagnostics::DEPRECATED_FUNCTION;
-use super::documents::{self, Documents};
+use super::documents::Documents;
 use super::outline::{self, Kind};
+use super::positions;
 use crate::analysis::lookup::closest;
 use crate::builtins::functions::Function;
 use crate::syntax::attributes::AttributeKind;
@@ -51,7 +52,7 @@ pub(super) fn code_actions(
     .iter()
     .filter(|diagnostic| diagnostic.source.as_deref() == Some("just"))
     .filter_map(|diagnostic| {
-      let start = documents::offset(text, diagnostic.range.start);
+      let start = positions::offset(text, diagnostic.range.start);
       let (name, replacement) =
         if diagnostic.code == Some(NumberOrString::String(DEPRECATED_FUNCTION.into())) {
           let (start, end) = outline::word_at(text, start)?;
@@ -66,7 +67,7 @@ pub(super) fn code_actions(
         return None;
       }
       let edit = TextEdit {
-        range: documents::range(text, at, at + name.len()),
+        range: positions::range(text, at, at + name.len()),
         new_text: replacement.clone(),
       };
       Some(CodeAction {

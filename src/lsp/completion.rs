@@ -11,8 +11,9 @@ use lsp_types::{
   InsertTextFormat, Position, Range, TextEdit,
 };
 
-use super::documents::{self, Documents};
+use super::documents::Documents;
 use super::outline::{self, Definition, Kind};
+use super::positions;
 use super::workspace;
 use crate::builtins::constants;
 use crate::builtins::functions::Function;
@@ -53,7 +54,7 @@ pub(super) fn complete(
   position: Position,
   documents: &Documents,
 ) -> CompletionList {
-  let offset = documents::offset(text, position);
+  let offset = positions::offset(text, position);
   let mut defined = definitions_with_imports(path, text, documents);
   let mut context = context(text, offset, &defined);
   // The part of a name typed before the cursor: keep the items that have
@@ -188,7 +189,7 @@ fn in_string_or_comment(prefix: &str) -> bool {
 }
 
 pub(super) fn context(text: &str, offset: usize, defined: &[Definition]) -> Context {
-  let offset = documents::offset(text, documents::position(text, offset));
+  let offset = positions::offset(text, positions::position(text, offset));
   let line_start = text[..offset].rfind('\n').map_or(0, |index| index + 1);
   let prefix = &text[line_start..offset];
   let prefix = if line_start == 0 { prefix.trim_start_matches('\u{feff}') } else { prefix };

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use lexiclean::Lexiclean;
 use lsp_types::{Diagnostic, DiagnosticSeverity, NumberOrString, Range};
 
-use super::documents::{self, token_range, Documents};
+use super::documents::{self, Documents};
+use super::positions::{self, token_range};
 use super::project;
 use crate::analysis::analyzer::LoadError;
 use crate::analysis::model::Module;
@@ -182,7 +183,7 @@ fn at_imports(
       continue;
     }
     let Some(text) = documents.text(open) else { continue };
-    let lines = documents::Lines::new(&text);
+    let lines = positions::Lines::new(&text);
     for (line_start, line_end, target) in included_files(open, &text) {
       let mut visited = HashSet::new();
       if !leads_to(&target, path, documents, &mut visited) {

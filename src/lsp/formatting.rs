@@ -6,7 +6,7 @@ use std::path::Path;
 
 use lsp_types::TextEdit;
 
-use super::documents;
+use super::positions;
 use crate::output::format::{format_justfile, indentation_setting};
 use crate::syntax::parser;
 use crate::syntax::sources::Sources;
@@ -24,5 +24,5 @@ pub(super) fn format(path: &Path, text: &str) -> Option<Vec<TextEdit>> {
   if formatted == text {
     return Some(Vec::new());
   }
-  Some(vec![TextEdit { range: documents::range(text, 0, text.len()), new_text: formatted }])
+  Some(vec![TextEdit { range: positions::range(text, 0, text.len()), new_text: formatted }])
 }

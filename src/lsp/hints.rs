@@ -7,7 +7,8 @@ use std::path::Path;
 
 use lsp_types::{InlayHint, InlayHintKind, InlayHintLabel, Range};
 
-use super::documents::{token_range, Documents};
+use super::documents::Documents;
+use super::positions::token_range;
 use super::project;
 use crate::analysis::const_eval::constant_value;
 use crate::analysis::model::Module;
@@ -18,7 +19,7 @@ use crate::syntax::ast::Expression;
 const LONGEST: usize = 60;
 
 pub(super) fn inlay_hints(path: &Path, range: Range, documents: &Documents) -> Vec<InlayHint> {
-  project::with_justfile(path, documents, |justfile, directory| {
+  project::with_justfile(path, documents.overlays(), |justfile, directory| {
     let mut hints = Vec::new();
     collect(&justfile.root, path, directory, range, &mut hints);
     hints.sort_by_key(|hint| (hint.position.line, hint.position.character));

@@ -10,8 +10,9 @@ use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind, Position};
 use super::completion::{
   definitions_with_imports, function_signature, header_colon, module_definitions, module_path,
 };
-use super::documents::{self, Documents};
+use super::documents::Documents;
 use super::outline::{self, Definition, Kind};
+use super::positions;
 use super::project;
 use crate::analysis::model::{Module, Recipe};
 use crate::builtins::constants;
@@ -26,7 +27,7 @@ pub(super) fn hover(
   position: Position,
   documents: &Documents,
 ) -> Option<Hover> {
-  let offset = documents::offset(text, position);
+  let offset = positions::offset(text, position);
   let (start, end) = outline::word_at(text, offset)?;
   let word = &text[start..end];
   let line_start = text[..start].rfind('\n').map_or(0, |index| index + 1);
@@ -35,7 +36,7 @@ pub(super) fn hover(
   let markdown = describe(path, text, word, before, after, start, documents)?;
   Some(Hover {
     contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: markdown }),
-    range: Some(documents::range(text, start, end)),
+    range: Some(positions::range(text, start, end)),
   })
 }
 
@@ -198,7 +199,7 @@ fn setting(setting: Setting) -> String {
 /// What `just --help RECIPE` shows for the recipe whose name starts at byte
 /// `start` of the file at `path`, from the compiled justfile.
 fn recipe_hover(path: &Path, start: usize, name: &str, documents: &Documents) -> Option<String> {
-  project::with_justfile(path, documents, |justfile, directory| {
+  project::with_justfile(path, documents.overlays(), |justfile, directory| {
     let recipe = find_recipe(&justfile.root, path, start, name, directory)?;
     Some(code(&recipe_help(justfile, recipe, false)))
   })
@@ -213,7 +214,7 @@ fn module_recipe_hover(
   name: &str,
   documents: &Documents,
 ) -> Option<String> {
-  project::with_justfile(path, documents, |justfile, directory| {
+  project::with_justfile(path, documents.overlays(), |justfile, directory| {
     // The module of the file (the root for an import).
     let module = containing_module(&justfile.root, path, directory).unwrap_or(&justfile.root);
     let module = modules.iter().try_fold(module, |module, name| module.modules.get(name))?;

@@ -6,8 +6,9 @@ use std::path::Path;
 
 use lsp_types::DocumentLink;
 
-use super::documents::{self, Lines};
+use super::documents;
 use super::outline::{self, Kind};
+use super::positions::Lines;
 use super::workspace;
 
 pub(super) fn document_links(path: &Path, text: &str) -> Vec<DocumentLink> {

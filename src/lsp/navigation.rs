@@ -12,6 +12,7 @@ use lsp_types::{Location, Position, Range, TextEdit, Uri, WorkspaceEdit};
 use super::documents::{self, Documents};
 use super::occurrences::{occurrences, Occurrence, Role, KEYWORDS};
 use super::outline::{self, Kind};
+use super::positions;
 use super::project::{self, Project, Symbol};
 use super::workspace;
 
@@ -32,9 +33,9 @@ struct Target {
 
 impl Target {
   fn at(path: &Path, text: &str, position: Position, documents: &Documents) -> Option<Target> {
-    let project = Project::load(path, text, documents);
+    let project = documents.project(path, text);
     let file = project.file(&path.lexiclean())?;
-    let offset = documents::offset(&project.files[file].text, position);
+    let offset = positions::offset(&project.files[file].text, position);
     let occurrence = at_offset(&project.files[file].occurrences, offset)?.clone();
     let symbols = project.symbols(file, &occurrence);
     Some(Target { project, file, occurrence, symbols })
@@ -62,7 +63,7 @@ impl Target {
 }
 
 fn location(uri: &Uri, text: &str, start: usize, end: usize) -> Location {
-  Location { uri: uri.clone(), range: documents::range(text, start, end) }
+  Location { uri: uri.clone(), range: positions::range(text, start, end) }
 }
 
 pub(super) fn definition(
@@ -71,7 +72,7 @@ pub(super) fn definition(
   position: Position,
   documents: &Documents,
 ) -> Vec<Location> {
-  let offset = documents::offset(text, position);
+  let offset = positions::offset(text, position);
   // An `import` or `mod` path: the file.
   if let Some(file) = file_at(path, text, offset) {
     return path_location(&file).into_iter().collect();
@@ -202,10 +203,10 @@ pub(super) fn highlights(
 
 /// The range of the name that can be renamed at `position`.
 pub(super) fn prepare_rename(text: &str, position: Position) -> Option<Range> {
-  let offset = documents::offset(text, position);
+  let offset = positions::offset(text, position);
   let occurrences = occurrences(text);
   let target = at_offset(&occurrences, offset)?;
-  Some(documents::range(text, target.start, target.end))
+  Some(positions::range(text, target.start, target.end))
 }
 
 /// Rename what is at `position` to `new_name` in every file loaded with the
@@ -251,7 +252,7 @@ pub(super) fn rename(
     .map(|(&file, text)| (target.project.files[file].path.clone(), text.clone()))
     .collect();
   let root_file = &target.project.files[target.file].path;
-  if let Some(error) = project::error_after_edits(root_file, &renamed, documents) {
+  if let Some(error) = project::error_after_edits(root_file, &renamed, documents.overlays()) {
     return Err(format!("the justfile would not compile: {error}"));
   }
   if let Some((file, offset)) = captured(&target, &by_file, &texts, new_name) {

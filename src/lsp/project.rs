@@ -7,17 +7,16 @@
 //!
 //! The server's loading lives here too, for every feature to use: which
 //! justfiles may load a document (`candidate_roots`), and compiling a root
-//! with the editor's texts (`compile_root`, `with_justfile`,
+//! with the editor's texts, the overlays (`compile_root`, `with_justfile`,
 //! `error_after_edits`). Diagnostics only judge what it compiled.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 
 use lexiclean::Lexiclean;
 
-use super::documents::{Documents, Lines};
 use super::occurrences::{self, Occurrence, Role};
+use super::positions::Lines;
 use crate::analysis::analyzer::{compile_overlaid, Arenas, LoadError, LoadRequest};
 use crate::analysis::loader::{load_overlaid, LoadedModule, ModuleTarget, Overlays};
 use crate::analysis::model::Justfile;
@@ -91,17 +90,14 @@ impl Symbol {
 }
 
 impl Project {
-  /// The files loaded with the one at `path` by the nearest justfile that
-  /// loads it, else by itself; the document alone when loading fails (a
-  /// file does not parse, an import is missing).
-  pub(super) fn load(path: &Path, text: &str, documents: &Documents) -> Rc<Project> {
-    documents.project(path, || Project::read(path, text, documents))
-  }
-
-  fn read(path: &Path, text: &str, documents: &Documents) -> Project {
+  /// The files loaded with the one at `path` (whose text is `text`) by the
+  /// nearest justfile that loads it, else by itself, with the editor's
+  /// texts (`overlays`); the document alone when loading fails (a file does
+  /// not parse, an import is missing).
+  pub(super) fn read(path: &Path, text: &str, overlays: &Overlays) -> Project {
     let path = path.lexiclean();
     for root in candidate_roots(&path) {
-      if let Some(project) = Project::load_root(&root, documents) {
+      if let Some(project) = Project::load_root(&root, overlays) {
         if project.file(&path).is_some() {
           return project;
         }
@@ -121,13 +117,13 @@ impl Project {
     Project { files: vec![file], modules: vec![Module { files: vec![0], ..Module::default() }] }
   }
 
-  fn load_root(root: &Path, documents: &Documents) -> Option<Project> {
+  fn load_root(root: &Path, overlays: &Overlays) -> Option<Project> {
     let sources = Sources::new();
     let trees = Trees::new();
     let arenas = Arenas { sources: &sources, trees: &trees };
     let directory = root.parent().map(Path::to_path_buf).unwrap_or_default();
     let request = load_request(root, &directory);
-    let loaded = load_overlaid(&request, documents.overlays(), arenas).ok()?;
+    let loaded = load_overlaid(&request, overlays, arenas).ok()?;
     let mut project = Project { files: Vec::new(), modules: Vec::new() };
     let mut indices: HashMap<PathBuf, usize> = HashMap::new();
     for (module_index, module) in loaded.modules.iter().enumerate() {
@@ -357,31 +353,31 @@ fn find_compiled<T>(
 }
 
 /// `f` of the compiled justfile that loads `path` (the justfile above it
-/// that reaches it, else `path` itself) and of its root's directory;
-/// `None` if neither compiles.
+/// that reaches it, else `path` itself) with the editor's texts
+/// (`overlays`), and of its root's directory; `None` if neither compiles.
 pub(super) fn with_justfile<T>(
   path: &Path,
-  documents: &Documents,
+  overlays: &Overlays,
   f: impl FnOnce(&Justfile, &Path) -> T,
 ) -> Option<T> {
   let mut f = Some(f);
-  find_compiled(path, documents.overlays(), |outcome, directory| {
+  find_compiled(path, overlays, |outcome, directory| {
     let justfile = outcome.ok()?;
     Some(f.take()?(justfile, directory))
   })
 }
 
-/// The error `just` would report for the justfile that loads `path` if the
-/// files of `edited` held those texts instead, when it has none now; `None`
-/// if it would compile, or already has an error (a rename cannot be judged
-/// then).
+/// The error `just` would report for the justfile that loads `path` (with
+/// the editor's texts, `overlays`) if the files of `edited` held those
+/// texts instead, when it has none now; `None` if it would compile, or
+/// already has an error (a rename cannot be judged then).
 pub(super) fn error_after_edits(
   path: &Path,
   edited: &HashMap<PathBuf, String>,
-  documents: &Documents,
+  overlays: &Overlays,
 ) -> Option<String> {
-  with_justfile(path, documents, |_, _| ())?;
-  let mut overlays = documents.overlays().clone();
+  with_justfile(path, overlays, |_, _| ())?;
+  let mut overlays = overlays.clone();
   overlays.extend(edited.iter().map(|(file, text)| (file.clone(), text.clone())));
   find_compiled(path, &overlays, |outcome, _| Some(outcome.err().map(ToString::to_string)))
     .flatten()

@@ -10,14 +10,15 @@ use lsp_server::{ErrorCode, Response};
 use lsp_types::{CodeLens, Command, Range};
 use serde_json::{json, Value};
 
-use super::documents::{token_range, Documents};
+use super::documents::Documents;
+use super::positions::token_range;
 use super::project;
 use crate::analysis::model::{Module, Recipe};
 
 pub(super) const RUN: &str = "just.run";
 
 pub(super) fn code_lenses(path: &Path, documents: &Documents) -> Vec<CodeLens> {
-  project::with_justfile(path, documents, |justfile, directory| {
+  project::with_justfile(path, documents.overlays(), |justfile, directory| {
     let root = justfile.root.source.clone();
     let mut lenses = Vec::new();
     collect(&justfile.root, path, directory, &root, &mut lenses);

@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use super::diagnostics::{self, Rules};
 use super::documents::{self, Documents};
+use super::failure::{parameters, Failure};
 use super::{capabilities, features};
 
 /// How the session ended.
@@ -29,8 +30,8 @@ pub(super) enum Ending {
 
 pub(super) struct Server<'c> {
   connection: &'c Connection,
-  pub(super) documents: Documents,
-  pub(super) rules: Rules,
+  documents: Documents,
+  rules: Rules,
   initialized: bool,
   shut_down: bool,
   /// The client registers file watchers when asked
@@ -157,7 +158,7 @@ impl<'c> Server<'c> {
         self.shut_down = true;
         Ok(Value::Null)
       }
-      _ => features::answer(self, method, params),
+      _ => features::answer(&self.documents, method, params),
     }
   }
 
@@ -269,22 +270,4 @@ impl<'c> Server<'c> {
     }
     Ok(())
   }
-}
-
-/// A request that cannot be answered with a result.
-pub(super) struct Failure {
-  pub(super) code: ErrorCode,
-  pub(super) message: String,
-}
-
-impl Failure {
-  pub(super) fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-    Failure { code, message: message.into() }
-  }
-}
-
-/// Read a request's parameters, or fail with `InvalidParams`.
-pub(super) fn parameters<T: serde::de::DeserializeOwned>(params: Value) -> Result<T, Failure> {
-  serde_json::from_value(params)
-    .map_err(|error| Failure::new(ErrorCode::InvalidParams, format!("invalid parameters: {error}")))
 }

@@ -6,12 +6,12 @@ use lsp_types::{
   ParameterInformation, ParameterLabel, Position, SignatureHelp, SignatureInformation,
 };
 
-use super::documents;
 use super::outline::{self, Kind};
+use super::positions;
 use crate::builtins::functions::Function;
 
 pub(super) fn signature_help(text: &str, position: Position) -> Option<SignatureHelp> {
-  let offset = documents::offset(text, position);
+  let offset = positions::offset(text, position);
   let line_start = text[..offset].rfind('\n').map_or(0, |index| index + 1);
   let prefix = &text[line_start..offset];
   // The innermost unclosed `(` before the cursor, outside strings.

@@ -4,8 +4,8 @@
 
 use lsp_types::{DocumentSymbol, FoldingRange, FoldingRangeKind, Range, SymbolKind};
 
-use super::documents::{on_token_line, token_range, Lines};
 use super::outline::{self, Kind};
+use super::positions::{on_token_line, token_range, Lines};
 use crate::syntax::ast::{Ast, Attribute, Item, Recipe};
 use crate::syntax::token::Token;
 

@@ -8,8 +8,8 @@ use std::collections::HashMap;
 
 use lsp_types::{SemanticToken, SemanticTokenType, SemanticTokens, SemanticTokensLegend};
 
-use super::documents;
 use super::occurrences::{occurrences, tokens, Role};
+use super::positions;
 use crate::syntax::token::TokenKind;
 
 /// The token types, in legend order.
@@ -114,7 +114,7 @@ fn encode(text: &str, spans: &[(usize, usize, u32)]) -> SemanticTokens {
   let mut data = Vec::new();
   let (mut last_line, mut last_character) = (0, 0);
   let mut covered = 0;
-  let mut cursor = documents::Cursor::new(text);
+  let mut cursor = positions::Cursor::new(text);
   for &(start, end, kind) in spans {
     if start < covered
       || end > text.len()

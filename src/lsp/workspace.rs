@@ -9,6 +9,7 @@ use lsp_types::{Location, Range, SymbolInformation, SymbolKind, Uri};
 
 use super::documents::{self, Documents};
 use super::outline::{self, Kind};
+use super::positions;
 
 #[allow(deprecated)] // `SymbolInformation::deprecated` must still be given.
 pub(super) fn symbols(query: &str, documents: &Documents) -> Vec<SymbolInformation> {
@@ -24,7 +25,7 @@ pub(super) fn symbols(query: &str, documents: &Documents) -> Vec<SymbolInformati
     let Some(text) = documents.justfile_text(&file) else { continue };
     let Ok(uri) = documents::path_uri(&file).parse::<Uri>() else { continue };
     let directory = file.parent().unwrap_or(Path::new("")).to_path_buf();
-    let mut cursor = documents::Cursor::new(&text);
+    let mut cursor = positions::Cursor::new(&text);
     for definition in outline::definitions(&text) {
       let kind = match &definition.kind {
         Kind::Recipe { .. } => SymbolKind::FUNCTION,

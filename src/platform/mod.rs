@@ -17,12 +17,14 @@ mod os;
 pub(crate) mod command;
 pub(crate) mod exit;
 pub(crate) use os::dir;
+mod entry_kind;
 pub(crate) use os::fs;
 pub(crate) mod mode;
 pub(crate) use os::pipe;
 pub(crate) mod signals;
 pub(crate) mod stack;
 pub(crate) mod stdio;
+mod stream;
 pub(crate) mod supervisor;
 pub(crate) mod watcher;
 

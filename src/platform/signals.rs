@@ -1,39 +1,58 @@
 //! The signal wiring, the one process-wide state of `just`: the signals it
 //! handles are turned into messages by a self-pipe and a thread
-//! (`platform::os`),
-//! which hands each to the supervisor of the run in progress. With no run
-//! in progress, or a run with nothing running, a handled signal ends `just`
-//! at once with 128 + signal, as just 1.58 does. Also the signal names
+//! (`platform::os`), which hands each to the supervisor of the run in
+//! progress (a `Receiver`, which the supervisor implements). With no run in
+//! progress, or a run with nothing running, a handled signal ends `just` at
+//! once with 128 + signal, as just 1.58 does. Also the signal names
 //! (`os::signal_table`).
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::os::signal_thread;
-use super::supervisor::Shared;
 
-/// The supervisor of the run in progress.
-static CURRENT: Mutex<Option<Arc<Shared>>> = Mutex::new(None);
+/// What the handled signals go to while a run is in progress: its
+/// supervisor (`platform::supervisor`), which attaches itself.
+pub(super) trait Receiver: Send + Sync {
+  /// A signal for `just`; `from_process` when another process sent it.
+  /// False when the run has nothing running nor anything to clean up: the
+  /// process then ends at once.
+  fn deliver(&self, signal: i32, from_process: bool) -> bool;
 
-fn current() -> MutexGuard<'static, Option<Arc<Shared>>> {
+  /// Stop the run as a SIGTERM would, without one being delivered.
+  fn request_stop(&self);
+
+  /// SIGKILL whatever still runs after a stop request's grace period.
+  fn kill(&self);
+}
+
+/// The receiver of the run in progress.
+static CURRENT: Mutex<Option<Arc<dyn Receiver>>> = Mutex::new(None);
+
+fn current() -> MutexGuard<'static, Option<Arc<dyn Receiver>>> {
   CURRENT.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Make `shared` the supervisor that receives signals.
-pub(super) fn attach(shared: Arc<Shared>) {
-  *current() = Some(shared);
+/// Make `receiver` the one that receives signals.
+pub(super) fn attach(receiver: Arc<dyn Receiver>) {
+  *current() = Some(receiver);
 }
 
-/// Stop sending signals to `shared`.
-pub(super) fn detach(shared: &Arc<Shared>) {
+/// Stop sending signals to `receiver`.
+pub(super) fn detach(receiver: &dyn Receiver) {
   let mut current = current();
-  if current.as_ref().is_some_and(|attached| Arc::ptr_eq(attached, shared)) {
+  if is_attached(current.as_ref(), receiver) {
     *current = None;
   }
 }
 
-/// Whether `shared` is the supervisor that receives signals now.
-pub(super) fn is_current(shared: &Shared) -> bool {
-  current().as_ref().is_some_and(|attached| std::ptr::eq(Arc::as_ptr(attached), shared))
+/// Whether `receiver` is the one that receives signals now.
+pub(super) fn is_current(receiver: &dyn Receiver) -> bool {
+  is_attached(current().as_ref(), receiver)
+}
+
+/// Whether `attached` is `receiver` (the same object, by address).
+fn is_attached(attached: Option<&Arc<dyn Receiver>>, receiver: &dyn Receiver) -> bool {
+  attached.is_some_and(|attached| std::ptr::addr_eq(Arc::as_ptr(attached), receiver))
 }
 
 /// Directories to remove before a signal ends `just` at once.
@@ -49,7 +68,7 @@ pub(crate) fn remove_at_exit(directory: std::path::PathBuf) {
 /// when another process sent it.
 fn deliver(signal: i32, from_process: bool) {
   let attached = current().clone();
-  if !attached.is_some_and(|shared| shared.deliver(signal, from_process)) {
+  if !attached.is_some_and(|receiver| receiver.deliver(signal, from_process)) {
     // Held until the process ends: see `settle_before_reporting`.
     let directories = REMOVE_AT_EXIT.lock().unwrap_or_else(PoisonError::into_inner);
     for directory in directories.iter() {
@@ -76,16 +95,16 @@ pub(crate) fn install() -> std::io::Result<()> {
 /// Stop the run in progress as a SIGTERM would (`--watch-restart`).
 pub(crate) fn request_stop() {
   let attached = current().clone();
-  if let Some(shared) = attached {
-    shared.request_stop();
+  if let Some(receiver) = attached {
+    receiver.request_stop();
   }
 }
 
 /// SIGKILL what the run in progress still runs after a stop request.
 pub(crate) fn kill_children() {
   let attached = current().clone();
-  if let Some(shared) = attached {
-    shared.kill();
+  if let Some(receiver) = attached {
+    receiver.kill();
   }
 }
 

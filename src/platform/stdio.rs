@@ -6,13 +6,7 @@
 use std::io::{self, Write};
 
 use super::os::streams;
-
-/// A standard output stream.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Stream {
-  Stdout,
-  Stderr,
-}
+use super::stream::Stream;
 
 /// Write `text` to standard output.
 pub(crate) fn stdout(text: &str) -> io::Result<()> {

@@ -34,6 +34,7 @@ use std::time::{Duration, Instant};
 use super::os::pipe::Stop;
 use super::os::process::{self as os, Pid};
 use super::os::signal_thread;
+use super::signals::{self, Receiver};
 
 /// How long `just` waits, at the end of a run it ended with SIGTERM, for
 /// the descendants of its children to end.
@@ -64,7 +65,7 @@ pub(crate) struct Supervisor {
   recipe: Option<u64>,
 }
 
-pub(super) struct Shared {
+struct Shared {
   state: Mutex<State>,
   verbose: bool,
   /// Whether children get a process group of their own (no controlling
@@ -196,7 +197,7 @@ impl Supervisor {
   /// dropped. `verbose` notes each SIGTERM passed on to a child.
   pub(crate) fn new(verbose: bool) -> Supervisor {
     let mut supervisor = Supervisor::detached(verbose);
-    super::signals::attach(Arc::clone(&supervisor.shared));
+    signals::attach(Arc::clone(&supervisor.shared) as Arc<dyn Receiver>);
     supervisor.attached = true;
     supervisor
   }
@@ -365,7 +366,7 @@ impl Drop for Supervisor {
     }
     self.settle();
     if self.attached {
-      super::signals::detach(&self.shared);
+      signals::detach(&*self.shared);
     }
   }
 }
@@ -378,12 +379,14 @@ impl Shared {
   fn own_group(&self) -> bool {
     self.own_group.get().copied().unwrap_or(true)
   }
+}
 
+impl Receiver for Shared {
   /// A signal for `just`, from the signal thread; `from_process` when
   /// another process sent it (not a terminal's key or hang-up). False when
   /// the run has nothing running nor anything to clean up: the process
   /// then ends at once.
-  pub(super) fn deliver(&self, signal: i32, from_process: bool) -> bool {
+  fn deliver(&self, signal: i32, from_process: bool) -> bool {
     let mut state = self.lock();
     // The waiting thread may have recorded it already, as its child ended.
     let recorded = !signal_thread::take_arrival(signal);
@@ -409,7 +412,7 @@ impl Shared {
 
   /// Stop the run as a SIGTERM would, without one being delivered
   /// (`--watch-restart`).
-  pub(super) fn request_stop(&self) {
+  fn request_stop(&self) {
     let mut state = self.lock();
     state.record(os::TERMINATE);
     self.interrupt_writers();
@@ -419,13 +422,15 @@ impl Shared {
   }
 
   /// SIGKILL whatever still runs after a stop request's grace period.
-  pub(super) fn kill(&self) {
+  fn kill(&self) {
     let mut state = self.lock();
     let forwarded = self.forward(&mut state, os::KILL);
     drop(state);
     print(&forwarded.notes);
   }
+}
 
+impl Shared {
   fn interrupt_writers(&self) {
     if let Some(Some(stop)) = self.interruption.get() {
       stop.raise();
@@ -494,7 +499,7 @@ impl Shared {
     // Only the supervisor signals are delivered to records them: a detached
     // one (a helper's) must not take them from the run's.
     let arrived =
-      if super::signals::is_current(self) { signal_thread::take_arrived() } else { Vec::new() };
+      if signals::is_current(self) { signal_thread::take_arrived() } else { Vec::new() };
     for signal in arrived {
       state.record(signal);
       state.delivered.get_or_insert(signal);

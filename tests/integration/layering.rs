@@ -1,7 +1,8 @@
 //! The import rule of ARCHITECTURE.md: every `crate::…` path in `src/`
 //! names the file's own stage or one below it in the pipeline order; the
 //! files of the analysis stage import each other without a cycle, and so do
-//! the modules of the command line, execution and syntax stages.
+//! the modules of the command line, execution, syntax and language server
+//! stages, and the files of the platform layer.
 
 tests! {
   imports_point_down_the_pipeline,
@@ -9,6 +10,8 @@ tests! {
   cli_modules_import_each_other_without_a_cycle,
   execution_modules_import_each_other_without_a_cycle,
   syntax_modules_import_each_other_without_a_cycle,
+  lsp_modules_import_each_other_without_a_cycle,
+  platform_files_import_each_other_without_a_cycle,
 }
 
 use std::collections::BTreeMap;
@@ -278,4 +281,170 @@ fn syntax_modules_import_each_other_without_a_cycle() {
   let imports = module_imports("syntax");
   assert!(imports.get("trees").is_some_and(|targets| targets.contains(&"ast".to_owned())));
   assert_no_cycle("syntax", &imports);
+}
+
+/// The server loop hands requests to the features; the documents keep the
+/// projects read from them, and a project knows nothing of the documents.
+fn lsp_modules_import_each_other_without_a_cycle() {
+  let imports = module_imports("lsp");
+  assert!(imports.get("server").is_some_and(|targets| targets.contains(&"features".to_owned())));
+  assert!(imports.get("documents").is_some_and(|targets| targets.contains(&"project".to_owned())));
+  assert_no_cycle("lsp", &imports);
+}
+
+/// Every path that follows `prefix` in `code` (not as the tail of a longer
+/// path), as its segments; a group (`a::{b, c::{d, e}}`) gives one path
+/// per item.
+fn paths_after(code: &str, prefix: &str) -> Vec<Vec<String>> {
+  let mut paths = Vec::new();
+  let mut rest = code;
+  while let Some(index) = rest.find(prefix) {
+    let before = rest[..index].chars().next_back();
+    rest = &rest[index + prefix.len()..];
+    if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+      continue;
+    }
+    paths.extend(path_tree(rest, Vec::new()).0);
+  }
+  paths
+}
+
+/// The paths `text` starts with, each after the segments `head`, and what
+/// follows them.
+fn path_tree(text: &str, mut head: Vec<String>) -> (Vec<Vec<String>>, &str) {
+  let mut rest = text;
+  loop {
+    rest = rest.trim_start();
+    if let Some(group) = rest.strip_prefix('{') {
+      let mut paths = Vec::new();
+      let mut item = group;
+      loop {
+        let (found, after) = path_tree(item, head.clone());
+        paths.extend(found);
+        // Past a renaming (`self as os`) to the end of the item.
+        let after = &after[after.find([',', '}']).unwrap_or(after.len())..];
+        match after.chars().next() {
+          Some(',') => item = &after[1..],
+          Some('}') => return (paths, &after[1..]),
+          _ => return (paths, after),
+        }
+      }
+    }
+    let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+    if name.is_empty() {
+      return (vec![head], rest);
+    }
+    rest = &rest[name.len()..];
+    head.push(name);
+    match rest.strip_prefix("::") {
+      Some(after) => rest = after,
+      None => return (vec![head], rest),
+    }
+  }
+}
+
+/// `source` up to its test module (`#[cfg(test)] mod …`), whose imports
+/// may reach anywhere.
+fn without_test_module(source: &str) -> &str {
+  let attribute = "#[cfg(test)]";
+  let mut searched = 0;
+  while let Some(index) = source[searched..].find(attribute) {
+    let at = searched + index;
+    if source[at + attribute.len()..].trim_start().starts_with("mod ") {
+      return &source[..at];
+    }
+    searched = at + attribute.len();
+  }
+  source
+}
+
+/// The files of `src/platform/` each file names (`super::…`,
+/// `crate::platform::…`), by path under it without `.rs` (`supervisor`,
+/// `unix/dir`): each path is resolved to the file of the module it reaches.
+/// `os`, the operating system's module, is `unix/` and `windows/` both, and
+/// a name `mod.rs` re-exports from it (`platform::dir`) is theirs. The root
+/// `mod.rs`, which declares the files, and tests are left out.
+fn platform_file_imports() -> BTreeMap<String, Vec<String>> {
+  let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/platform");
+  let mut files = Vec::new();
+  rust_files(&dir, &mut files);
+  let key = |path: &Path| {
+    path.strip_prefix(&dir).unwrap().with_extension("").to_string_lossy().replace('\\', "/")
+  };
+  // The module path of a file: its folders (either system's is `os`), then
+  // its name unless it is its folder's `mod.rs`.
+  let module_of = |key: &str| {
+    let mut segments: Vec<String> = key
+      .split('/')
+      .map(|segment| if segment == "unix" || segment == "windows" { "os" } else { segment })
+      .map(str::to_owned)
+      .collect();
+    if segments.last().is_some_and(|last| last == "mod") {
+      segments.pop();
+    }
+    segments
+  };
+  let mut modules: BTreeMap<Vec<String>, Vec<String>> = BTreeMap::new();
+  for file in &files {
+    let key = key(file);
+    modules.entry(module_of(&key)).or_default().push(key);
+  }
+  let root = code_only(&fs::read_to_string(dir.join("mod.rs")).unwrap());
+  for reexported in paths_after(&root, "use os::") {
+    let mut original = vec!["os".to_owned()];
+    original.extend(reexported.iter().cloned());
+    if let Some(found) = modules.get(&original).cloned() {
+      modules.insert(reexported, found);
+    }
+  }
+  let mut imports = BTreeMap::new();
+  for file in &files {
+    let own = key(file);
+    let module = module_of(&own);
+    if module.is_empty() {
+      continue;
+    }
+    let code = code_only(without_test_module(&fs::read_to_string(file).unwrap()));
+    let parent = &module[..module.len() - 1];
+    let mut paths: Vec<Vec<String>> = paths_after(&code, "super::")
+      .into_iter()
+      .map(|mut path| {
+        let mut base = parent.to_vec();
+        while path.first().is_some_and(|segment| segment == "super") {
+          path.remove(0);
+          base.pop();
+        }
+        base.extend(path);
+        base
+      })
+      .collect();
+    paths.extend(paths_after(&code, "crate::platform::"));
+    let mut targets = Vec::new();
+    for path in paths {
+      let reached = (1..=path.len()).rev().find_map(|length| modules.get(&path[..length]));
+      targets.extend(reached.into_iter().flatten().filter(|target| **target != own).cloned());
+    }
+    targets.sort();
+    targets.dedup();
+    imports.insert(own, targets);
+  }
+  imports
+}
+
+/// The supervisor attaches itself to the signal wiring, never the other
+/// way round; the standard streams stand on either system's writers.
+fn platform_files_import_each_other_without_a_cycle() {
+  let imports = platform_file_imports();
+  let imports_of = |file: &str, target: &str| {
+    imports.get(file).is_some_and(|targets| targets.iter().any(|name| name == target))
+  };
+  assert!(imports_of("supervisor", "signals"));
+  assert!(imports_of("stdio", "unix/streams") && imports_of("stdio", "windows/streams"));
+  assert!(imports_of("unix/process", "unix/descendants"));
+  let mut finished = Vec::new();
+  for file in imports.keys() {
+    if let Some(cycle) = cycle_from(file, &imports, &mut Vec::new(), &mut finished) {
+      panic!("files of src/platform/ import each other in a cycle: {}", cycle.join(" → "));
+    }
+  }
 }

@@ -3,7 +3,7 @@
 //! and so cannot be signalled as a group of their own. A snapshot: a
 //! process forked after it is taken is not in it.
 
-use super::process::Pid;
+use super::pid::Pid;
 
 /// Every live descendant of `roots` (children, their children, …), roots
 /// excluded, in no particular order. Where the system offers no way to

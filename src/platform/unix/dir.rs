@@ -13,15 +13,7 @@ use std::path::Path;
 
 use rustix::fs::{AtFlags, FileType, FlockOperation, Mode, OFlags};
 
-/// What a name in a directory is, its links not followed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
-  File,
-  Directory,
-  Symlink,
-  /// A FIFO, a socket or a device.
-  Other,
-}
+pub(crate) use crate::platform::entry_kind::Kind;
 
 /// An open directory.
 pub(crate) struct Directory {

@@ -8,6 +8,7 @@ mod descendants;
 pub(crate) mod dir;
 pub(crate) mod fs;
 pub(super) mod jobserver;
+mod pid;
 pub(crate) mod pipe;
 pub(super) mod process;
 pub(super) mod signal_table;

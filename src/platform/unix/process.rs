@@ -7,9 +7,8 @@ use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, ExitStatus};
 
 pub(crate) use super::descendants::{descendants, own_job_is_only_ours};
+pub(crate) use super::pid::Pid;
 pub(crate) use super::starting::{starting, Starting};
-
-pub(crate) type Pid = i32;
 
 /// Signals the supervisor sends itself: to end a run, and to end what is
 /// left of it after a grace period.

@@ -14,7 +14,7 @@
 //! an exec lays them out anew, at random addresses). Only Linux shows
 //! these; elsewhere no process is ever taken for starting.
 
-use super::process::Pid;
+use super::pid::Pid;
 
 /// A process that was starting when it was noted.
 #[derive(Debug)]

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::mem::ManuallyDrop;
 use std::os::fd::FromRawFd;
 
-use crate::platform::stdio::Stream;
+use crate::platform::stream::Stream;
 
 /// Write some of `bytes` straight to the descriptor: `std::io::stdout`
 /// would report a closed descriptor (EBADF) as success.

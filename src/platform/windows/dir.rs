@@ -7,14 +7,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
 
-/// What a name in a directory is, its links not followed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
-  File,
-  Directory,
-  Symlink,
-  Other,
-}
+pub(crate) use crate::platform::entry_kind::Kind;
 
 /// Which directory a handle names: on Windows, its path.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use windows_sys::Win32::System::Console::{
   GetConsoleMode, GetStdHandle, STD_ERROR_HANDLE, STD_OUTPUT_HANDLE,
 };
 
-use crate::platform::stdio::Stream;
+use crate::platform::stream::Stream;
 
 /// Write some of `bytes` to the stream's handle. A console gets UTF-8 text
 /// through the standard library's console writer, which converts it to the

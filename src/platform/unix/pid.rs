@@ -1,0 +1,3 @@
+//! A process id, as the system calls take it.
+
+pub(crate) type Pid = i32;
