@@ -16,8 +16,10 @@ use std::process::{Command, Output};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::hostile_cache::{certificates, run_bounded};
-use crate::shared_cache::{assert_built, text, Nginx, Workspace, BUILT, JUSTFILE, S3};
+use crate::common::process::run_bounded;
+use crate::common::servers::{certificates, Nginx, S3};
+use crate::common::store::{assert_built, Workspace, BUILT, JUSTFILE};
+use crate::common::text;
 
 tests! {
   ;

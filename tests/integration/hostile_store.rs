@@ -13,8 +13,12 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::hostile_cache::{forge, only_record, published_entry, run_bounded, run_within};
-use crate::shared_cache::{assert_built, symlink, text, Workspace, BUILT, JUSTFILE};
+use crate::common::process::{run_bounded, run_within};
+use crate::common::store::{
+  assert_built, forge, only_record, published_entry, store_flag, symlink, Workspace, BUILT,
+  JUSTFILE,
+};
+use crate::common::{just_in, text};
 
 tests! {
   ;
@@ -33,10 +37,6 @@ tests! {
   output_a_thousand_directories_deep_is_restored_with_few_open_files,
   entry_with_paths_longer_than_the_system_allows_is_refused,
   output_longer_than_the_system_allows_is_a_miss_not_an_error,
-}
-
-fn store_flag(store: &Path) -> String {
-  format!("--cache-dir={}", store.display())
 }
 
 fn mkfifo(path: &Path) {
@@ -377,12 +377,7 @@ fn clean_of_a_hostile_store_follows_no_link_and_never_blocks() {
   mkfifo(&store.join("cas").join(hex("2")));
   mkfifo(&store.join("ac").join(hex("3")));
   fs::write(store.join("ac").join(hex("4")), hex("2")).expect("record of a FIFO");
-  let clean = |checkout: &Path| {
-    let mut command = Command::new(crate::common::binary());
-    crate::common::clean_environment(&mut command);
-    command.current_dir(checkout).args(["--clean", &flag]).stdin(Stdio::null());
-    run_bounded(&mut command)
-  };
+  let clean = |checkout: &Path| run_bounded(&mut just_in(checkout, &["--clean", &flag]));
   let output = clean(&a);
   assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
   assert_eq!(fs::read_to_string(&precious).expect("precious"), "precious\n");

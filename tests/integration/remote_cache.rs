@@ -15,10 +15,12 @@ use std::sync::{Mutex, OnceLock};
 
 use serde_json::{json, Value as Json};
 
-use crate::shared_cache::{
-  assert_built, free_port, restores_after_undo, shares_between_checkouts, text, wait_for_port,
-  Workspace, BUILT,
+use crate::common::farm::venv;
+use crate::common::servers::{certificates, free_port, wait_for_port};
+use crate::common::store::{
+  assert_built, mode, restores_after_undo, shares_between_checkouts, Workspace, BUILT,
 };
+use crate::common::text;
 
 tests! {
   ;
@@ -46,12 +48,6 @@ tests! {
   remote_cache_refuses_a_huge_tree if buildgrid_installed,
   remote_cache_refuses_a_four_gigabyte_declared_size if buildgrid_installed,
   shell_line_recipe_is_not_an_action if buildgrid_installed,
-}
-
-/// The virtual environment with BuildGrid (`.ci/reapi-venv`).
-fn venv() -> PathBuf {
-  std::env::var_os("JUST_REAPI_VENV")
-    .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/reapi-venv"), PathBuf::from)
 }
 
 fn buildgrid_installed() -> bool {
@@ -144,7 +140,7 @@ fn server() -> u16 {
   fs::create_dir_all(&disk).expect("disk");
   let tls = directory.path().join("tls");
   fs::create_dir_all(&tls).expect("tls");
-  crate::hostile_cache::certificates(&tls);
+  certificates(&tls);
   let config = CONFIG
     .replace("TLS_PORT", &tls_port.to_string())
     .replace("PORT", &port.to_string())
@@ -330,7 +326,7 @@ fn remote_cache_restores_what_another_client_published() {
   assert_eq!(workspace.runs(), 1, "b ran the recipe");
   assert_eq!(fs::read_to_string(b.join("out/sub/file")).unwrap(), "from the other client\n");
   assert_eq!(fs::read_to_string(b.join("bin")).unwrap(), "#!/bin/sh\necho other\n");
-  assert_eq!(crate::shared_cache::mode(&b.join("bin")), 0o750);
+  assert_eq!(mode(&b.join("bin")), 0o750);
   assert_eq!(fs::read_link(b.join("out/link")).unwrap(), Path::new("sub/file"));
 }
 

@@ -66,7 +66,7 @@ pub(crate) fn farm() -> &'static Farm {
 impl Farm {
   fn start() -> Farm {
     assert!(available(), "the remote-execution tests need {} (`.ci/reapi-venv`)", venv().display());
-    let port = crate::shared_cache::free_port();
+    let port = super::servers::free_port();
     let mut command = Command::new(python());
     command.arg(script("farm.py")).arg("--port").arg(port.to_string());
     for instance in INSTANCES {

@@ -5,43 +5,14 @@
 //! binary under test (`TEST_JUST_BIN`, or ours).
 
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// How long any one expected thing may take to appear.
-pub(crate) const DEADLINE: Duration = Duration::from_secs(30);
-
-/// What a stream carried so far, and whether it has ended.
-pub(crate) type Collected = Arc<(Mutex<String>, AtomicBool)>;
-
-/// Read `stream` on a thread of its own until it ends.
-pub(crate) fn collect(mut stream: impl Read + Send + 'static) -> Collected {
-  let collected: Collected = Arc::default();
-  let sink = Arc::clone(&collected);
-  std::thread::spawn(move || {
-    let mut buffer = [0u8; 4096];
-    while let Ok(count @ 1..) = stream.read(&mut buffer) {
-      sink.0.lock().unwrap().push_str(&String::from_utf8_lossy(&buffer[..count]));
-    }
-    sink.1.store(true, Ordering::SeqCst);
-  });
-  collected
-}
-
-/// Poll until `condition` holds; panic with `what` at the deadline.
-pub(crate) fn wait_until(what: &str, mut condition: impl FnMut() -> bool) {
-  let start = Instant::now();
-  while !condition() {
-    assert!(start.elapsed() < DEADLINE, "timed out waiting for {what}");
-    std::thread::sleep(Duration::from_millis(5));
-  }
-}
+use super::process::{collect, Collected, DEADLINE};
 
 /// `text` without its escape sequences (`ESC [ … letter`).
 fn without_colour(text: &str) -> String {
@@ -84,7 +55,7 @@ pub(crate) fn has_bash() -> bool {
 
 /// The `just` under test.
 pub(crate) fn just_under_test() -> PathBuf {
-  std::env::var_os("TEST_JUST_BIN").map_or_else(|| env!("CARGO_BIN_EXE_just").into(), PathBuf::from)
+  PathBuf::from(super::binary())
 }
 
 pub(crate) struct Shell {
@@ -160,7 +131,7 @@ impl Shell {
   /// What the terminal showed so far, colours left out (just 1.58 colours
   /// its errors at a terminal whatever `NO_COLOR` says).
   pub(crate) fn screen(&self) -> String {
-    without_colour(&self.screen.0.lock().unwrap())
+    without_colour(&self.screen.text())
   }
 
   pub(crate) fn type_text(&mut self, text: &str) {
