@@ -125,10 +125,14 @@ pub(crate) fn run_bounded(command: &mut Command) -> Output {
   run_within(command, Duration::from_secs(300))
 }
 
+/// Start `command`, its standard output and error piped to the test.
+pub(crate) fn spawn_piped(command: &mut Command) -> Child {
+  command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn just")
+}
+
 /// `command`'s output, killing it (and failing) if it runs past `limit`.
 pub(crate) fn run_within(command: &mut Command, limit: Duration) -> Output {
-  let mut child =
-    command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn just");
+  let mut child = spawn_piped(command);
   let deadline = Instant::now() + limit;
   while child.try_wait().expect("wait").is_none() {
     if Instant::now() > deadline {
@@ -151,7 +155,7 @@ pub(crate) struct Job {
 impl Job {
   /// Start `command`, its standard output and error piped to the test.
   pub(crate) fn start(command: &mut Command) -> Job {
-    let mut child = command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child = spawn_piped(command);
     let stdout = collect(child.stdout.take().unwrap());
     let stderr = collect(child.stderr.take().unwrap());
     Job { child, stdout, stderr }

@@ -4,15 +4,13 @@
 //! into the terminal and its screen is read. `just` on its `PATH` is the
 //! binary under test (`TEST_JUST_BIN`, or ours).
 
+use super::process::{collect, pid, poll_until, signal, Collected, DEADLINE};
 use std::fs;
 use std::io::Write;
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
-use super::process::{collect, Collected, DEADLINE};
 
 /// `text` without its escape sequences (`ESC [ … letter`).
 fn without_colour(text: &str) -> String {
@@ -140,14 +138,16 @@ impl Shell {
 
   /// Wait for `text` to appear on the screen after what was there before.
   pub(crate) fn expect_after(&self, from: usize, text: &str) -> usize {
-    let start = Instant::now();
-    loop {
-      let screen = self.screen();
-      if let Some(at) = screen.get(from..).and_then(|rest| rest.find(text)) {
-        return from + at + text.len();
-      }
-      assert!(start.elapsed() < DEADLINE, "timed out waiting for {text:?}\nscreen:\n{screen}");
-      std::thread::sleep(Duration::from_millis(5));
+    let mut screen = String::new();
+    let mut found = None;
+    poll_until(DEADLINE, || {
+      screen = self.screen();
+      found = screen.get(from..).and_then(|rest| rest.find(text));
+      found.is_some()
+    });
+    match found {
+      Some(at) => from + at + text.len(),
+      None => panic!("timed out waiting for {text:?}\nscreen:\n{screen}"),
     }
   }
 
@@ -165,9 +165,9 @@ impl Shell {
 
 impl Drop for Shell {
   fn drop(&mut self) {
-    // SAFETY: kill on the shell's own session: every process the test
-    // started there (the shell leads its process group).
-    unsafe { libc::kill(-i32::try_from(self.child.id()).unwrap(), libc::SIGKILL) };
+    // The shell's own session: every process the test started there (the
+    // shell leads its process group).
+    signal(-pid(&self.child), libc::SIGKILL);
     let _ = self.child.kill();
     let _ = self.child.wait();
   }

@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use super::process::poll_until;
 use super::text;
 
 /// A program the tests need, or a failure saying how to get it.
@@ -32,14 +33,14 @@ pub(crate) fn free_port() -> u16 {
 pub(crate) fn wait_for_port(port: u16, child: &mut Child, what: &str) {
   // BuildGrid alone takes ~12 s to listen on an idle machine; a cold,
   // loaded CI machine gets minutes before this counts as a hang.
-  let deadline = Instant::now() + Duration::from_secs(300);
-  while TcpStream::connect(("127.0.0.1", port)).is_err() {
-    if let Ok(Some(status)) = child.try_wait() {
+  let listening = poll_until(Duration::from_secs(300), || {
+    let listening = TcpStream::connect(("127.0.0.1", port)).is_ok();
+    if let (false, Ok(Some(status))) = (listening, child.try_wait()) {
       panic!("{what} exited with {status} before listening");
     }
-    assert!(Instant::now() < deadline, "{what} did not listen on port {port} within 300 s");
-    std::thread::sleep(Duration::from_millis(20));
-  }
+    listening
+  });
+  assert!(listening, "{what} did not listen on port {port} within 300 s");
 }
 
 /// nginx serving `WebDAV` PUT from `data`, in the foreground, as one process.

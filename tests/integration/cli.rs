@@ -64,11 +64,10 @@ fn wait_until_in_sigwait(pid: i32) {
     std::thread::sleep(std::time::Duration::from_millis(500));
     return;
   }
-  let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-  while !wait_channels().iter().any(|wchan| wchan.contains("sigtimedwait")) {
-    assert!(std::time::Instant::now() < deadline, "`just --request` never waited for a signal");
-    std::thread::sleep(std::time::Duration::from_millis(5));
-  }
+  let waiting = crate::common::process::poll_until(std::time::Duration::from_secs(20), || {
+    wait_channels().iter().any(|wchan| wchan.contains("sigtimedwait"))
+  });
+  assert!(waiting, "`just --request` never waited for a signal");
 }
 
 fn man_page_first_lines() {

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value as Json};
 
-use crate::common::process::{self, poll_until, processes, run_bounded};
+use crate::common::process::{self, poll_until, processes, run_bounded, spawn_piped};
 use crate::common::servers::{certificates, slow_relay, Nginx};
 use crate::common::store::{
   assert_built, forge, mode, published_entry, store_flag, symlink, Workspace, BUILT, JUSTFILE,
@@ -308,35 +308,27 @@ fn signal_during_a_restore_leaves_no_staging_directory() {
     let b = workspace.checkout(&format!("b-{signal}"), "A\n");
     fs::write(b.join("justfile"), &justfile).expect("justfile");
     let url = format!("http://127.0.0.1:{}/cache", slow_relay(nginx.port));
-    let mut child = workspace
-      .command(&b, &["--cache-url", &url, "--cache-timeout", "30"])
-      .stdout(Stdio::piped())
-      .stderr(Stdio::piped())
-      .spawn()
-      .expect("spawn just");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
+    let mut child =
+      spawn_piped(&mut workspace.command(&b, &["--cache-url", &url, "--cache-timeout", "30"]));
+    let restoring = poll_until(Duration::from_secs(30), || {
       let staging = fs::read_dir(&b).expect("checkout").flatten().any(|entry| {
         entry.file_name().to_string_lossy().starts_with(".just-restore-")
           && entry.path().join("new/big").exists()
       });
-      if staging {
-        break;
-      }
-      assert!(Instant::now() < deadline, "no restore seen");
-      assert!(child.try_wait().expect("wait").is_none(), "just ended before the restore");
-      std::thread::sleep(Duration::from_millis(20));
-    }
+      assert!(
+        staging || child.try_wait().expect("wait").is_none(),
+        "just ended before the restore"
+      );
+      staging
+    });
+    assert!(restoring, "no restore seen");
     let status = Command::new("kill")
       .args([format!("-{signal}"), child.id().to_string()])
       .status()
       .expect("kill");
     assert!(status.success());
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while child.try_wait().expect("wait").is_none() {
-      assert!(Instant::now() < deadline, "just did not stop on SIG{signal}");
-      std::thread::sleep(Duration::from_millis(20));
-    }
+    let stopped = poll_until(Duration::from_secs(30), || child.try_wait().expect("wait").is_some());
+    assert!(stopped, "just did not stop on SIG{signal}");
     let output = child.wait_with_output().expect("output");
     assert_ne!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert_no_staging(&b);

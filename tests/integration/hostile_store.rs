@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::json;
 
-use crate::common::process::{run_bounded, run_within};
+use crate::common::process::{poll_until, run_bounded, run_within, spawn_piped};
 use crate::common::store::{
   assert_built, forge, only_record, published_entry, store_flag, symlink, Workspace, BUILT,
   JUSTFILE,
@@ -218,18 +218,18 @@ fn hold_lock(directory: &Path) -> std::process::Child {
     .spawn()
     .expect("flock");
   let opened = fs::File::open(directory).expect("open staging");
-  let deadline = Instant::now() + Duration::from_secs(30);
-  loop {
+  let taken = poll_until(Duration::from_secs(30), || {
     match rustix::fs::flock(&opened, rustix::fs::FlockOperation::NonBlockingLockShared) {
-      Err(rustix::io::Errno::WOULDBLOCK) => return child,
+      Err(rustix::io::Errno::WOULDBLOCK) => true,
       Ok(()) => {
         rustix::fs::flock(&opened, rustix::fs::FlockOperation::Unlock).expect("unlock");
+        false
       }
       Err(error) => panic!("flock: {error}"),
     }
-    assert!(Instant::now() < deadline, "the lock was not taken");
-    std::thread::sleep(Duration::from_millis(10));
-  }
+  });
+  assert!(taken, "the lock was not taken");
+  child
 }
 
 /// A staging a killed run left (no process holds its lock) is removed by
@@ -335,14 +335,7 @@ fn concurrent_writers_of_one_entry_leave_it_complete() {
     (0..6).map(|index| workspace.checkout(&format!("w{index}"), "A\n")).collect();
   let children: Vec<_> = checkouts
     .iter()
-    .map(|checkout| {
-      workspace
-        .command(checkout, &[&flag])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn just")
-    })
+    .map(|checkout| spawn_piped(&mut workspace.command(checkout, &[&flag])))
     .collect();
   for child in children {
     assert_built(&child.wait_with_output().expect("wait"), 0);

@@ -10,6 +10,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::common::farm::{available, farm, Event};
+use crate::common::process::{self, poll_until, wait_within};
 use crate::common::servers::free_port;
 use crate::common::store::mode;
 use crate::common::{just_in, run_just, text};
@@ -257,29 +258,17 @@ fn remote_interrupt_cancels_the_operation() {
     .spawn()
     .expect("start just");
   let started = worker.journal.wait_for_start("interrupted_action");
-  #[cfg(unix)]
-  // SAFETY: sends SIGINT to the `just` this test started.
-  unsafe {
-    libc::kill(child.id() as libc::pid_t, libc::SIGINT);
-  }
-  let deadline = Instant::now() + Duration::from_secs(120);
-  let status = loop {
-    if let Some(status) = child.try_wait().expect("wait") {
-      break status;
-    }
-    assert!(Instant::now() < deadline, "just did not end after SIGINT");
-    std::thread::sleep(Duration::from_millis(50));
-  };
+  process::signal(process::pid(&child), libc::SIGINT);
+  let status = wait_within(&mut child, Duration::from_secs(120));
+  let status = status.expect("just did not end after SIGINT");
   assert_eq!(status.code(), Some(130));
   // The worker was told: its lease was cancelled and the action killed.
-  loop {
-    let events = worker.journal.events();
-    if events.iter().any(|e| e.event == "cancelled" && e.lease == started.lease) {
-      break;
-    }
-    assert!(Instant::now() < deadline, "the operation was not cancelled: {events:?}");
-    std::thread::sleep(Duration::from_millis(100));
-  }
+  let mut events = Vec::new();
+  let cancelled = poll_until(Duration::from_secs(120), || {
+    events = worker.journal.events();
+    events.iter().any(|e| e.event == "cancelled" && e.lease == started.lease)
+  });
+  assert!(cancelled, "the operation was not cancelled: {events:?}");
   assert!(!root.join("never.out").exists());
   let left: Vec<_> =
     fs::read_dir(root).expect("read").filter_map(Result::ok).map(|e| e.file_name()).collect();

@@ -87,6 +87,8 @@ use just::{
   Sink, Source, Stream, TokenKind, Trees, UseColor,
 };
 
+use crate::common::process::{self, poll_until};
+
 // ---------------------------------------------------------------------------
 // Deterministic random generation.
 
@@ -1816,17 +1818,14 @@ fn scratch_is_empty_after(justfile: &str, signal: Option<i32>) {
   use std::os::unix::process::CommandExt;
   let mut child = command.spawn().expect("run just");
   if let Some(signal) = signal {
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
     // Wait until the script is running (its directory exists), then signal
     // the whole process group, as a terminal would.
-    while std::fs::read_dir(&scratch).expect("scratch").count() == 0 {
-      assert!(std::time::Instant::now() < deadline, "script never started");
-      std::thread::sleep(Duration::from_millis(20));
-    }
+    let running = poll_until(Duration::from_secs(20), || {
+      std::fs::read_dir(&scratch).expect("scratch").count() != 0
+    });
+    assert!(running, "script never started");
     std::thread::sleep(Duration::from_millis(100));
-    let group = i32::try_from(child.id()).expect("pid");
-    // SAFETY: signalling the process group of our own child.
-    unsafe { libc::kill(-group, signal) };
+    process::signal(-process::pid(&child), signal);
   }
   let status = child.wait().expect("wait");
   assert!(!status.success(), "{status:?}");

@@ -10,6 +10,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::common::process::spawn_piped;
 use crate::common::servers::{free_port, relay, Nginx, S3};
 use crate::common::store::{
   assert_built, assert_same_outputs, restores_after_undo, shares_between_checkouts, store_flag,
@@ -181,14 +182,7 @@ fn http_store_concurrent_writers_of_one_entry() {
     (0..4).map(|index| workspace.checkout(&format!("w{index}"), "A\n")).collect();
   let children: Vec<Child> = checkouts
     .iter()
-    .map(|checkout| {
-      workspace
-        .command(checkout, &["--cache-url", &url])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn just")
-    })
+    .map(|checkout| spawn_piped(&mut workspace.command(checkout, &["--cache-url", &url])))
     .collect();
   for child in children {
     let output = child.wait_with_output().expect("wait");
