@@ -178,6 +178,47 @@ where
   port
 }
 
+/// What a server of the test's own heard: each request's first line.
+pub(crate) type Requests = Arc<Mutex<Vec<String>>>;
+
+/// A server on 127.0.0.1 that reads each request's head and hands the
+/// connection and the request line to `answer`, each on a thread of its
+/// own; kept listening while the returned listener lives.
+pub(crate) fn serve(answer: fn(&mut TcpStream, &str)) -> (TcpListener, String, Requests) {
+  let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+  let url = format!("http://127.0.0.1:{}/cache", listener.local_addr().expect("address").port());
+  let requests = Requests::default();
+  let (accepting, heard) = (listener.try_clone().expect("clone"), requests.clone());
+  std::thread::spawn(move || {
+    for connection in accepting.incoming().flatten() {
+      let heard = heard.clone();
+      std::thread::spawn(move || {
+        let mut connection = connection;
+        let Some(line) = request_line(&mut connection) else {
+          return;
+        };
+        heard.lock().expect("requests").push(line.clone());
+        answer(&mut connection, &line);
+      });
+    }
+  });
+  (listener, url, requests)
+}
+
+/// The first line of the request on `connection`, once its head is read.
+fn request_line(connection: &mut TcpStream) -> Option<String> {
+  let mut head = Vec::new();
+  let mut byte = [0; 1];
+  while !head.ends_with(b"\r\n\r\n") {
+    match connection.read(&mut byte) {
+      Ok(1) => head.push(byte[0]),
+      _ => return None,
+    }
+  }
+  let head = String::from_utf8_lossy(&head).into_owned();
+  head.lines().next().map(str::to_owned)
+}
+
 /// moto's S3 server with one bucket.
 pub(crate) struct S3 {
   child: Child,

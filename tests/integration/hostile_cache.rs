@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::{Read, Write};
-use std::net::TcpListener;
+use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value as Json};
 
 use crate::common::process::{self, poll_until, processes, run_bounded, spawn_piped};
-use crate::common::servers::{certificates, slow_relay, Nginx};
+use crate::common::servers::{certificates, serve, slow_relay, Nginx};
 use crate::common::store::{
   assert_built, forge, mode, published_entry, store_flag, symlink, Workspace, BUILT, JUSTFILE,
 };
@@ -580,41 +580,20 @@ fn http_store_answering_403_for_missing_objects_is_populated() {
   assert_eq!(workspace.runs(), 1);
 }
 
-/// A server that answers the first request of each connection with 404 and
-/// never answers another on it.
-fn answers_once_per_connection() -> (TcpListener, u16) {
-  let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-  let port = listener.local_addr().expect("address").port();
-  let accepting = listener.try_clone().expect("clone");
-  std::thread::spawn(move || {
-    for connection in accepting.incoming().flatten() {
-      std::thread::spawn(move || {
-        let mut connection = connection;
-        let mut request = Vec::new();
-        let mut byte = [0; 1];
-        while !request.ends_with(b"\r\n\r\n") {
-          match connection.read(&mut byte) {
-            Ok(1) => request.push(byte[0]),
-            _ => return,
-          }
-        }
-        let _ = connection.write_all(
-          b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n",
-        );
-        // Hold the connection, silent, reading whatever comes.
-        let mut sink = vec![0; 4096];
-        while matches!(connection.read(&mut sink), Ok(count) if count > 0) {}
-      });
-    }
-  });
-  (listener, port)
+/// Answers the first request of a connection with 404 and never answers
+/// another on it.
+fn answer_once(connection: &mut TcpStream, _: &str) {
+  let _ = connection
+    .write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n");
+  // Hold the connection, silent, reading whatever comes.
+  let mut sink = vec![0; 4096];
+  while matches!(connection.read(&mut sink), Ok(count) if count > 0) {}
 }
 
 fn cache_timeout_bounds_every_request() {
-  let (listener, port) = answers_once_per_connection();
+  let (listener, url, _) = serve(answer_once);
   let workspace = Workspace::new();
   let a = workspace.checkout("a", "A\n");
-  let url = format!("http://127.0.0.1:{port}/cache");
   let started = Instant::now();
   let output =
     run_bounded(&mut workspace.command(&a, &["--cache-url", &url, "--cache-timeout", "2"]));
