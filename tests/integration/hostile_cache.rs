@@ -7,14 +7,14 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value as Json};
 
-use crate::common::process::{self, poll_until, processes, run_bounded, spawn_piped};
+use crate::common::process::{poll_until, run_bounded, spawn_piped};
 use crate::common::servers::{certificates, serve, slow_relay, Nginx};
 use crate::common::store::{
   assert_built, forge, mode, published_entry, store_flag, symlink, Workspace, BUILT, JUSTFILE,
@@ -388,7 +388,7 @@ fn unwritable_store_keeps_a_valid_local_entry() {
 
 #[cfg(target_os = "linux")]
 fn cache_url_is_not_in_the_helper_arguments() {
-  let silent = TcpListener::bind("127.0.0.1:0").expect("bind");
+  let silent = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
   let port = silent.local_addr().expect("address").port();
   let workspace = Workspace::new();
   let a = workspace.checkout("a", "A\n");
@@ -401,12 +401,12 @@ fn cache_url_is_not_in_the_helper_arguments() {
     } else {
       workspace.command(&a, &["--cache-url", &url, "--cache-timeout", "20"])
     };
-    let mut child =
-      command.stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("spawn just");
-    let parent = process::pid(&child);
+    command.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+    let mut child = command.spawn().expect("spawn just");
+    let parent = crate::common::process::pid(&child);
     let mut helper = None;
     poll_until(Duration::from_secs(20), || {
-      helper = processes().into_iter().find(|process| {
+      helper = crate::common::process::processes().into_iter().find(|process| {
         process.parent() == Some(parent) && process.command_line.contains("just-cache-store")
       });
       helper.is_some()
@@ -660,7 +660,7 @@ fn output_that_is_a_mount_point_is_not_lost() {
       "mount -t tmpfs none out || exit 99; echo kept > out/kept; \
        \"$JUST\" \"$STORE\" build; status=$?; cat out/kept; exit $status",
     )
-    .stdin(Stdio::null())
+    .stdin(std::process::Stdio::null())
     .output()
     .expect("unshare");
   let stderr = text(&output.stderr);

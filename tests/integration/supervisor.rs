@@ -31,7 +31,7 @@ use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use crate::common::process::{self, poll_until, wait_until, Job, DEADLINE};
+use crate::common::process::{self, poll_until, wait_until, Job};
 use crate::common::pty::{has_bash, Shell};
 
 /// A marker unique to one run, written into the arguments of every
@@ -310,7 +310,7 @@ fn interrupt_taken_between_fork_and_exec_reaches_the_program() {
   fs::write(directory.join("signalled"), "").unwrap();
   let status = directory.join("status");
   let mut ended = None;
-  poll_until(DEADLINE, || {
+  poll_until(process::DEADLINE, || {
     ended = fs::read_to_string(&status).ok();
     ended.is_some()
   });
