@@ -23,9 +23,7 @@ tests! {
 
 fn request_signal_reports_received_signal() {
   use std::process::{Command, Stdio};
-  let binary =
-    std::env::var_os("TEST_JUST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_just").into());
-  let child = Command::new(binary)
+  let child = Command::new(crate::common::binary())
     .args(["--request", "\"signal\""])
     .stdout(Stdio::piped())
     .stderr(Stdio::piped())

@@ -76,7 +76,7 @@ tests! {
 use std::cell::Cell;
 use std::ffi::OsString;
 use std::panic::{self, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Once};
@@ -87,6 +87,7 @@ use just::{
   Sink, Source, Stream, TokenKind, Trees, UseColor,
 };
 
+use crate::common::binary;
 use crate::common::process::{self, poll_until};
 
 // ---------------------------------------------------------------------------
@@ -1035,12 +1036,6 @@ fn long_path_join_does_not_overflow_the_stack() {
 
 // ---------------------------------------------------------------------------
 // The binary with odd arguments and environments.
-
-/// The binary under test (`TEST_JUST_BIN` overrides, as in the harness).
-fn binary() -> PathBuf {
-  std::env::var_os("TEST_JUST_BIN")
-    .map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_just")), PathBuf::from)
-}
 
 /// Run the binary in `dir` with a clean environment plus `env`.
 fn run_binary(dir: &Path, args: &[OsString], env: &[(&str, OsString)]) -> (i32, String) {
