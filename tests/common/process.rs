@@ -206,6 +206,12 @@ impl Drop for Job {
   }
 }
 
+/// The program `name` in a directory of `PATH`, the first there.
+pub(crate) fn on_path(name: &str) -> Option<PathBuf> {
+  let path = std::env::var_os("PATH")?;
+  std::env::split_paths(&path).map(|directory| directory.join(name)).find(|file| file.is_file())
+}
+
 /// A live process as `/proc` shows it (Linux; elsewhere there is none).
 pub(crate) struct Process {
   pub(crate) pid: i32,

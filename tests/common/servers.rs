@@ -11,18 +11,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use super::process::poll_until;
+use super::process::{on_path, poll_until};
 use super::text;
 
 /// A program the tests need, or a failure saying how to get it.
 pub(crate) fn program(name: &str, candidates: &[&str]) -> PathBuf {
-  let on_path = std::env::var_os("PATH")
-    .into_iter()
-    .flat_map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
-    .map(|directory| directory.join(name));
-  on_path.chain(candidates.iter().map(PathBuf::from)).find(|path| path.is_file()).unwrap_or_else(
-    || panic!("`{name}` is needed by the shared cache tests (`.ci/run` installs it)"),
-  )
+  on_path(name)
+    .or_else(|| candidates.iter().map(PathBuf::from).find(|path| path.is_file()))
+    .unwrap_or_else(|| {
+      panic!("`{name}` is needed by the shared cache tests (`.ci/run` installs it)")
+    })
 }
 
 pub(crate) fn free_port() -> u16 {

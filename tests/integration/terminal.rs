@@ -18,22 +18,17 @@ tests! {
   ctrl_z_stops_every_process_of_the_recipe if has_bash,
 }
 
+use crate::common::process::on_path;
 #[cfg(target_os = "linux")]
 use crate::common::process::{poll_until, processes, DEADLINE};
 use crate::common::pty::{has_bash, Shell};
 
-fn on_path(program: &str) -> bool {
-  std::env::var_os("PATH").is_some_and(|path| {
-    std::env::split_paths(&path).any(|directory| directory.join(program).is_file())
-  })
-}
-
 fn has_python() -> bool {
-  has_bash() && on_path("python3")
+  has_bash() && on_path("python3").is_some()
 }
 
 fn has_make() -> bool {
-  has_bash() && on_path("make")
+  has_bash() && on_path("make").is_some()
 }
 
 /// Read the terminal's answer although standard input is elsewhere, and
