@@ -15,8 +15,22 @@
 //! run through `wine`: `{{TMP}}` then stands for the directory as Windows
 //! programs see it (`Z:\tmp\…`), and a run that Wine itself disturbed
 //! (see `wine_disturbed` and `silent_failure_unexpected`) is retried.
+//!
+//! The hand-written tests share what they drive through the modules below:
+//! processes (`process`), a shell on a pseudo-terminal (`pty`), the
+//! language server's client side (`lsp`), shell completion (`completion`),
+//! the shared cache's projects and stores (`store`), the servers on
+//! 127.0.0.1 (`servers`) and the remote-execution farm (`farm`).
 
 #![allow(dead_code)]
+
+pub(crate) mod completion;
+pub(crate) mod farm;
+pub(crate) mod lsp;
+pub(crate) mod process;
+pub(crate) mod pty;
+pub(crate) mod servers;
+pub(crate) mod store;
 
 use std::{
   ffi::OsString,
@@ -336,7 +350,7 @@ impl Test {
     Ok((
       String::from_utf8_lossy(&output.stdout).into_owned(),
       String::from_utf8_lossy(&output.stderr).into_owned(),
-      exit_code(&output.status),
+      process::exit_code(&output.status),
     ))
   }
 
@@ -424,15 +438,39 @@ pub(crate) fn clean_environment(command: &mut Command) {
   command.env("NO_COLOR", "1");
 }
 
-#[cfg(unix)]
-fn exit_code(status: &std::process::ExitStatus) -> i32 {
-  use std::os::unix::process::ExitStatusExt;
-  status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0))
+/// `just ARGS` in `directory`, in the environment of `clean_environment`,
+/// its standard input empty.
+pub(crate) fn just_in(directory: &Path, args: &[&str]) -> Command {
+  let mut command = Command::new(binary());
+  clean_environment(&mut command);
+  command.current_dir(directory).args(args).stdin(Stdio::null());
+  command
 }
 
-#[cfg(not(unix))]
-fn exit_code(status: &std::process::ExitStatus) -> i32 {
-  status.code().unwrap_or(-1)
+/// Run `just ARGS` in `directory` (see `just_in`).
+pub(crate) fn run_just(directory: &Path, args: &[&str]) -> std::process::Output {
+  just_in(directory, args).output().expect("run just")
+}
+
+/// Run `just ARGS` in `directory` and check its exact outputs and status.
+#[track_caller]
+pub(crate) fn expect_run(
+  directory: &Path,
+  args: &[&str],
+  stdout: &str,
+  stderr: &str,
+  status: i32,
+) -> std::process::Output {
+  let output = run_just(directory, args);
+  assert_eq!(text(&output.stderr), stderr, "stderr of {args:?}");
+  assert_eq!(text(&output.stdout), stdout, "stdout of {args:?}");
+  assert_eq!(output.status.code(), Some(status), "status of {args:?}");
+  output
+}
+
+/// Bytes a process wrote, as text.
+pub(crate) fn text(bytes: &[u8]) -> String {
+  String::from_utf8_lossy(bytes).into_owned()
 }
 
 fn write_file(path: &Path, contents: &str) -> Result<(), String> {

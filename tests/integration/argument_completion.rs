@@ -24,8 +24,9 @@ tests! {
   fish_recipe_paths_after_show_and_usage if has_fish,
 }
 
-use std::path::Path;
 use std::process::Command;
+
+use crate::common::completion::{answers, Shell};
 
 const JUSTFILE: &str = "mod tools
 mode := 'debug'
@@ -45,13 +46,6 @@ check speed:
   echo {{ speed }}
 ";
 
-#[derive(Clone, Copy)]
-enum Shell {
-  Bash,
-  Zsh,
-  Fish,
-}
-
 fn has_program(name: &str) -> bool {
   Command::new(name).arg("-c").arg("true").output().is_ok_and(|output| output.status.success())
 }
@@ -68,37 +62,6 @@ fn has_fish() -> bool {
   has_program("fish")
 }
 
-/// bash: `COMP_WORDS` as readline splits `LINE` (at blanks, and around runs
-/// of `:`), then the function `complete -F` registered.
-const BASH: &str = r#"
-eval "$(just --completions bash)"
-COMP_LINE=$LINE COMP_POINT=${#LINE}
-COMP_WORDS=($(printf '%s' "$LINE" | sed -E 's/(:+)/ \1 /g'))
-[[ $LINE == *[[:blank:]] ]] && COMP_WORDS+=("")
-COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-_just just "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
-((${#COMPREPLY[@]} == 0)) || printf '%s\n' "${COMPREPLY[@]}"
-"#;
-
-/// zsh: the completion system loaded, the script sourced, `words` and
-/// `CURRENT` as zle sets them; `_describe`, which would show the answers,
-/// prints them instead.
-const ZSH: &str = r#"
-autoload -Uz compinit && compinit -u -D
-source <(just --completions zsh)
-_describe() { print -rl -- "${(@P)3}" }
-words=(${(z)LINE})
-[[ $LINE == *' ' ]] && words+=('')
-CURRENT=${#words}
-_clap_dynamic_completer_just
-"#;
-
-/// fish: the script sourced, then fish's own `complete -C`.
-const FISH: &str = r#"
-just --completions fish | source
-complete -C "$LINE"
-"#;
-
 /// The values offered for `line` (the cursor at its end), one per line,
 /// without descriptions, up to the first option (an empty word is offered
 /// the options after the values).
@@ -110,26 +73,7 @@ fn complete(shell: Shell, line: &str) -> String {
   std::fs::write(project.join("tools/mod.just"), TOOLS).expect("write module");
   std::fs::write(project.join("a.txt"), "").expect("write a file");
   std::fs::write(project.join("b.txt"), "").expect("write a file");
-  let bin = dir.path().join("bin");
-  std::fs::create_dir(&bin).expect("make bin");
-  std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_just"), bin.join("just")).expect("link just");
-  let (program, arguments) = match shell {
-    Shell::Bash => ("bash", vec!["--norc", "--noprofile", "-c", BASH]),
-    Shell::Zsh => ("zsh", vec!["-f", "-c", ZSH]),
-    Shell::Fish => ("fish", vec!["--no-config", "-c", FISH]),
-  };
-  let output = Command::new(program)
-    .args(arguments)
-    .current_dir(&project)
-    .env_clear()
-    .env("PATH", path_with(&bin))
-    .env("HOME", dir.path())
-    .env("LINE", line)
-    .env("COMP_TYPE", "9")
-    .output()
-    .expect("run the shell");
-  assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-  let text = String::from_utf8(output.stdout).expect("UTF-8 answers");
+  let text = answers(shell, &project, dir.path(), line);
   let separator = match shell {
     Shell::Bash => None,
     Shell::Zsh => Some(':'),
@@ -159,12 +103,6 @@ fn without_description(answer: &str, separator: char) -> String {
     }
   }
   value
-}
-
-fn path_with(bin: &Path) -> std::ffi::OsString {
-  let mut paths = vec![bin.to_path_buf()];
-  paths.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()));
-  std::env::join_paths(paths).expect("join PATH")
 }
 
 fn offers_the_words_of_a_plain_pattern(shell: Shell) {

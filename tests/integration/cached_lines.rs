@@ -17,27 +17,9 @@ tests! {
 }
 
 use std::fs;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
 
-fn just(directory: &Path, args: &[&str]) -> Output {
-  let mut command = Command::new(crate::common::binary());
-  crate::common::clean_environment(&mut command);
-  command.current_dir(directory).args(args).stdin(Stdio::null()).output().expect("run just")
-}
-
-fn text(bytes: &[u8]) -> String {
-  String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Run and check the exact outputs and status.
-fn expect(directory: &Path, args: &[&str], stdout: &str, stderr: &str, status: i32) -> Output {
-  let output = just(directory, args);
-  assert_eq!(text(&output.stderr), stderr, "stderr of {args:?}");
-  assert_eq!(text(&output.stdout), stdout, "stdout of {args:?}");
-  assert_eq!(output.status.code(), Some(status), "status of {args:?}");
-  output
-}
+use crate::common::store::store_flag;
+use crate::common::{expect_run, run_just, text};
 
 fn project(justfile: &str) -> tempfile::TempDir {
   let directory = tempfile::tempdir().expect("tempdir");
@@ -56,7 +38,7 @@ build:
 fn second_run_is_a_hit_and_runs_no_line() {
   let project = project(BUILD);
   let root = project.path();
-  expect(
+  expect_run(
     root,
     &["-v", "build"],
     "building from in.txt\n",
@@ -65,14 +47,14 @@ fn second_run_is_a_hit_and_runs_no_line() {
   );
   fs::remove_file(root.join("in.txt")).ok();
   fs::write(root.join("in.txt"), "A\n").expect("same input");
-  expect(
+  expect_run(
     root,
     &["-v", "build"],
     "",
     "===> running recipe `build`...\n===> cache hit, skipping invocation\n",
     0,
   );
-  expect(root, &["build"], "", "", 0);
+  expect_run(root, &["build"], "", "", 0);
 }
 
 /// The hex digest and the JSON of the `===> cache key HEX:` banner.
@@ -88,7 +70,7 @@ fn key_names_the_shell_its_arguments_and_every_line() {
   let project = project(
     "set unstable\nset shell := ['bash', '-euc']\nset guards\nword := 'hi'\n[cache]\nr:\n  @echo {{ word }}\n  -false\n  ?true\n",
   );
-  let output = just(project.path(), &["-vv", "r"]);
+  let output = run_just(project.path(), &["-vv", "r"]);
   assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
   let (hex, key) = cache_key(&text(&output.stderr));
   assert_eq!(blake3::hash(key.to_string().as_bytes()).to_hex().as_str(), hex);
@@ -106,10 +88,10 @@ fn key_names_the_shell_its_arguments_and_every_line() {
 fn misses_after(before: &str, after: &str, ran: &str) {
   let project = project(before);
   let root = project.path();
-  assert_eq!(just(root, &["r"]).status.code(), Some(0));
-  expect(root, &["r"], "", "", 0);
+  assert_eq!(run_just(root, &["r"]).status.code(), Some(0));
+  expect_run(root, &["r"], "", "", 0);
   fs::write(root.join("justfile"), after).expect("justfile");
-  expect(root, &["r"], ran, "", 0);
+  expect_run(root, &["r"], ran, "", 0);
 }
 
 fn changed_line_misses() {
@@ -139,9 +121,9 @@ fn changed_sigil_misses() {
 fn output_changed_since_the_run_misses() {
   let project = project(BUILD);
   let root = project.path();
-  assert_eq!(just(root, &["build"]).status.code(), Some(0));
+  assert_eq!(run_just(root, &["build"]).status.code(), Some(0));
   fs::write(root.join("out"), "edited\n").expect("edit output");
-  expect(
+  expect_run(
     root,
     &["-v", "build"],
     "building from in.txt\n",
@@ -155,7 +137,7 @@ fn failed_line_records_nothing() {
   let project = project("set unstable\n[cache]\nr:\n  @echo ran\n  @exit 3\n");
   let root = project.path();
   for _ in 0..2 {
-    expect(root, &["r"], "ran\n", "error: recipe `r` failed on line 5 with exit code 3\n", 3);
+    expect_run(root, &["r"], "ran\n", "error: recipe `r` failed on line 5 with exit code 3\n", 3);
   }
 }
 
@@ -165,7 +147,7 @@ fn guard_that_stops_the_recipe_records_nothing() {
     project("set unstable\nset guards\n[cache]\nr:\n  @echo ran\n  @?false\n  @echo never\n");
   let root = project.path();
   for _ in 0..2 {
-    expect(root, &["r"], "ran\n", "", 0);
+    expect_run(root, &["r"], "ran\n", "", 0);
   }
 }
 
@@ -173,7 +155,7 @@ fn guard_that_stops_the_recipe_records_nothing() {
 /// checkout without the entry restores the outputs and replays it.
 fn directory_store_replays_every_line_to_another_checkout() {
   let store = tempfile::tempdir().expect("store");
-  let flag = format!("--cache-dir={}", store.path().display());
+  let flag = store_flag(store.path());
   let justfile = "set unstable\n[cache(inputs='in.txt', outputs='out')]\nbuild:\n  @echo one\n  @echo two >&2\n  @cp in.txt out\n  @echo ran >> ../count\n";
   let workspace = tempfile::tempdir().expect("workspace");
   let checkouts: Vec<_> = ["a", "b"]
@@ -187,7 +169,7 @@ fn directory_store_replays_every_line_to_another_checkout() {
     })
     .collect();
   for checkout in &checkouts {
-    expect(checkout, &[&flag, "build"], "one\n", "two\n", 0);
+    expect_run(checkout, &[&flag, "build"], "one\n", "two\n", 0);
   }
   assert_eq!(fs::read_to_string(workspace.path().join("count")).expect("count"), "ran\n");
   assert_eq!(fs::read_to_string(checkouts[1].join("out")).expect("restored output"), "A\n");

@@ -9,13 +9,13 @@ tests! {
   cheatsheet_with_an_empty_pager_is_printed if has_bash,
 }
 
-use crate::pty::{has_bash, Shell};
+use crate::common::pty::{has_bash, Shell};
 
 /// A pager that says what it was given.
 const PAGER: &str = "printf 'pager: %s lines\\n' \"$(wc -l)\"\n";
 
 fn lines_printed() -> usize {
-  let output = std::process::Command::new(crate::pty::just_under_test())
+  let output = std::process::Command::new(crate::common::pty::just_under_test())
     .arg("--cheatsheet")
     .env("NO_COLOR", "1")
     .output()

@@ -23,9 +23,7 @@ tests! {
 
 fn request_signal_reports_received_signal() {
   use std::process::{Command, Stdio};
-  let binary =
-    std::env::var_os("TEST_JUST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_just").into());
-  let child = Command::new(binary)
+  let child = Command::new(crate::common::binary())
     .args(["--request", "\"signal\""])
     .stdout(Stdio::piped())
     .stderr(Stdio::piped())
@@ -64,11 +62,10 @@ fn wait_until_in_sigwait(pid: i32) {
     std::thread::sleep(std::time::Duration::from_millis(500));
     return;
   }
-  let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-  while !wait_channels().iter().any(|wchan| wchan.contains("sigtimedwait")) {
-    assert!(std::time::Instant::now() < deadline, "`just --request` never waited for a signal");
-    std::thread::sleep(std::time::Duration::from_millis(5));
-  }
+  let waiting = crate::common::process::poll_until(std::time::Duration::from_secs(20), || {
+    wait_channels().iter().any(|wchan| wchan.contains("sigtimedwait"))
+  });
+  assert!(waiting, "`just --request` never waited for a signal");
 }
 
 fn man_page_first_lines() {

@@ -1,12 +1,9 @@
 //! Hand-written execution tests: signals, temporary files and timing output.
 
-use std::os::unix::process::ExitStatusExt;
-use std::process::{Child, Command, Stdio};
-use std::sync::atomic::Ordering::SeqCst;
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
 
+use crate::common::process::{wait_until, Job, DEADLINE};
 use crate::common::Test;
-use crate::pty::{collect, wait_until, Collected, DEADLINE};
 
 tests! {
   sigint_waits_for_child_then_reports_interruption,
@@ -32,10 +29,6 @@ tests! {
   sigint_to_just_alone_reaches_the_recipe,
 }
 
-fn just_binary() -> std::ffi::OsString {
-  std::env::var_os("TEST_JUST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_just").into())
-}
-
 /// What shows that the run is where the signal should reach it.
 #[derive(Clone, Copy)]
 enum Ready {
@@ -57,51 +50,26 @@ fn run_with_signal(
   let ready = if stdin { Ready::Stderr("? ") } else { Ready::Started };
   let directory = tempfile::tempdir().expect("tempdir");
   std::fs::write(directory.path().join("justfile"), justfile).expect("write justfile");
-  let mut child = Command::new(just_binary())
+  let mut command = Command::new(crate::common::binary());
+  command
     .args(args)
     .current_dir(directory.path())
     .env_clear()
     .env("PATH", std::env::var_os("PATH").unwrap_or_default())
     .env("NO_COLOR", "1")
-    .stdin(if stdin { Stdio::piped() } else { Stdio::null() })
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .expect("spawn just");
-  let input = child.stdin.take();
-  let stdout = collect(child.stdout.take().expect("stdout"));
-  let stderr = collect(child.stderr.take().expect("stderr"));
+    .stdin(if stdin { Stdio::piped() } else { Stdio::null() });
+  let mut job = Job::start(&mut command);
+  let input = job.child.stdin.take();
   let started = directory.path().join("started");
   wait_until("the run to be ready for the signal", || match ready {
     Ready::Started => started.exists(),
-    Ready::Stderr(text) => stderr.0.lock().unwrap().contains(text),
+    Ready::Stderr(text) => job.stderr().contains(text),
   });
-  let pid = i32::try_from(child.id()).expect("pid");
-  // SAFETY: sending a signal to our own child process.
-  unsafe { libc::kill(pid, signal) };
-  let status = wait_for_exit(&mut child);
+  job.signal(signal, false);
+  let status = job.wait_exit(DEADLINE);
   drop(input);
-  wait_until("the output to end", || stdout.1.load(SeqCst) && stderr.1.load(SeqCst));
-  let text = |collected: &Collected| collected.0.lock().unwrap().clone();
-  (status, text(&stdout), text(&stderr))
-}
-
-/// Wait for `child` to exit (killing it at the deadline): its status, 128 +
-/// signal if a signal ended it.
-fn wait_for_exit(child: &mut Child) -> i32 {
-  let start = Instant::now();
-  let status = loop {
-    if let Some(status) = child.try_wait().expect("wait for just") {
-      break status;
-    }
-    if start.elapsed() > DEADLINE {
-      let _ = child.kill();
-      let _ = child.wait();
-      panic!("just did not exit");
-    }
-    std::thread::sleep(Duration::from_millis(5));
-  };
-  status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0))
+  wait_until("the output to end", || job.output_ended());
+  (status, job.stdout(), job.stderr())
 }
 
 /// `default` is ended by any signal; the others ignore the signals `just`

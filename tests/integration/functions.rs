@@ -125,9 +125,7 @@ fn env_of_a_non_unicode_variable_fails() {
   use std::os::unix::ffi::OsStrExt;
   let dir = tempfile::tempdir().unwrap();
   std::fs::write(dir.path().join("justfile"), "x := env('U')\n").unwrap();
-  let binary =
-    std::env::var_os("TEST_JUST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_just").into());
-  let output = std::process::Command::new(binary)
+  let output = std::process::Command::new(crate::common::binary())
     .current_dir(dir.path())
     .arg("--evaluate")
     .env_clear()

@@ -7,14 +7,19 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value as Json};
 
-use crate::shared_cache::{assert_built, text, Nginx, Workspace, BUILT};
+use crate::common::process::{poll_until, run_bounded, spawn_piped};
+use crate::common::servers::{certificates, serve, slow_relay, Nginx};
+use crate::common::store::{
+  assert_built, forge, mode, published_entry, store_flag, symlink, Workspace, BUILT, JUSTFILE,
+};
+use crate::common::text;
 
 tests! {
   ;
@@ -54,7 +59,7 @@ fn snapshot(root: &Path, skip: &[PathBuf]) -> BTreeMap<PathBuf, String> {
       continue;
     }
     let metadata = fs::symlink_metadata(&path).expect("metadata");
-    let mode = crate::shared_cache::mode(&path);
+    let mode = mode(&path);
     let description = if metadata.file_type().is_symlink() {
       format!("link {}", fs::read_link(&path).expect("link").display())
     } else if metadata.is_dir() {
@@ -76,32 +81,6 @@ fn assert_no_staging(root: &Path) {
     let name = path.file_name().and_then(|name| name.to_str()).unwrap_or_default();
     assert!(!name.starts_with(".just-restore-"), "left behind: {}", path.display());
   }
-}
-
-/// The entry the store's only `ac/` record names, as JSON.
-pub(crate) fn published_entry(store: &Path) -> Json {
-  let record = only_record(store);
-  let hex = fs::read_to_string(record).expect("record");
-  serde_json::from_slice(&fs::read(store.join("cas").join(hex.trim())).expect("entry"))
-    .expect("json")
-}
-
-pub(crate) fn only_record(store: &Path) -> PathBuf {
-  let records: Vec<PathBuf> = fs::read_dir(store.join("ac"))
-    .expect("ac")
-    .map(|entry| entry.expect("entry").path())
-    .filter(|path| !path.file_name().unwrap().to_string_lossy().starts_with('.'))
-    .collect();
-  assert_eq!(records.len(), 1, "{records:?}");
-  records.into_iter().next().unwrap()
-}
-
-/// Make the store's only record name `entry`.
-pub(crate) fn forge(store: &Path, entry: &Json) {
-  let bytes = entry.to_string();
-  let hex = blake3::hash(bytes.as_bytes()).to_hex().to_string();
-  fs::write(store.join("cas").join(&hex), bytes).expect("forge entry");
-  fs::write(only_record(store), hex).expect("forge record");
 }
 
 fn item(entry: &Json, path: &str) -> Json {
@@ -225,7 +204,7 @@ fn forged_entries_change_nothing(store_root: &Path, flags: &[&str]) {
 
 fn forged_entries_in_a_directory_store_change_nothing_outside_the_outputs() {
   let store = tempfile::tempdir().expect("store");
-  let flag = format!("--cache-dir={}", store.path().display());
+  let flag = store_flag(store.path());
   forged_entries_change_nothing(store.path(), &[&flag]);
 }
 
@@ -247,7 +226,7 @@ fn umask() -> u32 {
 
 fn restored_modes_keep_only_permission_bits() {
   let store = tempfile::tempdir().expect("store");
-  let flag = format!("--cache-dir={}", store.path().display());
+  let flag = store_flag(store.path());
   let workspace = Workspace::new();
   let a = workspace.checkout("a", "A\n");
   assert_built(&workspace.just(&a, &[&flag]), 0);
@@ -263,8 +242,8 @@ fn restored_modes_keep_only_permission_bits() {
   let b = workspace.checkout("b", "A\n");
   assert_built(&workspace.just(&b, &[&flag]), 0);
   assert_eq!(workspace.runs(), 1, "the entry was not restored");
-  assert_eq!(crate::shared_cache::mode(&b.join("bin")), 0o777 & !umask());
-  assert_eq!(crate::shared_cache::mode(&b.join("out")), 0o777 & !umask());
+  assert_eq!(mode(&b.join("bin")), 0o777 & !umask());
+  assert_eq!(mode(&b.join("out")), 0o777 & !umask());
 }
 
 const APP: &str = r#"set unstable
@@ -280,14 +259,14 @@ build:
 
 fn output_below_a_symbolic_link_is_never_restored() {
   let store = tempfile::tempdir().expect("store");
-  let flag = format!("--cache-dir={}", store.path().display());
+  let flag = store_flag(store.path());
   let workspace = Workspace::new();
   let a = workspace.checkout("a", "A\n");
   fs::write(a.join("justfile"), APP).expect("justfile");
   assert_eq!(workspace.just(&a, &[&flag]).status.code(), Some(0));
   let b = workspace.checkout("b", "A\n");
   fs::write(b.join("justfile"), APP).expect("justfile");
-  crate::shared_cache::symlink("src", &b.join("build"));
+  symlink("src", &b.join("build"));
   let output = workspace.just(&b, &[&flag]);
   let stderr = text(&output.stderr);
   assert!(stderr.contains("below the symbolic link"), "{stderr}");
@@ -316,40 +295,11 @@ fn outputs_that_match_are_not_rewritten() {
   assert_eq!(before, after, "an output that matched was rewritten");
 }
 
-/// A relay to `upstream` that passes the server's bytes on slowly.
-fn slow_relay(upstream: u16) -> u16 {
-  let listener = TcpListener::bind("127.0.0.1:0").expect("bind relay");
-  let port = listener.local_addr().expect("address").port();
-  std::thread::spawn(move || {
-    for client in listener.incoming().flatten() {
-      let Ok(server) = TcpStream::connect(("127.0.0.1", upstream)) else {
-        continue;
-      };
-      let (mut client_read, mut server_write) =
-        (client.try_clone().expect("clone"), server.try_clone().expect("clone"));
-      let (mut server_read, mut client_write) = (server, client);
-      std::thread::spawn(move || {
-        let _ = std::io::copy(&mut client_read, &mut server_write);
-      });
-      std::thread::spawn(move || {
-        let mut buffer = vec![0; 32 << 10];
-        while let Ok(count) = server_read.read(&mut buffer) {
-          if count == 0 || client_write.write_all(&buffer[..count]).is_err() {
-            break;
-          }
-          std::thread::sleep(Duration::from_millis(50));
-        }
-      });
-    }
-  });
-  port
-}
-
 fn signal_during_a_restore_leaves_no_staging_directory() {
   let data = tempfile::tempdir().expect("data");
   let nginx = Nginx::start(data.path());
   let workspace = Workspace::new();
-  let justfile = crate::shared_cache::JUSTFILE
+  let justfile = JUSTFILE
     .replace("  chmod 750 bin\n", "  chmod 750 bin\n  head -c 8388608 /dev/urandom > out/big\n");
   let a = workspace.checkout("a", "A\n");
   fs::write(a.join("justfile"), &justfile).expect("justfile");
@@ -358,35 +308,27 @@ fn signal_during_a_restore_leaves_no_staging_directory() {
     let b = workspace.checkout(&format!("b-{signal}"), "A\n");
     fs::write(b.join("justfile"), &justfile).expect("justfile");
     let url = format!("http://127.0.0.1:{}/cache", slow_relay(nginx.port));
-    let mut child = workspace
-      .command(&b, &["--cache-url", &url, "--cache-timeout", "30"])
-      .stdout(Stdio::piped())
-      .stderr(Stdio::piped())
-      .spawn()
-      .expect("spawn just");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
+    let mut child =
+      spawn_piped(&mut workspace.command(&b, &["--cache-url", &url, "--cache-timeout", "30"]));
+    let restoring = poll_until(Duration::from_secs(30), || {
       let staging = fs::read_dir(&b).expect("checkout").flatten().any(|entry| {
         entry.file_name().to_string_lossy().starts_with(".just-restore-")
           && entry.path().join("new/big").exists()
       });
-      if staging {
-        break;
-      }
-      assert!(Instant::now() < deadline, "no restore seen");
-      assert!(child.try_wait().expect("wait").is_none(), "just ended before the restore");
-      std::thread::sleep(Duration::from_millis(20));
-    }
+      assert!(
+        staging || child.try_wait().expect("wait").is_none(),
+        "just ended before the restore"
+      );
+      staging
+    });
+    assert!(restoring, "no restore seen");
     let status = Command::new("kill")
       .args([format!("-{signal}"), child.id().to_string()])
       .status()
       .expect("kill");
     assert!(status.success());
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while child.try_wait().expect("wait").is_none() {
-      assert!(Instant::now() < deadline, "just did not stop on SIG{signal}");
-      std::thread::sleep(Duration::from_millis(20));
-    }
+    let stopped = poll_until(Duration::from_secs(30), || child.try_wait().expect("wait").is_some());
+    assert!(stopped, "just did not stop on SIG{signal}");
     let output = child.wait_with_output().expect("output");
     assert_ne!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert_no_staging(&b);
@@ -397,7 +339,7 @@ fn signal_during_a_restore_leaves_no_staging_directory() {
 
 fn store_objects_are_readable_per_the_umask() {
   let store = tempfile::tempdir().expect("store");
-  let flag = format!("--cache-dir={}", store.path().display());
+  let flag = store_flag(store.path());
   let workspace = Workspace::new();
   let a = workspace.checkout("a", "A\n");
   assert_built(&workspace.just(&a, &[&flag]), 0);
@@ -405,7 +347,7 @@ fn store_objects_are_readable_per_the_umask() {
   for directory in ["ac", "cas"] {
     for entry in fs::read_dir(store.path().join(directory)).expect("objects") {
       let path = entry.expect("object").path();
-      assert_eq!(crate::shared_cache::mode(&path), 0o666 & !umask(), "{}", path.display());
+      assert_eq!(mode(&path), 0o666 & !umask(), "{}", path.display());
       checked += 1;
     }
   }
@@ -414,7 +356,7 @@ fn store_objects_are_readable_per_the_umask() {
 
 fn corrupt_object_is_replaced_by_the_next_publisher() {
   let store = tempfile::tempdir().expect("store");
-  let flag = format!("--cache-dir={}", store.path().display());
+  let flag = store_flag(store.path());
   let workspace = Workspace::new();
   let a = workspace.checkout("a", "A\n");
   assert_built(&workspace.just(&a, &[&flag]), 0);
@@ -446,7 +388,7 @@ fn unwritable_store_keeps_a_valid_local_entry() {
 
 #[cfg(target_os = "linux")]
 fn cache_url_is_not_in_the_helper_arguments() {
-  let silent = TcpListener::bind("127.0.0.1:0").expect("bind");
+  let silent = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
   let port = silent.local_addr().expect("address").port();
   let workspace = Workspace::new();
   let a = workspace.checkout("a", "A\n");
@@ -459,31 +401,19 @@ fn cache_url_is_not_in_the_helper_arguments() {
     } else {
       workspace.command(&a, &["--cache-url", &url, "--cache-timeout", "20"])
     };
-    let mut child =
-      command.stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("spawn just");
-    let parent = child.id().to_string();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let helper = loop {
-      let found = fs::read_dir("/proc").expect("proc").flatten().find(|entry| {
-        let stat = fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-        let fields: Vec<&str> = stat
-          .rsplit_once(')')
-          .map(|(_, rest)| rest.split_whitespace().collect())
-          .unwrap_or_default();
-        fields.get(1) == Some(&parent.as_str())
-          && fs::read(entry.path().join("cmdline"))
-            .is_ok_and(|line| String::from_utf8_lossy(&line).contains("just-cache-store"))
+    command.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+    let mut child = command.spawn().expect("spawn just");
+    let parent = crate::common::process::pid(&child);
+    let mut helper = None;
+    poll_until(Duration::from_secs(20), || {
+      helper = crate::common::process::processes().into_iter().find(|process| {
+        process.parent() == Some(parent) && process.command_line.contains("just-cache-store")
       });
-      if let Some(found) = found {
-        break found.path();
-      }
-      assert!(Instant::now() < deadline, "the helper was not seen");
-      std::thread::sleep(Duration::from_millis(10));
-    };
-    let arguments =
-      String::from_utf8_lossy(&fs::read(helper.join("cmdline")).expect("cmdline")).into_owned();
-    let environment =
-      String::from_utf8_lossy(&fs::read(helper.join("environ")).unwrap_or_default()).into_owned();
+      helper.is_some()
+    });
+    let helper = helper.expect("the helper was not seen");
+    let arguments = helper.command_line.clone();
+    let environment = helper.environment();
     let _ = child.kill();
     let _ = child.wait();
     assert!(!arguments.contains("sekrit"), "{arguments}");
@@ -502,33 +432,12 @@ fn url_without_scheme_is_not_echoed() {
   assert!(stderr.contains("has no scheme"), "{stderr}");
 }
 
-/// Run `command`, failing if it takes longer than five minutes: a hang, not
-/// a slow run on a loaded CI machine (a 20,000-file entry took 36 s there).
-pub(crate) fn run_bounded(command: &mut Command) -> std::process::Output {
-  run_within(command, Duration::from_secs(300))
-}
-
-/// `command`'s output, killing it (and failing) if it runs past `limit`.
-pub(crate) fn run_within(command: &mut Command, limit: Duration) -> std::process::Output {
-  let mut child =
-    command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn just");
-  let deadline = Instant::now() + limit;
-  while child.try_wait().expect("wait").is_none() {
-    if Instant::now() > deadline {
-      let _ = child.kill();
-      panic!("just hung");
-    }
-    std::thread::sleep(Duration::from_millis(20));
-  }
-  child.wait_with_output().expect("output")
-}
-
 fn fifo_or_socket_in_an_output_directory_neither_hangs_nor_fails() {
   let store = tempfile::tempdir().expect("store");
-  let flag = format!("--cache-dir={}", store.path().display());
+  let flag = store_flag(store.path());
   let workspace = Workspace::new();
   let a = workspace.checkout("a", "A\n");
-  let justfile = crate::shared_cache::JUSTFILE.replace(
+  let justfile = JUSTFILE.replace(
     "  chmod 750 bin\n",
     "  chmod 750 bin\n  rm -f out/fifo out/socket\n  mkfifo out/fifo\n  python3 -c \
        \"import socket; socket.socket(socket.AF_UNIX).bind('out/socket')\"\n",
@@ -563,8 +472,8 @@ fn deep_glob_over_a_symbolic_link_loop_ends() {
   let a = workspace.checkout("a", "A\n");
   fs::create_dir_all(a.join("src/deep/er")).expect("dirs");
   fs::write(a.join("src/deep/er/b.txt"), "B\n").expect("b");
-  crate::shared_cache::symlink("..", &a.join("src/deep/loop"));
-  crate::shared_cache::symlink("../..", &a.join("src/deep/er/loop"));
+  symlink("..", &a.join("src/deep/loop"));
+  symlink("../..", &a.join("src/deep/er/loop"));
   fs::write(
     a.join("justfile"),
     "set unstable\nset lists\n\n[cache(inputs=['src/**/*.txt'])]\nbuild:\n  #!/bin/sh\n  \
@@ -582,7 +491,7 @@ fn deep_glob_over_a_symbolic_link_loop_ends() {
 
 fn input_edited_while_the_recipe_runs_is_not_cached() {
   let store = tempfile::tempdir().expect("store");
-  let flag = format!("--cache-dir={}", store.path().display());
+  let flag = store_flag(store.path());
   let workspace = Workspace::new();
   let a = workspace.checkout("a", "A\n");
   fs::write(
@@ -636,11 +545,10 @@ fn dot_and_climbing_outputs_are_compile_errors() {
 
 fn background_process_holding_the_output_does_not_hold_the_run() {
   let store = tempfile::tempdir().expect("store");
-  let flag = format!("--cache-dir={}", store.path().display());
+  let flag = store_flag(store.path());
   let workspace = Workspace::new();
   let a = workspace.checkout("a", "A\n");
-  let justfile =
-    crate::shared_cache::JUSTFILE.replace("  chmod 750 bin\n", "  chmod 750 bin\n  sleep 20 &\n");
+  let justfile = JUSTFILE.replace("  chmod 750 bin\n", "  chmod 750 bin\n  sleep 20 &\n");
   fs::write(a.join("justfile"), justfile).expect("justfile");
   let started = Instant::now();
   let output = run_bounded(&mut workspace.command(&a, &[&flag]));
@@ -672,99 +580,26 @@ fn http_store_answering_403_for_missing_objects_is_populated() {
   assert_eq!(workspace.runs(), 1);
 }
 
-/// A server that answers the first request of each connection with 404 and
-/// never answers another on it.
-fn answers_once_per_connection() -> (TcpListener, u16) {
-  let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-  let port = listener.local_addr().expect("address").port();
-  let accepting = listener.try_clone().expect("clone");
-  std::thread::spawn(move || {
-    for connection in accepting.incoming().flatten() {
-      std::thread::spawn(move || {
-        let mut connection = connection;
-        let mut request = Vec::new();
-        let mut byte = [0; 1];
-        while !request.ends_with(b"\r\n\r\n") {
-          match connection.read(&mut byte) {
-            Ok(1) => request.push(byte[0]),
-            _ => return,
-          }
-        }
-        let _ = connection.write_all(
-          b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n",
-        );
-        // Hold the connection, silent, reading whatever comes.
-        let mut sink = vec![0; 4096];
-        while matches!(connection.read(&mut sink), Ok(count) if count > 0) {}
-      });
-    }
-  });
-  (listener, port)
+/// Answers the first request of a connection with 404 and never answers
+/// another on it.
+fn answer_once(connection: &mut TcpStream, _: &str) {
+  let _ = connection
+    .write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n");
+  // Hold the connection, silent, reading whatever comes.
+  let mut sink = vec![0; 4096];
+  while matches!(connection.read(&mut sink), Ok(count) if count > 0) {}
 }
 
 fn cache_timeout_bounds_every_request() {
-  let (listener, port) = answers_once_per_connection();
+  let (listener, url, _) = serve(answer_once);
   let workspace = Workspace::new();
   let a = workspace.checkout("a", "A\n");
-  let url = format!("http://127.0.0.1:{port}/cache");
   let started = Instant::now();
   let output =
     run_bounded(&mut workspace.command(&a, &["--cache-url", &url, "--cache-timeout", "2"]));
   assert_built(&output, 1);
   assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
   drop(listener);
-}
-
-/// A CA and a certificate it signed for 127.0.0.1, made by `openssl`.
-pub(crate) fn certificates(directory: &Path) {
-  let openssl = crate::shared_cache::program("openssl", &["/usr/bin/openssl"]);
-  let run = |arguments: &[&str]| {
-    let output =
-      Command::new(&openssl).args(arguments).current_dir(directory).output().expect("openssl");
-    assert!(output.status.success(), "openssl {arguments:?}: {}", text(&output.stderr));
-  };
-  fs::write(
-    directory.join("ext"),
-    "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\n\
-     extendedKeyUsage=serverAuth\n",
-  )
-  .expect("ext");
-  let key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
-  run(
-    &[
-      &["req", "-x509"][..],
-      &key,
-      &["-keyout", "ca.key", "-out", "ca.pem", "-days", "2"],
-      &["-subj", "/CN=just test CA"],
-    ]
-    .concat(),
-  );
-  run(
-    &[
-      &["req"][..],
-      &key,
-      &["-keyout", "server.key", "-out", "server.csr"],
-      &["-subj", "/CN=127.0.0.1"],
-    ]
-    .concat(),
-  );
-  run(&[
-    "x509",
-    "-req",
-    "-in",
-    "server.csr",
-    "-CA",
-    "ca.pem",
-    "-CAkey",
-    "ca.key",
-    "-CAcreateserial",
-    "-out",
-    "server.pem",
-    "-days",
-    "2",
-    "-extfile",
-    "ext",
-  ]);
 }
 
 fn https_store_with_a_private_ca_is_trusted_through_ssl_cert_file() {
@@ -807,7 +642,7 @@ fn https_store_with_a_private_ca_is_trusted_through_ssl_cert_file() {
 #[cfg(target_os = "linux")]
 fn output_that_is_a_mount_point_is_not_lost() {
   let store = tempfile::tempdir().expect("store");
-  let flag = format!("--cache-dir={}", store.path().display());
+  let flag = store_flag(store.path());
   let workspace = Workspace::new();
   let a = workspace.checkout("a", "A\n");
   assert_built(&workspace.just(&a, &[&flag]), 0);
@@ -825,7 +660,7 @@ fn output_that_is_a_mount_point_is_not_lost() {
       "mount -t tmpfs none out || exit 99; echo kept > out/kept; \
        \"$JUST\" \"$STORE\" build; status=$?; cat out/kept; exit $status",
     )
-    .stdin(Stdio::null())
+    .stdin(std::process::Stdio::null())
     .output()
     .expect("unshare");
   let stderr = text(&output.stderr);

@@ -13,11 +13,12 @@ use std::io::{ErrorKind, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::hostile_cache::{certificates, run_bounded};
-use crate::shared_cache::{assert_built, text, Nginx, Workspace, BUILT, JUSTFILE, S3};
+use crate::common::process::run_bounded;
+use crate::common::servers::{certificates, serve, Nginx, Requests, S3};
+use crate::common::store::{assert_built, Workspace, BUILT, JUSTFILE};
+use crate::common::text;
 
 tests! {
   ;
@@ -252,47 +253,6 @@ fn s3_store_over_tls_is_shared() {
   }
   assert_eq!(workspace.runs(), 1, "the second checkout did not use the entry");
   assert!(s3.objects().contains("<Key>tls/ac/"), "{}", s3.objects());
-}
-
-/// What a server of the test's own heard: each request's first line.
-type Requests = Arc<Mutex<Vec<String>>>;
-
-/// A server on 127.0.0.1 that reads each request's head and hands the
-/// connection and the request line to `answer`, each on a thread of its
-/// own; kept listening while the returned listener lives.
-fn serve(answer: fn(&mut TcpStream, &str)) -> (TcpListener, String, Requests) {
-  let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-  let url = format!("http://127.0.0.1:{}/cache", listener.local_addr().expect("address").port());
-  let requests = Requests::default();
-  let (accepting, heard) = (listener.try_clone().expect("clone"), requests.clone());
-  std::thread::spawn(move || {
-    for connection in accepting.incoming().flatten() {
-      let heard = heard.clone();
-      std::thread::spawn(move || {
-        let mut connection = connection;
-        let Some(line) = request_line(&mut connection) else {
-          return;
-        };
-        heard.lock().expect("requests").push(line.clone());
-        answer(&mut connection, &line);
-      });
-    }
-  });
-  (listener, url, requests)
-}
-
-/// The first line of the request on `connection`, once its head is read.
-fn request_line(connection: &mut TcpStream) -> Option<String> {
-  let mut head = Vec::new();
-  let mut byte = [0; 1];
-  while !head.ends_with(b"\r\n\r\n") {
-    match connection.read(&mut byte) {
-      Ok(1) => head.push(byte[0]),
-      _ => return None,
-    }
-  }
-  let head = String::from_utf8_lossy(&head).into_owned();
-  head.lines().next().map(str::to_owned)
 }
 
 /// The `ac/` record the run looked up, from what the server heard.

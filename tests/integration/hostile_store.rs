@@ -9,12 +9,16 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::json;
 
-use crate::hostile_cache::{forge, only_record, published_entry, run_bounded, run_within};
-use crate::shared_cache::{assert_built, symlink, text, Workspace, BUILT, JUSTFILE};
+use crate::common::process::{poll_until, run_bounded, run_within, spawn_piped};
+use crate::common::store::{
+  assert_built, forge, only_record, published_entry, store_flag, symlink, Workspace, BUILT,
+  JUSTFILE,
+};
+use crate::common::{just_in, text};
 
 tests! {
   ;
@@ -33,10 +37,6 @@ tests! {
   output_a_thousand_directories_deep_is_restored_with_few_open_files,
   entry_with_paths_longer_than_the_system_allows_is_refused,
   output_longer_than_the_system_allows_is_a_miss_not_an_error,
-}
-
-fn store_flag(store: &Path) -> String {
-  format!("--cache-dir={}", store.display())
 }
 
 fn mkfifo(path: &Path) {
@@ -218,18 +218,18 @@ fn hold_lock(directory: &Path) -> std::process::Child {
     .spawn()
     .expect("flock");
   let opened = fs::File::open(directory).expect("open staging");
-  let deadline = Instant::now() + Duration::from_secs(30);
-  loop {
+  let taken = poll_until(Duration::from_secs(30), || {
     match rustix::fs::flock(&opened, rustix::fs::FlockOperation::NonBlockingLockShared) {
-      Err(rustix::io::Errno::WOULDBLOCK) => return child,
+      Err(rustix::io::Errno::WOULDBLOCK) => true,
       Ok(()) => {
         rustix::fs::flock(&opened, rustix::fs::FlockOperation::Unlock).expect("unlock");
+        false
       }
       Err(error) => panic!("flock: {error}"),
     }
-    assert!(Instant::now() < deadline, "the lock was not taken");
-    std::thread::sleep(Duration::from_millis(10));
-  }
+  });
+  assert!(taken, "the lock was not taken");
+  child
 }
 
 /// A staging a killed run left (no process holds its lock) is removed by
@@ -335,14 +335,7 @@ fn concurrent_writers_of_one_entry_leave_it_complete() {
     (0..6).map(|index| workspace.checkout(&format!("w{index}"), "A\n")).collect();
   let children: Vec<_> = checkouts
     .iter()
-    .map(|checkout| {
-      workspace
-        .command(checkout, &[&flag])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn just")
-    })
+    .map(|checkout| spawn_piped(&mut workspace.command(checkout, &[&flag])))
     .collect();
   for child in children {
     assert_built(&child.wait_with_output().expect("wait"), 0);
@@ -377,12 +370,7 @@ fn clean_of_a_hostile_store_follows_no_link_and_never_blocks() {
   mkfifo(&store.join("cas").join(hex("2")));
   mkfifo(&store.join("ac").join(hex("3")));
   fs::write(store.join("ac").join(hex("4")), hex("2")).expect("record of a FIFO");
-  let clean = |checkout: &Path| {
-    let mut command = Command::new(crate::common::binary());
-    crate::common::clean_environment(&mut command);
-    command.current_dir(checkout).args(["--clean", &flag]).stdin(Stdio::null());
-    run_bounded(&mut command)
-  };
+  let clean = |checkout: &Path| run_bounded(&mut just_in(checkout, &["--clean", &flag]));
   let output = clean(&a);
   assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
   assert_eq!(fs::read_to_string(&precious).expect("precious"), "precious\n");

@@ -24,12 +24,13 @@ tests! {
   oversized_and_malformed_messages_are_refused,
 }
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
 
 use crate::common::binary;
+use crate::common::lsp::{frame, initialize, read_message, start_server, stderr_of, EXIT_LIMIT};
+use crate::common::process::wait_within;
 
 mod stress;
 use stress::{
@@ -98,7 +99,7 @@ vim.cmd('qa!')
     .stderr(Stdio::piped())
     .spawn()
     .unwrap_or_else(|error| panic!("cannot run nvim (install neovim): {error}"));
-  let status = wait_with_deadline(&mut child, EXIT_LIMIT);
+  let status = wait_within(&mut child, EXIT_LIMIT);
   assert!(status.is_some_and(|status| status.success()), "nvim did not finish: {status:?}");
   let found = std::fs::read_to_string(&out).unwrap_or_default();
   // The message `just` itself prints for the file.
@@ -106,74 +107,6 @@ vim.cmd('qa!')
   let stderr = String::from_utf8_lossy(&run.stderr);
   let message = stderr.lines().next().and_then(|line| line.strip_prefix("error: ")).unwrap();
   assert_eq!(found, format!("4:9:1:{message}\n"));
-}
-
-/// How long a process told to finish may take before it counts as hung: a
-/// cold, loaded CI machine is slow, a hang is forever.
-const EXIT_LIMIT: Duration = Duration::from_secs(180);
-
-fn wait_with_deadline(child: &mut Child, limit: Duration) -> Option<std::process::ExitStatus> {
-  let deadline = Instant::now() + limit;
-  loop {
-    if let Ok(Some(status)) = child.try_wait() {
-      return Some(status);
-    }
-    if Instant::now() > deadline {
-      let _ = child.kill();
-      let _ = child.wait();
-      return None;
-    }
-    std::thread::sleep(Duration::from_millis(10));
-  }
-}
-
-fn frame(message: &serde_json::Value) -> Vec<u8> {
-  let body = message.to_string();
-  format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
-}
-
-/// Read one framed message.
-fn read_message(reader: &mut impl BufRead) -> Option<serde_json::Value> {
-  let mut length = None;
-  loop {
-    let mut line = String::new();
-    if reader.read_line(&mut line).ok()? == 0 {
-      return None;
-    }
-    let line = line.trim_end();
-    if line.is_empty() {
-      break;
-    }
-    if let Some(value) = line.strip_prefix("Content-Length: ") {
-      length = value.parse::<usize>().ok();
-    }
-  }
-  let mut body = vec![0; length?];
-  reader.read_exact(&mut body).ok()?;
-  serde_json::from_slice(&body).ok()
-}
-
-fn start_server() -> Child {
-  Command::new(binary())
-    .arg("--lsp")
-    .stdin(Stdio::piped())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap()
-}
-
-fn initialize(child: &mut Child) -> BufReader<std::process::ChildStdout> {
-  let stdin = child.stdin.as_mut().unwrap();
-  let initialize = serde_json::json!({
-    "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}
-  });
-  stdin.write_all(&frame(&initialize)).unwrap();
-  let mut reader = BufReader::new(child.stdout.take().unwrap());
-  let response = read_message(&mut reader).expect("an answer to initialize");
-  assert_eq!(response["id"], 1);
-  assert_eq!(response["result"]["serverInfo"]["name"], "just");
-  reader
 }
 
 fn shutdown_then_exit_is_status_0() {
@@ -191,7 +124,7 @@ fn shutdown_then_exit_is_status_0() {
   let response = read_message(&mut reader).expect("an answer to shutdown");
   assert_eq!(response, serde_json::json!({"jsonrpc": "2.0", "id": 2, "result": null}));
   stdin.write_all(&frame(&serde_json::json!({"jsonrpc": "2.0", "method": "exit"}))).unwrap();
-  let status = wait_with_deadline(&mut child, EXIT_LIMIT);
+  let status = wait_within(&mut child, EXIT_LIMIT);
   assert_eq!(status.and_then(|status| status.code()), Some(0));
 }
 
@@ -209,7 +142,7 @@ fn answers_sent_before_exit_reach_the_client() {
     stdin.write_all(&bytes).unwrap();
     let response = read_message(&mut reader);
     assert_eq!(response, Some(serde_json::json!({"jsonrpc": "2.0", "id": 2, "result": null})));
-    let status = wait_with_deadline(&mut child, EXIT_LIMIT);
+    let status = wait_within(&mut child, EXIT_LIMIT);
     assert_eq!(status.and_then(|status| status.code()), Some(0));
   }
 }
@@ -220,11 +153,9 @@ fn client_that_goes_away_ends_the_server() {
   let mut child = start_server();
   let _reader = initialize(&mut child);
   drop(child.stdin.take());
-  let status = wait_with_deadline(&mut child, EXIT_LIMIT);
+  let status = wait_within(&mut child, EXIT_LIMIT);
   assert_eq!(status.and_then(|status| status.code()), Some(1));
-  let mut stderr = String::new();
-  child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
-  assert_eq!(stderr, "");
+  assert_eq!(stderr_of(&mut child), "");
 }
 
 /// Sessions of random edits (out-of-range and mid-character positions,
@@ -421,7 +352,7 @@ fn watchers_are_registered_with_a_client_that_registers_them() {
   bytes.extend(frame(&serde_json::json!({"jsonrpc": "2.0", "method": "exit"})));
   stdin.write_all(&bytes).unwrap();
   assert_eq!(read_message(&mut reader).expect("an answer to shutdown")["id"], 2);
-  let status = wait_with_deadline(&mut child, EXIT_LIMIT);
+  let status = wait_within(&mut child, EXIT_LIMIT);
   assert_eq!(status.and_then(|status| status.code()), Some(0));
 }
 
@@ -463,10 +394,8 @@ fn oversized_and_malformed_messages_are_refused() {
       )
     );
     drop(child.stdin.take());
-    let status = wait_with_deadline(&mut child, EXIT_LIMIT);
+    let status = wait_within(&mut child, EXIT_LIMIT);
     assert_eq!(status.and_then(|status| status.code()), Some(1));
-    let mut stderr = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
-    assert_eq!(stderr, "");
+    assert_eq!(stderr_of(&mut child), "");
   }
 }

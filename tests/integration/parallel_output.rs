@@ -25,8 +25,9 @@ tests! {
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use crate::common::process::{self, collect, poll_until, wait_until, wait_within_group};
 use crate::common::Test;
 
 /// Two shebang recipes that take turns: `x` writes line i, then `y` writes
@@ -198,20 +199,8 @@ fn shell_with_deadline(justfile: &str, script: &str) -> (Option<i32>, tempfile::
     .process_group(0)
     .spawn()
     .unwrap();
-  let deadline = Instant::now() + Duration::from_secs(20);
-  let status = loop {
-    if let Some(status) = child.try_wait().unwrap() {
-      break status.code();
-    }
-    if Instant::now() > deadline {
-      // SAFETY: plain kill of the process group the child leads.
-      unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
-      let _ = child.wait();
-      break None;
-    }
-    std::thread::sleep(Duration::from_millis(20));
-  };
-  (status, directory)
+  let status = wait_within_group(&mut child, Duration::from_secs(20));
+  (status.and_then(|status| status.code()), directory)
 }
 
 fn read(directory: &Path, name: &str) -> String {
@@ -257,8 +246,8 @@ fn recipe_ends_when_its_shell_exits(mode: &str, expected: &str) {
   let (status, directory) =
     shell_with_deadline(BACKGROUND, &format!("$JUST --output {mode} r > out 2>&1"));
   if let Ok(pid) = read(directory.path(), "pid").trim().parse::<i32>() {
-    // SAFETY: plain kill of the background process the recipe started.
-    unsafe { libc::kill(pid, libc::SIGKILL) };
+    // The background process the recipe started.
+    process::signal(pid, libc::SIGKILL);
   }
   assert_eq!(status, Some(0), "just waited for the background process");
   assert_eq!(read(directory.path(), "out"), expected);
@@ -369,23 +358,11 @@ fn signal_ends_a_run_whose_reader_stopped_reading() {
       let (_directory, mut child) = start_with_pipes("r:\n  @yes\n", mode);
       // The reader never reads: wait until `just` is blocked on it (its
       // pipe is full; `grouped` holds 64 MiB first).
-      let _stderr = crate::pty::collect(child.stderr.take().unwrap());
+      let _stderr = collect(child.stderr.take().unwrap());
       wait_until_full(child.stdout.as_ref().unwrap());
-      // SAFETY: kill of our own child.
-      unsafe { libc::kill(child.id() as i32, signal) };
-      let start = Instant::now();
-      let code = loop {
-        if let Some(exit) = child.try_wait().unwrap() {
-          break exit.code();
-        }
-        if start.elapsed() > Duration::from_secs(20) {
-          // SAFETY: kill of our own child's group.
-          unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
-          let _ = child.wait();
-          break None;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-      };
+      process::signal(process::pid(&child), signal);
+      let code = wait_within_group(&mut child, Duration::from_secs(20));
+      let code = code.and_then(|exit| exit.code());
       assert_eq!(code, Some(status), "{mode} {signal}: just did not end");
     }
   }
@@ -393,7 +370,7 @@ fn signal_ends_a_run_whose_reader_stopped_reading() {
 
 /// Wait until the pipe `reader` reads from is full: its writer blocks.
 fn wait_until_full(reader: &impl std::os::fd::AsRawFd) {
-  crate::pty::wait_until("the pipe to fill", || pipe_is_full(reader.as_raw_fd()));
+  wait_until("the pipe to fill", || pipe_is_full(reader.as_raw_fd()));
 }
 
 fn queued_in_pipe(fd: std::os::fd::RawFd) -> usize {
@@ -427,29 +404,21 @@ fn prefixed_stderr_goes_on_while_nobody_reads_stdout() {
                   echo started >&2\n";
   let (directory, mut child) = start_with_pipes(justfile, "prefixed");
   let stdout = child.stdout.take().unwrap();
-  let stderr = crate::pty::collect(child.stderr.take().unwrap());
+  let stderr = collect(child.stderr.take().unwrap());
   wait_until_full(&stdout);
   std::fs::write(directory.path().join("go"), "").unwrap();
-  let start = Instant::now();
-  while !stderr.0.lock().unwrap().contains("started") {
-    if start.elapsed() > Duration::from_secs(20) {
-      // SAFETY: kill of our own child's group.
-      unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
-      let _ = child.wait();
-      panic!("stderr was held back by the stdout nobody read");
-    }
-    std::thread::sleep(Duration::from_millis(5));
+  if !poll_until(Duration::from_secs(20), || stderr.contains("started")) {
+    process::signal(-process::pid(&child), libc::SIGKILL);
+    let _ = child.wait();
+    panic!("stderr was held back by the stdout nobody read");
   }
-  let stdout = crate::pty::collect(stdout);
+  let stdout = collect(stdout);
   let status = child.wait().unwrap();
-  let ended = Instant::now();
-  while !(stdout.1.load(std::sync::atomic::Ordering::SeqCst)
-    && stderr.1.load(std::sync::atomic::Ordering::SeqCst))
-  {
-    assert!(ended.elapsed() < Duration::from_secs(20), "the output never ended");
-    std::thread::sleep(Duration::from_millis(5));
-  }
+  assert!(
+    poll_until(Duration::from_secs(20), || stdout.ended() && stderr.ended()),
+    "the output never ended"
+  );
   assert_eq!(status.code(), Some(0));
-  assert_eq!(*stderr.0.lock().unwrap(), "[r] started\n");
-  assert_eq!(*stdout.0.lock().unwrap(), format!("[r] {}\n", "\0".repeat(100_000)));
+  assert_eq!(stderr.text(), "[r] started\n");
+  assert_eq!(stdout.text(), format!("[r] {}\n", "\0".repeat(100_000)));
 }

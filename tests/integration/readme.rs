@@ -17,7 +17,7 @@ use std::{
   fs,
   path::Path,
   process::{Command, Stdio},
-  time::{Duration, Instant},
+  time::Duration,
 };
 
 use regex::Regex;
@@ -181,16 +181,8 @@ fn run_with_deadline(mut command: Command) -> Result<String, String> {
   let stdout = output.try_clone().expect("output file");
   let mut child =
     command.stdin(Stdio::null()).stdout(stdout).process_group(0).spawn().expect("run sh");
-  let deadline = Instant::now() + Duration::from_secs(60);
-  while child.try_wait().expect("wait for sh").is_none() {
-    if Instant::now() > deadline {
-      let group = i32::try_from(child.id()).expect("pid");
-      // SAFETY: killing the process group of our own child.
-      unsafe { libc::kill(-group, libc::SIGKILL) };
-      child.wait().expect("wait for sh");
-      return Err("still running after 60 s".into());
-    }
-    std::thread::sleep(Duration::from_millis(10));
+  if crate::common::process::wait_within_group(&mut child, Duration::from_secs(60)).is_none() {
+    return Err("still running after 60 s".into());
   }
   let mut text = Vec::new();
   output.rewind().expect("rewind output");

@@ -12,13 +12,17 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
 
 use serde_json::{json, Value as Json};
 
-use crate::shared_cache::{
-  assert_built, free_port, restores_after_undo, shares_between_checkouts, text, wait_for_port,
-  Workspace, BUILT,
+use crate::common::farm::venv;
+use crate::common::process::{self, poll_until, spawn_piped};
+use crate::common::servers::{certificates, free_port, wait_for_port};
+use crate::common::store::{
+  assert_built, mode, restores_after_undo, shares_between_checkouts, Workspace, BUILT,
 };
+use crate::common::text;
 
 tests! {
   ;
@@ -46,12 +50,6 @@ tests! {
   remote_cache_refuses_a_huge_tree if buildgrid_installed,
   remote_cache_refuses_a_four_gigabyte_declared_size if buildgrid_installed,
   shell_line_recipe_is_not_an_action if buildgrid_installed,
-}
-
-/// The virtual environment with BuildGrid (`.ci/reapi-venv`).
-fn venv() -> PathBuf {
-  std::env::var_os("JUST_REAPI_VENV")
-    .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/reapi-venv"), PathBuf::from)
 }
 
 fn buildgrid_installed() -> bool {
@@ -144,7 +142,7 @@ fn server() -> u16 {
   fs::create_dir_all(&disk).expect("disk");
   let tls = directory.path().join("tls");
   fs::create_dir_all(&tls).expect("tls");
-  crate::hostile_cache::certificates(&tls);
+  certificates(&tls);
   let config = CONFIG
     .replace("TLS_PORT", &tls_port.to_string())
     .replace("PORT", &port.to_string())
@@ -330,7 +328,7 @@ fn remote_cache_restores_what_another_client_published() {
   assert_eq!(workspace.runs(), 1, "b ran the recipe");
   assert_eq!(fs::read_to_string(b.join("out/sub/file")).unwrap(), "from the other client\n");
   assert_eq!(fs::read_to_string(b.join("bin")).unwrap(), "#!/bin/sh\necho other\n");
-  assert_eq!(crate::shared_cache::mode(&b.join("bin")), 0o750);
+  assert_eq!(mode(&b.join("bin")), 0o750);
   assert_eq!(fs::read_link(b.join("out/link")).unwrap(), Path::new("sub/file"));
 }
 
@@ -567,19 +565,11 @@ fn remote_cache_server_stopping_mid_run_warns_once() {
   fs::write(directory.join("seed"), workspace.root.path().display().to_string()).unwrap();
   let proxy = Proxy::start(server());
   let (stop, stopped) = (workspace.root.path().join("stop"), workspace.root.path().join("stopped"));
-  let child = workspace
-    .command(&directory, &[&format!("--cache-url=grpc://127.0.0.1:{}", proxy.port)])
-    .env("STOP", &stop)
-    .env("STOPPED", &stopped)
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
-  let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-  while !stop.exists() {
-    assert!(std::time::Instant::now() < deadline, "the recipe did not start");
-    std::thread::sleep(std::time::Duration::from_millis(10));
-  }
+  let mut command =
+    workspace.command(&directory, &[&format!("--cache-url=grpc://127.0.0.1:{}", proxy.port)]);
+  command.env("STOP", &stop).env("STOPPED", &stopped);
+  let child = spawn_piped(&mut command);
+  assert!(poll_until(Duration::from_secs(120), || stop.exists()), "the recipe did not start");
   proxy.stop();
   fs::write(&stopped, "").unwrap();
   let output = child.wait_with_output().unwrap();
@@ -636,34 +626,26 @@ fn remote_cache_interrupted_restore_leaves_no_staging() {
   assert_eq!(first.status.code(), Some(0), "stderr: {}", text(&first.stderr));
   let b = checkout("b");
   let temporary = tempfile::tempdir().unwrap();
-  let mut child = workspace
-    .command(&b, &[&url("")])
-    .env("TMPDIR", temporary.path())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
+  let mut command = workspace.command(&b, &[&url("")]);
+  command.env("TMPDIR", temporary.path());
+  let mut child = spawn_piped(&mut command);
   // Interrupted while the helper writes a blob into the staging directory.
-  let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-  while named(temporary.path(), "partial-").is_empty() {
-    assert!(std::time::Instant::now() < deadline, "no transfer started");
+  let transfer = poll_until(Duration::from_secs(120), || {
     assert!(child.try_wait().unwrap().is_none(), "just ended before the transfer");
-    std::thread::sleep(std::time::Duration::from_millis(2));
-  }
-  // SAFETY: signals the child just spawned, which has not been reaped.
-  unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    !named(temporary.path(), "partial-").is_empty()
+  });
+  assert!(transfer, "no transfer started");
+  // The child just spawned, which has not been reaped.
+  process::signal(process::pid(&child), libc::SIGINT);
   let output = child.wait_with_output().unwrap();
   assert_eq!(output.status.code(), Some(130), "stderr: {}", text(&output.stderr));
   // The helper, told by the end of its input, is gone within moments.
-  let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-  loop {
-    let left = named(temporary.path(), ".just-reapi-");
-    if left.is_empty() {
-      break;
-    }
-    assert!(std::time::Instant::now() < deadline, "staging left: {left:?}");
-    std::thread::sleep(std::time::Duration::from_millis(20));
-  }
+  let mut left = Vec::new();
+  let gone = poll_until(Duration::from_secs(60), || {
+    left = named(temporary.path(), ".just-reapi-");
+    left.is_empty()
+  });
+  assert!(gone, "staging left: {left:?}");
   assert_eq!(named(&b, ".just-restore-"), Vec::<PathBuf>::new());
   assert!(!b.join("big").exists());
   assert_eq!(workspace.runs(), 1);

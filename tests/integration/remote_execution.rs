@@ -1,16 +1,19 @@
 //! `--remote-executor`: `[cache]` recipes run on the workers of `BuildGrid`'s
-//! scheduler (the farm of `remote_farm.rs`: `PostgreSQL`, `BuildGrid`, workers
+//! scheduler (the farm of `tests/common/farm.rs`: `PostgreSQL`, `BuildGrid`, workers
 //! of ours speaking the Bots API). Each test names its recipes after
 //! itself, so that the workers' journal tells which actions it ran. Without
 //! the farm's virtual environment the tests are ignored.
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::remote_farm::{available, farm, Event};
-use crate::shared_cache::{free_port, text};
+use crate::common::farm::{available, farm, Event};
+use crate::common::process::{self, poll_until, wait_within};
+use crate::common::servers::free_port;
+use crate::common::store::mode;
+use crate::common::{just_in, run_just, text};
 
 tests! {
   ;
@@ -58,17 +61,6 @@ set lists
   directory
 }
 
-fn just(directory: &Path, arguments: &[&str]) -> Command {
-  let mut command = Command::new(crate::common::binary());
-  crate::common::clean_environment(&mut command);
-  command.current_dir(directory).args(arguments).stdin(Stdio::null());
-  command
-}
-
-fn run(directory: &Path, arguments: &[&str]) -> Output {
-  just(directory, arguments).output().expect("run just")
-}
-
 fn executor(instance: &str) -> String {
   format!("--remote-executor={}", farm().url(instance))
 }
@@ -86,11 +78,7 @@ fn assert_same_tree(a: &Path, b: &Path) {
     assert_eq!(fs::read(a.join(path)).expect("a"), fs::read(b.join(path)).expect("b"), "{path}");
   }
   #[cfg(unix)]
-  assert_eq!(
-    crate::shared_cache::mode(&a.join("bin")) & 0o111,
-    crate::shared_cache::mode(&b.join("bin")) & 0o111,
-    "executable bit"
-  );
+  assert_eq!(mode(&a.join("bin")) & 0o111, mode(&b.join("bin")) & 0o111, "executable bit");
   assert_eq!(fs::read_link(b.join("out/link")).expect("link"), Path::new("sub/file"));
 }
 
@@ -99,8 +87,8 @@ fn remote_run_equals_the_local_run() {
   let local = tempfile::tempdir().expect("tempdir");
   let remote = tempfile::tempdir().expect("tempdir");
   let (local, remote) = (project(local.path(), name), project(remote.path(), name));
-  let here = run(&local, &[name]);
-  let there = run(&remote, &[&executor(""), name]);
+  let here = run_just(&local, &[name]);
+  let there = run_just(&remote, &[&executor(""), name]);
   assert_eq!(here.status.code(), Some(0), "{}", text(&here.stderr));
   assert_eq!(there.status.code(), Some(0), "{}", text(&there.stderr));
   assert_eq!(text(&there.stdout), text(&here.stdout));
@@ -115,9 +103,9 @@ fn remote_repeat_in_another_checkout_is_a_hit() {
   let first = tempfile::tempdir().expect("tempdir");
   let second = tempfile::tempdir().expect("tempdir");
   let (first, second) = (project(first.path(), name), project(second.path(), name));
-  let one = run(&first, &[&executor(""), name]);
+  let one = run_just(&first, &[&executor(""), name]);
   assert_eq!(one.status.code(), Some(0), "{}", text(&one.stderr));
-  let two = run(&second, &[&executor(""), "-v", name]);
+  let two = run_just(&second, &[&executor(""), "-v", name]);
   assert_eq!(two.status.code(), Some(0), "{}", text(&two.stderr));
   assert_eq!(text(&two.stdout), text(&one.stdout));
   assert!(!text(&two.stderr).contains("running remotely"), "{}", text(&two.stderr));
@@ -144,8 +132,8 @@ fn remote_exit_status_is_the_local_one_and_nothing_is_cached() {
   let local = tempfile::tempdir().expect("tempdir");
   let remote = tempfile::tempdir().expect("tempdir");
   let (local, remote) = (failing_project(local.path(), name), failing_project(remote.path(), name));
-  let here = run(&local, &[name]);
-  let there = run(&remote, &[&executor(""), name]);
+  let here = run_just(&local, &[name]);
+  let there = run_just(&remote, &[&executor(""), name]);
   assert_eq!(here.status.code(), Some(3));
   assert_eq!(there.status.code(), Some(3), "{}", text(&there.stderr));
   assert_eq!(text(&there.stdout), text(&here.stdout));
@@ -158,7 +146,7 @@ fn remote_exit_status_is_the_local_one_and_nothing_is_cached() {
     text(&here.stderr).replacen("error:", &format!("{note}error:"), 1)
   );
   assert!(!remote.join("out").exists(), "a failed remote run restores nothing");
-  let again = run(&remote, &[&executor(""), name]);
+  let again = run_just(&remote, &[&executor(""), name]);
   assert_eq!(again.status.code(), Some(3));
   assert_eq!(starts(&farm().shared_journal().events(), name), 2, "the failure was not cached");
 }
@@ -175,7 +163,7 @@ fn remote_and_local_recipes_mix_with_dependencies() {
      report: mixed_remote\n  @echo \"local after: $(cat mixed.out)\"\n",
   )
   .expect("justfile");
-  let output = run(root, &[&executor(""), "--explain", "report"]);
+  let output = run_just(root, &[&executor(""), "--explain", "report"]);
   assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
   assert_eq!(text(&output.stdout), "remote part\nlocal after: GENERATED\n");
   let server = format!("127.0.0.1:{}", farm().port);
@@ -201,7 +189,7 @@ fn remote_parallel_recipes_run_on_two_workers_at_once() {
   }
   fs::write(root.join("justfile"), justfile).expect("justfile");
   // One local slot: remote actions do not take local slots.
-  let output = run(root, &[&executor("parallel"), "--jobs=1", "all"]);
+  let output = run_just(root, &[&executor("parallel"), "--jobs=1", "all"]);
   assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
   for shard in 1..=4 {
     assert_eq!(
@@ -236,7 +224,7 @@ fn remote_worker_killed_mid_action_is_replaced() {
     "set unstable\nset lists\n\n[cache(outputs=['killed.out'])]\nkilled_action:\n  #!/bin/sh\n  sleep 3\n  echo survived > killed.out\n",
   )
   .expect("justfile");
-  let child = just(root, &[&executor("killed"), "killed_action"])
+  let child = just_in(root, &[&executor("killed"), "killed_action"])
     .stdout(Stdio::piped())
     .stderr(Stdio::piped())
     .spawn()
@@ -264,35 +252,23 @@ fn remote_interrupt_cancels_the_operation() {
     "set unstable\nset lists\n\n[cache(outputs=['never.out'])]\ninterrupted_action:\n  #!/bin/sh\n  sleep 120\n  echo late > never.out\n",
   )
   .expect("justfile");
-  let mut child = just(root, &[&executor("cancelled"), "interrupted_action"])
+  let mut child = just_in(root, &[&executor("cancelled"), "interrupted_action"])
     .stdout(Stdio::piped())
     .stderr(Stdio::piped())
     .spawn()
     .expect("start just");
   let started = worker.journal.wait_for_start("interrupted_action");
-  #[cfg(unix)]
-  // SAFETY: sends SIGINT to the `just` this test started.
-  unsafe {
-    libc::kill(child.id() as libc::pid_t, libc::SIGINT);
-  }
-  let deadline = Instant::now() + Duration::from_secs(120);
-  let status = loop {
-    if let Some(status) = child.try_wait().expect("wait") {
-      break status;
-    }
-    assert!(Instant::now() < deadline, "just did not end after SIGINT");
-    std::thread::sleep(Duration::from_millis(50));
-  };
+  process::signal(process::pid(&child), libc::SIGINT);
+  let status = wait_within(&mut child, Duration::from_secs(120));
+  let status = status.expect("just did not end after SIGINT");
   assert_eq!(status.code(), Some(130));
   // The worker was told: its lease was cancelled and the action killed.
-  loop {
-    let events = worker.journal.events();
-    if events.iter().any(|e| e.event == "cancelled" && e.lease == started.lease) {
-      break;
-    }
-    assert!(Instant::now() < deadline, "the operation was not cancelled: {events:?}");
-    std::thread::sleep(Duration::from_millis(100));
-  }
+  let mut events = Vec::new();
+  let cancelled = poll_until(Duration::from_secs(120), || {
+    events = worker.journal.events();
+    events.iter().any(|e| e.event == "cancelled" && e.lease == started.lease)
+  });
+  assert!(cancelled, "the operation was not cancelled: {events:?}");
   assert!(!root.join("never.out").exists());
   let left: Vec<_> =
     fs::read_dir(root).expect("read").filter_map(Result::ok).map(|e| e.file_name()).collect();
@@ -309,7 +285,7 @@ fn remote_timeout_is_sent_to_the_server() {
     "set unstable\nset lists\n\n[cache(outputs=['slow.out'])]\nslow_action:\n  #!/bin/sh\n  sleep 60\n  echo late > slow.out\n",
   )
   .expect("justfile");
-  let output = run(root, &[&executor("timeout"), "--remote-timeout=1", "slow_action"]);
+  let output = run_just(root, &[&executor("timeout"), "--remote-timeout=1", "slow_action"]);
   assert_eq!(output.status.code(), Some(1));
   let server = format!("127.0.0.1:{}", farm.port);
   assert_eq!(
@@ -329,7 +305,8 @@ fn remote_properties_choose_the_worker() {
     "set unstable\nset lists\n\n[cache(outputs=['gpu.out'])]\ngpu_action:\n  #!/bin/sh\n  echo ok > gpu.out\n",
   )
   .expect("justfile");
-  let output = run(root, &[&executor("properties"), "--remote-property=pool=gpu", "gpu_action"]);
+  let output =
+    run_just(root, &[&executor("properties"), "--remote-property=pool=gpu", "gpu_action"]);
   assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
   let starts = plain.journal.started("gpu_action");
   assert_eq!(starts.len(), 1);
@@ -339,7 +316,7 @@ fn remote_properties_choose_the_worker() {
 fn remote_dry_run_says_where_recipes_would_run() {
   let directory = tempfile::tempdir().expect("tempdir");
   let root = project(directory.path(), "dry");
-  let output = run(
+  let output = run_just(
     &root,
     &["--remote-executor=grpc://user:secret@example.invalid:9/main", "--dry-run", "dry"],
   );
@@ -359,7 +336,7 @@ fn remote_executor_down_is_one_error() {
   let root = project(directory.path(), "down");
   let port = free_port();
   let started = Instant::now();
-  let output = run(
+  let output = run_just(
     &root,
     &[
       &format!("--remote-executor=grpc://user:secret@127.0.0.1:{port}"),
@@ -384,7 +361,7 @@ fn remote_executor_down_with_fallback_runs_locally() {
   let directory = tempfile::tempdir().expect("tempdir");
   let root = project(directory.path(), "fallback");
   let port = free_port();
-  let output = run(
+  let output = run_just(
     &root,
     &[&format!("--remote-executor=grpc://127.0.0.1:{port}"), "--remote-fallback", "fallback"],
   );

@@ -80,7 +80,7 @@ tests! {
 use std::cell::Cell;
 use std::ffi::OsString;
 use std::panic::{self, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Once};
@@ -90,6 +90,9 @@ use just::{
   analyze, excerpt, format_justfile, indentation_setting, lex, parse, write_justfile, Painter,
   Sink, Source, Stream, TokenKind, Trees, UseColor,
 };
+
+use crate::common::binary;
+use crate::common::process::{self, poll_until};
 
 // ---------------------------------------------------------------------------
 // Deterministic random generation.
@@ -1038,12 +1041,6 @@ fn long_path_join_does_not_overflow_the_stack() {
 // ---------------------------------------------------------------------------
 // The binary with odd arguments and environments.
 
-/// The binary under test (`TEST_JUST_BIN` overrides, as in the harness).
-fn binary() -> PathBuf {
-  std::env::var_os("TEST_JUST_BIN")
-    .map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_just")), PathBuf::from)
-}
-
 /// Run the binary in `dir` with a clean environment plus `env`.
 fn run_binary(dir: &Path, args: &[OsString], env: &[(&str, OsString)]) -> (i32, String) {
   let mut command = Command::new(binary());
@@ -1876,17 +1873,14 @@ fn scratch_is_empty_after(justfile: &str, signal: Option<i32>) {
   use std::os::unix::process::CommandExt;
   let mut child = command.spawn().expect("run just");
   if let Some(signal) = signal {
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
     // Wait until the script is running (its directory exists), then signal
     // the whole process group, as a terminal would.
-    while std::fs::read_dir(&scratch).expect("scratch").count() == 0 {
-      assert!(std::time::Instant::now() < deadline, "script never started");
-      std::thread::sleep(Duration::from_millis(20));
-    }
+    let running = poll_until(Duration::from_secs(20), || {
+      std::fs::read_dir(&scratch).expect("scratch").count() != 0
+    });
+    assert!(running, "script never started");
     std::thread::sleep(Duration::from_millis(100));
-    let group = i32::try_from(child.id()).expect("pid");
-    // SAFETY: signalling the process group of our own child.
-    unsafe { libc::kill(-group, signal) };
+    process::signal(-process::pid(&child), signal);
   }
   let status = child.wait().expect("wait");
   assert!(!status.success(), "{status:?}");

@@ -27,16 +27,12 @@ tests! {
 }
 
 use std::fs;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::process::{Child, Command, Stdio};
-use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
-use crate::pty::{collect, has_bash, wait_until, Collected, Shell};
-
-fn just() -> &'static str {
-  env!("CARGO_BIN_EXE_just")
-}
+use crate::common::process::{self, poll_until, wait_until, Job};
+use crate::common::pty::{has_bash, Shell};
 
 /// A marker unique to one run, written into the arguments of every
 /// long-lived recipe process (as a `sleep` duration), so that survivors can
@@ -77,28 +73,17 @@ fn survivors(marker: &str) -> Vec<(i32, String)> {
 /// The pids of live processes whose command line contains `marker`.
 #[cfg(target_os = "linux")]
 fn survivors(marker: &str) -> Vec<(i32, String)> {
-  let mut found = Vec::new();
-  for entry in fs::read_dir("/proc").unwrap().flatten() {
-    let Some(pid) = entry.file_name().to_str().and_then(|name| name.parse::<i32>().ok()) else {
-      continue;
-    };
-    let Ok(bytes) = fs::read(entry.path().join("cmdline")) else {
-      continue;
-    };
-    let line = String::from_utf8_lossy(&bytes).replace('\0', " ");
-    if line.contains(marker) {
-      found.push((pid, line));
-    }
-  }
-  found
+  process::processes()
+    .into_iter()
+    .map(|process| (process.pid, process.command_line.replace('\0', " ")))
+    .filter(|(_, line)| line.contains(marker))
+    .collect()
 }
 
 /// A `just` started in a project of its own, in a process group of its own
 /// (as a shell's job), with its output collected.
 struct Run {
-  child: Child,
-  stdout: Collected,
-  stderr: Collected,
+  job: Job,
   directory: tempfile::TempDir,
 }
 
@@ -107,62 +92,41 @@ impl Run {
     let directory = tempfile::tempdir().unwrap();
     fs::write(directory.path().join("justfile"), justfile).unwrap();
     fs::create_dir(directory.path().join("scratch")).unwrap();
-    let mut child = Command::new(just())
-      .args(["--tempdir", "scratch"])
-      .args(args)
-      .current_dir(directory.path())
-      .env_clear()
-      .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-      .env("NO_COLOR", "1")
-      .envs(env.iter().copied())
-      .stdin(Stdio::null())
-      .stdout(Stdio::piped())
-      .stderr(Stdio::piped())
-      .process_group(0)
-      .spawn()
-      .unwrap();
-    let stdout = collect(child.stdout.take().unwrap());
-    let stderr = collect(child.stderr.take().unwrap());
-    Run { child, stdout, stderr, directory }
-  }
-
-  fn pid(&self) -> i32 {
-    i32::try_from(self.child.id()).unwrap()
+    let job = Job::start(
+      Command::new(crate::common::binary())
+        .args(["--tempdir", "scratch"])
+        .args(args)
+        .current_dir(directory.path())
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("NO_COLOR", "1")
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .process_group(0),
+    );
+    Run { job, directory }
   }
 
   /// Signal `just` alone, or its whole group as a terminal would.
   fn signal(&self, signal: i32, group: bool) {
-    let target = if group { -self.pid() } else { self.pid() };
-    // SAFETY: kill on our own child or its group.
-    unsafe { libc::kill(target, signal) };
+    self.job.signal(signal, group);
   }
 
   fn stderr(&self) -> String {
-    self.stderr.0.lock().unwrap().clone()
+    self.job.stderr()
   }
 
   fn stdout(&self) -> String {
-    self.stdout.0.lock().unwrap().clone()
+    self.job.stdout()
   }
 
   /// Wait for `just` to exit: its status (128 + signal if killed).
   fn wait(&mut self) -> i32 {
-    let start = Instant::now();
-    loop {
-      if let Some(status) = self.child.try_wait().unwrap() {
-        // The last output: until both streams end (a survivor holding one
-        // open fails the test later, so this wait is bounded).
-        let ended = Instant::now();
-        while !(self.stdout.1.load(Ordering::SeqCst) && self.stderr.1.load(Ordering::SeqCst))
-          && ended.elapsed() < Duration::from_secs(5)
-        {
-          std::thread::sleep(Duration::from_millis(5));
-        }
-        return status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
-      }
-      assert!(start.elapsed() < EXIT_DEADLINE, "just did not exit\nstderr:\n{}", self.stderr());
-      std::thread::sleep(Duration::from_millis(5));
-    }
+    let status = self.job.wait_exit(EXIT_DEADLINE);
+    // The last output: until both streams end (a survivor holding one
+    // open fails the test later, so this wait is bounded).
+    poll_until(Duration::from_secs(5), || self.job.output_ended());
+    status
   }
 
   fn scratch(&self) -> Vec<String> {
@@ -172,13 +136,6 @@ impl Run {
       .collect();
     names.sort();
     names
-  }
-}
-
-impl Drop for Run {
-  fn drop(&mut self) {
-    self.signal(libc::SIGKILL, true);
-    let _ = self.child.wait();
   }
 }
 
@@ -313,8 +270,8 @@ fn sigint_does_not_wait_for_background_jobs_that_ignore_it() {
   let status = run.wait();
   let left = survivors(&background);
   for (pid, _) in &left {
-    // SAFETY: plain kill of the background job the test made.
-    unsafe { libc::kill(*pid, libc::SIGKILL) };
+    // The background job the test made.
+    process::signal(*pid, libc::SIGKILL);
   }
   assert_eq!(status, 130, "{}", run.stderr());
   assert_eq!(survivors(&marker), Vec::new());
@@ -352,19 +309,14 @@ fn interrupt_taken_between_fork_and_exec_reaches_the_program() {
   run.signal(libc::SIGINT, false);
   fs::write(directory.join("signalled"), "").unwrap();
   let status = directory.join("status");
-  let ended = (|| {
-    let start = Instant::now();
-    while start.elapsed() < crate::pty::DEADLINE {
-      if let Ok(text) = fs::read_to_string(&status) {
-        return Some(text);
-      }
-      std::thread::sleep(Duration::from_millis(5));
-    }
-    None
-  })();
+  let mut ended = None;
+  poll_until(process::DEADLINE, || {
+    ended = fs::read_to_string(&status).ok();
+    ended.is_some()
+  });
   for (pid, _) in survivors(&marker) {
-    // SAFETY: plain kill of the sleep the test made, left running.
-    unsafe { libc::kill(pid, libc::SIGKILL) };
+    // The sleep the test made, left running.
+    process::signal(pid, libc::SIGKILL);
   }
   assert_eq!(ended.as_deref(), Some("2"), "the program ran on after the interrupt");
   assert_eq!(run.wait(), 130, "{}", run.stderr());
@@ -561,19 +513,13 @@ fn recipe_of_a_background_just_waits_for_fg_to_read_the_terminal() {
   let at = shell.expect_after(0, "[1] ");
   let end = shell.expect_after(at, "\r\n");
   let pid = shell.screen()[at..end - 2].to_owned();
-  wait_until("the background job to stop on its read", || process_state(&pid) == Some('T'));
+  wait_until("the background job to stop on its read", || process::state_of(&pid) == Some('T'));
   shell.type_text("fg\n");
   let at = shell.expect_after(end, "\njust ask");
   shell.type_text("yes\n");
   let at = shell.expect_after(at, "got yes in the foreground");
   shell.type_text("echo \"status $?\"\n");
   shell.expect_after(at, "status 0");
-}
-
-/// The state letter of process `pid` (`T` when stopped), if it lives.
-fn process_state(pid: &str) -> Option<char> {
-  let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-  stat.rsplit_once(") ").and_then(|(_, rest)| rest.chars().next())
 }
 
 fn interrupt_key_on_the_terminal_ends_the_recipe_and_the_run() {

@@ -18,25 +18,17 @@ tests! {
   ctrl_z_stops_every_process_of_the_recipe if has_bash,
 }
 
+use crate::common::process::on_path;
 #[cfg(target_os = "linux")]
-use std::time::Instant;
-
-#[cfg(target_os = "linux")]
-use crate::pty::DEADLINE;
-use crate::pty::{has_bash, Shell};
-
-fn on_path(program: &str) -> bool {
-  std::env::var_os("PATH").is_some_and(|path| {
-    std::env::split_paths(&path).any(|directory| directory.join(program).is_file())
-  })
-}
+use crate::common::process::{poll_until, processes, DEADLINE};
+use crate::common::pty::{has_bash, Shell};
 
 fn has_python() -> bool {
-  has_bash() && on_path("python3")
+  has_bash() && on_path("python3").is_some()
 }
 
 fn has_make() -> bool {
-  has_bash() && on_path("make")
+  has_bash() && on_path("make").is_some()
 }
 
 /// Read the terminal's answer although standard input is elsewhere, and
@@ -125,22 +117,17 @@ fn sleep_mark() -> String {
 /// would then wait for it.
 fn wait_for_the_sleep() {
   #[cfg(target_os = "linux")]
-  {
-    let start = Instant::now();
-    while !sleep_is_running(&sleep_mark()) {
-      assert!(start.elapsed() < DEADLINE, "the recipe's sleep never started");
-      std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-  }
+  assert!(
+    poll_until(DEADLINE, || sleep_is_running(&sleep_mark())),
+    "the recipe's sleep never started"
+  );
 }
 
 #[cfg(target_os = "linux")]
 fn sleep_is_running(mark: &str) -> bool {
-  std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
-    std::fs::read_to_string(entry.path().join("comm")).is_ok_and(|comm| comm == "sleep\n")
-      && std::fs::read(entry.path().join("cmdline"))
-        .is_ok_and(|command| String::from_utf8_lossy(&command).contains(mark))
-  })
+  processes()
+    .iter()
+    .any(|process| process.name() == "sleep\n" && process.command_line.contains(mark))
 }
 
 /// Type `command`, which runs `just slow`, and Ctrl-C it once it is ready:
@@ -191,22 +178,11 @@ fn interrupt_reaches_make_running_just() {
 /// The state letter of every live process whose command line holds `mark`.
 #[cfg(target_os = "linux")]
 fn states_of(mark: &str) -> Vec<char> {
-  let mut states = Vec::new();
-  for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-    let Ok(command) = std::fs::read(entry.path().join("cmdline")) else {
-      continue;
-    };
-    if !String::from_utf8_lossy(&command).contains(mark) {
-      continue;
-    }
-    let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-      continue;
-    };
-    if let Some(state) = stat.rsplit_once(") ").and_then(|(_, rest)| rest.chars().next()) {
-      states.push(state);
-    }
-  }
-  states
+  processes()
+    .iter()
+    .filter(|process| process.command_line.contains(mark))
+    .filter_map(|process| process.state())
+    .collect()
 }
 
 /// Ctrl-Z stops the recipe's own processes (a shell loop the recipe
@@ -220,16 +196,13 @@ fn ctrl_z_stops_every_process_of_the_recipe() {
   let at = shell.expect_after(0, &format!("{mark}\r\n"));
   shell.type_text("\x1a");
   let at = shell.expect_after(at, "Stopped");
-  let start = Instant::now();
-  loop {
-    let states = states_of(&format!("echo {mark}"));
+  let mut states = Vec::new();
+  let stopped = poll_until(DEADLINE, || {
+    states = states_of(&format!("echo {mark}"));
     // `D`: a shell waiting for its vfork child, which is stopped before its exec.
-    if !states.is_empty() && states.iter().all(|&state| state == 'T' || state == 'D') {
-      break;
-    }
-    assert!(start.elapsed() < DEADLINE, "the recipe's loop went on: {states:?}");
-    std::thread::sleep(std::time::Duration::from_millis(5));
-  }
+    !states.is_empty() && states.iter().all(|&state| state == 'T' || state == 'D')
+  });
+  assert!(stopped, "the recipe's loop went on: {states:?}");
   shell.type_text("fg\n");
   let at = shell.expect_after(at, &format!("{mark}\r\n"));
   shell.type_text("\x03");

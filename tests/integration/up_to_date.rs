@@ -23,22 +23,9 @@ tests! {
 }
 
 use std::fs;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
 
-fn just(directory: &Path, args: &[&str]) -> Output {
-  let mut command = Command::new(crate::common::binary());
-  crate::common::clean_environment(&mut command);
-  command.current_dir(directory).args(args).stdin(Stdio::null()).output().expect("run just")
-}
-
-/// Run and check the exact outputs and status.
-fn expect(directory: &Path, args: &[&str], stdout: &str, stderr: &str, status: i32) {
-  let output = just(directory, args);
-  assert_eq!(String::from_utf8_lossy(&output.stderr), stderr, "stderr of {args:?}");
-  assert_eq!(String::from_utf8_lossy(&output.stdout), stdout, "stdout of {args:?}");
-  assert_eq!(output.status.code(), Some(status), "status of {args:?}");
-}
+use crate::common::store::store_flag;
+use crate::common::{expect_run, run_just};
 
 const JUSTFILE: &str = "set unstable
 
@@ -75,14 +62,20 @@ fn project() -> tempfile::TempDir {
 
 fn built() -> tempfile::TempDir {
   let project = project();
-  let output = just(project.path(), &["all"]);
+  let output = run_just(project.path(), &["all"]);
   assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
   project
 }
 
 fn fresh_project_would_run_and_nothing_is_written() {
   let project = project();
-  expect(project.path(), &["--up-to-date", "all"], "", "recipe `build` would run: no entry\n", 1);
+  expect_run(
+    project.path(),
+    &["--up-to-date", "all"],
+    "",
+    "recipe `build` would run: no entry\n",
+    1,
+  );
   let mut names: Vec<String> = fs::read_dir(project.path())
     .expect("list")
     .map(|entry| entry.expect("entry").file_name().to_string_lossy().into_owned())
@@ -93,13 +86,13 @@ fn fresh_project_would_run_and_nothing_is_written() {
 
 fn after_a_run_every_cached_recipe_is_up_to_date() {
   let project = built();
-  expect(project.path(), &["--up-to-date", "all"], "", "", 0);
-  expect(project.path(), &["--up-to-date", "test", "build"], "", "", 0);
+  expect_run(project.path(), &["--up-to-date", "all"], "", "", 0);
+  expect_run(project.path(), &["--up-to-date", "test", "build"], "", "", 0);
 }
 
 fn verbose_names_each_recipe_up_to_date() {
   let project = built();
-  expect(
+  expect_run(
     project.path(),
     &["--up-to-date", "-v", "all"],
     "",
@@ -111,7 +104,7 @@ fn verbose_names_each_recipe_up_to_date() {
 fn changed_input_names_the_recipe_and_the_input() {
   let project = built();
   fs::write(project.path().join("in.txt"), "B\n").expect("edit");
-  expect(
+  expect_run(
     project.path(),
     &["--up-to-date", "all"],
     "",
@@ -123,7 +116,7 @@ fn changed_input_names_the_recipe_and_the_input() {
 fn missing_output_would_run() {
   let project = built();
   fs::remove_file(project.path().join("out")).expect("remove output");
-  expect(
+  expect_run(
     project.path(),
     &["--up-to-date", "build"],
     "",
@@ -134,7 +127,7 @@ fn missing_output_would_run() {
 
 fn recipe_without_cache_would_run() {
   let project = built();
-  expect(
+  expect_run(
     project.path(),
     &["--up-to-date", "build", "lint"],
     "",
@@ -146,7 +139,7 @@ fn recipe_without_cache_would_run() {
 fn recipe_without_body_runs_nothing() {
   let directory = tempfile::tempdir().expect("tempdir");
   fs::write(directory.path().join("justfile"), "a: b\nb:\n").expect("justfile");
-  expect(directory.path(), &["--up-to-date", "a"], "", "", 0);
+  expect_run(directory.path(), &["--up-to-date", "a"], "", "", 0);
 }
 
 /// A dependency runs first: whether its dependents would run depends on
@@ -154,7 +147,7 @@ fn recipe_without_body_runs_nothing() {
 fn dependency_that_would_run_is_named_first() {
   let project = built();
   fs::write(project.path().join("in.txt"), "B\n").expect("edit");
-  expect(
+  expect_run(
     project.path(),
     &["--up-to-date", "test"],
     "",
@@ -165,7 +158,7 @@ fn dependency_that_would_run_is_named_first() {
 
 fn error_exits_two() {
   let project = project();
-  expect(
+  expect_run(
     project.path(),
     &["--up-to-date", "bad"],
     "",
@@ -176,7 +169,7 @@ fn error_exits_two() {
 
 fn unknown_recipe_exits_two() {
   let project = project();
-  expect(
+  expect_run(
     project.path(),
     &["--up-to-date", "nope"],
     "",
@@ -187,15 +180,15 @@ fn unknown_recipe_exits_two() {
 
 fn confirm_is_not_asked() {
   let project = project();
-  expect(
+  expect_run(
     project.path(),
     &["--up-to-date", "deploy"],
     "",
     "recipe `deploy` would run: no entry\n",
     1,
   );
-  expect(project.path(), &["--yes", "deploy"], "deployed\n", "", 0);
-  expect(project.path(), &["--up-to-date", "deploy"], "", "", 0);
+  expect_run(project.path(), &["--yes", "deploy"], "deployed\n", "", 0);
+  expect_run(project.path(), &["--up-to-date", "deploy"], "", "", 0);
 }
 
 /// Neither a recipe's line nor a script is started.
@@ -203,7 +196,7 @@ fn no_process_is_started() {
   let directory = tempfile::tempdir().expect("tempdir");
   let justfile = "set unstable\na: b\n  touch a-ran\n[cache]\nb:\n  touch b-ran\n";
   fs::write(directory.path().join("justfile"), justfile).expect("justfile");
-  expect(directory.path(), &["--up-to-date", "a"], "", "recipe `b` would run: no entry\n", 1);
+  expect_run(directory.path(), &["--up-to-date", "a"], "", "recipe `b` would run: no entry\n", 1);
   assert!(!directory.path().join("b-ran").exists());
   assert!(!directory.path().join("a-ran").exists());
   assert!(!directory.path().join(".justcache").exists());
@@ -211,26 +204,32 @@ fn no_process_is_started() {
 
 fn quiet_says_nothing() {
   let project = project();
-  expect(project.path(), &["--up-to-date", "--quiet", "all"], "", "", 1);
-  expect(project.path(), &["--up-to-date", "--quiet", "nope"], "", "", 2);
+  expect_run(project.path(), &["--up-to-date", "--quiet", "all"], "", "", 1);
+  expect_run(project.path(), &["--up-to-date", "--quiet", "nope"], "", "", 2);
 }
 
 /// A run the shared store holds would be restored, not run.
 fn shared_store_entry_counts_as_a_hit() {
   let store = tempfile::tempdir().expect("store");
-  let flag = format!("--cache-dir={}", store.path().display());
+  let flag = store_flag(store.path());
   let first = project();
-  let output = just(first.path(), &[&flag, "build"]);
+  let output = run_just(first.path(), &[&flag, "build"]);
   assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
   let second = project();
-  expect(second.path(), &["--up-to-date", "build"], "", "recipe `build` would run: no entry\n", 1);
-  expect(second.path(), &["--up-to-date", &flag, "build"], "", "", 0);
+  expect_run(
+    second.path(),
+    &["--up-to-date", "build"],
+    "",
+    "recipe `build` would run: no entry\n",
+    1,
+  );
+  expect_run(second.path(), &["--up-to-date", &flag, "build"], "", "", 0);
   assert!(!second.path().join("out").exists(), "--up-to-date restored the outputs");
 }
 
 fn conflicts_with_dry_run() {
   let project = project();
-  let output = just(project.path(), &["--up-to-date", "-n", "all"]);
+  let output = run_just(project.path(), &["--up-to-date", "-n", "all"]);
   assert_eq!(output.status.code(), Some(2));
   assert!(String::from_utf8_lossy(&output.stderr)
     .starts_with("error: the argument '--up-to-date' cannot be used with '--dry-run'\n"));

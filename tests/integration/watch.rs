@@ -30,23 +30,20 @@ tests! {
 }
 
 use std::fs;
-use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use crate::common::process::{poll_until, Job};
 
 const DEADLINE: Duration = Duration::from_secs(20);
 const WAITING: &str = "[watch] waiting for changes\n";
 
 /// A running `just --watch` and everything it printed so far.
 struct Watching {
-  child: Child,
+  job: Job,
   root: PathBuf,
-  stdout: Stream,
-  stderr: Stream,
   /// `just`'s `TMPDIR`.
   temporary: tempfile::TempDir,
   _directory: tempfile::TempDir,
@@ -70,24 +67,20 @@ impl Watching {
       write(&root.join(path), contents);
     }
     let temporary = tempfile::tempdir().unwrap();
-    let mut child = command(&root)
-      .args(args)
-      .current_dir(&root)
-      .env_clear()
-      .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-      .env("TMPDIR", temporary.path())
-      .env("NO_COLOR", "1")
-      .stdin(Stdio::null())
-      .stdout(Stdio::piped())
-      .stderr(Stdio::piped())
-      // Its own group, like a terminal's foreground job: Ctrl-C reaches
-      // it and its children.
-      .process_group(0)
-      .spawn()
-      .unwrap();
-    let stdout = collect(child.stdout.take().unwrap());
-    let stderr = collect(child.stderr.take().unwrap());
-    Watching { child, root, stdout, stderr, temporary, _directory: directory }
+    let job = Job::start(
+      command(&root)
+        .args(args)
+        .current_dir(&root)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("TMPDIR", temporary.path())
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        // Its own group, like a terminal's foreground job: Ctrl-C reaches
+        // it and its children.
+        .process_group(0),
+    );
+    Watching { job, root, temporary, _directory: directory }
   }
 
   fn path(&self, relative: &str) -> PathBuf {
@@ -99,11 +92,11 @@ impl Watching {
   }
 
   fn stdout(&self) -> String {
-    self.stdout.text.lock().unwrap().clone()
+    self.job.stdout()
   }
 
   fn stderr(&self) -> String {
-    self.stderr.text.lock().unwrap().clone()
+    self.job.stderr()
   }
 
   /// Wait until standard output is `expected`: it is read on a thread of
@@ -114,16 +107,12 @@ impl Watching {
 
   /// Poll until `condition(stdout, stderr)` holds; panic at the deadline.
   fn wait_for(&self, what: &str, condition: impl Fn(&str, &str) -> bool) {
-    let start = Instant::now();
-    while !condition(&self.stdout(), &self.stderr()) {
-      assert!(
-        start.elapsed() < DEADLINE,
-        "timed out waiting for {what}\nstdout:\n{}\nstderr:\n{}",
-        self.stdout(),
-        self.stderr()
-      );
-      std::thread::sleep(Duration::from_millis(20));
-    }
+    assert!(
+      poll_until(DEADLINE, || condition(&self.stdout(), &self.stderr())),
+      "timed out waiting for {what}\nstdout:\n{}\nstderr:\n{}",
+      self.stdout(),
+      self.stderr()
+    );
   }
 
   /// Wait until `runs` runs have finished and the next wait has begun.
@@ -133,56 +122,30 @@ impl Watching {
 
   /// Send `signal` to the whole job (just and its children).
   fn signal_job(&self, signal: i32) {
-    // SAFETY: plain kill on the process group we created.
-    unsafe { libc::kill(-(self.child.id() as i32), signal) };
+    self.job.signal(signal, true);
   }
 
-  /// Wait for `just` to exit; its status code (128 + signal if killed).
+  /// Send `signal` to `just` alone.
+  fn signal_just(&self, signal: i32) {
+    self.job.signal(signal, false);
+  }
+
+  /// Wait for `just` to exit and its output to end; its status code (128 +
+  /// signal if killed).
   fn wait_exit(&mut self) -> i32 {
-    let start = Instant::now();
-    loop {
-      let closed =
-        self.stdout.closed.load(Ordering::SeqCst) && self.stderr.closed.load(Ordering::SeqCst);
-      if let Some(status) = self.child.try_wait().unwrap().filter(|_| closed) {
-        use std::os::unix::process::ExitStatusExt;
-        return status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
-      }
-      assert!(start.elapsed() < DEADLINE, "just did not exit\nstderr:\n{}", self.stderr());
-      std::thread::sleep(Duration::from_millis(20));
-    }
-  }
-}
-
-impl Drop for Watching {
-  fn drop(&mut self) {
-    self.signal_job(libc::SIGKILL);
-    let _ = self.child.wait();
+    let status = self.job.wait_exit(DEADLINE);
+    assert!(
+      poll_until(DEADLINE, || self.job.output_ended()),
+      "just did not exit\nstderr:\n{}",
+      self.stderr()
+    );
+    status
   }
 }
 
 fn write(path: &Path, contents: &str) {
   fs::create_dir_all(path.parent().unwrap()).unwrap();
   fs::write(path, contents).unwrap();
-}
-
-/// One of `just`'s output streams as read so far, and whether it has ended.
-struct Stream {
-  text: Arc<Mutex<String>>,
-  closed: Arc<AtomicBool>,
-}
-
-fn collect(mut stream: impl Read + Send + 'static) -> Stream {
-  let text = Arc::new(Mutex::new(String::new()));
-  let closed = Arc::new(AtomicBool::new(false));
-  let (sink, ended) = (Arc::clone(&text), Arc::clone(&closed));
-  std::thread::spawn(move || {
-    let mut buffer = [0u8; 4096];
-    while let Ok(count @ 1..) = stream.read(&mut buffer) {
-      sink.lock().unwrap().push_str(&String::from_utf8_lossy(&buffer[..count]));
-    }
-    ended.store(true, Ordering::SeqCst);
-  });
-  Stream { text, closed }
 }
 
 /// Whether a process with this pid file's pid is still alive.
@@ -332,8 +295,7 @@ fn interrupt_while_waiting_ends_with_130() {
   watching.wait_for_runs(1);
   watching.write("justfile", "hello:\n  @echo again\n");
   watching.wait_for_runs(2);
-  // SAFETY: plain kill of the child we started.
-  unsafe { libc::kill(watching.child.id() as i32, libc::SIGINT) };
+  watching.signal_just(libc::SIGINT);
   assert_eq!(watching.wait_exit(), 130);
   assert_eq!(watching.stdout(), "hi\nagain\n");
   let left: Vec<_> = fs::read_dir(watching.temporary.path()).unwrap().flatten().collect();
@@ -485,9 +447,9 @@ fn idle_watch_does_not_wake_up() {
     Watching::start(&[("justfile", "a:\n  @echo ran\n")], &["-w", "--watch-debounce", "0", "a"]);
   watching.wait_for_runs(1);
   std::thread::sleep(Duration::from_millis(200));
-  let before = switches(watching.child.id());
+  let before = switches(watching.job.child.id());
   std::thread::sleep(Duration::from_secs(1));
-  let after = switches(watching.child.id());
+  let after = switches(watching.job.child.id());
   assert!(after - before <= 3, "{} context switches in a second of idling", after - before);
 }
 
@@ -672,15 +634,14 @@ fn lost_changes_run_the_recipe_again() {
   let watching =
     Watching::start(&[("justfile", CACHED), ("src.txt", "one")], &["--watch", "build"]);
   watching.wait_for_runs(1);
-  // SAFETY: stopping and continuing our own child.
-  unsafe { libc::kill(watching.child.id() as i32, libc::SIGSTOP) };
+  // Stopping and continuing `just`.
+  watching.signal_just(libc::SIGSTOP);
   // Each write is at least two events (created, closed after writing).
   for i in 0..queue {
     fs::write(watching.path(&format!("noise-{i}")), "").unwrap();
   }
   watching.write("src.txt", "two");
-  // SAFETY: as above.
-  unsafe { libc::kill(watching.child.id() as i32, libc::SIGCONT) };
+  watching.signal_just(libc::SIGCONT);
   watching.wait_for_runs(2);
   watching.expect_stdout("built one\nbuilt two\n");
   let stderr = watching.stderr();

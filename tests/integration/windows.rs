@@ -7,14 +7,13 @@
 //! lock is a file in it).
 
 use std::fs;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use libtest_mimic::Trial;
 
+use crate::common::process::{collect, Collected};
 use crate::common::{clean_environment, windows_binary};
 
 const DEADLINE: Duration = Duration::from_secs(60);
@@ -160,7 +159,7 @@ fn killed_just_takes_the_recipe_process_tree_with_it() {
   fs::write(project.root.join("justfile"), &justfile).unwrap();
   let (mut just, stdout) = start_under_wine(&project.root, &["run"]);
   project.check_then_clean_up(&mut just, |just| {
-    wait_for(|| stdout.lock().unwrap().contains("started"), "the run");
+    wait_for(|| stdout.contains("started"), "the run");
     wait_for(|| processes_naming(&marks).len() >= 3, "the recipe's three processes");
     // `wine` runs `just.exe` in its own process: SIGKILL ends it at once.
     just.kill().unwrap();
@@ -183,11 +182,11 @@ fn watch_restart_ends_the_recipe_process_tree() {
   fs::write(project.root.join("justfile"), &justfile).unwrap();
   let (mut just, stdout) = start_under_wine(&project.root, &["--watch", "--watch-restart", "run"]);
   project.check_then_clean_up(&mut just, |_| {
-    wait_for(|| stdout.lock().unwrap().matches("started").count() == 1, "the first run");
+    wait_for(|| stdout.text().matches("started").count() == 1, "the first run");
     wait_for(|| processes_naming(&marks).len() >= 3, "the first run's three processes");
     let first = processes_naming(&marks);
     fs::write(project.root.join("justfile"), format!("{justfile}\n")).unwrap();
-    wait_for(|| stdout.lock().unwrap().matches("started").count() == 2, "the second run");
+    wait_for(|| stdout.text().matches("started").count() == 2, "the second run");
     wait_for(
       || first.iter().all(|pid| !process_names(*pid, &marks)),
       "the first run's processes to end",
@@ -213,14 +212,14 @@ fn end_of_a_watch_run_ends_what_its_recipes_left_running() {
   let (mut just, stdout) = start_under_wine(&project.root, &["--watch", "run"]);
   project.check_then_clean_up(&mut just, |just| {
     wait_for(|| project.root.join("up.txt").exists(), "the background process");
-    wait_for(|| stdout.lock().unwrap().contains("done"), "the end of the run");
+    wait_for(|| stdout.contains("done"), "the end of the run");
     wait_for(|| processes_naming(&marks).is_empty(), "the background process to end");
     assert!(just.try_wait().unwrap().is_none(), "`just --watch` ended");
   });
 }
 
 /// `just.exe ARGS` under Wine in `root`, its standard output collected.
-fn start_under_wine(root: &Path, args: &[&str]) -> (Child, Arc<Mutex<String>>) {
+fn start_under_wine(root: &Path, args: &[&str]) -> (Child, Collected) {
   let mut command = Command::new("wine");
   command
     .arg(windows_binary().unwrap())
@@ -231,21 +230,8 @@ fn start_under_wine(root: &Path, args: &[&str]) -> (Child, Arc<Mutex<String>>) {
     .stderr(Stdio::null());
   clean_environment(&mut command);
   let mut just = command.spawn().unwrap();
-  let stdout = collect(&mut just);
+  let stdout = collect(just.stdout.take().unwrap());
   (just, stdout)
-}
-
-fn collect(child: &mut Child) -> Arc<Mutex<String>> {
-  let text = Arc::new(Mutex::new(String::new()));
-  let mut pipe = child.stdout.take().unwrap();
-  let sink = Arc::clone(&text);
-  std::thread::spawn(move || {
-    let mut buffer = [0; 4096];
-    while let Ok(count @ 1..) = pipe.read(&mut buffer) {
-      sink.lock().unwrap().push_str(&String::from_utf8_lossy(&buffer[..count]));
-    }
-  });
-  text
 }
 
 #[track_caller]

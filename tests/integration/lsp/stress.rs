@@ -24,14 +24,14 @@
 use std::collections::HashMap;
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::{frame, read_message};
-use crate::common::binary;
+use crate::common::lsp::{frame, read_message, server};
+use crate::common::process::wait_within;
 
 /// The longest the server may stay silent while answers are due.
 const QUIET: Duration = Duration::from_secs(30);
@@ -676,14 +676,7 @@ struct Connection {
 
 impl Connection {
   fn start(directory: &Path) -> Connection {
-    let mut child = Command::new(binary())
-      .arg("--lsp")
-      .current_dir(directory)
-      .stdin(Stdio::piped())
-      .stdout(Stdio::piped())
-      .stderr(Stdio::piped())
-      .spawn()
-      .unwrap();
+    let mut child = server().current_dir(directory).spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let (outgoing, to_write) = mpsc::channel::<Vec<u8>>();
     std::thread::spawn(move || {
@@ -715,6 +708,17 @@ impl Connection {
   fn send(&self, message: &Value) {
     if let Some(outgoing) = &self.outgoing {
       let _ = outgoing.send(frame(message));
+    }
+  }
+
+  /// Close the server's input (after `exit`) and wait for it to end,
+  /// which it must do with status 0.
+  fn end(&mut self) -> Result<(), String> {
+    self.outgoing = None;
+    let status = wait_within(&mut self.child, QUIET);
+    match status.and_then(|status| status.code()) {
+      Some(0) => Ok(()),
+      other => Err(format!("the server did not end with status 0 after `exit`: {other:?}")),
     }
   }
 
@@ -856,12 +860,7 @@ fn drive(script: &mut Script, connection: &mut Connection, steps: u64) -> Result
   send(script, &mut due, shutdown);
   due.settle(connection)?;
   send(script, &mut due, Script::notification("exit", Value::Null));
-  connection.outgoing = None;
-  let status = super::wait_with_deadline(&mut connection.child, QUIET);
-  match status.and_then(|status| status.code()) {
-    Some(0) => {}
-    other => return Err(format!("the server did not end with status 0 after `exit`: {other:?}")),
-  }
+  connection.end()?;
   if due.answered == 0 {
     return Err("no request was answered".into());
   }
@@ -942,10 +941,5 @@ fn large_file_session(
   request(connection, &mut due, "shutdown", Value::Null);
   due.settle(connection)?;
   connection.send(&Script::notification("exit", Value::Null));
-  connection.outgoing = None;
-  let status = super::wait_with_deadline(&mut connection.child, QUIET);
-  match status.and_then(|status| status.code()) {
-    Some(0) => Ok(()),
-    other => Err(format!("the server did not end with status 0 after `exit`: {other:?}")),
-  }
+  connection.end()
 }

@@ -17,7 +17,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use super::process::{self, poll_until};
 
 /// The instances the farm serves: `""` with the shared workers, and one per
 /// test that starts workers of its own.
@@ -66,7 +68,7 @@ pub(crate) fn farm() -> &'static Farm {
 impl Farm {
   fn start() -> Farm {
     assert!(available(), "the remote-execution tests need {} (`.ci/reapi-venv`)", venv().display());
-    let port = crate::shared_cache::free_port();
+    let port = super::servers::free_port();
     let mut command = Command::new(python());
     command.arg(script("farm.py")).arg("--port").arg(port.to_string());
     for instance in INSTANCES {
@@ -141,14 +143,13 @@ impl Farm {
       .spawn()
       .expect("start a worker");
     let mut worker = Worker { child, bot_id, journal };
-    let deadline = Instant::now() + STARTUP;
-    while !worker.journal.events().iter().any(|e| e.event == "session" && e.bot == worker.bot_id) {
+    let session = poll_until(STARTUP, || {
       if let Ok(Some(status)) = worker.child.try_wait() {
         panic!("the worker exited with {status} before its session");
       }
-      assert!(Instant::now() < deadline, "the worker started no session");
-      std::thread::sleep(Duration::from_millis(50));
-    }
+      worker.journal.events().iter().any(|e| e.event == "session" && e.bot == worker.bot_id)
+    });
+    assert!(session, "the worker started no session");
     worker
   }
 }
@@ -163,11 +164,7 @@ impl Worker {
   /// Kill the worker and the action it runs (its process group), as a
   /// machine that goes away would.
   pub(crate) fn kill(&mut self) {
-    #[cfg(unix)]
-    // SAFETY: sends a signal to the worker's own process group.
-    unsafe {
-      libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
-    }
+    process::signal(-process::pid(&self.child), libc::SIGKILL);
     let _ = self.child.kill();
     let _ = self.child.wait();
   }
@@ -224,13 +221,11 @@ impl Journal {
 
   /// Wait until an action mentioning `marker` has started, and return it.
   pub(crate) fn wait_for_start(&self, marker: &str) -> Event {
-    let deadline = Instant::now() + STARTUP;
-    loop {
-      if let Some(event) = self.started(marker).pop() {
-        return event;
-      }
-      assert!(Instant::now() < deadline, "no action mentioning {marker} started");
-      std::thread::sleep(Duration::from_millis(50));
-    }
+    let mut started = None;
+    poll_until(STARTUP, || {
+      started = self.started(marker).pop();
+      started.is_some()
+    });
+    started.unwrap_or_else(|| panic!("no action mentioning {marker} started"))
   }
 }

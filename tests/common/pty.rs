@@ -4,44 +4,13 @@
 //! into the terminal and its screen is read. `just` on its `PATH` is the
 //! binary under test (`TEST_JUST_BIN`, or ours).
 
+use super::process::{collect, pid, poll_until, signal, Collected, DEADLINE};
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
-/// How long any one expected thing may take to appear.
-pub(crate) const DEADLINE: Duration = Duration::from_secs(30);
-
-/// What a stream carried so far, and whether it has ended.
-pub(crate) type Collected = Arc<(Mutex<String>, AtomicBool)>;
-
-/// Read `stream` on a thread of its own until it ends.
-pub(crate) fn collect(mut stream: impl Read + Send + 'static) -> Collected {
-  let collected: Collected = Arc::default();
-  let sink = Arc::clone(&collected);
-  std::thread::spawn(move || {
-    let mut buffer = [0u8; 4096];
-    while let Ok(count @ 1..) = stream.read(&mut buffer) {
-      sink.0.lock().unwrap().push_str(&String::from_utf8_lossy(&buffer[..count]));
-    }
-    sink.1.store(true, Ordering::SeqCst);
-  });
-  collected
-}
-
-/// Poll until `condition` holds; panic with `what` at the deadline.
-pub(crate) fn wait_until(what: &str, mut condition: impl FnMut() -> bool) {
-  let start = Instant::now();
-  while !condition() {
-    assert!(start.elapsed() < DEADLINE, "timed out waiting for {what}");
-    std::thread::sleep(Duration::from_millis(5));
-  }
-}
 
 /// `text` without its escape sequences (`ESC [ … letter`).
 fn without_colour(text: &str) -> String {
@@ -84,7 +53,7 @@ pub(crate) fn has_bash() -> bool {
 
 /// The `just` under test.
 pub(crate) fn just_under_test() -> PathBuf {
-  std::env::var_os("TEST_JUST_BIN").map_or_else(|| env!("CARGO_BIN_EXE_just").into(), PathBuf::from)
+  PathBuf::from(super::binary())
 }
 
 pub(crate) struct Shell {
@@ -160,7 +129,7 @@ impl Shell {
   /// What the terminal showed so far, colours left out (just 1.58 colours
   /// its errors at a terminal whatever `NO_COLOR` says).
   pub(crate) fn screen(&self) -> String {
-    without_colour(&self.screen.0.lock().unwrap())
+    without_colour(&self.screen.text())
   }
 
   pub(crate) fn type_text(&mut self, text: &str) {
@@ -169,14 +138,16 @@ impl Shell {
 
   /// Wait for `text` to appear on the screen after what was there before.
   pub(crate) fn expect_after(&self, from: usize, text: &str) -> usize {
-    let start = Instant::now();
-    loop {
-      let screen = self.screen();
-      if let Some(at) = screen.get(from..).and_then(|rest| rest.find(text)) {
-        return from + at + text.len();
-      }
-      assert!(start.elapsed() < DEADLINE, "timed out waiting for {text:?}\nscreen:\n{screen}");
-      std::thread::sleep(Duration::from_millis(5));
+    let mut screen = String::new();
+    let mut found = None;
+    poll_until(DEADLINE, || {
+      screen = self.screen();
+      found = screen.get(from..).and_then(|rest| rest.find(text));
+      found.is_some()
+    });
+    match found {
+      Some(at) => from + at + text.len(),
+      None => panic!("timed out waiting for {text:?}\nscreen:\n{screen}"),
     }
   }
 
@@ -194,9 +165,9 @@ impl Shell {
 
 impl Drop for Shell {
   fn drop(&mut self) {
-    // SAFETY: kill on the shell's own session: every process the test
-    // started there (the shell leads its process group).
-    unsafe { libc::kill(-i32::try_from(self.child.id()).unwrap(), libc::SIGKILL) };
+    // The shell's own session: every process the test started there (the
+    // shell leads its process group).
+    signal(-pid(&self.child), libc::SIGKILL);
     let _ = self.child.kill();
     let _ = self.child.wait();
   }
