@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How long any one expected thing may take to appear.
-pub(crate) const DEADLINE: Duration = Duration::from_secs(30);
+pub(crate) const DEADLINE: Duration = Duration::from_secs(180);
 
 /// What a stream carried so far, and whether it has ended.
 #[derive(Clone, Default)]

@@ -62,7 +62,7 @@ fn wait_until_in_sigwait(pid: i32) {
     std::thread::sleep(std::time::Duration::from_millis(500));
     return;
   }
-  let waiting = crate::common::process::poll_until(std::time::Duration::from_secs(20), || {
+  let waiting = crate::common::process::poll_until(std::time::Duration::from_secs(180), || {
     wait_channels().iter().any(|wchan| wchan.contains("sigtimedwait"))
   });
   assert!(waiting, "`just --request` never waited for a signal");

@@ -310,7 +310,7 @@ fn signal_during_a_restore_leaves_no_staging_directory() {
     let url = format!("http://127.0.0.1:{}/cache", slow_relay(nginx.port));
     let mut child =
       spawn_piped(&mut workspace.command(&b, &["--cache-url", &url, "--cache-timeout", "30"]));
-    let restoring = poll_until(Duration::from_secs(30), || {
+    let restoring = poll_until(Duration::from_secs(180), || {
       let staging = fs::read_dir(&b).expect("checkout").flatten().any(|entry| {
         entry.file_name().to_string_lossy().starts_with(".just-restore-")
           && entry.path().join("new/big").exists()
@@ -327,7 +327,8 @@ fn signal_during_a_restore_leaves_no_staging_directory() {
       .status()
       .expect("kill");
     assert!(status.success());
-    let stopped = poll_until(Duration::from_secs(30), || child.try_wait().expect("wait").is_some());
+    let stopped =
+      poll_until(Duration::from_secs(180), || child.try_wait().expect("wait").is_some());
     assert!(stopped, "just did not stop on SIG{signal}");
     let output = child.wait_with_output().expect("output");
     assert_ne!(output.status.code(), Some(0), "{}", text(&output.stderr));
@@ -405,7 +406,7 @@ fn cache_url_is_not_in_the_helper_arguments() {
     let mut child = command.spawn().expect("spawn just");
     let parent = crate::common::process::pid(&child);
     let mut helper = None;
-    poll_until(Duration::from_secs(20), || {
+    poll_until(Duration::from_secs(180), || {
       helper = crate::common::process::processes().into_iter().find(|process| {
         process.parent() == Some(parent) && process.command_line.contains("just-cache-store")
       });

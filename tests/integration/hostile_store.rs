@@ -218,7 +218,7 @@ fn hold_lock(directory: &Path) -> std::process::Child {
     .spawn()
     .expect("flock");
   let opened = fs::File::open(directory).expect("open staging");
-  let taken = poll_until(Duration::from_secs(30), || {
+  let taken = poll_until(Duration::from_secs(180), || {
     match rustix::fs::flock(&opened, rustix::fs::FlockOperation::NonBlockingLockShared) {
       Err(rustix::io::Errno::WOULDBLOCK) => true,
       Ok(()) => {

@@ -199,7 +199,7 @@ fn shell_with_deadline(justfile: &str, script: &str) -> (Option<i32>, tempfile::
     .process_group(0)
     .spawn()
     .unwrap();
-  let status = wait_within_group(&mut child, Duration::from_secs(20));
+  let status = wait_within_group(&mut child, Duration::from_secs(180));
   (status.and_then(|status| status.code()), directory)
 }
 
@@ -361,7 +361,7 @@ fn signal_ends_a_run_whose_reader_stopped_reading() {
       let _stderr = collect(child.stderr.take().unwrap());
       wait_until_full(child.stdout.as_ref().unwrap());
       process::signal(process::pid(&child), signal);
-      let code = wait_within_group(&mut child, Duration::from_secs(20));
+      let code = wait_within_group(&mut child, Duration::from_secs(180));
       let code = code.and_then(|exit| exit.code());
       assert_eq!(code, Some(status), "{mode} {signal}: just did not end");
     }
@@ -407,7 +407,7 @@ fn prefixed_stderr_goes_on_while_nobody_reads_stdout() {
   let stderr = collect(child.stderr.take().unwrap());
   wait_until_full(&stdout);
   std::fs::write(directory.path().join("go"), "").unwrap();
-  if !poll_until(Duration::from_secs(20), || stderr.contains("started")) {
+  if !poll_until(Duration::from_secs(180), || stderr.contains("started")) {
     process::signal(-process::pid(&child), libc::SIGKILL);
     let _ = child.wait();
     panic!("stderr was held back by the stdout nobody read");
@@ -415,7 +415,7 @@ fn prefixed_stderr_goes_on_while_nobody_reads_stdout() {
   let stdout = collect(stdout);
   let status = child.wait().unwrap();
   assert!(
-    poll_until(Duration::from_secs(20), || stdout.ended() && stderr.ended()),
+    poll_until(Duration::from_secs(180), || stdout.ended() && stderr.ended()),
     "the output never ended"
   );
   assert_eq!(status.code(), Some(0));

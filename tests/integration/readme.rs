@@ -181,7 +181,7 @@ fn run_with_deadline(mut command: Command) -> Result<String, String> {
   let stdout = output.try_clone().expect("output file");
   let mut child =
     command.stdin(Stdio::null()).stdout(stdout).process_group(0).spawn().expect("run sh");
-  if crate::common::process::wait_within_group(&mut child, Duration::from_secs(60)).is_none() {
+  if crate::common::process::wait_within_group(&mut child, Duration::from_secs(180)).is_none() {
     return Err("still running after 60 s".into());
   }
   let mut text = Vec::new();

@@ -641,7 +641,7 @@ fn remote_cache_interrupted_restore_leaves_no_staging() {
   assert_eq!(output.status.code(), Some(130), "stderr: {}", text(&output.stderr));
   // The helper, told by the end of its input, is gone within moments.
   let mut left = Vec::new();
-  let gone = poll_until(Duration::from_secs(60), || {
+  let gone = poll_until(Duration::from_secs(180), || {
     left = named(temporary.path(), ".just-reapi-");
     left.is_empty()
   });

@@ -1875,7 +1875,7 @@ fn scratch_is_empty_after(justfile: &str, signal: Option<i32>) {
   if let Some(signal) = signal {
     // Wait until the script is running (its directory exists), then signal
     // the whole process group, as a terminal would.
-    let running = poll_until(Duration::from_secs(20), || {
+    let running = poll_until(Duration::from_secs(180), || {
       std::fs::read_dir(&scratch).expect("scratch").count() != 0
     });
     assert!(running, "script never started");

@@ -53,7 +53,7 @@ fn marker_lasting(seconds: u32, run: usize) -> String {
 
 /// How long a run may take to end after a signal: the marked `sleep`'s
 /// time, on a loaded machine.
-const EXIT_DEADLINE: Duration = Duration::from_secs(60);
+const EXIT_DEADLINE: Duration = Duration::from_secs(180);
 
 /// The pids of live processes whose command line contains `marker`.
 #[cfg(not(target_os = "linux"))]

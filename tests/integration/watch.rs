@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::process::{poll_until, Job};
 
-const DEADLINE: Duration = Duration::from_secs(20);
+const DEADLINE: Duration = Duration::from_secs(180);
 const WAITING: &str = "[watch] waiting for changes\n";
 
 /// A running `just --watch` and everything it printed so far.

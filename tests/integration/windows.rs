@@ -16,7 +16,7 @@ use libtest_mimic::Trial;
 use crate::common::process::{collect, Collected};
 use crate::common::{clean_environment, windows_binary};
 
-const DEADLINE: Duration = Duration::from_secs(60);
+const DEADLINE: Duration = Duration::from_secs(180);
 
 pub(crate) fn tests() -> Vec<Trial> {
   vec![
