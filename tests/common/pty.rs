@@ -147,7 +147,7 @@ impl Shell {
     });
     match found {
       Some(at) => from + at + text.len(),
-      None => panic!("timed out waiting for {text:?}\nscreen:\n{screen}"),
+      None => panic!("timed out waiting for {text:?}\nscreen:\n{}", tail(&screen)),
     }
   }
 
@@ -171,4 +171,15 @@ impl Drop for Shell {
     let _ = self.child.kill();
     let _ = self.child.wait();
   }
+}
+
+/// The end of a screen for a failure's message: a runaway program can fill
+/// gigabytes before the deadline.
+pub(crate) fn tail(screen: &str) -> &str {
+  const SHOWN: usize = 8 * 1024;
+  let mut start = screen.len().saturating_sub(SHOWN);
+  while !screen.is_char_boundary(start) {
+    start += 1;
+  }
+  &screen[start..]
 }

@@ -29,10 +29,10 @@ tests! {
 use std::fs;
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::common::process::{self, poll_until, wait_until, Job};
-use crate::common::pty::{has_bash, Shell};
+use crate::common::pty::{has_bash, tail, Shell};
 
 /// A marker unique to one run, written into the arguments of every
 /// long-lived recipe process (as a `sleep` duration), so that survivors can
@@ -514,12 +514,36 @@ fn recipe_of_a_background_just_waits_for_fg_to_read_the_terminal() {
   let end = shell.expect_after(at, "\r\n");
   let pid = shell.screen()[at..end - 2].to_owned();
   wait_until("the background job to stop on its read", || process::state_of(&pid) == Some('T'));
+  let end = wait_for_the_shell_to_see_the_job_stopped(&mut shell, end);
   shell.type_text("fg\n");
   let at = shell.expect_after(end, "\njust ask");
   shell.type_text("yes\n");
   let at = shell.expect_after(at, "got yes in the foreground");
   shell.type_text("echo \"status $?\"\n");
   shell.expect_after(at, "status 0");
+}
+
+/// The shell learns that its job stopped when it handles SIGCHLD, some time
+/// after the kernel stopped it: ask `jobs` until it says so. The marker is
+/// typed as arithmetic so that the terminal's echo of the line never matches.
+fn wait_for_the_shell_to_see_the_job_stopped(shell: &mut Shell, from: usize) -> usize {
+  let deadline = Instant::now() + process::DEADLINE;
+  let mut from = from;
+  for round in 1.. {
+    shell.type_text(&format!("jobs; echo asked-$(( {round} ))-times\n"));
+    let asked = shell.expect_after(from, &format!("asked-{round}-times\r\n"));
+    if shell.screen()[from..asked].contains("Stopped") {
+      return asked;
+    }
+    assert!(
+      Instant::now() < deadline,
+      "the shell never saw its job stop:\n{}",
+      tail(&shell.screen())
+    );
+    std::thread::sleep(Duration::from_millis(50));
+    from = asked;
+  }
+  unreachable!("the rounds never end")
 }
 
 fn interrupt_key_on_the_terminal_ends_the_recipe_and_the_run() {
