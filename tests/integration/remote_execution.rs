@@ -19,6 +19,8 @@ tests! {
   ;
   extensions:
   remote_run_equals_the_local_run if available,
+  #[cfg(unix)]
+  remote_run_brings_back_every_permission_bit if available,
   remote_repeat_in_another_checkout_is_a_hit if available,
   remote_exit_status_is_the_local_one_and_nothing_is_cached if available,
   remote_and_local_recipes_mix_with_dependencies if available,
@@ -96,6 +98,42 @@ fn remote_run_equals_the_local_run() {
   assert_eq!(text(&there.stdout), "building from A\n");
   assert_same_tree(&local, &remote);
   assert_eq!(starts(&farm().shared_journal().events(), name), 1, "the worker ran it once");
+}
+
+/// Modes other than the executable bit come back from the worker: the
+/// Command asks for the `unix_mode` node property.
+#[cfg(unix)]
+fn remote_run_brings_back_every_permission_bit() {
+  let name = "permission_bits";
+  let root = tempfile::tempdir().expect("tempdir");
+  let directory = root.path().join("checkout");
+  fs::create_dir_all(&directory).expect("checkout");
+  fs::write(
+    directory.join("justfile"),
+    format!(
+      r#"set unstable
+set lists
+
+[cache(outputs=['data', 'tools'])]
+{name}:
+  #!/bin/sh
+  echo private > data
+  chmod 640 data
+  mkdir tools
+  echo secret > tools/key
+  chmod 600 tools/key
+  chmod 750 tools
+"#
+    ),
+  )
+  .expect("justfile");
+  let there = run_just(&directory, &[&executor(""), name]);
+  assert_eq!(there.status.code(), Some(0), "{}", text(&there.stderr));
+  assert_eq!(starts(&farm().shared_journal().events(), name), 1, "the worker ran it");
+  assert_eq!(fs::read_to_string(directory.join("tools/key")).expect("key"), "secret\n");
+  let modes: Vec<u32> =
+    ["data", "tools", "tools/key"].iter().map(|path| mode(&directory.join(path)) & 0o777).collect();
+  assert_eq!(modes, [0o640, 0o750, 0o600], "data, tools, tools/key");
 }
 
 fn remote_repeat_in_another_checkout_is_a_hit() {

@@ -121,6 +121,8 @@ def file_node(cas, path, name, modes):
 def directory_message(cas, path, children, modes):
     """The Directory at `path`, its subdirectories appended to `children`."""
     directory = re.Directory()
+    if modes:
+        directory.node_properties.unix_mode.value = os.stat(path).st_mode & 0o7777
     for name in sorted(os.listdir(path)):
         full = os.path.join(path, name)
         if os.path.islink(full):

@@ -199,6 +199,8 @@ pub(crate) fn prepare(spec: &Spec) -> io::Result<Prepared> {
     arguments: spec.arguments.clone(),
     environment_variables: environment,
     output_paths: outputs,
+    // Without it a worker reports only the executable bit of each output.
+    output_node_properties: vec!["unix_mode".to_owned()],
     platform: platform(spec),
     working_directory: spec.working_directory.clone(),
     ..re::Command::default()
@@ -258,6 +260,7 @@ mod tests {
     let command =
       re::Command::decode(&decode(action.command_digest.as_ref().unwrap()).unwrap()[..]).unwrap();
     assert_eq!(command.environment_variables[0].name, "A");
+    assert_eq!(command.output_node_properties, ["unix_mode"]);
     let root =
       re::Directory::decode(&decode(action.input_root_digest.as_ref().unwrap()).unwrap()[..])
         .unwrap();
