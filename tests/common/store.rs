@@ -75,6 +75,17 @@ pub(crate) fn assert_built(output: &Output, warnings: usize) {
   assert_eq!(rest.concat(), "a warning\n", "stderr: {stderr}");
 }
 
+/// The umask of this process (the tests run `just` with it).
+#[cfg(unix)]
+pub(crate) fn umask() -> u32 {
+  let status = fs::read_to_string("/proc/self/status").unwrap_or_default();
+  status
+    .lines()
+    .find_map(|line| line.strip_prefix("Umask:"))
+    .and_then(|mask| u32::from_str_radix(mask.trim(), 8).ok())
+    .unwrap_or(0o022)
+}
+
 #[cfg(unix)]
 pub(crate) fn mode(path: &Path) -> u32 {
   use std::os::unix::fs::PermissionsExt;

@@ -17,7 +17,8 @@ use serde_json::{json, Value as Json};
 use crate::common::process::{poll_until, run_bounded, spawn_piped};
 use crate::common::servers::{certificates, serve, slow_relay, Nginx};
 use crate::common::store::{
-  assert_built, forge, mode, published_entry, store_flag, symlink, Workspace, BUILT, JUSTFILE,
+  assert_built, forge, mode, published_entry, store_flag, symlink, umask, Workspace, BUILT,
+  JUSTFILE,
 };
 use crate::common::text;
 
@@ -212,16 +213,6 @@ fn forged_entries_in_an_http_store_change_nothing_outside_the_outputs() {
   let data = tempfile::tempdir().expect("data");
   let nginx = Nginx::start(data.path());
   forged_entries_change_nothing(&data.path().join("cache"), &["--cache-url", &nginx.url()]);
-}
-
-/// The umask of this process (the tests run `just` with it).
-fn umask() -> u32 {
-  let status = fs::read_to_string("/proc/self/status").unwrap_or_default();
-  status
-    .lines()
-    .find_map(|line| line.strip_prefix("Umask:"))
-    .and_then(|mask| u32::from_str_radix(mask.trim(), 8).ok())
-    .unwrap_or(0o022)
 }
 
 fn restored_modes_keep_only_permission_bits() {

@@ -20,7 +20,7 @@ use crate::common::farm::venv;
 use crate::common::process::{self, poll_until, spawn_piped};
 use crate::common::servers::{certificates, free_port, wait_for_port};
 use crate::common::store::{
-  assert_built, mode, restores_after_undo, shares_between_checkouts, Workspace, BUILT,
+  assert_built, mode, restores_after_undo, shares_between_checkouts, umask, Workspace, BUILT,
 };
 use crate::common::text;
 
@@ -33,6 +33,7 @@ tests! {
   remote_cache_prints_the_action_digest_with_vv if buildgrid_installed,
   remote_cache_sends_the_instance_name if buildgrid_installed,
   remote_cache_restores_what_another_client_published if buildgrid_installed,
+  remote_cache_forged_unix_mode_keeps_only_permission_bits if buildgrid_installed,
   remote_cache_edited_output_is_restored if buildgrid_installed,
   remote_cache_read_only_never_publishes if buildgrid_installed,
   remote_cache_server_down_warns_once_and_runs if buildgrid_installed,
@@ -330,6 +331,21 @@ fn remote_cache_restores_what_another_client_published() {
   assert_eq!(fs::read_to_string(b.join("bin")).unwrap(), "#!/bin/sh\necho other\n");
   assert_eq!(mode(&b.join("bin")), 0o750);
   assert_eq!(fs::read_link(b.join("out/link")).unwrap(), Path::new("sub/file"));
+}
+
+/// A server's `unix_mode` is hostile too: setuid, setgid and sticky bits
+/// are dropped and the umask applies, as for any store's entry.
+fn remote_cache_forged_unix_mode_keeps_only_permission_bits() {
+  let workspace = Workspace::new();
+  let a = checkout(&workspace, "a");
+  let action = action(&workspace, &a, "");
+  let b = checkout(&workspace, "elsewhere/b");
+  let mut result = other_clients_result("forged\n");
+  result["files"][0]["mode"] = json!(0o6777);
+  publish("", &action, &result);
+  assert_built(&workspace.just(&b, &[&url("")]), 0);
+  assert_eq!(workspace.runs(), 1, "b ran the recipe");
+  assert_eq!(mode(&b.join("bin")), 0o777 & !umask());
 }
 
 fn remote_cache_edited_output_is_restored() {
